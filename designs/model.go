@@ -1,0 +1,111 @@
+// Package designs is the shared model of a DynamoDB single-table design: its
+// table (keys, indexes, billing), its catalog of access patterns, and the
+// calls a pattern may make. Each design lives in its own package below this
+// one and declares a Design value.
+package designs
+
+import (
+	"fmt"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// PatternID names an access pattern inside its design ("AP-05"). Specs carry
+// it as a Ginkgo label, scenarios and reports refer to patterns by it.
+type PatternID string
+
+// Operation is the DynamoDB API call a pattern is built on.
+type Operation string
+
+// The operations patterns use.
+const (
+	GetItem            Operation = "GetItem"
+	PutItem            Operation = "PutItem"
+	UpdateItem         Operation = "UpdateItem"
+	DeleteItem         Operation = "DeleteItem"
+	Query              Operation = "Query"
+	Scan               Operation = "Scan"
+	BatchGetItem       Operation = "BatchGetItem"
+	BatchWriteItem     Operation = "BatchWriteItem"
+	TransactGetItems   Operation = "TransactGetItems"
+	TransactWriteItems Operation = "TransactWriteItems"
+)
+
+// MainTable is the Pattern.Index of a pattern served by the base table.
+const MainTable = "main-table"
+
+// Index is a secondary index. PK is required for a GSI; an LSI shares the
+// table's partition key, so its PK is left empty. Projection defaults to ALL.
+type Index struct {
+	Name       string
+	PK, SK     string
+	Projection types.ProjectionType
+	NonKey     []string // projected attributes when Projection is INCLUDE
+}
+
+// Schema is one DynamoDB table. Key attributes are strings unless Types says
+// otherwise. Billing defaults to on-demand; RCU and WCU apply to provisioned
+// tables (and to each of their GSIs).
+type Schema struct {
+	PK, SK   string
+	Types    map[string]types.ScalarAttributeType
+	GSIs     []Index
+	LSIs     []Index
+	Billing  types.BillingMode
+	RCU, WCU int64
+}
+
+// Pattern is one catalog entry: an access pattern of the design doc.
+type Pattern struct {
+	ID    PatternID
+	Name  string    // short, as the doc names it: "view client and recent invoices"
+	Doc   string    // what the doc asks of it, restated
+	Op    Operation // the call that serves it (the main one for multi-step patterns)
+	Index string    // MainTable or the index name
+}
+
+// Design is a design package's declaration: its table and its catalog.
+type Design struct {
+	Name     string // package name; "design:<Name>" labels its suite
+	Summary  string
+	Schema   Schema
+	Patterns []Pattern
+}
+
+// Pattern returns the catalog entry with the given ID.
+func (d Design) Pattern(id PatternID) (Pattern, bool) {
+	for _, p := range d.Patterns {
+		if p.ID == id {
+			return p, true
+		}
+	}
+	return Pattern{}, false
+}
+
+// Validate reports the first inconsistency between the catalog and the
+// schema: duplicate IDs, unknown indexes, missing fields.
+func (d Design) Validate() error {
+	indexes := map[string]bool{MainTable: true}
+	for _, ix := range append(append([]Index{}, d.Schema.GSIs...), d.Schema.LSIs...) {
+		if indexes[ix.Name] {
+			return fmt.Errorf("design %s: index %s declared twice", d.Name, ix.Name)
+		}
+		indexes[ix.Name] = true
+	}
+	seen := map[PatternID]bool{}
+	for _, p := range d.Patterns {
+		switch {
+		case p.ID == "" || p.Name == "" || p.Op == "":
+			return fmt.Errorf("design %s: pattern %q needs an ID, a name and an operation", d.Name, p.ID)
+		case seen[p.ID]:
+			return fmt.Errorf("design %s: pattern ID %s used twice", d.Name, p.ID)
+		case !indexes[p.Index]:
+			return fmt.Errorf("design %s: pattern %s uses unknown index %q (want %s or a declared index)", d.Name, p.ID, p.Index, MainTable)
+		}
+		seen[p.ID] = true
+	}
+	return nil
+}
+
+// Label is the Ginkgo label of the design's suite.
+func (d Design) Label() string { return "design:" + d.Name }

@@ -1,0 +1,132 @@
+package designs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// TablePrefix starts the name of every table the harness creates, so that
+// against a shared endpoint it can tell its own tables from anyone else's.
+const TablePrefix = "ddbh-"
+
+// TableName makes a table name no other run uses: the design, a tag (the
+// Ginkgo process "p3", a bench run) and the time.
+func TableName(design, tag string) string {
+	return fmt.Sprintf("%s%s-%s-%d", TablePrefix, design, tag, time.Now().UnixNano())
+}
+
+// tableWait bounds how long CreateTable and DeleteTable wait for the table
+// to settle; DynamoDB Local answers at once, real DynamoDB within a minute.
+const tableWait = 5 * time.Minute
+
+// CreateTableInput turns the schema into a CreateTable request.
+func (s Schema) CreateTableInput(name string) *dynamodb.CreateTableInput {
+	attrs := map[string]bool{}
+	var defs []types.AttributeDefinition
+	def := func(attr string) {
+		if attr == "" || attrs[attr] {
+			return
+		}
+		attrs[attr] = true
+		typ := s.Types[attr]
+		if typ == "" {
+			typ = types.ScalarAttributeTypeS
+		}
+		defs = append(defs, types.AttributeDefinition{AttributeName: aws.String(attr), AttributeType: typ})
+	}
+	keys := func(pk, sk string) []types.KeySchemaElement {
+		def(pk)
+		ks := []types.KeySchemaElement{{AttributeName: aws.String(pk), KeyType: types.KeyTypeHash}}
+		if sk != "" {
+			def(sk)
+			ks = append(ks, types.KeySchemaElement{AttributeName: aws.String(sk), KeyType: types.KeyTypeRange})
+		}
+		return ks
+	}
+
+	billing := s.Billing
+	if billing == "" {
+		billing = types.BillingModePayPerRequest
+	}
+	var throughput *types.ProvisionedThroughput
+	if billing == types.BillingModeProvisioned {
+		throughput = &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(s.RCU), WriteCapacityUnits: aws.Int64(s.WCU)}
+	}
+	in := &dynamodb.CreateTableInput{
+		TableName:             aws.String(name),
+		KeySchema:             keys(s.PK, s.SK),
+		BillingMode:           billing,
+		ProvisionedThroughput: throughput,
+	}
+	for _, ix := range s.GSIs {
+		in.GlobalSecondaryIndexes = append(in.GlobalSecondaryIndexes, types.GlobalSecondaryIndex{
+			IndexName:             aws.String(ix.Name),
+			KeySchema:             keys(ix.PK, ix.SK),
+			Projection:            ix.projection(),
+			ProvisionedThroughput: throughput,
+		})
+	}
+	for _, ix := range s.LSIs {
+		in.LocalSecondaryIndexes = append(in.LocalSecondaryIndexes, types.LocalSecondaryIndex{
+			IndexName:  aws.String(ix.Name),
+			KeySchema:  keys(s.PK, ix.SK),
+			Projection: ix.projection(),
+		})
+	}
+	in.AttributeDefinitions = defs
+	return in
+}
+
+func (ix Index) projection() *types.Projection {
+	p := &types.Projection{ProjectionType: ix.Projection}
+	if p.ProjectionType == "" {
+		p.ProjectionType = types.ProjectionTypeAll
+	}
+	if p.ProjectionType == types.ProjectionTypeInclude {
+		p.NonKeyAttributes = ix.NonKey
+	}
+	return p
+}
+
+// CreateTable creates the table and waits until it is active.
+func CreateTable(ctx context.Context, db Admin, s Schema, name string) error {
+	if _, err := db.CreateTable(ctx, s.CreateTableInput(name)); err != nil {
+		return fmt.Errorf("create table %s: %w", name, err)
+	}
+	w := dynamodb.NewTableExistsWaiter(db, func(o *dynamodb.TableExistsWaiterOptions) {
+		o.MinDelay, o.MaxDelay = 50*time.Millisecond, 2*time.Second
+	})
+	if err := w.Wait(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)}, tableWait); err != nil {
+		return fmt.Errorf("create table %s: wait until active: %w", name, err)
+	}
+	return nil
+}
+
+// DeleteTable deletes a table the harness created and waits until it is
+// gone. It refuses any other name, whatever the endpoint.
+func DeleteTable(ctx context.Context, db Admin, name string) error {
+	if !strings.HasPrefix(name, TablePrefix) {
+		return fmt.Errorf("delete table %s: %w: the harness deletes only tables named %s*", name, ErrInvalidInput, TablePrefix)
+	}
+	if _, err := db.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(name)}); err != nil {
+		var missing *types.ResourceNotFoundException
+		if errors.As(err, &missing) {
+			return nil
+		}
+		return fmt.Errorf("delete table %s: %w", name, err)
+	}
+	w := dynamodb.NewTableNotExistsWaiter(db, func(o *dynamodb.TableNotExistsWaiterOptions) {
+		o.MinDelay, o.MaxDelay = 50*time.Millisecond, 2*time.Second
+	})
+	if err := w.Wait(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)}, tableWait); err != nil {
+		return fmt.Errorf("delete table %s: wait until gone: %w", name, err)
+	}
+	return nil
+}

@@ -1,0 +1,72 @@
+// Package ddblocal finds, installs, starts and stops DynamoDB Local, and
+// builds SDK clients for whichever endpoint the harness talks to.
+package ddblocal
+
+import (
+	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+)
+
+// Environment variables the harness reads, all here and nowhere else.
+const (
+	// EnvEndpoint is the SDK's own variable: when set, the harness uses that
+	// endpoint and starts nothing.
+	EnvEndpoint = "AWS_ENDPOINT_URL_DYNAMODB"
+	// EnvCacheDir overrides where DynamoDB Local is installed.
+	EnvCacheDir = "DDBHARNESS_CACHE_DIR"
+	// EnvAllowRemote=1 lets the harness create and delete its own tables on a
+	// non-loopback endpoint, such as real DynamoDB.
+	EnvAllowRemote = "DDBHARNESS_ALLOW_REMOTE"
+)
+
+// Env is what the environment says about the endpoint and the cache.
+type Env struct {
+	Endpoint    string // empty: start an embedded DynamoDB Local
+	CacheDir    string
+	AllowRemote bool
+}
+
+// LoadEnv reads the environment once per process; bad values fail loudly.
+var LoadEnv = sync.OnceValues(func() (Env, error) {
+	e := Env{Endpoint: os.Getenv(EnvEndpoint), CacheDir: os.Getenv(EnvCacheDir)}
+	if e.Endpoint != "" {
+		u, err := url.Parse(e.Endpoint)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return Env{}, fmt.Errorf("%s=%q is not an endpoint URL: set it like http://127.0.0.1:8000, or unset it to start an embedded DynamoDB Local", EnvEndpoint, e.Endpoint)
+		}
+	}
+	if v := os.Getenv(EnvAllowRemote); v != "" {
+		ok, err := strconv.ParseBool(v)
+		if err != nil {
+			return Env{}, fmt.Errorf("%s=%q: want 1 or 0", EnvAllowRemote, v)
+		}
+		e.AllowRemote = ok
+	}
+	if e.CacheDir == "" {
+		dir, err := os.UserCacheDir()
+		if err != nil {
+			return Env{}, fmt.Errorf("no cache folder for DynamoDB Local (%v): set %s to a writable folder", err, EnvCacheDir)
+		}
+		e.CacheDir = filepath.Join(dir, "ddbharness")
+	}
+	return e, nil
+})
+
+// IsLoopback reports whether the endpoint is on this machine.
+func IsLoopback(endpoint string) bool {
+	u, err := url.Parse(endpoint)
+	if err != nil {
+		return false
+	}
+	host := u.Hostname()
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}

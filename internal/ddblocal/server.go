@@ -1,0 +1,216 @@
+package ddblocal
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"regexp"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+)
+
+// MinJava is the oldest Java that runs DynamoDB Local 2.6 and later.
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/DynamoDBLocal.DownloadingAndRunning.html
+const MinJava = 17
+
+// Defaults for Start.
+const (
+	DefaultReadyTimeout = 60 * time.Second
+	DefaultStopTimeout  = 5 * time.Second
+)
+
+// Option configures Start.
+type Option func(*options)
+
+type options struct {
+	log          io.Writer
+	readyTimeout time.Duration
+}
+
+// WithLog sends install and start messages to w (default os.Stderr).
+func WithLog(w io.Writer) Option { return func(o *options) { o.log = w } }
+
+// WithReadyTimeout bounds the wait for the first answer to ListTables.
+func WithReadyTimeout(d time.Duration) Option { return func(o *options) { o.readyTimeout = d } }
+
+// Start returns the endpoint to use and a function that releases it. With
+// AWS_ENDPOINT_URL_DYNAMODB set it checks that endpoint answers and starts
+// nothing; otherwise it installs DynamoDB Local if needed and starts it,
+// in memory, on a free loopback port. The JVM is killed with this process,
+// whatever way it ends.
+func Start(ctx context.Context, opts ...Option) (endpoint string, stop func(), err error) {
+	o := options{log: os.Stderr, readyTimeout: DefaultReadyTimeout}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	env, err := LoadEnv()
+	if err != nil {
+		return "", nil, err
+	}
+	if env.Endpoint != "" {
+		if err := waitReady(ctx, env.Endpoint, o.readyTimeout, nil); err != nil {
+			return "", nil, fmt.Errorf("%s=%s does not answer: %w. Start DynamoDB Local there, or unset %s to use an embedded one",
+				EnvEndpoint, env.Endpoint, err, EnvEndpoint)
+		}
+		return env.Endpoint, func() {}, nil
+	}
+	java, err := checkJava(ctx)
+	if err != nil {
+		return "", nil, err
+	}
+	dist, err := Install(ctx, env.CacheDir, o.log)
+	if err != nil {
+		return "", nil, err
+	}
+	s, err := launch(java, dist)
+	if err != nil {
+		return "", nil, err
+	}
+	if err := waitReady(ctx, s.endpoint, o.readyTimeout, s.exited); err != nil {
+		s.stop()
+		return "", nil, fmt.Errorf("DynamoDB Local did not start: %w\nits last lines:\n%s", err, s.logs.String())
+	}
+	return s.endpoint, s.stop, nil
+}
+
+var javaVersion = regexp.MustCompile(`version "(\d+)(?:\.(\d+))?`)
+
+// checkJava finds java and refuses versions DynamoDB Local cannot run on.
+func checkJava(ctx context.Context) (string, error) {
+	fix := fmt.Sprintf("install Java %d or newer (Debian: apt-get install openjdk-17-jre-headless), "+
+		"or set %s to a running DynamoDB Local (docker compose up -d, then %s=http://127.0.0.1:8000)", MinJava, EnvEndpoint, EnvEndpoint)
+	java, err := exec.LookPath("java")
+	if err != nil {
+		return "", errors.New("java not found on PATH: DynamoDB Local runs on Java. Fix: " + fix)
+	}
+	out, err := exec.CommandContext(ctx, java, "-version").CombinedOutput()
+	m := javaVersion.FindSubmatch(out)
+	if err != nil || m == nil {
+		return "", fmt.Errorf("%s -version did not tell its version (%v). Fix: %s", java, err, fix)
+	}
+	major, _ := strconv.Atoi(string(m[1]))
+	if major == 1 && len(m[2]) > 0 { // "1.8.0" is Java 8
+		major, _ = strconv.Atoi(string(m[2]))
+	}
+	if major < MinJava {
+		return "", fmt.Errorf("%s is Java %d; DynamoDB Local needs %d or newer. Fix: %s", java, major, MinJava, fix)
+	}
+	return java, nil
+}
+
+type server struct {
+	endpoint string
+	cmd      *exec.Cmd
+	logs     *ring
+	exited   chan struct{} // closed when the JVM ends
+	once     sync.Once
+}
+
+func launch(java string, dist Dist) (*server, error) {
+	port, err := freePort()
+	if err != nil {
+		return nil, fmt.Errorf("start DynamoDB Local: no free port: %w", err)
+	}
+	// -sharedDb: one database whatever the client's key and region (AWS
+	// documents -inMemory with it); -disableTelemetry: no outside network.
+	cmd := exec.Command(java, "-Djava.library.path="+dist.Lib, "-Xss1m", "-jar", dist.Jar,
+		"-inMemory", "-sharedDb", "-disableTelemetry", "-port", strconv.Itoa(port))
+	s := &server{endpoint: fmt.Sprintf("http://127.0.0.1:%d", port), cmd: cmd, logs: &ring{max: 30}, exited: make(chan struct{})}
+	cmd.Stdout, cmd.Stderr = s.logs, s.logs
+	// Own process group: a terminal's Ctrl-C reaches us, and we stop the JVM
+	// in order. Pdeathsig: the JVM dies with us even when we are killed.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start DynamoDB Local: %w", err)
+	}
+	go func() { _ = cmd.Wait(); close(s.exited) }()
+	return s, nil
+}
+
+// stop asks the JVM to end, then kills it if it lingers.
+func (s *server) stop() {
+	s.once.Do(func() {
+		_ = s.cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-s.exited:
+		case <-time.After(DefaultStopTimeout):
+			_ = s.cmd.Process.Kill()
+			<-s.exited
+		}
+	})
+}
+
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// waitReady polls ListTables until the endpoint answers, the process exits
+// (exited closes), the timeout passes or ctx ends.
+func waitReady(ctx context.Context, endpoint string, timeout time.Duration, exited <-chan struct{}) error {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	c := Client(endpoint, func(o *dynamodb.Options) { o.RetryMaxAttempts = 1 })
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		callCtx, callCancel := context.WithTimeout(ctx, 2*time.Second)
+		_, err := c.ListTables(callCtx, &dynamodb.ListTablesInput{})
+		callCancel()
+		if err == nil {
+			return nil
+		}
+		select {
+		case <-exited:
+			return errors.New("it exited")
+		case <-ctx.Done():
+			return fmt.Errorf("no answer to ListTables within %s: %v", timeout, err)
+		case <-tick.C:
+		}
+	}
+}
+
+// ring keeps the last lines the JVM wrote, for error messages.
+type ring struct {
+	mu    sync.Mutex
+	max   int
+	lines [][]byte
+	part  []byte
+}
+
+func (r *ring) Write(p []byte) (int, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.part = append(r.part, p...)
+	for {
+		i := bytes.IndexByte(r.part, '\n')
+		if i < 0 {
+			break
+		}
+		r.lines = append(r.lines, append([]byte(nil), r.part[:i]...))
+		r.part = r.part[i+1:]
+		if len(r.lines) > r.max {
+			r.lines = r.lines[1:]
+		}
+	}
+	return len(p), nil
+}
+
+func (r *ring) String() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return string(bytes.Join(append(r.lines, r.part), []byte("\n")))
+}

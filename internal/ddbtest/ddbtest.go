@@ -1,0 +1,44 @@
+// Package ddbtest wires a design's Ginkgo suite to DynamoDB Local: one
+// instance for the whole run, one table per parallel process.
+package ddbtest
+
+import (
+	"fmt"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/internal/ddblocal"
+)
+
+// Env is what a suite's specs use: the client and this process's own table.
+// Its fields are set before the first spec runs.
+type Env struct {
+	DB    *dynamodb.Client
+	Table string
+}
+
+// Setup registers the suite's SynchronizedBeforeSuite: process 1 starts (or
+// finds, through AWS_ENDPOINT_URL_DYNAMODB) DynamoDB Local; every process
+// creates its own table for the design and deletes it when the suite ends.
+// Call it once, at package level in the suite file.
+func Setup(d designs.Design) *Env {
+	env := &Env{}
+	SynchronizedBeforeSuite(func(ctx SpecContext) []byte {
+		Expect(d.Validate()).To(Succeed())
+		endpoint, stop, err := ddblocal.Start(ctx)
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(stop)
+		return []byte(endpoint)
+	}, func(ctx SpecContext, endpoint []byte) {
+		env.DB = ddblocal.Client(string(endpoint))
+		env.Table = designs.TableName(d.Name, fmt.Sprintf("p%d", GinkgoParallelProcess()))
+		Expect(designs.CreateTable(ctx, env.DB, d.Schema, env.Table)).To(Succeed())
+		DeferCleanup(func(ctx SpecContext) {
+			Expect(designs.DeleteTable(ctx, env.DB, env.Table)).To(Succeed())
+		})
+	})
+	return env
+}
