@@ -58,3 +58,7 @@ func FailedConditions(err error) ([]int, bool) {
 	}
 	return failed, len(failed) > 0
 }
+
+// ErrConflict reports that an item changed between the read and the write of
+// a read-modify-write pattern; the caller may read again and retry.
+var ErrConflict = errors.New("changed concurrently")

@@ -1,0 +1,59 @@
+package invoicing_test
+
+import (
+	"sync"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/designs/invoicing"
+)
+
+var _ = Describe("AP-01 create account", Label("AP-01", "main-table"), func() {
+	// The account is a singleton of the table, so one spec owns it: 20
+	// owners race for it, exactly one wins, and a later create is refused.
+	It("creates the account exactly once", func(ctx SpecContext) {
+		accounts := make([]invoicing.Account, 20)
+		for i := range accounts {
+			accounts[i] = fake.Account()
+		}
+		errs := make([]error, len(accounts))
+		var wg sync.WaitGroup
+		for i, a := range accounts {
+			wg.Go(func() { errs[i] = table.CreateAccount(ctx, a) })
+		}
+		wg.Wait()
+
+		winner := -1
+		for i, err := range errs {
+			if err == nil {
+				Expect(winner).To(Equal(-1), "a second create succeeded")
+				winner = i
+				continue
+			}
+			Expect(err).To(MatchError(designs.ErrAlreadyExists))
+		}
+		Expect(winner).NotTo(Equal(-1), "no create succeeded")
+
+		out, err := env.DB.GetItem(ctx, &dynamodb.GetItemInput{
+			TableName: aws.String(env.Table), Key: invoicing.Schema.Key(invoicing.AccountKey(), invoicing.AccountKey()),
+			ConsistentRead: aws.Bool(true),
+		})
+		Expect(err).NotTo(HaveOccurred())
+		var got invoicing.Account
+		Expect(attributevalue.UnmarshalMap(out.Item, &got)).To(Succeed())
+		Expect(got).To(Equal(accounts[winner]))
+
+		Expect(table.CreateAccount(ctx, fake.Account())).To(MatchError(designs.ErrAlreadyExists))
+	})
+
+	It("refuses an account without an email before writing", func(ctx SpecContext) {
+		a := fake.Account()
+		a.Email = ""
+		Expect(table.CreateAccount(ctx, a)).To(MatchError(designs.ErrInvalidInput))
+	})
+})

@@ -1,0 +1,26 @@
+package invoicing
+
+import "github.com/ddbharness/ddbharness/designs"
+
+// Design is the invoicing catalog.
+var Design = designs.Design{
+	Name:    "invoicing",
+	Summary: "one account bills clients; unique client emails and invoice numbers; invoices with line items",
+	Schema:  Schema,
+	Patterns: []designs.Pattern{
+		{ID: CreateAccountID, Name: "create account", Op: designs.PutItem, Index: designs.MainTable,
+			Doc: "create the singleton account; a second create is refused"},
+		{ID: CreateClientID, Name: "create client", Op: designs.TransactWriteItems, Index: designs.MainTable,
+			Doc: "write the client and its email item together; both must be new"},
+		{ID: CreateInvoiceID, Name: "create invoice", Op: designs.TransactWriteItems, Index: designs.MainTable,
+			Doc: "write the invoice, its number item and its line items in one transaction; the number must be new"},
+		{ID: UpdateInvoiceID, Name: "update invoice", Op: designs.TransactWriteItems, Index: designs.MainTable,
+			Doc: "replace an invoice's fields and line items; a new number moves the number item"},
+		{ID: UpdateClientID, Name: "update client details", Op: designs.TransactWriteItems, Index: designs.MainTable,
+			Doc: "change a client's details; a new email moves the email item"},
+		{ID: ViewClientRecentInvoicesID, Name: "view client and recent invoices", Op: designs.Query, Index: designs.MainTable,
+			Doc: "the client and its newest invoices, read backwards from the client partition"},
+		{ID: ViewInvoiceID, Name: "view invoice and line items", Op: designs.Query, Index: GSI1,
+			Doc: "an invoice and all its line items, by invoice ID"},
+	},
+}

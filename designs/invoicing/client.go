@@ -1,0 +1,84 @@
+package invoicing
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/ddbharness/ddbharness/designs"
+)
+
+// CreateClient is AP-02 (main table, TransactWriteItems): the client item
+// and its email item are written together, each only if new. A taken email
+// is designs.ErrEmailTaken, a taken client ID designs.ErrAlreadyExists; in
+// both cases neither item is written.
+func (t Table) CreateClient(ctx context.Context, c Client) error {
+	if c.ID == "" || c.Email == "" {
+		return fmt.Errorf("%s: client: %w: ID and email are required", CreateClientID, designs.ErrInvalidInput)
+	}
+	tx := designs.Tx{Table: t.Name}
+	tx.Put(newClientItem(c), isNew, designs.ErrAlreadyExists)
+	tx.Put(newClientEmailItem(c.Email, c.ID), isNew, designs.ErrEmailTaken)
+	if err := tx.Write(ctx, t.DB); err != nil {
+		return fmt.Errorf("%s: client %s: %w", CreateClientID, c.ID, err)
+	}
+	return nil
+}
+
+// UpdateClient is AP-05 (main table, TransactWriteItems): it replaces the
+// client's name, email and address. A changed email moves the email item in
+// the same transaction: the new one must be free (designs.ErrEmailTaken), the
+// old one must still belong to this client. The client is read first, and
+// the write holds only if its email is still the one read, so a concurrent
+// change is designs.ErrConflict rather than a lost update. Unknown client:
+// designs.ErrNotFound.
+func (t Table) UpdateClient(ctx context.Context, c Client) (Client, error) {
+	if c.ID == "" || c.Email == "" {
+		return Client{}, fmt.Errorf("%s: client: %w: ID and email are required", UpdateClientID, designs.ErrInvalidInput)
+	}
+	old, err := t.getClient(ctx, c.ID)
+	if err != nil {
+		return Client{}, fmt.Errorf("%s: client %s: %w", UpdateClientID, c.ID, err)
+	}
+	update := expression.Set(expression.Name("Name"), expression.Value(c.Name)).
+		Set(expression.Name("Email"), expression.Value(c.Email)).
+		Set(expression.Name("Address"), expression.Value(c.Address))
+	unchanged := expression.Name("Email").Equal(expression.Value(old.Email))
+
+	tx := designs.Tx{Table: t.Name}
+	tx.Update(Schema.Key(ClientPK(c.ID), ClientSK(c.ID)), update, isStored.And(unchanged), designs.ErrConflict)
+	if c.Email != old.Email {
+		ownEmail := expression.Name("ClientID").Equal(expression.Value(c.ID))
+		tx.Delete(Schema.Key(ClientEmailKey(old.Email), ClientEmailKey(old.Email)), ownEmail, designs.ErrConflict)
+		tx.Put(newClientEmailItem(c.Email, c.ID), isNew, designs.ErrEmailTaken)
+	}
+	if err := tx.Write(ctx, t.DB); err != nil {
+		return Client{}, fmt.Errorf("%s: client %s: %w", UpdateClientID, c.ID, err)
+	}
+	c.CreatedAt = old.CreatedAt
+	return c, nil
+}
+
+// getClient reads a client with a strongly consistent GetItem.
+func (t Table) getClient(ctx context.Context, id string) (Client, error) {
+	out, err := t.DB.GetItem(ctx, &dynamodb.GetItemInput{
+		TableName:      aws.String(t.Name),
+		Key:            Schema.Key(ClientPK(id), ClientSK(id)),
+		ConsistentRead: aws.Bool(true),
+	})
+	if err != nil {
+		return Client{}, err
+	}
+	if out.Item == nil {
+		return Client{}, designs.ErrNotFound
+	}
+	var c Client
+	if err := attributevalue.UnmarshalMap(out.Item, &c); err != nil {
+		return Client{}, fmt.Errorf("unmarshal client: %w", err)
+	}
+	return c, nil
+}

@@ -1,0 +1,171 @@
+package invoicing_test
+
+import (
+	"sync"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/designs/invoicing"
+)
+
+// race runs n calls at once and returns each call's error, in call order.
+func race(n int, call func(i int) error) []error {
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() { errs[i] = call(i) })
+	}
+	wg.Wait()
+	return errs
+}
+
+// onlyWinner checks that exactly one call succeeded and every other failed
+// with want, and returns the winner's position.
+func onlyWinner(errs []error, want error) int {
+	GinkgoHelper()
+	winner := -1
+	for i, err := range errs {
+		if err == nil {
+			Expect(winner).To(Equal(-1), "calls %d and %d both succeeded", winner, i)
+			winner = i
+			continue
+		}
+		Expect(err).To(MatchError(want), "call %d", i)
+	}
+	Expect(winner).NotTo(Equal(-1), "no call succeeded")
+	return winner
+}
+
+func clientStored(ctx SpecContext, c invoicing.Client) bool {
+	return stored(ctx, invoicing.ClientPK(c.ID), invoicing.ClientSK(c.ID))
+}
+
+func emailStored(ctx SpecContext, email string) bool {
+	return stored(ctx, invoicing.ClientEmailKey(email), invoicing.ClientEmailKey(email))
+}
+
+var _ = Describe("AP-02 create client", Label("AP-02", "main-table"), func() {
+	var client invoicing.Client
+	BeforeEach(func(ctx SpecContext) {
+		client = fake.Client()
+		Expect(table.CreateClient(ctx, client)).To(Succeed())
+	})
+
+	It("writes the client and its email item", func(ctx SpecContext) {
+		Expect(clientStored(ctx, client)).To(BeTrue())
+		Expect(emailStored(ctx, client.Email)).To(BeTrue())
+		page, err := table.ViewClientRecentInvoices(ctx, client.ID, 5, "")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(page.Client).To(Equal(client))
+	})
+
+	It("refuses a taken email and writes no client item", func(ctx SpecContext) {
+		other := fake.Client()
+		other.Email = client.Email
+		Expect(table.CreateClient(ctx, other)).To(MatchError(designs.ErrEmailTaken))
+		Expect(clientStored(ctx, other)).To(BeFalse())
+	})
+
+	It("refuses a taken client ID and writes no email item", func(ctx SpecContext) {
+		other := fake.Client()
+		other.ID = client.ID
+		Expect(table.CreateClient(ctx, other)).To(MatchError(designs.ErrAlreadyExists))
+		Expect(emailStored(ctx, other.Email)).To(BeFalse())
+	})
+
+	It("lets exactly one of 20 concurrent clients take one email", func(ctx SpecContext) {
+		email := fake.UniqueEmail()
+		clients := make([]invoicing.Client, 20)
+		for i := range clients {
+			clients[i] = fake.Client()
+			clients[i].Email = email
+		}
+		winner := onlyWinner(race(len(clients), func(i int) error { return table.CreateClient(ctx, clients[i]) }), designs.ErrEmailTaken)
+		for i, c := range clients {
+			Expect(clientStored(ctx, c)).To(Equal(i == winner), "client %d", i)
+		}
+		Expect(emailStored(ctx, email)).To(BeTrue())
+	})
+})
+
+var _ = Describe("AP-05 update client details", Label("AP-05", "main-table"), func() {
+	var client invoicing.Client
+	BeforeEach(func(ctx SpecContext) {
+		client = fake.Client()
+		Expect(table.CreateClient(ctx, client)).To(Succeed())
+	})
+
+	view := func(ctx SpecContext, id string) invoicing.Client {
+		page, err := table.ViewClientRecentInvoices(ctx, id, 1, "")
+		Expect(err).NotTo(HaveOccurred())
+		return page.Client
+	}
+
+	It("changes name and address and keeps the email item", func(ctx SpecContext) {
+		changed := client
+		changed.Name, changed.Address = fake.Name(), fake.Street()
+		got, err := table.UpdateClient(ctx, changed)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(got).To(Equal(changed))
+		Expect(view(ctx, client.ID)).To(Equal(changed))
+		Expect(emailStored(ctx, client.Email)).To(BeTrue())
+	})
+
+	It("moves the email item when the email changes, freeing the old one", func(ctx SpecContext) {
+		changed := client
+		changed.Email = fake.UniqueEmail()
+		_, err := table.UpdateClient(ctx, changed)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(view(ctx, client.ID)).To(Equal(changed))
+		Expect(emailStored(ctx, changed.Email)).To(BeTrue())
+		Expect(emailStored(ctx, client.Email)).To(BeFalse())
+
+		reuser := fake.Client()
+		reuser.Email = client.Email
+		Expect(table.CreateClient(ctx, reuser)).To(Succeed(), "the old email is free again")
+	})
+
+	It("refuses an email another client has and changes nothing", func(ctx SpecContext) {
+		other := fake.Client()
+		Expect(table.CreateClient(ctx, other)).To(Succeed())
+		changed := client
+		changed.Email, changed.Name = other.Email, fake.Name()
+		_, err := table.UpdateClient(ctx, changed)
+		Expect(err).To(MatchError(designs.ErrEmailTaken))
+		Expect(view(ctx, client.ID)).To(Equal(client))
+		Expect(emailStored(ctx, client.Email)).To(BeTrue())
+	})
+
+	It("reports ErrNotFound for an unknown client and writes nothing", func(ctx SpecContext) {
+		ghost := fake.Client()
+		_, err := table.UpdateClient(ctx, ghost)
+		Expect(err).To(MatchError(designs.ErrNotFound))
+		Expect(clientStored(ctx, ghost)).To(BeFalse())
+		Expect(emailStored(ctx, ghost.Email)).To(BeFalse())
+	})
+
+	It("lets exactly one of 20 clients switch to one new email", func(ctx SpecContext) {
+		email := fake.UniqueEmail()
+		clients := make([]invoicing.Client, 20)
+		for i := range clients {
+			clients[i] = fake.Client()
+			Expect(table.CreateClient(ctx, clients[i])).To(Succeed())
+		}
+		winner := onlyWinner(race(len(clients), func(i int) error {
+			c := clients[i]
+			c.Email = email
+			_, err := table.UpdateClient(ctx, c)
+			return err
+		}), designs.ErrEmailTaken)
+		for i, c := range clients {
+			Expect(emailStored(ctx, c.Email)).To(Equal(i != winner), "client %d keeps its old email item unless it won", i)
+			want := c.Email
+			if i == winner {
+				want = email
+			}
+			Expect(view(ctx, c.ID).Email).To(Equal(want), "client %d", i)
+		}
+	})
+})

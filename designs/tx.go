@@ -1,0 +1,122 @@
+package designs
+
+import (
+	"context"
+	"errors"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// Key is the primary key of an item of a table whose keys are strings.
+func (s Schema) Key(pk, sk string) map[string]types.AttributeValue {
+	k := map[string]types.AttributeValue{s.PK: &types.AttributeValueMemberS{Value: pk}}
+	if s.SK != "" {
+		k[s.SK] = &types.AttributeValueMemberS{Value: sk}
+	}
+	return k
+}
+
+// Tx builds one TransactWriteItems request action by action. Each action
+// names the sentinel its condition stands for, so that a cancelled
+// transaction maps back to the domain error of the action that failed. The
+// first build error sticks and is returned by Write.
+type Tx struct {
+	Table  string
+	items  []types.TransactWriteItem
+	onFail []error
+	err    error
+}
+
+// Put writes item (a struct marshalled with attributevalue) if cond holds.
+// An unset cond writes unconditionally.
+func (tx *Tx) Put(item any, cond expression.ConditionBuilder, onFail error) {
+	av, err := attributevalue.MarshalMap(item)
+	if err != nil {
+		tx.fail(err)
+		return
+	}
+	tx.add(cond, nil, onFail, func(e *expression.Expression) types.TransactWriteItem {
+		return types.TransactWriteItem{Put: &types.Put{TableName: aws.String(tx.Table), Item: av,
+			ConditionExpression: e.Condition(), ExpressionAttributeNames: e.Names(), ExpressionAttributeValues: e.Values()}}
+	})
+}
+
+// Update applies update to the item at key if cond holds.
+func (tx *Tx) Update(key map[string]types.AttributeValue, update expression.UpdateBuilder, cond expression.ConditionBuilder, onFail error) {
+	tx.add(cond, &update, onFail, func(e *expression.Expression) types.TransactWriteItem {
+		return types.TransactWriteItem{Update: &types.Update{TableName: aws.String(tx.Table), Key: key,
+			UpdateExpression: e.Update(), ConditionExpression: e.Condition(),
+			ExpressionAttributeNames: e.Names(), ExpressionAttributeValues: e.Values()}}
+	})
+}
+
+// Delete removes the item at key if cond holds.
+func (tx *Tx) Delete(key map[string]types.AttributeValue, cond expression.ConditionBuilder, onFail error) {
+	tx.add(cond, nil, onFail, func(e *expression.Expression) types.TransactWriteItem {
+		return types.TransactWriteItem{Delete: &types.Delete{TableName: aws.String(tx.Table), Key: key,
+			ConditionExpression: e.Condition(), ExpressionAttributeNames: e.Names(), ExpressionAttributeValues: e.Values()}}
+	})
+}
+
+// Check only tests cond on the item at key; the transaction fails without it.
+func (tx *Tx) Check(key map[string]types.AttributeValue, cond expression.ConditionBuilder, onFail error) {
+	tx.add(cond, nil, onFail, func(e *expression.Expression) types.TransactWriteItem {
+		return types.TransactWriteItem{ConditionCheck: &types.ConditionCheck{TableName: aws.String(tx.Table), Key: key,
+			ConditionExpression: e.Condition(), ExpressionAttributeNames: e.Names(), ExpressionAttributeValues: e.Values()}}
+	})
+}
+
+// Len is the number of actions so far.
+func (tx *Tx) Len() int { return len(tx.items) }
+
+// Write sends the transaction. It refuses, before calling DynamoDB, one with
+// too many actions. A condition failure comes back as the sentinel of the
+// first failed action (wrapped with the cancellation); other errors as they
+// are.
+func (tx *Tx) Write(ctx context.Context, db DB) error {
+	if tx.err != nil {
+		return tx.err
+	}
+	if err := CheckTransactSize(len(tx.items)); err != nil {
+		return err
+	}
+	_, err := db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: tx.items})
+	if failed, ok := FailedConditions(err); ok && tx.onFail[failed[0]] != nil {
+		return errors.Join(tx.onFail[failed[0]], err)
+	}
+	return err
+}
+
+func (tx *Tx) add(cond expression.ConditionBuilder, update *expression.UpdateBuilder, onFail error,
+	build func(*expression.Expression) types.TransactWriteItem) {
+	if tx.err != nil {
+		return
+	}
+	b := expression.NewBuilder()
+	if cond.IsSet() {
+		b = b.WithCondition(cond)
+	}
+	if update != nil {
+		b = b.WithUpdate(*update)
+	}
+	var e expression.Expression
+	if cond.IsSet() || update != nil {
+		var err error
+		if e, err = b.Build(); err != nil {
+			tx.fail(err)
+			return
+		}
+	}
+	tx.items = append(tx.items, build(&e))
+	tx.onFail = append(tx.onFail, onFail)
+}
+
+func (tx *Tx) fail(err error) {
+	if tx.err == nil {
+		tx.err = err
+	}
+}
