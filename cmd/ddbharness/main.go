@@ -1,0 +1,59 @@
+// Command ddbharness verifies and measures DynamoDB single-table designs.
+//
+//	ddbharness verify [ginkgo flags]   prove every access pattern on DynamoDB Local
+//	ddbharness coverage REPORT.json    the coverage gate alone, on a Ginkgo JSON report
+//	ddbharness catalog                 list every design's access patterns
+//	ddbharness local                   run DynamoDB Local in the foreground
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+const usage = `usage: ddbharness <command> [arguments]
+
+commands:
+  verify [ginkgo flags]   prove every access pattern of every design on DynamoDB Local
+  coverage REPORT.json    check a Ginkgo JSON report against the catalogs
+  catalog                 list every design's access patterns
+  local                   run DynamoDB Local in the foreground until Ctrl-C
+
+DynamoDB endpoint: AWS_ENDPOINT_URL_DYNAMODB if set, else an embedded DynamoDB Local.
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if len(os.Args) < 2 {
+		fmt.Fprint(os.Stderr, usage)
+		os.Exit(2)
+	}
+	var err error
+	switch cmd, args := os.Args[1], os.Args[2:]; cmd {
+	case "verify":
+		err = runVerify(ctx, args)
+	case "coverage":
+		err = coverage(args)
+	case "catalog":
+		err = catalog(os.Stdout)
+	case "local":
+		err = local(ctx)
+	case "help", "-h", "--help":
+		fmt.Print(usage)
+	default:
+		fmt.Fprintf(os.Stderr, "ddbharness: unknown command %q\n\n%s", cmd, usage)
+		os.Exit(2)
+	}
+	if errors.Is(err, errReported) {
+		os.Exit(1)
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "ddbharness: %v\n", err)
+		os.Exit(1)
+	}
+}

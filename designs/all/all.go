@@ -1,0 +1,13 @@
+// Package all lists every design of the harness: verify and bench read it.
+// A new design adds one line here.
+package all
+
+import (
+	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/designs/invoicing"
+)
+
+// Designs is every design, in seed order.
+var Designs = []designs.Design{
+	invoicing.Design,
+}

@@ -1,0 +1,152 @@
+package designs_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbharness/ddbharness/designs"
+)
+
+func TestCursorRoundTrip(t *testing.T) {
+	key := map[string]types.AttributeValue{
+		"PK":   &types.AttributeValueMemberS{Value: "CLIENT#1"},
+		"SK":   &types.AttributeValueMemberS{Value: "#INVOICE#2"},
+		"Year": &types.AttributeValueMemberN{Value: "2026"},
+	}
+	c, err := designs.EncodeCursor(key)
+	if err != nil {
+		t.Fatalf("EncodeCursor(%v) error %v", key, err)
+	}
+	got, err := c.Decode()
+	if err != nil {
+		t.Fatalf("Cursor(%q).Decode() error %v", c, err)
+	}
+	for name, want := range key {
+		if g, ok := got[name]; !ok || !equalAV(g, want) {
+			t.Errorf("Cursor(%q).Decode()[%s] = %#v, want %#v", c, name, g, want)
+		}
+	}
+	if empty, _ := designs.EncodeCursor(nil); empty != "" {
+		t.Errorf("EncodeCursor(nil) = %q, want empty", empty)
+	}
+}
+
+func equalAV(a, b types.AttributeValue) bool {
+	switch a := a.(type) {
+	case *types.AttributeValueMemberS:
+		b, ok := b.(*types.AttributeValueMemberS)
+		return ok && a.Value == b.Value
+	case *types.AttributeValueMemberN:
+		b, ok := b.(*types.AttributeValueMemberN)
+		return ok && a.Value == b.Value
+	}
+	return false
+}
+
+func TestCursorRejectsForeignText(t *testing.T) {
+	for _, c := range []designs.Cursor{"!!!", "bm90IGpzb24", "e30"} { // not base64, not JSON, empty object
+		if _, err := c.Decode(); !errors.Is(err, designs.ErrInvalidInput) {
+			t.Errorf("Cursor(%q).Decode() error = %v, want ErrInvalidInput", c, err)
+		}
+	}
+}
+
+func TestCreateTableInput(t *testing.T) {
+	s := designs.Schema{PK: "PK", SK: "SK",
+		Types: map[string]types.ScalarAttributeType{"Year": types.ScalarAttributeTypeN},
+		GSIs: []designs.Index{
+			{Name: "ByYear", PK: "Year", SK: "SK"},
+			{Name: "Slim", PK: "G2", Projection: types.ProjectionTypeInclude, NonKey: []string{"Name"}},
+		},
+		LSIs: []designs.Index{{Name: "LSI1", SK: "SKU", Projection: types.ProjectionTypeKeysOnly}},
+	}
+	in := s.CreateTableInput("t")
+	defs := map[string]types.ScalarAttributeType{}
+	for _, d := range in.AttributeDefinitions {
+		if _, dup := defs[*d.AttributeName]; dup {
+			t.Errorf("attribute %s defined twice", *d.AttributeName)
+		}
+		defs[*d.AttributeName] = d.AttributeType
+	}
+	want := map[string]types.ScalarAttributeType{"PK": "S", "SK": "S", "Year": "N", "G2": "S", "SKU": "S"}
+	if len(defs) != len(want) {
+		t.Errorf("CreateTableInput definitions = %v, want %v", defs, want)
+	}
+	for k, v := range want {
+		if defs[k] != v {
+			t.Errorf("CreateTableInput definition %s = %q, want %q", k, defs[k], v)
+		}
+	}
+	if in.BillingMode != types.BillingModePayPerRequest {
+		t.Errorf("CreateTableInput billing = %s, want PAY_PER_REQUEST by default", in.BillingMode)
+	}
+	if p := in.GlobalSecondaryIndexes[0].Projection.ProjectionType; p != types.ProjectionTypeAll {
+		t.Errorf("GSI ByYear projection = %s, want ALL by default", p)
+	}
+	if g := in.GlobalSecondaryIndexes[1]; len(g.KeySchema) != 1 || g.Projection.NonKeyAttributes[0] != "Name" {
+		t.Errorf("GSI Slim = %+v, want hash key only and INCLUDE Name", g)
+	}
+	l := in.LocalSecondaryIndexes[0]
+	if aws.ToString(l.KeySchema[0].AttributeName) != "PK" || aws.ToString(l.KeySchema[1].AttributeName) != "SKU" {
+		t.Errorf("LSI1 key schema = %+v, want table PK and SKU", l.KeySchema)
+	}
+}
+
+func TestValidate(t *testing.T) {
+	base := designs.Design{Name: "d", Schema: designs.Schema{PK: "PK", GSIs: []designs.Index{{Name: "GSI1", PK: "G"}}}}
+	tests := []struct {
+		name     string
+		patterns []designs.Pattern
+		want     string // part of the error; empty: valid
+	}{
+		{"valid", []designs.Pattern{{ID: "AP-01", Name: "a", Op: designs.Query, Index: "GSI1"}}, ""},
+		{"duplicate ID", []designs.Pattern{{ID: "AP-01", Name: "a", Op: designs.Query, Index: "GSI1"}, {ID: "AP-01", Name: "b", Op: designs.GetItem, Index: designs.MainTable}}, "used twice"},
+		{"unknown index", []designs.Pattern{{ID: "AP-01", Name: "a", Op: designs.Query, Index: "GSI9"}}, "unknown index"},
+		{"missing op", []designs.Pattern{{ID: "AP-01", Name: "a", Index: designs.MainTable}}, "needs an ID"},
+	}
+	for _, tt := range tests {
+		d := base
+		d.Patterns = tt.patterns
+		err := d.Validate()
+		if (tt.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tt.want)) {
+			t.Errorf("%s: Validate() = %v, want %q", tt.name, err, tt.want)
+		}
+	}
+}
+
+func TestCheckTransactSize(t *testing.T) {
+	if err := designs.CheckTransactSize(designs.MaxTransactActions); err != nil {
+		t.Errorf("CheckTransactSize(100) = %v, want nil", err)
+	}
+	if err := designs.CheckTransactSize(designs.MaxTransactActions + 1); !errors.Is(err, designs.ErrTooManyActions) {
+		t.Errorf("CheckTransactSize(101) = %v, want ErrTooManyActions", err)
+	}
+}
+
+func TestDeleteTableRefusesForeignTables(t *testing.T) {
+	// nil Admin: the refusal must come before any call.
+	err := designs.DeleteTable(context.Background(), nil, "orders")
+	if !errors.Is(err, designs.ErrInvalidInput) {
+		t.Errorf("DeleteTable(orders) = %v, want ErrInvalidInput", err)
+	}
+	if name := designs.TableName("shop", "p1"); !strings.HasPrefix(name, designs.TablePrefix+"shop-p1-") {
+		t.Errorf("TableName(shop, p1) = %q, want prefix %q", name, designs.TablePrefix+"shop-p1-")
+	}
+}
+
+func TestIDsSortByTime(t *testing.T) {
+	t0 := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	early, late := designs.NewID(t0), designs.NewID(t0.Add(time.Second))
+	if !(early < late) || !(designs.MinIDAt(t0) <= early) || !(designs.MinIDAt(t0.Add(time.Second)) > early) {
+		t.Errorf("NewID order: early %s, late %s, MinIDAt %s", early, late, designs.MinIDAt(t0))
+	}
+	if got, err := designs.IDTime(late); err != nil || !got.Equal(t0.Add(time.Second)) {
+		t.Errorf("IDTime(%s) = %v, %v, want %v", late, got, err, t0.Add(time.Second))
+	}
+}

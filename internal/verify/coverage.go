@@ -1,0 +1,135 @@
+// Package verify reads what a Ginkgo run reported and checks it against the
+// designs' catalogs: every pattern must have specs that ran and passed.
+package verify
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/ddbharness/ddbharness/designs"
+)
+
+// Cell counts the specs of one pattern by outcome.
+type Cell struct {
+	Passed, Failed, Skipped int
+}
+
+// Row is one catalog pattern and what its specs did.
+type Row struct {
+	Design  string
+	Pattern designs.Pattern
+	Cell
+}
+
+// Coverage is the design × pattern table of one run.
+type Coverage struct {
+	Rows []Row
+	// Stray lists pattern-like labels no catalog knows ("design:shop AP-99"):
+	// most likely a typo that leaves the real pattern uncovered.
+	Stray []string
+	// NotRun lists suites that ran no spec, with Ginkgo's reason (a build
+	// failure, an interrupt), since their patterns' gaps have that cause.
+	NotRun []string
+	// Totals counts every spec of the run, labelled or not.
+	Totals Cell
+}
+
+// patternLike matches labels that name a pattern ID.
+var patternLike = regexp.MustCompile(`^[A-Z][A-Z0-9]*-\d+$`)
+
+// ReadReports reads a Ginkgo --json-report file.
+func ReadReports(path string) ([]types.Report, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read ginkgo report: %w", err)
+	}
+	var reports []types.Report
+	if err := json.Unmarshal(b, &reports); err != nil {
+		return nil, fmt.Errorf("read ginkgo report %s: %w", path, err)
+	}
+	return reports, nil
+}
+
+// Measure fills the table: a spec counts for a pattern when its suite
+// carries the design's label and the spec (or a container) the pattern ID.
+func Measure(all []designs.Design, reports []types.Report) Coverage {
+	type key struct{ design, id string }
+	cells := map[key]*Cell{}
+	var cov Coverage
+	for _, d := range all {
+		for _, p := range d.Patterns {
+			cov.Rows = append(cov.Rows, Row{Design: d.Name, Pattern: p})
+		}
+	}
+	for i := range cov.Rows {
+		r := &cov.Rows[i]
+		cells[key{r.Design, string(r.Pattern.ID)}] = &r.Cell
+	}
+	stray := map[string]bool{}
+	for _, rep := range reports {
+		if len(rep.SpecReports) == 0 && len(rep.SpecialSuiteFailureReasons) > 0 {
+			cov.NotRun = append(cov.NotRun, rep.SuitePath+": "+strings.Join(rep.SpecialSuiteFailureReasons, "; "))
+		}
+		design := ""
+		for _, l := range rep.SuiteLabels {
+			if name, ok := strings.CutPrefix(l, "design:"); ok {
+				design = name
+			}
+		}
+		for _, spec := range rep.SpecReports {
+			if spec.LeafNodeType != types.NodeTypeIt {
+				continue
+			}
+			count(&cov.Totals, spec.State)
+			if design == "" {
+				continue
+			}
+			for _, l := range spec.Labels() {
+				if c, ok := cells[key{design, l}]; ok {
+					count(c, spec.State)
+				} else if patternLike.MatchString(l) {
+					stray["design:"+design+" "+l] = true
+				}
+			}
+		}
+	}
+	for s := range stray {
+		cov.Stray = append(cov.Stray, s)
+	}
+	slices.Sort(cov.Stray)
+	return cov
+}
+
+func count(c *Cell, s types.SpecState) {
+	switch {
+	case s == types.SpecStatePassed:
+		c.Passed++
+	case s.Is(types.SpecStateFailureStates):
+		c.Failed++
+	default: // skipped, pending
+		c.Skipped++
+	}
+}
+
+// Gaps lists the patterns that no passing spec proves, and why.
+func (c Coverage) Gaps() []string {
+	var gaps []string
+	for _, r := range c.Rows {
+		switch {
+		case r.Failed > 0:
+			gaps = append(gaps, fmt.Sprintf("%s %s %s: %d spec(s) failed", r.Design, r.Pattern.ID, r.Pattern.Name, r.Failed))
+		case r.Passed == 0 && r.Skipped > 0:
+			gaps = append(gaps, fmt.Sprintf("%s %s %s: its specs were skipped, none ran", r.Design, r.Pattern.ID, r.Pattern.Name))
+		case r.Passed == 0:
+			gaps = append(gaps, fmt.Sprintf("%s %s %s: no spec carries Label(%q); add a Describe(%q, Label(%q, %q), ...) to its suite",
+				r.Design, r.Pattern.ID, r.Pattern.Name, r.Pattern.ID, string(r.Pattern.ID)+" "+r.Pattern.Name, r.Pattern.ID, r.Pattern.Index))
+		}
+	}
+	return gaps
+}
