@@ -124,4 +124,3 @@ var _ = Describe("keeping the last lines of a log", Label("unit"), func() {
 		Expect(r.String()).To(Equal("two\nthree\nfour"))
 	})
 })
-
