@@ -4,10 +4,12 @@ package all
 
 import (
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/designs/accountpool"
 	"github.com/ddbharness/ddbharness/designs/invoicing"
 )
 
 // Designs is every design, in seed order.
 var Designs = []designs.Design{
 	invoicing.Design,
+	accountpool.Design,
 }

@@ -1,8 +1,6 @@
 package invoicing_test
 
 import (
-	"sync"
-
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -11,6 +9,7 @@ import (
 
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/designs/invoicing"
+	"github.com/ddbharness/ddbharness/internal/ddbtest"
 )
 
 var _ = Describe("AP-01 create account", Label("AP-01", "main-table"), func() {
@@ -21,23 +20,9 @@ var _ = Describe("AP-01 create account", Label("AP-01", "main-table"), func() {
 		for i := range accounts {
 			accounts[i] = fake.Account()
 		}
-		errs := make([]error, len(accounts))
-		var wg sync.WaitGroup
-		for i, a := range accounts {
-			wg.Go(func() { errs[i] = table.CreateAccount(ctx, a) })
-		}
-		wg.Wait()
-
-		winner := -1
-		for i, err := range errs {
-			if err == nil {
-				Expect(winner).To(Equal(-1), "a second create succeeded")
-				winner = i
-				continue
-			}
-			Expect(err).To(MatchError(designs.ErrAlreadyExists))
-		}
-		Expect(winner).NotTo(Equal(-1), "no create succeeded")
+		winner := ddbtest.OnlyWinner(ddbtest.Race(len(accounts), func(i int) error {
+			return table.CreateAccount(ctx, accounts[i])
+		}), designs.ErrAlreadyExists)
 
 		out, err := env.DB.GetItem(ctx, &dynamodb.GetItemInput{
 			TableName: aws.String(env.Table), Key: invoicing.Schema.Key(invoicing.AccountKey(), invoicing.AccountKey()),

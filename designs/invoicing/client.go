@@ -18,11 +18,11 @@ import (
 // both cases neither item is written.
 func (t Table) CreateClient(ctx context.Context, c Client) error {
 	if c.ID == "" || c.Email == "" {
-		return fmt.Errorf("%s: client: %w: ID and email are required", CreateClientID, designs.ErrInvalidInput)
+		return fmt.Errorf("%s: client: %w: ID and email are required", CreateClientID, designs.Because(designs.ErrInvalidInput))
 	}
 	tx := designs.Tx{Table: t.Name}
-	tx.Put(newClientItem(c), isNew, designs.ErrAlreadyExists)
-	tx.Put(newClientEmailItem(c.Email, c.ID), isNew, designs.ErrEmailTaken)
+	tx.Put(newClientItem(c), isNew, designs.Because(designs.ErrAlreadyExists))
+	tx.Put(newClientEmailItem(c.Email, c.ID), isNew, designs.Because(designs.ErrEmailTaken))
 	if err := tx.Write(ctx, t.DB); err != nil {
 		return fmt.Errorf("%s: client %s: %w", CreateClientID, c.ID, err)
 	}
@@ -38,7 +38,7 @@ func (t Table) CreateClient(ctx context.Context, c Client) error {
 // designs.ErrNotFound.
 func (t Table) UpdateClient(ctx context.Context, c Client) (Client, error) {
 	if c.ID == "" || c.Email == "" {
-		return Client{}, fmt.Errorf("%s: client: %w: ID and email are required", UpdateClientID, designs.ErrInvalidInput)
+		return Client{}, fmt.Errorf("%s: client: %w: ID and email are required", UpdateClientID, designs.Because(designs.ErrInvalidInput))
 	}
 	old, err := t.getClient(ctx, c.ID)
 	if err != nil {
@@ -50,11 +50,11 @@ func (t Table) UpdateClient(ctx context.Context, c Client) (Client, error) {
 	unchanged := expression.Name("Email").Equal(expression.Value(old.Email))
 
 	tx := designs.Tx{Table: t.Name}
-	tx.Update(Schema.Key(ClientPK(c.ID), ClientSK(c.ID)), update, isStored.And(unchanged), designs.ErrConflict)
+	tx.Update(Schema.Key(ClientPK(c.ID), ClientSK(c.ID)), update, isStored.And(unchanged), designs.Because(designs.ErrConflict))
 	if c.Email != old.Email {
 		ownEmail := expression.Name("ClientID").Equal(expression.Value(c.ID))
-		tx.Delete(Schema.Key(ClientEmailKey(old.Email), ClientEmailKey(old.Email)), ownEmail, designs.ErrConflict)
-		tx.Put(newClientEmailItem(c.Email, c.ID), isNew, designs.ErrEmailTaken)
+		tx.Delete(Schema.Key(ClientEmailKey(old.Email), ClientEmailKey(old.Email)), ownEmail, designs.Because(designs.ErrConflict))
+		tx.Put(newClientEmailItem(c.Email, c.ID), isNew, designs.Because(designs.ErrEmailTaken))
 	}
 	if err := tx.Write(ctx, t.DB); err != nil {
 		return Client{}, fmt.Errorf("%s: client %s: %w", UpdateClientID, c.ID, err)

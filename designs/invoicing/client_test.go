@@ -1,42 +1,13 @@
 package invoicing_test
 
 import (
-	"sync"
-
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/designs/invoicing"
+	"github.com/ddbharness/ddbharness/internal/ddbtest"
 )
-
-// race runs n calls at once and returns each call's error, in call order.
-func race(n int, call func(i int) error) []error {
-	errs := make([]error, n)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Go(func() { errs[i] = call(i) })
-	}
-	wg.Wait()
-	return errs
-}
-
-// onlyWinner checks that exactly one call succeeded and every other failed
-// with want, and returns the winner's position.
-func onlyWinner(errs []error, want error) int {
-	GinkgoHelper()
-	winner := -1
-	for i, err := range errs {
-		if err == nil {
-			Expect(winner).To(Equal(-1), "calls %d and %d both succeeded", winner, i)
-			winner = i
-			continue
-		}
-		Expect(err).To(MatchError(want), "call %d", i)
-	}
-	Expect(winner).NotTo(Equal(-1), "no call succeeded")
-	return winner
-}
 
 func clientStored(ctx SpecContext, c invoicing.Client) bool {
 	return stored(ctx, invoicing.ClientPK(c.ID), invoicing.ClientSK(c.ID))
@@ -82,7 +53,7 @@ var _ = Describe("AP-02 create client", Label("AP-02", "main-table"), func() {
 			clients[i] = fake.Client()
 			clients[i].Email = email
 		}
-		winner := onlyWinner(race(len(clients), func(i int) error { return table.CreateClient(ctx, clients[i]) }), designs.ErrEmailTaken)
+		winner := ddbtest.OnlyWinner(ddbtest.Race(len(clients), func(i int) error { return table.CreateClient(ctx, clients[i]) }), designs.ErrEmailTaken)
 		for i, c := range clients {
 			Expect(clientStored(ctx, c)).To(Equal(i == winner), "client %d", i)
 		}
@@ -153,7 +124,7 @@ var _ = Describe("AP-05 update client details", Label("AP-05", "main-table"), fu
 			clients[i] = fake.Client()
 			Expect(table.CreateClient(ctx, clients[i])).To(Succeed())
 		}
-		winner := onlyWinner(race(len(clients), func(i int) error {
+		winner := ddbtest.OnlyWinner(ddbtest.Race(len(clients), func(i int) error {
 			c := clients[i]
 			c.Email = email
 			_, err := table.UpdateClient(ctx, c)

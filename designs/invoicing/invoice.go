@@ -26,11 +26,11 @@ func (t Table) CreateInvoice(ctx context.Context, inv Invoice, lines []LineItem)
 	}
 	inv.Version = 1
 	tx := designs.Tx{Table: t.Name}
-	tx.Check(Schema.Key(ClientPK(inv.ClientID), ClientSK(inv.ClientID)), isStored, designs.ErrNotFound)
-	tx.Put(newInvoiceItem(inv, lines), isNew, designs.ErrAlreadyExists)
-	tx.Put(newInvoiceNumberItem(inv), isNew, designs.ErrInvoiceNumberTaken)
+	tx.Check(Schema.Key(ClientPK(inv.ClientID), ClientSK(inv.ClientID)), isStored, designs.Because(designs.ErrNotFound))
+	tx.Put(newInvoiceItem(inv, lines), isNew, designs.Because(designs.ErrAlreadyExists))
+	tx.Put(newInvoiceNumberItem(inv), isNew, designs.Because(designs.ErrInvoiceNumberTaken))
 	for _, l := range lines {
-		tx.Put(newLineItemItem(l), isNew, designs.ErrAlreadyExists)
+		tx.Put(newLineItemItem(l), isNew, designs.Because(designs.ErrAlreadyExists))
 	}
 	if err := tx.Write(ctx, t.DB); err != nil {
 		return Invoice{}, fmt.Errorf("%s: invoice %s: %w", CreateInvoiceID, inv.ID, err)
@@ -57,11 +57,11 @@ func (t Table) UpdateInvoice(ctx context.Context, inv Invoice, lines []LineItem)
 	sameVersion := expression.Name("Version").Equal(expression.Value(old.Version))
 
 	tx := designs.Tx{Table: t.Name}
-	tx.Put(newInvoiceItem(inv, lines), sameVersion, designs.ErrConflict)
+	tx.Put(newInvoiceItem(inv, lines), sameVersion, designs.Because(designs.ErrConflict))
 	if inv.Number != old.Number {
 		ownNumber := expression.Name("InvoiceID").Equal(expression.Value(inv.ID))
-		tx.Delete(Schema.Key(InvoiceNumberKey(old.Number), InvoiceNumberKey(old.Number)), ownNumber, designs.ErrConflict)
-		tx.Put(newInvoiceNumberItem(inv), isNew, designs.ErrInvoiceNumberTaken)
+		tx.Delete(Schema.Key(InvoiceNumberKey(old.Number), InvoiceNumberKey(old.Number)), ownNumber, designs.Because(designs.ErrConflict))
+		tx.Put(newInvoiceNumberItem(inv), isNew, designs.Because(designs.ErrInvoiceNumberTaken))
 	}
 	kept := map[string]bool{}
 	for _, l := range lines {
@@ -84,7 +84,7 @@ func (t Table) UpdateInvoice(ctx context.Context, inv Invoice, lines []LineItem)
 // and computes the total.
 func prepare(inv Invoice, lines []LineItem) (Invoice, []LineItem, error) {
 	if inv.ID == "" || inv.ClientID == "" || inv.Number == "" {
-		return inv, nil, fmt.Errorf("%w: invoice ID, client ID and number are required", designs.ErrInvalidInput)
+		return inv, nil, fmt.Errorf("%w: invoice ID, client ID and number are required", designs.Because(designs.ErrInvalidInput))
 	}
 	if len(lines) > MaxLineItems {
 		return inv, nil, fmt.Errorf("%w: %d line items, at most %d fit one transaction with the invoice, its number and the client check",

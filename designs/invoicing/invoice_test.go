@@ -6,6 +6,7 @@ import (
 
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/designs/invoicing"
+	"github.com/ddbharness/ddbharness/internal/ddbtest"
 )
 
 func invoiceStored(ctx SpecContext, inv invoicing.Invoice) bool {
@@ -107,7 +108,7 @@ var _ = Describe("AP-03 create invoice", Label("AP-03", "main-table"), func() {
 			invoices[i] = fake.Invoice(client.ID)
 			invoices[i].Number = number
 		}
-		winner := onlyWinner(race(len(invoices), func(i int) error {
+		winner := ddbtest.OnlyWinner(ddbtest.Race(len(invoices), func(i int) error {
 			_, err := table.CreateInvoice(ctx, invoices[i], lines)
 			return err
 		}), designs.ErrInvoiceNumberTaken)
@@ -188,7 +189,7 @@ var _ = Describe("AP-04 update invoice", Label("AP-04", "main-table"), func() {
 		for i := range numbers {
 			numbers[i] = fake.InvoiceNumber()
 		}
-		errs := race(len(numbers), func(i int) error {
+		errs := ddbtest.Race(len(numbers), func(i int) error {
 			changed := inv
 			changed.Number = numbers[i]
 			_, err := table.UpdateInvoice(ctx, changed, lines)

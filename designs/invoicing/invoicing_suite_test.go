@@ -4,8 +4,6 @@ import (
 	"context"
 	"testing"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -33,14 +31,8 @@ var _ = BeforeEach(func() {
 	}
 })
 
-// stored reports whether the item at pk/sk exists, read consistently from
-// the table itself rather than through any pattern.
+// stored reports whether the item at pk/sk exists.
 func stored(ctx context.Context, pk, sk string) bool {
-	out, err := env.DB.GetItem(ctx, &dynamodb.GetItemInput{
-		TableName:      aws.String(env.Table),
-		Key:            invoicing.Schema.Key(pk, sk),
-		ConsistentRead: aws.Bool(true),
-	})
-	Expect(err).NotTo(HaveOccurred())
-	return out.Item != nil
+	GinkgoHelper()
+	return env.Stored(ctx, invoicing.Schema.Key(pk, sk))
 }

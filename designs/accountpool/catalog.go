@@ -1,0 +1,36 @@
+package accountpool
+
+import "github.com/ddbharness/ddbharness/designs"
+
+// Design is the accountpool catalog.
+var Design = designs.Design{
+	Name:    "accountpool",
+	Summary: "a pool of accounts leased to users one at a time; status listings are string sets in single items",
+	Schema:  Schema,
+	Patterns: []designs.Pattern{
+		{ID: ListAllAccountsID, Name: "list all accounts", Op: designs.GetItem, Index: designs.MainTable,
+			Doc: "every account in the pool whatever its state, read from the all-accounts status item"},
+		{ID: ListAvailableAccountsID, Name: "list available accounts", Op: designs.GetItem, Index: designs.MainTable,
+			Doc: "the accounts free to lease, read from the available status item"},
+		{ID: ListInitialAccountsID, Name: "list initial accounts", Op: designs.GetItem, Index: designs.MainTable,
+			Doc: "the accounts added but not yet made available, read from the initial status item"},
+		{ID: RemoveAccountID, Name: "remove account", Op: designs.TransactWriteItems, Index: designs.MainTable,
+			Doc: "delete an account that is not leased and take its ID out of every status set"},
+		{ID: AddAccountID, Name: "add account", Op: designs.TransactWriteItems, Index: designs.MainTable,
+			Doc: "write a new account as initial and add its ID to the all and initial sets"},
+		{ID: MarkAccountAvailableID, Name: "mark account available", Op: designs.TransactWriteItems, Index: designs.MainTable,
+			Doc: "set a non-leased account to available, add it to the available set, drop it from the other state sets"},
+		{ID: ListActiveLeasesID, Name: "list active leases", Op: designs.GetItem, Index: designs.MainTable,
+			Doc: "the IDs of every active lease, read from the active-lease status item"},
+		{ID: GetLeaseID, Name: "get lease", Op: designs.GetItem, Index: designs.MainTable,
+			Doc: "a lease by ID: its state, account and user"},
+		{ID: GetUserID, Name: "get user", Op: designs.GetItem, Index: designs.MainTable,
+			Doc: "a user by email, with the lease and account the user holds, if any"},
+		{ID: CreateLeaseID, Name: "create lease", Op: designs.TransactWriteItems, Index: designs.MainTable,
+			Doc: "lease an available account to a user without a lease: write the lease, move the account to leased, update the sets and the user"},
+		{ID: DeleteLeaseID, Name: "delete lease", Op: designs.TransactWriteItems, Index: designs.MainTable,
+			Doc: "end an active lease: delete it, return its account to available, clear the user's lease"},
+		{ID: AddUserID, Name: "add user", Op: designs.PutItem, Index: designs.MainTable,
+			Doc: "write a new user keyed by email; an email already present is refused"},
+	},
+}

@@ -1,0 +1,198 @@
+package accountpool_test
+
+import (
+	"context"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/designs/accountpool"
+	"github.com/ddbharness/ddbharness/internal/ddbtest"
+)
+
+// attempt is one CreateLease call a refusal spec makes.
+type attempt struct{ leaseID, accountID, email string }
+
+var _ = Describe("AP-10 create lease", Label("AP-10", designs.MainTable), func() {
+	var account, email, leaseID string
+	BeforeEach(func(ctx SpecContext) {
+		account, email, leaseID = newAccount(ctx, accountpool.StateAvailable), newUser(ctx), fake.LeaseID()
+	})
+
+	It("leases the available account to the user, updating every item it touches", func(ctx SpecContext) {
+		want := accountpool.Lease{ID: leaseID, State: accountpool.LeaseActive, AccountID: account, UserID: email}
+		Expect(table.CreateLease(ctx, leaseID, account, email)).To(Equal(want))
+		Expect(table.GetLease(ctx, leaseID)).To(Equal(want))
+		Expect(activeLease(ctx, leaseID)).To(BeTrue())
+		Expect(accountState(ctx, account)).To(Equal(accountpool.StateLeased))
+		Expect(setsHolding(ctx, account)).To(ConsistOf("all", "leased"))
+		Expect(table.GetUser(ctx, email)).To(Equal(accountpool.User{Email: email, LeaseID: leaseID, AccountID: account}))
+	})
+
+	DescribeTable("refuses the lease and changes nothing",
+		func(ctx SpecContext, setup func(context.Context) attempt, want error) {
+			a := setup(ctx)
+			pks := []string{accountpool.LeaseKey(a.leaseID), accountpool.AccountKey(a.accountID), accountpool.UserKey(a.email)}
+			before := snapshot(ctx, pks...)
+			_, err := table.CreateLease(ctx, a.leaseID, a.accountID, a.email)
+			Expect(err).To(MatchError(want))
+			Expect(snapshot(ctx, pks...)).To(Equal(before))
+		},
+		Entry("when the account is still initial", func(ctx context.Context) attempt {
+			return attempt{leaseID, newAccount(ctx, accountpool.StateInitial), email}
+		}, designs.ErrAccountNotAvailable),
+		Entry("when the account is already leased", func(ctx context.Context) attempt {
+			return attempt{leaseID, newAccount(ctx, accountpool.StateLeased), email}
+		}, designs.ErrAccountNotAvailable),
+		Entry("when the account was never added", func(context.Context) attempt {
+			return attempt{leaseID, fake.AccountID(), email}
+		}, designs.ErrNotFound),
+		Entry("when the user was never added", func(context.Context) attempt {
+			return attempt{leaseID, account, fake.Email()}
+		}, designs.ErrNotFound),
+		Entry("when the user already holds a lease", func(ctx context.Context) attempt {
+			_, err := table.CreateLease(ctx, fake.LeaseID(), newAccount(ctx, accountpool.StateAvailable), email)
+			Expect(err).NotTo(HaveOccurred())
+			return attempt{leaseID, account, email}
+		}, designs.ErrUserHasLease),
+		Entry("when the lease ID is already in use", func(ctx context.Context) attempt {
+			return attempt{newLease(ctx).ID, account, email}
+		}, designs.ErrAlreadyExists),
+		Entry("when the account is not 12 digits", func(context.Context) attempt {
+			return attempt{leaseID, "1234", email}
+		}, designs.ErrInvalidInput),
+		Entry("when the user is not an email", func(context.Context) attempt {
+			return attempt{leaseID, account, "bill.bob"}
+		}, designs.ErrInvalidInput),
+		Entry("when the lease ID is empty", func(context.Context) attempt {
+			return attempt{"", account, email}
+		}, designs.ErrInvalidInput),
+	)
+
+	It("leases the last available account to exactly one of 20 users racing for it", func(ctx SpecContext) {
+		emails, leaseIDs := make([]string, 20), make([]string, 20)
+		for i := range emails {
+			emails[i], leaseIDs[i] = newUser(ctx), fake.LeaseID()
+		}
+		errs := ddbtest.Race(20, func(i int) error {
+			_, err := table.CreateLease(ctx, leaseIDs[i], account, emails[i])
+			return err
+		})
+		won := ddbtest.OnlyWinner(errs, designs.ErrAccountNotAvailable)
+
+		Expect(setsHolding(ctx, account)).To(ConsistOf("all", "leased"))
+		Expect(table.GetLease(ctx, leaseIDs[won])).To(HaveField("UserID", emails[won]))
+		for i := range emails {
+			if i == won {
+				continue
+			}
+			Expect(stored(ctx, accountpool.LeaseKey(leaseIDs[i]))).To(BeNil(), "loser %d's lease", i)
+			Expect(activeLease(ctx, leaseIDs[i])).To(BeFalse(), "loser %d's lease", i)
+			Expect(table.GetUser(ctx, emails[i])).To(Equal(accountpool.User{Email: emails[i]}))
+		}
+		Expect(activeLease(ctx, leaseIDs[won])).To(BeTrue())
+	})
+
+	It("gives a user racing for 20 accounts exactly one lease", func(ctx SpecContext) {
+		accounts, leaseIDs := make([]string, 20), make([]string, 20)
+		for i := range accounts {
+			accounts[i], leaseIDs[i] = newAccount(ctx, accountpool.StateAvailable), fake.LeaseID()
+		}
+		errs := ddbtest.Race(20, func(i int) error {
+			_, err := table.CreateLease(ctx, leaseIDs[i], accounts[i], email)
+			return err
+		})
+		won := ddbtest.OnlyWinner(errs, designs.ErrUserHasLease)
+
+		Expect(table.GetUser(ctx, email)).To(Equal(accountpool.User{Email: email, LeaseID: leaseIDs[won], AccountID: accounts[won]}))
+		for i := range accounts {
+			if i == won {
+				Expect(setsHolding(ctx, accounts[i])).To(ConsistOf("all", "leased"))
+				continue
+			}
+			Expect(setsHolding(ctx, accounts[i])).To(ConsistOf("all", "available"), "account %d", i)
+			Expect(stored(ctx, accountpool.LeaseKey(leaseIDs[i]))).To(BeNil(), "lease %d", i)
+		}
+	})
+})
+
+var _ = Describe("AP-11 delete lease", Label("AP-11", designs.MainTable), func() {
+	var lease accountpool.Lease
+	BeforeEach(func(ctx SpecContext) { lease = newLease(ctx) })
+
+	It("ends the lease, returns the account to available and frees the user", func(ctx SpecContext) {
+		Expect(table.DeleteLease(ctx, lease.ID)).To(Equal(lease))
+		Expect(stored(ctx, accountpool.LeaseKey(lease.ID))).To(BeNil())
+		Expect(activeLease(ctx, lease.ID)).To(BeFalse())
+		Expect(accountState(ctx, lease.AccountID)).To(Equal(accountpool.StateAvailable))
+		Expect(setsHolding(ctx, lease.AccountID)).To(ConsistOf("all", "available"))
+		Expect(table.GetUser(ctx, lease.UserID)).To(Equal(accountpool.User{Email: lease.UserID}))
+	})
+
+	It("lets the user and the account take a new lease afterwards", func(ctx SpecContext) {
+		_, err := table.DeleteLease(ctx, lease.ID)
+		Expect(err).NotTo(HaveOccurred())
+		_, err = table.CreateLease(ctx, fake.LeaseID(), lease.AccountID, lease.UserID)
+		Expect(err).NotTo(HaveOccurred())
+	})
+
+	DescribeTable("reports ErrLeaseNotActive and changes nothing",
+		func(ctx SpecContext, setup func(context.Context) string) {
+			id := setup(ctx)
+			pks := []string{accountpool.LeaseKey(id), accountpool.AccountKey(lease.AccountID), accountpool.UserKey(lease.UserID)}
+			before := snapshot(ctx, pks...)
+			_, err := table.DeleteLease(ctx, id)
+			Expect(err).To(MatchError(designs.ErrLeaseNotActive))
+			Expect(snapshot(ctx, pks...)).To(Equal(before))
+		},
+		Entry("for a lease never created", func(context.Context) string { return fake.LeaseID() }),
+		Entry("for a lease already ended", func(ctx context.Context) string {
+			_, err := table.DeleteLease(ctx, lease.ID)
+			Expect(err).NotTo(HaveOccurred())
+			return lease.ID
+		}),
+	)
+
+	It("lets exactly one of 20 concurrent deletes of one lease win", func(ctx SpecContext) {
+		errs := ddbtest.Race(20, func(int) error {
+			_, err := table.DeleteLease(ctx, lease.ID)
+			return err
+		})
+		ddbtest.OnlyWinner(errs, designs.ErrLeaseNotActive)
+		Expect(activeLease(ctx, lease.ID)).To(BeFalse())
+		Expect(setsHolding(ctx, lease.AccountID)).To(ConsistOf("all", "available"))
+		Expect(table.GetUser(ctx, lease.UserID)).To(Equal(accountpool.User{Email: lease.UserID}))
+	})
+
+	It("refuses an empty lease ID with ErrInvalidInput", func(ctx SpecContext) {
+		_, err := table.DeleteLease(ctx, "")
+		Expect(err).To(MatchError(designs.ErrInvalidInput))
+	})
+})
+
+var _ = Describe("AP-08 get lease", Label("AP-08", designs.MainTable), func() {
+	It("returns the lease with its state, account and user", func(ctx SpecContext) {
+		lease := newLease(ctx)
+		Expect(table.GetLease(ctx, lease.ID)).To(Equal(accountpool.Lease{
+			ID: lease.ID, State: accountpool.LeaseActive, AccountID: lease.AccountID, UserID: lease.UserID}))
+	})
+
+	It("reports ErrNotFound for an unknown lease", func(ctx SpecContext) {
+		_, err := table.GetLease(ctx, fake.LeaseID())
+		Expect(err).To(MatchError(designs.ErrNotFound))
+	})
+
+	It("reports ErrNotFound for an ended lease, whose item is deleted", func(ctx SpecContext) {
+		lease := newLease(ctx)
+		_, err := table.DeleteLease(ctx, lease.ID)
+		Expect(err).NotTo(HaveOccurred())
+		_, err = table.GetLease(ctx, lease.ID)
+		Expect(err).To(MatchError(designs.ErrNotFound))
+	})
+
+	It("refuses an empty lease ID with ErrInvalidInput", func(ctx SpecContext) {
+		_, err := table.GetLease(ctx, "")
+		Expect(err).To(MatchError(designs.ErrInvalidInput))
+	})
+})

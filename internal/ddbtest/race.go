@@ -1,0 +1,57 @@
+package ddbtest
+
+import (
+	"context"
+	"sync"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+)
+
+// Race runs call(0) … call(n-1) at once, released together, and returns
+// each call's error, in call order.
+func Race(n int, call func(i int) error) []error {
+	errs := make([]error, n)
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			<-start
+			errs[i] = call(i)
+		})
+	}
+	close(start)
+	wg.Wait()
+	return errs
+}
+
+// OnlyWinner checks that exactly one call succeeded and every other failed
+// with want, and returns the winner's position.
+func OnlyWinner(errs []error, want error) int {
+	GinkgoHelper()
+	winner := -1
+	for i, err := range errs {
+		if err == nil {
+			Expect(winner).To(Equal(-1), "calls %d and %d both succeeded", winner, i)
+			winner = i
+			continue
+		}
+		Expect(err).To(MatchError(want), "call %d", i)
+	}
+	Expect(winner).NotTo(Equal(-1), "no call succeeded")
+	return winner
+}
+
+// Stored reports whether the item at key exists, read consistently from the
+// table itself rather than through any pattern.
+func (e *Env) Stored(ctx context.Context, key map[string]types.AttributeValue) bool {
+	GinkgoHelper()
+	out, err := e.DB.GetItem(ctx, &dynamodb.GetItemInput{
+		TableName: aws.String(e.Table), Key: key, ConsistentRead: aws.Bool(true),
+	})
+	Expect(err).NotTo(HaveOccurred())
+	return out.Item != nil
+}
