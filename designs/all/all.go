@@ -5,6 +5,7 @@ package all
 import (
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/designs/accountpool"
+	"github.com/ddbharness/ddbharness/designs/agencies"
 	"github.com/ddbharness/ddbharness/designs/invoicing"
 )
 
@@ -12,4 +13,5 @@ import (
 var Designs = []designs.Design{
 	invoicing.Design,
 	accountpool.Design,
+	agencies.Design,
 }

@@ -4,6 +4,7 @@ package ddbtest
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	. "github.com/onsi/ginkgo/v2"
@@ -12,6 +13,10 @@ import (
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/ddblocal"
 )
+
+// DefaultEventuallyTimeout bounds how long a spec waits for an index to
+// catch up; DynamoDB Local's indexes are current at once.
+const DefaultEventuallyTimeout = 5 * time.Second
 
 // Env is what a suite's specs use: the client and this process's own table.
 // Its fields are set before the first spec runs.
@@ -24,7 +29,13 @@ type Env struct {
 // finds, through AWS_ENDPOINT_URL_DYNAMODB) DynamoDB Local; every process
 // creates its own table for the design and deletes it when the suite ends.
 // Call it once, at package level in the suite file.
+//
+// It also bounds Eventually: GSI reads retry in Eventually(ctx, ...), which
+// would otherwise wait for the spec context to end, so an item that never
+// shows would hang the suite instead of failing it.
 func Setup(d designs.Design) *Env {
+	EnforceDefaultTimeoutsWhenUsingContexts()
+	SetDefaultEventuallyTimeout(DefaultEventuallyTimeout)
 	env := &Env{}
 	SynchronizedBeforeSuite(func(ctx SpecContext) []byte {
 		Expect(d.Validate()).To(Succeed())

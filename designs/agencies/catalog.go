@@ -1,0 +1,32 @@
+package agencies
+
+import "github.com/ddbharness/ddbharness/designs"
+
+// Design is the agencies catalog.
+var Design = designs.Design{
+	Name:    "agencies",
+	Summary: "multi-tenant agencies and their members; agencies listed by creation time, memberships by idpid",
+	Schema:  Schema,
+	Patterns: []designs.Pattern{
+		{ID: CreateAgencyID, Name: "create agency", Op: designs.PutItem, Index: designs.MainTable,
+			Doc: "write a new agency; its ID must be free"},
+		{ID: UpdateAgencyID, Name: "update agency", Op: designs.UpdateItem, Index: designs.MainTable,
+			Doc: "change an existing agency's name or status and record who changed it and when"},
+		{ID: DeleteAgencyID, Name: "delete agency", Op: designs.TransactWriteItems, Index: designs.MainTable,
+			Doc: "delete an agency together with its members (Query, then one transaction)"},
+		{ID: CreateMemberID, Name: "create member", Op: designs.TransactWriteItems, Index: designs.MainTable,
+			Doc: "add a user to an existing agency; the membership must be new"},
+		{ID: UpdateMemberID, Name: "update member", Op: designs.UpdateItem, Index: designs.MainTable,
+			Doc: "record who changed an existing membership and when"},
+		{ID: DeleteMemberID, Name: "delete member", Op: designs.DeleteItem, Index: designs.MainTable,
+			Doc: "remove an existing membership"},
+		{ID: GetAgencyID, Name: "read agency by ID", Op: designs.GetItem, Index: designs.MainTable,
+			Doc: "one agency by its full primary key"},
+		{ID: ListAgencyMembersID, Name: "list members by agency ID", Op: designs.Query, Index: designs.MainTable,
+			Doc: "the agency's partition from MEMBER# on, paged, in idpid order"},
+		{ID: ListAgenciesID, Name: "list all agencies", Op: designs.Query, Index: GSI1,
+			Doc: "GSI1 partition type=Agency, paged, oldest first, optionally within a created window"},
+		{ID: ListMembershipsID, Name: "list members by idpid", Op: designs.Query, Index: GSI2,
+			Doc: "every membership of one user, paged, in agencyId order"},
+	},
+}

@@ -1,0 +1,190 @@
+// Package agencies restates design seed 003: a multi-tenant table of agencies
+// and their members. An agency and its members share the agency's partition;
+// GSI1 lists items of one type in creation order, and the sparse GSI2 finds
+// every membership of one identity-provider user.
+package agencies
+
+import (
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbharness/ddbharness/designs"
+)
+
+// Index names.
+const (
+	GSI1 = "GSI1" // type, created: agencies (or members) in creation order
+	GSI2 = "GSI2" // idpid, agencyId: the memberships of one user; sparse
+)
+
+// Attribute names the indexes key on, as the doc spells them.
+const (
+	AttrType     = "type"
+	AttrCreated  = "created"
+	AttrIdpID    = "idpid"
+	AttrAgencyID = "agencyId"
+)
+
+// Schema is the single table: PK/SK, GSI1 on the item type and its creation
+// time, GSI2 on the member's idpid (only member items carry one).
+var Schema = designs.Schema{PK: "PK", SK: "SK",
+	GSIs: []designs.Index{
+		{Name: GSI1, PK: AttrType, SK: AttrCreated},
+		{Name: GSI2, PK: AttrIdpID, SK: AttrAgencyID},
+	}}
+
+// Pattern IDs, in the order of the design doc (its patterns 1 and 2 are
+// split into create, update and delete).
+const (
+	CreateAgencyID      designs.PatternID = "AP-01"
+	UpdateAgencyID      designs.PatternID = "AP-02"
+	DeleteAgencyID      designs.PatternID = "AP-03"
+	CreateMemberID      designs.PatternID = "AP-04"
+	UpdateMemberID      designs.PatternID = "AP-05"
+	DeleteMemberID      designs.PatternID = "AP-06"
+	GetAgencyID         designs.PatternID = "AP-07"
+	ListAgencyMembersID designs.PatternID = "AP-08"
+	ListAgenciesID      designs.PatternID = "AP-09"
+	ListMembershipsID   designs.PatternID = "AP-10"
+)
+
+// MaxAgencyMembers is the most members an agency may have for DeleteAgency
+// to remove it: the agency and its members go in one transaction.
+const MaxAgencyMembers = designs.MaxTransactActions - 1
+
+// MaxPageSize bounds the page size of the listings. Agency and member items
+// stay under 0.5 KB, so a full page is far below Query's 1 MB page.
+const MaxPageSize = 1000
+
+// Item types, stored in the type attribute: GSI1's partition key values.
+const (
+	TypeAgency = "Agency"
+	TypeMember = "Member"
+)
+
+// Table is a handle on one agencies table.
+type Table struct {
+	DB   designs.DB
+	Name string
+}
+
+// Key builders. "AGENCY#" sorts before "MEMBER#", so the agency item leads
+// its partition.
+func AgencyPK(id string) string    { return "AGENCY#" + id }
+func AgencySK(id string) string    { return "AGENCY#" + id }
+func MemberSK(idpID string) string { return MemberPrefix + idpID }
+
+// MemberPrefix starts the sort key of every member item.
+const MemberPrefix = "MEMBER#"
+
+// StampLayout is how created and modified are stored: UTC, nanoseconds, a
+// literal Z. Every stamp of years 1 to 9999 has the same width, so GSI1's
+// string sort key orders by time (RFC 3339 with trimmed fractions would not:
+// ".5Z" sorts before "Z").
+const StampLayout = "2006-01-02T15:04:05.000000000Z"
+
+// Stamp is the stored form of t, GSI1's sort key.
+func Stamp(t time.Time) string { return t.UTC().Format(StampLayout) }
+
+// Agency is a tenant. Created and CreatedBy never change; Modified and
+// ModifiedBy record the last write.
+type Agency struct {
+	ID         string    `dynamodbav:"agencyId"`
+	Name       string    `dynamodbav:"name"`
+	Status     string    `dynamodbav:"status"`
+	Created    time.Time `dynamodbav:"created"`
+	CreatedBy  string    `dynamodbav:"createdBy"`
+	Modified   time.Time `dynamodbav:"modified"`
+	ModifiedBy string    `dynamodbav:"modifiedBy"`
+}
+
+// Member is one identity-provider user's membership of one agency.
+type Member struct {
+	AgencyID   string    `dynamodbav:"agencyId"`
+	IdpID      string    `dynamodbav:"idpid"`
+	Created    time.Time `dynamodbav:"created"`
+	CreatedBy  string    `dynamodbav:"createdBy"`
+	Modified   time.Time `dynamodbav:"modified"`
+	ModifiedBy string    `dynamodbav:"modifiedBy"`
+}
+
+// AgencyUpdate is what UpdateAgency changes; an empty field stays as it is.
+type AgencyUpdate struct {
+	Name   string
+	Status string
+}
+
+// Edit is who changes an item and when: it becomes modifiedBy and modified.
+type Edit struct {
+	By string
+	At time.Time
+}
+
+// stamp stores a time in StampLayout. The storage structs declare created
+// and modified as stamps one level above the embedded domain struct, whose
+// time.Time fields they shadow (the SDK would write RFC 3339 otherwise).
+// Reads decode into the domain structs, which parse any RFC 3339 form.
+type stamp time.Time
+
+func (s stamp) MarshalDynamoDBAttributeValue() (types.AttributeValue, error) {
+	return &types.AttributeValueMemberS{Value: Stamp(time.Time(s))}, nil
+}
+
+// Storage items: the domain struct plus keys and type.
+type (
+	keys struct {
+		PK   string `dynamodbav:"PK"`
+		SK   string `dynamodbav:"SK"`
+		Type string `dynamodbav:"type"`
+	}
+	agencyItem struct {
+		keys
+		Created  stamp `dynamodbav:"created"`
+		Modified stamp `dynamodbav:"modified"`
+		Agency
+	}
+	memberItem struct {
+		keys
+		Created  stamp `dynamodbav:"created"`
+		Modified stamp `dynamodbav:"modified"`
+		Member
+	}
+)
+
+func newAgencyItem(a Agency) agencyItem {
+	return agencyItem{keys{AgencyPK(a.ID), AgencySK(a.ID), TypeAgency}, stamp(a.Created), stamp(a.Modified), a}
+}
+
+func newMemberItem(m Member) memberItem {
+	return memberItem{keys{AgencyPK(m.AgencyID), MemberSK(m.IdpID), TypeMember}, stamp(m.Created), stamp(m.Modified), m}
+}
+
+// isNew and isStored are the existence conditions of the writes.
+var (
+	isNew    = expression.AttributeNotExists(expression.Name(Schema.PK))
+	isStored = expression.AttributeExists(expression.Name(Schema.PK))
+)
+
+// validTime reports whether t has a fixed-width stamp.
+func validTime(t time.Time) bool {
+	y := t.UTC().Year()
+	return !t.IsZero() && y >= 1 && y <= 9999
+}
+
+// edited sets the audit attributes of an update.
+func edited(e Edit) expression.UpdateBuilder {
+	return expression.Set(expression.Name("modified"), expression.Value(Stamp(e.At))).
+		Set(expression.Name("modifiedBy"), expression.Value(e.By))
+}
+
+// decodeAll unmarshals items of one kind.
+func decodeAll[T any](items []map[string]types.AttributeValue) ([]T, error) {
+	out := make([]T, 0, len(items))
+	if err := attributevalue.UnmarshalListOfMaps(items, &out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
