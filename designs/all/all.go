@@ -7,6 +7,7 @@ import (
 	"github.com/ddbharness/ddbharness/designs/accountpool"
 	"github.com/ddbharness/ddbharness/designs/agencies"
 	"github.com/ddbharness/ddbharness/designs/invoicing"
+	"github.com/ddbharness/ddbharness/designs/services"
 )
 
 // Designs is every design, in seed order.
@@ -14,4 +15,5 @@ var Designs = []designs.Design{
 	invoicing.Design,
 	accountpool.Design,
 	agencies.Design,
+	services.Design,
 }

@@ -1,0 +1,34 @@
+package services
+
+import "github.com/ddbharness/ddbharness/designs"
+
+// Design is the services catalog.
+var Design = designs.Design{
+	Name:    "services",
+	Summary: "client services by date: a client's history, yearly/monthly/daily reports, a sparse list of vouchers awaiting fulfilment",
+	Schema:  Schema,
+	Patterns: []designs.Pattern{
+		{ID: RecordServiceID, Name: "record a service", Op: designs.PutItem, Index: designs.MainTable,
+			Doc: "add a service to a client's history; the same client, date and service ID cannot be recorded twice"},
+		{ID: GetServiceID, Name: "get a service", Op: designs.GetItem, Index: designs.MainTable,
+			Doc: "read one service by client, date and service ID, strongly consistent"},
+		{ID: ListHistoryID, Name: "list a client's history", Op: designs.Query, Index: designs.MainTable,
+			Doc: "the client's services, newest service date first, paged"},
+		{ID: UpdateServiceID, Name: "update a service", Op: designs.UpdateItem, Index: designs.MainTable,
+			Doc: "change a service's kind, units and notes in place; its date and voucher stay"},
+		{ID: RescheduleServiceID, Name: "change a service's date", Op: designs.TransactWriteItems, Index: designs.MainTable,
+			Doc: "move a service to another date: delete and put in one transaction, since the date is part of both sort keys"},
+		{ID: DeleteServiceID, Name: "delete a service", Op: designs.DeleteItem, Index: designs.MainTable,
+			Doc: "remove a service from the history and from every index"},
+		{ID: ReportPeriodID, Name: "report a year, month or day", Op: designs.Query, Index: ByYear,
+			Doc: "every service of a year, of a month (begins_with YYYY-MM) or of a day (begins_with YYYY-MM-DD), in date order, paged"},
+		{ID: ReportRangeID, Name: "report a date range", Op: designs.Query, Index: ByYear,
+			Doc: "every service between two dates of the same year, inclusive, in date order, paged"},
+		{ID: IssueVoucherID, Name: "issue a voucher", Op: designs.UpdateItem, Index: designs.MainTable,
+			Doc: "attach a voucher to a service and set the sparse keys, which puts it in AwaitingVoucher; once per service"},
+		{ID: FulfilVoucherID, Name: "fulfil a voucher", Op: designs.UpdateItem, Index: designs.MainTable,
+			Doc: "mark the voucher fulfilled and REMOVE the sparse keys, which takes the service out of AwaitingVoucher"},
+		{ID: ListAwaitingVouchersID, Name: "list services awaiting voucher fulfilment", Op: designs.Query, Index: AwaitingVoucher,
+			Doc: "a program's services whose voucher is issued and not fulfilled, oldest issue first, paged"},
+	},
+}
