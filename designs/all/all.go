@@ -8,12 +8,14 @@ import (
 	"github.com/ddbharness/ddbharness/designs/agencies"
 	"github.com/ddbharness/ddbharness/designs/invoicing"
 	"github.com/ddbharness/ddbharness/designs/services"
+	"github.com/ddbharness/ddbharness/designs/shop"
 )
 
 // Designs is every design, in seed order.
 var Designs = []designs.Design{
-	invoicing.Design,
-	accountpool.Design,
-	agencies.Design,
-	services.Design,
+	invoicing.Design,   // seed 000
+	shop.Design,        // seed 001
+	accountpool.Design, // seed 002
+	agencies.Design,    // seed 003
+	services.Design,    // seed 004
 }
