@@ -1,0 +1,86 @@
+// Package bench runs load scenarios against a design's access patterns and
+// measures them: latency and throughput through vegeta's Result records, and
+// the capacity every call consumed, attributed to table and index partitions
+// for the capacity model. It never imports a concrete design: scenarios
+// bring a Driver that calls the design's pattern functions.
+package bench
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+
+	"github.com/ddbharness/ddbharness/designs"
+)
+
+// Scenario is a load scenario: a weighted mix of one design's patterns, the
+// keys they draw, and how the rate moves over time. Scenarios are plain
+// values listed in scenarios.All.
+type Scenario struct {
+	Name     string // "<design>/<name>", e.g. "invoicing/month-end"
+	About    string // the question it answers, for people
+	Design   designs.Design
+	Pool     int // entities seeded before the run; keys are drawn from [0, Pool)
+	Pacer    vegeta.Pacer
+	Duration time.Duration
+	Mix      []Step
+	// Driver makes the design's driver for a run, on this table and client.
+	Driver func(db designs.DB, table string, seed int64) Driver
+}
+
+// Step is one pattern of a mix: its relative weight, and the distribution
+// its keys follow (nil: uniform).
+type Step struct {
+	Pattern designs.PatternID
+	Weight  int
+	Keys    Dist
+}
+
+// Driver runs one design's patterns for bench. Seed fills the table with
+// Pool entities before the run (reporting progress); Call runs one pattern
+// on the key-th entity of the pool, with r for any other random choice.
+// Calls come from many goroutines at once.
+type Driver interface {
+	Seed(ctx context.Context, n int, progress func(done, total int)) error
+	Call(ctx context.Context, p designs.PatternID, key int, r *rand.Rand) error
+}
+
+// Dist picks a key in [0, n).
+type Dist interface {
+	Pick(r *rand.Rand, n int) int
+	String() string
+}
+
+// Uniform spreads keys evenly.
+type Uniform struct{}
+
+func (Uniform) Pick(r *rand.Rand, n int) int { return r.IntN(n) }
+func (Uniform) String() string               { return "uniform" }
+
+// Hot sends every call to one key: the worst case of a hot partition.
+type Hot struct{ Key int }
+
+func (h Hot) Pick(_ *rand.Rand, n int) int { return h.Key % n }
+func (h Hot) String() string               { return "hot" }
+
+// Zipf draws key k with probability proportional to 1/(k+1)^S: a few keys
+// take most of the traffic, as real customers and products do. S > 1.
+type Zipf struct{ S float64 }
+
+// Pick inverts the continuous approximation of the Zipf CDF, so it needs no
+// per-n table and no lock: fine for load, not for statistics.
+func (z Zipf) Pick(r *rand.Rand, n int) int {
+	if n <= 1 {
+		return 0
+	}
+	// CDF(x) ∝ 1 - (x+1)^(1-S) over [0, n); invert at a uniform u.
+	s1 := 1 - z.S
+	top := 1 - math.Pow(float64(n)+1, s1)
+	k := int(math.Pow(1-r.Float64()*top, 1/s1)) - 1
+	return min(max(k, 0), n-1)
+}
+
+func (z Zipf) String() string { return "zipf" }
