@@ -19,7 +19,7 @@ func (t Table) AddAccount(ctx context.Context, id string) (Account, error) {
 	}
 	a := Account{ID: id, State: StateInitial}
 	w := designs.Tx{Table: t.Name}
-	w.Put(newAccountItem(a), isNew, designs.Because(designs.ErrAlreadyExists))
+	w.Put(newAccountItem(a), Schema.IsNew(), designs.Because(designs.ErrAlreadyExists))
 	w.Update(key(AllAccountsKey()), addIDs(id), noCond, nil)
 	w.Update(key(AccountStatusKey(StateInitial)), addIDs(id), noCond, nil)
 	if err := w.Write(ctx, t.DB); err != nil {

@@ -6,10 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/ddbharness/ddbharness/designs"
 )
@@ -41,12 +38,12 @@ func (t Table) CreateLease(ctx context.Context, leaseID, accountID, email string
 	}
 	l := Lease{ID: leaseID, State: LeaseActive, AccountID: accountID, UserID: email}
 	isAvailable := expression.Name(attrData).Equal(expression.Value(StateAvailable))
-	hasNoLease := exists.And(expression.AttributeNotExists(expression.Name(pathUserLease)))
+	hasNoLease := Schema.IsStored().And(expression.AttributeNotExists(expression.Name(pathUserLease)))
 	recordLease := expression.Set(expression.Name(pathUserLease), expression.Value(leaseID)).
 		Set(expression.Name(pathUserAccount), expression.Value(accountID))
 
 	w := designs.Tx{Table: t.Name}
-	w.Put(newLeaseItem(l), isNew, designs.Because(designs.ErrAlreadyExists))
+	w.Put(newLeaseItem(l), Schema.IsNew(), designs.Because(designs.ErrAlreadyExists))
 	w.Update(key(ActiveLeasesKey()), addIDs(leaseID), noCond, nil)
 	w.Update(key(AccountKey(accountID)), setState(StateLeased), isAvailable, designs.AbsentOr(designs.ErrNotFound, designs.ErrAccountNotAvailable))
 	w.Update(key(AccountStatusKey(StateAvailable)), deleteIDs(accountID), noCond, nil)
@@ -109,21 +106,11 @@ func (t Table) GetLease(ctx context.Context, leaseID string) (Lease, error) {
 	return l, nil
 }
 
+// getLease reads a lease, strongly consistent; its ID lives only in the key.
 func (t Table) getLease(ctx context.Context, leaseID string) (Lease, error) {
-	out, err := t.DB.GetItem(ctx, &dynamodb.GetItemInput{
-		TableName:      aws.String(t.Name),
-		Key:            key(LeaseKey(leaseID)),
-		ConsistentRead: aws.Bool(true),
-	})
+	it, err := designs.Get[leaseItem](ctx, t.DB, t.Name, key(LeaseKey(leaseID)), true)
 	if err != nil {
 		return Lease{}, err
-	}
-	if len(out.Item) == 0 {
-		return Lease{}, designs.ErrNotFound
-	}
-	var it leaseItem
-	if err := attributevalue.UnmarshalMap(out.Item, &it); err != nil {
-		return Lease{}, fmt.Errorf("decode: %w", err)
 	}
 	l := it.Lease
 	l.ID = strings.TrimPrefix(it.PK, leasePrefix)

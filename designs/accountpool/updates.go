@@ -20,7 +20,5 @@ func deleteIDs(ids ...string) expression.UpdateBuilder {
 // Conditions shared by the patterns.
 var (
 	noCond    expression.ConditionBuilder
-	isNew     = expression.AttributeNotExists(expression.Name(attrPK))
-	exists    = expression.AttributeExists(expression.Name(attrPK))
-	notLeased = exists.And(expression.Name(attrData).NotEqual(expression.Value(StateLeased)))
+	notLeased = Schema.IsStored().And(expression.Name(attrData).NotEqual(expression.Value(StateLeased)))
 )

@@ -5,11 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-
 	"github.com/ddbharness/ddbharness/designs"
 )
 
@@ -21,25 +16,7 @@ func (t Table) AddUser(ctx context.Context, email string) (User, error) {
 		return User{}, fmt.Errorf("%s: user %q: %w: not an email", AddUserID, email, designs.ErrInvalidInput)
 	}
 	u := User{Email: email}
-	item, err := attributevalue.MarshalMap(newUserItem(u))
-	if err != nil {
-		return User{}, fmt.Errorf("%s: user %s: encode: %w", AddUserID, email, err)
-	}
-	expr, err := expression.NewBuilder().WithCondition(isNew).Build()
-	if err != nil {
-		return User{}, fmt.Errorf("%s: build: %w", AddUserID, err)
-	}
-	_, err = t.DB.PutItem(ctx, &dynamodb.PutItemInput{
-		TableName:                 aws.String(t.Name),
-		Item:                      item,
-		ConditionExpression:       expr.Condition(),
-		ExpressionAttributeNames:  expr.Names(),
-		ExpressionAttributeValues: expr.Values(),
-	})
-	if designs.IsConditionFailed(err) {
-		return User{}, fmt.Errorf("%s: user %s: %w", AddUserID, email, designs.ErrAlreadyExists)
-	}
-	if err != nil {
+	if err := designs.PutNew(ctx, t.DB, t.Name, Schema, newUserItem(u)); err != nil {
 		return User{}, fmt.Errorf("%s: user %s: %w", AddUserID, email, err)
 	}
 	return u, nil
@@ -52,20 +29,9 @@ func (t Table) GetUser(ctx context.Context, email string) (User, error) {
 	if !validEmail(email) {
 		return User{}, fmt.Errorf("%s: user %q: %w: not an email", GetUserID, email, designs.ErrInvalidInput)
 	}
-	out, err := t.DB.GetItem(ctx, &dynamodb.GetItemInput{
-		TableName:      aws.String(t.Name),
-		Key:            key(UserKey(email)),
-		ConsistentRead: aws.Bool(true),
-	})
+	it, err := designs.Get[userItem](ctx, t.DB, t.Name, key(UserKey(email)), true)
 	if err != nil {
 		return User{}, fmt.Errorf("%s: user %s: %w", GetUserID, email, err)
-	}
-	if len(out.Item) == 0 {
-		return User{}, fmt.Errorf("%s: user %s: %w", GetUserID, email, designs.ErrNotFound)
-	}
-	var it userItem
-	if err := attributevalue.UnmarshalMap(out.Item, &it); err != nil {
-		return User{}, fmt.Errorf("%s: user %s: decode: %w", GetUserID, email, err)
 	}
 	u := it.User
 	u.Email = strings.TrimPrefix(it.PK, userPrefix)

@@ -5,10 +5,8 @@ import (
 	"fmt"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbharness/ddbharness/designs"
 )
@@ -22,25 +20,7 @@ func (t Table) CreateAgency(ctx context.Context, a Agency) error {
 		return fmt.Errorf("%s: agency %q: %w: ID, name, status, created and createdBy are required", CreateAgencyID, a.ID, designs.ErrInvalidInput)
 	}
 	a.Modified, a.ModifiedBy = a.Created, a.CreatedBy
-	item, err := attributevalue.MarshalMap(newAgencyItem(a))
-	if err != nil {
-		return fmt.Errorf("%s: marshal: %w", CreateAgencyID, err)
-	}
-	expr, err := expression.NewBuilder().WithCondition(isNew).Build()
-	if err != nil {
-		return fmt.Errorf("%s: build: %w", CreateAgencyID, err)
-	}
-	_, err = t.DB.PutItem(ctx, &dynamodb.PutItemInput{
-		TableName:                 aws.String(t.Name),
-		Item:                      item,
-		ConditionExpression:       expr.Condition(),
-		ExpressionAttributeNames:  expr.Names(),
-		ExpressionAttributeValues: expr.Values(),
-	})
-	if designs.IsConditionFailed(err) {
-		return fmt.Errorf("%s: agency %s: %w", CreateAgencyID, a.ID, designs.ErrAlreadyExists)
-	}
-	if err != nil {
+	if err := designs.PutNew(ctx, t.DB, t.Name, Schema, newAgencyItem(a)); err != nil {
 		return fmt.Errorf("%s: agency %s: %w", CreateAgencyID, a.ID, err)
 	}
 	return nil
@@ -62,28 +42,12 @@ func (t Table) UpdateAgency(ctx context.Context, id string, u AgencyUpdate, e Ed
 	if u.Status != "" {
 		update = update.Set(expression.Name("status"), expression.Value(u.Status))
 	}
-	expr, err := expression.NewBuilder().WithUpdate(update).WithCondition(isStored).Build()
-	if err != nil {
-		return Agency{}, fmt.Errorf("%s: build: %w", UpdateAgencyID, err)
-	}
-	out, err := t.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName:                 aws.String(t.Name),
-		Key:                       Schema.Key(AgencyPK(id), AgencySK(id)),
-		UpdateExpression:          expr.Update(),
-		ConditionExpression:       expr.Condition(),
-		ExpressionAttributeNames:  expr.Names(),
-		ExpressionAttributeValues: expr.Values(),
-		ReturnValues:              types.ReturnValueAllNew,
-	})
+	a, err := designs.Update[Agency](ctx, t.DB, t.Name, Schema.Key(AgencyPK(id), AgencySK(id)), update, Schema.IsStored())
 	if designs.IsConditionFailed(err) {
 		return Agency{}, fmt.Errorf("%s: agency %s: %w", UpdateAgencyID, id, designs.ErrNotFound)
 	}
 	if err != nil {
 		return Agency{}, fmt.Errorf("%s: agency %s: %w", UpdateAgencyID, id, err)
-	}
-	var a Agency
-	if err := attributevalue.UnmarshalMap(out.Attributes, &a); err != nil {
-		return Agency{}, fmt.Errorf("%s: agency %s: unmarshal: %w", UpdateAgencyID, id, err)
 	}
 	return a, nil
 }
@@ -129,7 +93,7 @@ func (t Table) DeleteAgency(ctx context.Context, id string) error {
 		return fmt.Errorf("%s: agency %s: unmarshal: %w", DeleteAgencyID, id, err)
 	}
 	tx := designs.Tx{Table: t.Name}
-	tx.Delete(Schema.Key(AgencyPK(id), AgencySK(id)), isStored, designs.Because(designs.ErrNotFound))
+	tx.Delete(Schema.Key(AgencyPK(id), AgencySK(id)), Schema.IsStored(), designs.Because(designs.ErrNotFound))
 	for _, k := range items {
 		if k.Type == TypeMember {
 			tx.Delete(Schema.Key(k.PK, k.SK), expression.ConditionBuilder{}, nil) // gone already is fine
@@ -148,20 +112,9 @@ func (t Table) GetAgency(ctx context.Context, id string) (Agency, error) {
 	if id == "" {
 		return Agency{}, fmt.Errorf("%s: agency: %w: ID is required", GetAgencyID, designs.ErrInvalidInput)
 	}
-	out, err := t.DB.GetItem(ctx, &dynamodb.GetItemInput{
-		TableName:      aws.String(t.Name),
-		Key:            Schema.Key(AgencyPK(id), AgencySK(id)),
-		ConsistentRead: aws.Bool(true),
-	})
+	a, err := designs.Get[Agency](ctx, t.DB, t.Name, Schema.Key(AgencyPK(id), AgencySK(id)), true)
 	if err != nil {
 		return Agency{}, fmt.Errorf("%s: agency %s: %w", GetAgencyID, id, err)
-	}
-	if out.Item == nil {
-		return Agency{}, fmt.Errorf("%s: agency %s: %w", GetAgencyID, id, designs.ErrNotFound)
-	}
-	var a Agency
-	if err := attributevalue.UnmarshalMap(out.Item, &a); err != nil {
-		return Agency{}, fmt.Errorf("%s: agency %s: unmarshal: %w", GetAgencyID, id, err)
 	}
 	return a, nil
 }

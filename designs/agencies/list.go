@@ -5,10 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbharness/ddbharness/designs"
 )
@@ -37,13 +34,9 @@ func (t Table) ListAgencyMembers(ctx context.Context, agencyID string, n int, af
 	}
 	key := expression.Key(Schema.PK).Equal(expression.Value(AgencyPK(agencyID))).
 		And(expression.Key(Schema.SK).BeginsWith(MemberPrefix))
-	items, next, err := t.page(ctx, query{index: designs.MainTable, key: key}, n, after)
+	members, next, err := page[Member](ctx, t, designs.PageQuery{Key: key, Size: n, After: after})
 	if err != nil {
 		return MemberPage{}, fmt.Errorf("%s: agency %s: %w", ListAgencyMembersID, agencyID, err)
-	}
-	members, err := decodeAll[Member](items)
-	if err != nil {
-		return MemberPage{}, fmt.Errorf("%s: agency %s: unmarshal: %w", ListAgencyMembersID, agencyID, err)
 	}
 	return MemberPage{Members: members, Next: next}, nil
 }
@@ -72,13 +65,9 @@ func agenciesKey() expression.KeyConditionBuilder {
 }
 
 func (t Table) listAgencies(ctx context.Context, key expression.KeyConditionBuilder, n int, after designs.Cursor) (AgencyPage, error) {
-	items, next, err := t.page(ctx, query{index: GSI1, key: key, keyAttrs: []string{AttrType, AttrCreated}}, n, after)
+	agencies, next, err := page[Agency](ctx, t, designs.PageQuery{Index: GSI1, Key: key, Size: n, After: after})
 	if err != nil {
 		return AgencyPage{}, fmt.Errorf("%s: %w", ListAgenciesID, err)
-	}
-	agencies, err := decodeAll[Agency](items)
-	if err != nil {
-		return AgencyPage{}, fmt.Errorf("%s: unmarshal: %w", ListAgenciesID, err)
 	}
 	return AgencyPage{Agencies: agencies, Next: next}, nil
 }
@@ -92,69 +81,29 @@ func (t Table) ListMemberships(ctx context.Context, idpID string, n int, after d
 		return MemberPage{}, fmt.Errorf("%s: idpid: %w: required", ListMembershipsID, designs.ErrInvalidInput)
 	}
 	key := expression.Key(AttrIdpID).Equal(expression.Value(idpID))
-	items, next, err := t.page(ctx, query{index: GSI2, key: key, keyAttrs: []string{AttrIdpID, AttrAgencyID}}, n, after)
+	members, next, err := page[Member](ctx, t, designs.PageQuery{Index: GSI2, Key: key, Size: n, After: after})
 	if err != nil {
 		return MemberPage{}, fmt.Errorf("%s: idpid %s: %w", ListMembershipsID, idpID, err)
-	}
-	members, err := decodeAll[Member](items)
-	if err != nil {
-		return MemberPage{}, fmt.Errorf("%s: idpid %s: unmarshal: %w", ListMembershipsID, idpID, err)
 	}
 	return MemberPage{Members: members, Next: next}, nil
 }
 
-// query is what a listing asks of page: the index (or designs.MainTable),
-// its key condition, and the index's key attributes besides the table's.
-type query struct {
-	index    string
-	key      expression.KeyConditionBuilder
-	keyAttrs []string
-}
-
-// page reads up to n items in key order from after on. It asks for one item
-// more than it returns: when that item exists, Next is built from the last
-// returned item's keys, so Next is empty exactly when nothing follows. A
-// page that DynamoDB cut short (1 MB) resumes from its LastEvaluatedKey.
-// Main-table pages are strongly consistent; GSIs only offer eventual reads.
-func (t Table) page(ctx context.Context, q query, n int, after designs.Cursor) ([]map[string]types.AttributeValue, designs.Cursor, error) {
-	if n < 1 || n > MaxPageSize {
-		return nil, "", fmt.Errorf("page size %d: %w: want 1 to %d", n, designs.ErrInvalidInput, MaxPageSize)
+// page reads one page of q into T, in key order: Next is empty exactly when
+// nothing follows (designs.Schema.QueryPage). Main-table pages are strongly
+// consistent; GSIs only offer eventual reads. A size outside 1..MaxPageSize
+// is designs.ErrInvalidInput.
+func page[T any](ctx context.Context, t Table, q designs.PageQuery) ([]T, designs.Cursor, error) {
+	if q.Size < 1 || q.Size > MaxPageSize {
+		return nil, "", fmt.Errorf("page size %d: %w: want 1 to %d", q.Size, designs.ErrInvalidInput, MaxPageSize)
 	}
-	start, err := after.Decode()
+	q.Table, q.Consistent = t.Name, q.Index == ""
+	items, next, err := Schema.QueryPage(ctx, t.DB, q)
 	if err != nil {
 		return nil, "", err
 	}
-	expr, err := expression.NewBuilder().WithKeyCondition(q.key).Build()
+	out, err := decodeAll[T](items)
 	if err != nil {
-		return nil, "", fmt.Errorf("build: %w", err)
+		return nil, "", fmt.Errorf("unmarshal: %w", err)
 	}
-	in := &dynamodb.QueryInput{
-		TableName:                 aws.String(t.Name),
-		KeyConditionExpression:    expr.KeyCondition(),
-		ExpressionAttributeNames:  expr.Names(),
-		ExpressionAttributeValues: expr.Values(),
-		ExclusiveStartKey:         start,
-		Limit:                     aws.Int32(int32(n + 1)),
-	}
-	if q.index == designs.MainTable {
-		in.ConsistentRead = aws.Bool(true)
-	} else {
-		in.IndexName = aws.String(q.index)
-	}
-	out, err := t.DB.Query(ctx, in)
-	if err != nil {
-		return nil, "", err
-	}
-	if len(out.Items) <= n {
-		next, err := designs.EncodeCursor(out.LastEvaluatedKey)
-		return out.Items, next, err
-	}
-	items := out.Items[:n]
-	last := items[n-1]
-	key := map[string]types.AttributeValue{}
-	for _, attr := range append([]string{Schema.PK, Schema.SK}, q.keyAttrs...) {
-		key[attr] = last[attr]
-	}
-	next, err := designs.EncodeCursor(key)
-	return items, next, err
+	return out, next, nil
 }

@@ -4,12 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
 	"github.com/ddbharness/ddbharness/designs"
 )
 
@@ -24,8 +18,8 @@ func (t Table) CreateMember(ctx context.Context, m Member) error {
 	}
 	m.Modified, m.ModifiedBy = m.Created, m.CreatedBy
 	tx := designs.Tx{Table: t.Name}
-	tx.Check(Schema.Key(AgencyPK(m.AgencyID), AgencySK(m.AgencyID)), isStored, designs.Because(designs.ErrNotFound))
-	tx.Put(newMemberItem(m), isNew, designs.Because(designs.ErrAlreadyExists))
+	tx.Check(Schema.Key(AgencyPK(m.AgencyID), AgencySK(m.AgencyID)), Schema.IsStored(), designs.Because(designs.ErrNotFound))
+	tx.Put(newMemberItem(m), Schema.IsNew(), designs.Because(designs.ErrAlreadyExists))
 	if err := tx.Write(ctx, t.DB); err != nil {
 		return fmt.Errorf("%s: member %s of %s: %w", CreateMemberID, m.IdpID, m.AgencyID, err)
 	}
@@ -40,28 +34,12 @@ func (t Table) UpdateMember(ctx context.Context, agencyID, idpID string, e Edit)
 	if agencyID == "" || idpID == "" || e.By == "" || !validTime(e.At) {
 		return Member{}, fmt.Errorf("%s: member %q of %q: %w: agency, idpid, and who and when are required", UpdateMemberID, idpID, agencyID, designs.ErrInvalidInput)
 	}
-	expr, err := expression.NewBuilder().WithUpdate(edited(e)).WithCondition(isStored).Build()
-	if err != nil {
-		return Member{}, fmt.Errorf("%s: build: %w", UpdateMemberID, err)
-	}
-	out, err := t.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName:                 aws.String(t.Name),
-		Key:                       Schema.Key(AgencyPK(agencyID), MemberSK(idpID)),
-		UpdateExpression:          expr.Update(),
-		ConditionExpression:       expr.Condition(),
-		ExpressionAttributeNames:  expr.Names(),
-		ExpressionAttributeValues: expr.Values(),
-		ReturnValues:              types.ReturnValueAllNew,
-	})
+	m, err := designs.Update[Member](ctx, t.DB, t.Name, Schema.Key(AgencyPK(agencyID), MemberSK(idpID)), edited(e), Schema.IsStored())
 	if designs.IsConditionFailed(err) {
 		return Member{}, fmt.Errorf("%s: member %s of %s: %w", UpdateMemberID, idpID, agencyID, designs.ErrNotFound)
 	}
 	if err != nil {
 		return Member{}, fmt.Errorf("%s: member %s of %s: %w", UpdateMemberID, idpID, agencyID, err)
-	}
-	var m Member
-	if err := attributevalue.UnmarshalMap(out.Attributes, &m); err != nil {
-		return Member{}, fmt.Errorf("%s: member %s of %s: unmarshal: %w", UpdateMemberID, idpID, agencyID, err)
 	}
 	return m, nil
 }
@@ -73,21 +51,7 @@ func (t Table) DeleteMember(ctx context.Context, agencyID, idpID string) error {
 	if agencyID == "" || idpID == "" {
 		return fmt.Errorf("%s: member %q of %q: %w: agency and idpid are required", DeleteMemberID, idpID, agencyID, designs.ErrInvalidInput)
 	}
-	expr, err := expression.NewBuilder().WithCondition(isStored).Build()
-	if err != nil {
-		return fmt.Errorf("%s: build: %w", DeleteMemberID, err)
-	}
-	_, err = t.DB.DeleteItem(ctx, &dynamodb.DeleteItemInput{
-		TableName:                 aws.String(t.Name),
-		Key:                       Schema.Key(AgencyPK(agencyID), MemberSK(idpID)),
-		ConditionExpression:       expr.Condition(),
-		ExpressionAttributeNames:  expr.Names(),
-		ExpressionAttributeValues: expr.Values(),
-	})
-	if designs.IsConditionFailed(err) {
-		return fmt.Errorf("%s: member %s of %s: %w", DeleteMemberID, idpID, agencyID, designs.ErrNotFound)
-	}
-	if err != nil {
+	if err := designs.DeleteStored(ctx, t.DB, t.Name, Schema, Schema.Key(AgencyPK(agencyID), MemberSK(idpID))); err != nil {
 		return fmt.Errorf("%s: member %s of %s: %w", DeleteMemberID, idpID, agencyID, err)
 	}
 	return nil

@@ -162,12 +162,6 @@ func newMemberItem(m Member) memberItem {
 	return memberItem{keys{AgencyPK(m.AgencyID), MemberSK(m.IdpID), TypeMember}, stamp(m.Created), stamp(m.Modified), m}
 }
 
-// isNew and isStored are the existence conditions of the writes.
-var (
-	isNew    = expression.AttributeNotExists(expression.Name(Schema.PK))
-	isStored = expression.AttributeExists(expression.Name(Schema.PK))
-)
-
 // validTime reports whether t has a fixed-width stamp.
 func validTime(t time.Time) bool {
 	y := t.UTC().Year()

@@ -4,10 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/ddbharness/ddbharness/designs"
 )
@@ -18,11 +15,11 @@ import (
 // both cases neither item is written.
 func (t Table) CreateClient(ctx context.Context, c Client) error {
 	if c.ID == "" || c.Email == "" {
-		return fmt.Errorf("%s: client: %w: ID and email are required", CreateClientID, designs.Because(designs.ErrInvalidInput))
+		return fmt.Errorf("%s: client: %w: ID and email are required", CreateClientID, designs.ErrInvalidInput)
 	}
 	tx := designs.Tx{Table: t.Name}
-	tx.Put(newClientItem(c), isNew, designs.Because(designs.ErrAlreadyExists))
-	tx.Put(newClientEmailItem(c.Email, c.ID), isNew, designs.Because(designs.ErrEmailTaken))
+	tx.Put(newClientItem(c), Schema.IsNew(), designs.Because(designs.ErrAlreadyExists))
+	tx.Put(newClientEmailItem(c.Email, c.ID), Schema.IsNew(), designs.Because(designs.ErrEmailTaken))
 	if err := tx.Write(ctx, t.DB); err != nil {
 		return fmt.Errorf("%s: client %s: %w", CreateClientID, c.ID, err)
 	}
@@ -38,9 +35,9 @@ func (t Table) CreateClient(ctx context.Context, c Client) error {
 // designs.ErrNotFound.
 func (t Table) UpdateClient(ctx context.Context, c Client) (Client, error) {
 	if c.ID == "" || c.Email == "" {
-		return Client{}, fmt.Errorf("%s: client: %w: ID and email are required", UpdateClientID, designs.Because(designs.ErrInvalidInput))
+		return Client{}, fmt.Errorf("%s: client: %w: ID and email are required", UpdateClientID, designs.ErrInvalidInput)
 	}
-	old, err := t.getClient(ctx, c.ID)
+	old, err := designs.Get[Client](ctx, t.DB, t.Name, Schema.Key(ClientPK(c.ID), ClientSK(c.ID)), true)
 	if err != nil {
 		return Client{}, fmt.Errorf("%s: client %s: %w", UpdateClientID, c.ID, err)
 	}
@@ -50,35 +47,15 @@ func (t Table) UpdateClient(ctx context.Context, c Client) (Client, error) {
 	unchanged := expression.Name("Email").Equal(expression.Value(old.Email))
 
 	tx := designs.Tx{Table: t.Name}
-	tx.Update(Schema.Key(ClientPK(c.ID), ClientSK(c.ID)), update, isStored.And(unchanged), designs.Because(designs.ErrConflict))
+	tx.Update(Schema.Key(ClientPK(c.ID), ClientSK(c.ID)), update, Schema.IsStored().And(unchanged), designs.Because(designs.ErrConflict))
 	if c.Email != old.Email {
 		ownEmail := expression.Name("ClientID").Equal(expression.Value(c.ID))
 		tx.Delete(Schema.Key(ClientEmailKey(old.Email), ClientEmailKey(old.Email)), ownEmail, designs.Because(designs.ErrConflict))
-		tx.Put(newClientEmailItem(c.Email, c.ID), isNew, designs.Because(designs.ErrEmailTaken))
+		tx.Put(newClientEmailItem(c.Email, c.ID), Schema.IsNew(), designs.Because(designs.ErrEmailTaken))
 	}
 	if err := tx.Write(ctx, t.DB); err != nil {
 		return Client{}, fmt.Errorf("%s: client %s: %w", UpdateClientID, c.ID, err)
 	}
 	c.CreatedAt = old.CreatedAt
-	return c, nil
-}
-
-// getClient reads a client with a strongly consistent GetItem.
-func (t Table) getClient(ctx context.Context, id string) (Client, error) {
-	out, err := t.DB.GetItem(ctx, &dynamodb.GetItemInput{
-		TableName:      aws.String(t.Name),
-		Key:            Schema.Key(ClientPK(id), ClientSK(id)),
-		ConsistentRead: aws.Bool(true),
-	})
-	if err != nil {
-		return Client{}, err
-	}
-	if out.Item == nil {
-		return Client{}, designs.ErrNotFound
-	}
-	var c Client
-	if err := attributevalue.UnmarshalMap(out.Item, &c); err != nil {
-		return Client{}, fmt.Errorf("unmarshal client: %w", err)
-	}
 	return c, nil
 }

@@ -4,10 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/ddbharness/ddbharness/designs"
 )
@@ -26,11 +23,11 @@ func (t Table) CreateInvoice(ctx context.Context, inv Invoice, lines []LineItem)
 	}
 	inv.Version = 1
 	tx := designs.Tx{Table: t.Name}
-	tx.Check(Schema.Key(ClientPK(inv.ClientID), ClientSK(inv.ClientID)), isStored, designs.Because(designs.ErrNotFound))
-	tx.Put(newInvoiceItem(inv, lines), isNew, designs.Because(designs.ErrAlreadyExists))
-	tx.Put(newInvoiceNumberItem(inv), isNew, designs.Because(designs.ErrInvoiceNumberTaken))
+	tx.Check(Schema.Key(ClientPK(inv.ClientID), ClientSK(inv.ClientID)), Schema.IsStored(), designs.Because(designs.ErrNotFound))
+	tx.Put(newInvoiceItem(inv, lines), Schema.IsNew(), designs.Because(designs.ErrAlreadyExists))
+	tx.Put(newInvoiceNumberItem(inv), Schema.IsNew(), designs.Because(designs.ErrInvoiceNumberTaken))
 	for _, l := range lines {
-		tx.Put(newLineItemItem(l), isNew, designs.Because(designs.ErrAlreadyExists))
+		tx.Put(newLineItemItem(l), Schema.IsNew(), designs.Because(designs.ErrAlreadyExists))
 	}
 	if err := tx.Write(ctx, t.DB); err != nil {
 		return Invoice{}, fmt.Errorf("%s: invoice %s: %w", CreateInvoiceID, inv.ID, err)
@@ -49,7 +46,7 @@ func (t Table) UpdateInvoice(ctx context.Context, inv Invoice, lines []LineItem)
 	if err != nil {
 		return Invoice{}, fmt.Errorf("%s: invoice %s: %w", UpdateInvoiceID, inv.ID, err)
 	}
-	old, err := t.getInvoice(ctx, inv.ClientID, inv.ID)
+	old, err := designs.Get[invoiceItem](ctx, t.DB, t.Name, Schema.Key(ClientPK(inv.ClientID), InvoiceSK(inv.ID)), true)
 	if err != nil {
 		return Invoice{}, fmt.Errorf("%s: invoice %s: %w", UpdateInvoiceID, inv.ID, err)
 	}
@@ -61,7 +58,7 @@ func (t Table) UpdateInvoice(ctx context.Context, inv Invoice, lines []LineItem)
 	if inv.Number != old.Number {
 		ownNumber := expression.Name("InvoiceID").Equal(expression.Value(inv.ID))
 		tx.Delete(Schema.Key(InvoiceNumberKey(old.Number), InvoiceNumberKey(old.Number)), ownNumber, designs.Because(designs.ErrConflict))
-		tx.Put(newInvoiceNumberItem(inv), isNew, designs.Because(designs.ErrInvoiceNumberTaken))
+		tx.Put(newInvoiceNumberItem(inv), Schema.IsNew(), designs.Because(designs.ErrInvoiceNumberTaken))
 	}
 	kept := map[string]bool{}
 	for _, l := range lines {
@@ -84,7 +81,7 @@ func (t Table) UpdateInvoice(ctx context.Context, inv Invoice, lines []LineItem)
 // and computes the total.
 func prepare(inv Invoice, lines []LineItem) (Invoice, []LineItem, error) {
 	if inv.ID == "" || inv.ClientID == "" || inv.Number == "" {
-		return inv, nil, fmt.Errorf("%w: invoice ID, client ID and number are required", designs.Because(designs.ErrInvalidInput))
+		return inv, nil, fmt.Errorf("%w: invoice ID, client ID and number are required", designs.ErrInvalidInput)
 	}
 	if len(lines) > MaxLineItems {
 		return inv, nil, fmt.Errorf("%w: %d line items, at most %d fit one transaction with the invoice, its number and the client check",
@@ -103,24 +100,4 @@ func prepare(inv Invoice, lines []LineItem) (Invoice, []LineItem, error) {
 		inv.TotalCents += int64(l.Quantity) * l.UnitPriceCents
 	}
 	return inv, out, nil
-}
-
-// getInvoice reads an invoice item, with its line item IDs, consistently.
-func (t Table) getInvoice(ctx context.Context, clientID, id string) (invoiceItem, error) {
-	out, err := t.DB.GetItem(ctx, &dynamodb.GetItemInput{
-		TableName:      aws.String(t.Name),
-		Key:            Schema.Key(ClientPK(clientID), InvoiceSK(id)),
-		ConsistentRead: aws.Bool(true),
-	})
-	if err != nil {
-		return invoiceItem{}, err
-	}
-	if out.Item == nil {
-		return invoiceItem{}, designs.ErrNotFound
-	}
-	var item invoiceItem
-	if err := attributevalue.UnmarshalMap(out.Item, &item); err != nil {
-		return invoiceItem{}, fmt.Errorf("unmarshal invoice: %w", err)
-	}
-	return item, nil
 }

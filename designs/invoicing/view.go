@@ -14,8 +14,7 @@ import (
 )
 
 // ClientInvoices is one page of AP-06: the client (first page only) and its
-// invoices, newest first. Next is empty when no invoice follows; DynamoDB may
-// still return a full last page with a Next whose page is empty.
+// invoices, newest first. Next is empty exactly when no invoice follows.
 type ClientInvoices struct {
 	Client   Client
 	Invoices []Invoice
@@ -24,46 +23,34 @@ type ClientInvoices struct {
 
 // ViewClientRecentInvoices is AP-06 (main table, Query, ScanIndexForward
 // false): the client and its n newest invoices in one round trip; pass the
-// returned Next as after for the n before those. Unknown client:
+// returned Next as after for the n before those. The first page holds the
+// client item too, so it reads n+1 items. Unknown client:
 // designs.ErrNotFound.
 func (t Table) ViewClientRecentInvoices(ctx context.Context, clientID string, n int, after designs.Cursor) (ClientInvoices, error) {
 	if n < 1 {
 		return ClientInvoices{}, fmt.Errorf("%s: page size %d: %w: want 1 or more", ViewClientRecentInvoicesID, n, designs.ErrInvalidInput)
 	}
-	start, err := after.Decode()
-	if err != nil {
-		return ClientInvoices{}, fmt.Errorf("%s: %w", ViewClientRecentInvoicesID, err)
+	first := after == ""
+	size := n
+	if first {
+		size++ // the client item comes first
 	}
-	limit := n
-	if start == nil {
-		limit++ // the client item comes first
-	}
-	key := expression.Key(Schema.PK).Equal(expression.Value(ClientPK(clientID)))
-	expr, err := expression.NewBuilder().WithKeyCondition(key).Build()
-	if err != nil {
-		return ClientInvoices{}, fmt.Errorf("%s: build: %w", ViewClientRecentInvoicesID, err)
-	}
-	out, err := t.DB.Query(ctx, &dynamodb.QueryInput{
-		TableName:                 aws.String(t.Name),
-		KeyConditionExpression:    expr.KeyCondition(),
-		ExpressionAttributeNames:  expr.Names(),
-		ExpressionAttributeValues: expr.Values(),
-		ScanIndexForward:          aws.Bool(false),
-		ExclusiveStartKey:         start,
-		Limit:                     aws.Int32(int32(limit)),
+	items, next, err := Schema.QueryPage(ctx, t.DB, designs.PageQuery{
+		Table:    t.Name,
+		Key:      expression.Key(Schema.PK).Equal(expression.Value(ClientPK(clientID))),
+		Backward: true,
+		Size:     size,
+		After:    after,
 	})
 	if err != nil {
 		return ClientInvoices{}, fmt.Errorf("%s: client %s: %w", ViewClientRecentInvoicesID, clientID, err)
 	}
-	var page ClientInvoices
-	if err := decode(out.Items, &page.Client, &page.Invoices, nil); err != nil {
+	page := ClientInvoices{Next: next}
+	if err := decode(items, &page.Client, &page.Invoices, nil); err != nil {
 		return ClientInvoices{}, fmt.Errorf("%s: client %s: %w", ViewClientRecentInvoicesID, clientID, err)
 	}
-	if start == nil && page.Client.ID == "" {
+	if first && page.Client.ID == "" {
 		return ClientInvoices{}, fmt.Errorf("%s: client %s: %w", ViewClientRecentInvoicesID, clientID, designs.ErrNotFound)
-	}
-	if page.Next, err = designs.EncodeCursor(out.LastEvaluatedKey); err != nil {
-		return ClientInvoices{}, fmt.Errorf("%s: %w", ViewClientRecentInvoicesID, err)
 	}
 	return page, nil
 }

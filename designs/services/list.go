@@ -4,10 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbharness/ddbharness/designs"
@@ -43,9 +41,10 @@ type listing struct {
 }
 
 // list reads one page of l, strongly consistent on the table (indexes offer
-// only eventual consistency). A page size outside 1..MaxPageSize, or a cursor
-// from another partition (another client, year or program), is
-// designs.ErrInvalidInput.
+// only eventual consistency); Next is empty exactly when nothing follows
+// (designs.Schema.QueryPage). A page size outside 1..MaxPageSize, or a
+// cursor from another partition (another client, year or program), is
+// designs.ErrInvalidInput, before any call.
 func (t Table) list(ctx context.Context, l listing, n int, after designs.Cursor) (Page, error) {
 	if n < 1 || n > MaxPageSize {
 		return Page{}, fmt.Errorf("%s: page size %d: %w: want 1 to %d", l.id, n, designs.ErrInvalidInput, MaxPageSize)
@@ -57,34 +56,16 @@ func (t Table) list(ctx context.Context, l listing, n int, after designs.Cursor)
 	if pk, ok := start[l.pkAttr].(*types.AttributeValueMemberS); start != nil && (!ok || pk.Value != l.pk) {
 		return Page{}, fmt.Errorf("%s: %s: cursor: %w: it belongs to another listing", l.id, l.pk, designs.ErrInvalidInput)
 	}
-	expr, err := expression.NewBuilder().WithKeyCondition(l.key).Build()
-	if err != nil {
-		return Page{}, fmt.Errorf("%s: build: %w", l.id, err)
-	}
-	in := &dynamodb.QueryInput{
-		TableName:                 aws.String(t.Name),
-		KeyConditionExpression:    expr.KeyCondition(),
-		ExpressionAttributeNames:  expr.Names(),
-		ExpressionAttributeValues: expr.Values(),
-		ScanIndexForward:          aws.Bool(!l.backwards),
-		ExclusiveStartKey:         start,
-		Limit:                     aws.Int32(int32(n)),
-	}
-	if l.index != "" {
-		in.IndexName = aws.String(l.index)
-	} else {
-		in.ConsistentRead = aws.Bool(true)
-	}
-	out, err := t.DB.Query(ctx, in)
+	items, next, err := Schema.QueryPage(ctx, t.DB, designs.PageQuery{
+		Table: t.Name, Index: l.index, Key: l.key, Backward: l.backwards,
+		Consistent: l.index == "", Size: n, After: after,
+	})
 	if err != nil {
 		return Page{}, fmt.Errorf("%s: %s: %w", l.id, l.pk, err)
 	}
-	var page Page
-	if err := attributevalue.UnmarshalListOfMaps(out.Items, &page.Services); err != nil {
+	page := Page{Next: next}
+	if err := attributevalue.UnmarshalListOfMaps(items, &page.Services); err != nil {
 		return Page{}, fmt.Errorf("%s: %s: unmarshal services: %w", l.id, l.pk, err)
-	}
-	if page.Next, err = designs.EncodeCursor(out.LastEvaluatedKey); err != nil {
-		return Page{}, fmt.Errorf("%s: %w", l.id, err)
 	}
 	return page, nil
 }

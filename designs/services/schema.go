@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
 	"github.com/ddbharness/ddbharness/designs"
 )
 
@@ -106,6 +108,11 @@ type ServiceKey struct {
 
 func (k ServiceKey) String() string { return k.ClientID + "/" + k.Date + "/" + k.ID }
 
+// key is the table's primary key of the service.
+func (k ServiceKey) key() map[string]types.AttributeValue {
+	return Schema.Key(ClientPK(k.ClientID), ServiceSK(k.Date, k.ID))
+}
+
 // Service is one service given to a client on a date. ID is a KSUID made
 // when the service is recorded. Voucher is set from issuance on.
 type Service struct {
@@ -138,8 +145,7 @@ type Voucher struct {
 }
 
 // Page is one page of a listing; pass Next to get the page after it. Next is
-// empty when nothing follows; DynamoDB may still end a full last page with a
-// Next whose page is empty.
+// empty exactly when nothing follows.
 type Page struct {
 	Services []Service
 	Next     designs.Cursor

@@ -4,19 +4,9 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbharness/ddbharness/designs"
-)
-
-// Conditions on the item at the key of a write.
-var (
-	isNew    = expression.AttributeNotExists(expression.Name(Schema.PK))
-	isStored = expression.AttributeExists(expression.Name(Schema.PK))
 )
 
 // RecordService is AP-01 (main table, PutItem): the service enters the
@@ -34,25 +24,7 @@ func (t Table) RecordService(ctx context.Context, s Service) error {
 	if s.Voucher != nil {
 		return fmt.Errorf("%s: service %s: %w: issue vouchers with %s", RecordServiceID, s.Key(), designs.ErrInvalidInput, IssueVoucherID)
 	}
-	item, err := attributevalue.MarshalMap(newServiceItem(s, 1))
-	if err != nil {
-		return fmt.Errorf("%s: marshal: %w", RecordServiceID, err)
-	}
-	expr, err := expression.NewBuilder().WithCondition(isNew).Build()
-	if err != nil {
-		return fmt.Errorf("%s: build: %w", RecordServiceID, err)
-	}
-	_, err = t.DB.PutItem(ctx, &dynamodb.PutItemInput{
-		TableName:                 aws.String(t.Name),
-		Item:                      item,
-		ConditionExpression:       expr.Condition(),
-		ExpressionAttributeNames:  expr.Names(),
-		ExpressionAttributeValues: expr.Values(),
-	})
-	if designs.IsConditionFailed(err) {
-		err = designs.ErrAlreadyExists
-	}
-	if err != nil {
+	if err := designs.PutNew(ctx, t.DB, t.Name, Schema, newServiceItem(s, 1)); err != nil {
 		return fmt.Errorf("%s: service %s: %w", RecordServiceID, s.Key(), err)
 	}
 	return nil
@@ -87,7 +59,7 @@ func (t Table) UpdateService(ctx context.Context, k ServiceKey, d Details) (Serv
 	update := expression.Set(expression.Name("Kind"), expression.Value(d.Kind)).
 		Set(expression.Name("Units"), expression.Value(d.Units)).
 		Set(expression.Name("Notes"), expression.Value(d.Notes))
-	s, err := t.update(ctx, k, update, isStored)
+	s, err := t.update(ctx, k, update, Schema.IsStored())
 	if designs.IsConditionFailed(err) {
 		err = designs.ErrNotFound
 	}
@@ -126,7 +98,7 @@ func (t Table) RescheduleService(ctx context.Context, k ServiceKey, date string)
 
 	tx := designs.Tx{Table: t.Name}
 	tx.Delete(Schema.Key(old.PK, old.SK), sameVersion, designs.AbsentOr(designs.ErrNotFound, designs.ErrConflict))
-	tx.Put(newServiceItem(moved, old.Version+1), isNew, designs.Because(designs.ErrAlreadyExists))
+	tx.Put(newServiceItem(moved, old.Version+1), Schema.IsNew(), designs.Because(designs.ErrAlreadyExists))
 	if err := tx.Write(ctx, t.DB); err != nil {
 		return Service{}, fmt.Errorf("%s: service %s to %s: %w", RescheduleServiceID, k, date, err)
 	}
@@ -140,44 +112,15 @@ func (t Table) DeleteService(ctx context.Context, k ServiceKey) error {
 	if err := k.check(); err != nil {
 		return fmt.Errorf("%s: service %s: %w", DeleteServiceID, k, err)
 	}
-	expr, err := expression.NewBuilder().WithCondition(isStored).Build()
-	if err != nil {
-		return fmt.Errorf("%s: build: %w", DeleteServiceID, err)
-	}
-	_, err = t.DB.DeleteItem(ctx, &dynamodb.DeleteItemInput{
-		TableName:                 aws.String(t.Name),
-		Key:                       Schema.Key(ClientPK(k.ClientID), ServiceSK(k.Date, k.ID)),
-		ConditionExpression:       expr.Condition(),
-		ExpressionAttributeNames:  expr.Names(),
-		ExpressionAttributeValues: expr.Values(),
-	})
-	if designs.IsConditionFailed(err) {
-		err = designs.ErrNotFound
-	}
-	if err != nil {
+	if err := designs.DeleteStored(ctx, t.DB, t.Name, Schema, k.key()); err != nil {
 		return fmt.Errorf("%s: service %s: %w", DeleteServiceID, k, err)
 	}
 	return nil
 }
 
-// getItem reads a service item consistently.
+// getItem reads a service item, strongly consistent.
 func (t Table) getItem(ctx context.Context, k ServiceKey) (serviceItem, error) {
-	out, err := t.DB.GetItem(ctx, &dynamodb.GetItemInput{
-		TableName:      aws.String(t.Name),
-		Key:            Schema.Key(ClientPK(k.ClientID), ServiceSK(k.Date, k.ID)),
-		ConsistentRead: aws.Bool(true),
-	})
-	if err != nil {
-		return serviceItem{}, err
-	}
-	if out.Item == nil {
-		return serviceItem{}, designs.ErrNotFound
-	}
-	var item serviceItem
-	if err := attributevalue.UnmarshalMap(out.Item, &item); err != nil {
-		return serviceItem{}, fmt.Errorf("unmarshal service: %w", err)
-	}
-	return item, nil
+	return designs.Get[serviceItem](ctx, t.DB, t.Name, k.key(), true)
 }
 
 // update applies update to the service at k if cond holds, counts the write
@@ -186,26 +129,5 @@ func (t Table) getItem(ctx context.Context, k ServiceKey) (serviceItem, error) {
 // the item as it was (if any) in its Item.
 func (t Table) update(ctx context.Context, k ServiceKey, update expression.UpdateBuilder, cond expression.ConditionBuilder) (Service, error) {
 	update = update.Add(expression.Name("Version"), expression.Value(1))
-	expr, err := expression.NewBuilder().WithUpdate(update).WithCondition(cond).Build()
-	if err != nil {
-		return Service{}, fmt.Errorf("build: %w", err)
-	}
-	out, err := t.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName:                           aws.String(t.Name),
-		Key:                                 Schema.Key(ClientPK(k.ClientID), ServiceSK(k.Date, k.ID)),
-		UpdateExpression:                    expr.Update(),
-		ConditionExpression:                 expr.Condition(),
-		ExpressionAttributeNames:            expr.Names(),
-		ExpressionAttributeValues:           expr.Values(),
-		ReturnValues:                        types.ReturnValueAllNew,
-		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-	})
-	if err != nil {
-		return Service{}, err
-	}
-	var s Service
-	if err := attributevalue.UnmarshalMap(out.Attributes, &s); err != nil {
-		return Service{}, fmt.Errorf("unmarshal service: %w", err)
-	}
-	return s, nil
+	return designs.Update[Service](ctx, t.DB, t.Name, k.key(), update, cond)
 }

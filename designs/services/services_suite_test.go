@@ -87,8 +87,8 @@ func partition(ctx context.Context, clientID string) []services.Service {
 }
 
 // readAll pages through a listing n at a time and returns what it listed.
-// Every page but the last must be full; the last may be empty (DynamoDB
-// can end a full page with a cursor).
+// Every page but the last must be full; the last has no Next and is empty
+// only when the listing is.
 func readAll(g Gomega, n int, list func(designs.Cursor) (services.Page, error)) []services.Service {
 	var all []services.Service
 	var cursor designs.Cursor
@@ -99,6 +99,7 @@ func readAll(g Gomega, n int, list func(designs.Cursor) (services.Page, error)) 
 		g.Expect(len(page.Services)).To(BeNumerically("<=", n))
 		all = append(all, page.Services...)
 		if cursor = page.Next; cursor == "" {
+			g.Expect(len(page.Services) == 0 && pages > 0).To(BeFalse(), "an empty last page after a Next")
 			break
 		}
 		g.Expect(page.Services).To(HaveLen(n), "a page followed by another is full")

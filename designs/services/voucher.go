@@ -31,7 +31,7 @@ func (t Table) IssueVoucher(ctx context.Context, k ServiceKey, v Voucher) (Servi
 	update := expression.Set(expression.Name("Voucher"), expression.Value(v)).
 		Set(expression.Name(attrAwaitingPK), expression.Value(ProgramPK(v.Program))).
 		Set(expression.Name(attrAwaitingSK), expression.Value(AwaitingSK(v.IssuedAt, k.ID)))
-	noVoucher := isStored.And(expression.AttributeNotExists(expression.Name("Voucher")))
+	noVoucher := Schema.IsStored().And(expression.AttributeNotExists(expression.Name("Voucher")))
 	s, err := t.update(ctx, k, update, noVoucher)
 	var ccf *types.ConditionalCheckFailedException
 	if errors.As(err, &ccf) {

@@ -5,11 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbharness/ddbharness/designs"
 )
@@ -26,7 +22,7 @@ func (t Table) GetOrder(ctx context.Context, userID, orderID string) (Order, err
 // items.
 func (t Table) ListUserOrders(ctx context.Context, userID string, size int, after designs.Cursor) (Page[Order], error) {
 	key := partition(Schema.PK, UserOrdersPK(userID), Schema.SK, orderPrefix)
-	return queryPage[Order](ctx, t, ListUserOrdersID, listing{key: key, size: size, after: after})
+	return queryPage[Order](ctx, t, ListUserOrdersID, designs.PageQuery{Key: key, Size: size, After: after})
 }
 
 // ListOrdersByStatus is AP-20 (GSI1, Query): GSI1PK ORDER#STATUS#<status>
@@ -39,7 +35,7 @@ func (t Table) ListOrdersByStatus(ctx context.Context, status OrderStatus, since
 	}
 	key := expression.Key("GSI1PK").Equal(expression.Value(OrderStatusKey(status))).
 		And(expression.Key("GSI1SK").GreaterThanEqual(expression.Value(AtKey(since))))
-	return queryPage[Order](ctx, t, ListOrdersByStatusID, listing{index: GSI1, key: key, size: size, after: after})
+	return queryPage[Order](ctx, t, ListOrdersByStatusID, designs.PageQuery{Index: GSI1, Key: key, Size: size, After: after})
 }
 
 // PlaceOrder is AP-25 (main table, TransactWriteItems): one transaction
@@ -59,13 +55,13 @@ func (t Table) PlaceOrder(ctx context.Context, o Order) (Order, error) {
 		return Order{}, fmt.Errorf("%s: order %s: %w", PlaceOrderID, o.ID, err)
 	}
 	tx := designs.Tx{Table: t.Name}
-	tx.Put(newOrderRecord(o), isNew, designs.Because(designs.ErrAlreadyExists))
-	tx.Check(Schema.Key(UsersPK, UserSK(o.UserID)), isStored, designs.Because(fmt.Errorf("user %s: %w", o.UserID, designs.ErrNotFound)))
+	tx.Put(newOrderRecord(o), Schema.IsNew(), designs.Because(designs.ErrAlreadyExists))
+	tx.Check(Schema.Key(UsersPK, UserSK(o.UserID)), Schema.IsStored(), designs.Because(fmt.Errorf("user %s: %w", o.UserID, designs.ErrNotFound)))
 	stock := expression.Name("Stock")
 	for _, it := range o.Items {
 		take := expression.Set(stock, expression.Minus(stock, expression.Value(it.Quantity))).
 			Set(expression.Name("UpdatedAt"), expression.Value(o.CreatedAt))
-		enough := isStored.And(stock.GreaterThanEqual(expression.Value(it.Quantity)))
+		enough := Schema.IsStored().And(stock.GreaterThanEqual(expression.Value(it.Quantity)))
 		// The old image tells a missing product from a short stock.
 		tx.Update(Schema.Key(ProductsPK, ProductSK(it.ProductID)), take, enough, designs.AbsentOr(
 			fmt.Errorf("product %s: %w", it.ProductID, designs.ErrNotFound),
@@ -115,28 +111,12 @@ func (t Table) UpdateOrderStatus(ctx context.Context, userID, orderID string, st
 		Set(expression.Name("UpdatedAt"), expression.Value(at)).
 		Set(expression.Name("GSI1PK"), expression.Value(OrderStatusKey(status))).
 		Set(expression.Name("GSI1SK"), expression.Value(AtKey(at)))
-	expr, err := expression.NewBuilder().WithUpdate(update).WithCondition(isStored).Build()
-	if err != nil {
-		return Order{}, fmt.Errorf("%s: build: %w", UpdateOrderStatusID, err)
-	}
-	out, err := t.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName:                 aws.String(t.Name),
-		Key:                       Schema.Key(UserOrdersPK(userID), OrderSK(orderID)),
-		UpdateExpression:          expr.Update(),
-		ConditionExpression:       expr.Condition(),
-		ExpressionAttributeNames:  expr.Names(),
-		ExpressionAttributeValues: expr.Values(),
-		ReturnValues:              types.ReturnValueAllNew,
-	})
+	o, err := designs.Update[Order](ctx, t.DB, t.Name, Schema.Key(UserOrdersPK(userID), OrderSK(orderID)), update, Schema.IsStored())
 	if designs.IsConditionFailed(err) {
 		return Order{}, fmt.Errorf("%s: order %s of user %s: %w", UpdateOrderStatusID, orderID, userID, designs.ErrNotFound)
 	}
 	if err != nil {
 		return Order{}, fmt.Errorf("%s: order %s: %w", UpdateOrderStatusID, orderID, err)
-	}
-	var o Order
-	if err := attributevalue.UnmarshalMap(out.Attributes, &o); err != nil {
-		return Order{}, fmt.Errorf("%s: unmarshal: %w", UpdateOrderStatusID, err)
 	}
 	return o, nil
 }

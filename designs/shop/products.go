@@ -19,7 +19,7 @@ func (t Table) GetProduct(ctx context.Context, id string) (Product, error) {
 // product first (IDs are KSUIDs), size products a page.
 func (t Table) ListProducts(ctx context.Context, size int, after designs.Cursor) (Page[Product], error) {
 	key := partition(Schema.PK, ProductsPK, Schema.SK, productPrefix)
-	return queryPage[Product](ctx, t, ListProductsID, listing{key: key, size: size, after: after})
+	return queryPage[Product](ctx, t, ListProductsID, designs.PageQuery{Key: key, Size: size, After: after})
 }
 
 // ListProductsByBrand is AP-14 (GSI1, Query): GSI1PK BRAND#<brand>. GSI1SK
@@ -28,7 +28,7 @@ func (t Table) ListProducts(ctx context.Context, size int, after designs.Cursor)
 // GSI reads are eventually consistent.
 func (t Table) ListProductsByBrand(ctx context.Context, brand string, size int, after designs.Cursor) (Page[Product], error) {
 	key := expression.Key("GSI1PK").Equal(expression.Value(ProductGSI1PK(brand)))
-	return queryPage[Product](ctx, t, ListProductsByBrandID, listing{index: GSI1, key: key, size: size, after: after})
+	return queryPage[Product](ctx, t, ListProductsByBrandID, designs.PageQuery{Index: GSI1, Key: key, Size: size, After: after})
 }
 
 // ListProductsByBrandAndCategory is AP-15 (GSI1, Query): GSI1PK
@@ -36,7 +36,7 @@ func (t Table) ListProductsByBrand(ctx context.Context, brand string, size int, 
 // first. GSI reads are eventually consistent.
 func (t Table) ListProductsByBrandAndCategory(ctx context.Context, brand, category string, size int, after designs.Cursor) (Page[Product], error) {
 	key := partition("GSI1PK", ProductGSI1PK(brand), "GSI1SK", CategoryPrefix(category))
-	return queryPage[Product](ctx, t, ListProductsByBrandCatID, listing{index: GSI1, key: key, size: size, after: after})
+	return queryPage[Product](ctx, t, ListProductsByBrandCatID, designs.PageQuery{Index: GSI1, Key: key, Size: size, After: after})
 }
 
 // ListProductsByCategory is AP-16 (GSI2, Query): GSI2PK CAT#<category>.
@@ -45,7 +45,7 @@ func (t Table) ListProductsByBrandAndCategory(ctx context.Context, brand, catego
 // reads are eventually consistent.
 func (t Table) ListProductsByCategory(ctx context.Context, category string, size int, after designs.Cursor) (Page[Product], error) {
 	key := expression.Key("GSI2PK").Equal(expression.Value(ProductGSI2PK(category)))
-	return queryPage[Product](ctx, t, ListProductsByCategoryID, listing{index: GSI2, key: key, size: size, after: after})
+	return queryPage[Product](ctx, t, ListProductsByCategoryID, designs.PageQuery{Index: GSI2, Key: key, Size: size, After: after})
 }
 
 // ListProductsByCategoryAndBrand is AP-17 (GSI2, Query): GSI2PK
@@ -53,7 +53,7 @@ func (t Table) ListProductsByCategory(ctx context.Context, category string, size
 // first. GSI reads are eventually consistent.
 func (t Table) ListProductsByCategoryAndBrand(ctx context.Context, category, brand string, size int, after designs.Cursor) (Page[Product], error) {
 	key := partition("GSI2PK", ProductGSI2PK(category), "GSI2SK", BrandPrefix(brand))
-	return queryPage[Product](ctx, t, ListProductsByCatBrandID, listing{index: GSI2, key: key, size: size, after: after})
+	return queryPage[Product](ctx, t, ListProductsByCatBrandID, designs.PageQuery{Index: GSI2, Key: key, Size: size, After: after})
 }
 
 // CreateProduct is AP-24 (main table, TransactWriteItems): the product is
@@ -65,9 +65,9 @@ func (t Table) CreateProduct(ctx context.Context, p Product) error {
 		return fmt.Errorf("%s: product %s: %w", CreateProductID, p.ID, err)
 	}
 	tx := designs.Tx{Table: t.Name}
-	tx.Put(newProductItem(p), isNew, designs.Because(designs.ErrAlreadyExists))
-	tx.Check(Schema.Key(BrandsPK, BrandSK(p.BrandID)), isStored, designs.Because(fmt.Errorf("brand %s: %w", p.BrandID, designs.ErrNotFound)))
-	tx.Check(Schema.Key(CategoriesPK, CategorySK(p.CategoryID)), isStored, designs.Because(fmt.Errorf("category %s: %w", p.CategoryID, designs.ErrNotFound)))
+	tx.Put(newProductItem(p), Schema.IsNew(), designs.Because(designs.ErrAlreadyExists))
+	tx.Check(Schema.Key(BrandsPK, BrandSK(p.BrandID)), Schema.IsStored(), designs.Because(fmt.Errorf("brand %s: %w", p.BrandID, designs.ErrNotFound)))
+	tx.Check(Schema.Key(CategoriesPK, CategorySK(p.CategoryID)), Schema.IsStored(), designs.Because(fmt.Errorf("category %s: %w", p.CategoryID, designs.ErrNotFound)))
 	if err := tx.Write(ctx, t.DB); err != nil {
 		return fmt.Errorf("%s: product %s: %w", CreateProductID, p.ID, err)
 	}
@@ -75,10 +75,10 @@ func (t Table) CreateProduct(ctx context.Context, p Product) error {
 }
 
 func checkProduct(p Product) error {
-	switch {
-	case p.Name == "" || len(p.Name) > maxNameLen:
-		return fmt.Errorf("%w: name must have 1 to %d bytes", designs.ErrInvalidInput, maxNameLen)
-	case p.PriceCents < 0 || p.Stock < 0:
+	if err := checkName(p.Name); err != nil {
+		return err
+	}
+	if p.PriceCents < 0 || p.Stock < 0 {
 		return fmt.Errorf("%w: price and stock must not be negative", designs.ErrInvalidInput)
 	}
 	for _, ref := range []string{p.BrandID, p.CategoryID} {

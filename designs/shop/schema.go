@@ -70,6 +70,9 @@ const MaxOrderItems = designs.MaxTransactActions - 2
 // order with MaxOrderItems items, stays near 10 KB, far below Query's 1 MB.
 const MaxPageSize = 100
 
+// maxNameLen bounds names, which go into sort keys (at most 1,024 bytes).
+const maxNameLen = 256
+
 // Table is a handle on one shop table.
 type Table struct {
 	DB   designs.DB
@@ -346,6 +349,15 @@ func checkEntity(id string, created, updated time.Time) error {
 		return fmt.Errorf("%w: ID %s is not a KSUID of its creation time %s", designs.ErrInvalidInput, id, created.Format(time.RFC3339))
 	case updated.Before(created):
 		return fmt.Errorf("%w: updated before created", designs.ErrInvalidInput)
+	}
+	return nil
+}
+
+// checkName accepts a name of 1 to maxNameLen bytes: names go into sort
+// keys, which DynamoDB bounds at 1,024 bytes.
+func checkName(name string) error {
+	if name == "" || len(name) > maxNameLen {
+		return fmt.Errorf("%w: name must have 1 to %d bytes", designs.ErrInvalidInput, maxNameLen)
 	}
 	return nil
 }

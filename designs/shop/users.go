@@ -27,7 +27,7 @@ func (t Table) GetUser(ctx context.Context, id string) (User, error) {
 func (t Table) GetUserByEmail(ctx context.Context, email string) (User, error) {
 	key := expression.Key(Schema.PK).Equal(expression.Value(UsersPK)).
 		And(expression.Key(Schema.LSIs[0].SK).Equal(expression.Value(EmailKey(email))))
-	page, err := queryPage[User](ctx, t, GetUserByEmailID, listing{index: LSI1, key: key, size: 1})
+	page, err := queryPage[User](ctx, t, GetUserByEmailID, designs.PageQuery{Index: LSI1, Key: key, Size: 1})
 	if err != nil {
 		return User{}, err
 	}
@@ -41,7 +41,7 @@ func (t Table) GetUserByEmail(ctx context.Context, email string) (User, error) {
 // first (user IDs are KSUIDs), size users a page.
 func (t Table) ListUsers(ctx context.Context, size int, after designs.Cursor) (Page[User], error) {
 	key := partition(Schema.PK, UsersPK, Schema.SK, userPrefix)
-	return queryPage[User](ctx, t, ListUsersID, listing{key: key, size: size, after: after})
+	return queryPage[User](ctx, t, ListUsersID, designs.PageQuery{Key: key, Size: size, After: after})
 }
 
 // ListUsersCreatedSince is AP-04 (main table, Query): users created at or
@@ -53,7 +53,7 @@ func (t Table) ListUsersCreatedSince(ctx context.Context, since time.Time, size 
 	}
 	key := expression.Key(Schema.PK).Equal(expression.Value(UsersPK)).
 		And(expression.Key(Schema.SK).GreaterThanEqual(expression.Value(UserSK(designs.MinIDAt(since)))))
-	return queryPage[User](ctx, t, ListUsersCreatedSinceID, listing{key: key, size: size, after: after})
+	return queryPage[User](ctx, t, ListUsersCreatedSinceID, designs.PageQuery{Key: key, Size: size, After: after})
 }
 
 // ListUsersByEmailPrefix is AP-05 (GSI1, Query): GSI1PK USER and GSI1SK
@@ -64,7 +64,7 @@ func (t Table) ListUsersByEmailPrefix(ctx context.Context, prefix string, size i
 		return Page[User]{}, fmt.Errorf("%s: prefix: %w: want at least one character", ListUsersByEmailPrefixID, designs.ErrInvalidInput)
 	}
 	key := partition("GSI1PK", UsersPK, "GSI1SK", EmailKey(prefix))
-	return queryPage[User](ctx, t, ListUsersByEmailPrefixID, listing{index: GSI1, key: key, size: size, after: after})
+	return queryPage[User](ctx, t, ListUsersByEmailPrefixID, designs.PageQuery{Index: GSI1, Key: key, Size: size, After: after})
 }
 
 // CreateUser is AP-21 (main table, TransactWriteItems): the user and the
@@ -76,8 +76,8 @@ func (t Table) CreateUser(ctx context.Context, u User) error {
 		return fmt.Errorf("%s: user %s: %w", CreateUserID, u.ID, err)
 	}
 	tx := designs.Tx{Table: t.Name}
-	tx.Put(newUserItem(u), isNew, designs.Because(designs.ErrAlreadyExists))
-	tx.Put(newUserEmailItem(u), isNew, designs.Because(designs.ErrEmailTaken))
+	tx.Put(newUserItem(u), Schema.IsNew(), designs.Because(designs.ErrAlreadyExists))
+	tx.Put(newUserEmailItem(u), Schema.IsNew(), designs.Because(designs.ErrEmailTaken))
 	if err := tx.Write(ctx, t.DB); err != nil {
 		return fmt.Errorf("%s: user %s: %w", CreateUserID, u.ID, err)
 	}
@@ -85,11 +85,11 @@ func (t Table) CreateUser(ctx context.Context, u User) error {
 }
 
 func checkUser(u User) error {
+	if err := checkName(u.Name); err != nil {
+		return err
+	}
 	email := NormalizeEmail(u.Email)
-	switch {
-	case u.Name == "" || len(u.Name) > maxNameLen:
-		return fmt.Errorf("%w: name must have 1 to %d bytes", designs.ErrInvalidInput, maxNameLen)
-	case len(email) > maxEmailLen || strings.Count(email, "@") != 1 || strings.HasPrefix(email, "@") || strings.HasSuffix(email, "@"):
+	if len(email) > maxEmailLen || strings.Count(email, "@") != 1 || strings.HasPrefix(email, "@") || strings.HasSuffix(email, "@") {
 		return fmt.Errorf("%w: email %q is not an address", designs.ErrInvalidInput, u.Email)
 	}
 	return checkEntity(u.ID, u.CreatedAt, u.UpdatedAt)

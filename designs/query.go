@@ -1,0 +1,91 @@
+package designs
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// PageQuery is one page of a listing: the table or one of its indexes, the key
+// condition, the order and consistency of the read, the page size and the
+// cursor of the page before. Callers check Size against their own maximum.
+type PageQuery struct {
+	Table      string
+	Index      string // empty: the table itself
+	Key        expression.KeyConditionBuilder
+	Backward   bool // descending sort key order (ScanIndexForward false)
+	Consistent bool // strongly consistent; the table and its LSIs only
+	Size       int  // items a page holds, 1 or more
+	After      Cursor
+}
+
+// QueryPage reads one page of q. It asks DynamoDB for one item more than
+// the page holds: when that item exists, next is the key of the page's last
+// item, so next is empty exactly when nothing follows (DynamoDB's own
+// LastEvaluatedKey is also set after a full page that happens to end the
+// results, which would cost the caller an empty last page). A page may still
+// come back short, with a next, when it reaches Query's 1 MB limit. A Size
+// below 1, or a cursor that is not one, is ErrInvalidInput.
+func (s Schema) QueryPage(ctx context.Context, db DB, q PageQuery) (items []map[string]types.AttributeValue, next Cursor, err error) {
+	if q.Size < 1 {
+		return nil, "", fmt.Errorf("page size %d: %w: want 1 or more", q.Size, ErrInvalidInput)
+	}
+	start, err := q.After.Decode()
+	if err != nil {
+		return nil, "", err
+	}
+	expr, err := expression.NewBuilder().WithKeyCondition(q.Key).Build()
+	if err != nil {
+		return nil, "", fmt.Errorf("build: %w", err)
+	}
+	in := &dynamodb.QueryInput{
+		TableName:                 aws.String(q.Table),
+		KeyConditionExpression:    expr.KeyCondition(),
+		ExpressionAttributeNames:  expr.Names(),
+		ExpressionAttributeValues: expr.Values(),
+		ScanIndexForward:          aws.Bool(!q.Backward),
+		ExclusiveStartKey:         start,
+		Limit:                     aws.Int32(int32(q.Size + 1)),
+	}
+	if q.Index != "" {
+		in.IndexName = aws.String(q.Index)
+	}
+	if q.Consistent {
+		in.ConsistentRead = aws.Bool(true)
+	}
+	out, err := db.Query(ctx, in)
+	if err != nil {
+		return nil, "", err
+	}
+	items, last := out.Items, out.LastEvaluatedKey
+	if len(items) > q.Size {
+		items = items[:q.Size]
+		last = s.resumeKey(items[q.Size-1], q.Index)
+	}
+	if next, err = EncodeCursor(last); err != nil {
+		return nil, "", err
+	}
+	return items, next, nil
+}
+
+// resumeKey is the ExclusiveStartKey that resumes a Query of index (empty:
+// the table) after item: the table's key plus the index's.
+func (s Schema) resumeKey(item map[string]types.AttributeValue, index string) map[string]types.AttributeValue {
+	names := []string{s.PK, s.SK}
+	for _, ix := range append(append([]Index{}, s.LSIs...), s.GSIs...) {
+		if ix.Name == index {
+			names = append(names, ix.PK, ix.SK)
+		}
+	}
+	key := map[string]types.AttributeValue{}
+	for _, n := range names {
+		if v, ok := item[n]; ok && n != "" {
+			key[n] = v
+		}
+	}
+	return key
+}
