@@ -100,7 +100,10 @@ func ginkgo(ctx context.Context, endpoint string, extra []string) error {
 	}
 	cmd := exec.Command("go", append(args, extra...)...)
 	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
-	cmd.Env = append(os.Environ(), ddblocal.EnvEndpoint+"="+endpoint)
+	cmd.Env = os.Environ()
+	if env, _ := ddblocal.LoadEnv(); env.Endpoint == "" {
+		cmd.Env = append(cmd.Env, ddblocal.EnvRunEndpoint+"="+endpoint)
+	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("run ginkgo: %w", err)

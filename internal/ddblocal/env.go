@@ -19,6 +19,11 @@ const (
 	EnvEndpoint = "AWS_ENDPOINT_URL_DYNAMODB"
 	// EnvCacheDir overrides where DynamoDB Local is installed.
 	EnvCacheDir = "DDBHARNESS_CACHE_DIR"
+	// EnvRunEndpoint is set by `ddbharness verify` for its suites: the
+	// DynamoDB Local it started for the run. Suites use it as they would
+	// EnvEndpoint; unlike a user's endpoint, it does not stop the launcher's
+	// own specs from starting a DynamoDB Local of their own.
+	EnvRunEndpoint = "DDBHARNESS_RUN_ENDPOINT"
 	// EnvAllowRemote=1 lets the harness create and delete its own tables on a
 	// non-loopback endpoint, such as real DynamoDB.
 	EnvAllowRemote = "DDBHARNESS_ALLOW_REMOTE"
@@ -27,6 +32,7 @@ const (
 // Env is what the environment says about the endpoint and the cache.
 type Env struct {
 	Endpoint    string // empty: start an embedded DynamoDB Local
+	FromRunner  bool   // Endpoint is the run's own DynamoDB Local, not the user's
 	CacheDir    string
 	AllowRemote bool
 }
@@ -34,6 +40,9 @@ type Env struct {
 // LoadEnv reads the environment once per process; bad values fail loudly.
 var LoadEnv = sync.OnceValues(func() (Env, error) {
 	e := Env{Endpoint: os.Getenv(EnvEndpoint), CacheDir: os.Getenv(EnvCacheDir)}
+	if run := os.Getenv(EnvRunEndpoint); e.Endpoint == "" && run != "" {
+		e.Endpoint, e.FromRunner = run, true
+	}
 	if e.Endpoint != "" {
 		u, err := url.Parse(e.Endpoint)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
