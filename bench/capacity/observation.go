@@ -1,6 +1,15 @@
 // Package capacity turns what a run's DynamoDB calls did into the capacity
 // real DynamoDB would charge, attributed to table and index partitions, and
 // models where that traffic would throttle.
+//
+// Bench's instrumented client reports each call as an Observation; a
+// Ledger accounts it by AWS's rules (Account) and gathers the charges per
+// table or index, partition key and second, beside DynamoDB Local's own
+// figures. After the run, Model.Analyze turns the ledger into a Report:
+// hot keys, the request rate at which the first limit is reached, the
+// throttling forecast at a target rate, item and item-collection growth,
+// cost, and one-sentence findings. Every AWS rule and number the package
+// applies cites its documentation beside the code.
 package capacity
 
 import (
@@ -16,18 +25,29 @@ type Image = map[string]types.AttributeValue
 
 // Write is one item a call wrote: its image before and after (nil when the
 // item did not exist, or no longer does). A write whose condition failed
-// has After equal to Before and Failed set: it still costs capacity.
+// has After equal to Before and Failed set: it still costs capacity. A
+// transaction's ConditionCheck is a Write with After equal to Before and
+// Failed unset: DynamoDB charges it as a transactional write of the item.
 type Write struct {
 	Before, After Image
 	Failed        bool
+	// Key is the primary key the write named. It places a write that found
+	// no item and left none (a delete or condition check of a missing item)
+	// on its partition; when both images are nil and Key is nil, the charge
+	// lands on an unknown partition key ("").
+	Key Image
 }
 
 // Observation is what one DynamoDB call did, as bench's instrumented client
 // saw it. Reads lists every item a read evaluated (a Query's items before
-// any filter; a GetItem's item, or none), Index names the index a Query or
-// Scan read ("" for the table); Addressed names the partition a read that
-// found nothing still touched. Local keeps DynamoDB Local's own
-// ConsumedCapacity, to compare with what this package computes.
+// any filter; a GetItem's item, or none): whole items on the table, index
+// entries on an index (an LSI read that also carries attributes the index
+// does not project is charged for fetching each item from the table).
+// Index names the index a Query or Scan read ("" for the table); Addressed
+// names the keys a read named, so a key that found nothing is still
+// charged on its partition (for a Query, its partition key alone). Local
+// keeps DynamoDB Local's own ConsumedCapacity, to compare with what this
+// package computes.
 type Observation struct {
 	At            time.Time
 	Pattern       designs.PatternID // the pattern that made the call

@@ -1,0 +1,211 @@
+package capacity
+
+import (
+	"cmp"
+	"math"
+	"slices"
+
+	"github.com/ddbharness/ddbharness/designs"
+)
+
+// targets sums the run per target, table first.
+func (r *run) targets() []TargetUsage {
+	peaks := map[string]map[int64]usage{}
+	keys := map[string]int{}
+	for c, u := range r.l.cells {
+		if peaks[c.target] == nil {
+			peaks[c.target] = map[int64]usage{}
+		}
+		p := peaks[c.target][c.sec]
+		peaks[c.target][c.sec] = usage{p.rcu + u.rcu, p.wcu + u.wcu}
+	}
+	for s := range r.l.keys {
+		keys[s.target]++
+	}
+	var out []TargetUsage
+	for name, t := range r.l.targets {
+		tu := TargetUsage{Target: name, Kind: r.kind(name), RCU: t.rcu, WCU: t.wcu, Keys: keys[name]}
+		for _, u := range peaks[name] {
+			tu.PeakRCU, tu.PeakWCU = max(tu.PeakRCU, u.rcu), max(tu.PeakWCU, u.wcu)
+		}
+		if r.provisioned() && r.space(name) == name {
+			tu.ProvisionedRCU, tu.ProvisionedWCU = r.Schema.RCU, r.Schema.WCU
+			bytes := int64(0)
+			if name == designs.MainTable {
+				bytes = r.TableBytes
+			}
+			tu.Partitions = partitions(r.Schema.RCU, r.Schema.WCU, bytes)
+		}
+		out = append(out, tu)
+	}
+	slices.SortFunc(out, func(a, b TargetUsage) int { return byTarget(a.Target, b.Target) })
+	return out
+}
+
+// kind tells the table, a GSI and an LSI apart.
+func (r *run) kind(target string) string {
+	ix, ok := lookup(r.Schema, target)
+	switch {
+	case !ok:
+		return kindTable
+	case ix.local:
+		return kindLSI
+	}
+	return kindGSI
+}
+
+// hot lists the TopN keys of each target by Contributor Insights' weight.
+func (r *run) hot() []HotKey {
+	n := r.TopN
+	if n <= 0 {
+		n = DefaultTopN
+	}
+	perTarget := map[string][]HotKey{}
+	totals := map[string]float64{}
+	for s, k := range r.l.keys {
+		w := weight(k.rcu, k.wcu)
+		totals[s.target] += w
+		perTarget[s.target] = append(perTarget[s.target], HotKey{
+			Target: s.target, Key: s.key, Score: w, RCU: k.rcu, WCU: k.wcu,
+			Pattern:      heaviest(k.byPattern),
+			ThrottleRate: r.keyThrottleRate(r.groups[slot{r.space(s.target), s.key}]),
+		})
+	}
+	var out []HotKey
+	names := make([]string, 0, len(perTarget))
+	for t := range perTarget {
+		names = append(names, t)
+	}
+	slices.SortFunc(names, byTarget)
+	for _, t := range names {
+		keys := perTarget[t]
+		slices.SortFunc(keys, func(a, b HotKey) int {
+			return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.Key, b.Key))
+		})
+		for _, h := range keys[:min(n, len(keys))] {
+			if totals[t] > 0 {
+				h.Share = h.Score / totals[t]
+			}
+			h.Series, h.PeakRCU, h.PeakWCU = r.series(slot{h.Target, h.Key})
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// series is a slot's traffic per second over the run, and its peaks.
+func (r *run) series(s slot) (pts []Point, peakRCU, peakWCU float64) {
+	for sec := r.l.first; sec <= r.l.last; sec++ {
+		u := r.l.cells[cell{s, sec}]
+		if u == nil {
+			continue
+		}
+		pts = append(pts, Point{T: int(sec - r.l.first), RCU: u.rcu, WCU: u.wcu})
+		peakRCU, peakWCU = max(peakRCU, u.rcu), max(peakWCU, u.wcu)
+	}
+	return pts, peakRCU, peakWCU
+}
+
+// ceiling is the first limit the mix reaches as its rate grows: the
+// lowest throttle rate over every partition key and every table or GSI.
+func (r *run) ceiling() *Ceiling {
+	var best *Ceiling
+	consider := func(c Ceiling) {
+		if c.Rate <= 0 || math.IsInf(c.Rate, 1) {
+			return
+		}
+		if best == nil || c.Rate < best.Rate || (c.Rate == best.Rate && c.Target+c.Key < best.Target+best.Key) {
+			best = &c
+		}
+	}
+	for _, g := range r.groups {
+		consider(Ceiling{Target: g.target, Key: g.key, Limit: partitionLimitText, Rate: r.keyThrottleRate(g),
+			Pattern: g.pattern, BackPressure: g.target != designs.MainTable && g.wcu > 0})
+	}
+	for _, space := range r.spaces() {
+		rate, write := r.tableThrottleRate(space)
+		consider(Ceiling{Target: space, Limit: r.tableLimitText(write), Rate: rate,
+			BackPressure: write && space != designs.MainTable})
+	}
+	if best != nil && r.rate > 0 {
+		best.Factor = best.Rate / r.rate
+	}
+	if best != nil && best.Key != "" {
+		best.Splittable = r.splittable(best.Target)
+	}
+	return best
+}
+
+// splittable reports whether adaptive capacity may spread the items of a
+// partition key of target over partitions: the target needs a sort key,
+// and a table with LSIs keeps each item collection on one partition.
+// Sources: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/burst-adaptive-capacity.html#isolate-frequent-access-items
+// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LSI.html#LSI.ItemCollections.OnePartition
+func (r *run) splittable(target string) bool {
+	if ix, ok := lookup(r.Schema, target); ok && !ix.local {
+		return ix.sk != ""
+	}
+	return r.Schema.SK != "" && len(r.Schema.LSIs) == 0
+}
+
+// forecast predicts throttling at rate requests per second: every
+// partition key and every table or GSI whose demand exceeds its limit
+// refuses the excess share of its units, and the requests that touch it
+// are throttled in that proportion (an estimate that counts a request
+// touching two refused places twice, capped at all requests).
+func (r *run) forecast(rate float64) *Forecast {
+	f := &Forecast{Rate: rate}
+	if r.requests == 0 {
+		return f
+	}
+	throttled := 0.0
+	callShare := func(calls int64) float64 { return rate * float64(calls) / float64(r.requests) }
+	for _, g := range r.groups {
+		per := r.perRequest(g.usage)
+		use := rate * partitionUse(per)
+		if use <= 1 {
+			continue
+		}
+		refused := 1 - 1/use
+		throttled += callShare(g.calls) * refused
+		f.Over = append(f.Over, Pressure{Target: g.target, Key: g.key, Limit: partitionLimitText,
+			RCU: rate * per.rcu, WCU: rate * per.wcu, Utilization: use, Refused: refused,
+			BackPressure: g.target != designs.MainTable && g.wcu > 0})
+	}
+	lim := r.tableLimit()
+	for _, space := range r.spaces() {
+		u, readCalls, writeCalls := r.spaceUnits(space)
+		per := r.perRequest(u)
+		for _, side := range []struct {
+			demand, limit float64
+			calls         int64
+			write         bool
+		}{{rate * per.rcu, lim.rcu, readCalls, false}, {rate * per.wcu, lim.wcu, writeCalls, true}} {
+			if side.limit <= 0 || side.demand <= side.limit {
+				continue
+			}
+			use := side.demand / side.limit
+			refused := 1 - 1/use
+			throttled += callShare(side.calls) * refused
+			p := Pressure{Target: space, Limit: r.tableLimitText(side.write), Utilization: use, Refused: refused,
+				BackPressure: side.write && space != designs.MainTable}
+			if side.write {
+				p.WCU = side.demand
+			} else {
+				p.RCU = side.demand
+			}
+			f.Over = append(f.Over, p)
+			if r.provisioned() {
+				burst := BurstSeconds * side.limit / (side.demand - side.limit)
+				if f.BurstSeconds == 0 || burst < f.BurstSeconds {
+					f.BurstSeconds = burst
+				}
+			}
+		}
+	}
+	f.ThrottledFraction = min(1, throttled/rate)
+	slices.SortFunc(f.Over, func(a, b Pressure) int {
+		return cmp.Or(cmp.Compare(b.Utilization, a.Utilization), byTarget(a.Target, b.Target), cmp.Compare(a.Key, b.Key))
+	})
+	return f
+}

@@ -1,0 +1,162 @@
+package capacity
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/ddbharness/ddbharness/designs"
+)
+
+// maxGrowthFindings bounds the growth sentences per kind: the report
+// lists the rest.
+const maxGrowthFindings = 3
+
+// findings turns a report into one sentence per finding, for people:
+// each names the target, the key, the limit with its number, and a rate.
+func findings(r Report) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, h := range r.Hot {
+		if seen[h.Target] || h.Score == 0 {
+			continue
+		}
+		seen[h.Target] = true
+		s := fmt.Sprintf("The hottest partition key of %s is %q (%.0f%% of its 3×WCU+RCU weight, mostly %s), peaking at %s RCU/s and %s WCU/s",
+			targetName(h.Target), h.Key, 100*h.Share, h.Pattern, decimal(h.PeakRCU), decimal(h.PeakWCU))
+		if h.ThrottleRate > 0 {
+			s += fmt.Sprintf("; its partition reaches %s at %s requests/s of this mix", partitionLimitText, decimal(h.ThrottleRate))
+		}
+		out = append(out, s+".")
+	}
+	if c := r.Ceiling; c != nil {
+		where := place(c.Target, c.Key)
+		s := fmt.Sprintf("The first limit this mix reaches is %s on %s, at %s requests/s (%s× the measured %s requests/s)",
+			c.Limit, where, decimal(c.Rate), decimal(c.Factor), decimal(r.MeasuredRate))
+		if c.Pattern != "" {
+			s += fmt.Sprintf(", driven mostly by %s", c.Pattern)
+		}
+		if c.BackPressure {
+			s += ", and a GSI that cannot absorb its writes throttles the base table's writes too"
+		}
+		if c.Splittable {
+			s += "; adaptive capacity may move this key's busiest items to partitions of their own over time, which helps traffic spread over many items but never lifts one item above the limit"
+		}
+		out = append(out, s+".")
+	}
+	if f := r.Forecast; f != nil {
+		out = append(out, forecastFinding(r, f)...)
+	}
+	told := map[string]int{}
+	for _, g := range r.Growth {
+		if s := growthFinding(r, g); s != "" && told[g.Kind] < maxGrowthFindings {
+			told[g.Kind]++
+			out = append(out, s)
+		}
+	}
+	out = append(out, fmt.Sprintf("This mix costs $%.4f per million requests on demand and $%.4f provisioned at %.0f%% utilisation (%s %s table prices of %s).",
+		r.Cost.OnDemand, r.Cost.Provisioned, 100*r.Cost.Utilization, r.Cost.Region, r.Cost.TableClass, r.Cost.PriceDate))
+	for _, d := range r.Disagreements {
+		out = append(out, fmt.Sprintf("DynamoDB Local reported %s capacity units for %s (%s) on %s where AWS's rules give %s (%d of %d calls differ).",
+			decimal(d.ExampleLocal), d.Pattern, d.Op, targetName(d.Target), decimal(d.ExampleUnits), d.Differing, d.Calls))
+	}
+	return out
+}
+
+// forecastFinding describes the target rate's outcome.
+func forecastFinding(r Report, f *Forecast) []string {
+	if len(f.Over) == 0 {
+		return []string{fmt.Sprintf("At the target %s requests/s no partition key, table or index reaches its limit.", decimal(f.Rate))}
+	}
+	worst := f.Over[0]
+	where := place(worst.Target, worst.Key)
+	out := []string{fmt.Sprintf("At the target %s requests/s about %.0f%% of requests would be throttled: %s would need %s RCU/s and %s WCU/s against %s (%.1f× its limit).",
+		decimal(f.Rate), 100*f.ThrottledFraction, where, decimal(worst.RCU), decimal(worst.WCU), worst.Limit, worst.Utilization)}
+	if f.BurstSeconds > 0 {
+		out = append(out, fmt.Sprintf("Burst capacity (%d s of unused provisioned throughput) would hold off the table-level throttling at %s requests/s for about %s.",
+			BurstSeconds, decimal(f.Rate), duration(f.BurstSeconds)))
+	}
+	if r.Billing == "on-demand" {
+		if t := tableDemand(r, f.Rate); t > 1 {
+			out = append(out, fmt.Sprintf("A new on-demand table serves %s RRU/s or %s WRU/s (or a mix) at first; at %s requests/s the table needs %.1f× that and would throttle while DynamoDB scales, at most doubling its previous peak every 30 minutes.",
+				thousands(NewOnDemandRRU), thousands(NewOnDemandWRU), decimal(f.Rate), t))
+		}
+	}
+	return out
+}
+
+// tableDemand is the share of a new on-demand table's initial throughput
+// the table's own traffic (with its LSIs) would take at rate.
+func tableDemand(r Report, rate float64) float64 {
+	if r.Requests == 0 {
+		return 0
+	}
+	var u usage
+	for _, t := range r.Targets {
+		if t.Kind != kindGSI {
+			u.rcu, u.wcu = u.rcu+t.RCU, u.wcu+t.WCU
+		}
+	}
+	perReq := rate / float64(r.Requests)
+	return perReq * (u.rcu/NewOnDemandRRU + u.wcu/NewOnDemandWRU)
+}
+
+// growthFinding describes one growing item or collection that has a limit.
+func growthFinding(r Report, g Growth) string {
+	if g.Limit == 0 || g.SecondsToLimit == 0 {
+		return ""
+	}
+	what, limit := fmt.Sprintf("Item %q / %q", g.Key, g.Sort), "400 KB item limit"
+	if g.Kind == "collection" {
+		what, limit = fmt.Sprintf("The item collection of partition key %q", g.Key), "10 GB LSI item-collection limit"
+	}
+	s := fmt.Sprintf("%s grew by %s bytes during the run to %s bytes (%s bytes/s at %s requests/s): it reaches the %s in %s",
+		what, thousands(float64(g.Added)), thousands(float64(g.Bytes)), decimal(g.BytesPerSecond), decimal(r.MeasuredRate), limit, duration(g.SecondsToLimit))
+	if g.SecondsAtTarget > 0 {
+		s += fmt.Sprintf(", or %s at the target %s requests/s", duration(g.SecondsAtTarget), decimal(r.TargetRate))
+	}
+	return s + "."
+}
+
+// place names a partition key of a target, or the whole target.
+func place(target, key string) string {
+	if key == "" {
+		return targetName(target)
+	}
+	return fmt.Sprintf("partition key %q of %s", key, targetName(target))
+}
+
+// targetName names a target for people.
+func targetName(t string) string {
+	switch t {
+	case designs.MainTable:
+		return "the table"
+	case wholeCall:
+		return "the whole call"
+	}
+	return "index " + t
+}
+
+// decimal renders a rate or a unit count: whole thousands with
+// separators, smaller figures to three significant digits.
+func decimal(v float64) string {
+	if math.Abs(v) >= 1000 {
+		return thousands(v)
+	}
+	return strconv.FormatFloat(v, 'g', 3, 64)
+}
+
+// duration renders seconds as the largest sensible unit.
+func duration(s float64) string {
+	switch {
+	case s < 120:
+		return fmt.Sprintf("%.0f s", s)
+	case s < 2*3600:
+		return fmt.Sprintf("%.0f min", s/60)
+	case s < 2*86400:
+		return fmt.Sprintf("%.1f h", s/3600)
+	case s < 2*365*86400:
+		return fmt.Sprintf("%.0f days", s/86400)
+	}
+	return fmt.Sprintf("%.1f years", s/(365*86400))
+}

@@ -1,0 +1,69 @@
+package capacity
+
+import (
+	"cmp"
+	"slices"
+)
+
+// growth lists the items and item collections the run grew, soonest to
+// reach its limit first, at most TopN of each kind. Growth per second is
+// the bytes the run added over the run's length: traffic, not wall time,
+// drives it, so at the target rate it grows in proportion.
+func (r *run) growth() []Growth {
+	if r.seconds <= 0 {
+		return nil
+	}
+	scale := 0.0
+	if r.rate > 0 && r.TargetRate > 0 {
+		scale = r.TargetRate / r.rate
+	}
+	project := func(g Growth) Growth {
+		g.BytesPerSecond = float64(g.Added) / r.seconds
+		if g.Limit > 0 && g.BytesPerSecond > 0 {
+			left := max(0, float64(g.Limit)-float64(g.Bytes))
+			g.SecondsToLimit = left / g.BytesPerSecond
+			if scale > 0 {
+				g.SecondsAtTarget = g.SecondsToLimit / scale
+			}
+		}
+		return g
+	}
+	var items, colls []Growth
+	for _, it := range r.l.items {
+		if it.last > it.first {
+			items = append(items, project(Growth{Kind: "item", Key: it.pk, Sort: it.sk, Bytes: it.last,
+				Added: it.last - it.first, Limit: MaxItemBytes}))
+		}
+	}
+	limit := int64(0)
+	if len(r.Schema.LSIs) > 0 {
+		limit = MaxCollectionBytes
+	}
+	for _, c := range r.l.collections {
+		if c.added > 0 {
+			colls = append(colls, project(Growth{Kind: "collection", Key: c.pk, Bytes: c.known, Added: c.added, Limit: limit}))
+		}
+	}
+	return append(r.top(items), r.top(colls)...)
+}
+
+// top orders growths soonest-to-limit first (then fastest), keeping TopN.
+func (r *run) top(gs []Growth) []Growth {
+	slices.SortFunc(gs, func(a, b Growth) int {
+		return cmp.Or(cmp.Compare(toLimit(a), toLimit(b)), cmp.Compare(b.BytesPerSecond, a.BytesPerSecond),
+			cmp.Compare(a.Key, b.Key), cmp.Compare(a.Sort, b.Sort))
+	})
+	n := r.TopN
+	if n <= 0 {
+		n = DefaultTopN
+	}
+	return gs[:min(n, len(gs))]
+}
+
+// toLimit sorts growths without a limit after those with one.
+func toLimit(g Growth) float64 {
+	if g.SecondsToLimit == 0 {
+		return 1e300
+	}
+	return g.SecondsToLimit
+}

@@ -1,0 +1,73 @@
+package capacity
+
+import (
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbharness/ddbharness/designs"
+)
+
+func TestLedgerConcurrentObserve(t *testing.T) {
+	l := NewLedger()
+	const workers, calls = 8, 500
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := range calls {
+				at := t0.Add(time.Duration(i%5) * time.Second)
+				l.Observe(schema, Observation{At: at, Pattern: "AP-01", Op: designs.PutItem,
+					Writes: []Write{{After: sized("HOT", string(rune('a'+w)), 1000)}}})
+			}
+		})
+	}
+	wg.Wait()
+	r := Model{Schema: schema, Requests: workers * calls, Duration: 5 * time.Second}.Analyze(l)
+	if len(r.Patterns) != 1 || r.Patterns[0].Calls != workers*calls || r.Patterns[0].WCU != workers*calls {
+		t.Errorf("Analyze().Patterns = %+v, want AP-01 with %d calls and %d WCU", r.Patterns, workers*calls, workers*calls)
+	}
+	if len(r.Hot) != 1 || r.Hot[0].PeakWCU != workers*calls/5 {
+		t.Errorf("Analyze().Hot = %+v, want HOT peaking at %d WCU/s", r.Hot, workers*calls/5)
+	}
+}
+
+func TestLedgerComparesWithLocal(t *testing.T) {
+	l := NewLedger()
+	// DynamoDB Local 3.x reports a two-item TransactWriteItems as 2 units; AWS charges 4.
+	tx := Observation{At: t0, Pattern: "AP-03", Op: designs.TransactWriteItems,
+		Writes: []Write{{After: sized("INV#1", "A", 500)}, {After: sized("INV#2", "A", 500)}},
+		Local:  []types.ConsumedCapacity{{CapacityUnits: aws.Float64(2), Table: &types.Capacity{CapacityUnits: aws.Float64(2)}}}}
+	get := Observation{At: t0, Pattern: "AP-05", Op: designs.GetItem, Reads: []Image{sized("INV#1", "A", 500)},
+		Local: []types.ConsumedCapacity{{CapacityUnits: aws.Float64(0.5)}}}
+	for range 3 {
+		l.Observe(schema, tx)
+		l.Observe(schema, get)
+	}
+	r := Model{Schema: schema, Requests: 6, Duration: time.Second}.Analyze(l)
+	want := Disagreement{Pattern: "AP-03", Op: designs.TransactWriteItems, Target: designs.MainTable,
+		Calls: 3, Differing: 3, Units: 12, LocalUnits: 6, ExampleUnits: 4, ExampleLocal: 2}
+	if len(r.Disagreements) != 1 || r.Disagreements[0] != want {
+		t.Errorf("Analyze().Disagreements = %+v, want only %+v", r.Disagreements, want)
+	}
+	for _, p := range r.Patterns {
+		wantLocal := map[designs.PatternID]float64{"AP-03": 6, "AP-05": 1.5}[p.Pattern]
+		if p.Local != wantLocal || p.LocalCalls != 3 {
+			t.Errorf("Analyze().Patterns[%s] Local = %g over %d calls, want %g over 3", p.Pattern, p.Local, p.LocalCalls, wantLocal)
+		}
+	}
+}
+
+// BenchmarkObserve measures the ledger's cost per call on the engine's
+// path: an update that moves a GSI entry.
+func BenchmarkObserve(b *testing.B) {
+	l := NewLedger()
+	before := with(sized("ITEM#1", "A", 800), "G", s("GROUP#a"), "GS", s("1"), "K", s("k1"))
+	o := Observation{At: t0, Pattern: "AP-01", Op: designs.UpdateItem,
+		Writes: []Write{{Before: before, After: with(before, "G", s("GROUP#b"))}}}
+	for b.Loop() {
+		l.Observe(schema, o)
+	}
+}

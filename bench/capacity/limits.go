@@ -1,0 +1,49 @@
+package capacity
+
+// DynamoDB's limits the model applies. Each cites the page that states it.
+const (
+	// PartitionRCU and PartitionWCU are what one partition serves per
+	// second: 3,000 read units or 1,000 write units, or a linear combination
+	// of both. Adaptive capacity moves throughput to a hot partition and can
+	// isolate a hot item on a partition of its own, but never lifts this
+	// ceiling, so it bounds every partition key value.
+	// Sources: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html
+	// https://repost.aws/knowledge-center/on-demand-table-throttling-dynamodb
+	// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/burst-adaptive-capacity.html#isolate-frequent-access-items
+	PartitionRCU = 3000
+	PartitionWCU = 1000
+
+	// PartitionBytes is the data one partition stores; provisioned tables
+	// get a partition per 10 GB.
+	// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.Partitions.html
+	PartitionBytes = 10 << 30
+
+	// MaxItemBytes is the largest item DynamoDB stores: 400 KB, attribute
+	// names included.
+	// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html#limits-items
+	MaxItemBytes = 400 << 10
+
+	// MaxCollectionBytes is the largest item collection (one partition key
+	// value, its table items and LSI entries) on a table with LSIs.
+	// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LSI.html#LSI.ItemCollections.SizeLimit
+	MaxCollectionBytes = 10 << 30
+
+	// BurstSeconds is how much unused provisioned capacity DynamoDB keeps
+	// for bursts: up to 300 seconds of it.
+	// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/burst-adaptive-capacity.html
+	BurstSeconds = 300
+
+	// OnDemandTableRRU and OnDemandTableWRU are the default per-table
+	// throughput quota of an on-demand table (and of each of its GSIs).
+	// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html#default-limits-throughput
+	OnDemandTableRRU = 40000
+	OnDemandTableWRU = 40000
+
+	// NewOnDemandRRU and NewOnDemandWRU are what a new on-demand table
+	// serves at once (or a linear combination); beyond that it scales to
+	// double its previous peak, and more than double within 30 minutes can
+	// throttle.
+	// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/pre-warming-on-demand-capacity-mode.html
+	NewOnDemandRRU = 12000
+	NewOnDemandWRU = 4000
+)

@@ -1,0 +1,142 @@
+package capacity
+
+import (
+	"math"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbharness/ddbharness/designs"
+)
+
+// PatternUsage is one pattern's capacity over a run: the units AWS's rules
+// give (RCU, WCU) and the units DynamoDB Local reported (Local, over the
+// LocalCalls that carried a figure).
+type PatternUsage struct {
+	Pattern    designs.PatternID `json:"pattern"`
+	Op         designs.Operation `json:"op"`
+	Calls      int64             `json:"calls"`
+	RCU        float64           `json:"rcu"`
+	WCU        float64           `json:"wcu"`
+	Local      float64           `json:"local_units"`
+	LocalCalls int64             `json:"local_calls"`
+}
+
+// Disagreement is where DynamoDB Local's figure for a pattern on a target
+// differs from AWS's rules: over Calls calls carrying a Local figure,
+// Differing disagreed; Units and LocalUnits sum both figures over all Calls,
+// and the example is the first call that disagreed.
+type Disagreement struct {
+	Pattern      designs.PatternID `json:"pattern"`
+	Op           designs.Operation `json:"op"`
+	Target       string            `json:"target"`
+	Calls        int64             `json:"calls"`
+	Differing    int64             `json:"differing"`
+	Units        float64           `json:"units"`
+	LocalUnits   float64           `json:"local_units"`
+	ExampleUnits float64           `json:"example_units"`
+	ExampleLocal float64           `json:"example_local_units"`
+}
+
+// wholeCall is the Disagreement.Target of a call whose Local figure came
+// without a per-table and per-index breakdown: the whole call's units are
+// compared.
+const wholeCall = "*"
+
+// localUnits sums DynamoDB Local's ConsumedCapacity per target: the table
+// arm and each index arm, or only the total (under wholeCall) when no
+// breakdown came. It is nil when the call carried no figure.
+func localUnits(o Observation) map[string]float64 {
+	if len(o.Local) == 0 {
+		return nil
+	}
+	out := map[string]float64{}
+	if !broken(o.Local) {
+		for _, cc := range o.Local {
+			if cc.CapacityUnits != nil {
+				out[wholeCall] += *cc.CapacityUnits
+			}
+		}
+		return out
+	}
+	for _, cc := range o.Local {
+		indexed := 0.0
+		for name, c := range cc.GlobalSecondaryIndexes {
+			out[name] += capUnits(c)
+			indexed += capUnits(c)
+		}
+		for name, c := range cc.LocalSecondaryIndexes {
+			out[name] += capUnits(c)
+			indexed += capUnits(c)
+		}
+		switch {
+		case cc.Table != nil:
+			out[designs.MainTable] += capUnits(*cc.Table)
+		case cc.CapacityUnits != nil:
+			out[designs.MainTable] += *cc.CapacityUnits - indexed
+		}
+	}
+	return out
+}
+
+// broken reports whether Local broke its figure down per table and index.
+func broken(cs []types.ConsumedCapacity) bool {
+	for _, cc := range cs {
+		if cc.Table != nil || len(cc.GlobalSecondaryIndexes) > 0 || len(cc.LocalSecondaryIndexes) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// capUnits is a Capacity's total units, from its read and write figures
+// when the total is missing.
+func capUnits(c types.Capacity) float64 {
+	if c.CapacityUnits != nil {
+		return *c.CapacityUnits
+	}
+	var u float64
+	if c.ReadCapacityUnits != nil {
+		u += *c.ReadCapacityUnits
+	}
+	if c.WriteCapacityUnits != nil {
+		u += *c.WriteCapacityUnits
+	}
+	return u
+}
+
+// compare sets one call's charges beside Local's figures, per target.
+func (l *Ledger) compare(o Observation, charges []Charge, local map[string]float64) {
+	p := l.patterns[o.Pattern]
+	p.LocalCalls++
+	ours := map[string]float64{}
+	for _, c := range charges {
+		if _, whole := local[wholeCall]; whole {
+			ours[wholeCall] += c.RCU + c.WCU
+		} else {
+			ours[c.Target] += c.RCU + c.WCU
+		}
+	}
+	for target, u := range local {
+		p.Local += u
+		if _, ok := ours[target]; !ok {
+			ours[target] = 0
+		}
+	}
+	for target, u := range ours {
+		k := diffKey{o.Pattern, target}
+		d := l.diffs[k]
+		if d == nil {
+			d = &Disagreement{Pattern: o.Pattern, Op: o.Op, Target: target}
+			l.diffs[k] = d
+		}
+		d.Calls++
+		d.Units += u
+		d.LocalUnits += local[target]
+		if math.Abs(u-local[target]) > 1e-9 {
+			if d.Differing == 0 {
+				d.ExampleUnits, d.ExampleLocal = u, local[target]
+			}
+			d.Differing++
+		}
+	}
+}

@@ -1,0 +1,243 @@
+package capacity
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbharness/ddbharness/designs"
+)
+
+// DefaultTopN is how many hot keys per target a Report lists when
+// Model.TopN is zero.
+const DefaultTopN = 10
+
+// Model is real DynamoDB for one run's table: its schema (keys, indexes,
+// billing mode and provisioned throughput, which a provisioned table's GSIs
+// share), what the run did (Requests calls of the whole mix over Duration),
+// and the rate to forecast (TargetRate requests per second; 0: none).
+// TableBytes, when known, counts the table's data for the partitions of a
+// provisioned table.
+type Model struct {
+	Schema     designs.Schema
+	Requests   int64
+	Duration   time.Duration
+	TargetRate float64
+	TopN       int
+	TableBytes int64
+}
+
+// Analyze runs the model over a run's ledger: hot keys per target, the
+// rate at which the first limit is reached, the forecast at the target
+// rate, growth, cost, DynamoDB Local's disagreements, and findings.
+func (m Model) Analyze(l *Ledger) Report {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	run := m.run(l)
+	r := Report{
+		Billing:      run.billing(),
+		Seconds:      run.seconds,
+		Requests:     run.requests,
+		MeasuredRate: run.rate,
+		TargetRate:   m.TargetRate,
+		Limits:       limits(),
+	}
+	if l.first <= l.last {
+		r.Start = time.Unix(l.first, 0).UTC()
+	}
+	r.Targets = run.targets()
+	r.Hot = run.hot()
+	r.Ceiling = run.ceiling()
+	if m.TargetRate > 0 {
+		r.Forecast = run.forecast(m.TargetRate)
+	}
+	r.Growth = run.growth()
+	r.Cost = run.cost()
+	r.Patterns, r.Disagreements = run.patterns()
+	r.Findings = findings(r)
+	return r
+}
+
+// run is one Analyze: the model, the ledger and the run's figures.
+type run struct {
+	Model
+	l        *Ledger
+	seconds  float64
+	requests int64
+	rate     float64
+	groups   map[slot]*group
+}
+
+// group is one partition key value of one partition space: the table's
+// (with its LSIs, which live in the table's partitions) or a GSI's.
+type group struct {
+	slot
+	usage
+	calls   int64
+	pattern designs.PatternID
+	weights map[designs.PatternID]float64
+}
+
+// run gathers the run's figures and the partition groups.
+func (m Model) run(l *Ledger) *run {
+	r := &run{Model: m, l: l, seconds: m.Duration.Seconds(), requests: m.Requests}
+	if r.seconds <= 0 && l.first <= l.last {
+		r.seconds = float64(l.last - l.first + 1)
+	}
+	if r.requests <= 0 {
+		r.requests = l.observed
+	}
+	if r.seconds > 0 {
+		r.rate = float64(r.requests) / r.seconds
+	}
+	r.groups = map[slot]*group{}
+	for s, k := range l.keys {
+		gs := slot{r.space(s.target), s.key}
+		g := r.groups[gs]
+		if g == nil {
+			g = &group{slot: gs, weights: map[designs.PatternID]float64{}}
+			r.groups[gs] = g
+		}
+		g.rcu, g.wcu = g.rcu+k.rcu, g.wcu+k.wcu
+		g.calls = max(g.calls, k.calls)
+		for p, w := range k.byPattern {
+			g.weights[p] += w
+		}
+	}
+	for _, g := range r.groups {
+		g.pattern = heaviest(g.weights)
+	}
+	return r
+}
+
+// space is the partition space a target's traffic lands in: an LSI's is
+// its table's.
+func (r *run) space(target string) string {
+	if ix, ok := lookup(r.Schema, target); ok && ix.local {
+		return designs.MainTable
+	}
+	return target
+}
+
+// heaviest is the pattern with the most weight, the smallest ID on a tie.
+func heaviest(w map[designs.PatternID]float64) designs.PatternID {
+	var best designs.PatternID
+	for p, v := range w {
+		if best == "" || v > w[best] || (v == w[best] && p < best) {
+			best = p
+		}
+	}
+	return best
+}
+
+// provisioned reports whether the table uses provisioned throughput.
+func (r *run) provisioned() bool { return r.Schema.Billing == types.BillingModeProvisioned }
+
+func (r *run) billing() string {
+	if r.provisioned() {
+		return "provisioned"
+	}
+	return "on-demand"
+}
+
+// perRequest is a slot's units per request of the mix.
+func (r *run) perRequest(u usage) usage {
+	if r.requests == 0 {
+		return usage{}
+	}
+	n := float64(r.requests)
+	return usage{u.rcu / n, u.wcu / n}
+}
+
+// partitionUse is the share of one partition's throughput that u units per
+// second take: reads and writes combine linearly (3,000 RCU or 1,000 WCU).
+func partitionUse(u usage) float64 { return u.rcu/PartitionRCU + u.wcu/PartitionWCU }
+
+// keyThrottleRate is the request rate of the mix at which group g's
+// partition reaches its limit; 0 when the group takes nothing.
+func (r *run) keyThrottleRate(g *group) float64 {
+	use := partitionUse(r.perRequest(g.usage))
+	if use == 0 {
+		return 0
+	}
+	return 1 / use
+}
+
+// tableLimit is the throughput a whole target may consume per second: its
+// provisioned throughput, or the on-demand table quota.
+func (r *run) tableLimit() usage {
+	if r.provisioned() {
+		return usage{float64(r.Schema.RCU), float64(r.Schema.WCU)}
+	}
+	return usage{OnDemandTableRRU, OnDemandTableWRU}
+}
+
+// spaces lists the partition spaces with traffic: the table first, then
+// GSIs by name.
+func (r *run) spaces() []string {
+	seen := map[string]bool{}
+	for s := range r.l.keys {
+		seen[r.space(s.target)] = true
+	}
+	out := make([]string, 0, len(seen))
+	for t := range seen {
+		out = append(out, t)
+	}
+	slices.SortFunc(out, byTarget)
+	return out
+}
+
+// byTarget orders the table before its indexes, then indexes by name.
+func byTarget(a, b string) int {
+	if a == b {
+		return 0
+	}
+	if a == designs.MainTable {
+		return -1
+	}
+	if b == designs.MainTable {
+		return 1
+	}
+	return cmp.Compare(a, b)
+}
+
+// spaceUnits sums a partition space's units and the calls that read from or
+// wrote to it.
+func (r *run) spaceUnits(space string) (u usage, readCalls, writeCalls int64) {
+	for name, t := range r.l.targets {
+		if r.space(name) == space {
+			u.rcu, u.wcu = u.rcu+t.rcu, u.wcu+t.wcu
+			readCalls, writeCalls = max(readCalls, t.readCalls), max(writeCalls, t.writeCalls)
+		}
+	}
+	return u, readCalls, writeCalls
+}
+
+// tableThrottleRate is the request rate at which a whole space reaches its
+// table-level limit, and which of read or write binds.
+func (r *run) tableThrottleRate(space string) (rate float64, write bool) {
+	u, _, _ := r.spaceUnits(space)
+	per, lim := r.perRequest(u), r.tableLimit()
+	rate = math.Inf(1)
+	if per.rcu > 0 {
+		rate = lim.rcu / per.rcu
+	}
+	if per.wcu > 0 && lim.wcu/per.wcu < rate {
+		rate, write = lim.wcu/per.wcu, true
+	}
+	return rate, write
+}
+
+// partitions is how many partitions DynamoDB gives a provisioned table or
+// GSI: enough for its throughput at 3,000 RCU and 1,000 WCU each, and for
+// its data at 10 GB each.
+// Source: the initial allocation formula in the DynamoDB Developer Guide,
+// https://github.com/awsdocs/amazon-dynamodb-developer-guide/blob/master/doc_source/GuidelinesForTables.md
+func partitions(rcu, wcu, bytes int64) int {
+	byThroughput := math.Ceil(float64(rcu)/PartitionRCU + float64(wcu)/PartitionWCU)
+	bySize := math.Ceil(float64(bytes) / PartitionBytes)
+	return max(1, int(byThroughput), int(bySize))
+}

@@ -1,0 +1,208 @@
+package capacity
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbharness/ddbharness/designs"
+)
+
+// near compares model figures, which are sums of fractions.
+func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
+
+// run observes calls spread evenly over seconds and analyzes them.
+func analyze(m Model, calls ...Observation) Report {
+	l := NewLedger()
+	secs := int(m.Duration / time.Second)
+	for i, o := range calls {
+		o.At = t0.Add(time.Duration(i%secs) * time.Second)
+		l.Observe(m.Schema, o)
+	}
+	m.Requests = int64(len(calls))
+	return m.Analyze(l)
+}
+
+func repeat(n int, o Observation) []Observation {
+	out := make([]Observation, n)
+	for i := range out {
+		out[i] = o
+	}
+	return out
+}
+
+func TestCeilingOfAHotKey(t *testing.T) {
+	// 100 puts of 1 KB and 100 strongly consistent reads of 4 KB on one
+	// key over 10 s: 20 requests/s, each taking 0.5 WCU and 0.5 RCU on
+	// average. The partition is full when rate × (0.5/3000 + 0.5/1000) = 1,
+	// at 1,500 requests/s: 75× the measured rate.
+	put := Observation{Pattern: "AP-01", Op: designs.PutItem, Writes: []Write{{After: sized("HOT", "A", 1000)}}}
+	get := Observation{Pattern: "AP-02", Op: designs.GetItem, Consistent: true, Reads: []Image{sized("HOT", "B", 4000)}}
+	calls := append(repeat(100, put), repeat(100, get)...)
+	r := analyze(Model{Schema: schema, Duration: 10 * time.Second}, calls...)
+
+	c := r.Ceiling
+	if c == nil || c.Key != "HOT" || c.Target != designs.MainTable || !near(c.Rate, 1500) || !near(c.Factor, 75) {
+		t.Fatalf("Analyze().Ceiling = %+v, want the table's HOT at 1,500 requests/s, 75× the measured 20", c)
+	}
+	if !near(r.MeasuredRate, 20) {
+		t.Errorf("Analyze().MeasuredRate = %g, want 20", r.MeasuredRate)
+	}
+	h := r.Hot[0]
+	// Contributor Insights weight: 3 × 100 WCU + 100 RCU.
+	if h.Key != "HOT" || h.Score != 400 || h.Share != 1 || h.Pattern != "AP-01" || !near(h.ThrottleRate, 1500) {
+		t.Errorf("Analyze().Hot[0] = %+v, want HOT scoring 400, all of it, mostly AP-01, throttling at 1,500/s", h)
+	}
+	// Calls alternate over 10 seconds: each second holds 10 puts and 10 gets.
+	if h.PeakWCU != 10 || h.PeakRCU != 10 || len(h.Series) != 10 {
+		t.Errorf("Analyze().Hot[0] peaks %g RCU/s, %g WCU/s over %d seconds, want 10, 10 over 10", h.PeakRCU, h.PeakWCU, len(h.Series))
+	}
+}
+
+func TestForecastAtTargetRate(t *testing.T) {
+	// Every request writes 1 WCU on HOT: the partition serves 1,000
+	// requests/s. At 2,000 requests/s half the writes are refused.
+	put := Observation{Pattern: "AP-01", Op: designs.PutItem, Writes: []Write{{After: sized("HOT", "A", 1000)}}}
+	r := analyze(Model{Schema: schema, Duration: 10 * time.Second, TargetRate: 2000}, repeat(100, put)...)
+	f := r.Forecast
+	if f == nil || !near(f.ThrottledFraction, 0.5) || len(f.Over) != 1 {
+		t.Fatalf("Analyze().Forecast = %+v, want half the requests throttled on one key", f)
+	}
+	if p := f.Over[0]; p.Key != "HOT" || !near(p.WCU, 2000) || !near(p.Utilization, 2) || !near(p.Refused, 0.5) {
+		t.Errorf("Analyze().Forecast.Over[0] = %+v, want HOT at 2,000 WCU/s, twice its limit, half refused", p)
+	}
+	below := analyze(Model{Schema: schema, Duration: 10 * time.Second, TargetRate: 999}, repeat(100, put)...)
+	if below.Forecast.ThrottledFraction != 0 || len(below.Forecast.Over) != 0 {
+		t.Errorf("Analyze() at 999 requests/s forecasts %+v, want no throttling", below.Forecast)
+	}
+}
+
+func TestGSIBackPressure(t *testing.T) {
+	// Every create puts a new table key and an entry under one GSI key
+	// "Agency": the index partition is the ceiling, at 1,000 creates/s,
+	// and its throttling throttles the table's writes.
+	var calls []Observation
+	for i := range 50 {
+		item := with(sized(fmt.Sprintf("AGENCY#%d", i), "A", 600), "G", s("Agency"), "GS", s(fmt.Sprint(i)))
+		calls = append(calls, Observation{Pattern: "AP-01", Op: designs.PutItem, Writes: []Write{{After: item}}})
+	}
+	r := analyze(Model{Schema: schema, Duration: 5 * time.Second}, calls...)
+	c := r.Ceiling
+	// GSI1 has a sort key and lives in its own partitions: its items may be split.
+	if c == nil || c.Target != "GSI1" || c.Key != "Agency" || !near(c.Rate, 1000) || !c.BackPressure || !c.Splittable {
+		t.Errorf("Analyze().Ceiling = %+v, want GSI1 Agency at 1,000 requests/s with back-pressure, splittable", c)
+	}
+}
+
+func TestLSITrafficSharesTheTablePartition(t *testing.T) {
+	// Each put writes 1 WCU to the table and 1 to LSI1 under the same
+	// partition key: the partition takes 2 WCU per request, full at 500/s.
+	put := Observation{Pattern: "AP-01", Op: designs.PutItem,
+		Writes: []Write{{After: with(sized("CAT", "A", 500), "L", s("sku"))}}}
+	r := analyze(Model{Schema: schema, Duration: 10 * time.Second}, repeat(100, put)...)
+	// With an LSI, an item collection stays on one partition: no split.
+	if c := r.Ceiling; c == nil || c.Target != designs.MainTable || c.Key != "CAT" || !near(c.Rate, 500) || c.Splittable {
+		t.Errorf("Analyze().Ceiling = %+v, want the table's CAT at 500 requests/s, not splittable", c)
+	}
+}
+
+func TestProvisionedTableLimitAndBurst(t *testing.T) {
+	// 50 WCU provisioned, each request writes 1 WCU on its own key: the
+	// table throttles at 50 requests/s. At 100/s half is refused, and 300 s
+	// of saved 50 WCU/s covers the 50 WCU/s excess for 300 s.
+	prov := designs.Schema{PK: "PK", SK: "SK", Billing: types.BillingModeProvisioned, RCU: 100, WCU: 50}
+	var calls []Observation
+	for i := range 100 {
+		calls = append(calls, Observation{Pattern: "AP-01", Op: designs.PutItem,
+			Writes: []Write{{After: sized(fmt.Sprintf("K%d", i), "A", 900)}}})
+	}
+	r := analyze(Model{Schema: prov, Duration: 10 * time.Second, TargetRate: 100}, calls...)
+	if c := r.Ceiling; c == nil || c.Key != "" || !near(c.Rate, 50) || c.Limit != "50 WCU/s provisioned" {
+		t.Errorf("Analyze().Ceiling = %+v, want the table's 50 WCU/s at 50 requests/s", c)
+	}
+	if f := r.Forecast; f == nil || !near(f.ThrottledFraction, 0.5) || !near(f.BurstSeconds, 300) {
+		t.Errorf("Analyze().Forecast = %+v, want half throttled, burst for 300 s", f)
+	}
+	if tu := r.Targets[0]; tu.Partitions != 1 || tu.ProvisionedWCU != 50 {
+		t.Errorf("Analyze().Targets[0] = %+v, want 1 partition for 100 RCU + 50 WCU", tu)
+	}
+	if got := partitions(1000, 1000, 25<<30); got != 3 {
+		t.Errorf("partitions(1,000 RCU, 1,000 WCU, 25 GB) = %d, want 3 (by size; 2 by throughput)", got)
+	}
+}
+
+func TestGrowthOfASetItem(t *testing.T) {
+	// A pool item whose string set gains a 10-byte member per call: 23 B at
+	// first ("PK"+"POOL", "Members"+one member), +10 B per call. 100 calls
+	// over 10 s add 1,000 B: 100 B/s, so the 400 KB limit (409,600 B) is
+	// (409,600 − 1,023) / 100 = 4,085.77 s away, half that at twice the rate.
+	single := designs.Schema{PK: "PK"}
+	members := []string{"m000000000"}
+	var calls []Observation
+	for i := 1; i <= 100; i++ {
+		before := Image{"PK": s("POOL"), "Members": &types.AttributeValueMemberSS{Value: members}}
+		members = append(members[:len(members):len(members)], fmt.Sprintf("m%09d", i))
+		after := Image{"PK": s("POOL"), "Members": &types.AttributeValueMemberSS{Value: members}}
+		calls = append(calls, Observation{Pattern: "AP-07", Op: designs.UpdateItem, Writes: []Write{{Before: before, After: after}}})
+	}
+	r := analyze(Model{Schema: single, Duration: 10 * time.Second, TargetRate: 20}, calls...)
+	var item, coll Growth
+	for _, g := range r.Growth {
+		if g.Kind == "item" {
+			item = g
+		} else {
+			coll = g
+		}
+	}
+	want := Growth{Kind: "item", Key: "POOL", Bytes: 1023, Added: 1000, BytesPerSecond: 100, Limit: MaxItemBytes,
+		SecondsToLimit: 4085.77, SecondsAtTarget: 2042.885}
+	if item.Key != want.Key || item.Bytes != want.Bytes || item.Added != want.Added || !near(item.BytesPerSecond, 100) ||
+		!near(item.SecondsToLimit, want.SecondsToLimit) || !near(item.SecondsAtTarget, want.SecondsAtTarget) {
+		t.Errorf("Analyze().Growth item = %+v, want %+v", item, want)
+	}
+	// Without an LSI the collection grows too, with no size limit.
+	if coll.Key != "POOL" || coll.Bytes != 1023 || coll.Added != 1000 || coll.Limit != 0 || coll.SecondsToLimit != 0 {
+		t.Errorf("Analyze().Growth collection = %+v, want POOL at 1,023 B, +1,000, no limit", coll)
+	}
+}
+
+func TestCost(t *testing.T) {
+	// Each request: a 1 KB put (1 WCU) or an eventually consistent 4 KB
+	// read (0.5 RCU), half each: 0.5 WCU and 0.25 RCU per request.
+	// On demand: 0.5 × $0.625 + 0.25 × $0.125 = $0.34375 per million.
+	// Provisioned at 70%: 10⁶ × (0.25 × 0.00013 + 0.5 × 0.00065) / 3600 / 0.7.
+	put := Observation{Pattern: "AP-01", Op: designs.PutItem, Writes: []Write{{After: sized("A", "A", 1000)}}}
+	get := Observation{Pattern: "AP-02", Op: designs.GetItem, Reads: []Image{sized("B", "B", 4000)}}
+	r := analyze(Model{Schema: schema, Duration: 10 * time.Second}, append(repeat(10, put), repeat(10, get)...)...)
+	wantProvisioned := 1e6 * (0.25*0.00013 + 0.5*0.00065) / 3600 / 0.7
+	if !near(r.Cost.OnDemand, 0.34375) || !near(r.Cost.Provisioned, wantProvisioned) {
+		t.Errorf("Analyze().Cost = $%g on demand, $%g provisioned per million, want $0.34375 and $%g",
+			r.Cost.OnDemand, r.Cost.Provisioned, wantProvisioned)
+	}
+}
+
+func TestReportIsJSONWithFindings(t *testing.T) {
+	put := Observation{Pattern: "AP-01", Op: designs.PutItem, Writes: []Write{{After: sized("HOT", "A", 1000)}}}
+	r := analyze(Model{Schema: schema, Duration: 10 * time.Second, TargetRate: 5000}, repeat(100, put)...)
+	if _, err := json.Marshal(r); err != nil {
+		t.Fatalf("json.Marshal(Report) error %v", err)
+	}
+	all := strings.Join(r.Findings, "\n")
+	for _, want := range []string{
+		`The first limit this mix reaches is 3,000 RCU/s or 1,000 WCU/s per partition on partition key "HOT" of the table, at 1,000 requests/s (100× the measured 10 requests/s), driven mostly by AP-01.`,
+		`At the target 5,000 requests/s about 80% of requests would be throttled`,
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("Analyze().Findings =\n%s\nwant a finding containing %q", all, want)
+		}
+	}
+	empty := Model{Schema: schema}.Analyze(NewLedger())
+	if _, err := json.Marshal(empty); err != nil || empty.Ceiling != nil {
+		t.Errorf("Analyze(empty ledger) = %+v, %v; want no ceiling and valid JSON", empty.Ceiling, err)
+	}
+}

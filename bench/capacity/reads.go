@@ -1,0 +1,122 @@
+package capacity
+
+import (
+	"github.com/ddbharness/ddbharness/designs"
+)
+
+// itemReads charges GetItem, BatchGetItem and TransactGetItems: each item
+// rounded up to 4 KB on its own (a batch is a set of GetItems), and each key
+// that found no item the minimum unit on the partition it named.
+// Sources: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/read-write-operations.html#read-operation-consumption
+// and its earlier revision, which states the charge for a missing item:
+// https://github.com/awsdocs/amazon-dynamodb-developer-guide/blob/master/doc_source/CapacityUnitCalculations.md
+// (two units per missing key in a transaction, as measured in
+// https://github.com/ExtendDB/extenddb/issues/76).
+func (a *accountant) itemReads() {
+	f := a.readFactor(false)
+	for _, item := range a.o.Reads {
+		a.charge(designs.MainTable, keyText(item[a.s.PK]), f*units(Size(item), readUnitBytes), 0)
+	}
+	for _, key := range a.missedKeys() {
+		a.charge(designs.MainTable, key, f, 0)
+	}
+}
+
+// missedKeys lists the partition key of every named key no read found.
+// When the call named no keys, it lists o.Misses unknown keys ("") instead,
+// and at least one for a GetItem that found nothing.
+func (a *accountant) missedKeys() []string {
+	found := map[string]bool{}
+	for _, item := range a.o.Reads {
+		found[primaryKey(a.s, item)] = true
+	}
+	var missed []string
+	for _, key := range a.o.Addressed {
+		if !found[primaryKey(a.s, key)] {
+			missed = append(missed, keyText(key[a.s.PK]))
+		}
+	}
+	if len(a.o.Addressed) > 0 {
+		return missed
+	}
+	n := a.o.Misses
+	if n == 0 && a.o.Op == designs.GetItem && len(a.o.Reads) == 0 {
+		n = 1
+	}
+	for range n {
+		missed = append(missed, "")
+	}
+	return missed
+}
+
+// primaryKey renders an item's table key as one string, to match read
+// items against the keys a batch named.
+func primaryKey(s designs.Schema, item Image) string {
+	k := keyText(item[s.PK])
+	if s.SK != "" {
+		k += "\x00" + keyText(item[s.SK])
+	}
+	return k
+}
+
+// rangeRead charges a Query or Scan: the sizes of the items (index entries,
+// on an index) are summed and the sum rounded up to 4 KB once; a read that
+// found nothing still costs the minimum. A Scan is charged for the items
+// it evaluated, so Reads must hold them all, filtered or not. An LSI query
+// that returned attributes the index does not project also read each base
+// item, rounded up on its own. A Query reads one partition; a Scan's units
+// are shared among the partitions it read by their bytes.
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LSI.html#LSI.ThroughputConsiderations.Reads
+func (a *accountant) rangeRead() {
+	target, pk := designs.MainTable, a.s.PK
+	ix, onIndex := lookup(a.s, a.o.Index)
+	if onIndex {
+		target, pk = ix.name, ix.pk
+	}
+	f := a.readFactor(onIndex && !ix.local)
+
+	total, fetched := 0, map[string]float64{}
+	byKey := map[string]int{}
+	var order []string
+	for _, item := range a.o.Reads {
+		size := Size(item)
+		if onIndex {
+			e := entry(a.s, ix, item)
+			if ix.local && len(e) < len(item) {
+				fetched[keyText(item[pk])] += f * units(size, readUnitBytes)
+			}
+			size = Size(e)
+		}
+		key := keyText(item[pk])
+		if _, seen := byKey[key]; !seen {
+			order = append(order, key)
+		}
+		byKey[key] += size
+		total += size
+	}
+	all := f * units(total, readUnitBytes)
+
+	switch {
+	case a.o.Op == designs.Query || len(order) == 0:
+		key := ""
+		if len(a.o.Addressed) > 0 {
+			key = keyText(a.o.Addressed[0][pk])
+		} else if len(order) > 0 {
+			key = order[0]
+		}
+		a.charge(target, key, all, 0)
+	default: // a Scan: share by bytes read
+		for _, key := range order {
+			share := 1 / float64(len(order))
+			if total > 0 {
+				share = float64(byKey[key]) / float64(total)
+			}
+			a.charge(target, key, all*share, 0)
+		}
+	}
+	for _, key := range order {
+		if u := fetched[key]; u > 0 {
+			a.charge(designs.MainTable, key, u, 0)
+		}
+	}
+}

@@ -1,0 +1,170 @@
+package capacity
+
+import (
+	"time"
+
+	"github.com/ddbharness/ddbharness/designs"
+)
+
+// Report is the capacity model's verdict on one run, for metrics.json and,
+// through Findings, summary.md. Rates are requests per second of the run's
+// whole mix; units are per second unless named totals.
+type Report struct {
+	Billing       string         `json:"billing"` // "on-demand" or "provisioned"
+	Start         time.Time      `json:"start"`   // the first second with a charge; Point.T counts from it
+	Seconds       float64        `json:"seconds"`
+	Requests      int64          `json:"requests"`
+	MeasuredRate  float64        `json:"measured_rate"`
+	TargetRate    float64        `json:"target_rate,omitempty"`
+	Targets       []TargetUsage  `json:"targets"`
+	Hot           []HotKey       `json:"hot_keys"`
+	Ceiling       *Ceiling       `json:"ceiling,omitempty"`
+	Forecast      *Forecast      `json:"forecast,omitempty"`
+	Growth        []Growth       `json:"growth"`
+	Cost          Cost           `json:"cost"`
+	Patterns      []PatternUsage `json:"patterns"`
+	Disagreements []Disagreement `json:"disagreements"`
+	Limits        []Limit        `json:"limits"`
+	Findings      []string       `json:"findings"`
+}
+
+// Target kinds in TargetUsage.
+const (
+	kindTable = "table"
+	kindGSI   = "gsi"
+	kindLSI   = "lsi"
+)
+
+// TargetUsage is the run's traffic on the table or one index: total units,
+// the busiest second, the partition keys it touched, and for a provisioned
+// table its throughput and the partitions DynamoDB would give it.
+type TargetUsage struct {
+	Target         string  `json:"target"`
+	Kind           string  `json:"kind"` // "table", "gsi" or "lsi"
+	RCU            float64 `json:"rcu"`
+	WCU            float64 `json:"wcu"`
+	PeakRCU        float64 `json:"peak_rcu"`
+	PeakWCU        float64 `json:"peak_wcu"`
+	Keys           int     `json:"keys"`
+	ProvisionedRCU int64   `json:"provisioned_rcu,omitempty"`
+	ProvisionedWCU int64   `json:"provisioned_wcu,omitempty"`
+	Partitions     int     `json:"partitions,omitempty"`
+}
+
+// HotKey is one of the busiest partition key values of a target, ranked as
+// CloudWatch Contributor Insights ranks them (Score = 3 × WCU + RCU over the
+// run; Share of the target's score). ThrottleRate is the request rate of
+// the mix at which its partition reaches the per-partition limit (on an
+// LSI, the table partition it shares). Series is its traffic per second.
+type HotKey struct {
+	Target       string            `json:"target"`
+	Key          string            `json:"key"`
+	Score        float64           `json:"score"`
+	Share        float64           `json:"share"`
+	RCU          float64           `json:"rcu"`
+	WCU          float64           `json:"wcu"`
+	PeakRCU      float64           `json:"peak_rcu"`
+	PeakWCU      float64           `json:"peak_wcu"`
+	Pattern      designs.PatternID `json:"pattern"` // the pattern that weighs most on it
+	ThrottleRate float64           `json:"throttle_rate,omitempty"`
+	Series       []Point           `json:"series"`
+}
+
+// Point is one second of a key's traffic, T seconds after Report.Start.
+type Point struct {
+	T   int     `json:"t"`
+	RCU float64 `json:"rcu"`
+	WCU float64 `json:"wcu"`
+}
+
+// Ceiling is the first limit the mix reaches as its rate grows: a
+// partition key (Key set) or a whole table or index (Key empty), at Rate
+// requests per second, Factor times the measured rate.
+type Ceiling struct {
+	Target  string            `json:"target"`
+	Key     string            `json:"key,omitempty"`
+	Limit   string            `json:"limit"`
+	Rate    float64           `json:"rate"`
+	Factor  float64           `json:"factor"`
+	Pattern designs.PatternID `json:"pattern,omitempty"`
+	// BackPressure is set when the limit is a GSI's writes: DynamoDB then
+	// throttles the base table's writes that feed it.
+	BackPressure bool `json:"back_pressure,omitempty"`
+	// Splittable is set when the key's items could be spread over several
+	// partitions (the target has a sort key and no LSI pins its item
+	// collections to one partition): adaptive capacity may isolate busy
+	// items, which helps traffic spread over many items, never one item.
+	Splittable bool `json:"splittable,omitempty"`
+}
+
+// Forecast is the model's prediction at the target rate: the fraction of
+// requests DynamoDB would throttle, and every key or target over its limit.
+// BurstSeconds is how long burst capacity (up to 300 s of unused provisioned
+// throughput) would hold off throttling of a provisioned table or GSI that
+// was idle before; it cannot lift a partition over its own limit.
+type Forecast struct {
+	Rate              float64    `json:"rate"`
+	ThrottledFraction float64    `json:"throttled_fraction"`
+	Over              []Pressure `json:"over"`
+	BurstSeconds      float64    `json:"burst_seconds,omitempty"`
+}
+
+// Pressure is one partition key (Key set) or one table or index (Key
+// empty) over its limit at the forecast rate: the units it would need per
+// second, its utilisation of the limit (1 = at it), and the share of its
+// units DynamoDB would refuse.
+type Pressure struct {
+	Target       string  `json:"target"`
+	Key          string  `json:"key,omitempty"`
+	Limit        string  `json:"limit"`
+	RCU          float64 `json:"rcu"`
+	WCU          float64 `json:"wcu"`
+	Utilization  float64 `json:"utilization"`
+	Refused      float64 `json:"refused"`
+	BackPressure bool    `json:"back_pressure,omitempty"`
+}
+
+// Growth is an item or an item collection that grew during the run: its
+// latest known size, the bytes the run added, the growth per second at the
+// measured rate, and how long until it reaches its limit at the measured
+// and at the target rate (0: no limit applies, or it does not grow).
+// Collections are known only through the items the run wrote: Bytes is a
+// lower bound.
+type Growth struct {
+	Kind            string  `json:"kind"` // "item" or "collection"
+	Key             string  `json:"key"`
+	Sort            string  `json:"sort,omitempty"`
+	Bytes           int     `json:"bytes"`
+	Added           int     `json:"added"`
+	BytesPerSecond  float64 `json:"bytes_per_second"`
+	Limit           int64   `json:"limit,omitempty"`
+	SecondsToLimit  float64 `json:"seconds_to_limit,omitempty"`
+	SecondsAtTarget float64 `json:"seconds_to_limit_at_target,omitempty"`
+}
+
+// Cost is the price of the mix per million requests, on demand and
+// provisioned (sized for the mix at Utilization of the provisioned
+// throughput, as auto scaling targets), with the prices it used.
+type Cost struct {
+	Region           string  `json:"region"`
+	TableClass       string  `json:"table_class"`
+	PriceDate        string  `json:"price_date"`
+	Source           string  `json:"source"`
+	RCUPerRequest    float64 `json:"rcu_per_request"`
+	WCUPerRequest    float64 `json:"wcu_per_request"`
+	OnDemand         float64 `json:"on_demand_per_million"`
+	Provisioned      float64 `json:"provisioned_per_million"`
+	Utilization      float64 `json:"provisioned_utilization"`
+	ReadRequestUnit  float64 `json:"price_per_million_rru"`
+	WriteRequestUnit float64 `json:"price_per_million_wru"`
+	RCUHour          float64 `json:"price_per_rcu_hour"`
+	WCUHour          float64 `json:"price_per_wcu_hour"`
+}
+
+// Limit is one rule or number the model applied, with its source.
+type Limit struct {
+	Name   string  `json:"name"`
+	Value  float64 `json:"value"`
+	Unit   string  `json:"unit"`
+	Source string  `json:"source"`
+}

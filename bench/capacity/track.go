@@ -1,0 +1,62 @@
+package capacity
+
+import (
+	"github.com/ddbharness/ddbharness/designs"
+)
+
+// follow records the sizes one successful write left: the item's, and its
+// item collection's (the items of one table partition key value plus, on a
+// table with LSIs, their LSI entries).
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LSI.html#LSI.ItemCollections
+func (l *Ledger) follow(s designs.Schema, w Write) {
+	keyed := w.After
+	if keyed == nil {
+		keyed = w.Before
+	}
+	if keyed == nil {
+		return
+	}
+	id := primaryKey(s, keyed)
+	size, coll := Size(w.After), collectionBytes(s, w.After)
+	it := l.items[id]
+	if it == nil {
+		// An item the write creates starts at its first size: creating
+		// items grows collections, not items.
+		first := Size(w.Before)
+		if w.Before == nil {
+			first = size
+		}
+		it = &itemTrack{pk: keyText(keyed[s.PK]), first: first, coll: collectionBytes(s, w.Before)}
+		if s.SK != "" {
+			it.sk = keyText(keyed[s.SK])
+		}
+		l.items[id] = it
+		l.collection(it.pk).known += it.coll
+	}
+	c := l.collection(it.pk)
+	c.known += coll - it.coll
+	c.added += coll - it.coll
+	it.last, it.coll = size, coll
+}
+
+// collection returns the track of partition key value pk.
+func (l *Ledger) collection(pk string) *collectionTrack {
+	c := l.collections[pk]
+	if c == nil {
+		c = &collectionTrack{pk: pk}
+		l.collections[pk] = c
+	}
+	return c
+}
+
+// collectionBytes is what one item adds to its item collection: its size,
+// plus its entries in the table's LSIs.
+func collectionBytes(s designs.Schema, item Image) int {
+	n := Size(item)
+	for _, ix := range indexes(s) {
+		if ix.local {
+			n += Size(entry(s, ix, item))
+		}
+	}
+	return n
+}

@@ -1,0 +1,66 @@
+package capacity
+
+import (
+	"github.com/ddbharness/ddbharness/designs"
+)
+
+// write charges one item write: the table for the larger of the item's
+// before and after images, rounded up to 1 KB (at least one unit, so a
+// delete of a missing item costs one), doubled in a transaction; then every
+// index whose entry the write changed. A write whose condition failed costs
+// the table the size of the item as it stands (one unit if there is none)
+// and changes no index; an earlier revision of the guide charged the larger
+// of the stored and the attempted item, which Write does not carry.
+// Sources: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/read-write-operations.html#write-operation-consumption
+// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/WorkingWithItems.html#WorkingWithItems.ConditionalWrites.ReturnConsumedCapacity
+func (a *accountant) write(w Write) {
+	size := max(Size(w.Before), Size(w.After))
+	if w.Failed {
+		size = Size(w.Before)
+	}
+	wcu := units(size, writeUnitBytes)
+	if a.transactional() {
+		wcu *= txFactor
+	}
+	a.charge(designs.MainTable, keyText(a.itemKey(w)[a.s.PK]), 0, wcu)
+	if w.Failed {
+		return
+	}
+	for _, ix := range indexes(a.s) {
+		a.indexWrite(ix, entry(a.s, ix, w.Before), entry(a.s, ix, w.After))
+	}
+}
+
+// itemKey is the image that carries the write's table key.
+func (a *accountant) itemKey(w Write) Image {
+	switch {
+	case w.After != nil:
+		return w.After
+	case w.Before != nil:
+		return w.Before
+	}
+	return w.Key
+}
+
+// indexWrite charges index ix for an entry going from old to new (nil: no
+// entry). An added or removed entry is one write of its size; an entry
+// updated in place is one write of the larger size, none if it did not
+// change; an entry whose index key changed is a delete on the old partition
+// and a put on the new one. Index writes are not doubled in transactions.
+// Sources: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html#GSI.ThroughputConsiderations.Writes
+// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LSI.html#LSI.ThroughputConsiderations.Writes
+func (a *accountant) indexWrite(ix index, old, new Image) {
+	pk := func(e Image) string { return keyText(e[ix.pk]) }
+	switch {
+	case old == nil && new == nil:
+	case old == nil:
+		a.charge(ix.name, pk(new), 0, units(Size(new), writeUnitBytes))
+	case new == nil:
+		a.charge(ix.name, pk(old), 0, units(Size(old), writeUnitBytes))
+	case !sameValue(old[ix.pk], new[ix.pk]) || (ix.sk != "" && !sameValue(old[ix.sk], new[ix.sk])):
+		a.charge(ix.name, pk(old), 0, units(Size(old), writeUnitBytes))
+		a.charge(ix.name, pk(new), 0, units(Size(new), writeUnitBytes))
+	case !sameImage(old, new):
+		a.charge(ix.name, pk(new), 0, units(max(Size(old), Size(new)), writeUnitBytes))
+	}
+}
