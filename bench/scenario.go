@@ -7,6 +7,8 @@ package bench
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"time"
@@ -29,6 +31,39 @@ type Scenario struct {
 	Mix      []Step
 	// Driver makes the design's driver for a run, on this table and client.
 	Driver func(db designs.DB, table string, seed int64) Driver
+}
+
+// Validate reports what keeps Run from running the scenario: a missing
+// driver, pacer or duration, a pattern its design does not have, or no
+// step with a weight. The error wraps designs.ErrInvalidInput.
+func (sc Scenario) Validate() error {
+	var problems []error
+	if sc.Driver == nil {
+		problems = append(problems, errors.New("no Driver"))
+	}
+	if sc.Pacer == nil {
+		problems = append(problems, errors.New("no Pacer"))
+	}
+	if sc.Duration <= 0 {
+		problems = append(problems, errors.New("no Duration"))
+	}
+	total := 0
+	for _, st := range sc.Mix {
+		if _, ok := sc.Design.Pattern(st.Pattern); !ok {
+			problems = append(problems, fmt.Errorf("pattern %s is not in design %s", st.Pattern, sc.Design.Name))
+		}
+		if st.Weight < 0 {
+			problems = append(problems, fmt.Errorf("pattern %s has weight %d", st.Pattern, st.Weight))
+		}
+		total += st.Weight
+	}
+	if total <= 0 {
+		problems = append(problems, errors.New("no step with a weight above 0"))
+	}
+	if err := errors.Join(problems...); err != nil {
+		return fmt.Errorf("bench %s: %w: %w", sc.Name, designs.ErrInvalidInput, err)
+	}
+	return nil
 }
 
 // Step is one pattern of a mix: its relative weight, and the distribution

@@ -1,0 +1,212 @@
+package bench
+
+import (
+	"context"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+)
+
+// attack paces a scenario's mix: one goroutine draws each call's step and
+// key and its due time from the pacer, a bounded pool of workers makes the
+// calls. Latency counts from the due time, so calls that wait for a worker
+// (a stalled server keeps them all busy) show the wait instead of hiding it.
+type attack struct {
+	driver  Driver
+	pacer   vegeta.Pacer
+	steps   []step
+	total   int // sum of weights
+	pool    int
+	workers int
+	backlog int
+	drain   time.Duration
+	seed    int64
+}
+
+// step is one step of the mix, with what each of its Results repeats.
+type step struct {
+	Step
+	ctx    context.Context // carries the pattern ID, made once
+	upto   int             // cumulative weight
+	method string
+	url    string
+}
+
+// ticket is one call the pacer made due.
+type ticket struct {
+	step int
+	key  int
+	due  time.Time
+}
+
+func newAttack(sc Scenario, d Driver, cfg config) *attack {
+	a := &attack{driver: d, pacer: sc.Pacer, pool: max(sc.Pool, 1), workers: cfg.workers,
+		backlog: DefaultBacklog, drain: cfg.drain, seed: cfg.seed}
+	for _, st := range sc.Mix {
+		if st.Weight <= 0 {
+			continue
+		}
+		if st.Keys == nil {
+			st.Keys = Uniform{}
+		}
+		p, _ := sc.Design.Pattern(st.Pattern)
+		a.total += st.Weight
+		a.steps = append(a.steps, step{Step: st, upto: a.total, method: string(p.Op),
+			url: "ddb://" + sc.Design.Name + "/" + string(st.Pattern)})
+	}
+	return a
+}
+
+// pick draws a step by weight and a key from its distribution.
+func (a *attack) pick(r *rand.Rand) (int, int) {
+	w := r.IntN(a.total)
+	i := 0
+	for a.steps[i].upto <= w {
+		i++
+	}
+	return i, a.steps[i].Keys.Pick(r, a.pool)
+}
+
+// run paces the mix for d and sends each finished call to c (nil: the
+// calls are not measured, as in the warm-up). It returns how many due calls
+// it never sent because the run ended first. Cancelling ctx stops it at
+// once and drops the calls it cut short.
+func (a *attack) run(ctx context.Context, d time.Duration, c *collector) (unsent int) {
+	calls, stopCalls := context.WithCancel(ctx)
+	defer stopCalls()
+	for i := range a.steps {
+		a.steps[i].ctx = WithPattern(calls, a.steps[i].Pattern)
+	}
+	began := time.Now()
+	if c != nil {
+		c.start(began)
+		defer c.stop()
+	}
+	var mu sync.Mutex
+	record := func(res *vegeta.Result) {
+		if c != nil {
+			c.add(res)
+		}
+	}
+	notSent := func(n int) {
+		mu.Lock()
+		unsent += n
+		mu.Unlock()
+	}
+
+	var wg sync.WaitGroup
+	if unbounded(a.pacer) {
+		for w := range a.workers {
+			wg.Go(func() { a.closedLoop(ctx, calls, began.Add(d), w, record) })
+		}
+		wg.Wait()
+		return 0
+	}
+	tickets := make(chan ticket, a.backlog)
+	for w := range a.workers {
+		wg.Go(func() { notSent(a.work(ctx, calls, tickets, w, record)) })
+	}
+	a.schedule(ctx, began, d, tickets)
+	close(tickets)
+	// Calls already due may finish for a while after d; then the rest are cut.
+	drained := make(chan struct{})
+	go func() { wg.Wait(); close(drained) }()
+	cut := time.NewTimer(time.Until(began.Add(d + a.drain)))
+	defer cut.Stop()
+	select {
+	case <-drained:
+	case <-cut.C:
+		stopCalls()
+		<-drained
+	}
+	return unsent
+}
+
+// schedule queues one ticket per call with its due time, from the pacer
+// alone, asked as if every call had left on time: due times do not move
+// when calls wait. It runs ahead of the clock as far as the backlog lets
+// it, and each worker sleeps until its own ticket is due.
+func (a *attack) schedule(ctx context.Context, began time.Time, d time.Duration, tickets chan<- ticket) {
+	r := rand.New(rand.NewPCG(uint64(a.seed), 0))
+	var at time.Duration // the due time of the previous call
+	for hits := uint64(0); ; hits++ {
+		wait, stop := a.pacer.Pace(at, hits)
+		if stop || at+wait >= d {
+			return
+		}
+		at += max(wait, 0)
+		st, key := a.pick(r)
+		select {
+		case tickets <- ticket{step: st, key: key, due: began.Add(at)}:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// work makes the calls of the tickets it receives, each when it is due,
+// until they run out or the run is interrupted; it returns how many it
+// could not send before the run was cut.
+func (a *attack) work(ctx, calls context.Context, tickets <-chan ticket, w int, record func(*vegeta.Result)) (unsent int) {
+	r := rand.New(rand.NewPCG(uint64(a.seed), uint64(w)+1))
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	for t := range tickets {
+		if wait := time.Until(t.due); wait > 0 && calls.Err() == nil {
+			timer.Reset(wait)
+			select {
+			case <-timer.C:
+			case <-calls.Done():
+				timer.Stop()
+			}
+		}
+		switch {
+		case ctx.Err() != nil: // interrupted: drain the queue without calling
+		case calls.Err() != nil:
+			unsent++
+		default:
+			a.call(ctx, t, r, record)
+		}
+	}
+	return unsent
+}
+
+// closedLoop calls back to back until the deadline: the pacer asked for
+// no pacing at all, so each call is due when the previous one ends.
+func (a *attack) closedLoop(ctx, calls context.Context, deadline time.Time, w int, record func(*vegeta.Result)) {
+	r := rand.New(rand.NewPCG(uint64(a.seed), uint64(w)+1))
+	for now := time.Now(); now.Before(deadline) && calls.Err() == nil; now = time.Now() {
+		st, key := a.pick(r)
+		a.call(ctx, ticket{step: st, key: key, due: now}, r, record)
+	}
+}
+
+// call makes one call and records it, unless the run was interrupted under
+// it: then its latency means nothing.
+func (a *attack) call(ctx context.Context, t ticket, r *rand.Rand, record func(*vegeta.Result)) {
+	st := &a.steps[t.step]
+	err := a.driver.Call(st.ctx, st.Pattern, t.key, r)
+	end := time.Now()
+	if err != nil && ctx.Err() != nil {
+		return
+	}
+	code, class := Classify(err)
+	record(&vegeta.Result{
+		Attack:    string(st.Pattern),
+		Code:      code,
+		Timestamp: t.due,
+		Latency:   end.Sub(t.due),
+		Error:     class,
+		Method:    st.method,
+		URL:       st.url,
+	})
+}
+
+// unbounded reports whether the pacer sets no rate at all (vegeta's zero
+// ConstantPacer): it never makes a call wait, however many were sent.
+func unbounded(p vegeta.Pacer) bool {
+	wait, stop := p.Pace(0, 1<<40)
+	return wait == 0 && !stop
+}

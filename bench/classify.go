@@ -1,0 +1,103 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"net"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go"
+
+	"github.com/ddbharness/ddbharness/designs"
+)
+
+// Pseudo HTTP statuses of a call's vegeta Result: vegeta groups results by
+// status, and counts 2xx and 3xx as successes.
+const (
+	StatusOK        = 200
+	StatusInvalid   = 400 // the pattern refused its input
+	StatusNotFound  = 404 // the pattern found nothing (designs.ErrNotFound)
+	StatusConflict  = 409 // a condition or domain rule said no
+	StatusThrottled = 429 // DynamoDB throttled the call
+	StatusError     = 500 // anything else
+)
+
+// domainErrors are the designs' sentinels and their statuses. A pattern's
+// error wraps at most one of them; its text is stable, unlike an SDK
+// error's, which carries a request ID.
+var domainErrors = []struct {
+	err    error
+	status uint16
+}{
+	{designs.ErrInvalidInput, StatusInvalid},
+	{designs.ErrTooManyActions, StatusInvalid},
+	{designs.ErrNotFound, StatusNotFound},
+	{designs.ErrAlreadyExists, StatusConflict},
+	{designs.ErrEmailTaken, StatusConflict},
+	{designs.ErrInvoiceNumberTaken, StatusConflict},
+	{designs.ErrAccountNotAvailable, StatusConflict},
+	{designs.ErrLeaseNotActive, StatusConflict},
+	{designs.ErrUserHasLease, StatusConflict},
+	{designs.ErrConflict, StatusConflict},
+	{designs.ErrOutOfStock, StatusConflict},
+	{designs.ErrAccountLeased, StatusConflict},
+}
+
+// throttles are the error codes of DynamoDB refusing for capacity.
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Programming.Errors.html
+var throttles = map[string]bool{
+	"ProvisionedThroughputExceededException": true,
+	"ThrottlingException":                    true,
+	"RequestLimitExceeded":                   true,
+}
+
+// Classify maps a pattern call's error to a pseudo status and a stable
+// class text for vegeta: nil is 200 and "".
+func Classify(err error) (status uint16, class string) {
+	if err == nil {
+		return StatusOK, ""
+	}
+	for _, d := range domainErrors {
+		if errors.Is(err, d.err) {
+			return d.status, d.err.Error()
+		}
+	}
+	if designs.IsConditionFailed(err) {
+		return StatusConflict, "condition failed"
+	}
+	if _, ok := designs.FailedConditions(err); ok {
+		return StatusConflict, "transaction cancelled: condition failed"
+	}
+	var tce *types.TransactionCanceledException
+	if errors.As(err, &tce) {
+		return StatusConflict, "transaction cancelled: " + cancellationCode(tce)
+	}
+	var api smithy.APIError
+	if errors.As(err, &api) {
+		if throttles[api.ErrorCode()] {
+			return StatusThrottled, "throttled: " + api.ErrorCode()
+		}
+		return StatusError, "dynamodb: " + api.ErrorCode()
+	}
+	var netErr net.Error
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return StatusError, "timeout"
+	case errors.Is(err, context.Canceled):
+		return StatusError, "cancelled"
+	case errors.As(err, &netErr):
+		return StatusError, "network error"
+	}
+	return StatusError, "other error"
+}
+
+// cancellationCode is the first reason a transaction gives that is not
+// "None" (TransactionConflict, ThrottlingError, ...).
+func cancellationCode(tce *types.TransactionCanceledException) string {
+	for _, r := range tce.CancellationReasons {
+		if r.Code != nil && *r.Code != "None" {
+			return *r.Code
+		}
+	}
+	return "unknown reason"
+}

@@ -1,0 +1,53 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go"
+
+	"github.com/ddbharness/ddbharness/designs"
+)
+
+func TestClassify(t *testing.T) {
+	sdk := func(err error) error { // as the SDK wraps a service error
+		return &smithy.OperationError{ServiceID: "DynamoDB", OperationName: "PutItem", Err: err}
+	}
+	cancelled := func(code string) *types.TransactionCanceledException {
+		return &types.TransactionCanceledException{Message: aws.String("Transaction cancelled, request id XYZ"),
+			CancellationReasons: []types.CancellationReason{{Code: aws.String("None")}, {Code: aws.String(code)}}}
+	}
+	cases := []struct {
+		name   string
+		err    error
+		status uint16
+		class  string
+	}{
+		{"success", nil, 200, ""},
+		{"a pattern's missing item", fmt.Errorf("AP-06: client 1: %w", designs.ErrNotFound), 404, "not found"},
+		{"refused input", fmt.Errorf("AP-03: %w: no ID", designs.ErrInvalidInput), 400, "invalid input"},
+		{"a domain conflict joined with its cancellation", fmt.Errorf("AP-02: %w",
+			errors.Join(designs.ErrEmailTaken, sdk(cancelled("ConditionalCheckFailed")))), 409, "email already taken"},
+		{"a lost condition the pattern did not name", sdk(&types.ConditionalCheckFailedException{}), 409, "condition failed"},
+		{"a cancelled transaction's lost condition", sdk(cancelled("ConditionalCheckFailed")), 409, "transaction cancelled: condition failed"},
+		{"a transaction conflict", sdk(cancelled("TransactionConflict")), 409, "transaction cancelled: TransactionConflict"},
+		{"throttling", sdk(&types.ProvisionedThroughputExceededException{Message: aws.String("request id XYZ")}), 429,
+			"throttled: ProvisionedThroughputExceededException"},
+		{"another service error, without its request ID", sdk(&smithy.GenericAPIError{Code: "ValidationException", Message: "id XYZ"}), 500,
+			"dynamodb: ValidationException"},
+		{"a timeout", fmt.Errorf("AP-01: %w", context.DeadlineExceeded), 500, "timeout"},
+		{"a network failure", sdk(&net.OpError{Op: "dial", Err: errors.New("connection refused")}), 500, "network error"},
+		{"anything else", errors.New("boom"), 500, "other error"},
+	}
+	for _, c := range cases {
+		status, class := Classify(c.err)
+		if status != c.status || class != c.class {
+			t.Errorf("%s: Classify(%v) = %d %q, want %d %q", c.name, c.err, status, class, c.status, c.class)
+		}
+	}
+}

@@ -1,0 +1,171 @@
+package bench
+
+import (
+	"context"
+	"maps"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/designs"
+)
+
+// BatchGetItem reads items of one or more tables: one observation per
+// table. Keys DynamoDB left unprocessed were not read and cost nothing;
+// the other keys it found no item for are misses.
+func (c *Client) BatchGetItem(ctx context.Context, in *dynamodb.BatchGetItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.BatchGetItemOutput, error) {
+	req := *in
+	req.ReturnConsumedCapacity = types.ReturnConsumedCapacityIndexes
+	added := map[string][]string{}
+	for table, ka := range in.RequestItems {
+		var add []string
+		ka.ProjectionExpression, ka.ExpressionAttributeNames, add = c.withKeys(ka.ProjectionExpression, ka.ExpressionAttributeNames)
+		if add != nil {
+			if len(added) == 0 {
+				req.RequestItems = maps.Clone(in.RequestItems)
+			}
+			req.RequestItems[table], added[table] = ka, add
+		}
+	}
+	start := time.Now()
+	out, err := c.db.BatchGetItem(ctx, &req, opts...)
+	if err != nil {
+		return out, err
+	}
+	defer restoreProjections(in, out, added)
+	observe := c.observer()
+	for table, ka := range in.RequestItems {
+		consistent, whole := aws.ToBool(ka.ConsistentRead), ka.ProjectionExpression == nil
+		found := out.Responses[table]
+		c.learnAll(table, found, whole, consistent)
+		if observe == nil {
+			continue
+		}
+		o := observation(ctx, start, designs.BatchGetItem, table)
+		o.Consistent, o.Local = consistent, tableCapacity(out.ConsumedCapacity, table)
+		o.Reads = c.readImages(table, "", found, whole)
+		o.Addressed = c.missing(table, ka.Keys, found, out.UnprocessedKeys[table].Keys)
+		o.Misses = len(ka.Keys) - len(found) - len(out.UnprocessedKeys[table].Keys)
+		observe(o)
+	}
+	if !wantsCapacity(in.ReturnConsumedCapacity) {
+		out.ConsumedCapacity = nil
+	}
+	return out, nil
+}
+
+// restoreProjections gives the pattern its items and unprocessed keys as
+// its own projections would have made them.
+func restoreProjections(in *dynamodb.BatchGetItemInput, out *dynamodb.BatchGetItemOutput, added map[string][]string) {
+	for table, add := range added {
+		stripKeys(out.Responses[table], add)
+		if ka, ok := out.UnprocessedKeys[table]; ok {
+			mine := in.RequestItems[table]
+			ka.ProjectionExpression, ka.ExpressionAttributeNames = mine.ProjectionExpression, mine.ExpressionAttributeNames
+			out.UnprocessedKeys[table] = ka
+		}
+	}
+}
+
+// missing lists the requested keys that were processed and found nothing;
+// an item projected without its key cannot be matched, so then it is empty.
+func (c *Client) missing(table string, keys, found, unprocessed []capacity.Image) []capacity.Image {
+	seen := make(map[string]bool, len(found)+len(unprocessed))
+	for _, set := range [][]capacity.Image{found, unprocessed} {
+		for _, it := range set {
+			id, ok := c.shadow.id(table, it)
+			if !ok {
+				return nil
+			}
+			seen[id] = true
+		}
+	}
+	var miss []capacity.Image
+	for _, k := range keys {
+		if id, ok := c.shadow.id(table, k); ok && !seen[id] {
+			miss = append(miss, k)
+		}
+	}
+	return miss
+}
+
+// BatchWriteItem puts and deletes items of one or more tables, without
+// conditions and without return values: the before images come from the
+// shadow. Requests DynamoDB left unprocessed wrote nothing.
+func (c *Client) BatchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.BatchWriteItemOutput, error) {
+	req := *in
+	req.ReturnConsumedCapacity = types.ReturnConsumedCapacityIndexes
+	start := time.Now()
+	out, err := c.db.BatchWriteItem(ctx, &req, opts...)
+	if err != nil {
+		return out, err
+	}
+	observe := c.observer()
+	for table, reqs := range in.RequestItems {
+		skip := c.unprocessed(table, out.UnprocessedItems[table])
+		var writes []capacity.Write
+		for _, r := range reqs {
+			var key, after capacity.Image
+			switch {
+			case r.PutRequest != nil:
+				after = r.PutRequest.Item
+				key = c.keyOf(after)
+			case r.DeleteRequest != nil:
+				key = r.DeleteRequest.Key
+			default:
+				continue
+			}
+			if id, ok := c.shadow.id(table, key); ok && skip[id] {
+				continue
+			}
+			before := c.shadow.swap(table, key, after)
+			if observe != nil {
+				writes = append(writes, capacity.Write{Before: before, After: after, Key: key})
+			}
+		}
+		if observe != nil && len(writes) > 0 {
+			o := observation(ctx, start, designs.BatchWriteItem, table)
+			o.Writes, o.Local = writes, tableCapacity(out.ConsumedCapacity, table)
+			observe(o)
+		}
+	}
+	if !wantsCapacity(in.ReturnConsumedCapacity) {
+		out.ConsumedCapacity = nil
+	}
+	return out, nil
+}
+
+// unprocessed names the requests of table DynamoDB sent back.
+func (c *Client) unprocessed(table string, reqs []types.WriteRequest) map[string]bool {
+	if len(reqs) == 0 {
+		return nil
+	}
+	skip := make(map[string]bool, len(reqs))
+	for _, r := range reqs {
+		var key capacity.Image
+		switch {
+		case r.PutRequest != nil:
+			key = r.PutRequest.Item
+		case r.DeleteRequest != nil:
+			key = r.DeleteRequest.Key
+		}
+		if id, ok := c.shadow.id(table, key); ok {
+			skip[id] = true
+		}
+	}
+	return skip
+}
+
+// tableCapacity picks DynamoDB's figure for one table out of a multi-table
+// call's list.
+func tableCapacity(all []types.ConsumedCapacity, table string) []types.ConsumedCapacity {
+	for _, cc := range all {
+		if aws.ToString(cc.TableName) == table {
+			return []types.ConsumedCapacity{cc}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,176 @@
+package bench
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"sync"
+	"time"
+
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+)
+
+// ProgressEvery is how often a run prints its progress line.
+const ProgressEvery = time.Second
+
+// resultChunk is how many Results the collector keeps per block.
+const resultChunk = 4096
+
+// collector gathers a measured run's Results and metrics as calls finish,
+// and prints a progress line every second: elapsed time, the rate achieved
+// over the last second, that second's p50 and p99, and the errors so far.
+type collector struct {
+	name     string
+	progress io.Writer
+
+	mu       sync.Mutex
+	chunks   []vegeta.Results // results in blocks, so that growing never copies them
+	count    int
+	total    vegeta.Metrics
+	byAttack map[string]*vegeta.Metrics
+	errors   int
+	window   vegeta.LatencyMetrics
+	inWindow int
+
+	began time.Time
+	quit  chan struct{}
+	done  sync.WaitGroup
+}
+
+func newCollector(sc Scenario, progress io.Writer) *collector {
+	c := &collector{name: sc.Name, progress: progress, byAttack: map[string]*vegeta.Metrics{}}
+	for _, st := range sc.Mix {
+		if st.Weight > 0 {
+			c.byAttack[string(st.Pattern)] = &vegeta.Metrics{}
+		}
+	}
+	return c
+}
+
+// add takes one finished call; many workers call it at once.
+func (c *collector) add(r *vegeta.Result) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.chunks) == 0 || len(c.chunks[len(c.chunks)-1]) == resultChunk {
+		c.chunks = append(c.chunks, make(vegeta.Results, 0, resultChunk))
+	}
+	last := &c.chunks[len(c.chunks)-1]
+	*last = append(*last, *r)
+	c.count++
+	c.total.Add(r)
+	if m := c.byAttack[r.Attack]; m != nil {
+		m.Add(r)
+	}
+	if r.Error != "" {
+		c.errors++
+	}
+	c.window.Add(r.Latency)
+	c.inWindow++
+}
+
+// start begins the progress lines.
+func (c *collector) start(began time.Time) {
+	c.began, c.quit = began, make(chan struct{})
+	c.done.Go(func() {
+		tick := time.NewTicker(ProgressEvery)
+		defer tick.Stop()
+		last := began
+		for {
+			select {
+			case <-c.quit:
+				return
+			case now := <-tick.C:
+				c.line(now, now.Sub(last))
+				last = now
+			}
+		}
+	})
+}
+
+// stop ends the progress lines and prints the run's last one.
+func (c *collector) stop() {
+	close(c.quit)
+	c.done.Wait()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	fmt.Fprintf(c.progress, "%s: %d calls in %s, p50 %s, p99 %s, errors %d\n", c.name, c.count,
+		time.Since(c.began).Round(10*time.Millisecond), Latency(c.total.Latencies.Quantile(0.5)),
+		Latency(c.total.Latencies.Quantile(0.99)), c.errors)
+}
+
+// line prints one progress line for the window that just ended.
+func (c *collector) line(now time.Time, window time.Duration) {
+	c.mu.Lock()
+	n, lat, errs := c.inWindow, c.window, c.errors
+	c.inWindow, c.window = 0, vegeta.LatencyMetrics{}
+	c.mu.Unlock()
+	rate := float64(n) / window.Seconds()
+	fmt.Fprintf(c.progress, "%s %5.0fs %9.1f/s  p50 %-9s p99 %-9s errors %d\n", c.name,
+		now.Sub(c.began).Seconds(), rate, Latency(lat.Quantile(0.5)), Latency(lat.Quantile(0.99)), errs)
+}
+
+// finish puts the run's Results in order of intended time, numbers them per
+// pattern, and closes the metrics into out.
+func (c *collector) finish(out *Outcome, sc Scenario) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	results := make(vegeta.Results, 0, c.count)
+	for _, ch := range c.chunks {
+		results = append(results, ch...)
+	}
+	c.chunks = nil
+	slices.SortStableFunc(results, func(a, b vegeta.Result) int { return a.Timestamp.Compare(b.Timestamp) })
+	seq := map[string]uint64{}
+	for i := range results {
+		r := &results[i]
+		r.Seq = seq[r.Attack]
+		seq[r.Attack]++
+	}
+	c.total.Close()
+	out.Results, out.Total = results, c.total
+	for _, st := range sc.Mix {
+		m := c.byAttack[string(st.Pattern)]
+		if m == nil || st.Weight <= 0 {
+			continue
+		}
+		m.Close()
+		p, _ := sc.Design.Pattern(st.Pattern)
+		out.Patterns = append(out.Patterns, PatternMetrics{Pattern: p, Weight: st.Weight, Keys: keysName(st.Keys), Metrics: *m})
+	}
+}
+
+func keysName(d Dist) string {
+	if d == nil {
+		return Uniform{}.String()
+	}
+	return d.String()
+}
+
+// Latency prints a latency the way people read them: µs below a
+// millisecond, ms below a second, then seconds.
+func Latency(d time.Duration) string {
+	switch {
+	case d < time.Millisecond:
+		return fmt.Sprintf("%.0fµs", float64(d)/float64(time.Microsecond))
+	case d < time.Second:
+		return fmt.Sprintf("%.2fms", float64(d)/float64(time.Millisecond))
+	}
+	return fmt.Sprintf("%.2fs", d.Seconds())
+}
+
+// seedProgress prints the seeding's progress at most once a second, and
+// when it completes. Drivers may report from many goroutines.
+func seedProgress(w io.Writer, name string, began time.Time) func(done, total int) {
+	var mu sync.Mutex
+	var last time.Time
+	return func(done, total int) {
+		mu.Lock()
+		defer mu.Unlock()
+		now := time.Now()
+		if done < total && now.Sub(last) < ProgressEvery {
+			return
+		}
+		last = now
+		fmt.Fprintf(w, "%s: seeding %d/%d (%s)\n", name, done, total, now.Sub(began).Round(100*time.Millisecond))
+	}
+}

@@ -1,0 +1,190 @@
+package bench_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+
+	"github.com/ddbharness/ddbharness/bench"
+	"github.com/ddbharness/ddbharness/bench/report"
+	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/designs/invoicing"
+	"github.com/ddbharness/ddbharness/fixtures"
+)
+
+// invoicingDriver is a minimal driver over the invoicing design: clients
+// are the pool; the mix views a client, bills it, and looks up an invoice
+// that does not exist.
+type invoicingDriver struct {
+	table   invoicing.Table
+	mu      sync.Mutex // fixtures are not safe for concurrent use
+	fake    *fixtures.Invoicing
+	clients []string
+}
+
+func newInvoicingDriver(db designs.DB, table string, seed int64) bench.Driver {
+	return &invoicingDriver{table: invoicing.Table{DB: db, Name: table}, fake: fixtures.NewInvoicing(seed)}
+}
+
+func (d *invoicingDriver) Seed(ctx context.Context, n int, progress func(done, total int)) error {
+	for i := range n {
+		c := d.fake.Client()
+		if err := d.table.CreateClient(ctx, c); err != nil {
+			return err
+		}
+		d.clients = append(d.clients, c.ID)
+		progress(i+1, n)
+	}
+	return nil
+}
+
+func (d *invoicingDriver) Call(ctx context.Context, p designs.PatternID, key int, r *rand.Rand) error {
+	client := d.clients[key]
+	switch p {
+	case invoicing.ViewClientRecentInvoicesID:
+		_, err := d.table.ViewClientRecentInvoices(ctx, client, 5, "")
+		return err
+	case invoicing.CreateInvoiceID:
+		d.mu.Lock()
+		inv, lines := d.fake.Invoice(client), d.fake.Lines(1+r.IntN(3))
+		d.mu.Unlock()
+		_, err := d.table.CreateInvoice(ctx, inv, lines)
+		return err
+	case invoicing.ViewInvoiceID:
+		_, err := d.table.ViewInvoice(ctx, fmt.Sprintf("no-such-invoice-%d", key))
+		return err
+	}
+	return fmt.Errorf("pattern %s: %w", p, designs.ErrInvalidInput)
+}
+
+// billing is a tiny scenario: 40 calls a second for 1.5 s.
+func billing() bench.Scenario {
+	return bench.Scenario{
+		Name:     "invoicing/test-billing",
+		About:    "a tiny mix, to prove the engine end to end",
+		Design:   invoicing.Design,
+		Pool:     20,
+		Pacer:    vegeta.ConstantPacer{Freq: 40, Per: time.Second},
+		Duration: 1500 * time.Millisecond,
+		Mix: []bench.Step{
+			{Pattern: invoicing.ViewClientRecentInvoicesID, Weight: 6, Keys: bench.Zipf{S: 1.2}},
+			{Pattern: invoicing.CreateInvoiceID, Weight: 3},
+			{Pattern: invoicing.ViewInvoiceID, Weight: 1},
+		},
+		Driver: newInvoicingDriver,
+	}
+}
+
+var _ = Describe("running a scenario on DynamoDB Local", Label("engine"), func() {
+	It("paces the mix open-loop, measures every call and accounts its capacity", func(ctx SpecContext) {
+		out, err := bench.Run(ctx, raw, billing(), bench.Warmup(300*time.Millisecond), bench.Workers(8), bench.Progress(GinkgoWriter))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(out.Interrupted).To(BeFalse())
+
+		By("sending exactly the calls the pacer made due, 25 ms apart, each measured from its due time")
+		Expect(out.Results).To(HaveLen(59), "calls due at 25 ms, 50 ms, … before 1.5 s")
+		for i := 1; i < len(out.Results); i++ {
+			Expect(out.Results[i].Timestamp.Sub(out.Results[i-1].Timestamp)).To(Equal(25 * time.Millisecond))
+		}
+		Expect(out.Unsent).To(BeZero())
+
+		By("naming each call's pattern, operation and outcome as vegeta expects")
+		seq := map[string]uint64{}
+		for _, r := range out.Results {
+			Expect(r.Seq).To(Equal(seq[r.Attack]), "Seq counts per pattern")
+			seq[r.Attack]++
+			Expect(r.URL).To(Equal("ddb://invoicing/" + r.Attack))
+			switch designs.PatternID(r.Attack) {
+			case invoicing.ViewClientRecentInvoicesID:
+				Expect([]any{r.Method, r.Code, r.Error}).To(Equal([]any{"Query", uint16(200), ""}))
+			case invoicing.CreateInvoiceID:
+				Expect([]any{r.Method, r.Code, r.Error}).To(Equal([]any{"TransactWriteItems", uint16(200), ""}))
+			case invoicing.ViewInvoiceID:
+				Expect([]any{r.Method, r.Code, r.Error}).To(Equal([]any{"Query", uint16(404), "not found"}))
+			default:
+				Fail("unexpected attack " + r.Attack)
+			}
+		}
+		Expect(out.Total.Requests).To(BeEquivalentTo(59))
+		Expect(out.Patterns).To(HaveLen(3))
+		var perPattern uint64
+		for _, p := range out.Patterns {
+			perPattern += p.Metrics.Requests
+			Expect(p.Metrics.Requests).To(BeEquivalentTo(seq[string(p.ID)]))
+		}
+		Expect(perPattern).To(BeEquivalentTo(59))
+
+		By("accounting the measured calls, not the seeding or the warm-up")
+		Expect(out.Capacity.Requests).To(BeEquivalentTo(59))
+		calls := map[designs.PatternID]int64{}
+		for _, p := range out.Capacity.Patterns {
+			calls[p.Pattern] = p.Calls
+		}
+		Expect(calls).To(Equal(map[designs.PatternID]int64{
+			invoicing.ViewClientRecentInvoicesID: int64(seq[string(invoicing.ViewClientRecentInvoicesID)]),
+			invoicing.CreateInvoiceID:            int64(seq[string(invoicing.CreateInvoiceID)]),
+			invoicing.ViewInvoiceID:              int64(seq[string(invoicing.ViewInvoiceID)]),
+		}))
+		Expect(out.Approximations).To(BeZero())
+
+		By("deleting the table it created")
+		_, err = raw.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(out.Table)})
+		var missing *types.ResourceNotFoundException
+		Expect(errors.As(err, &missing)).To(BeTrue(), "table %s is still there", out.Table)
+
+		By("writing a report of the run that vegeta reads back")
+		dir, err := report.Write(GinkgoT().TempDir(), out)
+		Expect(err).NotTo(HaveOccurred())
+		summary, err := os.ReadFile(filepath.Join(dir, report.SummaryFile))
+		Expect(err).NotTo(HaveOccurred())
+		for _, p := range out.Patterns {
+			Expect(string(summary)).To(ContainSubstring("| %s | %s |", p.ID, p.Name))
+		}
+		f, err := os.Open(filepath.Join(dir, report.ResultsFile))
+		Expect(err).NotTo(HaveOccurred())
+		defer f.Close()
+		var back vegeta.Metrics
+		dec := vegeta.NewDecoder(f)
+		for {
+			var r vegeta.Result
+			if err := dec.Decode(&r); err != nil {
+				Expect(err).To(MatchError(io.EOF))
+				break
+			}
+			back.Add(&r)
+		}
+		Expect(back.Requests).To(Equal(out.Total.Requests))
+	})
+
+	It("stops cleanly when cancelled, and returns what it measured", func(ctx SpecContext) {
+		sc := billing()
+		sc.Duration = time.Minute
+		run, cancel := context.WithCancel(ctx)
+		time.AfterFunc(time.Second, cancel)
+		began := time.Now()
+		out, err := bench.Run(run, raw, sc, bench.Warmup(0), bench.Progress(GinkgoWriter))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(time.Since(began)).To(BeNumerically("<", 10*time.Second))
+		Expect(out.Interrupted).To(BeTrue())
+		Expect(out.Results).NotTo(BeEmpty())
+		for _, r := range out.Results {
+			Expect(r.Error).NotTo(Equal("cancelled"), "calls cut short by the interrupt are not measured")
+		}
+		_, err = raw.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(out.Table)})
+		var missing *types.ResourceNotFoundException
+		Expect(errors.As(err, &missing)).To(BeTrue(), "table %s is still there", out.Table)
+	})
+})

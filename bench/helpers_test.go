@@ -1,0 +1,157 @@
+package bench_test
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/ddbharness/ddbharness/bench/capacity"
+)
+
+// recorder keeps the observations a client sends it.
+type recorder struct {
+	mu  sync.Mutex
+	obs []capacity.Observation
+}
+
+func (r *recorder) observe(o capacity.Observation) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.obs = append(r.obs, o)
+}
+
+// take returns the observations so far and forgets them.
+func (r *recorder) take() []capacity.Observation {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	obs := r.obs
+	r.obs = nil
+	return obs
+}
+
+// only returns the one observation recorded since the last take.
+func (r *recorder) only() capacity.Observation {
+	GinkgoHelper()
+	obs := r.take()
+	Expect(obs).To(HaveLen(1))
+	return obs[0]
+}
+
+var partitions atomic.Int64
+
+// freshPK is a partition key no other spec of this run uses.
+func freshPK() string {
+	return fmt.Sprintf("T#%d-%d-%d", GinkgoRandomSeed(), GinkgoParallelProcess(), partitions.Add(1))
+}
+
+func s(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+func n(v string) types.AttributeValue { return &types.AttributeValueMemberN{Value: v} }
+func ss(v ...string) types.AttributeValue {
+	return &types.AttributeValueMemberSS{Value: v}
+}
+
+// setOf is a string set for expression.Value, which takes attribute values
+// by value.
+func setOf(v ...string) types.AttributeValueMemberSS { return types.AttributeValueMemberSS{Value: v} }
+
+// row is an item as a pattern writes it, through attributevalue.
+type row struct{ PK, SK, Name string }
+
+func key(pk, sk string) capacity.Image { return capacity.Image{"PK": s(pk), "SK": s(sk)} }
+
+// item is key(pk, sk) plus attributes.
+func item(pk, sk string, kv ...any) capacity.Image {
+	img := key(pk, sk)
+	for i := 0; i < len(kv); i += 2 {
+		v, ok := kv[i+1].(types.AttributeValue)
+		if !ok {
+			var err error
+			v, err = attributevalue.Marshal(kv[i+1])
+			Expect(err).NotTo(HaveOccurred())
+		}
+		img[kv[i].(string)] = v
+	}
+	return img
+}
+
+// stored reads the item at k straight from the table, strongly consistent.
+func stored(ctx context.Context, k capacity.Image) capacity.Image {
+	GinkgoHelper()
+	out, err := raw.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(table), Key: k, ConsistentRead: aws.Bool(true)})
+	Expect(err).NotTo(HaveOccurred())
+	if len(out.Item) == 0 {
+		return nil
+	}
+	return out.Item
+}
+
+// rawPut writes an item straight to the table, behind the client's back.
+func rawPut(ctx context.Context, img capacity.Image) {
+	GinkgoHelper()
+	_, err := raw.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(table), Item: img})
+	Expect(err).NotTo(HaveOccurred())
+}
+
+// plain turns an image into Go values with sets sorted, so that images
+// compare by content: DynamoDB keeps no order in a set.
+func plain(img capacity.Image) map[string]any {
+	if img == nil {
+		return nil
+	}
+	out := map[string]any{}
+	for k, v := range img {
+		out[k] = plainValue(v)
+	}
+	return out
+}
+
+func plainValue(v types.AttributeValue) any {
+	switch v := v.(type) {
+	case *types.AttributeValueMemberSS:
+		return "SS" + fmt.Sprint(slices.Sorted(slices.Values(v.Value)))
+	case *types.AttributeValueMemberNS:
+		return "NS" + fmt.Sprint(slices.Sorted(slices.Values(v.Value)))
+	case *types.AttributeValueMemberN:
+		// Numbers compare by value: DynamoDB Local keeps the scale of a sum
+		// ("2.00"), which costs nothing, since trailing zeros are not stored
+		// digits.
+		r, ok := new(big.Rat).SetString(v.Value)
+		Expect(ok).To(BeTrue(), v.Value)
+		return "N" + r.RatString()
+	case *types.AttributeValueMemberM:
+		return plain(v.Value)
+	case *types.AttributeValueMemberL:
+		l := make([]any, len(v.Value))
+		for i, e := range v.Value {
+			l[i] = plainValue(e)
+		}
+		return l
+	}
+	var x any
+	Expect(attributevalue.Unmarshal(v, &x)).To(Succeed())
+	return x
+}
+
+// sameItem matches an image with the same content as want.
+func sameItem(want capacity.Image) OmegaMatcher {
+	return WithTransform(plain, Equal(plain(want)))
+}
+
+// writesOf returns the writes of observations, in order.
+func writesOf(obs []capacity.Observation) []capacity.Write {
+	var ws []capacity.Write
+	for _, o := range obs {
+		ws = append(ws, o.Writes...)
+	}
+	return ws
+}

@@ -1,0 +1,71 @@
+package bench
+
+import (
+	"io"
+	"os"
+	"time"
+)
+
+// Defaults of Run's options.
+const (
+	// DefaultWorkers bounds the calls in flight. Open-loop pacing needs only
+	// rate × latency of them; the rest absorb a stalling server, whose delay
+	// still counts from each call's intended time.
+	DefaultWorkers = 64
+	// DefaultWarmup runs the mix, unmeasured, before measuring: a young JVM
+	// and a cold connection pool would otherwise weigh on the first seconds.
+	DefaultWarmup = 3 * time.Second
+	// DefaultSeed makes runs repeatable: the same seed draws the same
+	// patterns and keys in the same order, and seeds the same entities.
+	DefaultSeed int64 = 1
+	// DefaultDrain is how long calls already due when the run ends may
+	// still finish; those not started by then are recorded as not sent.
+	DefaultDrain = 10 * time.Second
+	// DefaultBacklog is how many due calls may wait for a free worker before
+	// the pacer itself waits (and then catches up, with due times intact).
+	DefaultBacklog = 1 << 14
+)
+
+// Option changes how Run runs a scenario.
+type Option func(*config)
+
+type config struct {
+	workers    int
+	warmup     time.Duration
+	seed       int64
+	progress   io.Writer
+	targetRate float64
+	drain      time.Duration
+}
+
+func newConfig(opts []Option) config {
+	c := config{workers: DefaultWorkers, warmup: DefaultWarmup, seed: DefaultSeed, progress: os.Stderr, drain: DefaultDrain}
+	for _, o := range opts {
+		o(&c)
+	}
+	return c
+}
+
+// Workers bounds the calls in flight (default DefaultWorkers). Give the SDK
+// client at least as many idle connections per host.
+func Workers(n int) Option { return func(c *config) { c.workers = n } }
+
+// Warmup sets how long the mix runs unmeasured first (default
+// DefaultWarmup; 0 skips it).
+func Warmup(d time.Duration) Option { return func(c *config) { c.warmup = d } }
+
+// Seed sets the seed of the run's random choices and of the seeded data
+// (default DefaultSeed).
+func Seed(n int64) Option { return func(c *config) { c.seed = n } }
+
+// Progress sends the progress lines to w (default os.Stderr; io.Discard
+// silences them).
+func Progress(w io.Writer) Option { return func(c *config) { c.progress = w } }
+
+// TargetRate asks the capacity model for its forecast at this many
+// requests per second of the mix (default 0: no forecast).
+func TargetRate(r float64) Option { return func(c *config) { c.targetRate = r } }
+
+// Drain sets how long due calls may still finish after the run's duration
+// (default DefaultDrain).
+func Drain(d time.Duration) Option { return func(c *config) { c.drain = d } }

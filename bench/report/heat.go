@@ -1,0 +1,142 @@
+package report
+
+import (
+	"cmp"
+	"html"
+	"io"
+	"slices"
+
+	"github.com/ddbharness/ddbharness/bench"
+	"github.com/ddbharness/ddbharness/bench/capacity"
+)
+
+// HeatRows bounds the partition keys heat.svg shows: the hottest by their
+// busiest second.
+const HeatRows = 20
+
+// Heat picture geometry, in pixels.
+const (
+	heatLabel    = 300 // the key names' column
+	heatCellMax  = 24  // a second's width, at most
+	heatWidth    = 900 // the seconds' columns together, at most
+	heatRow      = 18
+	heatTop      = 56  // title and axis
+	heatMinWidth = 760 // the title and the legend
+)
+
+// heatScale colours a second by its share of the per-partition limit
+// (3,000 RCU/s and 1,000 WCU/s, combined linearly): pale below 1 %, then
+// yellow to red, and black at or over the limit, where DynamoDB throttles.
+var heatScale = []struct {
+	upTo  float64
+	color string
+	label string
+}{
+	{0.01, "#fff5eb", "< 1%"},
+	{0.05, "#fee6ce", "< 5%"},
+	{0.10, "#fdd0a2", "< 10%"},
+	{0.25, "#fdae6b", "< 25%"},
+	{0.50, "#fd8d3c", "< 50%"},
+	{0.75, "#e6550d", "< 75%"},
+	{1.00, "#a63603", "< 100%"},
+	{0, "#000000", "throttled"},
+}
+
+// heatRowData is one partition key's seconds, as shares of the limit.
+type heatRowData struct {
+	label  string
+	shares map[int]float64
+	peak   float64
+}
+
+// WriteHeat writes heat.svg: the hottest partition keys (rows) second by
+// second (columns), each cell coloured by the share of the per-partition
+// limit the key used that second at the measured rate.
+func WriteHeat(w io.Writer, out bench.Outcome) error {
+	r := out.Capacity
+	rows := heatRows(r.Hot)
+	seconds := max(1, int(r.Seconds+0.5))
+	for _, row := range rows {
+		for t := range row.shares {
+			seconds = max(seconds, t+1)
+		}
+	}
+	cell := max(1, min(heatCellMax, heatWidth/seconds))
+	width := max(heatLabel+cell*seconds+20, heatMinWidth)
+	height := heatTop + heatRow*max(len(rows), 1) + 60
+
+	p := &printer{w: w}
+	p.f(`<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="12">`+"\n", width, height)
+	p.f(`<rect width="100%%" height="100%%" fill="#ffffff"/>` + "\n")
+	p.f(`<text x="8" y="20" font-size="14" font-weight="bold">%s: partition heat, share of the per-partition limit each second</text>`+"\n",
+		html.EscapeString(out.Scenario))
+	p.f(`<text x="8" y="38" fill="#555555">At the measured %.1f requests/s; a partition serves %s RCU/s or %s WCU/s (or a mix).</text>`+"\n",
+		r.MeasuredRate, thousands(capacity.PartitionRCU), thousands(capacity.PartitionWCU))
+	for t := 0; t < seconds; t += axisStep(seconds) {
+		p.f(`<text x="%d" y="%d" fill="#555555">%ds</text>`+"\n", heatLabel+t*cell, heatTop-4, t)
+	}
+	if len(rows) == 0 {
+		p.f(`<text x="8" y="%d">No partition key took any capacity.</text>`+"\n", heatTop+14)
+	}
+	for i, row := range rows {
+		y := heatTop + i*heatRow
+		p.f(`<text x="8" y="%d">%s</text>`+"\n", y+13, html.EscapeString(row.label))
+		for t := 0; t < seconds; t++ {
+			share := row.shares[t]
+			p.f(`<rect x="%d" y="%d" width="%d" height="%d" fill="%s"><title>%ds: %.1f%%</title></rect>`+"\n",
+				heatLabel+t*cell, y, cell, heatRow-2, heatColor(share), t, 100*share)
+		}
+	}
+	legendY := heatTop + heatRow*max(len(rows), 1) + 20
+	for i, s := range heatScale {
+		x := 8 + i*90
+		p.f(`<rect x="%d" y="%d" width="14" height="14" fill="%s" stroke="#999999"/>`+"\n", x, legendY, s.color)
+		p.f(`<text x="%d" y="%d">%s</text>`+"\n", x+18, legendY+12, html.EscapeString(s.label))
+	}
+	p.f("</svg>\n")
+	return p.err
+}
+
+// heatRows picks the keys to show: the HeatRows keys with the busiest
+// seconds, hottest first.
+func heatRows(hot []capacity.HotKey) []heatRowData {
+	var rows []heatRowData
+	for _, h := range hot {
+		row := heatRowData{label: truncate(targetName(h.Target)+"  "+h.Key, 44), shares: map[int]float64{}}
+		for _, pt := range h.Series {
+			share := pt.RCU/capacity.PartitionRCU + pt.WCU/capacity.PartitionWCU
+			row.shares[pt.T] += share
+			row.peak = max(row.peak, row.shares[pt.T])
+		}
+		rows = append(rows, row)
+	}
+	slices.SortStableFunc(rows, func(a, b heatRowData) int { return cmp.Compare(b.peak, a.peak) })
+	return rows[:min(len(rows), HeatRows)]
+}
+
+func heatColor(share float64) string {
+	for _, s := range heatScale[:len(heatScale)-1] {
+		if share < s.upTo {
+			return s.color
+		}
+	}
+	return heatScale[len(heatScale)-1].color
+}
+
+// axisStep labels about ten seconds along the axis.
+func axisStep(seconds int) int {
+	for _, step := range []int{1, 2, 5, 10, 15, 30, 60, 120, 300} {
+		if seconds/step <= 10 {
+			return step
+		}
+	}
+	return 600
+}
+
+func truncate(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}

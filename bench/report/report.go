@@ -1,0 +1,152 @@
+// Package report writes what a bench run measured into a folder of its
+// own: summary.md for people, metrics.json for machines, results.bin in
+// vegeta's format (so that `vegeta report` and `vegeta plot` read it),
+// plot.html (vegeta's latency plot) and heat.svg (partition heat over
+// time), and points reports/latest at the newest run.
+package report
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/ddbharness/ddbharness/bench"
+)
+
+// The files of a run's folder, and the pointers to the newest run.
+const (
+	SummaryFile = "summary.md"
+	MetricsFile = "metrics.json"
+	ResultsFile = "results.bin"
+	PlotFile    = "plot.html"
+	HeatFile    = "heat.svg"
+	// LatestLink is a symbolic link to the newest run's folder; LatestFile
+	// holds its name, for file systems without links.
+	LatestLink = "latest"
+	LatestFile = "LATEST"
+)
+
+// writers makes each file of a run's folder.
+var writers = []struct {
+	name  string
+	write func(io.Writer, bench.Outcome) error
+}{
+	{SummaryFile, WriteSummary},
+	{MetricsFile, WriteMetrics},
+	{ResultsFile, WriteResults},
+	{PlotFile, WritePlot},
+	{HeatFile, WriteHeat},
+}
+
+// Write writes the report of out into a new folder under root, named
+// <UTC start>-<design>-<scenario>, points root's latest pointers at it and
+// returns its path.
+func Write(root string, out bench.Outcome) (string, error) {
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		return "", fmt.Errorf("report: %w", err)
+	}
+	dir, err := makeRunDir(root, runName(out))
+	if err != nil {
+		return "", fmt.Errorf("report: %w", err)
+	}
+	for _, w := range writers {
+		if err := writeFile(filepath.Join(dir, w.name), out, w.write); err != nil {
+			return dir, fmt.Errorf("report %s: %w", w.name, err)
+		}
+	}
+	if err := pointLatest(root, filepath.Base(dir)); err != nil {
+		return dir, fmt.Errorf("report: %w", err)
+	}
+	return dir, nil
+}
+
+// runName is <UTC start>-<design>-<scenario>, in characters every file
+// system takes.
+func runName(out bench.Outcome) string {
+	at := out.Started
+	if at.IsZero() {
+		at = time.Now()
+	}
+	scenario := out.Scenario
+	if i := strings.LastIndex(scenario, "/"); i >= 0 {
+		scenario = scenario[i+1:]
+	}
+	return at.UTC().Format("20060102T150405Z") + "-" + safe(out.Design) + "-" + safe(scenario)
+}
+
+func safe(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '-', r == '_':
+			return r
+		case r >= 'A' && r <= 'Z':
+			return r + 'a' - 'A'
+		}
+		return '-'
+	}, s)
+}
+
+// makeRunDir creates root/name, or root/name-2 and so on when a run of the
+// same second took it already.
+func makeRunDir(root, name string) (string, error) {
+	for i := 1; ; i++ {
+		dir := filepath.Join(root, name)
+		if i > 1 {
+			dir = fmt.Sprintf("%s-%d", dir, i)
+		}
+		err := os.Mkdir(dir, 0o755)
+		if !errors.Is(err, os.ErrExist) {
+			return dir, err
+		}
+	}
+}
+
+func writeFile(path string, out bench.Outcome, write func(io.Writer, bench.Outcome) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(f)
+	if err := write(w, out); err != nil {
+		f.Close()
+		return err
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// pointLatest points root/latest and root/LATEST at the run folder name,
+// each replaced in one rename so that a reader never sees neither. The
+// link is best effort: some file systems have none.
+func pointLatest(root, name string) error {
+	tmp := filepath.Join(root, "."+LatestFile+".tmp")
+	if err := os.WriteFile(tmp, []byte(name+"\n"), 0o644); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, filepath.Join(root, LatestFile)); err != nil {
+		return err
+	}
+	link := filepath.Join(root, "."+LatestLink+".tmp")
+	_ = os.Remove(link)
+	if os.Symlink(name, link) == nil {
+		_ = os.Rename(link, filepath.Join(root, LatestLink))
+	}
+	return nil
+}
+
+// Latest returns the folder of the newest run under root.
+func Latest(root string) (string, error) {
+	b, err := os.ReadFile(filepath.Join(root, LatestFile))
+	if err != nil {
+		return "", fmt.Errorf("report: no run under %s yet: %w", root, err)
+	}
+	return filepath.Join(root, strings.TrimSpace(string(b))), nil
+}

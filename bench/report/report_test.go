@@ -1,0 +1,238 @@
+package report
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"flag"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+
+	"github.com/ddbharness/ddbharness/bench"
+	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/designs"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+var t0 = time.Date(2026, 5, 22, 10, 15, 0, 0, time.UTC)
+
+var catalog = []designs.Pattern{
+	{ID: "AP-03", Name: "create invoice", Op: designs.TransactWriteItems, Index: designs.MainTable},
+	{ID: "AP-06", Name: "view client and recent invoices", Op: designs.Query, Index: designs.MainTable},
+	{ID: "AP-07", Name: "view invoice and line items", Op: designs.Query, Index: "GSI1"},
+}
+
+// sample is a run of 60 calls over 3 s: AP-06 reads, AP-03 writes, AP-07
+// misses every fifth call and fails once.
+func sample() bench.Outcome {
+	out := bench.Outcome{
+		Scenario: "invoicing/month-end", About: "clients read their invoices while a few big clients are billed",
+		Design: "invoicing", Table: "ddbh-invoicing-bench-1", Pacer: "Constant{20 hits/1s}", Pool: 100, Workers: 8,
+		Seed: 7, Duration: 3 * time.Second, Warmup: time.Second, SeedTime: 1500 * time.Millisecond,
+		Started: t0, Elapsed: 3 * time.Second,
+	}
+	seq := map[string]uint64{}
+	for i := range 60 {
+		p := catalog[[]int{1, 1, 0, 2}[i%4]]
+		r := vegeta.Result{Attack: string(p.ID), Seq: seq[string(p.ID)], Code: 200, Method: string(p.Op),
+			URL: "ddb://invoicing/" + string(p.ID), Timestamp: t0.Add(time.Duration(i+1) * 50 * time.Millisecond),
+			Latency: time.Duration(1+i%7) * time.Millisecond}
+		seq[r.Attack]++
+		switch {
+		case p.ID == "AP-07" && i%5 == 3:
+			r.Code, r.Error = 404, "not found"
+		case i == 59:
+			r.Code, r.Error = 500, "dynamodb: ValidationException"
+		}
+		out.Results = append(out.Results, r)
+	}
+	for _, p := range catalog {
+		var m vegeta.Metrics
+		for i := range out.Results {
+			if out.Results[i].Attack == string(p.ID) {
+				m.Add(&out.Results[i])
+			}
+		}
+		m.Close()
+		out.Patterns = append(out.Patterns, bench.PatternMetrics{Pattern: p, Weight: map[designs.PatternID]int{"AP-03": 1, "AP-06": 2, "AP-07": 1}[p.ID],
+			Keys: "zipf", Metrics: m})
+	}
+	for i := range out.Results {
+		out.Total.Add(&out.Results[i])
+	}
+	out.Total.Close()
+	out.Capacity = sampleCapacity()
+	return out
+}
+
+func sampleCapacity() capacity.Report {
+	return capacity.Report{
+		Billing: "on-demand", Start: t0, Seconds: 3, Requests: 60, MeasuredRate: 20,
+		Targets: []capacity.TargetUsage{
+			{Target: designs.MainTable, Kind: "table", RCU: 41.5, WCU: 120, PeakRCU: 15, PeakWCU: 44, Keys: 12},
+			{Target: "GSI1", Kind: "gsi", RCU: 7.5, WCU: 30, PeakRCU: 3, PeakWCU: 11, Keys: 15},
+		},
+		Hot: []capacity.HotKey{
+			{Target: designs.MainTable, Key: "CLIENT#1", Score: 300, Share: 0.75, RCU: 30, WCU: 90, PeakRCU: 12, PeakWCU: 35,
+				Pattern: "AP-03", ThrottleRate: 571, Series: []capacity.Point{{T: 0, RCU: 9, WCU: 25}, {T: 1, RCU: 12, WCU: 35}, {T: 2, RCU: 9, WCU: 30}}},
+			{Target: "GSI1", Key: "INVOICE#9", Score: 40, Share: 0.4, RCU: 4, WCU: 12, PeakRCU: 2, PeakWCU: 6,
+				Pattern: "AP-07", ThrottleRate: 3333, Series: []capacity.Point{{T: 1, RCU: 2, WCU: 6}, {T: 2, RCU: 2, WCU: 6}}},
+		},
+		Ceiling: &capacity.Ceiling{Target: designs.MainTable, Key: "CLIENT#1", Limit: "1,000 WCU/s per partition", Rate: 571, Factor: 28.6, Pattern: "AP-03"},
+		Growth: []capacity.Growth{{Kind: "collection", Key: "CLIENT#1", Bytes: 52_000, Added: 12_000, BytesPerSecond: 4000,
+			Limit: capacity.MaxCollectionBytes, SecondsToLimit: 2.68e6}},
+		Cost: capacity.Cost{Region: "us-east-1", TableClass: "Standard", PriceDate: "2026-05-01", Source: "https://aws.amazon.com/dynamodb/pricing/",
+			RCUPerRequest: 0.82, WCUPerRequest: 2.5, OnDemand: 3.2313, Provisioned: 0.9876, Utilization: 0.7},
+		Patterns: []capacity.PatternUsage{
+			{Pattern: "AP-03", Op: designs.TransactWriteItems, Calls: 15, WCU: 150, Local: 75, LocalCalls: 15},
+			{Pattern: "AP-06", Op: designs.Query, Calls: 30, RCU: 45, Local: 45, LocalCalls: 30},
+		},
+		Disagreements: []capacity.Disagreement{{Pattern: "AP-03", Op: designs.TransactWriteItems, Target: designs.MainTable,
+			Calls: 15, Differing: 15, Units: 150, LocalUnits: 75, ExampleUnits: 10, ExampleLocal: 5}},
+		Findings: []string{
+			`The hottest partition key of the table is "CLIENT#1" (75% of its 3×WCU+RCU weight, mostly AP-03).`,
+			"The first limit this mix reaches is 1,000 WCU/s per partition on partition key \"CLIENT#1\" of the table, at 571 requests/s.",
+		},
+	}
+}
+
+// golden compares got with testdata/name, or rewrites it with -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to write it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from %s (run go test -update and review the diff)\ngot:\n%s", name, path, got)
+	}
+}
+
+func TestGolden(t *testing.T) {
+	for _, c := range []struct {
+		file  string
+		write func(io.Writer, bench.Outcome) error
+	}{
+		{"summary.md", WriteSummary},
+		{"metrics.json", WriteMetrics},
+		{"heat.svg", WriteHeat},
+	} {
+		var b bytes.Buffer
+		if err := c.write(&b, sample()); err != nil {
+			t.Fatalf("write %s: %v", c.file, err)
+		}
+		golden(t, c.file, b.Bytes())
+		if strings.HasSuffix(c.file, ".svg") {
+			wellFormed(t, c.file, b.Bytes())
+		}
+	}
+}
+
+// wellFormed fails the test when doc is not well-formed XML.
+func wellFormed(t *testing.T, name string, doc []byte) {
+	t.Helper()
+	dec := xml.NewDecoder(bytes.NewReader(doc))
+	for {
+		_, err := dec.Token()
+		if errors.Is(err, io.EOF) {
+			return
+		}
+		if err != nil {
+			t.Errorf("%s is not well-formed XML: %v", name, err)
+			return
+		}
+	}
+}
+
+func TestResultsReadBackByVegeta(t *testing.T) {
+	out := sample()
+	var b bytes.Buffer
+	if err := WriteResults(&b, out); err != nil {
+		t.Fatal(err)
+	}
+	dec := vegeta.DecoderFor(&b) // what `vegeta report` uses: it detects the format
+	if dec == nil {
+		t.Fatal("vegeta does not recognise results.bin")
+	}
+	for i, want := range out.Results {
+		var got vegeta.Result
+		if err := dec.Decode(&got); err != nil {
+			t.Fatalf("result %d: %v", i, err)
+		}
+		if !got.Equal(want) {
+			t.Errorf("result %d: got %+v, want %+v", i, got, want)
+		}
+	}
+	var extra vegeta.Result
+	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
+		t.Errorf("after %d results: got %v, want io.EOF", len(out.Results), err)
+	}
+}
+
+func TestPlotShowsEveryPattern(t *testing.T) {
+	var b bytes.Buffer
+	if err := WritePlot(&b, sample()); err != nil {
+		t.Fatal(err)
+	}
+	html := b.String()
+	for _, want := range []string{"<title>invoicing/month-end</title>", `"AP-03: OK"`, `"AP-06: OK"`, `"AP-07: OK"`, `"AP-07: ERROR"`} {
+		if !strings.Contains(html, want) {
+			t.Errorf("plot.html lacks %s", want)
+		}
+	}
+}
+
+func TestWriteMakesAFolderPerRunAndPointsAtTheNewest(t *testing.T) {
+	root := t.TempDir()
+	first, err := Write(root, sample())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := filepath.Base(first), "20260522T101500Z-invoicing-month-end"; got != want {
+		t.Errorf("Write: folder %s, want %s", got, want)
+	}
+	for _, f := range []string{SummaryFile, MetricsFile, ResultsFile, PlotFile, HeatFile} {
+		if fi, err := os.Stat(filepath.Join(first, f)); err != nil || fi.Size() == 0 {
+			t.Errorf("Write: %s missing or empty (%v)", f, err)
+		}
+	}
+	second, err := Write(root, sample()) // the same second: a folder of its own
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := filepath.Base(second), "20260522T101500Z-invoicing-month-end-2"; got != want {
+		t.Errorf("second Write: folder %s, want %s", got, want)
+	}
+	if got, err := Latest(root); err != nil || got != second {
+		t.Errorf("Latest(root) = %s, %v; want %s", got, err, second)
+	}
+	if got, err := os.Readlink(filepath.Join(root, LatestLink)); err != nil || got != filepath.Base(second) {
+		t.Errorf("readlink latest = %s, %v; want %s", got, err, filepath.Base(second))
+	}
+}
+
+func TestWriteReportsARunInterruptedBeforeItMeasured(t *testing.T) {
+	out := bench.Outcome{Scenario: "invoicing/month-end", Design: "invoicing", Interrupted: true}
+	dir, err := Write(t.TempDir(), out)
+	if err != nil {
+		t.Fatalf("Write(interrupted, nothing measured): %v", err)
+	}
+	summary, err := os.ReadFile(filepath.Join(dir, SummaryFile))
+	if err != nil || !strings.Contains(string(summary), "**Interrupted**") {
+		t.Errorf("summary.md of an interrupted run: %v\n%s", err, summary)
+	}
+}

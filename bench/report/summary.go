@@ -1,0 +1,314 @@
+package report
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+
+	"github.com/ddbharness/ddbharness/bench"
+	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/designs"
+)
+
+// WriteSummary writes summary.md: what ran, the capacity model's findings,
+// latency and throughput per pattern, errors, and the capacity detail
+// behind the findings.
+func WriteSummary(w io.Writer, out bench.Outcome) error {
+	p := &printer{w: w}
+	p.header(out)
+	p.findings(out.Capacity)
+	p.latency(out)
+	p.errors(out.Results)
+	p.capacity(out.Capacity)
+	p.files()
+	return p.err
+}
+
+// printer writes markdown and keeps the first error.
+type printer struct {
+	w   io.Writer
+	err error
+}
+
+func (p *printer) f(format string, args ...any) {
+	if p.err == nil {
+		_, p.err = fmt.Fprintf(p.w, format, args...)
+	}
+}
+
+// table writes a markdown table; align holds one of "l" or "r" per column.
+func (p *printer) table(align string, head []string, rows [][]string) {
+	p.f("| %s |\n|", strings.Join(head, " | "))
+	for _, a := range align {
+		if a == 'r' {
+			p.f("---:|")
+		} else {
+			p.f("---|")
+		}
+	}
+	p.f("\n")
+	for _, r := range rows {
+		p.f("| %s |\n", strings.Join(r, " | "))
+	}
+	p.f("\n")
+}
+
+func (p *printer) header(out bench.Outcome) {
+	p.f("# %s\n\n", out.Scenario)
+	if out.About != "" {
+		p.f("%s\n\n", out.About)
+	}
+	p.f("Started %s on table `%s` of design %s, seed %d, %d workers.\n",
+		out.Started.UTC().Format("2006-01-02 15:04:05 UTC"), out.Table, out.Design, out.Seed, out.Workers)
+	p.f("The pacer %s ran for %s after a %s warm-up; %d entities were seeded in %s.\n\n",
+		out.Pacer, out.Duration, out.Warmup, out.Pool, out.SeedTime.Round(time.Millisecond))
+	if out.Interrupted {
+		p.f("**Interrupted** after %s of measuring: the figures cover what ran until then.\n\n", out.Elapsed.Round(time.Millisecond))
+	}
+	if out.Unsent > 0 {
+		p.f("**%d calls were never sent**: they were still waiting for a worker when the run ended, so the workers could not keep up with the pacer.\n\n", out.Unsent)
+	}
+	if out.Approximations > 0 {
+		p.f("%d writes have an approximate after image: the client could not evaluate their update expression.\n\n", out.Approximations)
+	}
+}
+
+func (p *printer) findings(r capacity.Report) {
+	p.f("## Findings\n\n")
+	if len(r.Findings) == 0 {
+		p.f("The capacity model found nothing to report.\n\n")
+		return
+	}
+	for _, s := range r.Findings {
+		p.f("- %s\n", s)
+	}
+	p.f("\n")
+}
+
+func (p *printer) latency(out bench.Outcome) {
+	p.f("## Latency and throughput\n\n")
+	p.f("Latency counts from each call's intended send time, so waiting for a busy worker counts too. Rates are per second.\n\n")
+	var rows [][]string
+	for _, pm := range out.Patterns {
+		rows = append(rows, append([]string{string(pm.ID), pm.Name, string(pm.Op), pm.Index, strconv.Itoa(pm.Weight), pm.Keys},
+			metricCells(pm.Metrics)...))
+	}
+	rows = append(rows, append([]string{"**all**", "", "", "", "", ""}, metricCells(out.Total)...))
+	p.table("lllllrrrrrrrrrr", []string{"Pattern", "Name", "Operation", "Index", "Weight", "Keys",
+		"Requests", "Rate", "Throughput", "p50", "p90", "p99", "Max", "Success", "Errors"}, rows)
+}
+
+func metricCells(m vegeta.Metrics) []string {
+	errs := 0
+	for code, n := range m.StatusCodes {
+		if c, _ := strconv.Atoi(code); c < 200 || c >= 400 {
+			errs += n
+		}
+	}
+	return []string{strconv.FormatUint(m.Requests, 10), fmt.Sprintf("%.1f", m.Rate), fmt.Sprintf("%.1f", m.Throughput),
+		bench.Latency(m.Latencies.P50), bench.Latency(m.Latencies.P90), bench.Latency(m.Latencies.P99),
+		bench.Latency(m.Latencies.Max), fmt.Sprintf("%.1f%%", 100*m.Success), strconv.Itoa(errs)}
+}
+
+// errors lists the failed calls by pattern, status and error class.
+func (p *printer) errors(results vegeta.Results) {
+	type class struct {
+		attack, err string
+		code        uint16
+	}
+	counts := map[class]int{}
+	for i := range results {
+		if r := &results[i]; r.Code < 200 || r.Code >= 400 {
+			counts[class{r.Attack, r.Error, r.Code}]++
+		}
+	}
+	if len(counts) == 0 {
+		return
+	}
+	classes := make([]class, 0, len(counts))
+	for c := range counts {
+		classes = append(classes, c)
+	}
+	slices.SortFunc(classes, func(a, b class) int {
+		return cmp.Or(cmp.Compare(a.attack, b.attack), cmp.Compare(a.code, b.code), cmp.Compare(a.err, b.err))
+	})
+	var rows [][]string
+	for _, c := range classes {
+		rows = append(rows, []string{c.attack, strconv.Itoa(int(c.code)), c.err, strconv.Itoa(counts[c])})
+	}
+	p.f("### Errors\n\n")
+	p.table("lrlr", []string{"Pattern", "Status", "Error", "Calls"}, rows)
+}
+
+func (p *printer) capacity(r capacity.Report) {
+	p.f("## Capacity on real DynamoDB (%s)\n\n", r.Billing)
+	p.f("Computed from item sizes by AWS's rules for %d requests over %.1f s (%.1f requests/s).\n\n", r.Requests, r.Seconds, r.MeasuredRate)
+	p.targets(r.Targets)
+	p.hot(r.Hot)
+	p.growth(r.Growth)
+	p.cost(r.Cost)
+	p.patterns(r.Patterns)
+	p.disagreements(r.Disagreements)
+}
+
+func (p *printer) targets(ts []capacity.TargetUsage) {
+	if len(ts) == 0 {
+		return
+	}
+	var rows [][]string
+	for _, t := range ts {
+		rows = append(rows, []string{targetName(t.Target), t.Kind, units(t.RCU), units(t.WCU), units(t.PeakRCU), units(t.PeakWCU), strconv.Itoa(t.Keys)})
+	}
+	p.f("### Tables and indexes\n\n")
+	p.table("llrrrrr", []string{"Target", "Kind", "RCU", "WCU", "Peak RCU/s", "Peak WCU/s", "Partition keys"}, rows)
+}
+
+func (p *printer) hot(hs []capacity.HotKey) {
+	if len(hs) == 0 {
+		return
+	}
+	var rows [][]string
+	for _, h := range hs {
+		at := "—"
+		if h.ThrottleRate > 0 {
+			at = units(h.ThrottleRate)
+		}
+		rows = append(rows, []string{targetName(h.Target), code(h.Key), units(h.Score), fmt.Sprintf("%.0f%%", 100*h.Share),
+			units(h.PeakRCU), units(h.PeakWCU), at, string(h.Pattern)})
+	}
+	p.f("### Hottest partition keys\n\n")
+	p.f("Ranked as CloudWatch Contributor Insights ranks them (3 × WCU + RCU over the run). ")
+	p.f("\"Throttles at\" is the request rate of this mix at which the key's partition reaches %s RCU/s or %s WCU/s; heat.svg shows each second.\n\n",
+		thousands(capacity.PartitionRCU), thousands(capacity.PartitionWCU))
+	p.table("llrrrrrl", []string{"Target", "Partition key", "Score", "Share", "Peak RCU/s", "Peak WCU/s", "Throttles at (req/s)", "Mostly"}, rows)
+}
+
+func (p *printer) growth(gs []capacity.Growth) {
+	if len(gs) == 0 {
+		return
+	}
+	var rows [][]string
+	for _, g := range gs {
+		rows = append(rows, []string{g.Kind, code(g.Key), code(g.Sort), thousands(int64(g.Bytes)), thousands(int64(g.Added)),
+			units(g.BytesPerSecond), limitBytes(g.Limit), seconds(g.SecondsToLimit), seconds(g.SecondsAtTarget)})
+	}
+	p.f("### Growth\n\n")
+	p.table("lllrrrrrr", []string{"Kind", "Partition key", "Sort key", "Bytes", "Added", "Bytes/s", "Limit", "Time to limit", "At target rate"}, rows)
+}
+
+func (p *printer) cost(c capacity.Cost) {
+	p.f("### Cost\n\n")
+	p.f("Per million requests of this mix: **$%.4f on demand**, **$%.4f provisioned** at %.0f%% utilisation ", c.OnDemand, c.Provisioned, 100*c.Utilization)
+	p.f("(%.3f RCU and %.3f WCU per request; %s %s prices of %s, %s).\n\n", c.RCUPerRequest, c.WCUPerRequest, c.Region, c.TableClass, c.PriceDate, c.Source)
+}
+
+func (p *printer) patterns(ps []capacity.PatternUsage) {
+	if len(ps) == 0 {
+		return
+	}
+	var rows [][]string
+	for _, u := range ps {
+		per := func(v float64) string {
+			if u.Calls == 0 {
+				return "—"
+			}
+			return units(v / float64(u.Calls))
+		}
+		rows = append(rows, []string{string(u.Pattern), string(u.Op), strconv.FormatInt(u.Calls, 10), units(u.RCU), units(u.WCU),
+			per(u.RCU), per(u.WCU), units(u.Local)})
+	}
+	p.f("### Capacity per pattern\n\n")
+	p.table("llrrrrrr", []string{"Pattern", "Operation", "DynamoDB calls", "RCU", "WCU", "RCU/call", "WCU/call", "DynamoDB Local's units"}, rows)
+}
+
+func (p *printer) disagreements(ds []capacity.Disagreement) {
+	p.f("### DynamoDB Local against AWS's rules\n\n")
+	if len(ds) == 0 {
+		p.f("DynamoDB Local's consumed capacity agreed with AWS's rules on every call that reported one.\n\n")
+		return
+	}
+	var rows [][]string
+	for _, d := range ds {
+		rows = append(rows, []string{string(d.Pattern), string(d.Op), targetName(d.Target), fmt.Sprintf("%d of %d", d.Differing, d.Calls),
+			units(d.Units), units(d.LocalUnits), fmt.Sprintf("%s vs %s", units(d.ExampleUnits), units(d.ExampleLocal))})
+	}
+	p.f("Where DynamoDB Local's own figure differs, the report uses AWS's rules.\n\n")
+	p.table("lllrrrl", []string{"Pattern", "Operation", "Target", "Calls differing", "Units by AWS's rules", "Local's units", "Example (rules vs Local)"}, rows)
+}
+
+func (p *printer) files() {
+	p.f("## Files\n\n")
+	p.f("- `%s`: every call, in vegeta's format: `vegeta report %s`, `vegeta plot %s > plot.html`\n", ResultsFile, ResultsFile, ResultsFile)
+	p.f("- `%s`: latency over time per pattern (vegeta's plot)\n", PlotFile)
+	p.f("- `%s`: the hottest partition keys, second by second, against the per-partition limit\n", HeatFile)
+	p.f("- `%s`: all of the above for machines\n", MetricsFile)
+}
+
+// targetName names a table or index for people.
+func targetName(t string) string {
+	switch t {
+	case designs.MainTable:
+		return "table"
+	case "*":
+		return "whole call"
+	}
+	return t
+}
+
+// code shows a key as code; an empty one as a dash.
+func code(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return "`" + strings.ReplaceAll(s, "`", "'") + "`"
+}
+
+// units prints capacity units and rates: whole numbers in thousands,
+// three significant digits below.
+func units(v float64) string {
+	if v >= 1000 {
+		return thousands(int64(v + 0.5))
+	}
+	return strconv.FormatFloat(v, 'g', 3, 64)
+}
+
+func thousands(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+func limitBytes(b int64) string {
+	switch {
+	case b == 0:
+		return "—"
+	case b >= 1<<30:
+		return fmt.Sprintf("%d GB", b>>30)
+	}
+	return fmt.Sprintf("%d KB", b>>10)
+}
+
+// seconds prints a time to a limit; 0 means none.
+func seconds(s float64) string {
+	if s <= 0 {
+		return "—"
+	}
+	d := time.Duration(s * float64(time.Second))
+	switch {
+	case d < 2*time.Minute:
+		return fmt.Sprintf("%.0f s", s)
+	case d < 2*time.Hour:
+		return fmt.Sprintf("%.0f min", d.Minutes())
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%.1f h", d.Hours())
+	}
+	return fmt.Sprintf("%.0f days", d.Hours()/24)
+}

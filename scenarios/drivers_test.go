@@ -1,0 +1,139 @@
+package scenarios_test
+
+import (
+	"errors"
+	"math/rand/v2"
+	"sync"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/ddbharness/ddbharness/bench"
+	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/designs/accountpool"
+	"github.com/ddbharness/ddbharness/designs/agencies"
+	"github.com/ddbharness/ddbharness/designs/invoicing"
+	"github.com/ddbharness/ddbharness/designs/services"
+	"github.com/ddbharness/ddbharness/designs/shop"
+	"github.com/ddbharness/ddbharness/scenarios"
+)
+
+// outcomes are the domain results the scenarios' mixes make likely, per
+// design and pattern: a lost race, a drained stock, a call that finds
+// nothing of the run's to act on. Any other error is a fault.
+var outcomes = map[string]map[designs.PatternID][]error{
+	invoicing.Design.Name: {
+		invoicing.UpdateInvoiceID: {designs.ErrConflict},
+		invoicing.UpdateClientID:  {designs.ErrConflict},
+	},
+	shop.Design.Name: {
+		shop.PlaceOrderID: {designs.ErrOutOfStock},
+	},
+	accountpool.Design.Name: {
+		accountpool.CreateLeaseID:          {designs.ErrAccountNotAvailable, designs.ErrUserHasLease},
+		accountpool.DeleteLeaseID:          {designs.ErrLeaseNotActive},
+		accountpool.GetLeaseID:             {designs.ErrNotFound},
+		accountpool.MarkAccountAvailableID: {designs.ErrAccountLeased},
+		accountpool.RemoveAccountID:        {designs.ErrNotFound},
+	},
+	agencies.Design.Name: {
+		agencies.DeleteAgencyID: {designs.ErrNotFound},
+		agencies.DeleteMemberID: {designs.ErrNotFound},
+	},
+	services.Design.Name: {
+		services.GetServiceID:        {designs.ErrNotFound},
+		services.UpdateServiceID:     {designs.ErrNotFound},
+		services.RescheduleServiceID: {designs.ErrNotFound, designs.ErrConflict},
+		services.DeleteServiceID:     {designs.ErrNotFound},
+		services.IssueVoucherID:      {designs.ErrNotFound, designs.ErrAlreadyExists},
+		services.FulfilVoucherID:     {designs.ErrNotFound},
+	},
+}
+
+func expected(design string, p designs.PatternID, err error) bool {
+	for _, want := range outcomes[design][p] {
+		if errors.Is(err, want) {
+			return true
+		}
+	}
+	return false
+}
+
+// call is one Call a spec made and what came back.
+type call struct {
+	pattern designs.PatternID
+	key     int
+	err     error
+}
+
+func scenarioEntries() []TableEntry {
+	var out []TableEntry
+	for _, sc := range scenarios.All {
+		out = append(out, Entry(sc.Name, sc))
+	}
+	return out
+}
+
+var _ = Describe("scenario drivers", driverSpecs, func() {
+	DescribeTable("seed a pool, then run every step of the mix, one call at a time and then all at once",
+		func(ctx SpecContext, sc bench.Scenario) {
+			const pool, workers, each = 20, 8, 4
+			d := sc.Driver(db, newTable(ctx, sc.Design, "driver"), seed())
+			Expect(d.Seed(ctx, pool, nil)).To(Succeed())
+
+			// One call at a time, twice over the same random stream: the
+			// engine replays a worker's stream after its warm-up, and the
+			// replay must not collide with what the first pass created.
+			var calls []call
+			for range 2 {
+				r := rand.New(rand.NewPCG(uint64(seed()), 0))
+				for _, st := range sc.Mix {
+					for key := range 3 {
+						calls = append(calls, call{st.Pattern, key, d.Call(ctx, st.Pattern, key, r)})
+					}
+				}
+			}
+
+			work := make(chan call)
+			var mu sync.Mutex
+			var wg sync.WaitGroup
+			for w := range workers {
+				r := rand.New(rand.NewPCG(uint64(seed()), uint64(w+1)))
+				wg.Go(func() {
+					for c := range work {
+						c.err = d.Call(ctx, c.pattern, c.key, r)
+						mu.Lock()
+						calls = append(calls, c)
+						mu.Unlock()
+					}
+				})
+			}
+			r := rand.New(rand.NewPCG(uint64(seed()), 99))
+			for range each {
+				for _, st := range sc.Mix {
+					keys := st.Keys
+					if keys == nil {
+						keys = bench.Uniform{}
+					}
+					work <- call{pattern: st.Pattern, key: keys.Pick(r, pool)}
+				}
+			}
+			close(work)
+			wg.Wait()
+
+			succeeded := map[designs.PatternID]int{}
+			for _, c := range calls {
+				if c.err == nil {
+					succeeded[c.pattern]++
+					continue
+				}
+				Expect(expected(sc.Design.Name, c.pattern, c.err)).To(BeTrue(), "%s %s on key %d: %v", sc.Name, c.pattern, c.key, c.err)
+			}
+			for _, st := range sc.Mix {
+				Expect(succeeded[st.Pattern]).To(BeNumerically(">", 0), "%s %s never succeeded", sc.Name, st.Pattern)
+			}
+			Expect(d.Call(ctx, "AP-99", 0, r)).To(MatchError(scenarios.ErrUnknownPattern))
+		},
+		scenarioEntries(),
+	)
+})

@@ -1,0 +1,82 @@
+package scenarios_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/fixtures"
+	"github.com/ddbharness/ddbharness/internal/ddblocal"
+)
+
+func TestScenarios(t *testing.T) {
+	RegisterFailHandler(Fail)
+	RunSpecs(t, "scenarios", Label("scenarios"))
+}
+
+// The labels of the specs that need DynamoDB Local; the others are
+// labelled "unit" and run without it (make test).
+var (
+	loaderSpecs = Label("dynamodb", "loader")
+	driverSpecs = Label("dynamodb", "drivers")
+)
+
+// db is the client of this run's DynamoDB Local; nil when the label filter
+// lets no spec that needs it run.
+var db *dynamodb.Client
+
+var _ = SynchronizedBeforeSuite(func(ctx SpecContext) []byte {
+	if !slices.ContainsFunc([]Labels{loaderSpecs, driverSpecs}, func(l Labels) bool {
+		return Label(append(l, "scenarios")...).MatchesLabelFilter(GinkgoLabelFilter())
+	}) {
+		return nil // no spec that needs DynamoDB passes the label filter
+	}
+	endpoint, stop, err := ddblocal.Start(ctx)
+	Expect(err).NotTo(HaveOccurred())
+	DeferCleanup(stop)
+	return []byte(endpoint)
+}, func(endpoint []byte) {
+	if len(endpoint) > 0 {
+		db = ddblocal.Client(string(endpoint))
+	}
+})
+
+// newTable creates a table of the design for this spec alone and deletes
+// it when the spec ends.
+func newTable(ctx context.Context, d designs.Design, tag string) string {
+	GinkgoHelper()
+	name := designs.TableName(d.Name, fmt.Sprintf("p%d-%s", GinkgoParallelProcess(), tag))
+	Expect(designs.CreateTable(ctx, db, d.Schema, name)).To(Succeed())
+	DeferCleanup(func(ctx SpecContext) {
+		Expect(designs.DeleteTable(ctx, db, name)).To(Succeed())
+	})
+	return name
+}
+
+// scanAll reads every item of the table, as plain Go values (sets sorted)
+// so that two tables compare with Equal.
+func scanAll(ctx context.Context, table string) []map[string]any {
+	GinkgoHelper()
+	var out []map[string]any
+	p := dynamodb.NewScanPaginator(db, &dynamodb.ScanInput{TableName: aws.String(table), ConsistentRead: aws.Bool(true)})
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		Expect(err).NotTo(HaveOccurred())
+		for _, item := range page.Items {
+			p, err := fixtures.Plain(item)
+			Expect(err).NotTo(HaveOccurred())
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// seed is a fixture seed, non-zero as gofakeit wants, from Ginkgo's own.
+func seed() int64 { return GinkgoRandomSeed()%1_000_000 + 1 }
