@@ -4,6 +4,8 @@
 
 GO ?= go
 GINKGO_FLAGS ?=
+SCENARIO ?=
+TARGET_RATE ?=
 
 .PHONY: verify test bench catalog clean check-go
 
@@ -15,11 +17,9 @@ verify: check-go
 test: check-go
 	$(GO) tool ginkgo -r --race --label-filter=unit
 
-## bench: load scenarios and capacity reports (not built yet: says so and fails)
-bench:
-	@echo "make bench is not built yet: the load engine, capacity model and reports are the next piece of work." >&2
-	@echo "Today: 'make verify' proves every access pattern; 'make catalog' lists them." >&2
-	@exit 2
+## bench: load scenarios, capacity model and reports (SCENARIO=name|design|all, TARGET_RATE=req/s)
+bench: check-go
+	$(GO) run ./cmd/ddbharness bench $(if $(TARGET_RATE),--target-rate=$(TARGET_RATE)) $(SCENARIO)
 
 ## catalog: list every design's access patterns
 catalog: check-go

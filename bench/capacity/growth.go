@@ -5,6 +5,10 @@ import (
 	"slices"
 )
 
+// MinGrowthWrites is how many of an item's writes must have enlarged it
+// before its growth is projected to the 400 KB limit.
+const MinGrowthWrites = 3
+
 // growth lists the items and item collections the run grew, soonest to
 // reach its limit first, at most TopN of each kind. Growth per second is
 // the bytes the run added over the run's length: traffic, not wall time,
@@ -30,7 +34,9 @@ func (r *run) growth() []Growth {
 	}
 	var items, colls []Growth
 	for _, it := range r.l.items {
-		if it.last > it.first {
+		// An item that grew once or twice changed state (a voucher issued,
+		// a status set): only one that keeps growing grows with traffic.
+		if it.last > it.first && it.grows >= MinGrowthWrites {
 			items = append(items, project(Growth{Kind: "item", Key: it.pk, Sort: it.sk, Bytes: it.last,
 				Added: it.last - it.first, Limit: MaxItemBytes}))
 		}

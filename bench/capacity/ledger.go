@@ -16,7 +16,7 @@ type Ledger struct {
 	cells       map[cell]*usage
 	keys        map[slot]*keyStats
 	targets     map[string]*targetStats
-	patterns    map[designs.PatternID]*PatternUsage
+	patterns    map[patternOp]*PatternUsage
 	diffs       map[diffKey]*Disagreement
 	items       map[string]*itemTrack
 	collections map[string]*collectionTrack
@@ -56,6 +56,8 @@ type itemTrack struct {
 	pk, sk      string
 	first, last int
 	coll        int
+	writes      int // successful writes the run made to the item
+	grows       int // of those, the ones that left it larger
 }
 
 // collectionTrack follows the bytes of one table partition key value the run
@@ -66,10 +68,17 @@ type collectionTrack struct {
 	known, added int
 }
 
-// diffKey is one pattern's figure on one target.
-type diffKey struct {
+// patternOp is one operation of one pattern: a pattern that reads, then
+// writes in a transaction, has a row for each.
+type patternOp struct {
 	pattern designs.PatternID
-	target  string
+	op      designs.Operation
+}
+
+// diffKey is one pattern operation's figure on one target.
+type diffKey struct {
+	patternOp
+	target string
 }
 
 // NewLedger returns an empty ledger.
@@ -78,7 +87,7 @@ func NewLedger() *Ledger {
 		cells:       map[cell]*usage{},
 		keys:        map[slot]*keyStats{},
 		targets:     map[string]*targetStats{},
-		patterns:    map[designs.PatternID]*PatternUsage{},
+		patterns:    map[patternOp]*PatternUsage{},
 		diffs:       map[diffKey]*Disagreement{},
 		items:       map[string]*itemTrack{},
 		collections: map[string]*collectionTrack{},
@@ -110,10 +119,10 @@ func (l *Ledger) Observe(s designs.Schema, o Observation) []Charge {
 
 // record adds the charges to the cells, slots, targets and pattern.
 func (l *Ledger) record(o Observation, charges []Charge) {
-	p := l.patterns[o.Pattern]
+	p := l.patterns[patternOp{o.Pattern, o.Op}]
 	if p == nil {
 		p = &PatternUsage{Pattern: o.Pattern, Op: o.Op}
-		l.patterns[o.Pattern] = p
+		l.patterns[patternOp{o.Pattern, o.Op}] = p
 	}
 	p.Calls++
 	touched := map[string]usage{}

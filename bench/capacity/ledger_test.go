@@ -34,6 +34,27 @@ func TestLedgerConcurrentObserve(t *testing.T) {
 	}
 }
 
+func TestLedgerKeepsEachOperationOfAPattern(t *testing.T) {
+	// A pattern that reads, then writes in a transaction: Local agrees on
+	// the read and not on the transaction, and the disagreement names the
+	// transaction, not whichever call came first.
+	l := NewLedger()
+	read := Observation{At: t0, Pattern: "AP-04", Op: designs.GetItem, Consistent: true, Reads: []Image{sized("INV#1", "A", 500)},
+		Local: []types.ConsumedCapacity{{CapacityUnits: aws.Float64(1)}}}
+	tx := Observation{At: t0, Pattern: "AP-04", Op: designs.TransactWriteItems,
+		Writes: []Write{{After: sized("INV#1", "A", 500)}, {After: sized("INV#2", "A", 500)}},
+		Local:  []types.ConsumedCapacity{{CapacityUnits: aws.Float64(2), Table: &types.Capacity{CapacityUnits: aws.Float64(2)}}}}
+	l.Observe(schema, read)
+	l.Observe(schema, tx)
+	r := Model{Schema: schema, Requests: 1, Duration: time.Second}.Analyze(l)
+	if len(r.Disagreements) != 1 || r.Disagreements[0].Op != designs.TransactWriteItems {
+		t.Errorf("Analyze().Disagreements = %+v, want one, on AP-04's TransactWriteItems", r.Disagreements)
+	}
+	if len(r.Patterns) != 2 || r.Patterns[0].Op != designs.GetItem || r.Patterns[1].Op != designs.TransactWriteItems {
+		t.Errorf("Analyze().Patterns = %+v, want AP-04's GetItem and TransactWriteItems rows", r.Patterns)
+	}
+}
+
 func TestLedgerComparesWithLocal(t *testing.T) {
 	l := NewLedger()
 	// DynamoDB Local 3.x reports a two-item TransactWriteItems as 2 units; AWS charges 4.

@@ -106,7 +106,7 @@ func capUnits(c types.Capacity) float64 {
 
 // compare sets one call's charges beside Local's figures, per target.
 func (l *Ledger) compare(o Observation, charges []Charge, local map[string]float64) {
-	p := l.patterns[o.Pattern]
+	p := l.patterns[patternOp{o.Pattern, o.Op}]
 	p.LocalCalls++
 	ours := map[string]float64{}
 	for _, c := range charges {
@@ -123,7 +123,7 @@ func (l *Ledger) compare(o Observation, charges []Charge, local map[string]float
 		}
 	}
 	for target, u := range ours {
-		k := diffKey{o.Pattern, target}
+		k := diffKey{patternOp{o.Pattern, o.Op}, target}
 		d := l.diffs[k]
 		if d == nil {
 			d = &Disagreement{Pattern: o.Pattern, Op: o.Op, Target: target}

@@ -171,6 +171,36 @@ func TestGrowthOfASetItem(t *testing.T) {
 	}
 }
 
+func TestGrowthNeedsRepeatedGrowth(t *testing.T) {
+	// One write that enlarges an item (a voucher issued, a status set) is a
+	// change of state, not growth with traffic: no projection to 400 KB.
+	// The same item enlarged by three writes is projected.
+	single := designs.Schema{PK: "PK"}
+	grow := func(writes int) []Growth {
+		var calls []Observation
+		before := sized("ITEM", "", 100)
+		for i := 1; i <= writes; i++ {
+			after := sized("ITEM", "", 100+200*i)
+			calls = append(calls, Observation{Pattern: "AP-09", Op: designs.UpdateItem, Writes: []Write{{Before: before, After: after}}})
+			before = after
+		}
+		return analyze(Model{Schema: single, Duration: 10 * time.Second}, calls...).Growth
+	}
+	items := func(gs []Growth) (n int) {
+		for _, g := range gs {
+			if g.Kind == "item" {
+				n++
+			}
+		}
+		return n
+	}
+	for _, tt := range []struct{ writes, want int }{{1, 0}, {MinGrowthWrites - 1, 0}, {MinGrowthWrites, 1}} {
+		if got := items(grow(tt.writes)); got != tt.want {
+			t.Errorf("Analyze() after %d enlarging writes: %d growing items, want %d", tt.writes, got, tt.want)
+		}
+	}
+}
+
 func TestCost(t *testing.T) {
 	// Each request: a 1 KB put (1 WCU) or an eventually consistent 4 KB
 	// read (0.5 RCU), half each: 0.5 WCU and 0.25 RCU per request.

@@ -48,7 +48,7 @@ func (r *run) patterns() ([]PatternUsage, []Disagreement) {
 	for _, p := range r.l.patterns {
 		ps = append(ps, *p)
 	}
-	slices.SortFunc(ps, func(a, b PatternUsage) int { return cmp.Compare(a.Pattern, b.Pattern) })
+	slices.SortFunc(ps, func(a, b PatternUsage) int { return cmp.Or(cmp.Compare(a.Pattern, b.Pattern), cmp.Compare(a.Op, b.Op)) })
 	var ds []Disagreement
 	for _, d := range r.l.diffs {
 		if d.Differing > 0 {
@@ -56,7 +56,7 @@ func (r *run) patterns() ([]PatternUsage, []Disagreement) {
 		}
 	}
 	slices.SortFunc(ds, func(a, b Disagreement) int {
-		return cmp.Or(cmp.Compare(a.Pattern, b.Pattern), byTarget(a.Target, b.Target))
+		return cmp.Or(cmp.Compare(a.Pattern, b.Pattern), cmp.Compare(a.Op, b.Op), byTarget(a.Target, b.Target))
 	})
 	return ps, ds
 }

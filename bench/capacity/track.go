@@ -36,6 +36,14 @@ func (l *Ledger) follow(s designs.Schema, w Write) {
 	c := l.collection(it.pk)
 	c.known += coll - it.coll
 	c.added += coll - it.coll
+	prev := it.first
+	if it.writes > 0 {
+		prev = it.last
+	}
+	if size > prev {
+		it.grows++
+	}
+	it.writes++
 	it.last, it.coll = size, coll
 }
 

@@ -1,6 +1,7 @@
 // Command ddbharness verifies and measures DynamoDB single-table designs.
 //
 //	ddbharness verify [ginkgo flags]   prove every access pattern on DynamoDB Local
+//	ddbharness bench [SCENARIO ...]    load scenarios, capacity model and reports
 //	ddbharness coverage REPORT.json    the coverage gate alone, on a Ginkgo JSON report
 //	ddbharness catalog                 list every design's access patterns
 //	ddbharness local                   run DynamoDB Local in the foreground
@@ -19,6 +20,8 @@ const usage = `usage: ddbharness <command> [arguments]
 
 commands:
   verify [ginkgo flags]   prove every access pattern of every design on DynamoDB Local
+  bench [flags] [SCENARIO|DESIGN|all ...]
+                          run load scenarios (default: each design's default) and write reports
   coverage REPORT.json    check a Ginkgo JSON report against the catalogs
   catalog                 list every design's access patterns
   local                   run DynamoDB Local in the foreground until Ctrl-C
@@ -37,6 +40,8 @@ func main() {
 	switch cmd, args := os.Args[1], os.Args[2:]; cmd {
 	case "verify":
 		err = runVerify(ctx, args)
+	case "bench":
+		err = runBench(ctx, args)
 	case "coverage":
 		err = coverage(args)
 	case "catalog":
