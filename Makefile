@@ -6,6 +6,7 @@ GO ?= go
 GINKGO_FLAGS ?=
 SCENARIO ?=
 TARGET_RATE ?=
+DURATION ?=
 
 .PHONY: verify test bench catalog clean check-go
 
@@ -17,9 +18,9 @@ verify: check-go
 test: check-go
 	$(GO) tool ginkgo -r --race --label-filter=unit
 
-## bench: load scenarios, capacity model and reports (SCENARIO=name|design|all, TARGET_RATE=req/s)
+## bench: load scenarios, capacity model and reports (SCENARIO=name|design|all, TARGET_RATE=req/s, DURATION=20s)
 bench: check-go
-	$(GO) run ./cmd/ddbharness bench $(if $(TARGET_RATE),--target-rate=$(TARGET_RATE)) $(SCENARIO)
+	$(GO) run ./cmd/ddbharness bench $(if $(TARGET_RATE),--target-rate=$(TARGET_RATE)) $(if $(DURATION),--duration=$(DURATION)) $(SCENARIO)
 
 ## catalog: list every design's access patterns
 catalog: check-go

@@ -106,7 +106,10 @@ func growthFinding(r Report, g Growth) string {
 	if g.Limit == 0 || g.SecondsToLimit == 0 {
 		return ""
 	}
-	what, limit := fmt.Sprintf("Item %q / %q", g.Key, g.Sort), "400 KB item limit"
+	what, limit := fmt.Sprintf("Item %q", g.Key), "400 KB item limit"
+	if g.Sort != "" {
+		what = fmt.Sprintf("Item %q / %q", g.Key, g.Sort)
+	}
 	if g.Kind == "collection" {
 		what, limit = fmt.Sprintf("The item collection of partition key %q", g.Key), "10 GB LSI item-collection limit"
 	}

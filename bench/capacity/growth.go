@@ -6,8 +6,11 @@ import (
 )
 
 // MinGrowthWrites is how many of an item's writes must have enlarged it
-// before its growth is projected to the 400 KB limit.
-const MinGrowthWrites = 3
+// before its growth is projected to the 400 KB limit. An order that moves
+// through four statuses, a service that gets its voucher, grows a few
+// times and stops; a set or list that patterns append to grows with every
+// call, hundreds of times in a run.
+const MinGrowthWrites = 10
 
 // growth lists the items and item collections the run grew, soonest to
 // reach its limit first, at most TopN of each kind. Growth per second is
@@ -34,8 +37,8 @@ func (r *run) growth() []Growth {
 	}
 	var items, colls []Growth
 	for _, it := range r.l.items {
-		// An item that grew once or twice changed state (a voucher issued,
-		// a status set): only one that keeps growing grows with traffic.
+		// An item that grew a few times changed state; only one that keeps
+		// growing grows with traffic.
 		if it.last > it.first && it.grows >= MinGrowthWrites {
 			items = append(items, project(Growth{Kind: "item", Key: it.pk, Sort: it.sk, Bytes: it.last,
 				Added: it.last - it.first, Limit: MaxItemBytes}))
