@@ -93,6 +93,10 @@ func (c *collector) stop() {
 	c.done.Wait()
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.count == 0 {
+		fmt.Fprintf(c.progress, "%s: no call finished in %s\n", c.name, time.Since(c.began).Round(10*time.Millisecond))
+		return
+	}
 	fmt.Fprintf(c.progress, "%s: %d calls in %s, p50 %s, p99 %s, errors %d\n", c.name, c.count,
 		time.Since(c.began).Round(10*time.Millisecond), Latency(c.total.Latencies.Quantile(0.5)),
 		Latency(c.total.Latencies.Quantile(0.99)), c.errors)
