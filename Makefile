@@ -7,8 +7,10 @@ GINKGO_FLAGS ?=
 SCENARIO ?=
 TARGET_RATE ?=
 DURATION ?=
+NAME ?=
+ENTITY ?=
 
-.PHONY: verify test bench catalog clean check-go
+.PHONY: verify test walkthrough bench catalog new-design clean check-go
 
 ## verify: every access pattern of every design, proven on DynamoDB Local, plus the coverage gate
 verify: check-go
@@ -25,6 +27,15 @@ bench: check-go
 ## catalog: list every design's access patterns
 catalog: check-go
 	$(GO) run ./cmd/ddbharness catalog
+
+## walkthrough: README's "Add a design" in a copy of the repository, from make new-design to a bench report (on DynamoDB Local)
+walkthrough: check-go
+	$(GO) tool ginkgo --label-filter=scaffold ./internal/scaffold
+
+## new-design: scaffold designs/NAME (README, schema, catalog, two patterns, specs), its fixtures and scenario, wired into verify and bench (NAME=library [ENTITY=book])
+new-design: check-go
+	@test -n '$(NAME)' || { echo "usage: make new-design NAME=<name> [ENTITY=<entity>]   (NAME: lower-case letters and digits, e.g. make new-design NAME=library ENTITY=book)" >&2; exit 2; }
+	$(GO) run ./cmd/ddbharness new-design $(if $(ENTITY),-entity='$(ENTITY)') '$(NAME)'
 
 ## clean: remove generated reports and the build cache of this module's tests
 clean:

@@ -28,9 +28,11 @@ type Observer func(capacity.Observation)
 // return values the client asks for the old image (ALL_OLD: no extra
 // capacity, DynamoDB says) and takes it out again before the pattern sees
 // the output, and likewise for ReturnValuesOnConditionCheckFailure and
-// ConsumedCapacity. Images DynamoDB does not return (transactions, batch
-// writes, an update asked for ALL_NEW) come from the client's shadow of the
-// table: the last image of every item it wrote or read.
+// ConsumedCapacity; an update asked for ALL_NEW gets ALL_OLD, and the new
+// image the client computes from it. Images DynamoDB does not return
+// (transactions, batch writes, an update asked for UPDATED_*) come from the
+// client's shadow of the table: the last image of every item it wrote or
+// read.
 //
 // Reads carry images as stored where the read happened: the whole item on
 // the table, the index entry (the item projected onto the index) on an
@@ -74,7 +76,8 @@ func (c *Client) Observe(o Observer) {
 }
 
 // Approximations counts the writes whose after image the client could not
-// compute (an update expression it does not read) and took as unchanged.
+// compute (an update expression it does not read) and took as unchanged, or
+// read back for a pattern that asked for it.
 func (c *Client) Approximations() int64 { return c.approx.Load() }
 
 // Items calls f with every item the client knows table to hold: the table

@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"errors"
+	"maps"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -100,15 +101,17 @@ func (c *Client) DeleteItem(ctx context.Context, in *dynamodb.DeleteItemInput, o
 	return out, nil
 }
 
-// UpdateItem changes an item. Asked for nothing or for ALL_OLD, the client
-// takes the old image from DynamoDB and applies the update expression to it;
-// asked for ALL_NEW, it takes the new image from DynamoDB and the old from
-// its shadow; asked for UPDATED_*, it has both from its shadow.
+// UpdateItem changes an item. Asked for nothing, for ALL_OLD or for
+// ALL_NEW, the client asks DynamoDB for the old image and applies the update
+// expression to it; the pattern that asked for ALL_NEW gets that new image.
+// The old image must come from DynamoDB: the shadow's image of the item
+// misses a concurrent write whose response the client has yet to handle. Asked
+// for UPDATED_*, the client has both images from its shadow.
 func (c *Client) UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.UpdateItemOutput, error) {
 	req := *in
 	req.ReturnConsumedCapacity = types.ReturnConsumedCapacityIndexes
 	asked := in.ReturnValues
-	if asked == "" || asked == types.ReturnValueNone {
+	if asked == "" || asked == types.ReturnValueNone || asked == types.ReturnValueAllNew {
 		req.ReturnValues = types.ReturnValueAllOld
 	}
 	failOld := askFailureImage(&req.ReturnValuesOnConditionCheckFailure, req.ConditionExpression)
@@ -123,14 +126,18 @@ func (c *Client) UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput, o
 		return c.updated(old, in.Key, aws.ToString(in.UpdateExpression), in.ExpressionAttributeNames, in.ExpressionAttributeValues)
 	}
 	var w capacity.Write
-	switch req.ReturnValues {
-	case types.ReturnValueAllOld:
+	switch {
+	case asked == types.ReturnValueAllNew:
+		w.Before = nilIfEmpty(out.Attributes)
+		if w.After, err = c.newImage(ctx, in, w.Before, opts); err != nil {
+			return out, err
+		}
+		out.Attributes = maps.Clone(w.After)
+		c.shadow.swap(table, in.Key, w.After)
+	case req.ReturnValues == types.ReturnValueAllOld:
 		w.Before = nilIfEmpty(out.Attributes)
 		w.After = change(w.Before)
 		c.shadow.swap(table, in.Key, w.After)
-	case types.ReturnValueAllNew:
-		w.After = out.Attributes
-		w.Before = c.shadow.swap(table, in.Key, w.After)
 	default:
 		w.Before, w.After = c.shadow.apply(table, in.Key, change)
 	}
@@ -143,6 +150,24 @@ func (c *Client) UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput, o
 		out.ConsumedCapacity = nil
 	}
 	return out, nil
+}
+
+// newImage is the item an update the pattern asked ALL_NEW of left: the
+// expression applied to the old image DynamoDB returned. Should the client
+// fail to apply an expression DynamoDB applied, it reads the item back
+// (strongly consistent, unobserved) for the pattern, and counts an
+// approximation; it returns that read's error, if any.
+func (c *Client) newImage(ctx context.Context, in *dynamodb.UpdateItemInput, old capacity.Image, opts []func(*dynamodb.Options)) (capacity.Image, error) {
+	after, err := ddbexpr.ApplyUpdate(old, in.Key, aws.ToString(in.UpdateExpression), in.ExpressionAttributeNames, in.ExpressionAttributeValues)
+	if err == nil {
+		return after, nil
+	}
+	c.approx.Add(1)
+	got, err := c.db.GetItem(ctx, &dynamodb.GetItemInput{TableName: in.TableName, Key: in.Key, ConsistentRead: aws.Bool(true)}, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return nilIfEmpty(got.Item), nil
 }
 
 // updated applies an update expression; one the client cannot read leaves

@@ -128,18 +128,45 @@ var _ = Describe("the instrumented client", Label("client"), func() {
 			expression.Set(expression.Name("a"), expression.Name("b")).Set(expression.Name("b"), expression.Name("a"))),
 	)
 
-	It("takes an update's old image from its shadow when the pattern asked for the new one", func(ctx SpecContext) {
-		v1 := item(pk, "A", "Name", "first", "Stock", 3)
+	It("takes an update's old image from DynamoDB when the pattern asked for the new one, even after a write the client did not see", func(ctx SpecContext) {
+		v1 := item(pk, "A", "Name", "first", "Stock", 3, "K", pk+"-1")
 		_, err := client.PutItem(as(ctx), &dynamodb.PutItemInput{TableName: aws.String(table), Item: v1})
 		Expect(err).NotTo(HaveOccurred())
 		rec.take()
+		// A concurrent write the client has not handled yet moved the item's
+		// Slim entry to another partition: the client's shadow still holds v1.
+		v2 := item(pk, "A", "Name", "second", "Stock", 4, "K", pk+"-2")
+		rawPut(ctx, v2)
+
+		expr, err := expression.NewBuilder().WithUpdate(expression.Add(expression.Name("Stock"), expression.Value(2))).Build()
+		Expect(err).NotTo(HaveOccurred())
+		out, err := client.UpdateItem(as(ctx), &dynamodb.UpdateItemInput{TableName: aws.String(table), Key: key(pk, "A"),
+			UpdateExpression: expr.Update(), ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(),
+			ReturnValues: types.ReturnValueAllNew})
+		Expect(err).NotTo(HaveOccurred())
+		v3 := stored(ctx, key(pk, "A"))
+		Expect(v3).To(sameItem(item(pk, "A", "Name", "second", "Stock", 6, "K", pk+"-2")))
+		Expect(out.Attributes).To(sameItem(v3), "the pattern gets the new image it asked for")
+		o := rec.only()
+		w := o.Writes[0]
+		Expect(w.Before).To(sameItem(v2), "the item as DynamoDB stored it, not the shadow's v1")
+		Expect(w.After).To(sameItem(v3))
+		Expect(client.Approximations()).To(BeZero())
+		// The update left the Slim entry where it was: it is charged on the
+		// table alone, not as a move out of v1's Slim partition.
+		charges := capacity.Account(schema, o)
+		Expect(charges).To(HaveLen(1))
+		Expect(charges[0].Target).To(Equal(designs.MainTable))
+		Expect(charges[0].Key).To(Equal(pk))
+		Expect(charges[0].WCU).To(Equal(1.0))
+
 		type stock struct{ Stock int }
 		got, err := designs.Update[stock](as(ctx), client, table, key(pk, "A"),
 			expression.Add(expression.Name("Stock"), expression.Value(2)), expression.ConditionBuilder{})
 		Expect(err).NotTo(HaveOccurred())
-		Expect(got.Stock).To(Equal(5))
-		w := rec.only().Writes[0]
-		Expect(w.Before).To(sameItem(v1))
+		Expect(got.Stock).To(Equal(8))
+		w = rec.only().Writes[0]
+		Expect(w.Before).To(sameItem(v3))
 		Expect(w.After).To(sameItem(stored(ctx, key(pk, "A"))))
 	})
 

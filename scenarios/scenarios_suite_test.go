@@ -24,8 +24,9 @@ func TestScenarios(t *testing.T) {
 // The labels of the specs that need DynamoDB Local; the others are
 // labelled "unit" and run without it (make test).
 var (
-	loaderSpecs = Label("dynamodb", "loader")
-	driverSpecs = Label("dynamodb", "drivers")
+	loaderSpecs      = Label("dynamodb", "loader")
+	driverSpecs      = Label("dynamodb", "drivers")
+	attributionSpecs = Label("dynamodb", "attribution")
 )
 
 // db is the client of this run's DynamoDB Local; nil when the label filter
@@ -33,7 +34,7 @@ var (
 var db *dynamodb.Client
 
 var _ = SynchronizedBeforeSuite(func(ctx SpecContext) []byte {
-	if !slices.ContainsFunc([]Labels{loaderSpecs, driverSpecs}, func(l Labels) bool {
+	if !slices.ContainsFunc([]Labels{loaderSpecs, driverSpecs, attributionSpecs}, func(l Labels) bool {
 		return Label(append(l, "scenarios")...).MatchesLabelFilter(GinkgoLabelFilter())
 	}) {
 		return nil // no spec that needs DynamoDB passes the label filter

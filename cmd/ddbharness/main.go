@@ -5,6 +5,7 @@
 //	ddbharness coverage REPORT.json    the coverage gate alone, on a Ginkgo JSON report
 //	ddbharness catalog                 list every design's access patterns
 //	ddbharness local                   run DynamoDB Local in the foreground
+//	ddbharness new-design NAME         scaffold a design, its fixtures and scenario
 package main
 
 import (
@@ -25,6 +26,8 @@ commands:
   coverage REPORT.json    check a Ginkgo JSON report against the catalogs
   catalog                 list every design's access patterns
   local                   run DynamoDB Local in the foreground until Ctrl-C
+  new-design [-entity E] NAME
+                          scaffold designs/NAME, its fixtures and scenario, and wire them in
 
 DynamoDB endpoint: AWS_ENDPOINT_URL_DYNAMODB if set, else an embedded DynamoDB Local.
 `
@@ -48,6 +51,8 @@ func main() {
 		err = catalog(os.Stdout)
 	case "local":
 		err = local(ctx)
+	case "new-design":
+		err = newDesign(args)
 	case "help", "-h", "--help":
 		fmt.Print(usage)
 	default:

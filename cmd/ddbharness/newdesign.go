@@ -1,0 +1,54 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/ddbharness/ddbharness/internal/scaffold"
+)
+
+// newDesign scaffolds a design in the current folder, which must be the
+// repository root: the generated imports and the two registry files are
+// found from there. It prints what it wrote and the commands that take the
+// new design from green specs to a bench report.
+func newDesign(args []string) error {
+	fs := flag.NewFlagSet("new-design", flag.ContinueOnError)
+	entity := fs.String("entity", scaffold.DefaultEntity, "the example entity, lower case (book becomes type Book)")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: ddbharness new-design [-entity NAME] DESIGN")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return fmt.Errorf("new-design: want one design name, got %d", fs.NArg())
+	}
+	root, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	name := fs.Arg(0)
+	p, err := scaffold.Scaffold(root, scaffold.Names{Design: name, Entity: *entity})
+	if err != nil {
+		return fmt.Errorf("new-design: %w (nothing was written)", err)
+	}
+	created, changed := p.Paths()
+	fmt.Printf("new-design: wrote design %s\n", name)
+	for _, f := range created {
+		fmt.Println("  created", f)
+	}
+	for i, f := range changed {
+		fmt.Printf("  changed %s (+ %s)\n", f, p.Wired[i])
+	}
+	fmt.Printf(`next:
+  go tool ginkgo -p ./designs/%[1]s          # its specs, on DynamoDB Local
+  make verify                                # every design, and the coverage gate
+  make bench SCENARIO=%[1]s DURATION=5s      # a bench report for it
+then restate the design doc in designs/%[1]s/README.md and add its patterns
+(README.md, "Add a design").
+`, name)
+	return nil
+}

@@ -1,0 +1,4 @@
+package scaffold
+
+// AddElement exposes addElement to the external test package.
+var AddElement = addElement

@@ -1,0 +1,155 @@
+package scaffold
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// MaxNameLen bounds a design name: it becomes part of every table name
+// (ddbh-<name>-p<N>-<unixnano>) and of scenario names, which people type.
+const MaxNameLen = 30
+
+// nameRule is the shape of a design or entity name: a Go package name as
+// Go's own style wants it (lower case, no underscores), which also makes a
+// valid DynamoDB table name part, file name and Ginkgo label.
+var nameRule = regexp.MustCompile(`^[a-z][a-z0-9]*$`)
+
+// reservedDesign are names the generated code cannot take: the packages it
+// imports (a design named "time" would shadow the time package in its own
+// suite), the harness's packages and folders, and the identifiers the
+// templates use for locals and suite variables, which the package name
+// would shadow or be shadowed by.
+var reservedDesign = []string{
+	// imported by the generated files, or harness packages
+	"all", "attributevalue", "aws", "bench", "context", "ddblocal", "ddbtest", "designs", "dynamodb",
+	"errors", "expression", "fixtures", "fmt", "ginkgo", "gomega", "rand", "scenarios", "testing", "time",
+	"types", "vegeta", "verify", "scaffold", "report", "capacity",
+	// folder names with a meaning to the go command, and the command package
+	"internal", "testdata", "vendor", "main",
+	// locals, parameters and suite variables of the templates
+	"change", "ctx", "d", "db", "env", "err", "f", "fake", "i", "id", "key", "l", "n", "now", "owner",
+	"p", "pool", "progress", "r", "racers", "s", "seed", "t", "table", "v", "winner",
+}
+
+// reservedEntity are entity names whose identifiers or file would collide
+// with the design package's fixed ones (Table, Schema, Design, catalog.go)
+// or with the generator's Seed method.
+var reservedEntity = []string{"table", "schema", "design", "catalog", "seed"}
+
+// CheckName refuses a design name that is not a usable, free Go package
+// name; the message names the rule broken. It does not look at the
+// repository: Prepare does that.
+func CheckName(name string) error {
+	switch {
+	case name == "":
+		return refuse("no design name: give one, e.g. ddbharness new-design library")
+	case !nameRule.MatchString(name):
+		return refuse("design name %q: a design name is its Go package name: lower-case letters and digits, starting with a letter (e.g. library, orders2)", name)
+	case len(name) > MaxNameLen:
+		return refuse("design name %q: at most %d characters (it is part of every table name)", name, MaxNameLen)
+	case token.IsKeyword(name):
+		return refuse("design name %q: a Go keyword cannot name a package", name)
+	case types.Universe.Lookup(name) != nil:
+		return refuse("design name %q: a predeclared Go identifier (like string, len, nil) would be shadowed by the package name", name)
+	case slices.Contains(reservedDesign, name):
+		return refuse("design name %q: reserved: the generated code imports or declares %q (reserved: %s)", name, name, strings.Join(reservedDesign, ", "))
+	}
+	return nil
+}
+
+// CheckEntity refuses an entity name the templates cannot use.
+func CheckEntity(entity string) error {
+	switch {
+	case entity == "":
+		return refuse("no entity name: give one, e.g. -entity book (default %s)", DefaultEntity)
+	case !nameRule.MatchString(entity):
+		return refuse("entity name %q: lower-case letters and digits, starting with a letter (e.g. book, which becomes the Go type Book)", entity)
+	case len(entity) > MaxNameLen:
+		return refuse("entity name %q: at most %d characters", entity, MaxNameLen)
+	case token.IsKeyword(entity):
+		return refuse("entity name %q: a Go keyword names the example's file and storage type", entity)
+	case slices.Contains(reservedEntity, entity):
+		return refuse("entity name %q: reserved: the design package already declares %s (reserved: %s)", entity, pascal(entity), strings.Join(reservedEntity, ", "))
+	}
+	return nil
+}
+
+// declares lists, per package folder, the top-level identifiers the
+// scaffold adds there. fixtures and scenarios are single packages shared by
+// every design, so these must not be taken by another design's file.
+func (n Names) declares() map[string][]string {
+	p := pascal(n.Design)
+	return map[string][]string{
+		"fixtures":  {p, "New" + p, "New" + p + "At", "Seeded" + p},
+		"scenarios": {p + "Steady", n.Design + "Driver", "new" + p + "Driver"},
+	}
+}
+
+// checkCollisions parses fixtures and scenarios (their package files, not
+// the external test packages) and refuses a name whose identifiers are
+// already declared there, e.g. a design "loader" against fixtures.Loader.
+func checkCollisions(root string, n Names) error {
+	for dir, idents := range n.declares() {
+		taken, err := topLevel(filepath.Join(root, dir), dir)
+		if err != nil {
+			return err
+		}
+		for _, id := range idents {
+			if where, ok := taken[id]; ok {
+				return refuse("design name %q: %s.%s is already declared (in %s/%s); the %s design's file would declare it too. Pick another name",
+					n.Design, dir, id, dir, where, n.Design)
+			}
+		}
+	}
+	return nil
+}
+
+// topLevel maps each top-level identifier of package pkg in dir to the
+// file that declares it.
+func topLevel(dir, pkg string) (map[string]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	taken := map[string]string{}
+	fset := token.NewFileSet()
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, filepath.Join(dir, e.Name()), nil, parser.SkipObjectResolution)
+		if err != nil {
+			return nil, err
+		}
+		if f.Name.Name != pkg {
+			continue // an external test package: its names do not collide
+		}
+		for _, decl := range f.Decls {
+			switch d := decl.(type) {
+			case *ast.FuncDecl:
+				if d.Recv == nil {
+					taken[d.Name.Name] = e.Name()
+				}
+			case *ast.GenDecl:
+				for _, spec := range d.Specs {
+					switch s := spec.(type) {
+					case *ast.TypeSpec:
+						taken[s.Name.Name] = e.Name()
+					case *ast.ValueSpec:
+						for _, id := range s.Names {
+							taken[id.Name] = e.Name()
+						}
+					}
+				}
+			}
+		}
+	}
+	return taken, nil
+}

@@ -1,0 +1,155 @@
+package scaffold_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/ddbharness/ddbharness/internal/scaffold"
+)
+
+// repoRoot is the repository this package lives in: the specs check the
+// scaffold against its real registry files and copy it for the walkthrough.
+var repoRoot = filepath.Join("..", "..")
+
+var _ = Describe("design names", Label("unit"), func() {
+	DescribeTable("CheckName accepts a lower-case Go package name, and says which rule any other breaks",
+		func(name, wantRule string) {
+			err := scaffold.CheckName(name)
+			if wantRule == "" {
+				Expect(err).NotTo(HaveOccurred(), "CheckName(%q)", name)
+				return
+			}
+			Expect(err).To(MatchError(scaffold.ErrRefused), "CheckName(%q)", name)
+			Expect(err).To(MatchError(ContainSubstring(wantRule)), "CheckName(%q)", name)
+		},
+		Entry("a plain word", "library", ""),
+		Entry("letters then digits", "orders2", ""),
+		Entry("the longest allowed", "abcdefghijabcdefghijabcdefghij", ""),
+		Entry("nothing", "", "no design name"),
+		Entry("a capital", "Library", "lower-case letters and digits"),
+		Entry("an underscore", "my_design", "lower-case letters and digits"),
+		Entry("a hyphen", "my-design", "lower-case letters and digits"),
+		Entry("a leading digit", "2shop", "starting with a letter"),
+		Entry("a path", "../shop", "lower-case letters and digits"),
+		Entry("a space", "my design", "lower-case letters and digits"),
+		Entry("one character too long", "abcdefghijabcdefghijabcdefghijk", "at most 30 characters"),
+		Entry("a Go keyword", "func", "Go keyword"),
+		Entry("another keyword", "select", "Go keyword"),
+		Entry("a predeclared type", "string", "predeclared"),
+		Entry("a predeclared function", "len", "predeclared"),
+		Entry("a package the generated code imports", "fixtures", "reserved"),
+		Entry("the shared model", "designs", "reserved"),
+		Entry("the command package name", "main", "reserved"),
+		Entry("a folder the go command treats specially", "testdata", "reserved"),
+		Entry("a local of the templates", "ctx", "reserved"),
+	)
+
+	DescribeTable("CheckEntity accepts a lower-case word that names no fixed identifier",
+		func(entity, wantRule string) {
+			err := scaffold.CheckEntity(entity)
+			if wantRule == "" {
+				Expect(err).NotTo(HaveOccurred(), "CheckEntity(%q)", entity)
+				return
+			}
+			Expect(err).To(MatchError(ContainSubstring(wantRule)), "CheckEntity(%q)", entity)
+		},
+		Entry("a plain word", "book", ""),
+		Entry("the default", scaffold.DefaultEntity, ""),
+		Entry("nothing", "", "no entity name"),
+		Entry("a capital", "Book", "lower-case letters and digits"),
+		Entry("a keyword", "type", "Go keyword"),
+		Entry("the Table handle", "table", "reserved"),
+		Entry("the catalog's file", "catalog", "reserved"),
+	)
+
+	DescribeTable("Prepare refuses a name the repository already uses, and writes nothing",
+		func(name, wantRule string) {
+			root := registrySnapshot()
+			before := treeHashes(root, ".")
+			_, err := scaffold.Prepare(root, scaffold.Names{Design: name, Entity: scaffold.DefaultEntity})
+			Expect(err).To(MatchError(scaffold.ErrRefused), "Prepare(%q)", name)
+			Expect(err).To(MatchError(ContainSubstring(wantRule)), "Prepare(%q)", name)
+			Expect(treeHashes(root, ".")).To(Equal(before))
+		},
+		Entry("an existing design", "invoicing", "designs/invoicing already exists"),
+		Entry("the designs list's package", "all", "reserved"),
+		Entry("a name whose generator type fixtures already declares", "item", "fixtures.Item is already declared"),
+		Entry("a name whose fixtures file exists", "batch", "fixtures/batch.go already exists"),
+	)
+
+	It("renders gofmt-clean files for a free name, and wires each registry with one line", func() {
+		root := registrySnapshot()
+		p, err := scaffold.Prepare(root, scaffold.Names{Design: "library", Entity: "book"})
+		Expect(err).NotTo(HaveOccurred())
+		created, changed := p.Paths()
+		Expect(created).To(ConsistOf(
+			"designs/library/README.md", "designs/library/schema.go", "designs/library/catalog.go",
+			"designs/library/book.go", "designs/library/library_suite_test.go", "designs/library/book_test.go",
+			"fixtures/library.go", "scenarios/library.go"))
+		Expect(changed).To(Equal([]string{"designs/all/all.go", "scenarios/scenarios.go"}))
+		Expect(p.Wired).To(Equal([]string{"library.Design", "LibrarySteady"}))
+		for _, f := range p.Change {
+			old, err := os.ReadFile(filepath.Join(root, f.Path))
+			Expect(err).NotTo(HaveOccurred())
+			Expect(addedLines(string(old), string(f.Content))).To(BeNumerically("<=", 2), f.Path) // the element and, in all.go, its import
+		}
+	})
+})
+
+// registrySnapshot copies what Prepare reads of the repository (go.mod,
+// the design folders, the fixtures and scenarios sources, the two registry
+// files) into a temporary root, so that "writes nothing" is checked on a
+// tree no concurrent build or edit touches.
+func registrySnapshot() string {
+	GinkgoHelper()
+	root := GinkgoT().TempDir()
+	copyFile := func(rel string) {
+		b, err := os.ReadFile(filepath.Join(repoRoot, rel))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(os.MkdirAll(filepath.Dir(filepath.Join(root, rel)), 0o755)).To(Succeed())
+		Expect(os.WriteFile(filepath.Join(root, rel), b, 0o644)).To(Succeed())
+	}
+	copyFile("go.mod")
+	copyFile("designs/all/all.go") // scenarios.go comes with its folder
+	for _, dir := range []string{"designs", "fixtures", "scenarios"} {
+		entries, err := os.ReadDir(filepath.Join(repoRoot, dir))
+		Expect(err).NotTo(HaveOccurred())
+		for _, e := range entries {
+			switch {
+			case e.IsDir():
+				Expect(os.MkdirAll(filepath.Join(root, dir, e.Name()), 0o755)).To(Succeed())
+			case strings.HasSuffix(e.Name(), ".go") && !strings.HasSuffix(e.Name(), "_test.go"):
+				copyFile(filepath.Join(dir, e.Name()))
+			}
+		}
+	}
+	return root
+}
+
+var _ = Describe("adding a list element", Label("unit"), func() {
+	DescribeTable("keeps the file's layout and imports",
+		func(src, want string) {
+			got, err := scaffold.AddElement([]byte(src), "All", "x.Design", "example.com/x")
+			Expect(err).NotTo(HaveOccurred())
+			Expect(string(got)).To(Equal(want))
+		},
+		Entry("one element a line, with comments",
+			"package p\n\nimport (\n\t\"example.com/a\"\n)\n\nvar All = []int{\n\ta.Design, // first\n}\n",
+			"package p\n\nimport (\n\t\"example.com/a\"\n\t\"example.com/x\"\n)\n\nvar All = []int{\n\ta.Design, // first\n\tx.Design,\n}\n"),
+		Entry("a one-line list and a one-line import",
+			"package p\n\nimport \"example.com/a\"\n\nvar All = []int{a.Design}\n",
+			"package p\n\nimport \"example.com/a\"\nimport \"example.com/x\"\n\nvar All = []int{a.Design, x.Design}\n"),
+		Entry("no imports yet, an empty list",
+			"package p\n\nvar All = []int{}\n",
+			"package p\n\nimport \"example.com/x\"\n\nvar All = []int{x.Design}\n"),
+	)
+
+	It("refuses an element the list already has", func() {
+		_, err := scaffold.AddElement([]byte("package p\n\nvar All = []int{\n\tx.Design,\n}\n"), "All", "x.Design", "")
+		Expect(err).To(MatchError(ContainSubstring("already lists x.Design")))
+	})
+})

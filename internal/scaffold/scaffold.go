@@ -1,0 +1,320 @@
+// Package scaffold writes the starting point of a new design: its package
+// under designs/ (README to fill in, schema, catalog, a create and a get
+// pattern, a Ginkgo suite and its specs), its fixtures generator and its
+// default bench scenario, and wires it into designs/all and scenarios.All.
+// The output passes gofmt and go vet and its specs pass at once, so the
+// engineer starts from green and changes one thing at a time.
+//
+// A scaffold either writes everything or nothing: every name is checked and
+// every file rendered and formatted in memory before the first write, and a
+// write that fails midway is rolled back.
+package scaffold
+
+import (
+	"bytes"
+	"embed"
+	"errors"
+	"fmt"
+	"go/format"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/template"
+)
+
+// Module is the import path of the repository the scaffold writes into; a
+// root whose go.mod names another module is refused, since the generated
+// imports would not resolve there.
+const Module = "github.com/ddbharness/ddbharness"
+
+// DefaultEntity names the example entity when none is given.
+const DefaultEntity = "record"
+
+//go:embed templates/*.tmpl
+var templates embed.FS
+
+// Names are the names a scaffold derives everything from.
+type Names struct {
+	Design string // package name and design name: "library"
+	Entity string // the example entity, lower case: "book"
+}
+
+// data is what the templates see.
+type data struct {
+	Name, Pascal, Scenario            string
+	Entity, EntityPascal, EntityUpper string
+	EntityLower                       string
+	Lbr, Rbr                          string // "[" and "]", which the template delimiters use
+}
+
+func (n Names) data() data {
+	return data{
+		Name: n.Design, Pascal: pascal(n.Design), Scenario: pascal(n.Design) + "Steady",
+		Entity: n.Entity, EntityPascal: pascal(n.Entity), EntityUpper: strings.ToUpper(n.Entity),
+		EntityLower: n.Entity, Lbr: "[", Rbr: "]",
+	}
+}
+
+func pascal(s string) string { return strings.ToUpper(s[:1]) + s[1:] }
+
+// File is one file of a plan, its path relative to the repository root.
+type File struct {
+	Path    string
+	Content []byte
+}
+
+// Plan is what a scaffold writes: new files, and the two registry files
+// with their one added line each.
+type Plan struct {
+	Root   string
+	Names  Names
+	Create []File   // none of these exists yet
+	Change []File   // these exist; Content replaces theirs
+	Wired  []string // per Change, the element it adds: "library.Design"
+}
+
+// output maps each template to the file it becomes.
+func (n Names) output() []struct{ tmpl, path string } {
+	d := filepath.Join("designs", n.Design)
+	return []struct{ tmpl, path string }{
+		{"README.md.tmpl", filepath.Join(d, "README.md")},
+		{"schema.go.tmpl", filepath.Join(d, "schema.go")},
+		{"catalog.go.tmpl", filepath.Join(d, "catalog.go")},
+		{"entity.go.tmpl", filepath.Join(d, n.Entity+".go")},
+		{"suite_test.go.tmpl", filepath.Join(d, n.Design+"_suite_test.go")},
+		{"entity_test.go.tmpl", filepath.Join(d, n.Entity+"_test.go")},
+		{"fixtures.go.tmpl", filepath.Join("fixtures", n.Design+".go")},
+		{"scenarios.go.tmpl", filepath.Join("scenarios", n.Design+".go")},
+	}
+}
+
+// Prepare checks the names against the repository at root and renders
+// every file, writing nothing. Any refusal wraps ErrRefused.
+func Prepare(root string, n Names) (Plan, error) {
+	if err := CheckName(n.Design); err != nil {
+		return Plan{}, err
+	}
+	if err := CheckEntity(n.Entity); err != nil {
+		return Plan{}, err
+	}
+	if err := checkRoot(root); err != nil {
+		return Plan{}, err
+	}
+	if _, err := os.Lstat(filepath.Join(root, "designs", n.Design)); err == nil {
+		return Plan{}, refuse("designs/%s already exists: a design name must be new (pick another name, or remove that folder first)", n.Design)
+	}
+	p := Plan{Root: root, Names: n}
+	for _, o := range n.output() {
+		if _, err := os.Lstat(filepath.Join(root, o.path)); err == nil {
+			return Plan{}, refuse("%s already exists: a design name must be new", filepath.ToSlash(o.path))
+		}
+		b, err := render(o.tmpl, n.data(), strings.HasSuffix(o.path, ".go"))
+		if err != nil {
+			return Plan{}, fmt.Errorf("render %s: %w", o.path, err)
+		}
+		p.Create = append(p.Create, File{o.path, b})
+	}
+	if err := checkCollisions(root, n); err != nil {
+		return Plan{}, err
+	}
+	for _, w := range wiring(n) {
+		path := filepath.Join(root, w.path)
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return Plan{}, err
+		}
+		out, err := w.add(src)
+		if err != nil {
+			return Plan{}, fmt.Errorf("%s: %w", w.path, err)
+		}
+		p.Change = append(p.Change, File{w.path, out})
+		p.Wired = append(p.Wired, w.line)
+	}
+	return p, nil
+}
+
+// render executes one template; Go output goes through go/format, so the
+// files are gofmt-clean whatever the name lengths do to alignment.
+func render(name string, d data, gofile bool) ([]byte, error) {
+	t, err := template.New(name).Delims("[[", "]]").Option("missingkey=error").ParseFS(templates, "templates/"+name)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if err := t.Execute(&buf, d); err != nil {
+		return nil, err
+	}
+	if !gofile {
+		return buf.Bytes(), nil
+	}
+	return format.Source(reflow(buf.Bytes()))
+}
+
+// commentWidth is where reflow wraps comments, tabs counted as four.
+const commentWidth = 78
+
+// reflow rewraps each run of full-line // comments of one indent, so that
+// names of any length leave the generated doc comments evenly filled, as
+// a person would have written them. A bare // line ends a paragraph.
+func reflow(src []byte) []byte {
+	var out []string
+	var indent string
+	var words []string
+	flush := func() {
+		if len(words) == 0 {
+			return
+		}
+		width := commentWidth - 4*len(indent) - 3
+		line := words[0]
+		for _, w := range words[1:] {
+			if len(line)+1+len(w) > width {
+				out = append(out, indent+"// "+line)
+				line = w
+			} else {
+				line += " " + w
+			}
+		}
+		out = append(out, indent+"// "+line)
+		words = nil
+	}
+	for _, l := range strings.Split(string(src), "\n") {
+		trimmed := strings.TrimLeft(l, "\t")
+		ind := l[:len(l)-len(trimmed)]
+		text, isComment := strings.CutPrefix(trimmed, "//")
+		if !isComment || strings.HasPrefix(text, "go:") || ind != indent && len(words) > 0 {
+			flush()
+		}
+		switch {
+		case !isComment || strings.HasPrefix(text, "go:"):
+			out = append(out, l)
+		case strings.TrimSpace(text) == "":
+			flush()
+			out = append(out, l)
+		default:
+			indent = ind
+			words = append(words, strings.Fields(text)...)
+		}
+	}
+	flush()
+	return []byte(strings.Join(out, "\n"))
+}
+
+// checkRoot refuses a folder that is not this repository's root.
+func checkRoot(root string) error {
+	mod, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil {
+		return refuse("%s is not the ddbharness repository root (no go.mod): run from the folder that holds go.mod", root)
+	}
+	first, _, _ := strings.Cut(string(mod), "\n")
+	if strings.TrimSpace(first) != "module "+Module {
+		return refuse("%s/go.mod is not module %s: run from the ddbharness repository root", root, Module)
+	}
+	return nil
+}
+
+// Write applies the plan: new files first (each design folder is built
+// beside its final place and renamed in one step), then the registry files,
+// each replaced by rename. A failure removes what was written and restores
+// what was changed, so the tree is as before.
+func (p Plan) Write() (err error) {
+	var undo []func()
+	defer func() {
+		if err != nil {
+			for i := len(undo) - 1; i >= 0; i-- {
+				undo[i]()
+			}
+		}
+	}()
+	design := filepath.Join(p.Root, "designs", p.Names.Design)
+	tmp, err := os.MkdirTemp(filepath.Join(p.Root, "designs"), "."+p.Names.Design+"-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	var others []File
+	for _, f := range p.Create {
+		if filepath.Dir(f.Path) == filepath.Join("designs", p.Names.Design) {
+			if err := os.WriteFile(filepath.Join(tmp, filepath.Base(f.Path)), f.Content, 0o644); err != nil {
+				return err
+			}
+		} else {
+			others = append(others, f)
+		}
+	}
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, design); err != nil {
+		return err
+	}
+	undo = append(undo, func() { os.RemoveAll(design) })
+	for _, f := range others {
+		path := filepath.Join(p.Root, f.Path)
+		if err := replace(path, f.Content); err != nil {
+			return err
+		}
+		undo = append(undo, func() { os.Remove(path) })
+	}
+	for _, f := range p.Change {
+		path := filepath.Join(p.Root, f.Path)
+		old, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if err := replace(path, f.Content); err != nil {
+			return err
+		}
+		undo = append(undo, func() { _ = replace(path, old) })
+	}
+	return nil
+}
+
+// replace writes content beside path and renames it over path, so a reader
+// never sees half a file.
+func replace(path string, content []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+"-")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	if _, err := f.Write(content); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Chmod(f.Name(), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}
+
+// Scaffold prepares and writes the plan.
+func Scaffold(root string, n Names) (Plan, error) {
+	p, err := Prepare(root, n)
+	if err != nil {
+		return Plan{}, err
+	}
+	return p, p.Write()
+}
+
+// Paths lists the plan's new and changed files, slash-separated; changed
+// files are in the order of Wired.
+func (p Plan) Paths() (created, changed []string) {
+	for _, f := range p.Create {
+		created = append(created, filepath.ToSlash(f.Path))
+	}
+	for _, f := range p.Change {
+		changed = append(changed, filepath.ToSlash(f.Path))
+	}
+	return created, changed
+}
+
+// ErrRefused is a scaffold that would be wrong to write: a bad or taken
+// name, or a folder that is not the repository. Nothing was written.
+var ErrRefused = errors.New("refused")
+
+func refuse(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrRefused, fmt.Sprintf(format, args...))
+}

@@ -1,0 +1,218 @@
+package scaffold_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/internal/ddblocal"
+	"github.com/ddbharness/ddbharness/internal/verify"
+)
+
+// The walkthrough's design, as README.md's "Add a design" names it.
+const (
+	walkName   = "library"
+	walkEntity = "book"
+)
+
+// The walkthrough follows README.md's "Add a design" in a copy of the
+// repository, so that section cannot drift from what the scaffold does:
+// make new-design, gofmt and vet, the design's suite on DynamoDB Local,
+// the README's own code blocks for a third pattern on GSI1, the coverage
+// gate, the scenario's driver, a short bench, and the refusal of a second
+// make new-design with the same name. It needs DynamoDB Local, make and
+// git, so make test (label "unit") leaves it out.
+var _ = Describe("the Add a design walkthrough", Label("dynamodb", "scaffold"), func() {
+	It("takes a new design from make new-design to verified patterns and a bench report", func(ctx SpecContext) {
+		for _, tool := range []string{"git", "make", "gofmt"} {
+			if _, err := exec.LookPath(tool); err != nil {
+				Skip(tool + " is not on PATH")
+			}
+		}
+		endpoint, stop, err := ddblocal.Start(ctx)
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(stop)
+		out := GinkgoT().TempDir()
+		repo := copyRepo(ctx, repoRoot, filepath.Join(out, "repo"))
+		env := []string{ddblocal.EnvEndpoint + "=" + endpoint}
+
+		By("make new-design")
+		Expect(run(ctx, repo, env, "make", "new-design", "NAME="+walkName, "ENTITY="+walkEntity)).
+			To(ContainSubstring("new-design: wrote design " + walkName))
+		pkg := "./designs/" + walkName
+
+		By("gofmt and go vet")
+		Expect(run(ctx, repo, env, "gofmt", "-l", "designs/"+walkName, "fixtures/"+walkName+".go", "scenarios/"+walkName+".go",
+			"designs/all/all.go", "scenarios/scenarios.go")).To(BeEmpty())
+		run(ctx, repo, env, "go", "vet", pkg, "./designs/all", "./fixtures", "./scenarios", "./cmd/ddbharness")
+
+		By("its suite passes at once")
+		Expect(run(ctx, repo, env, "go", "tool", "ginkgo", "--no-color", "-p", pkg)).To(ContainSubstring("6 Passed"))
+
+		By("the README's third pattern, on GSI1")
+		readme, err := os.ReadFile(filepath.Join(repoRoot, "README.md"))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(applyBlocks(repo, string(readme))).To(Equal(3), "code blocks marked <!-- walkthrough: ... --> in README.md")
+		Expect(run(ctx, repo, env, "gofmt", "-l", "designs/"+walkName)).To(BeEmpty())
+		run(ctx, repo, env, "go", "vet", pkg)
+		report := filepath.Join(out, "report.json")
+		Expect(run(ctx, repo, env, "go", "tool", "ginkgo", "--no-color", "-p", "--json-report="+report, pkg)).To(ContainSubstring("7 Passed"))
+
+		By("the coverage gate, over the catalog as ddbharness lists it")
+		catalog := run(ctx, repo, env, "go", "run", "./cmd/ddbharness", "catalog")
+		d := designs.Design{Name: walkName}
+		for line := range strings.Lines(catalog) {
+			if f := strings.Fields(line); len(f) > 1 && f[0] == walkName {
+				d.Patterns = append(d.Patterns, designs.Pattern{ID: designs.PatternID(f[1])})
+			}
+		}
+		Expect(d.Patterns).To(HaveLen(3), "library's patterns in:\n%s", catalog)
+		reports, err := verify.ReadReports(report)
+		Expect(err).NotTo(HaveOccurred())
+		cov := verify.Measure([]designs.Design{d}, reports)
+		Expect(cov.Gaps()).To(BeEmpty())
+		Expect(cov.Stray).To(BeEmpty())
+
+		By("its scenario's driver and a short bench")
+		// The focus picks the specs whose entry is the new scenario: the
+		// catalog's checks of its rates and its driver's seeded calls.
+		Expect(run(ctx, repo, env, "go", "tool", "ginkgo", "--no-color", "--focus="+walkName+"/steady", "./scenarios")).
+			To(MatchRegexp(`SUCCESS! -- [1-9]\d* Passed`))
+		bench := run(ctx, repo, env, "go", "run", "./cmd/ddbharness", "bench", "--duration=1s", "--out="+filepath.Join(out, "reports"), walkName)
+		Expect(bench).To(ContainSubstring("1 report(s)"))
+		Expect(filepath.Join(out, "reports", "latest", "summary.md")).To(BeARegularFile())
+
+		By("a second make new-design with the same name is refused and changes nothing")
+		before := treeHashes(repo, ".")
+		second, err := runErr(ctx, repo, env, "make", "new-design", "NAME="+walkName)
+		Expect(err).To(HaveOccurred())
+		Expect(second).To(ContainSubstring("designs/" + walkName + " already exists"))
+		Expect(second).To(ContainSubstring("nothing was written"))
+		Expect(treeHashes(repo, ".")).To(Equal(before))
+	}, SpecTimeout(8*time.Minute))
+})
+
+// copyRepo copies the files git knows of (tracked, and new ones it does not
+// ignore) as they are in the working tree, so the walkthrough runs on the
+// code under test, without reports or build output.
+func copyRepo(ctx context.Context, from, to string) string {
+	GinkgoHelper()
+	list, err := exec.CommandContext(ctx, "git", "-C", from, "ls-files", "-z", "--cached", "--others", "--exclude-standard").Output()
+	Expect(err).NotTo(HaveOccurred(), "git ls-files in %s", from)
+	for _, rel := range strings.Split(strings.TrimRight(string(list), "\x00"), "\x00") {
+		src := filepath.Join(from, rel)
+		info, err := os.Lstat(src)
+		if err != nil || !info.Mode().IsRegular() {
+			continue // deleted in the working tree, or not a plain file
+		}
+		b, err := os.ReadFile(src)
+		Expect(err).NotTo(HaveOccurred())
+		dst := filepath.Join(to, rel)
+		Expect(os.MkdirAll(filepath.Dir(dst), 0o755)).To(Succeed())
+		Expect(os.WriteFile(dst, b, info.Mode().Perm())).To(Succeed())
+	}
+	return to
+}
+
+// run runs a command in dir and returns its combined output; it fails the
+// spec, showing that output, when the command fails.
+func run(ctx context.Context, dir string, env []string, name string, args ...string) string {
+	GinkgoHelper()
+	out, err := runErr(ctx, dir, env, name, args...)
+	Expect(err).NotTo(HaveOccurred(), "%s %s:\n%s", name, strings.Join(args, " "), out)
+	return out
+}
+
+func runErr(ctx context.Context, dir string, env []string, name string, args ...string) (string, error) {
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	var buf bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &buf, &buf
+	err := cmd.Run()
+	fmt.Fprintf(GinkgoWriter, "$ %s %s\n%s", name, strings.Join(args, " "), buf.String())
+	return buf.String(), err
+}
+
+// block is a README code block the walkthrough applies: the marker line
+// before it names the file, and "Patterns" after the file means "append to
+// the catalog's Patterns list" rather than "write this file".
+var block = regexp.MustCompile("(?s)<!-- walkthrough: (\\S+)( Patterns)? -->\n```go\n(.*?)```\n")
+
+// applyBlocks writes or inserts every marked block into repo and returns
+// how many it applied.
+func applyBlocks(repo, readme string) int {
+	GinkgoHelper()
+	n := 0
+	for _, m := range block.FindAllStringSubmatch(readme, -1) {
+		path, code := filepath.Join(repo, m[1]), m[3]
+		if m[2] == "" {
+			Expect(os.WriteFile(path, []byte(code), 0o644)).To(Succeed())
+		} else {
+			src, err := os.ReadFile(path)
+			Expect(err).NotTo(HaveOccurred())
+			const end = "\t},\n}\n" // the close of Patterns, then of Design
+			Expect(string(src)).To(HaveSuffix(end), "%s ends its Patterns list as the scaffold wrote it", m[1])
+			Expect(os.WriteFile(path, []byte(strings.TrimSuffix(string(src), end)+code+end), 0o644)).To(Succeed())
+		}
+		n++
+	}
+	return n
+}
+
+// treeHashes maps every file under root's dirs to a hash of its content
+// and mode: equal maps mean nothing was written, changed or added.
+func treeHashes(root string, dirs ...string) map[string]string {
+	GinkgoHelper()
+	hashes := map[string]string{}
+	for _, dir := range dirs {
+		err := filepath.WalkDir(filepath.Join(root, dir), func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			info, err := d.Info()
+			if err != nil {
+				return err
+			}
+			b, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			sum := sha256.Sum256(b)
+			hashes[path] = info.Mode().String() + " " + hex.EncodeToString(sum[:])
+			return nil
+		})
+		Expect(err).NotTo(HaveOccurred())
+	}
+	return hashes
+}
+
+// addedLines counts the lines of after that before does not have.
+func addedLines(before, after string) int {
+	seen := map[string]int{}
+	for l := range strings.Lines(before) {
+		seen[l]++
+	}
+	n := 0
+	for l := range strings.Lines(after) {
+		if seen[l] > 0 {
+			seen[l]--
+		} else {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,277 @@
+package scenarios_test
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"maps"
+	"math/big"
+	"math/rand/v2"
+	"slices"
+	"sync"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/ddbharness/ddbharness/bench"
+	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/designs"
+)
+
+// The capacity rules are unit-tested against hand-computed figures
+// (bench/capacity); these specs prove that what the instrumented client
+// feeds them is exact for the designs' real patterns on DynamoDB Local:
+// every image a read or write carries, and (workloads_test.go) the
+// partition every charge lands on.
+
+// recorder keeps the observations an instrumented client sends it.
+type recorder struct {
+	mu  sync.Mutex
+	obs []capacity.Observation
+}
+
+func (r *recorder) observe(o capacity.Observation) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.obs = append(r.obs, o)
+}
+
+// take returns the observations so far and forgets them.
+func (r *recorder) take() []capacity.Observation {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	obs := r.obs
+	r.obs = nil
+	return obs
+}
+
+var _ = Describe("capacity attribution", attributionSpecs, func() {
+	DescribeTable("the client's images are the table's, call by call, then after concurrent calls",
+		func(ctx SpecContext, sc bench.Scenario) {
+			const pool, workers, each = 12, 8, 3
+			s := sc.Design.Schema
+			table := newTable(ctx, sc.Design, "images")
+			client := bench.NewClient(db, s)
+			d := sc.Driver(client, table, seed())
+			Expect(d.Seed(ctx, pool, nil)).To(Succeed())
+
+			By("knowing every seeded item as stored")
+			ref := storedItems(ctx, s, table)
+			expectSameItems(shadowItems(client, s, table), ref, "after the seed")
+
+			By("carrying, one call at a time, the stored item before each write, after it, and under each read")
+			rec := &recorder{}
+			client.Observe(rec.observe)
+			r := rand.New(rand.NewPCG(uint64(seed()), 0))
+			for _, st := range sc.Mix {
+				for key := range 3 {
+					err := d.Call(bench.WithPattern(ctx, st.Pattern), st.Pattern, key, r)
+					if err != nil {
+						Expect(expected(sc.Design.Name, st.Pattern, err)).To(BeTrue(), "%s %s on key %d: %v", sc.Name, st.Pattern, key, err)
+					}
+					call := fmt.Sprintf("%s on key %d", st.Pattern, key)
+					written := map[string]capacity.Image{}
+					for _, o := range rec.take() {
+						Expect(o.Pattern).To(Equal(st.Pattern), "%s: %s attributed to", call, o.Op)
+						checkReads(s, o, ref, call)
+						for _, w := range o.Writes {
+							id := itemID(s, w.Key)
+							Expect(exact(w.Before)).To(Equal(exact(ref[id])), "%s: %s: the image before writing %s", call, o.Op, id)
+							if w.Failed {
+								Expect(exact(w.After)).To(Equal(exact(w.Before)), "%s: %s: a failed write of %s changes nothing", call, o.Op, id)
+							}
+							ref[id] = w.After
+							written[id] = w.Key
+						}
+					}
+					for id, key := range written {
+						stored := getStored(ctx, table, key)
+						Expect(exact(ref[id])).To(Equal(exact(stored)), "%s: the image after writing %s", call, id)
+						ref[id] = stored
+						if stored == nil {
+							delete(ref, id)
+						}
+					}
+				}
+			}
+			client.Observe(nil)
+			expectSameItems(shadowItems(client, s, table), storedItems(ctx, s, table), "after the calls one at a time")
+
+			By("keeping the images true when calls run at once")
+			work := make(chan bench.Step)
+			var wg sync.WaitGroup
+			for w := range workers {
+				r := rand.New(rand.NewPCG(uint64(seed()), uint64(w+1)))
+				wg.Go(func() {
+					defer GinkgoRecover()
+					for st := range work {
+						keys := st.Keys
+						if keys == nil {
+							keys = bench.Uniform{}
+						}
+						key := keys.Pick(r, pool)
+						if err := d.Call(bench.WithPattern(ctx, st.Pattern), st.Pattern, key, r); err != nil {
+							Expect(expected(sc.Design.Name, st.Pattern, err)).To(BeTrue(), "%s %s on key %d: %v", sc.Name, st.Pattern, key, err)
+						}
+					}
+				})
+			}
+			for range each {
+				for _, st := range sc.Mix {
+					work <- st
+				}
+			}
+			close(work)
+			wg.Wait()
+			expectSameItems(shadowItems(client, s, table), storedItems(ctx, s, table), "after the calls at once")
+			Expect(client.Approximations()).To(BeZero(), "writes whose after image the client could not compute")
+		},
+		scenarioEntries(),
+	)
+})
+
+// checkReads checks that every item a read observed is the item as stored
+// (ref), projected onto the index it read, and that every key a point read
+// found nothing at holds nothing.
+func checkReads(s designs.Schema, o capacity.Observation, ref map[string]capacity.Image, call string) {
+	GinkgoHelper()
+	for _, img := range o.Reads {
+		id := itemID(s, img)
+		Expect(ref).To(HaveKey(id), "%s: %s read %s, which the table does not hold", call, o.Op, id)
+		want := ref[id]
+		if o.Index != "" {
+			want = capacity.Entry(s, o.Index, want)
+		}
+		Expect(exact(img)).To(Equal(exact(want)), "%s: %s %s: the image read of %s", call, o.Op, o.Index, id)
+	}
+	if o.Op == designs.GetItem || o.Op == designs.BatchGetItem || o.Op == designs.TransactGetItems {
+		for _, k := range o.Addressed {
+			Expect(ref).NotTo(HaveKey(itemID(s, k)), "%s: %s missed an item the table holds", call, o.Op)
+		}
+	}
+}
+
+// itemID names an item by its primary key (every design keys on strings).
+func itemID(s designs.Schema, item capacity.Image) string {
+	id := keyString(item[s.PK])
+	if s.SK != "" {
+		id += " | " + keyString(item[s.SK])
+	}
+	return id
+}
+
+func keyString(v types.AttributeValue) string {
+	if v, ok := v.(*types.AttributeValueMemberS); ok {
+		return v.Value
+	}
+	Fail("key attribute is not a string")
+	return ""
+}
+
+// storedItems reads the whole table, consistently, by primary key.
+func storedItems(ctx context.Context, s designs.Schema, table string) map[string]capacity.Image {
+	GinkgoHelper()
+	out := map[string]capacity.Image{}
+	p := dynamodb.NewScanPaginator(db, &dynamodb.ScanInput{TableName: aws.String(table), ConsistentRead: aws.Bool(true)})
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		Expect(err).NotTo(HaveOccurred())
+		for _, item := range page.Items {
+			out[itemID(s, item)] = item
+		}
+	}
+	return out
+}
+
+// shadowItems is every item the client knows the table to hold.
+func shadowItems(c *bench.Client, s designs.Schema, table string) map[string]capacity.Image {
+	out := map[string]capacity.Image{}
+	c.Items(table, func(img capacity.Image) { out[itemID(s, img)] = img })
+	return out
+}
+
+// getStored reads one item as stored (nil: none), past the client.
+func getStored(ctx context.Context, table string, key capacity.Image) capacity.Image {
+	GinkgoHelper()
+	out, err := db.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(table), Key: key, ConsistentRead: aws.Bool(true)})
+	Expect(err).NotTo(HaveOccurred())
+	if len(out.Item) == 0 {
+		return nil
+	}
+	return out.Item
+}
+
+// expectSameItems checks that got holds exactly want's items, attribute for
+// attribute.
+func expectSameItems(got, want map[string]capacity.Image, when string) {
+	GinkgoHelper()
+	Expect(slices.Sorted(maps.Keys(got))).To(Equal(slices.Sorted(maps.Keys(want))), "%s: the items", when)
+	for id, item := range want {
+		Expect(exact(got[id])).To(Equal(exact(item)), "%s: item %s", when, id)
+	}
+}
+
+// exact renders an item as plain values that compare equal exactly when
+// DynamoDB holds the same item: every type kept apart, numbers by their
+// exact decimal value, sets in sorted order. A missing item is nil.
+func exact(item capacity.Image) map[string]any {
+	if item == nil {
+		return nil
+	}
+	out := make(map[string]any, len(item))
+	for name, v := range item {
+		out[name] = exactValue(v)
+	}
+	return out
+}
+
+func exactValue(v types.AttributeValue) any {
+	switch v := v.(type) {
+	case *types.AttributeValueMemberS:
+		return "S " + v.Value
+	case *types.AttributeValueMemberN:
+		return "N " + exactNumber(v.Value)
+	case *types.AttributeValueMemberB:
+		return "B " + base64.StdEncoding.EncodeToString(v.Value)
+	case *types.AttributeValueMemberBOOL:
+		return v.Value
+	case *types.AttributeValueMemberNULL:
+		return "NULL"
+	case *types.AttributeValueMemberSS:
+		return map[string]any{"SS": slices.Sorted(slices.Values(v.Value))}
+	case *types.AttributeValueMemberNS:
+		ns := make([]string, len(v.Value))
+		for i, n := range v.Value {
+			ns[i] = exactNumber(n)
+		}
+		slices.Sort(ns)
+		return map[string]any{"NS": ns}
+	case *types.AttributeValueMemberBS:
+		bs := make([]string, len(v.Value))
+		for i, b := range v.Value {
+			bs[i] = base64.StdEncoding.EncodeToString(b)
+		}
+		slices.Sort(bs)
+		return map[string]any{"BS": bs}
+	case *types.AttributeValueMemberL:
+		l := make([]any, len(v.Value))
+		for i, e := range v.Value {
+			l[i] = exactValue(e)
+		}
+		return l
+	case *types.AttributeValueMemberM:
+		return map[string]any{"M": exact(v.Value)}
+	}
+	Fail("unknown attribute value type")
+	return nil
+}
+
+// exactNumber is a DynamoDB number's exact value ("1.50" and "1.5" alike).
+func exactNumber(n string) string {
+	r, ok := new(big.Rat).SetString(n)
+	Expect(ok).To(BeTrue(), "number %q", n)
+	return r.RatString()
+}
