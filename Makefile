@@ -9,8 +9,9 @@ TARGET_RATE ?=
 DURATION ?=
 NAME ?=
 ENTITY ?=
+DESIGN ?=
 
-.PHONY: verify test walkthrough bench catalog new-design clean check-go
+.PHONY: verify test lint walkthrough bench catalog new-design clean check-go
 
 ## verify: every access pattern of every design, proven on DynamoDB Local, plus the coverage gate
 verify: check-go
@@ -19,6 +20,10 @@ verify: check-go
 ## test: unit tests of pure code (key builders, cursors, the coverage gate); no DynamoDB
 test: check-go
 	$(GO) tool ginkgo -r --race --label-filter=unit
+
+## lint: check every design (or DESIGN=name) against DynamoDB's limits on fixtures seeded in memory; no DynamoDB
+lint: check-go
+	$(GO) run ./cmd/ddbharness lint $(DESIGN)
 
 ## bench: load scenarios, capacity model and reports (SCENARIO=name|design|all, TARGET_RATE=req/s, DURATION=20s)
 bench: check-go

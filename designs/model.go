@@ -62,6 +62,30 @@ type Pattern struct {
 	Doc   string    // what the doc asks of it, restated
 	Op    Operation // the call that serves it (the main one for multi-step patterns)
 	Index string    // MainTable or the index name
+
+	// Lint metadata, all optional: what the design lint (internal/lint)
+	// cannot see from the schema or from seeded items, declared next to
+	// the pattern it describes so that a change to one shows in the other.
+
+	// Grows names the attributes the pattern appends to in place (list or
+	// set ADD, list_append): such an item grows toward the 400 KB limit.
+	Grows []string
+	// MaxActions is the action count of the pattern's largest transaction
+	// for any accepted input; 0 means not a transaction or not declared.
+	MaxActions int
+	// Unbounded says the action count follows the input and nothing caps
+	// it at the 100-action transaction limit.
+	Unbounded bool
+	// Pages says a Query or Scan pattern hands out pages with a cursor, so
+	// no single call needs more than DynamoDB's 1 MB page.
+	Pages bool
+	// MaxItems is the most items one call of an unpaged Query returns
+	// (0: unknown), which bounds its response against the 1 MB page.
+	MaxItems int
+	// Reads names the attributes the pattern needs from its index (nil: not
+	// declared); an index whose readers all declare them needs no ALL
+	// projection.
+	Reads []string
 }
 
 // Design is a design package's declaration: its table and its catalog.

@@ -46,4 +46,10 @@ const (
 	// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/pre-warming-on-demand-capacity-mode.html
 	NewOnDemandRRU = 12000
 	NewOnDemandWRU = 4000
+
+	// MaxPageBytes is the most data one Query or Scan call reads: a larger
+	// result comes back in 1 MB pages, each needing another call with the
+	// previous page's LastEvaluatedKey.
+	// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Query.Pagination.html
+	MaxPageBytes = 1 << 20
 )

@@ -6,6 +6,7 @@
 //	ddbharness catalog                 list every design's access patterns
 //	ddbharness local                   run DynamoDB Local in the foreground
 //	ddbharness new-design NAME         scaffold a design, its fixtures and scenario
+//	ddbharness lint [DESIGN ...]       check designs against DynamoDB's limits
 package main
 
 import (
@@ -28,6 +29,8 @@ commands:
   local                   run DynamoDB Local in the foreground until Ctrl-C
   new-design [-entity E] NAME
                           scaffold designs/NAME, its fixtures and scenario, and wire them in
+  lint [-json] [DESIGN ...]
+                          check designs against DynamoDB's limits on seeded fixtures (no DynamoDB)
 
 DynamoDB endpoint: AWS_ENDPOINT_URL_DYNAMODB if set, else an embedded DynamoDB Local.
 `
@@ -53,6 +56,8 @@ func main() {
 		err = local(ctx)
 	case "new-design":
 		err = newDesign(args)
+	case "lint":
+		err = runLint(ctx, args)
 	case "help", "-h", "--help":
 		fmt.Print(usage)
 	default:

@@ -71,6 +71,7 @@ func runVerify(ctx context.Context, args []string) error {
 	for _, s := range cov.Stray {
 		fmt.Println("warning: label names no catalog pattern:", s)
 	}
+	lintWarnings(ctx) // advice on the designs' limits: printed, never a failure
 	fmt.Printf("reports: %s (junit.xml, report.json, summary.md)\n", verifyDir)
 	switch {
 	case runErr != nil:

@@ -1,0 +1,80 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"slices"
+
+	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/designs/all"
+	"github.com/ddbharness/ddbharness/internal/lint"
+)
+
+// runLint checks designs (all of them when none is named) against
+// DynamoDB's limits, on fixtures seeded in memory: no DynamoDB is needed.
+// Findings are advice, so lint exits 0 with findings; it fails only when a
+// design is unknown or cannot be seeded.
+func runLint(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("lint", flag.ContinueOnError)
+	asJSON := fs.Bool("json", false, "print the findings as one JSON array")
+	pool := fs.Int("pool", lint.DefaultPool, "entities to seed (half as many are seeded too, to see what grows)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	ds, err := pickDesigns(fs.Args())
+	if err != nil {
+		return err
+	}
+	var found []lint.Finding
+	for _, d := range ds {
+		f, err := lint.Run(ctx, d, lint.WithPool(*pool))
+		if err != nil {
+			return err
+		}
+		if !*asJSON {
+			if err := lint.WriteText(os.Stdout, d.Name, f); err != nil {
+				return err
+			}
+		}
+		found = append(found, f...)
+	}
+	if *asJSON {
+		return lint.WriteJSON(os.Stdout, found)
+	}
+	return nil
+}
+
+// pickDesigns returns the named designs, in the order of all.Designs, or
+// every design when names is empty.
+func pickDesigns(names []string) ([]designs.Design, error) {
+	if len(names) == 0 {
+		return all.Designs, nil
+	}
+	var out []designs.Design
+	for _, n := range names {
+		i := slices.IndexFunc(all.Designs, func(d designs.Design) bool { return d.Name == n })
+		if i < 0 {
+			return nil, fmt.Errorf("lint: no design %q (see ddbharness catalog)", n)
+		}
+		out = append(out, all.Designs[i])
+	}
+	return out, nil
+}
+
+// lintWarnings prints every design's findings as "lint: warning: ..."
+// lines for make verify: warnings only, so a lint error is printed as one
+// too and never fails the run.
+func lintWarnings(ctx context.Context) {
+	for _, d := range all.Designs {
+		fs, err := lint.Run(ctx, d)
+		if err != nil {
+			fmt.Println("lint: warning: could not lint:", err)
+			continue
+		}
+		for _, f := range fs {
+			fmt.Println(f.Warning())
+		}
+	}
+}

@@ -1,0 +1,123 @@
+package lint_test
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/ddbharness/ddbharness/bench/ddbexpr"
+	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/designs/accountpool"
+	"github.com/ddbharness/ddbharness/designs/agencies"
+	"github.com/ddbharness/ddbharness/designs/invoicing"
+	"github.com/ddbharness/ddbharness/designs/services"
+	"github.com/ddbharness/ddbharness/designs/shop"
+	"github.com/ddbharness/ddbharness/internal/lint"
+)
+
+// where is a finding's check, target and pattern: what the specs pin down,
+// leaving the measured figures free to move with the fixtures.
+func where(fs []lint.Finding) []string {
+	out := make([]string, len(fs))
+	for i, f := range fs {
+		out[i] = fmt.Sprintf("%s %s %s", f.Check, f.Target, f.Pattern)
+	}
+	return out
+}
+
+var _ = Describe("the five seed designs", func() {
+	DescribeTable("report their known risks and nothing else",
+		func(ctx SpecContext, d designs.Design, want []string, mentions []string) {
+			fs, err := lint.Run(ctx, d)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(where(fs)).To(ConsistOf(want))
+			text := ""
+			for _, f := range fs {
+				Expect(f.Design).To(Equal(d.Name))
+				Expect([]string{f.Limit, f.Found, f.Why, f.Fix}).NotTo(ContainElement(BeEmpty()), "every finding says what, the limit, why and the fix")
+				text += f.Found + "\n"
+			}
+			for _, m := range mentions {
+				Expect(text).To(ContainSubstring(m))
+			}
+		},
+		Entry("invoicing: per-client partitions, bounded transactions and queries: no alarm", invoicing.Design,
+			[]string{}, nil),
+		Entry("shop: constant USER, PROD, CAT and BRAND partitions, the LSI on them, status and user partitions on GSI1", shop.Design,
+			[]string{
+				"partition-key table ", "partition-key GSI1 ", "partition-key LSI1 ", "lsi-collection LSI1 ",
+			},
+			[]string{"USER (", "PROD (", "CAT (", "BRAND (", "ORDER#STATUS#PENDING"}),
+		Entry("accountpool: every pattern that adds to a status set grows it toward 400 KB", accountpool.Design,
+			[]string{
+				"item-growth table " + string(accountpool.AddAccountID),
+				"item-growth table " + string(accountpool.MarkAccountAvailableID),
+				"item-growth table " + string(accountpool.CreateLeaseID),
+				"item-growth table " + string(accountpool.DeleteLeaseID),
+			},
+			[]string{"account_status#all"}),
+		Entry("agencies: GSI1 partitions by item type", agencies.Design,
+			[]string{"partition-key GSI1 "},
+			[]string{"Agency (", "Member ("}),
+		Entry("services: ByYear's yearly partition, and the seed's four voucher programs on AwaitingVoucher", services.Design,
+			[]string{"partition-key ByYear ", "partition-key AwaitingVoucher "},
+			[]string{"YPK"}),
+	)
+})
+
+var _ = Describe("declared checks", func() {
+	s := designs.Schema{PK: "PK", SK: "SK", GSIs: []designs.Index{{Name: "GSI1", PK: "G1PK", SK: "G1SK"}}}
+	str := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	items := func(n int) []ddbexpr.Item {
+		var out []ddbexpr.Item
+		for i := range n {
+			id := fmt.Sprintf("%04d", i)
+			out = append(out, ddbexpr.Item{"PK": str("THING#" + id), "SK": str("THING#" + id), "Type": str("Thing"),
+				"G1PK": str("OWNER#" + id), "G1SK": str(id), "Name": str("name " + id), "Blob": str(strings.Repeat("x", 200))})
+		}
+		return out
+	}
+	base := func(p designs.Pattern) designs.Design {
+		return designs.Design{Name: "t", Schema: s, Patterns: []designs.Pattern{p}}
+	}
+	DescribeTable("flag what the catalog declares",
+		func(p designs.Pattern, want []string) {
+			fs := lint.CheckItems(base(p), 200, items(100), items(200))
+			Expect(where(fs)).To(ConsistOf(want))
+		},
+		Entry("a Scan", designs.Pattern{ID: "AP-01", Name: "all", Op: designs.Scan, Index: designs.MainTable, Pages: true},
+			[]string{"scan main-table AP-01"}),
+		Entry("a Query without pages or bound", designs.Pattern{ID: "AP-01", Name: "q", Op: designs.Query, Index: designs.MainTable},
+			[]string{"unpaged-query main-table AP-01"}),
+		Entry("a Query bounded far below 1 MB", designs.Pattern{ID: "AP-01", Name: "q", Op: designs.Query, Index: designs.MainTable, MaxItems: 10},
+			[]string{}),
+		Entry("a Query whose bound passes 1 MB", designs.Pattern{ID: "AP-01", Name: "q", Op: designs.Query, Index: designs.MainTable, MaxItems: 100_000},
+			[]string{"unpaged-query main-table AP-01"}),
+		Entry("a transaction with no bound", designs.Pattern{ID: "AP-01", Name: "t", Op: designs.TransactWriteItems, Index: designs.MainTable, Unbounded: true},
+			[]string{"transaction-size main-table AP-01"}),
+		Entry("a transaction bound above 100", designs.Pattern{ID: "AP-01", Name: "t", Op: designs.TransactWriteItems, Index: designs.MainTable, MaxActions: 101},
+			[]string{"transaction-size main-table AP-01"}),
+		Entry("a transaction bound at 100", designs.Pattern{ID: "AP-01", Name: "t", Op: designs.TransactWriteItems, Index: designs.MainTable, MaxActions: 100},
+			[]string{}),
+		Entry("an ALL projection whose reader needs only Name", designs.Pattern{ID: "AP-01", Name: "by owner", Op: designs.Query, Index: "GSI1", Pages: true, Reads: []string{"Name"}},
+			[]string{"projection-all GSI1 "}),
+		Entry("an ALL projection whose reader declares nothing", designs.Pattern{ID: "AP-01", Name: "by owner", Op: designs.Query, Index: "GSI1", Pages: true},
+			[]string{}),
+	)
+
+	It("flags a constant partition key that grows with the pool, not per-entity keys", func() {
+		constant := func(n int) []ddbexpr.Item {
+			out := items(n)
+			for _, it := range out {
+				it["G1PK"] = str("ALL")
+			}
+			return out
+		}
+		d := designs.Design{Name: "t", Schema: s}
+		Expect(where(lint.CheckItems(d, 200, constant(100), constant(200)))).To(ConsistOf("partition-key GSI1 "))
+		Expect(lint.CheckItems(d, 200, items(100), items(200))).To(BeEmpty())
+	})
+})

@@ -1,0 +1,162 @@
+package lint
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/bench/ddbexpr"
+	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/scenarios"
+)
+
+// Table is the Target of a finding about the base table.
+const Table = "table"
+
+// seed is one seeded data set: the pool it was seeded with and the items.
+type seed struct {
+	pool  int
+	items []ddbexpr.Item
+}
+
+// seedDesign fills a Sink through the Seed of the design's default
+// scenario driver: the same fixtures bench loads, so the lint measures the
+// data the design would really hold.
+func seedDesign(ctx context.Context, d designs.Design, pool int, rnd int64) (seed, error) {
+	sc, ok := scenarios.Default(d.Name)
+	if !ok {
+		return seed{}, fmt.Errorf("lint %s: %w: no scenario to seed fixtures from", d.Name, designs.ErrNotFound)
+	}
+	sink := NewSink(d.Schema)
+	table := "lint-" + d.Name
+	if err := sc.Driver(sink, table, rnd).Seed(ctx, pool, nil); err != nil {
+		return seed{}, fmt.Errorf("lint %s: seed %d: %w", d.Name, pool, err)
+	}
+	return seed{pool: pool, items: sink.Items()}, nil
+}
+
+// targets lists the base table and every index, GSIs first.
+func targets(s designs.Schema) []string {
+	out := []string{Table}
+	for _, ix := range s.GSIs {
+		out = append(out, ix.Name)
+	}
+	for _, ix := range s.LSIs {
+		out = append(out, ix.Name)
+	}
+	return out
+}
+
+// pkOf is the partition key attribute of a target.
+func pkOf(s designs.Schema, target string) string {
+	for _, ix := range s.GSIs {
+		if ix.Name == target {
+			return ix.PK
+		}
+	}
+	return s.PK // the table, and every LSI
+}
+
+// entries is what target holds for the items: the items themselves for the
+// table, their index entries (capacity.Entry: sparse indexes skip items
+// without the key) for an index.
+func entries(s designs.Schema, target string, items []ddbexpr.Item) []capacity.Image {
+	out := make([]capacity.Image, 0, len(items))
+	for _, it := range items {
+		e := capacity.Image(it)
+		if target != Table {
+			e = capacity.Entry(s, target, it)
+		}
+		if e != nil {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// partitions is a target's entries grouped by partition key value.
+type partitions struct {
+	entries int
+	bytes   int
+	keys    map[string]*partition
+}
+
+// partition is one partition key value of a target: its entries and their
+// size (for the table and its LSIs, the item collection).
+type partition struct {
+	key     string
+	entries int
+	bytes   int
+	types   map[string]int // entries per item type
+}
+
+// typeAttrs are the attribute names single-table designs keep an item's
+// type in; the first one an item has names its type.
+var typeAttrs = []string{"Type", "type"}
+
+// itemType is the entry's item type; without a type attribute, the shape
+// of its partition key (the value up to its first '#', or the whole value).
+func itemType(e capacity.Image, pkText string) string {
+	for _, a := range typeAttrs {
+		if t := keyText(e[a]); t != "" {
+			return t
+		}
+	}
+	if i := strings.IndexByte(pkText, '#'); i >= 0 {
+		return pkText[:i+1]
+	}
+	return pkText
+}
+
+func group(s designs.Schema, target string, es []capacity.Image) partitions {
+	pk := pkOf(s, target)
+	ps := partitions{keys: map[string]*partition{}}
+	for _, e := range es {
+		k := keyText(e[pk])
+		p := ps.keys[k]
+		if p == nil {
+			p = &partition{key: k, types: map[string]int{}}
+			ps.keys[k] = p
+		}
+		size := capacity.Size(e)
+		p.entries++
+		p.bytes += size
+		p.types[itemType(e, k)]++
+		ps.entries++
+		ps.bytes += size
+	}
+	return ps
+}
+
+// byType counts, per item type, its entries and the distinct partition
+// keys they sit on.
+func (ps partitions) byType() map[string]typeSpread {
+	out := map[string]typeSpread{}
+	for _, p := range ps.keys {
+		for t, n := range p.types {
+			ts := out[t]
+			ts.entries += n
+			ts.keys++
+			out[t] = ts
+		}
+	}
+	return out
+}
+
+// typeSpread is how one item type spreads over a target's partitions.
+type typeSpread struct{ entries, keys int }
+
+// largest returns the partitions in decreasing entry count.
+func (ps partitions) largest() []*partition {
+	out := make([]*partition, 0, len(ps.keys))
+	for _, p := range ps.keys {
+		out = append(out, p)
+	}
+	slices.SortFunc(out, func(a, b *partition) int {
+		return cmp.Or(cmp.Compare(b.entries, a.entries), strings.Compare(a.key, b.key))
+	})
+	return out
+}

@@ -1,0 +1,51 @@
+package lint
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+)
+
+// WriteText prints findings as a list, one block per finding: its place,
+// then what was found, the limit, why it matters and the fix, each on its
+// own line so that long sentences stay readable in a terminal.
+func WriteText(w io.Writer, design string, fs []Finding) error {
+	if len(fs) == 0 {
+		_, err := fmt.Fprintf(w, "lint %s: no findings\n", design)
+		return err
+	}
+	if _, err := fmt.Fprintf(w, "lint %s: %d finding(s)\n", design, len(fs)); err != nil {
+		return err
+	}
+	for i, f := range fs {
+		where := f.Target
+		if f.Pattern != "" {
+			where += " " + string(f.Pattern)
+		}
+		if _, err := fmt.Fprintf(w, "%2d. %s  %s  [%s]\n    found: %s\n    limit: %s\n    why:   %s\n    fix:   %s\n",
+			i+1, f.Design, where, f.Check, f.Found, f.Limit, f.Why, f.Fix); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// WriteJSON prints findings as one JSON array.
+func WriteJSON(w io.Writer, fs []Finding) error {
+	if fs == nil {
+		fs = []Finding{}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(fs)
+}
+
+// Warning is a finding on one line, for make verify: lint findings there
+// are warnings, never failures.
+func (f Finding) Warning() string {
+	where := f.Target
+	if f.Pattern != "" {
+		where += " " + string(f.Pattern)
+	}
+	return fmt.Sprintf("lint: warning: %s %s [%s]: %s (limit: %s)", f.Design, where, f.Check, f.Found, f.Limit)
+}
