@@ -40,7 +40,7 @@ func (c *Client) BatchGetItem(ctx context.Context, in *dynamodb.BatchGetItemInpu
 	for table, ka := range in.RequestItems {
 		consistent, whole := aws.ToBool(ka.ConsistentRead), ka.ProjectionExpression == nil
 		found := out.Responses[table]
-		c.learnAll(table, found, whole, consistent)
+		c.learnAll(table, found, whole, consistent, start)
 		if observe == nil {
 			continue
 		}

@@ -33,7 +33,7 @@ func (c *Client) GetItem(ctx context.Context, in *dynamodb.GetItemInput, opts ..
 	table, consistent := aws.ToString(in.TableName), aws.ToBool(in.ConsistentRead)
 	whole := in.ProjectionExpression == nil
 	if whole {
-		c.shadow.learn(table, out.Item, consistent)
+		c.shadow.learn(table, out.Item, consistent, start)
 	}
 	if observe := c.observer(); observe != nil {
 		o := observation(ctx, start, designs.GetItem, table)
@@ -64,7 +64,7 @@ func (c *Client) PutItem(ctx context.Context, in *dynamodb.PutItemInput, opts ..
 		c.conditionFailed(ctx, start, designs.PutItem, table, key, err, failOld)
 		return out, err
 	}
-	c.shadow.swap(table, key, in.Item)
+	c.shadow.record(table, key, out.Attributes, in.Item, start)
 	c.wrote(ctx, start, designs.PutItem, table, out.ConsumedCapacity,
 		capacity.Write{Before: nilIfEmpty(out.Attributes), After: in.Item, Key: key})
 	if in.ReturnValues != types.ReturnValueAllOld {
@@ -89,7 +89,7 @@ func (c *Client) DeleteItem(ctx context.Context, in *dynamodb.DeleteItemInput, o
 		c.conditionFailed(ctx, start, designs.DeleteItem, table, in.Key, err, failOld)
 		return out, err
 	}
-	c.shadow.swap(table, in.Key, nil)
+	c.shadow.record(table, in.Key, out.Attributes, nil, start)
 	c.wrote(ctx, start, designs.DeleteItem, table, out.ConsumedCapacity,
 		capacity.Write{Before: nilIfEmpty(out.Attributes), Key: in.Key})
 	if in.ReturnValues != types.ReturnValueAllOld {
@@ -133,11 +133,11 @@ func (c *Client) UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput, o
 			return out, err
 		}
 		out.Attributes = maps.Clone(w.After)
-		c.shadow.swap(table, in.Key, w.After)
+		c.shadow.record(table, in.Key, w.Before, w.After, start)
 	case req.ReturnValues == types.ReturnValueAllOld:
 		w.Before = nilIfEmpty(out.Attributes)
 		w.After = change(w.Before)
-		c.shadow.swap(table, in.Key, w.After)
+		c.shadow.record(table, in.Key, w.Before, w.After, start)
 	default:
 		w.Before, w.After = c.shadow.apply(table, in.Key, change)
 	}
@@ -204,7 +204,7 @@ func (c *Client) conditionFailed(ctx context.Context, start time.Time, op design
 		return
 	}
 	old := nilIfEmpty(ccf.Item)
-	c.shadow.swap(table, key, old)
+	c.shadow.learn(table, old, true, start)
 	if asked {
 		ccf.Item = nil
 	}

@@ -79,7 +79,7 @@ func (c *Client) readPage(ctx context.Context, start time.Time, op designs.Opera
 		o.Reads, o.Addressed = c.readImages(pg.table, pg.index, items, pg.whole), addressed
 		observe(o)
 	}
-	c.learnAll(pg.table, items, pg.whole, pg.consistent)
+	c.learnAll(pg.table, items, pg.whole, pg.consistent, start)
 	stripKeys(items, pg.added)
 }
 
@@ -95,12 +95,12 @@ func (c *Client) readImages(table, index string, items []capacity.Image, whole b
 }
 
 // learnAll lets the shadow learn whole items a read returned.
-func (c *Client) learnAll(table string, items []capacity.Image, whole, consistent bool) {
+func (c *Client) learnAll(table string, items []capacity.Image, whole, consistent bool, start time.Time) {
 	if !whole {
 		return
 	}
 	for _, it := range items {
-		c.shadow.learn(table, it, consistent)
+		c.shadow.learn(table, it, consistent, start)
 	}
 }
 

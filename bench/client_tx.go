@@ -36,7 +36,7 @@ func (c *Client) TransactGetItems(ctx context.Context, in *dynamodb.TransactGetI
 		table, whole := aws.ToString(g.Get.TableName), g.Get.ProjectionExpression == nil
 		item := out.Responses[i].Item
 		if whole {
-			c.shadow.learn(table, item, true)
+			c.shadow.learn(table, item, true, start)
 		}
 		if observe == nil {
 			continue

@@ -1,9 +1,13 @@
 package bench
 
 import (
+	"fmt"
 	"hash/maphash"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -28,13 +32,65 @@ type shadow struct {
 
 type shadowShard struct {
 	mu    sync.Mutex
-	items map[string]capacity.Image
+	items map[string]*shadowItem
+}
+
+// shadowMemory is how many of an item's recent moves the shadow keeps to
+// put out-of-order responses back in order.
+const shadowMemory = 8
+
+// shadowItem is one item's last known image (nil: no item) and its recent
+// moves. Two writes of one item in flight at once can come back in the
+// other order than DynamoDB applied them: a write that turned A into B,
+// whose response arrives after that of an overlapping write that turned B
+// into C, is old news, and B must not replace C. Only overlapping calls can
+// be reordered so, which keeps an image that recurs later (an empty set
+// filled and emptied again) from looking stale. Overlapping moves that
+// form a cycle (A→B and B→A at once) are ambiguous from images alone; the
+// later response wins, and the next write's own old image corrects it.
+type shadowItem struct {
+	image capacity.Image
+	moves []move
+}
+
+// move is one write of the item: fingerprints of its image before and
+// after, and when the call that made it was in flight.
+type move struct {
+	from, to   uint64
+	start, end time.Time
+}
+
+// superseded reports whether a call in flight after since moved the item
+// away from the image with fingerprint fp, other than by the move from
+// "from" (known) that led to it.
+func (it *shadowItem) superseded(fp uint64, since time.Time, from uint64, known bool) bool {
+	for _, m := range it.moves {
+		if m.end.After(since) && m.from == fp && (!known || m.to != from) {
+			return true
+		}
+	}
+	return false
+}
+
+// moved records the move of a call in flight from start until now, and
+// makes its result current unless an overlapping call already moved past
+// it.
+func (it *shadowItem) moved(s *shadow, before, after capacity.Image, start time.Time) {
+	from, to := s.fingerprint(before), s.fingerprint(after)
+	stale := it.superseded(to, start, from, true)
+	it.moves = append(it.moves, move{from: from, to: to, start: start, end: time.Now()})
+	if len(it.moves) > shadowMemory {
+		it.moves = it.moves[1:]
+	}
+	if !stale {
+		it.image = after
+	}
 }
 
 func newShadow(pk, sk string) *shadow {
 	s := &shadow{pk: pk, sk: sk, seed: maphash.MakeSeed()}
 	for i := range s.shards {
-		s.shards[i].items = map[string]capacity.Image{}
+		s.shards[i].items = map[string]*shadowItem{}
 	}
 	return s
 }
@@ -87,7 +143,10 @@ func (s *shadow) get(table string, key capacity.Image) capacity.Image {
 	sh := s.shard(id)
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
-	return sh.items[id]
+	if it := sh.items[id]; it != nil {
+		return it.image
+	}
+	return nil
 }
 
 // swap stores image (nil: the item is gone) for the item at key and
@@ -108,20 +167,100 @@ func (s *shadow) apply(table string, key capacity.Image, change func(old capacit
 	sh := s.shard(id)
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
-	before = sh.items[id]
-	after = change(before)
-	if len(after) == 0 {
-		delete(sh.items, id)
-		return before, nil
-	}
-	sh.items[id] = after
+	it := sh.item(id)
+	before = it.image
+	after = nilIfEmpty(change(before))
+	now := time.Now()
+	it.moved(s, before, after, now) // chained on the current image: in order by construction
 	return before, after
 }
 
-// learn records an image a read returned. A strongly consistent read is
-// current and replaces what the shadow holds; an eventually consistent one
-// may be stale, so it only fills a gap.
-func (s *shadow) learn(table string, item capacity.Image, consistent bool) {
+// record stores a write whose image before DynamoDB itself returned (a
+// single-item write asked for ALL_OLD): the move is known exactly, and one
+// that arrives after a later move of the same item leaves that one current.
+// start is when the call was sent.
+func (s *shadow) record(table string, key, before, after capacity.Image, start time.Time) {
+	id, ok := s.id(table, key)
+	if !ok {
+		return
+	}
+	sh := s.shard(id)
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	sh.item(id).moved(s, nilIfEmpty(before), nilIfEmpty(after), start)
+}
+
+// item returns the entry of id, made on first use; the shard is locked.
+func (sh *shadowShard) item(id string) *shadowItem {
+	it := sh.items[id]
+	if it == nil {
+		it = &shadowItem{}
+		sh.items[id] = it
+	}
+	return it
+}
+
+// fingerprint identifies an image (nil: no item) by its content: attribute
+// names in order, values with their types.
+func (s *shadow) fingerprint(img capacity.Image) uint64 {
+	var h maphash.Hash
+	h.SetSeed(s.seed)
+	if img == nil {
+		h.WriteByte(0)
+		return h.Sum64()
+	}
+	writeValue(&h, &types.AttributeValueMemberM{Value: img})
+	return h.Sum64()
+}
+
+// writeValue hashes one attribute value canonically: map keys sorted, set
+// members sorted, every value tagged with its type.
+func writeValue(h *maphash.Hash, v types.AttributeValue) {
+	switch v := v.(type) {
+	case *types.AttributeValueMemberS:
+		h.WriteString("S" + v.Value + "\x00")
+	case *types.AttributeValueMemberN:
+		h.WriteString("N" + v.Value + "\x00")
+	case *types.AttributeValueMemberB:
+		h.WriteString("B")
+		h.Write(v.Value)
+		h.WriteByte(0)
+	case *types.AttributeValueMemberBOOL:
+		h.WriteString(fmt.Sprintf("T%t", v.Value))
+	case *types.AttributeValueMemberNULL:
+		h.WriteString("0")
+	case *types.AttributeValueMemberSS:
+		h.WriteString("SS" + strings.Join(slices.Sorted(slices.Values(v.Value)), "\x00") + "\x01")
+	case *types.AttributeValueMemberNS:
+		h.WriteString("NS" + strings.Join(slices.Sorted(slices.Values(v.Value)), "\x00") + "\x01")
+	case *types.AttributeValueMemberBS:
+		bs := make([]string, len(v.Value))
+		for i, b := range v.Value {
+			bs[i] = string(b)
+		}
+		slices.Sort(bs)
+		h.WriteString("BS" + strings.Join(bs, "\x00") + "\x01")
+	case *types.AttributeValueMemberL:
+		h.WriteString("L[")
+		for _, e := range v.Value {
+			writeValue(h, e)
+		}
+		h.WriteString("]")
+	case *types.AttributeValueMemberM:
+		h.WriteString("M{")
+		for _, k := range slices.Sorted(maps.Keys(v.Value)) {
+			h.WriteString(k + "\x00")
+			writeValue(h, v.Value[k])
+		}
+		h.WriteString("}")
+	}
+}
+
+// learn records an image a read sent at start returned. A strongly
+// consistent read is current and replaces what the shadow holds, unless a
+// write in flight with it already moved the item on; an eventually
+// consistent one may be stale, so it only fills a gap.
+func (s *shadow) learn(table string, item capacity.Image, consistent bool, start time.Time) {
 	id, ok := s.id(table, item)
 	if !ok || len(item) == 0 {
 		return
@@ -129,8 +268,12 @@ func (s *shadow) learn(table string, item capacity.Image, consistent bool) {
 	sh := s.shard(id)
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
-	if _, known := sh.items[id]; consistent || !known {
-		sh.items[id] = item
+	it := sh.items[id]
+	switch {
+	case it == nil:
+		sh.items[id] = &shadowItem{image: item}
+	case consistent && !it.superseded(s.fingerprint(item), start, 0, false):
+		it.image = item // a read that a later write has not already moved past
 	}
 }
 
@@ -141,9 +284,9 @@ func (s *shadow) each(table string, f func(capacity.Image)) {
 	for i := range s.shards {
 		sh := &s.shards[i]
 		sh.mu.Lock()
-		for id, img := range sh.items {
-			if strings.HasPrefix(id, prefix) {
-				f(img)
+		for id, it := range sh.items {
+			if strings.HasPrefix(id, prefix) && it.image != nil {
+				f(it.image)
 			}
 		}
 		sh.mu.Unlock()
