@@ -62,6 +62,9 @@ var _ = Describe("the Add a design walkthrough", Label("dynamodb", "scaffold"), 
 		By("its suite passes at once")
 		Expect(run(ctx, repo, env, "go", "tool", "ginkgo", "--no-color", "-p", pkg)).To(ContainSubstring("6 Passed"))
 
+		By("make lint finds nothing to warn about")
+		Expect(run(ctx, repo, env, "make", "lint", "DESIGN="+walkName)).To(ContainSubstring("lint " + walkName + ": no findings"))
+
 		By("the README's third pattern, on GSI1")
 		readme, err := os.ReadFile(filepath.Join(repoRoot, "README.md"))
 		Expect(err).NotTo(HaveOccurred())
