@@ -24,13 +24,13 @@ func as(ctx context.Context) context.Context { return bench.WithPattern(ctx, pat
 var _ = Describe("the instrumented client", Label("client"), func() {
 	var (
 		client *bench.Client
-		rec    *recorder
+		rec    *bench.Recorder
 		pk     string
 	)
 	BeforeEach(func() {
 		client = bench.NewClient(raw, schema)
-		rec = &recorder{}
-		client.Observe(rec.observe)
+		rec = &bench.Recorder{}
+		client.Observe(rec.Observe)
 		pk = freshPK()
 	})
 
@@ -41,7 +41,7 @@ var _ = Describe("the instrumented client", Label("client"), func() {
 			Expect(err).NotTo(HaveOccurred())
 			Expect(out.Attributes).To(BeNil(), "the client asked for ALL_OLD; the pattern did not")
 			Expect(out.ConsumedCapacity).To(BeNil())
-			o := rec.only()
+			o := only(rec)
 			Expect(o.Pattern).To(Equal(pattern))
 			Expect(o.Op).To(Equal(designs.PutItem))
 			Expect(o.Table).To(Equal(table))
@@ -52,7 +52,7 @@ var _ = Describe("the instrumented client", Label("client"), func() {
 			out, err = client.PutItem(as(ctx), &dynamodb.PutItemInput{TableName: aws.String(table), Item: v2, ReturnValues: types.ReturnValueAllOld})
 			Expect(err).NotTo(HaveOccurred())
 			Expect(out.Attributes).To(sameItem(v1), "the pattern asked for ALL_OLD")
-			w := rec.only().Writes[0]
+			w := only(rec).Writes[0]
 			Expect(w.Before).To(sameItem(v1))
 			Expect(w.After).To(sameItem(v2))
 		})
@@ -64,7 +64,7 @@ var _ = Describe("the instrumented client", Label("client"), func() {
 				PK, SK string
 			}{pk, "A"})
 			Expect(err).To(MatchError(designs.ErrAlreadyExists))
-			o := rec.only()
+			o := only(rec)
 			Expect(o.Writes).To(HaveLen(1))
 			Expect(o.Writes[0].Failed).To(BeTrue())
 			Expect(o.Writes[0].Before).To(sameItem(v1))
@@ -75,7 +75,7 @@ var _ = Describe("the instrumented client", Label("client"), func() {
 			var ccf *types.ConditionalCheckFailedException
 			Expect(errors.As(err, &ccf)).To(BeTrue())
 			Expect(ccf.Item).To(BeNil(), "the pattern did not ask for the item on failure")
-			Expect(rec.only().Writes).To(Equal([]capacity.Write{{Failed: true, Key: key(pk, "missing")}}))
+			Expect(only(rec).Writes).To(Equal([]capacity.Write{{Failed: true, Key: key(pk, "missing")}}))
 		})
 
 		It("records a delete's old image", func(ctx SpecContext) {
@@ -84,7 +84,7 @@ var _ = Describe("the instrumented client", Label("client"), func() {
 			out, err := client.DeleteItem(as(ctx), &dynamodb.DeleteItemInput{TableName: aws.String(table), Key: key(pk, "A")})
 			Expect(err).NotTo(HaveOccurred())
 			Expect(out.Attributes).To(BeNil())
-			w := rec.only().Writes[0]
+			w := only(rec).Writes[0]
 			Expect(w.Before).To(sameItem(v1))
 			Expect(w.After).To(BeNil())
 			Expect(stored(ctx, key(pk, "A"))).To(BeNil())
@@ -103,7 +103,7 @@ var _ = Describe("the instrumented client", Label("client"), func() {
 				UpdateExpression: expr.Update(), ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values()})
 			Expect(err).NotTo(HaveOccurred())
 			Expect(out.Attributes).To(BeNil())
-			w := rec.only().Writes[0]
+			w := only(rec).Writes[0]
 			Expect(w.Before).To(sameItem(start))
 			Expect(w.After).To(sameItem(stored(ctx, key(pk, "A"))))
 			Expect(client.Approximations()).To(BeZero())
@@ -132,7 +132,7 @@ var _ = Describe("the instrumented client", Label("client"), func() {
 		v1 := item(pk, "A", "Name", "first", "Stock", 3, "K", pk+"-1")
 		_, err := client.PutItem(as(ctx), &dynamodb.PutItemInput{TableName: aws.String(table), Item: v1})
 		Expect(err).NotTo(HaveOccurred())
-		rec.take()
+		rec.Take()
 		// A concurrent write the client has not handled yet moved the item's
 		// Slim entry to another partition: the client's shadow still holds v1.
 		v2 := item(pk, "A", "Name", "second", "Stock", 4, "K", pk+"-2")
@@ -147,7 +147,7 @@ var _ = Describe("the instrumented client", Label("client"), func() {
 		v3 := stored(ctx, key(pk, "A"))
 		Expect(v3).To(sameItem(item(pk, "A", "Name", "second", "Stock", 6, "K", pk+"-2")))
 		Expect(out.Attributes).To(sameItem(v3), "the pattern gets the new image it asked for")
-		o := rec.only()
+		o := only(rec)
 		w := o.Writes[0]
 		Expect(w.Before).To(sameItem(v2), "the item as DynamoDB stored it, not the shadow's v1")
 		Expect(w.After).To(sameItem(v3))
@@ -165,7 +165,7 @@ var _ = Describe("the instrumented client", Label("client"), func() {
 			expression.Add(expression.Name("Stock"), expression.Value(2)), expression.ConditionBuilder{})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(got.Stock).To(Equal(8))
-		w = rec.only().Writes[0]
+		w = only(rec).Writes[0]
 		Expect(w.Before).To(sameItem(v3))
 		Expect(w.After).To(sameItem(stored(ctx, key(pk, "A"))))
 	})
@@ -178,7 +178,7 @@ var _ = Describe("the instrumented client", Label("client"), func() {
 			Expect(err).NotTo(HaveOccurred())
 			_, err = client.PutItem(as(ctx), &dynamodb.PutItemInput{TableName: aws.String(table), Item: item(pk, "gone")})
 			Expect(err).NotTo(HaveOccurred())
-			rec.take()
+			rec.Take()
 		})
 
 		It("records every action's images from the shadow, as DynamoDB stored them", func(ctx SpecContext) {
@@ -190,7 +190,7 @@ var _ = Describe("the instrumented client", Label("client"), func() {
 			tx.Check(key(pk, "absent"), schema.IsNew(), nil)
 			Expect(tx.Write(as(ctx), client)).To(Succeed())
 
-			o := rec.only()
+			o := only(rec)
 			Expect(o.Op).To(Equal(designs.TransactWriteItems))
 			Expect(o.Transactional).To(BeTrue())
 			Expect(o.Writes).To(HaveLen(4))
@@ -209,7 +209,7 @@ var _ = Describe("the instrumented client", Label("client"), func() {
 			tx.Put(row{pk, "gone", "again"}, schema.IsNew(), designs.Because(designs.ErrAlreadyExists))
 			Expect(tx.Write(as(ctx), client)).To(MatchError(designs.ErrAlreadyExists))
 
-			ws := rec.only().Writes
+			ws := only(rec).Writes
 			Expect(ws).To(HaveLen(2))
 			Expect(ws[0].Failed).To(BeTrue())
 			Expect(ws[0].Before).To(sameItem(before))
@@ -226,7 +226,7 @@ var _ = Describe("the instrumented client", Label("client"), func() {
 			var tce *types.TransactionCanceledException
 			Expect(errors.As(err, &tce)).To(BeTrue())
 			Expect(tce.CancellationReasons[0].Item).To(BeNil())
-			Expect(rec.only().Writes[0].Before).To(sameItem(item(pk, "gone")), "the client saw it all the same")
+			Expect(only(rec).Writes[0].Before).To(sameItem(item(pk, "gone")), "the client saw it all the same")
 		})
 	})
 
@@ -236,7 +236,7 @@ var _ = Describe("the instrumented client", Label("client"), func() {
 			whole = item(pk, "A", "Name", "n", "R", "r1", "K", "k-"+pk, "Extra", "x")
 			_, err := client.PutItem(as(ctx), &dynamodb.PutItemInput{TableName: aws.String(table), Item: whole})
 			Expect(err).NotTo(HaveOccurred())
-			rec.take()
+			rec.Take()
 		})
 
 		It("charges a projected GetItem for the whole item", func(ctx SpecContext) {
@@ -244,7 +244,7 @@ var _ = Describe("the instrumented client", Label("client"), func() {
 				ProjectionExpression: aws.String("#n"), ExpressionAttributeNames: map[string]string{"#n": "Name"}})
 			Expect(err).NotTo(HaveOccurred())
 			Expect(out.Item).To(Equal(capacity.Image{"Name": s("n")}))
-			o := rec.only()
+			o := only(rec)
 			Expect(o.Op).To(Equal(designs.GetItem))
 			Expect(o.Consistent).To(BeFalse())
 			Expect(o.Reads).To(Equal([]capacity.Image{whole}))
@@ -253,7 +253,7 @@ var _ = Describe("the instrumented client", Label("client"), func() {
 		It("counts a GetItem that finds nothing as a miss on its key", func(ctx SpecContext) {
 			_, err := client.GetItem(as(ctx), &dynamodb.GetItemInput{TableName: aws.String(table), Key: key(pk, "none"), ConsistentRead: aws.Bool(true)})
 			Expect(err).NotTo(HaveOccurred())
-			o := rec.only()
+			o := only(rec)
 			Expect(o.Consistent).To(BeTrue())
 			Expect(o.Reads).To(BeEmpty())
 			Expect(o.Misses).To(Equal(1))
@@ -276,7 +276,7 @@ var _ = Describe("the instrumented client", Label("client"), func() {
 				}
 				_, err := client.Query(as(ctx), in)
 				Expect(err).NotTo(HaveOccurred())
-				o := rec.only()
+				o := only(rec)
 				Expect(o.Index).To(Equal(index))
 				Expect(o.Reads).To(Equal([]capacity.Image{want()}))
 				Expect(o.Addressed).To(Equal([]capacity.Image{{pkAttr: s(pkValue)}}))
@@ -297,7 +297,7 @@ var _ = Describe("the instrumented client", Label("client"), func() {
 			Expect(err).NotTo(HaveOccurred())
 			Expect(items).To(BeEmpty())
 			Expect(next).To(BeEmpty())
-			o := rec.only()
+			o := only(rec)
 			Expect(o.Reads).To(BeEmpty())
 			Expect(o.Addressed).To(Equal([]capacity.Image{{"PK": s(pk + "-empty")}}))
 		})
@@ -306,7 +306,7 @@ var _ = Describe("the instrumented client", Label("client"), func() {
 			_, err := client.BatchGetItem(as(ctx), &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{
 				table: {Keys: []map[string]types.AttributeValue{key(pk, "A"), key(pk, "B")}}}})
 			Expect(err).NotTo(HaveOccurred())
-			o := rec.only()
+			o := only(rec)
 			Expect(o.Reads).To(Equal([]capacity.Image{whole}))
 			Expect(o.Misses).To(Equal(1))
 			Expect(o.Addressed).To(Equal([]capacity.Image{key(pk, "B")}))
@@ -317,7 +317,7 @@ var _ = Describe("the instrumented client", Label("client"), func() {
 			_, err := client.BatchWriteItem(as(ctx), &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{
 				table: {{PutRequest: &types.PutRequest{Item: next}}, {DeleteRequest: &types.DeleteRequest{Key: key(pk, "B")}}}}})
 			Expect(err).NotTo(HaveOccurred())
-			Expect(rec.only().Writes).To(Equal([]capacity.Write{
+			Expect(only(rec).Writes).To(Equal([]capacity.Write{
 				{Before: whole, After: next, Key: key(pk, "A")},
 				{Key: key(pk, "B")},
 			}))
@@ -329,10 +329,10 @@ var _ = Describe("the instrumented client", Label("client"), func() {
 		v1 := item(pk, "A", "Name", "first")
 		_, err := client.PutItem(as(ctx), &dynamodb.PutItemInput{TableName: aws.String(table), Item: v1})
 		Expect(err).NotTo(HaveOccurred())
-		Expect(rec.take()).To(BeEmpty())
-		client.Observe(rec.observe)
+		Expect(rec.Take()).To(BeEmpty())
+		client.Observe(rec.Observe)
 		_, err = client.DeleteItem(as(ctx), &dynamodb.DeleteItemInput{TableName: aws.String(table), Key: key(pk, "A")})
 		Expect(err).NotTo(HaveOccurred())
-		Expect(rec.only().Writes[0].Before).To(sameItem(v1))
+		Expect(only(rec).Writes[0].Before).To(sameItem(v1))
 	})
 })

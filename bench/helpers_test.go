@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/big"
 	"slices"
-	"sync"
 	"sync/atomic"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -15,34 +14,14 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/ddbharness/ddbharness/bench"
 	"github.com/ddbharness/ddbharness/bench/capacity"
 )
 
-// recorder keeps the observations a client sends it.
-type recorder struct {
-	mu  sync.Mutex
-	obs []capacity.Observation
-}
-
-func (r *recorder) observe(o capacity.Observation) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.obs = append(r.obs, o)
-}
-
-// take returns the observations so far and forgets them.
-func (r *recorder) take() []capacity.Observation {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	obs := r.obs
-	r.obs = nil
-	return obs
-}
-
 // only returns the one observation recorded since the last take.
-func (r *recorder) only() capacity.Observation {
+func only(r *bench.Recorder) capacity.Observation {
 	GinkgoHelper()
-	obs := r.take()
+	obs := r.Take()
 	Expect(obs).To(HaveLen(1))
 	return obs[0]
 }

@@ -27,27 +27,6 @@ import (
 // every image a read or write carries, and (workloads_test.go) the
 // partition every charge lands on.
 
-// recorder keeps the observations an instrumented client sends it.
-type recorder struct {
-	mu  sync.Mutex
-	obs []capacity.Observation
-}
-
-func (r *recorder) observe(o capacity.Observation) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.obs = append(r.obs, o)
-}
-
-// take returns the observations so far and forgets them.
-func (r *recorder) take() []capacity.Observation {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	obs := r.obs
-	r.obs = nil
-	return obs
-}
-
 var _ = Describe("capacity attribution", attributionSpecs, func() {
 	DescribeTable("the client's images are the table's, call by call, then after concurrent calls",
 		func(ctx SpecContext, sc bench.Scenario) {
@@ -63,8 +42,8 @@ var _ = Describe("capacity attribution", attributionSpecs, func() {
 			expectSameItems(shadowItems(client, s, table), ref, "after the seed")
 
 			By("carrying, one call at a time, the stored item before each write, after it, and under each read")
-			rec := &recorder{}
-			client.Observe(rec.observe)
+			rec := &bench.Recorder{}
+			client.Observe(rec.Observe)
 			r := rand.New(rand.NewPCG(uint64(seed()), 0))
 			for _, st := range sc.Mix {
 				for key := range 3 {
@@ -74,7 +53,7 @@ var _ = Describe("capacity attribution", attributionSpecs, func() {
 					}
 					call := fmt.Sprintf("%s on key %d", st.Pattern, key)
 					written := map[string]capacity.Image{}
-					for _, o := range rec.take() {
+					for _, o := range rec.Take() {
 						Expect(o.Pattern).To(Equal(st.Pattern), "%s: %s attributed to", call, o.Op)
 						checkReads(s, o, ref, call)
 						for _, w := range o.Writes {

@@ -482,8 +482,8 @@ var _ = Describe("capacity attribution of known workloads", attributionSpecs, fu
 		// another order.
 		const racers, rounds = 8, 30
 		statuses := []shop.OrderStatus{shop.StatusPaid, shop.StatusShipped, shop.StatusDelivered, shop.StatusCancelled}
-		rec := &recorder{}
-		m.client.Observe(rec.observe)
+		rec := &bench.Recorder{}
+		m.client.Observe(rec.Observe)
 		ledger := capacity.NewLedger()
 		for round := range rounds {
 			errs := ddbtest.Race(racers, func(i int) error {
@@ -494,7 +494,7 @@ var _ = Describe("capacity attribution of known workloads", attributionSpecs, fu
 			Expect(errors.Join(errs...)).NotTo(HaveOccurred())
 		}
 		var writes []capacity.Write
-		for _, o := range rec.take() {
+		for _, o := range rec.Take() {
 			ledger.Observe(shop.Schema, o)
 			writes = append(writes, o.Writes...)
 		}

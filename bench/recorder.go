@@ -1,0 +1,30 @@
+package bench
+
+import (
+	"sync"
+
+	"github.com/ddbharness/ddbharness/bench/capacity"
+)
+
+// Recorder collects the observations a Client sends it, for tools and
+// specs that look at calls one by one: client.Observe(rec.Observe).
+type Recorder struct {
+	mu  sync.Mutex
+	obs []capacity.Observation
+}
+
+// Observe keeps o; it is an Observer.
+func (r *Recorder) Observe(o capacity.Observation) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.obs = append(r.obs, o)
+}
+
+// Take returns the observations so far and forgets them.
+func (r *Recorder) Take() []capacity.Observation {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	obs := r.obs
+	r.obs = nil
+	return obs
+}
