@@ -52,7 +52,7 @@ type Client struct {
 // NewClient wraps db for a table of schema s. It observes nothing until
 // Observe is called; it keeps its shadow of the table from the first call.
 func NewClient(db designs.DB, s designs.Schema) *Client {
-	c := &Client{db: db, schema: s, indexes: map[string]designs.Index{}, lsis: map[string]bool{}, shadow: newShadow(s.PK, s.SK)}
+	c := &Client{db: db, schema: s, indexes: map[string]designs.Index{}, lsis: map[string]bool{}, shadow: newShadow(s)}
 	for _, ix := range s.GSIs {
 		c.indexes[ix.Name] = ix
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/designs"
 )
 
 // shadowShards spreads the image cache over this many locks, so that
@@ -25,7 +26,7 @@ const shadowShards = 64
 // image before a write that DynamoDB does not return (transactions, batch
 // writes), and the whole item behind a read that projected part of it.
 type shadow struct {
-	pk, sk string // the table's key attributes
+	schema designs.Schema // the table's keys
 	seed   maphash.Seed
 	shards [shadowShards]shadowShard
 }
@@ -87,8 +88,8 @@ func (it *shadowItem) moved(s *shadow, before, after capacity.Image, start time.
 	}
 }
 
-func newShadow(pk, sk string) *shadow {
-	s := &shadow{pk: pk, sk: sk, seed: maphash.MakeSeed()}
+func newShadow(schema designs.Schema) *shadow {
+	s := &shadow{schema: schema, seed: maphash.MakeSeed()}
 	for i := range s.shards {
 		s.shards[i].items = map[string]*shadowItem{}
 	}
@@ -98,36 +99,8 @@ func newShadow(pk, sk string) *shadow {
 // id names the item of table whose key attributes item holds; ok is false
 // when the key attributes are missing (a projection without them).
 func (s *shadow) id(table string, item capacity.Image) (id string, ok bool) {
-	var b strings.Builder
-	b.Grow(len(table) + 64)
-	b.WriteString(table)
-	if !writeKeyPart(&b, item[s.pk]) {
-		return "", false
-	}
-	if s.sk != "" && !writeKeyPart(&b, item[s.sk]) {
-		return "", false
-	}
-	return b.String(), true
-}
-
-// writeKeyPart appends one key attribute, tagged with its type so that the
-// string "1" and the number 1 stay apart.
-func writeKeyPart(b *strings.Builder, v types.AttributeValue) bool {
-	b.WriteByte(0)
-	switch v := v.(type) {
-	case *types.AttributeValueMemberS:
-		b.WriteByte('S')
-		b.WriteString(v.Value)
-	case *types.AttributeValueMemberN:
-		b.WriteByte('N')
-		b.WriteString(v.Value)
-	case *types.AttributeValueMemberB:
-		b.WriteByte('B')
-		b.Write(v.Value)
-	default:
-		return false
-	}
-	return true
+	key, ok := s.schema.KeyID(item)
+	return table + "\x00" + key, ok
 }
 
 func (s *shadow) shard(id string) *shadowShard {

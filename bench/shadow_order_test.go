@@ -7,6 +7,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/designs"
 )
 
 func img(state string) capacity.Image {
@@ -53,7 +54,7 @@ func TestShadowPutsOverlappingResponsesInOrder(t *testing.T) {
 		}, "B"},
 	}
 	for _, tt := range tests {
-		s := newShadow("PK", "")
+		s := newShadow(designs.Schema{PK: "PK"})
 		tt.record(s)
 		if got := state(s.get("t", key)); got != tt.want {
 			t.Errorf("%s: shadow holds %s, want %s", tt.name, got, tt.want)

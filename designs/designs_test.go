@@ -150,3 +150,24 @@ func TestIDsSortByTime(t *testing.T) {
 		t.Errorf("IDTime(%s) = %v, %v, want %v", late, got, err, t0.Add(time.Second))
 	}
 }
+
+func TestKeyID(t *testing.T) {
+	s := designs.Schema{PK: "PK", SK: "SK"}
+	str := map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "1"}, "SK": &types.AttributeValueMemberS{Value: "a"}, "X": &types.AttributeValueMemberS{Value: "x"}}
+	num := map[string]types.AttributeValue{"PK": &types.AttributeValueMemberN{Value: "1"}, "SK": &types.AttributeValueMemberS{Value: "a"}}
+	a, okA := s.KeyID(str)
+	b, okB := s.KeyID(num)
+	if !okA || !okB || a == b {
+		t.Errorf("KeyID(string 1) = %q, %v; KeyID(number 1) = %q, %v; want two different IDs", a, okA, b, okB)
+	}
+	key, id, err := s.KeyOf(str)
+	if err != nil || id != a || len(key) != 2 {
+		t.Errorf("KeyOf(item) = %v, %q, %v; want PK and SK only, ID %q", key, id, err, a)
+	}
+	if _, ok := s.KeyID(map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "1"}}); ok {
+		t.Errorf("KeyID(item without SK) ok, want not ok")
+	}
+	if _, _, err := s.KeyOf(map[string]types.AttributeValue{}); !errors.Is(err, designs.ErrInvalidInput) {
+		t.Errorf("KeyOf(empty) error = %v, want ErrInvalidInput", err)
+	}
+}

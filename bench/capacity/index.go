@@ -1,7 +1,6 @@
 package capacity
 
 import (
-	"encoding/base64"
 	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -94,20 +93,6 @@ func Entry(s designs.Schema, indexName string, item Image) Image {
 func EntrySize(s designs.Schema, indexName string, item Image) (int, bool) {
 	e := Entry(s, indexName, item)
 	return Size(e), e != nil
-}
-
-// keyText renders a key attribute as text: strings as they are, numbers in
-// DynamoDB's decimal form, binaries in base64. A missing key is "".
-func keyText(v types.AttributeValue) string {
-	switch v := v.(type) {
-	case *types.AttributeValueMemberS:
-		return v.Value
-	case *types.AttributeValueMemberN:
-		return v.Value
-	case *types.AttributeValueMemberB:
-		return base64.StdEncoding.EncodeToString(v.Value)
-	}
-	return ""
 }
 
 // sameValue reports whether two attribute values are equal, for key

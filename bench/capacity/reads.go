@@ -15,7 +15,7 @@ import (
 func (a *accountant) itemReads() {
 	f := a.readFactor(false)
 	for _, item := range a.o.Reads {
-		a.charge(designs.MainTable, keyText(item[a.s.PK]), f*units(Size(item), readUnitBytes), 0)
+		a.charge(designs.MainTable, designs.KeyText(item[a.s.PK]), f*units(Size(item), readUnitBytes), 0)
 	}
 	for _, key := range a.missedKeys() {
 		a.charge(designs.MainTable, key, f, 0)
@@ -28,12 +28,13 @@ func (a *accountant) itemReads() {
 func (a *accountant) missedKeys() []string {
 	found := map[string]bool{}
 	for _, item := range a.o.Reads {
-		found[primaryKey(a.s, item)] = true
+		id, _ := a.s.KeyID(item)
+		found[id] = true
 	}
 	var missed []string
 	for _, key := range a.o.Addressed {
-		if !found[primaryKey(a.s, key)] {
-			missed = append(missed, keyText(key[a.s.PK]))
+		if id, _ := a.s.KeyID(key); !found[id] {
+			missed = append(missed, designs.KeyText(key[a.s.PK]))
 		}
 	}
 	if len(a.o.Addressed) > 0 {
@@ -47,16 +48,6 @@ func (a *accountant) missedKeys() []string {
 		missed = append(missed, "")
 	}
 	return missed
-}
-
-// primaryKey renders an item's table key as one string, to match read
-// items against the keys a batch named.
-func primaryKey(s designs.Schema, item Image) string {
-	k := keyText(item[s.PK])
-	if s.SK != "" {
-		k += "\x00" + keyText(item[s.SK])
-	}
-	return k
 }
 
 // rangeRead charges a Query or Scan: the sizes of the items (index entries,
@@ -83,11 +74,11 @@ func (a *accountant) rangeRead() {
 		if onIndex {
 			e := entry(a.s, ix, item)
 			if ix.local && len(e) < len(item) {
-				fetched[keyText(item[pk])] += f * units(size, readUnitBytes)
+				fetched[designs.KeyText(item[pk])] += f * units(size, readUnitBytes)
 			}
 			size = Size(e)
 		}
-		key := keyText(item[pk])
+		key := designs.KeyText(item[pk])
 		if _, seen := byKey[key]; !seen {
 			order = append(order, key)
 		}
@@ -100,7 +91,7 @@ func (a *accountant) rangeRead() {
 	case a.o.Op == designs.Query || len(order) == 0:
 		key := ""
 		if len(a.o.Addressed) > 0 {
-			key = keyText(a.o.Addressed[0][pk])
+			key = designs.KeyText(a.o.Addressed[0][pk])
 		} else if len(order) > 0 {
 			key = order[0]
 		}

@@ -16,7 +16,7 @@ func (l *Ledger) follow(s designs.Schema, w Write) {
 	if keyed == nil {
 		return
 	}
-	id := primaryKey(s, keyed)
+	id, _ := s.KeyID(keyed)
 	size, coll := Size(w.After), collectionBytes(s, w.After)
 	it := l.items[id]
 	if it == nil {
@@ -26,9 +26,9 @@ func (l *Ledger) follow(s designs.Schema, w Write) {
 		if w.Before == nil {
 			first = size
 		}
-		it = &itemTrack{pk: keyText(keyed[s.PK]), first: first, coll: collectionBytes(s, w.Before)}
+		it = &itemTrack{pk: designs.KeyText(keyed[s.PK]), first: first, coll: collectionBytes(s, w.Before)}
 		if s.SK != "" {
-			it.sk = keyText(keyed[s.SK])
+			it.sk = designs.KeyText(keyed[s.SK])
 		}
 		l.items[id] = it
 		l.collection(it.pk).known += it.coll

@@ -22,7 +22,7 @@ func (a *accountant) write(w Write) {
 	if a.transactional() {
 		wcu *= txFactor
 	}
-	a.charge(designs.MainTable, keyText(a.itemKey(w)[a.s.PK]), 0, wcu)
+	a.charge(designs.MainTable, designs.KeyText(a.itemKey(w)[a.s.PK]), 0, wcu)
 	if w.Failed {
 		return
 	}
@@ -50,7 +50,7 @@ func (a *accountant) itemKey(w Write) Image {
 // Sources: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html#GSI.ThroughputConsiderations.Writes
 // https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LSI.html#LSI.ThroughputConsiderations.Writes
 func (a *accountant) indexWrite(ix index, old, new Image) {
-	pk := func(e Image) string { return keyText(e[ix.pk]) }
+	pk := func(e Image) string { return designs.KeyText(e[ix.pk]) }
 	switch {
 	case old == nil && new == nil:
 	case old == nil:

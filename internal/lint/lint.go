@@ -459,9 +459,9 @@ func valueSize(name string, v types.AttributeValue) int {
 
 // itemKey renders an item's primary key for a finding.
 func itemKey(s designs.Schema, it ddbexpr.Item) string {
-	k := keyText(it[s.PK])
+	k := designs.KeyText(it[s.PK])
 	if s.SK != "" {
-		k += " / " + keyText(it[s.SK])
+		k += " / " + designs.KeyText(it[s.SK])
 	}
 	return k
 }

@@ -101,7 +101,7 @@ var typeAttrs = []string{"Type", "type"}
 // of its partition key (the value up to its first '#', or the whole value).
 func itemType(e capacity.Image, pkText string) string {
 	for _, a := range typeAttrs {
-		if t := keyText(e[a]); t != "" {
+		if t := designs.KeyText(e[a]); t != "" {
 			return t
 		}
 	}
@@ -115,7 +115,7 @@ func group(s designs.Schema, target string, es []capacity.Image) partitions {
 	pk := pkOf(s, target)
 	ps := partitions{keys: map[string]*partition{}}
 	for _, e := range es {
-		k := keyText(e[pk])
+		k := designs.KeyText(e[pk])
 		p := ps.keys[k]
 		if p == nil {
 			p = &partition{key: k, types: map[string]int{}}

@@ -2,10 +2,8 @@ package lint
 
 import (
 	"context"
-	"encoding/base64"
 	"fmt"
 	"maps"
-	"strings"
 	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -60,28 +58,8 @@ func slicesOf(m map[string]ddbexpr.Item) []ddbexpr.Item {
 	return out
 }
 
-// keyOf returns the primary key of item (a key or a whole item) and its map
-// key.
-func (s *Sink) keyOf(item ddbexpr.Item) (ddbexpr.Item, string, error) {
-	key := ddbexpr.Item{}
-	var b strings.Builder
-	for _, attr := range []string{s.schema.PK, s.schema.SK} {
-		if attr == "" {
-			continue
-		}
-		v, ok := item[attr]
-		if !ok {
-			return nil, "", fmt.Errorf("lint sink: item has no key attribute %s", attr)
-		}
-		key[attr] = v
-		b.WriteString(keyText(v))
-		b.WriteByte(0)
-	}
-	return key, b.String(), nil
-}
-
 func (s *Sink) put(item ddbexpr.Item) error {
-	_, k, err := s.keyOf(item)
+	_, k, err := s.schema.KeyOf(item)
 	if err != nil {
 		return err
 	}
@@ -90,7 +68,7 @@ func (s *Sink) put(item ddbexpr.Item) error {
 }
 
 func (s *Sink) del(key ddbexpr.Item) error {
-	_, k, err := s.keyOf(key)
+	_, k, err := s.schema.KeyOf(key)
 	if err != nil {
 		return err
 	}
@@ -99,7 +77,7 @@ func (s *Sink) del(key ddbexpr.Item) error {
 }
 
 func (s *Sink) update(key ddbexpr.Item, expr *string, names map[string]string, values map[string]types.AttributeValue) (old, updated ddbexpr.Item, err error) {
-	key, k, err := s.keyOf(key)
+	key, k, err := s.schema.KeyOf(key)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -192,7 +170,7 @@ func (s *Sink) TransactWriteItems(_ context.Context, in *dynamodb.TransactWriteI
 func (s *Sink) GetItem(_ context.Context, in *dynamodb.GetItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	_, k, err := s.keyOf(in.Key)
+	_, k, err := s.schema.KeyOf(in.Key)
 	if err != nil {
 		return nil, err
 	}
@@ -217,18 +195,4 @@ func (s *Sink) BatchGetItem(context.Context, *dynamodb.BatchGetItemInput, ...fun
 // TransactGetItems is refused (see Sink).
 func (s *Sink) TransactGetItems(context.Context, *dynamodb.TransactGetItemsInput, ...func(*dynamodb.Options)) (*dynamodb.TransactGetItemsOutput, error) {
 	return nil, fmt.Errorf("TransactGetItems: %w", errUnsupported)
-}
-
-// keyText renders a key value as text: strings and numbers as they are,
-// binaries in base64; anything else (not a key type) is "".
-func keyText(v types.AttributeValue) string {
-	switch v := v.(type) {
-	case *types.AttributeValueMemberS:
-		return v.Value
-	case *types.AttributeValueMemberN:
-		return v.Value
-	case *types.AttributeValueMemberB:
-		return base64.StdEncoding.EncodeToString(v.Value)
-	}
-	return ""
 }
