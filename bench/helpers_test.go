@@ -3,8 +3,6 @@ package bench_test
 import (
 	"context"
 	"fmt"
-	"math/big"
-	"slices"
 	"sync/atomic"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -16,6 +14,7 @@ import (
 
 	"github.com/ddbharness/ddbharness/bench"
 	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/internal/ddbtest"
 )
 
 // only returns the one observation recorded since the last take.
@@ -81,49 +80,9 @@ func rawPut(ctx context.Context, img capacity.Image) {
 	Expect(err).NotTo(HaveOccurred())
 }
 
-// plain turns an image into Go values with sets sorted, so that images
-// compare by content: DynamoDB keeps no order in a set.
-func plain(img capacity.Image) map[string]any {
-	if img == nil {
-		return nil
-	}
-	out := map[string]any{}
-	for k, v := range img {
-		out[k] = plainValue(v)
-	}
-	return out
-}
-
-func plainValue(v types.AttributeValue) any {
-	switch v := v.(type) {
-	case *types.AttributeValueMemberSS:
-		return "SS" + fmt.Sprint(slices.Sorted(slices.Values(v.Value)))
-	case *types.AttributeValueMemberNS:
-		return "NS" + fmt.Sprint(slices.Sorted(slices.Values(v.Value)))
-	case *types.AttributeValueMemberN:
-		// Numbers compare by value: DynamoDB Local keeps the scale of a sum
-		// ("2.00"), which costs nothing, since trailing zeros are not stored
-		// digits.
-		r, ok := new(big.Rat).SetString(v.Value)
-		Expect(ok).To(BeTrue(), v.Value)
-		return "N" + r.RatString()
-	case *types.AttributeValueMemberM:
-		return plain(v.Value)
-	case *types.AttributeValueMemberL:
-		l := make([]any, len(v.Value))
-		for i, e := range v.Value {
-			l[i] = plainValue(e)
-		}
-		return l
-	}
-	var x any
-	Expect(attributevalue.Unmarshal(v, &x)).To(Succeed())
-	return x
-}
-
 // sameItem matches an image with the same content as want.
 func sameItem(want capacity.Image) OmegaMatcher {
-	return WithTransform(plain, Equal(plain(want)))
+	return WithTransform(ddbtest.Canonical, Equal(ddbtest.Canonical(want)))
 }
 
 // writesOf returns the writes of observations, in order.

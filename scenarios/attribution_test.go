@@ -2,10 +2,8 @@ package scenarios_test
 
 import (
 	"context"
-	"encoding/base64"
 	"fmt"
 	"maps"
-	"math/big"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -19,6 +17,7 @@ import (
 	"github.com/ddbharness/ddbharness/bench"
 	"github.com/ddbharness/ddbharness/bench/capacity"
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/internal/ddbtest"
 )
 
 // The capacity rules are unit-tested against hand-computed figures
@@ -58,9 +57,9 @@ var _ = Describe("capacity attribution", attributionSpecs, func() {
 						checkReads(s, o, ref, call)
 						for _, w := range o.Writes {
 							id := itemID(s, w.Key)
-							Expect(exact(w.Before)).To(Equal(exact(ref[id])), "%s: %s: the image before writing %s", call, o.Op, id)
+							Expect(ddbtest.Canonical(w.Before)).To(Equal(ddbtest.Canonical(ref[id])), "%s: %s: the image before writing %s", call, o.Op, id)
 							if w.Failed {
-								Expect(exact(w.After)).To(Equal(exact(w.Before)), "%s: %s: a failed write of %s changes nothing", call, o.Op, id)
+								Expect(ddbtest.Canonical(w.After)).To(Equal(ddbtest.Canonical(w.Before)), "%s: %s: a failed write of %s changes nothing", call, o.Op, id)
 							}
 							ref[id] = w.After
 							written[id] = w.Key
@@ -68,7 +67,7 @@ var _ = Describe("capacity attribution", attributionSpecs, func() {
 					}
 					for id, key := range written {
 						stored := getStored(ctx, table, key)
-						Expect(exact(ref[id])).To(Equal(exact(stored)), "%s: the image after writing %s", call, id)
+						Expect(ddbtest.Canonical(ref[id])).To(Equal(ddbtest.Canonical(stored)), "%s: the image after writing %s", call, id)
 						ref[id] = stored
 						if stored == nil {
 							delete(ref, id)
@@ -124,7 +123,7 @@ func checkReads(s designs.Schema, o capacity.Observation, ref map[string]capacit
 		if o.Index != "" {
 			want = capacity.Entry(s, o.Index, want)
 		}
-		Expect(exact(img)).To(Equal(exact(want)), "%s: %s %s: the image read of %s", call, o.Op, o.Index, id)
+		Expect(ddbtest.Canonical(img)).To(Equal(ddbtest.Canonical(want)), "%s: %s %s: the image read of %s", call, o.Op, o.Index, id)
 	}
 	if o.Op == designs.GetItem || o.Op == designs.BatchGetItem || o.Op == designs.TransactGetItems {
 		for _, k := range o.Addressed {
@@ -189,68 +188,6 @@ func expectSameItems(got, want map[string]capacity.Image, when string) {
 	GinkgoHelper()
 	Expect(slices.Sorted(maps.Keys(got))).To(Equal(slices.Sorted(maps.Keys(want))), "%s: the items", when)
 	for id, item := range want {
-		Expect(exact(got[id])).To(Equal(exact(item)), "%s: item %s", when, id)
+		Expect(ddbtest.Canonical(got[id])).To(Equal(ddbtest.Canonical(item)), "%s: item %s", when, id)
 	}
-}
-
-// exact renders an item as plain values that compare equal exactly when
-// DynamoDB holds the same item: every type kept apart, numbers by their
-// exact decimal value, sets in sorted order. A missing item is nil.
-func exact(item capacity.Image) map[string]any {
-	if item == nil {
-		return nil
-	}
-	out := make(map[string]any, len(item))
-	for name, v := range item {
-		out[name] = exactValue(v)
-	}
-	return out
-}
-
-func exactValue(v types.AttributeValue) any {
-	switch v := v.(type) {
-	case *types.AttributeValueMemberS:
-		return "S " + v.Value
-	case *types.AttributeValueMemberN:
-		return "N " + exactNumber(v.Value)
-	case *types.AttributeValueMemberB:
-		return "B " + base64.StdEncoding.EncodeToString(v.Value)
-	case *types.AttributeValueMemberBOOL:
-		return v.Value
-	case *types.AttributeValueMemberNULL:
-		return "NULL"
-	case *types.AttributeValueMemberSS:
-		return map[string]any{"SS": slices.Sorted(slices.Values(v.Value))}
-	case *types.AttributeValueMemberNS:
-		ns := make([]string, len(v.Value))
-		for i, n := range v.Value {
-			ns[i] = exactNumber(n)
-		}
-		slices.Sort(ns)
-		return map[string]any{"NS": ns}
-	case *types.AttributeValueMemberBS:
-		bs := make([]string, len(v.Value))
-		for i, b := range v.Value {
-			bs[i] = base64.StdEncoding.EncodeToString(b)
-		}
-		slices.Sort(bs)
-		return map[string]any{"BS": bs}
-	case *types.AttributeValueMemberL:
-		l := make([]any, len(v.Value))
-		for i, e := range v.Value {
-			l[i] = exactValue(e)
-		}
-		return l
-	case *types.AttributeValueMemberM:
-		return map[string]any{"M": exact(v.Value)}
-	}
-	Fail("unknown attribute value type")
-	return nil
-}
-
-// exactNumber is a DynamoDB number's exact value ("1.50" and "1.5" alike).
-func exactNumber(n string) string {
-	r, ok := new(big.Rat).SetString(n)
-	Expect(ok).To(BeTrue(), "number %q", n)
-	return r.RatString()
 }

@@ -12,8 +12,8 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/ddbharness/ddbharness/designs"
-	"github.com/ddbharness/ddbharness/fixtures"
 	"github.com/ddbharness/ddbharness/internal/ddblocal"
+	"github.com/ddbharness/ddbharness/internal/ddbtest"
 )
 
 func TestScenarios(t *testing.T) {
@@ -71,9 +71,7 @@ func scanAll(ctx context.Context, table string) []map[string]any {
 		page, err := p.NextPage(ctx)
 		Expect(err).NotTo(HaveOccurred())
 		for _, item := range page.Items {
-			p, err := fixtures.Plain(item)
-			Expect(err).NotTo(HaveOccurred())
-			out = append(out, p)
+			out = append(out, ddbtest.Canonical(item))
 		}
 	}
 	return out

@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -23,17 +21,13 @@ import (
 // stored reads the item at pk straight from the table as plain Go values
 // (string sets sorted), nil when there is none.
 func stored(ctx context.Context, pk string) map[string]any {
-	out, err := env.DB.GetItem(ctx, &dynamodb.GetItemInput{
-		TableName:      aws.String(env.Table),
-		Key:            accountpool.Schema.Key(pk, ""),
-		ConsistentRead: aws.Bool(true),
-	})
-	Expect(err).NotTo(HaveOccurred())
-	if out.Item == nil {
+	GinkgoHelper()
+	raw := env.Item(ctx, accountpool.Schema.Key(pk, ""))
+	if raw == nil {
 		return nil
 	}
 	var item map[string]any
-	Expect(attributevalue.UnmarshalMap(out.Item, &item)).To(Succeed())
+	Expect(attributevalue.UnmarshalMap(raw, &item)).To(Succeed())
 	for _, v := range item {
 		if ids, ok := v.([]string); ok {
 			slices.Sort(ids)

@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -40,13 +38,7 @@ var _ = BeforeEach(func() {
 // rawItem reads the item at pk/sk consistently from the table itself, not
 // through any pattern; nil when absent.
 func rawItem(ctx context.Context, pk, sk string) map[string]types.AttributeValue {
-	out, err := env.DB.GetItem(ctx, &dynamodb.GetItemInput{
-		TableName:      aws.String(env.Table),
-		Key:            agencies.Schema.Key(pk, sk),
-		ConsistentRead: aws.Bool(true),
-	})
-	Expect(err).NotTo(HaveOccurred())
-	return out.Item
+	return env.Item(ctx, agencies.Schema.Key(pk, sk))
 }
 
 func agencyStored(ctx context.Context, id string) bool {

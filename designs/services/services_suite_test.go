@@ -58,13 +58,7 @@ func record(ctx context.Context, clientID string, dates ...string) []services.Se
 // storedItem reads the raw item at k straight from the table, consistently;
 // nil when there is none.
 func storedItem(ctx context.Context, k services.ServiceKey) map[string]types.AttributeValue {
-	out, err := env.DB.GetItem(ctx, &dynamodb.GetItemInput{
-		TableName:      aws.String(env.Table),
-		Key:            services.Schema.Key(services.ClientPK(k.ClientID), services.ServiceSK(k.Date, k.ID)),
-		ConsistentRead: aws.Bool(true),
-	})
-	Expect(err).NotTo(HaveOccurred())
-	return out.Item
+	return env.Item(ctx, services.Schema.Key(services.ClientPK(k.ClientID), services.ServiceSK(k.Date, k.ID)))
 }
 
 // partition is every item of the client's partition, read straight from the

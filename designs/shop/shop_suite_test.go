@@ -4,9 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -45,17 +43,12 @@ func stored(ctx context.Context, pk, sk string) bool {
 // rawItem is the item at pk/sk, read consistently; nil when absent.
 func rawItem(ctx context.Context, pk, sk string) map[string]any {
 	GinkgoHelper()
-	out, err := env.DB.GetItem(ctx, &dynamodb.GetItemInput{
-		TableName:      aws.String(env.Table),
-		Key:            shop.Schema.Key(pk, sk),
-		ConsistentRead: aws.Bool(true),
-	})
-	Expect(err).NotTo(HaveOccurred())
-	if out.Item == nil {
+	raw := env.Item(ctx, shop.Schema.Key(pk, sk))
+	if raw == nil {
 		return nil
 	}
 	var item map[string]any
-	Expect(attributevalue.UnmarshalMap(out.Item, &item)).To(Succeed())
+	Expect(attributevalue.UnmarshalMap(raw, &item)).To(Succeed())
 	return item
 }
 

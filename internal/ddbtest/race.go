@@ -45,13 +45,22 @@ func OnlyWinner(errs []error, want error) int {
 	return winner
 }
 
-// Stored reports whether the item at key exists, read consistently from the
-// table itself rather than through any pattern.
-func (e *Env) Stored(ctx context.Context, key map[string]types.AttributeValue) bool {
+// Item reads the item at key consistently from the table itself rather
+// than through any pattern; nil when there is none.
+func (e *Env) Item(ctx context.Context, key map[string]types.AttributeValue) map[string]types.AttributeValue {
 	GinkgoHelper()
 	out, err := e.DB.GetItem(ctx, &dynamodb.GetItemInput{
 		TableName: aws.String(e.Table), Key: key, ConsistentRead: aws.Bool(true),
 	})
 	Expect(err).NotTo(HaveOccurred())
-	return out.Item != nil
+	if len(out.Item) == 0 {
+		return nil
+	}
+	return out.Item
+}
+
+// Stored reports whether the item at key exists (see Item).
+func (e *Env) Stored(ctx context.Context, key map[string]types.AttributeValue) bool {
+	GinkgoHelper()
+	return e.Item(ctx, key) != nil
 }
