@@ -10,16 +10,13 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/ddbharness/ddbharness/designs"
-	"github.com/ddbharness/ddbharness/internal/ddblocal"
+	"github.com/ddbharness/ddbharness/internal/ddbtest"
 )
 
 func TestBench(t *testing.T) {
 	RegisterFailHandler(Fail)
 	RunSpecs(t, "bench", Label("bench"))
 }
-
-// Labels of the specs that need DynamoDB Local.
-var onLocal = []string{"client", "engine"}
 
 // raw is an uninstrumented client of this run's DynamoDB Local, nil when
 // the label filter lets no spec that needs one run; table is this
@@ -39,30 +36,9 @@ var schema = designs.Schema{PK: "PK", SK: "SK",
 	LSIs: []designs.Index{{Name: "ByRank", SK: "R", Projection: types.ProjectionTypeInclude, NonKey: []string{"Name"}}},
 }
 
-var _ = SynchronizedBeforeSuite(func(ctx SpecContext) []byte {
-	if !localWillRun() {
-		return nil
-	}
-	endpoint, stop, err := ddblocal.Start(ctx)
-	Expect(err).NotTo(HaveOccurred())
-	DeferCleanup(stop)
-	return []byte(endpoint)
-}, func(ctx SpecContext, endpoint []byte) {
-	if len(endpoint) == 0 {
-		return
-	}
-	raw = ddblocal.Client(string(endpoint))
+var _ = ddbtest.Local(func(ctx SpecContext, db *dynamodb.Client) {
+	raw = db
 	table = designs.TableName("benchclient", fmt.Sprintf("p%d", GinkgoParallelProcess()))
 	Expect(designs.CreateTable(ctx, raw, schema, table)).To(Succeed())
 	DeferCleanup(func(ctx SpecContext) { Expect(designs.DeleteTable(ctx, raw, table)).To(Succeed()) })
-})
-
-func localWillRun() bool {
-	filter := GinkgoLabelFilter()
-	for _, l := range onLocal {
-		if filter == "" || Label("bench", l).MatchesLabelFilter(filter) {
-			return true
-		}
-	}
-	return false
-}
+}, func() bool { return ddbtest.WillRun(Label("bench", "client"), Label("bench", "engine")) })

@@ -125,13 +125,13 @@ func (c *Client) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWr
 	var cc []types.ConsumedCapacity
 	switch {
 	case err == nil:
-		writes, cc = c.txApplied(acts), out.ConsumedCapacity
+		writes, cc = c.txApplied(ctx, acts, start, opts), out.ConsumedCapacity
 	default:
 		var tce *types.TransactionCanceledException
 		if !errors.As(err, &tce) {
 			return out, err
 		}
-		writes = c.txCancelled(acts, tce)
+		writes = c.txCancelled(ctx, acts, tce, start, opts)
 	}
 	if observe := c.observer(); observe != nil {
 		c.observeTx(ctx, start, observe, acts, writes, cc)
@@ -174,10 +174,16 @@ func askTxFailureImages(items []types.TransactWriteItem, acts []txAction) []type
 }
 
 // txApplied moves the shadow past a committed transaction and returns its
-// writes, in action order.
-func (c *Client) txApplied(acts []txAction) []capacity.Write {
+// writes, in action order. A transaction returns no item images, so the
+// shadow chains them; where another call on the same item finished while
+// this one was in flight, the order is unknown and the item is read back.
+func (c *Client) txApplied(ctx context.Context, acts []txAction, start time.Time, opts []func(*dynamodb.Options)) []capacity.Write {
 	writes := make([]capacity.Write, len(acts))
+	var unsure []txAction
 	for i, a := range acts {
+		if c.shadow.overlapped(a.table, a.key, start) {
+			unsure = append(unsure, a)
+		}
 		w := &writes[i]
 		w.Key = a.key
 		switch {
@@ -195,19 +201,37 @@ func (c *Client) txApplied(acts []txAction) []capacity.Write {
 			w.After = w.Before
 		}
 	}
+	c.readBack(ctx, unsure, opts)
 	return writes
+}
+
+// readBack resyncs the shadow with the table for items whose order against
+// concurrent calls is unknown: one consistent GetItem each, not observed.
+func (c *Client) readBack(ctx context.Context, acts []txAction, opts []func(*dynamodb.Options)) {
+	for _, a := range acts {
+		start := time.Now()
+		out, err := c.db.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(a.table), Key: a.key, ConsistentRead: aws.Bool(true)}, opts...)
+		if err == nil {
+			c.shadow.resync(a.table, a.key, out.Item, start)
+		}
+	}
 }
 
 // txCancelled returns the failed writes of a cancelled transaction, and
 // takes out of the cancellation the images the pattern did not ask for.
-func (c *Client) txCancelled(acts []txAction, tce *types.TransactionCanceledException) []capacity.Write {
+func (c *Client) txCancelled(ctx context.Context, acts []txAction, tce *types.TransactionCanceledException, start time.Time, opts []func(*dynamodb.Options)) []capacity.Write {
 	writes := make([]capacity.Write, len(acts))
+	var unsure []txAction
 	for i, a := range acts {
 		var img capacity.Image
 		if i < len(tce.CancellationReasons) && aws.ToString(tce.CancellationReasons[i].Code) == "ConditionalCheckFailed" {
 			r := &tce.CancellationReasons[i]
 			img = nilIfEmpty(r.Item)
-			c.shadow.swap(a.table, a.key, img)
+			if c.shadow.overlapped(a.table, a.key, start) {
+				unsure = append(unsure, a)
+			} else {
+				c.shadow.swap(a.table, a.key, img)
+			}
 			if !a.askedFailures {
 				r.Item = nil
 			}
@@ -216,6 +240,7 @@ func (c *Client) txCancelled(acts []txAction, tce *types.TransactionCanceledExce
 		}
 		writes[i] = capacity.Write{Before: img, After: img, Failed: true, Key: a.key}
 	}
+	c.readBack(ctx, unsure, opts)
 	return writes
 }
 

@@ -250,6 +250,37 @@ func (s *shadow) learn(table string, item capacity.Image, consistent bool, start
 	}
 }
 
+// overlapped reports whether another call on the item at key finished
+// while one sent at start was in flight: then DynamoDB may have applied the
+// two in the other order than the shadow would chain them.
+func (s *shadow) overlapped(table string, key capacity.Image, start time.Time) bool {
+	id, ok := s.id(table, key)
+	if !ok {
+		return false
+	}
+	sh := s.shard(id)
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	it := sh.items[id]
+	return it != nil && slices.ContainsFunc(it.moves, func(m move) bool { return m.end.After(start) })
+}
+
+// resync sets the item at key to what a consistent read sent at start
+// found (nil: no item), unless a write in flight with the read moved it on.
+func (s *shadow) resync(table string, key, item capacity.Image, start time.Time) {
+	id, ok := s.id(table, key)
+	if !ok {
+		return
+	}
+	sh := s.shard(id)
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	it := sh.item(id)
+	if !it.superseded(s.fingerprint(nilIfEmpty(item)), start, 0, false) {
+		it.image = nilIfEmpty(item)
+	}
+}
+
 // each calls f with every image the shadow holds for table, shard by
 // shard; f must not call back into the shadow.
 func (s *shadow) each(table string, f func(capacity.Image)) {

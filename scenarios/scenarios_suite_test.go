@@ -3,7 +3,6 @@ package scenarios_test
 import (
 	"context"
 	"fmt"
-	"slices"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -12,7 +11,6 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/ddbharness/ddbharness/designs"
-	"github.com/ddbharness/ddbharness/internal/ddblocal"
 	"github.com/ddbharness/ddbharness/internal/ddbtest"
 )
 
@@ -33,20 +31,9 @@ var (
 // lets no spec that needs it run.
 var db *dynamodb.Client
 
-var _ = SynchronizedBeforeSuite(func(ctx SpecContext) []byte {
-	if !slices.ContainsFunc([]Labels{loaderSpecs, driverSpecs, attributionSpecs}, func(l Labels) bool {
-		return Label(append(l, "scenarios")...).MatchesLabelFilter(GinkgoLabelFilter())
-	}) {
-		return nil // no spec that needs DynamoDB passes the label filter
-	}
-	endpoint, stop, err := ddblocal.Start(ctx)
-	Expect(err).NotTo(HaveOccurred())
-	DeferCleanup(stop)
-	return []byte(endpoint)
-}, func(endpoint []byte) {
-	if len(endpoint) > 0 {
-		db = ddblocal.Client(string(endpoint))
-	}
+var _ = ddbtest.Local(func(_ SpecContext, c *dynamodb.Client) { db = c }, func() bool {
+	return ddbtest.WillRun(Label(append(loaderSpecs, "scenarios")...), Label(append(driverSpecs, "scenarios")...),
+		Label(append(attributionSpecs, "scenarios")...))
 })
 
 // newTable creates a table of the design for this spec alone and deletes

@@ -36,40 +36,52 @@ type Env struct {
 func Setup(d designs.Design) *Env {
 	EnforceDefaultTimeoutsWhenUsingContexts()
 	SetDefaultEventuallyTimeout(DefaultEventuallyTimeout)
+	var needs []Labels
+	for _, p := range d.Patterns {
+		needs = append(needs, Label(d.Label(), string(p.ID), p.Index))
+	}
 	env := &Env{}
-	SynchronizedBeforeSuite(func(ctx SpecContext) []byte {
-		Expect(d.Validate()).To(Succeed())
-		if !patternsWillRun(d) {
-			return nil // e.g. make test's --label-filter=unit: no DynamoDB
+	_ = Local(func(ctx SpecContext, db *dynamodb.Client) {
+		env.DB = db
+		env.Table = designs.TableName(d.Name, fmt.Sprintf("p%d", GinkgoParallelProcess()))
+		Expect(designs.CreateTable(ctx, env.DB, d.Schema, env.Table)).To(Succeed())
+		DeferCleanup(func(ctx SpecContext) {
+			Expect(designs.DeleteTable(ctx, env.DB, env.Table)).To(Succeed())
+		})
+	}, func() bool { Expect(d.Validate()).To(Succeed()); return WillRun(needs...) })
+	return env
+}
+
+// Local registers a suite's one SynchronizedBeforeSuite: when needed says a
+// spec that needs DynamoDB will run, process 1 starts (or finds, through
+// AWS_ENDPOINT_URL_DYNAMODB) DynamoDB Local and stops it when the suite
+// ends, and every process calls ready with its own client. Otherwise
+// (make test's --label-filter=unit) nothing starts and ready is not called.
+func Local(ready func(ctx SpecContext, db *dynamodb.Client), needed func() bool) bool {
+	return SynchronizedBeforeSuite(func(ctx SpecContext) []byte {
+		if !needed() {
+			return nil
 		}
 		endpoint, stop, err := ddblocal.Start(ctx)
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(stop)
 		return []byte(endpoint)
 	}, func(ctx SpecContext, endpoint []byte) {
-		if len(endpoint) == 0 {
-			return
+		if len(endpoint) > 0 {
+			ready(ctx, ddblocal.Client(string(endpoint)))
 		}
-		env.DB = ddblocal.Client(string(endpoint))
-		env.Table = designs.TableName(d.Name, fmt.Sprintf("p%d", GinkgoParallelProcess()))
-		Expect(designs.CreateTable(ctx, env.DB, d.Schema, env.Table)).To(Succeed())
-		DeferCleanup(func(ctx SpecContext) {
-			Expect(designs.DeleteTable(ctx, env.DB, env.Table)).To(Succeed())
-		})
 	})
-	return env
 }
 
-// patternsWillRun reports whether the label filter lets any pattern spec of
-// the design run. Pattern specs carry the suite's design label, their
-// pattern ID and their index, which is how the coverage gate finds them too.
-func patternsWillRun(d designs.Design) bool {
+// WillRun reports whether the label filter lets a spec carrying any of
+// these label sets run (the suite's own labels count too: pass them in).
+func WillRun(needs ...Labels) bool {
 	filter := GinkgoLabelFilter()
 	if filter == "" {
 		return true
 	}
-	for _, p := range d.Patterns {
-		if Label(d.Label(), string(p.ID), p.Index).MatchesLabelFilter(filter) {
+	for _, l := range needs {
+		if l.MatchesLabelFilter(filter) {
 			return true
 		}
 	}
