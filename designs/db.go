@@ -6,9 +6,11 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 )
 
-// DB lists the calls access patterns make. *dynamodb.Client satisfies it, and
-// so does bench's instrumented client, which is how bench measures patterns
-// without changing them.
+// DB lists every data-plane call an access pattern may make: item reads
+// and writes, queries and scans, batches and transactions, never table
+// management (see Admin). *dynamodb.Client satisfies it, and so does bench's
+// instrumented client, which is how bench measures patterns without changing
+// them.
 type DB interface {
 	GetItem(ctx context.Context, in *dynamodb.GetItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error)
 	PutItem(ctx context.Context, in *dynamodb.PutItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.PutItemOutput, error)

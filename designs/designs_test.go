@@ -18,6 +18,7 @@ func TestCursorRoundTrip(t *testing.T) {
 		"PK":   &types.AttributeValueMemberS{Value: "CLIENT#1"},
 		"SK":   &types.AttributeValueMemberS{Value: "#INVOICE#2"},
 		"Year": &types.AttributeValueMemberN{Value: "2026"},
+		"Seq":  &types.AttributeValueMemberN{Value: "12345678901234567890123456789012345678"}, // 38 digits: no float64 holds it
 	}
 	c, err := designs.EncodeCursor(key)
 	if err != nil {
@@ -35,6 +36,11 @@ func TestCursorRoundTrip(t *testing.T) {
 	if empty, _ := designs.EncodeCursor(nil); empty != "" {
 		t.Errorf("EncodeCursor(nil) = %q, want empty", empty)
 	}
+	for _, bad := range []types.AttributeValue{&types.AttributeValueMemberB{Value: []byte("k")}, &types.AttributeValueMemberN{Value: "NaN"}} {
+		if c, err := designs.EncodeCursor(map[string]types.AttributeValue{"PK": bad}); err == nil {
+			t.Errorf("EncodeCursor(PK %#v) = %q, want an error: a cursor holds strings and numbers", bad, c)
+		}
+	}
 }
 
 func equalAV(a, b types.AttributeValue) bool {
@@ -50,7 +56,8 @@ func equalAV(a, b types.AttributeValue) bool {
 }
 
 func TestCursorRejectsForeignText(t *testing.T) {
-	for _, c := range []designs.Cursor{"!!!", "bm90IGpzb24", "e30"} { // not base64, not JSON, empty object
+	// not base64, not JSON, {}, {"PK":true}, {"":"4"}
+	for _, c := range []designs.Cursor{"!!!", "bm90IGpzb24", "e30", "eyJQSyI6dHJ1ZX0", "eyIiOiI0In0"} {
 		if _, err := c.Decode(); !errors.Is(err, designs.ErrInvalidInput) {
 			t.Errorf("Cursor(%q).Decode() error = %v, want ErrInvalidInput", c, err)
 		}

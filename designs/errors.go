@@ -7,19 +7,58 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// Domain outcomes of access patterns. Patterns wrap them with the pattern ID
-// and key; callers test with errors.Is.
+// Categories of the outcomes of access patterns: answers a caller acts on,
+// not faults. Patterns wrap a category, or a design's own error of one (see
+// NewError), with the pattern ID and key; callers test with errors.Is, and
+// bench gives each category its pseudo status.
 var (
-	ErrNotFound            = errors.New("not found")
-	ErrAlreadyExists       = errors.New("already exists")
-	ErrEmailTaken          = errors.New("email already taken")
-	ErrInvoiceNumberTaken  = errors.New("invoice number already taken")
-	ErrAccountNotAvailable = errors.New("account not available")
-	ErrLeaseNotActive      = errors.New("lease not active")
-	ErrUserHasLease        = errors.New("user already holds a lease")
-	ErrInvalidInput        = errors.New("invalid input")
-	ErrTooManyActions      = errors.New("transaction has too many actions")
+	// ErrInvalidInput is a call refused for its arguments, before any request.
+	ErrInvalidInput = errors.New("invalid input")
+	// ErrNotFound is an item the call needs that is not stored.
+	ErrNotFound = errors.New("not found")
+	// ErrAlreadyExists is a create whose key is taken.
+	ErrAlreadyExists = errors.New("already exists")
+	// ErrConflict reports that an item changed between the read and the write
+	// of a read-modify-write pattern; the caller may read again and retry.
+	ErrConflict = errors.New("changed concurrently")
+	// ErrRefused is a domain rule saying no: a unique value already taken, a
+	// state that forbids the change, a stock too small. A design names each
+	// of its rules with Refusal.
+	ErrRefused = errors.New("refused")
 )
+
+// ErrTooManyActions is a transaction with more actions than DynamoDB allows
+// (MaxTransactActions), refused before the call: an ErrInvalidInput.
+var ErrTooManyActions = NewError(ErrInvalidInput, "transaction has too many actions")
+
+// DomainError is a design's own sentinel: one named outcome of a category.
+// Error is the sentinel's own text, so that a pattern's error reads
+// "<pattern ID>: <key>: <text>" and bench can class it by that text, and
+// errors.Is finds both the sentinel and its category.
+type DomainError struct {
+	category error
+	text     string
+}
+
+// Error is the sentinel's text, without its category's.
+func (e *DomainError) Error() string { return e.text }
+
+// Unwrap returns the category, for errors.Is.
+func (e *DomainError) Unwrap() error { return e.category }
+
+// NewError declares a design's own sentinel of category (ErrInvalidInput,
+// ErrNotFound, ErrAlreadyExists, ErrConflict or ErrRefused; bench classes
+// any other as "other error"). Declare each once, as a package variable:
+// errors.Is tells sentinels apart by identity, not by text.
+func NewError(category error, text string) error {
+	return &DomainError{category: category, text: text}
+}
+
+// Refusal declares a design's own sentinel of category ErrRefused, the
+// domain rule it names refusing the call:
+//
+//	var ErrEmailTaken = designs.Refusal("email already taken")
+func Refusal(text string) error { return NewError(ErrRefused, text) }
 
 // MaxTransactActions is the most actions one TransactWriteItems or
 // TransactGetItems request may hold.
@@ -27,7 +66,7 @@ var (
 const MaxTransactActions = 100
 
 // CheckTransactSize refuses, before any call, a transaction DynamoDB would
-// reject for its action count.
+// reject for its action count: ErrTooManyActions.
 func CheckTransactSize(actions int) error {
 	if actions > MaxTransactActions {
 		return fmt.Errorf("%w: %d actions, DynamoDB allows %d per transaction", ErrTooManyActions, actions, MaxTransactActions)
@@ -58,7 +97,3 @@ func FailedConditions(err error) ([]int, bool) {
 	}
 	return failed, len(failed) > 0
 }
-
-// ErrConflict reports that an item changed between the read and the write of
-// a read-modify-write pattern; the caller may read again and retry.
-var ErrConflict = errors.New("changed concurrently")

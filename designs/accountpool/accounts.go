@@ -32,13 +32,13 @@ func (t Table) AddAccount(ctx context.Context, id string) (Account, error) {
 // deleted and its ID taken out of the all set and of every state set, all or
 // nothing. The doc names only the all set; the state sets follow so no
 // listing keeps a removed account. An unknown account is designs.ErrNotFound;
-// a leased one is designs.ErrAccountLeased (its lease would point nowhere).
+// a leased one is ErrAccountLeased (its lease would point nowhere).
 func (t Table) RemoveAccount(ctx context.Context, id string) error {
 	if !validAccountID(id) {
 		return fmt.Errorf("%s: account %q: %w: want %d digits", RemoveAccountID, id, designs.ErrInvalidInput, AccountIDLen)
 	}
 	w := designs.Tx{Table: t.Name}
-	w.Delete(key(AccountKey(id)), notLeased, designs.AbsentOr(designs.ErrNotFound, designs.ErrAccountLeased))
+	w.Delete(key(AccountKey(id)), notLeased, designs.AbsentOr(designs.ErrNotFound, ErrAccountLeased))
 	w.Update(key(AllAccountsKey()), deleteIDs(id), noCond, nil)
 	for _, s := range AccountStates {
 		w.Update(key(AccountStatusKey(s)), deleteIDs(id), noCond, nil)
@@ -53,14 +53,14 @@ func (t Table) RemoveAccount(ctx context.Context, id string) error {
 // set to available, its ID added to the available set and deleted from every
 // other state set (the all set keeps it), all or nothing. Marking an
 // available account again changes nothing. An unknown account is
-// designs.ErrNotFound; a leased one is designs.ErrAccountLeased: only ending
+// designs.ErrNotFound; a leased one is ErrAccountLeased: only ending
 // its lease (AP-11) frees it, or the lease would share it with the next user.
 func (t Table) MarkAccountAvailable(ctx context.Context, id string) (Account, error) {
 	if !validAccountID(id) {
 		return Account{}, fmt.Errorf("%s: account %q: %w: want %d digits", MarkAccountAvailableID, id, designs.ErrInvalidInput, AccountIDLen)
 	}
 	w := designs.Tx{Table: t.Name}
-	w.Update(key(AccountKey(id)), setState(StateAvailable), notLeased, designs.AbsentOr(designs.ErrNotFound, designs.ErrAccountLeased))
+	w.Update(key(AccountKey(id)), setState(StateAvailable), notLeased, designs.AbsentOr(designs.ErrNotFound, ErrAccountLeased))
 	w.Update(key(AccountStatusKey(StateAvailable)), addIDs(id), noCond, nil)
 	for _, s := range AccountStates {
 		if s != StateAvailable {

@@ -72,7 +72,7 @@ var _ = Describe("AP-04 remove account", Label("AP-04", designs.MainTable), func
 	It("refuses a leased account with ErrAccountLeased and changes nothing", func(ctx SpecContext) {
 		id := newAccount(ctx, accountpool.StateLeased)
 		before := snapshot(ctx, accountpool.AccountKey(id))
-		Expect(table.RemoveAccount(ctx, id)).To(MatchError(designs.ErrAccountLeased))
+		Expect(table.RemoveAccount(ctx, id)).To(MatchError(accountpool.ErrAccountLeased))
 		Expect(snapshot(ctx, accountpool.AccountKey(id))).To(Equal(before))
 		Expect(setsHolding(ctx, id)).To(ConsistOf("all", "leased"))
 	})
@@ -115,7 +115,7 @@ var _ = Describe("AP-06 mark account available", Label("AP-06", designs.MainTabl
 		id := newAccount(ctx, accountpool.StateLeased)
 		before := snapshot(ctx, accountpool.AccountKey(id))
 		_, err := table.MarkAccountAvailable(ctx, id)
-		Expect(err).To(MatchError(designs.ErrAccountLeased))
+		Expect(err).To(MatchError(accountpool.ErrAccountLeased))
 		Expect(snapshot(ctx, accountpool.AccountKey(id))).To(Equal(before))
 	})
 

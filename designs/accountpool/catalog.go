@@ -2,6 +2,35 @@ package accountpool
 
 import "github.com/ddbharness/ddbharness/designs"
 
+// Pattern IDs, in catalog order, which is the design doc's. Specs carry
+// them as labels and scenarios name them, so a typo does not compile.
+const (
+	// ListAllAccountsID is the catalog ID of ListAllAccounts.
+	ListAllAccountsID designs.PatternID = "AP-01"
+	// ListAvailableAccountsID is the catalog ID of ListAvailableAccounts.
+	ListAvailableAccountsID designs.PatternID = "AP-02"
+	// ListInitialAccountsID is the catalog ID of ListInitialAccounts.
+	ListInitialAccountsID designs.PatternID = "AP-03"
+	// RemoveAccountID is the catalog ID of RemoveAccount.
+	RemoveAccountID designs.PatternID = "AP-04"
+	// AddAccountID is the catalog ID of AddAccount.
+	AddAccountID designs.PatternID = "AP-05"
+	// MarkAccountAvailableID is the catalog ID of MarkAccountAvailable.
+	MarkAccountAvailableID designs.PatternID = "AP-06"
+	// ListActiveLeasesID is the catalog ID of ListActiveLeases.
+	ListActiveLeasesID designs.PatternID = "AP-07"
+	// GetLeaseID is the catalog ID of GetLease.
+	GetLeaseID designs.PatternID = "AP-08"
+	// GetUserID is the catalog ID of GetUser.
+	GetUserID designs.PatternID = "AP-09"
+	// CreateLeaseID is the catalog ID of CreateLease.
+	CreateLeaseID designs.PatternID = "AP-10"
+	// DeleteLeaseID is the catalog ID of DeleteLease.
+	DeleteLeaseID designs.PatternID = "AP-11"
+	// AddUserID is the catalog ID of AddUser.
+	AddUserID designs.PatternID = "AP-12"
+)
+
 // Design is the accountpool catalog.
 var Design = designs.Design{
 	Name:    "accountpool",

@@ -25,8 +25,8 @@ const (
 // account from being leased twice, however many callers race for it.
 // Checks fail in this order: a lease ID in use is designs.ErrAlreadyExists;
 // an unknown account designs.ErrNotFound; an account that is not available
-// designs.ErrAccountNotAvailable; an unknown user designs.ErrNotFound; a user
-// who holds a lease designs.ErrUserHasLease. A refused lease changes nothing.
+// ErrAccountNotAvailable; an unknown user designs.ErrNotFound; a user
+// who holds a lease ErrUserHasLease. A refused lease changes nothing.
 func (t Table) CreateLease(ctx context.Context, leaseID, accountID, email string) (Lease, error) {
 	switch {
 	case leaseID == "":
@@ -45,10 +45,10 @@ func (t Table) CreateLease(ctx context.Context, leaseID, accountID, email string
 	w := designs.Tx{Table: t.Name}
 	w.Put(newLeaseItem(l), Schema.IsNew(), designs.Because(designs.ErrAlreadyExists))
 	w.Update(key(ActiveLeasesKey()), addIDs(leaseID), noCond, nil)
-	w.Update(key(AccountKey(accountID)), setState(StateLeased), isAvailable, designs.AbsentOr(designs.ErrNotFound, designs.ErrAccountNotAvailable))
+	w.Update(key(AccountKey(accountID)), setState(StateLeased), isAvailable, designs.AbsentOr(designs.ErrNotFound, ErrAccountNotAvailable))
 	w.Update(key(AccountStatusKey(StateAvailable)), deleteIDs(accountID), noCond, nil)
 	w.Update(key(AccountStatusKey(StateLeased)), addIDs(accountID), noCond, nil)
-	w.Update(key(UserKey(email)), recordLease, hasNoLease, designs.AbsentOr(designs.ErrNotFound, designs.ErrUserHasLease))
+	w.Update(key(UserKey(email)), recordLease, hasNoLease, designs.AbsentOr(designs.ErrNotFound, ErrUserHasLease))
 	if err := w.Write(ctx, t.DB); err != nil {
 		return Lease{}, fmt.Errorf("%s: lease %s of account %s to %s: %w", CreateLeaseID, leaseID, accountID, email, err)
 	}
@@ -59,7 +59,7 @@ func (t Table) CreateLease(ctx context.Context, leaseID, accountID, email string
 // reads the lease for its account and user, then in one transaction deletes
 // the lease, takes its ID out of lease_status#active, returns the account to
 // available (item and sets) and clears the user's lease. It returns the lease
-// as it stood. An unknown or already ended lease is designs.ErrLeaseNotActive,
+// as it stood. An unknown or already ended lease is ErrLeaseNotActive,
 // also when a concurrent delete ends it between the read and the write.
 func (t Table) DeleteLease(ctx context.Context, leaseID string) (Lease, error) {
 	if leaseID == "" {
@@ -67,7 +67,7 @@ func (t Table) DeleteLease(ctx context.Context, leaseID string) (Lease, error) {
 	}
 	l, err := t.getLease(ctx, leaseID)
 	if errors.Is(err, designs.ErrNotFound) {
-		return Lease{}, fmt.Errorf("%s: lease %s: %w", DeleteLeaseID, leaseID, designs.ErrLeaseNotActive)
+		return Lease{}, fmt.Errorf("%s: lease %s: %w", DeleteLeaseID, leaseID, ErrLeaseNotActive)
 	}
 	if err != nil {
 		return Lease{}, fmt.Errorf("%s: lease %s: %w", DeleteLeaseID, leaseID, err)
@@ -78,7 +78,7 @@ func (t Table) DeleteLease(ctx context.Context, leaseID string) (Lease, error) {
 	clearLease := expression.Remove(expression.Name(pathUserLease)).Remove(expression.Name(pathUserAccount))
 
 	w := designs.Tx{Table: t.Name}
-	w.Delete(key(LeaseKey(leaseID)), isActive, designs.Because(designs.ErrLeaseNotActive))
+	w.Delete(key(LeaseKey(leaseID)), isActive, designs.Because(ErrLeaseNotActive))
 	w.Update(key(ActiveLeasesKey()), deleteIDs(leaseID), noCond, nil)
 	// The next two conditions hold while the lease is active; a failure
 	// means the items disagree and comes back as the cancellation itself.

@@ -41,10 +41,10 @@ var _ = Describe("AP-10 create lease", Label("AP-10", designs.MainTable), func()
 		},
 		Entry("when the account is still initial", func(ctx context.Context) attempt {
 			return attempt{leaseID, newAccount(ctx, accountpool.StateInitial), email}
-		}, designs.ErrAccountNotAvailable),
+		}, accountpool.ErrAccountNotAvailable),
 		Entry("when the account is already leased", func(ctx context.Context) attempt {
 			return attempt{leaseID, newAccount(ctx, accountpool.StateLeased), email}
-		}, designs.ErrAccountNotAvailable),
+		}, accountpool.ErrAccountNotAvailable),
 		Entry("when the account was never added", func(context.Context) attempt {
 			return attempt{leaseID, fake.AccountID(), email}
 		}, designs.ErrNotFound),
@@ -55,7 +55,7 @@ var _ = Describe("AP-10 create lease", Label("AP-10", designs.MainTable), func()
 			_, err := table.CreateLease(ctx, fake.LeaseID(), newAccount(ctx, accountpool.StateAvailable), email)
 			Expect(err).NotTo(HaveOccurred())
 			return attempt{leaseID, account, email}
-		}, designs.ErrUserHasLease),
+		}, accountpool.ErrUserHasLease),
 		Entry("when the lease ID is already in use", func(ctx context.Context) attempt {
 			return attempt{newLease(ctx).ID, account, email}
 		}, designs.ErrAlreadyExists),
@@ -79,7 +79,7 @@ var _ = Describe("AP-10 create lease", Label("AP-10", designs.MainTable), func()
 			_, err := table.CreateLease(ctx, leaseIDs[i], account, emails[i])
 			return err
 		})
-		won := ddbtest.OnlyWinner(errs, designs.ErrAccountNotAvailable)
+		won := ddbtest.OnlyWinner(errs, accountpool.ErrAccountNotAvailable)
 
 		Expect(setsHolding(ctx, account)).To(ConsistOf("all", "leased"))
 		Expect(table.GetLease(ctx, leaseIDs[won])).To(HaveField("UserID", emails[won]))
@@ -103,7 +103,7 @@ var _ = Describe("AP-10 create lease", Label("AP-10", designs.MainTable), func()
 			_, err := table.CreateLease(ctx, leaseIDs[i], accounts[i], email)
 			return err
 		})
-		won := ddbtest.OnlyWinner(errs, designs.ErrUserHasLease)
+		won := ddbtest.OnlyWinner(errs, accountpool.ErrUserHasLease)
 
 		Expect(table.GetUser(ctx, email)).To(Equal(accountpool.User{Email: email, LeaseID: leaseIDs[won], AccountID: accounts[won]}))
 		for i := range accounts {
@@ -143,7 +143,7 @@ var _ = Describe("AP-11 delete lease", Label("AP-11", designs.MainTable), func()
 			pks := []string{accountpool.LeaseKey(id), accountpool.AccountKey(lease.AccountID), accountpool.UserKey(lease.UserID)}
 			before := snapshot(ctx, pks...)
 			_, err := table.DeleteLease(ctx, id)
-			Expect(err).To(MatchError(designs.ErrLeaseNotActive))
+			Expect(err).To(MatchError(accountpool.ErrLeaseNotActive))
 			Expect(snapshot(ctx, pks...)).To(Equal(before))
 		},
 		Entry("for a lease never created", func(context.Context) string { return fake.LeaseID() }),
@@ -159,7 +159,7 @@ var _ = Describe("AP-11 delete lease", Label("AP-11", designs.MainTable), func()
 			_, err := table.DeleteLease(ctx, lease.ID)
 			return err
 		})
-		ddbtest.OnlyWinner(errs, designs.ErrLeaseNotActive)
+		ddbtest.OnlyWinner(errs, accountpool.ErrLeaseNotActive)
 		Expect(activeLease(ctx, lease.ID)).To(BeFalse())
 		Expect(setsHolding(ctx, lease.AccountID)).To(ConsistOf("all", "available"))
 		Expect(table.GetUser(ctx, lease.UserID)).To(Equal(accountpool.User{Email: lease.UserID}))

@@ -24,22 +24,6 @@ const (
 // Schema is the single table: a partition key and nothing else.
 var Schema = designs.Schema{PK: attrPK}
 
-// Pattern IDs, in the order of the design doc.
-const (
-	ListAllAccountsID       designs.PatternID = "AP-01"
-	ListAvailableAccountsID designs.PatternID = "AP-02"
-	ListInitialAccountsID   designs.PatternID = "AP-03"
-	RemoveAccountID         designs.PatternID = "AP-04"
-	AddAccountID            designs.PatternID = "AP-05"
-	MarkAccountAvailableID  designs.PatternID = "AP-06"
-	ListActiveLeasesID      designs.PatternID = "AP-07"
-	GetLeaseID              designs.PatternID = "AP-08"
-	GetUserID               designs.PatternID = "AP-09"
-	CreateLeaseID           designs.PatternID = "AP-10"
-	DeleteLeaseID           designs.PatternID = "AP-11"
-	AddUserID               designs.PatternID = "AP-12"
-)
-
 // AccountIDLen is the width of an account ID: twelve digits, like an AWS
 // account number.
 const AccountIDLen = 12

@@ -2,6 +2,32 @@ package agencies
 
 import "github.com/ddbharness/ddbharness/designs"
 
+// Pattern IDs, in catalog order, which is the design doc's (its patterns 1
+// and 2 are split into create, update and delete). Specs carry them as
+// labels and scenarios name them, so a typo does not compile.
+const (
+	// CreateAgencyID is the catalog ID of CreateAgency.
+	CreateAgencyID designs.PatternID = "AP-01"
+	// UpdateAgencyID is the catalog ID of UpdateAgency.
+	UpdateAgencyID designs.PatternID = "AP-02"
+	// DeleteAgencyID is the catalog ID of DeleteAgency.
+	DeleteAgencyID designs.PatternID = "AP-03"
+	// CreateMemberID is the catalog ID of CreateMember.
+	CreateMemberID designs.PatternID = "AP-04"
+	// UpdateMemberID is the catalog ID of UpdateMember.
+	UpdateMemberID designs.PatternID = "AP-05"
+	// DeleteMemberID is the catalog ID of DeleteMember.
+	DeleteMemberID designs.PatternID = "AP-06"
+	// GetAgencyID is the catalog ID of GetAgency.
+	GetAgencyID designs.PatternID = "AP-07"
+	// ListAgencyMembersID is the catalog ID of ListAgencyMembers.
+	ListAgencyMembersID designs.PatternID = "AP-08"
+	// ListAgenciesID is the catalog ID of ListAgencies.
+	ListAgenciesID designs.PatternID = "AP-09"
+	// ListMembershipsID is the catalog ID of ListMemberships.
+	ListMembershipsID designs.PatternID = "AP-10"
+)
+
 // Design is the agencies catalog.
 var Design = designs.Design{
 	Name:    "agencies",

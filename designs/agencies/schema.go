@@ -36,21 +36,6 @@ var Schema = designs.Schema{PK: "PK", SK: "SK",
 		{Name: GSI2, PK: AttrIdpID, SK: AttrAgencyID},
 	}}
 
-// Pattern IDs, in the order of the design doc (its patterns 1 and 2 are
-// split into create, update and delete).
-const (
-	CreateAgencyID      designs.PatternID = "AP-01"
-	UpdateAgencyID      designs.PatternID = "AP-02"
-	DeleteAgencyID      designs.PatternID = "AP-03"
-	CreateMemberID      designs.PatternID = "AP-04"
-	UpdateMemberID      designs.PatternID = "AP-05"
-	DeleteMemberID      designs.PatternID = "AP-06"
-	GetAgencyID         designs.PatternID = "AP-07"
-	ListAgencyMembersID designs.PatternID = "AP-08"
-	ListAgenciesID      designs.PatternID = "AP-09"
-	ListMembershipsID   designs.PatternID = "AP-10"
-)
-
 // MaxAgencyMembers is the most members an agency may have for DeleteAgency
 // to remove it: the agency and its members go in one transaction.
 const MaxAgencyMembers = designs.MaxTransactActions - 1

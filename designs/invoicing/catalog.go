@@ -2,6 +2,25 @@ package invoicing
 
 import "github.com/ddbharness/ddbharness/designs"
 
+// Pattern IDs, in catalog order, which is the design doc's. Specs carry
+// them as labels and scenarios name them, so a typo does not compile.
+const (
+	// CreateAccountID is the catalog ID of CreateAccount.
+	CreateAccountID designs.PatternID = "AP-01"
+	// CreateClientID is the catalog ID of CreateClient.
+	CreateClientID designs.PatternID = "AP-02"
+	// CreateInvoiceID is the catalog ID of CreateInvoice.
+	CreateInvoiceID designs.PatternID = "AP-03"
+	// UpdateInvoiceID is the catalog ID of UpdateInvoice.
+	UpdateInvoiceID designs.PatternID = "AP-04"
+	// UpdateClientID is the catalog ID of UpdateClient.
+	UpdateClientID designs.PatternID = "AP-05"
+	// ViewClientRecentInvoicesID is the catalog ID of ViewClientRecentInvoices.
+	ViewClientRecentInvoicesID designs.PatternID = "AP-06"
+	// ViewInvoiceID is the catalog ID of ViewInvoice.
+	ViewInvoiceID designs.PatternID = "AP-07"
+)
+
 // Design is the invoicing catalog.
 var Design = designs.Design{
 	Name:    "invoicing",

@@ -11,7 +11,7 @@ import (
 
 // CreateClient is AP-02 (main table, TransactWriteItems): the client item
 // and its email item are written together, each only if new. A taken email
-// is designs.ErrEmailTaken, a taken client ID designs.ErrAlreadyExists; in
+// is ErrEmailTaken, a taken client ID designs.ErrAlreadyExists; in
 // both cases neither item is written.
 func (t Table) CreateClient(ctx context.Context, c Client) error {
 	if c.ID == "" || c.Email == "" {
@@ -19,7 +19,7 @@ func (t Table) CreateClient(ctx context.Context, c Client) error {
 	}
 	tx := designs.Tx{Table: t.Name}
 	tx.Put(newClientItem(c), Schema.IsNew(), designs.Because(designs.ErrAlreadyExists))
-	tx.Put(newClientEmailItem(c.Email, c.ID), Schema.IsNew(), designs.Because(designs.ErrEmailTaken))
+	tx.Put(newClientEmailItem(c.Email, c.ID), Schema.IsNew(), designs.Because(ErrEmailTaken))
 	if err := tx.Write(ctx, t.DB); err != nil {
 		return fmt.Errorf("%s: client %s: %w", CreateClientID, c.ID, err)
 	}
@@ -28,7 +28,7 @@ func (t Table) CreateClient(ctx context.Context, c Client) error {
 
 // UpdateClient is AP-05 (main table, TransactWriteItems): it replaces the
 // client's name, email and address. A changed email moves the email item in
-// the same transaction: the new one must be free (designs.ErrEmailTaken), the
+// the same transaction: the new one must be free (ErrEmailTaken), the
 // old one must still belong to this client. The client is read first, and
 // the write holds only if its email is still the one read, so a concurrent
 // change is designs.ErrConflict rather than a lost update. Unknown client:
@@ -51,7 +51,7 @@ func (t Table) UpdateClient(ctx context.Context, c Client) (Client, error) {
 	if c.Email != old.Email {
 		ownEmail := expression.Name("ClientID").Equal(expression.Value(c.ID))
 		tx.Delete(Schema.Key(ClientEmailKey(old.Email), ClientEmailKey(old.Email)), ownEmail, designs.Because(designs.ErrConflict))
-		tx.Put(newClientEmailItem(c.Email, c.ID), Schema.IsNew(), designs.Because(designs.ErrEmailTaken))
+		tx.Put(newClientEmailItem(c.Email, c.ID), Schema.IsNew(), designs.Because(ErrEmailTaken))
 	}
 	if err := tx.Write(ctx, t.DB); err != nil {
 		return Client{}, fmt.Errorf("%s: client %s: %w", UpdateClientID, c.ID, err)

@@ -35,7 +35,10 @@ var _ = Describe("AP-02 create client", Label("AP-02", "main-table"), func() {
 	It("refuses a taken email and writes no client item", func(ctx SpecContext) {
 		other := fake.Client()
 		other.Email = client.Email
-		Expect(table.CreateClient(ctx, other)).To(MatchError(designs.ErrEmailTaken))
+		err := table.CreateClient(ctx, other)
+		Expect(err).To(MatchError(invoicing.ErrEmailTaken))
+		Expect(err).To(MatchError(designs.ErrRefused), "a design's refusal is a designs.ErrRefused")
+		Expect(err).NotTo(MatchError(designs.ErrAlreadyExists), "the client ID was free")
 		Expect(clientStored(ctx, other)).To(BeFalse())
 	})
 
@@ -53,7 +56,7 @@ var _ = Describe("AP-02 create client", Label("AP-02", "main-table"), func() {
 			clients[i] = fake.Client()
 			clients[i].Email = email
 		}
-		winner := ddbtest.OnlyWinner(ddbtest.Race(len(clients), func(i int) error { return table.CreateClient(ctx, clients[i]) }), designs.ErrEmailTaken)
+		winner := ddbtest.OnlyWinner(ddbtest.Race(len(clients), func(i int) error { return table.CreateClient(ctx, clients[i]) }), invoicing.ErrEmailTaken)
 		for i, c := range clients {
 			Expect(clientStored(ctx, c)).To(Equal(i == winner), "client %d", i)
 		}
@@ -104,7 +107,7 @@ var _ = Describe("AP-05 update client details", Label("AP-05", "main-table"), fu
 		changed := client
 		changed.Email, changed.Name = other.Email, fake.Name()
 		_, err := table.UpdateClient(ctx, changed)
-		Expect(err).To(MatchError(designs.ErrEmailTaken))
+		Expect(err).To(MatchError(invoicing.ErrEmailTaken))
 		Expect(view(ctx, client.ID)).To(Equal(client))
 		Expect(emailStored(ctx, client.Email)).To(BeTrue())
 	})
@@ -129,7 +132,7 @@ var _ = Describe("AP-05 update client details", Label("AP-05", "main-table"), fu
 			c.Email = email
 			_, err := table.UpdateClient(ctx, c)
 			return err
-		}), designs.ErrEmailTaken)
+		}), invoicing.ErrEmailTaken)
 		for i, c := range clients {
 			Expect(emailStored(ctx, c.Email)).To(Equal(i != winner), "client %d keeps its old email item unless it won", i)
 			want := c.Email

@@ -12,7 +12,7 @@ import (
 // CreateInvoice is AP-03 (main table, TransactWriteItems): the invoice, its
 // number item and every line item in one transaction, with a check that the
 // client exists. The stored invoice (version 1, total computed from the
-// lines) is returned. Outcomes: designs.ErrInvoiceNumberTaken,
+// lines) is returned. Outcomes: ErrInvoiceNumberTaken,
 // designs.ErrNotFound (no such client), designs.ErrAlreadyExists (invoice ID
 // reused), designs.ErrTooManyActions (more than MaxLineItems lines, refused
 // before any call); on any of them nothing is written.
@@ -25,7 +25,7 @@ func (t Table) CreateInvoice(ctx context.Context, inv Invoice, lines []LineItem)
 	tx := designs.Tx{Table: t.Name}
 	tx.Check(Schema.Key(ClientPK(inv.ClientID), ClientSK(inv.ClientID)), Schema.IsStored(), designs.Because(designs.ErrNotFound))
 	tx.Put(newInvoiceItem(inv, lines), Schema.IsNew(), designs.Because(designs.ErrAlreadyExists))
-	tx.Put(newInvoiceNumberItem(inv), Schema.IsNew(), designs.Because(designs.ErrInvoiceNumberTaken))
+	tx.Put(newInvoiceNumberItem(inv), Schema.IsNew(), designs.Because(ErrInvoiceNumberTaken))
 	for _, l := range lines {
 		tx.Put(newLineItemItem(l), Schema.IsNew(), designs.Because(designs.ErrAlreadyExists))
 	}
@@ -37,7 +37,7 @@ func (t Table) CreateInvoice(ctx context.Context, inv Invoice, lines []LineItem)
 
 // UpdateInvoice is AP-04 (main table, TransactWriteItems): it replaces an
 // invoice's fields and its whole set of line items. Lines no longer listed
-// are deleted, a new number moves the number item (designs.ErrInvoiceNumberTaken
+// are deleted, a new number moves the number item (ErrInvoiceNumberTaken
 // if taken). The invoice is read first and written only if its version is
 // still the one read (designs.ErrConflict otherwise). Unknown invoice:
 // designs.ErrNotFound. Returns the stored invoice with its new version.
@@ -58,7 +58,7 @@ func (t Table) UpdateInvoice(ctx context.Context, inv Invoice, lines []LineItem)
 	if inv.Number != old.Number {
 		ownNumber := expression.Name("InvoiceID").Equal(expression.Value(inv.ID))
 		tx.Delete(Schema.Key(InvoiceNumberKey(old.Number), InvoiceNumberKey(old.Number)), ownNumber, designs.Because(designs.ErrConflict))
-		tx.Put(newInvoiceNumberItem(inv), Schema.IsNew(), designs.Because(designs.ErrInvoiceNumberTaken))
+		tx.Put(newInvoiceNumberItem(inv), Schema.IsNew(), designs.Because(ErrInvoiceNumberTaken))
 	}
 	kept := map[string]bool{}
 	for _, l := range lines {

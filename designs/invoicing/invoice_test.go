@@ -88,7 +88,7 @@ var _ = Describe("AP-03 create invoice", Label("AP-03", "main-table"), func() {
 		second, lines := fake.Invoice(client.ID), fake.Lines(3)
 		second.Number = first.Number
 		_, err = table.CreateInvoice(ctx, second, lines)
-		Expect(err).To(MatchError(designs.ErrInvoiceNumberTaken))
+		Expect(err).To(MatchError(invoicing.ErrInvoiceNumberTaken))
 		nothingStored(ctx, second, lines)
 	})
 
@@ -111,7 +111,7 @@ var _ = Describe("AP-03 create invoice", Label("AP-03", "main-table"), func() {
 		winner := ddbtest.OnlyWinner(ddbtest.Race(len(invoices), func(i int) error {
 			_, err := table.CreateInvoice(ctx, invoices[i], lines)
 			return err
-		}), designs.ErrInvoiceNumberTaken)
+		}), invoicing.ErrInvoiceNumberTaken)
 		for i, inv := range invoices {
 			Expect(invoiceStored(ctx, inv)).To(Equal(i == winner), "invoice %d", i)
 			for _, l := range lines {
@@ -171,7 +171,7 @@ var _ = Describe("AP-04 update invoice", Label("AP-04", "main-table"), func() {
 		changed := inv
 		changed.Number = other.Number
 		_, err = table.UpdateInvoice(ctx, changed, fake.Lines(1))
-		Expect(err).To(MatchError(designs.ErrInvoiceNumberTaken))
+		Expect(err).To(MatchError(invoicing.ErrInvoiceNumberTaken))
 		eventuallyViewed(ctx, inv, lines)
 		Expect(numberStored(ctx, inv.Number)).To(BeTrue())
 	})

@@ -19,17 +19,6 @@ var Schema = designs.Schema{PK: "PK", SK: "SK",
 // GSI1 is the index that serves "view invoice and line items".
 const GSI1 = "GSI1"
 
-// Pattern IDs, in the order of the design doc.
-const (
-	CreateAccountID            designs.PatternID = "AP-01"
-	CreateClientID             designs.PatternID = "AP-02"
-	CreateInvoiceID            designs.PatternID = "AP-03"
-	UpdateInvoiceID            designs.PatternID = "AP-04"
-	UpdateClientID             designs.PatternID = "AP-05"
-	ViewClientRecentInvoicesID designs.PatternID = "AP-06"
-	ViewInvoiceID              designs.PatternID = "AP-07"
-)
-
 // MaxLineItems is the most line items one invoice may carry: a create writes
 // the invoice, its number, a check on the client and one action per line
 // item, and a transaction holds at most designs.MaxTransactActions.

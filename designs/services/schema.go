@@ -40,21 +40,6 @@ var Schema = designs.Schema{PK: "PK", SK: "SK",
 		{Name: AwaitingVoucher, PK: attrAwaitingPK, SK: attrAwaitingSK},
 	}}
 
-// Pattern IDs, in the order of the README's access-pattern table.
-const (
-	RecordServiceID        designs.PatternID = "AP-01"
-	GetServiceID           designs.PatternID = "AP-02"
-	ListHistoryID          designs.PatternID = "AP-03"
-	UpdateServiceID        designs.PatternID = "AP-04"
-	RescheduleServiceID    designs.PatternID = "AP-05"
-	DeleteServiceID        designs.PatternID = "AP-06"
-	ReportPeriodID         designs.PatternID = "AP-07"
-	ReportRangeID          designs.PatternID = "AP-08"
-	IssueVoucherID         designs.PatternID = "AP-09"
-	FulfilVoucherID        designs.PatternID = "AP-10"
-	ListAwaitingVouchersID designs.PatternID = "AP-11"
-)
-
 // MaxPageSize is the largest page a listing hands out. DynamoDB also stops a
 // page at 1 MB, so a page may hold fewer services and still have a Next.
 const MaxPageSize = 1000

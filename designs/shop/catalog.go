@@ -2,6 +2,65 @@ package shop
 
 import "github.com/ddbharness/ddbharness/designs"
 
+// Pattern IDs, in catalog order: AP-01 to AP-20 are the rows of the doc's
+// access-pattern table in its order; the writes that feed them follow.
+// Specs carry them as labels and scenarios name them, so a typo does not
+// compile.
+const (
+	// GetUserID is the catalog ID of GetUser.
+	GetUserID designs.PatternID = "AP-01"
+	// GetUserByEmailID is the catalog ID of GetUserByEmail.
+	GetUserByEmailID designs.PatternID = "AP-02"
+	// ListUsersID is the catalog ID of ListUsers.
+	ListUsersID designs.PatternID = "AP-03"
+	// ListUsersCreatedSinceID is the catalog ID of ListUsersCreatedSince.
+	ListUsersCreatedSinceID designs.PatternID = "AP-04"
+	// ListUsersByEmailPrefixID is the catalog ID of ListUsersByEmailPrefix.
+	ListUsersByEmailPrefixID designs.PatternID = "AP-05"
+	// GetCategoryID is the catalog ID of GetCategory.
+	GetCategoryID designs.PatternID = "AP-06"
+	// ListCategoriesID is the catalog ID of ListCategories.
+	ListCategoriesID designs.PatternID = "AP-07"
+	// ListCategoriesByNamePrefixID is the catalog ID of ListCategoriesByNamePrefix.
+	ListCategoriesByNamePrefixID designs.PatternID = "AP-08"
+	// GetBrandID is the catalog ID of GetBrand.
+	GetBrandID designs.PatternID = "AP-09"
+	// ListBrandsID is the catalog ID of ListBrands.
+	ListBrandsID designs.PatternID = "AP-10"
+	// ListBrandsByNamePrefixID is the catalog ID of ListBrandsByNamePrefix.
+	ListBrandsByNamePrefixID designs.PatternID = "AP-11"
+	// GetProductID is the catalog ID of GetProduct.
+	GetProductID designs.PatternID = "AP-12"
+	// ListProductsID is the catalog ID of ListProducts.
+	ListProductsID designs.PatternID = "AP-13"
+	// ListProductsByBrandID is the catalog ID of ListProductsByBrand.
+	ListProductsByBrandID designs.PatternID = "AP-14"
+	// ListProductsByBrandCatID is the catalog ID of ListProductsByBrandAndCategory.
+	ListProductsByBrandCatID designs.PatternID = "AP-15"
+	// ListProductsByCategoryID is the catalog ID of ListProductsByCategory.
+	ListProductsByCategoryID designs.PatternID = "AP-16"
+	// ListProductsByCatBrandID is the catalog ID of ListProductsByCategoryAndBrand.
+	ListProductsByCatBrandID designs.PatternID = "AP-17"
+	// GetOrderID is the catalog ID of GetOrder.
+	GetOrderID designs.PatternID = "AP-18"
+	// ListUserOrdersID is the catalog ID of ListUserOrders.
+	ListUserOrdersID designs.PatternID = "AP-19"
+	// ListOrdersByStatusID is the catalog ID of ListOrdersByStatus.
+	ListOrdersByStatusID designs.PatternID = "AP-20"
+	// CreateUserID is the catalog ID of CreateUser.
+	CreateUserID designs.PatternID = "AP-21"
+	// CreateCategoryID is the catalog ID of CreateCategory.
+	CreateCategoryID designs.PatternID = "AP-22"
+	// CreateBrandID is the catalog ID of CreateBrand.
+	CreateBrandID designs.PatternID = "AP-23"
+	// CreateProductID is the catalog ID of CreateProduct.
+	CreateProductID designs.PatternID = "AP-24"
+	// PlaceOrderID is the catalog ID of PlaceOrder.
+	PlaceOrderID designs.PatternID = "AP-25"
+	// UpdateOrderStatusID is the catalog ID of UpdateOrderStatus.
+	UpdateOrderStatusID designs.PatternID = "AP-26"
+)
+
 // Design is the shop catalog: the 20 reads of the doc's access-pattern
 // table, in its order, then the writes that make them meaningful.
 var Design = designs.Design{

@@ -42,7 +42,7 @@ func (t Table) ListOrdersByStatus(ctx context.Context, status OrderStatus, since
 // puts the order (pending, updated when created, its total computed from
 // its items), checks that the user exists and takes each item's quantity
 // from its product's stock. Outcomes, with nothing written: designs.ErrNotFound
-// (no such user or product), designs.ErrOutOfStock (a product holds less
+// (no such user or product), ErrOutOfStock (a product holds less
 // than its quantity), designs.ErrAlreadyExists (order ID taken),
 // designs.ErrTooManyActions (more than MaxOrderItems items, refused before
 // any call). Returns the order as stored.
@@ -65,7 +65,7 @@ func (t Table) PlaceOrder(ctx context.Context, o Order) (Order, error) {
 		// The old image tells a missing product from a short stock.
 		tx.Update(Schema.Key(ProductsPK, ProductSK(it.ProductID)), take, enough, designs.AbsentOr(
 			fmt.Errorf("product %s: %w", it.ProductID, designs.ErrNotFound),
-			fmt.Errorf("product %s: %w", it.ProductID, designs.ErrOutOfStock)))
+			fmt.Errorf("product %s: %w", it.ProductID, ErrOutOfStock)))
 	}
 	if err := tx.Write(ctx, t.DB); err != nil {
 		return Order{}, fmt.Errorf("%s: order %s: %w", PlaceOrderID, o.ID, err)

@@ -186,7 +186,7 @@ var _ = Describe("AP-25 place order", Label("AP-25", "main-table"), func() {
 		Entry("with an unknown product", func(o *shop.Order) {
 			o.Items = append(o.Items, shop.OrderItem{ProductID: fake.Product("", "").ID, Quantity: 1, PriceCents: 100})
 		}, designs.ErrNotFound),
-		Entry("asking one more than a product's stock", func(o *shop.Order) { o.Items[2].Quantity = s.products[2].Stock + 1 }, designs.ErrOutOfStock),
+		Entry("asking one more than a product's stock", func(o *shop.Order) { o.Items[2].Quantity = s.products[2].Stock + 1 }, shop.ErrOutOfStock),
 	)
 	It("refuses a taken order ID and keeps the first order", func(ctx SpecContext) {
 		first := s.placeOrders(ctx, 1)[0]
@@ -241,7 +241,7 @@ var _ = Describe("AP-25 place order", Label("AP-25", "main-table"), func() {
 		sold := 0
 		for i, err := range errs {
 			if err != nil {
-				Expect(err).To(MatchError(designs.ErrOutOfStock), "order %d", i)
+				Expect(err).To(MatchError(shop.ErrOutOfStock), "order %d", i)
 			} else {
 				sold++
 			}

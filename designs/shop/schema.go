@@ -30,37 +30,6 @@ var Schema = designs.Schema{PK: "PK", SK: "SK",
 		{Name: GSI2, PK: "GSI2PK", SK: "GSI2SK"},
 	}}
 
-// Pattern IDs: AP-01 to AP-20 are the rows of the doc's access-pattern
-// table in its order; the writes that feed them follow.
-const (
-	GetUserID                    designs.PatternID = "AP-01"
-	GetUserByEmailID             designs.PatternID = "AP-02"
-	ListUsersID                  designs.PatternID = "AP-03"
-	ListUsersCreatedSinceID      designs.PatternID = "AP-04"
-	ListUsersByEmailPrefixID     designs.PatternID = "AP-05"
-	GetCategoryID                designs.PatternID = "AP-06"
-	ListCategoriesID             designs.PatternID = "AP-07"
-	ListCategoriesByNamePrefixID designs.PatternID = "AP-08"
-	GetBrandID                   designs.PatternID = "AP-09"
-	ListBrandsID                 designs.PatternID = "AP-10"
-	ListBrandsByNamePrefixID     designs.PatternID = "AP-11"
-	GetProductID                 designs.PatternID = "AP-12"
-	ListProductsID               designs.PatternID = "AP-13"
-	ListProductsByBrandID        designs.PatternID = "AP-14"
-	ListProductsByBrandCatID     designs.PatternID = "AP-15"
-	ListProductsByCategoryID     designs.PatternID = "AP-16"
-	ListProductsByCatBrandID     designs.PatternID = "AP-17"
-	GetOrderID                   designs.PatternID = "AP-18"
-	ListUserOrdersID             designs.PatternID = "AP-19"
-	ListOrdersByStatusID         designs.PatternID = "AP-20"
-	CreateUserID                 designs.PatternID = "AP-21"
-	CreateCategoryID             designs.PatternID = "AP-22"
-	CreateBrandID                designs.PatternID = "AP-23"
-	CreateProductID              designs.PatternID = "AP-24"
-	PlaceOrderID                 designs.PatternID = "AP-25"
-	UpdateOrderStatusID          designs.PatternID = "AP-26"
-)
-
 // MaxOrderItems is the most items one order may hold: placing it writes the
 // order, checks the user and reserves stock on one product per item, all in
 // one transaction of at most designs.MaxTransactActions actions.

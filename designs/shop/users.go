@@ -69,7 +69,7 @@ func (t Table) ListUsersByEmailPrefix(ctx context.Context, prefix string, size i
 
 // CreateUser is AP-21 (main table, TransactWriteItems): the user and the
 // item reserving its email are written together, each only if new. A taken
-// email (in any case) is designs.ErrEmailTaken, a taken user ID
+// email (in any case) is ErrEmailTaken, a taken user ID
 // designs.ErrAlreadyExists; either way neither item is written.
 func (t Table) CreateUser(ctx context.Context, u User) error {
 	if err := checkUser(u); err != nil {
@@ -77,7 +77,7 @@ func (t Table) CreateUser(ctx context.Context, u User) error {
 	}
 	tx := designs.Tx{Table: t.Name}
 	tx.Put(newUserItem(u), Schema.IsNew(), designs.Because(designs.ErrAlreadyExists))
-	tx.Put(newUserEmailItem(u), Schema.IsNew(), designs.Because(designs.ErrEmailTaken))
+	tx.Put(newUserEmailItem(u), Schema.IsNew(), designs.Because(ErrEmailTaken))
 	if err := tx.Write(ctx, t.DB); err != nil {
 		return fmt.Errorf("%s: user %s: %w", CreateUserID, u.ID, err)
 	}

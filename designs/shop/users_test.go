@@ -166,7 +166,7 @@ var _ = Describe("AP-21 create user", Label("AP-21", "main-table"), func() {
 	It("refuses an email taken in another case, writing nothing", func(ctx SpecContext) {
 		other := fake.User()
 		other.Email = strings.ToUpper(user.Email)
-		Expect(table.CreateUser(ctx, other)).To(MatchError(designs.ErrEmailTaken))
+		Expect(table.CreateUser(ctx, other)).To(MatchError(shop.ErrEmailTaken))
 		Expect(stored(ctx, shop.UsersPK, shop.UserSK(other.ID))).To(BeFalse())
 	})
 	It("refuses a taken ID, writing nothing", func(ctx SpecContext) {
@@ -200,7 +200,7 @@ var _ = Describe("AP-21 create user", Label("AP-21", "main-table"), func() {
 			users[i] = fake.User()
 			users[i].Email = email
 		}
-		winner := ddbtest.OnlyWinner(ddbtest.Race(len(users), func(i int) error { return table.CreateUser(ctx, users[i]) }), designs.ErrEmailTaken)
+		winner := ddbtest.OnlyWinner(ddbtest.Race(len(users), func(i int) error { return table.CreateUser(ctx, users[i]) }), shop.ErrEmailTaken)
 		for i, u := range users {
 			Expect(stored(ctx, shop.UsersPK, shop.UserSK(u.ID))).To(Equal(i == winner), "user %d", i)
 		}

@@ -68,7 +68,7 @@ var _ = Describe("the Add a design walkthrough", Label("dynamodb", "scaffold"), 
 		By("the README's third pattern, on GSI1")
 		readme, err := os.ReadFile(filepath.Join(repoRoot, "README.md"))
 		Expect(err).NotTo(HaveOccurred())
-		Expect(applyBlocks(repo, string(readme))).To(Equal(3), "code blocks marked <!-- walkthrough: ... --> in README.md")
+		Expect(applyBlocks(repo, string(readme))).To(Equal(4), "code blocks marked <!-- walkthrough: ... --> in README.md")
 		Expect(run(ctx, repo, env, "gofmt", "-l", "designs/"+walkName)).To(BeEmpty())
 		run(ctx, repo, env, "go", "vet", pkg)
 		report := filepath.Join(out, "report.json")
@@ -151,9 +151,10 @@ func runErr(ctx context.Context, dir string, env []string, name string, args ...
 }
 
 // block is a README code block the walkthrough applies: the marker line
-// before it names the file, and "Patterns" after the file means "append to
-// the catalog's Patterns list" rather than "write this file".
-var block = regexp.MustCompile("(?s)<!-- walkthrough: (\\S+)( Patterns)? -->\n```go\n(.*?)```\n")
+// before it names the file; "IDs" after the file means "append to the
+// catalog's block of pattern IDs", "Patterns" "append to the catalog's
+// Patterns list", and neither "write this file".
+var block = regexp.MustCompile("(?s)<!-- walkthrough: (\\S+)(?: (IDs|Patterns))? -->\n```go\n(.*?)```\n")
 
 // applyBlocks writes or inserts every marked block into repo and returns
 // how many it applied.
@@ -162,9 +163,21 @@ func applyBlocks(repo, readme string) int {
 	n := 0
 	for _, m := range block.FindAllStringSubmatch(readme, -1) {
 		path, code := filepath.Join(repo, m[1]), m[3]
-		if m[2] == "" {
+		switch m[2] {
+		case "":
 			Expect(os.WriteFile(path, []byte(code), 0o644)).To(Succeed())
-		} else {
+		case "IDs":
+			src, err := os.ReadFile(path)
+			Expect(err).NotTo(HaveOccurred())
+			// The scaffold's catalog holds one const block, of the IDs:
+			// the code goes before the line that closes it.
+			head, rest, ok := strings.Cut(string(src), "\nconst (\n")
+			Expect(ok).To(BeTrue(), "%s has the const block of pattern IDs the scaffold wrote", m[1])
+			ids, tail, ok := strings.Cut(rest, "\n)\n")
+			Expect(ok).To(BeTrue(), "%s closes its const block of pattern IDs", m[1])
+			out := head + "\nconst (\n" + ids + "\n" + code + ")\n" + tail
+			Expect(os.WriteFile(path, []byte(out), 0o644)).To(Succeed())
+		case "Patterns":
 			src, err := os.ReadFile(path)
 			Expect(err).NotTo(HaveOccurred())
 			const end = "\t},\n}\n" // the close of Patterns, then of Design
