@@ -1,7 +1,6 @@
 package bench_test
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -19,26 +18,12 @@ func TestBench(t *testing.T) {
 }
 
 // raw is an uninstrumented client of this run's DynamoDB Local, nil when
-// the label filter lets no spec that needs one run; table is this
-// process's table of schema, for the client's specs.
-var (
-	raw   *dynamodb.Client
-	table string
-)
+// the label filter lets no spec that needs one run.
+var raw *dynamodb.Client
 
-// schema has an index of each projection, so that reads of each can be
-// checked: a GSI of whole items, a KEYS_ONLY GSI and an INCLUDE LSI.
-var schema = designs.Schema{PK: "PK", SK: "SK",
-	GSIs: []designs.Index{
-		{Name: "ByGroup", PK: "G", SK: "GS"},
-		{Name: "Slim", PK: "K", Projection: types.ProjectionTypeKeysOnly},
-	},
-	LSIs: []designs.Index{{Name: "ByRank", SK: "R", Projection: types.ProjectionTypeInclude, NonKey: []string{"Name"}}},
-}
+// schema is a table of plain items with a GSI, for the throughput run.
+var schema = designs.Schema{PK: "PK", SK: "SK", GSIs: []designs.Index{{Name: "ByGroup", PK: "G", SK: "GS"}}}
 
-var _ = ddbtest.Local(func(ctx SpecContext, db *dynamodb.Client) {
-	raw = db
-	table = designs.TableName("benchclient", fmt.Sprintf("p%d", GinkgoParallelProcess()))
-	Expect(designs.CreateTable(ctx, raw, schema, table)).To(Succeed())
-	DeferCleanup(func(ctx SpecContext) { Expect(designs.DeleteTable(ctx, raw, table)).To(Succeed()) })
-}, func() bool { return ddbtest.WillRun(Label("bench", "client"), Label("bench", "engine")) })
+func s(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+
+var _ = ddbtest.Local(func(_ SpecContext, db *dynamodb.Client) { raw = db }, func() bool { return ddbtest.WillRun(Label("bench", "engine")) })

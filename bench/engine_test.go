@@ -20,10 +20,12 @@ import (
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 
 	"github.com/ddbharness/ddbharness/bench"
+	"github.com/ddbharness/ddbharness/bench/engine"
 	"github.com/ddbharness/ddbharness/bench/report"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/designs/invoicing"
 	"github.com/ddbharness/ddbharness/fixtures"
+	"github.com/ddbharness/ddbharness/workload"
 )
 
 // invoicingDriver is a minimal driver over the invoicing design: clients
@@ -36,7 +38,7 @@ type invoicingDriver struct {
 	clients []string
 }
 
-func newInvoicingDriver(db designs.DB, table string, seed int64) bench.Driver {
+func newInvoicingDriver(db designs.DB, table string, seed int64) workload.Driver {
 	return &invoicingDriver{table: invoicing.Table{DB: db, Name: table}, fake: fixtures.NewInvoicing(seed)}
 }
 
@@ -72,16 +74,16 @@ func (d *invoicingDriver) Call(ctx context.Context, p designs.PatternID, key int
 }
 
 // billing is a tiny scenario: 40 calls a second for 1.5 s.
-func billing() bench.Scenario {
-	return bench.Scenario{
+func billing() workload.Scenario {
+	return workload.Scenario{
 		Name:     "invoicing/test-billing",
 		About:    "a tiny mix, to prove the engine end to end",
 		Design:   invoicing.Design,
 		Pool:     20,
 		Pacer:    vegeta.ConstantPacer{Freq: 40, Per: time.Second},
 		Duration: 1500 * time.Millisecond,
-		Mix: []bench.Step{
-			{Pattern: invoicing.ViewClientRecentInvoicesID, Weight: 6, Keys: bench.Zipf{S: 1.2}},
+		Mix: []workload.Step{
+			{Pattern: invoicing.ViewClientRecentInvoicesID, Weight: 6, Keys: workload.Zipf{S: 1.2}},
 			{Pattern: invoicing.CreateInvoiceID, Weight: 3},
 			{Pattern: invoicing.ViewInvoiceID, Weight: 1},
 		},
@@ -92,7 +94,7 @@ func billing() bench.Scenario {
 // cancelling interrupts the run once after calls have finished, so that
 // some were measured however slow the machine is.
 type cancelling struct {
-	bench.Driver
+	workload.Driver
 	calls  atomic.Int64
 	after  int64
 	cancel context.CancelFunc
@@ -108,7 +110,7 @@ func (c *cancelling) Call(ctx context.Context, p designs.PatternID, key int, r *
 
 var _ = Describe("running a scenario on DynamoDB Local", Label("engine"), func() {
 	It("paces the mix open-loop, measures every call and accounts its capacity", func(ctx SpecContext) {
-		out, err := bench.Run(ctx, raw, billing(), bench.Warmup(300*time.Millisecond), bench.Workers(8), bench.Progress(GinkgoWriter))
+		out, err := bench.Run(ctx, raw, billing(), engine.Warmup(300*time.Millisecond), engine.Workers(8), engine.Progress(GinkgoWriter))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(out.Interrupted).To(BeFalse())
 
@@ -156,7 +158,8 @@ var _ = Describe("running a scenario on DynamoDB Local", Label("engine"), func()
 			invoicing.CreateInvoiceID:            int64(seq[string(invoicing.CreateInvoiceID)]),
 			invoicing.ViewInvoiceID:              int64(seq[string(invoicing.ViewInvoiceID)]),
 		}))
-		Expect(out.Approximations).To(BeZero())
+		Expect(out.Fidelity.Approximations).To(BeZero())
+		Expect(out.Fidelity.StillUnsure).To(BeZero())
 
 		By("deleting the table it created")
 		_, err = raw.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(out.Table)})
@@ -192,11 +195,11 @@ var _ = Describe("running a scenario on DynamoDB Local", Label("engine"), func()
 		sc.Duration = time.Minute
 		run, cancel := context.WithCancel(ctx)
 		// Interrupt once 10 measured calls have finished, however long seeding took.
-		sc.Driver = func(db designs.DB, table string, seed int64) bench.Driver {
+		sc.Driver = func(db designs.DB, table string, seed int64) workload.Driver {
 			return &cancelling{Driver: newInvoicingDriver(db, table, seed), after: 10, cancel: cancel}
 		}
 		began := time.Now()
-		out, err := bench.Run(run, raw, sc, bench.Warmup(0), bench.Progress(GinkgoWriter))
+		out, err := bench.Run(run, raw, sc, engine.Warmup(0), engine.Progress(GinkgoWriter))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(time.Since(began)).To(BeNumerically("<", 10*time.Second))
 		Expect(out.Interrupted).To(BeTrue())

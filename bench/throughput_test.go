@@ -16,8 +16,10 @@ import (
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 
 	"github.com/ddbharness/ddbharness/bench"
+	"github.com/ddbharness/ddbharness/bench/engine"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/ddblocal"
+	"github.com/ddbharness/ddbharness/workload"
 )
 
 // Throughput comparison settings: the same concurrency and the same calls
@@ -40,7 +42,7 @@ type getter struct {
 }
 
 func itemKey(i int) map[string]types.AttributeValue {
-	return key("ITEM#"+fmt.Sprint(i), "A")
+	return map[string]types.AttributeValue{"PK": s("ITEM#" + fmt.Sprint(i)), "SK": s("A")}
 }
 
 func (g getter) Seed(ctx context.Context, n int, progress func(done, total int)) error {
@@ -80,15 +82,15 @@ func BenchmarkThroughput(b *testing.B) {
 	if err := (getter{db, table}).Seed(ctx, throughputItems, func(int, int) {}); err != nil {
 		b.Fatal(err)
 	}
-	sc := bench.Scenario{Name: "read/throughput", Design: readDesign, Pool: throughputItems,
+	sc := workload.Scenario{Name: "read/throughput", Design: readDesign, Pool: throughputItems,
 		Pacer: vegeta.ConstantPacer{}, Duration: throughputRun, // no rate: back to back
-		Mix:    []bench.Step{{Pattern: "AP-01", Weight: 1}},
-		Driver: func(db designs.DB, table string, _ int64) bench.Driver { return getter{db, table} }}
+		Mix:    []workload.Step{{Pattern: "AP-01", Weight: 1}},
+		Driver: func(db designs.DB, table string, _ int64) workload.Driver { return getter{db, table} }}
 
 	var plain, measured []float64
 	for range 2 {
 		plain = append(plain, plainLoop(ctx, db, table))
-		out, err := bench.Run(ctx, db, sc, bench.Workers(throughputWorkers), bench.Warmup(time.Second), bench.Progress(io.Discard))
+		out, err := bench.Run(ctx, db, sc, engine.Workers(throughputWorkers), engine.Warmup(time.Second), engine.Progress(io.Discard))
 		if err != nil {
 			b.Fatal(err)
 		}

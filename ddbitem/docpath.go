@@ -1,4 +1,4 @@
-package ddbexpr
+package ddbitem
 
 import (
 	"fmt"

@@ -1,8 +1,4 @@
-// Package ddbexpr reads DynamoDB expressions the way DynamoDB does, for
-// code that must know what a write did without asking DynamoDB again: it
-// applies update expressions to an item image, and finds the partition a
-// key condition names.
-package ddbexpr
+package ddbitem
 
 import (
 	"fmt"
@@ -12,11 +8,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// Item is a whole item as DynamoDB stores it.
-type Item = map[string]types.AttributeValue
-
-// Tokens and document paths, which update expressions and key conditions
-// share.
+// Expressions are read the way DynamoDB reads them, for code that must
+// know what a write did without asking DynamoDB again. Tokens and document
+// paths are shared by update, condition and key condition expressions.
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.Modifying.html
 
 type tokenKind byte

@@ -1,4 +1,4 @@
-package ddbexpr
+package ddbitem
 
 import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"

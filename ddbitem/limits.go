@@ -1,6 +1,7 @@
-package capacity
+package ddbitem
 
-// DynamoDB's limits the model applies. Each cites the page that states it.
+// DynamoDB's limits, the one home of every number the harness enforces or
+// models. Each cites the page that states it.
 const (
 	// PartitionRCU and PartitionWCU are what one partition serves per
 	// second: 3,000 read units or 1,000 write units, or a linear combination
@@ -52,4 +53,14 @@ const (
 	// previous page's LastEvaluatedKey.
 	// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Query.Pagination.html
 	MaxPageBytes = 1 << 20
+
+	// MaxTransactActions is the most actions one TransactWriteItems or
+	// TransactGetItems request may hold.
+	// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html#limits-dynamodb-transactions
+	MaxTransactActions = 100
+
+	// MaxBatchWrite is the most put and delete requests one BatchWriteItem
+	// call may carry.
+	// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchWriteItem.html
+	MaxBatchWrite = 25
 )

@@ -1,4 +1,4 @@
-package capacity
+package ddbitem
 
 import (
 	"strings"
@@ -22,7 +22,7 @@ const (
 
 // Size returns the size of an item as DynamoDB bills it, in bytes: the
 // figure read and write units are rounded from. A nil item is 0 bytes.
-func Size(item Image) int {
+func Size(item Item) int {
 	n := 0
 	for name, v := range item {
 		n += len(name) + valueSize(v)

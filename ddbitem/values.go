@@ -1,4 +1,4 @@
-package ddbexpr
+package ddbitem
 
 import (
 	"bytes"
@@ -117,18 +117,6 @@ func deleteFrom(cur, v types.AttributeValue) (types.AttributeValue, error) {
 		return nil, nil
 	}
 	return nil, fmt.Errorf("DELETE from %T: %w", cur, errTypes)
-}
-
-func strEq(a, b string) bool { return a == b }
-
-// numEq compares numbers by value: "1.0" and "1" are one set element.
-func numEq(a, b string) bool {
-	x, okX := new(big.Rat).SetString(a)
-	y, okY := new(big.Rat).SetString(b)
-	if !okX || !okY {
-		return a == b
-	}
-	return x.Cmp(y) == 0
 }
 
 // union keeps set's order and appends the new elements of add. Adds are

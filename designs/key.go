@@ -1,51 +1,39 @@
 package designs
 
 import (
-	"encoding/base64"
 	"fmt"
-	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbharness/ddbharness/ddbitem"
 )
 
-// KeyText renders a key attribute's value as text: strings and numbers as
-// they are, binaries in base64; a missing or non-key value is "".
-func KeyText(v types.AttributeValue) string {
-	switch v := v.(type) {
-	case *types.AttributeValueMemberS:
-		return v.Value
-	case *types.AttributeValueMemberN:
-		return v.Value
-	case *types.AttributeValueMemberB:
-		return base64.StdEncoding.EncodeToString(v.Value)
+// ItemSchema resolves s for the item rules (package ddbitem): GSIs then
+// LSIs, an LSI with the table's partition key, every projection defaulted
+// to ALL as DynamoDB defaults it.
+func (s Schema) ItemSchema() ddbitem.Schema {
+	out := ddbitem.Schema{PK: s.PK, SK: s.SK, Indexes: make([]ddbitem.Index, 0, len(s.GSIs)+len(s.LSIs))}
+	add := func(ix Index, pk string, local bool) {
+		p := ix.Projection
+		if p == "" {
+			p = types.ProjectionTypeAll
+		}
+		out.Indexes = append(out.Indexes, ddbitem.Index{Name: ix.Name, PK: pk, SK: ix.SK, Local: local, Projection: p, NonKey: ix.NonKey})
 	}
-	return ""
+	for _, ix := range s.GSIs {
+		add(ix, ix.PK, false)
+	}
+	for _, ix := range s.LSIs {
+		add(ix, s.PK, true)
+	}
+	return out
 }
 
-// KeyID identifies the item whose key attributes item holds (a whole item
-// or only its key), for maps of items: each key value tagged with its type,
-// so that the string "1" and the number 1 stay apart. ok is false when a
-// key attribute is missing or not a string, number or binary.
+// KeyID identifies the item whose key attributes item holds
+// (ddbitem.Schema.KeyID); ok is false when a key attribute is missing or
+// not a string, number or binary.
 func (s Schema) KeyID(item map[string]types.AttributeValue) (id string, ok bool) {
-	var b strings.Builder
-	for _, attr := range []string{s.PK, s.SK} {
-		if attr == "" {
-			continue
-		}
-		switch item[attr].(type) {
-		case *types.AttributeValueMemberS:
-			b.WriteByte('S')
-		case *types.AttributeValueMemberN:
-			b.WriteByte('N')
-		case *types.AttributeValueMemberB:
-			b.WriteByte('B')
-		default:
-			return "", false
-		}
-		b.WriteString(KeyText(item[attr]))
-		b.WriteByte(0)
-	}
-	return b.String(), true
+	return ddbitem.Schema{PK: s.PK, SK: s.SK}.KeyID(item)
 }
 
 // KeyOf returns item's primary key attributes and its KeyID; the error
@@ -55,9 +43,5 @@ func (s Schema) KeyOf(item map[string]types.AttributeValue) (map[string]types.At
 	if !ok {
 		return nil, "", fmt.Errorf("%w: item lacks a string, number or binary key attribute %s or %s", ErrInvalidInput, s.PK, s.SK)
 	}
-	key := map[string]types.AttributeValue{s.PK: item[s.PK]}
-	if s.SK != "" {
-		key[s.SK] = item[s.SK]
-	}
-	return key, id, nil
+	return ddbitem.Schema{PK: s.PK, SK: s.SK}.Key(item), id, nil
 }

@@ -10,27 +10,27 @@ import (
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 
-	"github.com/ddbharness/ddbharness/bench"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/designs/accountpool"
 	"github.com/ddbharness/ddbharness/fixtures"
+	"github.com/ddbharness/ddbharness/workload"
 )
 
 // AccountPoolLeaseChurn: users lease accounts and hand them back while
 // operators grow the pool. Every lease change rewrites three status items
 // (one string set each), which grow with the pool.
-var AccountPoolLeaseChurn = bench.Scenario{
+var AccountPoolLeaseChurn = workload.Scenario{
 	Name:     "accountpool/lease-churn",
 	About:    "users lease and return accounts while operators grow the pool; every change rewrites the status sets",
 	Design:   accountpool.Design,
 	Pool:     2000,
 	Pacer:    vegeta.ConstantPacer{Freq: 100, Per: time.Second},
 	Duration: 20 * time.Second,
-	Mix: []bench.Step{
-		{Pattern: accountpool.CreateLeaseID, Weight: 18, Keys: bench.Zipf{S: 1.1}},
-		{Pattern: accountpool.DeleteLeaseID, Weight: 18, Keys: bench.Zipf{S: 1.1}},
-		{Pattern: accountpool.GetUserID, Weight: 15, Keys: bench.Zipf{S: 1.1}},
-		{Pattern: accountpool.GetLeaseID, Weight: 10, Keys: bench.Zipf{S: 1.1}},
+	Mix: []workload.Step{
+		{Pattern: accountpool.CreateLeaseID, Weight: 18, Keys: workload.Zipf{S: 1.1}},
+		{Pattern: accountpool.DeleteLeaseID, Weight: 18, Keys: workload.Zipf{S: 1.1}},
+		{Pattern: accountpool.GetUserID, Weight: 15, Keys: workload.Zipf{S: 1.1}},
+		{Pattern: accountpool.GetLeaseID, Weight: 10, Keys: workload.Zipf{S: 1.1}},
 		{Pattern: accountpool.ListAvailableAccountsID, Weight: 15},
 		{Pattern: accountpool.ListActiveLeasesID, Weight: 8},
 		{Pattern: accountpool.ListAllAccountsID, Weight: 3},
@@ -40,31 +40,31 @@ var AccountPoolLeaseChurn = bench.Scenario{
 		{Pattern: accountpool.MarkAccountAvailableID, Weight: 3},
 		{Pattern: accountpool.RemoveAccountID, Weight: 1},
 	},
-	Driver: func(db designs.DB, table string, seed int64) bench.Driver {
-		return newAccountPoolDriver(db, table, seed, bench.Uniform{})
+	Driver: func(db designs.DB, table string, seed int64) workload.Driver {
+		return newAccountPoolDriver(db, table, seed, workload.Uniform{})
 	},
 }
 
 // AccountPoolLeaseRush: the design's own risk. A burst of users lease at
 // once, most taking the accounts at the top of the available list, so
-// leases contend for the same accounts (designs.ErrAccountNotAvailable is
+// leases contend for the same accounts (accountpool.ErrAccountNotAvailable is
 // the expected outcome for the losers) and every one of them rewrites the
 // same status items.
-var AccountPoolLeaseRush = bench.Scenario{
+var AccountPoolLeaseRush = workload.Scenario{
 	Name:     "accountpool/lease-rush",
 	About:    "a burst of users leasing the top of the available list: contention on accounts and on the status items",
 	Design:   accountpool.Design,
 	Pool:     2000,
 	Pacer:    vegeta.SinePacer{Period: 20 * time.Second, Mean: vegeta.Rate{Freq: 100, Per: time.Second}, Amp: vegeta.Rate{Freq: 80, Per: time.Second}, StartAt: vegeta.Trough},
 	Duration: 20 * time.Second,
-	Mix: []bench.Step{
-		{Pattern: accountpool.CreateLeaseID, Weight: 45, Keys: bench.Zipf{S: 1.3}},
-		{Pattern: accountpool.DeleteLeaseID, Weight: 30, Keys: bench.Zipf{S: 1.3}},
+	Mix: []workload.Step{
+		{Pattern: accountpool.CreateLeaseID, Weight: 45, Keys: workload.Zipf{S: 1.3}},
+		{Pattern: accountpool.DeleteLeaseID, Weight: 30, Keys: workload.Zipf{S: 1.3}},
 		{Pattern: accountpool.ListAvailableAccountsID, Weight: 20},
 		{Pattern: accountpool.ListActiveLeasesID, Weight: 5},
 	},
-	Driver: func(db designs.DB, table string, seed int64) bench.Driver {
-		return newAccountPoolDriver(db, table, seed, bench.Zipf{S: 1.3})
+	Driver: func(db designs.DB, table string, seed int64) workload.Driver {
+		return newAccountPoolDriver(db, table, seed, workload.Zipf{S: 1.3})
 	},
 }
 
@@ -78,7 +78,7 @@ type accountPoolDriver struct {
 	fresh
 	t       accountpool.Table
 	seed    int64
-	pick    bench.Dist // where a lease starts looking for an available account
+	pick    workload.Dist // where a lease starts looking for an available account
 	pool    fixtures.SeededAccountPool
 	index   map[string]int // seeded account ID → position
 	state   []guarded[accountpool.AccountState]
@@ -87,7 +87,7 @@ type accountPoolDriver struct {
 	counter atomic.Int64      // numbers the accounts and users a run adds
 }
 
-func newAccountPoolDriver(db designs.DB, table string, seed int64, pick bench.Dist) *accountPoolDriver {
+func newAccountPoolDriver(db designs.DB, table string, seed int64, pick workload.Dist) *accountPoolDriver {
 	return &accountPoolDriver{t: accountpool.Table{DB: db, Name: table}, seed: seed, pick: pick}
 }
 

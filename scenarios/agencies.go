@@ -7,30 +7,30 @@ import (
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 
-	"github.com/ddbharness/ddbharness/bench"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/designs/agencies"
 	"github.com/ddbharness/ddbharness/fixtures"
+	"github.com/ddbharness/ddbharness/workload"
 )
 
 // AgenciesTenantAdmin: users sign in and open their agencies, admins manage
 // members, and the back office lists agencies; busy agencies and users take
 // most of the traffic.
-var AgenciesTenantAdmin = bench.Scenario{
+var AgenciesTenantAdmin = workload.Scenario{
 	Name:     "agencies/tenant-admin",
 	About:    "users open their agencies, admins manage members, the back office lists agencies",
 	Design:   agencies.Design,
 	Pool:     2000,
 	Pacer:    vegeta.ConstantPacer{Freq: 250, Per: time.Second},
 	Duration: 20 * time.Second,
-	Mix: []bench.Step{
-		{Pattern: agencies.GetAgencyID, Weight: 25, Keys: bench.Zipf{S: 1.1}},
-		{Pattern: agencies.ListAgencyMembersID, Weight: 20, Keys: bench.Zipf{S: 1.1}},
-		{Pattern: agencies.ListMembershipsID, Weight: 15, Keys: bench.Zipf{S: 1.1}},
+	Mix: []workload.Step{
+		{Pattern: agencies.GetAgencyID, Weight: 25, Keys: workload.Zipf{S: 1.1}},
+		{Pattern: agencies.ListAgencyMembersID, Weight: 20, Keys: workload.Zipf{S: 1.1}},
+		{Pattern: agencies.ListMembershipsID, Weight: 15, Keys: workload.Zipf{S: 1.1}},
 		{Pattern: agencies.ListAgenciesID, Weight: 10},
-		{Pattern: agencies.UpdateAgencyID, Weight: 5, Keys: bench.Zipf{S: 1.1}},
-		{Pattern: agencies.UpdateMemberID, Weight: 5, Keys: bench.Zipf{S: 1.1}},
-		{Pattern: agencies.CreateMemberID, Weight: 6, Keys: bench.Zipf{S: 1.1}},
+		{Pattern: agencies.UpdateAgencyID, Weight: 5, Keys: workload.Zipf{S: 1.1}},
+		{Pattern: agencies.UpdateMemberID, Weight: 5, Keys: workload.Zipf{S: 1.1}},
+		{Pattern: agencies.CreateMemberID, Weight: 6, Keys: workload.Zipf{S: 1.1}},
 		{Pattern: agencies.DeleteMemberID, Weight: 4},
 		{Pattern: agencies.CreateAgencyID, Weight: 6},
 		{Pattern: agencies.DeleteAgencyID, Weight: 4},
@@ -41,14 +41,14 @@ var AgenciesTenantAdmin = bench.Scenario{
 // AgenciesDirectory: the design's own risk. Every agency sits under one
 // GSI1 partition key, type = "Agency": the directory listing reads it, and
 // every agency created or changed writes to it, at a rising rate.
-var AgenciesDirectory = bench.Scenario{
+var AgenciesDirectory = workload.Scenario{
 	Name:     "agencies/directory",
 	About:    "agency listings, creations and edits at a rising rate: all on GSI1's type=\"Agency\" partition",
 	Design:   agencies.Design,
 	Pool:     2000,
 	Pacer:    vegeta.LinearPacer{StartAt: vegeta.Rate{Freq: 100, Per: time.Second}, Slope: 15},
 	Duration: 20 * time.Second,
-	Mix: []bench.Step{
+	Mix: []workload.Step{
 		{Pattern: agencies.ListAgenciesID, Weight: 40},
 		{Pattern: agencies.CreateAgencyID, Weight: 25},
 		{Pattern: agencies.UpdateAgencyID, Weight: 25},
@@ -69,7 +69,7 @@ type agenciesDriver struct {
 	joined  stack[agencies.Member] // members added during the run
 }
 
-func newAgenciesDriver(db designs.DB, table string, seed int64) bench.Driver {
+func newAgenciesDriver(db designs.DB, table string, seed int64) workload.Driver {
 	return &agenciesDriver{t: agencies.Table{DB: db, Name: table}, seed: seed}
 }
 

@@ -14,10 +14,12 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/ddbharness/ddbharness/bench"
 	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/bench/meter"
+	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/ddbtest"
+	"github.com/ddbharness/ddbharness/workload"
 )
 
 // The capacity rules are unit-tested against hand-computed figures
@@ -28,11 +30,11 @@ import (
 
 var _ = Describe("capacity attribution", attributionSpecs, func() {
 	DescribeTable("the client's images are the table's, call by call, then after concurrent calls",
-		func(ctx SpecContext, sc bench.Scenario) {
+		func(ctx SpecContext, sc workload.Scenario) {
 			const pool, workers, each = 12, 8, 3
 			s := sc.Design.Schema
 			table := newTable(ctx, sc.Design, "images")
-			client := bench.NewClient(db, s)
+			client := meter.NewClient(db, s)
 			d := sc.Driver(client, table, seed())
 			Expect(d.Seed(ctx, pool, nil)).To(Succeed())
 
@@ -41,25 +43,25 @@ var _ = Describe("capacity attribution", attributionSpecs, func() {
 			expectSameItems(shadowItems(client, s, table), ref, "after the seed")
 
 			By("carrying, one call at a time, the stored item before each write, after it, and under each read")
-			rec := &bench.Recorder{}
+			rec := &meter.Recorder{}
 			client.Observe(rec.Observe)
 			r := rand.New(rand.NewPCG(uint64(seed()), 0))
 			for _, st := range sc.Mix {
 				for key := range 3 {
-					err := d.Call(bench.WithPattern(ctx, st.Pattern), st.Pattern, key, r)
+					err := d.Call(designs.WithPattern(ctx, st.Pattern), st.Pattern, key, r)
 					if err != nil {
 						Expect(expected(sc.Design.Name, st.Pattern, err)).To(BeTrue(), "%s %s on key %d: %v", sc.Name, st.Pattern, key, err)
 					}
 					call := fmt.Sprintf("%s on key %d", st.Pattern, key)
-					written := map[string]capacity.Image{}
+					written := map[string]ddbitem.Item{}
 					for _, o := range rec.Take() {
 						Expect(o.Pattern).To(Equal(st.Pattern), "%s: %s attributed to", call, o.Op)
 						checkReads(s, o, ref, call)
 						for _, w := range o.Writes {
 							id := itemID(s, w.Key)
-							Expect(ddbtest.Canonical(w.Before)).To(Equal(ddbtest.Canonical(ref[id])), "%s: %s: the image before writing %s", call, o.Op, id)
+							Expect(w.Before).To(ddbtest.SameItem(ref[id]), "%s: %s: the image before writing %s", call, o.Op, id)
 							if w.Failed {
-								Expect(ddbtest.Canonical(w.After)).To(Equal(ddbtest.Canonical(w.Before)), "%s: %s: a failed write of %s changes nothing", call, o.Op, id)
+								Expect(w.After).To(ddbtest.SameItem(w.Before), "%s: %s: a failed write of %s changes nothing", call, o.Op, id)
 							}
 							ref[id] = w.After
 							written[id] = w.Key
@@ -67,7 +69,7 @@ var _ = Describe("capacity attribution", attributionSpecs, func() {
 					}
 					for id, key := range written {
 						stored := getStored(ctx, table, key)
-						Expect(ddbtest.Canonical(ref[id])).To(Equal(ddbtest.Canonical(stored)), "%s: the image after writing %s", call, id)
+						Expect(ref[id]).To(ddbtest.SameItem(stored), "%s: the image after writing %s", call, id)
 						ref[id] = stored
 						if stored == nil {
 							delete(ref, id)
@@ -79,7 +81,7 @@ var _ = Describe("capacity attribution", attributionSpecs, func() {
 			expectSameItems(shadowItems(client, s, table), storedItems(ctx, s, table), "after the calls one at a time")
 
 			By("keeping the images true when calls run at once")
-			work := make(chan bench.Step)
+			work := make(chan workload.Step)
 			var wg sync.WaitGroup
 			for w := range workers {
 				r := rand.New(rand.NewPCG(uint64(seed()), uint64(w+1)))
@@ -88,10 +90,10 @@ var _ = Describe("capacity attribution", attributionSpecs, func() {
 					for st := range work {
 						keys := st.Keys
 						if keys == nil {
-							keys = bench.Uniform{}
+							keys = workload.Uniform{}
 						}
 						key := keys.Pick(r, pool)
-						if err := d.Call(bench.WithPattern(ctx, st.Pattern), st.Pattern, key, r); err != nil {
+						if err := d.Call(designs.WithPattern(ctx, st.Pattern), st.Pattern, key, r); err != nil {
 							Expect(expected(sc.Design.Name, st.Pattern, err)).To(BeTrue(), "%s %s on key %d: %v", sc.Name, st.Pattern, key, err)
 						}
 					}
@@ -104,8 +106,10 @@ var _ = Describe("capacity attribution", attributionSpecs, func() {
 			}
 			close(work)
 			wg.Wait()
+			fid := client.Settle(ctx)
+			Expect(fid.Approximations).To(BeZero(), "writes whose after image the client could not compute")
+			Expect(fid.StillUnsure).To(BeZero(), "items the shadow could not settle")
 			expectSameItems(shadowItems(client, s, table), storedItems(ctx, s, table), "after the calls at once")
-			Expect(client.Approximations()).To(BeZero(), "writes whose after image the client could not compute")
 		},
 		scenarioEntries(),
 	)
@@ -114,16 +118,16 @@ var _ = Describe("capacity attribution", attributionSpecs, func() {
 // checkReads checks that every item a read observed is the item as stored
 // (ref), projected onto the index it read, and that every key a point read
 // found nothing at holds nothing.
-func checkReads(s designs.Schema, o capacity.Observation, ref map[string]capacity.Image, call string) {
+func checkReads(s designs.Schema, o capacity.Observation, ref map[string]ddbitem.Item, call string) {
 	GinkgoHelper()
 	for _, img := range o.Reads {
 		id := itemID(s, img)
 		Expect(ref).To(HaveKey(id), "%s: %s read %s, which the table does not hold", call, o.Op, id)
 		want := ref[id]
 		if o.Index != "" {
-			want = capacity.Entry(s, o.Index, want)
+			want = s.ItemSchema().EntryOf(o.Index, want)
 		}
-		Expect(ddbtest.Canonical(img)).To(Equal(ddbtest.Canonical(want)), "%s: %s %s: the image read of %s", call, o.Op, o.Index, id)
+		Expect(img).To(ddbtest.SameItem(want), "%s: %s %s: the image read of %s", call, o.Op, o.Index, id)
 	}
 	if o.Op == designs.GetItem || o.Op == designs.BatchGetItem || o.Op == designs.TransactGetItems {
 		for _, k := range o.Addressed {
@@ -133,7 +137,7 @@ func checkReads(s designs.Schema, o capacity.Observation, ref map[string]capacit
 }
 
 // itemID names an item by its primary key (every design keys on strings).
-func itemID(s designs.Schema, item capacity.Image) string {
+func itemID(s designs.Schema, item ddbitem.Item) string {
 	id := keyString(item[s.PK])
 	if s.SK != "" {
 		id += " | " + keyString(item[s.SK])
@@ -150,9 +154,9 @@ func keyString(v types.AttributeValue) string {
 }
 
 // storedItems reads the whole table, consistently, by primary key.
-func storedItems(ctx context.Context, s designs.Schema, table string) map[string]capacity.Image {
+func storedItems(ctx context.Context, s designs.Schema, table string) map[string]ddbitem.Item {
 	GinkgoHelper()
-	out := map[string]capacity.Image{}
+	out := map[string]ddbitem.Item{}
 	p := dynamodb.NewScanPaginator(db, &dynamodb.ScanInput{TableName: aws.String(table), ConsistentRead: aws.Bool(true)})
 	for p.HasMorePages() {
 		page, err := p.NextPage(ctx)
@@ -165,14 +169,14 @@ func storedItems(ctx context.Context, s designs.Schema, table string) map[string
 }
 
 // shadowItems is every item the client knows the table to hold.
-func shadowItems(c *bench.Client, s designs.Schema, table string) map[string]capacity.Image {
-	out := map[string]capacity.Image{}
-	c.Items(table, func(img capacity.Image) { out[itemID(s, img)] = img })
+func shadowItems(c *meter.Client, s designs.Schema, table string) map[string]ddbitem.Item {
+	out := map[string]ddbitem.Item{}
+	c.Items(table, func(img ddbitem.Item) { out[itemID(s, img)] = img })
 	return out
 }
 
 // getStored reads one item as stored (nil: none), past the client.
-func getStored(ctx context.Context, table string, key capacity.Image) capacity.Image {
+func getStored(ctx context.Context, table string, key ddbitem.Item) ddbitem.Item {
 	GinkgoHelper()
 	out, err := db.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(table), Key: key, ConsistentRead: aws.Bool(true)})
 	Expect(err).NotTo(HaveOccurred())
@@ -184,10 +188,10 @@ func getStored(ctx context.Context, table string, key capacity.Image) capacity.I
 
 // expectSameItems checks that got holds exactly want's items, attribute for
 // attribute.
-func expectSameItems(got, want map[string]capacity.Image, when string) {
+func expectSameItems(got, want map[string]ddbitem.Item, when string) {
 	GinkgoHelper()
 	Expect(slices.Sorted(maps.Keys(got))).To(Equal(slices.Sorted(maps.Keys(want))), "%s: the items", when)
 	for id, item := range want {
-		Expect(ddbtest.Canonical(got[id])).To(Equal(ddbtest.Canonical(item)), "%s: item %s", when, id)
+		Expect(got[id]).To(ddbtest.SameItem(item), "%s: item %s", when, id)
 	}
 }

@@ -9,11 +9,11 @@ import (
 	. "github.com/onsi/gomega"
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 
-	"github.com/ddbharness/ddbharness/bench"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/designs/all"
 	"github.com/ddbharness/ddbharness/designs/shop"
 	"github.com/ddbharness/ddbharness/scenarios"
+	"github.com/ddbharness/ddbharness/workload"
 )
 
 // defaultLoadBudget is the load time make bench may spend on the defaults:
@@ -66,7 +66,7 @@ var _ = Describe("the scenario catalog", Label("unit"), func() {
 	})
 
 	DescribeTable("every scenario runs catalog patterns at rates DynamoDB Local sustains",
-		func(sc bench.Scenario) {
+		func(sc workload.Scenario) {
 			Expect(sc.Design.Validate()).To(Succeed())
 			Expect(sc.Pool).To(BeNumerically(">", 0))
 			Expect(sc.Duration).To(BeNumerically(">", 0))
@@ -91,7 +91,7 @@ var _ = Describe("the scenario catalog", Label("unit"), func() {
 
 	DescribeTable("Peak is the highest rate the pacer asks for",
 		func(p vegeta.Pacer, d time.Duration, want float64) {
-			Expect(scenarios.Peak(bench.Scenario{Pacer: p, Duration: d})).To(BeNumerically("~", want, 0.5))
+			Expect(scenarios.Peak(workload.Scenario{Pacer: p, Duration: d})).To(BeNumerically("~", want, 0.5))
 		},
 		Entry("a constant rate is its rate", vegeta.ConstantPacer{Freq: 100, Per: time.Second}, 20*time.Second, 100.0),
 		Entry("a ramp peaks at its end", vegeta.LinearPacer{StartAt: vegeta.Rate{Freq: 50, Per: time.Second}, Slope: 5}, 20*time.Second, 150.0),
@@ -104,18 +104,18 @@ var _ = Describe("the scenario catalog", Label("unit"), func() {
 	)
 
 	DescribeTable("Share is the weight on the given operations over the whole mix",
-		func(mix []bench.Step, ops []designs.Operation, want float64) {
-			Expect(scenarios.Share(bench.Scenario{Design: shop.Design, Mix: mix}, ops...)).To(BeNumerically("~", want, 1e-9))
+		func(mix []workload.Step, ops []designs.Operation, want float64) {
+			Expect(scenarios.Share(workload.Scenario{Design: shop.Design, Mix: mix}, ops...)).To(BeNumerically("~", want, 1e-9))
 		},
 		Entry("no steps, no share", nil, []designs.Operation{designs.GetItem}, 0.0),
 		Entry("one step of three by weight",
-			[]bench.Step{{Pattern: shop.GetUserID, Weight: 1}, {Pattern: shop.ListUsersID, Weight: 1}, {Pattern: shop.PlaceOrderID, Weight: 2}},
+			[]workload.Step{{Pattern: shop.GetUserID, Weight: 1}, {Pattern: shop.ListUsersID, Weight: 1}, {Pattern: shop.PlaceOrderID, Weight: 2}},
 			[]designs.Operation{designs.TransactWriteItems}, 0.5),
 		Entry("several operations add up",
-			[]bench.Step{{Pattern: shop.GetUserID, Weight: 3}, {Pattern: shop.ListUsersID, Weight: 1}, {Pattern: shop.PlaceOrderID, Weight: 4}},
+			[]workload.Step{{Pattern: shop.GetUserID, Weight: 3}, {Pattern: shop.ListUsersID, Weight: 1}, {Pattern: shop.PlaceOrderID, Weight: 4}},
 			[]designs.Operation{designs.GetItem, designs.Query}, 0.5),
 		Entry("a pattern outside the catalog counts for no operation",
-			[]bench.Step{{Pattern: "AP-99", Weight: 1}, {Pattern: shop.GetUserID, Weight: 1}},
+			[]workload.Step{{Pattern: "AP-99", Weight: 1}, {Pattern: shop.GetUserID, Weight: 1}},
 			[]designs.Operation{designs.GetItem}, 0.5),
 	)
 

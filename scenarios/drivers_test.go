@@ -8,7 +8,6 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/ddbharness/ddbharness/bench"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/designs/accountpool"
 	"github.com/ddbharness/ddbharness/designs/agencies"
@@ -16,6 +15,7 @@ import (
 	"github.com/ddbharness/ddbharness/designs/services"
 	"github.com/ddbharness/ddbharness/designs/shop"
 	"github.com/ddbharness/ddbharness/scenarios"
+	"github.com/ddbharness/ddbharness/workload"
 )
 
 // outcomes are the domain results the scenarios' mixes make likely, per
@@ -27,13 +27,13 @@ var outcomes = map[string]map[designs.PatternID][]error{
 		invoicing.UpdateClientID:  {designs.ErrConflict},
 	},
 	shop.Design.Name: {
-		shop.PlaceOrderID: {designs.ErrOutOfStock},
+		shop.PlaceOrderID: {shop.ErrOutOfStock},
 	},
 	accountpool.Design.Name: {
-		accountpool.CreateLeaseID:          {designs.ErrAccountNotAvailable, designs.ErrUserHasLease},
-		accountpool.DeleteLeaseID:          {designs.ErrLeaseNotActive},
+		accountpool.CreateLeaseID:          {accountpool.ErrAccountNotAvailable, accountpool.ErrUserHasLease},
+		accountpool.DeleteLeaseID:          {accountpool.ErrLeaseNotActive},
 		accountpool.GetLeaseID:             {designs.ErrNotFound},
-		accountpool.MarkAccountAvailableID: {designs.ErrAccountLeased},
+		accountpool.MarkAccountAvailableID: {accountpool.ErrAccountLeased},
 		accountpool.RemoveAccountID:        {designs.ErrNotFound},
 	},
 	agencies.Design.Name: {
@@ -76,7 +76,7 @@ func scenarioEntries() []TableEntry {
 
 var _ = Describe("scenario drivers", driverSpecs, func() {
 	DescribeTable("seed a pool, then run every step of the mix, one call at a time and then all at once",
-		func(ctx SpecContext, sc bench.Scenario) {
+		func(ctx SpecContext, sc workload.Scenario) {
 			const pool, workers, each = 20, 8, 4
 			d := sc.Driver(db, newTable(ctx, sc.Design, "driver"), seed())
 			Expect(d.Seed(ctx, pool, nil)).To(Succeed())
@@ -113,7 +113,7 @@ var _ = Describe("scenario drivers", driverSpecs, func() {
 				for _, st := range sc.Mix {
 					keys := st.Keys
 					if keys == nil {
-						keys = bench.Uniform{}
+						keys = workload.Uniform{}
 					}
 					work <- call{pattern: st.Pattern, key: keys.Pick(r, pool)}
 				}

@@ -7,26 +7,26 @@ import (
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 
-	"github.com/ddbharness/ddbharness/bench"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/designs/invoicing"
 	"github.com/ddbharness/ddbharness/fixtures"
+	"github.com/ddbharness/ddbharness/workload"
 )
 
 // InvoicingMonthEnd: clients open their invoices while the account bills
 // them; a few big clients take most of the traffic (Zipf keys).
-var InvoicingMonthEnd = bench.Scenario{
+var InvoicingMonthEnd = workload.Scenario{
 	Name:     "invoicing/month-end",
 	About:    "clients read their invoices while the account bills them; big clients take most of the traffic",
 	Design:   invoicing.Design,
 	Pool:     1500,
 	Pacer:    vegeta.ConstantPacer{Freq: 250, Per: time.Second},
 	Duration: 20 * time.Second,
-	Mix: []bench.Step{
-		{Pattern: invoicing.ViewClientRecentInvoicesID, Weight: 45, Keys: bench.Zipf{S: 1.1}},
-		{Pattern: invoicing.ViewInvoiceID, Weight: 30, Keys: bench.Zipf{S: 1.1}},
-		{Pattern: invoicing.CreateInvoiceID, Weight: 12, Keys: bench.Zipf{S: 1.3}},
-		{Pattern: invoicing.UpdateInvoiceID, Weight: 6, Keys: bench.Zipf{S: 1.1}},
+	Mix: []workload.Step{
+		{Pattern: invoicing.ViewClientRecentInvoicesID, Weight: 45, Keys: workload.Zipf{S: 1.1}},
+		{Pattern: invoicing.ViewInvoiceID, Weight: 30, Keys: workload.Zipf{S: 1.1}},
+		{Pattern: invoicing.CreateInvoiceID, Weight: 12, Keys: workload.Zipf{S: 1.3}},
+		{Pattern: invoicing.UpdateInvoiceID, Weight: 6, Keys: workload.Zipf{S: 1.1}},
 		{Pattern: invoicing.UpdateClientID, Weight: 4},
 		{Pattern: invoicing.CreateClientID, Weight: 3},
 	},
@@ -35,17 +35,17 @@ var InvoicingMonthEnd = bench.Scenario{
 
 // InvoicingBigClient: one client billed and read at a rising rate, the
 // design's own risk: its invoices share the client's partition key.
-var InvoicingBigClient = bench.Scenario{
+var InvoicingBigClient = workload.Scenario{
 	Name:     "invoicing/big-client",
 	About:    "one client billed and read at a rising rate: its invoices share one partition key",
 	Design:   invoicing.Design,
 	Pool:     200,
 	Pacer:    vegeta.LinearPacer{StartAt: vegeta.Rate{Freq: 50, Per: time.Second}, Slope: 5},
 	Duration: 20 * time.Second,
-	Mix: []bench.Step{
-		{Pattern: invoicing.CreateInvoiceID, Weight: 30, Keys: bench.Hot{Key: 0}},
-		{Pattern: invoicing.ViewClientRecentInvoicesID, Weight: 50, Keys: bench.Hot{Key: 0}},
-		{Pattern: invoicing.ViewInvoiceID, Weight: 20, Keys: bench.Hot{Key: 0}},
+	Mix: []workload.Step{
+		{Pattern: invoicing.CreateInvoiceID, Weight: 30, Keys: workload.Hot{Key: 0}},
+		{Pattern: invoicing.ViewClientRecentInvoicesID, Weight: 50, Keys: workload.Hot{Key: 0}},
+		{Pattern: invoicing.ViewInvoiceID, Weight: 20, Keys: workload.Hot{Key: 0}},
 	},
 	Driver: newInvoicingDriver,
 }
@@ -60,7 +60,7 @@ type invoicingDriver struct {
 	pool fixtures.SeededInvoicing
 }
 
-func newInvoicingDriver(db designs.DB, table string, seed int64) bench.Driver {
+func newInvoicingDriver(db designs.DB, table string, seed int64) workload.Driver {
 	return &invoicingDriver{t: invoicing.Table{DB: db, Name: table}, seed: seed}
 }
 

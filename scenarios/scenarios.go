@@ -14,12 +14,12 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/ddbharness/ddbharness/bench"
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/workload"
 )
 
 // All is every scenario, each design's default first among its own.
-var All = []bench.Scenario{
+var All = []workload.Scenario{
 	InvoicingMonthEnd, InvoicingBigClient,
 	ShopBrowse, ShopConstantPartitions,
 	AccountPoolLeaseChurn, AccountPoolLeaseRush,
@@ -28,17 +28,17 @@ var All = []bench.Scenario{
 }
 
 // Default returns the design's default scenario: its first in All.
-func Default(design string) (bench.Scenario, bool) {
-	i := slices.IndexFunc(All, func(sc bench.Scenario) bool { return sc.Design.Name == design })
+func Default(design string) (workload.Scenario, bool) {
+	i := slices.IndexFunc(All, func(sc workload.Scenario) bool { return sc.Design.Name == design })
 	if i < 0 {
-		return bench.Scenario{}, false
+		return workload.Scenario{}, false
 	}
 	return All[i], true
 }
 
 // Defaults returns every design's default scenario, in the order of All.
-func Defaults() []bench.Scenario {
-	var out []bench.Scenario
+func Defaults() []workload.Scenario {
+	var out []workload.Scenario
 	for _, sc := range All {
 		if d, _ := Default(sc.Design.Name); d.Name == sc.Name {
 			out = append(out, sc)
@@ -48,10 +48,10 @@ func Defaults() []bench.Scenario {
 }
 
 // Find returns the scenario with the given name ("shop/browse").
-func Find(name string) (bench.Scenario, bool) {
-	i := slices.IndexFunc(All, func(sc bench.Scenario) bool { return sc.Name == name })
+func Find(name string) (workload.Scenario, bool) {
+	i := slices.IndexFunc(All, func(sc workload.Scenario) bool { return sc.Name == name })
 	if i < 0 {
-		return bench.Scenario{}, false
+		return workload.Scenario{}, false
 	}
 	return All[i], true
 }
@@ -69,7 +69,7 @@ const (
 
 // Peak is the highest rate, in calls a second, the scenario's pacer asks
 // for during its duration (sampled every 100 ms).
-func Peak(sc bench.Scenario) float64 {
+func Peak(sc workload.Scenario) float64 {
 	peak := 0.0
 	for t := time.Duration(0); t <= sc.Duration; t += 100 * time.Millisecond {
 		peak = max(peak, sc.Pacer.Rate(t))
@@ -79,7 +79,7 @@ func Peak(sc bench.Scenario) float64 {
 
 // Share is the fraction of the mix's weight on patterns built on one of
 // ops, by the design's catalog.
-func Share(sc bench.Scenario, ops ...designs.Operation) float64 {
+func Share(sc workload.Scenario, ops ...designs.Operation) float64 {
 	total, on := 0, 0
 	for _, st := range sc.Mix {
 		total += st.Weight

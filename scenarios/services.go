@@ -9,33 +9,33 @@ import (
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 
-	"github.com/ddbharness/ddbharness/bench"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/designs/services"
 	"github.com/ddbharness/ddbharness/fixtures"
+	"github.com/ddbharness/ddbharness/workload"
 )
 
 // ServicesDailyIntake: caseworkers record and edit services, open client
 // histories, issue and fulfil vouchers; managers run reports. Every service
 // of the year lands in the year's ByYear partition.
-var ServicesDailyIntake = bench.Scenario{
+var ServicesDailyIntake = workload.Scenario{
 	Name:     "services/daily-intake",
 	About:    "caseworkers record services and vouchers, open histories; managers run reports on the current year",
 	Design:   services.Design,
 	Pool:     2000,
 	Pacer:    vegeta.ConstantPacer{Freq: 250, Per: time.Second},
 	Duration: 20 * time.Second,
-	Mix: []bench.Step{
-		{Pattern: services.RecordServiceID, Weight: 20, Keys: bench.Zipf{S: 1.1}},
-		{Pattern: services.ListHistoryID, Weight: 20, Keys: bench.Zipf{S: 1.1}},
-		{Pattern: services.GetServiceID, Weight: 15, Keys: bench.Zipf{S: 1.1}},
-		{Pattern: services.UpdateServiceID, Weight: 6, Keys: bench.Zipf{S: 1.1}},
-		{Pattern: services.RescheduleServiceID, Weight: 3, Keys: bench.Zipf{S: 1.1}},
+	Mix: []workload.Step{
+		{Pattern: services.RecordServiceID, Weight: 20, Keys: workload.Zipf{S: 1.1}},
+		{Pattern: services.ListHistoryID, Weight: 20, Keys: workload.Zipf{S: 1.1}},
+		{Pattern: services.GetServiceID, Weight: 15, Keys: workload.Zipf{S: 1.1}},
+		{Pattern: services.UpdateServiceID, Weight: 6, Keys: workload.Zipf{S: 1.1}},
+		{Pattern: services.RescheduleServiceID, Weight: 3, Keys: workload.Zipf{S: 1.1}},
 		{Pattern: services.DeleteServiceID, Weight: 2},
 		{Pattern: services.ReportPeriodID, Weight: 8},
 		{Pattern: services.ReportRangeID, Weight: 4},
-		{Pattern: services.IssueVoucherID, Weight: 8, Keys: bench.Zipf{S: 1.1}},
-		{Pattern: services.FulfilVoucherID, Weight: 6, Keys: bench.Zipf{S: 1.1}},
+		{Pattern: services.IssueVoucherID, Weight: 8, Keys: workload.Zipf{S: 1.1}},
+		{Pattern: services.FulfilVoucherID, Weight: 6, Keys: workload.Zipf{S: 1.1}},
 		{Pattern: services.ListAwaitingVouchersID, Weight: 8},
 	},
 	Driver: newServicesDriver,
@@ -45,14 +45,14 @@ var ServicesDailyIntake = bench.Scenario{
 // rate swells and ebbs over the run) while reports run: every service of
 // the year writes to the one ByYear partition of its year, which bounds the
 // whole table's write rate.
-var ServicesYearEndBurst = bench.Scenario{
+var ServicesYearEndBurst = workload.Scenario{
 	Name:     "services/year-end-burst",
 	About:    "a burst of recordings while reports run: every write lands on the current year's ByYear partition",
 	Design:   services.Design,
 	Pool:     2000,
 	Pacer:    vegeta.SinePacer{Period: 20 * time.Second, Mean: vegeta.Rate{Freq: 300, Per: time.Second}, Amp: vegeta.Rate{Freq: 250, Per: time.Second}, StartAt: vegeta.Trough},
 	Duration: 20 * time.Second,
-	Mix: []bench.Step{
+	Mix: []workload.Step{
 		{Pattern: services.RecordServiceID, Weight: 55},
 		{Pattern: services.IssueVoucherID, Weight: 10},
 		{Pattern: services.UpdateServiceID, Weight: 5},
@@ -79,7 +79,7 @@ type serviceBook struct {
 	plain, awaiting, done []services.ServiceKey
 }
 
-func newServicesDriver(db designs.DB, table string, seed int64) bench.Driver {
+func newServicesDriver(db designs.DB, table string, seed int64) workload.Driver {
 	return &servicesDriver{t: services.Table{DB: db, Name: table}, seed: seed}
 }
 

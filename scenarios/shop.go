@@ -8,45 +8,45 @@ import (
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 
-	"github.com/ddbharness/ddbharness/bench"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/designs/shop"
 	"github.com/ddbharness/ddbharness/fixtures"
+	"github.com/ddbharness/ddbharness/workload"
 )
 
 // ShopBrowse: shoppers browse the catalogue, sign in, check their orders
 // and buy; popular products and active shoppers take most of the traffic.
-var ShopBrowse = bench.Scenario{
+var ShopBrowse = workload.Scenario{
 	Name:     "shop/browse",
 	About:    "shoppers browse, sign in, check orders and buy; popular products and active shoppers dominate",
 	Design:   shop.Design,
 	Pool:     2000,
 	Pacer:    vegeta.ConstantPacer{Freq: 300, Per: time.Second},
 	Duration: 20 * time.Second,
-	Mix: []bench.Step{
-		{Pattern: shop.GetProductID, Weight: 25, Keys: bench.Zipf{S: 1.2}},
-		{Pattern: shop.ListProductsByCategoryID, Weight: 10, Keys: bench.Zipf{S: 1.1}},
-		{Pattern: shop.ListProductsByBrandID, Weight: 6, Keys: bench.Zipf{S: 1.1}},
-		{Pattern: shop.ListProductsByBrandCatID, Weight: 3, Keys: bench.Zipf{S: 1.1}},
-		{Pattern: shop.ListProductsByCatBrandID, Weight: 3, Keys: bench.Zipf{S: 1.1}},
+	Mix: []workload.Step{
+		{Pattern: shop.GetProductID, Weight: 25, Keys: workload.Zipf{S: 1.2}},
+		{Pattern: shop.ListProductsByCategoryID, Weight: 10, Keys: workload.Zipf{S: 1.1}},
+		{Pattern: shop.ListProductsByBrandID, Weight: 6, Keys: workload.Zipf{S: 1.1}},
+		{Pattern: shop.ListProductsByBrandCatID, Weight: 3, Keys: workload.Zipf{S: 1.1}},
+		{Pattern: shop.ListProductsByCatBrandID, Weight: 3, Keys: workload.Zipf{S: 1.1}},
 		{Pattern: shop.ListProductsID, Weight: 2},
-		{Pattern: shop.GetCategoryID, Weight: 4, Keys: bench.Zipf{S: 1.1}},
+		{Pattern: shop.GetCategoryID, Weight: 4, Keys: workload.Zipf{S: 1.1}},
 		{Pattern: shop.ListCategoriesID, Weight: 2},
 		{Pattern: shop.ListCategoriesByNamePrefixID, Weight: 1},
-		{Pattern: shop.GetBrandID, Weight: 3, Keys: bench.Zipf{S: 1.1}},
+		{Pattern: shop.GetBrandID, Weight: 3, Keys: workload.Zipf{S: 1.1}},
 		{Pattern: shop.ListBrandsID, Weight: 1},
 		{Pattern: shop.ListBrandsByNamePrefixID, Weight: 1},
-		{Pattern: shop.GetUserID, Weight: 8, Keys: bench.Zipf{S: 1.1}},
-		{Pattern: shop.GetUserByEmailID, Weight: 5, Keys: bench.Zipf{S: 1.1}},
+		{Pattern: shop.GetUserID, Weight: 8, Keys: workload.Zipf{S: 1.1}},
+		{Pattern: shop.GetUserByEmailID, Weight: 5, Keys: workload.Zipf{S: 1.1}},
 		{Pattern: shop.ListUsersID, Weight: 1},
 		{Pattern: shop.ListUsersCreatedSinceID, Weight: 1},
 		{Pattern: shop.ListUsersByEmailPrefixID, Weight: 1},
-		{Pattern: shop.GetOrderID, Weight: 4, Keys: bench.Zipf{S: 1.1}},
-		{Pattern: shop.ListUserOrdersID, Weight: 5, Keys: bench.Zipf{S: 1.1}},
+		{Pattern: shop.GetOrderID, Weight: 4, Keys: workload.Zipf{S: 1.1}},
+		{Pattern: shop.ListUserOrdersID, Weight: 5, Keys: workload.Zipf{S: 1.1}},
 		{Pattern: shop.ListOrdersByStatusID, Weight: 2},
 		{Pattern: shop.CreateUserID, Weight: 2},
-		{Pattern: shop.PlaceOrderID, Weight: 5, Keys: bench.Zipf{S: 1.1}},
-		{Pattern: shop.UpdateOrderStatusID, Weight: 3, Keys: bench.Zipf{S: 1.1}},
+		{Pattern: shop.PlaceOrderID, Weight: 5, Keys: workload.Zipf{S: 1.1}},
+		{Pattern: shop.UpdateOrderStatusID, Weight: 3, Keys: workload.Zipf{S: 1.1}},
 		{Pattern: shop.CreateProductID, Weight: 1},
 	},
 	Driver: newShopDriver,
@@ -56,14 +56,14 @@ var ShopBrowse = bench.Scenario{
 // categories and brands each live under one constant partition key (USER,
 // PROD, CAT, BRAND), so even uniformly spread keys all land on four
 // partitions; the rate ramps up to show where each would throttle.
-var ShopConstantPartitions = bench.Scenario{
+var ShopConstantPartitions = workload.Scenario{
 	Name:     "shop/constant-partitions",
 	About:    "uniform reads and writes of users, products, categories and brands: all land on the USER, PROD, CAT and BRAND partitions",
 	Design:   shop.Design,
 	Pool:     2000,
 	Pacer:    vegeta.LinearPacer{StartAt: vegeta.Rate{Freq: 100, Per: time.Second}, Slope: 10},
 	Duration: 20 * time.Second,
-	Mix: []bench.Step{
+	Mix: []workload.Step{
 		{Pattern: shop.GetUserID, Weight: 20},
 		{Pattern: shop.GetProductID, Weight: 20},
 		{Pattern: shop.GetCategoryID, Weight: 10},
@@ -89,7 +89,7 @@ type shopDriver struct {
 	pool fixtures.SeededShop
 }
 
-func newShopDriver(db designs.DB, table string, seed int64) bench.Driver {
+func newShopDriver(db designs.DB, table string, seed int64) workload.Driver {
 	return &shopDriver{t: shop.Table{DB: db, Name: table}, seed: seed}
 }
 
@@ -107,7 +107,7 @@ var orderStatuses = []shop.OrderStatus{shop.StatusPending, shop.StatusPaid, shop
 
 // Call runs p around the key-th user and product. Orders take stock from
 // the key-th product and from popular ones (Zipf), so a long run drains
-// them: designs.ErrOutOfStock is then an outcome, not a driver fault.
+// them: shop.ErrOutOfStock is then an outcome, not a driver fault.
 func (d *shopDriver) Call(ctx context.Context, p designs.PatternID, key int, r *rand.Rand) error {
 	s := d.pool
 	if len(s.Users) == 0 {
@@ -184,7 +184,7 @@ func (d *shopDriver) write(ctx context.Context, p designs.PatternID, key int, r 
 	case shop.PlaceOrderID:
 		products := []shop.Product{s.Products[key]}
 		for range r.IntN(3) {
-			pr := s.Products[bench.Zipf{S: 1.1}.Pick(r, len(s.Products))]
+			pr := s.Products[workload.Zipf{S: 1.1}.Pick(r, len(s.Products))]
 			if !slices.ContainsFunc(products, func(q shop.Product) bool { return q.ID == pr.ID }) {
 				products = append(products, pr)
 			}

@@ -3,7 +3,6 @@ package scenarios_test
 import (
 	"context"
 	"errors"
-	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -12,8 +11,9 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/ddbharness/ddbharness/bench"
 	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/bench/meter"
+	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/designs/accountpool"
 	"github.com/ddbharness/ddbharness/designs/agencies"
@@ -68,12 +68,12 @@ func (s spent) add(more spent) {
 // mainTable is the table's target in charges.
 const mainTable = designs.MainTable
 
-// meter runs one design's calls on a fresh table through an instrumented
+// metered runs one design's calls on a fresh table through an instrumented
 // client whose every observation goes into a ledger.
-type meter struct {
+type metered struct {
 	design designs.Design
 	table  string
-	client *bench.Client
+	client *meter.Client
 	ledger *capacity.Ledger
 	want   spent // the sum of every call's expected charges
 
@@ -81,12 +81,12 @@ type meter struct {
 	charges []capacity.Charge // of the call under way
 }
 
-func newMeter(ctx context.Context, d designs.Design) *meter {
+func newMeter(ctx context.Context, d designs.Design) *metered {
 	GinkgoHelper()
-	m := &meter{design: d, table: newTable(ctx, d, "workload"), client: bench.NewClient(db, d.Schema),
-		ledger: capacity.NewLedger(), want: spent{}}
+	m := &metered{design: d, table: newTable(ctx, d, "workload"), client: meter.NewClient(db, d.Schema),
+		ledger: capacity.NewLedger(d.Schema), want: spent{}}
 	m.client.Observe(func(o capacity.Observation) {
-		charges := m.ledger.Observe(d.Schema, o)
+		charges := m.ledger.Observe(o)
 		m.mu.Lock()
 		defer m.mu.Unlock()
 		m.charges = append(m.charges, charges...)
@@ -96,12 +96,12 @@ func newMeter(ctx context.Context, d designs.Design) *meter {
 
 // call runs one call of pattern p and checks that it charged exactly want,
 // every charge attributed to p.
-func (m *meter) call(ctx context.Context, p designs.PatternID, want spent, call func(ctx context.Context) error) {
+func (m *metered) call(ctx context.Context, p designs.PatternID, want spent, call func(ctx context.Context) error) {
 	GinkgoHelper()
 	m.mu.Lock()
 	m.charges = nil
 	m.mu.Unlock()
-	Expect(call(bench.WithPattern(ctx, p))).To(Succeed(), "%s", p)
+	Expect(call(designs.WithPattern(ctx, p))).To(Succeed(), "%s", p)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	got := spent{}
@@ -117,9 +117,9 @@ func (m *meter) call(ctx context.Context, p designs.PatternID, want spent, call 
 // Report's Hot keys and Targets) against the sum of the calls' figures,
 // that the client's images are the table's and none approximate, and that
 // every stored item is at most 1 KB but the ones named in large.
-func (m *meter) finish(ctx context.Context, large ...string) {
+func (m *metered) finish(ctx context.Context, large ...string) {
 	GinkgoHelper()
-	Expect(m.client.Approximations()).To(BeZero(), "writes whose after image the client could not compute")
+	Expect(m.client.Settle(ctx).Approximations).To(BeZero(), "writes whose after image the client could not compute")
 	r := capacity.Model{Schema: m.design.Schema, TopN: 1000}.Analyze(m.ledger)
 	hot := spent{}
 	for _, h := range r.Hot {
@@ -146,7 +146,7 @@ func (m *meter) finish(ctx context.Context, large ...string) {
 	expectSameItems(shadowItems(m.client, s, m.table), stored, "after the workload")
 	for id, item := range stored {
 		if !slices.Contains(large, id) {
-			Expect(capacity.Size(item)).To(BeNumerically("<=", 1024), "item %s", id)
+			Expect(ddbitem.Size(item)).To(BeNumerically("<=", 1024), "item %s", id)
 		}
 	}
 }
@@ -391,7 +391,7 @@ var _ = Describe("capacity attribution of known workloads", attributionSpecs, fu
 				return err
 			})
 		stored := getStored(ctx, m.table, agencies.Schema.Key(agency, agencies.AgencySK(ag.ID)))
-		Expect(capacity.Size(stored)).To(And(BeNumerically(">", 1024), BeNumerically("<=", 2048)), "the renamed agency")
+		Expect(ddbitem.Size(stored)).To(And(BeNumerically(">", 1024), BeNumerically("<=", 2048)), "the renamed agency")
 
 		// AP-09, a Query of GSI1's "Agency" partition: one entry under 4 KB,
 		// 0.5 RCU. AP-10, a Query of the user's GSI2 partition: 0.5 RCU.
@@ -482,20 +482,20 @@ var _ = Describe("capacity attribution of known workloads", attributionSpecs, fu
 		// another order.
 		const racers, rounds = 8, 30
 		statuses := []shop.OrderStatus{shop.StatusPaid, shop.StatusShipped, shop.StatusDelivered, shop.StatusCancelled}
-		rec := &bench.Recorder{}
+		rec := &meter.Recorder{}
 		m.client.Observe(rec.Observe)
-		ledger := capacity.NewLedger()
+		ledger := capacity.NewLedger(shop.Schema)
 		for round := range rounds {
 			errs := ddbtest.Race(racers, func(i int) error {
 				when := t0.Add(time.Duration(1+round*racers+i) * time.Second)
-				_, err := t.UpdateOrderStatus(bench.WithPattern(ctx, shop.UpdateOrderStatusID), user.ID, order.ID, statuses[i%len(statuses)], when)
+				_, err := t.UpdateOrderStatus(designs.WithPattern(ctx, shop.UpdateOrderStatusID), user.ID, order.ID, statuses[i%len(statuses)], when)
 				return err
 			})
 			Expect(errors.Join(errs...)).NotTo(HaveOccurred())
 		}
 		var writes []capacity.Write
 		for _, o := range rec.Take() {
-			ledger.Observe(shop.Schema, o)
+			ledger.Observe(o)
 			writes = append(writes, o.Writes...)
 		}
 		Expect(writes).To(HaveLen(racers * rounds))
@@ -504,11 +504,11 @@ var _ = Describe("capacity attribution of known workloads", attributionSpecs, fu
 		// and after that write: then they chain, one write after another,
 		// from the placed order to the order as stored.
 		want := spent{{mainTable, shop.UserOrdersPK(user.ID)}: {WCU: racers * rounds}}
-		status := func(img capacity.Image) string { return keyString(img["GSI1PK"]) }
+		status := func(img ddbitem.Item) string { return keyString(img["GSI1PK"]) }
 		cur, left := placed, slices.Clone(writes)
 		for len(left) > 0 {
 			i := slices.IndexFunc(left, func(w capacity.Write) bool {
-				return reflect.DeepEqual(ddbtest.Canonical(w.Before), ddbtest.Canonical(cur))
+				return ddbitem.Equal(w.Before, cur)
 			})
 			Expect(i).NotTo(Equal(-1), "no write took the order on from %s at %s; %d writes left", status(cur), keyString(cur["GSI1SK"]), len(left))
 			// Each moves the order's GSI1 entry (its sort key is the
@@ -519,7 +519,7 @@ var _ = Describe("capacity attribution of known workloads", attributionSpecs, fu
 			want.add(spent{{shop.GSI1, status(w.After)}: {WCU: 1}})
 			cur, left = w.After, slices.Delete(left, i, i+1)
 		}
-		Expect(ddbtest.Canonical(cur)).To(Equal(ddbtest.Canonical(getStored(ctx, m.table, key))), "the last write leaves the order as stored")
+		Expect(cur).To(ddbtest.SameItem(getStored(ctx, m.table, key)), "the last write leaves the order as stored")
 
 		// The images being true, so are the partitions the ledger charged.
 		got := spent{}

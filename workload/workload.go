@@ -1,9 +1,10 @@
-// Package bench runs load scenarios against a design's access patterns and
-// measures them: latency and throughput through vegeta's Result records, and
-// the capacity every call consumed, attributed to table and index partitions
-// for the capacity model. It never imports a concrete design: scenarios
-// bring a Driver that calls the design's pattern functions.
-package bench
+// Package workload says what a load scenario is: a weighted mix of one
+// design's access patterns, the keys each draws, how the rate moves over
+// time, and the Driver that seeds the design's table and calls its pattern
+// functions. Scenarios are plain values (package scenarios lists them); the
+// engine that paces them is package bench/engine, and fixtures and lint
+// seed tables through the same drivers without any of bench.
+package workload
 
 import (
 	"context"
@@ -33,7 +34,7 @@ type Scenario struct {
 	Driver func(db designs.DB, table string, seed int64) Driver
 }
 
-// Validate reports what keeps Run from running the scenario: a missing
+// Validate reports what keeps the engine from running the scenario: a missing
 // driver, pacer or duration, a pattern its design does not have, or no
 // step with a weight. The error wraps designs.ErrInvalidInput.
 func (sc Scenario) Validate() error {
@@ -61,7 +62,7 @@ func (sc Scenario) Validate() error {
 		problems = append(problems, errors.New("no step with a weight above 0"))
 	}
 	if err := errors.Join(problems...); err != nil {
-		return fmt.Errorf("bench %s: %w: %w", sc.Name, designs.ErrInvalidInput, err)
+		return fmt.Errorf("scenario %s: %w: %w", sc.Name, designs.ErrInvalidInput, err)
 	}
 	return nil
 }

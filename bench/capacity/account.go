@@ -1,6 +1,7 @@
 package capacity
 
 import (
+	"github.com/ddbharness/ddbharness/ddbitem"
 	"time"
 
 	"github.com/ddbharness/ddbharness/designs"
@@ -40,7 +41,7 @@ const (
 // call, by AWS's rules, attributed to the table and index partitions it
 // touched. Charges on the same target and key are merged; the result is
 // empty for an operation this package does not know.
-func Account(s designs.Schema, o Observation) []Charge {
+func Account(s ddbitem.Schema, o Observation) []Charge {
 	a := accountant{s: s, o: o, at: o.At.Truncate(time.Second)}
 	switch o.Op {
 	case designs.GetItem, designs.BatchGetItem, designs.TransactGetItems:
@@ -57,7 +58,7 @@ func Account(s designs.Schema, o Observation) []Charge {
 
 // accountant gathers the charges of one observation.
 type accountant struct {
-	s   designs.Schema
+	s   ddbitem.Schema
 	o   Observation
 	at  time.Time
 	out []Charge

@@ -9,6 +9,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 )
 
@@ -25,8 +26,8 @@ var schema = designs.Schema{PK: "PK", SK: "SK",
 var t0 = time.Date(2026, 3, 1, 12, 0, 0, 300_000_000, time.UTC)
 
 // with returns a copy of item with attributes set (nil deletes one).
-func with(item Image, kv ...any) Image {
-	out := Image{}
+func with(item ddbitem.Item, kv ...any) ddbitem.Item {
+	out := ddbitem.Item{}
 	for k, v := range item {
 		out[k] = v
 	}
@@ -55,7 +56,7 @@ func TestAccount(t *testing.T) {
 	put := sized("ITEM#2", "A", 1200) // 1.2 KB
 	small := sized("ITEM#3", "A", 800)
 	indexed := with(small, "G", s("GROUP#a"), "GS", s("1"), "K", s("k1"))
-	var tenOf500 []Image
+	var tenOf500 []ddbitem.Item
 	for i := range 10 {
 		tenOf500 = append(tenOf500, sized("CLIENT#9", fmt.Sprintf("INV#%02d", i), 500))
 	}
@@ -65,19 +66,19 @@ func TestAccount(t *testing.T) {
 		want string
 	}{
 		// 3,584 B rounds up to 4 KB: one unit strongly consistent, half eventually, two in a transaction.
-		{"GetItem 3.5 KB strongly consistent", Observation{Op: designs.GetItem, Consistent: true, Reads: []Image{big}},
+		{"GetItem 3.5 KB strongly consistent", Observation{Op: designs.GetItem, Consistent: true, Reads: []ddbitem.Item{big}},
 			"main-table/ITEM#1 rcu=1 wcu=0"},
-		{"GetItem 3.5 KB eventually consistent", Observation{Op: designs.GetItem, Reads: []Image{big}},
+		{"GetItem 3.5 KB eventually consistent", Observation{Op: designs.GetItem, Reads: []ddbitem.Item{big}},
 			"main-table/ITEM#1 rcu=0.5 wcu=0"},
 		{"GetItem of a missing item still costs the minimum", Observation{Op: designs.GetItem,
-			Addressed: []Image{{"PK": s("NOPE"), "SK": s("A")}}},
+			Addressed: []ddbitem.Item{{"PK": s("NOPE"), "SK": s("A")}}},
 			"main-table/NOPE rcu=0.5 wcu=0"},
-		{"TransactGetItems: two units per 4 KB, misses too", Observation{Op: designs.TransactGetItems, Reads: []Image{big},
-			Addressed: []Image{{"PK": s("ITEM#1"), "SK": s("A")}, {"PK": s("NOPE"), "SK": s("A")}}},
+		{"TransactGetItems: two units per 4 KB, misses too", Observation{Op: designs.TransactGetItems, Reads: []ddbitem.Item{big},
+			Addressed: []ddbitem.Item{{"PK": s("ITEM#1"), "SK": s("A")}, {"PK": s("NOPE"), "SK": s("A")}}},
 			"main-table/ITEM#1 rcu=2 wcu=0; main-table/NOPE rcu=2 wcu=0"},
 		// 1.5 KB and 6.5 KB round to 4 KB + 8 KB, not 8 KB together.
 		{"BatchGetItem rounds each item", Observation{Op: designs.BatchGetItem, Consistent: true,
-			Reads: []Image{sized("A", "1", 1536), sized("B", "1", 6656)}},
+			Reads: []ddbitem.Item{sized("A", "1", 1536), sized("B", "1", 6656)}},
 			"main-table/A rcu=1 wcu=0; main-table/B rcu=2 wcu=0"},
 		// 10 × 500 B = 5,000 B, rounded once to 8 KB.
 		{"Query sums 10 items of 500 B", Observation{Op: designs.Query, Consistent: true, Reads: tenOf500},
@@ -85,11 +86,11 @@ func TestAccount(t *testing.T) {
 		{"Query eventually consistent", Observation{Op: designs.Query, Reads: tenOf500},
 			"main-table/CLIENT#9 rcu=1 wcu=0"},
 		{"Query that finds nothing costs the minimum on its partition", Observation{Op: designs.Query,
-			Addressed: []Image{{"PK": s("CLIENT#0")}}},
+			Addressed: []ddbitem.Item{{"PK": s("CLIENT#0")}}},
 			"main-table/CLIENT#0 rcu=0.5 wcu=0"},
 		// Each KEYS_ONLY entry (PK, SK, K) is 14 B whatever the item's size: 28 B, half a unit.
 		{"Query on a KEYS_ONLY GSI reads entries, eventually consistent", Observation{Op: designs.Query, Index: "Slim",
-			Consistent: true, Reads: []Image{with(big, "K", s("k1")), with(put, "K", s("k1"))}},
+			Consistent: true, Reads: []ddbitem.Item{with(big, "K", s("k1")), with(put, "K", s("k1"))}},
 			"Slim/k1 rcu=0.5 wcu=0"},
 		// 1,200 B rounds up to 2 KB; it has no index keys.
 		{"PutItem 1.2 KB", Observation{Op: designs.PutItem, Writes: []Write{{After: put}}},
@@ -117,10 +118,10 @@ func TestAccount(t *testing.T) {
 			Writes: []Write{{Before: with(big, "G", s("GROUP#a"), "GS", s("1")), After: with(big, "G", s("GROUP#a"), "GS", s("1")), Failed: true}}},
 			"main-table/ITEM#1 rcu=0 wcu=4"},
 		{"failed conditional create of a missing item pays one unit", Observation{Op: designs.PutItem,
-			Writes: []Write{{Key: Image{"PK": s("NEW"), "SK": s("A")}, Failed: true}}},
+			Writes: []Write{{Key: ddbitem.Item{"PK": s("NEW"), "SK": s("A")}, Failed: true}}},
 			"main-table/NEW rcu=0 wcu=1"},
 		{"DeleteItem of a missing item pays one unit", Observation{Op: designs.DeleteItem,
-			Writes: []Write{{Key: Image{"PK": s("GONE"), "SK": s("A")}}}},
+			Writes: []Write{{Key: ddbitem.Item{"PK": s("GONE"), "SK": s("A")}}}},
 			"main-table/GONE rcu=0 wcu=1"},
 		{"DeleteItem removes every index entry", Observation{Op: designs.DeleteItem, Writes: []Write{{Before: indexed}}},
 			"GSI1/GROUP#a rcu=0 wcu=1; Slim/k1 rcu=0 wcu=1; main-table/ITEM#3 rcu=0 wcu=1"},
@@ -137,7 +138,7 @@ func TestAccount(t *testing.T) {
 	}
 	for _, tt := range tests {
 		tt.obs.At = t0
-		got := render(Account(schema, tt.obs))
+		got := render(Account(schema.ItemSchema(), tt.obs))
 		if got != normalise(tt.want) {
 			t.Errorf("%s:\nAccount(%s) = %s\nwant          %s", tt.name, tt.obs.Op, got, normalise(tt.want))
 		}
@@ -158,8 +159,18 @@ func normalise(want string) string {
 }
 
 func TestAccountTruncatesToTheSecond(t *testing.T) {
-	cs := Account(schema, Observation{At: t0, Pattern: "AP-01", Op: designs.GetItem, Reads: []Image{sized("A", "1", 10)}})
+	cs := Account(schema.ItemSchema(), Observation{At: t0, Pattern: "AP-01", Op: designs.GetItem, Reads: []ddbitem.Item{sized("A", "1", 10)}})
 	if len(cs) != 1 || !cs[0].At.Equal(t0.Truncate(time.Second)) || cs[0].Pattern != "AP-01" {
 		t.Errorf("Account(GetItem at %v) = %+v, want one AP-01 charge at %v", t0, cs, t0.Truncate(time.Second))
 	}
+}
+
+func s(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+
+// sized builds an item of exactly size bytes: PK and SK, padded with a
+// string attribute D.
+func sized(pk, sk string, size int) ddbitem.Item {
+	item := ddbitem.Item{"PK": s(pk), "SK": s(sk)}
+	item["D"] = s(strings.Repeat("x", size-ddbitem.Size(item)-len("D")))
+	return item
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 )
 
@@ -44,11 +45,11 @@ func (r *run) targets() []TargetUsage {
 
 // kind tells the table, a GSI and an LSI apart.
 func (r *run) kind(target string) string {
-	ix, ok := lookup(r.Schema, target)
+	ix, ok := r.l.schema.Index(target)
 	switch {
 	case !ok:
 		return kindTable
-	case ix.local:
+	case ix.Local:
 		return kindLSI
 	}
 	return kindGSI
@@ -142,8 +143,8 @@ func (r *run) ceiling() *Ceiling {
 // Sources: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/burst-adaptive-capacity.html#isolate-frequent-access-items
 // https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LSI.html#LSI.ItemCollections.OnePartition
 func (r *run) splittable(target string) bool {
-	if ix, ok := lookup(r.Schema, target); ok && !ix.local {
-		return ix.sk != ""
+	if ix, ok := r.l.schema.Index(target); ok && !ix.Local {
+		return ix.SK != ""
 	}
 	return r.Schema.SK != "" && len(r.Schema.LSIs) == 0
 }
@@ -196,7 +197,7 @@ func (r *run) forecast(rate float64) *Forecast {
 			}
 			f.Over = append(f.Over, p)
 			if r.provisioned() {
-				burst := BurstSeconds * side.limit / (side.demand - side.limit)
+				burst := ddbitem.BurstSeconds * side.limit / (side.demand - side.limit)
 				if f.BurstSeconds == 0 || burst < f.BurstSeconds {
 					f.BurstSeconds = burst
 				}

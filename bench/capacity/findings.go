@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 )
 
@@ -74,12 +75,12 @@ func forecastFinding(r Report, f *Forecast) []string {
 		decimal(f.Rate), 100*f.ThrottledFraction, where, decimal(worst.RCU), decimal(worst.WCU), worst.Limit, worst.Utilization)}
 	if f.BurstSeconds > 0 {
 		out = append(out, fmt.Sprintf("Burst capacity (%d s of unused provisioned throughput) would hold off the table-level throttling at %s requests/s for about %s.",
-			BurstSeconds, decimal(f.Rate), duration(f.BurstSeconds)))
+			ddbitem.BurstSeconds, decimal(f.Rate), duration(f.BurstSeconds)))
 	}
 	if r.Billing == "on-demand" {
 		if t := tableDemand(r, f.Rate); t > 1 {
 			out = append(out, fmt.Sprintf("A new on-demand table serves %s RRU/s or %s WRU/s (or a mix) at first; at %s requests/s the table needs %.1f× that and would throttle while DynamoDB scales, at most doubling its previous peak every 30 minutes.",
-				thousands(NewOnDemandRRU), thousands(NewOnDemandWRU), decimal(f.Rate), t))
+				thousands(ddbitem.NewOnDemandRRU), thousands(ddbitem.NewOnDemandWRU), decimal(f.Rate), t))
 		}
 	}
 	return out
@@ -98,7 +99,7 @@ func tableDemand(r Report, rate float64) float64 {
 		}
 	}
 	perReq := rate / float64(r.Requests)
-	return perReq * (u.rcu/NewOnDemandRRU + u.wcu/NewOnDemandWRU)
+	return perReq * (u.rcu/ddbitem.NewOnDemandRRU + u.wcu/ddbitem.NewOnDemandWRU)
 }
 
 // growthFinding describes one growing item or collection that has a limit.

@@ -2,6 +2,7 @@ package capacity
 
 import (
 	"cmp"
+	"github.com/ddbharness/ddbharness/ddbitem"
 	"slices"
 )
 
@@ -41,12 +42,12 @@ func (r *run) growth() []Growth {
 		// growing grows with traffic.
 		if it.last > it.first && it.grows >= MinGrowthWrites {
 			items = append(items, project(Growth{Kind: "item", Key: it.pk, Sort: it.sk, Bytes: it.last,
-				Added: it.last - it.first, Limit: MaxItemBytes}))
+				Added: it.last - it.first, Limit: ddbitem.MaxItemBytes}))
 		}
 	}
 	limit := int64(0)
 	if len(r.Schema.LSIs) > 0 {
-		limit = MaxCollectionBytes
+		limit = ddbitem.MaxCollectionBytes
 	}
 	for _, c := range r.l.collections {
 		if c.added > 0 {

@@ -4,6 +4,7 @@ import (
 	"math"
 	"sync"
 
+	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 )
 
@@ -12,6 +13,7 @@ import (
 // figures, and the sizes of the items and item collections the run wrote.
 // The model reads it after the run. Observe is safe for concurrent use.
 type Ledger struct {
+	schema      ddbitem.Schema
 	mu          sync.Mutex
 	cells       map[cell]*usage
 	keys        map[slot]*keyStats
@@ -81,9 +83,10 @@ type diffKey struct {
 	target string
 }
 
-// NewLedger returns an empty ledger.
-func NewLedger() *Ledger {
+// NewLedger returns an empty ledger of the calls on a table of schema s.
+func NewLedger(s designs.Schema) *Ledger {
 	return &Ledger{
+		schema:      s.ItemSchema(),
 		cells:       map[cell]*usage{},
 		keys:        map[slot]*keyStats{},
 		targets:     map[string]*targetStats{},
@@ -96,11 +99,11 @@ func NewLedger() *Ledger {
 	}
 }
 
-// Observe accounts one call on a table of schema s (Account), records its
-// charges, compares them with DynamoDB Local's figure and follows the sizes
-// of the items it wrote. It returns the charges.
-func (l *Ledger) Observe(s designs.Schema, o Observation) []Charge {
-	charges := Account(s, o)
+// Observe accounts one call (Account), records its charges, compares them
+// with DynamoDB Local's figure and follows the sizes of the items it wrote.
+// It returns the charges.
+func (l *Ledger) Observe(o Observation) []Charge {
+	charges := Account(l.schema, o)
 	local := localUnits(o)
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -110,8 +113,8 @@ func (l *Ledger) Observe(s designs.Schema, o Observation) []Charge {
 		l.compare(o, charges, local)
 	}
 	for _, w := range o.Writes {
-		if !w.Failed && !sameImage(w.Before, w.After) {
-			l.follow(s, w)
+		if !w.Failed && !ddbitem.Equal(w.Before, w.After) {
+			l.follow(l.schema, w)
 		}
 	}
 	return charges

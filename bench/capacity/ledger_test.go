@@ -8,18 +8,19 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 )
 
 func TestLedgerConcurrentObserve(t *testing.T) {
-	l := NewLedger()
+	l := NewLedger(schema)
 	const workers, calls = 8, 500
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {
 			for i := range calls {
 				at := t0.Add(time.Duration(i%5) * time.Second)
-				l.Observe(schema, Observation{At: at, Pattern: "AP-01", Op: designs.PutItem,
+				l.Observe(Observation{At: at, Pattern: "AP-01", Op: designs.PutItem,
 					Writes: []Write{{After: sized("HOT", string(rune('a'+w)), 1000)}}})
 			}
 		})
@@ -38,14 +39,14 @@ func TestLedgerKeepsEachOperationOfAPattern(t *testing.T) {
 	// A pattern that reads, then writes in a transaction: Local agrees on
 	// the read and not on the transaction, and the disagreement names the
 	// transaction, not whichever call came first.
-	l := NewLedger()
-	read := Observation{At: t0, Pattern: "AP-04", Op: designs.GetItem, Consistent: true, Reads: []Image{sized("INV#1", "A", 500)},
+	l := NewLedger(schema)
+	read := Observation{At: t0, Pattern: "AP-04", Op: designs.GetItem, Consistent: true, Reads: []ddbitem.Item{sized("INV#1", "A", 500)},
 		Local: []types.ConsumedCapacity{{CapacityUnits: aws.Float64(1)}}}
 	tx := Observation{At: t0, Pattern: "AP-04", Op: designs.TransactWriteItems,
 		Writes: []Write{{After: sized("INV#1", "A", 500)}, {After: sized("INV#2", "A", 500)}},
 		Local:  []types.ConsumedCapacity{{CapacityUnits: aws.Float64(2), Table: &types.Capacity{CapacityUnits: aws.Float64(2)}}}}
-	l.Observe(schema, read)
-	l.Observe(schema, tx)
+	l.Observe(read)
+	l.Observe(tx)
 	r := Model{Schema: schema, Requests: 1, Duration: time.Second}.Analyze(l)
 	if len(r.Disagreements) != 1 || r.Disagreements[0].Op != designs.TransactWriteItems {
 		t.Errorf("Analyze().Disagreements = %+v, want one, on AP-04's TransactWriteItems", r.Disagreements)
@@ -56,16 +57,16 @@ func TestLedgerKeepsEachOperationOfAPattern(t *testing.T) {
 }
 
 func TestLedgerComparesWithLocal(t *testing.T) {
-	l := NewLedger()
+	l := NewLedger(schema)
 	// DynamoDB Local 3.x reports a two-item TransactWriteItems as 2 units; AWS charges 4.
 	tx := Observation{At: t0, Pattern: "AP-03", Op: designs.TransactWriteItems,
 		Writes: []Write{{After: sized("INV#1", "A", 500)}, {After: sized("INV#2", "A", 500)}},
 		Local:  []types.ConsumedCapacity{{CapacityUnits: aws.Float64(2), Table: &types.Capacity{CapacityUnits: aws.Float64(2)}}}}
-	get := Observation{At: t0, Pattern: "AP-05", Op: designs.GetItem, Reads: []Image{sized("INV#1", "A", 500)},
+	get := Observation{At: t0, Pattern: "AP-05", Op: designs.GetItem, Reads: []ddbitem.Item{sized("INV#1", "A", 500)},
 		Local: []types.ConsumedCapacity{{CapacityUnits: aws.Float64(0.5)}}}
 	for range 3 {
-		l.Observe(schema, tx)
-		l.Observe(schema, get)
+		l.Observe(tx)
+		l.Observe(get)
 	}
 	r := Model{Schema: schema, Requests: 6, Duration: time.Second}.Analyze(l)
 	want := Disagreement{Pattern: "AP-03", Op: designs.TransactWriteItems, Target: designs.MainTable,
@@ -84,11 +85,11 @@ func TestLedgerComparesWithLocal(t *testing.T) {
 // BenchmarkObserve measures the ledger's cost per call on the engine's
 // path: an update that moves a GSI entry.
 func BenchmarkObserve(b *testing.B) {
-	l := NewLedger()
+	l := NewLedger(schema)
 	before := with(sized("ITEM#1", "A", 800), "G", s("GROUP#a"), "GS", s("1"), "K", s("k1"))
 	o := Observation{At: t0, Pattern: "AP-01", Op: designs.UpdateItem,
 		Writes: []Write{{Before: before, After: with(before, "G", s("GROUP#b"))}}}
 	for b.Loop() {
-		l.Observe(schema, o)
+		l.Observe(o)
 	}
 }

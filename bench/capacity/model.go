@@ -8,6 +8,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 )
 
@@ -116,7 +117,7 @@ func (m Model) run(l *Ledger) *run {
 // space is the partition space a target's traffic lands in: an LSI's is
 // its table's.
 func (r *run) space(target string) string {
-	if ix, ok := lookup(r.Schema, target); ok && ix.local {
+	if ix, ok := r.l.schema.Index(target); ok && ix.Local {
 		return designs.MainTable
 	}
 	return target
@@ -154,7 +155,7 @@ func (r *run) perRequest(u usage) usage {
 
 // partitionUse is the share of one partition's throughput that u units per
 // second take: reads and writes combine linearly (3,000 RCU or 1,000 WCU).
-func partitionUse(u usage) float64 { return u.rcu/PartitionRCU + u.wcu/PartitionWCU }
+func partitionUse(u usage) float64 { return u.rcu/ddbitem.PartitionRCU + u.wcu/ddbitem.PartitionWCU }
 
 // keyThrottleRate is the request rate of the mix at which group g's
 // partition reaches its limit; 0 when the group takes nothing.
@@ -172,7 +173,7 @@ func (r *run) tableLimit() usage {
 	if r.provisioned() {
 		return usage{float64(r.Schema.RCU), float64(r.Schema.WCU)}
 	}
-	return usage{OnDemandTableRRU, OnDemandTableWRU}
+	return usage{ddbitem.OnDemandTableRRU, ddbitem.OnDemandTableWRU}
 }
 
 // spaces lists the partition spaces with traffic: the table first, then
@@ -237,7 +238,7 @@ func (r *run) tableThrottleRate(space string) (rate float64, write bool) {
 // Source: the initial allocation formula in the DynamoDB Developer Guide,
 // https://github.com/awsdocs/amazon-dynamodb-developer-guide/blob/master/doc_source/GuidelinesForTables.md
 func partitions(rcu, wcu, bytes int64) int {
-	byThroughput := math.Ceil(float64(rcu)/PartitionRCU + float64(wcu)/PartitionWCU)
-	bySize := math.Ceil(float64(bytes) / PartitionBytes)
+	byThroughput := math.Ceil(float64(rcu)/ddbitem.PartitionRCU + float64(wcu)/ddbitem.PartitionWCU)
+	bySize := math.Ceil(float64(bytes) / ddbitem.PartitionBytes)
 	return max(1, int(byThroughput), int(bySize))
 }

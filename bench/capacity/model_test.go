@@ -10,6 +10,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 )
 
@@ -18,11 +19,11 @@ func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs
 
 // run observes calls spread evenly over seconds and analyzes them.
 func analyze(m Model, calls ...Observation) Report {
-	l := NewLedger()
+	l := NewLedger(m.Schema)
 	secs := int(m.Duration / time.Second)
 	for i, o := range calls {
 		o.At = t0.Add(time.Duration(i%secs) * time.Second)
-		l.Observe(m.Schema, o)
+		l.Observe(o)
 	}
 	m.Requests = int64(len(calls))
 	return m.Analyze(l)
@@ -42,7 +43,7 @@ func TestCeilingOfAHotKey(t *testing.T) {
 	// average. The partition is full when rate × (0.5/3000 + 0.5/1000) = 1,
 	// at 1,500 requests/s: 75× the measured rate.
 	put := Observation{Pattern: "AP-01", Op: designs.PutItem, Writes: []Write{{After: sized("HOT", "A", 1000)}}}
-	get := Observation{Pattern: "AP-02", Op: designs.GetItem, Consistent: true, Reads: []Image{sized("HOT", "B", 4000)}}
+	get := Observation{Pattern: "AP-02", Op: designs.GetItem, Consistent: true, Reads: []ddbitem.Item{sized("HOT", "B", 4000)}}
 	calls := append(repeat(100, put), repeat(100, get)...)
 	r := analyze(Model{Schema: schema, Duration: 10 * time.Second}, calls...)
 
@@ -145,9 +146,9 @@ func TestGrowthOfASetItem(t *testing.T) {
 	members := []string{"m000000000"}
 	var calls []Observation
 	for i := 1; i <= 100; i++ {
-		before := Image{"PK": s("POOL"), "Members": &types.AttributeValueMemberSS{Value: members}}
+		before := ddbitem.Item{"PK": s("POOL"), "Members": &types.AttributeValueMemberSS{Value: members}}
 		members = append(members[:len(members):len(members)], fmt.Sprintf("m%09d", i))
-		after := Image{"PK": s("POOL"), "Members": &types.AttributeValueMemberSS{Value: members}}
+		after := ddbitem.Item{"PK": s("POOL"), "Members": &types.AttributeValueMemberSS{Value: members}}
 		calls = append(calls, Observation{Pattern: "AP-07", Op: designs.UpdateItem, Writes: []Write{{Before: before, After: after}}})
 	}
 	r := analyze(Model{Schema: single, Duration: 10 * time.Second, TargetRate: 20}, calls...)
@@ -159,7 +160,7 @@ func TestGrowthOfASetItem(t *testing.T) {
 			coll = g
 		}
 	}
-	want := Growth{Kind: "item", Key: "POOL", Bytes: 1023, Added: 1000, BytesPerSecond: 100, Limit: MaxItemBytes,
+	want := Growth{Kind: "item", Key: "POOL", Bytes: 1023, Added: 1000, BytesPerSecond: 100, Limit: ddbitem.MaxItemBytes,
 		SecondsToLimit: 4085.77, SecondsAtTarget: 2042.885}
 	if item.Key != want.Key || item.Bytes != want.Bytes || item.Added != want.Added || !near(item.BytesPerSecond, 100) ||
 		!near(item.SecondsToLimit, want.SecondsToLimit) || !near(item.SecondsAtTarget, want.SecondsAtTarget) {
@@ -207,7 +208,7 @@ func TestCost(t *testing.T) {
 	// On demand: 0.5 × $0.625 + 0.25 × $0.125 = $0.34375 per million.
 	// Provisioned at 70%: 10⁶ × (0.25 × 0.00013 + 0.5 × 0.00065) / 3600 / 0.7.
 	put := Observation{Pattern: "AP-01", Op: designs.PutItem, Writes: []Write{{After: sized("A", "A", 1000)}}}
-	get := Observation{Pattern: "AP-02", Op: designs.GetItem, Reads: []Image{sized("B", "B", 4000)}}
+	get := Observation{Pattern: "AP-02", Op: designs.GetItem, Reads: []ddbitem.Item{sized("B", "B", 4000)}}
 	r := analyze(Model{Schema: schema, Duration: 10 * time.Second}, append(repeat(10, put), repeat(10, get)...)...)
 	wantProvisioned := 1e6 * (0.25*0.00013 + 0.5*0.00065) / 3600 / 0.7
 	if !near(r.Cost.OnDemand, 0.34375) || !near(r.Cost.Provisioned, wantProvisioned) {
@@ -231,7 +232,7 @@ func TestReportIsJSONWithFindings(t *testing.T) {
 			t.Errorf("Analyze().Findings =\n%s\nwant a finding containing %q", all, want)
 		}
 	}
-	empty := Model{Schema: schema}.Analyze(NewLedger())
+	empty := Model{Schema: schema}.Analyze(NewLedger(schema))
 	if _, err := json.Marshal(empty); err != nil || empty.Ceiling != nil {
 		t.Errorf("Analyze(empty ledger) = %+v, %v; want no ceiling and valid JSON", empty.Ceiling, err)
 	}

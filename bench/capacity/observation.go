@@ -17,11 +17,9 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 )
-
-// Image is a whole item as DynamoDB stores it; nil means no item.
-type Image = map[string]types.AttributeValue
 
 // Write is one item a call wrote: its image before and after (nil when the
 // item did not exist, or no longer does). A write whose condition failed
@@ -29,13 +27,13 @@ type Image = map[string]types.AttributeValue
 // transaction's ConditionCheck is a Write with After equal to Before and
 // Failed unset: DynamoDB charges it as a transactional write of the item.
 type Write struct {
-	Before, After Image
+	Before, After ddbitem.Item
 	Failed        bool
 	// Key is the primary key the write named. It places a write that found
 	// no item and left none (a delete or condition check of a missing item)
 	// on its partition; when both images are nil and Key is nil, the charge
 	// lands on an unknown partition key ("").
-	Key Image
+	Key ddbitem.Item
 }
 
 // Observation is what one DynamoDB call did, as bench's instrumented client
@@ -56,9 +54,9 @@ type Observation struct {
 	Index         string
 	Consistent    bool
 	Transactional bool
-	Reads         []Image
-	Misses        int     // GetItem/BatchGetItem keys with no item: still charged
-	Addressed     []Image // the keys (or Query partition key) the call named, when known
+	Reads         []ddbitem.Item
+	Misses        int            // GetItem/BatchGetItem keys with no item: still charged
+	Addressed     []ddbitem.Item // the keys (or Query partition key) the call named, when known
 	Writes        []Write
 	Local         []types.ConsumedCapacity
 }

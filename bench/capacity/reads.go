@@ -1,6 +1,7 @@
 package capacity
 
 import (
+	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 )
 
@@ -15,7 +16,7 @@ import (
 func (a *accountant) itemReads() {
 	f := a.readFactor(false)
 	for _, item := range a.o.Reads {
-		a.charge(designs.MainTable, designs.KeyText(item[a.s.PK]), f*units(Size(item), readUnitBytes), 0)
+		a.charge(designs.MainTable, ddbitem.KeyText(item[a.s.PK]), f*units(ddbitem.Size(item), readUnitBytes), 0)
 	}
 	for _, key := range a.missedKeys() {
 		a.charge(designs.MainTable, key, f, 0)
@@ -34,7 +35,7 @@ func (a *accountant) missedKeys() []string {
 	var missed []string
 	for _, key := range a.o.Addressed {
 		if id, _ := a.s.KeyID(key); !found[id] {
-			missed = append(missed, designs.KeyText(key[a.s.PK]))
+			missed = append(missed, ddbitem.KeyText(key[a.s.PK]))
 		}
 	}
 	if len(a.o.Addressed) > 0 {
@@ -60,25 +61,25 @@ func (a *accountant) missedKeys() []string {
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LSI.html#LSI.ThroughputConsiderations.Reads
 func (a *accountant) rangeRead() {
 	target, pk := designs.MainTable, a.s.PK
-	ix, onIndex := lookup(a.s, a.o.Index)
+	ix, onIndex := a.s.Index(a.o.Index)
 	if onIndex {
-		target, pk = ix.name, ix.pk
+		target, pk = ix.Name, ix.PK
 	}
-	f := a.readFactor(onIndex && !ix.local)
+	f := a.readFactor(onIndex && !ix.Local)
 
 	total, fetched := 0, map[string]float64{}
 	byKey := map[string]int{}
 	var order []string
 	for _, item := range a.o.Reads {
-		size := Size(item)
+		size := ddbitem.Size(item)
 		if onIndex {
-			e := entry(a.s, ix, item)
-			if ix.local && len(e) < len(item) {
-				fetched[designs.KeyText(item[pk])] += f * units(size, readUnitBytes)
+			e := a.s.Entry(ix, item)
+			if ix.Local && len(e) < len(item) {
+				fetched[ddbitem.KeyText(item[pk])] += f * units(size, readUnitBytes)
 			}
-			size = Size(e)
+			size = ddbitem.Size(e)
 		}
-		key := designs.KeyText(item[pk])
+		key := ddbitem.KeyText(item[pk])
 		if _, seen := byKey[key]; !seen {
 			order = append(order, key)
 		}
@@ -91,7 +92,7 @@ func (a *accountant) rangeRead() {
 	case a.o.Op == designs.Query || len(order) == 0:
 		key := ""
 		if len(a.o.Addressed) > 0 {
-			key = designs.KeyText(a.o.Addressed[0][pk])
+			key = ddbitem.KeyText(a.o.Addressed[0][pk])
 		} else if len(order) > 0 {
 			key = order[0]
 		}

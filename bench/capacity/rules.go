@@ -3,6 +3,7 @@ package capacity
 import (
 	"cmp"
 	"fmt"
+	"github.com/ddbharness/ddbharness/ddbitem"
 	"slices"
 )
 
@@ -28,16 +29,16 @@ func limits() []Limit {
 	return []Limit{
 		{"read unit (strongly consistent; half eventually consistent, double transactional)", readUnitBytes, "bytes", guide + "read-write-operations.html"},
 		{"write unit (double transactional)", writeUnitBytes, "bytes", guide + "read-write-operations.html"},
-		{"partition read throughput", PartitionRCU, "RCU/s", guide + "bp-partition-key-design.html"},
-		{"partition write throughput", PartitionWCU, "WCU/s", guide + "bp-partition-key-design.html"},
-		{"partition data", PartitionBytes, "bytes", guide + "HowItWorks.Partitions.html"},
-		{"item size", MaxItemBytes, "bytes", guide + "ServiceQuotas.html#limits-items"},
-		{"LSI item collection size", MaxCollectionBytes, "bytes", guide + "LSI.html#LSI.ItemCollections.SizeLimit"},
-		{"burst capacity", BurstSeconds, "seconds of unused provisioned throughput", guide + "burst-adaptive-capacity.html"},
-		{"on-demand table read quota", OnDemandTableRRU, "RRU/s", guide + "ServiceQuotas.html#default-limits-throughput"},
-		{"on-demand table write quota", OnDemandTableWRU, "WRU/s", guide + "ServiceQuotas.html#default-limits-throughput"},
-		{"new on-demand table reads", NewOnDemandRRU, "RRU/s", guide + "pre-warming-on-demand-capacity-mode.html"},
-		{"new on-demand table writes", NewOnDemandWRU, "WRU/s", guide + "pre-warming-on-demand-capacity-mode.html"},
+		{"partition read throughput", ddbitem.PartitionRCU, "RCU/s", guide + "bp-partition-key-design.html"},
+		{"partition write throughput", ddbitem.PartitionWCU, "WCU/s", guide + "bp-partition-key-design.html"},
+		{"partition data", ddbitem.PartitionBytes, "bytes", guide + "HowItWorks.Partitions.html"},
+		{"item size", ddbitem.MaxItemBytes, "bytes", guide + "ServiceQuotas.html#limits-items"},
+		{"LSI item collection size", ddbitem.MaxCollectionBytes, "bytes", guide + "LSI.html#LSI.ItemCollections.SizeLimit"},
+		{"burst capacity", ddbitem.BurstSeconds, "seconds of unused provisioned throughput", guide + "burst-adaptive-capacity.html"},
+		{"on-demand table read quota", ddbitem.OnDemandTableRRU, "RRU/s", guide + "ServiceQuotas.html#default-limits-throughput"},
+		{"on-demand table write quota", ddbitem.OnDemandTableWRU, "WRU/s", guide + "ServiceQuotas.html#default-limits-throughput"},
+		{"new on-demand table reads", ddbitem.NewOnDemandRRU, "RRU/s", guide + "pre-warming-on-demand-capacity-mode.html"},
+		{"new on-demand table writes", ddbitem.NewOnDemandWRU, "WRU/s", guide + "pre-warming-on-demand-capacity-mode.html"},
 	}
 }
 

@@ -1,14 +1,14 @@
 package capacity
 
 import (
-	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/ddbitem"
 )
 
 // follow records the sizes one successful write left: the item's, and its
 // item collection's (the items of one table partition key value plus, on a
 // table with LSIs, their LSI entries).
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LSI.html#LSI.ItemCollections
-func (l *Ledger) follow(s designs.Schema, w Write) {
+func (l *Ledger) follow(s ddbitem.Schema, w Write) {
 	keyed := w.After
 	if keyed == nil {
 		keyed = w.Before
@@ -17,18 +17,18 @@ func (l *Ledger) follow(s designs.Schema, w Write) {
 		return
 	}
 	id, _ := s.KeyID(keyed)
-	size, coll := Size(w.After), collectionBytes(s, w.After)
+	size, coll := ddbitem.Size(w.After), s.CollectionBytes(w.After)
 	it := l.items[id]
 	if it == nil {
 		// An item the write creates starts at its first size: creating
 		// items grows collections, not items.
-		first := Size(w.Before)
+		first := ddbitem.Size(w.Before)
 		if w.Before == nil {
 			first = size
 		}
-		it = &itemTrack{pk: designs.KeyText(keyed[s.PK]), first: first, coll: collectionBytes(s, w.Before)}
+		it = &itemTrack{pk: ddbitem.KeyText(keyed[s.PK]), first: first, coll: s.CollectionBytes(w.Before)}
 		if s.SK != "" {
-			it.sk = designs.KeyText(keyed[s.SK])
+			it.sk = ddbitem.KeyText(keyed[s.SK])
 		}
 		l.items[id] = it
 		l.collection(it.pk).known += it.coll
@@ -55,16 +55,4 @@ func (l *Ledger) collection(pk string) *collectionTrack {
 		l.collections[pk] = c
 	}
 	return c
-}
-
-// collectionBytes is what one item adds to its item collection: its size,
-// plus its entries in the table's LSIs.
-func collectionBytes(s designs.Schema, item Image) int {
-	n := Size(item)
-	for _, ix := range indexes(s) {
-		if ix.local {
-			n += Size(entry(s, ix, item))
-		}
-	}
-	return n
 }

@@ -1,6 +1,7 @@
 package capacity
 
 import (
+	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 )
 
@@ -14,25 +15,25 @@ import (
 // Sources: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/read-write-operations.html#write-operation-consumption
 // https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/WorkingWithItems.html#WorkingWithItems.ConditionalWrites.ReturnConsumedCapacity
 func (a *accountant) write(w Write) {
-	size := max(Size(w.Before), Size(w.After))
+	size := max(ddbitem.Size(w.Before), ddbitem.Size(w.After))
 	if w.Failed {
-		size = Size(w.Before)
+		size = ddbitem.Size(w.Before)
 	}
 	wcu := units(size, writeUnitBytes)
 	if a.transactional() {
 		wcu *= txFactor
 	}
-	a.charge(designs.MainTable, designs.KeyText(a.itemKey(w)[a.s.PK]), 0, wcu)
+	a.charge(designs.MainTable, ddbitem.KeyText(a.itemKey(w)[a.s.PK]), 0, wcu)
 	if w.Failed {
 		return
 	}
-	for _, ix := range indexes(a.s) {
-		a.indexWrite(ix, entry(a.s, ix, w.Before), entry(a.s, ix, w.After))
+	for _, ix := range a.s.Indexes {
+		a.indexWrite(ix, a.s.Entry(ix, w.Before), a.s.Entry(ix, w.After))
 	}
 }
 
 // itemKey is the image that carries the write's table key.
-func (a *accountant) itemKey(w Write) Image {
+func (a *accountant) itemKey(w Write) ddbitem.Item {
 	switch {
 	case w.After != nil:
 		return w.After
@@ -49,18 +50,18 @@ func (a *accountant) itemKey(w Write) Image {
 // and a put on the new one. Index writes are not doubled in transactions.
 // Sources: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html#GSI.ThroughputConsiderations.Writes
 // https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LSI.html#LSI.ThroughputConsiderations.Writes
-func (a *accountant) indexWrite(ix index, old, new Image) {
-	pk := func(e Image) string { return designs.KeyText(e[ix.pk]) }
+func (a *accountant) indexWrite(ix ddbitem.Index, old, new ddbitem.Item) {
+	pk := func(e ddbitem.Item) string { return ddbitem.KeyText(e[ix.PK]) }
 	switch {
 	case old == nil && new == nil:
 	case old == nil:
-		a.charge(ix.name, pk(new), 0, units(Size(new), writeUnitBytes))
+		a.charge(ix.Name, pk(new), 0, units(ddbitem.Size(new), writeUnitBytes))
 	case new == nil:
-		a.charge(ix.name, pk(old), 0, units(Size(old), writeUnitBytes))
-	case !sameValue(old[ix.pk], new[ix.pk]) || (ix.sk != "" && !sameValue(old[ix.sk], new[ix.sk])):
-		a.charge(ix.name, pk(old), 0, units(Size(old), writeUnitBytes))
-		a.charge(ix.name, pk(new), 0, units(Size(new), writeUnitBytes))
-	case !sameImage(old, new):
-		a.charge(ix.name, pk(new), 0, units(max(Size(old), Size(new)), writeUnitBytes))
+		a.charge(ix.Name, pk(old), 0, units(ddbitem.Size(old), writeUnitBytes))
+	case !ddbitem.EqualValue(old[ix.PK], new[ix.PK]) || (ix.SK != "" && !ddbitem.EqualValue(old[ix.SK], new[ix.SK])):
+		a.charge(ix.Name, pk(old), 0, units(ddbitem.Size(old), writeUnitBytes))
+		a.charge(ix.Name, pk(new), 0, units(ddbitem.Size(new), writeUnitBytes))
+	case !ddbitem.Equal(old, new):
+		a.charge(ix.Name, pk(new), 0, units(max(ddbitem.Size(old), ddbitem.Size(new)), writeUnitBytes))
 	}
 }

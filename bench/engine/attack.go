@@ -1,4 +1,4 @@
-package bench
+package engine
 
 import (
 	"context"
@@ -7,6 +7,9 @@ import (
 	"time"
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
+
+	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/workload"
 )
 
 // attack paces a scenario's mix: one goroutine draws each call's step and
@@ -14,7 +17,7 @@ import (
 // calls. Latency counts from the due time, so calls that wait for a worker
 // (a stalled server keeps them all busy) show the wait instead of hiding it.
 type attack struct {
-	driver  Driver
+	driver  workload.Driver
 	pacer   vegeta.Pacer
 	steps   []step
 	total   int // sum of weights
@@ -27,7 +30,7 @@ type attack struct {
 
 // step is one step of the mix, with what each of its Results repeats.
 type step struct {
-	Step
+	workload.Step
 	ctx    context.Context // carries the pattern ID, made once
 	upto   int             // cumulative weight
 	method string
@@ -41,7 +44,7 @@ type ticket struct {
 	due  time.Time
 }
 
-func newAttack(sc Scenario, d Driver, cfg config) *attack {
+func newAttack(sc workload.Scenario, d workload.Driver, cfg config) *attack {
 	a := &attack{driver: d, pacer: sc.Pacer, pool: max(sc.Pool, 1), workers: cfg.workers,
 		backlog: DefaultBacklog, drain: cfg.drain, seed: cfg.seed}
 	for _, st := range sc.Mix {
@@ -49,7 +52,7 @@ func newAttack(sc Scenario, d Driver, cfg config) *attack {
 			continue
 		}
 		if st.Keys == nil {
-			st.Keys = Uniform{}
+			st.Keys = workload.Uniform{}
 		}
 		p, _ := sc.Design.Pattern(st.Pattern)
 		a.total += st.Weight
@@ -77,7 +80,7 @@ func (a *attack) run(ctx context.Context, d time.Duration, c *collector) (unsent
 	calls, stopCalls := context.WithCancel(ctx)
 	defer stopCalls()
 	for i := range a.steps {
-		a.steps[i].ctx = WithPattern(calls, a.steps[i].Pattern)
+		a.steps[i].ctx = designs.WithPattern(calls, a.steps[i].Pattern)
 	}
 	began := time.Now()
 	if c != nil {

@@ -1,4 +1,4 @@
-package bench
+package engine
 
 import (
 	"context"
@@ -22,25 +22,21 @@ const (
 	StatusError     = 500 // anything else
 )
 
-// domainErrors are the designs' sentinels and their statuses. A pattern's
-// error wraps at most one of them; its text is stable, unlike an SDK
-// error's, which carries a request ID.
-var domainErrors = []struct {
+// categories are the designs' error categories and their statuses. A
+// pattern's error wraps at most one of them, either itself or through a
+// design's own sentinel (a *designs.DomainError), whose text is the class:
+// stable, unlike an SDK error's, which carries a request ID. No design's
+// sentinel is listed here, so a design declares its own without touching
+// bench.
+var categories = []struct {
 	err    error
 	status uint16
 }{
 	{designs.ErrInvalidInput, StatusInvalid},
-	{designs.ErrTooManyActions, StatusInvalid},
 	{designs.ErrNotFound, StatusNotFound},
 	{designs.ErrAlreadyExists, StatusConflict},
-	{designs.ErrEmailTaken, StatusConflict},
-	{designs.ErrInvoiceNumberTaken, StatusConflict},
-	{designs.ErrAccountNotAvailable, StatusConflict},
-	{designs.ErrLeaseNotActive, StatusConflict},
-	{designs.ErrUserHasLease, StatusConflict},
 	{designs.ErrConflict, StatusConflict},
-	{designs.ErrOutOfStock, StatusConflict},
-	{designs.ErrAccountLeased, StatusConflict},
+	{designs.ErrRefused, StatusConflict},
 }
 
 // throttles are the error codes of DynamoDB refusing for capacity.
@@ -57,9 +53,9 @@ func Classify(err error) (status uint16, class string) {
 	if err == nil {
 		return StatusOK, ""
 	}
-	for _, d := range domainErrors {
-		if errors.Is(err, d.err) {
-			return d.status, d.err.Error()
+	for _, c := range categories {
+		if errors.Is(err, c.err) {
+			return c.status, domainClass(err, c.err)
 		}
 	}
 	if designs.IsConditionFailed(err) {
@@ -89,6 +85,16 @@ func Classify(err error) (status uint16, class string) {
 		return StatusError, "network error"
 	}
 	return StatusError, "other error"
+}
+
+// domainClass is the text of the design's own sentinel of category that err
+// wraps (the first, for errors.As), else the category's own text.
+func domainClass(err, category error) string {
+	var d *designs.DomainError
+	if errors.As(err, &d) && errors.Is(d, category) {
+		return d.Error()
+	}
+	return category.Error()
 }
 
 // cancellationCode is the first reason a transaction gives that is not

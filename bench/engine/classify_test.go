@@ -1,4 +1,4 @@
-package bench
+package engine
 
 import (
 	"context"
@@ -12,6 +12,15 @@ import (
 	"github.com/aws/smithy-go"
 
 	"github.com/ddbharness/ddbharness/designs"
+)
+
+// Sentinels of a design bench has never heard of: Classify finds their
+// status by category and their class by their own text, with no list to
+// add them to.
+var (
+	errShelfFull    = designs.Refusal("shelf full")
+	errNoSuchShelf  = designs.NewError(designs.ErrNotFound, "no such shelf")
+	errShelfTooWide = designs.NewError(designs.ErrInvalidInput, "shelf too wide")
 )
 
 func TestClassify(t *testing.T) {
@@ -31,8 +40,16 @@ func TestClassify(t *testing.T) {
 		{"success", nil, 200, ""},
 		{"a pattern's missing item", fmt.Errorf("AP-06: client 1: %w", designs.ErrNotFound), 404, "not found"},
 		{"refused input", fmt.Errorf("AP-03: %w: no ID", designs.ErrInvalidInput), 400, "invalid input"},
-		{"a domain conflict joined with its cancellation", fmt.Errorf("AP-02: %w",
-			errors.Join(designs.ErrEmailTaken, sdk(cancelled("ConditionalCheckFailed")))), 409, "email already taken"},
+		{"a design's refusal joined with its cancellation", fmt.Errorf("AP-02: %w",
+			errors.Join(errShelfFull, sdk(cancelled("ConditionalCheckFailed")))), 409, "shelf full"},
+		{"a design's own kind of missing item", fmt.Errorf("AP-04: shelf 9: %w", errNoSuchShelf), 404, "no such shelf"},
+		{"a design's own kind of refused input", fmt.Errorf("AP-05: %w: 9 m", errShelfTooWide), 400, "shelf too wide"},
+		{"a transaction too big to send", fmt.Errorf("AP-03: %w", designs.CheckTransactSize(designs.MaxTransactActions+1)), 400,
+			"transaction has too many actions"},
+		{"a taken key", fmt.Errorf("AP-01: shelf 1: %w", designs.ErrAlreadyExists), 409, "already exists"},
+		{"a concurrent change", fmt.Errorf("AP-06: shelf 1: %w", errors.Join(designs.ErrConflict, sdk(cancelled("ConditionalCheckFailed")))), 409,
+			"changed concurrently"},
+		{"a refusal no design named", fmt.Errorf("AP-07: %w", designs.ErrRefused), 409, "refused"},
 		{"a lost condition the pattern did not name", sdk(&types.ConditionalCheckFailedException{}), 409, "condition failed"},
 		{"a cancelled transaction's lost condition", sdk(cancelled("ConditionalCheckFailed")), 409, "transaction cancelled: condition failed"},
 		{"a transaction conflict", sdk(cancelled("TransactionConflict")), 409, "transaction cancelled: TransactionConflict"},

@@ -1,4 +1,4 @@
-package bench
+package engine
 
 import (
 	"fmt"
@@ -8,6 +8,8 @@ import (
 	"time"
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
+
+	"github.com/ddbharness/ddbharness/workload"
 )
 
 // ProgressEvery is how often a run prints its progress line.
@@ -37,7 +39,7 @@ type collector struct {
 	done  sync.WaitGroup
 }
 
-func newCollector(sc Scenario, progress io.Writer) *collector {
+func newCollector(sc workload.Scenario, progress io.Writer) *collector {
 	c := &collector{name: sc.Name, progress: progress, byAttack: map[string]*vegeta.Metrics{}}
 	for _, st := range sc.Mix {
 		if st.Weight > 0 {
@@ -115,7 +117,7 @@ func (c *collector) line(now time.Time, window time.Duration) {
 
 // finish puts the run's Results in order of intended time, numbers them per
 // pattern, and closes the metrics into out.
-func (c *collector) finish(out *Outcome, sc Scenario) {
+func (c *collector) finish(out *Outcome, sc workload.Scenario) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	results := make(vegeta.Results, 0, c.count)
@@ -143,9 +145,9 @@ func (c *collector) finish(out *Outcome, sc Scenario) {
 	}
 }
 
-func keysName(d Dist) string {
+func keysName(d workload.Dist) string {
 	if d == nil {
-		return Uniform{}.String()
+		return workload.Uniform{}.String()
 	}
 	return d.String()
 }

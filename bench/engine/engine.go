@@ -1,4 +1,12 @@
-package bench
+// Package engine paces a load scenario against a design's access patterns
+// and measures every call's latency and outcome as a vegeta Result: an
+// open-loop pacer (vegeta's), a bounded pool of workers, per-second
+// progress, and results in order of intended time. What a call costs on
+// DynamoDB is not its business: a Meter (bench's instrumented client and
+// capacity ledger) wraps the client the driver calls, and is told when the
+// measured phase starts and stops. It never imports a concrete design:
+// scenarios bring a workload.Driver that calls the design's functions.
+package engine
 
 import (
 	"context"
@@ -7,8 +15,8 @@ import (
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 
-	"github.com/ddbharness/ddbharness/bench/capacity"
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/workload"
 )
 
 // DynamoDB is what Run needs of a client: the calls patterns make and the
@@ -18,9 +26,20 @@ type DynamoDB interface {
 	designs.Admin
 }
 
-// Outcome is what a run measured: every call as a vegeta Result, vegeta's
-// metrics for the whole mix and per pattern, and the capacity model's
-// report. An interrupted run returns what it measured until then.
+// Meter is the one seam between the engine and what measures a run's calls
+// beyond their latency. Client wraps the table's client for the driver
+// (seeding and warm-up included); Start is called when the measured phase
+// begins and Stop when its last call has ended, before the table is
+// deleted.
+type Meter interface {
+	Client(db designs.DB) designs.DB
+	Start()
+	Stop(ctx context.Context)
+}
+
+// Outcome is what a run measured: every call as a vegeta Result and
+// vegeta's metrics for the whole mix and per pattern. An interrupted run
+// returns what it measured until then.
 type Outcome struct {
 	Scenario    string
 	About       string
@@ -36,16 +55,16 @@ type Outcome struct {
 	Started     time.Time     // when measuring began
 	Elapsed     time.Duration // how long measuring took
 	Interrupted bool
+	// TargetRate is the rate the report forecasts at (option TargetRate);
+	// the engine only carries it.
+	TargetRate float64
 	// Results holds every measured call in order of intended time; Seq
 	// counts per pattern, as vegeta's plot expects of each attack.
 	Results  vegeta.Results
 	Total    vegeta.Metrics
 	Patterns []PatternMetrics
-	Capacity capacity.Report
-	// Approximations counts writes whose after image the client could not
-	// compute; Unsent counts calls still waiting when the run ended.
-	Approximations int64
-	Unsent         int
+	// Unsent counts calls still waiting when the run ended.
+	Unsent int
 }
 
 // PatternMetrics is one step of the mix with vegeta's metrics of its calls.
@@ -57,12 +76,13 @@ type PatternMetrics struct {
 }
 
 // Run runs scenario sc against db: it creates the design's table, seeds it
-// through the scenario's driver, warms up, then paces the mix open-loop for
-// sc.Duration, and deletes the table. Cancelling ctx (Ctrl-C) stops the run
+// through the scenario's driver (on the Meter's client, when one is set),
+// warms up, then paces the mix open-loop for sc.Duration, and deletes the
+// table. Cancelling ctx (Ctrl-C) stops the run
 // cleanly: Run returns what it measured, with Interrupted set. Against an
 // endpoint off this machine it refuses to run unless the user opted in
 // (ddblocal.EnvAllowRemote), and then touches only the table it created.
-func Run(ctx context.Context, db DynamoDB, sc Scenario, opts ...Option) (Outcome, error) {
+func Run(ctx context.Context, db DynamoDB, sc workload.Scenario, opts ...Option) (Outcome, error) {
 	cfg := newConfig(opts)
 	if err := sc.Validate(); err != nil {
 		return Outcome{}, err
@@ -85,8 +105,11 @@ func Run(ctx context.Context, db DynamoDB, sc Scenario, opts ...Option) (Outcome
 		}
 	}()
 
-	client := NewClient(db, sc.Design.Schema)
-	out := Outcome{Scenario: sc.Name, About: sc.About, Design: sc.Design.Name, Table: table, Pacer: fmt.Sprint(sc.Pacer),
+	var client designs.DB = db
+	if cfg.meter != nil {
+		client = cfg.meter.Client(db)
+	}
+	out := Outcome{TargetRate: cfg.targetRate, Scenario: sc.Name, About: sc.About, Design: sc.Design.Name, Table: table, Pacer: fmt.Sprint(sc.Pacer),
 		Pool: sc.Pool, Workers: cfg.workers, Seed: cfg.seed, Duration: sc.Duration, Warmup: cfg.warmup}
 	driver := sc.Driver(client, table, cfg.seed)
 	seeded := time.Now()
@@ -109,30 +132,18 @@ func Run(ctx context.Context, db DynamoDB, sc Scenario, opts ...Option) (Outcome
 		return out, nil
 	}
 
-	ledger := capacity.NewLedger()
-	client.Observe(func(o capacity.Observation) { ledger.Observe(sc.Design.Schema, o) })
+	if cfg.meter != nil {
+		cfg.meter.Start()
+	}
 	c := newCollector(sc, cfg.progress)
 	out.Started = time.Now().UTC()
 	unsent := a.run(ctx, sc.Duration, c)
-	client.Observe(nil)
+	if cfg.meter != nil {
+		cfg.meter.Stop(ctx)
+	}
 	out.Elapsed = time.Since(out.Started)
 	out.Interrupted = ctx.Err() != nil
 	out.Unsent = unsent
-	out.Approximations = client.Approximations()
 	c.finish(&out, sc)
-	out.Capacity = capacity.Model{
-		Schema:     sc.Design.Schema,
-		Requests:   int64(out.Total.Requests),
-		Duration:   min(out.Elapsed, sc.Duration),
-		TargetRate: cfg.targetRate,
-		TableBytes: tableBytes(client, table),
-	}.Analyze(ledger)
 	return out, nil
-}
-
-// tableBytes is the size of the table as the run left it.
-func tableBytes(c *Client, table string) int64 {
-	var n int64
-	c.Items(table, func(img capacity.Image) { n += int64(capacity.Size(img)) })
-	return n
 }

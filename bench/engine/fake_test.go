@@ -1,4 +1,4 @@
-package bench_test
+package engine_test
 
 import (
 	"context"
@@ -10,8 +10,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/ddbharness/ddbharness/bench"
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/workload"
 )
 
 // fakeDB is just enough of DynamoDB for the engine's own mechanics: table
@@ -84,9 +84,9 @@ func (s sleeper) Call(ctx context.Context, _ designs.PatternID, _ int, _ *rand.R
 var fakeDesign = designs.Design{Name: "fake", Schema: designs.Schema{PK: "PK"},
 	Patterns: []designs.Pattern{{ID: "AP-01", Name: "call", Op: designs.GetItem, Index: designs.MainTable}}}
 
-func sleeping(pause time.Duration, pacer bench.Scenario) bench.Scenario {
+func sleeping(pause time.Duration, pacer workload.Scenario) workload.Scenario {
 	pacer.Name, pacer.Design, pacer.Pool = "fake/sleep", fakeDesign, 1
-	pacer.Mix = []bench.Step{{Pattern: "AP-01", Weight: 1}}
-	pacer.Driver = func(designs.DB, string, int64) bench.Driver { return sleeper{pause} }
+	pacer.Mix = []workload.Step{{Pattern: "AP-01", Weight: 1}}
+	pacer.Driver = func(designs.DB, string, int64) workload.Driver { return sleeper{pause} }
 	return pacer
 }

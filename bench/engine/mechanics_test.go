@@ -1,4 +1,4 @@
-package bench_test
+package engine_test
 
 import (
 	"errors"
@@ -10,20 +10,21 @@ import (
 	. "github.com/onsi/gomega"
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 
-	"github.com/ddbharness/ddbharness/bench"
+	"github.com/ddbharness/ddbharness/bench/engine"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/ddblocal"
+	"github.com/ddbharness/ddbharness/workload"
 )
 
 var _ = Describe("the engine's own mechanics", Label("unit"), func() {
-	quiet := bench.Progress(GinkgoWriter)
+	quiet := engine.Progress(GinkgoWriter)
 
 	It("measures latency from each call's due time, so a stalled server cannot hide behind a busy worker", func(ctx SpecContext) {
 		// One worker, calls due every 50 ms, each taking 100 ms: the queue
 		// grows, and so must the latencies, by about 50 ms a call.
-		sc := sleeping(100*time.Millisecond, bench.Scenario{
+		sc := sleeping(100*time.Millisecond, workload.Scenario{
 			Pacer: vegeta.ConstantPacer{Freq: 20, Per: time.Second}, Duration: time.Second})
-		out, err := bench.Run(ctx, newFakeDB(), sc, bench.Workers(1), bench.Warmup(0), quiet)
+		out, err := engine.Run(ctx, newFakeDB(), sc, engine.Workers(1), engine.Warmup(0), quiet)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(out.Results).To(HaveLen(19))
 		first, last := out.Results[0].Latency, out.Results[18].Latency
@@ -33,7 +34,7 @@ var _ = Describe("the engine's own mechanics", Label("unit"), func() {
 
 	DescribeTable("sends as many calls as the pacer asks for, when it asks",
 		func(ctx SpecContext, pacer vegeta.Pacer, d time.Duration, want int) {
-			out, err := bench.Run(ctx, newFakeDB(), sleeping(0, bench.Scenario{Pacer: pacer, Duration: d}), bench.Warmup(0), quiet)
+			out, err := engine.Run(ctx, newFakeDB(), sleeping(0, workload.Scenario{Pacer: pacer, Duration: d}), engine.Warmup(0), quiet)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(len(out.Results)).To(BeNumerically("~", want, 1))
 			first, last := out.Results[0].Timestamp, out.Results[len(out.Results)-1].Timestamp
@@ -45,44 +46,44 @@ var _ = Describe("the engine's own mechanics", Label("unit"), func() {
 	)
 
 	It("counts the calls still waiting when the drain time runs out as not sent", func(ctx SpecContext) {
-		sc := sleeping(100*time.Millisecond, bench.Scenario{
+		sc := sleeping(100*time.Millisecond, workload.Scenario{
 			Pacer: vegeta.ConstantPacer{Freq: 20, Per: time.Second}, Duration: time.Second})
-		out, err := bench.Run(ctx, newFakeDB(), sc, bench.Workers(1), bench.Warmup(0), bench.Drain(200*time.Millisecond), quiet)
+		out, err := engine.Run(ctx, newFakeDB(), sc, engine.Workers(1), engine.Warmup(0), engine.Drain(200*time.Millisecond), quiet)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(out.Unsent).To(BeNumerically(">", 0))
 		Expect(len(out.Results) + out.Unsent).To(Equal(19))
 	})
 
 	It("calls back to back when the pacer sets no rate", func(ctx SpecContext) {
-		sc := sleeping(10*time.Millisecond, bench.Scenario{Pacer: vegeta.ConstantPacer{}, Duration: 300 * time.Millisecond})
-		out, err := bench.Run(ctx, newFakeDB(), sc, bench.Workers(2), bench.Warmup(0), quiet)
+		sc := sleeping(10*time.Millisecond, workload.Scenario{Pacer: vegeta.ConstantPacer{}, Duration: 300 * time.Millisecond})
+		out, err := engine.Run(ctx, newFakeDB(), sc, engine.Workers(2), engine.Warmup(0), quiet)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(len(out.Results)).To(And(BeNumerically(">=", 30), BeNumerically("<=", 62)), "at most 2 workers × 300 ms / 10 ms")
 	})
 
 	It("creates one table and deletes it", func(ctx SpecContext) {
 		db := newFakeDB()
-		sc := sleeping(0, bench.Scenario{Pacer: vegeta.ConstantPacer{Freq: 100, Per: time.Second}, Duration: 100 * time.Millisecond})
-		out, err := bench.Run(ctx, db, sc, bench.Warmup(0), quiet)
+		sc := sleeping(0, workload.Scenario{Pacer: vegeta.ConstantPacer{Freq: 100, Per: time.Second}, Duration: 100 * time.Millisecond})
+		out, err := engine.Run(ctx, db, sc, engine.Warmup(0), quiet)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(out.Table).To(HavePrefix(designs.TablePrefix + "fake-bench-"))
 		Expect(db.tableCount()).To(BeZero())
 	})
 
 	DescribeTable("refuses a scenario it cannot run, before creating anything",
-		func(ctx SpecContext, change func(*bench.Scenario), want string) {
+		func(ctx SpecContext, change func(*workload.Scenario), want string) {
 			db := newFakeDB()
-			sc := sleeping(0, bench.Scenario{Pacer: vegeta.ConstantPacer{Freq: 1, Per: time.Second}, Duration: time.Second})
+			sc := sleeping(0, workload.Scenario{Pacer: vegeta.ConstantPacer{Freq: 1, Per: time.Second}, Duration: time.Second})
 			change(&sc)
-			_, err := bench.Run(ctx, db, sc, quiet)
+			_, err := engine.Run(ctx, db, sc, quiet)
 			Expect(err).To(MatchError(designs.ErrInvalidInput))
 			Expect(err).To(MatchError(ContainSubstring(want)))
 			Expect(db.tableCount()).To(BeZero())
 		},
-		Entry("a pattern the design does not have", func(sc *bench.Scenario) { sc.Mix[0].Pattern = "AP-99" }, "AP-99 is not in design fake"),
-		Entry("no weight at all", func(sc *bench.Scenario) { sc.Mix[0].Weight = 0 }, "no step with a weight"),
-		Entry("no pacer", func(sc *bench.Scenario) { sc.Pacer = nil }, "no Pacer"),
-		Entry("no duration", func(sc *bench.Scenario) { sc.Duration = 0 }, "no Duration"),
+		Entry("a pattern the design does not have", func(sc *workload.Scenario) { sc.Mix[0].Pattern = "AP-99" }, "AP-99 is not in design fake"),
+		Entry("no weight at all", func(sc *workload.Scenario) { sc.Mix[0].Weight = 0 }, "no step with a weight"),
+		Entry("no pacer", func(sc *workload.Scenario) { sc.Pacer = nil }, "no Pacer"),
+		Entry("no duration", func(sc *workload.Scenario) { sc.Duration = 0 }, "no Duration"),
 	)
 
 	It("refuses an endpoint off this machine without the user's opt-in, and sends nothing", func(ctx SpecContext) {
@@ -93,8 +94,8 @@ var _ = Describe("the engine's own mechanics", Label("unit"), func() {
 		remote := ddblocal.Client("https://dynamodb.eu-west-1.amazonaws.com", func(o *dynamodb.Options) {
 			o.HTTPClient = doerFunc(func(*http.Request) (*http.Response, error) { return nil, sent })
 		})
-		sc := sleeping(0, bench.Scenario{Pacer: vegeta.ConstantPacer{Freq: 1, Per: time.Second}, Duration: time.Second})
-		_, err := bench.Run(ctx, remote, sc, quiet)
+		sc := sleeping(0, workload.Scenario{Pacer: vegeta.ConstantPacer{Freq: 1, Per: time.Second}, Duration: time.Second})
+		_, err := engine.Run(ctx, remote, sc, quiet)
 		Expect(err).To(MatchError(ContainSubstring(ddblocal.EnvAllowRemote + "=1")))
 		Expect(err).NotTo(MatchError(sent))
 	})

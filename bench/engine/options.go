@@ -1,4 +1,4 @@
-package bench
+package engine
 
 import (
 	"io"
@@ -36,6 +36,7 @@ type config struct {
 	progress   io.Writer
 	targetRate float64
 	drain      time.Duration
+	meter      Meter
 }
 
 func newConfig(opts []Option) config {
@@ -62,10 +63,15 @@ func Seed(n int64) Option { return func(c *config) { c.seed = n } }
 // silences them).
 func Progress(w io.Writer) Option { return func(c *config) { c.progress = w } }
 
-// TargetRate asks the capacity model for its forecast at this many
-// requests per second of the mix (default 0: no forecast).
+// TargetRate is the rate, in requests per second of the mix, the report
+// forecasts at (default 0: no forecast); the engine carries it in the
+// Outcome.
 func TargetRate(r float64) Option { return func(c *config) { c.targetRate = r } }
 
 // Drain sets how long due calls may still finish after the run's duration
 // (default DefaultDrain).
 func Drain(d time.Duration) Option { return func(c *config) { c.drain = d } }
+
+// Metered has m measure the run's calls beyond their latency (default:
+// none, the driver calls db as it is).
+func Metered(m Meter) Option { return func(c *config) { c.meter = m } }

@@ -1,4 +1,10 @@
-package bench
+// Package meter is bench's instrumented client: a designs.DB that asks
+// DynamoDB for the capacity of every call, keeps a shadow of the table's
+// items, and reports each call as a capacity.Observation (the items it
+// read, each item's image before and after a write) for the capacity
+// ledger. It knows nothing of pacing: the load engine (bench/engine) hands
+// its driver whatever designs.DB it is given.
+package meter
 
 import (
 	"context"
@@ -6,9 +12,12 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 )
 
@@ -20,19 +29,23 @@ type Observer func(capacity.Observation)
 // Client is the designs.DB bench hands to a scenario's driver. Every call
 // asks DynamoDB for its consumed capacity (INDEXES; TOTAL for
 // TransactGetItems, which takes nothing else) and becomes a
-// capacity.Observation naming the pattern in the call's context, the
-// operation, the table or index, the consistency, the items read and, for
-// writes, each item's image before and after.
+// capacity.Observation naming the pattern in the call's context
+// (designs.WithPattern), the operation, the table or index, the
+// consistency, the items read and, for writes, each item's image before and
+// after.
 //
-// Patterns see exactly what they asked for. Where a write asked for no
-// return values the client asks for the old image (ALL_OLD: no extra
-// capacity, DynamoDB says) and takes it out again before the pattern sees
-// the output, and likewise for ReturnValuesOnConditionCheckFailure and
-// ConsumedCapacity; an update asked for ALL_NEW gets ALL_OLD, and the new
-// image the client computes from it. Images DynamoDB does not return
-// (transactions, batch writes, an update asked for UPDATED_*) come from the
-// client's shadow of the table: the last image of every item it wrote or
-// read.
+// Patterns see exactly what they asked for. Where a single-item write asked
+// for no return values or for ALL_OLD, the client asks for the old image
+// (ALL_OLD: no extra capacity, DynamoDB says) and takes it out again before
+// the pattern sees the output, and likewise for
+// ReturnValuesOnConditionCheckFailure and ConsumedCapacity; an update's new
+// image is the old one with the update expression applied (package
+// ddbitem). An update asked for ALL_NEW gets it from DynamoDB. Images
+// DynamoDB does not return (transactions, batch writes, an update's old
+// image under ALL_NEW or UPDATED_*) come from the client's shadow of the
+// table, ordered by the rule of order: where that rule leaves an image
+// unsure, the write is counted (Unsure) and the shadow settles the item
+// with a read of its own, outside every measured call.
 //
 // Reads carry images as stored where the read happened: the whole item on
 // the table, the index entry (the item projected onto the index) on an
@@ -41,24 +54,28 @@ type Observer func(capacity.Observation)
 // DynamoDB fetches from the table. Writes carry whole items.
 type Client struct {
 	db      designs.DB
-	schema  designs.Schema
-	indexes map[string]designs.Index
-	lsis    map[string]bool
+	schema  ddbitem.Schema
 	shadow  *shadow
+	clock   func() time.Time
 	observe atomic.Pointer[Observer]
 	approx  atomic.Int64
+	unsure  atomic.Int64
 }
+
+// Option configures a Client.
+type Option func(*Client)
+
+// WithClock sets what stamps each observation with its start (default
+// time.Now), so that specs of the ledger's seconds need no real time.
+func WithClock(now func() time.Time) Option { return func(c *Client) { c.clock = now } }
 
 // NewClient wraps db for a table of schema s. It observes nothing until
 // Observe is called; it keeps its shadow of the table from the first call.
-func NewClient(db designs.DB, s designs.Schema) *Client {
-	c := &Client{db: db, schema: s, indexes: map[string]designs.Index{}, lsis: map[string]bool{}, shadow: newShadow(s)}
-	for _, ix := range s.GSIs {
-		c.indexes[ix.Name] = ix
-	}
-	for _, ix := range s.LSIs {
-		ix.PK = s.PK // an LSI shares the table's partition key
-		c.indexes[ix.Name], c.lsis[ix.Name] = ix, true
+func NewClient(db designs.DB, s designs.Schema, opts ...Option) *Client {
+	c := &Client{db: db, schema: s.ItemSchema(), clock: time.Now}
+	c.shadow = newShadow(c.schema, c.readBack)
+	for _, o := range opts {
+		o(c)
 	}
 	return c
 }
@@ -75,14 +92,32 @@ func (c *Client) Observe(o Observer) {
 	c.observe.Store(&o)
 }
 
-// Approximations counts the writes whose after image the client could not
-// compute (an update expression it does not read) and took as unchanged, or
-// read back for a pattern that asked for it.
-func (c *Client) Approximations() int64 { return c.approx.Load() }
+// Fidelity is how far the client's images can be trusted, for the report.
+type Fidelity struct {
+	// Approximations counts writes whose after image the client could not
+	// compute (an update expression it does not read).
+	Approximations int64 `json:"approximations"`
+	// Unsure counts writes accounted from an image the client assumed while
+	// another write of the item overlapped them, or on an unsure item.
+	Unsure int64 `json:"unsure_writes"`
+	// SettleReads counts the reads the shadow made to settle unsure items,
+	// outside every measured call.
+	SettleReads int64 `json:"settle_reads"`
+	// StillUnsure counts items left unsure after Settle.
+	StillUnsure int `json:"still_unsure,omitempty"`
+}
+
+// Settle waits for the shadow's settling reads to finish (or ctx to end)
+// and says how far the images can be trusted.
+func (c *Client) Settle(ctx context.Context) Fidelity {
+	_ = c.shadow.settle.wait(ctx)
+	return Fidelity{Approximations: c.approx.Load(), Unsure: c.unsure.Load(),
+		SettleReads: c.shadow.settle.reads.Load(), StillUnsure: c.shadow.unsure()}
+}
 
 // Items calls f with every item the client knows table to hold: the table
 // as the run left it, for sizes. f must not call the client.
-func (c *Client) Items(table string, f func(capacity.Image)) { c.shadow.each(table, f) }
+func (c *Client) Items(table string, f func(ddbitem.Item)) { c.shadow.each(table, f) }
 
 func (c *Client) observer() Observer {
 	if o := c.observe.Load(); o != nil {
@@ -93,28 +128,23 @@ func (c *Client) observer() Observer {
 
 // observation starts the observation of a call made at start.
 func observation(ctx context.Context, start time.Time, op designs.Operation, table string) capacity.Observation {
-	return capacity.Observation{At: start, Pattern: PatternOf(ctx), Op: op, Table: table}
+	return capacity.Observation{At: start, Pattern: designs.PatternOf(ctx), Op: op, Table: table}
 }
 
-// keyOf is the primary key of item, for Write.Key and Addressed.
-func (c *Client) keyOf(item capacity.Image) capacity.Image {
-	k := make(capacity.Image, 2)
-	if v, ok := item[c.schema.PK]; ok {
-		k[c.schema.PK] = v
+// readBack is the shadow's settling read: consistent, unobserved.
+func (c *Client) readBack(ctx context.Context, table string, key ddbitem.Item) (ddbitem.Item, error) {
+	out, err := c.db.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(table), Key: key, ConsistentRead: aws.Bool(true)})
+	if err != nil {
+		return nil, err
 	}
-	if c.schema.SK != "" {
-		if v, ok := item[c.schema.SK]; ok {
-			k[c.schema.SK] = v
-		}
-	}
-	return k
+	return nilIfEmpty(out.Item), nil
 }
 
 // readImage is the image a read of item charges: the whole item from the
 // shadow (found by the key attributes of at) when the read projected part
 // of it, then the index entry when it read an index, unless the read
 // returned attributes an LSI does not hold.
-func (c *Client) readImage(table, index string, at, item capacity.Image, projected bool) capacity.Image {
+func (c *Client) readImage(table, index string, at, item ddbitem.Item, projected bool) ddbitem.Item {
 	if !projected {
 		return item
 	}
@@ -125,36 +155,10 @@ func (c *Client) readImage(table, index string, at, item capacity.Image, project
 	if index == "" {
 		return full
 	}
-	e := c.entry(index, full)
-	if c.lsis[index] && !covers(e, item) {
+	ix, _ := c.schema.Index(index)
+	e := c.schema.Entry(ix, full)
+	if ix.Local && !ddbitem.Covers(e, item) {
 		return full // an LSI fetched the rest from the table: the capacity model charges that too
-	}
-	return e
-}
-
-// covers reports whether every attribute of item is in entry.
-func covers(entry, item capacity.Image) bool {
-	for n := range item {
-		if _, ok := entry[n]; !ok {
-			return false
-		}
-	}
-	return true
-}
-
-// entry projects a whole item onto an index: the table's and the index's
-// keys, plus the projected attributes.
-func (c *Client) entry(index string, item capacity.Image) capacity.Image {
-	ix, ok := c.indexes[index]
-	if !ok || ix.Projection == "" || ix.Projection == types.ProjectionTypeAll {
-		return item
-	}
-	keep := append([]string{c.schema.PK, c.schema.SK, ix.PK, ix.SK}, ix.NonKey...)
-	e := make(capacity.Image, len(keep))
-	for _, n := range keep {
-		if v, ok := item[n]; ok && n != "" {
-			e[n] = v
-		}
 	}
 	return e
 }
@@ -165,11 +169,7 @@ func (c *Client) fullRead(index string, projection *string, sel types.Select) bo
 	if projection != nil || sel == types.SelectSpecificAttributes || sel == types.SelectCount {
 		return false
 	}
-	if index == "" {
-		return true
-	}
-	ix := c.indexes[index]
-	return ix.Projection == "" || ix.Projection == types.ProjectionTypeAll
+	return c.schema.Projects(index)
 }
 
 // local keeps DynamoDB's own figure for a call.
@@ -187,7 +187,7 @@ func wantsCapacity(r types.ReturnConsumedCapacity) bool {
 }
 
 // nilIfEmpty turns DynamoDB's "no item" (an empty or missing map) into nil.
-func nilIfEmpty(img capacity.Image) capacity.Image {
+func nilIfEmpty(img ddbitem.Item) ddbitem.Item {
 	if len(img) == 0 {
 		return nil
 	}

@@ -1,15 +1,16 @@
-package bench
+package meter
 
 import (
 	"context"
 	"maps"
-	"time"
+	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 )
 
@@ -30,7 +31,7 @@ func (c *Client) BatchGetItem(ctx context.Context, in *dynamodb.BatchGetItemInpu
 			req.RequestItems[table], added[table] = ka, add
 		}
 	}
-	start := time.Now()
+	sent, start := c.shadow.now(), c.clock()
 	out, err := c.db.BatchGetItem(ctx, &req, opts...)
 	if err != nil {
 		return out, err
@@ -40,7 +41,7 @@ func (c *Client) BatchGetItem(ctx context.Context, in *dynamodb.BatchGetItemInpu
 	for table, ka := range in.RequestItems {
 		consistent, whole := aws.ToBool(ka.ConsistentRead), ka.ProjectionExpression == nil
 		found := out.Responses[table]
-		c.learnAll(table, found, whole, consistent, start)
+		c.learnAll(table, found, whole, consistent, sent)
 		if observe == nil {
 			continue
 		}
@@ -72,9 +73,9 @@ func restoreProjections(in *dynamodb.BatchGetItemInput, out *dynamodb.BatchGetIt
 
 // missing lists the requested keys that were processed and found nothing;
 // an item projected without its key cannot be matched, so then it is empty.
-func (c *Client) missing(table string, keys, found, unprocessed []capacity.Image) []capacity.Image {
+func (c *Client) missing(table string, keys, found, unprocessed []ddbitem.Item) []ddbitem.Item {
 	seen := make(map[string]bool, len(found)+len(unprocessed))
-	for _, set := range [][]capacity.Image{found, unprocessed} {
+	for _, set := range [][]ddbitem.Item{found, unprocessed} {
 		for _, it := range set {
 			id, ok := c.shadow.id(table, it)
 			if !ok {
@@ -83,7 +84,7 @@ func (c *Client) missing(table string, keys, found, unprocessed []capacity.Image
 			seen[id] = true
 		}
 	}
-	var miss []capacity.Image
+	var miss []ddbitem.Item
 	for _, k := range keys {
 		if id, ok := c.shadow.id(table, k); ok && !seen[id] {
 			miss = append(miss, k)
@@ -93,42 +94,39 @@ func (c *Client) missing(table string, keys, found, unprocessed []capacity.Image
 }
 
 // BatchWriteItem puts and deletes items of one or more tables, without
-// conditions and without return values: the before images come from the
+// conditions and without return values: the old images come from the
 // shadow. Requests DynamoDB left unprocessed wrote nothing.
 func (c *Client) BatchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.BatchWriteItemOutput, error) {
+	ws := c.schema.BatchWrites(in.RequestItems)
 	req := *in
 	req.ReturnConsumedCapacity = types.ReturnConsumedCapacityIndexes
-	start := time.Now()
+	for _, w := range ws {
+		c.shadow.begin(w.Table, w.Key)
+	}
+	start := c.clock()
 	out, err := c.db.BatchWriteItem(ctx, &req, opts...)
 	if err != nil {
+		for _, w := range ws {
+			c.shadow.lost(w.Table, w.Key)
+		}
 		return out, err
 	}
-	observe := c.observer()
-	for table, reqs := range in.RequestItems {
-		skip := c.unprocessed(table, out.UnprocessedItems[table])
-		var writes []capacity.Write
-		for _, r := range reqs {
-			var key, after capacity.Image
-			switch {
-			case r.PutRequest != nil:
-				after = r.PutRequest.Item
-				key = c.keyOf(after)
-			case r.DeleteRequest != nil:
-				key = r.DeleteRequest.Key
-			default:
-				continue
-			}
-			if id, ok := c.shadow.id(table, key); ok && skip[id] {
-				continue
-			}
-			before := c.shadow.swap(table, key, after)
-			if observe != nil {
-				writes = append(writes, capacity.Write{Before: before, After: after, Key: key})
-			}
+	skip := c.unprocessed(out.UnprocessedItems)
+	byTable := map[string][]capacity.Write{}
+	for _, w := range ws {
+		id, _ := c.shadow.id(w.Table, w.Key)
+		if skip[id] {
+			c.shadow.assumed(w.Table, w.Key, unchanged)
+			continue
 		}
-		if observe != nil && len(writes) > 0 {
+		before, after, exact := c.shadow.assumed(w.Table, w.Key, c.apply(w))
+		c.countUnsure(exact)
+		byTable[w.Table] = append(byTable[w.Table], capacity.Write{Before: before, After: after, Key: w.Key})
+	}
+	if observe := c.observer(); observe != nil {
+		for _, table := range slices.Sorted(maps.Keys(byTable)) {
 			o := observation(ctx, start, designs.BatchWriteItem, table)
-			o.Writes, o.Local = writes, tableCapacity(out.ConsumedCapacity, table)
+			o.Writes, o.Local = byTable[table], tableCapacity(out.ConsumedCapacity, table)
 			observe(o)
 		}
 	}
@@ -138,21 +136,14 @@ func (c *Client) BatchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItem
 	return out, nil
 }
 
-// unprocessed names the requests of table DynamoDB sent back.
-func (c *Client) unprocessed(table string, reqs []types.WriteRequest) map[string]bool {
+// unprocessed names the requests DynamoDB sent back, by shadow id.
+func (c *Client) unprocessed(reqs map[string][]types.WriteRequest) map[string]bool {
 	if len(reqs) == 0 {
 		return nil
 	}
-	skip := make(map[string]bool, len(reqs))
-	for _, r := range reqs {
-		var key capacity.Image
-		switch {
-		case r.PutRequest != nil:
-			key = r.PutRequest.Item
-		case r.DeleteRequest != nil:
-			key = r.DeleteRequest.Key
-		}
-		if id, ok := c.shadow.id(table, key); ok {
+	skip := map[string]bool{}
+	for _, w := range c.schema.BatchWrites(reqs) {
+		if id, ok := c.shadow.id(w.Table, w.Key); ok {
 			skip[id] = true
 		}
 	}

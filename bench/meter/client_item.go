@@ -1,8 +1,9 @@
-package bench
+package meter
 
 import (
 	"context"
 	"errors"
+	"fmt"
 	"maps"
 	"time"
 
@@ -11,7 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbharness/ddbharness/bench/capacity"
-	"github.com/ddbharness/ddbharness/bench/ddbexpr"
+	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 )
 
@@ -25,7 +26,7 @@ import (
 func (c *Client) GetItem(ctx context.Context, in *dynamodb.GetItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
 	req := *in
 	req.ReturnConsumedCapacity = types.ReturnConsumedCapacityIndexes
-	start := time.Now()
+	sent, start := c.shadow.now(), c.clock()
 	out, err := c.db.GetItem(ctx, &req, opts...)
 	if err != nil {
 		return out, err
@@ -33,15 +34,15 @@ func (c *Client) GetItem(ctx context.Context, in *dynamodb.GetItemInput, opts ..
 	table, consistent := aws.ToString(in.TableName), aws.ToBool(in.ConsistentRead)
 	whole := in.ProjectionExpression == nil
 	if whole {
-		c.shadow.learn(table, out.Item, consistent, start)
+		c.shadow.read(table, in.Key, nilIfEmpty(out.Item), consistent, sent)
 	}
 	if observe := c.observer(); observe != nil {
 		o := observation(ctx, start, designs.GetItem, table)
 		o.Consistent, o.Local = consistent, local(out.ConsumedCapacity)
 		if len(out.Item) > 0 {
-			o.Reads = []capacity.Image{c.readImage(table, "", in.Key, out.Item, !whole)}
+			o.Reads = []ddbitem.Item{c.readImage(table, "", in.Key, out.Item, !whole)}
 		} else {
-			o.Misses, o.Addressed = 1, []capacity.Image{in.Key}
+			o.Misses, o.Addressed = 1, []ddbitem.Item{in.Key}
 		}
 		observe(o)
 	}
@@ -57,16 +58,17 @@ func (c *Client) PutItem(ctx context.Context, in *dynamodb.PutItemInput, opts ..
 	req.ReturnConsumedCapacity = types.ReturnConsumedCapacityIndexes
 	req.ReturnValues = types.ReturnValueAllOld
 	failOld := askFailureImage(&req.ReturnValuesOnConditionCheckFailure, req.ConditionExpression)
-	start := time.Now()
+	table, key := aws.ToString(in.TableName), c.schema.Key(in.Item)
+	c.shadow.begin(table, key)
+	start := c.clock()
 	out, err := c.db.PutItem(ctx, &req, opts...)
-	table, key := aws.ToString(in.TableName), c.keyOf(in.Item)
 	if err != nil {
-		c.conditionFailed(ctx, start, designs.PutItem, table, key, err, failOld)
+		c.failed(ctx, start, designs.PutItem, table, key, err, failOld)
 		return out, err
 	}
-	c.shadow.record(table, key, out.Attributes, in.Item, start)
-	c.wrote(ctx, start, designs.PutItem, table, out.ConsumedCapacity,
-		capacity.Write{Before: nilIfEmpty(out.Attributes), After: in.Item, Key: key})
+	before := nilIfEmpty(out.Attributes)
+	c.shadow.known(table, key, before, in.Item)
+	c.wrote(ctx, start, designs.PutItem, table, out.ConsumedCapacity, capacity.Write{Before: before, After: in.Item, Key: key})
 	if in.ReturnValues != types.ReturnValueAllOld {
 		out.Attributes = nil
 	}
@@ -82,16 +84,17 @@ func (c *Client) DeleteItem(ctx context.Context, in *dynamodb.DeleteItemInput, o
 	req.ReturnConsumedCapacity = types.ReturnConsumedCapacityIndexes
 	req.ReturnValues = types.ReturnValueAllOld
 	failOld := askFailureImage(&req.ReturnValuesOnConditionCheckFailure, req.ConditionExpression)
-	start := time.Now()
-	out, err := c.db.DeleteItem(ctx, &req, opts...)
 	table := aws.ToString(in.TableName)
+	c.shadow.begin(table, in.Key)
+	start := c.clock()
+	out, err := c.db.DeleteItem(ctx, &req, opts...)
 	if err != nil {
-		c.conditionFailed(ctx, start, designs.DeleteItem, table, in.Key, err, failOld)
+		c.failed(ctx, start, designs.DeleteItem, table, in.Key, err, failOld)
 		return out, err
 	}
-	c.shadow.record(table, in.Key, out.Attributes, nil, start)
-	c.wrote(ctx, start, designs.DeleteItem, table, out.ConsumedCapacity,
-		capacity.Write{Before: nilIfEmpty(out.Attributes), Key: in.Key})
+	before := nilIfEmpty(out.Attributes)
+	c.shadow.known(table, in.Key, before, nil)
+	c.wrote(ctx, start, designs.DeleteItem, table, out.ConsumedCapacity, capacity.Write{Before: before, Key: in.Key})
 	if in.ReturnValues != types.ReturnValueAllOld {
 		out.Attributes = nil
 	}
@@ -101,48 +104,67 @@ func (c *Client) DeleteItem(ctx context.Context, in *dynamodb.DeleteItemInput, o
 	return out, nil
 }
 
-// UpdateItem changes an item. Asked for nothing, for ALL_OLD or for
-// ALL_NEW, the client asks DynamoDB for the old image and applies the update
-// expression to it; the pattern that asked for ALL_NEW gets that new image.
-// The old image must come from DynamoDB: the shadow's image of the item
-// misses a concurrent write whose response the client has yet to handle. Asked
-// for UPDATED_*, the client has both images from its shadow.
+// UpdateItem changes an item. Asked for nothing or for ALL_OLD, and for
+// ALL_NEW when the client can apply the update expression (tried on the
+// shadow's image first), the client asks DynamoDB for the old image and
+// applies the expression to it; a pattern that asked for ALL_NEW gets that
+// new image. Otherwise (UPDATED_*, or an expression the client does not
+// read) DynamoDB answers as the pattern asked and the old image is the
+// shadow's.
 func (c *Client) UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.UpdateItemOutput, error) {
+	w := ddbitem.UpdateWrite(in)
+	table, asked := w.Table, in.ReturnValues
 	req := *in
 	req.ReturnConsumedCapacity = types.ReturnConsumedCapacityIndexes
-	asked := in.ReturnValues
-	if asked == "" || asked == types.ReturnValueNone || asked == types.ReturnValueAllNew {
+	computes := asked == "" || asked == types.ReturnValueNone || asked == types.ReturnValueAllOld
+	if asked == types.ReturnValueAllNew {
+		_, err := w.After(c.shadow.get(table, in.Key))
+		computes = err == nil
+	}
+	if computes {
 		req.ReturnValues = types.ReturnValueAllOld
 	}
 	failOld := askFailureImage(&req.ReturnValuesOnConditionCheckFailure, req.ConditionExpression)
-	start := time.Now()
+	c.shadow.begin(table, in.Key)
+	start := c.clock()
 	out, err := c.db.UpdateItem(ctx, &req, opts...)
-	table := aws.ToString(in.TableName)
 	if err != nil {
-		c.conditionFailed(ctx, start, designs.UpdateItem, table, in.Key, err, failOld)
+		c.failed(ctx, start, designs.UpdateItem, table, in.Key, err, failOld)
 		return out, err
 	}
-	change := func(old capacity.Image) capacity.Image {
-		return c.updated(old, in.Key, aws.ToString(in.UpdateExpression), in.ExpressionAttributeNames, in.ExpressionAttributeValues)
-	}
-	var w capacity.Write
+	cw := capacity.Write{Key: in.Key}
 	switch {
-	case asked == types.ReturnValueAllNew:
-		w.Before = nilIfEmpty(out.Attributes)
-		if w.After, err = c.newImage(ctx, in, w.Before, opts); err != nil {
-			return out, err
+	case computes:
+		cw.Before = nilIfEmpty(out.Attributes)
+		after, err := w.After(cw.Before)
+		if err != nil {
+			// DynamoDB applied what the client could not: the item is
+			// unknown until the shadow reads it back.
+			c.approx.Add(1)
+			c.unsure.Add(1)
+			c.shadow.lost(table, in.Key)
+			if asked == types.ReturnValueAllNew {
+				return out, fmt.Errorf("meter: UpdateItem on %s succeeded, but its new image cannot be computed for ALL_NEW: %w", table, err)
+			}
+			after = cw.Before
+		} else {
+			c.shadow.known(table, in.Key, cw.Before, after)
 		}
-		out.Attributes = maps.Clone(w.After)
-		c.shadow.record(table, in.Key, w.Before, w.After, start)
-	case req.ReturnValues == types.ReturnValueAllOld:
-		w.Before = nilIfEmpty(out.Attributes)
-		w.After = change(w.Before)
-		c.shadow.record(table, in.Key, w.Before, w.After, start)
+		cw.After = after
+		if asked == types.ReturnValueAllNew {
+			out.Attributes = maps.Clone(after)
+		}
+	case asked == types.ReturnValueAllNew:
+		now := nilIfEmpty(out.Attributes)
+		var exact bool
+		cw.Before, cw.After, exact = c.shadow.assumed(table, in.Key, func(ddbitem.Item) (ddbitem.Item, bool) { return now, true })
+		c.countUnsure(exact)
 	default:
-		w.Before, w.After = c.shadow.apply(table, in.Key, change)
+		var exact bool
+		cw.Before, cw.After, exact = c.shadow.assumed(table, in.Key, c.apply(w))
+		c.countUnsure(exact)
 	}
-	w.Key = in.Key
-	c.wrote(ctx, start, designs.UpdateItem, table, out.ConsumedCapacity, w)
+	c.wrote(ctx, start, designs.UpdateItem, table, out.ConsumedCapacity, cw)
 	if asked == "" || asked == types.ReturnValueNone {
 		out.Attributes = nil
 	}
@@ -152,36 +174,24 @@ func (c *Client) UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput, o
 	return out, nil
 }
 
-// newImage is the item an update the pattern asked ALL_NEW of left: the
-// expression applied to the old image DynamoDB returned. Should the client
-// fail to apply an expression DynamoDB applied, it reads the item back
-// (strongly consistent, unobserved) for the pattern, and counts an
-// approximation; it returns that read's error, if any.
-func (c *Client) newImage(ctx context.Context, in *dynamodb.UpdateItemInput, old capacity.Image, opts []func(*dynamodb.Options)) (capacity.Image, error) {
-	after, err := ddbexpr.ApplyUpdate(old, in.Key, aws.ToString(in.UpdateExpression), in.ExpressionAttributeNames, in.ExpressionAttributeValues)
-	if err == nil {
-		return after, nil
+// apply is w's after image as the shadow assumes it; a write the client
+// cannot compute is counted.
+func (c *Client) apply(w ddbitem.Write) func(ddbitem.Item) (ddbitem.Item, bool) {
+	return func(before ddbitem.Item) (ddbitem.Item, bool) {
+		after, err := w.After(before)
+		if err != nil {
+			c.approx.Add(1)
+			return before, false
+		}
+		return nilIfEmpty(after), true
 	}
-	c.approx.Add(1)
-	got, err := c.db.GetItem(ctx, &dynamodb.GetItemInput{TableName: in.TableName, Key: in.Key, ConsistentRead: aws.Bool(true)}, opts...)
-	if err != nil {
-		return nil, err
-	}
-	return nilIfEmpty(got.Item), nil
 }
 
-// updated applies an update expression; one the client cannot read leaves
-// the item as it was, and is counted.
-func (c *Client) updated(old, key capacity.Image, expr string, names map[string]string, values map[string]types.AttributeValue) capacity.Image {
-	after, err := ddbexpr.ApplyUpdate(old, key, expr, names, values)
-	if err != nil {
-		c.approx.Add(1)
-		if old == nil {
-			return key
-		}
-		return old
+// countUnsure counts a write accounted from an image that was not exact.
+func (c *Client) countUnsure(exact bool) {
+	if !exact {
+		c.unsure.Add(1)
 	}
-	return after
 }
 
 // askFailureImage asks for the item as it was when a condition fails, if
@@ -195,16 +205,18 @@ func askFailureImage(rv *types.ReturnValuesOnConditionCheckFailure, cond *string
 	return true
 }
 
-// conditionFailed observes a single-item write whose condition failed: it
-// wrote nothing and still costs a write of the item as it stands, which the
-// failure returned.
-func (c *Client) conditionFailed(ctx context.Context, start time.Time, op designs.Operation, table string, key capacity.Image, err error, asked bool) {
+// failed handles a single-item write that failed. One whose condition
+// failed wrote nothing and still costs a write of the item as it stands,
+// which the failure returned; any other failure may or may not have been
+// applied, so the shadow no longer vouches for the item.
+func (c *Client) failed(ctx context.Context, start time.Time, op designs.Operation, table string, key ddbitem.Item, err error, asked bool) {
 	var ccf *types.ConditionalCheckFailedException
 	if !errors.As(err, &ccf) {
+		c.shadow.lost(table, key)
 		return
 	}
 	old := nilIfEmpty(ccf.Item)
-	c.shadow.learn(table, old, true, start)
+	c.shadow.saw(table, key, old)
 	if asked {
 		ccf.Item = nil
 	}

@@ -1,4 +1,4 @@
-package bench
+package meter
 
 import (
 	"context"
@@ -8,8 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/ddbharness/ddbharness/bench/capacity"
-	"github.com/ddbharness/ddbharness/bench/ddbexpr"
+	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 )
 
@@ -21,17 +20,17 @@ func (c *Client) Query(ctx context.Context, in *dynamodb.QueryInput, opts ...fun
 	req.ReturnConsumedCapacity = types.ReturnConsumedCapacityIndexes
 	pg := c.newPage(in.TableName, in.IndexName, in.ConsistentRead, in.Select, in.ProjectionExpression)
 	req.ProjectionExpression, req.ExpressionAttributeNames, pg.added = c.withKeys(in.ProjectionExpression, in.ExpressionAttributeNames)
-	start := time.Now()
+	sent, start := c.shadow.now(), c.clock()
 	out, err := c.db.Query(ctx, &req, opts...)
 	if err != nil {
 		return out, err
 	}
-	pk := c.partitionKey(pg.index)
-	var addressed []capacity.Image
-	if v, ok := ddbexpr.PartitionValue(aws.ToString(in.KeyConditionExpression), in.ExpressionAttributeNames, in.ExpressionAttributeValues, pk); ok {
-		addressed = []capacity.Image{{pk: v}}
+	pk := c.schema.PartitionKey(pg.index)
+	var addressed []ddbitem.Item
+	if v, ok := ddbitem.PartitionValue(aws.ToString(in.KeyConditionExpression), in.ExpressionAttributeNames, in.ExpressionAttributeValues, pk); ok {
+		addressed = []ddbitem.Item{{pk: v}}
 	}
-	c.readPage(ctx, start, designs.Query, pg, out.Items, out.ConsumedCapacity, addressed)
+	c.readPage(ctx, sent, start, designs.Query, pg, out.Items, out.ConsumedCapacity, addressed)
 	if !wantsCapacity(in.ReturnConsumedCapacity) {
 		out.ConsumedCapacity = nil
 	}
@@ -44,12 +43,12 @@ func (c *Client) Scan(ctx context.Context, in *dynamodb.ScanInput, opts ...func(
 	req.ReturnConsumedCapacity = types.ReturnConsumedCapacityIndexes
 	pg := c.newPage(in.TableName, in.IndexName, in.ConsistentRead, in.Select, in.ProjectionExpression)
 	req.ProjectionExpression, req.ExpressionAttributeNames, pg.added = c.withKeys(in.ProjectionExpression, in.ExpressionAttributeNames)
-	start := time.Now()
+	sent, start := c.shadow.now(), c.clock()
 	out, err := c.db.Scan(ctx, &req, opts...)
 	if err != nil {
 		return out, err
 	}
-	c.readPage(ctx, start, designs.Scan, pg, out.Items, out.ConsumedCapacity, nil)
+	c.readPage(ctx, sent, start, designs.Scan, pg, out.Items, out.ConsumedCapacity, nil)
 	if !wantsCapacity(in.ReturnConsumedCapacity) {
 		out.ConsumedCapacity = nil
 	}
@@ -71,43 +70,36 @@ func (c *Client) newPage(table, index *string, consistent *bool, sel types.Selec
 
 // readPage observes a page, lets the shadow learn its whole items and takes
 // out of them the keys the client added.
-func (c *Client) readPage(ctx context.Context, start time.Time, op designs.Operation, pg page,
-	items []capacity.Image, cc *types.ConsumedCapacity, addressed []capacity.Image) {
+func (c *Client) readPage(ctx context.Context, sent uint64, start time.Time, op designs.Operation, pg page,
+	items []ddbitem.Item, cc *types.ConsumedCapacity, addressed []ddbitem.Item) {
 	if observe := c.observer(); observe != nil {
 		o := observation(ctx, start, op, pg.table)
 		o.Index, o.Consistent, o.Local = pg.index, pg.consistent, local(cc)
 		o.Reads, o.Addressed = c.readImages(pg.table, pg.index, items, pg.whole), addressed
 		observe(o)
 	}
-	c.learnAll(pg.table, items, pg.whole, pg.consistent, start)
+	c.learnAll(pg.table, items, pg.whole, pg.consistent, sent)
 	stripKeys(items, pg.added)
 }
 
-func (c *Client) readImages(table, index string, items []capacity.Image, whole bool) []capacity.Image {
+func (c *Client) readImages(table, index string, items []ddbitem.Item, whole bool) []ddbitem.Item {
 	if whole {
 		return items
 	}
-	imgs := make([]capacity.Image, len(items))
+	imgs := make([]ddbitem.Item, len(items))
 	for i, it := range items {
 		imgs[i] = c.readImage(table, index, it, it, true)
 	}
 	return imgs
 }
 
-// learnAll lets the shadow learn whole items a read returned.
-func (c *Client) learnAll(table string, items []capacity.Image, whole, consistent bool, start time.Time) {
+// learnAll lets the shadow learn whole items a read sent at event sent
+// returned.
+func (c *Client) learnAll(table string, items []ddbitem.Item, whole, consistent bool, sent uint64) {
 	if !whole {
 		return
 	}
 	for _, it := range items {
-		c.shadow.learn(table, it, consistent, start)
+		c.shadow.read(table, nil, it, consistent, sent)
 	}
-}
-
-// partitionKey is the partition key attribute of the table ("") or index.
-func (c *Client) partitionKey(index string) string {
-	if ix, ok := c.indexes[index]; ok && ix.PK != "" {
-		return ix.PK
-	}
-	return c.schema.PK
 }

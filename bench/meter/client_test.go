@@ -1,4 +1,4 @@
-package bench_test
+package meter_test
 
 import (
 	"context"
@@ -11,25 +11,26 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/ddbharness/ddbharness/bench"
 	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/bench/meter"
+	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 )
 
 const pattern designs.PatternID = "AP-T1"
 
 // as makes ctx carry the pattern's calls.
-func as(ctx context.Context) context.Context { return bench.WithPattern(ctx, pattern) }
+func as(ctx context.Context) context.Context { return designs.WithPattern(ctx, pattern) }
 
 var _ = Describe("the instrumented client", Label("client"), func() {
 	var (
-		client *bench.Client
-		rec    *bench.Recorder
+		client *meter.Client
+		rec    *meter.Recorder
 		pk     string
 	)
 	BeforeEach(func() {
-		client = bench.NewClient(raw, schema)
-		rec = &bench.Recorder{}
+		client = meter.NewClient(raw, schema)
+		rec = &meter.Recorder{}
 		client.Observe(rec.Observe)
 		pk = freshPK()
 	})
@@ -92,7 +93,7 @@ var _ = Describe("the instrumented client", Label("client"), func() {
 	})
 
 	DescribeTable("an update's images are the item as DynamoDB stored it before and after",
-		func(ctx SpecContext, start capacity.Image, update expression.UpdateBuilder) {
+		func(ctx SpecContext, start ddbitem.Item, update expression.UpdateBuilder) {
 			for k, v := range key(pk, "A") {
 				start[k] = v
 			}
@@ -106,7 +107,7 @@ var _ = Describe("the instrumented client", Label("client"), func() {
 			w := only(rec).Writes[0]
 			Expect(w.Before).To(sameItem(start))
 			Expect(w.After).To(sameItem(stored(ctx, key(pk, "A"))))
-			Expect(client.Approximations()).To(BeZero())
+			Expect(client.Settle(ctx).Approximations).To(BeZero())
 		},
 		Entry("setting and adding attributes", item("", "", "Name", "a"),
 			expression.Set(expression.Name("Name"), expression.Value("b")).Set(expression.Name("G"), expression.Value("grp"))),
@@ -151,10 +152,10 @@ var _ = Describe("the instrumented client", Label("client"), func() {
 		w := o.Writes[0]
 		Expect(w.Before).To(sameItem(v2), "the item as DynamoDB stored it, not the shadow's v1")
 		Expect(w.After).To(sameItem(v3))
-		Expect(client.Approximations()).To(BeZero())
+		Expect(client.Settle(ctx).Approximations).To(BeZero())
 		// The update left the Slim entry where it was: it is charged on the
 		// table alone, not as a move out of v1's Slim partition.
-		charges := capacity.Account(schema, o)
+		charges := capacity.Account(schema.ItemSchema(), o)
 		Expect(charges).To(HaveLen(1))
 		Expect(charges[0].Target).To(Equal(designs.MainTable))
 		Expect(charges[0].Key).To(Equal(pk))
@@ -171,7 +172,7 @@ var _ = Describe("the instrumented client", Label("client"), func() {
 	})
 
 	Describe("transactions", func() {
-		var before capacity.Image
+		var before ddbitem.Item
 		BeforeEach(func(ctx SpecContext) {
 			before = item(pk, "status", "IDs", ss("1", "2"), "Name", "s")
 			_, err := client.PutItem(as(ctx), &dynamodb.PutItemInput{TableName: aws.String(table), Item: before})
@@ -231,7 +232,7 @@ var _ = Describe("the instrumented client", Label("client"), func() {
 	})
 
 	Describe("reads", func() {
-		var whole capacity.Image
+		var whole ddbitem.Item
 		BeforeEach(func(ctx SpecContext) {
 			whole = item(pk, "A", "Name", "n", "R", "r1", "K", "k-"+pk, "Extra", "x")
 			_, err := client.PutItem(as(ctx), &dynamodb.PutItemInput{TableName: aws.String(table), Item: whole})
@@ -243,11 +244,11 @@ var _ = Describe("the instrumented client", Label("client"), func() {
 			out, err := client.GetItem(as(ctx), &dynamodb.GetItemInput{TableName: aws.String(table), Key: key(pk, "A"),
 				ProjectionExpression: aws.String("#n"), ExpressionAttributeNames: map[string]string{"#n": "Name"}})
 			Expect(err).NotTo(HaveOccurred())
-			Expect(out.Item).To(Equal(capacity.Image{"Name": s("n")}))
+			Expect(out.Item).To(Equal(ddbitem.Item{"Name": s("n")}))
 			o := only(rec)
 			Expect(o.Op).To(Equal(designs.GetItem))
 			Expect(o.Consistent).To(BeFalse())
-			Expect(o.Reads).To(Equal([]capacity.Image{whole}))
+			Expect(o.Reads).To(Equal([]ddbitem.Item{whole}))
 		})
 
 		It("counts a GetItem that finds nothing as a miss on its key", func(ctx SpecContext) {
@@ -257,11 +258,11 @@ var _ = Describe("the instrumented client", Label("client"), func() {
 			Expect(o.Consistent).To(BeTrue())
 			Expect(o.Reads).To(BeEmpty())
 			Expect(o.Misses).To(Equal(1))
-			Expect(o.Addressed).To(Equal([]capacity.Image{key(pk, "none")}))
+			Expect(o.Addressed).To(Equal([]ddbitem.Item{key(pk, "none")}))
 		})
 
 		DescribeTable("reads an index's entries as the index stores them",
-			func(ctx SpecContext, index, pkAttr string, projection *string, want func() capacity.Image) {
+			func(ctx SpecContext, index, pkAttr string, projection *string, want func() ddbitem.Item) {
 				pkValue := pk
 				if pkAttr == "K" {
 					pkValue = "k-" + pk
@@ -278,17 +279,17 @@ var _ = Describe("the instrumented client", Label("client"), func() {
 				Expect(err).NotTo(HaveOccurred())
 				o := only(rec)
 				Expect(o.Index).To(Equal(index))
-				Expect(o.Reads).To(Equal([]capacity.Image{want()}))
-				Expect(o.Addressed).To(Equal([]capacity.Image{{pkAttr: s(pkValue)}}))
+				Expect(o.Reads).To(Equal([]ddbitem.Item{want()}))
+				Expect(o.Addressed).To(Equal([]ddbitem.Item{{pkAttr: s(pkValue)}}))
 			},
 			Entry("a KEYS_ONLY GSI: the keys", "Slim", "K", nil,
-				func() capacity.Image { return capacity.Image{"PK": whole["PK"], "SK": whole["SK"], "K": whole["K"]} }),
+				func() ddbitem.Item { return ddbitem.Item{"PK": whole["PK"], "SK": whole["SK"], "K": whole["K"]} }),
 			Entry("an INCLUDE LSI read for one attribute: its entry all the same", "ByRank", "PK", aws.String("#n"),
-				func() capacity.Image {
-					return capacity.Image{"PK": whole["PK"], "SK": whole["SK"], "R": whole["R"], "Name": whole["Name"]}
+				func() ddbitem.Item {
+					return ddbitem.Item{"PK": whole["PK"], "SK": whole["SK"], "R": whole["R"], "Name": whole["Name"]}
 				}),
 			Entry("an INCLUDE LSI read for an attribute it does not hold: the whole item, fetched from the table", "ByRank", "PK", aws.String("#n, Extra"),
-				func() capacity.Image { return whole }),
+				func() ddbitem.Item { return whole }),
 		)
 
 		It("names the partition a Query that found nothing read", func(ctx SpecContext) {
@@ -299,7 +300,7 @@ var _ = Describe("the instrumented client", Label("client"), func() {
 			Expect(next).To(BeEmpty())
 			o := only(rec)
 			Expect(o.Reads).To(BeEmpty())
-			Expect(o.Addressed).To(Equal([]capacity.Image{{"PK": s(pk + "-empty")}}))
+			Expect(o.Addressed).To(Equal([]ddbitem.Item{{"PK": s(pk + "-empty")}}))
 		})
 
 		It("splits a BatchGetItem into hits and misses", func(ctx SpecContext) {
@@ -307,9 +308,9 @@ var _ = Describe("the instrumented client", Label("client"), func() {
 				table: {Keys: []map[string]types.AttributeValue{key(pk, "A"), key(pk, "B")}}}})
 			Expect(err).NotTo(HaveOccurred())
 			o := only(rec)
-			Expect(o.Reads).To(Equal([]capacity.Image{whole}))
+			Expect(o.Reads).To(Equal([]ddbitem.Item{whole}))
 			Expect(o.Misses).To(Equal(1))
-			Expect(o.Addressed).To(Equal([]capacity.Image{key(pk, "B")}))
+			Expect(o.Addressed).To(Equal([]ddbitem.Item{key(pk, "B")}))
 		})
 
 		It("takes a BatchWriteItem's old images from the shadow", func(ctx SpecContext) {

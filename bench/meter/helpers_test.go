@@ -1,4 +1,4 @@
-package bench_test
+package meter_test
 
 import (
 	"context"
@@ -12,13 +12,14 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/ddbharness/ddbharness/bench"
 	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/bench/meter"
+	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/internal/ddbtest"
 )
 
 // only returns the one observation recorded since the last take.
-func only(r *bench.Recorder) capacity.Observation {
+func only(r *meter.Recorder) capacity.Observation {
 	GinkgoHelper()
 	obs := r.Take()
 	Expect(obs).To(HaveLen(1))
@@ -45,10 +46,10 @@ func setOf(v ...string) types.AttributeValueMemberSS { return types.AttributeVal
 // row is an item as a pattern writes it, through attributevalue.
 type row struct{ PK, SK, Name string }
 
-func key(pk, sk string) capacity.Image { return capacity.Image{"PK": s(pk), "SK": s(sk)} }
+func key(pk, sk string) ddbitem.Item { return ddbitem.Item{"PK": s(pk), "SK": s(sk)} }
 
 // item is key(pk, sk) plus attributes.
-func item(pk, sk string, kv ...any) capacity.Image {
+func item(pk, sk string, kv ...any) ddbitem.Item {
 	img := key(pk, sk)
 	for i := 0; i < len(kv); i += 2 {
 		v, ok := kv[i+1].(types.AttributeValue)
@@ -63,7 +64,7 @@ func item(pk, sk string, kv ...any) capacity.Image {
 }
 
 // stored reads the item at k straight from the table, strongly consistent.
-func stored(ctx context.Context, k capacity.Image) capacity.Image {
+func stored(ctx context.Context, k ddbitem.Item) ddbitem.Item {
 	GinkgoHelper()
 	out, err := raw.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(table), Key: k, ConsistentRead: aws.Bool(true)})
 	Expect(err).NotTo(HaveOccurred())
@@ -74,15 +75,15 @@ func stored(ctx context.Context, k capacity.Image) capacity.Image {
 }
 
 // rawPut writes an item straight to the table, behind the client's back.
-func rawPut(ctx context.Context, img capacity.Image) {
+func rawPut(ctx context.Context, img ddbitem.Item) {
 	GinkgoHelper()
 	_, err := raw.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(table), Item: img})
 	Expect(err).NotTo(HaveOccurred())
 }
 
 // sameItem matches an image with the same content as want.
-func sameItem(want capacity.Image) OmegaMatcher {
-	return WithTransform(ddbtest.Canonical, Equal(ddbtest.Canonical(want)))
+func sameItem(want ddbitem.Item) OmegaMatcher {
+	return ddbtest.SameItem(want)
 }
 
 // writesOf returns the writes of observations, in order.

@@ -1,4 +1,4 @@
-package bench_test
+package meter_test
 
 import (
 	"fmt"
@@ -13,9 +13,9 @@ import (
 	"github.com/ddbharness/ddbharness/internal/ddbtest"
 )
 
-func TestBench(t *testing.T) {
+func TestMeter(t *testing.T) {
 	RegisterFailHandler(Fail)
-	RunSpecs(t, "bench", Label("bench"))
+	RunSpecs(t, "meter", Label("meter"))
 }
 
 // raw is an uninstrumented client of this run's DynamoDB Local, nil when
@@ -41,4 +41,4 @@ var _ = ddbtest.Local(func(ctx SpecContext, db *dynamodb.Client) {
 	table = designs.TableName("benchclient", fmt.Sprintf("p%d", GinkgoParallelProcess()))
 	Expect(designs.CreateTable(ctx, raw, schema, table)).To(Succeed())
 	DeferCleanup(func(ctx SpecContext) { Expect(designs.DeleteTable(ctx, raw, table)).To(Succeed()) })
-}, func() bool { return ddbtest.WillRun(Label("bench", "client"), Label("bench", "engine")) })
+}, func() bool { return ddbtest.WillRun(Label("meter", "client")) })

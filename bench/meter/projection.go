@@ -1,10 +1,10 @@
-package bench
+package meter
 
 import (
 	"maps"
 	"strings"
 
-	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/ddbitem"
 )
 
 // keyPlaceholders name the key attributes the client adds to a projection.
@@ -59,7 +59,7 @@ func projected(proj string, names map[string]string) map[string]bool {
 }
 
 // stripKeys takes the attributes withKeys added out of the items.
-func stripKeys(items []capacity.Image, added []string) {
+func stripKeys(items []ddbitem.Item, added []string) {
 	for _, it := range items {
 		for _, a := range added {
 			delete(it, a)

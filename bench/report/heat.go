@@ -8,6 +8,7 @@ import (
 
 	"github.com/ddbharness/ddbharness/bench"
 	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/ddbitem"
 )
 
 // HeatRows bounds the partition keys heat.svg shows: the hottest by their
@@ -71,7 +72,7 @@ func WriteHeat(w io.Writer, out bench.Outcome) error {
 	p.f(`<text x="8" y="20" font-size="14" font-weight="bold">%s: partition heat, share of the per-partition limit each second</text>`+"\n",
 		html.EscapeString(out.Scenario))
 	p.f(`<text x="8" y="38" fill="#555555">At the measured %.1f requests/s; a partition serves %s RCU/s or %s WCU/s (or a mix).</text>`+"\n",
-		r.MeasuredRate, thousands(capacity.PartitionRCU), thousands(capacity.PartitionWCU))
+		r.MeasuredRate, thousands(ddbitem.PartitionRCU), thousands(ddbitem.PartitionWCU))
 	for t := 0; t < seconds; t += axisStep(seconds) {
 		p.f(`<text x="%d" y="%d" fill="#555555">%ds</text>`+"\n", heatLabel+t*cell, heatTop-4, t)
 	}
@@ -104,7 +105,7 @@ func heatRows(hot []capacity.HotKey) []heatRowData {
 	for _, h := range hot {
 		row := heatRowData{label: truncate(targetName(h.Target)+"  "+h.Key, 44), shares: map[int]float64{}}
 		for _, pt := range h.Series {
-			share := pt.RCU/capacity.PartitionRCU + pt.WCU/capacity.PartitionWCU
+			share := pt.RCU/ddbitem.PartitionRCU + pt.WCU/ddbitem.PartitionWCU
 			row.shares[pt.T] += share
 			row.peak = max(row.peak, row.shares[pt.T])
 		}

@@ -16,6 +16,8 @@ import (
 
 	"github.com/ddbharness/ddbharness/bench"
 	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/bench/engine"
+	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 )
 
@@ -32,12 +34,12 @@ var catalog = []designs.Pattern{
 // sample is a run of 60 calls over 3 s: AP-06 reads, AP-03 writes, AP-07
 // misses every fifth call and fails once.
 func sample() bench.Outcome {
-	out := bench.Outcome{
+	out := bench.Outcome{Outcome: engine.Outcome{
 		Scenario: "invoicing/month-end", About: "clients read their invoices while a few big clients are billed",
 		Design: "invoicing", Table: "ddbh-invoicing-bench-1", Pacer: "Constant{20 hits/1s}", Pool: 100, Workers: 8,
 		Seed: 7, Duration: 3 * time.Second, Warmup: time.Second, SeedTime: 1500 * time.Millisecond,
 		Started: t0, Elapsed: 3 * time.Second,
-	}
+	}}
 	seq := map[string]uint64{}
 	for i := range 60 {
 		p := catalog[[]int{1, 1, 0, 2}[i%4]]
@@ -61,7 +63,7 @@ func sample() bench.Outcome {
 			}
 		}
 		m.Close()
-		out.Patterns = append(out.Patterns, bench.PatternMetrics{Pattern: p, Weight: map[designs.PatternID]int{"AP-03": 1, "AP-06": 2, "AP-07": 1}[p.ID],
+		out.Patterns = append(out.Patterns, engine.PatternMetrics{Pattern: p, Weight: map[designs.PatternID]int{"AP-03": 1, "AP-06": 2, "AP-07": 1}[p.ID],
 			Keys: "zipf", Metrics: m})
 	}
 	for i := range out.Results {
@@ -87,7 +89,7 @@ func sampleCapacity() capacity.Report {
 		},
 		Ceiling: &capacity.Ceiling{Target: designs.MainTable, Key: "CLIENT#1", Limit: "1,000 WCU/s per partition", Rate: 571, Factor: 28.6, Pattern: "AP-03"},
 		Growth: []capacity.Growth{{Kind: "collection", Key: "CLIENT#1", Bytes: 52_000, Added: 12_000, BytesPerSecond: 4000,
-			Limit: capacity.MaxCollectionBytes, SecondsToLimit: 2.68e6}},
+			Limit: ddbitem.MaxCollectionBytes, SecondsToLimit: 2.68e6}},
 		Cost: capacity.Cost{Region: "us-east-1", TableClass: "Standard", PriceDate: "2026-05-01", Source: "https://aws.amazon.com/dynamodb/pricing/",
 			RCUPerRequest: 0.82, WCUPerRequest: 2.5, OnDemand: 3.2313, Provisioned: 0.9876, Utilization: 0.7},
 		Patterns: []capacity.PatternUsage{
@@ -226,7 +228,7 @@ func TestWriteMakesAFolderPerRunAndPointsAtTheNewest(t *testing.T) {
 }
 
 func TestWriteReportsARunInterruptedBeforeItMeasured(t *testing.T) {
-	out := bench.Outcome{Scenario: "invoicing/month-end", Design: "invoicing", Interrupted: true}
+	out := bench.Outcome{Outcome: engine.Outcome{Scenario: "invoicing/month-end", Design: "invoicing", Interrupted: true}}
 	dir, err := Write(t.TempDir(), out)
 	if err != nil {
 		t.Fatalf("Write(interrupted, nothing measured): %v", err)

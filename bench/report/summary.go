@@ -13,6 +13,8 @@ import (
 
 	"github.com/ddbharness/ddbharness/bench"
 	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/bench/engine"
+	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 )
 
@@ -74,8 +76,17 @@ func (p *printer) header(out bench.Outcome) {
 	if out.Unsent > 0 {
 		p.f("**%d calls were never sent**: they were still waiting for a worker when the run ended, so the workers could not keep up with the pacer.\n\n", out.Unsent)
 	}
-	if out.Approximations > 0 {
-		p.f("%d writes have an approximate after image: the client could not evaluate their update expression.\n\n", out.Approximations)
+	fid := out.Fidelity
+	if fid.Approximations > 0 {
+		p.f("%d writes have an approximate after image: the client could not evaluate their update expression.\n\n", fid.Approximations)
+	}
+	if fid.Unsure > 0 {
+		p.f("%d writes were accounted from an old image the client assumed, because another write of the item was in flight with them (transactions return no images); their sizes may be off by what the other write changed. The client settled such items with %d reads of its own, outside the measured calls",
+			fid.Unsure, fid.SettleReads)
+		if fid.StillUnsure > 0 {
+			p.f("; %d items were still unsure at the end", fid.StillUnsure)
+		}
+		p.f(".\n\n")
 	}
 }
 
@@ -112,8 +123,8 @@ func metricCells(m vegeta.Metrics) []string {
 		}
 	}
 	return []string{strconv.FormatUint(m.Requests, 10), fmt.Sprintf("%.1f", m.Rate), fmt.Sprintf("%.1f", m.Throughput),
-		bench.Latency(m.Latencies.P50), bench.Latency(m.Latencies.P90), bench.Latency(m.Latencies.P99),
-		bench.Latency(m.Latencies.Max), fmt.Sprintf("%.1f%%", 100*m.Success), strconv.Itoa(errs)}
+		engine.Latency(m.Latencies.P50), engine.Latency(m.Latencies.P90), engine.Latency(m.Latencies.P99),
+		engine.Latency(m.Latencies.Max), fmt.Sprintf("%.1f%%", 100*m.Success), strconv.Itoa(errs)}
 }
 
 // errors lists the failed calls by pattern, status and error class.
@@ -185,7 +196,7 @@ func (p *printer) hot(hs []capacity.HotKey) {
 	p.f("### Hottest partition keys\n\n")
 	p.f("Ranked as CloudWatch Contributor Insights ranks them (3 × WCU + RCU over the run). ")
 	p.f("\"Throttles at\" is the request rate of this mix at which the key's partition reaches %s RCU/s or %s WCU/s; heat.svg shows each second.\n\n",
-		thousands(capacity.PartitionRCU), thousands(capacity.PartitionWCU))
+		thousands(ddbitem.PartitionRCU), thousands(ddbitem.PartitionWCU))
 	p.table("llrrrrrl", []string{"Target", "Partition key", "Score", "Share", "Peak RCU/s", "Peak WCU/s", "Throttles at (req/s)", "Mostly"}, rows)
 }
 

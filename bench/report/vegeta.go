@@ -10,6 +10,7 @@ import (
 
 	"github.com/ddbharness/ddbharness/bench"
 	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/bench/meter"
 	"github.com/ddbharness/ddbharness/designs"
 )
 
@@ -62,6 +63,7 @@ type metrics struct {
 	Interrupted    bool            `json:"interrupted"`
 	Unsent         int             `json:"unsent"`
 	Approximations int64           `json:"approximations"`
+	Fidelity       meter.Fidelity  `json:"fidelity"`
 	Total          *vegeta.Metrics `json:"total"`
 	Patterns       []patternJSON   `json:"patterns"`
 	Capacity       capacity.Report `json:"capacity"`
@@ -83,7 +85,7 @@ func WriteMetrics(w io.Writer, out bench.Outcome) error {
 	m := metrics{Scenario: out.Scenario, About: out.About, Design: out.Design, Table: out.Table, Pacer: out.Pacer,
 		Pool: out.Pool, Workers: out.Workers, Seed: out.Seed, Duration: out.Duration, Warmup: out.Warmup,
 		SeedTime: out.SeedTime, Started: out.Started, Elapsed: out.Elapsed, Interrupted: out.Interrupted,
-		Unsent: out.Unsent, Approximations: out.Approximations, Total: &out.Total, Capacity: out.Capacity,
+		Unsent: out.Unsent, Approximations: out.Fidelity.Approximations, Fidelity: out.Fidelity, Total: &out.Total, Capacity: out.Capacity,
 		Patterns: []patternJSON{}}
 	for i := range out.Patterns {
 		p := &out.Patterns[i]

@@ -11,9 +11,11 @@ import (
 	"time"
 
 	"github.com/ddbharness/ddbharness/bench"
+	"github.com/ddbharness/ddbharness/bench/engine"
 	"github.com/ddbharness/ddbharness/bench/report"
 	"github.com/ddbharness/ddbharness/internal/ddblocal"
 	"github.com/ddbharness/ddbharness/scenarios"
+	"github.com/ddbharness/ddbharness/workload"
 )
 
 // runBench runs the named scenarios (each design's default when none is
@@ -62,14 +64,14 @@ func runBench(ctx context.Context, args []string) error {
 
 // benchOne runs one scenario on its own DynamoDB Local: a fresh JVM per
 // scenario, so one design's load never leaves the next a tired server.
-func benchOne(ctx context.Context, sc bench.Scenario, target float64, root string) (string, bench.Outcome, error) {
+func benchOne(ctx context.Context, sc workload.Scenario, target float64, root string) (string, bench.Outcome, error) {
 	endpoint, stop, err := ddblocal.Start(ctx)
 	if err != nil {
 		return "", bench.Outcome{}, err
 	}
 	defer stop()
 	fmt.Fprintf(os.Stderr, "%s: DynamoDB at %s; %s\n", sc.Name, endpoint, sc.About)
-	out, err := bench.Run(ctx, ddblocal.Client(endpoint), sc, bench.Progress(os.Stderr), bench.TargetRate(target))
+	out, err := bench.Run(ctx, ddblocal.Client(endpoint), sc, engine.Progress(os.Stderr), engine.TargetRate(target))
 	if err != nil {
 		return "", out, err
 	}
@@ -79,11 +81,11 @@ func benchOne(ctx context.Context, sc bench.Scenario, target float64, root strin
 
 // pickScenarios turns names into scenarios: a scenario name
 // ("shop/constant-partitions"), a design name (its default), or "all".
-func pickScenarios(names []string) ([]bench.Scenario, error) {
+func pickScenarios(names []string) ([]workload.Scenario, error) {
 	if len(names) == 0 {
 		return scenarios.Defaults(), nil
 	}
-	var out []bench.Scenario
+	var out []workload.Scenario
 	for _, n := range names {
 		if n == "all" {
 			out = append(out, scenarios.All...)

@@ -2,17 +2,35 @@ package ddbtest
 
 import (
 	"encoding/base64"
-	"math/big"
 	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
+	"github.com/onsi/gomega/gcustom"
+	gtypes "github.com/onsi/gomega/types"
+
+	"github.com/ddbharness/ddbharness/ddbitem"
 )
 
-// Canonical renders an item as plain values that compare equal exactly when
-// DynamoDB holds the same item: every type kept apart, numbers by their
-// exact decimal value, sets in sorted order. A missing item is nil.
+// SameItem matches an item DynamoDB holds the same as want (ddbitem.Equal:
+// numbers by value, sets in any order; nil matches nil); a failure shows
+// both in Canonical form.
+func SameItem(want map[string]types.AttributeValue) gtypes.GomegaMatcher {
+	shown := &itemPair{Want: Canonical(want)}
+	return gcustom.MakeMatcher(func(got map[string]types.AttributeValue) (bool, error) {
+		shown.Got = Canonical(got)
+		return ddbitem.Equal(got, want), nil
+	}).WithTemplate("Expected\n{{format .Data.Got 1}}\n{{.To}} be the same item as\n{{format .Data.Want 1}}", shown)
+}
+
+// itemPair is what a SameItem failure shows.
+type itemPair struct{ Got, Want map[string]any }
+
+// Canonical renders an item as plain values that compare equal exactly
+// when ddbitem.Equal holds: every type kept apart, numbers by their exact
+// value (ddbitem.CanonicalNumber), sets in sorted order; for readable
+// failures and for matchers over many items (ConsistOf). A missing item
+// is nil.
 func Canonical(item map[string]types.AttributeValue) map[string]any {
 	if item == nil {
 		return nil
@@ -66,8 +84,4 @@ func canonicalValue(v types.AttributeValue) any {
 }
 
 // canonicalNumber is a DynamoDB number's exact value ("1.50" and "1.5" alike).
-func canonicalNumber(n string) string {
-	r, ok := new(big.Rat).SetString(n)
-	Expect(ok).To(BeTrue(), "number %q", n)
-	return r.RatString()
-}
+func canonicalNumber(n string) string { return ddbitem.CanonicalNumber(n) }

@@ -4,7 +4,7 @@
 // unpaged queries, scans and projections wider than their readers need.
 // What the schema and the catalog declare is checked as declared; what
 // depends on data (key cardinality, item and collection sizes) is measured
-// on the design's own fixtures, seeded in memory (see Sink).
+// on the design's own fixtures, seeded in memory (ddbitem.Memory).
 package lint
 
 import (
@@ -16,8 +16,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/ddbharness/ddbharness/bench/capacity"
-	"github.com/ddbharness/ddbharness/bench/ddbexpr"
+	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 )
 
@@ -202,7 +201,7 @@ func (l *linter) partitionKeys() {
 			more = fmt.Sprintf(" and %d more", len(keys)-maxListedKeys)
 		}
 		l.add(Finding{Target: target, Check: CheckPartitionKey,
-			Limit: fmt.Sprintf("%s RCU and %s WCU per second per partition key value", count(capacity.PartitionRCU), count(capacity.PartitionWCU)),
+			Limit: fmt.Sprintf("%s RCU and %s WCU per second per partition key value", count(ddbitem.PartitionRCU), count(ddbitem.PartitionWCU)),
 			Found: fmt.Sprintf("constant or low-cardinality partition key %s: %s%s of %s entries at pool %s; %s",
 				pkOf(s, target), strings.Join(listed, ", "), more, count(full.entries), count(l.full.pool), strings.Join(reasons, "; ")),
 			Why: "every read and write of these entries lands on one partition key value, so its throughput is capped " +
@@ -244,7 +243,7 @@ func (l *linter) lsiCollections() {
 			fb, hb := size(fullT, fullI), size(halfT, halfI)
 			part := fmt.Sprintf("%s is %s", k, bytesText(fb))
 			if grow := float64(fb-hb) / float64(l.full.pool-l.half.pool); grow > 0 {
-				part += fmt.Sprintf(" (10 GB at about %s entities)", count(l.full.pool+int(float64(capacity.MaxCollectionBytes-fb)/grow)))
+				part += fmt.Sprintf(" (10 GB at about %s entities)", count(l.full.pool+int(float64(ddbitem.MaxCollectionBytes-fb)/grow)))
 			}
 			parts = append(parts, part)
 		}
@@ -252,7 +251,7 @@ func (l *linter) lsiCollections() {
 			continue
 		}
 		l.add(Finding{Target: ix.Name, Check: CheckLSICollection,
-			Limit: fmt.Sprintf("%s per item collection on a table with an LSI", bytesText(capacity.MaxCollectionBytes)),
+			Limit: fmt.Sprintf("%s per item collection on a table with an LSI", bytesText(ddbitem.MaxCollectionBytes)),
 			Found: fmt.Sprintf("LSI %s indexes the item collections of constant partition keys, which grow with the data: %s at pool %s",
 				ix.Name, strings.Join(parts, ", "), count(l.full.pool)),
 			Why: "once a collection reaches 10 GB DynamoDB refuses every write that would grow it, and an LSI " +
@@ -271,7 +270,7 @@ func (l *linter) itemGrowth() {
 			item, n, size := largestWith(l.full.items, attr)
 			if item == nil {
 				l.add(Finding{Target: Table, Pattern: p.ID, Check: CheckItemGrowth,
-					Limit: fmt.Sprintf("%s per item", bytesText(capacity.MaxItemBytes)),
+					Limit: fmt.Sprintf("%s per item", bytesText(ddbitem.MaxItemBytes)),
 					Found: fmt.Sprintf("%s appends to %s, which no seeded item holds as a list or set", p.ID, attr),
 					Why:   "an item that grows in place is refused once it reaches 400 KB, and every write of it costs more on the way.",
 					Fix:   "seed the attribute so its size can be measured, or move each element to an item of its own.",
@@ -280,14 +279,14 @@ func (l *linter) itemGrowth() {
 			}
 			elem := max(valueSize(attr, item[attr])/max(n, 1), 1)
 			found := fmt.Sprintf("%s appends to %s; the largest seeded item holding it (%s) is %s with %s elements of about %d bytes: %s more appends reach 400 KB",
-				p.ID, attr, itemKey(l.d.Schema, item), bytesText(size), count(n), elem, count((capacity.MaxItemBytes-size)/elem))
+				p.ID, attr, itemKey(l.d.Schema, item), bytesText(size), count(n), elem, count((ddbitem.MaxItemBytes-size)/elem))
 			if old := findItem(l.d.Schema, l.half.items, item); old != nil {
-				if grow := float64(size-capacity.Size(old)) / float64(l.full.pool-l.half.pool); grow > 0 {
-					found += fmt.Sprintf(", at about %s entities", count(l.full.pool+int(float64(capacity.MaxItemBytes-size)/grow)))
+				if grow := float64(size-ddbitem.Size(old)) / float64(l.full.pool-l.half.pool); grow > 0 {
+					found += fmt.Sprintf(", at about %s entities", count(l.full.pool+int(float64(ddbitem.MaxItemBytes-size)/grow)))
 				}
 			}
 			l.add(Finding{Target: Table, Pattern: p.ID, Check: CheckItemGrowth,
-				Limit: fmt.Sprintf("%s per item", bytesText(capacity.MaxItemBytes)),
+				Limit: fmt.Sprintf("%s per item", bytesText(ddbitem.MaxItemBytes)),
 				Found: found,
 				Why: "DynamoDB refuses a write that takes an item past 400 KB, and every write and read of the item " +
 					"is billed for its whole size, so it gets slower and dearer as it grows.",
@@ -330,7 +329,7 @@ func (l *linter) queries() {
 	for _, p := range l.d.Patterns {
 		if p.Op == designs.Scan {
 			l.add(Finding{Target: p.Index, Pattern: p.ID, Check: CheckScan,
-				Limit: fmt.Sprintf("%s per Scan page; every item read is billed", bytesText(capacity.MaxPageBytes)),
+				Limit: fmt.Sprintf("%s per Scan page; every item read is billed", bytesText(ddbitem.MaxPageBytes)),
 				Found: fmt.Sprintf("%s is a Scan of %s", p.ID, p.Index),
 				Why:   "a Scan reads and bills every item of the table or index, so its cost and latency grow with the data, not with the answer.",
 				Fix:   "serve the pattern with a Query on a key (add a GSI, sparse if only some items qualify).",
@@ -341,20 +340,20 @@ func (l *linter) queries() {
 		}
 		largest := 0
 		for _, e := range entries(l.d.Schema, targetOf(p), l.full.items) {
-			largest = max(largest, capacity.Size(e))
+			largest = max(largest, ddbitem.Size(e))
 		}
 		var found string
 		switch {
 		case p.MaxItems == 0:
 			found = fmt.Sprintf("%s queries %s without a page cursor and declares no MaxItems bound", p.ID, p.Index)
-		case p.MaxItems*largest > capacity.MaxPageBytes:
+		case p.MaxItems*largest > ddbitem.MaxPageBytes:
 			found = fmt.Sprintf("%s returns up to %d entries of up to %s: %s, without a page cursor",
 				p.ID, p.MaxItems, bytesText(largest), bytesText(p.MaxItems*largest))
 		default:
 			continue
 		}
 		l.add(Finding{Target: p.Index, Pattern: p.ID, Check: CheckUnpagedQuery,
-			Limit: fmt.Sprintf("%s per Query call", bytesText(capacity.MaxPageBytes)),
+			Limit: fmt.Sprintf("%s per Query call", bytesText(ddbitem.MaxPageBytes)),
 			Found: found,
 			Why:   "DynamoDB stops a Query at 1 MB and returns LastEvaluatedKey; a pattern that ignores it silently returns part of the answer.",
 			Fix:   "hand out pages with a cursor (designs.Cursor) and declare Pages, or bound the result and declare MaxItems.",
@@ -389,7 +388,7 @@ func (l *linter) projections() {
 		extra := map[string]bool{}
 		total, unused := 0, 0
 		for _, e := range entries(s, ix.Name, l.full.items) {
-			total += capacity.Size(e)
+			total += ddbitem.Size(e)
 			for a, v := range e {
 				if !need[a] {
 					extra[a] = true
@@ -422,15 +421,15 @@ func targetOf(p designs.Pattern) string {
 
 // largestWith returns the largest item holding attr as a list or set, its
 // element count and its size.
-func largestWith(items []ddbexpr.Item, attr string) (ddbexpr.Item, int, int) {
-	var best ddbexpr.Item
+func largestWith(items []ddbitem.Item, attr string) (ddbitem.Item, int, int) {
+	var best ddbitem.Item
 	bestN, bestSize := 0, -1
 	for _, it := range items {
 		n, ok := elements(it[attr])
 		if !ok {
 			continue
 		}
-		if size := capacity.Size(it); size > bestSize {
+		if size := ddbitem.Size(it); size > bestSize {
 			best, bestN, bestSize = it, n, size
 		}
 	}
@@ -454,20 +453,20 @@ func elements(v types.AttributeValue) (int, bool) {
 
 // valueSize is the billed size of one attribute's value, without its name.
 func valueSize(name string, v types.AttributeValue) int {
-	return capacity.Size(capacity.Image{name: v}) - len(name)
+	return ddbitem.Size(ddbitem.Item{name: v}) - len(name)
 }
 
 // itemKey renders an item's primary key for a finding.
-func itemKey(s designs.Schema, it ddbexpr.Item) string {
-	k := designs.KeyText(it[s.PK])
+func itemKey(s designs.Schema, it ddbitem.Item) string {
+	k := ddbitem.KeyText(it[s.PK])
 	if s.SK != "" {
-		k += " / " + designs.KeyText(it[s.SK])
+		k += " / " + ddbitem.KeyText(it[s.SK])
 	}
 	return k
 }
 
 // findItem returns the item of items with the same primary key as it.
-func findItem(s designs.Schema, items []ddbexpr.Item, it ddbexpr.Item) ddbexpr.Item {
+func findItem(s designs.Schema, items []ddbitem.Item, it ddbitem.Item) ddbitem.Item {
 	want := itemKey(s, it)
 	for _, o := range items {
 		if itemKey(s, o) == want {

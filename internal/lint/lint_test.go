@@ -8,7 +8,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/ddbharness/ddbharness/bench/ddbexpr"
+	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/designs/accountpool"
 	"github.com/ddbharness/ddbharness/designs/agencies"
@@ -71,11 +71,11 @@ var _ = Describe("the five seed designs", func() {
 var _ = Describe("declared checks", func() {
 	s := designs.Schema{PK: "PK", SK: "SK", GSIs: []designs.Index{{Name: "GSI1", PK: "G1PK", SK: "G1SK"}}}
 	str := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
-	items := func(n int) []ddbexpr.Item {
-		var out []ddbexpr.Item
+	items := func(n int) []ddbitem.Item {
+		var out []ddbitem.Item
 		for i := range n {
 			id := fmt.Sprintf("%04d", i)
-			out = append(out, ddbexpr.Item{"PK": str("THING#" + id), "SK": str("THING#" + id), "Type": str("Thing"),
+			out = append(out, ddbitem.Item{"PK": str("THING#" + id), "SK": str("THING#" + id), "Type": str("Thing"),
 				"G1PK": str("OWNER#" + id), "G1SK": str(id), "Name": str("name " + id), "Blob": str(strings.Repeat("x", 200))})
 		}
 		return out
@@ -109,7 +109,7 @@ var _ = Describe("declared checks", func() {
 	)
 
 	It("flags a constant partition key that grows with the pool, not per-entity keys", func() {
-		constant := func(n int) []ddbexpr.Item {
+		constant := func(n int) []ddbitem.Item {
 			out := items(n)
 			for _, it := range out {
 				it["G1PK"] = str("ALL")

@@ -7,8 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ddbharness/ddbharness/bench/capacity"
-	"github.com/ddbharness/ddbharness/bench/ddbexpr"
+	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/scenarios"
 )
@@ -19,19 +18,21 @@ const Table = "table"
 // seed is one seeded data set: the pool it was seeded with and the items.
 type seed struct {
 	pool  int
-	items []ddbexpr.Item
+	items []ddbitem.Item
 }
 
-// seedDesign fills a Sink through the Seed of the design's default
-// scenario driver: the same fixtures bench loads, so the lint measures the
-// data the design would really hold.
+// seedDesign fills an in-memory table (ddbitem.Memory) through the Seed of
+// the design's default scenario driver: the same fixtures bench loads, so
+// the lint measures the data the design would really hold. Seeding in
+// memory keeps the lint a unit check, quick enough for make test and make
+// verify: the seeds fold their writes in memory anyway (fixtures.Loader).
 func seedDesign(ctx context.Context, d designs.Design, pool int, rnd int64) (seed, error) {
 	sc, ok := scenarios.Default(d.Name)
 	if !ok {
 		return seed{}, fmt.Errorf("lint %s: %w: no scenario to seed fixtures from", d.Name, designs.ErrNotFound)
 	}
-	sink := NewSink(d.Schema)
 	table := "lint-" + d.Name
+	sink := ddbitem.NewMemory(d.Schema.ItemSchema(), table)
 	if err := sc.Driver(sink, table, rnd).Seed(ctx, pool, nil); err != nil {
 		return seed{}, fmt.Errorf("lint %s: seed %d: %w", d.Name, pool, err)
 	}
@@ -61,14 +62,15 @@ func pkOf(s designs.Schema, target string) string {
 }
 
 // entries is what target holds for the items: the items themselves for the
-// table, their index entries (capacity.Entry: sparse indexes skip items
+// table, their index entries (ddbitem's Entry: sparse indexes skip items
 // without the key) for an index.
-func entries(s designs.Schema, target string, items []ddbexpr.Item) []capacity.Image {
-	out := make([]capacity.Image, 0, len(items))
+func entries(s designs.Schema, target string, items []ddbitem.Item) []ddbitem.Item {
+	out := make([]ddbitem.Item, 0, len(items))
+	keys := s.ItemSchema()
 	for _, it := range items {
-		e := capacity.Image(it)
+		e := it
 		if target != Table {
-			e = capacity.Entry(s, target, it)
+			e = keys.EntryOf(target, it)
 		}
 		if e != nil {
 			out = append(out, e)
@@ -99,9 +101,9 @@ var typeAttrs = []string{"Type", "type"}
 
 // itemType is the entry's item type; without a type attribute, the shape
 // of its partition key (the value up to its first '#', or the whole value).
-func itemType(e capacity.Image, pkText string) string {
+func itemType(e ddbitem.Item, pkText string) string {
 	for _, a := range typeAttrs {
-		if t := designs.KeyText(e[a]); t != "" {
+		if t := ddbitem.KeyText(e[a]); t != "" {
 			return t
 		}
 	}
@@ -111,17 +113,17 @@ func itemType(e capacity.Image, pkText string) string {
 	return pkText
 }
 
-func group(s designs.Schema, target string, es []capacity.Image) partitions {
+func group(s designs.Schema, target string, es []ddbitem.Item) partitions {
 	pk := pkOf(s, target)
 	ps := partitions{keys: map[string]*partition{}}
 	for _, e := range es {
-		k := designs.KeyText(e[pk])
+		k := ddbitem.KeyText(e[pk])
 		p := ps.keys[k]
 		if p == nil {
 			p = &partition{key: k, types: map[string]int{}}
 			ps.keys[k] = p
 		}
-		size := capacity.Size(e)
+		size := ddbitem.Size(e)
 		p.entries++
 		p.bytes += size
 		p.types[itemType(e, k)]++

@@ -1,0 +1,90 @@
+// Package bench runs a load scenario and measures it whole: the engine
+// (bench/engine) paces the mix and measures each call's latency, the
+// instrumented client (bench/meter) sees what each call read and wrote, and
+// the capacity ledger and model (bench/capacity) turn that into what real
+// DynamoDB would charge and where it would throttle. Run is where the three
+// meet; bench/report writes what it returns.
+package bench
+
+import (
+	"context"
+	"time"
+
+	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/bench/engine"
+	"github.com/ddbharness/ddbharness/bench/meter"
+	"github.com/ddbharness/ddbharness/ddbitem"
+	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/workload"
+)
+
+// Outcome is what a run measured: the engine's results and metrics, the
+// capacity model's report, and how far the client's images are exact.
+type Outcome struct {
+	engine.Outcome
+	Capacity capacity.Report
+	Fidelity meter.Fidelity
+}
+
+// Run runs scenario sc against db with the engine's options (engine.Workers,
+// engine.TargetRate, ...), metering every call, then runs the capacity
+// model over what the measured phase consumed. An interrupted run returns
+// what it measured.
+func Run(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, opts ...engine.Option) (Outcome, error) {
+	m := &metered{schema: sc.Design.Schema}
+	out, err := engine.Run(ctx, db, sc, append(opts, engine.Metered(m))...)
+	res := Outcome{Outcome: out, Fidelity: m.fidelity}
+	if err != nil || m.ledger == nil {
+		return res, err
+	}
+	res.Capacity = capacity.Model{
+		Schema:     sc.Design.Schema,
+		Requests:   int64(out.Total.Requests),
+		Duration:   min(out.Elapsed, sc.Duration),
+		TargetRate: out.TargetRate,
+		TableBytes: m.tableBytes(out.Table),
+	}.Analyze(m.ledger)
+	return res, nil
+}
+
+// metered is the engine's Meter: an instrumented client for the run, and a
+// ledger of the measured phase.
+type metered struct {
+	schema   designs.Schema
+	client   *meter.Client
+	ledger   *capacity.Ledger
+	fidelity meter.Fidelity
+}
+
+func (m *metered) Client(db designs.DB) designs.DB {
+	m.client = meter.NewClient(db, m.schema)
+	return m.client
+}
+
+func (m *metered) Start() {
+	m.ledger = capacity.NewLedger(m.schema)
+	m.client.Observe(func(o capacity.Observation) { m.ledger.Observe(o) })
+}
+
+// settleWait bounds how long the end of a run waits for the client's
+// settling reads.
+const settleWait = 30 * time.Second
+
+// Stop waits for the settling reads, unless the run was interrupted: then
+// it reports what is settled so far at once.
+func (m *metered) Stop(ctx context.Context) {
+	m.client.Observe(nil)
+	if ctx.Err() == nil {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, settleWait)
+		defer cancel()
+	}
+	m.fidelity = m.client.Settle(ctx)
+}
+
+// tableBytes is the size of the table as the run left it.
+func (m *metered) tableBytes(table string) int64 {
+	var n int64
+	m.client.Items(table, func(it ddbitem.Item) { n += int64(ddbitem.Size(it)) })
+	return n
+}
