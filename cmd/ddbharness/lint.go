@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 
@@ -66,15 +67,15 @@ func pickDesigns(names []string) ([]designs.Design, error) {
 // lintWarnings prints every design's findings as "lint: warning: ..."
 // lines for make verify: warnings only, so a lint error is printed as one
 // too and never fails the run.
-func lintWarnings(ctx context.Context) {
+func lintWarnings(ctx context.Context, w io.Writer) {
 	for _, d := range all.Designs {
 		fs, err := lint.Run(ctx, d)
 		if err != nil {
-			fmt.Println("lint: warning: could not lint:", err)
+			fmt.Fprintln(w, "lint: warning: could not lint:", err)
 			continue
 		}
 		for _, f := range fs {
-			fmt.Println(f.Warning())
+			fmt.Fprintln(w, f.Warning())
 		}
 	}
 }

@@ -1,0 +1,119 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+)
+
+// Suites reach DynamoDB through ddbtest (which hands them the run's
+// DynamoDB Local), or are the launcher's own (ddblocal).
+const (
+	ddbtestPackage  = "github.com/ddbharness/ddbharness/internal/ddbtest"
+	ddblocalPackage = "github.com/ddbharness/ddbharness/internal/ddblocal"
+)
+
+// testPackage is one package of the repository with tests.
+type testPackage struct {
+	ImportPath   string
+	Dir          string
+	TestImports  []string
+	XTestImports []string
+	TestGoFiles  []string
+	XTestGoFiles []string
+}
+
+// splitPackages lists the repository's packages with tests in two: those
+// whose tests reach DynamoDB (ginkgo runs them against the run's DynamoDB
+// Local, in parallel processes) and the rest, pure code, which go test
+// runs with its result cache: a package nothing changed in is not built or
+// run again. The scaffold's walkthrough is left to make walkthrough.
+func splitPackages(ctx context.Context) (dynamo, pure []testPackage, err error) {
+	cmd := exec.CommandContext(ctx, "go", "list", "-json", "./...")
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, nil, fmt.Errorf("go list: %w", err)
+	}
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	for dec.More() {
+		var p testPackage
+		if err := dec.Decode(&p); err != nil {
+			return nil, nil, fmt.Errorf("go list: %w", err)
+		}
+		if len(p.TestGoFiles)+len(p.XTestGoFiles) == 0 || strings.HasSuffix(p.ImportPath, "/internal/scaffold") {
+			continue
+		}
+		if p.ImportPath == ddblocalPackage || slices.Contains(slices.Concat(p.TestImports, p.XTestImports), ddbtestPackage) {
+			dynamo = append(dynamo, p)
+		} else {
+			pure = append(pure, p)
+		}
+	}
+	return dynamo, pure, nil
+}
+
+// unitTotals counts the top-level tests go test ran (a Ginkgo suite of pure
+// code is one test).
+type unitTotals struct{ passed, failed int }
+
+// runUnits runs the pure packages' tests with the race detector under go
+// test, printing go test's own line per package (cached ones say so) and
+// the output of every test that failed.
+func runUnits(ctx context.Context, pkgs []testPackage, w io.Writer) (unitTotals, error) {
+	var t unitTotals
+	if len(pkgs) == 0 {
+		return t, nil
+	}
+	args := []string{"test", "-race", "-json"}
+	for _, p := range pkgs {
+		args = append(args, p.ImportPath)
+	}
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Stderr = w
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return t, err
+	}
+	if err := cmd.Start(); err != nil {
+		return t, fmt.Errorf("go test: %w", err)
+	}
+	output := map[string][]string{} // a test's lines, until it passes
+	sc := bufio.NewScanner(stdout)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		var e struct {
+			Action, Package, Test, Output string
+			Elapsed                       float64
+		}
+		if json.Unmarshal(sc.Bytes(), &e) != nil {
+			continue
+		}
+		id := e.Package + " " + e.Test
+		switch {
+		case e.Action == "output" && e.Test != "":
+			output[id] = append(output[id], e.Output)
+		case e.Action == "output" && (strings.HasPrefix(e.Output, "ok ") || strings.HasPrefix(e.Output, "FAIL") || strings.HasPrefix(e.Output, "---")):
+			fmt.Fprint(w, e.Output)
+		case e.Test == "" || strings.Contains(e.Test, "/"):
+		case e.Action == "pass":
+			t.passed++
+			delete(output, id)
+		case e.Action == "fail":
+			t.failed++
+			fmt.Fprint(w, strings.Join(output[id], ""))
+			delete(output, id)
+		}
+	}
+	err = cmd.Wait()
+	if err != nil && t.failed == 0 {
+		return t, fmt.Errorf("go test: %w", err)
+	}
+	return t, nil
+}
