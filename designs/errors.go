@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbharness/ddbharness/ddbitem"
 )
 
 // Categories of the outcomes of access patterns: answers a caller acts on,
@@ -60,10 +62,10 @@ func NewError(category error, text string) error {
 //	var ErrEmailTaken = designs.Refusal("email already taken")
 func Refusal(text string) error { return NewError(ErrRefused, text) }
 
-// MaxTransactActions is the most actions one TransactWriteItems or
-// TransactGetItems request may hold.
-// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html#limits-dynamodb-transactions
-const MaxTransactActions = 100
+// MaxTransactActions is DynamoDB's limit on the actions of one
+// transaction (ddbitem, where every limit is stated with its source), here
+// for design packages, which import only designs.
+const MaxTransactActions = ddbitem.MaxTransactActions
 
 // CheckTransactSize refuses, before any call, a transaction DynamoDB would
 // reject for its action count: ErrTooManyActions.

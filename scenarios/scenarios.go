@@ -57,7 +57,7 @@ func Find(name string) (workload.Scenario, bool) {
 }
 
 // DynamoDB Local's knees, measured on our two-core machines with client and
-// server sharing the cores (see ARCHITECTURE.md): open-loop GetItem stays
+// server sharing the cores: open-loop GetItem stays
 // healthy up to about LocalReadKnee calls a second on a young JVM, and
 // transactions top out near LocalTransactKnee a second. Every scenario's
 // peak stays at a fraction of both, so a run measures the design rather
