@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -21,17 +20,83 @@ import (
 )
 
 // Finding is one risk of a design: where it is, the DynamoDB limit it runs
-// into, what the lint measured or read, why it matters and how to fix it.
+// into, what the lint measured or read (as numbers), why it matters and
+// how to fix it. Found and LimitText are rendered from the numbers.
 type Finding struct {
 	Design  string            `json:"design"`
 	Target  string            `json:"target"` // Table or an index name
 	Pattern designs.PatternID `json:"pattern,omitempty"`
 	Check   string            `json:"check"`
-	Limit   string            `json:"limit"`
-	Found   string            `json:"found"`
-	Why     string            `json:"why"`
-	Fix     string            `json:"fix"`
+	// Attribute is the attribute the finding is about: the target's
+	// partition key, or the attribute a pattern grows.
+	Attribute string `json:"attribute,omitempty"`
+	// Pool is how many entities were seeded for the measurement (0: the
+	// finding reads the catalog only).
+	Pool  int   `json:"pool,omitempty"`
+	Limit Limit `json:"limit"`
+	// Measured holds the check's figures by name (entries, distinct_keys,
+	// bytes, elements, element_bytes, appends_to_limit, entities_at_limit,
+	// actions, max_items, largest_entry_bytes, page_bytes, unread_bytes).
+	Measured map[string]int `json:"measured,omitempty"`
+	// Keys are the partition key values (or item keys) the finding names,
+	// largest first, with their own figures.
+	Keys []KeyFigure `json:"keys,omitempty"`
+	// Types are the item types whose entries keep to a fixed set of
+	// partition key values while the data grows.
+	Types []TypeFigure `json:"types,omitempty"`
+	// Names lists attributes or pattern IDs the finding names (a
+	// projection's readers, needed and unread attributes).
+	Names map[string][]string `json:"names,omitempty"`
+
+	Found     string `json:"found"`
+	LimitText string `json:"limit_text"`
+	Why       string `json:"why"`
+	Fix       string `json:"fix"`
 }
+
+// Limit is the DynamoDB limit a finding runs into: one or more values,
+// each with its unit, and the page that states it.
+type Limit struct {
+	Values []Quantity `json:"values,omitempty"`
+	Source string     `json:"source,omitempty"`
+}
+
+// Quantity is a number with its unit.
+type Quantity struct {
+	Value int64  `json:"value"`
+	Unit  string `json:"unit"`
+}
+
+// KeyFigure is one key value a finding names: its entries, their share of
+// the target's, their bytes, and the entities at which it reaches the
+// limit (0: not projected).
+type KeyFigure struct {
+	Key             string  `json:"key"`
+	Entries         int     `json:"entries,omitempty"`
+	Share           float64 `json:"share,omitempty"`
+	Bytes           int     `json:"bytes,omitempty"`
+	EntitiesAtLimit int     `json:"entities_at_limit,omitempty"`
+}
+
+// TypeFigure is an item type that stays on a fixed set of key values while
+// its entries grow.
+type TypeFigure struct {
+	Type        string `json:"type"`
+	Keys        int    `json:"keys"`
+	FromEntries int    `json:"from_entries"`
+	Entries     int    `json:"entries"`
+}
+
+// Sources of the limits the checks apply.
+const (
+	guide             = "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/"
+	sourcePartition   = guide + "bp-partition-key-design.html"
+	sourceCollection  = guide + "LSI.html#LSI.ItemCollections.SizeLimit"
+	sourceItem        = guide + "ServiceQuotas.html#limits-items"
+	sourceTransaction = guide + "ServiceQuotas.html#limits-dynamodb-transactions"
+	sourcePage        = guide + "Query.Pagination.html"
+	sourceProjection  = guide + "GSI.html#GSI.StorageConsiderations"
+)
 
 // The checks, as Finding.Check names them.
 const (
@@ -136,9 +201,20 @@ type linter struct {
 	out        []Finding
 }
 
+// add renders f's sentences from its figures and keeps it.
 func (l *linter) add(f Finding) {
 	f.Design = l.d.Name
+	f.Found, f.LimitText = f.render()
 	l.out = append(l.out, f)
+}
+
+// itemLimit is the 400 KB item size limit.
+var itemLimit = Limit{Values: []Quantity{{ddbitem.MaxItemBytes, "bytes per item"}}, Source: sourceItem}
+
+// lowCardinality reports whether a target's distinct partition key values
+// are too few for its entries.
+func lowCardinality(keys, entries int) bool {
+	return float64(keys)/float64(entries) < MinDistinctShare
 }
 
 // partitionKeys is check 1: constant or low-cardinality partition keys on
@@ -152,19 +228,17 @@ func (l *linter) partitionKeys() {
 			continue
 		}
 		flagged := map[string]bool{}
-		var reasons []string
+		var types []TypeFigure
 		largest := full.largest()
 		for _, p := range largest {
 			if share := float64(p.entries) / float64(full.entries); share > HotShare {
 				flagged[p.key] = true
-				reasons = append(reasons, fmt.Sprintf("%s holds %.0f%% of the entries", p.key, 100*share))
 			}
 		}
-		if share := float64(len(full.keys)) / float64(full.entries); share < MinDistinctShare {
+		if lowCardinality(len(full.keys), full.entries) {
 			for _, p := range largest[:min(len(largest), maxListedKeys)] {
 				flagged[p.key] = true
 			}
-			reasons = append(reasons, fmt.Sprintf("only %s distinct key values for %s entries", count(len(full.keys)), count(full.entries)))
 		}
 		halfTypes := half.byType()
 		fullTypes := full.byType()
@@ -179,36 +253,26 @@ func (l *linter) partitionKeys() {
 					flagged[p.key] = true
 				}
 			}
-			reasons = append(reasons, fmt.Sprintf("%s entries stay on %s key value(s) while they grow from %s to %s",
-				t, count(f.keys), count(h.entries), count(f.entries)))
+			types = append(types, TypeFigure{Type: t, Keys: f.keys, FromEntries: h.entries, Entries: f.entries})
 		}
 		if len(flagged) == 0 {
 			continue
 		}
-		var keys []string
-		for _, p := range largest {
-			if flagged[p.key] {
-				keys = append(keys, p.key)
-			}
-		}
-		l.hot[target] = keys
-		var listed []string
-		for _, k := range keys[:min(len(keys), maxListedKeys)] {
-			listed = append(listed, fmt.Sprintf("%s (%s entries)", k, count(full.keys[k].entries)))
-		}
-		more := ""
-		if len(keys) > maxListedKeys {
-			more = fmt.Sprintf(" and %d more", len(keys)-maxListedKeys)
-		}
-		l.add(Finding{Target: target, Check: CheckPartitionKey,
-			Limit: fmt.Sprintf("%s RCU and %s WCU per second per partition key value", count(ddbitem.PartitionRCU), count(ddbitem.PartitionWCU)),
-			Found: fmt.Sprintf("constant or low-cardinality partition key %s: %s%s of %s entries at pool %s; %s",
-				pkOf(s, target), strings.Join(listed, ", "), more, count(full.entries), count(l.full.pool), strings.Join(reasons, "; ")),
+		f := Finding{Target: target, Check: CheckPartitionKey, Attribute: pkOf(s, target), Pool: l.full.pool,
+			Limit: Limit{Values: []Quantity{{ddbitem.PartitionRCU, "RCU/s per partition key value"}, {ddbitem.PartitionWCU, "WCU/s per partition key value"}},
+				Source: sourcePartition},
+			Measured: map[string]int{"entries": full.entries, "distinct_keys": len(full.keys)}, Types: types,
 			Why: "every read and write of these entries lands on one partition key value, so its throughput is capped " +
 				"at one partition's share however large the table grows, and it grows with the data set.",
 			Fix: "key the entries by their own ID or by an owner with bounded children, or write-shard the constant " +
-				"value (KEY#0..KEY#N) and read the shards in parallel.",
-		})
+				"value (KEY#0..KEY#N) and read the shards in parallel."}
+		for _, p := range largest {
+			if flagged[p.key] {
+				l.hot[target] = append(l.hot[target], p.key)
+				f.Keys = append(f.Keys, KeyFigure{Key: p.key, Entries: p.entries, Share: float64(p.entries) / float64(full.entries)})
+			}
+		}
+		l.add(f)
 	}
 }
 
@@ -225,7 +289,7 @@ func (l *linter) lsiCollections() {
 	for _, ix := range s.LSIs {
 		fullI := group(s, ix.Name, entries(s, ix.Name, l.full.items))
 		halfI := group(s, ix.Name, entries(s, ix.Name, l.half.items))
-		var parts []string
+		var figures []KeyFigure
 		for _, k := range hot {
 			if fullI.keys[k] == nil {
 				continue // the LSI holds nothing of this collection
@@ -241,19 +305,17 @@ func (l *linter) lsiCollections() {
 				return n
 			}
 			fb, hb := size(fullT, fullI), size(halfT, halfI)
-			part := fmt.Sprintf("%s is %s", k, bytesText(fb))
+			kf := KeyFigure{Key: k, Bytes: fb}
 			if grow := float64(fb-hb) / float64(l.full.pool-l.half.pool); grow > 0 {
-				part += fmt.Sprintf(" (10 GB at about %s entities)", count(l.full.pool+int(float64(ddbitem.MaxCollectionBytes-fb)/grow)))
+				kf.EntitiesAtLimit = l.full.pool + int(float64(ddbitem.MaxCollectionBytes-fb)/grow)
 			}
-			parts = append(parts, part)
+			figures = append(figures, kf)
 		}
-		if len(parts) == 0 {
+		if len(figures) == 0 {
 			continue
 		}
-		l.add(Finding{Target: ix.Name, Check: CheckLSICollection,
-			Limit: fmt.Sprintf("%s per item collection on a table with an LSI", bytesText(ddbitem.MaxCollectionBytes)),
-			Found: fmt.Sprintf("LSI %s indexes the item collections of constant partition keys, which grow with the data: %s at pool %s",
-				ix.Name, strings.Join(parts, ", "), count(l.full.pool)),
+		l.add(Finding{Target: ix.Name, Check: CheckLSICollection, Attribute: s.PK, Pool: l.full.pool, Keys: figures,
+			Limit: Limit{Values: []Quantity{{ddbitem.MaxCollectionBytes, "bytes per item collection on a table with an LSI"}}, Source: sourceCollection},
 			Why: "once a collection reaches 10 GB DynamoDB refuses every write that would grow it, and an LSI " +
 				"cannot be dropped or added after the table is created.",
 			Fix: "serve this sort order from a GSI (no collection limit) or key the collection by a bounded owner; " +
@@ -269,25 +331,22 @@ func (l *linter) itemGrowth() {
 		for _, attr := range p.Grows {
 			item, n, size := largestWith(l.full.items, attr)
 			if item == nil {
-				l.add(Finding{Target: Table, Pattern: p.ID, Check: CheckItemGrowth,
-					Limit: fmt.Sprintf("%s per item", bytesText(ddbitem.MaxItemBytes)),
-					Found: fmt.Sprintf("%s appends to %s, which no seeded item holds as a list or set", p.ID, attr),
-					Why:   "an item that grows in place is refused once it reaches 400 KB, and every write of it costs more on the way.",
-					Fix:   "seed the attribute so its size can be measured, or move each element to an item of its own.",
+				l.add(Finding{Target: Table, Pattern: p.ID, Check: CheckItemGrowth, Attribute: attr, Pool: l.full.pool, Limit: itemLimit,
+					Why: "an item that grows in place is refused once it reaches 400 KB, and every write of it costs more on the way.",
+					Fix: "seed the attribute so its size can be measured, or move each element to an item of its own.",
 				})
 				continue
 			}
 			elem := max(valueSize(attr, item[attr])/max(n, 1), 1)
-			found := fmt.Sprintf("%s appends to %s; the largest seeded item holding it (%s) is %s with %s elements of about %d bytes: %s more appends reach 400 KB",
-				p.ID, attr, itemKey(l.d.Schema, item), bytesText(size), count(n), elem, count((ddbitem.MaxItemBytes-size)/elem))
+			kf := KeyFigure{Key: itemKey(l.d.Schema, item), Bytes: size}
 			if old := findItem(l.d.Schema, l.half.items, item); old != nil {
 				if grow := float64(size-ddbitem.Size(old)) / float64(l.full.pool-l.half.pool); grow > 0 {
-					found += fmt.Sprintf(", at about %s entities", count(l.full.pool+int(float64(ddbitem.MaxItemBytes-size)/grow)))
+					kf.EntitiesAtLimit = l.full.pool + int(float64(ddbitem.MaxItemBytes-size)/grow)
 				}
 			}
-			l.add(Finding{Target: Table, Pattern: p.ID, Check: CheckItemGrowth,
-				Limit: fmt.Sprintf("%s per item", bytesText(ddbitem.MaxItemBytes)),
-				Found: found,
+			l.add(Finding{Target: Table, Pattern: p.ID, Check: CheckItemGrowth, Attribute: attr, Pool: l.full.pool, Limit: itemLimit,
+				Keys:     []KeyFigure{kf},
+				Measured: map[string]int{"elements": n, "element_bytes": elem, "appends_to_limit": (ddbitem.MaxItemBytes - size) / elem},
 				Why: "DynamoDB refuses a write that takes an item past 400 KB, and every write and read of the item " +
 					"is billed for its whole size, so it gets slower and dearer as it grows.",
 				Fix: "store each element as its own item under a shared partition key (or a sparse GSI) and list them " +
@@ -303,23 +362,19 @@ func (l *linter) transactions() {
 		if p.Op != designs.TransactWriteItems && p.Op != designs.TransactGetItems {
 			continue
 		}
-		var found string
-		switch {
-		case p.Unbounded:
-			found = fmt.Sprintf("%s's action count follows its input with no bound", p.ID)
-		case p.MaxActions > designs.MaxTransactActions:
-			found = fmt.Sprintf("%s's largest input needs %d actions", p.ID, p.MaxActions)
-		case p.MaxActions == 0:
-			found = fmt.Sprintf("%s declares no MaxActions, so its action count is unknown", p.ID)
-		default:
+		if !p.Unbounded && p.MaxActions != 0 && p.MaxActions <= designs.MaxTransactActions {
 			continue
 		}
-		l.add(Finding{Target: p.Index, Pattern: p.ID, Check: CheckTransaction,
-			Limit: fmt.Sprintf("%d actions per transaction", designs.MaxTransactActions),
-			Found: found,
-			Why:   "DynamoDB rejects a transaction of more than 100 actions as a whole, so the pattern fails for large inputs, not slowly but entirely.",
-			Fix:   "bound the input (refuse it above the limit, as designs.CheckTransactSize does) and declare MaxActions, or split the work into idempotent steps.",
-		})
+		f := Finding{Target: p.Index, Pattern: p.ID, Check: CheckTransaction,
+			Limit:    Limit{Values: []Quantity{{designs.MaxTransactActions, "actions per transaction"}}, Source: sourceTransaction},
+			Measured: map[string]int{"max_actions": p.MaxActions},
+			Why:      "DynamoDB rejects a transaction of more than 100 actions as a whole, so the pattern fails for large inputs, not slowly but entirely.",
+			Fix:      "bound the input (refuse it above the limit, as designs.CheckTransactSize does) and declare MaxActions, or split the work into idempotent steps.",
+		}
+		if p.Unbounded {
+			f.Names = map[string][]string{"bound": {"none"}}
+		}
+		l.add(f)
 	}
 }
 
@@ -329,8 +384,7 @@ func (l *linter) queries() {
 	for _, p := range l.d.Patterns {
 		if p.Op == designs.Scan {
 			l.add(Finding{Target: p.Index, Pattern: p.ID, Check: CheckScan,
-				Limit: fmt.Sprintf("%s per Scan page; every item read is billed", bytesText(ddbitem.MaxPageBytes)),
-				Found: fmt.Sprintf("%s is a Scan of %s", p.ID, p.Index),
+				Limit: Limit{Values: []Quantity{{ddbitem.MaxPageBytes, "bytes per Scan page"}}, Source: sourcePage},
 				Why:   "a Scan reads and bills every item of the table or index, so its cost and latency grow with the data, not with the answer.",
 				Fix:   "serve the pattern with a Query on a key (add a GSI, sparse if only some items qualify).",
 			})
@@ -342,21 +396,14 @@ func (l *linter) queries() {
 		for _, e := range entries(l.d.Schema, targetOf(p), l.full.items) {
 			largest = max(largest, ddbitem.Size(e))
 		}
-		var found string
-		switch {
-		case p.MaxItems == 0:
-			found = fmt.Sprintf("%s queries %s without a page cursor and declares no MaxItems bound", p.ID, p.Index)
-		case p.MaxItems*largest > ddbitem.MaxPageBytes:
-			found = fmt.Sprintf("%s returns up to %d entries of up to %s: %s, without a page cursor",
-				p.ID, p.MaxItems, bytesText(largest), bytesText(p.MaxItems*largest))
-		default:
+		if p.MaxItems != 0 && p.MaxItems*largest <= ddbitem.MaxPageBytes {
 			continue
 		}
-		l.add(Finding{Target: p.Index, Pattern: p.ID, Check: CheckUnpagedQuery,
-			Limit: fmt.Sprintf("%s per Query call", bytesText(ddbitem.MaxPageBytes)),
-			Found: found,
-			Why:   "DynamoDB stops a Query at 1 MB and returns LastEvaluatedKey; a pattern that ignores it silently returns part of the answer.",
-			Fix:   "hand out pages with a cursor (designs.Cursor) and declare Pages, or bound the result and declare MaxItems.",
+		l.add(Finding{Target: p.Index, Pattern: p.ID, Check: CheckUnpagedQuery, Pool: l.full.pool,
+			Limit:    Limit{Values: []Quantity{{ddbitem.MaxPageBytes, "bytes per Query call"}}, Source: sourcePage},
+			Measured: map[string]int{"max_items": p.MaxItems, "largest_entry_bytes": largest, "page_bytes": p.MaxItems * largest},
+			Why:      "DynamoDB stops a Query at 1 MB and returns LastEvaluatedKey; a pattern that ignores it silently returns part of the answer.",
+			Fix:      "hand out pages with a cursor (designs.Cursor) and declare Pages, or bound the result and declare MaxItems.",
 		})
 	}
 }
@@ -399,11 +446,10 @@ func (l *linter) projections() {
 		if len(extra) == 0 {
 			continue
 		}
-		l.add(Finding{Target: ix.Name, Check: CheckProjection,
-			Limit: "an index entry is billed and stored at its full projected size",
-			Found: fmt.Sprintf("%s projects ALL, but its readers (%s) need only %s; %s of its %s is in unread attributes (%s)",
-				ix.Name, joinIDs(readers), strings.Join(slices.Sorted(maps.Keys(need)), ", "), bytesText(unused), bytesText(total),
-				strings.Join(slices.Sorted(maps.Keys(extra)), ", ")),
+		l.add(Finding{Target: ix.Name, Check: CheckProjection, Pool: l.full.pool, Limit: Limit{Source: sourceProjection},
+			Measured: map[string]int{"unread_bytes": unused, "bytes": total},
+			Names: map[string][]string{"readers": ids(readers), "needed": slices.Sorted(maps.Keys(need)),
+				"unread": slices.Sorted(maps.Keys(extra))},
 			Why: "every table write that touches a projected attribute is written again to the index, and storage is billed twice, " +
 				"for attributes no reader of the index uses.",
 			Fix: "project KEYS_ONLY or INCLUDE the attributes the readers declare (an index's projection is fixed at creation, so plan it before load).",
@@ -476,12 +522,12 @@ func findItem(s designs.Schema, items []ddbitem.Item, it ddbitem.Item) ddbitem.I
 	return nil
 }
 
-func joinIDs(ids []designs.PatternID) string {
-	out := make([]string, len(ids))
-	for i, id := range ids {
+func ids(ps []designs.PatternID) []string {
+	out := make([]string, len(ps))
+	for i, id := range ps {
 		out[i] = string(id)
 	}
-	return strings.Join(out, ", ")
+	return out
 }
 
 // count renders n with thousands separators.

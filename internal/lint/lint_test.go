@@ -1,6 +1,8 @@
 package lint_test
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -37,7 +39,7 @@ var _ = Describe("the five seed designs", func() {
 			text := ""
 			for _, f := range fs {
 				Expect(f.Design).To(Equal(d.Name))
-				Expect([]string{f.Limit, f.Found, f.Why, f.Fix}).NotTo(ContainElement(BeEmpty()), "every finding says what, the limit, why and the fix")
+				Expect([]string{f.LimitText, f.Found, f.Why, f.Fix}).NotTo(ContainElement(BeEmpty()), "every finding says what, the limit, why and the fix")
 				text += f.Found + "\n"
 			}
 			for _, m := range mentions {
@@ -119,5 +121,49 @@ var _ = Describe("declared checks", func() {
 		d := designs.Design{Name: "t", Schema: s}
 		Expect(where(lint.CheckItems(d, 200, constant(100), constant(200)))).To(ConsistOf("partition-key GSI1 "))
 		Expect(lint.CheckItems(d, 200, items(100), items(200))).To(BeEmpty())
+	})
+
+	It("carries its figures as numbers in lint -json, and renders its sentence from them", func() {
+		constant := func(n int) []ddbitem.Item {
+			out := items(n)
+			for _, it := range out {
+				it["G1PK"] = str("ALL")
+			}
+			return out
+		}
+		fs := lint.CheckItems(designs.Design{Name: "t", Schema: s}, 200, constant(100), constant(200))
+		var out bytes.Buffer
+		Expect(lint.WriteJSON(&out, fs)).To(Succeed())
+		var got []struct {
+			Check, Attribute string
+			Pool             int
+			Limit            struct{ Values []struct{ Value int64 } }
+			Measured         map[string]int
+			Keys             []struct {
+				Key     string
+				Entries int
+				Share   float64
+			}
+			Types []struct {
+				Type        string
+				Keys        int
+				FromEntries int `json:"from_entries"`
+				Entries     int
+			}
+			Found string
+		}
+		Expect(json.Unmarshal(out.Bytes(), &got)).To(Succeed())
+		Expect(got).To(HaveLen(1))
+		f := got[0]
+		Expect([]any{f.Check, f.Attribute, f.Pool}).To(Equal([]any{"partition-key", "G1PK", 200}))
+		Expect(f.Limit.Values).To(HaveLen(2))
+		Expect([]int64{f.Limit.Values[0].Value, f.Limit.Values[1].Value}).To(Equal([]int64{3000, 1000}))
+		Expect(f.Measured).To(Equal(map[string]int{"entries": 200, "distinct_keys": 1}))
+		Expect(f.Keys).To(HaveLen(1))
+		Expect([]any{f.Keys[0].Key, f.Keys[0].Entries, f.Keys[0].Share}).To(Equal([]any{"ALL", 200, 1.0}))
+		Expect(f.Types).To(HaveLen(1))
+		Expect([]any{f.Types[0].Type, f.Types[0].Keys, f.Types[0].FromEntries, f.Types[0].Entries}).To(Equal([]any{"Thing", 1, 100, 200}))
+		Expect(f.Found).To(Equal("constant or low-cardinality partition key G1PK: ALL (200 entries) of 200 entries at pool 200; " +
+			"ALL holds 100% of the entries; only 1 distinct key values for 200 entries; Thing entries stay on 1 key value(s) while they grow from 100 to 200"))
 	})
 })

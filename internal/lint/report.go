@@ -23,7 +23,7 @@ func WriteText(w io.Writer, design string, fs []Finding) error {
 			where += " " + string(f.Pattern)
 		}
 		if _, err := fmt.Fprintf(w, "%2d. %s  %s  [%s]\n    found: %s\n    limit: %s\n    why:   %s\n    fix:   %s\n",
-			i+1, f.Design, where, f.Check, f.Found, f.Limit, f.Why, f.Fix); err != nil {
+			i+1, f.Design, where, f.Check, f.Found, f.LimitText, f.Why, f.Fix); err != nil {
 			return err
 		}
 	}
@@ -47,5 +47,5 @@ func (f Finding) Warning() string {
 	if f.Pattern != "" {
 		where += " " + string(f.Pattern)
 	}
-	return fmt.Sprintf("lint: warning: %s %s [%s]: %s (limit: %s)", f.Design, where, f.Check, f.Found, f.Limit)
+	return fmt.Sprintf("lint: warning: %s %s [%s]: %s (limit: %s)", f.Design, where, f.Check, f.Found, f.LimitText)
 }
