@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -134,11 +135,49 @@ func suites(ctx context.Context, endpoint string, all []testPackage, extra []str
 	}
 	errs := make([]error, len(groups))
 	var wg sync.WaitGroup
+	var mu sync.Mutex
 	for i, g := range groups {
-		wg.Go(func() { errs[i] = ginkgo(ctx, endpoint, g, byGroup[g], extra) })
+		out := &lines{mu: &mu, w: os.Stdout}
+		wg.Go(func() {
+			errs[i] = ginkgo(ctx, endpoint, g, byGroup[g], extra, out)
+			out.flush()
+		})
 	}
 	wg.Wait()
 	return errors.Join(errs...)
+}
+
+// lines forwards what it is written to w in whole lines only, under mu, so
+// that the two ginkgo runs writing at once never cut into each other's
+// lines (a suite's progress dots arrive with its result line).
+type lines struct {
+	mu  *sync.Mutex
+	w   io.Writer
+	buf []byte
+}
+
+func (l *lines) Write(p []byte) (int, error) {
+	l.buf = append(l.buf, p...)
+	if i := bytes.LastIndexByte(l.buf, '\n'); i >= 0 {
+		l.mu.Lock()
+		_, err := l.w.Write(l.buf[:i+1])
+		l.mu.Unlock()
+		l.buf = append(l.buf[:0], l.buf[i+1:]...)
+		if err != nil {
+			return 0, err
+		}
+	}
+	return len(p), nil
+}
+
+// flush writes what is left after the last newline.
+func (l *lines) flush() {
+	if len(l.buf) > 0 {
+		l.mu.Lock()
+		_, _ = l.w.Write(append(l.buf, '\n'))
+		l.mu.Unlock()
+		l.buf = nil
+	}
 }
 
 // mergeReports joins the groups' reports into report.json and junit.xml.
@@ -167,7 +206,7 @@ func mergeReports() ([]types.Report, error) {
 // reaches it once, through us, and the JVM is stopped only after the
 // suites have cleaned up. A group with no suite runs nothing and writes
 // empty reports.
-func ginkgo(ctx context.Context, endpoint, group string, suites []testPackage, extra []string) error {
+func ginkgo(ctx context.Context, endpoint, group string, suites []testPackage, extra []string, out io.Writer) error {
 	report, junit := "report-"+group+".json", "junit-"+group+".xml"
 	if len(suites) == 0 {
 		if err := os.WriteFile(filepath.Join(verifyDir, report), []byte("[]"), 0o644); err != nil {
@@ -193,7 +232,7 @@ func ginkgo(ctx context.Context, endpoint, group string, suites []testPackage, e
 		args = append(args, "./"+rel)
 	}
 	cmd := exec.Command("go", args...)
-	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+	cmd.Stdout, cmd.Stderr = out, out
 	cmd.Env = os.Environ()
 	if env, _ := ddblocal.LoadEnv(); env.Endpoint == "" {
 		cmd.Env = append(cmd.Env, ddblocal.EnvRunEndpoint+"="+endpoint)
