@@ -21,10 +21,14 @@ import (
 
 // Finding is one risk of a design: where it is, the DynamoDB limit it runs
 // into, what the lint measured or read (as numbers), why it matters and
-// how to fix it. Found and LimitText are rendered from the numbers.
+// how to fix it. The figures are the finding; its sentences (Found,
+// LimitText, Why, Fix, and Warning) are rendered from them, one renderer
+// per check (render.go), so the text and lint -json never disagree.
 type Finding struct {
-	Design  string            `json:"design"`
-	Target  string            `json:"target"` // Table or an index name
+	Design string `json:"design"`
+	// Target is Table or an index name, for the catalog's checks too (a
+	// pattern on designs.MainTable has Target Table).
+	Target  string            `json:"target"`
 	Pattern designs.PatternID `json:"pattern,omitempty"`
 	Check   string            `json:"check"`
 	// Attribute is the attribute the finding is about: the target's
@@ -34,19 +38,25 @@ type Finding struct {
 	// finding reads the catalog only).
 	Pool  int   `json:"pool,omitempty"`
 	Limit Limit `json:"limit"`
-	// Measured holds the check's figures by name (entries, distinct_keys,
-	// bytes, elements, element_bytes, appends_to_limit, entities_at_limit,
-	// actions, max_items, largest_entry_bytes, page_bytes, unread_bytes).
+	// Measured holds the check's figures by name; a name ending in _bytes
+	// is in bytes, any other is a count. By check: partition-key entries,
+	// distinct_keys; item-growth elements, element_bytes, appends_to_limit;
+	// transaction-size max_actions (when declared); unpaged-query
+	// largest_entry_bytes, and max_items, page_bytes when a bound is
+	// declared; projection-all entry_bytes, unread_bytes.
 	Measured map[string]int `json:"measured,omitempty"`
-	// Keys are the partition key values (or item keys) the finding names,
-	// largest first, with their own figures.
+	// Keys are the partition key values (or, for item-growth, the item
+	// key) the finding names, largest first, with their own figures.
 	Keys []KeyFigure `json:"keys,omitempty"`
 	// Types are the item types whose entries keep to a fixed set of
 	// partition key values while the data grows.
 	Types []TypeFigure `json:"types,omitempty"`
-	// Names lists attributes or pattern IDs the finding names (a
-	// projection's readers, needed and unread attributes).
+	// Names lists attributes or pattern IDs the finding names: a
+	// projection's readers, needed and unread attributes.
 	Names map[string][]string `json:"names,omitempty"`
+	// Unbounded is set on a transaction-size finding whose pattern's
+	// action count follows its input with no bound.
+	Unbounded bool `json:"unbounded,omitempty"`
 
 	Found     string `json:"found"`
 	LimitText string `json:"limit_text"`
@@ -68,14 +78,17 @@ type Quantity struct {
 }
 
 // KeyFigure is one key value a finding names: its entries, their share of
-// the target's, their bytes, and the entities at which it reaches the
-// limit (0: not projected).
+// the target's (0 to 1), their bytes, how many bytes it grows by per
+// entity seeded (measured between half the pool and the pool), and the
+// entities at which that growth reaches the limit (0: not growing, so not
+// projected).
 type KeyFigure struct {
-	Key             string  `json:"key"`
-	Entries         int     `json:"entries,omitempty"`
-	Share           float64 `json:"share,omitempty"`
-	Bytes           int     `json:"bytes,omitempty"`
-	EntitiesAtLimit int     `json:"entities_at_limit,omitempty"`
+	Key                  string  `json:"key"`
+	Entries              int     `json:"entries,omitempty"`
+	Share                float64 `json:"share,omitempty"`
+	Bytes                int     `json:"bytes,omitempty"`
+	GrowthBytesPerEntity float64 `json:"growth_bytes_per_entity,omitempty"`
+	EntitiesAtLimit      int     `json:"entities_at_limit,omitempty"`
 }
 
 // TypeFigure is an item type that stays on a fixed set of key values while
@@ -204,7 +217,7 @@ type linter struct {
 // add renders f's sentences from its figures and keeps it.
 func (l *linter) add(f Finding) {
 	f.Design = l.d.Name
-	f.Found, f.LimitText = f.render()
+	f.Found, f.LimitText, f.Why, f.Fix = f.render()
 	l.out = append(l.out, f)
 }
 
@@ -261,11 +274,7 @@ func (l *linter) partitionKeys() {
 		f := Finding{Target: target, Check: CheckPartitionKey, Attribute: pkOf(s, target), Pool: l.full.pool,
 			Limit: Limit{Values: []Quantity{{ddbitem.PartitionRCU, "RCU/s per partition key value"}, {ddbitem.PartitionWCU, "WCU/s per partition key value"}},
 				Source: sourcePartition},
-			Measured: map[string]int{"entries": full.entries, "distinct_keys": len(full.keys)}, Types: types,
-			Why: "every read and write of these entries lands on one partition key value, so its throughput is capped " +
-				"at one partition's share however large the table grows, and it grows with the data set.",
-			Fix: "key the entries by their own ID or by an owner with bounded children, or write-shard the constant " +
-				"value (KEY#0..KEY#N) and read the shards in parallel."}
+			Measured: map[string]int{"entries": full.entries, "distinct_keys": len(full.keys)}, Types: types}
 		for _, p := range largest {
 			if flagged[p.key] {
 				l.hot[target] = append(l.hot[target], p.key)
@@ -307,6 +316,7 @@ func (l *linter) lsiCollections() {
 			fb, hb := size(fullT, fullI), size(halfT, halfI)
 			kf := KeyFigure{Key: k, Bytes: fb}
 			if grow := float64(fb-hb) / float64(l.full.pool-l.half.pool); grow > 0 {
+				kf.GrowthBytesPerEntity = grow
 				kf.EntitiesAtLimit = l.full.pool + int(float64(ddbitem.MaxCollectionBytes-fb)/grow)
 			}
 			figures = append(figures, kf)
@@ -316,10 +326,6 @@ func (l *linter) lsiCollections() {
 		}
 		l.add(Finding{Target: ix.Name, Check: CheckLSICollection, Attribute: s.PK, Pool: l.full.pool, Keys: figures,
 			Limit: Limit{Values: []Quantity{{ddbitem.MaxCollectionBytes, "bytes per item collection on a table with an LSI"}}, Source: sourceCollection},
-			Why: "once a collection reaches 10 GB DynamoDB refuses every write that would grow it, and an LSI " +
-				"cannot be dropped or added after the table is created.",
-			Fix: "serve this sort order from a GSI (no collection limit) or key the collection by a bounded owner; " +
-				"an LSI fits only partitions with bounded data.",
 		})
 	}
 }
@@ -331,26 +337,20 @@ func (l *linter) itemGrowth() {
 		for _, attr := range p.Grows {
 			item, n, size := largestWith(l.full.items, attr)
 			if item == nil {
-				l.add(Finding{Target: Table, Pattern: p.ID, Check: CheckItemGrowth, Attribute: attr, Pool: l.full.pool, Limit: itemLimit,
-					Why: "an item that grows in place is refused once it reaches 400 KB, and every write of it costs more on the way.",
-					Fix: "seed the attribute so its size can be measured, or move each element to an item of its own.",
-				})
+				l.add(Finding{Target: Table, Pattern: p.ID, Check: CheckItemGrowth, Attribute: attr, Pool: l.full.pool, Limit: itemLimit})
 				continue
 			}
 			elem := max(valueSize(attr, item[attr])/max(n, 1), 1)
 			kf := KeyFigure{Key: itemKey(l.d.Schema, item), Bytes: size}
 			if old := findItem(l.d.Schema, l.half.items, item); old != nil {
 				if grow := float64(size-ddbitem.Size(old)) / float64(l.full.pool-l.half.pool); grow > 0 {
+					kf.GrowthBytesPerEntity = grow
 					kf.EntitiesAtLimit = l.full.pool + int(float64(ddbitem.MaxItemBytes-size)/grow)
 				}
 			}
 			l.add(Finding{Target: Table, Pattern: p.ID, Check: CheckItemGrowth, Attribute: attr, Pool: l.full.pool, Limit: itemLimit,
 				Keys:     []KeyFigure{kf},
 				Measured: map[string]int{"elements": n, "element_bytes": elem, "appends_to_limit": (ddbitem.MaxItemBytes - size) / elem},
-				Why: "DynamoDB refuses a write that takes an item past 400 KB, and every write and read of the item " +
-					"is billed for its whole size, so it gets slower and dearer as it grows.",
-				Fix: "store each element as its own item under a shared partition key (or a sparse GSI) and list them " +
-					"with a paged Query instead of growing one item.",
 			})
 		}
 	}
@@ -365,14 +365,10 @@ func (l *linter) transactions() {
 		if !p.Unbounded && p.MaxActions != 0 && p.MaxActions <= designs.MaxTransactActions {
 			continue
 		}
-		f := Finding{Target: p.Index, Pattern: p.ID, Check: CheckTransaction,
-			Limit:    Limit{Values: []Quantity{{designs.MaxTransactActions, "actions per transaction"}}, Source: sourceTransaction},
-			Measured: map[string]int{"max_actions": p.MaxActions},
-			Why:      "DynamoDB rejects a transaction of more than 100 actions as a whole, so the pattern fails for large inputs, not slowly but entirely.",
-			Fix:      "bound the input (refuse it above the limit, as designs.CheckTransactSize does) and declare MaxActions, or split the work into idempotent steps.",
-		}
-		if p.Unbounded {
-			f.Names = map[string][]string{"bound": {"none"}}
+		f := Finding{Target: targetOf(p), Pattern: p.ID, Check: CheckTransaction, Unbounded: p.Unbounded,
+			Limit: Limit{Values: []Quantity{{designs.MaxTransactActions, "actions per transaction"}}, Source: sourceTransaction}}
+		if p.MaxActions > 0 {
+			f.Measured = map[string]int{"max_actions": p.MaxActions}
 		}
 		l.add(f)
 	}
@@ -383,11 +379,8 @@ func (l *linter) transactions() {
 func (l *linter) queries() {
 	for _, p := range l.d.Patterns {
 		if p.Op == designs.Scan {
-			l.add(Finding{Target: p.Index, Pattern: p.ID, Check: CheckScan,
-				Limit: Limit{Values: []Quantity{{ddbitem.MaxPageBytes, "bytes per Scan page"}}, Source: sourcePage},
-				Why:   "a Scan reads and bills every item of the table or index, so its cost and latency grow with the data, not with the answer.",
-				Fix:   "serve the pattern with a Query on a key (add a GSI, sparse if only some items qualify).",
-			})
+			l.add(Finding{Target: targetOf(p), Pattern: p.ID, Check: CheckScan,
+				Limit: Limit{Values: []Quantity{{ddbitem.MaxPageBytes, "bytes per Scan page"}}, Source: sourcePage}})
 		}
 		if p.Op != designs.Query || p.Pages {
 			continue
@@ -399,12 +392,13 @@ func (l *linter) queries() {
 		if p.MaxItems != 0 && p.MaxItems*largest <= ddbitem.MaxPageBytes {
 			continue
 		}
-		l.add(Finding{Target: p.Index, Pattern: p.ID, Check: CheckUnpagedQuery, Pool: l.full.pool,
+		f := Finding{Target: targetOf(p), Pattern: p.ID, Check: CheckUnpagedQuery, Pool: l.full.pool,
 			Limit:    Limit{Values: []Quantity{{ddbitem.MaxPageBytes, "bytes per Query call"}}, Source: sourcePage},
-			Measured: map[string]int{"max_items": p.MaxItems, "largest_entry_bytes": largest, "page_bytes": p.MaxItems * largest},
-			Why:      "DynamoDB stops a Query at 1 MB and returns LastEvaluatedKey; a pattern that ignores it silently returns part of the answer.",
-			Fix:      "hand out pages with a cursor (designs.Cursor) and declare Pages, or bound the result and declare MaxItems.",
-		})
+			Measured: map[string]int{"largest_entry_bytes": largest}}
+		if p.MaxItems > 0 {
+			f.Measured["max_items"], f.Measured["page_bytes"] = p.MaxItems, p.MaxItems*largest
+		}
+		l.add(f)
 	}
 }
 
@@ -432,6 +426,7 @@ func (l *linter) projections() {
 		if len(readers) == 0 || !declared {
 			continue
 		}
+		delete(need, "") // a target without a sort key
 		extra := map[string]bool{}
 		total, unused := 0, 0
 		for _, e := range entries(s, ix.Name, l.full.items) {
@@ -447,12 +442,9 @@ func (l *linter) projections() {
 			continue
 		}
 		l.add(Finding{Target: ix.Name, Check: CheckProjection, Pool: l.full.pool, Limit: Limit{Source: sourceProjection},
-			Measured: map[string]int{"unread_bytes": unused, "bytes": total},
+			Measured: map[string]int{"unread_bytes": unused, "entry_bytes": total},
 			Names: map[string][]string{"readers": ids(readers), "needed": slices.Sorted(maps.Keys(need)),
 				"unread": slices.Sorted(maps.Keys(extra))},
-			Why: "every table write that touches a projected attribute is written again to the index, and storage is billed twice, " +
-				"for attributes no reader of the index uses.",
-			Fix: "project KEYS_ONLY or INCLUDE the attributes the readers declare (an index's projection is fixed at creation, so plan it before load).",
 		})
 	}
 }

@@ -91,17 +91,17 @@ var _ = Describe("declared checks", func() {
 			Expect(where(fs)).To(ConsistOf(want))
 		},
 		Entry("a Scan", designs.Pattern{ID: "AP-01", Name: "all", Op: designs.Scan, Index: designs.MainTable, Pages: true},
-			[]string{"scan main-table AP-01"}),
+			[]string{"scan table AP-01"}),
 		Entry("a Query without pages or bound", designs.Pattern{ID: "AP-01", Name: "q", Op: designs.Query, Index: designs.MainTable},
-			[]string{"unpaged-query main-table AP-01"}),
+			[]string{"unpaged-query table AP-01"}),
 		Entry("a Query bounded far below 1 MB", designs.Pattern{ID: "AP-01", Name: "q", Op: designs.Query, Index: designs.MainTable, MaxItems: 10},
 			[]string{}),
 		Entry("a Query whose bound passes 1 MB", designs.Pattern{ID: "AP-01", Name: "q", Op: designs.Query, Index: designs.MainTable, MaxItems: 100_000},
-			[]string{"unpaged-query main-table AP-01"}),
+			[]string{"unpaged-query table AP-01"}),
 		Entry("a transaction with no bound", designs.Pattern{ID: "AP-01", Name: "t", Op: designs.TransactWriteItems, Index: designs.MainTable, Unbounded: true},
-			[]string{"transaction-size main-table AP-01"}),
+			[]string{"transaction-size table AP-01"}),
 		Entry("a transaction bound above 100", designs.Pattern{ID: "AP-01", Name: "t", Op: designs.TransactWriteItems, Index: designs.MainTable, MaxActions: 101},
-			[]string{"transaction-size main-table AP-01"}),
+			[]string{"transaction-size table AP-01"}),
 		Entry("a transaction bound at 100", designs.Pattern{ID: "AP-01", Name: "t", Op: designs.TransactWriteItems, Index: designs.MainTable, MaxActions: 100},
 			[]string{}),
 		Entry("an ALL projection whose reader needs only Name", designs.Pattern{ID: "AP-01", Name: "by owner", Op: designs.Query, Index: "GSI1", Pages: true, Reads: []string{"Name"}},
@@ -164,6 +164,104 @@ var _ = Describe("declared checks", func() {
 		Expect(f.Types).To(HaveLen(1))
 		Expect([]any{f.Types[0].Type, f.Types[0].Keys, f.Types[0].FromEntries, f.Types[0].Entries}).To(Equal([]any{"Thing", 1, 100, 200}))
 		Expect(f.Found).To(Equal("constant or low-cardinality partition key G1PK: ALL (200 entries) of 200 entries at pool 200; " +
-			"ALL holds 100% of the entries; only 1 distinct key values for 200 entries; Thing entries stay on 1 key value(s) while they grow from 100 to 200"))
+			"ALL holds 100% of the entries; only 1 distinct key value for 200 entries; Thing entries stay on 1 key value while they grow from 100 to 200"))
+	})
+
+	// decode reads lint -json as untyped JSON, so that a figure sent as
+	// text fails: a JSON number decodes as float64, never as string.
+	decode := func(fs []lint.Finding) []map[string]any {
+		var out bytes.Buffer
+		Expect(lint.WriteJSON(&out, fs)).To(Succeed())
+		var got []map[string]any
+		Expect(json.Unmarshal(out.Bytes(), &got)).To(Succeed())
+		return got
+	}
+	largest := 0
+	for _, it := range items(200) {
+		largest = max(largest, ddbitem.Size(it))
+	}
+	DescribeTable("carry the catalog's figures as numbers in lint -json, and say them in the text",
+		func(p designs.Pattern, measured map[string]any, limit float64, unit string, unbounded bool, says []string) {
+			fs := lint.CheckItems(base(p), 200, items(100), items(200))
+			Expect(fs).To(HaveLen(1))
+			got := decode(fs)[0]
+			Expect(got).To(HaveKeyWithValue("target", lint.Table))
+			Expect(got).To(HaveKeyWithValue("pattern", "AP-01"))
+			if measured == nil {
+				Expect(got).NotTo(HaveKey("measured"))
+			} else {
+				Expect(got).To(HaveKeyWithValue("measured", measured))
+			}
+			Expect(got["limit"]).To(HaveKeyWithValue("values", []any{map[string]any{"value": limit, "unit": unit}}))
+			Expect(got["limit"]).To(HaveKeyWithValue("source", HavePrefix("https://docs.aws.amazon.com/amazondynamodb/")))
+			Expect(got["unbounded"] == true).To(Equal(unbounded))
+			text := fs[0].Found + "\n" + fs[0].LimitText + "\n" + fs[0].Why
+			for _, s := range says {
+				Expect(text).To(ContainSubstring(s))
+			}
+			Expect(fs[0].Warning()).To(ContainSubstring(fs[0].Found))
+		},
+		Entry("a transaction bound above 100: its actions and the limit",
+			designs.Pattern{ID: "AP-01", Name: "t", Op: designs.TransactWriteItems, Index: designs.MainTable, MaxActions: 101},
+			map[string]any{"max_actions": 101.0}, 100.0, "actions per transaction", false,
+			[]string{"needs 101 actions", "100 actions per transaction", "more than 100 actions"}),
+		Entry("a transaction with no bound: no action count, flagged unbounded",
+			designs.Pattern{ID: "AP-01", Name: "t", Op: designs.TransactWriteItems, Index: designs.MainTable, Unbounded: true},
+			nil, 100.0, "actions per transaction", true,
+			[]string{"no bound", "100 actions per transaction"}),
+		Entry("a Query whose bound passes 1 MB: items per call, the largest entry and their product",
+			designs.Pattern{ID: "AP-01", Name: "q", Op: designs.Query, Index: designs.MainTable, MaxItems: 100_000},
+			map[string]any{"max_items": 100_000.0, "largest_entry_bytes": float64(largest), "page_bytes": float64(100_000 * largest)},
+			float64(1<<20), "bytes per Query call", false,
+			[]string{"up to 100,000 entries", fmt.Sprintf("of up to %d B", largest), "1 MB per Query call", "stops a Query at 1 MB"}),
+		Entry("a Query with no bound: the largest entry only",
+			designs.Pattern{ID: "AP-01", Name: "q", Op: designs.Query, Index: designs.MainTable},
+			map[string]any{"largest_entry_bytes": float64(largest)}, float64(1<<20), "bytes per Query call", false,
+			[]string{"declares no MaxItems", "1 MB per Query call"}),
+	)
+
+	It("carries an item's growth as numbers in lint -json: elements, bytes, growth per entity, entities at the limit", func() {
+		// group is one item whose set gains an element per entity.
+		group := func(n int) ddbitem.Item {
+			ids := make([]string, n)
+			for i := range ids {
+				ids[i] = fmt.Sprintf("%04d", i)
+			}
+			return ddbitem.Item{"PK": str("GROUP"), "SK": str("GROUP"), "Members": &types.AttributeValueMemberSS{Value: ids}}
+		}
+		d := base(designs.Pattern{ID: "AP-02", Name: "join", Op: designs.UpdateItem, Index: designs.MainTable, Grows: []string{"Members"}})
+		fs := lint.CheckItems(d, 200, append(items(100), group(100)), append(items(200), group(200)))
+		Expect(where(fs)).To(ConsistOf("item-growth table AP-02"))
+
+		// What the check must find, from ddbitem's size rules.
+		size, old := ddbitem.Size(group(200)), ddbitem.Size(group(100))
+		elem := (size - len("PK") - 5 - len("SK") - 5 - len("Members")) / 200
+		grow := float64(size-old) / 100
+		atLimit := 200 + int(float64(409600-size)/grow)
+		Expect(elem).To(Equal(4), "an element is its 4 bytes")
+
+		got := decode(fs)[0]
+		Expect(got).To(HaveKeyWithValue("attribute", "Members"))
+		Expect(got).To(HaveKeyWithValue("pool", 200.0))
+		Expect(got).To(HaveKeyWithValue("measured", map[string]any{
+			"elements": 200.0, "element_bytes": float64(elem), "appends_to_limit": float64((409600 - size) / elem)}))
+		Expect(got).To(HaveKeyWithValue("keys", []any{map[string]any{
+			"key": "GROUP / GROUP", "bytes": float64(size), "growth_bytes_per_entity": grow, "entities_at_limit": float64(atLimit)}}))
+		Expect(got["limit"]).To(HaveKeyWithValue("values", []any{map[string]any{"value": 409600.0, "unit": "bytes per item"}}))
+
+		Expect(fs[0].Found).To(Equal(fmt.Sprintf("AP-02 appends to Members; the largest seeded item holding it (GROUP / GROUP) is %d B "+
+			"with 200 elements of about 4 B: %s more appends reach 400 KB; growing 4 B per entity, it gets there at about %s entities",
+			size, thousands((409600-size)/elem), thousands(atLimit))))
+		Expect(fs[0].LimitText).To(Equal("400 KB per item"))
+		Expect(fs[0].Why).To(ContainSubstring("past 400 KB"))
 	})
 })
+
+// thousands renders n with thousands separators, as the lint's text does.
+func thousands(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}

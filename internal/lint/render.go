@@ -2,90 +2,195 @@ package lint
 
 import (
 	"fmt"
+	"math"
 	"strings"
 )
 
-// render writes a finding's Found and LimitText from its figures, one way
-// per check, so the sentences and the JSON numbers never disagree.
-func (f Finding) render() (found, limit string) {
-	m := f.Measured
+// sentences are a finding's text for people: what was found, the limit,
+// why it matters and the fix.
+type sentences struct{ found, limit, why, fix string }
+
+// render writes a finding's sentences from its figures, one renderer per
+// check, so that the text and the JSON numbers never disagree.
+func (f Finding) render() (found, limit, why, fix string) {
+	var s sentences
 	switch f.Check {
 	case CheckPartitionKey:
-		var listed, reasons []string
-		for i, k := range f.Keys {
-			if i < maxListedKeys {
-				listed = append(listed, fmt.Sprintf("%s (%s entries)", k.Key, count(k.Entries)))
-			}
-			if k.Share > HotShare {
-				reasons = append(reasons, fmt.Sprintf("%s holds %.0f%% of the entries", k.Key, 100*k.Share))
-			}
-		}
-		if lowCardinality(m["distinct_keys"], m["entries"]) {
-			reasons = append(reasons, fmt.Sprintf("only %s distinct key values for %s entries", count(m["distinct_keys"]), count(m["entries"])))
-		}
-		for _, t := range f.Types {
-			reasons = append(reasons, fmt.Sprintf("%s entries stay on %s key value(s) while they grow from %s to %s",
-				t.Type, count(t.Keys), count(t.FromEntries), count(t.Entries)))
-		}
-		more := ""
-		if len(f.Keys) > maxListedKeys {
-			more = fmt.Sprintf(" and %d more", len(f.Keys)-maxListedKeys)
-		}
-		found = fmt.Sprintf("constant or low-cardinality partition key %s: %s%s of %s entries at pool %s; %s",
-			f.Attribute, strings.Join(listed, ", "), more, count(m["entries"]), count(f.Pool), strings.Join(reasons, "; "))
-		limit = fmt.Sprintf("%s RCU and %s WCU per second per partition key value", count(int(f.Limit.Values[0].Value)), count(int(f.Limit.Values[1].Value)))
+		s = renderPartitionKey(f)
 	case CheckLSICollection:
-		var parts []string
-		for _, k := range f.Keys {
-			part := fmt.Sprintf("%s is %s", k.Key, bytesText(k.Bytes))
-			if k.EntitiesAtLimit > 0 {
-				part += fmt.Sprintf(" (%s at about %s entities)", bytesText(int(f.Limit.Values[0].Value)), count(k.EntitiesAtLimit))
-			}
-			parts = append(parts, part)
-		}
-		found = fmt.Sprintf("LSI %s indexes the item collections of constant partition keys, which grow with the data: %s at pool %s",
-			f.Target, strings.Join(parts, ", "), count(f.Pool))
-		limit = fmt.Sprintf("%s per item collection on a table with an LSI", bytesText(int(f.Limit.Values[0].Value)))
+		s = renderLSICollection(f)
 	case CheckItemGrowth:
-		limit = fmt.Sprintf("%s per item", bytesText(int(f.Limit.Values[0].Value)))
-		if len(f.Keys) == 0 {
-			found = fmt.Sprintf("%s appends to %s, which no seeded item holds as a list or set", f.Pattern, f.Attribute)
-			break
-		}
-		k := f.Keys[0]
-		found = fmt.Sprintf("%s appends to %s; the largest seeded item holding it (%s) is %s with %s elements of about %d bytes: %s more appends reach %s",
-			f.Pattern, f.Attribute, k.Key, bytesText(k.Bytes), count(m["elements"]), m["element_bytes"], count(m["appends_to_limit"]),
-			bytesText(int(f.Limit.Values[0].Value)))
-		if k.EntitiesAtLimit > 0 {
-			found += fmt.Sprintf(", at about %s entities", count(k.EntitiesAtLimit))
-		}
+		s = renderItemGrowth(f)
 	case CheckTransaction:
-		switch {
-		case len(f.Names["bound"]) > 0:
-			found = fmt.Sprintf("%s's action count follows its input with no bound", f.Pattern)
-		case m["max_actions"] > 0:
-			found = fmt.Sprintf("%s's largest input needs %d actions", f.Pattern, m["max_actions"])
-		default:
-			found = fmt.Sprintf("%s declares no MaxActions, so its action count is unknown", f.Pattern)
-		}
-		limit = fmt.Sprintf("%d actions per transaction", f.Limit.Values[0].Value)
+		s = renderTransaction(f)
 	case CheckScan:
-		found = fmt.Sprintf("%s is a Scan of %s", f.Pattern, f.Target)
-		limit = fmt.Sprintf("%s per Scan page; every item read is billed", bytesText(int(f.Limit.Values[0].Value)))
+		s = renderScan(f)
 	case CheckUnpagedQuery:
-		if m["max_items"] == 0 {
-			found = fmt.Sprintf("%s queries %s without a page cursor and declares no MaxItems bound", f.Pattern, f.Target)
-		} else {
-			found = fmt.Sprintf("%s returns up to %d entries of up to %s: %s, without a page cursor",
-				f.Pattern, m["max_items"], bytesText(m["largest_entry_bytes"]), bytesText(m["page_bytes"]))
-		}
-		limit = fmt.Sprintf("%s per Query call", bytesText(int(f.Limit.Values[0].Value)))
+		s = renderUnpagedQuery(f)
 	case CheckProjection:
-		n := f.Names
-		found = fmt.Sprintf("%s projects ALL, but its readers (%s) need only %s; %s of its %s is in unread attributes (%s)",
-			f.Target, strings.Join(n["readers"], ", "), strings.Join(n["needed"], ", "), bytesText(m["unread_bytes"]), bytesText(m["bytes"]),
-			strings.Join(n["unread"], ", "))
-		limit = "an index entry is billed and stored at its full projected size"
+		s = renderProjection(f)
+	default:
+		panic("lint: no renderer for check " + f.Check)
 	}
-	return found, limit
+	return s.found, s.limit, s.why, s.fix
+}
+
+// limitValue is the finding's i-th limit value.
+func (f Finding) limitValue(i int) int { return int(f.Limit.Values[i].Value) }
+
+func renderPartitionKey(f Finding) sentences {
+	m := f.Measured
+	var listed, reasons []string
+	for i, k := range f.Keys {
+		if i < maxListedKeys {
+			listed = append(listed, fmt.Sprintf("%s (%s entries)", k.Key, count(k.Entries)))
+		}
+		if k.Share > HotShare {
+			reasons = append(reasons, fmt.Sprintf("%s holds %.0f%% of the entries", k.Key, 100*k.Share))
+		}
+	}
+	if lowCardinality(m["distinct_keys"], m["entries"]) {
+		reasons = append(reasons, fmt.Sprintf("only %s for %s entries", plural(m["distinct_keys"], "distinct key value"), count(m["entries"])))
+	}
+	for _, t := range f.Types {
+		reasons = append(reasons, fmt.Sprintf("%s entries stay on %s while they grow from %s to %s",
+			t.Type, plural(t.Keys, "key value"), count(t.FromEntries), count(t.Entries)))
+	}
+	more := ""
+	if len(f.Keys) > maxListedKeys {
+		more = fmt.Sprintf(" and %d more", len(f.Keys)-maxListedKeys)
+	}
+	return sentences{
+		found: fmt.Sprintf("constant or low-cardinality partition key %s: %s%s of %s entries at pool %s; %s",
+			f.Attribute, strings.Join(listed, ", "), more, count(m["entries"]), count(f.Pool), strings.Join(reasons, "; ")),
+		limit: fmt.Sprintf("%s RCU and %s WCU per second per partition key value", count(f.limitValue(0)), count(f.limitValue(1))),
+		why: "every read and write of these entries lands on one partition key value, so its throughput is capped " +
+			"at one partition's share however large the table grows, and it grows with the data set.",
+		fix: "key the entries by their own ID or by an owner with bounded children, or write-shard the constant " +
+			"value (KEY#0..KEY#N) and read the shards in parallel.",
+	}
+}
+
+func renderLSICollection(f Finding) sentences {
+	ceiling := bytesText(f.limitValue(0))
+	var parts []string
+	for _, k := range f.Keys {
+		part := fmt.Sprintf("%s is %s", k.Key, bytesText(k.Bytes))
+		if k.EntitiesAtLimit > 0 {
+			part += fmt.Sprintf(", growing %s per entity (%s at about %s entities)", rateText(k.GrowthBytesPerEntity), ceiling, count(k.EntitiesAtLimit))
+		}
+		parts = append(parts, part)
+	}
+	return sentences{
+		found: fmt.Sprintf("LSI %s indexes the item collections of constant partition keys, which grow with the data: %s at pool %s",
+			f.Target, strings.Join(parts, "; "), count(f.Pool)),
+		limit: fmt.Sprintf("%s per item collection on a table with an LSI", ceiling),
+		why: fmt.Sprintf("once a collection reaches %s DynamoDB refuses every write that would grow it, and an LSI "+
+			"cannot be dropped or added after the table is created.", ceiling),
+		fix: "serve this sort order from a GSI (no collection limit) or key the collection by a bounded owner; " +
+			"an LSI fits only partitions with bounded data.",
+	}
+}
+
+func renderItemGrowth(f Finding) sentences {
+	ceiling := bytesText(f.limitValue(0))
+	limit := fmt.Sprintf("%s per item", ceiling)
+	if len(f.Keys) == 0 {
+		return sentences{
+			found: fmt.Sprintf("%s appends to %s, which no seeded item holds as a list or set", f.Pattern, f.Attribute),
+			limit: limit,
+			why:   fmt.Sprintf("an item that grows in place is refused once it reaches %s, and every write of it costs more on the way.", ceiling),
+			fix:   "seed the attribute so its size can be measured, or move each element to an item of its own.",
+		}
+	}
+	m, k := f.Measured, f.Keys[0]
+	found := fmt.Sprintf("%s appends to %s; the largest seeded item holding it (%s) is %s with %s elements of about %s: %s more appends reach %s",
+		f.Pattern, f.Attribute, k.Key, bytesText(k.Bytes), count(m["elements"]), bytesText(m["element_bytes"]), count(m["appends_to_limit"]), ceiling)
+	if k.EntitiesAtLimit > 0 {
+		found += fmt.Sprintf("; growing %s per entity, it gets there at about %s entities", rateText(k.GrowthBytesPerEntity), count(k.EntitiesAtLimit))
+	}
+	return sentences{
+		found: found,
+		limit: limit,
+		why: fmt.Sprintf("DynamoDB refuses a write that takes an item past %s, and every write and read of the item "+
+			"is billed for its whole size, so it gets slower and dearer as it grows.", ceiling),
+		fix: "store each element as its own item under a shared partition key (or a sparse GSI) and list them " +
+			"with a paged Query instead of growing one item.",
+	}
+}
+
+func renderTransaction(f Finding) sentences {
+	var found string
+	switch n := f.Measured["max_actions"]; {
+	case f.Unbounded:
+		found = fmt.Sprintf("%s's action count follows its input with no bound", f.Pattern)
+	case n > 0:
+		found = fmt.Sprintf("%s's largest input needs %s actions", f.Pattern, count(n))
+	default:
+		found = fmt.Sprintf("%s declares no MaxActions, so its action count is unknown", f.Pattern)
+	}
+	return sentences{
+		found: found,
+		limit: fmt.Sprintf("%s actions per transaction", count(f.limitValue(0))),
+		why: fmt.Sprintf("DynamoDB rejects a transaction of more than %s actions as a whole, so the pattern fails for large inputs, "+
+			"not slowly but entirely.", count(f.limitValue(0))),
+		fix: "bound the input (refuse it above the limit, as designs.CheckTransactSize does) and declare MaxActions, " +
+			"or split the work into idempotent steps.",
+	}
+}
+
+func renderScan(f Finding) sentences {
+	return sentences{
+		found: fmt.Sprintf("%s is a Scan of %s", f.Pattern, f.Target),
+		limit: fmt.Sprintf("%s per Scan page; every item read is billed", bytesText(f.limitValue(0))),
+		why:   "a Scan reads and bills every item of the table or index, so its cost and latency grow with the data, not with the answer.",
+		fix:   "serve the pattern with a Query on a key (add a GSI, sparse if only some items qualify).",
+	}
+}
+
+func renderUnpagedQuery(f Finding) sentences {
+	m, ceiling := f.Measured, bytesText(f.limitValue(0))
+	found := fmt.Sprintf("%s queries %s without a page cursor and declares no MaxItems bound", f.Pattern, f.Target)
+	if m["max_items"] > 0 {
+		found = fmt.Sprintf("%s returns up to %s entries of up to %s: %s, without a page cursor",
+			f.Pattern, count(m["max_items"]), bytesText(m["largest_entry_bytes"]), bytesText(m["page_bytes"]))
+	}
+	return sentences{
+		found: found,
+		limit: fmt.Sprintf("%s per Query call", ceiling),
+		why: fmt.Sprintf("DynamoDB stops a Query at %s and returns LastEvaluatedKey; a pattern that ignores it silently "+
+			"returns part of the answer.", ceiling),
+		fix: "hand out pages with a cursor (designs.Cursor) and declare Pages, or bound the result and declare MaxItems.",
+	}
+}
+
+func renderProjection(f Finding) sentences {
+	m, n := f.Measured, f.Names
+	return sentences{
+		found: fmt.Sprintf("%s projects ALL, but its readers (%s) need only %s; %s of its %s is in unread attributes (%s)",
+			f.Target, strings.Join(n["readers"], ", "), strings.Join(n["needed"], ", "), bytesText(m["unread_bytes"]),
+			bytesText(m["entry_bytes"]), strings.Join(n["unread"], ", ")),
+		limit: "an index entry is billed and stored at its full projected size",
+		why: "every table write that touches a projected attribute is written again to the index, and storage is billed twice, " +
+			"for attributes no reader of the index uses.",
+		fix: "project KEYS_ONLY or INCLUDE the attributes the readers declare (an index's projection is fixed at creation, " +
+			"so plan it before load).",
+	}
+}
+
+// plural renders n things: "1 key value", "2 key values".
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return count(n) + " " + thing + "s"
+}
+
+// rateText renders a growth in bytes per entity: to two significant
+// digits below 10 B, else as bytesText.
+func rateText(b float64) string {
+	if b < 10 {
+		return fmt.Sprintf("%.2g B", b)
+	}
+	return bytesText(int(math.Round(b)))
 }
