@@ -1,0 +1,11 @@
+package lint
+
+import "testing"
+
+func TestEveryCheckHasARenderer(t *testing.T) {
+	for _, c := range []string{CheckPartitionKey, CheckLSICollection, CheckItemGrowth, CheckTransaction, CheckScan, CheckUnpagedQuery, CheckProjection} {
+		if renderers[c] == nil {
+			t.Errorf("check %s has no renderer: its findings would lose their sentences", c)
+		}
+	}
+}
