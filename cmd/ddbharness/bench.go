@@ -65,13 +65,13 @@ func runBench(ctx context.Context, args []string) error {
 // benchOne runs one scenario on its own DynamoDB Local: a fresh JVM per
 // scenario, so one design's load never leaves the next a tired server.
 func benchOne(ctx context.Context, sc workload.Scenario, target float64, root string) (string, bench.Outcome, error) {
-	endpoint, stop, err := ddblocal.Start(ctx)
+	srv, err := ddblocal.Start(ctx)
 	if err != nil {
 		return "", bench.Outcome{}, err
 	}
-	defer stop()
-	fmt.Fprintf(os.Stderr, "%s: DynamoDB at %s; %s\n", sc.Name, endpoint, sc.About)
-	out, err := bench.Run(ctx, ddblocal.Client(endpoint), sc, engine.Progress(os.Stderr), engine.TargetRate(target))
+	defer srv.Stop()
+	fmt.Fprintf(os.Stderr, "%s: DynamoDB at %s; %s\n", sc.Name, srv.Endpoint, sc.About)
+	out, err := bench.Run(ctx, ddblocal.Client(srv.Endpoint), sc, engine.Progress(os.Stderr), engine.TargetRate(target))
 	if err != nil {
 		return "", out, err
 	}

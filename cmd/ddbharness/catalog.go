@@ -29,12 +29,16 @@ func catalog(w io.Writer) error {
 // local runs DynamoDB Local until interrupted, for people who want one
 // instance across several commands.
 func local(ctx context.Context) error {
-	endpoint, stop, err := ddblocal.Start(ctx)
+	srv, err := ddblocal.Start(ctx)
 	if err != nil {
 		return err
 	}
-	defer stop()
-	fmt.Fprintf(os.Stderr, "DynamoDB Local is ready. In another shell:\n  export %s=%s\nCtrl-C stops it.\n", ddblocal.EnvEndpoint, endpoint)
-	<-ctx.Done()
-	return nil
+	defer srv.Stop()
+	fmt.Fprintf(os.Stderr, "DynamoDB Local is ready. In another shell:\n  export %s=%s\nCtrl-C stops it.\n", ddblocal.EnvEndpoint, srv.Endpoint)
+	select {
+	case <-ctx.Done():
+		return nil
+	case <-srv.Done():
+		return srv.Exit()
+	}
 }

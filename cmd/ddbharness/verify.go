@@ -41,11 +41,12 @@ func runVerify(ctx context.Context, args []string) error {
 			return err
 		}
 	}
-	endpoint, stop, err := ddblocal.Start(ctx)
+	srv, err := ddblocal.Start(ctx)
 	if err != nil {
 		return err
 	}
-	defer stop()
+	defer srv.Stop()
+	endpoint := srv.Endpoint
 	fmt.Printf("verify: DynamoDB at %s\n", endpoint)
 
 	if err := os.RemoveAll(verifyDir); err != nil {

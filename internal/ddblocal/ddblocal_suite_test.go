@@ -79,20 +79,23 @@ var _ = Describe("starting an embedded DynamoDB Local", Label("ddblocal", "embed
 		env, err := LoadEnv()
 		Expect(err).NotTo(HaveOccurred())
 		env.Endpoint = "" // the run's own instance, if any, is not this spec's
-		endpoint, stop, err := Start(ctx, WithEnv(env), WithLog(GinkgoWriter))
+		srv, err := Start(ctx, WithEnv(env), WithLog(GinkgoWriter))
 		Expect(err).NotTo(HaveOccurred())
+		endpoint := srv.Endpoint
 		_, err = Client(endpoint).ListTables(ctx, &dynamodb.ListTablesInput{})
 		Expect(err).NotTo(HaveOccurred())
 
 		By("using it as a given endpoint: nothing new starts, and releasing it stops nothing")
-		given, release, err := Start(ctx, WithEnv(Env{Endpoint: endpoint}))
+		given, err := Start(ctx, WithEnv(Env{Endpoint: endpoint}))
 		Expect(err).NotTo(HaveOccurred())
-		Expect(given).To(Equal(endpoint))
-		release()
+		Expect(given.Endpoint).To(Equal(endpoint))
+		Expect(given.Embedded()).To(BeFalse())
+		given.Stop()
 		_, err = Client(endpoint).ListTables(ctx, &dynamodb.ListTablesInput{})
 		Expect(err).NotTo(HaveOccurred())
 
-		stop()
+		srv.Stop()
+		Expect(srv.Exit()).To(Succeed(), "a stop asked for is not an unexpected exit")
 		probe := Client(endpoint, func(o *dynamodb.Options) { o.RetryMaxAttempts = 1 })
 		_, err = probe.ListTables(ctx, &dynamodb.ListTablesInput{})
 		Expect(err).To(HaveOccurred(), "the JVM still answers after stop")
@@ -112,16 +115,15 @@ var _ = Describe("starting an embedded DynamoDB Local", Label("ddblocal", "embed
 
 var _ = Describe("refusing to start", Label("ddblocal"), func() {
 	It("names the fix when a given endpoint does not answer", func(ctx SpecContext) {
-		endpoint, stop, err := Start(ctx, WithEnv(Env{Endpoint: "http://127.0.0.1:1"}), WithReadyTimeout(300*time.Millisecond))
+		srv, err := Start(ctx, WithEnv(Env{Endpoint: "http://127.0.0.1:1"}), WithReadyTimeout(300*time.Millisecond))
 		Expect(err).To(MatchError(And(ContainSubstring("does not answer"), ContainSubstring("unset "+EnvEndpoint))))
-		Expect(endpoint).To(BeEmpty())
-		Expect(stop).To(BeNil())
+		Expect(srv).To(BeNil())
 	})
 
 	It("names the fix when Java is missing", func(ctx SpecContext) {
 		DeferCleanup(os.Setenv, "PATH", os.Getenv("PATH"))
 		Expect(os.Setenv("PATH", GinkgoT().TempDir())).To(Succeed())
-		_, _, err := Start(ctx, WithEnv(Env{CacheDir: GinkgoT().TempDir()}))
+		_, err := Start(ctx, WithEnv(Env{CacheDir: GinkgoT().TempDir()}))
 		Expect(err).To(MatchError(And(ContainSubstring("java not found"), ContainSubstring("apt-get install openjdk-17"))))
 	})
 

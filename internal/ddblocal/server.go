@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"regexp"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -46,12 +47,73 @@ func WithEnv(e Env) Option { return func(o *options) { o.env = &e } }
 // WithReadyTimeout bounds the wait for the first answer to ListTables.
 func WithReadyTimeout(d time.Duration) Option { return func(o *options) { o.readyTimeout = d } }
 
-// Start returns the endpoint to use and a function that releases it. With
+// Server is the DynamoDB endpoint a run talks to: an embedded DynamoDB
+// Local this process started, or one the user gave.
+type Server struct {
+	Endpoint string
+	proc     *server // nil for a given endpoint
+}
+
+// Embedded reports whether this process started the server.
+func (s *Server) Embedded() bool { return s.proc != nil }
+
+// Stop ends an embedded DynamoDB Local; for a given endpoint it does nothing.
+func (s *Server) Stop() {
+	if s.proc != nil {
+		s.proc.stop()
+	}
+}
+
+// Done is closed when an embedded DynamoDB Local exits, for whatever
+// reason; for a given endpoint it never closes.
+func (s *Server) Done() <-chan struct{} {
+	if s.proc == nil {
+		return nil
+	}
+	return s.proc.exited
+}
+
+// Exit says how an embedded DynamoDB Local ended, with its last log lines;
+// nil while it runs, after Stop, and for a given endpoint.
+func (s *Server) Exit() error {
+	if s.proc == nil {
+		return nil
+	}
+	select {
+	case <-s.proc.exited:
+	default:
+		return nil
+	}
+	s.proc.mu.Lock()
+	defer s.proc.mu.Unlock()
+	if s.proc.stopping {
+		return nil
+	}
+	return &ExitError{Endpoint: s.Endpoint, At: s.proc.exitAt, State: s.proc.state, Logs: s.proc.logs.String()}
+}
+
+// ExitError is an embedded DynamoDB Local that ended while in use.
+type ExitError struct {
+	Endpoint string
+	At       time.Time
+	State    string // as the OS tells it: "signal: killed", "exit status 1"
+	Logs     string // its last lines
+}
+
+func (e *ExitError) Error() string {
+	msg := fmt.Sprintf("DynamoDB Local (%s) exited at %s (%s)", e.Endpoint, e.At.Format("15:04:05.000"), e.State)
+	if strings.TrimSpace(e.Logs) != "" {
+		msg += "; its last lines:\n" + e.Logs
+	}
+	return msg
+}
+
+// Start returns the server to use; call its Stop when done. With
 // AWS_ENDPOINT_URL_DYNAMODB set it checks that endpoint answers and starts
 // nothing; otherwise it installs DynamoDB Local if needed and starts it,
 // in memory, on a free loopback port. The JVM is killed with this process,
 // whatever way it ends.
-func Start(ctx context.Context, opts ...Option) (endpoint string, stop func(), err error) {
+func Start(ctx context.Context, opts ...Option) (*Server, error) {
 	o := options{log: os.Stderr, readyTimeout: DefaultReadyTimeout}
 	for _, opt := range opts {
 		opt(&o)
@@ -61,32 +123,32 @@ func Start(ctx context.Context, opts ...Option) (endpoint string, stop func(), e
 		env, err = *o.env, nil
 	}
 	if err != nil {
-		return "", nil, err
+		return nil, err
 	}
 	if env.Endpoint != "" {
 		if err := waitReady(ctx, env.Endpoint, o.readyTimeout, nil); err != nil {
-			return "", nil, fmt.Errorf("%s=%s does not answer: %w. Start DynamoDB Local there, or unset %s to use an embedded one",
+			return nil, fmt.Errorf("%s=%s does not answer: %w. Start DynamoDB Local there, or unset %s to use an embedded one",
 				EnvEndpoint, env.Endpoint, err, EnvEndpoint)
 		}
-		return env.Endpoint, func() {}, nil
+		return &Server{Endpoint: env.Endpoint}, nil
 	}
 	java, err := checkJava(ctx)
 	if err != nil {
-		return "", nil, err
+		return nil, err
 	}
 	dist, err := Install(ctx, env.CacheDir, o.log)
 	if err != nil {
-		return "", nil, err
+		return nil, err
 	}
 	s, err := launch(java, dist)
 	if err != nil {
-		return "", nil, err
+		return nil, err
 	}
 	if err := waitReady(ctx, s.endpoint, o.readyTimeout, s.exited); err != nil {
 		s.stop()
-		return "", nil, fmt.Errorf("DynamoDB Local did not start: %w\nits last lines:\n%s", err, s.logs.String())
+		return nil, fmt.Errorf("DynamoDB Local did not start: %w\nits last lines:\n%s", err, s.logs.String())
 	}
-	return s.endpoint, s.stop, nil
+	return &Server{Endpoint: s.endpoint, proc: s}, nil
 }
 
 var javaVersion = regexp.MustCompile(`version "(\d+)(?:\.(\d+))?`)
@@ -129,6 +191,11 @@ type server struct {
 	logs     *ring
 	exited   chan struct{} // closed when the JVM ends
 	once     sync.Once
+
+	mu       sync.Mutex
+	stopping bool      // stop was called: an exit is expected
+	exitAt   time.Time // when the JVM ended
+	state    string    // how it ended
 }
 
 func launch(java string, dist Dist) (*server, error) {
@@ -148,13 +215,25 @@ func launch(java string, dist Dist) (*server, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start DynamoDB Local: %w", err)
 	}
-	go func() { _ = cmd.Wait(); close(s.exited) }()
+	go func() {
+		err := cmd.Wait()
+		s.mu.Lock()
+		s.exitAt, s.state = time.Now(), "exit status 0"
+		if err != nil {
+			s.state = err.Error()
+		}
+		s.mu.Unlock()
+		close(s.exited)
+	}()
 	return s, nil
 }
 
 // stop asks the JVM to end, then kills it if it lingers.
 func (s *server) stop() {
 	s.once.Do(func() {
+		s.mu.Lock()
+		s.stopping = true
+		s.mu.Unlock()
 		_ = s.cmd.Process.Signal(syscall.SIGTERM)
 		select {
 		case <-s.exited:

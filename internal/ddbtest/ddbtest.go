@@ -62,10 +62,10 @@ func Local(ready func(ctx SpecContext, db *dynamodb.Client), needed func() bool)
 		if !needed() {
 			return nil
 		}
-		endpoint, stop, err := ddblocal.Start(ctx)
+		srv, err := ddblocal.Start(ctx)
 		Expect(err).NotTo(HaveOccurred())
-		DeferCleanup(stop)
-		return []byte(endpoint)
+		DeferCleanup(srv.Stop)
+		return []byte(srv.Endpoint)
 	}, func(ctx SpecContext, endpoint []byte) {
 		if len(endpoint) > 0 {
 			ready(ctx, ddblocal.Client(string(endpoint)))

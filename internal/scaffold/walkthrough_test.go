@@ -42,9 +42,10 @@ var _ = Describe("the Add a design walkthrough", Label("dynamodb", "scaffold"), 
 				Skip(tool + " is not on PATH")
 			}
 		}
-		endpoint, stop, err := ddblocal.Start(ctx)
+		srv, err := ddblocal.Start(ctx)
 		Expect(err).NotTo(HaveOccurred())
-		DeferCleanup(stop)
+		DeferCleanup(srv.Stop)
+		endpoint := srv.Endpoint
 		out := GinkgoT().TempDir()
 		repo := copyRepo(ctx, repoRoot, filepath.Join(out, "repo"))
 		env := []string{ddblocal.EnvEndpoint + "=" + endpoint}
