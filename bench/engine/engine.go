@@ -55,6 +55,9 @@ type Outcome struct {
 	Started     time.Time     // when measuring began
 	Elapsed     time.Duration // how long measuring took
 	Interrupted bool
+	// Failure, when set, says the test bed failed and when: the run is
+	// not a measurement of the design past Failure.At.
+	Failure *Failure
 	// TargetRate is the rate the report forecasts at (option TargetRate);
 	// the engine only carries it.
 	TargetRate float64

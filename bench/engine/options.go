@@ -37,6 +37,8 @@ type config struct {
 	targetRate float64
 	drain      time.Duration
 	meter      Meter
+	watch      <-chan struct{}
+	watchCause func() error
 }
 
 func newConfig(opts []Option) config {

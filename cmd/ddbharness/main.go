@@ -11,7 +11,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -40,7 +39,7 @@ func main() {
 	defer stop()
 	if len(os.Args) < 2 {
 		fmt.Fprint(os.Stderr, usage)
-		os.Exit(2)
+		os.Exit(exitBadInput)
 	}
 	var err error
 	switch cmd, args := os.Args[1], os.Args[2:]; cmd {
@@ -62,13 +61,11 @@ func main() {
 		fmt.Print(usage)
 	default:
 		fmt.Fprintf(os.Stderr, "ddbharness: unknown command %q\n\n%s", cmd, usage)
-		os.Exit(2)
+		os.Exit(exitBadInput)
 	}
-	if errors.Is(err, errReported) {
-		os.Exit(1)
+	code, msg := exitCode(ctx, err)
+	if msg != "" {
+		fmt.Fprintf(os.Stderr, "ddbharness: %s\n", msg)
 	}
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "ddbharness: %v\n", err)
-		os.Exit(1)
-	}
+	os.Exit(code)
 }

@@ -25,10 +25,6 @@ import (
 // summary.md.
 var verifyDir = filepath.Join("reports", "verify")
 
-// errReported is a failure whose details are already on screen: main exits
-// non-zero without printing after the run's closing summary line.
-var errReported = errors.New("reported")
-
 // runVerify starts one DynamoDB Local (or uses AWS_ENDPOINT_URL_DYNAMODB),
 // runs the tests of pure code under go test (cached when nothing changed),
 // then every suite that reaches DynamoDB under ginkgo against it, in

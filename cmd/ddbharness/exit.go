@@ -1,0 +1,70 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+)
+
+// Exit codes a script can rely on (README, "Exit codes").
+const (
+	exitOK          = 0   // a complete, healthy run
+	exitFailed      = 1   // the run completed and found failures: specs, coverage gaps, lint errors
+	exitBadInput    = 2   // unknown command, scenario or design; a flag or variable out of range
+	exitTestBed     = 3   // the test bed failed: DynamoDB Local died or could not start, an endpoint did not answer, calls failed for infrastructure reasons
+	exitInterrupted = 130 // Ctrl-C or SIGTERM: what ran is reported, the rest did not run
+)
+
+// errReported is a failure whose details are already on screen: main exits
+// non-zero without printing after the run's closing summary line.
+var errReported = errors.New("reported")
+
+// badInput is an argument or variable the command refuses before it starts.
+type badInput struct{ msg string }
+
+func (e badInput) Error() string { return e.msg }
+
+// badInputf returns a badInput; say what is wrong and what is allowed.
+func badInputf(format string, args ...any) error { return badInput{fmt.Sprintf(format, args...)} }
+
+// testBed marks err as the test bed failing rather than the design.
+type testBed struct{ err error }
+
+func (e testBed) Error() string { return e.err.Error() }
+func (e testBed) Unwrap() error { return e.err }
+
+// testBedFailed wraps err (nil stays nil) as a failure of the test bed.
+func testBedFailed(err error) error {
+	if err == nil {
+		return nil
+	}
+	return testBed{err}
+}
+
+// errInterrupted is a run stopped by Ctrl-C or SIGTERM, already reported.
+var errInterrupted = errors.New("interrupted")
+
+// exitCode maps what a command returned to the process's exit code; the
+// message (if any) is what main prints before exiting.
+func exitCode(ctx context.Context, err error) (code int, message string) {
+	var bad badInput
+	var bed testBed
+	switch {
+	case errors.As(err, &bad):
+		return exitBadInput, err.Error()
+	case ctx.Err() != nil, errors.Is(err, errInterrupted):
+		if err == nil || errors.Is(err, errInterrupted) || errors.Is(err, context.Canceled) || errors.Is(err, errReported) {
+			return exitInterrupted, ""
+		}
+		return exitInterrupted, err.Error()
+	case err == nil, errors.Is(err, flag.ErrHelp):
+		return exitOK, ""
+	case errors.As(err, &bed):
+		return exitTestBed, err.Error()
+	case errors.Is(err, errReported):
+		return exitFailed, ""
+	default:
+		return exitFailed, err.Error()
+	}
+}

@@ -1,0 +1,41 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"testing"
+)
+
+func TestExitCode(t *testing.T) {
+	live := context.Background()
+	stopped, cancel := context.WithCancel(context.Background())
+	cancel()
+	cases := []struct {
+		name string
+		ctx  context.Context
+		err  error
+		want int
+	}{
+		{"a healthy run", live, nil, exitOK},
+		{"--help", live, flag.ErrHelp, exitOK},
+		{"a failure already on screen", live, errReported, exitFailed},
+		{"any other error", live, errors.New("boom"), exitFailed},
+		{"bad input", live, badInputf("--duration=-5s: want more than 0"), exitBadInput},
+		{"bad input, wrapped", live, fmt.Errorf("bench: %w", badInputf("x")), exitBadInput},
+		{"the test bed", live, testBedFailed(errors.New("DynamoDB Local exited")), exitTestBed},
+		{"interrupted, said by the command", live, errInterrupted, exitInterrupted},
+		{"interrupted, any error after the signal", stopped, errors.New("context canceled"), exitInterrupted},
+		{"interrupted with a clean return", stopped, nil, exitInterrupted},
+		{"bad input wins over an interrupt", stopped, badInputf("x"), exitBadInput},
+	}
+	for _, c := range cases {
+		if got, _ := exitCode(c.ctx, c.err); got != c.want {
+			t.Errorf("%s: exit %d, want %d", c.name, got, c.want)
+		}
+	}
+	if testBedFailed(nil) != nil {
+		t.Error("testBedFailed(nil) is not nil")
+	}
+}
