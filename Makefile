@@ -11,7 +11,11 @@ NAME ?=
 ENTITY ?=
 DESIGN ?=
 
-.PHONY: verify test lint walkthrough bench catalog new-design clean check-go
+# Values reach the commands through the environment, never pasted into the
+# recipe's text: a value with quotes or a semicolon stays one value.
+export GINKGO_FLAGS SCENARIO TARGET_RATE DURATION NAME ENTITY DESIGN
+
+.PHONY: verify test lint walkthrough faults bench catalog new-design clean check-go
 
 ## verify: every access pattern of every design, proven on DynamoDB Local, plus the coverage gate
 verify: check-go
@@ -23,11 +27,11 @@ test: check-go
 
 ## lint: check every design (or DESIGN=name) against DynamoDB's limits on fixtures seeded in memory; no DynamoDB
 lint: check-go
-	$(GO) run ./cmd/ddbharness lint $(DESIGN)
+	$(GO) run ./cmd/ddbharness lint $$DESIGN
 
 ## bench: load scenarios, capacity model and reports (SCENARIO=name|design|all, TARGET_RATE=req/s, DURATION=20s)
 bench: check-go
-	$(GO) run ./cmd/ddbharness bench $(if $(TARGET_RATE),--target-rate=$(TARGET_RATE)) $(if $(DURATION),--duration=$(DURATION)) $(SCENARIO)
+	$(GO) run ./cmd/ddbharness bench $${TARGET_RATE:+--target-rate="$$TARGET_RATE"} $${DURATION:+--duration="$$DURATION"} $$SCENARIO
 
 ## catalog: list every design's access patterns
 catalog: check-go
@@ -37,10 +41,14 @@ catalog: check-go
 walkthrough: check-go
 	$(GO) tool ginkgo --label-filter=scaffold ./internal/scaffold
 
+## faults: break things on purpose (DynamoDB Local killed mid-run, bad input, concurrent runs, broken caches) and check each run says so
+faults: check-go
+	$(GO) tool ginkgo --label-filter=faults ./internal/faults
+
 ## new-design: scaffold designs/NAME (README, schema, catalog, two patterns, specs), its fixtures and scenario, wired into verify and bench (NAME=library [ENTITY=book])
 new-design: check-go
-	@test -n '$(NAME)' || { echo "usage: make new-design NAME=<name> [ENTITY=<entity>]   (NAME: lower-case letters and digits, e.g. make new-design NAME=library ENTITY=book)" >&2; exit 2; }
-	$(GO) run ./cmd/ddbharness new-design $(if $(ENTITY),-entity='$(ENTITY)') '$(NAME)'
+	@test -n "$$NAME" || { echo "usage: make new-design NAME=<name> [ENTITY=<entity>]   (NAME: lower-case letters and digits, e.g. make new-design NAME=library ENTITY=book)" >&2; exit 2; }
+	$(GO) run ./cmd/ddbharness new-design $${ENTITY:+-entity="$$ENTITY"} "$$NAME"
 
 ## clean: remove generated reports and the build cache of this module's tests
 clean:

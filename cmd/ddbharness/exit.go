@@ -68,3 +68,13 @@ func exitCode(ctx context.Context, err error) (code int, message string) {
 		return exitFailed, err.Error()
 	}
 }
+
+// parseFlags parses args into fs; a flag it cannot parse is bad input, and
+// -h or --help is not an error at all.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	err := fs.Parse(args)
+	if err == nil || errors.Is(err, flag.ErrHelp) {
+		return err
+	}
+	return badInput{fmt.Sprintf("%s: %v (see ddbharness %s -h)", fs.Name(), err, fs.Name())}
+}

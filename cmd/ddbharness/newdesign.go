@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -19,12 +20,12 @@ func newDesign(args []string) error {
 		fmt.Fprintln(fs.Output(), "usage: ddbharness new-design [-entity NAME] DESIGN")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
 		fs.Usage()
-		return fmt.Errorf("new-design: want one design name, got %d", fs.NArg())
+		return badInputf("new-design: want one design name, got %d", fs.NArg())
 	}
 	root, err := os.Getwd()
 	if err != nil {
@@ -33,6 +34,9 @@ func newDesign(args []string) error {
 	name := fs.Arg(0)
 	p, err := scaffold.Scaffold(root, scaffold.Names{Design: name, Entity: *entity})
 	if err != nil {
+		if errors.Is(err, scaffold.ErrRefused) {
+			return badInputf("new-design: %v (nothing was written)", err)
+		}
 		return fmt.Errorf("new-design: %w (nothing was written)", err)
 	}
 	created, changed := p.Paths()

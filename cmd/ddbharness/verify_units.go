@@ -33,7 +33,8 @@ type testPackage struct {
 // whose tests reach DynamoDB (ginkgo runs them against the run's DynamoDB
 // Local, in parallel processes) and the rest, pure code, which go test
 // runs with its result cache: a package nothing changed in is not built or
-// run again. The scaffold's walkthrough is left to make walkthrough.
+// run again. The scaffold's walkthrough is left to make walkthrough, and
+// the fault-injection suite to make faults.
 func splitPackages(ctx context.Context) (dynamo, pure []testPackage, err error) {
 	cmd := exec.CommandContext(ctx, "go", "list", "-json", "./...")
 	cmd.Stderr = os.Stderr
@@ -47,7 +48,8 @@ func splitPackages(ctx context.Context) (dynamo, pure []testPackage, err error) 
 		if err := dec.Decode(&p); err != nil {
 			return nil, nil, fmt.Errorf("go list: %w", err)
 		}
-		if len(p.TestGoFiles)+len(p.XTestGoFiles) == 0 || strings.HasSuffix(p.ImportPath, "/internal/scaffold") {
+		if len(p.TestGoFiles)+len(p.XTestGoFiles) == 0 || strings.HasSuffix(p.ImportPath, "/internal/scaffold") ||
+			strings.HasSuffix(p.ImportPath, "/internal/faults") {
 			continue
 		}
 		if p.ImportPath == ddblocalPackage || slices.Contains(slices.Concat(p.TestImports, p.XTestImports), ddbtestPackage) {

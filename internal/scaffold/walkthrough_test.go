@@ -19,6 +19,7 @@ import (
 
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/ddblocal"
+	"github.com/ddbharness/ddbharness/internal/ddbtest"
 	"github.com/ddbharness/ddbharness/internal/verify"
 )
 
@@ -47,7 +48,7 @@ var _ = Describe("the Add a design walkthrough", Label("dynamodb", "scaffold"), 
 		DeferCleanup(srv.Stop)
 		endpoint := srv.Endpoint
 		out := GinkgoT().TempDir()
-		repo := copyRepo(ctx, repoRoot, filepath.Join(out, "repo"))
+		repo := ddbtest.CopyRepo(ctx, repoRoot, filepath.Join(out, "repo"))
 		env := []string{ddblocal.EnvEndpoint + "=" + endpoint}
 
 		By("make new-design")
@@ -112,25 +113,6 @@ var _ = Describe("the Add a design walkthrough", Label("dynamodb", "scaffold"), 
 // copyRepo copies the files git knows of (tracked, and new ones it does not
 // ignore) as they are in the working tree, so the walkthrough runs on the
 // code under test, without reports or build output.
-func copyRepo(ctx context.Context, from, to string) string {
-	GinkgoHelper()
-	list, err := exec.CommandContext(ctx, "git", "-C", from, "ls-files", "-z", "--cached", "--others", "--exclude-standard").Output()
-	Expect(err).NotTo(HaveOccurred(), "git ls-files in %s", from)
-	for _, rel := range strings.Split(strings.TrimRight(string(list), "\x00"), "\x00") {
-		src := filepath.Join(from, rel)
-		info, err := os.Lstat(src)
-		if err != nil || !info.Mode().IsRegular() {
-			continue // deleted in the working tree, or not a plain file
-		}
-		b, err := os.ReadFile(src)
-		Expect(err).NotTo(HaveOccurred())
-		dst := filepath.Join(to, rel)
-		Expect(os.MkdirAll(filepath.Dir(dst), 0o755)).To(Succeed())
-		Expect(os.WriteFile(dst, b, info.Mode().Perm())).To(Succeed())
-	}
-	return to
-}
-
 // run runs a command in dir and returns its combined output; it fails the
 // spec, showing that output, when the command fails.
 func run(ctx context.Context, dir string, env []string, name string, args ...string) string {

@@ -1,0 +1,60 @@
+// Package faults_test runs ddbharness as a user would, on the real DynamoDB
+// Local, and breaks things on purpose: the service killed mid-run, bad
+// flags and variables, hostile names, concurrent runs, broken caches. Each
+// spec proves the run says what went wrong, promptly, with the exit code
+// the README documents. make faults runs it (CI does); make verify and
+// make test leave it out.
+package faults_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/ddbharness/ddbharness/internal/ddblocal"
+)
+
+func TestFaults(t *testing.T) {
+	RegisterFailHandler(Fail)
+	RunSpecs(t, "faults")
+}
+
+// repoRoot is the checkout under test.
+var repoRoot = filepath.Join("..", "..")
+
+// bin is ddbharness built from the checkout, once for the suite.
+var bin string
+
+// Exit codes, as the README documents them.
+const (
+	exitOK          = 0
+	exitFailed      = 1
+	exitBadInput    = 2
+	exitTestBed     = 3
+	exitInterrupted = 130
+)
+
+var _ = SynchronizedBeforeSuite(func() []byte {
+	dir, err := os.MkdirTemp("", "ddbh-faults-*")
+	Expect(err).NotTo(HaveOccurred())
+	path := filepath.Join(dir, "ddbharness")
+	build := exec.Command("go", "build", "-o", path, "./cmd/ddbharness")
+	build.Dir = repoRoot
+	out, err := build.CombinedOutput()
+	Expect(err).NotTo(HaveOccurred(), "go build:\n%s", out)
+	return []byte(path)
+}, func(path []byte) {
+	bin = string(path)
+}, func() {}, func() {
+	_ = os.RemoveAll(filepath.Dir(bin))
+})
+
+// ownLocal is the environment for a command that must start its own
+// DynamoDB Local: no endpoint from the user or from a surrounding run.
+func ownLocal() []string {
+	return []string{ddblocal.EnvEndpoint + "=", ddblocal.EnvRunEndpoint + "="}
+}

@@ -1,0 +1,32 @@
+package faults_test
+
+import (
+	"os"
+	"path/filepath"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/ddbharness/ddbharness/internal/ddbtest"
+)
+
+var _ = Describe("make new-design with a hostile NAME", Label("faults"), func() {
+	It("runs nothing the name says, refuses it, and changes nothing", func(ctx SpecContext) {
+		repo := ddbtest.CopyRepo(ctx, repoRoot, filepath.Join(GinkgoT().TempDir(), "repo"))
+		marker := filepath.Join(GinkgoT().TempDir(), "pwned")
+		for _, v := range []string{"NAME", "ENTITY"} {
+			hostile := `x'; touch ` + marker + `; echo '`
+			args := []string{"new-design", v + "=" + hostile}
+			if v == "ENTITY" {
+				args = append(args, "NAME=library")
+			}
+			r := ddbtest.Command(ctx, repo, nil, "make", args...)
+			Expect(r.Code).NotTo(Equal(exitOK), "make %v", args)
+			Expect(r.Output).To(ContainSubstring("lower-case letters"), "the refusal says what a name may hold")
+			_, err := os.Stat(marker)
+			Expect(os.IsNotExist(err)).To(BeTrue(), "%s=%q ran a command", v, hostile)
+			_, err = os.Stat(filepath.Join(repo, "designs", "library"))
+			Expect(os.IsNotExist(err)).To(BeTrue(), "a refused scaffold wrote designs/library")
+		}
+	})
+})
