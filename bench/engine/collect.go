@@ -153,9 +153,12 @@ func keysName(d workload.Dist) string {
 }
 
 // Latency prints a latency the way people read them: µs below a
-// millisecond, ms below a second, then seconds.
+// millisecond, ms below a second, then seconds. A negative one is no
+// latency (vegeta's quantile of no calls is math.MinInt64): a dash.
 func Latency(d time.Duration) string {
 	switch {
+	case d < 0:
+		return "—"
 	case d < time.Millisecond:
 		return fmt.Sprintf("%.0fµs", float64(d)/float64(time.Microsecond))
 	case d < time.Second:
