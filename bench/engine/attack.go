@@ -2,8 +2,10 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
@@ -26,6 +28,12 @@ type attack struct {
 	backlog int
 	drain   time.Duration
 	seed    int64
+	tb      *bed
+
+	// What the stall watch reads while measuring.
+	inflight atomic.Int64 // calls started and not yet ended
+	ended    atomic.Int64 // calls ended
+	lastEnd  atomic.Int64 // when the latest call ended, in Unix nanoseconds
 }
 
 // step is one step of the mix, with what each of its Results repeats.
@@ -44,9 +52,9 @@ type ticket struct {
 	due  time.Time
 }
 
-func newAttack(sc workload.Scenario, d workload.Driver, cfg config) *attack {
+func newAttack(sc workload.Scenario, d workload.Driver, cfg config, tb *bed) *attack {
 	a := &attack{driver: d, pacer: sc.Pacer, pool: max(sc.Pool, 1), workers: cfg.workers,
-		backlog: DefaultBacklog, drain: cfg.drain, seed: cfg.seed}
+		backlog: DefaultBacklog, drain: cfg.drain, seed: cfg.seed, tb: tb}
 	for _, st := range sc.Mix {
 		if st.Weight <= 0 {
 			continue
@@ -74,8 +82,9 @@ func (a *attack) pick(r *rand.Rand) (int, int) {
 
 // run paces the mix for d and sends each finished call to c (nil: the
 // calls are not measured, as in the warm-up). It returns how many due calls
-// it never sent because the run ended first. Cancelling ctx stops it at
-// once and drops the calls it cut short.
+// it never sent because the run ended first. Cancelling ctx (an interrupt,
+// or the test bed failing) stops it at once and drops the calls it cut
+// short. While measuring, it notes the test bed falling behind the pace.
 func (a *attack) run(ctx context.Context, d time.Duration, c *collector) (unsent int) {
 	calls, stopCalls := context.WithCancel(ctx)
 	defer stopCalls()
@@ -83,9 +92,22 @@ func (a *attack) run(ctx context.Context, d time.Duration, c *collector) (unsent
 		a.steps[i].ctx = designs.WithPattern(calls, a.steps[i].Pattern)
 	}
 	began := time.Now()
+	a.ended.Store(0)
+	a.lastEnd.Store(began.UnixNano())
+	var late func(due, now time.Time) // notes a call that waited for a worker
 	if c != nil {
 		c.start(began)
 		defer c.stop()
+		late = func(due, now time.Time) {
+			if wait := now.Sub(due); wait > SaturationWait {
+				a.tb.saturate(due.Sub(began), a.rate(due.Sub(began)), fmt.Sprintf(
+					"a call due at %s waited %s for one of the %d workers, all busy with calls the server had not answered",
+					due.Sub(began).Round(time.Millisecond), wait.Round(time.Millisecond), a.workers))
+			}
+		}
+		quit := make(chan struct{})
+		defer close(quit)
+		go a.watchStalls(began, quit)
 	}
 	var mu sync.Mutex
 	record := func(res *vegeta.Result) {
@@ -109,7 +131,7 @@ func (a *attack) run(ctx context.Context, d time.Duration, c *collector) (unsent
 	}
 	tickets := make(chan ticket, a.backlog)
 	for w := range a.workers {
-		wg.Go(func() { notSent(a.work(ctx, calls, tickets, w, record)) })
+		wg.Go(func() { notSent(a.work(ctx, calls, tickets, w, record, late)) })
 	}
 	a.schedule(ctx, began, d, tickets)
 	close(tickets)
@@ -152,7 +174,7 @@ func (a *attack) schedule(ctx context.Context, began time.Time, d time.Duration,
 // work makes the calls of the tickets it receives, each when it is due,
 // until they run out or the run is interrupted; it returns how many it
 // could not send before the run was cut.
-func (a *attack) work(ctx, calls context.Context, tickets <-chan ticket, w int, record func(*vegeta.Result)) (unsent int) {
+func (a *attack) work(ctx, calls context.Context, tickets <-chan ticket, w int, record func(*vegeta.Result), late func(due, now time.Time)) (unsent int) {
 	r := rand.New(rand.NewPCG(uint64(a.seed), uint64(w)+1))
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
@@ -170,6 +192,9 @@ func (a *attack) work(ctx, calls context.Context, tickets <-chan ticket, w int, 
 		case calls.Err() != nil:
 			unsent++
 		default:
+			if late != nil {
+				late(t.due, time.Now())
+			}
 			a.call(ctx, t, r, record)
 		}
 	}
@@ -190,11 +215,16 @@ func (a *attack) closedLoop(ctx, calls context.Context, deadline time.Time, w in
 // it: then its latency means nothing.
 func (a *attack) call(ctx context.Context, t ticket, r *rand.Rand, record func(*vegeta.Result)) {
 	st := &a.steps[t.step]
+	a.inflight.Add(1)
 	err := a.driver.Call(st.ctx, st.Pattern, t.key, r)
 	end := time.Now()
+	a.inflight.Add(-1)
+	a.ended.Add(1)
+	a.lastEnd.Store(end.UnixNano())
 	if err != nil && ctx.Err() != nil {
 		return
 	}
+	a.tb.callEnded(end, err)
 	code, class := Classify(err)
 	record(&vegeta.Result{
 		Attack:    string(st.Pattern),
@@ -205,6 +235,39 @@ func (a *attack) call(ctx context.Context, t ticket, r *rand.Rand, record func(*
 		Method:    st.method,
 		URL:       st.url,
 	})
+}
+
+// watchStalls notes the test bed stalling while measuring: no call ended
+// for StallAfter with calls in flight. It looks four times per StallAfter,
+// until quit closes.
+func (a *attack) watchStalls(began time.Time, quit <-chan struct{}) {
+	tick := time.NewTicker(StallAfter / 4)
+	defer tick.Stop()
+	for {
+		select {
+		case <-quit:
+			return
+		case now := <-tick.C:
+			n := a.inflight.Load()
+			last := time.Unix(0, a.lastEnd.Load())
+			if idle := now.Sub(last); n > 0 && idle >= StallAfter {
+				a.tb.saturate(last.Sub(began), a.rate(last.Sub(began)), fmt.Sprintf(
+					"no call ended for %s while %d were in flight: the server stalled", idle.Round(time.Millisecond), n))
+			}
+		}
+	}
+}
+
+// rate is the rate the pacer asked for at elapsed; for a run with no pace,
+// the rate achieved so far.
+func (a *attack) rate(elapsed time.Duration) float64 {
+	if unbounded(a.pacer) {
+		if elapsed <= 0 {
+			return 0
+		}
+		return float64(a.ended.Load()) / elapsed.Seconds()
+	}
+	return a.pacer.Rate(elapsed)
 }
 
 // unbounded reports whether the pacer sets no rate at all: vegeta's

@@ -3,7 +3,10 @@ package engine
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"net"
+	"syscall"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go"
@@ -106,4 +109,60 @@ func cancellationCode(tce *types.TransactionCanceledException) string {
 		}
 	}
 	return "unknown reason"
+}
+
+// serverFaults are DynamoDB's error codes for a failure on its side, which
+// it answers with HTTP 500 or 503.
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Programming.Errors.html
+var serverFaults = map[string]bool{
+	"InternalServerError": true,
+	"InternalFailure":     true,
+	"ServiceUnavailable":  true,
+}
+
+// Infrastructure says whether a call's error is the test bed failing
+// rather than the design answering, and names the cause in a few words:
+// the endpoint refused or dropped the connection, answered with a 5xx, or
+// the call timed out. A design's domain outcomes (a lost condition, out of
+// stock), throttling, a 4xx answer and a call the run itself cancelled are
+// not.
+func Infrastructure(err error) (cause string, ok bool) {
+	if err == nil || errors.Is(err, context.Canceled) {
+		return "", false
+	}
+	if status, _ := Classify(err); status != StatusError {
+		return "", false
+	}
+	var resp interface{ HTTPStatusCode() int } // the SDK's response errors
+	if errors.As(err, &resp) && resp.HTTPStatusCode() >= 500 {
+		var api smithy.APIError
+		if errors.As(err, &api) && api.ErrorCode() != "" {
+			return fmt.Sprintf("HTTP %d %s", resp.HTTPStatusCode(), api.ErrorCode()), true
+		}
+		return fmt.Sprintf("HTTP %d", resp.HTTPStatusCode()), true
+	}
+	var api smithy.APIError
+	if errors.As(err, &api) {
+		if serverFaults[api.ErrorCode()] {
+			return "dynamodb: " + api.ErrorCode(), true
+		}
+		return "", false // a 4xx: the call was wrong, not the test bed
+	}
+	var netErr net.Error
+	switch {
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "connection refused", true
+	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE):
+		return "connection reset", true
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return "connection closed", true
+	case errors.Is(err, context.DeadlineExceeded):
+		return "timeout", true
+	case errors.As(err, &netErr):
+		if netErr.Timeout() {
+			return "timeout", true
+		}
+		return "network error", true
+	}
+	return "", false
 }

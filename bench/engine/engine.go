@@ -11,6 +11,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
@@ -58,6 +59,10 @@ type Outcome struct {
 	// Failure, when set, says the test bed failed and when: the run is
 	// not a measurement of the design past Failure.At.
 	Failure *Failure
+	// Saturated, when set, says the test bed fell behind the pace while
+	// measuring, first at Saturated.At: latencies from then on are the
+	// test bed's as much as the design's.
+	Saturated *Saturation
 	// TargetRate is the rate the report forecasts at (option TargetRate);
 	// the engine only carries it.
 	TargetRate float64
@@ -82,7 +87,11 @@ type PatternMetrics struct {
 // through the scenario's driver (on the Meter's client, when one is set),
 // warms up, then paces the mix open-loop for sc.Duration, and deletes the
 // table. Cancelling ctx (Ctrl-C) stops the run
-// cleanly: Run returns what it measured, with Interrupted set. Against an
+// cleanly: Run returns what it measured, with Interrupted set. When the test
+// bed fails (a watched service exits, see Watch, or calls fail for
+// infrastructure reasons beyond InfraFailureShare) at any phase, the run
+// stops at once: Run returns what it measured until then, with Failure set,
+// and no error. Against an
 // endpoint off this machine it refuses to run unless the user opted in
 // (ddblocal.EnvAllowRemote), and then touches only the table it created.
 func Run(ctx context.Context, db DynamoDB, sc workload.Scenario, opts ...Option) (Outcome, error) {
@@ -96,57 +105,88 @@ func Run(ctx context.Context, db DynamoDB, sc workload.Scenario, opts ...Option)
 	if err := checkEndpoint(db); err != nil {
 		return Outcome{}, err
 	}
+	// run ends with ctx, or as soon as the test bed fails.
+	run, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
+	tb := newBed(cfg, stop)
+	tb.watching(run)
+
 	table := designs.TableName(sc.Design.Name, "bench")
-	if err := designs.CreateTable(ctx, db, sc.Design.Schema, table); err != nil {
-		return Outcome{}, fmt.Errorf("bench %s: %w", sc.Name, err)
-	}
-	defer func() {
-		cleanup, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
-		defer cancel()
-		if err := designs.DeleteTable(cleanup, db, table); err != nil {
-			fmt.Fprintf(cfg.progress, "bench %s: %v\n", sc.Name, err)
+	out := Outcome{TargetRate: cfg.targetRate, Scenario: sc.Name, About: sc.About, Design: sc.Design.Name, Table: table, Pacer: fmt.Sprint(sc.Pacer),
+		Pool: sc.Pool, Workers: cfg.workers, Seed: cfg.seed, Duration: sc.Duration, Warmup: cfg.warmup}
+	// ended closes out for a run that stopped before measuring.
+	ended := func(err error, what string) (Outcome, error) {
+		switch {
+		case tb.ended(err):
+			tb.finish(&out, time.Time{})
+			return out, nil
+		case ctx.Err() != nil:
+			out.Interrupted = true
+			return out, nil
 		}
-	}()
+		return out, fmt.Errorf("bench %s: %s%w", sc.Name, what, err)
+	}
+	if err := designs.CreateTable(run, db, sc.Design.Schema, table); err != nil {
+		return ended(err, "")
+	}
+	defer func() { deleteTable(ctx, db, table, tb, cfg) }()
 
 	var client designs.DB = db
 	if cfg.meter != nil {
 		client = cfg.meter.Client(db)
 	}
-	out := Outcome{TargetRate: cfg.targetRate, Scenario: sc.Name, About: sc.About, Design: sc.Design.Name, Table: table, Pacer: fmt.Sprint(sc.Pacer),
-		Pool: sc.Pool, Workers: cfg.workers, Seed: cfg.seed, Duration: sc.Duration, Warmup: cfg.warmup}
 	driver := sc.Driver(client, table, cfg.seed)
+	tb.enter(PhaseSeed)
 	seeded := time.Now()
-	if err := driver.Seed(ctx, sc.Pool, seedProgress(cfg.progress, sc.Name, seeded)); err != nil {
-		if ctx.Err() != nil {
-			out.Interrupted = true
-			return out, nil
-		}
-		return out, fmt.Errorf("bench %s: seed: %w", sc.Name, err)
+	if err := driver.Seed(run, sc.Pool, seedProgress(cfg.progress, sc.Name, seeded)); err != nil {
+		return ended(err, "seed: ")
 	}
 	out.SeedTime = time.Since(seeded)
 
-	a := newAttack(sc, driver, cfg)
+	a := newAttack(sc, driver, cfg, tb)
 	if cfg.warmup > 0 {
+		tb.enter(PhaseWarmup)
 		fmt.Fprintf(cfg.progress, "%s: warming up for %s\n", sc.Name, cfg.warmup)
-		a.run(ctx, cfg.warmup, nil)
+		a.run(run, cfg.warmup, nil)
 	}
-	if ctx.Err() != nil {
-		out.Interrupted = true
-		return out, nil
+	if run.Err() != nil {
+		return ended(run.Err(), "")
 	}
 
+	tb.enter(PhaseMeasure)
 	if cfg.meter != nil {
 		cfg.meter.Start()
 	}
 	c := newCollector(sc, cfg.progress)
 	out.Started = time.Now().UTC()
-	unsent := a.run(ctx, sc.Duration, c)
+	unsent := a.run(run, sc.Duration, c)
 	if cfg.meter != nil {
-		cfg.meter.Stop(ctx)
+		cfg.meter.Stop(run)
 	}
 	out.Elapsed = time.Since(out.Started)
 	out.Interrupted = ctx.Err() != nil
 	out.Unsent = unsent
 	c.finish(&out, sc)
+	tb.finish(&out, out.Started)
 	return out, nil
+}
+
+// deleteTable deletes the run's table; after the test bed failed it tries
+// only briefly, and not at all when the watched service (whose tables were
+// in memory) has exited.
+func deleteTable(ctx context.Context, db DynamoDB, table string, tb *bed, cfg config) {
+	wait := time.Minute
+	if tb.failed() {
+		select {
+		case <-cfg.watch:
+			return
+		default:
+		}
+		wait = FailedCleanup
+	}
+	cleanup, cancel := context.WithTimeout(context.WithoutCancel(ctx), wait)
+	defer cancel()
+	if err := designs.DeleteTable(cleanup, db, table); err != nil {
+		fmt.Fprintf(cfg.progress, "bench: table %s not deleted: %s\n", table, strings.Join(strings.Fields(err.Error()), " "))
+	}
 }

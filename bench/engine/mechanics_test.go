@@ -1,11 +1,16 @@
 package engine_test
 
 import (
+	"context"
 	"errors"
+	"math/rand/v2"
+	"net"
 	"net/http"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	vegeta "github.com/tsenart/vegeta/v12/lib"
@@ -16,49 +21,26 @@ import (
 	"github.com/ddbharness/ddbharness/workload"
 )
 
+// The engine's timing (latencies, pacing, drain, watch, saturation) is
+// proven on an injected clock, in clock_test.go.
 var _ = Describe("the engine's own mechanics", Label("unit"), func() {
 	quiet := engine.Progress(GinkgoWriter)
 
-	It("measures latency from each call's due time, so a stalled server cannot hide behind a busy worker", func(ctx SpecContext) {
-		// One worker, calls due every 50 ms, each taking 100 ms: the queue
-		// grows, and so must the latencies, by about 50 ms a call.
-		sc := sleeping(100*time.Millisecond, workload.Scenario{
-			Pacer: vegeta.ConstantPacer{Freq: 20, Per: time.Second}, Duration: time.Second})
-		out, err := engine.Run(ctx, newFakeDB(), sc, engine.Workers(1), engine.Warmup(0), quiet)
+	It("stops a run whose calls go to a closed port within seconds, and says why", func(ctx SpecContext) {
+		closed := closedPort()
+		sc := workload.Scenario{Name: "fake/closed", Design: fakeDesign, Pool: 1, Duration: time.Minute,
+			Pacer: vegeta.ConstantPacer{Freq: 50, Per: time.Second}, Mix: []workload.Step{{Pattern: "AP-01", Weight: 1}},
+			Driver: func(designs.DB, string, int64) workload.Driver { return getter{ddblocal.Client(closed)} }}
+		out, err := engine.Run(ctx, newFakeDB(), sc, engine.Warmup(0), quiet)
 		Expect(err).NotTo(HaveOccurred())
-		Expect(out.Results).To(HaveLen(19))
-		first, last := out.Results[0].Latency, out.Results[18].Latency
-		Expect(first).To(And(BeNumerically(">=", 100*time.Millisecond), BeNumerically("<", 200*time.Millisecond)))
-		Expect(last).To(BeNumerically(">", 900*time.Millisecond), "the 19th call waited for 18 others")
-	})
-
-	DescribeTable("sends as many calls as the pacer asks for, when it asks",
-		func(ctx SpecContext, pacer vegeta.Pacer, d time.Duration, want int) {
-			out, err := engine.Run(ctx, newFakeDB(), sleeping(0, workload.Scenario{Pacer: pacer, Duration: d}), engine.Warmup(0), quiet)
-			Expect(err).NotTo(HaveOccurred())
-			Expect(len(out.Results)).To(BeNumerically("~", want, 1))
-			first, last := out.Results[0].Timestamp, out.Results[len(out.Results)-1].Timestamp
-			Expect(last.Sub(first)).To(BeNumerically("<", d), "every call was due within the run")
-		},
-		Entry("a constant 50 a second for 1 s", vegeta.ConstantPacer{Freq: 50, Per: time.Second}, time.Second, 49),
-		Entry("a ramp from 10 a second, 20 more each second, for 2 s: 10·2 + 20·2²/2", vegeta.LinearPacer{
-			StartAt: vegeta.Rate{Freq: 10, Per: time.Second}, Slope: 20}, 2*time.Second, 60),
-	)
-
-	It("counts the calls still waiting when the drain time runs out as not sent", func(ctx SpecContext) {
-		sc := sleeping(100*time.Millisecond, workload.Scenario{
-			Pacer: vegeta.ConstantPacer{Freq: 20, Per: time.Second}, Duration: time.Second})
-		out, err := engine.Run(ctx, newFakeDB(), sc, engine.Workers(1), engine.Warmup(0), engine.Drain(200*time.Millisecond), quiet)
-		Expect(err).NotTo(HaveOccurred())
-		Expect(out.Unsent).To(BeNumerically(">", 0))
-		Expect(len(out.Results) + out.Unsent).To(Equal(19))
-	})
-
-	It("calls back to back when the pacer sets no rate", func(ctx SpecContext) {
-		sc := sleeping(10*time.Millisecond, workload.Scenario{Pacer: vegeta.ConstantPacer{}, Duration: 300 * time.Millisecond})
-		out, err := engine.Run(ctx, newFakeDB(), sc, engine.Workers(2), engine.Warmup(0), quiet)
-		Expect(err).NotTo(HaveOccurred())
-		Expect(len(out.Results)).To(And(BeNumerically(">=", 30), BeNumerically("<=", 62)), "at most 2 workers × 300 ms / 10 ms")
+		Expect(out.Failure).NotTo(BeNil())
+		Expect(out.Failure.Phase).To(Equal(engine.PhaseMeasure))
+		Expect(out.Failure.Reason).To(ContainSubstring("calls in the last 1s failed"))
+		Expect(out.Failure.Reason).To(ContainSubstring("connection refused"))
+		// A bound far from both the run's minute and the failure's second:
+		// it holds on a busy machine, and fails if the run goes on.
+		Expect(out.Elapsed).To(BeNumerically("<", 15*time.Second))
+		Expect(out.Failure.At).To(BeNumerically("~", out.Elapsed, time.Second))
 	})
 
 	It("creates one table and deletes it", func(ctx SpecContext) {
@@ -100,6 +82,29 @@ var _ = Describe("the engine's own mechanics", Label("unit"), func() {
 		Expect(err).NotTo(MatchError(sent))
 	})
 })
+
+// closedPort is the endpoint of a loopback port nothing listens on.
+func closedPort() string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	Expect(err).NotTo(HaveOccurred())
+	endpoint := "http://" + l.Addr().String()
+	Expect(l.Close()).To(Succeed())
+	return endpoint
+}
+
+// getter reads one item through a real SDK client.
+type getter struct{ db *dynamodb.Client }
+
+func (getter) Seed(_ context.Context, n int, progress func(done, total int)) error {
+	progress(n, n)
+	return nil
+}
+
+func (g getter) Call(ctx context.Context, _ designs.PatternID, _ int, _ *rand.Rand) error {
+	_, err := g.db.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("ddbh-none"),
+		Key: map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "1"}}})
+	return err
+}
 
 type doerFunc func(*http.Request) (*http.Response, error)
 
