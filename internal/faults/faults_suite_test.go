@@ -49,7 +49,9 @@ var _ = SynchronizedBeforeSuite(func() []byte {
 	return []byte(path)
 }, func(path []byte) {
 	bin = string(path)
-}, func() {}, func() {
+})
+
+var _ = SynchronizedAfterSuite(func() {}, func() {
 	_ = os.RemoveAll(filepath.Dir(bin))
 })
 
