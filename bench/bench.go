@@ -8,6 +8,7 @@ package bench
 
 import (
 	"context"
+	"sync/atomic"
 	"time"
 
 	"github.com/ddbharness/ddbharness/bench/capacity"
@@ -24,23 +25,43 @@ type Outcome struct {
 	engine.Outcome
 	Capacity capacity.Report
 	Fidelity meter.Fidelity
+	// CapacityCut says the test bed failed (Failure is set): Capacity then
+	// covers only the calls before Failure.At, and is empty when the
+	// failure came before measuring.
+	CapacityCut bool
 }
 
 // Run runs scenario sc against db with the engine's options (engine.Workers,
 // engine.TargetRate, ...), metering every call, then runs the capacity
 // model over what the measured phase consumed. An interrupted run returns
-// what it measured.
+// what it measured; a run whose test bed failed, what it measured before
+// the failure, with CapacityCut set.
 func Run(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, opts ...engine.Option) (Outcome, error) {
 	m := &metered{schema: sc.Design.Schema}
 	out, err := engine.Run(ctx, db, sc, append(opts, engine.Metered(m))...)
-	res := Outcome{Outcome: out, Fidelity: m.fidelity}
+	res := Outcome{Outcome: out, Fidelity: m.fidelity, CapacityCut: out.Failure != nil}
 	if err != nil || m.ledger == nil {
 		return res, err
 	}
+	requests, duration := int64(out.Total.Requests), min(out.Elapsed, sc.Duration)
+	if f := out.Failure; f != nil {
+		// The ledger stopped at the failure (metered.Cut); the rate it is
+		// modelled at counts the calls due before it, over the time before it.
+		if f.At <= 0 {
+			return res, nil
+		}
+		requests, duration = 0, min(f.At, duration)
+		cut := out.Started.Add(f.At)
+		for _, r := range out.Results {
+			if r.Timestamp.Before(cut) {
+				requests++
+			}
+		}
+	}
 	res.Capacity = capacity.Model{
 		Schema:     sc.Design.Schema,
-		Requests:   int64(out.Total.Requests),
-		Duration:   min(out.Elapsed, sc.Duration),
+		Requests:   requests,
+		Duration:   duration,
 		TargetRate: out.TargetRate,
 		TableBytes: m.tableBytes(out.Table),
 	}.Analyze(m.ledger)
@@ -54,6 +75,7 @@ type metered struct {
 	client   *meter.Client
 	ledger   *capacity.Ledger
 	fidelity meter.Fidelity
+	cut      atomic.Int64 // Unix nanoseconds from which calls are not accounted; 0: none
 }
 
 func (m *metered) Client(db designs.DB) designs.DB {
@@ -63,8 +85,16 @@ func (m *metered) Client(db designs.DB) designs.DB {
 
 func (m *metered) Start() {
 	m.ledger = capacity.NewLedger(m.schema)
-	m.client.Observe(func(o capacity.Observation) { m.ledger.Observe(o) })
+	m.client.Observe(func(o capacity.Observation) {
+		if cut := m.cut.Load(); cut == 0 || o.At.UnixNano() < cut {
+			m.ledger.Observe(o)
+		}
+	})
 }
+
+// Cut stops accounting the calls made from at on: the test bed failed
+// then, and what they consumed is not the design's.
+func (m *metered) Cut(at time.Time) { m.cut.Store(at.UnixNano()) }
 
 // settleWait bounds how long the end of a run waits for the client's
 // settling reads.
