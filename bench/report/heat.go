@@ -70,7 +70,7 @@ func WriteHeat(w io.Writer, out bench.Outcome) error {
 	p.f(`<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="12">`+"\n", width, height)
 	p.f(`<rect width="100%%" height="100%%" fill="#ffffff"/>` + "\n")
 	p.f(`<text x="8" y="20" font-size="14" font-weight="bold">%s: partition heat, share of the per-partition limit each second</text>`+"\n",
-		html.EscapeString(out.Scenario))
+		html.EscapeString(StatusOf(out).Title(out)))
 	p.f(`<text x="8" y="38" fill="#555555">At the measured %.1f requests/s; a partition serves %s RCU/s or %s WCU/s (or a mix).</text>`+"\n",
 		r.MeasuredRate, thousands(ddbitem.PartitionRCU), thousands(ddbitem.PartitionWCU))
 	for t := 0; t < seconds; t += axisStep(seconds) {

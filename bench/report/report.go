@@ -45,24 +45,27 @@ var writers = []struct {
 
 // Write writes the report of out into a new folder under root, named
 // <UTC start>-<design>-<scenario>, points root's latest pointers at it and
-// returns its path.
+// returns its path. Each file is written on its own: one that fails costs
+// only itself, the others and the pointers are still written, and the
+// error names every file that failed.
 func Write(root string, out bench.Outcome) (string, error) {
 	if err := os.MkdirAll(root, 0o755); err != nil {
-		return "", fmt.Errorf("report: %w", err)
+		return "", fmt.Errorf("report: %w (pick a writable folder with --out)", err)
 	}
 	dir, err := makeRunDir(root, runName(out))
 	if err != nil {
-		return "", fmt.Errorf("report: %w", err)
+		return "", fmt.Errorf("report: %w (pick a writable folder with --out)", err)
 	}
+	var errs []error
 	for _, w := range writers {
 		if err := writeFile(filepath.Join(dir, w.name), out, w.write); err != nil {
-			return dir, fmt.Errorf("report %s: %w", w.name, err)
+			errs = append(errs, fmt.Errorf("report %s: %w", filepath.Join(dir, w.name), err))
 		}
 	}
 	if err := pointLatest(root, filepath.Base(dir)); err != nil {
-		return dir, fmt.Errorf("report: %w", err)
+		errs = append(errs, fmt.Errorf("report: %w", err))
 	}
-	return dir, nil
+	return dir, errors.Join(errs...)
 }
 
 // runName is <UTC start>-<design>-<scenario>, in characters every file
@@ -106,21 +109,26 @@ func makeRunDir(root, name string) (string, error) {
 	}
 }
 
-func writeFile(path string, out bench.Outcome, write func(io.Writer, bench.Outcome) error) error {
+// writeFile writes one file of the report; a writer that panics on
+// figures it did not expect fails its own file only.
+func writeFile(path string, out bench.Outcome, write func(io.Writer, bench.Outcome) error) (err error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("could not be written: %v", r)
+		}
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}()
 	w := bufio.NewWriter(f)
 	if err := write(w, out); err != nil {
-		f.Close()
 		return err
 	}
-	if err := w.Flush(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return w.Flush()
 }
 
 // pointLatest points root/latest and root/LATEST at the run folder name,

@@ -234,7 +234,7 @@ func TestWriteReportsARunInterruptedBeforeItMeasured(t *testing.T) {
 		t.Fatalf("Write(interrupted, nothing measured): %v", err)
 	}
 	summary, err := os.ReadFile(filepath.Join(dir, SummaryFile))
-	if err != nil || !strings.Contains(string(summary), "**Interrupted**") {
+	if err != nil || !strings.Contains(string(summary), "**Interrupted while seeding**, before measuring") {
 		t.Errorf("summary.md of an interrupted run: %v\n%s", err, summary)
 	}
 }

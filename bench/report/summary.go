@@ -23,11 +23,19 @@ import (
 // behind the findings.
 func WriteSummary(w io.Writer, out bench.Outcome) error {
 	p := &printer{w: w}
-	p.header(out)
-	p.findings(out.Capacity)
-	p.latency(out)
+	st := StatusOf(out)
+	p.header(out, st)
+	if !st.Measured {
+		p.f("## Nothing measured\n\n")
+		p.f("The run stopped while %s, before its measured phase began: there are no latencies, errors or capacity findings to report.\n\n", st.Phase)
+		return p.err
+	}
+	p.findings(out.Capacity, st)
+	p.latency(out, st)
 	p.errors(out.Results)
-	p.capacity(out.Capacity)
+	if st.FindingsValid() {
+		p.capacity(out.Capacity)
+	}
 	p.files()
 	return p.err
 }
@@ -61,17 +69,45 @@ func (p *printer) table(align string, head []string, rows [][]string) {
 	p.f("\n")
 }
 
-func (p *printer) header(out bench.Outcome) {
+func (p *printer) header(out bench.Outcome, st Status) {
 	p.f("# %s\n\n", out.Scenario)
+	if f := out.Failure; f != nil {
+		p.failure(out, st, f)
+	}
+	if st.State == StateInterrupted {
+		if st.Measured {
+			p.f("**Interrupted** %s into the %s asked for: the figures cover what ran until then.\n\n", secs(out.Elapsed), out.Duration)
+		} else {
+			p.f("**Interrupted while %s**, before measuring: nothing was measured.\n\n", st.Phase)
+		}
+	}
 	if out.About != "" {
 		p.f("%s\n\n", out.About)
 	}
-	p.f("Started %s on table `%s` of design %s, seed %d, %d workers.\n",
-		out.Started.UTC().Format("2006-01-02 15:04:05 UTC"), out.Table, out.Design, out.Seed, out.Workers)
-	p.f("The pacer %s ran for %s after a %s warm-up; %d entities were seeded in %s.\n\n",
-		out.Pacer, out.Duration, out.Warmup, out.Pool, out.SeedTime.Round(time.Millisecond))
-	if out.Interrupted {
-		p.f("**Interrupted** after %s of measuring: the figures cover what ran until then.\n\n", out.Elapsed.Round(time.Millisecond))
+	if st.Measured {
+		p.f("Started %s on table `%s` of design %s, seed %d, %d workers.\n",
+			out.Started.UTC().Format("2006-01-02 15:04:05 UTC"), out.Table, out.Design, out.Seed, out.Workers)
+	} else {
+		p.f("Table `%s` of design %s, seed %d, %d workers.\n", out.Table, out.Design, out.Seed, out.Workers)
+	}
+	switch {
+	case st.State == StateComplete:
+		p.f("The pacer %s %s after a %s warm-up; %d entities were seeded in %s.\n\n",
+			out.Pacer, st.Ran(out), out.Warmup, out.Pool, out.SeedTime.Round(time.Millisecond))
+	case st.Measured:
+		p.f("%d entities were seeded in %s; after a %s warm-up, the pacer %s %s.\n\n",
+			out.Pool, out.SeedTime.Round(time.Millisecond), out.Warmup, out.Pacer, st.Ran(out))
+	case st.Phase == PhaseWarmup:
+		p.f("%d entities were seeded in %s; the pacer %s %s.\n\n", out.Pool, out.SeedTime.Round(time.Millisecond), out.Pacer, st.Ran(out))
+	default:
+		p.f("Seeding %d entities did not finish; the pacer %s %s.\n\n", out.Pool, out.Pacer, st.Ran(out))
+	}
+	if sat := out.Saturated; sat != nil {
+		p.f("**Saturated**: %s.", upper(Saturated(sat)))
+		if sat.Reason != "" {
+			p.f(" %s.", upper(strings.TrimSuffix(strings.TrimSpace(sat.Reason), ".")))
+		}
+		p.f(" Run at a lower rate to measure the design.\n\n")
 	}
 	if out.Unsent > 0 {
 		p.f("**%d calls were never sent**: they were still waiting for a worker when the run ended, so the workers could not keep up with the pacer.\n\n", out.Unsent)
@@ -90,8 +126,40 @@ func (p *printer) header(out bench.Outcome) {
 	}
 }
 
-func (p *printer) findings(r capacity.Report) {
-	p.f("## Findings\n\n")
+// failure opens the summary of a run the test bed failed: what happened,
+// when, and the service's last lines.
+func (p *printer) failure(out bench.Outcome, st Status, f *engine.Failure) {
+	p.f("**FAILED: %s.** %s.\n\n", failedWhen(out, st), FailureReason(f))
+	if st.Measured {
+		when := f.Time
+		if when.IsZero() {
+			when = out.Started.Add(f.At)
+		}
+		at := when.UTC().Format("15:04:05.000 UTC")
+		p.f("It happened at %s, %s into measuring. ", at, secs(f.At))
+		if st.FindingsValid() {
+			p.f("Calls after it failed because of it, not because of the design: the capacity findings cover only the %s before it, and the latency and error figures below include the failed calls.\n\n", secs(st.Healthy))
+		} else {
+			p.f("No call was measured before it, so there are no capacity findings.\n\n")
+		}
+	}
+	if logs := failureLogs(f); logs != "" {
+		p.f("The last lines of the test bed's log:\n\n```\n%s\n```\n\n", strings.ReplaceAll(logs, "```", "` ` `"))
+	}
+}
+
+func (p *printer) findings(r capacity.Report, st Status) {
+	switch {
+	case !st.FindingsValid():
+		p.f("## Findings\n\nNone: the test bed failed before any healthy stretch of measuring.\n\n")
+		return
+	case st.State == StateFailed:
+		p.f("## Findings (the %s before the failure only)\n\n", secs(st.Healthy))
+	case st.State == StateInterrupted:
+		p.f("## Findings (the %s measured before the interruption)\n\n", secs(st.Healthy))
+	default:
+		p.f("## Findings\n\n")
+	}
 	if len(r.Findings) == 0 {
 		p.f("The capacity model found nothing to report.\n\n")
 		return
@@ -102,8 +170,11 @@ func (p *printer) findings(r capacity.Report) {
 	p.f("\n")
 }
 
-func (p *printer) latency(out bench.Outcome) {
+func (p *printer) latency(out bench.Outcome, st Status) {
 	p.f("## Latency and throughput\n\n")
+	if st.State == StateFailed {
+		p.f("These figures include the calls after the test bed failed.\n\n")
+	}
 	p.f("Latency counts from each call's intended send time, so waiting for a busy worker counts too. Rates are per second.\n\n")
 	var rows [][]string
 	for _, pm := range out.Patterns {
@@ -259,6 +330,14 @@ func (p *printer) files() {
 	p.f("- `%s`: latency over time per pattern (vegeta's plot)\n", PlotFile)
 	p.f("- `%s`: the hottest partition keys, second by second, against the per-partition limit\n", HeatFile)
 	p.f("- `%s`: all of the above for machines\n", MetricsFile)
+}
+
+// upper capitalises s's first letter.
+func upper(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // targetName names a table or index for people.

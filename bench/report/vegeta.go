@@ -2,7 +2,11 @@ package report
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
+	"math"
+	"reflect"
+	"strings"
 	"time"
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
@@ -33,7 +37,7 @@ func WriteResults(w io.Writer, out bench.Outcome) error {
 // WritePlot writes vegeta's interactive latency plot of the run: one
 // series per pattern, successes and errors apart.
 func WritePlot(w io.Writer, out bench.Outcome) error {
-	p := plot.New(plot.Title(out.Scenario), plot.Downsample(PlotPoints), plot.Label(plot.ErrorLabeler))
+	p := plot.New(plot.Title(StatusOf(out).Title(out)), plot.Downsample(PlotPoints), plot.Label(plot.ErrorLabeler))
 	for i := range out.Results {
 		if err := p.Add(&out.Results[i]); err != nil {
 			return err
@@ -44,29 +48,62 @@ func WritePlot(w io.Writer, out bench.Outcome) error {
 	return err
 }
 
-// metrics is metrics.json: the run, vegeta's metrics for the whole mix and
-// per pattern, and the capacity model's report.
+// metrics is metrics.json: the run and what became of it, vegeta's
+// metrics for the whole mix and per pattern, and the capacity model's
+// report.
 type metrics struct {
-	Scenario       string          `json:"scenario"`
-	About          string          `json:"about,omitempty"`
-	Design         string          `json:"design"`
-	Table          string          `json:"table"`
-	Pacer          string          `json:"pacer"`
-	Pool           int             `json:"pool"`
-	Workers        int             `json:"workers"`
-	Seed           int64           `json:"seed"`
-	Duration       time.Duration   `json:"duration"`
-	Warmup         time.Duration   `json:"warmup"`
-	SeedTime       time.Duration   `json:"seed_time"`
-	Started        time.Time       `json:"started"`
-	Elapsed        time.Duration   `json:"elapsed"`
-	Interrupted    bool            `json:"interrupted"`
-	Unsent         int             `json:"unsent"`
-	Approximations int64           `json:"approximations"`
-	Fidelity       meter.Fidelity  `json:"fidelity"`
-	Total          *vegeta.Metrics `json:"total"`
-	Patterns       []patternJSON   `json:"patterns"`
-	Capacity       capacity.Report `json:"capacity"`
+	Scenario string `json:"scenario"`
+	About    string `json:"about,omitempty"`
+	Design   string `json:"design"`
+	Table    string `json:"table"`
+	Pacer    string `json:"pacer"`
+	Pool     int    `json:"pool"`
+	Workers  int    `json:"workers"`
+	Seed     int64  `json:"seed"`
+	// State is complete, interrupted or failed; StoppedWhile says in which
+	// phase (seeding, warm-up, measuring) an incomplete run stopped.
+	State        string          `json:"state"`
+	StoppedWhile string          `json:"stopped_while,omitempty"`
+	Failure      *failureJSON    `json:"failure,omitempty"`
+	Saturated    *saturatedJSON  `json:"saturated,omitempty"`
+	Duration     time.Duration   `json:"duration"`
+	Warmup       time.Duration   `json:"warmup"`
+	SeedTime     time.Duration   `json:"seed_time"`
+	Started      *time.Time      `json:"started"` // null: measuring never began
+	Elapsed      time.Duration   `json:"elapsed"`
+	Interrupted  bool            `json:"interrupted"`
+	Unsent       int             `json:"unsent"`
+	Approx       int64           `json:"approximations"`
+	Fidelity     meter.Fidelity  `json:"fidelity"`
+	Total        *vegeta.Metrics `json:"total"` // null: nothing measured
+	Patterns     []patternJSON   `json:"patterns"`
+	// CapacityCovers is how much of the measured phase the capacity report
+	// covers: all of it, or the healthy part before a failure. Capacity is
+	// null when it covers nothing.
+	CapacityCovers time.Duration    `json:"capacity_covers"`
+	Capacity       *capacity.Report `json:"capacity"`
+	// NonFinite names the figures that were NaN or infinite, written as 0
+	// since JSON has no such numbers.
+	NonFinite []string `json:"non_finite,omitempty"`
+}
+
+// failureJSON is the test bed's failure: when (since measuring began,
+// negative before it, and as a time when measuring had begun), what
+// happened and the service's last log lines.
+type failureJSON struct {
+	At     time.Duration `json:"at"`
+	Phase  string        `json:"phase,omitempty"`
+	Time   *time.Time    `json:"time,omitempty"`
+	Reason string        `json:"reason"`
+	Logs   string        `json:"logs,omitempty"`
+}
+
+// saturatedJSON is the test bed saturating: when (since measuring began),
+// at which rate (calls a second) and what was seen.
+type saturatedJSON struct {
+	At     time.Duration `json:"at"`
+	Rate   float64       `json:"rate"`
+	Reason string        `json:"reason"`
 }
 
 type patternJSON struct {
@@ -82,17 +119,95 @@ type patternJSON struct {
 // WriteMetrics writes metrics.json. Durations are nanoseconds, as in
 // vegeta's own JSON report.
 func WriteMetrics(w io.Writer, out bench.Outcome) error {
+	st := StatusOf(out)
 	m := metrics{Scenario: out.Scenario, About: out.About, Design: out.Design, Table: out.Table, Pacer: out.Pacer,
-		Pool: out.Pool, Workers: out.Workers, Seed: out.Seed, Duration: out.Duration, Warmup: out.Warmup,
-		SeedTime: out.SeedTime, Started: out.Started, Elapsed: out.Elapsed, Interrupted: out.Interrupted,
-		Unsent: out.Unsent, Approximations: out.Fidelity.Approximations, Fidelity: out.Fidelity, Total: &out.Total, Capacity: out.Capacity,
-		Patterns: []patternJSON{}}
-	for i := range out.Patterns {
-		p := &out.Patterns[i]
-		m.Patterns = append(m.Patterns, patternJSON{ID: p.ID, Name: p.Name, Op: p.Op, Index: p.Index,
-			Weight: p.Weight, Keys: p.Keys, Metrics: &p.Metrics})
+		Pool: out.Pool, Workers: out.Workers, Seed: out.Seed, State: st.State, StoppedWhile: st.Phase,
+		Duration: out.Duration, Warmup: out.Warmup, SeedTime: out.SeedTime, Elapsed: out.Elapsed, Interrupted: out.Interrupted,
+		Unsent: out.Unsent, Approx: out.Fidelity.Approximations, Fidelity: out.Fidelity, Patterns: []patternJSON{}}
+	if st.Measured {
+		m.Started, m.Total = &out.Started, &out.Total
+		for i := range out.Patterns {
+			p := &out.Patterns[i]
+			m.Patterns = append(m.Patterns, patternJSON{ID: p.ID, Name: p.Name, Op: p.Op, Index: p.Index,
+				Weight: p.Weight, Keys: p.Keys, Metrics: &p.Metrics})
+		}
 	}
+	if st.FindingsValid() {
+		m.Capacity, m.CapacityCovers = &out.Capacity, st.Healthy
+	}
+	if f := out.Failure; f != nil {
+		m.Failure = &failureJSON{At: f.At, Phase: f.Phase, Reason: strings.TrimSpace(f.Reason), Logs: f.Logs}
+		switch at := out.Started.Add(f.At); {
+		case !f.Time.IsZero():
+			m.Failure.Time = &f.Time
+		case st.Measured:
+			m.Failure.Time = &at
+		}
+	}
+	if sat := out.Saturated; sat != nil {
+		m.Saturated = &saturatedJSON{At: sat.At, Rate: sat.Rate, Reason: sat.Reason}
+	}
+	clean, nonFinite := finiteCopy(m)
+	clean.NonFinite = nonFinite
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(m)
+	return enc.Encode(clean)
+}
+
+// finiteCopy returns a deep copy of v with every NaN or infinite float
+// set to 0, and the paths of those it changed: JSON has no such numbers,
+// and one of them must not cost the whole file.
+func finiteCopy[T any](v T) (T, []string) {
+	var bad []string
+	c := finiteValue(reflect.ValueOf(v), "", &bad)
+	return c.Interface().(T), bad
+}
+
+func finiteValue(v reflect.Value, path string, bad *[]string) reflect.Value {
+	out := reflect.New(v.Type()).Elem()
+	out.Set(v)
+	switch v.Kind() {
+	case reflect.Float32, reflect.Float64:
+		if f := v.Float(); math.IsNaN(f) || math.IsInf(f, 0) {
+			*bad = append(*bad, strings.TrimPrefix(path, "."))
+			out.SetFloat(0)
+		}
+	case reflect.Pointer:
+		if !v.IsNil() {
+			p := reflect.New(v.Type().Elem())
+			p.Elem().Set(finiteValue(v.Elem(), path, bad))
+			out.Set(p)
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if f := v.Type().Field(i); f.IsExported() {
+				out.Field(i).Set(finiteValue(v.Field(i), path+"."+f.Name, bad))
+			}
+		}
+	case reflect.Slice:
+		if !v.IsNil() {
+			s := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
+			for i := range v.Len() {
+				s.Index(i).Set(finiteValue(v.Index(i), fmt.Sprintf("%s[%d]", path, i), bad))
+			}
+			out.Set(s)
+		}
+	case reflect.Array:
+		for i := range v.Len() {
+			out.Index(i).Set(finiteValue(v.Index(i), fmt.Sprintf("%s[%d]", path, i), bad))
+		}
+	case reflect.Map:
+		if !v.IsNil() {
+			mp := reflect.MakeMapWithSize(v.Type(), v.Len())
+			for it := v.MapRange(); it.Next(); {
+				mp.SetMapIndex(it.Key(), finiteValue(it.Value(), fmt.Sprintf("%s[%v]", path, it.Key()), bad))
+			}
+			out.Set(mp)
+		}
+	case reflect.Interface:
+		if !v.IsNil() {
+			out.Set(finiteValue(v.Elem(), path, bad))
+		}
+	}
+	return out
 }

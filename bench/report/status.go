@@ -1,0 +1,178 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/ddbharness/ddbharness/bench"
+	"github.com/ddbharness/ddbharness/bench/engine"
+)
+
+// The states of a run, as metrics.json names them.
+const (
+	StateComplete    = "complete"
+	StateInterrupted = "interrupted"
+	StateFailed      = "failed"
+)
+
+// The phases a run goes through, as the engine names them; a run that did
+// not complete stopped in one.
+const (
+	PhaseSeeding   = engine.PhaseSeed
+	PhaseWarmup    = engine.PhaseWarmup
+	PhaseMeasuring = engine.PhaseMeasure
+)
+
+// Status is what became of a run, worded once for every file of its report
+// and for the command's headline, so that none of them says a run ran its
+// whole duration when it did not, or shows an error rate of nothing.
+type Status struct {
+	State string // StateComplete, StateInterrupted or StateFailed
+	Phase string // where an incomplete run stopped; "" for a complete one
+	// Measured says the measured phase began: figures exist, whole or not.
+	Measured bool
+	// Healthy is how much of the measured phase ran before a failure (all
+	// of it when none): what the capacity findings may cover.
+	Healthy time.Duration
+}
+
+// StatusOf tells what became of out.
+func StatusOf(out bench.Outcome) Status {
+	s := Status{State: StateComplete, Measured: !out.Started.IsZero(), Healthy: out.Elapsed}
+	switch {
+	case out.Failure != nil:
+		s.State = StateFailed
+	case out.Interrupted:
+		s.State = StateInterrupted
+	default:
+		return s
+	}
+	switch {
+	case s.Measured:
+		s.Phase = PhaseMeasuring
+	case out.Failure != nil && out.Failure.Phase != "":
+		s.Phase = out.Failure.Phase
+	case out.SeedTime > 0:
+		s.Phase = PhaseWarmup
+	default:
+		s.Phase = PhaseSeeding
+	}
+	if f := out.Failure; f != nil {
+		s.Healthy = max(0, min(f.At, out.Elapsed))
+		if !s.Measured {
+			s.Healthy = 0
+		}
+	}
+	return s
+}
+
+// FindingsValid says the capacity findings describe a healthy stretch of
+// measuring: none are shown for a run that failed before or at once.
+func (s Status) FindingsValid() bool {
+	return s.Measured && (s.State != StateFailed || s.Healthy > 0)
+}
+
+// Ran says how long the pacer ran: "ran for 20s", "ran 7.6 s of the 20s
+// asked for, interrupted", or "never ran".
+func (s Status) Ran(out bench.Outcome) string {
+	switch {
+	case s.State == StateComplete:
+		return fmt.Sprintf("ran for %s", out.Duration)
+	case !s.Measured:
+		return "never ran"
+	}
+	return fmt.Sprintf("ran %s of the %s asked for, %s", secs(out.Elapsed), out.Duration, s.stopped())
+}
+
+func (s Status) stopped() string {
+	if s.State == StateFailed {
+		return "stopped by a failure of the test bed"
+	}
+	return "interrupted"
+}
+
+// Title is the run's name with what became of it, for plot and heat titles.
+func (s Status) Title(out bench.Outcome) string {
+	switch {
+	case s.State == StateComplete:
+		return out.Scenario
+	case !s.Measured:
+		return fmt.Sprintf("%s (%s while %s: nothing measured)", out.Scenario, s.State, s.Phase)
+	case s.State == StateFailed:
+		return fmt.Sprintf("%s (FAILED %s into %s: later calls are not the design's)", out.Scenario, secs(s.Healthy), out.Duration)
+	}
+	return fmt.Sprintf("%s (interrupted at %s of %s)", out.Scenario, secs(out.Elapsed), out.Duration)
+}
+
+// FailureReason is the first line of a failure's reason; the rest, if any,
+// and the log lines go in the report's body.
+func FailureReason(f *engine.Failure) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(f.Reason), "\n")
+	line = strings.TrimSuffix(strings.TrimSpace(line), "; its last lines:")
+	if line == "" {
+		return "the test bed failed"
+	}
+	return line
+}
+
+// failureLogs is what to show of the service's last lines: the failure's
+// logs, or what its reason carries beyond the first line.
+func failureLogs(f *engine.Failure) string {
+	if strings.TrimSpace(f.Logs) != "" {
+		return strings.TrimRight(f.Logs, "\n")
+	}
+	_, rest, _ := strings.Cut(strings.TrimSpace(f.Reason), "\n")
+	return strings.TrimRight(rest, "\n")
+}
+
+// Headline is one line on what a run showed: throughput, tail latency,
+// errors and the first limit real DynamoDB would hit, or what stopped it.
+func Headline(out bench.Outcome) string {
+	s := StatusOf(out)
+	var line string
+	if f := out.Failure; f != nil {
+		line = "FAILED: " + failedWhen(out, s) + ": " + FailureReason(f)
+		if !s.Measured {
+			return line + "; nothing measured"
+		}
+		line += "; "
+	} else if !s.Measured {
+		return fmt.Sprintf("interrupted while %s, before measuring: nothing measured", s.Phase)
+	} else if s.State == StateInterrupted {
+		line = fmt.Sprintf("interrupted: ran %s of the %s asked for; ", secs(out.Elapsed), out.Duration)
+	}
+	m := out.Total
+	line += fmt.Sprintf("%.0f calls/s, p99 %s, %.1f%% errors", m.Throughput, engine.Latency(m.Latencies.P99.Round(10*time.Microsecond)), 100*(1-m.Success))
+	if sat := out.Saturated; sat != nil {
+		line += "; " + Saturated(sat)
+	}
+	if c := out.Capacity.Ceiling; c != nil && s.FindingsValid() {
+		line += fmt.Sprintf("; first throttle on real DynamoDB: %s %s at %.0f requests/s (%.1f× this run)", targetName(c.Target), c.Key, c.Rate, c.Factor)
+		if s.State == StateFailed {
+			line += fmt.Sprintf(", from the %s before the failure", secs(s.Healthy))
+		}
+	}
+	return line
+}
+
+// failedWhen says when the test bed failed: in seconds of measuring, or
+// in which phase before it.
+func failedWhen(out bench.Outcome, s Status) string {
+	if !s.Measured {
+		return fmt.Sprintf("the test bed failed while %s, before measuring", s.Phase)
+	}
+	return fmt.Sprintf("the test bed failed %s into the %s run", secs(out.Failure.At), out.Duration)
+}
+
+// secs prints a part of a run in seconds, to a tenth: "7.6 s".
+func secs(d time.Duration) string {
+	return fmt.Sprintf("%.1f s", d.Seconds())
+}
+
+// Saturated says the test bed saturated, at which rate and when: the
+// latencies from then on are the test bed's, not the design's.
+func Saturated(sat *engine.Saturation) string {
+	return fmt.Sprintf("the test bed saturated at %.0f calls/s, %s into measuring: latencies from then on are DynamoDB Local's, not the design's",
+		sat.Rate, secs(sat.At))
+}
