@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strings"
 	"text/tabwriter"
@@ -20,19 +22,25 @@ import (
 
 // runBench runs the named scenarios (each design's default when none is
 // named), each on a fresh embedded DynamoDB Local or on the given endpoint,
-// and writes a report per run. Ctrl-C stops the run in progress, still
-// writes its report, and runs no further scenario.
+// and writes a report per run. Every flag and name is checked before
+// anything starts. Ctrl-C stops the run in progress, still writes its
+// report, and runs no further scenario; so does a failing test bed (the
+// embedded DynamoDB Local exiting, calls failing for infrastructure
+// reasons), whose report says so.
 func runBench(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	list := fs.Bool("list", false, "list the scenarios and exit")
-	target := fs.Float64("target-rate", 0, "forecast throttling at this many requests per second of the mix")
-	duration := fs.Duration("duration", 0, "measure each scenario this long instead of its own duration")
+	target := fs.Float64("target-rate", 0, "forecast throttling at this many requests per second of the mix (0: no forecast)")
+	duration := fs.Duration("duration", 0, "measure each scenario this long instead of its own duration (above 0, like 20s or 2m)")
 	root := fs.String("out", "reports", "folder the reports go in")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: ddbharness bench [flags] [SCENARIO|DESIGN|all ...]")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if err := checkBenchFlags(fs, *target, *duration, *root); err != nil {
 		return err
 	}
 	if *list {
@@ -43,40 +51,75 @@ func runBench(ctx context.Context, args []string) error {
 		return err
 	}
 	var written []string
+	defer func() {
+		if len(written) > 0 {
+			fmt.Printf("\n%d report(s) under %s; the newest is %s/latest (also named in %s/LATEST)\n", len(written), *root, *root, *root)
+		}
+	}()
 	for _, sc := range runs {
 		if *duration > 0 {
 			sc.Duration = *duration
 		}
 		dir, out, err := benchOne(ctx, sc, *target, *root)
-		if err != nil {
-			return err
+		if dir != "" {
+			written = append(written, dir)
+			fmt.Printf("%s: %s\n  %s\n", sc.Name, dir, report.Headline(out))
 		}
-		written = append(written, dir)
-		fmt.Printf("%s: %s\n  %s\n", sc.Name, dir, headline(out))
-		if out.Interrupted {
+		switch {
+		case out.Failure != nil:
+			fmt.Println("the test bed failed: the report says how and when; no further scenario runs")
+			return testBedFailed(errors.Join(fmt.Errorf("bench %s: %s (report: %s)", sc.Name, report.FailureReason(out.Failure), dir), err))
+		case err != nil:
+			return err
+		case out.Interrupted:
 			fmt.Println("interrupted: the report holds what ran; no further scenario runs")
-			break
+			return errInterrupted
 		}
 	}
-	fmt.Printf("\n%d report(s) under %s; the newest is %s/latest (also named in %s/LATEST)\n", len(written), *root, *root, *root)
+	return nil
+}
+
+// maxBenchDuration bounds --duration: every call's result is kept in
+// memory, so a day-long run would not fit.
+const maxBenchDuration = 24 * time.Hour
+
+// checkBenchFlags refuses values out of range before anything starts.
+func checkBenchFlags(fs *flag.FlagSet, target float64, duration time.Duration, root string) error {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if math.IsNaN(target) || math.IsInf(target, 0) || target < 0 {
+		return badInputf("bench: --target-rate=%v: want a finite number of requests per second, 0 or more (0, the default, forecasts nothing)", target)
+	}
+	if set["duration"] && (duration <= 0 || duration > maxBenchDuration) {
+		return badInputf("bench: --duration=%s: want a duration above 0 and at most 24h, like 20s or 2m (leave it out to run each scenario's own)", duration)
+	}
+	if strings.TrimSpace(root) == "" {
+		return badInputf("bench: --out is empty: name the folder the reports go in (default reports)")
+	}
 	return nil
 }
 
 // benchOne runs one scenario on its own DynamoDB Local: a fresh JVM per
-// scenario, so one design's load never leaves the next a tired server.
+// scenario, so one design's load never leaves the next a tired server. The
+// run watches that JVM: if it exits, the run stops with Failure set, and
+// the report is still written, marked failed.
 func benchOne(ctx context.Context, sc workload.Scenario, target float64, root string) (string, bench.Outcome, error) {
 	srv, err := ddblocal.Start(ctx)
 	if err != nil {
-		return "", bench.Outcome{}, err
+		return "", bench.Outcome{}, testBedFailed(err)
 	}
 	defer srv.Stop()
 	fmt.Fprintf(os.Stderr, "%s: DynamoDB at %s; %s\n", sc.Name, srv.Endpoint, sc.About)
-	out, err := bench.Run(ctx, ddblocal.Client(srv.Endpoint), sc, engine.Progress(os.Stderr), engine.TargetRate(target))
-	if err != nil {
+	out, err := bench.Run(ctx, ddblocal.Client(srv.Endpoint), sc, engine.Progress(os.Stderr), engine.TargetRate(target),
+		engine.Watch(srv.Done(), srv.Exit))
+	if err != nil && out.Failure == nil {
+		if exit := srv.Exit(); exit != nil {
+			return "", out, testBedFailed(fmt.Errorf("%w\n%v", err, exit))
+		}
 		return "", out, err
 	}
-	dir, err := report.Write(root, out)
-	return dir, out, err
+	dir, werr := report.Write(root, out)
+	return dir, out, errors.Join(err, werr)
 }
 
 // pickScenarios turns names into scenarios: a scenario name
@@ -103,7 +146,7 @@ func pickScenarios(names []string) ([]workload.Scenario, error) {
 		for _, sc := range scenarios.All {
 			known = append(known, sc.Name)
 		}
-		return nil, fmt.Errorf("no scenario or design %q: pick one of %s, a design name, or all", n, strings.Join(known, ", "))
+		return nil, badInputf("bench: no scenario or design %q: pick one of %s, a design name, or all (see ddbharness bench -list)", n, strings.Join(known, ", "))
 	}
 	return out, nil
 }
@@ -120,15 +163,4 @@ func listScenarios(w io.Writer) error {
 		fmt.Fprintf(tw, "%s\t%s\t%.0f\t%s\t%d\t%s\n", sc.Name, def, scenarios.Peak(sc), sc.Duration, sc.Pool, sc.About)
 	}
 	return tw.Flush()
-}
-
-// headline is one line on what a run showed: throughput, tail latency,
-// errors, and the first limit real DynamoDB would hit.
-func headline(out bench.Outcome) string {
-	m := out.Total
-	line := fmt.Sprintf("%.0f calls/s, p99 %s, %.1f%% errors", m.Throughput, m.Latencies.P99.Round(10*time.Microsecond), 100*(1-m.Success))
-	if c := out.Capacity.Ceiling; c != nil {
-		line += fmt.Sprintf("; first throttle on real DynamoDB: %s %s at %.0f requests/s (%.1f× this run)", c.Target, c.Key, c.Rate, c.Factor)
-	}
-	return line
 }

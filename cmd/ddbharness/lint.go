@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/designs/all"
@@ -20,9 +21,16 @@ import (
 func runLint(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("lint", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print the findings as one JSON array")
-	pool := fs.Int("pool", lint.DefaultPool, "entities to seed (half as many are seeded too, to see what grows)")
-	if err := fs.Parse(args); err != nil {
+	pool := fs.Int("pool", lint.DefaultPool, fmt.Sprintf("entities to seed, %d to %d (half as many are seeded too, to see what grows)", minLintPool, maxLintPool))
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: ddbharness lint [flags] [DESIGN ...]")
+		fs.PrintDefaults()
+	}
+	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if *pool < minLintPool || *pool > maxLintPool {
+		return badInputf("lint: --pool=%d: want %d to %d entities (default %d)", *pool, minLintPool, maxLintPool, lint.DefaultPool)
 	}
 	ds, err := pickDesigns(fs.Args())
 	if err != nil {
@@ -47,6 +55,13 @@ func runLint(ctx context.Context, args []string) error {
 	return nil
 }
 
+// The range of lint's --pool: it seeds half the pool too, and holds both
+// in memory.
+const (
+	minLintPool = 2
+	maxLintPool = 100_000
+)
+
 // pickDesigns returns the named designs, in the order of all.Designs, or
 // every design when names is empty.
 func pickDesigns(names []string) ([]designs.Design, error) {
@@ -57,11 +72,19 @@ func pickDesigns(names []string) ([]designs.Design, error) {
 	for _, n := range names {
 		i := slices.IndexFunc(all.Designs, func(d designs.Design) bool { return d.Name == n })
 		if i < 0 {
-			return nil, fmt.Errorf("lint: no design %q (see ddbharness catalog)", n)
+			return nil, badInputf("lint: no design %q: pick one of %s (see ddbharness catalog)", n, strings.Join(designNames(), ", "))
 		}
 		out = append(out, all.Designs[i])
 	}
 	return out, nil
+}
+
+func designNames() []string {
+	var names []string
+	for _, d := range all.Designs {
+		names = append(names, d.Name)
+	}
+	return names
 }
 
 // lintWarnings prints every design's findings as "lint: warning: ..."

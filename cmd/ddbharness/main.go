@@ -7,6 +7,7 @@
 //	ddbharness local                   run DynamoDB Local in the foreground
 //	ddbharness new-design NAME         scaffold a design, its fixtures and scenario
 //	ddbharness lint [DESIGN ...]       check designs against DynamoDB's limits
+//	ddbharness tables [-delete]        list or delete the harness's leftover tables
 package main
 
 import (
@@ -30,6 +31,8 @@ commands:
                           scaffold designs/NAME, its fixtures and scenario, and wire them in
   lint [-json] [DESIGN ...]
                           check designs against DynamoDB's limits on seeded fixtures (no DynamoDB)
+  tables [-delete] [-older-than D]
+                          list the ddbh-* tables left on AWS_ENDPOINT_URL_DYNAMODB (a killed run's), or delete them
 
 DynamoDB endpoint: AWS_ENDPOINT_URL_DYNAMODB if set, else an embedded DynamoDB Local.
 `
@@ -57,6 +60,8 @@ func main() {
 		err = newDesign(args)
 	case "lint":
 		err = runLint(ctx, args)
+	case "tables":
+		err = runTables(ctx, args)
 	case "help", "-h", "--help":
 		fmt.Print(usage)
 	default:
