@@ -20,11 +20,18 @@ import (
 // this many calls at once; a smaller pool costs throughput in reconnects.
 const DefaultMaxConns = 256
 
-// Client returns an SDK client for endpoint. On loopback it signs with
-// placeholder credentials (DynamoDB Local accepts any); elsewhere it loads
-// the usual AWS configuration and guards table creation and deletion.
-// Extra options pass through to the SDK untouched.
+// Client returns an SDK client for endpoint, under the process's
+// environment (LoadEnv); see NewClient.
 func Client(endpoint string, opts ...func(*dynamodb.Options)) *dynamodb.Client {
+	env, _ := LoadEnv()
+	return NewClient(endpoint, env, opts...)
+}
+
+// NewClient returns an SDK client for endpoint. On loopback it signs with
+// placeholder credentials (DynamoDB Local accepts any); elsewhere it loads
+// the usual AWS configuration and guards table creation and deletion with
+// env's opt-in. Extra options pass through to the SDK untouched.
+func NewClient(endpoint string, env Env, opts ...func(*dynamodb.Options)) *dynamodb.Client {
 	httpClient := awshttp.NewBuildableClient().WithTransportOptions(func(t *http.Transport) {
 		t.MaxIdleConns = DefaultMaxConns
 		t.MaxIdleConnsPerHost = DefaultMaxConns
@@ -40,7 +47,6 @@ func Client(endpoint string, opts ...func(*dynamodb.Options)) *dynamodb.Client {
 			cfg = loaded
 		}
 	}
-	env, _ := LoadEnv()
 	all := append([]func(*dynamodb.Options){func(o *dynamodb.Options) {
 		o.BaseEndpoint = aws.String(endpoint)
 		if !loopback {

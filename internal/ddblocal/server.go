@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"regexp"
@@ -16,7 +17,12 @@ import (
 	"syscall"
 	"time"
 
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
+	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/smithy-go"
+
+	"github.com/ddbharness/ddbharness/designs"
 )
 
 // MinJava is the oldest Java that runs DynamoDB Local 2.6 and later.
@@ -108,11 +114,33 @@ func (e *ExitError) Error() string {
 	return msg
 }
 
-// Start returns the server to use; call its Stop when done. With
-// AWS_ENDPOINT_URL_DYNAMODB set it checks that endpoint answers and starts
-// nothing; otherwise it installs DynamoDB Local if needed and starts it,
-// in memory, on a free loopback port. The JVM is killed with this process,
-// whatever way it ends.
+// RefusedGrace is how long a given endpoint may refuse connections before
+// Start gives up: long enough for a container's port to open, short
+// enough that a closed port or a dead run's endpoint shows at once.
+const RefusedGrace = 2 * time.Second
+
+// RemoteError is a non-loopback endpoint without the user's opt-in:
+// Start refuses it before sending anything there.
+type RemoteError struct {
+	Var      string // the variable that named it
+	Endpoint string
+}
+
+func (e *RemoteError) Error() string {
+	return fmt.Sprintf("%s=%s is not on this machine, and the harness sends nothing there without %s=1. "+
+		"Set %s=1 to let it call that endpoint with your AWS credentials and create, load and delete its own %s* tables there; "+
+		"or unset %s to use an embedded DynamoDB Local",
+		e.Var, e.Endpoint, EnvAllowRemote, EnvAllowRemote, designs.TablePrefix, e.Var)
+}
+
+// Start returns the server to use; call its Stop when done. Given an
+// endpoint (AWS_ENDPOINT_URL_DYNAMODB, or the run's own through
+// DDBHARNESS_RUN_ENDPOINT) it checks that the endpoint answers as DynamoDB
+// and starts nothing; a non-loopback one needs DDBHARNESS_ALLOW_REMOTE=1,
+// decided before any request. Otherwise it installs DynamoDB Local if
+// needed (repairing a broken cache) and starts it, in memory, on a free
+// port of 127.0.0.1, listening there only. The JVM is killed with this
+// process, whatever way it ends.
 func Start(ctx context.Context, opts ...Option) (*Server, error) {
 	o := options{log: os.Stderr, readyTimeout: DefaultReadyTimeout}
 	for _, opt := range opts {
@@ -126,11 +154,7 @@ func Start(ctx context.Context, opts ...Option) (*Server, error) {
 		return nil, err
 	}
 	if env.Endpoint != "" {
-		if err := waitReady(ctx, env.Endpoint, o.readyTimeout, nil); err != nil {
-			return nil, fmt.Errorf("%s=%s does not answer: %w. Start DynamoDB Local there, or unset %s to use an embedded one",
-				EnvEndpoint, env.Endpoint, err, EnvEndpoint)
-		}
-		return &Server{Endpoint: env.Endpoint}, nil
+		return given(ctx, env, o.readyTimeout)
 	}
 	java, err := checkJava(ctx)
 	if err != nil {
@@ -140,15 +164,60 @@ func Start(ctx context.Context, opts ...Option) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := launch(java, dist)
+	args, _, cleanup := launchArgs(ctx, java, dist, env.CacheDir, o.log)
+	s, err := launch(java, args, cleanup)
 	if err != nil {
 		return nil, err
 	}
-	if err := waitReady(ctx, s.endpoint, o.readyTimeout, s.exited); err != nil {
+	if err := waitReady(ctx, NewClient(s.endpoint, env), o.readyTimeout, o.readyTimeout, s.exited); err != nil {
 		s.stop()
 		return nil, fmt.Errorf("DynamoDB Local did not start: %w\nits last lines:\n%s", err, s.logs.String())
 	}
 	return &Server{Endpoint: s.endpoint, proc: s}, nil
+}
+
+// given checks an endpoint the harness did not start: the remote opt-in
+// first, then that it answers as DynamoDB. Errors name where the endpoint
+// came from, so a run's own endpoint never blames a variable the user did
+// not set.
+func given(ctx context.Context, env Env, timeout time.Duration) (*Server, error) {
+	if !IsLoopback(env.Endpoint) && !env.AllowRemote {
+		name := EnvEndpoint
+		if env.FromRunner {
+			name = EnvRunEndpoint
+		}
+		return nil, &RemoteError{Var: name, Endpoint: env.Endpoint}
+	}
+	err := remoteCredentials(ctx, env.Endpoint)
+	if err == nil {
+		err = waitReady(ctx, NewClient(env.Endpoint, env), timeout, RefusedGrace, nil)
+	}
+	if err == nil {
+		return &Server{Endpoint: env.Endpoint}, nil
+	}
+	if env.FromRunner {
+		return nil, fmt.Errorf("the run's DynamoDB Local at %s is not usable: %w. It answered when the run started, so it has stopped since: "+
+			"look above in the run's output for why, then run it again", env.Endpoint, err)
+	}
+	return nil, fmt.Errorf("%s=%s is not usable: %w. Start DynamoDB Local there (docker compose up -d), "+
+		"or unset %s to let the harness start an embedded one", EnvEndpoint, env.Endpoint, err, EnvEndpoint)
+}
+
+// remoteCredentials checks, for a non-loopback endpoint, that the usual
+// AWS configuration yields credentials: without them every call fails
+// the same way, so waiting for an answer would only hide the cause.
+func remoteCredentials(ctx context.Context, endpoint string) error {
+	if IsLoopback(endpoint) {
+		return nil
+	}
+	cfg, err := config.LoadDefaultConfig(ctx)
+	if err == nil {
+		_, err = cfg.Credentials.Retrieve(ctx)
+	}
+	if err != nil {
+		return fmt.Errorf("no AWS credentials to sign requests to it (%v); configure them as the AWS CLI would (AWS_PROFILE, or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)", err)
+	}
+	return nil
 }
 
 var javaVersion = regexp.MustCompile(`version "(\d+)(?:\.(\d+))?`)
@@ -198,25 +267,30 @@ type server struct {
 	state    string    // how it ended
 }
 
-func launch(java string, dist Dist) (*server, error) {
+// launch starts java with args (launchArgs) and DynamoDB Local's own
+// options; cleanup runs once the JVM has ended.
+func launch(java string, args []string, cleanup func()) (*server, error) {
 	port, err := freePort()
 	if err != nil {
+		cleanup()
 		return nil, fmt.Errorf("start DynamoDB Local: no free port: %w", err)
 	}
 	// -sharedDb: one database whatever the client's key and region (AWS
 	// documents -inMemory with it); -disableTelemetry: no outside network.
-	cmd := exec.Command(java, "-Djava.library.path="+dist.Lib, "-Xss1m", "-jar", dist.Jar,
-		"-inMemory", "-sharedDb", "-disableTelemetry", "-port", strconv.Itoa(port))
+	args = append(append([]string(nil), args...), "-inMemory", "-sharedDb", "-disableTelemetry", "-port", strconv.Itoa(port))
+	cmd := exec.Command(java, args...)
 	s := &server{endpoint: fmt.Sprintf("http://127.0.0.1:%d", port), cmd: cmd, logs: &ring{max: 30}, exited: make(chan struct{})}
 	cmd.Stdout, cmd.Stderr = s.logs, s.logs
 	// Own process group: a terminal's Ctrl-C reaches us, and we stop the JVM
 	// in order. Pdeathsig: the JVM dies with us even when we are killed.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Start(); err != nil {
+		cleanup()
 		return nil, fmt.Errorf("start DynamoDB Local: %w", err)
 	}
 	go func() {
 		err := cmd.Wait()
+		cleanup()
 		s.mu.Lock()
 		s.exitAt, s.state = time.Now(), "exit status 0"
 		if err != nil {
@@ -253,29 +327,73 @@ func freePort() (int, error) {
 	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
-// waitReady polls ListTables until the endpoint answers, the process exits
-// (exited closes), the timeout passes or ctx ends.
-func waitReady(ctx context.Context, endpoint string, timeout time.Duration, exited <-chan struct{}) error {
+// waitReady polls ListTables until the endpoint answers. It gives up at
+// once where waiting cannot help: an HTTP answer that is not DynamoDB's,
+// a host name that does not resolve, the process exiting (exited closes);
+// on refused connections after refusedGrace (an embedded JVM still
+// starting refuses until it listens); on anything else when timeout
+// passes or ctx ends.
+func waitReady(ctx context.Context, c *dynamodb.Client, timeout, refusedGrace time.Duration, exited <-chan struct{}) error {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	c := Client(endpoint, func(o *dynamodb.Options) { o.RetryMaxAttempts = 1 })
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
+	var refusedSince time.Time
 	for {
 		callCtx, callCancel := context.WithTimeout(ctx, 2*time.Second)
-		_, err := c.ListTables(callCtx, &dynamodb.ListTablesInput{})
+		_, err := c.ListTables(callCtx, &dynamodb.ListTablesInput{}, func(o *dynamodb.Options) { o.RetryMaxAttempts = 1 })
 		callCancel()
 		if err == nil {
 			return nil
+		}
+		if fatal := notDynamoDB(err); fatal != nil {
+			return fatal
+		}
+		if errors.Is(err, syscall.ECONNREFUSED) {
+			if refusedSince.IsZero() {
+				refusedSince = time.Now()
+			}
+			if time.Since(refusedSince) >= refusedGrace {
+				return fmt.Errorf("connection refused for %s: nothing listens on that port", refusedGrace.Round(100*time.Millisecond))
+			}
+		} else {
+			refusedSince = time.Time{}
 		}
 		select {
 		case <-exited:
 			return errors.New("it exited")
 		case <-ctx.Done():
+			if ctx.Err() != context.DeadlineExceeded {
+				return ctx.Err()
+			}
 			return fmt.Errorf("no answer to ListTables within %s: %v", timeout, err)
 		case <-tick.C:
 		}
 	}
+}
+
+// notDynamoDB returns why err shows an endpoint that waiting will not
+// fix, nil otherwise: an HTTP answer other than a gateway's "try later"
+// (502, 503, 504), a host that does not exist.
+func notDynamoDB(err error) error {
+	var resp *awshttp.ResponseError
+	if !errors.As(err, &resp) || resp.HTTPStatusCode() == 0 {
+		var dns *net.DNSError
+		if errors.As(err, &dns) && dns.IsNotFound {
+			return fmt.Errorf("host %s not found", dns.Name)
+		}
+		return nil // no answer at all
+	}
+	code := resp.HTTPStatusCode()
+	switch code {
+	case http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		return nil
+	}
+	var deser *smithy.DeserializationError
+	if errors.As(err, &deser) {
+		return fmt.Errorf("it answered ListTables with HTTP %d %s and a body that is not DynamoDB's JSON (%v)", code, http.StatusText(code), deser.Err)
+	}
+	return fmt.Errorf("it answered ListTables with HTTP %d %s (%v)", code, http.StatusText(code), resp.Err)
 }
 
 // ring keeps the last lines the JVM wrote, for error messages.
