@@ -27,18 +27,19 @@ func catalog(w io.Writer) error {
 }
 
 // local runs DynamoDB Local until interrupted, for people who want one
-// instance across several commands.
+// instance across several commands. It listens on 127.0.0.1 only.
 func local(ctx context.Context) error {
 	srv, err := ddblocal.Start(ctx)
 	if err != nil {
-		return err
+		return testBedFailed(err)
 	}
 	defer srv.Stop()
-	fmt.Fprintf(os.Stderr, "DynamoDB Local is ready. In another shell:\n  export %s=%s\nCtrl-C stops it.\n", ddblocal.EnvEndpoint, srv.Endpoint)
+	fmt.Fprintf(os.Stderr, "DynamoDB Local is ready on %s (this machine only). In another shell:\n  export %s=%s\nCtrl-C stops it.\n",
+		srv.Endpoint, ddblocal.EnvEndpoint, srv.Endpoint)
 	select {
 	case <-ctx.Done():
 		return nil
 	case <-srv.Done():
-		return srv.Exit()
+		return testBedFailed(srv.Exit())
 	}
 }
