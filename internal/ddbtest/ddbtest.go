@@ -53,17 +53,24 @@ func Setup(d designs.Design) *Env {
 }
 
 // Local registers a suite's one SynchronizedBeforeSuite: when needed says a
-// spec that needs DynamoDB will run, process 1 starts (or finds, through
-// AWS_ENDPOINT_URL_DYNAMODB) DynamoDB Local and stops it when the suite
-// ends, and every process calls ready with its own client. Otherwise
-// (make test's --label-filter=unit) nothing starts and ready is not called.
+// spec that needs DynamoDB will run, process 1 starts DynamoDB Local (or
+// finds the one make verify started, DDBHARNESS_RUN_ENDPOINT, or the
+// user's, AWS_ENDPOINT_URL_DYNAMODB) and stops it when the suite ends, and
+// every process calls ready with its own client. Otherwise (make test's
+// --label-filter=unit) nothing starts and ready is not called. When the
+// endpoint is unusable the suite fails at once with ddblocal's sentence,
+// which names the endpoint, where it came from and the cause (a run's
+// DynamoDB Local that has died refuses connections: seconds, not the
+// ready timeout).
 func Local(ready func(ctx SpecContext, db *dynamodb.Client), needed func() bool) bool {
 	return SynchronizedBeforeSuite(func(ctx SpecContext) []byte {
 		if !needed() {
 			return nil
 		}
 		srv, err := ddblocal.Start(ctx)
-		Expect(err).NotTo(HaveOccurred())
+		if err != nil {
+			Fail("no DynamoDB for this suite: " + err.Error())
+		}
 		DeferCleanup(srv.Stop)
 		return []byte(srv.Endpoint)
 	}, func(ctx SpecContext, endpoint []byte) {
