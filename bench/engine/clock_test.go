@@ -369,3 +369,17 @@ func TestDomainOutcomesAndThrottlingAreResults(t *testing.T) {
 		}
 	})
 }
+
+func TestInfrastructureFailuresWhileWarmingUpStopTheRunBeforeMeasuring(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d := &scripted{call: func(context.Context, int64) error { return refused }}
+		out := run(t, scriptedScenario(d, perSecond(100), time.Minute), engine.Warmup(3*time.Second))
+		if f := out.Failure; f == nil || f.Phase != engine.PhaseWarmup || f.At > 0 {
+			t.Fatalf("failure %+v, want one while warming up, before measuring", f)
+		}
+		// Five refused calls, due every 10 ms from 10 ms, make the share.
+		if !out.Started.IsZero() || len(out.Results) != 0 || d.n.Load() != 5 {
+			t.Errorf("measuring began at %s with %d results after %d calls: want no measuring after 5 calls", out.Started, len(out.Results), d.n.Load())
+		}
+	})
+}
