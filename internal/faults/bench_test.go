@@ -1,0 +1,337 @@
+package faults_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/ddbharness/ddbharness/bench/report"
+	"github.com/ddbharness/ddbharness/internal/ddblocal"
+	"github.com/ddbharness/ddbharness/internal/ddbtest"
+)
+
+// running is the built command started in the background, its output
+// gathered as it comes.
+type running struct {
+	cmd  *exec.Cmd
+	mu   sync.Mutex
+	out  bytes.Buffer
+	done chan struct{}
+	code int
+	end  time.Time
+}
+
+func (r *running) Write(p []byte) (int, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	GinkgoWriter.Write(p)
+	return r.out.Write(p)
+}
+
+func (r *running) Output() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.out.String()
+}
+
+// startBin starts the built command with args, the environment plus env;
+// the spec kills it if it is still running at the end.
+func startBin(env []string, args ...string) *running {
+	GinkgoHelper()
+	r := &running{cmd: exec.Command(bin, args...), done: make(chan struct{})}
+	r.cmd.Env = append(os.Environ(), env...)
+	r.cmd.Stdout, r.cmd.Stderr = r, r
+	Expect(r.cmd.Start()).To(Succeed())
+	go func() {
+		_ = r.cmd.Wait()
+		r.code, r.end = r.cmd.ProcessState.ExitCode(), time.Now()
+		close(r.done)
+	}()
+	DeferCleanup(func() {
+		select {
+		case <-r.done:
+		default:
+			_ = r.cmd.Process.Kill()
+			<-r.done
+		}
+	})
+	return r
+}
+
+// waitFor waits until the output holds want, and fails the spec if the
+// command ends first or takes longer than limit.
+func (r *running) waitFor(want string, limit time.Duration) {
+	GinkgoHelper()
+	Eventually(func(g Gomega) {
+		select {
+		case <-r.done:
+			Fail(fmt.Sprintf("the command exited (%d) before printing %q:\n%s", r.code, want, r.Output()))
+		default:
+		}
+		g.Expect(r.Output()).To(ContainSubstring(want))
+	}).WithTimeout(limit).WithPolling(50 * time.Millisecond).Should(Succeed())
+}
+
+// waitExit waits at most limit for the command to end and returns its exit
+// code and when it ended.
+func (r *running) waitExit(limit time.Duration) (int, time.Time) {
+	GinkgoHelper()
+	select {
+	case <-r.done:
+		return r.code, r.end
+	case <-time.After(limit):
+		Fail(fmt.Sprintf("still running %s later:\n%s", limit, r.Output()))
+	}
+	return 0, time.Time{}
+}
+
+// javaUnder returns the java processes descending from pid (DynamoDB Local's
+// JVM is a child of the command), read from /proc.
+func javaUnder(pid int) []int {
+	GinkgoHelper()
+	parent := map[int]int{}
+	comm := map[int]string{}
+	entries, err := os.ReadDir("/proc")
+	Expect(err).NotTo(HaveOccurred())
+	for _, e := range entries {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...: comm may hold spaces, so cut at its last ')'.
+		s := string(stat)
+		open, closing := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
+		if open < 0 || closing < open {
+			continue
+		}
+		fields := strings.Fields(s[closing+1:])
+		if len(fields) < 2 {
+			continue
+		}
+		pp, _ := strconv.Atoi(fields[1])
+		parent[p], comm[p] = pp, s[open+1:closing]
+	}
+	var found []int
+	for p, name := range comm {
+		if name != "java" {
+			continue
+		}
+		for a := parent[p]; a > 1; a = parent[a] {
+			if a == pid {
+				found = append(found, p)
+				break
+			}
+		}
+	}
+	return found
+}
+
+// alive says whether pid is a process that has not ended (a zombie has).
+func alive(pid int) bool {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	s := string(stat)
+	fields := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+	return len(fields) > 0 && fields[0] != "Z" && fields[0] != "X"
+}
+
+// latestReport reads a file of the newest report under root.
+func latestReport(root, name string) string {
+	GinkgoHelper()
+	dir, err := report.Latest(root)
+	Expect(err).NotTo(HaveOccurred(), "no report under %s", root)
+	b, err := os.ReadFile(filepath.Join(dir, name))
+	Expect(err).NotTo(HaveOccurred())
+	return string(b)
+}
+
+func latestMetrics(root string) map[string]any {
+	GinkgoHelper()
+	var m map[string]any
+	Expect(json.Unmarshal([]byte(latestReport(root, report.MetricsFile)), &m)).To(Succeed())
+	return m
+}
+
+var _ = Describe("bench flags out of range", Label("faults"), func() {
+	// Each is refused before anything starts: exit 2 at once, the valid
+	// range in the message, no DynamoDB Local started.
+	DescribeTable("refuses the value, says what is allowed, starts nothing",
+		func(ctx SpecContext, want string, args ...string) {
+			r := ddbtest.Command(ctx, GinkgoT().TempDir(), ownLocal(), bin, args...)
+			Expect(r.Code).To(Equal(exitBadInput), "%v", args)
+			Expect(r.Output).To(ContainSubstring(want))
+			Expect(r.Elapsed).To(BeNumerically("<", time.Second), "refused before anything starts")
+			Expect(r.Output).NotTo(ContainSubstring("DynamoDB at"), "no DynamoDB Local started")
+		},
+		Entry("DURATION=-5s", "want a duration above 0", "bench", "--duration=-5s", "invoicing/month-end"),
+		Entry("DURATION=0", "want a duration above 0", "bench", "--duration=0", "invoicing/month-end"),
+		Entry("a day and more", "at most 24h", "bench", "--duration=25h", "invoicing/month-end"),
+		Entry("DURATION=garbage", `invalid value "garbage" for flag -duration`, "bench", "--duration=garbage"),
+		Entry("TARGET_RATE=-1", "want a finite number of requests per second, 0 or more", "bench", "--target-rate=-1", "invoicing/month-end"),
+		Entry("TARGET_RATE=NaN", "want a finite number of requests per second, 0 or more", "bench", "--target-rate=NaN", "invoicing/month-end"),
+		Entry("TARGET_RATE=Inf", "want a finite number of requests per second, 0 or more", "bench", "--target-rate=Inf", "invoicing/month-end"),
+		Entry("TARGET_RATE=-Inf", "want a finite number of requests per second, 0 or more", "bench", "--target-rate=-Inf", "invoicing/month-end"),
+		Entry("TARGET_RATE=garbage", `invalid value "garbage" for flag -target-rate`, "bench", "--target-rate=garbage"),
+		Entry("an empty report folder", "--out is empty", "bench", "--out=", "invoicing/month-end"),
+		Entry("an unknown scenario", `no scenario or design "invoicing/nope": pick one of`, "bench", "invoicing/nope"),
+		Entry("an unknown flag", "flag provided but not defined: -bogus", "bench", "--bogus"),
+		Entry("lint --pool=0", "want 2 to 100000 entities", "lint", "--pool=0"),
+		Entry("lint --pool=-3", "want 2 to 100000 entities", "lint", "--pool=-3"),
+		Entry("lint of an unknown design", `no design "nope": pick one of`, "lint", "nope"),
+		Entry("tables --older-than=-1s", "want a duration of 0 or more", "tables", "--older-than=-1s"),
+		Entry("tables without an endpoint", "AWS_ENDPOINT_URL_DYNAMODB is not set", "tables"),
+	)
+
+	It("refuses to list tables off this machine without the opt-in, before any call", func(ctx SpecContext) {
+		env := []string{ddblocal.EnvEndpoint + "=http://192.0.2.1:8000", ddblocal.EnvAllowRemote + "="}
+		r := ddbtest.Command(ctx, GinkgoT().TempDir(), env, bin, "tables", "--delete")
+		Expect(r.Code).To(Equal(exitBadInput))
+		Expect(r.Output).To(ContainSubstring(ddblocal.EnvAllowRemote + "=1"))
+		Expect(r.Elapsed).To(BeNumerically("<", time.Second), "192.0.2.1 never answers: no call was made")
+	})
+})
+
+var _ = Describe("help", Label("faults"), func() {
+	DescribeTable("exits 0 with the usage",
+		func(ctx SpecContext, want string, args ...string) {
+			r := ddbtest.Command(ctx, GinkgoT().TempDir(), nil, bin, args...)
+			Expect(r.Code).To(Equal(exitOK), "%v", args)
+			Expect(r.Output).To(ContainSubstring(want))
+		},
+		Entry("help", "usage: ddbharness <command>", "help"),
+		Entry("--help", "usage: ddbharness <command>", "--help"),
+		Entry("bench -h", "usage: ddbharness bench", "bench", "-h"),
+		Entry("bench --help", "usage: ddbharness bench", "bench", "--help"),
+		Entry("lint -h", "usage: ddbharness lint", "lint", "-h"),
+		Entry("tables -h", "usage: ddbharness tables", "tables", "-h"),
+	)
+})
+
+var _ = Describe("bench when DynamoDB Local dies mid-run", Label("faults"), func() {
+	It("stops within 5 s, exits 3, writes a report marked failed with the cause, and leaves no JVM", func() {
+		out := GinkgoT().TempDir()
+		r := startBin(ownLocal(), "bench", "--duration=30s", "--out="+out, "invoicing/month-end")
+		r.waitFor("p50 ", 2*time.Minute) // a progress line: measuring has begun
+		time.Sleep(2 * time.Second)
+		jvms := javaUnder(r.cmd.Process.Pid)
+		Expect(jvms).To(HaveLen(1), "DynamoDB Local's JVM under the bench process")
+		Expect(syscall.Kill(jvms[0], syscall.SIGKILL)).To(Succeed())
+		killed := time.Now()
+
+		code, ended := r.waitExit(10 * time.Second)
+		Expect(ended.Sub(killed)).To(BeNumerically("<", 5*time.Second), "the run stops promptly")
+		Expect(code).To(Equal(exitTestBed), "exit code of a failed test bed")
+		Expect(r.Output()).To(ContainSubstring("FAILED: the test bed failed"))
+
+		summary := latestReport(out, report.SummaryFile)
+		Expect(strings.SplitN(summary, "\n", 4)[2]).To(HavePrefix("**FAILED: the test bed failed "), "summary.md opens with the failure")
+		Expect(summary).To(ContainSubstring("signal: killed"), "the cause")
+		Expect(summary).To(ContainSubstring("into measuring"), "when")
+		Expect(summary).NotTo(ContainSubstring("ran for 30s"))
+		m := latestMetrics(out)
+		Expect(m["state"]).To(Equal(report.StateFailed))
+		Expect(m["failure"]).To(HaveKeyWithValue("reason", ContainSubstring("signal: killed")))
+		Eventually(func() bool { return alive(jvms[0]) }).WithTimeout(2*time.Second).Should(BeFalse(), "the JVM is gone")
+	})
+})
+
+var _ = Describe("bench interrupted", Label("faults"), func() {
+	It("a few seconds into measuring, says how much of the run ran", func() {
+		out := GinkgoT().TempDir()
+		r := startBin(ownLocal(), "bench", "--duration=20s", "--out="+out, "invoicing/month-end")
+		r.waitFor("p50 ", 2*time.Minute)
+		time.Sleep(2 * time.Second)
+		Expect(r.cmd.Process.Signal(os.Interrupt)).To(Succeed())
+		code, _ := r.waitExit(10 * time.Second)
+		Expect(code).To(Equal(exitInterrupted))
+		Expect(r.Output()).To(MatchRegexp(`interrupted: ran \d+\.\d s of the 20s asked for`), "the headline")
+
+		summary := latestReport(out, report.SummaryFile)
+		Expect(summary).To(MatchRegexp(`ran \d+\.\d s of the 20s asked for, interrupted`))
+		Expect(summary).NotTo(ContainSubstring("ran for 20s"))
+		m := latestMetrics(out)
+		Expect(m).To(HaveKeyWithValue("state", report.StateInterrupted))
+		Expect(m).To(HaveKeyWithValue("stopped_while", report.PhaseMeasuring))
+		Expect(latestReport(out, report.PlotFile)).To(MatchRegexp(`invoicing/month-end \(interrupted at \d+\.\d s of 20s\)`))
+	})
+
+	It("while seeding, says so and shows no error rate and no zero date", func() {
+		out := GinkgoT().TempDir()
+		r := startBin(ownLocal(), "bench", "--out="+out, "shop/browse") // a pool of 2000 to seed
+		r.waitFor("shop/browse: seeding ", 2*time.Minute)
+		Expect(r.cmd.Process.Signal(os.Interrupt)).To(Succeed())
+		code, _ := r.waitExit(10 * time.Second)
+		Expect(r.Output()).NotTo(ContainSubstring("warming up"), "seeding ended before the interrupt: the spec needs a bigger pool")
+		Expect(code).To(Equal(exitInterrupted))
+		Expect(r.Output()).To(ContainSubstring("interrupted while seeding, before measuring: nothing measured"))
+
+		summary := latestReport(out, report.SummaryFile)
+		Expect(summary).To(ContainSubstring("**Interrupted while seeding**, before measuring"))
+		for _, wrong := range []string{"0001-01-01", "% errors", "100.0%", "Success", "ran for"} {
+			Expect(summary).NotTo(ContainSubstring(wrong))
+		}
+		m := latestMetrics(out)
+		Expect(m).To(HaveKeyWithValue("stopped_while", report.PhaseSeeding))
+		Expect(m["started"]).To(BeNil())
+		Expect(m["total"]).To(BeNil())
+	})
+})
+
+var _ = Describe("leftover tables", Label("faults"), func() {
+	It("tables lists the ddbh-* tables, and tables --delete removes only those", func(ctx SpecContext) {
+		env, err := ddblocal.LoadEnv()
+		Expect(err).NotTo(HaveOccurred())
+		srv, err := ddblocal.Start(ctx, ddblocal.WithEnv(ddblocal.Env{CacheDir: env.CacheDir}), ddblocal.WithLog(GinkgoWriter))
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(srv.Stop)
+		db := ddblocal.Client(srv.Endpoint)
+		ours, theirs := "ddbh-shop-bench-1", "orders"
+		for _, name := range []string{ours, theirs} {
+			_, err := db.CreateTable(ctx, &dynamodb.CreateTableInput{
+				TableName:            aws.String(name),
+				AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("PK"), AttributeType: types.ScalarAttributeTypeS}},
+				KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash}},
+				BillingMode:          types.BillingModePayPerRequest,
+			})
+			Expect(err).NotTo(HaveOccurred())
+		}
+		at := []string{ddblocal.EnvEndpoint + "=" + srv.Endpoint}
+
+		r := ddbtest.Command(ctx, GinkgoT().TempDir(), at, bin, "tables")
+		Expect(r.Code).To(Equal(exitOK))
+		Expect(r.Output).To(ContainSubstring(ours))
+		Expect(r.Output).NotTo(ContainSubstring(theirs))
+		Expect(r.Output).To(ContainSubstring("1 ddbh-* table(s)"))
+
+		r = ddbtest.Command(ctx, GinkgoT().TempDir(), at, bin, "tables", "--delete")
+		Expect(r.Code).To(Equal(exitOK))
+		Expect(r.Output).To(ContainSubstring("deleted " + ours))
+		list, err := db.ListTables(ctx, &dynamodb.ListTablesInput{})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(list.TableNames).To(ConsistOf(theirs), "only the ddbh-* table is gone")
+
+		r = ddbtest.Command(ctx, GinkgoT().TempDir(), at, bin, "tables")
+		Expect(r.Code).To(Equal(exitOK))
+		Expect(r.Output).To(ContainSubstring("no ddbh-* table on " + srv.Endpoint))
+	})
+})
