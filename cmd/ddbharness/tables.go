@@ -65,6 +65,9 @@ func runTables(ctx context.Context, args []string) error {
 	}
 	printTables(os.Stdout, found, time.Now())
 	switch {
+	case len(found) == 0 && *older > 0:
+		fmt.Printf("no %s* table older than %s on %s\n", designs.TablePrefix, *older, env.Endpoint)
+		return nil
 	case len(found) == 0:
 		fmt.Printf("no %s* table on %s\n", designs.TablePrefix, env.Endpoint)
 		return nil
