@@ -4,16 +4,19 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 
+	"github.com/onsi/ginkgo/v2/formatter"
 	"github.com/onsi/ginkgo/v2/types"
 
 	"github.com/ddbharness/ddbharness/designs/all"
@@ -22,7 +25,11 @@ import (
 )
 
 // verifyDir holds what make verify writes: junit.xml, report.json and
-// summary.md.
+// summary.md. A run writes them into a scratch folder of its own beside it
+// (reports/.verify-PID-*) and moves each finished file in with one rename,
+// so two runs in one checkout never read or clear each other's files, and
+// a run that does not finish (bad input, Ctrl-C, DynamoDB Local dying)
+// leaves the previous reports as they were.
 var verifyDir = filepath.Join("reports", "verify")
 
 // runVerify starts one DynamoDB Local (or uses AWS_ENDPOINT_URL_DYNAMODB),
@@ -30,48 +37,85 @@ var verifyDir = filepath.Join("reports", "verify")
 // then every suite that reaches DynamoDB under ginkgo against it, in
 // parallel processes, and gates on catalog coverage; the design lint runs
 // meanwhile, for its warnings. Extra args go to ginkgo (e.g.
-// --label-filter=AP-03).
+// --label-filter=AP-03), checked before anything starts. If the embedded
+// DynamoDB Local exits, the suites are stopped at once and the run fails
+// as the test bed's failure.
 func runVerify(ctx context.Context, args []string) error {
+	filter, err := checkGinkgoFlags(args)
+	if err != nil {
+		return err
+	}
 	for _, d := range all.Designs {
 		if err := d.Validate(); err != nil {
 			return err
 		}
 	}
-	srv, err := ddblocal.Start(ctx)
+	ginkgoBin, err := ginkgoBinary(ctx)
 	if err != nil {
 		return err
+	}
+	srv, err := ddblocal.Start(ctx)
+	if err != nil {
+		return testBedFailed(err)
 	}
 	defer srv.Stop()
 	endpoint := srv.Endpoint
 	fmt.Printf("verify: DynamoDB at %s\n", endpoint)
+	if filter != "" {
+		fmt.Printf("verify: label filter %q\n", filter)
+	}
 
-	if err := os.RemoveAll(verifyDir); err != nil {
-		return err
-	}
-	if err := os.MkdirAll(verifyDir, 0o755); err != nil {
-		return err
-	}
-	dynamo, pure, err := splitPackages(ctx)
+	// The run's own context ends with a cause when DynamoDB Local exits
+	// unasked, which stops every child at once.
+	runCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	go func() {
+		select {
+		case <-srv.Done():
+			if err := srv.Exit(); err != nil {
+				cancel(testBedFailed(err))
+			}
+		case <-runCtx.Done():
+		}
+	}()
+	reap, err := startReaper(!srv.Embedded())
 	if err != nil {
 		return err
+	}
+	defer reap.close()
+
+	scratch, err := scratchDir()
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(scratch)
+	dynamo, pure, err := splitPackages(runCtx)
+	if err != nil {
+		return stopped(ctx, runCtx, err)
 	}
 	var warnings bytes.Buffer
 	linted := make(chan struct{})
-	go func() { defer close(linted); lintWarnings(ctx, &warnings) }()
-	units, unitErr := runUnits(ctx, pure, os.Stdout)
-	if unitErr != nil {
-		return unitErr
+	go func() { defer close(linted); lintWarnings(runCtx, &warnings) }()
+	units, unitErr := runUnits(runCtx, reap, pure, os.Stdout)
+	if unitErr != nil || runCtx.Err() != nil {
+		return stopped(ctx, runCtx, unitErr)
 	}
-	runErr := suites(ctx, endpoint, dynamo, args)
-	if ctx.Err() != nil {
-		return fmt.Errorf("interrupted; DynamoDB Local stopped")
+	runErr := suites(runCtx, reap, ginkgoBin, endpoint, scratch, dynamo, args, filter)
+	if runCtx.Err() != nil {
+		return stopped(ctx, runCtx, runErr)
 	}
-	reports, err := mergeReports()
+	reports, err := mergeReports(scratch)
 	if err != nil {
 		return fmt.Errorf("ginkgo wrote no report (%v): %w", runErr, err)
 	}
-	cov := verify.Measure(all.Designs, reports)
-	if err := writeSummary(cov, endpoint); err != nil {
+	cov, err := verify.MeasureFiltered(all.Designs, reports, filter)
+	if err != nil {
+		return badInputf("verify: %v", err) // checked before the run; kept for safety
+	}
+	if err := writeSummary(scratch, cov, endpoint); err != nil {
+		return err
+	}
+	if err := publish(scratch); err != nil {
 		return err
 	}
 
@@ -92,6 +136,12 @@ func runVerify(ctx context.Context, args []string) error {
 	<-linted
 	fmt.Print(warnings.String()) // advice on the designs' limits: printed, never a failure
 	fmt.Printf("reports: %s (junit.xml, report.json, summary.md)\n", verifyDir)
+	ran := cov.Totals.Passed + cov.Totals.Failed
+	if filter != "" {
+		fmt.Printf("verify: label filter %q selected %d of %d catalog pattern(s) and %d spec(s) on DynamoDB\n",
+			filter, len(cov.Rows), cov.Catalog, ran)
+	}
+	empty := filter != "" && ran == 0 && runErr == nil
 	switch {
 	case runErr != nil:
 		fmt.Println("verify: FAILED: specs failed (details above)")
@@ -99,16 +149,150 @@ func runVerify(ctx context.Context, args []string) error {
 		fmt.Println("verify: FAILED: unit tests failed (details above)")
 	case len(gaps) > 0:
 		fmt.Printf("verify: FAILED: %d catalog pattern(s) without passing specs\n", len(gaps))
+	case empty:
+		fmt.Printf("verify: FAILED: the label filter %q selected no spec on DynamoDB\n", filter)
 	}
 	fmt.Printf("verify: %d specs on DynamoDB (%d passed, %d failed), %d unit tests of pure code (%d passed, %d failed)\n",
-		cov.Totals.Passed+cov.Totals.Failed, cov.Totals.Passed, cov.Totals.Failed, units.passed+units.failed, units.passed, units.failed)
+		ran, cov.Totals.Passed, cov.Totals.Failed, units.passed+units.failed, units.passed, units.failed)
 	summary := fmt.Sprintf("verify: %d passed, %d failed", cov.Totals.Passed+units.passed, cov.Totals.Failed+units.failed)
 	if cov.Totals.Skipped > 0 {
 		summary += fmt.Sprintf(", %d skipped", cov.Totals.Skipped)
+		if filter != "" {
+			summary += " (outside the filter)"
+		}
 	}
 	fmt.Println(summary)
 	if runErr != nil || units.failed > 0 || len(gaps) > 0 {
 		return errReported
+	}
+	if empty {
+		return badInputf("verify: the label filter %q matched no spec that reaches DynamoDB: "+
+			"pattern specs carry design:NAME, the pattern ID and its index (make catalog lists them), e.g. --label-filter=%q",
+			filter, "design:shop && AP-03")
+	}
+	return nil
+}
+
+// stopped is what a run that ended early returns: the test bed's failure
+// when DynamoDB Local exited (its time, state and last lines), nothing
+// more when interrupted (main exits 130), else err.
+func stopped(ctx, runCtx context.Context, err error) error {
+	var bed testBed
+	switch {
+	case errors.As(context.Cause(runCtx), &bed):
+		fmt.Println("verify: FAILED: DynamoDB Local exited during the run; the suites were stopped at once")
+		return testBedFailed(fmt.Errorf("%w\nverify stopped: every spec needs it. %s was left as it was. "+
+			"Run make verify again; if DynamoDB Local exits again, its last lines above say why (memory, a killed JVM)",
+			bed.err, verifyDir))
+	case ctx.Err() != nil:
+		return fmt.Errorf("interrupted; DynamoDB Local stopped, %s left as it was", verifyDir)
+	}
+	return err
+}
+
+// checkGinkgoFlags parses args as ginkgo run flags, so that a flag ginkgo
+// would refuse, or a label filter it cannot parse, is refused before
+// anything starts; it returns the label filter.
+func checkGinkgoFlags(args []string) (string, error) {
+	suite, reporter, cli, goFlags := types.NewDefaultSuiteConfig(), types.NewDefaultReporterConfig(), types.NewDefaultCLIConfig(), types.NewDefaultGoFlagsConfig()
+	fs, err := types.BuildRunCommandFlagSet(&suite, &reporter, &cli, &goFlags)
+	if err != nil {
+		return "", err
+	}
+	rest, err := fs.Parse(args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Print(verifyUsage)
+		return "", err
+	}
+	if err != nil {
+		return "", badInputf("verify: %v: verify takes ginkgo's run flags (go tool ginkgo help run lists them), e.g. --label-filter=%q", err, "design:shop && AP-03")
+	}
+	if len(rest) > 0 {
+		return "", badInputf("verify: %q is not a flag: verify runs every suite itself; narrow it with --label-filter (e.g. --label-filter=%q) or --focus", rest[0], "design:shop")
+	}
+	if _, err := types.ParseLabelFilter(suite.LabelFilter); err != nil {
+		return "", badInputf("verify: --label-filter=%q: %s; labels join with &&, || and ! (make catalog lists them), e.g. --label-filter=%q",
+			suite.LabelFilter, plain(err), "design:shop && AP-03")
+	}
+	for _, f := range [][]string{suite.FocusFiles, suite.SkipFiles} {
+		if _, err := types.ParseFileFilters(f); err != nil {
+			return "", badInputf("verify: %s", plain(err))
+		}
+	}
+	if cli.OutputDir != "" || reporter.JSONReport != "" || reporter.JUnitReport != "" || reporter.TeamcityReport != "" {
+		return "", badInputf("verify: --output-dir and --*-report are verify's own: it writes %s/junit.xml and report.json", verifyDir)
+	}
+	return suite.LabelFilter, nil
+}
+
+const verifyUsage = `usage: ddbharness verify [ginkgo run flags]   (make verify GINKGO_FLAGS='...')
+
+Proves every access pattern of every design on DynamoDB Local and gates on
+catalog coverage. Flags go to ginkgo (go tool ginkgo help run lists them);
+a --label-filter narrows the gate to the catalog patterns it selects:
+  ddbharness verify --label-filter='design:shop && AP-03'
+`
+
+// plain is a ginkgo error on one line, without its terminal colours.
+func plain(err error) string {
+	var ge types.GinkgoError
+	if !errors.As(err, &ge) {
+		return err.Error()
+	}
+	// The message repeats the input, then says what is wrong on its last line.
+	msg := strings.TrimSpace(formatter.New(formatter.ColorModeNone).F(ge.Message))
+	return ge.Heading + ": " + strings.TrimSuffix(msg[strings.LastIndexByte(msg, '\n')+1:], ".")
+}
+
+// ginkgoBinary is the path of the module's ginkgo tool, built if needed.
+// verify runs it directly rather than under go tool, so that its process
+// group holds ginkgo and its suites and nothing between.
+func ginkgoBinary(ctx context.Context) (string, error) {
+	out, err := exec.CommandContext(ctx, "go", "tool", "-n", "ginkgo").Output()
+	if err != nil {
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			err = fmt.Errorf("%w: %s", err, bytes.TrimSpace(exit.Stderr))
+		}
+		return "", fmt.Errorf("find ginkgo (go tool -n ginkgo): %w; run verify from the repository's root", err)
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// scratchDir makes this run's folder beside verifyDir, first removing the
+// folders of runs that died without removing theirs (kill -9).
+func scratchDir() (string, error) {
+	parent := filepath.Dir(verifyDir)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return "", fmt.Errorf("verify: %w (reports must be writable)", err)
+	}
+	old, _ := filepath.Glob(filepath.Join(parent, ".verify-*-*"))
+	for _, d := range old {
+		pid, err := strconv.Atoi(strings.Split(filepath.Base(d), "-")[1])
+		if err == nil && pid != os.Getpid() && syscall.Kill(pid, 0) == syscall.ESRCH {
+			_ = os.RemoveAll(d)
+		}
+	}
+	d, err := os.MkdirTemp(parent, fmt.Sprintf(".verify-%d-*", os.Getpid()))
+	if err != nil {
+		return "", fmt.Errorf("verify: %w (reports must be writable)", err)
+	}
+	return d, nil
+}
+
+// reportFiles are what a finished run leaves in verifyDir.
+var reportFiles = []string{"junit.xml", "report.json", "summary.md"}
+
+// publish moves the finished reports from scratch into verifyDir, each
+// with one rename: a reader sees a whole file, old or new, never half.
+func publish(scratch string) error {
+	if err := os.MkdirAll(verifyDir, 0o755); err != nil {
+		return err
+	}
+	for _, f := range reportFiles {
+		if err := os.Rename(filepath.Join(scratch, f), filepath.Join(verifyDir, f)); err != nil {
+			return fmt.Errorf("verify: move report into place: %w", err)
+		}
 	}
 	return nil
 }
@@ -120,8 +304,8 @@ func runVerify(ctx context.Context, args []string) error {
 var groups = []string{"designs", "harness"}
 
 // suites runs every suite once against endpoint, in the two groups at
-// once, each writing its own reports (mergeReports joins them).
-func suites(ctx context.Context, endpoint string, all []testPackage, extra []string) error {
+// once, each writing its own reports into dir (mergeReports joins them).
+func suites(ctx context.Context, reap *reaper, ginkgoBin, endpoint, dir string, all []testPackage, extra []string, filter string) error {
 	byGroup := map[string][]testPackage{}
 	for _, p := range all {
 		g := "harness"
@@ -136,7 +320,7 @@ func suites(ctx context.Context, endpoint string, all []testPackage, extra []str
 	for i, g := range groups {
 		out := &lines{mu: &mu, w: os.Stdout}
 		wg.Go(func() {
-			errs[i] = ginkgo(ctx, endpoint, g, byGroup[g], extra, out)
+			errs[i] = ginkgo(ctx, reap, ginkgoBin, endpoint, dir, g, byGroup[g], extra, filter, out)
 			out.flush()
 		})
 	}
@@ -177,18 +361,19 @@ func (l *lines) flush() {
 	}
 }
 
-// mergeReports joins the groups' reports into report.json and junit.xml.
-func mergeReports() ([]types.Report, error) {
+// mergeReports joins the groups' reports in dir into report.json and
+// junit.xml.
+func mergeReports(dir string) ([]types.Report, error) {
 	var jsons, junits []string
 	for _, g := range groups {
-		jsons = append(jsons, filepath.Join(verifyDir, "report-"+g+".json"))
-		junits = append(junits, filepath.Join(verifyDir, "junit-"+g+".xml"))
+		jsons = append(jsons, filepath.Join(dir, "report-"+g+".json"))
+		junits = append(junits, filepath.Join(dir, "junit-"+g+".xml"))
 	}
-	reports, err := verify.MergeReports(filepath.Join(verifyDir, "report.json"), jsons...)
+	reports, err := verify.MergeReports(filepath.Join(dir, "report.json"), jsons...)
 	if err != nil {
 		return nil, err
 	}
-	if err := verify.MergeJUnit(filepath.Join(verifyDir, "junit.xml"), junits...); err != nil {
+	if err := verify.MergeJUnit(filepath.Join(dir, "junit.xml"), junits...); err != nil {
 		return nil, err
 	}
 	for _, f := range slices.Concat(jsons, junits) {
@@ -198,21 +383,26 @@ func mergeReports() ([]types.Report, error) {
 }
 
 // ginkgo runs one group's suites once each, in parallel processes, against
-// endpoint. Test binaries are linked without DWARF (-w): nothing reads it,
-// and it is most of a link. It has its own process group, so a Ctrl-C
-// reaches it once, through us, and the JVM is stopped only after the
-// suites have cleaned up. A group with no suite runs nothing and writes
-// empty reports.
-func ginkgo(ctx context.Context, endpoint, group string, suites []testPackage, extra []string, out io.Writer) error {
+// endpoint, writing its reports into dir. Test binaries are linked without
+// DWARF (-w): nothing reads it, and it is most of a link. It has its own
+// process group, so a Ctrl-C reaches it once, through us, and the JVM is
+// stopped only after the suites have cleaned up. Without a label filter an
+// empty suite is a mistake (--fail-on-empty); with one, most suites
+// rightly select nothing, and runVerify fails only when none selected
+// anything. A group with no suite runs nothing and writes empty reports.
+func ginkgo(ctx context.Context, reap *reaper, ginkgoBin, endpoint, dir, group string, suites []testPackage, extra []string, filter string, out io.Writer) error {
 	report, junit := "report-"+group+".json", "junit-"+group+".xml"
 	if len(suites) == 0 {
-		if err := os.WriteFile(filepath.Join(verifyDir, report), []byte("[]"), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, report), []byte("[]"), 0o644); err != nil {
 			return err
 		}
-		return os.WriteFile(filepath.Join(verifyDir, junit), []byte("<testsuites></testsuites>"), 0o644)
+		return os.WriteFile(filepath.Join(dir, junit), []byte("<testsuites></testsuites>"), 0o644)
 	}
-	args := []string{"tool", "ginkgo", "-p", "--keep-going", "--randomize-all", "--fail-on-empty", "--race", "--ldflags=-w",
-		"--timeout=10m", "--output-dir=" + verifyDir, "--junit-report=" + junit, "--json-report=" + report}
+	args := []string{"-p", "--keep-going", "--randomize-all", "--race", "--ldflags=-w",
+		"--timeout=10m", "--output-dir=" + dir, "--junit-report=" + junit, "--json-report=" + report}
+	if filter == "" {
+		args = append(args, "--fail-on-empty")
+	}
 	if fi, err := os.Stdout.Stat(); err == nil && fi.Mode()&os.ModeCharDevice == 0 {
 		args = append(args, "--no-color")
 	}
@@ -228,29 +418,21 @@ func ginkgo(ctx context.Context, endpoint, group string, suites []testPackage, e
 		}
 		args = append(args, "./"+rel)
 	}
-	cmd := exec.Command("go", args...)
+	cmd := exec.Command(ginkgoBin, args...)
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.Env = os.Environ()
 	if env, _ := ddblocal.LoadEnv(); env.Endpoint == "" {
 		cmd.Env = append(cmd.Env, ddblocal.EnvRunEndpoint+"="+endpoint)
 	}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
+	wait, err := reap.startGroup(ctx, cmd)
+	if err != nil {
 		return fmt.Errorf("run ginkgo: %w", err)
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		return err
-	case <-ctx.Done():
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGINT)
-		return <-done
-	}
+	return wait()
 }
 
-func writeSummary(cov verify.Coverage, endpoint string) error {
-	f, err := os.Create(filepath.Join(verifyDir, "summary.md"))
+func writeSummary(dir string, cov verify.Coverage, endpoint string) error {
+	f, err := os.Create(filepath.Join(dir, "summary.md"))
 	if err != nil {
 		return err
 	}

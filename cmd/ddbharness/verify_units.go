@@ -67,8 +67,9 @@ type unitTotals struct{ passed, failed int }
 
 // runUnits runs the pure packages' tests with the race detector under go
 // test, printing go test's own line per package (cached ones say so) and
-// the output of every test that failed.
-func runUnits(ctx context.Context, pkgs []testPackage, w io.Writer) (unitTotals, error) {
+// the output of every test that failed. go test and its test binaries run
+// in a process group of their own, which ends with the run (reap).
+func runUnits(ctx context.Context, reap *reaper, pkgs []testPackage, w io.Writer) (unitTotals, error) {
 	var t unitTotals
 	if len(pkgs) == 0 {
 		return t, nil
@@ -77,13 +78,14 @@ func runUnits(ctx context.Context, pkgs []testPackage, w io.Writer) (unitTotals,
 	for _, p := range pkgs {
 		args = append(args, p.ImportPath)
 	}
-	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd := exec.Command("go", args...)
 	cmd.Stderr = w
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		return t, err
 	}
-	if err := cmd.Start(); err != nil {
+	wait, err := reap.startGroup(ctx, cmd)
+	if err != nil {
 		return t, fmt.Errorf("go test: %w", err)
 	}
 	output := map[string][]string{} // a test's lines, until it passes
@@ -113,7 +115,7 @@ func runUnits(ctx context.Context, pkgs []testPackage, w io.Writer) (unitTotals,
 			delete(output, id)
 		}
 	}
-	err = cmd.Wait()
+	err = wait()
 	if err != nil && t.failed == 0 {
 		return t, fmt.Errorf("go test: %w", err)
 	}

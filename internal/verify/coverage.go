@@ -38,6 +38,10 @@ type Coverage struct {
 	NotRun []string
 	// Totals counts every spec of the run, labelled or not.
 	Totals Cell
+	// Filter is the run's label filter ("" for none); Rows hold only the
+	// patterns it selects, of Catalog in all.
+	Filter  string
+	Catalog int
 }
 
 // patternLike matches labels that name a pattern ID.
@@ -59,12 +63,29 @@ func ReadReports(path string) ([]types.Report, error) {
 // Measure fills the table: a spec counts for a pattern when its suite
 // carries the design's label and the spec (or a container) the pattern ID.
 func Measure(all []designs.Design, reports []types.Report) Coverage {
+	cov, _ := MeasureFiltered(all, reports, "")
+	return cov
+}
+
+// MeasureFiltered is Measure for a run under a Ginkgo label filter: the
+// table, and so the gate, holds only the patterns whose specs the filter
+// selects, judged on the labels ddbtest.Setup gives them (the design's
+// label, the pattern ID, its index). A filter Ginkgo cannot parse is an
+// error.
+func MeasureFiltered(all []designs.Design, reports []types.Report, filter string) (Coverage, error) {
+	selects, err := types.ParseLabelFilter(filter)
+	if err != nil {
+		return Coverage{}, fmt.Errorf("label filter %q: %w", filter, err)
+	}
 	type key struct{ design, id string }
 	cells := map[key]*Cell{}
-	var cov Coverage
+	cov := Coverage{Filter: filter}
 	for _, d := range all {
 		for _, p := range d.Patterns {
-			cov.Rows = append(cov.Rows, Row{Design: d.Name, Pattern: p})
+			cov.Catalog++
+			if selects([]string{d.Label(), string(p.ID), p.Index}) {
+				cov.Rows = append(cov.Rows, Row{Design: d.Name, Pattern: p})
+			}
 		}
 	}
 	for i := range cov.Rows {
@@ -72,6 +93,12 @@ func Measure(all []designs.Design, reports []types.Report) Coverage {
 		cells[key{r.Design, string(r.Pattern.ID)}] = &r.Cell
 	}
 	stray := map[string]bool{}
+	known := map[key]bool{} // every catalog pattern, selected or not: none is stray
+	for _, d := range all {
+		for _, p := range d.Patterns {
+			known[key{d.Name, string(p.ID)}] = true
+		}
+	}
 	for _, rep := range reports {
 		if len(rep.SpecReports) == 0 && len(rep.SpecialSuiteFailureReasons) > 0 {
 			cov.NotRun = append(cov.NotRun, rep.SuitePath+": "+strings.Join(rep.SpecialSuiteFailureReasons, "; "))
@@ -93,7 +120,7 @@ func Measure(all []designs.Design, reports []types.Report) Coverage {
 			for _, l := range spec.Labels() {
 				if c, ok := cells[key{design, l}]; ok {
 					count(c, spec.State)
-				} else if patternLike.MatchString(l) {
+				} else if patternLike.MatchString(l) && !known[key{design, l}] {
 					stray["design:"+design+" "+l] = true
 				}
 			}
@@ -103,7 +130,7 @@ func Measure(all []designs.Design, reports []types.Report) Coverage {
 		cov.Stray = append(cov.Stray, s)
 	}
 	slices.Sort(cov.Stray)
-	return cov
+	return cov, nil
 }
 
 func count(c *Cell, s types.SpecState) {

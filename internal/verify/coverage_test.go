@@ -86,3 +86,50 @@ func TestMeasure(t *testing.T) {
 		})
 	}
 }
+
+func TestMeasureFiltered(t *testing.T) {
+	other := designs.Design{Name: "agencies", Patterns: []designs.Pattern{
+		{ID: "AP-01", Name: "get agency", Op: designs.GetItem, Index: designs.MainTable},
+	}}
+	all := []designs.Design{shop, other}
+	reports := []types.Report{{SuiteLabels: []string{"design:shop"}, SpecReports: types.SpecReports{
+		spec(types.SpecStatePassed, []string{"AP-02"}),
+		spec(types.SpecStateSkipped, []string{"AP-01"}), // outside the filter
+	}}}
+	tests := []struct {
+		filter   string
+		wantRows []string
+		wantGaps int
+	}{
+		{filter: "", wantRows: []string{"shop AP-01", "shop AP-02", "agencies AP-01"}, wantGaps: 2},
+		{filter: "design:shop && AP-02", wantRows: []string{"shop AP-02"}},
+		{filter: "design:shop", wantRows: []string{"shop AP-01", "shop AP-02"}, wantGaps: 1},
+		{filter: "AP-01", wantRows: []string{"shop AP-01", "agencies AP-01"}, wantGaps: 2},
+		{filter: designs.MainTable + " && !design:shop", wantRows: []string{"agencies AP-01"}, wantGaps: 1},
+		{filter: "bench"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.filter, func(t *testing.T) {
+			cov, err := MeasureFiltered(all, reports, tt.filter)
+			if err != nil {
+				t.Fatalf("MeasureFiltered(%q) error = %v", tt.filter, err)
+			}
+			var rows []string
+			for _, r := range cov.Rows {
+				rows = append(rows, r.Design+" "+string(r.Pattern.ID))
+			}
+			if !slices.Equal(rows, tt.wantRows) {
+				t.Errorf("MeasureFiltered(%q) rows = %q, want %q", tt.filter, rows, tt.wantRows)
+			}
+			if got := len(cov.Gaps()); got != tt.wantGaps {
+				t.Errorf("MeasureFiltered(%q).Gaps() = %q, want %d gaps", tt.filter, cov.Gaps(), tt.wantGaps)
+			}
+			if cov.Catalog != 3 || len(cov.Stray) != 0 {
+				t.Errorf("MeasureFiltered(%q) Catalog = %d, Stray = %q; want 3 and none", tt.filter, cov.Catalog, cov.Stray)
+			}
+		})
+	}
+	if _, err := MeasureFiltered(all, reports, "design:shop &&"); err == nil {
+		t.Error(`MeasureFiltered("design:shop &&") error = nil, want the filter's syntax error`)
+	}
+}
