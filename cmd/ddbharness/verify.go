@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/onsi/ginkgo/v2/formatter"
 	"github.com/onsi/ginkgo/v2/types"
@@ -100,7 +101,12 @@ func runVerify(ctx context.Context, args []string) error {
 	if unitErr != nil || runCtx.Err() != nil {
 		return stopped(ctx, runCtx, unitErr)
 	}
+	unlock, err := lockSuites(runCtx)
+	if err != nil {
+		return stopped(ctx, runCtx, err)
+	}
 	runErr := suites(runCtx, reap, ginkgoBin, endpoint, scratch, dynamo, args, filter)
+	unlock()
 	if runCtx.Err() != nil {
 		return stopped(ctx, runCtx, runErr)
 	}
@@ -278,6 +284,40 @@ func scratchDir() (string, error) {
 		return "", fmt.Errorf("verify: %w (reports must be writable)", err)
 	}
 	return d, nil
+}
+
+// lockSuites waits until no other verify in this checkout runs its
+// suites: ginkgo builds each suite's test binary into the suite's own
+// folder (designs/shop/shop.test) and removes it afterwards, so two runs
+// at once would run or remove each other's binaries. The lock ends with
+// the process, however it ends.
+func lockSuites(ctx context.Context) (unlock func(), err error) {
+	f, err := os.OpenFile(filepath.Join(filepath.Dir(verifyDir), ".verify.lock"), os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("verify: %w (reports must be writable)", err)
+	}
+	waiting := false
+	for {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if err == nil {
+			return func() { f.Close() }, nil
+		}
+		if !errors.Is(err, syscall.EWOULDBLOCK) {
+			f.Close()
+			return nil, fmt.Errorf("verify: lock %s: %w", f.Name(), err)
+		}
+		if !waiting {
+			fmt.Println("verify: another verify in this checkout is running its suites; waiting for it to finish " +
+				"(ginkgo builds each suite's test binary in the suite's folder)")
+			waiting = true
+		}
+		select {
+		case <-ctx.Done():
+			f.Close()
+			return nil, ctx.Err()
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
 }
 
 // reportFiles are what a finished run leaves in verifyDir.

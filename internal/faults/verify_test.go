@@ -1,0 +1,247 @@
+package faults_test
+
+import (
+	"bytes"
+	"encoding/xml"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	"github.com/onsi/ginkgo/v2/reporters"
+	. "github.com/onsi/gomega"
+	"github.com/onsi/gomega/gexec"
+
+	"github.com/ddbharness/ddbharness/internal/ddbtest"
+	"github.com/ddbharness/ddbharness/internal/verify"
+)
+
+// Every spec here runs verify in one copy of the repository, one after the
+// other: the first builds every suite there (minutes on two cores), the
+// others find the build cache warm. Each nested run is narrowed to one
+// small design.
+var _ = Describe("verify", Label("faults"), Ordered, ContinueOnFailure, func() {
+	var repo string
+	BeforeAll(func(ctx SpecContext) {
+		repo = ddbtest.CopyRepo(ctx, repoRoot, filepath.Join(GinkgoT().TempDir(), "repo"))
+	})
+	reportsDir := func() string { return filepath.Join(repo, "reports", "verify") }
+
+	It("refuses bad input before it starts anything, and leaves the previous reports as they were", func(ctx SpecContext) {
+		Expect(os.MkdirAll(reportsDir(), 0o755)).To(Succeed())
+		before := map[string]string{}
+		for _, f := range []string{"junit.xml", "report.json", "summary.md"} {
+			before[f] = "previous run's " + f
+			Expect(os.WriteFile(filepath.Join(reportsDir(), f), []byte(before[f]), 0o644)).To(Succeed())
+		}
+		for _, tc := range []struct{ arg, says string }{
+			{"--bogus-flag", "flag provided but not defined: -bogus-flag"},
+			{"--label-filter=design:shop &&", "Syntax Error Parsing Label Filter: Unexpected EOF"},
+			{"--label-filter=(design:shop", "Syntax Error Parsing Label Filter: Mismatched '('"},
+			{"./designs/shop", "is not a flag"},
+		} {
+			r := ddbtest.Command(ctx, repo, ownLocal(), bin, "verify", tc.arg)
+			Expect(r.Code).To(Equal(exitBadInput), "verify %q", tc.arg)
+			Expect(r.Output).To(ContainSubstring(tc.says), "verify %q", tc.arg)
+			Expect(r.Output).To(ContainSubstring("--label-filter="), "verify %q shows what it takes", tc.arg)
+			Expect(r.Output).NotTo(ContainSubstring("DynamoDB at"), "verify %q started DynamoDB Local", tc.arg)
+			Expect(r.Elapsed).To(BeNumerically("<", 10*time.Second), "verify %q", tc.arg)
+		}
+		r := ddbtest.Command(ctx, repo, ownLocal(), bin, "verify", "--json-report=mine.json")
+		Expect(r.Code).To(Equal(exitBadInput))
+		Expect(r.Output).To(ContainSubstring("verify's own: it writes reports/verify/junit.xml and report.json"))
+		for f, want := range before {
+			b, err := os.ReadFile(filepath.Join(reportsDir(), f))
+			Expect(err).NotTo(HaveOccurred(), "bad input removed reports/verify/%s", f)
+			Expect(string(b)).To(Equal(want), "bad input changed reports/verify/%s", f)
+		}
+		Expect(scratchDirs(repo)).To(BeEmpty())
+	})
+
+	It("passes the README's single-pattern example, gating only the pattern the filter selects", func(ctx SpecContext) {
+		// As the README has it: make verify GINKGO_FLAGS='--label-filter="design:shop && AP-03"'
+		r := ddbtest.Command(ctx, repo, ownLocal(), "make", "verify", `GINKGO_FLAGS=--label-filter="design:shop && AP-03"`)
+		Expect(r.Code).To(Equal(exitOK), "the README's example failed:\n%s", r.Output)
+		Expect(r.Output).To(ContainSubstring(`label filter "design:shop && AP-03" selected 1 of `))
+		Expect(r.Output).NotTo(ContainSubstring("gap:"))
+		Expect(r.Output).To(MatchRegexp(`verify: [1-9]\d* specs on DynamoDB \([1-9]\d* passed, 0 failed\)`))
+		summary, err := os.ReadFile(filepath.Join(reportsDir(), "summary.md"))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(summary)).To(ContainSubstring("Label filter: `design:shop && AP-03`, which selects 1 of"))
+		Expect(string(summary)).To(ContainSubstring("| shop | AP-03 |"))
+		Expect(string(summary)).NotTo(ContainSubstring("| shop | AP-01 |"), "a pattern outside the filter is in the gate")
+		Expect(scratchDirs(repo)).To(BeEmpty())
+	}, SpecTimeout(20*time.Minute))
+
+	It("fails a filter that selects no spec, saying so", func(ctx SpecContext) {
+		r := ddbtest.Command(ctx, repo, ownLocal(), bin, "verify", "--label-filter=design:nosuchdesign")
+		Expect(r.Code).To(Equal(exitBadInput))
+		Expect(r.Output).To(ContainSubstring(`the label filter "design:nosuchdesign" matched no spec`))
+	}, SpecTimeout(10*time.Minute))
+
+	It("runs twice at once in one checkout: both pass and leave whole reports", func(ctx SpecContext) {
+		var wg sync.WaitGroup
+		ran := make([]ddbtest.Ran, 2)
+		for i, design := range []string{"invoicing", "accountpool"} {
+			wg.Go(func() {
+				defer GinkgoRecover()
+				ran[i] = ddbtest.Command(ctx, repo, ownLocal(), bin, "verify", "--label-filter=design:"+design)
+			})
+		}
+		wg.Wait()
+		for i, r := range ran {
+			Expect(r.Code).To(Equal(exitOK), "verify %d of 2 failed:\n%s", i+1, r.Output)
+			Expect(r.Output).NotTo(ContainSubstring("gap:"))
+		}
+		reports, err := verify.ReadReports(filepath.Join(reportsDir(), "report.json"))
+		Expect(err).NotTo(HaveOccurred(), "report.json is not whole")
+		Expect(reports).NotTo(BeEmpty())
+		b, err := os.ReadFile(filepath.Join(reportsDir(), "junit.xml"))
+		Expect(err).NotTo(HaveOccurred())
+		var junit reporters.JUnitTestSuites
+		Expect(xml.Unmarshal(b, &junit)).To(Succeed(), "junit.xml is not whole")
+		Expect(junit.Tests).To(BeNumerically(">", 0))
+		summary, err := os.ReadFile(filepath.Join(reportsDir(), "summary.md"))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(summary)).To(MatchRegexp("Label filter: `design:(invoicing|accountpool)`"))
+		Expect(scratchDirs(repo)).To(BeEmpty())
+	}, SpecTimeout(20*time.Minute))
+
+	It("stops at once, exits 3 and names the cause when DynamoDB Local dies mid-run", func(ctx SpecContext) {
+		report := filepath.Join(reportsDir(), "report.json")
+		before, err := os.ReadFile(report)
+		Expect(err).NotTo(HaveOccurred())
+		run := startTagged(repo, bin, "verify", "--label-filter=design:invoicing")
+		defer run.cleanup()
+		run.waitForSuites(ctx, repo)
+		java := run.find(func(p proc) bool { return strings.Contains(p.cmdline, "DynamoDBLocal.jar") })
+		Expect(java).To(HaveLen(1), "verify's DynamoDB Local")
+		killed := time.Now()
+		Expect(syscall.Kill(java[0].pid, syscall.SIGKILL)).To(Succeed())
+		Eventually(run.session).WithTimeout(10 * time.Second).Should(gexec.Exit())
+		fmt.Fprintf(GinkgoWriter, "verify exited %s after DynamoDB Local was killed\n", time.Since(killed).Round(time.Millisecond))
+		Expect(run.session.ExitCode()).To(Equal(exitTestBed))
+		Expect(string(run.session.Out.Contents())).To(ContainSubstring("verify: FAILED: DynamoDB Local exited during the run; the suites were stopped at once"))
+		message := string(run.session.Err.Contents())
+		Expect(message).To(MatchRegexp(`ddbharness: DynamoDB Local \(http://127\.0\.0\.1:\d+\) exited at [\d:.]+ \(signal: killed\)`))
+		Expect(message).NotTo(ContainSubstring("AWS_ENDPOINT_URL_DYNAMODB"), "the message blames a variable the user never set")
+		run.expectNoneLeft()
+		after, err := os.ReadFile(report)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(after).To(Equal(before), "a run that failed midway replaced the previous report")
+	}, SpecTimeout(10*time.Minute))
+
+	It("takes ginkgo, its suites and DynamoDB Local with it when killed", func(ctx SpecContext) {
+		run := startTagged(repo, bin, "verify", "--label-filter=design:invoicing")
+		defer run.cleanup()
+		run.waitForSuites(ctx, repo)
+		Expect(run.session.Command.Process.Signal(syscall.SIGKILL)).To(Succeed())
+		Eventually(run.session).WithTimeout(5 * time.Second).Should(gexec.Exit())
+		run.expectNoneLeft()
+	}, SpecTimeout(10*time.Minute))
+})
+
+// scratchDirs lists the per-run folders verify works in under reports/.
+func scratchDirs(repo string) []string {
+	GinkgoHelper()
+	m, err := filepath.Glob(filepath.Join(repo, "reports", ".verify-*"))
+	Expect(err).NotTo(HaveOccurred())
+	return m
+}
+
+// tagEnv marks a command's environment, which every process it starts
+// inherits: a process left behind is found by it even after its parent died.
+const tagEnv = "DDBHARNESS_FAULT_TAG"
+
+// tagged is a command whose descendants can be found.
+type tagged struct {
+	tag     string
+	session *gexec.Session
+}
+
+func startTagged(repo, name string, args ...string) *tagged {
+	GinkgoHelper()
+	t := &tagged{tag: strconv.FormatInt(time.Now().UnixNano(), 36)}
+	cmd := exec.Command(name, args...)
+	cmd.Dir = repo
+	cmd.Env = append(append(os.Environ(), ownLocal()...), tagEnv+"="+t.tag)
+	s, err := gexec.Start(cmd, GinkgoWriter, GinkgoWriter)
+	Expect(err).NotTo(HaveOccurred())
+	t.session = s
+	return t
+}
+
+// proc is a live process.
+type proc struct {
+	pid     int
+	cmdline string
+}
+
+// find lists the live processes carrying the tag that match.
+func (t *tagged) find(match func(proc) bool) []proc {
+	var found []proc
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		env, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
+		if err != nil || !bytes.Contains(env, []byte("\x00"+tagEnv+"="+t.tag+"\x00")) {
+			continue
+		}
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if i := bytes.LastIndexByte(stat, ')'); err != nil || i < 0 || bytes.HasPrefix(stat[i+1:], []byte(" Z")) {
+			continue // gone, or a zombie: dead already
+		}
+		cmdline, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+		p := proc{pid: pid, cmdline: strings.TrimSpace(strings.ReplaceAll(string(cmdline), "\x00", " "))}
+		if match(p) {
+			found = append(found, p)
+		}
+	}
+	return found
+}
+
+// waitForSuites returns once a suite's test process runs: ginkgo builds it
+// into the suite's folder (go test's unit tests run from its own cache).
+func (t *tagged) waitForSuites(ctx SpecContext, repo string) {
+	GinkgoHelper()
+	abs, err := filepath.Abs(repo)
+	Expect(err).NotTo(HaveOccurred())
+	isSuite := func(p proc) bool {
+		exe := strings.Fields(p.cmdline + " x")[0]
+		return strings.HasPrefix(exe, abs+string(filepath.Separator)) && strings.HasSuffix(exe, ".test")
+	}
+	Eventually(ctx, func() []proc { return t.find(isSuite) }).WithTimeout(8*time.Minute).WithPolling(20*time.Millisecond).
+		ShouldNot(BeEmpty(), "no suite started")
+	Expect(t.session.ExitCode()).To(Equal(-1), "verify ended before its suites ran")
+}
+
+// expectNoneLeft fails unless every process the command started ends
+// within 10 s of the command.
+func (t *tagged) expectNoneLeft() {
+	GinkgoHelper()
+	Eventually(func() []string {
+		var left []string
+		for _, p := range t.find(func(proc) bool { return true }) {
+			left = append(left, fmt.Sprintf("%d %s", p.pid, p.cmdline))
+		}
+		return left
+	}).WithTimeout(10*time.Second).WithPolling(100*time.Millisecond).Should(BeEmpty(), "processes outlived verify")
+}
+
+// cleanup kills whatever is left, so that a failed spec does not leave
+// the next one a busy machine.
+func (t *tagged) cleanup() {
+	for _, p := range t.find(func(proc) bool { return true }) {
+		_ = syscall.Kill(p.pid, syscall.SIGKILL)
+	}
+	t.session.Kill()
+}
