@@ -51,6 +51,9 @@ func runVerify(ctx context.Context, args []string) error {
 			return err
 		}
 	}
+	if _, err := ddblocal.LoadEnv(); err != nil {
+		return badInputf("verify: %v", err) // a variable the run cannot use: refused before anything starts
+	}
 	ginkgoBin, err := ginkgoBinary(ctx)
 	if err != nil {
 		return err
