@@ -43,7 +43,7 @@ walkthrough: check-go
 
 ## faults: break things on purpose (DynamoDB Local killed mid-run, bad input, concurrent runs, broken caches) and check each run says so
 faults: check-go
-	$(GO) tool ginkgo --label-filter=faults ./internal/faults
+	$(GO) tool ginkgo -p --label-filter=faults ./internal/faults
 
 ## new-design: scaffold designs/NAME (README, schema, catalog, two patterns, specs), its fixtures and scenario, wired into verify and bench (NAME=library [ENTITY=book])
 new-design: check-go
