@@ -37,13 +37,13 @@ bench: check-go
 catalog: check-go
 	$(GO) run ./cmd/ddbharness catalog
 
-## walkthrough: README's "Add a design" in a copy of the repository, from make new-design to a bench report (on DynamoDB Local)
+## walkthrough: README's "Add a design" in a copy of the repository, from make new-design to a bench report (on DynamoDB Local), and the scaffold's unit specs
 walkthrough: check-go
-	$(GO) tool ginkgo --label-filter=scaffold ./internal/scaffold
+	$(GO) tool ginkgo --label-filter='scaffold || unit' ./internal/scaffold
 
 ## faults: break things on purpose (DynamoDB Local killed mid-run, bad input, concurrent runs, broken caches) and check each run says so
 faults: check-go
-	$(GO) tool ginkgo -p --label-filter=faults ./internal/faults
+	$(GO) tool ginkgo --label-filter=faults ./internal/faults
 
 ## new-design: scaffold designs/NAME (README, schema, catalog, two patterns, specs), its fixtures and scenario, wired into verify and bench (NAME=library [ENTITY=book])
 new-design: check-go

@@ -79,12 +79,6 @@ var _ = Describe("verify", Label("faults"), Ordered, ContinueOnFailure, func() {
 		Expect(scratchDirs(repo)).To(BeEmpty())
 	}, SpecTimeout(20*time.Minute))
 
-	It("fails a filter that selects no spec, saying so", func(ctx SpecContext) {
-		r := ddbtest.Command(ctx, repo, ownLocal(), bin, "verify", "--label-filter=design:nosuchdesign")
-		Expect(r.Code).To(Equal(exitBadInput))
-		Expect(r.Output).To(ContainSubstring(`the label filter "design:nosuchdesign" matched no spec`))
-	}, SpecTimeout(10*time.Minute))
-
 	It("runs twice at once in one checkout: both pass and leave whole reports", func(ctx SpecContext) {
 		var wg sync.WaitGroup
 		ran := make([]ddbtest.Ran, 2)
