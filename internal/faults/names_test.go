@@ -14,9 +14,13 @@ var _ = Describe("make new-design with a hostile NAME", Label("faults"), func() 
 	It("runs nothing the name says, refuses it, and changes nothing", func(ctx SpecContext) {
 		repo := ddbtest.CopyRepo(ctx, repoRoot, filepath.Join(GinkgoT().TempDir(), "repo"))
 		marker := filepath.Join(GinkgoT().TempDir(), "pwned")
+		// make's GO runs the suite's built command instead of compiling
+		// the copy again: the recipe's shell line is what is under test.
+		goCmd := filepath.Join(GinkgoT().TempDir(), "go")
+		Expect(os.WriteFile(goCmd, []byte("#!/bin/sh\nshift 2 # run ./cmd/ddbharness\nexec \""+bin+"\" \"$@\"\n"), 0o755)).To(Succeed())
 		for _, v := range []string{"NAME", "ENTITY"} {
 			hostile := `x'; touch ` + marker + `; echo '`
-			args := []string{"new-design", v + "=" + hostile}
+			args := []string{"new-design", "GO=" + goCmd, v + "=" + hostile}
 			if v == "ENTITY" {
 				args = append(args, "NAME=library")
 			}
