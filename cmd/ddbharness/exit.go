@@ -81,3 +81,11 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 	}
 	return badInput{fmt.Sprintf("%s: %v (see ddbharness %s -h)", fs.Name(), err, fs.Name())}
 }
+
+// noArgs runs a command that takes no arguments, refusing any.
+func noArgs(cmd string, args []string, run func() error) error {
+	if len(args) > 0 {
+		return badInputf("%s takes no arguments, got %q (see ddbharness help)", cmd, args)
+	}
+	return run()
+}

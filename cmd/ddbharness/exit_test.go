@@ -39,3 +39,14 @@ func TestExitCode(t *testing.T) {
 		t.Error("testBedFailed(nil) is not nil")
 	}
 }
+
+func TestNoArgs(t *testing.T) {
+	ran := false
+	err := noArgs("catalog", []string{"x"}, func() error { ran = true; return nil })
+	if code, _ := exitCode(context.Background(), err); code != exitBadInput || ran {
+		t.Errorf("catalog x: exit %d, ran %v; want exit %d and nothing run", code, ran, exitBadInput)
+	}
+	if err := noArgs("catalog", nil, func() error { ran = true; return nil }); err != nil || !ran {
+		t.Errorf("catalog: %v, ran %v", err, ran)
+	}
+}

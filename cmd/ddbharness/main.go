@@ -53,9 +53,9 @@ func main() {
 	case "coverage":
 		err = coverage(args)
 	case "catalog":
-		err = catalog(os.Stdout)
+		err = noArgs(cmd, args, func() error { return catalog(os.Stdout) })
 	case "local":
-		err = local(ctx)
+		err = noArgs(cmd, args, func() error { return local(ctx) })
 	case "new-design":
 		err = newDesign(args)
 	case "lint":

@@ -495,11 +495,11 @@ func writeSummary(dir string, cov verify.Coverage, endpoint string) error {
 // coverage is the gate alone, for a report from a hand-run ginkgo.
 func coverage(args []string) error {
 	if len(args) != 1 {
-		return errors.New("usage: ddbharness coverage REPORT.json (from ginkgo --json-report)")
+		return badInputf("usage: ddbharness coverage REPORT.json (from ginkgo --json-report)")
 	}
 	reports, err := verify.ReadReports(args[0])
 	if err != nil {
-		return err
+		return badInputf("coverage: %v: give the JSON report a ginkgo run wrote (--json-report=FILE)", err)
 	}
 	cov := verify.Measure(all.Designs, reports)
 	if err := cov.WriteText(os.Stdout); err != nil {
