@@ -1,7 +1,6 @@
 package bench_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -10,7 +9,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -31,6 +29,7 @@ import (
 	"github.com/ddbharness/ddbharness/designs/invoicing"
 	"github.com/ddbharness/ddbharness/fixtures"
 	"github.com/ddbharness/ddbharness/internal/ddblocal"
+	"github.com/ddbharness/ddbharness/internal/ddbtest"
 	"github.com/ddbharness/ddbharness/workload"
 )
 
@@ -271,22 +270,9 @@ var _ = Describe("running a scenario on DynamoDB Local", Label("engine"), func()
 func killJava(endpoint string) {
 	u, err := url.Parse(endpoint)
 	Expect(err).NotTo(HaveOccurred())
-	dirs, err := os.ReadDir("/proc")
-	Expect(err).NotTo(HaveOccurred())
-	for _, d := range dirs {
-		pid, err := strconv.Atoi(d.Name())
-		if err != nil {
-			continue
-		}
-		stat, err := os.ReadFile(filepath.Join("/proc", d.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		// pid (comm) state ppid …: comm may hold spaces, so read after ")".
-		fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
-		cmdline, _ := os.ReadFile(filepath.Join("/proc", d.Name(), "cmdline"))
-		if len(fields) > 1 && fields[1] == strconv.Itoa(os.Getpid()) && bytes.Contains(cmdline, []byte("-port\x00"+u.Port()+"\x00")) {
-			Expect(syscall.Kill(pid, syscall.SIGKILL)).To(Succeed())
+	for _, p := range ddbtest.Procs() {
+		if p.PPID == os.Getpid() && strings.Contains(p.Cmdline+" ", " -port "+u.Port()+" ") {
+			Expect(syscall.Kill(p.PID, syscall.SIGKILL)).To(Succeed())
 			return
 		}
 	}

@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -102,43 +101,11 @@ func (r *running) waitExit(limit time.Duration) (int, time.Time) {
 // javaUnder returns the java processes descending from pid (DynamoDB Local's
 // JVM is a child of the command), read from /proc.
 func javaUnder(pid int) []int {
-	GinkgoHelper()
-	parent := map[int]int{}
-	comm := map[int]string{}
-	entries, err := os.ReadDir("/proc")
-	Expect(err).NotTo(HaveOccurred())
-	for _, e := range entries {
-		p, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		// pid (comm) state ppid ...: comm may hold spaces, so cut at its last ')'.
-		s := string(stat)
-		open, closing := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
-		if open < 0 || closing < open {
-			continue
-		}
-		fields := strings.Fields(s[closing+1:])
-		if len(fields) < 2 {
-			continue
-		}
-		pp, _ := strconv.Atoi(fields[1])
-		parent[p], comm[p] = pp, s[open+1:closing]
-	}
+	procs := ddbtest.Procs()
 	var found []int
-	for p, name := range comm {
-		if name != "java" {
-			continue
-		}
-		for a := parent[p]; a > 1; a = parent[a] {
-			if a == pid {
-				found = append(found, p)
-				break
-			}
+	for _, p := range procs {
+		if p.Comm == "java" && ddbtest.Descends(procs, p, pid) {
+			found = append(found, p.PID)
 		}
 	}
 	return found

@@ -1,7 +1,6 @@
 package faults_test
 
 import (
-	"bytes"
 	"encoding/xml"
 	"fmt"
 	"os"
@@ -37,6 +36,9 @@ var _ = Describe("verify", Label("faults"), Ordered, ContinueOnFailure, func() {
 
 	It("refuses bad input before it starts anything, and leaves the previous reports as they were", func(ctx SpecContext) {
 		Expect(os.MkdirAll(reportsDir(), 0o755)).To(Succeed())
+		// A run killed earlier may have left its scratch folder for the next
+		// full run to remove; bad input must add none.
+		scratchBefore := scratchDirs(repo)
 		before := map[string]string{}
 		for _, f := range []string{"junit.xml", "report.json", "summary.md"} {
 			before[f] = "previous run's " + f
@@ -63,7 +65,7 @@ var _ = Describe("verify", Label("faults"), Ordered, ContinueOnFailure, func() {
 			Expect(err).NotTo(HaveOccurred(), "bad input removed reports/verify/%s", f)
 			Expect(string(b)).To(Equal(want), "bad input changed reports/verify/%s", f)
 		}
-		Expect(scratchDirs(repo)).To(BeEmpty())
+		Expect(scratchDirs(repo)).To(Equal(scratchBefore))
 	})
 
 	It("runs twice at once in one checkout, one of them the README's single-pattern example: both pass and leave whole reports", func(ctx SpecContext) {
@@ -176,24 +178,9 @@ type proc struct {
 // find lists the live processes carrying the tag that match.
 func (t *tagged) find(match func(proc) bool) []proc {
 	var found []proc
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		env, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
-		if err != nil || !bytes.Contains(env, []byte("\x00"+tagEnv+"="+t.tag+"\x00")) {
-			continue
-		}
-		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-		if i := bytes.LastIndexByte(stat, ')'); err != nil || i < 0 || bytes.HasPrefix(stat[i+1:], []byte(" Z")) {
-			continue // gone, or a zombie: dead already
-		}
-		cmdline, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
-		p := proc{pid: pid, cmdline: strings.TrimSpace(strings.ReplaceAll(string(cmdline), "\x00", " "))}
-		if match(p) {
-			found = append(found, p)
+	for _, p := range ddbtest.Procs() {
+		if q := (proc{pid: p.PID, cmdline: p.Cmdline}); p.HasEnv(tagEnv, t.tag) && match(q) {
+			found = append(found, q)
 		}
 	}
 	return found

@@ -1,11 +1,9 @@
 package scaffold_test
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -102,35 +100,21 @@ var _ = Describe("the Add a design walkthrough", Label("dynamodb", "scaffold"), 
 
 		By("a second make new-design with the same name is refused and changes nothing")
 		before := treeHashes(repo, ".")
-		second, err := runErr(ctx, repo, env, "make", "new-design", "NAME="+walkName)
-		Expect(err).To(HaveOccurred())
-		Expect(second).To(ContainSubstring("designs/" + walkName + " already exists"))
-		Expect(second).To(ContainSubstring("nothing was written"))
+		second := ddbtest.Command(ctx, repo, env, "make", "new-design", "NAME="+walkName)
+		Expect(second.Code).NotTo(BeZero())
+		Expect(second.Output).To(ContainSubstring("designs/" + walkName + " already exists"))
+		Expect(second.Output).To(ContainSubstring("nothing was written"))
 		Expect(treeHashes(repo, ".")).To(Equal(before))
 	}, SpecTimeout(8*time.Minute))
 })
 
-// copyRepo copies the files git knows of (tracked, and new ones it does not
-// ignore) as they are in the working tree, so the walkthrough runs on the
-// code under test, without reports or build output.
 // run runs a command in dir and returns its combined output; it fails the
 // spec, showing that output, when the command fails.
 func run(ctx context.Context, dir string, env []string, name string, args ...string) string {
 	GinkgoHelper()
-	out, err := runErr(ctx, dir, env, name, args...)
-	Expect(err).NotTo(HaveOccurred(), "%s %s:\n%s", name, strings.Join(args, " "), out)
-	return out
-}
-
-func runErr(ctx context.Context, dir string, env []string, name string, args ...string) (string, error) {
-	cmd := exec.CommandContext(ctx, name, args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), env...)
-	var buf bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &buf, &buf
-	err := cmd.Run()
-	fmt.Fprintf(GinkgoWriter, "$ %s %s\n%s", name, strings.Join(args, " "), buf.String())
-	return buf.String(), err
+	r := ddbtest.Command(ctx, dir, env, name, args...)
+	Expect(r.Code).To(BeZero(), "%s %s:\n%s", name, strings.Join(args, " "), r.Output)
+	return r.Output
 }
 
 // block is a README code block the walkthrough applies: the marker line
