@@ -215,11 +215,10 @@ func TestCallsBackToBackWithoutARate(t *testing.T) {
 func watched(d time.Duration) (engine.Option, *time.Time) {
 	done := make(chan struct{})
 	closed := new(time.Time)
-	go func() {
-		time.Sleep(d)
+	time.AfterFunc(d, func() {
 		*closed = time.Now()
 		close(done)
-	}()
+	})
 	return engine.Watch(done, func() error {
 		return &ddblocal.ExitError{Endpoint: "http://127.0.0.1:1", At: *closed, State: "signal: killed", Logs: "line one\nline two\n"}
 	}), closed

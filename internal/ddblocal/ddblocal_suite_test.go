@@ -4,11 +4,9 @@ import (
 	"errors"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
-	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -17,6 +15,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/ddbharness/ddbharness/internal/testnet"
 )
 
 func TestDDBLocal(t *testing.T) {
@@ -83,18 +83,6 @@ func ownEnv() Env {
 	return env
 }
 
-// outsideIPv4 is one of this machine's IPv4 addresses that is not
-// loopback, or "" when it has none.
-func outsideIPv4() string {
-	addrs, _ := net.InterfaceAddrs()
-	for _, a := range addrs {
-		if n, ok := a.(*net.IPNet); ok && n.IP.To4() != nil && !n.IP.IsLoopback() {
-			return n.IP.String()
-		}
-	}
-	return ""
-}
-
 var _ = Describe("starting an embedded DynamoDB Local", Label("ddblocal", "embedded"), func() {
 	BeforeEach(func() {
 		// A run given an endpoint promises to start no JVM, and may run
@@ -129,7 +117,7 @@ var _ = Describe("starting an embedded DynamoDB Local", Label("ddblocal", "embed
 	})
 
 	It("listens on loopback only", func(ctx SpecContext) {
-		ip := outsideIPv4()
+		ip := testnet.OutsideIPv4()
 		if ip == "" {
 			Skip("this machine has no IPv4 address but loopback: nothing to reach DynamoDB Local from")
 		}
@@ -188,22 +176,13 @@ var _ = Describe("refusing an endpoint", Label("ddblocal"), func() {
 	})
 
 	It("sends no request to a remote listener without the opt-in, and sends with it", func(ctx SpecContext) {
-		ip := outsideIPv4()
+		ip := testnet.OutsideIPv4()
 		if ip == "" {
 			Skip("this machine has no IPv4 address but loopback to listen on")
 		}
-		var requests atomic.Int32
-		l, err := net.Listen("tcp", net.JoinHostPort(ip, "0"))
-		Expect(err).NotTo(HaveOccurred())
-		ts := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			requests.Add(1)
-			http.NotFound(w, r)
-		}))
-		ts.Listener = l
-		ts.Start()
-		DeferCleanup(ts.Close)
+		url, requests := testnet.NotDynamoDB(ip, http.StatusNotFound, "")
 
-		_, err = Start(ctx, WithEnv(Env{Endpoint: ts.URL}))
+		_, err := Start(ctx, WithEnv(Env{Endpoint: url}))
 		Expect(err).To(BeAssignableToTypeOf(&RemoteError{}))
 		Expect(requests.Load()).To(BeZero())
 
@@ -211,13 +190,13 @@ var _ = Describe("refusing an endpoint", Label("ddblocal"), func() {
 			DeferCleanup(os.Setenv, k, os.Getenv(k))
 			Expect(os.Setenv(k, v)).To(Succeed())
 		}
-		_, err = Start(ctx, WithEnv(Env{Endpoint: ts.URL, AllowRemote: true}))
+		_, err = Start(ctx, WithEnv(Env{Endpoint: url, AllowRemote: true}))
 		Expect(err).To(MatchError(ContainSubstring("HTTP 404")), "with the opt-in the request goes out, and the listener is not DynamoDB")
 		Expect(requests.Load()).To(BeNumerically(">", 0))
 	})
 
 	It("names a closed port within seconds, and the fix", func(ctx SpecContext) {
-		endpoint := closedPort()
+		endpoint := testnet.ClosedPort()
 		began := time.Now()
 		srv, err := Start(ctx, WithEnv(Env{Endpoint: endpoint}))
 		Expect(time.Since(began)).To(BeNumerically("<", 5*time.Second))
@@ -227,7 +206,7 @@ var _ = Describe("refusing an endpoint", Label("ddblocal"), func() {
 	})
 
 	It("names the run's own DynamoDB Local when it has gone, never the user's variable", func(ctx SpecContext) {
-		endpoint := closedPort()
+		endpoint := testnet.ClosedPort()
 		began := time.Now()
 		_, err := Start(ctx, WithEnv(Env{Endpoint: endpoint, FromRunner: true}))
 		Expect(time.Since(began)).To(BeNumerically("<", 5*time.Second))
@@ -237,16 +216,11 @@ var _ = Describe("refusing an endpoint", Label("ddblocal"), func() {
 
 	DescribeTable("fails at once on an HTTP server that is not DynamoDB, naming what it answered",
 		func(ctx SpecContext, status int, body, want string) {
-			ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				w.Header().Set("Content-Type", "text/html")
-				w.WriteHeader(status)
-				_, _ = w.Write([]byte(body))
-			}))
-			DeferCleanup(ts.Close)
+			url, _ := testnet.NotDynamoDB("127.0.0.1", status, body)
 			began := time.Now()
-			_, err := Start(ctx, WithEnv(Env{Endpoint: ts.URL}))
+			_, err := Start(ctx, WithEnv(Env{Endpoint: url}))
 			Expect(time.Since(began)).To(BeNumerically("<", 2*time.Second))
-			Expect(err).To(MatchError(And(ContainSubstring(want), ContainSubstring(EnvEndpoint+"="+ts.URL))))
+			Expect(err).To(MatchError(And(ContainSubstring(want), ContainSubstring(EnvEndpoint+"="+url))))
 		},
 		Entry("501", http.StatusNotImplemented, "", "HTTP 501 Not Implemented"),
 		Entry("404 with a page", http.StatusNotFound, "<html><body>Not here</body></html>", "HTTP 404 Not Found"),
@@ -254,27 +228,12 @@ var _ = Describe("refusing an endpoint", Label("ddblocal"), func() {
 	)
 
 	It("keeps waiting, within the ready timeout, on a gateway that says try later", func(ctx SpecContext) {
-		var requests atomic.Int32
-		ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			requests.Add(1)
-			w.WriteHeader(http.StatusServiceUnavailable)
-		}))
-		DeferCleanup(ts.Close)
-		_, err := Start(ctx, WithEnv(Env{Endpoint: ts.URL}), WithReadyTimeout(500*time.Millisecond))
+		url, requests := testnet.NotDynamoDB("127.0.0.1", http.StatusServiceUnavailable, "")
+		_, err := Start(ctx, WithEnv(Env{Endpoint: url}), WithReadyTimeout(500*time.Millisecond))
 		Expect(err).To(MatchError(ContainSubstring("no answer to ListTables within 500ms")))
 		Expect(requests.Load()).To(BeNumerically(">", 1), "it asked again")
 	})
 })
-
-// closedPort returns a loopback endpoint nothing listens on.
-func closedPort() string {
-	GinkgoHelper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	Expect(err).NotTo(HaveOccurred())
-	endpoint := "http://" + l.Addr().String()
-	Expect(l.Close()).To(Succeed())
-	return endpoint
-}
 
 var _ = Describe("refusing to start", Label("ddblocal"), func() {
 	It("names the fix when Java is missing", func(ctx SpecContext) {

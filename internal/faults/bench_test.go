@@ -71,17 +71,17 @@ func startBin(env []string, args ...string) *running {
 	return r
 }
 
-// waitFor waits until the output holds want, and fails the spec if the
+// waitFor waits until the output holds want at least n times, and fails the spec if the
 // command ends first or takes longer than limit.
-func (r *running) waitFor(want string, limit time.Duration) {
+func (r *running) waitFor(want string, n int, limit time.Duration) {
 	GinkgoHelper()
 	Eventually(func(g Gomega) {
 		select {
 		case <-r.done:
-			Fail(fmt.Sprintf("the command exited (%d) before printing %q:\n%s", r.code, want, r.Output()))
+			Fail(fmt.Sprintf("the command exited (%d) before printing %q %d times:\n%s", r.code, want, n, r.Output()))
 		default:
 		}
-		g.Expect(r.Output()).To(ContainSubstring(want))
+		g.Expect(strings.Count(r.Output(), want)).To(BeNumerically(">=", n))
 	}).WithTimeout(limit).WithPolling(50 * time.Millisecond).Should(Succeed())
 }
 
@@ -198,8 +198,9 @@ var _ = Describe("bench when DynamoDB Local dies mid-run", Label("faults"), func
 	It("stops within 5 s, exits 3, writes a report marked failed with the cause, and leaves no JVM", func() {
 		out := GinkgoT().TempDir()
 		r := startBin(ownLocal(), "bench", "--duration=30s", "--out="+out, "invoicing/month-end")
-		r.waitFor("p50 ", 2*time.Minute) // a progress line: measuring has begun
-		time.Sleep(2 * time.Second)
+		// Progress prints a line a second while measuring: the third means
+		// about three seconds in.
+		r.waitFor("p50 ", 3, 2*time.Minute)
 		jvms := javaUnder(r.cmd.Process.Pid)
 		Expect(jvms).To(HaveLen(1), "DynamoDB Local's JVM under the bench process")
 		Expect(syscall.Kill(jvms[0], syscall.SIGKILL)).To(Succeed())
@@ -226,8 +227,7 @@ var _ = Describe("bench interrupted", Label("faults"), func() {
 	It("a few seconds into measuring, says how much of the run ran", func() {
 		out := GinkgoT().TempDir()
 		r := startBin(ownLocal(), "bench", "--duration=20s", "--out="+out, "invoicing/month-end")
-		r.waitFor("p50 ", 2*time.Minute)
-		time.Sleep(2 * time.Second)
+		r.waitFor("p50 ", 3, 2*time.Minute) // about three seconds into measuring
 		Expect(r.cmd.Process.Signal(os.Interrupt)).To(Succeed())
 		code, _ := r.waitExit(10 * time.Second)
 		Expect(code).To(Equal(exitInterrupted))
@@ -245,7 +245,7 @@ var _ = Describe("bench interrupted", Label("faults"), func() {
 	It("while seeding, says so and shows no error rate and no zero date", func() {
 		out := GinkgoT().TempDir()
 		r := startBin(ownLocal(), "bench", "--out="+out, "shop/browse") // a pool of 2000 to seed
-		r.waitFor("shop/browse: seeding ", 2*time.Minute)
+		r.waitFor("shop/browse: seeding ", 1, 2*time.Minute)
 		Expect(r.cmd.Process.Signal(os.Interrupt)).To(Succeed())
 		code, _ := r.waitExit(10 * time.Second)
 		Expect(r.Output()).NotTo(ContainSubstring("warming up"), "seeding ended before the interrupt: the spec needs a bigger pool")

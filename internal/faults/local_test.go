@@ -8,14 +8,12 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -24,34 +22,13 @@ import (
 
 	"github.com/ddbharness/ddbharness/internal/ddblocal"
 	"github.com/ddbharness/ddbharness/internal/ddbtest"
+	"github.com/ddbharness/ddbharness/internal/testnet"
 )
 
 // given is the environment for a command pointed at endpoint by the user,
 // with no opt-in for remote endpoints and no run endpoint around it.
 func given(endpoint string) []string {
 	return []string{ddblocal.EnvEndpoint + "=" + endpoint, ddblocal.EnvRunEndpoint + "=", ddblocal.EnvAllowRemote + "="}
-}
-
-// outsideIPv4 is one of this machine's IPv4 addresses that is not
-// loopback, or "" when it has none.
-func outsideIPv4() string {
-	addrs, _ := net.InterfaceAddrs()
-	for _, a := range addrs {
-		if n, ok := a.(*net.IPNet); ok && n.IP.To4() != nil && !n.IP.IsLoopback() {
-			return n.IP.String()
-		}
-	}
-	return ""
-}
-
-// closedPort returns a loopback endpoint nothing listens on.
-func closedPort() string {
-	GinkgoHelper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	Expect(err).NotTo(HaveOccurred())
-	endpoint := "http://" + l.Addr().String()
-	Expect(l.Close()).To(Succeed())
-	return endpoint
 }
 
 var _ = Describe("an endpoint the harness may not or cannot use", Label("faults"), func() {
@@ -66,29 +43,20 @@ var _ = Describe("an endpoint the harness may not or cannot use", Label("faults"
 	})
 
 	It("sends nothing to a remote listener without the opt-in", func(ctx SpecContext) {
-		ip := outsideIPv4()
+		ip := testnet.OutsideIPv4()
 		if ip == "" {
 			Skip("this machine has no IPv4 address but loopback to listen on")
 		}
-		var requests atomic.Int32
-		l, err := net.Listen("tcp", net.JoinHostPort(ip, "0"))
-		Expect(err).NotTo(HaveOccurred())
-		ts := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			requests.Add(1)
-			w.WriteHeader(http.StatusNotImplemented)
-		}))
-		ts.Listener = l
-		ts.Start()
-		DeferCleanup(ts.Close)
+		url, requests := testnet.NotDynamoDB(ip, http.StatusNotImplemented, "")
 
-		r := ddbtest.Command(ctx, repoRoot, given(ts.URL), bin, "bench")
+		r := ddbtest.Command(ctx, repoRoot, given(url), bin, "bench")
 		Expect(r.Code).To(Equal(exitBadInput))
 		Expect(r.Output).To(ContainSubstring(ddblocal.EnvAllowRemote + "=1"))
-		Expect(requests.Load()).To(BeZero(), "a request reached %s before the opt-in was decided", ts.URL)
+		Expect(requests.Load()).To(BeZero(), "a request reached %s before the opt-in was decided", url)
 	})
 
 	It("names a closed port within 5 s, with exit 3", func(ctx SpecContext) {
-		endpoint := closedPort()
+		endpoint := testnet.ClosedPort()
 		for _, cmd := range []string{"verify", "bench"} {
 			r := ddbtest.Command(ctx, repoRoot, given(endpoint), bin, cmd)
 			Expect(r.Code).To(Equal(exitTestBed), cmd)
@@ -99,18 +67,15 @@ var _ = Describe("an endpoint the harness may not or cannot use", Label("faults"
 	})
 
 	It("names the HTTP status of a server that is not DynamoDB, at once, with exit 3", func(ctx SpecContext) {
-		ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			w.WriteHeader(http.StatusNotImplemented)
-		}))
-		DeferCleanup(ts.Close)
-		r := ddbtest.Command(ctx, repoRoot, given(ts.URL), bin, "bench")
+		url, _ := testnet.NotDynamoDB("127.0.0.1", http.StatusNotImplemented, "")
+		r := ddbtest.Command(ctx, repoRoot, given(url), bin, "bench")
 		Expect(r.Code).To(Equal(exitTestBed))
 		Expect(r.Elapsed).To(BeNumerically("<", 5*time.Second))
 		Expect(r.Output).To(ContainSubstring("HTTP 501 Not Implemented"))
 	})
 
 	It("names the run's own DynamoDB Local, not the user's variable, when it has gone", func(ctx SpecContext) {
-		endpoint := closedPort()
+		endpoint := testnet.ClosedPort()
 		env := []string{ddblocal.EnvEndpoint + "=", ddblocal.EnvRunEndpoint + "=" + endpoint}
 		r := ddbtest.Command(ctx, filepath.Join(repoRoot, "designs", "shop"), env, "go", "tool", "ginkgo", "--no-color", ".")
 		Expect(r.Code).NotTo(Equal(exitOK))
@@ -167,7 +132,7 @@ func upLocal(ctx context.Context, env []string, whileUp func(endpoint string)) (
 
 var _ = Describe("ddbharness local", Label("faults"), func() {
 	It("listens on loopback only", func(ctx SpecContext) {
-		ip := outsideIPv4()
+		ip := testnet.OutsideIPv4()
 		if ip == "" {
 			Skip("this machine has no IPv4 address but loopback: nothing to reach DynamoDB Local from")
 		}
