@@ -104,9 +104,9 @@ func checkBenchFlags(fs *flag.FlagSet, target float64, duration time.Duration, r
 // run watches that JVM: if it exits, the run stops with Failure set, and
 // the report is still written, marked failed.
 func benchOne(ctx context.Context, sc workload.Scenario, target float64, root string) (string, bench.Outcome, error) {
-	srv, err := ddblocal.Start(ctx)
+	srv, err := startDynamo(ctx)
 	if err != nil {
-		return "", bench.Outcome{}, testBedFailed(err)
+		return "", bench.Outcome{}, err
 	}
 	defer srv.Stop()
 	fmt.Fprintf(os.Stderr, "%s: DynamoDB at %s; %s\n", sc.Name, srv.Endpoint, sc.About)

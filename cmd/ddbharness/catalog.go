@@ -29,9 +29,9 @@ func catalog(w io.Writer) error {
 // local runs DynamoDB Local until interrupted, for people who want one
 // instance across several commands. It listens on 127.0.0.1 only.
 func local(ctx context.Context) error {
-	srv, err := ddblocal.Start(ctx)
+	srv, err := startDynamo(ctx)
 	if err != nil {
-		return testBedFailed(err)
+		return err
 	}
 	defer srv.Stop()
 	fmt.Fprintf(os.Stderr, "DynamoDB Local is ready on %s (this machine only). In another shell:\n  export %s=%s\nCtrl-C stops it.\n",

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-
-	"github.com/ddbharness/ddbharness/internal/ddblocal"
 )
 
 // Exit codes a script can rely on (README, "Exit codes").
@@ -52,9 +50,8 @@ var errInterrupted = errors.New("interrupted")
 func exitCode(ctx context.Context, err error) (code int, message string) {
 	var bad badInput
 	var bed testBed
-	var remote *ddblocal.RemoteError // a remote endpoint without the opt-in: the user's setting, refused before any call
 	switch {
-	case errors.As(err, &bad), errors.As(err, &remote):
+	case errors.As(err, &bad):
 		return exitBadInput, err.Error()
 	case ctx.Err() != nil, errors.Is(err, errInterrupted):
 		if err == nil || errors.Is(err, errInterrupted) || errors.Is(err, context.Canceled) || errors.Is(err, errReported) {

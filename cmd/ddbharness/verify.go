@@ -58,9 +58,9 @@ func runVerify(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	srv, err := ddblocal.Start(ctx)
+	srv, err := startDynamo(ctx)
 	if err != nil {
-		return testBedFailed(err)
+		return err
 	}
 	defer srv.Stop()
 	endpoint := srv.Endpoint

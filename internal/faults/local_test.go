@@ -42,6 +42,14 @@ var _ = Describe("an endpoint the harness may not or cannot use", Label("faults"
 		}
 	})
 
+	It("refuses an endpoint variable that is not a URL, with exit 2, in every command that reads it", func(ctx SpecContext) {
+		for _, cmd := range []string{"verify", "bench", "local"} {
+			r := ddbtest.Command(ctx, repoRoot, given("notaurl"), bin, cmd)
+			Expect(r.Code).To(Equal(exitBadInput), cmd)
+			Expect(r.Output).To(ContainSubstring(ddblocal.EnvEndpoint+`="notaurl" is not an endpoint URL`), cmd)
+		}
+	})
+
 	It("sends nothing to a remote listener without the opt-in", func(ctx SpecContext) {
 		ip := testnet.OutsideIPv4()
 		if ip == "" {
