@@ -109,7 +109,7 @@ func (l *Ledger) Observe(o Observation) []Charge {
 	defer l.mu.Unlock()
 	l.observed++
 	l.record(o, charges)
-	if local != nil {
+	if local != nil && o.Evaluated != EvaluatedLocal {
 		l.compare(o, charges, local)
 	}
 	for _, w := range o.Writes {
@@ -128,6 +128,13 @@ func (l *Ledger) record(o Observation, charges []Charge) {
 		l.patterns[patternOp{o.Pattern, o.Op}] = p
 	}
 	p.Calls++
+	if o.Filtered || o.Counted {
+		p.Filtered += b2i(o.Filtered)
+		p.Counted += b2i(o.Counted)
+		p.Returned += int64(o.Returned)
+		p.Evaluated += int64(o.Scanned)
+		p.LocalCharged += b2i(o.Evaluated == EvaluatedLocal)
+	}
 	touched := map[string]usage{}
 	for _, c := range charges {
 		sec := c.At.Unix()
@@ -170,3 +177,10 @@ func (l *Ledger) record(o Observation, charges []Charge) {
 // (ConsumedThroughputUnits): three times its write units plus its read units.
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/contributorinsights_HowItWorks.html#contributorinsights_HowItWorks.Graphs.most-accessed
 func weight(rcu, wcu float64) float64 { return 3*wcu + rcu }
+
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}

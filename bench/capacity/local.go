@@ -10,15 +10,26 @@ import (
 
 // PatternUsage is one pattern's capacity over a run: the units AWS's rules
 // give (RCU, WCU) and the units DynamoDB Local reported (Local, over the
-// LocalCalls that carried a figure).
+// LocalCalls that carried a figure and were compared).
+//
+// Filtered and Counted count its calls with a FilterExpression or
+// Select=COUNT, which DynamoDB charges for every item they evaluated
+// (Evaluated, the sum of their ScannedCount), not the Returned ones. Of
+// those calls, LocalCharged were charged at Local's own figure because the
+// items they evaluated were not known.
 type PatternUsage struct {
-	Pattern    designs.PatternID `json:"pattern"`
-	Op         designs.Operation `json:"op"`
-	Calls      int64             `json:"calls"`
-	RCU        float64           `json:"rcu"`
-	WCU        float64           `json:"wcu"`
-	Local      float64           `json:"local_units"`
-	LocalCalls int64             `json:"local_calls"`
+	Pattern      designs.PatternID `json:"pattern"`
+	Op           designs.Operation `json:"op"`
+	Calls        int64             `json:"calls"`
+	RCU          float64           `json:"rcu"`
+	WCU          float64           `json:"wcu"`
+	Local        float64           `json:"local_units"`
+	LocalCalls   int64             `json:"local_calls"`
+	Filtered     int64             `json:"filtered_calls,omitempty"`
+	Counted      int64             `json:"counted_calls,omitempty"`
+	Evaluated    int64             `json:"evaluated_items,omitempty"`
+	Returned     int64             `json:"returned_items,omitempty"`
+	LocalCharged int64             `json:"local_charged_calls,omitempty"`
 }
 
 // Disagreement is where DynamoDB Local's figure for a pattern on a target

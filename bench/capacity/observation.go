@@ -36,9 +36,25 @@ type Write struct {
 	Key ddbitem.Item
 }
 
+// Evaluation says where the items a filtered or counting Query or Scan
+// evaluated came from.
+type Evaluation string
+
+const (
+	// EvaluatedReturned: the read has no filter and does not count, so it
+	// evaluated what it returned.
+	EvaluatedReturned Evaluation = ""
+	// EvaluatedShadow: the client's shadow of the table named the items in
+	// the range the read covered, as many as DynamoDB said it evaluated.
+	EvaluatedShadow Evaluation = "shadow"
+	// EvaluatedLocal: the evaluated items are not known; the call is
+	// charged what DynamoDB Local reported for it.
+	EvaluatedLocal Evaluation = "local"
+)
+
 // Observation is what one DynamoDB call did, as bench's instrumented client
 // saw it. Reads lists every item a read evaluated (a Query's items before
-// any filter; a GetItem's item, or none): whole items on the table, index
+// any filter or count; a GetItem's item, or none): whole items on the table, index
 // entries on an index (an LSI read that also carries attributes the index
 // does not project is charged for fetching each item from the table).
 // Index names the index a Query or Scan read ("" for the table); Addressed
@@ -59,4 +75,10 @@ type Observation struct {
 	Addressed     []ddbitem.Item // the keys (or Query partition key) the call named, when known
 	Writes        []Write
 	Local         []types.ConsumedCapacity
+	// Filtered and Counted mark a Query or Scan with a FilterExpression or
+	// Select=COUNT; Returned and Scanned are its Count and ScannedCount,
+	// and Evaluated says where Reads came from.
+	Filtered, Counted bool
+	Returned, Scanned int
+	Evaluated         Evaluation
 }

@@ -51,10 +51,36 @@ func (a *accountant) missedKeys() []string {
 	return missed
 }
 
+// localRead charges a filtered or counting read whose evaluated items are
+// unknown at DynamoDB Local's figure, per table and index, on the partition
+// a Query named (a Scan's is unknown). It reports false when Local gave no
+// figure.
+func (a *accountant) localRead(pk string) bool {
+	local := localUnits(a.o)
+	if local == nil {
+		return false
+	}
+	key := ""
+	if a.o.Op == designs.Query && len(a.o.Addressed) > 0 {
+		key = ddbitem.KeyText(a.o.Addressed[0][pk])
+	}
+	for target, u := range local {
+		if target == wholeCall {
+			target = designs.MainTable
+			if a.o.Index != "" {
+				target = a.o.Index
+			}
+		}
+		a.charge(target, key, u, 0)
+	}
+	return true
+}
+
 // rangeRead charges a Query or Scan: the sizes of the items (index entries,
 // on an index) are summed and the sum rounded up to 4 KB once; a read that
-// found nothing still costs the minimum. A Scan is charged for the items
-// it evaluated, so Reads must hold them all, filtered or not. An LSI query
+// found nothing still costs the minimum. A filter or a COUNT changes
+// nothing: the read is charged for the items it evaluated, which Reads
+// holds. An LSI query
 // that returned attributes the index does not project also read each base
 // item, rounded up on its own. A Query reads one partition; a Scan's units
 // are shared among the partitions it read by their bytes.
@@ -64,6 +90,9 @@ func (a *accountant) rangeRead() {
 	ix, onIndex := a.s.Index(a.o.Index)
 	if onIndex {
 		target, pk = ix.Name, ix.PK
+	}
+	if a.o.Evaluated == EvaluatedLocal && a.localRead(pk) {
+		return
 	}
 	f := a.readFactor(onIndex && !ix.Local)
 

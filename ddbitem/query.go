@@ -1,0 +1,98 @@
+package ddbitem
+
+import (
+	"cmp"
+	"slices"
+)
+
+// KeyRange is what a Query reads, before any filter: the entries of Index
+// ("" for the table) whose keys satisfy Key, in the index's sort key order
+// (descending unless Forward), after the entry at Start when it is set.
+type KeyRange struct {
+	Index   string
+	Key     Condition // the KeyConditionExpression
+	Forward bool
+	Start   Item // the ExclusiveStartKey; nil from the first entry
+}
+
+// Range lists, in the order a Query reads them, the entries among items
+// that r covers: index entries on an index (whole items on the table or an
+// ALL index), sparse items left out. DynamoDB orders a partition by its sort
+// key; entries of a GSI that share a sort key value have no documented
+// order, and come here in table key order.
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_Query.html
+func (s Schema) Range(items []Item, r KeyRange) ([]Item, error) {
+	order := s.sortOrder(r.Index)
+	var out []Item
+	for _, it := range items {
+		e := it
+		if r.Index != "" {
+			if e = s.EntryOf(r.Index, it); e == nil {
+				continue
+			}
+		}
+		ok, err := r.Key.Holds(e)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			out = append(out, e)
+		}
+	}
+	dir := 1
+	if !r.Forward {
+		dir = -1
+	}
+	byKey := func(a, b Item) int { return dir * keyOrder(order, a, b) }
+	slices.SortFunc(out, byKey)
+	if r.Start != nil {
+		first, _ := slices.BinarySearchFunc(out, r.Start, byKey)
+		if first < len(out) && byKey(out[first], r.Start) == 0 {
+			first++
+		}
+		out = out[first:]
+	}
+	return out, nil
+}
+
+// sortOrder is the attributes that order a partition of index: its sort
+// key, then the table's key (which tells apart a GSI's entries that share
+// a sort key value, and is the sort key itself on the table).
+func (s Schema) sortOrder(index string) []string {
+	attrs := []string{s.PK, s.SK}
+	if ix, ok := s.Index(index); ok {
+		attrs = append([]string{ix.PK, ix.SK}, attrs...)
+	}
+	return slices.DeleteFunc(attrs, func(a string) bool { return a == "" })
+}
+
+// keyOrder compares two entries attribute by attribute: values of one
+// ordered type by DynamoDB's order, otherwise by type name (a missing
+// value first).
+func keyOrder(attrs []string, a, b Item) int {
+	for _, name := range attrs {
+		x, y := a[name], b[name]
+		tx, ty := typeName(x), typeName(y)
+		if tx != ty {
+			return cmp.Compare(tx, ty)
+		}
+		if tx == "" {
+			continue
+		}
+		if c, ok := order(x, y); ok && c != 0 {
+			return c
+		}
+	}
+	return 0
+}
+
+// SameKey reports whether entry holds every key attribute of key with an
+// equal value: the entry a LastEvaluatedKey names.
+func SameKey(entry, key Item) bool {
+	for name, v := range key {
+		if !EqualValue(entry[name], v) {
+			return false
+		}
+	}
+	return true
+}
