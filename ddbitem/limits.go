@@ -3,6 +3,14 @@ package ddbitem
 // DynamoDB's limits, the one home of every number the harness enforces or
 // models. Each cites the page that states it.
 const (
+	// ReadUnitBytes and WriteUnitBytes are what one read unit (a strongly
+	// consistent read; an eventually consistent read costs half a unit, a
+	// transactional one two) and one write unit cover; larger reads and
+	// writes round up to whole units.
+	// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/read-write-operations.html
+	ReadUnitBytes  = 4 << 10
+	WriteUnitBytes = 1 << 10
+
 	// PartitionRCU and PartitionWCU are what one partition serves per
 	// second: 3,000 read units or 1,000 write units, or a linear combination
 	// of both. Adaptive capacity moves throughput to a hot partition and can

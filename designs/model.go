@@ -86,6 +86,12 @@ type Pattern struct {
 	// declared); an index whose readers all declare them needs no ALL
 	// projection.
 	Reads []string
+	// Filters names the attributes a Query or Scan pattern's
+	// FilterExpression reads, and Counts says it asks for Select=COUNT:
+	// DynamoDB charges such a read for every item it evaluates, whatever
+	// it returns.
+	Filters []string
+	Counts  bool
 }
 
 // Design is a design package's declaration: its table and its catalog.

@@ -22,10 +22,10 @@ type Charge struct {
 // Unit sizes and multipliers.
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/read-write-operations.html
 const (
-	readUnitBytes  = 4096 // one strongly consistent read unit covers 4 KB
-	writeUnitBytes = 1024 // one write unit covers 1 KB
-	eventualFactor = 0.5  // an eventually consistent read costs half
-	txFactor       = 2    // a transactional read or write costs double (prepare and commit)
+	readUnitBytes  = ddbitem.ReadUnitBytes
+	writeUnitBytes = ddbitem.WriteUnitBytes
+	eventualFactor = 0.5 // an eventually consistent read costs half
+	txFactor       = 2   // a transactional read or write costs double (prepare and commit)
 )
 
 // Transactions charge the table twice per item (prepare and commit), even

@@ -109,6 +109,7 @@ const (
 	sourceTransaction = guide + "ServiceQuotas.html#limits-dynamodb-transactions"
 	sourcePage        = guide + "Query.Pagination.html"
 	sourceProjection  = guide + "GSI.html#GSI.StorageConsiderations"
+	sourceFilter      = guide + "Query.FilterExpression.html"
 )
 
 // The checks, as Finding.Check names them.
@@ -120,6 +121,7 @@ const (
 	CheckUnpagedQuery  = "unpaged-query"
 	CheckScan          = "scan"
 	CheckProjection    = "projection-all"
+	CheckFilteredRead  = "filtered-read"
 )
 
 // Thresholds of the partition key check. A target is flagged when one key
@@ -203,6 +205,7 @@ func check(d designs.Design, half, full seed) []Finding {
 	l.itemGrowth()
 	l.transactions()
 	l.queries()
+	l.filteredReads()
 	l.projections()
 	return l.out
 }
@@ -397,6 +400,32 @@ func (l *linter) queries() {
 			Measured: map[string]int{"largest_entry_bytes": largest}}
 		if p.MaxItems > 0 {
 			f.Measured["max_items"], f.Measured["page_bytes"] = p.MaxItems, p.MaxItems*largest
+		}
+		l.add(f)
+	}
+}
+
+// filteredReads flags patterns that filter or count: each call pays for
+// every entry its key condition reaches. The measure is the largest
+// partition of the pattern's target in the seeded data, what one call
+// (page by page) may pay for to return a few items or a number.
+func (l *linter) filteredReads() {
+	for _, p := range l.d.Patterns {
+		if len(p.Filters) == 0 && !p.Counts {
+			continue
+		}
+		f := Finding{Target: targetOf(p), Pattern: p.ID, Check: CheckFilteredRead, Pool: l.full.pool,
+			Limit:    Limit{Values: []Quantity{{ddbitem.ReadUnitBytes, "bytes per read unit"}}, Source: sourceFilter},
+			Measured: map[string]int{}, Names: map[string][]string{}}
+		if len(p.Filters) > 0 {
+			f.Names["filters"] = slices.Clone(p.Filters)
+		}
+		if p.Counts {
+			f.Names["counts"] = []string{"COUNT"}
+		}
+		if ps := group(l.d.Schema, targetOf(p), entries(l.d.Schema, targetOf(p), l.full.items)).largest(); len(ps) > 0 && p.Op == designs.Query {
+			f.Measured["largest_partition_entries"], f.Measured["largest_partition_bytes"] = ps[0].entries, ps[0].bytes
+			f.Keys = []KeyFigure{{Key: ps[0].key, Entries: ps[0].entries, Bytes: ps[0].bytes}}
 		}
 		l.add(f)
 	}

@@ -108,7 +108,32 @@ var _ = Describe("declared checks", func() {
 			[]string{"projection-all GSI1 "}),
 		Entry("an ALL projection whose reader declares nothing", designs.Pattern{ID: "AP-01", Name: "by owner", Op: designs.Query, Index: "GSI1", Pages: true},
 			[]string{}),
+		Entry("a Query that filters", designs.Pattern{ID: "AP-01", Name: "by owner", Op: designs.Query, Index: "GSI1", Pages: true, Filters: []string{"Name"}},
+			[]string{"filtered-read GSI1 AP-01"}),
+		Entry("a Query that counts", designs.Pattern{ID: "AP-01", Name: "how many", Op: designs.Query, Index: designs.MainTable, MaxItems: 1, Counts: true},
+			[]string{"filtered-read table AP-01"}),
 	)
+
+	It("measures what a filtered read pays for: the largest partition of its target, and the read units of reading it whole", func() {
+		p := designs.Pattern{ID: "AP-01", Name: "q", Op: designs.Query, Index: designs.MainTable, Pages: true, Filters: []string{"Name"}}
+		d := base(p)
+		d.Schema.PK = "Type" // every item on one partition
+		fs := lint.CheckItems(d, 200, items(100), items(200))
+		Expect(where(fs)).To(ContainElement("filtered-read table AP-01"))
+		var f lint.Finding
+		for _, x := range fs {
+			if x.Check == lint.CheckFilteredRead {
+				f = x
+			}
+		}
+		bytes := 0
+		for _, it := range items(200) {
+			bytes += ddbitem.Size(it)
+		}
+		Expect(f.Measured).To(Equal(map[string]int{"largest_partition_entries": 200, "largest_partition_bytes": bytes}))
+		Expect(f.Found).To(ContainSubstring(fmt.Sprintf("about %d read units", (bytes+4095)/4096)))
+		Expect(f.Fix).To(ContainSubstring("composite sort key"))
+	})
 
 	It("flags a constant partition key that grows with the pool, not per-entity keys", func() {
 		constant := func(n int) []ddbitem.Item {

@@ -20,6 +20,7 @@ var renderers = map[string]func(Finding) sentences{
 	CheckScan:          renderScan,
 	CheckUnpagedQuery:  renderUnpagedQuery,
 	CheckProjection:    renderProjection,
+	CheckFilteredRead:  renderFilteredRead,
 }
 
 // render writes a finding's sentences with its check's renderer. A check
@@ -160,6 +161,31 @@ func renderUnpagedQuery(f Finding) sentences {
 		why: fmt.Sprintf("DynamoDB stops a Query at %s and returns LastEvaluatedKey; a pattern that ignores it silently "+
 			"returns part of the answer.", ceiling),
 		fix: "hand out pages with a cursor (designs.Cursor) and declare Pages, or bound the result and declare MaxItems.",
+	}
+}
+
+func renderFilteredRead(f Finding) sentences {
+	what := "filters on " + strings.Join(f.Names["filters"], ", ")
+	if len(f.Names["filters"]) == 0 {
+		what = "counts (Select=COUNT)"
+	} else if len(f.Names["counts"]) > 0 {
+		what += " and counts"
+	}
+	found := fmt.Sprintf("%s %s on %s", f.Pattern, what, f.Target)
+	if n := f.Measured["largest_partition_entries"]; n > 0 {
+		b := f.Measured["largest_partition_bytes"]
+		found += fmt.Sprintf("; its largest partition in the seeded data (%s) holds %s, %s: about %s read units strongly consistent per full read, whatever it keeps",
+			f.Keys[0].Key, count(n)+" entries", bytesText(b), count((b+f.limitValue(0)-1)/f.limitValue(0)))
+	}
+	fix := "put the filtered attribute in the key: a composite sort key (begins_with or a range on it) or a sparse GSI holding only the items the filter keeps."
+	if len(f.Names["filters"]) == 0 {
+		fix = "keep the count in an item of its own, updated with ADD in the same transaction as the writes it counts, and read that item."
+	}
+	return sentences{
+		found: found,
+		limit: fmt.Sprintf("every item the key condition reads is billed, %s per read unit, before the filter or count", bytesText(f.limitValue(0))),
+		why:   "DynamoDB applies a filter, and counts, after reading: the call pays for and waits on every item evaluated, so its cost grows with the partition, not with the answer.",
+		fix:   fix,
 	}
 }
 
