@@ -57,11 +57,42 @@ func findings(r Report) []string {
 	}
 	out = append(out, fmt.Sprintf("This mix costs $%.4f per million requests on demand and $%.4f provisioned at %.0f%% utilisation (%s %s table prices of %s).",
 		r.Cost.OnDemand, r.Cost.Provisioned, 100*r.Cost.Utilization, r.Cost.Region, r.Cost.TableClass, r.Cost.PriceDate))
+	for _, p := range r.Patterns {
+		if s := filterFinding(p); s != "" {
+			out = append(out, s)
+		}
+	}
 	for _, d := range r.Disagreements {
 		out = append(out, fmt.Sprintf("DynamoDB Local reported %s capacity units for %s (%s) on %s where AWS's rules give %s (%d of %d calls differ).",
 			decimal(d.ExampleLocal), d.Pattern, d.Op, targetName(d.Target), decimal(d.ExampleUnits), d.Differing, d.Calls))
 	}
 	return out
+}
+
+// filterFinding describes what a pattern's filtered or counting calls paid
+// for beyond what they returned.
+func filterFinding(p PatternUsage) string {
+	calls := p.Filtered + p.Counted - min(p.Filtered, p.Counted) // a call may do both
+	if calls == 0 {
+		return ""
+	}
+	what := "filters"
+	switch {
+	case p.Filtered > 0 && p.Counted > 0:
+		what = "filters and counts"
+	case p.Counted > 0:
+		what = "counts (Select=COUNT)"
+	}
+	s := fmt.Sprintf("%s %s: DynamoDB charges every item it evaluates, so its %s %s calls paid for %s items",
+		p.Pattern, what, thousands(float64(calls)), p.Op, thousands(float64(p.Evaluated)))
+	if p.Counted == 0 && p.Evaluated > 0 {
+		s += fmt.Sprintf(" and returned %s (%.0f%%)", thousands(float64(p.Returned)), 100*float64(p.Returned)/float64(p.Evaluated))
+	}
+	s += fmt.Sprintf(", %s RCU a call", decimal(p.RCU/float64(max(1, p.Calls))))
+	if p.LocalCharged > 0 {
+		s += fmt.Sprintf("; %s of them are charged at DynamoDB Local's own figure, as the items they evaluated were not known", thousands(float64(p.LocalCharged)))
+	}
+	return s + "."
 }
 
 // forecastFinding describes the target rate's outcome.

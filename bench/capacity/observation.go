@@ -23,12 +23,14 @@ import (
 
 // Write is one item a call wrote: its image before and after (nil when the
 // item did not exist, or no longer does). A write whose condition failed
-// has After equal to Before and Failed set: it still costs capacity. A
+// has After equal to Before and Failed set, and Attempted the item it would
+// have written (nil for a delete): it still costs capacity. A
 // transaction's ConditionCheck is a Write with After equal to Before and
 // Failed unset: DynamoDB charges it as a transactional write of the item.
 type Write struct {
 	Before, After ddbitem.Item
 	Failed        bool
+	Attempted     ddbitem.Item
 	// Key is the primary key the write named. It places a write that found
 	// no item and left none (a delete or condition check of a missing item)
 	// on its partition; when both images are nil and Key is nil, the charge

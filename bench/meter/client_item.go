@@ -63,7 +63,7 @@ func (c *Client) PutItem(ctx context.Context, in *dynamodb.PutItemInput, opts ..
 	start := c.clock()
 	out, err := c.db.PutItem(ctx, &req, opts...)
 	if err != nil {
-		c.failed(ctx, start, designs.PutItem, table, key, err, failOld)
+		c.failed(ctx, start, designs.PutItem, table, key, err, failOld, ddbitem.Write{Put: in.Item})
 		return out, err
 	}
 	before := nilIfEmpty(out.Attributes)
@@ -89,7 +89,7 @@ func (c *Client) DeleteItem(ctx context.Context, in *dynamodb.DeleteItemInput, o
 	start := c.clock()
 	out, err := c.db.DeleteItem(ctx, &req, opts...)
 	if err != nil {
-		c.failed(ctx, start, designs.DeleteItem, table, in.Key, err, failOld)
+		c.failed(ctx, start, designs.DeleteItem, table, in.Key, err, failOld, ddbitem.Write{Delete: true})
 		return out, err
 	}
 	before := nilIfEmpty(out.Attributes)
@@ -129,7 +129,7 @@ func (c *Client) UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput, o
 	start := c.clock()
 	out, err := c.db.UpdateItem(ctx, &req, opts...)
 	if err != nil {
-		c.failed(ctx, start, designs.UpdateItem, table, in.Key, err, failOld)
+		c.failed(ctx, start, designs.UpdateItem, table, in.Key, err, failOld, w)
 		return out, err
 	}
 	cw := capacity.Write{Key: in.Key}
@@ -205,11 +205,12 @@ func askFailureImage(rv *types.ReturnValuesOnConditionCheckFailure, cond *string
 	return true
 }
 
-// failed handles a single-item write that failed. One whose condition
-// failed wrote nothing and still costs a write of the item as it stands,
-// which the failure returned; any other failure may or may not have been
-// applied, so the shadow no longer vouches for the item.
-func (c *Client) failed(ctx context.Context, start time.Time, op designs.Operation, table string, key ddbitem.Item, err error, asked bool) {
+// failed handles a single-item write w that failed. One whose condition
+// failed wrote nothing and still costs a write, sized on the item as it
+// stands (which the failure returned) or the item w would have written,
+// whichever is larger; any other failure may or may not have been applied,
+// so the shadow no longer vouches for the item.
+func (c *Client) failed(ctx context.Context, start time.Time, op designs.Operation, table string, key ddbitem.Item, err error, asked bool, w ddbitem.Write) {
 	var ccf *types.ConditionalCheckFailedException
 	if !errors.As(err, &ccf) {
 		c.shadow.lost(table, key)
@@ -220,7 +221,18 @@ func (c *Client) failed(ctx context.Context, start time.Time, op designs.Operati
 	if asked {
 		ccf.Item = nil
 	}
-	c.wrote(ctx, start, op, table, nil, capacity.Write{Before: old, After: old, Failed: true, Key: key})
+	c.wrote(ctx, start, op, table, nil, capacity.Write{Before: old, After: old, Failed: true, Key: key, Attempted: attempted(w, old)})
+}
+
+// attempted is the item w would have written over old, had its condition
+// held: nil for a delete, old for a ConditionCheck or an update the client
+// cannot compute.
+func attempted(w ddbitem.Write, old ddbitem.Item) ddbitem.Item {
+	after, err := w.After(old)
+	if err != nil {
+		return old
+	}
+	return nilIfEmpty(after)
 }
 
 // wrote sends the observation of a single-item write.

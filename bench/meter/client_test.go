@@ -3,6 +3,8 @@ package meter_test
 import (
 	"context"
 	"errors"
+	"slices"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
@@ -70,6 +72,7 @@ var _ = Describe("the instrumented client", Label("client"), func() {
 			Expect(o.Writes[0].Failed).To(BeTrue())
 			Expect(o.Writes[0].Before).To(sameItem(v1))
 			Expect(o.Writes[0].After).To(sameItem(v1))
+			Expect(o.Writes[0].Attempted).To(sameItem(key(pk, "A")))
 
 			_, err = client.DeleteItem(as(ctx), &dynamodb.DeleteItemInput{TableName: aws.String(table), Key: key(pk, "missing"),
 				ConditionExpression: aws.String("attribute_exists(PK)")})
@@ -77,6 +80,22 @@ var _ = Describe("the instrumented client", Label("client"), func() {
 			Expect(errors.As(err, &ccf)).To(BeTrue())
 			Expect(ccf.Item).To(BeNil(), "the pattern did not ask for the item on failure")
 			Expect(only(rec).Writes).To(Equal([]capacity.Write{{Failed: true, Key: key(pk, "missing")}}))
+		})
+
+		It("sizes a failed conditional write on the larger of the stored item and the item it would have written", func(ctx SpecContext) {
+			small := item(pk, "A", "Name", "first")
+			rawPut(ctx, small)
+			big := item(pk, "A", "Name", strings.Repeat("x", 2500))
+			_, err := client.PutItem(as(ctx), &dynamodb.PutItemInput{TableName: aws.String(table), Item: big,
+				ConditionExpression: aws.String("attribute_not_exists(PK)")})
+			var ccf *types.ConditionalCheckFailedException
+			Expect(errors.As(err, &ccf)).To(BeTrue())
+			o := only(rec)
+			Expect(o.Writes[0].Before).To(sameItem(small))
+			Expect(o.Writes[0].Attempted).To(sameItem(big))
+			charges := capacity.Account(schema.ItemSchema(), o)
+			Expect(charges).To(HaveLen(1))
+			Expect(charges[0].WCU).To(Equal(3.0), "a 2,5xx-byte attempted item over a small stored one")
 		})
 
 		It("records a delete's old image", func(ctx SpecContext) {
@@ -215,6 +234,7 @@ var _ = Describe("the instrumented client", Label("client"), func() {
 			Expect(ws[0].Failed).To(BeTrue())
 			Expect(ws[0].Before).To(sameItem(before))
 			Expect(ws[0].After).To(sameItem(before))
+			Expect(ws[0].Attempted["IDs"]).To(Equal(ss(append(slices.Clone(before["IDs"].(*types.AttributeValueMemberSS).Value), "9")...)))
 			Expect(ws[1].Failed).To(BeTrue())
 			Expect(ws[1].Before).To(sameItem(item(pk, "gone")))
 			Expect(stored(ctx, key(pk, "status"))).To(sameItem(before))

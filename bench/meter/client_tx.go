@@ -168,7 +168,7 @@ func (c *Client) txCancelled(ws []ddbitem.Write, tce *types.TransactionCanceledE
 			img, _, exact = c.shadow.assumed(w.Table, w.Key, unchanged)
 			c.countUnsure(exact)
 		}
-		writes[i] = capacity.Write{Before: img, After: img, Failed: true, Key: w.Key}
+		writes[i] = capacity.Write{Before: img, After: img, Failed: true, Key: w.Key, Attempted: attempted(w, img)}
 	}
 	return writes
 }
