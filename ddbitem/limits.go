@@ -12,11 +12,12 @@ const (
 	WriteUnitBytes = 1 << 10
 
 	// PartitionRCU and PartitionWCU are what one partition serves per
-	// second: 3,000 read units or 1,000 write units, or a linear combination
-	// of both. Adaptive capacity moves throughput to a hot partition and can
+	// second: 3,000 read units and 1,000 write units, each side throttled
+	// on its own. Adaptive capacity moves throughput to a hot partition and can
 	// isolate a hot item on a partition of its own, but never lifts this
 	// ceiling, so it bounds every partition key value.
 	// Sources: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html
+	// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/throttling-key-range-limit-exceeded-mitigation.html
 	// https://repost.aws/knowledge-center/on-demand-table-throttling-dynamodb
 	// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/burst-adaptive-capacity.html#isolate-frequent-access-items
 	PartitionRCU = 3000

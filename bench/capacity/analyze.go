@@ -167,11 +167,19 @@ func (r *run) forecast(rate float64) *Forecast {
 		if use <= 1 {
 			continue
 		}
-		refused := 1 - 1/use
-		throttled += callShare(g.calls) * refused
+		// Each side is throttled on its own: the calls that read are refused
+		// in the reads' proportion, the calls that write in the writes'.
+		for _, side := range []struct {
+			use   float64
+			calls int64
+		}{{rate * per.rcu / ddbitem.PartitionRCU, g.readCalls}, {rate * per.wcu / ddbitem.PartitionWCU, g.writeCalls}} {
+			if side.use > 1 {
+				throttled += callShare(side.calls) * (1 - 1/side.use)
+			}
+		}
 		f.Over = append(f.Over, Pressure{Target: g.target, Key: g.key, Limit: partitionLimitText,
-			RCU: rate * per.rcu, WCU: rate * per.wcu, Utilization: use, Refused: refused,
-			BackPressure: g.target != designs.MainTable && g.wcu > 0})
+			RCU: rate * per.rcu, WCU: rate * per.wcu, Utilization: use, Refused: 1 - 1/use,
+			BackPressure: g.target != designs.MainTable && rate*per.wcu > ddbitem.PartitionWCU})
 	}
 	lim := r.tableLimit()
 	for _, space := range r.spaces() {

@@ -42,8 +42,9 @@ type usage struct{ rcu, wcu float64 }
 // weighted units each pattern put on it.
 type keyStats struct {
 	usage
-	calls     int64
-	byPattern map[designs.PatternID]float64
+	calls                 int64
+	readCalls, writeCalls int64
+	byPattern             map[designs.PatternID]float64
 }
 
 // targetStats counts the calls that read from or wrote to a target.
@@ -152,6 +153,12 @@ func (l *Ledger) record(o Observation, charges []Charge) {
 			l.keys[s] = k
 		}
 		k.rcu, k.wcu, k.calls = k.rcu+c.RCU, k.wcu+c.WCU, k.calls+1
+		if c.RCU > 0 {
+			k.readCalls++
+		}
+		if c.WCU > 0 {
+			k.writeCalls++
+		}
 		k.byPattern[o.Pattern] += weight(c.RCU, c.WCU)
 		p.RCU, p.WCU = p.RCU+c.RCU, p.WCU+c.WCU
 		t := touched[c.Target]

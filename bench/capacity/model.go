@@ -77,8 +77,9 @@ type run struct {
 type group struct {
 	slot
 	usage
-	calls   int64
-	pattern designs.PatternID
+	calls                 int64
+	readCalls, writeCalls int64
+	pattern               designs.PatternID
 	weights map[designs.PatternID]float64
 }
 
@@ -104,6 +105,7 @@ func (m Model) run(l *Ledger) *run {
 		}
 		g.rcu, g.wcu = g.rcu+k.rcu, g.wcu+k.wcu
 		g.calls = max(g.calls, k.calls)
+		g.readCalls, g.writeCalls = max(g.readCalls, k.readCalls), max(g.writeCalls, k.writeCalls)
 		for p, w := range k.byPattern {
 			g.weights[p] += w
 		}
@@ -154,8 +156,12 @@ func (r *run) perRequest(u usage) usage {
 }
 
 // partitionUse is the share of one partition's throughput that u units per
-// second take: reads and writes combine linearly (3,000 RCU or 1,000 WCU).
-func partitionUse(u usage) float64 { return u.rcu/ddbitem.PartitionRCU + u.wcu/ddbitem.PartitionWCU }
+// second take: reads and writes are throttled independently, so the side
+// nearer its limit (3,000 RCU, 1,000 WCU) decides.
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/throttling-key-range-limit-exceeded-mitigation.html
+func partitionUse(u usage) float64 {
+	return max(u.rcu/ddbitem.PartitionRCU, u.wcu/ddbitem.PartitionWCU)
+}
 
 // keyThrottleRate is the request rate of the mix at which group g's
 // partition reaches its limit; 0 when the group takes nothing.

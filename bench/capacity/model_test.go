@@ -40,24 +40,25 @@ func repeat(n int, o Observation) []Observation {
 func TestCeilingOfAHotKey(t *testing.T) {
 	// 100 puts of 1 KB and 100 strongly consistent reads of 4 KB on one
 	// key over 10 s: 20 requests/s, each taking 0.5 WCU and 0.5 RCU on
-	// average. The partition is full when rate × (0.5/3000 + 0.5/1000) = 1,
-	// at 1,500 requests/s: 75× the measured rate.
+	// average. Reads and writes are throttled on their own: the writes
+	// fill the partition's 1,000 WCU/s first, at 2,000 requests/s, 100×
+	// the measured rate (the reads would take 6,000).
 	put := Observation{Pattern: "AP-01", Op: designs.PutItem, Writes: []Write{{After: sized("HOT", "A", 1000)}}}
 	get := Observation{Pattern: "AP-02", Op: designs.GetItem, Consistent: true, Reads: []ddbitem.Item{sized("HOT", "B", 4000)}}
 	calls := append(repeat(100, put), repeat(100, get)...)
 	r := analyze(Model{Schema: schema, Duration: 10 * time.Second}, calls...)
 
 	c := r.Ceiling
-	if c == nil || c.Key != "HOT" || c.Target != designs.MainTable || !near(c.Rate, 1500) || !near(c.Factor, 75) {
-		t.Fatalf("Analyze().Ceiling = %+v, want the table's HOT at 1,500 requests/s, 75× the measured 20", c)
+	if c == nil || c.Key != "HOT" || c.Target != designs.MainTable || !near(c.Rate, 2000) || !near(c.Factor, 100) {
+		t.Fatalf("Analyze().Ceiling = %+v, want the table's HOT at 2,000 requests/s, 100× the measured 20", c)
 	}
 	if !near(r.MeasuredRate, 20) {
 		t.Errorf("Analyze().MeasuredRate = %g, want 20", r.MeasuredRate)
 	}
 	h := r.Hot[0]
 	// Contributor Insights weight: 3 × 100 WCU + 100 RCU.
-	if h.Key != "HOT" || h.Score != 400 || h.Share != 1 || h.Pattern != "AP-01" || !near(h.ThrottleRate, 1500) {
-		t.Errorf("Analyze().Hot[0] = %+v, want HOT scoring 400, all of it, mostly AP-01, throttling at 1,500/s", h)
+	if h.Key != "HOT" || h.Score != 400 || h.Share != 1 || h.Pattern != "AP-01" || !near(h.ThrottleRate, 2000) {
+		t.Errorf("Analyze().Hot[0] = %+v, want HOT scoring 400, all of it, mostly AP-01, throttling at 2,000/s", h)
 	}
 	// Calls alternate over 10 seconds: each second holds 10 puts and 10 gets.
 	if h.PeakWCU != 10 || h.PeakRCU != 10 || len(h.Series) != 10 {
@@ -80,6 +81,19 @@ func TestForecastAtTargetRate(t *testing.T) {
 	below := analyze(Model{Schema: schema, Duration: 10 * time.Second, TargetRate: 999}, repeat(100, put)...)
 	if below.Forecast.ThrottledFraction != 0 || len(below.Forecast.Over) != 0 {
 		t.Errorf("Analyze() at 999 requests/s forecasts %+v, want no throttling", below.Forecast)
+	}
+}
+
+func TestReadsAndWritesThrottleApart(t *testing.T) {
+	// Half the calls read 4 KB (1 RCU), half write 1 KB (1 WCU), all on
+	// HOT. At 5,000 requests/s the reads take 2,500 of 3,000 RCU/s and pass;
+	// the writes take 2,500 of 1,000 WCU/s, so 60% of the write calls (half
+	// of all calls) are refused: 30% of requests.
+	put := Observation{Pattern: "AP-01", Op: designs.PutItem, Writes: []Write{{After: sized("HOT", "A", 1000)}}}
+	get := Observation{Pattern: "AP-02", Op: designs.GetItem, Consistent: true, Reads: []ddbitem.Item{sized("HOT", "B", 4000)}}
+	r := analyze(Model{Schema: schema, Duration: 10 * time.Second, TargetRate: 5000}, append(repeat(100, put), repeat(100, get)...)...)
+	if f := r.Forecast; f == nil || !near(f.ThrottledFraction, 0.3) || len(f.Over) != 1 || !near(f.Over[0].Utilization, 2.5) {
+		t.Errorf("Analyze().Forecast = %+v, want 30%% throttled, HOT at 2.5× its write limit", f)
 	}
 }
 
