@@ -26,7 +26,7 @@ const (
 )
 
 // heatScale colours a second by its share of the per-partition limit
-// (3,000 RCU/s and 1,000 WCU/s, combined linearly): pale below 1 %, then
+// (3,000 RCU/s and 1,000 WCU/s, the side nearer its limit): pale below 1 %, then
 // yellow to red, and black at or over the limit, where DynamoDB throttles.
 var heatScale = []struct {
 	upTo  float64
@@ -71,7 +71,7 @@ func WriteHeat(w io.Writer, out bench.Outcome) error {
 	p.f(`<rect width="100%%" height="100%%" fill="#ffffff"/>` + "\n")
 	p.f(`<text x="8" y="20" font-size="14" font-weight="bold">%s: partition heat, share of the per-partition limit each second</text>`+"\n",
 		html.EscapeString(StatusOf(out).Title(out)))
-	p.f(`<text x="8" y="38" fill="#555555">At the measured %.1f requests/s; a partition serves %s RCU/s or %s WCU/s (or a mix).</text>`+"\n",
+	p.f(`<text x="8" y="38" fill="#555555">At the measured %.1f requests/s; a partition serves %s RCU/s and %s WCU/s, each throttled on its own.</text>`+"\n",
 		r.MeasuredRate, thousands(ddbitem.PartitionRCU), thousands(ddbitem.PartitionWCU))
 	for t := 0; t < seconds; t += axisStep(seconds) {
 		p.f(`<text x="%d" y="%d" fill="#555555">%ds</text>`+"\n", heatLabel+t*cell, heatTop-4, t)
@@ -105,7 +105,7 @@ func heatRows(hot []capacity.HotKey) []heatRowData {
 	for _, h := range hot {
 		row := heatRowData{label: truncate(targetName(h.Target)+"  "+h.Key, 44), shares: map[int]float64{}}
 		for _, pt := range h.Series {
-			share := pt.RCU/ddbitem.PartitionRCU + pt.WCU/ddbitem.PartitionWCU
+			share := max(pt.RCU/ddbitem.PartitionRCU, pt.WCU/ddbitem.PartitionWCU)
 			row.shares[pt.T] += share
 			row.peak = max(row.peak, row.shares[pt.T])
 		}
