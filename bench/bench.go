@@ -64,6 +64,8 @@ func Run(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, opts ...
 		Duration:   duration,
 		TargetRate: out.TargetRate,
 		TableBytes: m.tableBytes(out.Table),
+		WarmReads:  float64(sc.Warm.Reads),
+		WarmWrites: float64(sc.Warm.Writes),
 	}.Analyze(m.ledger)
 	return res, nil
 }

@@ -32,7 +32,15 @@ type Scenario struct {
 	Mix      []Step
 	// Driver makes the design's driver for a run, on this table and client.
 	Driver func(db designs.DB, table string, seed int64) Driver
+	// Warm is the warm throughput the table and each of its GSIs would be
+	// created with on real DynamoDB, on demand: the capacity model starts
+	// the table there instead of at a new table's 12,000 reads and 4,000
+	// writes per second. Zero: not declared.
+	Warm Throughput
 }
+
+// Throughput is read and write units per second.
+type Throughput struct{ Reads, Writes int64 }
 
 // Validate reports what keeps the engine from running the scenario: a missing
 // driver, pacer or duration, a pattern its design does not have, or no
@@ -47,6 +55,9 @@ func (sc Scenario) Validate() error {
 	}
 	if sc.Duration <= 0 {
 		problems = append(problems, errors.New("no Duration"))
+	}
+	if sc.Warm.Reads < 0 || sc.Warm.Writes < 0 {
+		problems = append(problems, fmt.Errorf("Warm %+v: want 0 (not declared) or more units per second", sc.Warm))
 	}
 	total := 0
 	for _, st := range sc.Mix {

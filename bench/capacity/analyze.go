@@ -205,10 +205,7 @@ func (r *run) forecast(rate float64) *Forecast {
 			}
 			f.Over = append(f.Over, p)
 			if r.provisioned() {
-				burst := ddbitem.BurstSeconds * side.limit / (side.demand - side.limit)
-				if f.BurstSeconds == 0 || burst < f.BurstSeconds {
-					f.BurstSeconds = burst
-				}
+				r.burst(f, side.limit, side.demand, side.demand*r.rate/rate)
 			}
 		}
 	}
@@ -217,4 +214,22 @@ func (r *run) forecast(rate float64) *Forecast {
 		return cmp.Or(cmp.Compare(b.Utilization, a.Utilization), byTarget(a.Target, b.Target), cmp.Compare(a.Key, b.Key))
 	})
 	return f
+}
+
+// burst sets how long burst capacity holds off a table or GSI whose demand
+// passes its provisioned limit: from a full bank, and from the bank the
+// measured demand would have left. The shortest over the places wins.
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/burst-adaptive-capacity.html
+// (up to 300 s of unused capacity kept), and the worked example in
+// https://repost.aws/knowledge-center/dynamodb-spiky-workloads-short-intervals
+// (150 RCU for 300 s banks 45,000 units, which last 900 s at 200 RCU/s; best
+// effort, not guaranteed).
+func (r *run) burst(f *Forecast, limit, demand, measured float64) {
+	full := ddbitem.BurstSeconds * limit / (demand - limit)
+	after := ddbitem.BurstSeconds * max(0, limit-measured) / (demand - limit)
+	if f.BurstBank == 0 {
+		f.BurstBank, f.BurstSeconds, f.BurstAfterRunSeconds = ddbitem.BurstSeconds, full, after
+		return
+	}
+	f.BurstSeconds, f.BurstAfterRunSeconds = min(f.BurstSeconds, full), min(f.BurstAfterRunSeconds, after)
 }

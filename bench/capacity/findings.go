@@ -5,7 +5,6 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 )
 
@@ -44,6 +43,9 @@ func findings(r Report) []string {
 			s += "; adaptive capacity may move this key's busiest items to partitions of their own over time, which helps traffic spread over many items but never lifts one item above the limit"
 		}
 		out = append(out, s+".")
+	}
+	if w := r.Warm; w != nil {
+		out = append(out, warmFinding(w))
 	}
 	if f := r.Forecast; f != nil {
 		out = append(out, forecastFinding(r, f)...)
@@ -102,35 +104,41 @@ func forecastFinding(r Report, f *Forecast) []string {
 	}
 	worst := f.Over[0]
 	where := place(worst.Target, worst.Key)
-	out := []string{fmt.Sprintf("At the target %s requests/s about %.0f%% of requests would be throttled: %s would need %s RCU/s and %s WCU/s against %s (%.1f× its limit).",
+	out := []string{fmt.Sprintf("At the target %s requests/s about %.0f%% of requests would be throttled (inferred: the share over each limit is refused): %s would need %s RCU/s and %s WCU/s against %s (%.1f× its limit).",
 		decimal(f.Rate), 100*f.ThrottledFraction, where, decimal(worst.RCU), decimal(worst.WCU), worst.Limit, worst.Utilization)}
-	if f.BurstSeconds > 0 {
-		out = append(out, fmt.Sprintf("Burst capacity (%d s of unused provisioned throughput) would hold off the table-level throttling at %s requests/s for about %s.",
-			ddbitem.BurstSeconds, decimal(f.Rate), duration(f.BurstSeconds)))
-	}
-	if r.Billing == "on-demand" {
-		if t := tableDemand(r, f.Rate); t > 1 {
-			out = append(out, fmt.Sprintf("A new on-demand table serves %s RRU/s or %s WRU/s (or a mix) at first; at %s requests/s the table needs %.1f× that and would throttle while DynamoDB scales, at most doubling its previous peak every 30 minutes.",
-				thousands(ddbitem.NewOnDemandRRU), thousands(ddbitem.NewOnDemandWRU), decimal(f.Rate), t))
+	if f.BurstBank > 0 {
+		s := fmt.Sprintf("Burst capacity would hold off the table-level throttling at %s requests/s for about %s if the table had left its throughput unused for the %.0f s before (a full bank; AWS keeps up to %.0f s of it, best effort)",
+			decimal(f.Rate), duration(f.BurstSeconds), f.BurstBank, f.BurstBank)
+		if f.BurstAfterRunSeconds > 0 {
+			s += fmt.Sprintf(", and for about %s after running at the measured rate (inferred: the bank keeps what that rate leaves unused)", duration(f.BurstAfterRunSeconds))
+		} else {
+			s += "; running at the measured rate leaves nothing in the bank"
 		}
+		out = append(out, s+".")
 	}
 	return out
 }
 
-// tableDemand is the share of a new on-demand table's initial throughput
-// the table's own traffic (with its LSIs) would take at rate.
-func tableDemand(r Report, rate float64) float64 {
-	if r.Requests == 0 {
-		return 0
+// warmFinding describes a new on-demand table's own ceiling.
+func warmFinding(w *WarmCeiling) string {
+	whose := fmt.Sprintf("A new on-demand table serves %s RRU/s and %s WRU/s at once (its warm throughput, and each GSI's)",
+		thousands(w.ReadUnits), thousands(w.WriteUnits))
+	if w.Declared {
+		whose = fmt.Sprintf("The scenario's warm throughput is %s RRU/s and %s WRU/s (the table's and each GSI's)", thousands(w.ReadUnits), thousands(w.WriteUnits))
 	}
-	var u usage
-	for _, t := range r.Targets {
-		if t.Kind != kindGSI {
-			u.rcu, u.wcu = u.rcu+t.RCU, u.wcu+t.WCU
-		}
+	s := fmt.Sprintf("%s: this mix reaches the %s on %s at %s requests/s (%s× the measured rate)",
+		whose, w.Limit, targetName(w.Target), decimal(w.Rate), decimal(w.Factor))
+	if w.GrowTo > 0 {
+		s += fmt.Sprintf("; DynamoDB may throttle traffic that more than doubles the previous peak within 30 minutes, so a ramp to %s requests/s takes %d doublings, about %s (inferred: counted from the warm throughput as the first peak)",
+			decimal(w.GrowTo), w.Doublings, duration(w.GrowSeconds))
 	}
-	perReq := rate / float64(r.Requests)
-	return perReq * (u.rcu/ddbitem.NewOnDemandRRU + u.wcu/ddbitem.NewOnDemandWRU)
+	if w.DayOneRefused > 0 {
+		s += fmt.Sprintf(", and at the target rate on day one %.0f%% of those units would be refused", 100*w.DayOneRefused)
+	}
+	if !w.Declared {
+		s += "; pre-warm the table, or declare its warm throughput in the scenario (Warm) to see the ceiling it would have"
+	}
+	return s + "."
 }
 
 // growthFinding describes one growing item or collection that has a limit.

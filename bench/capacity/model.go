@@ -29,6 +29,11 @@ type Model struct {
 	TargetRate float64
 	TopN       int
 	TableBytes int64
+	// WarmReads and WarmWrites are the warm throughput an on-demand table
+	// and each of its GSIs is created with, in units per second: what it
+	// serves at once. Zero takes a new on-demand table's own (12,000 and
+	// 4,000).
+	WarmReads, WarmWrites float64
 }
 
 // Analyze runs the model over a run's ledger: hot keys per target, the
@@ -52,6 +57,7 @@ func (m Model) Analyze(l *Ledger) Report {
 	r.Targets = run.targets()
 	r.Hot = run.hot()
 	r.Ceiling = run.ceiling()
+	r.Warm = run.warm(r.Ceiling)
 	if m.TargetRate > 0 {
 		r.Forecast = run.forecast(m.TargetRate)
 	}

@@ -140,14 +140,54 @@ func TestProvisionedTableLimitAndBurst(t *testing.T) {
 	if c := r.Ceiling; c == nil || c.Key != "" || !near(c.Rate, 50) || c.Limit != "50 WCU/s provisioned" {
 		t.Errorf("Analyze().Ceiling = %+v, want the table's 50 WCU/s at 50 requests/s", c)
 	}
-	if f := r.Forecast; f == nil || !near(f.ThrottledFraction, 0.5) || !near(f.BurstSeconds, 300) {
-		t.Errorf("Analyze().Forecast = %+v, want half throttled, burst for 300 s", f)
+	// The run used 10 of the 50 WCU/s: 300 s of the other 40 bank 12,000
+	// units, which cover the 50 WCU/s excess for 240 s.
+	if f := r.Forecast; f == nil || !near(f.ThrottledFraction, 0.5) || !near(f.BurstSeconds, 300) || !near(f.BurstAfterRunSeconds, 240) || f.BurstBank != 300 {
+		t.Errorf("Analyze().Forecast = %+v, want half throttled, burst for 300 s from a full bank, 240 s after the run", f)
+	}
+	if r.Warm != nil {
+		t.Errorf("Analyze().Warm = %+v on a provisioned table, want none", r.Warm)
 	}
 	if tu := r.Targets[0]; tu.Partitions != 1 || tu.ProvisionedWCU != 50 {
 		t.Errorf("Analyze().Targets[0] = %+v, want 1 partition for 100 RCU + 50 WCU", tu)
 	}
 	if got := partitions(1000, 1000, 25<<30); got != 3 {
 		t.Errorf("partitions(1,000 RCU, 1,000 WCU, 25 GB) = %d, want 3 (by size; 2 by throughput)", got)
+	}
+}
+
+func TestWarmThroughputCeiling(t *testing.T) {
+	// 100 puts of 1 KB on keys of their own over 10 s: 10 requests/s, 1 WRU
+	// each. A new on-demand table serves 4,000 WRU/s at once: the mix
+	// reaches it at 4,000 requests/s, long before the 40,000 quota.
+	var calls []Observation
+	for i := range 100 {
+		calls = append(calls, Observation{Pattern: "AP-01", Op: designs.PutItem, Writes: []Write{{After: sized(fmt.Sprintf("K%d", i), "A", 900)}}})
+	}
+	r := analyze(Model{Schema: schema, Duration: 10 * time.Second, TargetRate: 10000}, calls...)
+	w := r.Warm
+	// To 10,000 requests/s: 2.5× the warm rate, two doublings of up to 30
+	// minutes each; on day one 60% of the write units are refused.
+	if w == nil || w.Target != designs.MainTable || !near(w.Rate, 4000) || !near(w.Factor, 400) || w.Declared ||
+		w.Limit != "4,000 WRU/s warm throughput of a new on-demand table" ||
+		!near(w.GrowTo, 10000) || w.Doublings != 2 || !near(w.GrowSeconds, 3600) || !near(w.DayOneRefused, 0.6) {
+		t.Errorf("Analyze().Warm = %+v, want the table at 4,000 requests/s, two doublings to 10,000, 60%% refused on day one", w)
+	}
+	if c := r.Ceiling; c == nil || !near(c.Rate, 40000) {
+		t.Errorf("Analyze().Ceiling = %+v, want the 40,000 WRU/s quota at 40,000 requests/s", c)
+	}
+	if !strings.Contains(strings.Join(r.Findings, "\n"), "4,000 WRU/s warm throughput of a new on-demand table on the table at 4,000 requests/s") {
+		t.Errorf("Analyze().Findings = %q, want the warm ceiling named", r.Findings)
+	}
+
+	// Declared at 20,000 WRU/s, above the target: the table grows once more,
+	// to the quota's 40,000 requests/s.
+	pre := analyze(Model{Schema: schema, Duration: 10 * time.Second, TargetRate: 10000, WarmWrites: 20000}, calls...)
+	if w := pre.Warm; w == nil || !w.Declared || !near(w.Rate, 20000) || !near(w.GrowTo, 40000) || w.Doublings != 1 || w.DayOneRefused != 0 {
+		t.Errorf("Analyze(warm 20,000).Warm = %+v, want 20,000 requests/s, declared, one doubling to the quota", w)
+	}
+	if over := analyze(Model{Schema: schema, Duration: 10 * time.Second, WarmWrites: 50000}, calls...); over.Warm != nil {
+		t.Errorf("Analyze(warm 50,000).Warm = %+v, want none: the quota comes first", over.Warm)
 	}
 }
 

@@ -19,6 +19,7 @@ type Report struct {
 	Targets       []TargetUsage  `json:"targets"`
 	Hot           []HotKey       `json:"hot_keys"`
 	Ceiling       *Ceiling       `json:"ceiling,omitempty"`
+	Warm          *WarmCeiling   `json:"warm_ceiling,omitempty"`
 	Forecast      *Forecast      `json:"forecast,omitempty"`
 	Growth        []Growth       `json:"growth"`
 	Cost          Cost           `json:"cost"`
@@ -97,16 +98,46 @@ type Ceiling struct {
 	Splittable bool `json:"splittable,omitempty"`
 }
 
+// WarmCeiling is where a new on-demand table first throttles: the warm
+// throughput of the table or a GSI (Target), ReadUnits or WriteUnits per
+// second (Declared: the scenario's, else a new table's own), reached at
+// Rate requests per second of the mix, Factor times the measured rate.
+// DynamoDB serves up to double a table's previous peak at once and may
+// throttle traffic that more than doubles it within 30 minutes, so traffic
+// that ramps up reaches GrowTo requests per second (the target rate above
+// Rate, else the first steady ceiling) after Doublings doublings, about
+// GrowSeconds (counting the warm throughput as the first peak). At the
+// target rate, DayOneRefused of the units on the side that binds would be
+// refused before the table grows.
+type WarmCeiling struct {
+	Target          string  `json:"target"`
+	Limit           string  `json:"limit"`
+	ReadUnits       float64 `json:"read_units_per_second"`
+	WriteUnits      float64 `json:"write_units_per_second"`
+	Declared        bool    `json:"declared,omitempty"`
+	Rate            float64 `json:"rate"`
+	Factor          float64 `json:"factor"`
+	GrowTo          float64 `json:"grow_to_rate,omitempty"`
+	Doublings       int     `json:"doublings,omitempty"`
+	GrowSeconds     float64 `json:"grow_seconds,omitempty"`
+	DayOneRefused   float64 `json:"day_one_refused,omitempty"`
+}
+
 // Forecast is the model's prediction at the target rate: the fraction of
 // requests DynamoDB would throttle, and every key or target over its limit.
-// BurstSeconds is how long burst capacity (up to 300 s of unused provisioned
-// throughput) would hold off throttling of a provisioned table or GSI that
-// was idle before; it cannot lift a partition over its own limit.
+// BurstSeconds is how long burst capacity would hold off throttling of a
+// provisioned table or GSI whose bank is full (BurstBank seconds of its
+// throughput unused: idle before the burst), BurstAfterRunSeconds how long
+// when the bank holds what the measured rate left unused for that long.
+// Burst never lifts a partition over its own limit, and AWS does not
+// guarantee it.
 type Forecast struct {
-	Rate              float64    `json:"rate"`
-	ThrottledFraction float64    `json:"throttled_fraction"`
-	Over              []Pressure `json:"over"`
-	BurstSeconds      float64    `json:"burst_seconds,omitempty"`
+	Rate                 float64    `json:"rate"`
+	ThrottledFraction    float64    `json:"throttled_fraction"`
+	Over                 []Pressure `json:"over"`
+	BurstSeconds         float64    `json:"burst_seconds,omitempty"`
+	BurstAfterRunSeconds float64    `json:"burst_after_run_seconds"`
+	BurstBank            float64    `json:"burst_bank_seconds,omitempty"`
 }
 
 // Pressure is one partition key (Key set) or one table or index (Key
@@ -161,10 +192,14 @@ type Cost struct {
 	WCUHour          float64 `json:"price_per_wcu_hour"`
 }
 
-// Limit is one rule or number the model applied, with its source.
+// Limit is one rule or number the model applied (Value and Unit when it
+// has one), what it rests on (Basis: "documented" by an AWS page,
+// "measured" on real DynamoDB by a public capture, or "inferred" where the
+// public record is silent) and its source.
 type Limit struct {
 	Name   string  `json:"name"`
-	Value  float64 `json:"value"`
-	Unit   string  `json:"unit"`
-	Source string  `json:"source"`
+	Value  float64 `json:"value,omitempty"`
+	Unit   string  `json:"unit,omitempty"`
+	Basis  string  `json:"basis"`
+	Source string  `json:"source,omitempty"`
 }

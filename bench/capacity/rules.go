@@ -23,22 +23,55 @@ func (r *run) tableLimitText(write bool) string {
 	return fmt.Sprintf("%s %s/s on-demand table quota", thousands(n), side)
 }
 
-// limits lists the numbers the model applied, with their sources.
+// What a rule rests on, in Limit.Basis.
+const (
+	basisDocumented = "documented" // an AWS page states it
+	basisMeasured   = "measured"   // a public measurement of real DynamoDB shows it
+	basisInferred   = "inferred"   // the public record is silent; the model assumes it
+)
+
+// limits lists every rule and number the model applied, with what it
+// rests on and its source.
 func limits() []Limit {
-	const guide = "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/"
+	const (
+		guide  = "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/"
+		rw     = guide + "read-write-operations.html"
+		doc    = basisDocumented
+		meas   = basisMeasured
+		guess  = basisInferred
+		quotas = guide + "ServiceQuotas.html"
+	)
 	return []Limit{
-		{"read unit (strongly consistent; half eventually consistent, double transactional)", readUnitBytes, "bytes", guide + "read-write-operations.html"},
-		{"write unit (double transactional)", writeUnitBytes, "bytes", guide + "read-write-operations.html"},
-		{"partition read throughput", ddbitem.PartitionRCU, "RCU/s", guide + "bp-partition-key-design.html"},
-		{"partition write throughput", ddbitem.PartitionWCU, "WCU/s", guide + "bp-partition-key-design.html"},
-		{"partition data", ddbitem.PartitionBytes, "bytes", guide + "HowItWorks.Partitions.html"},
-		{"item size", ddbitem.MaxItemBytes, "bytes", guide + "ServiceQuotas.html#limits-items"},
-		{"LSI item collection size", ddbitem.MaxCollectionBytes, "bytes", guide + "LSI.html#LSI.ItemCollections.SizeLimit"},
-		{"burst capacity", ddbitem.BurstSeconds, "seconds of unused provisioned throughput", guide + "burst-adaptive-capacity.html"},
-		{"on-demand table read quota", ddbitem.OnDemandTableRRU, "RRU/s", guide + "ServiceQuotas.html#default-limits-throughput"},
-		{"on-demand table write quota", ddbitem.OnDemandTableWRU, "WRU/s", guide + "ServiceQuotas.html#default-limits-throughput"},
-		{"new on-demand table reads", ddbitem.NewOnDemandRRU, "RRU/s", guide + "pre-warming-on-demand-capacity-mode.html"},
-		{"new on-demand table writes", ddbitem.NewOnDemandWRU, "WRU/s", guide + "pre-warming-on-demand-capacity-mode.html"},
+		{"read unit: strongly consistent; half eventually consistent, double transactional", ddbitem.ReadUnitBytes, "bytes", doc, rw + "#read-operation-consumption"},
+		{"write unit; double transactional (index writes inside a transaction are not doubled)", ddbitem.WriteUnitBytes, "bytes", doc, rw + "#write-operation-consumption"},
+		{"item size: names and values by type, numbers by digit pairs", ddbitem.MaxItemBytes, "bytes per item", meas, guide + "CapacityUnitCalculations.html"},
+		{"GetItem and BatchGetItem: each item rounded up on its own; a missing key costs the minimum", 0, "", doc, rw + "#read-operation-consumption"},
+		{"TransactGetItems: a missing key costs two units", 2, "read units", meas, "https://github.com/ExtendDB/extenddb/issues/76"},
+		{"Query: the entries it evaluated summed, rounded up once; an empty Query costs the minimum", 0, "", doc, rw + "#read-operation-consumption"},
+		{"filters and Select=COUNT: charged for every item evaluated (ScannedCount), not those returned", 0, "", doc, guide + "Query.FilterExpression.html"},
+		{"Scan: the page's evaluated bytes summed, rounded up once, shared among the partition keys read", 0, "", meas, "https://dev.to/aws-heroes/dynamodb-scan-and-why-128-5-rcu-2k25"},
+		{"Scan: a minimum unit per physical partition touched (not applied: the partitions a page touches are not observable)", 0, "", guess, "https://github.com/awsdocs/amazon-dynamodb-developer-guide/blob/master/doc_source/Scan.md"},
+		{"PutItem and UpdateItem: the larger of the item before and after; DeleteItem: the item deleted", 0, "", doc, rw + "#write-operation-consumption"},
+		{"failed conditional write: the larger of the stored item and the item it would have written", 0, "", doc, rw + "#write-operation-consumption"},
+		{"cancelled transaction: every action charged, sized as a failed conditional write", 0, "", guess, guide + "transaction-apis.html#transaction-capacity-handling"},
+		{"index writes: an entry added or removed is one write, a moved index key a delete and a put", 0, "", doc, guide + "GSI.html#GSI.ThroughputConsiderations.Writes"},
+		{"LSI read of attributes it does not project: each item fetched from the table, rounded on its own", 0, "", doc, guide + "LSI.html#LSI.ThroughputConsiderations.Reads"},
+		{"partition read throughput (reads and writes throttled apart)", ddbitem.PartitionRCU, "RCU/s", doc, guide + "throttling-key-range-limit-exceeded-mitigation.html"},
+		{"partition write throughput", ddbitem.PartitionWCU, "WCU/s", doc, guide + "bp-partition-key-design.html"},
+		{"partition data", ddbitem.PartitionBytes, "bytes", doc, guide + "HowItWorks.Partitions.html"},
+		{"partitions of a provisioned table: by throughput and by 10 GB of data", 0, "", doc, "https://github.com/awsdocs/amazon-dynamodb-developer-guide/blob/master/doc_source/GuidelinesForTables.md"},
+		{"LSI item collection size", ddbitem.MaxCollectionBytes, "bytes", doc, guide + "LSI.html#LSI.ItemCollections.SizeLimit"},
+		{"hot keys ranked by 3 × WCU + RCU", 0, "", doc, guide + "contributorinsights_HowItWorks.html"},
+		{"burst capacity, best effort: a full bank assumed unless the measured rate leaves less", ddbitem.BurstSeconds, "seconds of unused provisioned throughput", doc, guide + "burst-adaptive-capacity.html"},
+		{"burst bank after the run: 300 s of what the measured rate left unused", 0, "", guess, "https://repost.aws/knowledge-center/dynamodb-spiky-workloads-short-intervals"},
+		{"on-demand table read quota (and each GSI's)", ddbitem.OnDemandTableRRU, "RRU/s", doc, quotas + "#default-limits-throughput"},
+		{"on-demand table write quota (and each GSI's)", ddbitem.OnDemandTableWRU, "WRU/s", doc, quotas + "#default-limits-throughput"},
+		{"new on-demand table warm throughput, reads", ddbitem.NewOnDemandRRU, "RRU/s", doc, guide + "on-demand-capacity-mode.html#on-demand-capacity-mode-initial"},
+		{"new on-demand table warm throughput, writes", ddbitem.NewOnDemandWRU, "WRU/s", doc, guide + "warm-throughput-scenarios.html"},
+		{"a new GSI's warm throughput equals a new table's (shown in AWS's DescribeTable example, stated nowhere)", 0, "", guess, guide + "check-warm-throughput.html"},
+		{"on-demand growth: up to double the previous peak within 30 minutes", growPeriod, "seconds per doubling", doc, guide + "on-demand-capacity-mode.html#on-demand-capacity-mode-initial"},
+		{"growth counted in doublings from the warm throughput as the first peak", 0, "", guess, guide + "warm-throughput.html"},
+		{"throttled share of a place over its limit: 1 − limit ÷ demand, per read and write side", 0, "", guess, ""},
 	}
 }
 

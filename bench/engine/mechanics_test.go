@@ -66,6 +66,7 @@ var _ = Describe("the engine's own mechanics", Label("unit"), func() {
 		Entry("no weight at all", func(sc *workload.Scenario) { sc.Mix[0].Weight = 0 }, "no step with a weight"),
 		Entry("no pacer", func(sc *workload.Scenario) { sc.Pacer = nil }, "no Pacer"),
 		Entry("no duration", func(sc *workload.Scenario) { sc.Duration = 0 }, "no Duration"),
+		Entry("a negative warm throughput", func(sc *workload.Scenario) { sc.Warm.Writes = -1 }, "want 0 (not declared) or more"),
 	)
 
 	It("refuses an endpoint off this machine without the user's opt-in, and sends nothing", func(ctx SpecContext) {

@@ -95,6 +95,14 @@ func sampleCapacity() capacity.Report {
 		Patterns: []capacity.PatternUsage{
 			{Pattern: "AP-03", Op: designs.TransactWriteItems, Calls: 15, WCU: 150, Local: 75, LocalCalls: 15},
 			{Pattern: "AP-06", Op: designs.Query, Calls: 30, RCU: 45, Local: 45, LocalCalls: 30},
+			{Pattern: "AP-07", Op: designs.Query, Calls: 15, RCU: 7.5, Local: 6, LocalCalls: 12, Filtered: 15,
+				Evaluated: 60, Returned: 15, LocalCharged: 3},
+		},
+		Warm: &capacity.WarmCeiling{Target: designs.MainTable, Limit: "4,000 WRU/s warm throughput of a new on-demand table",
+			ReadUnits: 12000, WriteUnits: 4000, Rate: 1600, Factor: 80, GrowTo: 9000, Doublings: 3, GrowSeconds: 5400},
+		Limits: []capacity.Limit{
+			{Name: "write unit", Value: 1024, Unit: "bytes", Basis: "documented", Source: "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/read-write-operations.html"},
+			{Name: "growth counted in doublings from the warm throughput", Basis: "inferred", Source: "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/warm-throughput.html"},
 		},
 		Disagreements: []capacity.Disagreement{{Pattern: "AP-03", Op: designs.TransactWriteItems, Target: designs.MainTable,
 			Calls: 15, Differing: 15, Units: 150, LocalUnits: 75, ExampleUnits: 10, ExampleLocal: 5}},

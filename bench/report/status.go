@@ -153,6 +153,9 @@ func Headline(out bench.Outcome) string {
 			line += fmt.Sprintf(", from the %s before the failure", secs(s.Healthy))
 		}
 	}
+	if w := out.Capacity.Warm; w != nil && s.FindingsValid() && (out.Capacity.Ceiling == nil || w.Rate < out.Capacity.Ceiling.Rate) {
+		line += fmt.Sprintf("; as a new on-demand table, from %.0f requests/s (%s on %s) until it grows", w.Rate, w.Limit, targetName(w.Target))
+	}
 	return line
 }
 

@@ -236,7 +236,91 @@ func (p *printer) capacity(r capacity.Report) {
 	p.growth(r.Growth)
 	p.cost(r.Cost)
 	p.patterns(r.Patterns)
+	p.filtered(r.Patterns)
 	p.disagreements(r.Disagreements)
+	p.warm(r.Warm)
+	p.rules(r.Limits)
+}
+
+// filtered shows what the patterns that filter or count paid for against
+// what they returned.
+func (p *printer) filtered(ps []capacity.PatternUsage) {
+	var rows [][]string
+	for _, u := range ps {
+		if u.Filtered == 0 && u.Counted == 0 {
+			continue
+		}
+		kept := "—"
+		if u.Evaluated > 0 && u.Counted == 0 {
+			kept = fmt.Sprintf("%.0f%%", 100*float64(u.Returned)/float64(u.Evaluated))
+		}
+		from := "the client's shadow"
+		switch calls := u.Filtered + u.Counted - min(u.Filtered, u.Counted); {
+		case u.LocalCharged >= calls:
+			from = "DynamoDB Local's figure"
+		case u.LocalCharged > 0:
+			from = fmt.Sprintf("the shadow; DynamoDB Local's figure for %d calls", u.LocalCharged)
+		}
+		rows = append(rows, []string{string(u.Pattern), string(u.Op), strconv.FormatInt(u.Filtered, 10), strconv.FormatInt(u.Counted, 10),
+			thousands(u.Evaluated), thousands(u.Returned), kept, from})
+	}
+	if len(rows) == 0 {
+		return
+	}
+	p.f("### Filtered and counting reads\n\n")
+	p.f("DynamoDB charges a filtered or counting Query or Scan for every item it evaluated (its ScannedCount), not for what it returned.\n\n")
+	p.table("llrrrrrl", []string{"Pattern", "Operation", "Filtered calls", "Counting calls", "Items evaluated", "Items returned", "Kept", "Evaluated items from"}, rows)
+}
+
+// warm shows a new on-demand table's own ceiling.
+func (p *printer) warm(w *capacity.WarmCeiling) {
+	if w == nil {
+		return
+	}
+	p.f("### A new on-demand table\n\n")
+	rows := [][]string{{targetName(w.Target), w.Limit, units(w.Rate), fmt.Sprintf("%.1f×", w.Factor), growTo(w), growText(w)}}
+	p.table("llrrrl", []string{"Target", "Limit", "Reached at (req/s)", "Of the measured rate", "Grows to (req/s)", "Growth needs (inferred)"}, rows)
+}
+
+func growTo(w *capacity.WarmCeiling) string {
+	if w.GrowTo == 0 {
+		return "—"
+	}
+	return units(w.GrowTo)
+}
+
+func growText(w *capacity.WarmCeiling) string {
+	if w.Doublings == 0 {
+		return "—"
+	}
+	return fmt.Sprintf("%d doublings, %s", w.Doublings, seconds(w.GrowSeconds))
+}
+
+// rules lists every rule and number the model applied, with what it
+// rests on and its source.
+func (p *printer) rules(ls []capacity.Limit) {
+	if len(ls) == 0 {
+		return
+	}
+	var rows [][]string
+	for _, l := range ls {
+		v := "—"
+		if l.Value != 0 {
+			v = units(l.Value) + " " + l.Unit
+		}
+		basis := l.Basis
+		if basis == "inferred" {
+			basis = "**inferred**"
+		}
+		src := l.Source
+		if src == "" {
+			src = "the model"
+		}
+		rows = append(rows, []string{l.Name, v, basis, src})
+	}
+	p.f("### Rules and limits used\n\n")
+	p.f("Each figure above rests on these: documented by AWS, measured on real DynamoDB by a public capture, or inferred where the public record says nothing (a figure resting on an inferred rule says so).\n\n")
+	p.table("llll", []string{"Rule", "Value", "Basis", "Source"}, rows)
 }
 
 func (p *printer) targets(ts []capacity.TargetUsage) {
