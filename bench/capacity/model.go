@@ -86,7 +86,7 @@ type group struct {
 	calls                 int64
 	readCalls, writeCalls int64
 	pattern               designs.PatternID
-	weights map[designs.PatternID]float64
+	weights               map[designs.PatternID]float64
 }
 
 // run gathers the run's figures and the partition groups.

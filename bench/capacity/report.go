@@ -110,17 +110,17 @@ type Ceiling struct {
 // target rate, DayOneRefused of the units on the side that binds would be
 // refused before the table grows.
 type WarmCeiling struct {
-	Target          string  `json:"target"`
-	Limit           string  `json:"limit"`
-	ReadUnits       float64 `json:"read_units_per_second"`
-	WriteUnits      float64 `json:"write_units_per_second"`
-	Declared        bool    `json:"declared,omitempty"`
-	Rate            float64 `json:"rate"`
-	Factor          float64 `json:"factor"`
-	GrowTo          float64 `json:"grow_to_rate,omitempty"`
-	Doublings       int     `json:"doublings,omitempty"`
-	GrowSeconds     float64 `json:"grow_seconds,omitempty"`
-	DayOneRefused   float64 `json:"day_one_refused,omitempty"`
+	Target        string  `json:"target"`
+	Limit         string  `json:"limit"`
+	ReadUnits     float64 `json:"read_units_per_second"`
+	WriteUnits    float64 `json:"write_units_per_second"`
+	Declared      bool    `json:"declared,omitempty"`
+	Rate          float64 `json:"rate"`
+	Factor        float64 `json:"factor"`
+	GrowTo        float64 `json:"grow_to_rate,omitempty"`
+	Doublings     int     `json:"doublings,omitempty"`
+	GrowSeconds   float64 `json:"grow_seconds,omitempty"`
+	DayOneRefused float64 `json:"day_one_refused,omitempty"`
 }
 
 // Forecast is the model's prediction at the target rate: the fraction of
