@@ -77,8 +77,17 @@ func (r *run) warm(steady *Ceiling) *WarmCeiling {
 		best.GrowTo = steady.Rate
 	}
 	if best.GrowTo > 0 {
-		best.Doublings = int(math.Ceil(math.Log2(best.GrowTo / best.Rate)))
+		best.Doublings = doublings(best.Rate, best.GrowTo)
 		best.GrowSeconds = float64(best.Doublings * growPeriod)
 	}
 	return best
+}
+
+// doublings is how many times traffic must double to grow from one rate to
+// another.
+func doublings(from, to float64) int {
+	if to <= from {
+		return 0
+	}
+	return int(math.Ceil(math.Log2(to / from)))
 }
