@@ -112,6 +112,7 @@ type Ceiling struct {
 type WarmCeiling struct {
 	Target        string  `json:"target"`
 	Limit         string  `json:"limit"`
+	Side          string  `json:"side"` // "RRU" or "WRU": the side the mix reaches first
 	ReadUnits     float64 `json:"read_units_per_second"`
 	WriteUnits    float64 `json:"write_units_per_second"`
 	Declared      bool    `json:"declared,omitempty"`

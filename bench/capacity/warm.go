@@ -56,7 +56,7 @@ func (r *run) warm(steady *Ceiling) *WarmCeiling {
 			if rate >= quota || (best != nil && rate >= best.Rate) {
 				continue
 			}
-			best = &WarmCeiling{Target: space, ReadUnits: lim.rcu, WriteUnits: lim.wcu, Declared: declared, Rate: rate,
+			best = &WarmCeiling{Target: space, Side: side.name, ReadUnits: lim.rcu, WriteUnits: lim.wcu, Declared: declared, Rate: rate,
 				Limit: fmt.Sprintf("%s %s/s warm throughput of a new on-demand table", thousands(side.limit), side.name)}
 			if declared {
 				best.Limit = fmt.Sprintf("%s %s/s warm throughput declared by the scenario", thousands(side.limit), side.name)

@@ -98,7 +98,7 @@ func sampleCapacity() capacity.Report {
 			{Pattern: "AP-07", Op: designs.Query, Calls: 15, RCU: 7.5, Local: 6, LocalCalls: 12, Filtered: 15,
 				Evaluated: 60, Returned: 15, LocalCharged: 3},
 		},
-		Warm: &capacity.WarmCeiling{Target: designs.MainTable, Limit: "4,000 WRU/s warm throughput of a new on-demand table",
+		Warm: &capacity.WarmCeiling{Target: designs.MainTable, Side: "WRU", Limit: "4,000 WRU/s warm throughput of a new on-demand table",
 			ReadUnits: 12000, WriteUnits: 4000, Rate: 1600, Factor: 80, GrowTo: 9000, Doublings: 3, GrowSeconds: 5400},
 		Limits: []capacity.Limit{
 			{Name: "write unit", Value: 1024, Unit: "bytes", Basis: "documented", Source: "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/read-write-operations.html"},

@@ -154,7 +154,11 @@ func Headline(out bench.Outcome) string {
 		}
 	}
 	if w := out.Capacity.Warm; w != nil && s.FindingsValid() && (out.Capacity.Ceiling == nil || w.Rate < out.Capacity.Ceiling.Rate) {
-		line += fmt.Sprintf("; as a new on-demand table, from %.0f requests/s (%s on %s) until it grows", w.Rate, w.Limit, targetName(w.Target))
+		units := w.WriteUnits
+		if w.Side == "RRU" {
+			units = w.ReadUnits
+		}
+		line += fmt.Sprintf("; a new on-demand table throttles sooner, from %.0f requests/s (%s's warm throughput, %.0f %s/s), until it grows", w.Rate, targetName(w.Target), units, w.Side)
 	}
 	return line
 }

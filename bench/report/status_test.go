@@ -134,6 +134,18 @@ func TestFailedRunOpensWithWhatHappened(t *testing.T) {
 	}
 }
 
+func TestHeadlineNamesTheWarmCeilingWhenItComesFirst(t *testing.T) {
+	out := sample()
+	out.Capacity.Warm.Rate = 400 // below the sample's 571 requests/s partition ceiling
+	if h := Headline(out); !strings.HasSuffix(h, "first throttle on real DynamoDB: table CLIENT#1 at 571 requests/s (28.6× this run); "+
+		"a new on-demand table throttles sooner, from 400 requests/s (table's warm throughput, 4000 WRU/s), until it grows") {
+		t.Errorf("Headline = %q", h)
+	}
+	if h := Headline(sample()); strings.Contains(h, "warm") {
+		t.Errorf("Headline = %q names a warm ceiling above the steady one", h)
+	}
+}
+
 func TestFailedAtOnceShowsNoFindings(t *testing.T) {
 	out := sample()
 	out.Failure = &engine.Failure{At: 0, Reason: "DynamoDB Local exited"}
