@@ -32,13 +32,22 @@ func TestSize(t *testing.T) {
 		{"string", Item{"Name": s("Ada")}, 4 + 3},
 		{"multi-byte UTF-8", Item{"é": s("ü€")}, 2 + 5},
 		{"number, 3 significant digits: 2 bytes + 1", Item{"N": n("123")}, 1 + 3},
-		{"number, zeros trimmed: 123", Item{"N": n("-0.0012300")}, 1 + 3},
+		// was 1 + 3: the minus sign costs a byte (-42 measures 3 against 42's
+		// 2; see size_real_test.go); 0.00|12|30 is two base-100 digits.
+		{"number, zeros trimmed, negative: 123", Item{"N": n("-0.0012300")}, 1 + 4},
 		{"number 1000 is one significant digit", Item{"N": n("1000")}, 1 + 2},
 		{"number zero", Item{"N": n("0")}, 1 + 1},
+		// Digit pairs align on the decimal point (1.5 is 3 bytes, 15 is 2,
+		// measured); where trimmed zeros leave an odd gap, inferred:
+		{"number 120 is 01|20: inferred", Item{"N": n("120")}, 1 + 3},
+		{"number 0.015 is .01|50: inferred", Item{"N": n("0.015")}, 1 + 3},
+		{"number 1.2E3 is 12|00: inferred", Item{"N": n("1.2E3")}, 1 + 2},
+		{"empty string: its name alone, inferred", Item{"S": s("")}, 1},
 		{"binary counts raw bytes", Item{"B": &types.AttributeValueMemberB{Value: []byte{1, 2, 3, 4}}}, 1 + 4},
 		{"bool", Item{"Ok": &types.AttributeValueMemberBOOL{Value: true}}, 2 + 1},
 		{"null", Item{"Gone": &types.AttributeValueMemberNULL{Value: true}}, 4 + 1},
 		{"empty list: 3 bytes", Item{"L": &types.AttributeValueMemberL{}}, 1 + 3},
+		{"empty map: 3 bytes", Item{"M": &types.AttributeValueMemberM{}}, 1 + 3},
 		// 3 overhead + (1 + "ab") + (1 + bool)
 		{"list", Item{"L": &types.AttributeValueMemberL{Value: []types.AttributeValue{s("ab"), &types.AttributeValueMemberBOOL{}}}}, 1 + 3 + 3 + 2},
 		// 3 overhead + (1 + "a" + "xy") + (1 + "b" + number 5)

@@ -44,7 +44,7 @@ func limits() []Limit {
 	return []Limit{
 		{"read unit: strongly consistent; half eventually consistent, double transactional", ddbitem.ReadUnitBytes, "bytes", doc, rw + "#read-operation-consumption"},
 		{"write unit; double transactional (index writes inside a transaction are not doubled)", ddbitem.WriteUnitBytes, "bytes", doc, rw + "#write-operation-consumption"},
-		{"item size: names and values by type, numbers by digit pairs", ddbitem.MaxItemBytes, "bytes per item", meas, guide + "CapacityUnitCalculations.html"},
+		{"item size: names and values by type, numbers by base-100 digit pairs on the decimal point, a byte for the minus sign", ddbitem.MaxItemBytes, "bytes per item", meas, "https://github.com/nubo-db/dynamodb-conformance/blob/e776beb2e73bfce88ed8081e33bb1dae977a4dd9/src/item-size.ts"},
 		{"GetItem and BatchGetItem: each item rounded up on its own; a missing key costs the minimum", 0, "", doc, rw + "#read-operation-consumption"},
 		{"TransactGetItems: a missing key costs two units", 2, "read units", meas, "https://github.com/ExtendDB/extenddb/issues/76"},
 		{"Query: the entries it evaluated summed, rounded up once; an empty Query costs the minimum", 0, "", doc, rw + "#read-operation-consumption"},
