@@ -49,7 +49,7 @@ func limits() []Limit {
 		{"TransactGetItems: a missing key costs two units", 2, "read units", meas, "https://github.com/ExtendDB/extenddb/issues/76"},
 		{"Query: the entries it evaluated summed, rounded up once; an empty Query costs the minimum", 0, "", doc, rw + "#read-operation-consumption"},
 		{"filters and Select=COUNT: charged for every item evaluated (ScannedCount), not those returned", 0, "", doc, guide + "Query.FilterExpression.html"},
-		{"Scan: the page's evaluated bytes summed, rounded up once, shared among the partition keys read", 0, "", meas, "https://dev.to/aws-heroes/dynamodb-scan-and-why-128-5-rcu-2k25"},
+		{"Scan: the page's evaluated bytes summed and rounded up once, as a Query's (public measurements fit it within half a unit per page), shared among the partition keys read", 0, "", guess, "https://dev.to/aws-heroes/dynamodb-scan-and-why-128-5-rcu-2k25"},
 		{"Scan: a minimum unit per physical partition touched (not applied: the partitions a page touches are not observable)", 0, "", guess, "https://github.com/awsdocs/amazon-dynamodb-developer-guide/blob/master/doc_source/Scan.md"},
 		{"PutItem and UpdateItem: the larger of the item before and after; DeleteItem: the item deleted", 0, "", doc, rw + "#write-operation-consumption"},
 		{"failed conditional write: the larger of the stored item and the item it would have written", 0, "", doc, rw + "#write-operation-consumption"},
