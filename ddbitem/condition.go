@@ -29,22 +29,33 @@ type Condition struct {
 // and, for a missing operand under <>, real DynamoDB as measured in
 // https://github.com/ExtendDB/extenddb/pull/5
 func (c Condition) Holds(item Item) (bool, error) {
+	holds, err := c.compile()
+	if err != nil {
+		return false, err
+	}
+	return holds(item)
+}
+
+// compile reads c's tokens once, for evaluating it on many items.
+func (c Condition) compile() (func(Item) (bool, error), error) {
 	if strings.TrimSpace(c.Expr) == "" {
-		return true, nil
+		return func(Item) (bool, error) { return true, nil }, nil
 	}
 	toks, err := tokenize(c.Expr)
 	if err != nil {
-		return false, err
+		return nil, err
 	}
-	r := &exprReader{expr: c.Expr, toks: toks, names: c.Names, values: c.Values}
-	ok, err := r.or(item)
-	if err != nil {
-		return false, err
-	}
-	if t, more := r.peek(); more {
-		return false, r.errorf("unexpected %q", t.text)
-	}
-	return ok, nil
+	return func(item Item) (bool, error) {
+		r := &exprReader{expr: c.Expr, toks: toks, names: c.Names, values: c.Values}
+		ok, err := r.or(item)
+		if err != nil {
+			return false, err
+		}
+		if t, more := r.peek(); more {
+			return false, r.errorf("unexpected %q", t.text)
+		}
+		return ok, nil
+	}, nil
 }
 
 // Precedence, lowest first: OR, AND, NOT, then comparisons, BETWEEN, IN

@@ -23,15 +23,26 @@ type KeyRange struct {
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_Query.html
 func (s Schema) Range(items []Item, r KeyRange) ([]Item, error) {
 	order := s.sortOrder(r.Index)
+	// The key condition names one partition: the others are passed over
+	// without evaluating it, which costs far more than a comparison.
+	pk := s.PartitionKey(r.Index)
+	part, known := PartitionValue(r.Key.Expr, r.Key.Names, r.Key.Values, pk)
+	holds, err := r.Key.compile()
+	if err != nil {
+		return nil, err
+	}
 	var out []Item
 	for _, it := range items {
+		if known && !EqualValue(it[pk], part) {
+			continue
+		}
 		e := it
 		if r.Index != "" {
 			if e = s.EntryOf(r.Index, it); e == nil {
 				continue
 			}
 		}
-		ok, err := r.Key.Holds(e)
+		ok, err := holds(e)
 		if err != nil {
 			return nil, err
 		}

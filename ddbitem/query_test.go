@@ -2,6 +2,7 @@ package ddbitem
 
 import (
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -52,5 +53,22 @@ func TestRange(t *testing.T) {
 	}
 	if !SameKey(got[0], Item{"GP": s("g"), "GS": s("w"), "PK": s("b"), "SK": n("1.0")}) {
 		t.Errorf("SameKey: the entry's key compared unequal to its own key (1 and 1.0 are one number)")
+	}
+}
+
+// BenchmarkRange is what naming a filtered Query's evaluated items costs
+// the instrumented client on a table of 10,000 items in 100 partitions.
+// go test ./ddbitem -run '^$' -bench Range
+func BenchmarkRange(b *testing.B) {
+	schema := Schema{PK: "PK", SK: "SK"}
+	items := make([]Item, 0, 10000)
+	for i := range 10000 {
+		items = append(items, Item{"PK": s(string(rune('a' + i%100))), "SK": n(strconv.Itoa(i))})
+	}
+	r := KeyRange{Forward: true, Key: Condition{Expr: "PK = :p", Values: map[string]types.AttributeValue{":p": s("a")}}}
+	for b.Loop() {
+		if _, err := schema.Range(items, r); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
