@@ -148,7 +148,11 @@ func Headline(out bench.Outcome) string {
 		line += "; " + Saturated(sat)
 	}
 	if c := out.Capacity.Ceiling; c != nil && s.FindingsValid() {
-		line += fmt.Sprintf("; first throttle on real DynamoDB: %s %s at %.0f requests/s (%.1f× this run)", targetName(c.Target), c.Key, c.Rate, c.Factor)
+		where := targetName(c.Target)
+		if c.Key != "" {
+			where += " " + c.Key
+		}
+		line += fmt.Sprintf("; first throttle on real DynamoDB: %s at %.0f requests/s (%s; %.1f× this run)", where, c.Rate, c.Limit, c.Factor)
 		if s.State == StateFailed {
 			line += fmt.Sprintf(", from the %s before the failure", secs(s.Healthy))
 		}

@@ -13,7 +13,9 @@ import (
 	"time"
 
 	"github.com/ddbharness/ddbharness/bench"
+	"github.com/ddbharness/ddbharness/bench/capacity"
 	"github.com/ddbharness/ddbharness/bench/engine"
+	"github.com/ddbharness/ddbharness/designs"
 )
 
 // files writes every file of out's report and returns them by name.
@@ -137,12 +139,21 @@ func TestFailedRunOpensWithWhatHappened(t *testing.T) {
 func TestHeadlineNamesTheWarmCeilingWhenItComesFirst(t *testing.T) {
 	out := sample()
 	out.Capacity.Warm.Rate = 400 // below the sample's 571 requests/s partition ceiling
-	if h := Headline(out); !strings.HasSuffix(h, "first throttle on real DynamoDB: table CLIENT#1 at 571 requests/s (28.6× this run); "+
+	if h := Headline(out); !strings.HasSuffix(h, "first throttle on real DynamoDB: table CLIENT#1 at 571 requests/s (1,000 WCU/s per partition; 28.6× this run); "+
 		"a new on-demand table throttles sooner, from 400 requests/s (table's warm throughput, 4000 WRU/s), until it grows") {
 		t.Errorf("Headline = %q", h)
 	}
 	if h := Headline(sample()); strings.Contains(h, "warm") {
 		t.Errorf("Headline = %q names a warm ceiling above the steady one", h)
+	}
+}
+
+func TestHeadlineNamesATableLimit(t *testing.T) {
+	out := sample()
+	out.Capacity.Ceiling = &capacity.Ceiling{Target: designs.MainTable, Limit: "40,000 WRU/s on-demand table quota", Rate: 19221, Factor: 961}
+	out.Capacity.Warm = nil
+	if h := Headline(out); !strings.HasSuffix(h, "first throttle on real DynamoDB: table at 19221 requests/s (40,000 WRU/s on-demand table quota; 961.0× this run)") {
+		t.Errorf("Headline = %q", h)
 	}
 }
 
