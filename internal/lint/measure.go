@@ -10,6 +10,7 @@ import (
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/scenarios"
+	"github.com/ddbharness/ddbharness/workload"
 )
 
 // Table is the Target of a finding about the base table.
@@ -31,9 +32,22 @@ func seedDesign(ctx context.Context, d designs.Design, pool int, rnd int64) (see
 	if !ok {
 		return seed{}, fmt.Errorf("lint %s: %w: no scenario to seed fixtures from", d.Name, designs.ErrNotFound)
 	}
+	return seedWith(ctx, d, sc.Driver, pool, rnd)
+}
+
+// seedWith seeds pool entities through driver in memory. A driver that
+// panics is an error naming the design and the panic, not a crash of the
+// run that lints it (make verify prints it and goes on to its totals).
+func seedWith(ctx context.Context, d designs.Design, driver func(designs.DB, string, int64) workload.Driver, pool int, rnd int64) (s seed, err error) {
 	table := "lint-" + d.Name
 	sink := ddbitem.NewMemory(d.Schema.ItemSchema(), table)
-	if err := sc.Driver(sink, table, rnd).Seed(ctx, pool, nil); err != nil {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("lint %s: seed %d: the scenario driver's Seed panicked: %v (run the design's default scenario with make bench SCENARIO=%s to see where)",
+				d.Name, pool, p, d.Name)
+		}
+	}()
+	if err := driver(sink, table, rnd).Seed(ctx, pool, nil); err != nil {
 		return seed{}, fmt.Errorf("lint %s: seed %d: %w", d.Name, pool, err)
 	}
 	return seed{pool: pool, items: sink.Items()}, nil
