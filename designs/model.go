@@ -53,6 +53,10 @@ type Schema struct {
 	LSIs     []Index
 	Billing  types.BillingMode
 	RCU, WCU int64
+	// TypeAttribute names the attribute each item keeps its entity type
+	// in ("EntityType"), for the lint's labels; empty: Type, type or
+	// EntityType, else the shape of the partition key.
+	TypeAttribute string
 }
 
 // Pattern is one catalog entry: an access pattern of the design doc.
@@ -79,6 +83,10 @@ type Pattern struct {
 	// Pages says a Query or Scan pattern hands out pages with a cursor, so
 	// no single call needs more than DynamoDB's 1 MB page.
 	Pages bool
+	// AllPages says the pattern follows LastEvaluatedKey itself until the
+	// read ends, so its answer is never cut at 1 MB (each call still reads
+	// the whole range).
+	AllPages bool
 	// MaxItems is the most items one call of an unpaged Query returns
 	// (0: unknown), which bounds its response against the 1 MB page.
 	MaxItems int

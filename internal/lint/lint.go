@@ -385,7 +385,7 @@ func (l *linter) queries() {
 			l.add(Finding{Target: targetOf(p), Pattern: p.ID, Check: CheckScan,
 				Limit: Limit{Values: []Quantity{{ddbitem.MaxPageBytes, "bytes per Scan page"}}, Source: sourcePage}})
 		}
-		if p.Op != designs.Query || p.Pages {
+		if p.Op != designs.Query || p.Pages || p.AllPages {
 			continue
 		}
 		largest := 0

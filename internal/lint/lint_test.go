@@ -94,6 +94,8 @@ var _ = Describe("declared checks", func() {
 			[]string{"scan table AP-01"}),
 		Entry("a Query without pages or bound", designs.Pattern{ID: "AP-01", Name: "q", Op: designs.Query, Index: designs.MainTable},
 			[]string{"unpaged-query table AP-01"}),
+		Entry("a Query that reads every page itself", designs.Pattern{ID: "AP-01", Name: "q", Op: designs.Query, Index: designs.MainTable, AllPages: true},
+			[]string{}),
 		Entry("a Query bounded far below 1 MB", designs.Pattern{ID: "AP-01", Name: "q", Op: designs.Query, Index: designs.MainTable, MaxItems: 10},
 			[]string{}),
 		Entry("a Query whose bound passes 1 MB", designs.Pattern{ID: "AP-01", Name: "q", Op: designs.Query, Index: designs.MainTable, MaxItems: 100_000},
@@ -146,6 +148,29 @@ var _ = Describe("declared checks", func() {
 		d := designs.Design{Name: "t", Schema: s}
 		Expect(where(lint.CheckItems(d, 200, constant(100), constant(200)))).To(ConsistOf("partition-key GSI1 "))
 		Expect(lint.CheckItems(d, 200, items(100), items(200))).To(BeEmpty())
+	})
+
+	It("labels entries by the type attribute the schema declares", func() {
+		labelled := func(n int) []ddbitem.Item {
+			out := items(n)
+			for i, it := range out {
+				it["G1PK"] = str("ALL")
+				delete(it, "Type")
+				it["Kind"] = str([]string{"Warehouse", "Shipment"}[i%2])
+				it["express"] = str("yes") // an attribute that says nothing of the type
+			}
+			return out
+		}
+		withType := s
+		withType.TypeAttribute = "Kind"
+		fs := lint.CheckItems(designs.Design{Name: "t", Schema: withType}, 200, labelled(100), labelled(200))
+		Expect(fs).To(HaveLen(1))
+		var types []string
+		for _, t := range fs[0].Types {
+			types = append(types, t.Type)
+		}
+		Expect(types).To(ConsistOf("Shipment", "Warehouse"))
+		Expect(fs[0].Found).To(ContainSubstring("Warehouse entries stay on 1 key value"))
 	})
 
 	It("carries its figures as numbers in lint -json, and renders its sentence from them", func() {

@@ -109,14 +109,20 @@ type partition struct {
 	types   map[string]int // entries per item type
 }
 
-// typeAttrs are the attribute names single-table designs keep an item's
-// type in; the first one an item has names its type.
-var typeAttrs = []string{"Type", "type"}
+// typeAttrs are the attribute names single-table designs commonly keep an
+// item's type in, tried when the schema declares none; the first one an
+// item has names its type.
+var typeAttrs = []string{"Type", "type", "EntityType", "entityType"}
 
-// itemType is the entry's item type; without a type attribute, the shape
-// of its partition key (the value up to its first '#', or the whole value).
-func itemType(e ddbitem.Item, pkText string) string {
-	for _, a := range typeAttrs {
+// itemType is the entry's item type: the schema's type attribute, or else
+// a common one; without either, the shape of its partition key (the value
+// up to its first '#', or the whole value).
+func itemType(s designs.Schema, e ddbitem.Item, pkText string) string {
+	attrs := typeAttrs
+	if s.TypeAttribute != "" {
+		attrs = []string{s.TypeAttribute}
+	}
+	for _, a := range attrs {
 		if t := ddbitem.KeyText(e[a]); t != "" {
 			return t
 		}
@@ -140,7 +146,7 @@ func group(s designs.Schema, target string, es []ddbitem.Item) partitions {
 		size := ddbitem.Size(e)
 		p.entries++
 		p.bytes += size
-		p.types[itemType(e, k)]++
+		p.types[itemType(s, e, k)]++
 		ps.entries++
 		ps.bytes += size
 	}
