@@ -143,6 +143,10 @@ func warmFinding(w *WarmCeiling) string {
 
 // growthFinding describes one growing item or collection that has a limit.
 func growthFinding(r Report, g Growth) string {
+	if g.Kind == "index key" {
+		return fmt.Sprintf("Partition key %q of index %s gathered %s bytes during the run (%s bytes/s at %s requests/s): a GSI key has no size limit, but it keeps growing with traffic, every Query of it reads more, and all its writes land on one key.",
+			g.Key, g.Target, thousands(float64(g.Added)), decimal(g.BytesPerSecond), decimal(r.MeasuredRate))
+	}
 	if g.Limit == 0 || g.SecondsToLimit == 0 {
 		return ""
 	}

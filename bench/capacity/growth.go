@@ -7,7 +7,8 @@ import (
 )
 
 // MinGrowthWrites is how many of an item's writes must have enlarged it
-// before its growth is projected to the 400 KB limit. An order that moves
+// before its growth is projected to the 400 KB limit (and likewise for an
+// item collection or a GSI partition key value). An order that moves
 // through four statuses, a service that gets its voucher, grows a few
 // times and stops; a set or list that patterns append to grows with every
 // call, hundreds of times in a run.
@@ -50,11 +51,19 @@ func (r *run) growth() []Growth {
 		limit = ddbitem.MaxCollectionBytes
 	}
 	for _, c := range r.l.collections {
-		if c.added > 0 {
+		// Each order a run creates starts a collection of its own, which a
+		// few writes fill: growth matters when writes keep adding to one.
+		if c.added > 0 && c.grows >= MinGrowthWrites {
 			colls = append(colls, project(Growth{Kind: "collection", Key: c.pk, Bytes: c.known, Added: c.added, Limit: limit}))
 		}
 	}
-	return append(r.top(items), r.top(colls)...)
+	var keys []Growth
+	for at, k := range r.l.indexKeys {
+		if k.added > 0 && k.grows >= MinGrowthWrites {
+			keys = append(keys, project(Growth{Kind: "index key", Target: at.target, Key: k.pk, Bytes: max(0, k.known), Added: k.added}))
+		}
+	}
+	return append(append(r.top(items), r.top(colls)...), r.top(keys)...)
 }
 
 // top orders growths soonest-to-limit first (then fastest), keeping TopN.

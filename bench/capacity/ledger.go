@@ -22,6 +22,7 @@ type Ledger struct {
 	diffs       map[diffKey]*Disagreement
 	items       map[string]*itemTrack
 	collections map[string]*collectionTrack
+	indexKeys   map[slot]*collectionTrack // GSI partition key values, as collections
 	first, last int64 // unix seconds of the first and last charge
 	observed    int64 // observations
 }
@@ -69,6 +70,7 @@ type itemTrack struct {
 type collectionTrack struct {
 	pk           string
 	known, added int
+	grows        int // writes that enlarged it
 }
 
 // patternOp is one operation of one pattern: a pattern that reads, then
@@ -95,6 +97,7 @@ func NewLedger(s designs.Schema) *Ledger {
 		diffs:       map[diffKey]*Disagreement{},
 		items:       map[string]*itemTrack{},
 		collections: map[string]*collectionTrack{},
+		indexKeys:   map[slot]*collectionTrack{},
 		first:       math.MaxInt64,
 		last:        math.MinInt64,
 	}

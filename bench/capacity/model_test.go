@@ -226,6 +226,33 @@ func TestGrowthOfASetItem(t *testing.T) {
 	}
 }
 
+func TestCollectionsAndIndexKeysNeedRepeatedGrowth(t *testing.T) {
+	// 30 orders, each created with three writes of its own collection:
+	// none is growth. One warehouse takes a shipment entry on GSI1 with
+	// every order: that key grows with traffic.
+	var calls []Observation
+	shipped := 0
+	for i := range 30 {
+		order := fmt.Sprintf("ORDER#%d", i)
+		head := with(sized(order, "A", 300), "G", s("WAREHOUSE#1"), "GS", s(order))
+		shipped += ddbitem.Size(head) // GSI1 projects ALL
+		calls = append(calls, Observation{Pattern: "AP-01", Op: designs.PutItem, Writes: []Write{{After: head}}})
+		for _, sk := range []string{"B", "C"} {
+			calls = append(calls, Observation{Pattern: "AP-01", Op: designs.PutItem, Writes: []Write{{After: sized(order, sk, 200)}}})
+		}
+	}
+	r := analyze(Model{Schema: schema, Duration: 10 * time.Second}, calls...)
+	if len(r.Growth) != 1 {
+		t.Fatalf("Analyze().Growth = %+v, want the warehouse's GSI1 key alone", r.Growth)
+	}
+	if g := r.Growth[0]; g.Kind != "index key" || g.Target != "GSI1" || g.Key != "WAREHOUSE#1" || g.Added != shipped || g.Bytes != shipped || g.Limit != 0 {
+		t.Errorf("Analyze().Growth[0] = %+v, want GSI1's WAREHOUSE#1, %d B added, no limit", g, shipped)
+	}
+	if !strings.Contains(strings.Join(r.Findings, "\n"), `Partition key "WAREHOUSE#1" of index GSI1 gathered`) {
+		t.Errorf("Analyze().Findings = %q, want the growing GSI key named", r.Findings)
+	}
+}
+
 func TestGrowthNeedsRepeatedGrowth(t *testing.T) {
 	// One write that enlarges an item (a voucher issued, a status set) is a
 	// change of state, not growth with traffic: no projection to 400 KB.

@@ -156,14 +156,16 @@ type Pressure struct {
 	BackPressure bool    `json:"back_pressure,omitempty"`
 }
 
-// Growth is an item or an item collection that grew during the run: its
-// latest known size, the bytes the run added, the growth per second at the
+// Growth is an item, an item collection or a GSI partition key value that
+// repeated writes enlarged during the run (MinGrowthWrites): its latest
+// known size, the bytes the run added, the growth per second at the
 // measured rate, and how long until it reaches its limit at the measured
 // and at the target rate (0: no limit applies, or it does not grow).
-// Collections are known only through the items the run wrote: Bytes is a
-// lower bound.
+// Collections and index keys are known only through the items the run
+// wrote: Bytes is a lower bound.
 type Growth struct {
-	Kind            string  `json:"kind"` // "item" or "collection"
+	Kind            string  `json:"kind"`             // "item", "collection" or "index key"
+	Target          string  `json:"target,omitempty"` // the GSI of an index key
 	Key             string  `json:"key"`
 	Sort            string  `json:"sort,omitempty"`
 	Bytes           int     `json:"bytes"`

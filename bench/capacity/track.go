@@ -36,6 +36,10 @@ func (l *Ledger) follow(s ddbitem.Schema, w Write) {
 	c := l.collection(it.pk)
 	c.known += coll - it.coll
 	c.added += coll - it.coll
+	if coll > it.coll {
+		c.grows++
+	}
+	l.followIndexes(s, w)
 	prev := it.first
 	if it.writes > 0 {
 		prev = it.last
@@ -55,4 +59,40 @@ func (l *Ledger) collection(pk string) *collectionTrack {
 		l.collections[pk] = c
 	}
 	return c
+}
+
+// followIndexes records what a write added to or took from each GSI
+// partition key value it touched: a GSI key has no size limit, but one
+// that gathers entries with traffic (a warehouse's shipments) makes every
+// read of it longer.
+func (l *Ledger) followIndexes(s ddbitem.Schema, w Write) {
+	for _, ix := range s.Indexes {
+		if ix.Local {
+			continue
+		}
+		old, new := s.Entry(ix, w.Before), s.Entry(ix, w.After)
+		oldKey, newKey := ddbitem.KeyText(old[ix.PK]), ddbitem.KeyText(new[ix.PK])
+		if old != nil {
+			k := l.indexKey(ix.Name, oldKey)
+			k.known -= ddbitem.Size(old)
+			k.added -= ddbitem.Size(old)
+		}
+		if new != nil {
+			k := l.indexKey(ix.Name, newKey)
+			k.known += ddbitem.Size(new)
+			k.added += ddbitem.Size(new)
+			if old == nil || oldKey != newKey || ddbitem.Size(new) > ddbitem.Size(old) {
+				k.grows++
+			}
+		}
+	}
+}
+
+func (l *Ledger) indexKey(index, pk string) *collectionTrack {
+	k := l.indexKeys[slot{index, pk}]
+	if k == nil {
+		k = &collectionTrack{pk: pk}
+		l.indexKeys[slot{index, pk}] = k
+	}
+	return k
 }

@@ -361,7 +361,11 @@ func (p *printer) growth(gs []capacity.Growth) {
 	}
 	var rows [][]string
 	for _, g := range gs {
-		rows = append(rows, []string{g.Kind, code(g.Key), code(g.Sort), thousands(int64(g.Bytes)), thousands(int64(g.Added)),
+		kind := g.Kind
+		if g.Target != "" {
+			kind += " of " + g.Target
+		}
+		rows = append(rows, []string{kind, code(g.Key), code(g.Sort), thousands(int64(g.Bytes)), thousands(int64(g.Added)),
 			units(g.BytesPerSecond), limitBytes(g.Limit), seconds(g.SecondsToLimit), seconds(g.SecondsAtTarget)})
 	}
 	p.f("### Growth\n\n")
