@@ -23,8 +23,8 @@ type Ledger struct {
 	items       map[string]*itemTrack
 	collections map[string]*collectionTrack
 	indexKeys   map[slot]*collectionTrack // GSI partition key values, as collections
-	first, last int64 // unix seconds of the first and last charge
-	observed    int64 // observations
+	first, last int64                     // unix seconds of the first and last charge
+	observed    int64                     // observations
 }
 
 // cell is one partition key of one target in one second.
