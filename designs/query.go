@@ -21,6 +21,12 @@ type PageQuery struct {
 	Consistent bool // strongly consistent; the table and its LSIs only
 	Size       int  // items a page holds, 1 or more
 	After      Cursor
+	// Filter, when set, keeps the items it holds for. DynamoDB applies it
+	// after reading and charges every item it read, kept or not; QueryPage
+	// reads on, Size+1 items a call, until the page is full or the range
+	// ends, so a filter that keeps few items costs many reads (declare it
+	// in the catalog's Filters).
+	Filter *expression.ConditionBuilder
 }
 
 // QueryPage reads one page of q. It asks DynamoDB for one item more than
@@ -28,8 +34,9 @@ type PageQuery struct {
 // item, so next is empty exactly when nothing follows (DynamoDB's own
 // LastEvaluatedKey is also set after a full page that happens to end the
 // results, which would cost the caller an empty last page). A page may still
-// come back short, with a next, when it reaches Query's 1 MB limit. A Size
-// below 1, or a cursor that is not one, is ErrInvalidInput.
+// come back short, with a next, when it reaches Query's 1 MB limit; under a
+// Filter it is full unless the range ended. A Size below 1, or a cursor that
+// is not one, is ErrInvalidInput.
 func (s Schema) QueryPage(ctx context.Context, db DB, q PageQuery) (items []map[string]types.AttributeValue, next Cursor, err error) {
 	if q.Size < 1 {
 		return nil, "", fmt.Errorf("page size %d: %w: want 1 or more", q.Size, ErrInvalidInput)
@@ -38,7 +45,11 @@ func (s Schema) QueryPage(ctx context.Context, db DB, q PageQuery) (items []map[
 	if err != nil {
 		return nil, "", err
 	}
-	expr, err := expression.NewBuilder().WithKeyCondition(q.Key).Build()
+	b := expression.NewBuilder().WithKeyCondition(q.Key)
+	if q.Filter != nil {
+		b = b.WithFilter(*q.Filter)
+	}
+	expr, err := b.Build()
 	if err != nil {
 		return nil, "", fmt.Errorf("build: %w", err)
 	}
@@ -50,6 +61,7 @@ func (s Schema) QueryPage(ctx context.Context, db DB, q PageQuery) (items []map[
 		ScanIndexForward:          aws.Bool(!q.Backward),
 		ExclusiveStartKey:         start,
 		Limit:                     aws.Int32(int32(q.Size + 1)),
+		FilterExpression:          expr.Filter(),
 	}
 	if q.Index != "" {
 		in.IndexName = aws.String(q.Index)
@@ -57,11 +69,18 @@ func (s Schema) QueryPage(ctx context.Context, db DB, q PageQuery) (items []map[
 	if q.Consistent {
 		in.ConsistentRead = aws.Bool(true)
 	}
-	out, err := db.Query(ctx, in)
-	if err != nil {
-		return nil, "", err
+	var last map[string]types.AttributeValue
+	for {
+		out, err := db.Query(ctx, in)
+		if err != nil {
+			return nil, "", err
+		}
+		items, last = append(items, out.Items...), out.LastEvaluatedKey
+		if q.Filter == nil || len(items) > q.Size || last == nil {
+			break
+		}
+		in.ExclusiveStartKey = last
 	}
-	items, last := out.Items, out.LastEvaluatedKey
 	if len(items) > q.Size {
 		items = items[:q.Size]
 		last = s.resumeKey(items[q.Size-1], q.Index)

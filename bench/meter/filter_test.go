@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	. "github.com/onsi/ginkgo/v2"
@@ -12,6 +13,7 @@ import (
 	"github.com/ddbharness/ddbharness/bench/capacity"
 	"github.com/ddbharness/ddbharness/bench/meter"
 	"github.com/ddbharness/ddbharness/ddbitem"
+	"github.com/ddbharness/ddbharness/designs"
 )
 
 // A filter or a COUNT hides from the pattern items DynamoDB read and
@@ -108,6 +110,25 @@ var _ = Describe("filtered and counting reads", Label("client"), func() {
 		ours, local := charged(o)
 		Expect(ours).To(Equal(1.0))
 		Expect(local).To(Equal(ours))
+	})
+
+	It("fills a filtered page of designs.QueryPage across calls, with a cursor that resumes after its last item", func(ctx SpecContext) {
+		q := designs.PageQuery{Table: table, Key: expression.Key("PK").Equal(expression.Value(pk)), Size: 2, Consistent: true}
+		keep := expression.Name("Keep").Equal(expression.Value("yes"))
+		q.Filter = &keep
+		page, next, err := schema.QueryPage(as(ctx), client, q)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(page).To(HaveExactElements(sameItem(items[0]), sameItem(items[2])))
+		Expect(next).NotTo(BeEmpty())
+		obs := rec.Take()
+		Expect(obs).To(HaveLen(2), "the first call evaluated A, B and C and kept two: one more call to look ahead")
+		Expect([]int{obs[0].Scanned, obs[1].Scanned}).To(Equal([]int{3, 1}))
+
+		q.After = next
+		page, next, err = schema.QueryPage(as(ctx), client, q)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(page).To(HaveExactElements(sameItem(items[3])))
+		Expect(next).To(BeEmpty())
 	})
 
 	It("charges Local's figure when the shadow does not know what the read evaluated", func(ctx SpecContext) {
