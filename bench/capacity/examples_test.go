@@ -60,10 +60,9 @@ func items(pk string, n, size int) []ddbitem.Item {
 func TestAWSExamples(t *testing.T) {
 	small := sized("P", "A", 500)
 	big := sized("P", "B", 2*1024+1)
-	ix := func(item ddbitem.Item, kv ...any) ddbitem.Item { return with(item, kv...) }
-	withG := ix(sized("P", "G", 300), "G", s("g1"), "GS", s("1"))
-	entry1517 := ix(sized("P", "M", 1517-len("G")-2-len("GS")-1), "G", s("g1"), "GS", s("1"))
-	lsiItem := padded(ix(small, "L", s("l"), "P", s("p")), "D", 300)
+	withG := with(sized("P", "G", 300), "G", s("g1"), "GS", s("1"))
+	entry1517 := with(sized("P", "M", 1517-len("G")-2-len("GS")-1), "G", s("g1"), "GS", s("1"))
+	lsiItem := padded(with(small, "L", s("l"), "P", s("p")), "D", 300)
 	lsiEntry := ddbitem.Size(examples.ItemSchema().EntryOf("Local", lsiItem))
 
 	rows := []struct {
@@ -134,7 +133,7 @@ func TestAWSExamples(t *testing.T) {
 			Observation{Op: designs.Query, Index: "All", Reads: func() []ddbitem.Item {
 				var out []ddbitem.Item
 				for i := range 8 {
-					out = append(out, padded(ix(sized("P", fmt.Sprint(i), 100), "G", s("g"), "GS", s(fmt.Sprint(i))), "D", 2000))
+					out = append(out, padded(with(sized("P", fmt.Sprint(i), 100), "G", s("g"), "GS", s(fmt.Sprint(i))), "D", 2000))
 				}
 				return out
 			}()}, map[string]float64{"All": 2}},
@@ -169,7 +168,7 @@ func TestAWSExamples(t *testing.T) {
 		{"an identical overwrite: one unit, no index arm", srcDynoIndex,
 			Observation{Op: designs.PutItem, Writes: []Write{{Before: withG, After: withG}}}, table(1)},
 		{"a 3,023 B item with an 18 B INCLUDE entry: table 3, index 1", srcDynoIndex,
-			Observation{Op: designs.PutItem, Writes: []Write{{After: padded(ix(sized("P", "A", 100), "H", s("h")), "D", 3023)}}},
+			Observation{Op: designs.PutItem, Writes: []Write{{After: padded(with(sized("P", "A", 100), "H", s("h")), "D", 3023)}}},
 			map[string]float64{designs.MainTable: 3, "Some": 1}},
 		{"a failed write of a small item over a ~3 KB stored one: 3", srcDynoU2,
 			Observation{Op: designs.PutItem, Writes: []Write{{Before: sized("P", "A", 3000), After: sized("P", "A", 3000), Failed: true, Attempted: small}}}, table(3)},

@@ -74,7 +74,7 @@ func findings(r Report) []string {
 // filterFinding describes what a pattern's filtered or counting calls paid
 // for beyond what they returned.
 func filterFinding(p PatternUsage) string {
-	calls := p.Filtered + p.Counted - min(p.Filtered, p.Counted) // a call may do both
+	calls := p.Evaluating()
 	if calls == 0 {
 		return ""
 	}

@@ -32,6 +32,11 @@ type PatternUsage struct {
 	LocalCharged int64             `json:"local_charged_calls,omitempty"`
 }
 
+// Evaluating is how many of the pattern's calls filtered or counted: the
+// calls of one pattern operation share their shape, so a call that does
+// both is counted once.
+func (p PatternUsage) Evaluating() int64 { return max(p.Filtered, p.Counted) }
+
 // Disagreement is where DynamoDB Local's figure for a pattern on a target
 // differs from AWS's rules: over Calls calls carrying a Local figure,
 // Differing disagreed; Units and LocalUnits sum both figures over all Calls,

@@ -32,9 +32,11 @@ func (c *Client) Query(ctx context.Context, in *dynamodb.QueryInput, opts ...fun
 	if v, ok := ddbitem.PartitionValue(aws.ToString(in.KeyConditionExpression), in.ExpressionAttributeNames, in.ExpressionAttributeValues, pk); ok {
 		res.addressed = []ddbitem.Item{{pk: v}}
 	}
-	res.keyRange = &ddbitem.KeyRange{Index: pg.index, Forward: aws.ToBool(in.ScanIndexForward) || in.ScanIndexForward == nil,
-		Start: in.ExclusiveStartKey, Key: ddbitem.Condition{Expr: aws.ToString(in.KeyConditionExpression),
-			Names: in.ExpressionAttributeNames, Values: in.ExpressionAttributeValues}}
+	if pg.filtered || pg.counted { // only these need the range they read
+		res.keyRange = &ddbitem.KeyRange{Index: pg.index, Forward: aws.ToBool(in.ScanIndexForward) || in.ScanIndexForward == nil,
+			Start: in.ExclusiveStartKey, Key: ddbitem.Condition{Expr: aws.ToString(in.KeyConditionExpression),
+				Names: in.ExpressionAttributeNames, Values: in.ExpressionAttributeValues}}
+	}
 	c.readPage(ctx, sent, start, designs.Query, pg, res)
 	if !wantsCapacity(in.ReturnConsumedCapacity) {
 		out.ConsumedCapacity = nil
@@ -120,8 +122,18 @@ func (c *Client) readPage(ctx context.Context, sent uint64, start time.Time, op 
 // gave it (an LSI entry fetched from the table stays whole).
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Query.FilterExpression.html
 func (c *Client) evaluated(pg page, res pageResult, returned []ddbitem.Item) ([]ddbitem.Item, bool) {
+	// A Query reads one partition: gather only its items from the shadow.
+	pk := c.schema.PartitionKey(pg.index)
+	var part ddbitem.Item
+	if res.keyRange != nil && len(res.addressed) > 0 {
+		part = res.addressed[0]
+	}
 	var all []ddbitem.Item
-	c.shadow.each(pg.table, func(it ddbitem.Item) { all = append(all, it) })
+	c.shadow.each(pg.table, func(it ddbitem.Item) {
+		if part == nil || ddbitem.EqualValue(it[pk], part[pk]) {
+			all = append(all, it)
+		}
+	})
 	var rng []ddbitem.Item
 	switch {
 	case res.keyRange != nil:

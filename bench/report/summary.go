@@ -247,7 +247,7 @@ func (p *printer) capacity(r capacity.Report) {
 func (p *printer) filtered(ps []capacity.PatternUsage) {
 	var rows [][]string
 	for _, u := range ps {
-		if u.Filtered == 0 && u.Counted == 0 {
+		if u.Evaluating() == 0 {
 			continue
 		}
 		kept := "—"
@@ -255,8 +255,8 @@ func (p *printer) filtered(ps []capacity.PatternUsage) {
 			kept = fmt.Sprintf("%.0f%%", 100*float64(u.Returned)/float64(u.Evaluated))
 		}
 		from := "the client's shadow"
-		switch calls := u.Filtered + u.Counted - min(u.Filtered, u.Counted); {
-		case u.LocalCharged >= calls:
+		switch {
+		case u.LocalCharged >= u.Evaluating():
 			from = "DynamoDB Local's figure"
 		case u.LocalCharged > 0:
 			from = fmt.Sprintf("the shadow; DynamoDB Local's figure for %d calls", u.LocalCharged)

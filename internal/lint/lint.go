@@ -423,9 +423,11 @@ func (l *linter) filteredReads() {
 		if p.Counts {
 			f.Names["counts"] = []string{"COUNT"}
 		}
-		if ps := group(l.d.Schema, targetOf(p), entries(l.d.Schema, targetOf(p), l.full.items)).largest(); len(ps) > 0 && p.Op == designs.Query {
-			f.Measured["largest_partition_entries"], f.Measured["largest_partition_bytes"] = ps[0].entries, ps[0].bytes
-			f.Keys = []KeyFigure{{Key: ps[0].key, Entries: ps[0].entries, Bytes: ps[0].bytes}}
+		if p.Op == designs.Query { // a Scan reads every partition: no one of them is its measure
+			if ps := group(l.d.Schema, targetOf(p), entries(l.d.Schema, targetOf(p), l.full.items)).largest(); len(ps) > 0 {
+				f.Measured["largest_partition_entries"], f.Measured["largest_partition_bytes"] = ps[0].entries, ps[0].bytes
+				f.Keys = []KeyFigure{{Key: ps[0].key, Entries: ps[0].entries, Bytes: ps[0].bytes}}
+			}
 		}
 		l.add(f)
 	}
