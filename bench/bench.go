@@ -8,6 +8,7 @@ package bench
 
 import (
 	"context"
+	"sort"
 	"sync/atomic"
 	"time"
 
@@ -25,38 +26,46 @@ type Outcome struct {
 	engine.Outcome
 	Capacity capacity.Report
 	Fidelity meter.Fidelity
-	// CapacityCut says the test bed failed (Failure is set): Capacity then
-	// covers only the calls before Failure.At, and is empty when the
-	// failure came before measuring.
-	CapacityCut bool
+}
+
+// CapacitySpan is the stretch of the measured phase the capacity model
+// covers: the phase (without the drain after it), cut at the test bed's
+// failure when there was one; zero when measuring never began.
+func (o Outcome) CapacitySpan() time.Duration {
+	if o.Started.IsZero() {
+		return 0
+	}
+	span := o.Elapsed
+	if o.Duration > 0 {
+		span = min(span, o.Duration)
+	}
+	if f := o.Failure; f != nil {
+		span = max(0, min(span, f.At))
+	}
+	return span
 }
 
 // Run runs scenario sc against db with the engine's options (engine.Workers,
 // engine.TargetRate, ...), metering every call, then runs the capacity
 // model over what the measured phase consumed. An interrupted run returns
 // what it measured; a run whose test bed failed, what it measured before
-// the failure, with CapacityCut set.
+// the failure (CapacitySpan).
 func Run(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, opts ...engine.Option) (Outcome, error) {
 	m := &metered{schema: sc.Design.Schema}
 	out, err := engine.Run(ctx, db, sc, append(opts, engine.Metered(m))...)
-	res := Outcome{Outcome: out, Fidelity: m.fidelity, CapacityCut: out.Failure != nil}
+	res := Outcome{Outcome: out, Fidelity: m.fidelity}
 	if err != nil || m.ledger == nil {
 		return res, err
 	}
-	requests, duration := int64(out.Total.Requests), min(out.Elapsed, sc.Duration)
+	requests, duration := int64(out.Total.Requests), res.CapacitySpan()
 	if f := out.Failure; f != nil {
 		// The ledger stopped at the failure (metered.Cut); the rate it is
-		// modelled at counts the calls due before it, over the time before it.
+		// modelled at counts the calls due before it (Results are in due
+		// order), over the time before it.
 		if f.At <= 0 {
 			return res, nil
 		}
-		requests, duration = 0, min(f.At, duration)
-		cut := out.Started.Add(f.At)
-		for _, r := range out.Results {
-			if r.Timestamp.Before(cut) {
-				requests++
-			}
-		}
+		requests = int64(sort.Search(len(out.Results), func(i int) bool { return !out.Results[i].Timestamp.Before(f.Time) }))
 	}
 	res.Capacity = capacity.Model{
 		Schema:     sc.Design.Schema,

@@ -248,7 +248,7 @@ var _ = Describe("running a scenario on DynamoDB Local", Label("engine"), func()
 		Expect(out.Elapsed - f.At).To(BeNumerically("<", 5*time.Second))
 
 		By("modelling capacity on the calls before the failure only")
-		Expect(out.CapacityCut).To(BeTrue())
+		Expect(out.CapacitySpan()).To(Equal(f.At))
 		cut := out.Started.Add(f.At)
 		var before int64
 		for _, r := range out.Results {

@@ -99,10 +99,11 @@ func (a *attack) run(ctx context.Context, d time.Duration, c *collector) (unsent
 		c.start(began)
 		defer c.stop()
 		late = func(due, now time.Time) {
-			if wait := now.Sub(due); wait > SaturationWait {
-				a.tb.saturate(due.Sub(began), a.rate(due.Sub(began)), fmt.Sprintf(
-					"a call due at %s waited %s for one of the %d workers, all busy with calls the server had not answered",
-					due.Sub(began).Round(time.Millisecond), wait.Round(time.Millisecond), a.workers))
+			if wait := now.Sub(due); wait > SaturationWait && !a.tb.sat.Load() {
+				a.tb.saturate(due.Sub(began), a.rate(due.Sub(began)), func() string {
+					return fmt.Sprintf("a call due at %s waited %s for one of the %d workers, all busy with calls the server had not answered",
+						due.Sub(began).Round(time.Millisecond), wait.Round(time.Millisecond), a.workers)
+				})
 			}
 		}
 		quit := make(chan struct{})
@@ -224,8 +225,8 @@ func (a *attack) call(ctx context.Context, t ticket, r *rand.Rand, record func(*
 	if err != nil && ctx.Err() != nil {
 		return
 	}
-	a.tb.callEnded(end, err)
 	code, class := Classify(err)
+	a.tb.callEnded(end, err, code)
 	record(&vegeta.Result{
 		Attack:    string(st.Pattern),
 		Code:      code,
@@ -251,8 +252,9 @@ func (a *attack) watchStalls(began time.Time, quit <-chan struct{}) {
 			n := a.inflight.Load()
 			last := time.Unix(0, a.lastEnd.Load())
 			if idle := now.Sub(last); n > 0 && idle >= StallAfter {
-				a.tb.saturate(last.Sub(began), a.rate(last.Sub(began)), fmt.Sprintf(
-					"no call ended for %s while %d were in flight: the server stalled", idle.Round(time.Millisecond), n))
+				a.tb.saturate(last.Sub(began), a.rate(last.Sub(began)), func() string {
+					return fmt.Sprintf("no call ended for %s while %d were in flight: the server stalled", idle.Round(time.Millisecond), n)
+				})
 			}
 		}
 	}

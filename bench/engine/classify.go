@@ -127,10 +127,14 @@ var serverFaults = map[string]bool{
 // stock), throttling, a 4xx answer and a call the run itself cancelled are
 // not.
 func Infrastructure(err error) (cause string, ok bool) {
-	if err == nil || errors.Is(err, context.Canceled) {
-		return "", false
-	}
-	if status, _ := Classify(err); status != StatusError {
+	code, _ := Classify(err)
+	return infrastructure(err, code)
+}
+
+// infrastructure is Infrastructure for an error already classified as
+// code, so that a call's error is classified once.
+func infrastructure(err error, code uint16) (cause string, ok bool) {
+	if err == nil || code != StatusError || errors.Is(err, context.Canceled) {
 		return "", false
 	}
 	var resp interface{ HTTPStatusCode() int } // the SDK's response errors

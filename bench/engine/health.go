@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -23,6 +24,7 @@ type bed struct {
 	phase     string
 	failure   *Failure
 	saturated *Saturation
+	sat       atomic.Bool // saturated is set: later notes need no lock and no message
 	infra     infraWindow
 }
 
@@ -113,8 +115,8 @@ func (b *bed) ended(err error) bool {
 
 // callEnded counts a finished call, not one the run cut short, towards the
 // share of infrastructure failures, and fails the run past it.
-func (b *bed) callEnded(now time.Time, err error) {
-	cause, infra := Infrastructure(err)
+func (b *bed) callEnded(now time.Time, err error, code uint16) {
+	cause, infra := infrastructure(err, code)
 	b.mu.Lock()
 	reason, over := b.infra.add(now, cause, infra, err)
 	b.mu.Unlock()
@@ -123,12 +125,17 @@ func (b *bed) callEnded(now time.Time, err error) {
 	}
 }
 
-// saturate notes the first time the test bed fell behind while measuring.
-func (b *bed) saturate(at time.Duration, rate float64, reason string) {
+// saturate notes the first time the test bed fell behind while measuring;
+// reason is built only then, not for each call that falls behind after it.
+func (b *bed) saturate(at time.Duration, rate float64, reason func() string) {
+	if b.sat.Load() {
+		return
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.saturated == nil {
-		b.saturated = &Saturation{At: at, Rate: rate, Reason: reason}
+		b.saturated = &Saturation{At: at, Rate: rate, Reason: reason()}
+		b.sat.Store(true)
 	}
 }
 
@@ -162,7 +169,7 @@ type infraWindow struct {
 }
 
 type callEnd struct {
-	at    time.Time
+	at    int64 // Unix nanoseconds
 	infra bool
 }
 
@@ -170,14 +177,14 @@ type callEnd struct {
 // failed: more than InfraFailureShare of at least InfraFailureMinCalls
 // calls in the window, or every call for InfraFailureStreak.
 func (w *infraWindow) add(now time.Time, cause string, infra bool, err error) (reason string, over bool) {
-	old := 0
-	for old < len(w.ends) && !w.ends[old].at.After(now.Add(-InfraFailureWindow)) {
+	old, from := 0, now.Add(-InfraFailureWindow).UnixNano()
+	for old < len(w.ends) && w.ends[old].at <= from {
 		if w.ends[old].infra {
 			w.failed--
 		}
 		old++
 	}
-	w.ends = append(w.ends[old:], callEnd{now, infra})
+	w.ends = append(w.ends[old:], callEnd{now.UnixNano(), infra})
 	if !infra {
 		w.streak = time.Time{}
 		return "", false

@@ -39,7 +39,7 @@ type Status struct {
 
 // StatusOf tells what became of out.
 func StatusOf(out bench.Outcome) Status {
-	s := Status{State: StateComplete, Measured: !out.Started.IsZero(), Healthy: out.Elapsed}
+	s := Status{State: StateComplete, Measured: !out.Started.IsZero(), Healthy: out.CapacitySpan()}
 	switch {
 	case out.Failure != nil:
 		s.State = StateFailed
@@ -57,12 +57,6 @@ func StatusOf(out bench.Outcome) Status {
 		s.Phase = PhaseWarmup
 	default:
 		s.Phase = PhaseSeeding
-	}
-	if f := out.Failure; f != nil {
-		s.Healthy = max(0, min(f.At, out.Elapsed))
-		if !s.Measured {
-			s.Healthy = 0
-		}
 	}
 	return s
 }
@@ -174,6 +168,15 @@ func failedWhen(out bench.Outcome, s Status) string {
 		return fmt.Sprintf("the test bed failed while %s, before measuring", s.Phase)
 	}
 	return fmt.Sprintf("the test bed failed %s into the %s run", secs(out.Failure.At), out.Duration)
+}
+
+// failureTime is when the test bed failed: the engine's clock, or the
+// start of measuring plus how far into it.
+func failureTime(out bench.Outcome, f *engine.Failure) time.Time {
+	if !f.Time.IsZero() {
+		return f.Time
+	}
+	return out.Started.Add(f.At)
 }
 
 // secs prints a part of a run in seconds, to a tenth: "7.6 s".

@@ -131,11 +131,7 @@ func (p *printer) header(out bench.Outcome, st Status) {
 func (p *printer) failure(out bench.Outcome, st Status, f *engine.Failure) {
 	p.f("**FAILED: %s.** %s.\n\n", failedWhen(out, st), FailureReason(f))
 	if st.Measured {
-		when := f.Time
-		if when.IsZero() {
-			when = out.Started.Add(f.At)
-		}
-		at := when.UTC().Format("15:04:05.000 UTC")
+		at := failureTime(out, f).UTC().Format("15:04:05.000 UTC")
 		p.f("It happened at %s, %s into measuring. ", at, secs(f.At))
 		if st.FindingsValid() {
 			p.f("Calls after it failed because of it, not because of the design: the capacity findings cover only the %s before it, and the latency and error figures below include the failed calls.\n\n", secs(st.Healthy))

@@ -137,10 +137,7 @@ func WriteMetrics(w io.Writer, out bench.Outcome) error {
 	}
 	if f := out.Failure; f != nil {
 		m.Failure = &failureJSON{At: f.At, Phase: f.Phase, Reason: strings.TrimSpace(f.Reason), Logs: f.Logs}
-		switch at := out.Started.Add(f.At); {
-		case !f.Time.IsZero():
-			m.Failure.Time = &f.Time
-		case st.Measured:
+		if at := failureTime(out, f); !f.Time.IsZero() || st.Measured {
 			m.Failure.Time = &at
 		}
 	}
