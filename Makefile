@@ -13,7 +13,10 @@ DESIGN ?=
 
 # Values reach the commands through the environment, never pasted into the
 # recipe's text: a value with quotes or a semicolon stays one value.
-export GINKGO_FLAGS SCENARIO TARGET_RATE DURATION NAME ENTITY DESIGN
+# SCENARIO and DESIGN are split on spaces (several names); GINKGO_FLAGS is
+# the one value pasted as shell words, so that a label filter can be quoted
+# inside it, as README shows.
+export SCENARIO TARGET_RATE DURATION NAME ENTITY DESIGN
 
 .PHONY: verify test lint walkthrough faults bench catalog new-design clean check-go
 

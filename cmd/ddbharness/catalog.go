@@ -27,15 +27,20 @@ func catalog(w io.Writer) error {
 }
 
 // local runs DynamoDB Local until interrupted, for people who want one
-// instance across several commands. It listens on 127.0.0.1 only.
+// instance across several commands. It listens on 127.0.0.1 only, when
+// this Java can build the loopback launcher (it says so).
 func local(ctx context.Context) error {
 	srv, err := startDynamo(ctx)
 	if err != nil {
 		return err
 	}
 	defer srv.Stop()
-	fmt.Fprintf(os.Stderr, "DynamoDB Local is ready on %s (this machine only). In another shell:\n  export %s=%s\nCtrl-C stops it.\n",
-		srv.Endpoint, ddblocal.EnvEndpoint, srv.Endpoint)
+	where := ""
+	if srv.LoopbackOnly {
+		where = " (this machine only)"
+	}
+	fmt.Fprintf(os.Stderr, "DynamoDB Local is ready on %s%s. In another shell:\n  export %s=%s\nCtrl-C stops it.\n",
+		srv.Endpoint, where, ddblocal.EnvEndpoint, srv.Endpoint)
 	select {
 	case <-ctx.Done():
 		return nil

@@ -119,22 +119,22 @@ func find(prefix string) (Dist, error) {
 
 // check tells whether an install can run: the jar is the pinned one, and
 // every library its manifest names is there and whole (a jar must open as
-// a zip, which a truncated one does not). It reads the jar once and each
+// a zip, which a truncated one does not). It reads the jar once, and each
 // library's directory only, so a start pays some milliseconds.
 func check(d Dist) error {
-	f, err := os.Open(d.Jar)
+	b, err := os.ReadFile(d.Jar)
 	if err != nil {
 		return err
 	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return fmt.Errorf("read %s: %w", d.Jar, err)
-	}
-	if sum := hex.EncodeToString(h.Sum(nil)); sum != JarSHA256 {
+	sum := sha256.Sum256(b)
+	if sum := hex.EncodeToString(sum[:]); sum != JarSHA256 {
 		return fmt.Errorf("%s has SHA-256 %s, not the %s that %s ships", filepath.Base(d.Jar), sum[:12], JarSHA256[:12], Package)
 	}
-	paths, err := classPath(d.Jar)
+	z, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		return fmt.Errorf("%s: %w", filepath.Base(d.Jar), err)
+	}
+	paths, err := classPath(z, filepath.Base(d.Jar))
 	if err != nil {
 		return err
 	}
@@ -161,16 +161,11 @@ func check(d Dist) error {
 	return nil
 }
 
-// classPath reads the Class-Path entries of a jar's manifest.
-func classPath(jar string) ([]string, error) {
-	z, err := zip.OpenReader(jar)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", filepath.Base(jar), err)
-	}
-	defer z.Close()
+// classPath reads the Class-Path entries of the manifest of jar z.
+func classPath(z *zip.Reader, name string) ([]string, error) {
 	m, err := z.Open("META-INF/MANIFEST.MF")
 	if err != nil {
-		return nil, fmt.Errorf("%s has no manifest: %w", filepath.Base(jar), err)
+		return nil, fmt.Errorf("%s has no manifest: %w", name, err)
 	}
 	defer m.Close()
 	// A manifest wraps long values: a line starting with a space continues

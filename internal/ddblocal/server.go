@@ -57,7 +57,11 @@ func WithReadyTimeout(d time.Duration) Option { return func(o *options) { o.read
 // Local this process started, or one the user gave.
 type Server struct {
 	Endpoint string
-	proc     *server // nil for a given endpoint
+	// LoopbackOnly says this process started it bound to 127.0.0.1 (the
+	// loopback launcher); false for a given endpoint, or a Java that could
+	// not build the launcher and ran the plain jar on every interface.
+	LoopbackOnly bool
+	proc         *server // nil for a given endpoint
 }
 
 // Embedded reports whether this process started the server.
@@ -164,7 +168,7 @@ func Start(ctx context.Context, opts ...Option) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	args, _, cleanup := launchArgs(ctx, java, dist, env.CacheDir, o.log)
+	args, loopbackOnly, cleanup := launchArgs(ctx, java, dist, env.CacheDir, o.log)
 	s, err := launch(java, args, cleanup)
 	if err != nil {
 		return nil, err
@@ -173,7 +177,7 @@ func Start(ctx context.Context, opts ...Option) (*Server, error) {
 		s.stop()
 		return nil, fmt.Errorf("DynamoDB Local did not start: %w\nits last lines:\n%s", err, s.logs.String())
 	}
-	return &Server{Endpoint: s.endpoint, proc: s}, nil
+	return &Server{Endpoint: s.endpoint, LoopbackOnly: loopbackOnly, proc: s}, nil
 }
 
 // given checks an endpoint the harness did not start: the remote opt-in

@@ -197,7 +197,10 @@ var _ = Describe("a broken cached DynamoDB Local", Label("faults"), func() {
 			Expect(code).To(Equal(exitInterrupted))
 
 			By("starting again from the repaired cache, quietly")
-			out, _ = upLocal(ctx, env, func(string) {})
+			ready = false
+			out, code = upLocal(ctx, env, func(string) { ready = true })
+			Expect(ready).To(BeTrue(), "local never got ready from the repaired cache:\n%s", out)
+			Expect(code).To(Equal(exitInterrupted))
 			Expect(out).NotTo(ContainSubstring("broken"))
 			Expect(out).NotTo(ContainSubstring("installing"))
 		},

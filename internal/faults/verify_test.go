@@ -112,10 +112,10 @@ var _ = Describe("verify", Label("faults"), Ordered, ContinueOnFailure, func() {
 		run := startTagged(repo, bin, "verify", "--label-filter=design:invoicing")
 		defer run.cleanup()
 		run.waitForSuites(ctx, repo)
-		java := run.find(func(p proc) bool { return strings.Contains(p.cmdline, "DynamoDBLocal.jar") })
+		java := run.find(func(p ddbtest.Proc) bool { return strings.Contains(p.Cmdline, "DynamoDBLocal.jar") })
 		Expect(java).To(HaveLen(1), "verify's DynamoDB Local")
 		killed := time.Now()
-		Expect(syscall.Kill(java[0].pid, syscall.SIGKILL)).To(Succeed())
+		Expect(syscall.Kill(java[0].PID, syscall.SIGKILL)).To(Succeed())
 		Eventually(run.session).WithTimeout(10 * time.Second).Should(gexec.Exit())
 		fmt.Fprintf(GinkgoWriter, "verify exited %s after DynamoDB Local was killed\n", time.Since(killed).Round(time.Millisecond))
 		Expect(run.session.ExitCode()).To(Equal(exitTestBed))
@@ -169,18 +169,12 @@ func startTagged(repo, name string, args ...string) *tagged {
 	return t
 }
 
-// proc is a live process.
-type proc struct {
-	pid     int
-	cmdline string
-}
-
 // find lists the live processes carrying the tag that match.
-func (t *tagged) find(match func(proc) bool) []proc {
-	var found []proc
+func (t *tagged) find(match func(ddbtest.Proc) bool) []ddbtest.Proc {
+	var found []ddbtest.Proc
 	for _, p := range ddbtest.Procs() {
-		if q := (proc{pid: p.PID, cmdline: p.Cmdline}); p.HasEnv(tagEnv, t.tag) && match(q) {
-			found = append(found, q)
+		if p.HasEnv(tagEnv, t.tag) && match(p) {
+			found = append(found, p)
 		}
 	}
 	return found
@@ -192,11 +186,11 @@ func (t *tagged) waitForSuites(ctx SpecContext, repo string) {
 	GinkgoHelper()
 	abs, err := filepath.Abs(repo)
 	Expect(err).NotTo(HaveOccurred())
-	isSuite := func(p proc) bool {
-		exe := strings.Fields(p.cmdline + " x")[0]
+	isSuite := func(p ddbtest.Proc) bool {
+		exe := strings.Fields(p.Cmdline + " x")[0]
 		return strings.HasPrefix(exe, abs+string(filepath.Separator)) && strings.HasSuffix(exe, ".test")
 	}
-	Eventually(ctx, func() []proc { return t.find(isSuite) }).WithTimeout(8*time.Minute).WithPolling(20*time.Millisecond).
+	Eventually(ctx, func() []ddbtest.Proc { return t.find(isSuite) }).WithTimeout(8*time.Minute).WithPolling(200*time.Millisecond).
 		ShouldNot(BeEmpty(), "no suite started")
 	Expect(t.session.ExitCode()).To(Equal(-1), "verify ended before its suites ran")
 }
@@ -207,8 +201,8 @@ func (t *tagged) expectNoneLeft() {
 	GinkgoHelper()
 	Eventually(func() []string {
 		var left []string
-		for _, p := range t.find(func(proc) bool { return true }) {
-			left = append(left, fmt.Sprintf("%d %s", p.pid, p.cmdline))
+		for _, p := range t.find(func(ddbtest.Proc) bool { return true }) {
+			left = append(left, fmt.Sprintf("%d %s", p.PID, p.Cmdline))
 		}
 		return left
 	}).WithTimeout(10*time.Second).WithPolling(100*time.Millisecond).Should(BeEmpty(), "processes outlived verify")
@@ -217,8 +211,8 @@ func (t *tagged) expectNoneLeft() {
 // cleanup kills whatever is left, so that a failed spec does not leave
 // the next one a busy machine.
 func (t *tagged) cleanup() {
-	for _, p := range t.find(func(proc) bool { return true }) {
-		_ = syscall.Kill(p.pid, syscall.SIGKILL)
+	for _, p := range t.find(func(ddbtest.Proc) bool { return true }) {
+		_ = syscall.Kill(p.PID, syscall.SIGKILL)
 	}
 	t.session.Kill()
 }
