@@ -66,10 +66,12 @@ type call struct {
 	err     error
 }
 
+// scenarioEntries is one entry per scenario, labelled with its design so
+// that a run narrowed to one design keeps its entries.
 func scenarioEntries() []TableEntry {
 	var out []TableEntry
 	for _, sc := range scenarios.All {
-		out = append(out, Entry(sc.Name, sc))
+		out = append(out, Entry(sc.Name, Label(sc.Design.Label()), sc))
 	}
 	return out
 }

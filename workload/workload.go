@@ -87,9 +87,15 @@ type Step struct {
 }
 
 // Driver runs one design's patterns for bench. Seed fills the table with
-// Pool entities before the run (reporting progress); Call runs one pattern
-// on the key-th entity of the pool, with r for any other random choice.
-// Calls come from many goroutines at once.
+// n entities before the run, through the design's own write patterns on a
+// fixtures.Loader, and reports progress as entities done of n: never going
+// back, the last report n of n (Loader.Each does exactly that). The same
+// seed must write the same items. A read during Seed makes the Loader
+// flush first, so a seed keeps what it wrote in its own values instead of
+// reading it back. Call runs one pattern on the
+// key-th entity of the pool, with r for any other random choice. Calls
+// come from many goroutines at once. The seeding specs (package
+// scenarios) check the Seed contract for every design's default scenario.
 type Driver interface {
 	Seed(ctx context.Context, n int, progress func(done, total int)) error
 	Call(ctx context.Context, p designs.PatternID, key int, r *rand.Rand) error
