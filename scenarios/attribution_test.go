@@ -37,6 +37,8 @@ var _ = Describe("capacity attribution", attributionSpecs, func() {
 			client := meter.NewClient(db, s)
 			d := sc.Driver(client, table, seed())
 			Expect(d.Seed(ctx, pool, nil)).To(Succeed())
+			space, err := sc.KeySpace(d)
+			Expect(err).NotTo(HaveOccurred())
 
 			By("knowing every seeded item as stored")
 			ref := storedItems(ctx, s, table)
@@ -46,8 +48,8 @@ var _ = Describe("capacity attribution", attributionSpecs, func() {
 			rec := &meter.Recorder{}
 			client.Observe(rec.Observe)
 			r := rand.New(rand.NewPCG(uint64(seed()), 0))
-			for _, st := range sc.Mix {
-				for key := range 3 {
+			for i, st := range sc.Mix {
+				for _, key := range edgeKeys(space[i]) {
 					err := d.Call(designs.WithPattern(ctx, st.Pattern), st.Pattern, key, r)
 					if err != nil {
 						Expect(expected(sc.Design.Name, st.Pattern, err)).To(BeTrue(), "%s %s on key %d: %v", sc.Name, st.Pattern, key, err)
@@ -81,18 +83,14 @@ var _ = Describe("capacity attribution", attributionSpecs, func() {
 			expectSameItems(shadowItems(client, s, table), storedItems(ctx, s, table), "after the calls one at a time")
 
 			By("keeping the images true when calls run at once")
-			work := make(chan workload.Step)
+			work := make(chan int) // a step of the mix
 			var wg sync.WaitGroup
 			for w := range workers {
 				r := rand.New(rand.NewPCG(uint64(seed()), uint64(w+1)))
 				wg.Go(func() {
 					defer GinkgoRecover()
-					for st := range work {
-						keys := st.Keys
-						if keys == nil {
-							keys = workload.Uniform{}
-						}
-						key := keys.Pick(r, pool)
+					for i := range work {
+						st, key := sc.Mix[i], drawKey(sc.Mix[i], space[i], r)
 						if err := d.Call(designs.WithPattern(ctx, st.Pattern), st.Pattern, key, r); err != nil {
 							Expect(expected(sc.Design.Name, st.Pattern, err)).To(BeTrue(), "%s %s on key %d: %v", sc.Name, st.Pattern, key, err)
 						}
@@ -100,8 +98,8 @@ var _ = Describe("capacity attribution", attributionSpecs, func() {
 				})
 			}
 			for range each {
-				for _, st := range sc.Mix {
-					work <- st
+				for i := range sc.Mix {
+					work <- i
 				}
 			}
 			close(work)

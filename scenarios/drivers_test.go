@@ -3,6 +3,7 @@ package scenarios_test
 import (
 	"errors"
 	"math/rand/v2"
+	"slices"
 	"sync"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -66,6 +67,28 @@ type call struct {
 	err     error
 }
 
+// edgeKeys are the keys a spec calls one at a time on a pool of n: the
+// first two and the last, where a driver that reads a key as an index into
+// the wrong pool fails.
+func edgeKeys(n int) []int {
+	keys := []int{0}
+	for _, k := range []int{1, n - 1} {
+		if k > 0 && k < n && !slices.Contains(keys, k) {
+			keys = append(keys, k)
+		}
+	}
+	return keys
+}
+
+// drawKey draws a key for st as the engine does: by its distribution, from
+// the n keys of its pool.
+func drawKey(st workload.Step, n int, r *rand.Rand) int {
+	if st.Keys == nil {
+		return workload.Uniform{}.Pick(r, n)
+	}
+	return st.Keys.Pick(r, n)
+}
+
 // scenarioEntries is one entry per scenario, labelled with its design so
 // that a run narrowed to one design keeps its entries.
 func scenarioEntries() []TableEntry {
@@ -82,6 +105,8 @@ var _ = Describe("scenario drivers", driverSpecs, func() {
 			const pool, workers, each = 20, 8, 4
 			d := sc.Driver(db, newTable(ctx, sc.Design, "driver"), seed())
 			Expect(d.Seed(ctx, pool, nil)).To(Succeed())
+			space, err := sc.KeySpace(d)
+			Expect(err).NotTo(HaveOccurred())
 
 			// One call at a time, twice over the same random stream: the
 			// engine replays a worker's stream after its warm-up, and the
@@ -89,8 +114,8 @@ var _ = Describe("scenario drivers", driverSpecs, func() {
 			var calls []call
 			for range 2 {
 				r := rand.New(rand.NewPCG(uint64(seed()), 0))
-				for _, st := range sc.Mix {
-					for key := range 3 {
+				for i, st := range sc.Mix {
+					for _, key := range edgeKeys(space[i]) {
 						calls = append(calls, call{st.Pattern, key, d.Call(ctx, st.Pattern, key, r)})
 					}
 				}
@@ -112,12 +137,8 @@ var _ = Describe("scenario drivers", driverSpecs, func() {
 			}
 			r := rand.New(rand.NewPCG(uint64(seed()), 99))
 			for range each {
-				for _, st := range sc.Mix {
-					keys := st.Keys
-					if keys == nil {
-						keys = workload.Uniform{}
-					}
-					work <- call{pattern: st.Pattern, key: keys.Pick(r, pool)}
+				for i, st := range sc.Mix {
+					work <- call{pattern: st.Pattern, key: drawKey(st, space[i], r)}
 				}
 			}
 			close(work)

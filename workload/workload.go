@@ -10,8 +10,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"time"
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
@@ -78,12 +81,73 @@ func (sc Scenario) Validate() error {
 	return nil
 }
 
-// Step is one pattern of a mix: its relative weight, and the distribution
-// its keys follow (nil: uniform).
+// Step is one pattern of a mix: its relative weight, the kind of entity
+// its key picks, and the distribution its keys follow (nil: uniform).
 type Step struct {
 	Pattern designs.PatternID
 	Weight  int
 	Keys    Dist
+	// Entity names the driver's pool the key indexes ("customer",
+	// "warehouse"): the key is drawn from [0, that pool's size), so a
+	// design's few warehouses and many customers each get the distribution
+	// the step names. Empty: the key is drawn from [0, Scenario.Pool).
+	Entity string
+}
+
+// Pools counts a seeded driver's entities by kind: what the steps' Entity
+// names.
+type Pools map[string]int
+
+// Pooled is a Driver whose seed makes several kinds of entity. Pools,
+// called after Seed, counts each kind; a step that names an Entity gets
+// keys in [0, Pools()[Entity]), and Call reads its key as an index into
+// that kind's entities.
+type Pooled interface {
+	Driver
+	Pools() Pools
+}
+
+// KeySpace is, for each step of sc's mix, how many keys it draws from once
+// d has seeded: its Entity's count among d's Pools, else sc.Pool. A step
+// naming a pool d does not have, or an empty one, is an error that lists
+// the pools d has.
+func (sc Scenario) KeySpace(d Driver) ([]int, error) {
+	var pools Pools
+	if p, ok := d.(Pooled); ok {
+		pools = p.Pools()
+	}
+	out := make([]int, len(sc.Mix))
+	var problems []error
+	for i, st := range sc.Mix {
+		if st.Entity == "" {
+			out[i] = max(sc.Pool, 1)
+			continue
+		}
+		n, ok := pools[st.Entity]
+		if !ok || n <= 0 {
+			problems = append(problems, fmt.Errorf("step %s draws %s keys, but the driver's pools are %s (name one of them in Step.Entity, or have the driver's Pools count %s)",
+				st.Pattern, st.Entity, pools, st.Entity))
+			continue
+		}
+		out[i] = n
+	}
+	if err := errors.Join(problems...); err != nil {
+		return nil, fmt.Errorf("scenario %s: %w: %w", sc.Name, designs.ErrInvalidInput, err)
+	}
+	return out, nil
+}
+
+// String lists the pools by name, with their counts.
+func (p Pools) String() string {
+	if len(p) == 0 {
+		return "none (the driver has no Pools method)"
+	}
+	names := slices.Sorted(maps.Keys(p))
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = fmt.Sprintf("%s (%d)", n, p[n])
+	}
+	return strings.Join(parts, ", ")
 }
 
 // Driver runs one design's patterns for bench. Seed fills the table with
@@ -92,9 +156,9 @@ type Step struct {
 // back, the last report n of n (Loader.Each does exactly that). The same
 // seed must write the same items. A read during Seed makes the Loader
 // flush first, so a seed keeps what it wrote in its own values instead of
-// reading it back. Call runs one pattern on the
-// key-th entity of the pool, with r for any other random choice. Calls
-// come from many goroutines at once. The seeding specs (package
+// reading it back. Call runs one pattern on the key-th entity of the
+// step's pool (Step.Entity's, else the n seeded), with r for any other
+// random choice. Calls come from many goroutines at once. The seeding specs (package
 // scenarios) check the Seed contract for every design's default scenario.
 type Driver interface {
 	Seed(ctx context.Context, n int, progress func(done, total int)) error

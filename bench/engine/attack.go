@@ -23,7 +23,6 @@ type attack struct {
 	pacer   vegeta.Pacer
 	steps   []step
 	total   int // sum of weights
-	pool    int
 	workers int
 	backlog int
 	drain   time.Duration
@@ -41,6 +40,7 @@ type step struct {
 	workload.Step
 	ctx    context.Context // carries the pattern ID, made once
 	upto   int             // cumulative weight
+	keys   int             // how many keys it draws from: its pool's size
 	method string
 	url    string
 }
@@ -52,10 +52,12 @@ type ticket struct {
 	due  time.Time
 }
 
-func newAttack(sc workload.Scenario, d workload.Driver, cfg config, tb *bed) *attack {
-	a := &attack{driver: d, pacer: sc.Pacer, pool: max(sc.Pool, 1), workers: cfg.workers,
+// newAttack paces sc's mix on d, each step drawing from keys[i] keys
+// (sc.KeySpace).
+func newAttack(sc workload.Scenario, d workload.Driver, keys []int, cfg config, tb *bed) *attack {
+	a := &attack{driver: d, pacer: sc.Pacer, workers: cfg.workers,
 		backlog: DefaultBacklog, drain: cfg.drain, seed: cfg.seed, tb: tb}
-	for _, st := range sc.Mix {
+	for i, st := range sc.Mix {
 		if st.Weight <= 0 {
 			continue
 		}
@@ -64,20 +66,20 @@ func newAttack(sc workload.Scenario, d workload.Driver, cfg config, tb *bed) *at
 		}
 		p, _ := sc.Design.Pattern(st.Pattern)
 		a.total += st.Weight
-		a.steps = append(a.steps, step{Step: st, upto: a.total, method: string(p.Op),
+		a.steps = append(a.steps, step{Step: st, upto: a.total, keys: keys[i], method: string(p.Op),
 			url: "ddb://" + sc.Design.Name + "/" + string(st.Pattern)})
 	}
 	return a
 }
 
-// pick draws a step by weight and a key from its distribution.
+// pick draws a step by weight and a key of its pool from its distribution.
 func (a *attack) pick(r *rand.Rand) (int, int) {
 	w := r.IntN(a.total)
 	i := 0
 	for a.steps[i].upto <= w {
 		i++
 	}
-	return i, a.steps[i].Keys.Pick(r, a.pool)
+	return i, a.steps[i].Keys.Pick(r, a.steps[i].keys)
 }
 
 // run paces the mix for d and sends each finished call to c (nil: the

@@ -141,15 +141,21 @@ func (c *collector) finish(out *Outcome, sc workload.Scenario) {
 		}
 		m.Close()
 		p, _ := sc.Design.Pattern(st.Pattern)
-		out.Patterns = append(out.Patterns, PatternMetrics{Pattern: p, Weight: st.Weight, Keys: keysName(st.Keys), Metrics: *m})
+		out.Patterns = append(out.Patterns, PatternMetrics{Pattern: p, Weight: st.Weight, Keys: keysName(st), Metrics: *m})
 	}
 }
 
-func keysName(d workload.Dist) string {
-	if d == nil {
-		return workload.Uniform{}.String()
+// keysName says how a step draws its keys: the distribution, and the
+// pool when the step names one ("zipf over owner").
+func keysName(st workload.Step) string {
+	name := workload.Uniform{}.String()
+	if st.Keys != nil {
+		name = st.Keys.String()
 	}
-	return d.String()
+	if st.Entity != "" {
+		name += " over " + st.Entity
+	}
+	return name
 }
 
 // Latency prints a latency the way people read them: µs below a

@@ -142,8 +142,12 @@ func Run(ctx context.Context, db DynamoDB, sc workload.Scenario, opts ...Option)
 		return ended(err, "seed: ")
 	}
 	out.SeedTime = time.Since(seeded)
+	keys, err := sc.KeySpace(driver)
+	if err != nil {
+		return ended(err, "")
+	}
 
-	a := newAttack(sc, driver, cfg, tb)
+	a := newAttack(sc, driver, keys, cfg, tb)
 	if cfg.warmup > 0 {
 		tb.enter(PhaseWarmup)
 		fmt.Fprintf(cfg.progress, "%s: warming up for %s\n", sc.Name, cfg.warmup)

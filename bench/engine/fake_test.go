@@ -90,3 +90,29 @@ func sleeping(pause time.Duration, pacer workload.Scenario) workload.Scenario {
 	pacer.Driver = func(designs.DB, string, int64) workload.Driver { return sleeper{pause} }
 	return pacer
 }
+
+// pooled is a driver with two kinds of entity, 1,000 "many" and 3 "few",
+// that notes the largest key each pattern got.
+type pooled struct {
+	mu  sync.Mutex
+	top map[designs.PatternID]int
+}
+
+func (*pooled) Seed(_ context.Context, n int, progress func(done, total int)) error {
+	progress(n, n)
+	return nil
+}
+
+func (*pooled) Pools() workload.Pools { return workload.Pools{"many": 1000, "few": 3} }
+
+func (p *pooled) Call(_ context.Context, id designs.PatternID, key int, _ *rand.Rand) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.top[id] = max(p.top[id], key)
+	return nil
+}
+
+// twoPools is fakeDesign with a second pattern, AP-02.
+var twoPools = designs.Design{Name: "fake", Schema: designs.Schema{PK: "PK"},
+	Patterns: []designs.Pattern{{ID: "AP-01", Name: "call", Op: designs.GetItem, Index: designs.MainTable},
+		{ID: "AP-02", Name: "other", Op: designs.GetItem, Index: designs.MainTable}}}

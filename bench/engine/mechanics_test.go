@@ -69,6 +69,36 @@ var _ = Describe("the engine's own mechanics", Label("unit"), func() {
 		Entry("a negative warm throughput", func(sc *workload.Scenario) { sc.Warm.Writes = -1 }, "want 0 (not declared) or more"),
 	)
 
+	It("draws each step's keys from the pool it names", func(ctx SpecContext) {
+		d := &pooled{top: map[designs.PatternID]int{}}
+		sc := workload.Scenario{Name: "fake/pools", Design: twoPools, Pool: 50, Duration: 300 * time.Millisecond,
+			Pacer:  vegeta.ConstantPacer{Freq: 400, Per: time.Second},
+			Mix:    []workload.Step{{Pattern: "AP-01", Weight: 1, Entity: "few"}, {Pattern: "AP-02", Weight: 1, Entity: "many", Keys: workload.Zipf{S: 1.01}}},
+			Driver: func(designs.DB, string, int64) workload.Driver { return d }}
+		out, err := engine.Run(ctx, newFakeDB(), sc, engine.Warmup(0), quiet)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(d.top["AP-01"]).To(Equal(2), "keys of the 3 few")
+		Expect(d.top["AP-02"]).To(BeNumerically(">", 50), "keys of the 1,000 many, beyond the scenario's Pool")
+		Expect(d.top["AP-02"]).To(BeNumerically("<", 1000))
+		Expect(out.Patterns).To(ContainElement(HaveField("Keys", "uniform over few")))
+	})
+
+	It("refuses a step whose pool the driver does not have, naming the pools it has, and deletes its table", func(ctx SpecContext) {
+		db := newFakeDB()
+		sc := workload.Scenario{Name: "fake/pools", Design: twoPools, Pool: 5, Duration: time.Second,
+			Pacer:  vegeta.ConstantPacer{Freq: 10, Per: time.Second},
+			Mix:    []workload.Step{{Pattern: "AP-01", Weight: 1, Entity: "warehouse"}},
+			Driver: func(designs.DB, string, int64) workload.Driver { return &pooled{top: map[designs.PatternID]int{}} }}
+		_, err := engine.Run(ctx, db, sc, engine.Warmup(0), quiet)
+		Expect(err).To(MatchError(designs.ErrInvalidInput))
+		Expect(err).To(MatchError(ContainSubstring("AP-01 draws warehouse keys, but the driver's pools are few (3), many (1000)")))
+		Expect(db.tableCount()).To(BeZero())
+
+		sc.Driver = func(designs.DB, string, int64) workload.Driver { return sleeper{} }
+		_, err = engine.Run(ctx, db, sc, engine.Warmup(0), quiet)
+		Expect(err).To(MatchError(ContainSubstring("the driver's pools are none (the driver has no Pools method)")))
+	})
+
 	It("refuses an endpoint off this machine without the user's opt-in, and sends nothing", func(ctx SpecContext) {
 		if env, _ := ddblocal.LoadEnv(); env.AllowRemote {
 			Skip(ddblocal.EnvAllowRemote + " is set: the opt-in this spec checks for is given")

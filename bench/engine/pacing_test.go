@@ -47,7 +47,7 @@ func TestScheduleFollowsThePacer(t *testing.T) {
 			Amp: vegeta.Rate{Freq: 250, Per: time.Second}, StartAt: vegeta.Trough}, 443},
 	}
 	for _, tt := range tests {
-		a := &attack{pacer: tt.pacer, pool: 1, steps: []step{{Step: workload.Step{Pattern: designs.PatternID("AP-01"), Weight: 1, Keys: workload.Uniform{}}, upto: 1}}, total: 1}
+		a := &attack{pacer: tt.pacer, steps: []step{{Step: workload.Step{Pattern: designs.PatternID("AP-01"), Weight: 1, Keys: workload.Uniform{}}, upto: 1, keys: 1}}, total: 1}
 		tickets := make(chan ticket, 10_000)
 		a.schedule(context.Background(), time.Now(), 4*time.Second, tickets)
 		close(tickets)

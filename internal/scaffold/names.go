@@ -41,7 +41,7 @@ var reservedDesign = []string{
 // reservedEntity are entity names whose identifiers or file would collide
 // with the design package's fixed ones (Table, Schema, Design, catalog.go)
 // or with the generator's Seed method.
-var reservedEntity = []string{"table", "schema", "design", "catalog", "seed"}
+var reservedEntity = []string{"table", "schema", "design", "catalog", "seed", "owner"}
 
 // CheckName refuses a design name that is not a usable, free Go package
 // name; the message names the rule broken. It does not look at the

@@ -30,10 +30,12 @@ const (
 // The walkthrough follows README.md's "Add a design" in a copy of the
 // repository, so that section cannot drift from what the scaffold does:
 // make new-design, gofmt and vet, the design's suite on DynamoDB Local,
-// the README's own code blocks for a third pattern on GSI1, the coverage
-// gate, the scenario's driver, a short bench, and the refusal of a second
-// make new-design with the same name. It needs DynamoDB Local, make and
-// git, so make test (label "unit") leaves it out.
+// lint, the README's own code blocks (a pattern on GSI1, a second entity
+// on GSI2 with a transaction and a filtered query, its seed, a scenario
+// over three pools), the coverage gate, lint's finding on the filter, the
+// scenario's specs, a short bench, and the refusal of a second make
+// new-design with the same name. It needs DynamoDB Local, make and git, so
+// make test (label "unit") leaves it out.
 var _ = Describe("the Add a design walkthrough", Label("dynamodb", "scaffold"), func() {
 	It("takes a new design from make new-design to verified patterns and a bench report", func(ctx SpecContext) {
 		for _, tool := range []string{"git", "make", "gofmt"} {
@@ -65,14 +67,14 @@ var _ = Describe("the Add a design walkthrough", Label("dynamodb", "scaffold"), 
 		By("make lint finds nothing to warn about")
 		Expect(run(ctx, repo, env, "make", "lint", "DESIGN="+walkName)).To(ContainSubstring("lint " + walkName + ": no findings"))
 
-		By("the README's third pattern, on GSI1")
+		By("the README's patterns on GSI1 and GSI2, the second entity, its seed and the multi-entity scenario")
 		readme, err := os.ReadFile(filepath.Join(repoRoot, "README.md"))
 		Expect(err).NotTo(HaveOccurred())
-		Expect(applyBlocks(repo, string(readme))).To(Equal(4), "code blocks marked <!-- walkthrough: ... --> in README.md")
-		Expect(run(ctx, repo, env, "gofmt", "-l", "designs/"+walkName)).To(BeEmpty())
-		run(ctx, repo, env, "go", "vet", pkg)
+		Expect(applyBlocks(repo, string(readme))).To(Equal(11), "code blocks marked <!-- walkthrough: ... --> in README.md")
+		Expect(run(ctx, repo, env, "gofmt", "-l", "designs/"+walkName, "fixtures/"+walkName+".go", "scenarios/"+walkName+".go")).To(BeEmpty())
+		run(ctx, repo, env, "go", "vet", pkg, "./fixtures", "./scenarios")
 		report := filepath.Join(out, "report.json")
-		Expect(run(ctx, repo, env, "go", "tool", "ginkgo", "--no-color", "-p", "--json-report="+report, pkg)).To(ContainSubstring("7 Passed"))
+		Expect(run(ctx, repo, env, "go", "tool", "ginkgo", "--no-color", "-p", "--json-report="+report, pkg)).To(ContainSubstring("10 Passed"))
 
 		By("the coverage gate, over the catalog as ddbharness lists it")
 		catalog := run(ctx, repo, env, "go", "run", "./cmd/ddbharness", "catalog")
@@ -82,12 +84,17 @@ var _ = Describe("the Add a design walkthrough", Label("dynamodb", "scaffold"), 
 				d.Patterns = append(d.Patterns, designs.Pattern{ID: designs.PatternID(f[1])})
 			}
 		}
-		Expect(d.Patterns).To(HaveLen(3), "library's patterns in:\n%s", catalog)
+		Expect(d.Patterns).To(HaveLen(5), "library's patterns in:\n%s", catalog)
 		reports, err := verify.ReadReports(report)
 		Expect(err).NotTo(HaveOccurred())
 		cov := verify.Measure([]designs.Design{d}, reports)
 		Expect(cov.Gaps()).To(BeEmpty())
 		Expect(cov.Stray).To(BeEmpty())
+
+		By("make lint names the filtered read, and nothing else")
+		lint := run(ctx, repo, env, "make", "lint", "DESIGN="+walkName)
+		Expect(lint).To(ContainSubstring("lint " + walkName + ": 1 finding(s)"))
+		Expect(lint).To(MatchRegexp(`GSI2 AP-05 +\[filtered-read\]`))
 
 		By("its scenario's driver and a short bench")
 		// The focus picks the specs whose entry is the new scenario: the
@@ -96,7 +103,10 @@ var _ = Describe("the Add a design walkthrough", Label("dynamodb", "scaffold"), 
 			To(MatchRegexp(`SUCCESS! -- [1-9]\d* Passed`))
 		bench := run(ctx, repo, env, "go", "run", "./cmd/ddbharness", "bench", "--duration=1s", "--out="+filepath.Join(out, "reports"), walkName)
 		Expect(bench).To(ContainSubstring("1 report(s)"))
-		Expect(filepath.Join(out, "reports", "latest", "summary.md")).To(BeARegularFile())
+		summary, err := os.ReadFile(filepath.Join(out, "reports", "latest", "summary.md"))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(summary)).To(ContainSubstring("zipf over member"), "the mix table names each step's pool")
+		Expect(string(summary)).To(ContainSubstring("AP-05 filters"), "the report charges the filtered read")
 
 		By("a second make new-design with the same name is refused and changes nothing")
 		before := treeHashes(repo, ".")
@@ -119,9 +129,10 @@ func run(ctx context.Context, dir string, env []string, name string, args ...str
 
 // block is a README code block the walkthrough applies: the marker line
 // before it names the file; "IDs" after the file means "append to the
-// catalog's block of pattern IDs", "Patterns" "append to the catalog's
-// Patterns list", and neither "write this file".
-var block = regexp.MustCompile("(?s)<!-- walkthrough: (\\S+)(?: (IDs|Patterns))? -->\n```go\n(.*?)```\n")
+// catalog's block of pattern IDs", another word W "append to the list
+// opened by the line `W: ...{`" (Patterns, GSIs), and none "write this
+// file".
+var block = regexp.MustCompile("(?s)<!-- walkthrough: (\\S+)(?: (\\w+))? -->\n```go\n(.*?)```\n")
 
 // applyBlocks writes or inserts every marked block into repo and returns
 // how many it applied.
@@ -144,12 +155,18 @@ func applyBlocks(repo, readme string) int {
 			Expect(ok).To(BeTrue(), "%s closes its const block of pattern IDs", m[1])
 			out := head + "\nconst (\n" + ids + "\n" + code + ")\n" + tail
 			Expect(os.WriteFile(path, []byte(out), 0o644)).To(Succeed())
-		case "Patterns":
+		default:
 			src, err := os.ReadFile(path)
 			Expect(err).NotTo(HaveOccurred())
-			const end = "\t},\n}\n" // the close of Patterns, then of Design
-			Expect(string(src)).To(HaveSuffix(end), "%s ends its Patterns list as the scaffold wrote it", m[1])
-			Expect(os.WriteFile(path, []byte(strings.TrimSuffix(string(src), end)+code+end), 0o644)).To(Succeed())
+			// The list opens on a line "\tW: ...{" and closes on the next
+			// "\t},": the code goes before the close.
+			_, after, ok := strings.Cut(string(src), "\n\t"+m[2]+": ")
+			Expect(ok).To(BeTrue(), "%s has the %s list the scaffold wrote", m[1], m[2])
+			i := strings.Index(after, "\n\t},\n")
+			Expect(i).To(BeNumerically(">=", 0), "%s closes its %s list with a line \"\t},\"", m[1], m[2])
+			at := len(src) - len(after) + i + 1
+			out := string(src[:at]) + code + string(src[at:])
+			Expect(os.WriteFile(path, []byte(out), 0o644)).To(Succeed())
 		}
 		n++
 	}
