@@ -20,9 +20,9 @@ export SCENARIO TARGET_RATE DURATION NAME ENTITY DESIGN
 
 .PHONY: verify test lint walkthrough faults bench catalog new-design clean check-go
 
-## verify: every access pattern of every design, proven on DynamoDB Local, plus the coverage gate
+## verify: every access pattern of every design, proven on DynamoDB Local, plus the coverage gate (DESIGN=name: that design's suite, its scenario specs, lint and gate only)
 verify: check-go
-	$(GO) run ./cmd/ddbharness verify $(GINKGO_FLAGS)
+	$(GO) run ./cmd/ddbharness verify $(GINKGO_FLAGS) $$DESIGN
 
 ## test: unit tests of pure code (key builders, cursors, the coverage gate); no DynamoDB
 test: check-go

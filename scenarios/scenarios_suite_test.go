@@ -3,6 +3,7 @@ package scenarios_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -11,6 +12,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/designs/all"
 	"github.com/ddbharness/ddbharness/internal/ddbtest"
 )
 
@@ -32,8 +34,14 @@ var (
 var db *dynamodb.Client
 
 var _ = ddbtest.Local(func(_ SpecContext, c *dynamodb.Client) { db = c }, func() bool {
-	return ddbtest.WillRun(Label(append(loaderSpecs, "scenarios")...), Label(append(driverSpecs, "scenarios")...),
-		Label(append(attributionSpecs, "scenarios")...))
+	var needs []Labels
+	for _, l := range []Labels{loaderSpecs, driverSpecs, attributionSpecs} {
+		needs = append(needs, Label(slices.Concat(l, Labels{"scenarios"})...))
+		for _, d := range all.Designs { // table entries carry their design's label
+			needs = append(needs, Label(slices.Concat(l, Labels{"scenarios", d.Label()})...))
+		}
+	}
+	return ddbtest.WillRun(needs...)
 })
 
 // newTable creates a table of the design for this spec alone and deletes

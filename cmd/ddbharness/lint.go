@@ -4,7 +4,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"slices"
 	"strings"
@@ -85,20 +84,4 @@ func designNames() []string {
 		names = append(names, d.Name)
 	}
 	return names
-}
-
-// lintWarnings prints every design's findings as "lint: warning: ..."
-// lines for make verify: warnings only, so a lint error is printed as one
-// too and never fails the run.
-func lintWarnings(ctx context.Context, w io.Writer) {
-	for _, d := range all.Designs {
-		fs, err := lint.Run(ctx, d)
-		if err != nil {
-			fmt.Fprintln(w, "lint: warning: could not lint:", err)
-			continue
-		}
-		for _, f := range fs {
-			fmt.Fprintln(w, f.Warning())
-		}
-	}
 }

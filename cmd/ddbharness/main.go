@@ -1,6 +1,6 @@
 // Command ddbharness verifies and measures DynamoDB single-table designs.
 //
-//	ddbharness verify [ginkgo flags]   prove every access pattern on DynamoDB Local
+//	ddbharness verify [ginkgo flags] [DESIGN ...]   prove every access pattern (of the designs named) on DynamoDB Local
 //	ddbharness bench [SCENARIO ...]    load scenarios, capacity model and reports
 //	ddbharness coverage REPORT.json    the coverage gate alone, on a Ginkgo JSON report
 //	ddbharness catalog                 list every design's access patterns
@@ -21,7 +21,8 @@ import (
 const usage = `usage: ddbharness <command> [arguments]
 
 commands:
-  verify [ginkgo flags]   prove every access pattern of every design on DynamoDB Local
+  verify [ginkgo flags] [DESIGN ...]
+                          prove every access pattern of every design (or of those named) on DynamoDB Local
   bench [flags] [SCENARIO|DESIGN|all ...]
                           run load scenarios (default: each design's default) and write reports
   coverage REPORT.json    check a Ginkgo JSON report against the catalogs

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -37,36 +38,32 @@ var verifyDir = filepath.Join("reports", "verify")
 // runs the tests of pure code under go test (cached when nothing changed),
 // then every suite that reaches DynamoDB under ginkgo against it, in
 // parallel processes, and gates on catalog coverage; the design lint runs
-// meanwhile, for its warnings. Extra args go to ginkgo (e.g.
-// --label-filter=AP-03), checked before anything starts. If the embedded
+// meanwhile, for its warnings. Flags go to ginkgo (e.g.
+// --label-filter=AP-03), checked before anything starts; design names
+// after them narrow the run to those designs (see scope). If the embedded
 // DynamoDB Local exits, the suites are stopped at once and the run fails
 // as the test bed's failure.
 func runVerify(ctx context.Context, args []string) error {
-	filter, err := checkGinkgoFlags(args)
+	sc, filter, ginkgoArgs, err := planVerify(args)
 	if err != nil {
 		return err
-	}
-	for _, d := range all.Designs {
-		if err := d.Validate(); err != nil {
-			return err
-		}
 	}
 	if _, err := ddblocal.LoadEnv(); err != nil {
 		return badInputf("verify: %v", err) // a variable the run cannot use: refused before anything starts
 	}
-	ginkgoBin, err := ginkgoBinary(ctx)
+	prep, err := prepare(ctx, sc)
 	if err != nil {
 		return err
 	}
-	srv, err := startDynamo(ctx)
-	if err != nil {
-		return err
-	}
+	srv, ginkgoBin, dynamo, pure := prep.srv, prep.ginkgo, prep.dynamo, prep.pure
 	defer srv.Stop()
 	endpoint := srv.Endpoint
 	fmt.Printf("verify: DynamoDB at %s\n", endpoint)
 	if filter != "" {
 		fmt.Printf("verify: label filter %q\n", filter)
+	}
+	if sc.named {
+		fmt.Print(sc.describe(sc.labelFilter(filter)))
 	}
 
 	// The run's own context ends with a cause when DynamoDB Local exits
@@ -93,16 +90,16 @@ func runVerify(ctx context.Context, args []string) error {
 		return err
 	}
 	defer os.RemoveAll(scratch)
-	dynamo, pure, err := splitPackages(runCtx)
-	if err != nil {
-		return stopped(ctx, runCtx, err)
-	}
 	var warnings bytes.Buffer
 	linted := make(chan struct{})
-	go func() { defer close(linted); lintWarnings(runCtx, &warnings) }()
+	go func() { defer close(linted); lintWarnings(runCtx, &warnings, sc.designs) }()
 	// A label filter picks specs; the unit tests of pure code carry no
-	// labels, so a filtered run leaves them to make test.
-	if filter != "" {
+	// labels, so a filtered run leaves them to make test. A narrowed run
+	// has said so already: a design's own unit specs run in its suite.
+	switch {
+	case sc.named:
+		pure = nil
+	case filter != "":
 		fmt.Printf("verify: the unit tests of pure code do not run under a label filter (make test runs them)\n")
 		pure = nil
 	}
@@ -114,7 +111,7 @@ func runVerify(ctx context.Context, args []string) error {
 	if err != nil {
 		return stopped(ctx, runCtx, err)
 	}
-	runErr := suites(runCtx, reap, ginkgoBin, endpoint, scratch, dynamo, args, filter)
+	runErr := suites(runCtx, reap, ginkgoBin, endpoint, scratch, dynamo, ginkgoArgs, filter == "")
 	unlock()
 	if runCtx.Err() != nil {
 		return stopped(ctx, runCtx, runErr)
@@ -123,9 +120,12 @@ func runVerify(ctx context.Context, args []string) error {
 	if err != nil {
 		return fmt.Errorf("ginkgo wrote no report (%v): %w", runErr, err)
 	}
-	cov, err := verify.MeasureFiltered(all.Designs, reports, filter)
+	cov, err := verify.MeasureFiltered(sc.designs, reports, filter)
 	if err != nil {
 		return badInputf("verify: %v", err) // checked before the run; kept for safety
+	}
+	if sc.named {
+		cov.Designs = sc.names()
 	}
 	if err := writeSummary(scratch, cov, endpoint); err != nil {
 		return err
@@ -152,10 +152,7 @@ func runVerify(ctx context.Context, args []string) error {
 	fmt.Print(warnings.String()) // advice on the designs' limits: printed, never a failure
 	fmt.Printf("reports: %s (junit.xml, report.json, summary.md)\n", verifyDir)
 	ran := cov.Totals.Passed + cov.Totals.Failed
-	if filter != "" {
-		fmt.Printf("verify: label filter %q selected %d of %d catalog pattern(s) and %d spec(s) on DynamoDB\n",
-			filter, len(cov.Rows), cov.Catalog, ran)
-	}
+	printSelected(sc, filter, cov)
 	empty := filter != "" && ran == 0 && runErr == nil
 	switch {
 	case runErr != nil:
@@ -165,15 +162,18 @@ func runVerify(ctx context.Context, args []string) error {
 	case len(gaps) > 0:
 		fmt.Printf("verify: FAILED: %d catalog pattern(s) without passing specs\n", len(gaps))
 	case empty:
-		fmt.Printf("verify: FAILED: the label filter %q selected no spec on DynamoDB\n", filter)
+		fmt.Printf("verify: FAILED: the label filter %q selected no spec%s on DynamoDB\n", filter, ofDesigns(sc))
 	}
 	fmt.Printf("verify: %d specs on DynamoDB (%d passed, %d failed), %d unit tests of pure code (%d passed, %d failed)\n",
 		ran, cov.Totals.Passed, cov.Totals.Failed, units.passed+units.failed, units.passed, units.failed)
 	summary := fmt.Sprintf("verify: %d passed, %d failed", cov.Totals.Passed+units.passed, cov.Totals.Failed+units.failed)
 	if cov.Totals.Skipped > 0 {
 		summary += fmt.Sprintf(", %d skipped", cov.Totals.Skipped)
-		if filter != "" {
+		switch {
+		case filter != "":
 			summary += " (outside the filter)"
+		case sc.named:
+			summary += " (other designs')"
 		}
 	}
 	fmt.Println(summary)
@@ -181,11 +181,104 @@ func runVerify(ctx context.Context, args []string) error {
 		return errReported
 	}
 	if empty {
-		return badInputf("verify: the label filter %q matched no spec that reaches DynamoDB: "+
+		example := "design:shop && AP-03"
+		if sc.named && len(sc.designs[0].Patterns) > 0 { // the design's label is there already
+			example = string(sc.designs[0].Patterns[0].ID)
+		}
+		return badInputf("verify: the label filter %q matched no spec%s that reaches DynamoDB: "+
 			"pattern specs carry design:NAME, the pattern ID and its index (make catalog lists them), e.g. --label-filter=%q",
-			filter, "design:shop && AP-03")
+			filter, ofDesigns(sc), example)
 	}
 	return nil
+}
+
+// printSelected says what the gate counted, when the run was narrowed by
+// a label filter or to designs.
+func printSelected(sc scope, filter string, cov verify.Coverage) {
+	ran := cov.Totals.Passed + cov.Totals.Failed
+	switch {
+	case filter != "":
+		fmt.Printf("verify: label filter %q selected %d of %d catalog pattern(s)%s and %d spec(s) on DynamoDB\n",
+			filter, len(cov.Rows), cov.Catalog, ofDesigns(sc), ran)
+	case sc.named:
+		fmt.Printf("verify: the gate counted the %d catalog pattern(s)%s; %d spec(s) ran on DynamoDB\n",
+			cov.Catalog, ofDesigns(sc), ran)
+	}
+}
+
+// ofDesigns names a narrowed run's designs, for a message.
+func ofDesigns(sc scope) string {
+	if !sc.named {
+		return ""
+	}
+	return " of " + strings.Join(sc.names(), ", ")
+}
+
+// planVerify reads verify's arguments, all checked before anything
+// starts: the scope (the designs named after the flags, or every design),
+// the user's label filter, and the flags ginkgo runs with.
+func planVerify(args []string) (sc scope, filter string, ginkgoArgs []string, err error) {
+	filter, names, err := checkGinkgoFlags(args)
+	if err != nil {
+		return scope{}, "", nil, err
+	}
+	if sc, err = newScope(names); err != nil {
+		return scope{}, "", nil, err
+	}
+	if err := sc.checkDirs(); err != nil {
+		return scope{}, "", nil, err
+	}
+	for _, d := range sc.designs {
+		if err := d.Validate(); err != nil {
+			return scope{}, "", nil, err
+		}
+	}
+	ginkgoArgs = ginkgoFlags(args, names)
+	if sc.named {
+		// Last wins: the narrowed filter replaces the user's, which it holds.
+		ginkgoArgs = append(ginkgoArgs, "--label-filter="+sc.labelFilter(filter))
+	}
+	return sc, filter, ginkgoArgs, nil
+}
+
+// prepared is what a run needs before its suites: the DynamoDB, the
+// ginkgo tool and the packages, split as splitPackages does.
+type prepared struct {
+	srv          *ddblocal.Server
+	ginkgo       string
+	dynamo, pure []testPackage
+}
+
+// prepare starts (or finds) the run's DynamoDB and, while its JVM starts,
+// finds ginkgo and lists the scope's packages: seconds that a run narrowed
+// to one design would otherwise spend waiting. On error nothing is left
+// running.
+func prepare(ctx context.Context, sc scope) (prepared, error) {
+	type started struct {
+		srv *ddblocal.Server
+		err error
+	}
+	dynamo := make(chan started, 1)
+	go func() { srv, err := startDynamo(ctx); dynamo <- started{srv, err} }()
+	var p prepared
+	bin, binErr := ginkgoBinary(ctx)
+	var listErr error
+	if binErr == nil {
+		p.dynamo, p.pure, listErr = splitPackages(ctx, sc.packages())
+	}
+	s := <-dynamo
+	switch {
+	case binErr != nil, s.err != nil, listErr != nil:
+		if s.srv != nil {
+			s.srv.Stop()
+		}
+		if ctx.Err() != nil {
+			return prepared{}, stopped(ctx, ctx, ctx.Err())
+		}
+		return prepared{}, cmp.Or(binErr, s.err, listErr)
+	}
+	p.srv, p.ginkgo = s.srv, bin
+	return p, nil
 }
 
 // stopped is what a run that ended early returns: the test bed's failure
@@ -207,45 +300,58 @@ func stopped(ctx, runCtx context.Context, err error) error {
 
 // checkGinkgoFlags parses args as ginkgo run flags, so that a flag ginkgo
 // would refuse, or a label filter it cannot parse, is refused before
-// anything starts; it returns the label filter.
-func checkGinkgoFlags(args []string) (string, error) {
+// anything starts; it returns the label filter and the words after the
+// flags (design names, which newScope checks).
+func checkGinkgoFlags(args []string) (filter string, names []string, err error) {
 	suite, reporter, cli, goFlags := types.NewDefaultSuiteConfig(), types.NewDefaultReporterConfig(), types.NewDefaultCLIConfig(), types.NewDefaultGoFlagsConfig()
 	fs, err := types.BuildRunCommandFlagSet(&suite, &reporter, &cli, &goFlags)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	rest, err := fs.Parse(args)
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Print(verifyUsage)
-		return "", err
+		return "", nil, err
 	}
 	if err != nil {
-		return "", badInputf("verify: %v: verify takes ginkgo's run flags (go tool ginkgo help run lists them), e.g. --label-filter=%q", err, "design:shop && AP-03")
-	}
-	if len(rest) > 0 {
-		return "", badInputf("verify: %q is not a flag: verify runs every suite itself; narrow it with --label-filter (e.g. --label-filter=%q) or --focus", rest[0], "design:shop")
+		return "", nil, badInputf("verify: %v: verify takes ginkgo's run flags (go tool ginkgo help run lists them), e.g. --label-filter=%q", err, "design:shop && AP-03")
 	}
 	if _, err := types.ParseLabelFilter(suite.LabelFilter); err != nil {
-		return "", badInputf("verify: --label-filter=%q: %s; labels join with &&, || and ! (make catalog lists them), e.g. --label-filter=%q",
+		return "", nil, badInputf("verify: --label-filter=%q: %s; labels join with &&, || and ! (make catalog lists them), e.g. --label-filter=%q",
 			suite.LabelFilter, plain(err), "design:shop && AP-03")
 	}
 	for _, f := range [][]string{suite.FocusFiles, suite.SkipFiles} {
 		if _, err := types.ParseFileFilters(f); err != nil {
-			return "", badInputf("verify: %s", plain(err))
+			return "", nil, badInputf("verify: %s", plain(err))
 		}
 	}
 	if cli.OutputDir != "" || reporter.JSONReport != "" || reporter.JUnitReport != "" || reporter.TeamcityReport != "" {
-		return "", badInputf("verify: --output-dir and --*-report are verify's own: it writes %s/junit.xml and report.json", verifyDir)
+		return "", nil, badInputf("verify: --output-dir and --*-report are verify's own: it writes %s/junit.xml and report.json", verifyDir)
 	}
-	return suite.LabelFilter, nil
+	return suite.LabelFilter, rest, nil
 }
 
-const verifyUsage = `usage: ddbharness verify [ginkgo run flags]   (make verify GINKGO_FLAGS='...')
+// ginkgoFlags are the flags of args, without the design names after them
+// (or the "--" that ended the flags): ginkgo would take either for
+// packages.
+func ginkgoFlags(args, names []string) []string {
+	flags := args[:len(args)-len(names)]
+	if len(flags) > 0 && flags[len(flags)-1] == "--" {
+		flags = flags[:len(flags)-1]
+	}
+	return slices.Clone(flags)
+}
+
+const verifyUsage = `usage: ddbharness verify [ginkgo run flags] [DESIGN ...]
+       (make verify [DESIGN='shop ...'] [GINKGO_FLAGS='...'])
 
 Proves every access pattern of every design on DynamoDB Local and gates on
 catalog coverage. Flags go to ginkgo (go tool ginkgo help run lists them);
 a --label-filter narrows the gate to the catalog patterns it selects:
   ddbharness verify --label-filter='design:shop && AP-03'
+Design names narrow the run to those designs: their suites, the scenario
+specs labelled with them, their lint and their coverage gate:
+  ddbharness verify shop
 `
 
 // plain is a ginkgo error on one line, without its terminal colours.
@@ -354,7 +460,7 @@ var groups = []string{"designs", "harness"}
 
 // suites runs every suite once against endpoint, in the two groups at
 // once, each writing its own reports into dir (mergeReports joins them).
-func suites(ctx context.Context, reap *reaper, ginkgoBin, endpoint, dir string, all []testPackage, extra []string, filter string) error {
+func suites(ctx context.Context, reap *reaper, ginkgoBin, endpoint, dir string, all []testPackage, extra []string, failOnEmpty bool) error {
 	byGroup := map[string][]testPackage{}
 	for _, p := range all {
 		g := "harness"
@@ -369,7 +475,7 @@ func suites(ctx context.Context, reap *reaper, ginkgoBin, endpoint, dir string, 
 	for i, g := range groups {
 		out := &lines{mu: &mu, w: os.Stdout}
 		wg.Go(func() {
-			errs[i] = ginkgo(ctx, reap, ginkgoBin, endpoint, dir, g, byGroup[g], extra, filter, out)
+			errs[i] = ginkgo(ctx, reap, ginkgoBin, endpoint, dir, g, byGroup[g], extra, failOnEmpty, out)
 			out.flush()
 		})
 	}
@@ -435,11 +541,12 @@ func mergeReports(dir string) ([]types.Report, error) {
 // endpoint, writing its reports into dir. Test binaries are linked without
 // DWARF (-w): nothing reads it, and it is most of a link. It has its own
 // process group, so a Ctrl-C reaches it once, through us, and the JVM is
-// stopped only after the suites have cleaned up. Without a label filter an
-// empty suite is a mistake (--fail-on-empty); with one, most suites
-// rightly select nothing, and runVerify fails only when none selected
-// anything. A group with no suite runs nothing and writes empty reports.
-func ginkgo(ctx context.Context, reap *reaper, ginkgoBin, endpoint, dir, group string, suites []testPackage, extra []string, filter string, out io.Writer) error {
+// stopped only after the suites have cleaned up. Without a label filter
+// of the user's an empty suite is a mistake (failOnEmpty); with one, most
+// suites rightly select nothing, and runVerify fails only when none
+// selected anything. A group with no suite runs nothing and writes empty
+// reports.
+func ginkgo(ctx context.Context, reap *reaper, ginkgoBin, endpoint, dir, group string, suites []testPackage, extra []string, failOnEmpty bool, out io.Writer) error {
 	report, junit := "report-"+group+".json", "junit-"+group+".xml"
 	if len(suites) == 0 {
 		if err := os.WriteFile(filepath.Join(dir, report), []byte("[]"), 0o644); err != nil {
@@ -449,7 +556,7 @@ func ginkgo(ctx context.Context, reap *reaper, ginkgoBin, endpoint, dir, group s
 	}
 	args := []string{"-p", "--keep-going", "--randomize-all", "--race", "--ldflags=-w",
 		"--timeout=10m", "--output-dir=" + dir, "--junit-report=" + junit, "--json-report=" + report}
-	if filter == "" {
+	if failOnEmpty {
 		args = append(args, "--fail-on-empty")
 	}
 	if fi, err := os.Stdout.Stat(); err == nil && fi.Mode()&os.ModeCharDevice == 0 {

@@ -29,14 +29,14 @@ type testPackage struct {
 	XTestGoFiles []string
 }
 
-// splitPackages lists the repository's packages with tests in two: those
-// whose tests reach DynamoDB (ginkgo runs them against the run's DynamoDB
-// Local, in parallel processes) and the rest, pure code, which go test
-// runs with its result cache: a package nothing changed in is not built or
-// run again. The scaffold's walkthrough is left to make walkthrough, and
-// the fault-injection suite to make faults.
-func splitPackages(ctx context.Context) (dynamo, pure []testPackage, err error) {
-	cmd := exec.CommandContext(ctx, "go", "list", "-json", "./...")
+// splitPackages lists the packages with tests that patterns match (go
+// list's) in two: those whose tests reach DynamoDB (ginkgo runs them
+// against the run's DynamoDB Local, in parallel processes) and the rest,
+// pure code, which go test runs with its result cache: a package nothing
+// changed in is not built or run again. The scaffold's walkthrough is left
+// to make walkthrough, and the fault-injection suite to make faults.
+func splitPackages(ctx context.Context, patterns []string) (dynamo, pure []testPackage, err error) {
+	cmd := exec.CommandContext(ctx, "go", append([]string{"list", "-json"}, patterns...)...)
 	cmd.Stderr = os.Stderr
 	out, err := cmd.Output()
 	if err != nil {

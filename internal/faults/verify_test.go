@@ -17,14 +17,17 @@ import (
 	. "github.com/onsi/gomega"
 	"github.com/onsi/gomega/gexec"
 
+	"github.com/ddbharness/ddbharness/designs/all"
 	"github.com/ddbharness/ddbharness/internal/ddbtest"
 	"github.com/ddbharness/ddbharness/internal/verify"
 )
 
 // Every spec here runs verify in the checkout itself, one after the other,
-// each narrowed to one small design: the suites build once, with the flags
-// make verify uses, so CI's make verify after make faults finds them built.
-// What the last of them leaves in reports/verify is a filtered run's.
+// each narrowed to one small design (by a label filter, which still builds
+// every suite, or by name, which builds its own two): the suites build
+// once, with the flags make verify uses, so CI's make verify after make
+// faults finds them built. What the last of them leaves in reports/verify
+// is a narrowed run's.
 var _ = Describe("verify", Label("faults"), Ordered, ContinueOnFailure, func() {
 	var repo string
 	BeforeAll(func() {
@@ -60,6 +63,22 @@ var _ = Describe("verify", Label("faults"), Ordered, ContinueOnFailure, func() {
 		r := ddbtest.Command(ctx, repo, ownLocal(), bin, "verify", "--json-report=mine.json")
 		Expect(r.Code).To(Equal(exitBadInput))
 		Expect(r.Output).To(ContainSubstring("verify's own: it writes reports/verify/junit.xml and report.json"))
+
+		// An unknown design, named alone or beside a known one, through the
+		// binary (its exit code) and through make (DESIGN, split on spaces).
+		for _, run := range []ddbtest.Ran{
+			ddbtest.Command(ctx, repo, ownLocal(), bin, "verify", "nosuch"),
+			ddbtest.Command(ctx, repo, ownLocal(), "make", "verify", "DESIGN=invoicing nosuch"),
+		} {
+			Expect(run.Output).To(ContainSubstring(`no design "nosuch": name one of`))
+			for _, d := range all.Designs {
+				Expect(run.Output).To(ContainSubstring(d.Name), "the refusal names the known designs")
+			}
+			Expect(run.Output).NotTo(ContainSubstring("DynamoDB at"), "an unknown design started DynamoDB Local")
+			Expect(run.Elapsed).To(BeNumerically("<", 10*time.Second))
+		}
+		r = ddbtest.Command(ctx, repo, ownLocal(), bin, "verify", "nosuch")
+		Expect(r.Code).To(Equal(exitBadInput))
 		for f, want := range before {
 			b, err := os.ReadFile(filepath.Join(reportsDir(), f))
 			Expect(err).NotTo(HaveOccurred(), "bad input removed reports/verify/%s", f)
@@ -68,7 +87,7 @@ var _ = Describe("verify", Label("faults"), Ordered, ContinueOnFailure, func() {
 		Expect(scratchDirs(repo)).To(Equal(scratchBefore))
 	})
 
-	It("runs twice at once in one checkout, one of them the README's single-pattern example: both pass and leave whole reports", func(ctx SpecContext) {
+	It("runs twice at once in one checkout, the README's single-pattern example and make verify DESIGN=invoicing: both pass and leave whole reports", func(ctx SpecContext) {
 		var wg sync.WaitGroup
 		ran := make([]ddbtest.Ran, 2)
 		wg.Go(func() {
@@ -78,7 +97,7 @@ var _ = Describe("verify", Label("faults"), Ordered, ContinueOnFailure, func() {
 		})
 		wg.Go(func() {
 			defer GinkgoRecover()
-			ran[1] = ddbtest.Command(ctx, repo, ownLocal(), bin, "verify", "--label-filter=design:invoicing")
+			ran[1] = ddbtest.Command(ctx, repo, ownLocal(), "make", "verify", "DESIGN=invoicing")
 		})
 		wg.Wait()
 		for i, r := range ran {
@@ -90,6 +109,9 @@ var _ = Describe("verify", Label("faults"), Ordered, ContinueOnFailure, func() {
 		Expect(readme).To(ContainSubstring(`label filter "design:shop && AP-03" selected 1 of `))
 		Expect(readme).To(MatchRegexp(`(?m)^shop\s+AP-03\s`))
 		Expect(readme).NotTo(MatchRegexp(`(?m)^shop\s+AP-01\s`), "a pattern outside the filter is in the gate")
+		Expect(ran[1].Output).To(ContainSubstring(`verify: narrowed to design invoicing: suites ./designs/invoicing ./scenarios under --label-filter="design:invoicing"`))
+		Expect(ran[1].Output).To(MatchRegexp(`(?m)^invoicing\s+AP-01\s`))
+		Expect(ran[1].Output).NotTo(MatchRegexp(`(?m)^shop\s`), "another design is in the narrowed gate")
 
 		reports, err := verify.ReadReports(filepath.Join(reportsDir(), "report.json"))
 		Expect(err).NotTo(HaveOccurred(), "report.json is not whole")
@@ -101,7 +123,7 @@ var _ = Describe("verify", Label("faults"), Ordered, ContinueOnFailure, func() {
 		Expect(junit.Tests).To(BeNumerically(">", 0))
 		summary, err := os.ReadFile(filepath.Join(reportsDir(), "summary.md"))
 		Expect(err).NotTo(HaveOccurred())
-		Expect(string(summary)).To(MatchRegexp("Label filter: `(design:invoicing|design:shop && AP-03)`"))
+		Expect(string(summary)).To(MatchRegexp("Label filter: `design:shop && AP-03`|Designs: `invoicing` only"))
 		Expect(scratchDirs(repo)).To(BeEmpty())
 	}, SpecTimeout(20*time.Minute))
 
@@ -109,7 +131,7 @@ var _ = Describe("verify", Label("faults"), Ordered, ContinueOnFailure, func() {
 		report := filepath.Join(reportsDir(), "report.json")
 		before, err := os.ReadFile(report)
 		Expect(err).NotTo(HaveOccurred())
-		run := startTagged(repo, bin, "verify", "--label-filter=design:invoicing")
+		run := startTagged(repo, bin, "verify", "invoicing")
 		defer run.cleanup()
 		run.waitForSuites(ctx, repo)
 		java := run.find(func(p ddbtest.Proc) bool { return strings.Contains(p.Cmdline, "DynamoDBLocal.jar") })
@@ -130,7 +152,7 @@ var _ = Describe("verify", Label("faults"), Ordered, ContinueOnFailure, func() {
 	}, SpecTimeout(10*time.Minute))
 
 	It("takes ginkgo, its suites and DynamoDB Local with it when killed", func(ctx SpecContext) {
-		run := startTagged(repo, bin, "verify", "--label-filter=design:invoicing")
+		run := startTagged(repo, bin, "verify", "invoicing")
 		defer run.cleanup()
 		run.waitForSuites(ctx, repo)
 		Expect(run.session.Command.Process.Signal(syscall.SIGKILL)).To(Succeed())

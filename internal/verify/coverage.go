@@ -42,6 +42,10 @@ type Coverage struct {
 	// patterns it selects, of Catalog in all.
 	Filter  string
 	Catalog int
+	// Designs names the designs a run was narrowed to (make verify
+	// DESIGN=...; none for every design): the caller measured those only,
+	// so Catalog counts their patterns alone.
+	Designs []string
 }
 
 // patternLike matches labels that name a pattern ID.

@@ -23,6 +23,9 @@ func (c Coverage) WriteMarkdown(w io.Writer, endpoint string) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# make verify\n\nEndpoint: `%s`\n\n", endpoint)
 	fmt.Fprintf(&b, "Specs: %d passed, %d failed, %d skipped.\n\n", c.Totals.Passed, c.Totals.Failed, c.Totals.Skipped)
+	if len(c.Designs) > 0 {
+		fmt.Fprintf(&b, "Designs: `%s` only (%d catalog patterns); the other designs are not counted.\n\n", strings.Join(c.Designs, " "), c.Catalog)
+	}
 	if c.Filter != "" {
 		fmt.Fprintf(&b, "Label filter: `%s`, which selects %d of %d catalog patterns; the gate counts those only.\n\n", c.Filter, len(c.Rows), c.Catalog)
 	}

@@ -1,0 +1,69 @@
+package faults_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	"github.com/onsi/ginkgo/v2/types"
+	. "github.com/onsi/gomega"
+
+	"github.com/ddbharness/ddbharness/internal/ddbtest"
+	"github.com/ddbharness/ddbharness/internal/verify"
+)
+
+// A run narrowed to one design must still gate: a catalog row with no
+// spec fails it, named. The row goes into a copy of the repository, so
+// that the checkout and its reports stay as they were; the copy builds
+// the command and the two suites afresh, which is most of the spec's time.
+var _ = Describe("make verify DESIGN=name", Label("faults"), func() {
+	It("runs that design's suite, its scenario specs and its gate alone, and fails naming a catalog pattern no spec covers", func(ctx SpecContext) {
+		repo := ddbtest.CopyRepo(ctx, repoRoot, filepath.Join(GinkgoT().TempDir(), "repo"))
+		addUncoveredPattern(filepath.Join(repo, "designs", "invoicing", "catalog.go"))
+
+		r := ddbtest.Command(ctx, repo, ownLocal(), "make", "verify", "DESIGN=invoicing")
+		Expect(r.Code).NotTo(Equal(exitOK))
+		Expect(r.Output).To(ContainSubstring("exit status 1"), "ddbharness's own exit code, as go run reports it: the run completed and found a gap")
+		Expect(r.Output).To(ContainSubstring(`verify: narrowed to design invoicing: suites ./designs/invoicing ./scenarios under --label-filter="design:invoicing"`))
+		Expect(r.Output).To(ContainSubstring(`gap: invoicing AP-99 uncovered pattern: no spec carries Label("AP-99")`))
+		Expect(r.Output).To(ContainSubstring("verify: FAILED: 1 catalog pattern(s) without passing specs"))
+		Expect(r.Output).To(MatchRegexp(`(?m)^invoicing\s+AP-01\s.*\s[1-9]\d*\s+0\s+0\s+ok$`), "the design's own suite ran")
+		Expect(r.Output).NotTo(MatchRegexp(`(?m)^(shop|accountpool|agencies|services)\s`), "another design is in the gate")
+		Expect(r.Output).NotTo(MatchRegexp(`lint: warning: (shop|accountpool|agencies|services) `), "another design was linted")
+		Expect(r.Output).To(MatchRegexp(`(?m)^verify: [1-9]\d* passed, 0 failed`))
+
+		reports, err := verify.ReadReports(filepath.Join(repo, "reports", "verify", "report.json"))
+		Expect(err).NotTo(HaveOccurred())
+		var suites []string
+		scenarioSpecs := 0
+		for _, rep := range reports {
+			suites = append(suites, rep.SuiteDescription)
+			for _, sp := range rep.SpecReports {
+				ran := sp.LeafNodeType == types.NodeTypeIt && sp.State.Is(types.SpecStatePassed|types.SpecStateFailureStates)
+				if rep.SuiteDescription == "scenarios" && ran {
+					Expect(sp.Labels()).To(ContainElement("design:invoicing"), "a scenario spec of another design ran: %s", sp.FullText())
+					scenarioSpecs++
+				}
+			}
+		}
+		Expect(suites).To(ConsistOf("invoicing", "scenarios"))
+		Expect(scenarioSpecs).To(BeNumerically(">", 0), "no scenario spec of invoicing ran")
+		summary, err := os.ReadFile(filepath.Join(repo, "reports", "verify", "summary.md"))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(summary)).To(ContainSubstring("Designs: `invoicing` only"))
+	}, SpecTimeout(10*time.Minute))
+})
+
+// addUncoveredPattern puts a pattern no spec carries first in the catalog
+// file's Patterns.
+func addUncoveredPattern(catalog string) {
+	GinkgoHelper()
+	b, err := os.ReadFile(catalog)
+	Expect(err).NotTo(HaveOccurred())
+	const anchor = "Patterns: []designs.Pattern{\n"
+	Expect(string(b)).To(ContainSubstring(anchor), "%s has no Patterns list to add to", catalog)
+	row := `{ID: "AP-99", Name: "uncovered pattern", Op: designs.GetItem, Index: designs.MainTable},` + "\n"
+	Expect(os.WriteFile(catalog, []byte(strings.Replace(string(b), anchor, anchor+row, 1)), 0o644)).To(Succeed())
+}
