@@ -19,6 +19,7 @@ import (
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/ddbtest"
+	"github.com/ddbharness/ddbharness/scenarios"
 	"github.com/ddbharness/ddbharness/workload"
 )
 
@@ -109,7 +110,7 @@ var _ = Describe("capacity attribution", attributionSpecs, func() {
 			Expect(fid.StillUnsure).To(BeZero(), "items the shadow could not settle")
 			expectSameItems(shadowItems(client, s, table), storedItems(ctx, s, table), "after the calls at once")
 		},
-		scenarioEntries(),
+		scenarioEntries(scenarios.All),
 	)
 })
 

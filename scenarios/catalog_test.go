@@ -86,7 +86,7 @@ var _ = Describe("the scenario catalog", Label("unit"), func() {
 			Expect(peak*scenarios.Share(sc, designs.TransactWriteItems)).To(BeNumerically("<=", scenarios.LocalTransactKnee/3),
 				"transactions a second at the peak")
 		},
-		scenarioEntries(),
+		scenarioEntries(scenarios.All),
 	)
 
 	DescribeTable("Peak is the highest rate the pacer asks for",

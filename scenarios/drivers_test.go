@@ -89,11 +89,11 @@ func drawKey(st workload.Step, n int, r *rand.Rand) int {
 	return st.Keys.Pick(r, n)
 }
 
-// scenarioEntries is one entry per scenario, labelled with its design so
-// that a run narrowed to one design keeps its entries.
-func scenarioEntries() []TableEntry {
+// scenarioEntries is one entry per scenario of scs, labelled with its
+// design so that a run narrowed to one design keeps its entries.
+func scenarioEntries(scs []workload.Scenario) []TableEntry {
 	var out []TableEntry
-	for _, sc := range scenarios.All {
+	for _, sc := range scs {
 		out = append(out, Entry(sc.Name, Label(sc.Design.Label()), sc))
 	}
 	return out
@@ -157,6 +157,6 @@ var _ = Describe("scenario drivers", driverSpecs, func() {
 			}
 			Expect(d.Call(ctx, "AP-99", 0, r)).To(MatchError(scenarios.ErrUnknownPattern))
 		},
-		scenarioEntries(),
+		scenarioEntries(scenarios.All),
 	)
 })

@@ -11,16 +11,6 @@ import (
 	"github.com/ddbharness/ddbharness/workload"
 )
 
-// defaultEntries is one entry per design, its default scenario, labelled
-// with the design so that a run narrowed to one design keeps its entry.
-func defaultEntries() []TableEntry {
-	var out []TableEntry
-	for _, sc := range scenarios.Defaults() {
-		out = append(out, Entry(sc.Name, Label(sc.Design.Label()), sc))
-	}
-	return out
-}
-
 // Every design's seed goes through its default scenario's driver, the way
 // bench and lint seed it; the driver's NewLoader hands back the Loader it
 // is given, so the spec chooses how the seed loads.
@@ -52,7 +42,7 @@ var _ = Describe("the fixtures loader", loaderSpecs, func() {
 				Expect(reports[i][1]).To(Equal(n), "the total is the entities asked for")
 			}
 		},
-		defaultEntries(),
+		scenarioEntries(scenarios.Defaults()), // one per design
 	)
 
 	It("refuses a write to another table", func(ctx SpecContext) {

@@ -3,6 +3,7 @@ package engine_test
 import (
 	"context"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"time"
 
@@ -113,6 +114,5 @@ func (p *pooled) Call(_ context.Context, id designs.PatternID, key int, _ *rand.
 }
 
 // twoPools is fakeDesign with a second pattern, AP-02.
-var twoPools = designs.Design{Name: "fake", Schema: designs.Schema{PK: "PK"},
-	Patterns: []designs.Pattern{{ID: "AP-01", Name: "call", Op: designs.GetItem, Index: designs.MainTable},
-		{ID: "AP-02", Name: "other", Op: designs.GetItem, Index: designs.MainTable}}}
+var twoPools = designs.Design{Name: fakeDesign.Name, Schema: fakeDesign.Schema,
+	Patterns: append(slices.Clone(fakeDesign.Patterns), designs.Pattern{ID: "AP-02", Name: "other", Op: designs.GetItem, Index: designs.MainTable})}
