@@ -10,13 +10,16 @@ DURATION ?=
 NAME ?=
 ENTITY ?=
 DESIGN ?=
+LIMITS ?=
+LIMITS_SCALE ?=
+RATE ?=
 
 # Values reach the commands through the environment, never pasted into the
 # recipe's text: a value with quotes or a semicolon stays one value.
 # SCENARIO and DESIGN are split on spaces (several names); GINKGO_FLAGS is
 # the one value pasted as shell words, so that a label filter can be quoted
 # inside it, as README shows.
-export SCENARIO TARGET_RATE DURATION NAME ENTITY DESIGN
+export SCENARIO TARGET_RATE DURATION NAME ENTITY DESIGN LIMITS LIMITS_SCALE RATE
 
 .PHONY: verify test lint walkthrough faults bench catalog new-design clean check-go
 
@@ -32,9 +35,9 @@ test: check-go
 lint: check-go
 	$(GO) run ./cmd/ddbharness lint $$DESIGN
 
-## bench: load scenarios, capacity model and reports (SCENARIO=name|design|all, TARGET_RATE=req/s, DURATION=20s)
+## bench: load scenarios, capacity model and reports, throttled as real DynamoDB would (SCENARIO=name|design|all, TARGET_RATE=req/s, DURATION=20s, RATE=req/s constant pace, LIMITS=off, LIMITS_SCALE=0.01)
 bench: check-go
-	$(GO) run ./cmd/ddbharness bench $${TARGET_RATE:+--target-rate="$$TARGET_RATE"} $${DURATION:+--duration="$$DURATION"} $$SCENARIO
+	$(GO) run ./cmd/ddbharness bench $${TARGET_RATE:+--target-rate="$$TARGET_RATE"} $${DURATION:+--duration="$$DURATION"} $${RATE:+--rate="$$RATE"} $${LIMITS:+--limits="$$LIMITS"} $${LIMITS_SCALE:+--limits-scale="$$LIMITS_SCALE"} $$SCENARIO
 
 ## catalog: list every design's access patterns
 catalog: check-go

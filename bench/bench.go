@@ -8,12 +8,16 @@ package bench
 
 import (
 	"context"
+	"fmt"
 	"sort"
 	"sync/atomic"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
 	"github.com/ddbharness/ddbharness/bench/capacity"
 	"github.com/ddbharness/ddbharness/bench/engine"
+	"github.com/ddbharness/ddbharness/bench/limits"
 	"github.com/ddbharness/ddbharness/bench/meter"
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
@@ -26,6 +30,16 @@ type Outcome struct {
 	engine.Outcome
 	Capacity capacity.Report
 	Fidelity meter.Fidelity
+	// Throttling is what the throttling emulator measured; nil when the
+	// run had DynamoDB's limits off.
+	Throttling *limits.Throttling
+}
+
+// Limits says whether a run throttles as real DynamoDB would (package
+// limits) and at what scale of its limits.
+type Limits struct {
+	Off   bool
+	Scale float64 // 0 means 1
 }
 
 // CapacitySpan is the stretch of the measured phase the capacity model
@@ -47,11 +61,28 @@ func (o Outcome) CapacitySpan() time.Duration {
 
 // Run runs scenario sc against db with the engine's options (engine.Workers,
 // engine.TargetRate, ...), metering every call, then runs the capacity
-// model over what the measured phase consumed. An interrupted run returns
-// what it measured; a run whose test bed failed, what it measured before
-// the failure (CapacitySpan).
+// model over what the measured phase consumed. DynamoDB's limits are off:
+// see RunLimited. An interrupted run returns what it measured; a run whose
+// test bed failed, what it measured before the failure (CapacitySpan).
 func Run(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, opts ...engine.Option) (Outcome, error) {
+	return RunLimited(ctx, db, sc, Limits{Off: true}, opts...)
+}
+
+// RunLimited is Run with DynamoDB's limits emulated as lim says: the
+// measured phase's calls are throttled partition by partition (package
+// limits) through the SDK's own retryer, which needs db to be an SDK
+// client. Seeding and warm-up are not throttled.
+func RunLimited(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, lim Limits, opts ...engine.Option) (Outcome, error) {
 	m := &metered{schema: sc.Design.Schema}
+	if !lim.Off {
+		c, ok := db.(*dynamodb.Client)
+		if !ok {
+			return Outcome{}, fmt.Errorf("bench: emulating DynamoDB's limits needs an SDK client (*dynamodb.Client), not %T: run with limits off", db)
+		}
+		m.limits = limits.New(sc.Design.Schema, limits.Config{Scale: lim.Scale,
+			WarmReads: float64(sc.Warm.Reads), WarmWrites: float64(sc.Warm.Writes)})
+		db = dynamodb.New(c.Options(), m.limits.Install)
+	}
 	out, err := engine.Run(ctx, db, sc, append(opts, engine.Metered(m))...)
 	res := Outcome{Outcome: out, Fidelity: m.fidelity}
 	if err != nil || m.ledger == nil {
@@ -67,7 +98,7 @@ func Run(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, opts ...
 		}
 		requests = int64(sort.Search(len(out.Results), func(i int) bool { return !out.Results[i].Timestamp.Before(f.Time) }))
 	}
-	res.Capacity = capacity.Model{
+	model := capacity.Model{
 		Schema:     sc.Design.Schema,
 		Requests:   requests,
 		Duration:   duration,
@@ -75,7 +106,13 @@ func Run(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, opts ...
 		TableBytes: m.tableBytes(out.Table),
 		WarmReads:  float64(sc.Warm.Reads),
 		WarmWrites: float64(sc.Warm.Writes),
-	}.Analyze(m.ledger)
+	}
+	if m.limits != nil {
+		model.Scale, model.Unserved = m.limits.Scale(), m.limits.Unserved
+		t := m.limits.Measured(requests, duration)
+		res.Throttling = &t
+	}
+	res.Capacity = model.Analyze(m.ledger)
 	return res, nil
 }
 
@@ -83,6 +120,7 @@ func Run(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, opts ...
 // ledger of the measured phase.
 type metered struct {
 	schema   designs.Schema
+	limits   *limits.Emulator // nil: limits off
 	client   *meter.Client
 	ledger   *capacity.Ledger
 	fidelity meter.Fidelity
@@ -91,16 +129,27 @@ type metered struct {
 
 func (m *metered) Client(db designs.DB) designs.DB {
 	m.client = meter.NewClient(db, m.schema)
+	if m.limits != nil {
+		m.limits.Lookup(m.client.Current)
+	}
 	return m.client
 }
 
+// Start begins measuring, and throttling when limits are on: what each
+// call consumed is debited from its partitions as the ledger charges it.
 func (m *metered) Start() {
 	m.ledger = capacity.NewLedger(m.schema)
 	m.client.Observe(func(o capacity.Observation) {
 		if cut := m.cut.Load(); cut == 0 || o.At.UnixNano() < cut {
-			m.ledger.Observe(o)
+			charges := m.ledger.Observe(o)
+			if m.limits != nil {
+				m.limits.Debit(o.Table, charges)
+			}
 		}
 	})
+	if m.limits != nil {
+		m.limits.Enable()
+	}
 }
 
 // Cut stops accounting the calls made from at on: the test bed failed
@@ -114,6 +163,9 @@ const settleWait = 30 * time.Second
 // Stop waits for the settling reads, unless the run was interrupted: then
 // it reports what is settled so far at once.
 func (m *metered) Stop(ctx context.Context) {
+	if m.limits != nil {
+		m.limits.Disable()
+	}
 	m.client.Observe(nil)
 	if ctx.Err() == nil {
 		var cancel context.CancelFunc

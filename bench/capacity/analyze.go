@@ -35,7 +35,7 @@ func (r *run) targets() []TargetUsage {
 			if name == designs.MainTable {
 				bytes = r.TableBytes
 			}
-			tu.Partitions = partitions(r.Schema.RCU, r.Schema.WCU, bytes)
+			tu.Partitions = Partitions(r.Schema.RCU, r.Schema.WCU, bytes)
 		}
 		out = append(out, tu)
 	}
@@ -120,7 +120,7 @@ func (r *run) ceiling() *Ceiling {
 		}
 	}
 	for _, g := range r.groups {
-		consider(Ceiling{Target: g.target, Key: g.key, Limit: partitionLimitText, Rate: r.keyThrottleRate(g),
+		consider(Ceiling{Target: g.target, Key: g.key, Limit: r.partitionLimitText(), Rate: r.keyThrottleRate(g),
 			Pattern: g.pattern, BackPressure: g.target != designs.MainTable && g.wcu > 0})
 	}
 	for _, space := range r.spaces() {
@@ -163,7 +163,8 @@ func (r *run) forecast(rate float64) *Forecast {
 	callShare := func(calls int64) float64 { return rate * float64(calls) / float64(r.requests) }
 	for _, g := range r.groups {
 		per := r.perRequest(g.usage)
-		use := rate * partitionUse(per)
+		use := rate * r.partitionUse(per)
+		plim := r.partitionLimit()
 		if use <= 1 {
 			continue
 		}
@@ -172,14 +173,14 @@ func (r *run) forecast(rate float64) *Forecast {
 		for _, side := range []struct {
 			use   float64
 			calls int64
-		}{{rate * per.rcu / ddbitem.PartitionRCU, g.readCalls}, {rate * per.wcu / ddbitem.PartitionWCU, g.writeCalls}} {
+		}{{rate * per.rcu / plim.rcu, g.readCalls}, {rate * per.wcu / plim.wcu, g.writeCalls}} {
 			if side.use > 1 {
 				throttled += callShare(side.calls) * (1 - 1/side.use)
 			}
 		}
-		f.Over = append(f.Over, Pressure{Target: g.target, Key: g.key, Limit: partitionLimitText,
+		f.Over = append(f.Over, Pressure{Target: g.target, Key: g.key, Limit: r.partitionLimitText(),
 			RCU: rate * per.rcu, WCU: rate * per.wcu, Utilization: use, Refused: 1 - 1/use,
-			BackPressure: g.target != designs.MainTable && rate*per.wcu > ddbitem.PartitionWCU})
+			BackPressure: g.target != designs.MainTable && rate*per.wcu > plim.wcu})
 	}
 	lim := r.tableLimit()
 	for _, space := range r.spaces() {

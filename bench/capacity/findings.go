@@ -25,7 +25,7 @@ func findings(r Report) []string {
 		s := fmt.Sprintf("The hottest partition key of %s is %q (%.0f%% of its 3×WCU+RCU weight, mostly %s), peaking at %s RCU/s and %s WCU/s",
 			targetName(h.Target), h.Key, 100*h.Share, h.Pattern, decimal(h.PeakRCU), decimal(h.PeakWCU))
 		if h.ThrottleRate > 0 {
-			s += fmt.Sprintf("; its partition reaches %s at %s requests/s of this mix", partitionLimitText, decimal(h.ThrottleRate))
+			s += fmt.Sprintf("; its partition reaches %s at %s requests/s of this mix", r.PartitionLimit, decimal(h.ThrottleRate))
 		}
 		out = append(out, s+".")
 	}

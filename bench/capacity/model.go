@@ -34,6 +34,13 @@ type Model struct {
 	// serves at once. Zero takes a new on-demand table's own (12,000 and
 	// 4,000).
 	WarmReads, WarmWrites float64
+	// Scale multiplies every limit, as the run's throttling emulator did
+	// (bench/limits); 0 means 1, DynamoDB's own.
+	Scale float64
+	// Unserved, when set, counts the calls that would have read from and
+	// written to a target's partition key value but ended throttled: their
+	// demand is added to what the served calls consumed there.
+	Unserved func(target, key string) (reads, writes int64)
 }
 
 // Analyze runs the model over a run's ledger: hot keys per target, the
@@ -50,7 +57,9 @@ func (m Model) Analyze(l *Ledger) Report {
 		MeasuredRate: run.rate,
 		TargetRate:   m.TargetRate,
 		Limits:       limits(),
+		Scale:        run.scale(),
 	}
+	r.PartitionLimit = run.partitionLimitText()
 	if l.first <= l.last {
 		r.Start = time.Unix(l.first, 0).UTC()
 	}
@@ -118,8 +127,35 @@ func (m Model) run(l *Ledger) *run {
 	}
 	for _, g := range r.groups {
 		g.pattern = heaviest(g.weights)
+		r.addUnserved(g)
 	}
 	return r
+}
+
+// addUnserved adds to g the demand of the calls throttled away from it:
+// each as much as a served call of its side consumed there.
+func (r *run) addUnserved(g *group) {
+	if r.Unserved == nil {
+		return
+	}
+	reads, writes := r.Unserved(g.target, g.key)
+	if reads > 0 && g.readCalls > 0 {
+		g.rcu *= float64(g.readCalls+reads) / float64(g.readCalls)
+		g.readCalls += reads
+	}
+	if writes > 0 && g.writeCalls > 0 {
+		g.wcu *= float64(g.writeCalls+writes) / float64(g.writeCalls)
+		g.writeCalls += writes
+	}
+	g.calls = max(g.calls, g.readCalls, g.writeCalls)
+}
+
+// scale is the factor on every limit.
+func (r *run) scale() float64 {
+	if r.Scale > 0 {
+		return r.Scale
+	}
+	return 1
 }
 
 // space is the partition space a target's traffic lands in: an LSI's is
@@ -165,14 +201,20 @@ func (r *run) perRequest(u usage) usage {
 // second take: reads and writes are throttled independently, so the side
 // nearer its limit (3,000 RCU, 1,000 WCU) decides.
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/throttling-key-range-limit-exceeded-mitigation.html
-func partitionUse(u usage) float64 {
-	return max(u.rcu/ddbitem.PartitionRCU, u.wcu/ddbitem.PartitionWCU)
+func (r *run) partitionUse(u usage) float64 {
+	lim := r.partitionLimit()
+	return max(u.rcu/lim.rcu, u.wcu/lim.wcu)
+}
+
+// partitionLimit is what one partition serves per second, scaled.
+func (r *run) partitionLimit() usage {
+	return usage{ddbitem.PartitionRCU * r.scale(), ddbitem.PartitionWCU * r.scale()}
 }
 
 // keyThrottleRate is the request rate of the mix at which group g's
 // partition reaches its limit; 0 when the group takes nothing.
 func (r *run) keyThrottleRate(g *group) float64 {
-	use := partitionUse(r.perRequest(g.usage))
+	use := r.partitionUse(r.perRequest(g.usage))
 	if use == 0 {
 		return 0
 	}
@@ -182,10 +224,11 @@ func (r *run) keyThrottleRate(g *group) float64 {
 // tableLimit is the throughput a whole target may consume per second: its
 // provisioned throughput, or the on-demand table quota.
 func (r *run) tableLimit() usage {
+	k := r.scale()
 	if r.provisioned() {
-		return usage{float64(r.Schema.RCU), float64(r.Schema.WCU)}
+		return usage{float64(r.Schema.RCU) * k, float64(r.Schema.WCU) * k}
 	}
-	return usage{ddbitem.OnDemandTableRRU, ddbitem.OnDemandTableWRU}
+	return usage{ddbitem.OnDemandTableRRU * k, ddbitem.OnDemandTableWRU * k}
 }
 
 // spaces lists the partition spaces with traffic: the table first, then
@@ -244,12 +287,12 @@ func (r *run) tableThrottleRate(space string) (rate float64, write bool) {
 	return rate, write
 }
 
-// partitions is how many partitions DynamoDB gives a provisioned table or
+// Partitions is how many partitions DynamoDB gives a provisioned table or
 // GSI: enough for its throughput at 3,000 RCU and 1,000 WCU each, and for
 // its data at 10 GB each.
 // Source: the initial allocation formula in the DynamoDB Developer Guide,
 // https://github.com/awsdocs/amazon-dynamodb-developer-guide/blob/master/doc_source/GuidelinesForTables.md
-func partitions(rcu, wcu, bytes int64) int {
+func Partitions(rcu, wcu, bytes int64) int {
 	byThroughput := math.Ceil(float64(rcu)/ddbitem.PartitionRCU + float64(wcu)/ddbitem.PartitionWCU)
 	bySize := math.Ceil(float64(bytes) / ddbitem.PartitionBytes)
 	return max(1, int(byThroughput), int(bySize))

@@ -151,8 +151,8 @@ func TestProvisionedTableLimitAndBurst(t *testing.T) {
 	if tu := r.Targets[0]; tu.Partitions != 1 || tu.ProvisionedWCU != 50 {
 		t.Errorf("Analyze().Targets[0] = %+v, want 1 partition for 100 RCU + 50 WCU", tu)
 	}
-	if got := partitions(1000, 1000, 25<<30); got != 3 {
-		t.Errorf("partitions(1,000 RCU, 1,000 WCU, 25 GB) = %d, want 3 (by size; 2 by throughput)", got)
+	if got := Partitions(1000, 1000, 25<<30); got != 3 {
+		t.Errorf("Partitions(1,000 RCU, 1,000 WCU, 25 GB) = %d, want 3 (by size; 2 by throughput)", got)
 	}
 }
 

@@ -27,6 +27,10 @@ type Report struct {
 	Disagreements []Disagreement `json:"disagreements"`
 	Limits        []Limit        `json:"limits"`
 	Findings      []string       `json:"findings"`
+	// Scale is the factor the run put on every limit (1: DynamoDB's own);
+	// PartitionLimit names one partition's, scaled.
+	Scale          float64 `json:"limits_scale"`
+	PartitionLimit string  `json:"partition_limit"`
 }
 
 // Target kinds in TargetUsage.

@@ -7,8 +7,20 @@ import (
 	"slices"
 )
 
-// partitionLimitText names the per-partition limit in reports.
-const partitionLimitText = "3,000 RCU/s or 1,000 WCU/s per partition"
+// partitionLimitText names the per-partition limit in reports, and the
+// scale when it is not DynamoDB's own.
+func (r *run) partitionLimitText() string {
+	lim := r.partitionLimit()
+	return fmt.Sprintf("%s RCU/s or %s WCU/s per partition%s", thousands(lim.rcu), thousands(lim.wcu), scaleText(r.scale()))
+}
+
+// scaleText says that limits were scaled, and by what.
+func scaleText(k float64) string {
+	if k == 1 {
+		return ""
+	}
+	return fmt.Sprintf(" (DynamoDB's limits × %g)", k)
+}
 
 // tableLimitText names the table-level limit a target reaches.
 func (r *run) tableLimitText(write bool) string {
@@ -18,9 +30,9 @@ func (r *run) tableLimitText(write bool) string {
 		side, n = "WCU", lim.wcu
 	}
 	if r.provisioned() {
-		return fmt.Sprintf("%s %s/s provisioned", thousands(n), side)
+		return fmt.Sprintf("%s %s/s provisioned%s", thousands(n), side, scaleText(r.scale()))
 	}
-	return fmt.Sprintf("%s %s/s on-demand table quota", thousands(n), side)
+	return fmt.Sprintf("%s %s/s on-demand table quota%s", thousands(n), side, scaleText(r.scale()))
 }
 
 // What a rule rests on, in Limit.Basis.

@@ -26,7 +26,7 @@ func (r *run) warmUnits() (u usage, declared bool) {
 	if r.WarmWrites > 0 {
 		u.wcu, declared = r.WarmWrites, true
 	}
-	return u, declared
+	return usage{u.rcu * r.scale(), u.wcu * r.scale()}, declared
 }
 
 // warm is the new on-demand table's ceiling: the lowest rate at which the
@@ -57,9 +57,9 @@ func (r *run) warm(steady *Ceiling) *WarmCeiling {
 				continue
 			}
 			best = &WarmCeiling{Target: space, Side: side.name, ReadUnits: lim.rcu, WriteUnits: lim.wcu, Declared: declared, Rate: rate,
-				Limit: fmt.Sprintf("%s %s/s warm throughput of a new on-demand table", thousands(side.limit), side.name)}
+				Limit: fmt.Sprintf("%s %s/s warm throughput of a new on-demand table%s", thousands(side.limit), side.name, scaleText(r.scale()))}
 			if declared {
-				best.Limit = fmt.Sprintf("%s %s/s warm throughput declared by the scenario", thousands(side.limit), side.name)
+				best.Limit = fmt.Sprintf("%s %s/s warm throughput declared by the scenario%s", thousands(side.limit), side.name, scaleText(r.scale()))
 			}
 		}
 	}

@@ -69,7 +69,11 @@ func Classify(err error) (status uint16, class string) {
 	}
 	var tce *types.TransactionCanceledException
 	if errors.As(err, &tce) {
-		return StatusConflict, "transaction cancelled: " + cancellationCode(tce)
+		code := cancellationCode(tce)
+		if code == "ThrottlingError" || code == "ProvisionedThroughputExceeded" {
+			return StatusThrottled, "throttled: transaction cancelled: " + code
+		}
+		return StatusConflict, "transaction cancelled: " + code
 	}
 	var api smithy.APIError
 	if errors.As(err, &api) {

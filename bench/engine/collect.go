@@ -31,6 +31,7 @@ type collector struct {
 	total    vegeta.Metrics
 	byAttack map[string]*vegeta.Metrics
 	errors   int
+	throttle int // calls that ended throttled
 	window   vegeta.LatencyMetrics
 	inWindow int
 
@@ -66,6 +67,9 @@ func (c *collector) add(r *vegeta.Result) {
 	if r.Error != "" {
 		c.errors++
 	}
+	if r.Code == StatusThrottled {
+		c.throttle++
+	}
 	c.window.Add(r.Latency)
 	c.inWindow++
 }
@@ -99,20 +103,28 @@ func (c *collector) stop() {
 		fmt.Fprintf(c.progress, "%s: no call finished in %s\n", c.name, time.Since(c.began).Round(10*time.Millisecond))
 		return
 	}
-	fmt.Fprintf(c.progress, "%s: %d calls in %s, p50 %s, p99 %s, errors %d\n", c.name, c.count,
+	fmt.Fprintf(c.progress, "%s: %d calls in %s, p50 %s, p99 %s, errors %d%s\n", c.name, c.count,
 		time.Since(c.began).Round(10*time.Millisecond), Latency(c.total.Latencies.Quantile(0.5)),
-		Latency(c.total.Latencies.Quantile(0.99)), c.errors)
+		Latency(c.total.Latencies.Quantile(0.99)), c.errors, throttledText(c.throttle))
 }
 
 // line prints one progress line for the window that just ended.
 func (c *collector) line(now time.Time, window time.Duration) {
 	c.mu.Lock()
-	n, lat, errs := c.inWindow, c.window, c.errors
+	n, lat, errs, throttled := c.inWindow, c.window, c.errors, c.throttle
 	c.inWindow, c.window = 0, vegeta.LatencyMetrics{}
 	c.mu.Unlock()
 	rate := float64(n) / window.Seconds()
-	fmt.Fprintf(c.progress, "%s %5.0fs %9.1f/s  p50 %-9s p99 %-9s errors %d\n", c.name,
-		now.Sub(c.began).Seconds(), rate, Latency(lat.Quantile(0.5)), Latency(lat.Quantile(0.99)), errs)
+	fmt.Fprintf(c.progress, "%s %5.0fs %9.1f/s  p50 %-9s p99 %-9s errors %d%s\n", c.name,
+		now.Sub(c.began).Seconds(), rate, Latency(lat.Quantile(0.5)), Latency(lat.Quantile(0.99)), errs, throttledText(throttled))
+}
+
+// throttledText counts the errors that were throttling, when any were.
+func throttledText(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%d throttled)", n)
 }
 
 // finish puts the run's Results in order of intended time, numbers them per

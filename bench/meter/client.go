@@ -193,3 +193,9 @@ func nilIfEmpty(img ddbitem.Item) ddbitem.Item {
 	}
 	return img
 }
+
+// Current is the item the client's shadow holds for key in table: the
+// table as the client last saw it (nil: no item, or none known).
+func (c *Client) Current(table string, key ddbitem.Item) ddbitem.Item {
+	return c.shadow.get(table, key)
+}

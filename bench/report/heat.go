@@ -2,12 +2,15 @@ package report
 
 import (
 	"cmp"
+	"fmt"
 	"html"
 	"io"
 	"slices"
+	"time"
 
 	"github.com/ddbharness/ddbharness/bench"
 	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/bench/limits"
 	"github.com/ddbharness/ddbharness/ddbitem"
 )
 
@@ -26,8 +29,10 @@ const (
 )
 
 // heatScale colours a second by its share of the per-partition limit
-// (3,000 RCU/s and 1,000 WCU/s, the side nearer its limit): pale below 1 %, then
-// yellow to red, and black at or over the limit, where DynamoDB throttles.
+// (3,000 RCU/s and 1,000 WCU/s, the side nearer its limit, times the
+// run's scale): pale below 1 %, then yellow to red, and black at or over
+// the limit, where DynamoDB throttles, or where the run's emulator
+// refused calls.
 var heatScale = []struct {
 	upTo  float64
 	color string
@@ -45,9 +50,10 @@ var heatScale = []struct {
 
 // heatRowData is one partition key's seconds, as shares of the limit.
 type heatRowData struct {
-	label  string
-	shares map[int]float64
-	peak   float64
+	label   string
+	shares  map[int]float64
+	refused map[int]int64 // attempts the emulator refused, per second
+	peak    float64
 }
 
 // WriteHeat writes heat.svg: the hottest partition keys (rows) second by
@@ -55,7 +61,11 @@ type heatRowData struct {
 // limit the key used that second at the measured rate.
 func WriteHeat(w io.Writer, out bench.Outcome) error {
 	r := out.Capacity
-	rows := heatRows(r.Hot)
+	scale := max(r.Scale, 0)
+	if scale == 0 {
+		scale = 1
+	}
+	rows := heatRows(r.Hot, scale, out.Throttling, r.Start)
 	seconds := max(1, int(r.Seconds+0.5))
 	for _, row := range rows {
 		for t := range row.shares {
@@ -71,8 +81,8 @@ func WriteHeat(w io.Writer, out bench.Outcome) error {
 	p.f(`<rect width="100%%" height="100%%" fill="#ffffff"/>` + "\n")
 	p.f(`<text x="8" y="20" font-size="14" font-weight="bold">%s: partition heat, share of the per-partition limit each second</text>`+"\n",
 		html.EscapeString(StatusOf(out).Title(out)))
-	p.f(`<text x="8" y="38" fill="#555555">At the measured %.1f requests/s; a partition serves %s RCU/s and %s WCU/s, each throttled on its own.</text>`+"\n",
-		r.MeasuredRate, thousands(ddbitem.PartitionRCU), thousands(ddbitem.PartitionWCU))
+	p.f(`<text x="8" y="38" fill="#555555">At the measured %.1f requests/s; a partition serves %s RCU/s and %s WCU/s (limits scale %g), each throttled on its own.</text>`+"\n",
+		r.MeasuredRate, thousandsF(ddbitem.PartitionRCU*scale), thousandsF(ddbitem.PartitionWCU*scale), scale)
 	for t := 0; t < seconds; t += axisStep(seconds) {
 		p.f(`<text x="%d" y="%d" fill="#555555">%ds</text>`+"\n", heatLabel+t*cell, heatTop-4, t)
 	}
@@ -83,9 +93,12 @@ func WriteHeat(w io.Writer, out bench.Outcome) error {
 		y := heatTop + i*heatRow
 		p.f(`<text x="8" y="%d">%s</text>`+"\n", y+13, html.EscapeString(row.label))
 		for t := 0; t < seconds; t++ {
-			share := row.shares[t]
-			p.f(`<rect x="%d" y="%d" width="%d" height="%d" fill="%s"><title>%ds: %.1f%%</title></rect>`+"\n",
-				heatLabel+t*cell, y, cell, heatRow-2, heatColor(share), t, 100*share)
+			share, color, note := row.shares[t], heatColor(row.shares[t]), ""
+			if n := row.refused[t]; n > 0 {
+				color, note = heatScale[len(heatScale)-1].color, fmt.Sprintf(", %d attempts refused", n)
+			}
+			p.f(`<rect x="%d" y="%d" width="%d" height="%d" fill="%s"><title>%ds: %.1f%%%s</title></rect>`+"\n",
+				heatLabel+t*cell, y, cell, heatRow-2, color, t, 100*share, note)
 		}
 	}
 	legendY := heatTop + heatRow*max(len(rows), 1) + 20
@@ -99,13 +112,27 @@ func WriteHeat(w io.Writer, out bench.Outcome) error {
 }
 
 // heatRows picks the keys to show: the HeatRows keys with the busiest
-// seconds, hottest first.
-func heatRows(hot []capacity.HotKey) []heatRowData {
+// seconds, hottest first, with the attempts the emulator refused on each
+// (t, from the capacity report's start).
+func heatRows(hot []capacity.HotKey, scale float64, t *limits.Throttling, start time.Time) []heatRowData {
+	refused := map[[2]string]map[int]int64{}
+	if t != nil {
+		for _, ks := range t.Keys {
+			k := [2]string{ks.Target, ks.Key}
+			if refused[k] == nil {
+				refused[k] = map[int]int64{}
+			}
+			refused[k][int(ks.Second.Sub(start)/time.Second)] += ks.Refused
+		}
+	}
 	var rows []heatRowData
 	for _, h := range hot {
-		row := heatRowData{label: truncate(targetName(h.Target)+"  "+h.Key, 44), shares: map[int]float64{}}
+		row := heatRowData{label: truncate(targetName(h.Target)+"  "+h.Key, 44), shares: map[int]float64{}, refused: refused[[2]string{h.Target, h.Key}]}
+		if len(row.refused) > 0 {
+			row.peak = 1 // a refused key is as hot as one at its limit
+		}
 		for _, pt := range h.Series {
-			share := max(pt.RCU/ddbitem.PartitionRCU, pt.WCU/ddbitem.PartitionWCU)
+			share := max(pt.RCU/(ddbitem.PartitionRCU*scale), pt.WCU/(ddbitem.PartitionWCU*scale))
 			row.shares[pt.T] += share
 			row.peak = max(row.peak, row.shares[pt.T])
 		}

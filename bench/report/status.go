@@ -141,6 +141,14 @@ func Headline(out bench.Outcome) string {
 	if sat := out.Saturated; sat != nil {
 		line += "; " + Saturated(sat)
 	}
+	if t := out.Throttling; t != nil {
+		line += fmt.Sprintf("; limits scale %g", t.Scale)
+		if t.Refused > 0 {
+			line += fmt.Sprintf(": %.1f%% of calls throttled, %d SDK retries", pct(t.Throttled, t.Calls), t.Retries)
+		}
+	} else {
+		line += "; limits off"
+	}
 	if c := out.Capacity.Ceiling; c != nil && s.FindingsValid() {
 		where := targetName(c.Target)
 		if c.Key != "" {

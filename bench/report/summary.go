@@ -33,6 +33,7 @@ func WriteSummary(w io.Writer, out bench.Outcome) error {
 	p.findings(out.Capacity, st)
 	p.latency(out, st)
 	p.errors(out.Results)
+	p.throttling(out)
 	if st.FindingsValid() {
 		p.capacity(out.Capacity)
 	}
@@ -84,6 +85,7 @@ func (p *printer) header(out bench.Outcome, st Status) {
 	if out.About != "" {
 		p.f("%s\n\n", out.About)
 	}
+	p.f("Limits: %s.\n\n", LimitsText(limitsOf(out)))
 	if st.Measured {
 		p.f("Started %s on table `%s` of design %s, seed %d, %d workers.\n",
 			out.Started.UTC().Format("2006-01-02 15:04:05 UTC"), out.Table, out.Design, out.Seed, out.Workers)

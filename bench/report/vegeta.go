@@ -14,6 +14,7 @@ import (
 
 	"github.com/ddbharness/ddbharness/bench"
 	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/bench/limits"
 	"github.com/ddbharness/ddbharness/bench/meter"
 	"github.com/ddbharness/ddbharness/designs"
 )
@@ -82,6 +83,10 @@ type metrics struct {
 	// null when it covers nothing.
 	CapacityCovers time.Duration    `json:"capacity_covers"`
 	Capacity       *capacity.Report `json:"capacity"`
+	// Limits says which limits the run was under; Throttling is what the
+	// emulator measured (null with limits off).
+	Limits     string             `json:"limits"`
+	Throttling *limits.Throttling `json:"throttling"`
 	// NonFinite names the figures that were NaN or infinite, written as 0
 	// since JSON has no such numbers.
 	NonFinite []string `json:"non_finite,omitempty"`
@@ -123,7 +128,8 @@ func WriteMetrics(w io.Writer, out bench.Outcome) error {
 	m := metrics{Scenario: out.Scenario, About: out.About, Design: out.Design, Table: out.Table, Pacer: out.Pacer,
 		Pool: out.Pool, Workers: out.Workers, Seed: out.Seed, State: st.State, StoppedWhile: st.Phase,
 		Duration: out.Duration, Warmup: out.Warmup, SeedTime: out.SeedTime, Elapsed: out.Elapsed, Interrupted: out.Interrupted,
-		Unsent: out.Unsent, Approx: out.Fidelity.Approximations, Fidelity: out.Fidelity, Patterns: []patternJSON{}}
+		Unsent: out.Unsent, Approx: out.Fidelity.Approximations, Fidelity: out.Fidelity, Patterns: []patternJSON{},
+		Limits: LimitsText(limitsOf(out)), Throttling: out.Throttling}
 	if st.Measured {
 		m.Started, m.Total = &out.Started, &out.Total
 		for i := range out.Patterns {

@@ -12,6 +12,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+
 	"github.com/ddbharness/ddbharness/bench"
 	"github.com/ddbharness/ddbharness/bench/engine"
 	"github.com/ddbharness/ddbharness/bench/report"
@@ -33,6 +35,9 @@ func runBench(ctx context.Context, args []string) error {
 	target := fs.Float64("target-rate", 0, "forecast throttling at this many requests per second of the mix (0: no forecast)")
 	duration := fs.Duration("duration", 0, "measure each scenario this long instead of its own duration (above 0, like 20s or 2m)")
 	root := fs.String("out", "reports", "folder the reports go in")
+	lim := fs.String("limits", "on", "on: throttle as real DynamoDB would, partition by partition; off: measure without limits")
+	scale := fs.Float64("limits-scale", 1, "multiply every DynamoDB limit by this (0.01: a partition serves 30 RCU/s and 10 WCU/s), so throttling shows at rates this machine drives")
+	rate := fs.Float64("rate", 0, "pace the mix at this many requests per second, constant, instead of the scenario's pacer (0: the scenario's)")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: ddbharness bench [flags] [SCENARIO|DESIGN|all ...]")
 		fs.PrintDefaults()
@@ -42,6 +47,13 @@ func runBench(ctx context.Context, args []string) error {
 	}
 	if err := checkBenchFlags(fs, *target, *duration, *root); err != nil {
 		return err
+	}
+	limits, err := benchLimits(*lim, *scale)
+	if err != nil {
+		return err
+	}
+	if math.IsNaN(*rate) || math.IsInf(*rate, 0) || *rate < 0 {
+		return badInputf("bench: --rate=%v: want a finite number of requests per second, 0 or more (0, the default, keeps each scenario's pacer)", *rate)
 	}
 	if *list {
 		return listScenarios(os.Stdout)
@@ -60,7 +72,10 @@ func runBench(ctx context.Context, args []string) error {
 		if *duration > 0 {
 			sc.Duration = *duration
 		}
-		dir, out, err := benchOne(ctx, sc, *target, *root)
+		if *rate > 0 {
+			sc.Pacer = vegeta.ConstantPacer{Freq: int(math.Round(*rate)), Per: time.Second}
+		}
+		dir, out, err := benchOne(ctx, sc, *target, *root, limits)
 		if dir != "" {
 			written = append(written, dir)
 			fmt.Printf("%s: %s\n  %s\n", sc.Name, dir, report.Headline(out))
@@ -103,14 +118,15 @@ func checkBenchFlags(fs *flag.FlagSet, target float64, duration time.Duration, r
 // scenario, so one design's load never leaves the next a tired server. The
 // run watches that JVM: if it exits, the run stops with Failure set, and
 // the report is still written, marked failed.
-func benchOne(ctx context.Context, sc workload.Scenario, target float64, root string) (string, bench.Outcome, error) {
+func benchOne(ctx context.Context, sc workload.Scenario, target float64, root string, lim bench.Limits) (string, bench.Outcome, error) {
 	srv, err := startDynamo(ctx)
 	if err != nil {
 		return "", bench.Outcome{}, err
 	}
 	defer srv.Stop()
 	fmt.Fprintf(os.Stderr, "%s: DynamoDB at %s; %s\n", sc.Name, srv.Endpoint, sc.About)
-	out, err := bench.Run(ctx, ddblocal.Client(srv.Endpoint), sc, engine.Progress(os.Stderr), engine.TargetRate(target),
+	fmt.Fprintf(os.Stderr, "%s: %s\n", sc.Name, report.LimitsText(lim))
+	out, err := bench.RunLimited(ctx, ddblocal.Client(srv.Endpoint), sc, lim, engine.Progress(os.Stderr), engine.TargetRate(target),
 		engine.Watch(srv.Done(), srv.Exit))
 	if err != nil && out.Failure == nil {
 		if exit := srv.Exit(); exit != nil {
@@ -120,6 +136,23 @@ func benchOne(ctx context.Context, sc workload.Scenario, target float64, root st
 	}
 	dir, werr := report.Write(root, out)
 	return dir, out, errors.Join(err, werr)
+}
+
+// benchLimits reads --limits and --limits-scale.
+func benchLimits(on string, scale float64) (bench.Limits, error) {
+	var lim bench.Limits
+	switch strings.ToLower(strings.TrimSpace(on)) {
+	case "on", "":
+	case "off":
+		lim.Off = true
+	default:
+		return lim, badInputf("bench: --limits=%q (LIMITS): want on (the default: throttle as real DynamoDB would) or off", on)
+	}
+	if math.IsNaN(scale) || math.IsInf(scale, 0) || scale <= 0 || scale > 1000 {
+		return lim, badInputf("bench: --limits-scale=%v (LIMITS_SCALE): want a factor above 0 and at most 1000, like 0.01 (1, the default, is DynamoDB's own limits)", scale)
+	}
+	lim.Scale = scale
+	return lim, nil
 }
 
 // pickScenarios turns names into scenarios: a scenario name

@@ -1,0 +1,176 @@
+package limits
+
+import (
+	"time"
+
+	"github.com/ddbharness/ddbharness/bench/capacity"
+)
+
+// touch is one partition a request reads from or writes to: the table or
+// a GSI (target, as capacity.Charge names it), and the partition key value
+// there; "" for a Scan, which only the budget admits.
+type touch struct {
+	table  string
+	target string
+	key    string
+	side   int
+}
+
+// refusal is why a request was throttled: the partition or budget that
+// had nothing left.
+type refusal struct {
+	space *space
+	part  int // -1: the table's or GSI's budget
+	key   string
+	side  int
+	// reason and exception are what DynamoDB answers.
+	reason, exception string
+}
+
+// Exceptions DynamoDB throttles with.
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/TroubleshootingThrottling.html
+const (
+	ExceptionProvisioned = "ProvisionedThroughputExceededException"
+	ExceptionThrottling  = "ThrottlingException"
+)
+
+// admit decides one attempt of a request that touches ts: nil when every
+// partition and budget it touches has units left. Call with e.mu held.
+func (e *Emulator) admit(ts []touch, now int64) *refusal {
+	for _, tc := range ts {
+		s := e.tableOf(tc.table, now).space(tc.target)
+		s.tick(now)
+		if !s.budget[tc.side].open(now) {
+			return e.budgetRefusal(s, tc)
+		}
+		if tc.key == "" {
+			continue
+		}
+		i := s.partition(tc.key)
+		if !s.parts[i].bucket[tc.side].open(now) {
+			return &refusal{space: s, part: i, key: tc.key, side: tc.side,
+				reason: reason(s, tc.side, "KeyRangeThroughputExceeded"), exception: ExceptionProvisioned}
+		}
+	}
+	return nil
+}
+
+// reserve holds, on each partition and budget an admitted request
+// touches, what a call there consumed lately: calls in flight together
+// then see each other, as DynamoDB, which knows a write's size when it
+// admits it, sees them, instead of all passing a partition with a unit
+// left. The reservation is given back when the call ends (release), just
+// before its real charge is debited. Call with e.mu held.
+func (e *Emulator) reserve(ts []touch, now int64, held []reservation) []reservation {
+	for _, tc := range ts {
+		est := e.estimates[slot{tc.target, tc.key}][tc.side]
+		if est == 0 {
+			continue
+		}
+		s := e.tableOf(tc.table, now).space(tc.target)
+		r := reservation{space: s, part: -1, side: tc.side, units: est}
+		s.budget[tc.side].take(now, est)
+		if tc.key != "" {
+			r.part = s.partition(tc.key)
+			s.parts[r.part].bucket[tc.side].take(now, est)
+		}
+		held = append(held, r)
+	}
+	return held
+}
+
+// reservation is units held for a call in flight.
+type reservation struct {
+	space *space
+	part  int
+	side  int
+	units float64
+}
+
+// release gives back a call's reservations.
+func (e *Emulator) release(held []reservation) {
+	if len(held) == 0 {
+		return
+	}
+	now := e.now()
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, r := range held {
+		r.space.budget[r.side].take(now, -r.units)
+		if r.part >= 0 && r.part < len(r.space.parts) {
+			r.space.parts[r.part].bucket[r.side].take(now, -r.units)
+		}
+	}
+}
+
+// estimateWeight is how much the latest charge moves a value's estimate.
+const estimateWeight = 0.25
+
+// learn follows what calls consume on a value, for reserve.
+func (e *Emulator) learn(target, key string, u [2]float64) {
+	k := slot{target, key}
+	est := e.estimates[k]
+	for side := range 2 {
+		if u[side] > 0 {
+			if est[side] == 0 {
+				est[side] = u[side]
+			} else {
+				est[side] += estimateWeight * (u[side] - est[side])
+			}
+		}
+	}
+	e.estimates[k] = est
+}
+
+// budgetRefusal is a refusal by the whole table's or GSI's budget: its
+// provisioned throughput, or an on-demand table's allowance (its warm
+// throughput or twice its settled peak, which AWS reports as the key
+// range's; inferred) or quota.
+func (e *Emulator) budgetRefusal(s *space, tc touch) *refusal {
+	r := &refusal{space: s, part: -1, key: tc.key, side: tc.side}
+	switch {
+	case s.grow == nil:
+		r.reason, r.exception = reason(s, tc.side, "ProvisionedThroughputExceeded"), ExceptionProvisioned
+	case s.grow.allowance(tc.side) >= s.grow.quota[tc.side]:
+		r.reason, r.exception = reason(s, tc.side, "AccountLimitExceeded"), ExceptionThrottling
+	default:
+		r.reason, r.exception = reason(s, tc.side, "KeyRangeThroughputExceeded"), ExceptionProvisioned
+	}
+	return r
+}
+
+// reason names a throttling reason as DynamoDB does: resource type,
+// operation type, limit type.
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_ThrottlingReason.html
+func reason(s *space, side int, limit string) string {
+	r := "Table"
+	if s.index {
+		r = "Index"
+	}
+	if side == write {
+		return r + "Write" + limit
+	}
+	return r + "Read" + limit
+}
+
+// Debit takes what a completed call on table name consumed, as
+// capacity.Account charged it, from the partitions and budgets it touched.
+func (e *Emulator) Debit(name string, charges []capacity.Charge) {
+	if !e.on.Load() || len(charges) == 0 {
+		return
+	}
+	now := e.now()
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	t := e.tableOf(name, now)
+	for _, c := range charges {
+		s := t.space(c.Target)
+		u := [2]float64{c.RCU, c.WCU}
+		i := s.consume(e, now, c.Key, u)
+		e.m.consumed(s, i, c.Key, now, u)
+		e.learn(s.name, c.Key, u)
+	}
+}
+
+// second is the Unix second of now.
+func second(now int64) int64 { return now / int64(time.Second) }

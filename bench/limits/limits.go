@@ -1,0 +1,169 @@
+// Package limits throttles DynamoDB calls the way real DynamoDB does, on any
+// endpoint (DynamoDB Local never throttles): partition by partition, on the
+// capacity rules bench's report uses, with the errors AWS answers, so that
+// the SDK's own retryer, a batch's unprocessed items and a transaction
+// cancelled for throttling show before production.
+//
+// An Emulator is installed on an SDK client as middleware (Install): before
+// each attempt it decides, from the partitions the request touches, whether
+// DynamoDB would serve it, and answers a refusal as DynamoDB does (HTTP 400
+// with the exception and its ThrottlingReasons), so the SDK parses and
+// retries it as it would AWS's. What each call consumed is debited when it
+// completes (Debit, fed by bench's instrumented client with the charges
+// bench/capacity computes), so a partition can go into debt as on DynamoDB.
+//
+// The model, its sources and where it approximates:
+//   - Each table and each GSI is a set of partitions, as many as its
+//     throughput (provisioned, or an on-demand table's warm throughput) and
+//     its data need; partition key values are placed by a hash. Each
+//     partition serves 3,000 read and 1,000 write units per second, reads
+//     and writes throttled apart.
+//   - A partition that stays hot isolates its hottest partition key value
+//     on a partition of its own (split for heat). AWS publishes no delay:
+//     IsolateAfter is inferred. A value's traffic never passes one
+//     partition's limit here, which AWS guarantees for a single item and
+//     for a collection an LSI pins; splitting a collection by sort key is
+//     not emulated, so a hot value spread over many items throttles sooner
+//     than on AWS after a long run.
+//   - A provisioned table and each GSI have their own budget at the
+//     provisioned rate with 300 s of burst; adaptive capacity lets any
+//     partition use what the table leaves unused, up to the partition
+//     limit. An on-demand table and each GSI serve their warm throughput,
+//     twice their peak once it is 30 minutes old, up to the table quota.
+//   - A write whose GSI partition cannot take it is refused on the table
+//     (back-pressure).
+//
+// Scale multiplies every rate (partitions, budgets, warm throughput,
+// quotas), so a design's throttling shows at rates one machine can drive.
+package limits
+
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbharness/ddbharness/ddbitem"
+	"github.com/ddbharness/ddbharness/designs"
+)
+
+// Defaults of Config.
+const (
+	// DefaultIsolateAfter is how long a partition stays hot before the
+	// emulator isolates its hottest partition key value. Inferred: AWS
+	// says adaptive capacity isolates frequently accessed items, not when.
+	DefaultIsolateAfter = 5 * time.Minute
+	// HotShare is the share of a partition's limit, on either side, a
+	// second must reach to count as hot. Inferred, as IsolateAfter.
+	HotShare = 0.8
+)
+
+// growPeriod is how old an on-demand table's peak must be before the table
+// serves twice it.
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/on-demand-capacity-mode.html#on-demand-capacity-mode-initial
+const growPeriod = 30 * time.Minute
+
+// Config is what the emulator needs beyond the schema.
+type Config struct {
+	// Scale multiplies every limit; 0 means 1 (real DynamoDB's).
+	Scale float64
+	// WarmReads and WarmWrites are an on-demand table's warm throughput
+	// (and each GSI's); 0 takes a new table's (12,000 and 4,000).
+	WarmReads, WarmWrites float64
+	// Bytes is the table's data, for its partition count.
+	Bytes int64
+	// Partitions, when set, is each table's and GSI's partition count
+	// instead of the one its throughput and data give.
+	Partitions int
+	// IsolateAfter is DefaultIsolateAfter when zero; negative: never.
+	IsolateAfter time.Duration
+	// Region and Account make the ARNs of throttling reasons; defaults
+	// "ddblocal" and "000000000000", as DynamoDB Local's.
+	Region, Account string
+	// Now is the clock (default time.Now).
+	Now func() time.Time
+}
+
+// Emulator throttles the calls of one design's tables. It is off until
+// Enable; all methods are safe for concurrent use.
+type Emulator struct {
+	cfg    Config
+	schema designs.Schema
+	item   ddbitem.Schema
+	on     atomic.Bool
+	lookup atomic.Pointer[func(table string, key ddbitem.Item) ddbitem.Item]
+
+	mu        sync.Mutex
+	tables    map[string]*table
+	estimates map[slot][2]float64 // what a call lately consumed per value and side
+	m         measure
+}
+
+// New returns an emulator, off, for the tables of schema s.
+func New(s designs.Schema, cfg Config) *Emulator {
+	if cfg.Scale <= 0 {
+		cfg.Scale = 1
+	}
+	if cfg.IsolateAfter == 0 {
+		cfg.IsolateAfter = DefaultIsolateAfter
+	}
+	if cfg.Region == "" {
+		cfg.Region = "ddblocal"
+	}
+	if cfg.Account == "" {
+		cfg.Account = "000000000000"
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	return &Emulator{cfg: cfg, schema: s, item: s.ItemSchema(), tables: map[string]*table{}, estimates: map[slot][2]float64{}, m: newMeasure()}
+}
+
+// Enable starts throttling (and measuring) from now on; Disable stops.
+func (e *Emulator) Enable()  { e.on.Store(true) }
+func (e *Emulator) Disable() { e.on.Store(false) }
+
+// Scale is the scale in force.
+func (e *Emulator) Scale() float64 { return e.cfg.Scale }
+
+// Lookup gives the emulator the items as the caller knows them (bench's
+// instrumented client keeps a shadow of the table): the GSI keys an update
+// or delete moves away from are then known before the call, for
+// back-pressure. Without it, only a put's GSI keys are.
+func (e *Emulator) Lookup(f func(table string, key ddbitem.Item) ddbitem.Item) { e.lookup.Store(&f) }
+
+func (e *Emulator) now() int64 { return e.cfg.Now().UnixNano() }
+
+// provisioned reports whether the tables use provisioned throughput.
+func (e *Emulator) provisioned() bool { return e.schema.Billing == types.BillingModeProvisioned }
+
+// table is one emulated table: its own partitions and those of each GSI.
+type table struct {
+	spaces map[string]*space // by designs.MainTable or GSI name
+}
+
+// tableOf returns the emulated table name, creating its partitions at first
+// use. Call with e.mu held.
+func (e *Emulator) tableOf(name string, now int64) *table {
+	if t := e.tables[name]; t != nil {
+		return t
+	}
+	t := &table{spaces: map[string]*space{}}
+	arn := "arn:aws:dynamodb:" + e.cfg.Region + ":" + e.cfg.Account + ":table/" + name
+	t.spaces[designs.MainTable] = e.newSpace(designs.MainTable, arn, false, now)
+	for _, ix := range e.schema.GSIs {
+		t.spaces[ix.Name] = e.newSpace(ix.Name, arn+"/index/"+ix.Name, true, now)
+	}
+	e.tables[name] = t
+	return t
+}
+
+// space is where target's traffic lands: a GSI's own partitions, else the
+// table's (an LSI lives in its table's partitions).
+func (t *table) space(target string) *space {
+	if s := t.spaces[target]; s != nil {
+		return s
+	}
+	return t.spaces[designs.MainTable]
+}

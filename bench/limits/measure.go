@@ -1,0 +1,315 @@
+package limits
+
+import (
+	"cmp"
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/ddbharness/ddbharness/designs"
+)
+
+// measure is what the emulator saw: per partition, per partition key value
+// and second, and per pattern. Guarded by Emulator.mu.
+type measure struct {
+	start    int64
+	parts    map[partID]*partStats
+	cells    map[cell]int64 // refused attempts per value and second
+	patterns map[designs.PatternID]*PatternThrottles
+	unserved map[slot][2]int64 // calls that ended throttled, per value and side
+}
+
+type partID struct {
+	space string
+	i     int
+}
+
+type slot struct{ target, key string }
+
+type cell struct {
+	slot
+	sec int64
+}
+
+// partStats is one partition's run.
+type partStats struct {
+	space    *space
+	keys     map[string]float64 // units per value, both sides against their limits
+	units    [2]float64
+	calls    [2]int64 // charges that consumed on the side
+	unserved [2]int64 // calls that ended throttled here
+	refused  [2]int64 // attempts refused here
+	first    [2]int64 // first refusal, Unix nanoseconds; 0: none
+	seconds  map[int64]*secondStats
+	isolated bool
+}
+
+type secondStats struct {
+	units   [2]float64
+	refused [2]int64
+}
+
+func newMeasure() measure {
+	return measure{parts: map[partID]*partStats{}, cells: map[cell]int64{},
+		patterns: map[designs.PatternID]*PatternThrottles{}, unserved: map[slot][2]int64{}}
+}
+
+func (m *measure) part(s *space, i int) *partStats {
+	id := partID{s.name, i}
+	p := m.parts[id]
+	if p == nil {
+		p = &partStats{space: s, keys: map[string]float64{}, seconds: map[int64]*secondStats{}}
+		m.parts[id] = p
+	}
+	return p
+}
+
+func (p *partStats) second(sec int64) *secondStats {
+	s := p.seconds[sec]
+	if s == nil {
+		s = &secondStats{}
+		p.seconds[sec] = s
+	}
+	return s
+}
+
+func (m *measure) pattern(id designs.PatternID) *PatternThrottles {
+	p := m.patterns[id]
+	if p == nil {
+		p = &PatternThrottles{Pattern: id}
+		m.patterns[id] = p
+	}
+	return p
+}
+
+func (m *measure) begin(now int64) {
+	if m.start == 0 {
+		m.start = now
+	}
+}
+
+// consumed counts a charge of u units on partition i of s.
+func (m *measure) consumed(s *space, i int, key string, now int64, u [2]float64) {
+	m.begin(now)
+	p := m.part(s, i)
+	sec := p.second(second(now))
+	for side := range 2 {
+		if u[side] > 0 {
+			p.units[side] += u[side]
+			p.calls[side]++
+			sec.units[side] += u[side]
+		}
+	}
+	p.keys[key] += max(u[read]/s.limit[read], u[write]/s.limit[write])
+}
+
+// refused counts an attempt r refused.
+func (m *measure) refused(r *refusal, pattern designs.PatternID, now int64) {
+	m.begin(now)
+	m.pattern(pattern).Refused++
+	m.cells[cell{slot{r.space.name, r.key}, second(now)}]++
+	if r.part < 0 {
+		return
+	}
+	p := m.part(r.space, r.part)
+	p.refused[r.side]++
+	p.second(second(now)).refused[r.side]++
+	if p.first[r.side] == 0 {
+		p.first[r.side] = now
+	}
+}
+
+// isolated marks the partition a value was just isolated on.
+func (m *measure) isolated(s *space, _ int) {
+	m.part(s, len(s.parts)-1).isolated = true
+}
+
+// ended counts a call's outcome: its attempts, and when it ended throttled,
+// every partition it would have consumed on.
+func (m *measure) ended(e *Emulator, c *call, now int64) {
+	p := m.pattern(c.pattern)
+	p.Calls++
+	p.Attempts += int64(c.attempts)
+	p.Unprocessed += int64(c.unprocessed)
+	if c.cancelled {
+		p.Cancelled++
+	}
+	if !c.throttled() {
+		return
+	}
+	p.Throttled++
+	for _, tc := range c.touches {
+		s := e.tableOf(tc.table, now).space(tc.target)
+		k := slot{s.name, tc.key}
+		u := m.unserved[k]
+		u[tc.side]++
+		m.unserved[k] = u
+		if tc.key != "" {
+			m.part(s, s.partition(tc.key)).unserved[tc.side]++
+		}
+	}
+}
+
+// PatternThrottles is what throttling did to one pattern's calls: Calls
+// made, Attempts the SDK sent for them (Attempts - Calls are its retries),
+// Refused attempts, Throttled calls (the SDK gave up, or a transaction was
+// cancelled), batch items left Unprocessed and transactions Cancelled for
+// throttling.
+type PatternThrottles struct {
+	Pattern     designs.PatternID `json:"pattern"`
+	Calls       int64             `json:"calls"`
+	Attempts    int64             `json:"attempts"`
+	Refused     int64             `json:"refused_attempts"`
+	Throttled   int64             `json:"throttled_calls"`
+	Unprocessed int64             `json:"unprocessed_items,omitempty"`
+	Cancelled   int64             `json:"cancelled_transactions,omitempty"`
+}
+
+// Retries is how many attempts the SDK made beyond the first.
+func (p PatternThrottles) Retries() int64 { return p.Attempts - p.Calls }
+
+// PartitionThrottles is one side of a partition that throttled: where, its
+// busiest partition key values, when it first refused and for how many
+// seconds, and what it held against what the model forecasts.
+//
+// Demand per request is the side's units per call that consumed there,
+// times the calls that reached it (served, or refused to the end) per
+// request of the mix. ForecastRate is the mix rate at which that demand
+// reaches the partition's limit; MeasuredRate is the rate its units in
+// the seconds it refused stand for, HeldUnits a second. Share is the share
+// of the calls that reached it and ended throttled; ForecastShare is the
+// model's share refused at the run's rate.
+type PartitionThrottles struct {
+	Target           string    `json:"target"`
+	Partition        int       `json:"partition"`
+	Isolated         bool      `json:"isolated,omitempty"`
+	Keys             []string  `json:"keys"`
+	Side             string    `json:"side"`
+	Limit            float64   `json:"limit_units_per_second"`
+	First            time.Time `json:"first_throttle"`
+	FirstSecond      float64   `json:"first_throttle_second"`
+	ThrottledSeconds int       `json:"throttled_seconds"`
+	Refused          int64     `json:"refused_attempts"`
+	Calls            int64     `json:"calls"`
+	Throttled        int64     `json:"throttled_calls"`
+	HeldUnits        float64   `json:"held_units_per_second"`
+	DemandPerRequest float64   `json:"demand_per_request"`
+	ForecastRate     float64   `json:"forecast_rate"`
+	MeasuredRate     float64   `json:"measured_rate"`
+	Share            float64   `json:"throttled_share"`
+	ForecastShare    float64   `json:"forecast_share"`
+}
+
+// KeySecond is the attempts refused on one partition key value in one
+// second.
+type KeySecond struct {
+	Target  string    `json:"target"`
+	Key     string    `json:"key"`
+	Second  time.Time `json:"second"`
+	Refused int64     `json:"refused_attempts"`
+}
+
+// Throttling is what the emulator measured over a run.
+type Throttling struct {
+	Scale      float64              `json:"scale"`
+	Billing    string               `json:"billing"`
+	Rate       float64              `json:"rate"` // the mix's requests per second the shares are forecast at
+	Patterns   []PatternThrottles   `json:"patterns"`
+	Partitions []PartitionThrottles `json:"partitions"`
+	Keys       []KeySecond          `json:"keys,omitempty"`
+	Isolations int                  `json:"isolations,omitempty"`
+	// Totals over the patterns.
+	Calls, Retries, Refused, Throttled, Unprocessed, Cancelled int64
+}
+
+// Unserved is how many calls that would have read from (reads) and
+// written to (writes) a target's partition key value ended throttled: the
+// capacity model adds their demand back.
+func (e *Emulator) Unserved(target, key string) (reads, writes int64) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	u := e.m.unserved[slot{target, key}]
+	return u[read], u[write]
+}
+
+// Measured sums up the run: requests calls of the mix over span.
+func (e *Emulator) Measured(requests int64, span time.Duration) Throttling {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	r := Throttling{Scale: e.cfg.Scale, Billing: "on-demand"}
+	if e.provisioned() {
+		r.Billing = "provisioned"
+	}
+	if span > 0 {
+		r.Rate = float64(requests) / span.Seconds()
+	}
+	for _, id := range slices.Sorted(maps.Keys(e.m.patterns)) {
+		p := *e.m.patterns[id]
+		r.Patterns = append(r.Patterns, p)
+		r.Calls += p.Calls
+		r.Retries += p.Retries()
+		r.Refused += p.Refused
+		r.Throttled += p.Throttled
+		r.Unprocessed += p.Unprocessed
+		r.Cancelled += p.Cancelled
+	}
+	for id, p := range e.m.parts {
+		if p.isolated {
+			r.Isolations++
+		}
+		for side := range 2 {
+			if p.first[side] != 0 {
+				r.Partitions = append(r.Partitions, e.partitionReport(id, p, side, requests, r.Rate))
+			}
+		}
+	}
+	slices.SortFunc(r.Partitions, func(a, b PartitionThrottles) int {
+		return cmp.Or(a.First.Compare(b.First), cmp.Compare(a.Target, b.Target), cmp.Compare(a.Partition, b.Partition), cmp.Compare(a.Side, b.Side))
+	})
+	for c, n := range e.m.cells {
+		r.Keys = append(r.Keys, KeySecond{Target: c.target, Key: c.key, Second: time.Unix(c.sec, 0).UTC(), Refused: n})
+	}
+	slices.SortFunc(r.Keys, func(a, b KeySecond) int {
+		return cmp.Or(a.Second.Compare(b.Second), cmp.Compare(a.Target, b.Target), cmp.Compare(a.Key, b.Key))
+	})
+	return r
+}
+
+func (e *Emulator) partitionReport(id partID, p *partStats, side int, requests int64, rate float64) PartitionThrottles {
+	limit := p.space.limit[side]
+	pt := PartitionThrottles{Target: id.space, Partition: id.i, Isolated: p.isolated, Keys: topKeys(p.keys, 3),
+		Side: [2]string{"read", "write"}[side], Limit: limit, First: time.Unix(0, p.first[side]).UTC(),
+		FirstSecond: float64(p.first[side]-e.m.start) / 1e9, Refused: p.refused[side],
+		Calls: p.calls[side] + p.unserved[side], Throttled: p.unserved[side]}
+	var held float64
+	for _, s := range p.seconds {
+		if s.refused[side] > 0 {
+			pt.ThrottledSeconds++
+			held += s.units[side]
+		}
+	}
+	if pt.ThrottledSeconds > 0 {
+		pt.HeldUnits = held / float64(pt.ThrottledSeconds)
+	}
+	if p.calls[side] > 0 && requests > 0 {
+		pt.DemandPerRequest = p.units[side] / float64(p.calls[side]) * float64(pt.Calls) / float64(requests)
+	}
+	if pt.DemandPerRequest > 0 {
+		pt.ForecastRate = limit / pt.DemandPerRequest
+		pt.MeasuredRate = pt.HeldUnits / pt.DemandPerRequest
+		if rate > pt.ForecastRate {
+			pt.ForecastShare = 1 - pt.ForecastRate/rate
+		}
+	}
+	if pt.Calls > 0 {
+		pt.Share = float64(pt.Throttled) / float64(pt.Calls)
+	}
+	return pt
+}
+
+// topKeys lists the n values with the most units, most first.
+func topKeys(keys map[string]float64, n int) []string {
+	all := slices.Collect(maps.Keys(keys))
+	slices.SortFunc(all, func(a, b string) int { return cmp.Or(cmp.Compare(keys[b], keys[a]), cmp.Compare(a, b)) })
+	return all[:min(n, len(all))]
+}

@@ -1,0 +1,347 @@
+package limits
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync/atomic"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go/middleware"
+	smithyhttp "github.com/aws/smithy-go/transport/http"
+)
+
+// Install adds the emulator to an SDK client's options:
+//
+//	dynamodb.New(opts, e.Install)
+//
+// A call is decided before each attempt, inside the SDK's retry loop, so a
+// refusal reaches the retryer as DynamoDB's own answer would.
+func (e *Emulator) Install(o *dynamodb.Options) {
+	o.APIOptions = append(o.APIOptions, func(s *middleware.Stack) error {
+		if err := s.Initialize.Add(middleware.InitializeMiddlewareFunc("ddbharnessLimits", e.initialize), middleware.After); err != nil {
+			return err
+		}
+		// Last in the deserialize step: between the SDK's deserializer and
+		// the wire, so a refusal is parsed as DynamoDB's answer is.
+		return s.Deserialize.Add(middleware.DeserializeMiddlewareFunc("ddbharnessLimitsAttempt", e.attempt), middleware.After)
+	})
+}
+
+type callKey struct{}
+
+// initialize follows one call across its attempts. A batch is split here,
+// once, as DynamoDB splits it: the items whose partitions have nothing
+// left come back unprocessed, unless none is left, when the whole batch is
+// refused (and retried by the SDK).
+func (e *Emulator) initialize(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+	if !e.on.Load() {
+		return next.HandleInitialize(ctx, in)
+	}
+	c := e.newCall(ctx, in.Parameters)
+	if c == nil {
+		return next.HandleInitialize(ctx, in)
+	}
+	var putBack func(out any)
+	if c.groups != nil && !c.tx {
+		in.Parameters, putBack = e.split(c, in.Parameters)
+	}
+	out, md, err := next.HandleInitialize(middleware.WithStackValue(ctx, callKey{}, c), in)
+	e.release(c.held)
+	if err == nil && putBack != nil {
+		putBack(out.Result)
+	}
+	if err == nil {
+		c.last = nil
+	}
+	now := e.now()
+	e.mu.Lock()
+	e.m.ended(e, c, now)
+	e.mu.Unlock()
+	return out, md, err
+}
+
+// attempt decides one attempt: let through to DynamoDB, or answered with
+// DynamoDB's refusal.
+func (e *Emulator) attempt(ctx context.Context, in middleware.DeserializeInput, next middleware.DeserializeHandler) (middleware.DeserializeOutput, middleware.Metadata, error) {
+	c, _ := middleware.GetStackValue(ctx, callKey{}).(*call)
+	if c == nil {
+		return next.HandleDeserialize(ctx, in)
+	}
+	c.attempts++
+	if c.decided {
+		return next.HandleDeserialize(ctx, in)
+	}
+	now := e.now()
+	e.mu.Lock()
+	r, actions := e.decide(c, now)
+	c.last = r
+	if r != nil {
+		e.m.refused(r, c.pattern, now)
+	} else if c.held == nil {
+		c.held = e.reserve(c.touches, now, c.held)
+	}
+	e.mu.Unlock()
+	if r == nil {
+		return next.HandleDeserialize(ctx, in)
+	}
+	var body []byte
+	if c.tx {
+		c.cancelled = true
+		body = cancellation(len(c.groups), actions, r)
+	} else {
+		body = refusalBody(r)
+	}
+	return middleware.DeserializeOutput{RawResponse: response(body)}, middleware.Metadata{}, nil
+}
+
+// decide is one attempt's refusal, nil to let it through; for a
+// transaction, also which actions were refused. Call with e.mu held.
+func (e *Emulator) decide(c *call, now int64) (*refusal, []bool) {
+	switch {
+	case c.tx:
+		var first *refusal
+		refused := make([]bool, len(c.groups))
+		for i, g := range c.groups {
+			if r := e.admit(g, now); r != nil {
+				refused[i] = true
+				if first == nil {
+					first = r
+				}
+			}
+		}
+		return first, refused
+	case c.whole:
+		var first *refusal
+		for _, g := range c.groups {
+			r := e.admit(g, now)
+			if r == nil {
+				// Approximation: the SDK resends the whole batch, which
+				// cannot be split again here; once any item has units
+				// again, all go through, and their partitions go into debt.
+				return nil, nil
+			}
+			if first == nil {
+				first = r
+			}
+		}
+		return first, nil
+	}
+	return e.admit(c.touches, now), nil
+}
+
+// split decides a batch's items once: it returns the request to send (the
+// admitted items) and what puts the refused ones back as unprocessed.
+func (e *Emulator) split(c *call, params any) (any, func(out any)) {
+	now := e.now()
+	e.mu.Lock()
+	refused := make([]bool, len(c.groups))
+	n := 0
+	for i, g := range c.groups {
+		if r := e.admit(g, now); r != nil {
+			refused[i] = true
+			e.m.refused(r, c.pattern, now)
+			n++
+			continue
+		}
+		c.held = e.reserve(g, now, c.held)
+	}
+	e.mu.Unlock()
+	switch {
+	case n == 0:
+		c.decided = true
+		return params, nil
+	case n == len(c.groups):
+		c.whole = true
+		return params, nil
+	}
+	c.decided, c.unprocessed = true, n
+	switch p := params.(type) {
+	case *dynamodb.BatchWriteItemInput:
+		send, back := splitWrites(p, refused)
+		return send, func(out any) {
+			if o, ok := out.(*dynamodb.BatchWriteItemOutput); ok {
+				o.UnprocessedItems = mergeWrites(o.UnprocessedItems, back)
+			}
+		}
+	case *dynamodb.BatchGetItemInput:
+		send, back := splitGets(p, refused)
+		return send, func(out any) {
+			if o, ok := out.(*dynamodb.BatchGetItemOutput); ok {
+				o.UnprocessedKeys = mergeGets(o.UnprocessedKeys, back)
+			}
+		}
+	}
+	return params, nil
+}
+
+// splitWrites divides a BatchWriteItem's requests, in newCall's order.
+func splitWrites(p *dynamodb.BatchWriteItemInput, refused []bool) (*dynamodb.BatchWriteItemInput, map[string][]types.WriteRequest) {
+	send, back := *p, map[string][]types.WriteRequest{}
+	send.RequestItems = map[string][]types.WriteRequest{}
+	i := 0
+	for table, reqs := range p.RequestItems {
+		for _, w := range reqs {
+			if w.PutRequest == nil && w.DeleteRequest == nil {
+				continue
+			}
+			if refused[i] {
+				back[table] = append(back[table], w)
+			} else {
+				send.RequestItems[table] = append(send.RequestItems[table], w)
+			}
+			i++
+		}
+	}
+	return &send, back
+}
+
+func mergeWrites(a, b map[string][]types.WriteRequest) map[string][]types.WriteRequest {
+	if a == nil {
+		a = map[string][]types.WriteRequest{}
+	}
+	for t, ws := range b {
+		a[t] = append(a[t], ws...)
+	}
+	return a
+}
+
+// splitGets divides a BatchGetItem's keys, in newCall's order.
+func splitGets(p *dynamodb.BatchGetItemInput, refused []bool) (*dynamodb.BatchGetItemInput, map[string]types.KeysAndAttributes) {
+	send, back := *p, map[string]types.KeysAndAttributes{}
+	send.RequestItems = map[string]types.KeysAndAttributes{}
+	i := 0
+	for table, ka := range p.RequestItems {
+		keep, drop := ka, ka
+		keep.Keys, drop.Keys = nil, nil
+		for _, k := range ka.Keys {
+			if refused[i] {
+				drop.Keys = append(drop.Keys, k)
+			} else {
+				keep.Keys = append(keep.Keys, k)
+			}
+			i++
+		}
+		if len(keep.Keys) > 0 {
+			send.RequestItems[table] = keep
+		}
+		if len(drop.Keys) > 0 {
+			back[table] = drop
+		}
+	}
+	return &send, back
+}
+
+func mergeGets(a, b map[string]types.KeysAndAttributes) map[string]types.KeysAndAttributes {
+	if a == nil {
+		a = map[string]types.KeysAndAttributes{}
+	}
+	for t, ka := range b {
+		if have, ok := a[t]; ok {
+			have.Keys = append(have.Keys, ka.Keys...)
+			a[t] = have
+			continue
+		}
+		a[t] = ka
+	}
+	return a
+}
+
+// DynamoDB's wire: an error is HTTP 400 with the exception's name in
+// __type and its members in a JSON body.
+// Source: the SDK's response snapshots of these exceptions
+// (service/dynamodb/response_snapshot in aws-sdk-go-v2).
+const typePrefix = "com.amazonaws.dynamodb.v20120810#"
+
+// Messages DynamoDB gives with each limit type.
+var messages = map[string]string{
+	"KeyRangeThroughputExceeded":    "Throughput exceeds the current capacity of your table or index. DynamoDB is automatically scaling your table or index so please try again shortly. If exceptions persist, check if you have a hot key: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html.",
+	"ProvisionedThroughputExceeded": "The level of configured provisioned throughput for the table was exceeded. Consider increasing your provisioning level with the UpdateTable API.",
+	"AccountLimitExceeded":          "Throughput exceeds the current throughput limit for your account, increase account level throughput before retrying.",
+}
+
+func message(reason string) string {
+	for limit, m := range messages {
+		if strings.HasSuffix(reason, limit) {
+			return m
+		}
+	}
+	return ""
+}
+
+type wireReason struct {
+	Reason   string `json:"reason"`
+	Resource string `json:"resource"`
+}
+
+// refusalBody is the exception r answers with. ThrottlingException spells
+// its reasons' member throttlingReasons, ProvisionedThroughputExceeded
+// ThrottlingReasons.
+func refusalBody(r *refusal) []byte {
+	reasons := []wireReason{{r.reason, r.space.arn}}
+	var v any = struct {
+		Type    string       `json:"__type"`
+		Message string       `json:"message"`
+		Reasons []wireReason `json:"ThrottlingReasons"`
+	}{typePrefix + r.exception, message(r.reason), reasons}
+	if r.exception == ExceptionThrottling {
+		v = struct {
+			Type    string       `json:"__type"`
+			Message string       `json:"message"`
+			Reasons []wireReason `json:"throttlingReasons"`
+		}{typePrefix + r.exception, message(r.reason), reasons}
+	}
+	b, _ := json.Marshal(v)
+	return b
+}
+
+type wireCancellation struct {
+	Code    string `json:"Code"`
+	Message string `json:"Message,omitempty"`
+}
+
+// cancellation is a transaction of n actions cancelled because the
+// actions refused had no units left: ThrottlingError for them (or
+// ProvisionedThroughputExceeded, a provisioned budget's), None for the
+// others.
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html (cancellation reasons)
+func cancellation(n int, refused []bool, r *refusal) []byte {
+	code := "ThrottlingError"
+	if strings.HasSuffix(r.reason, "ProvisionedThroughputExceeded") {
+		code = "ProvisionedThroughputExceeded"
+	}
+	reasons := make([]wireCancellation, n)
+	codes := make([]string, n)
+	for i := range reasons {
+		reasons[i].Code = "None"
+		if i < len(refused) && refused[i] {
+			reasons[i] = wireCancellation{code, message(r.reason)}
+		}
+		codes[i] = reasons[i].Code
+	}
+	b, _ := json.Marshal(struct {
+		Type    string             `json:"__type"`
+		Message string             `json:"Message"`
+		Reasons []wireCancellation `json:"CancellationReasons"`
+	}{typePrefix + "TransactionCanceledException",
+		"Transaction cancelled, please refer cancellation reasons for specific reasons [" + strings.Join(codes, ", ") + "]", reasons})
+	return b
+}
+
+var requestIDs atomic.Int64
+
+// response is DynamoDB's HTTP answer with an error body.
+func response(body []byte) *smithyhttp.Response {
+	h := http.Header{}
+	h.Set("Content-Type", "application/x-amz-json-1.0")
+	h.Set("X-Amzn-Requestid", fmt.Sprintf("ddbharness-limits-%d", requestIDs.Add(1)))
+	return &smithyhttp.Response{Response: &http.Response{
+		StatusCode: http.StatusBadRequest, Status: "400 Bad Request", Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+		Header: h, Body: io.NopCloser(bytes.NewReader(body)), ContentLength: int64(len(body)),
+	}}
+}

@@ -1,0 +1,129 @@
+package report
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/ddbharness/ddbharness/bench"
+	"github.com/ddbharness/ddbharness/bench/engine"
+	"github.com/ddbharness/ddbharness/bench/limits"
+	"github.com/ddbharness/ddbharness/designs"
+)
+
+// LimitsText says which limits a run is under, for its first lines.
+func LimitsText(lim bench.Limits) string {
+	if lim.Off {
+		return "DynamoDB's limits off (LIMITS=off): nothing is throttled"
+	}
+	k := lim.Scale
+	if k == 0 {
+		k = 1
+	}
+	return fmt.Sprintf("DynamoDB's limits emulated partition by partition, scale %g (a partition serves %s RCU/s and %s WCU/s)",
+		k, thousands(int64(3000*k)), thousandsF(1000*k))
+}
+
+// limitsOf is the limits a run was under.
+func limitsOf(out bench.Outcome) bench.Limits {
+	if t := out.Throttling; t != nil {
+		return bench.Limits{Scale: t.Scale}
+	}
+	return bench.Limits{Off: true}
+}
+
+func thousandsF(v float64) string {
+	if v == float64(int64(v)) {
+		return thousands(int64(v))
+	}
+	return strconv.FormatFloat(v, 'g', 4, 64)
+}
+
+// throttling writes what the emulator measured beside the model's
+// forecast: per pattern, calls, the SDK's retries, throttled calls, batch
+// items left unprocessed, cancelled transactions and p99 with retries;
+// per partition that refused, when it began, what it held against its
+// limit, and the rate and share measured against the forecast.
+func (p *printer) throttling(out bench.Outcome) {
+	t := out.Throttling
+	if t == nil {
+		return
+	}
+	p.f("## Throttling, emulated\n\n")
+	p.f("Every call went through an emulation of DynamoDB's limits (scale %g, %s table): a refused attempt got DynamoDB's own error, which the SDK's retryer retried with its backoff and retry quota; latencies above include those retries. ", t.Scale, t.Billing)
+	if t.Refused == 0 {
+		p.f("Nothing was throttled.\n\n")
+		return
+	}
+	p.f("%d of %d calls ended throttled (%.1f%%); the SDK retried %d times; %d attempts were refused",
+		t.Throttled, t.Calls, pct(t.Throttled, t.Calls), t.Retries, t.Refused)
+	if t.Unprocessed > 0 {
+		p.f("; %d batch items came back unprocessed", t.Unprocessed)
+	}
+	if t.Cancelled > 0 {
+		p.f("; %d transactions were cancelled for throttling", t.Cancelled)
+	}
+	p.f(".\n\n")
+	p99 := map[designs.PatternID]time.Duration{}
+	for _, pm := range out.Patterns {
+		p99[pm.ID] = pm.Metrics.Latencies.P99
+	}
+	var rows [][]string
+	for _, pt := range t.Patterns {
+		if pt.Refused == 0 && pt.Unprocessed == 0 {
+			continue
+		}
+		rows = append(rows, []string{string(pt.Pattern), strconv.FormatInt(pt.Calls, 10), strconv.FormatInt(pt.Retries(), 10),
+			strconv.FormatInt(pt.Refused, 10), fmt.Sprintf("%d (%.1f%%)", pt.Throttled, pct(pt.Throttled, pt.Calls)),
+			strconv.FormatInt(pt.Unprocessed, 10), strconv.FormatInt(pt.Cancelled, 10), engine.Latency(p99[pt.Pattern].Round(10 * time.Microsecond))})
+	}
+	p.table("lrrrrrrr", []string{"Pattern", "Calls", "SDK retries", "Refused attempts", "Throttled calls", "Unprocessed items", "Cancelled tx", "p99 with retries"}, rows)
+	rows = rows[:0]
+	for _, pt := range t.Partitions {
+		rows = append(rows, []string{targetName(pt.Target), partitionName(pt), code(keyList(pt.Keys)), pt.Side,
+			fmt.Sprintf("%.1f s", pt.FirstSecond), strconv.Itoa(pt.ThrottledSeconds),
+			fmt.Sprintf("%s of %s", units(pt.HeldUnits), units(pt.Limit)),
+			fmt.Sprintf("%s / %s (%s)", decimal1(pt.ForecastRate), decimal1(pt.MeasuredRate), diff(pt.MeasuredRate, pt.ForecastRate)),
+			fmt.Sprintf("%.1f%% / %.1f%%", 100*pt.ForecastShare, 100*pt.Share)})
+	}
+	p.f("Partitions that refused, by first refusal. *Held* is the units a second it served in the seconds it refused, against its limit. *Rate* is the mix's requests per second at which the model puts this partition at its limit (its demand per request, throttled calls' included), then the rate its held units stand for. *Share* is the model's share refused at the run's %s requests/s, then the share of the calls that reached the partition and ended throttled.\n\n", decimal1(t.Rate))
+	p.table("llllrrrrr", []string{"Target", "Partition", "Busiest keys", "Side", "First refusal", "Seconds refused", "Held units/s", "Rate: forecast / measured", "Share: forecast / measured"}, rows)
+	if t.Isolations > 0 {
+		p.f("%d partition key values were isolated on partitions of their own after their partition stayed hot (split for heat).\n\n", t.Isolations)
+	}
+}
+
+func partitionName(pt limits.PartitionThrottles) string {
+	if pt.Isolated {
+		return fmt.Sprintf("%d (isolated)", pt.Partition)
+	}
+	return strconv.Itoa(pt.Partition)
+}
+
+func keyList(keys []string) string {
+	s := ""
+	for i, k := range keys {
+		if i > 0 {
+			s += ", "
+		}
+		s += k
+	}
+	return s
+}
+
+func pct(n, of int64) float64 {
+	if of == 0 {
+		return 0
+	}
+	return 100 * float64(n) / float64(of)
+}
+
+func decimal1(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
+
+// diff is how far measured is from forecast, in percent.
+func diff(measured, forecast float64) string {
+	if forecast == 0 {
+		return "n/a"
+	}
+	return fmt.Sprintf("%+.0f%%", 100*(measured-forecast)/forecast)
+}
