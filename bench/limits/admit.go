@@ -63,11 +63,11 @@ func (e *Emulator) admit(ts []touch, now int64) *refusal {
 // before its real charge is debited. Call with e.mu held.
 func (e *Emulator) reserve(ts []touch, now int64, held []reservation) []reservation {
 	for _, tc := range ts {
-		est := e.estimates[slot{tc.target, tc.key}][tc.side]
+		s := e.tableOf(tc.table, now).space(tc.target)
+		est := e.estimates[slot{s.name, tc.key}][tc.side]
 		if est == 0 {
 			continue
 		}
-		s := e.tableOf(tc.table, now).space(tc.target)
 		r := reservation{space: s, part: -1, side: tc.side, units: est}
 		s.budget[tc.side].take(now, est)
 		if tc.key != "" {
@@ -163,12 +163,30 @@ func (e *Emulator) Debit(name string, charges []capacity.Charge) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	t := e.tableOf(name, now)
+	// An LSI's charges land in its table's partitions: one call, one
+	// charge per partition key value there.
+	type spent struct {
+		s   *space
+		key string
+		u   [2]float64
+	}
+	merged := make([]spent, 0, len(charges))
+next:
 	for _, c := range charges {
-		s := t.space(c.Target)
-		u := [2]float64{c.RCU, c.WCU}
-		i := s.consume(e, now, c.Key, u)
-		e.m.consumed(s, i, c.Key, now, u)
-		e.learn(s.name, c.Key, u)
+		s, u := t.space(c.Target), [2]float64{c.RCU, c.WCU}
+		for i := range merged {
+			if merged[i].s == s && merged[i].key == c.Key {
+				merged[i].u[read] += u[read]
+				merged[i].u[write] += u[write]
+				continue next
+			}
+		}
+		merged = append(merged, spent{s, c.Key, u})
+	}
+	for _, m := range merged {
+		i := m.s.consume(e, now, m.key, m.u)
+		e.m.consumed(m.s, i, m.key, now, m.u)
+		e.learn(m.s.name, m.key, m.u)
 	}
 }
 

@@ -45,8 +45,10 @@ type partStats struct {
 }
 
 type secondStats struct {
-	units   [2]float64
-	refused [2]int64
+	units    [2]float64
+	refused  [2]int64
+	calls    [2]int64 // charges that consumed on the side
+	unserved [2]int64 // calls that ended throttled here
 }
 
 func newMeasure() measure {
@@ -98,6 +100,7 @@ func (m *measure) consumed(s *space, i int, key string, now int64, u [2]float64)
 			p.units[side] += u[side]
 			p.calls[side]++
 			sec.units[side] += u[side]
+			sec.calls[side]++
 		}
 	}
 	p.keys[key] += max(u[read]/s.limit[read], u[write]/s.limit[write])
@@ -145,7 +148,9 @@ func (m *measure) ended(e *Emulator, c *call, now int64) {
 		u[tc.side]++
 		m.unserved[k] = u
 		if tc.key != "" {
-			m.part(s, s.partition(tc.key)).unserved[tc.side]++
+			p := m.part(s, s.partition(tc.key))
+			p.unserved[tc.side]++
+			p.second(second(now)).unserved[tc.side]++
 		}
 	}
 }
@@ -177,8 +182,9 @@ func (p PatternThrottles) Retries() int64 { return p.Attempts - p.Calls }
 // request of the mix. ForecastRate is the mix rate at which that demand
 // reaches the partition's limit; MeasuredRate is the rate its units in
 // the seconds it refused stand for, HeldUnits a second. Share is the share
-// of the calls that reached it and ended throttled; ForecastShare is the
-// model's share refused at the run's rate.
+// of the calls that reached it in those seconds and ended throttled (a
+// call counts in the second it ended); ForecastShare is the model's share
+// refused at the run's rate, once the partition is at its limit.
 type PartitionThrottles struct {
 	Target           string    `json:"target"`
 	Partition        int       `json:"partition"`
@@ -282,10 +288,13 @@ func (e *Emulator) partitionReport(id partID, p *partStats, side int, requests i
 		FirstSecond: float64(p.first[side]-e.m.start) / 1e9, Refused: p.refused[side],
 		Calls: p.calls[side] + p.unserved[side], Throttled: p.unserved[side]}
 	var held float64
+	var reached, unserved int64
 	for _, s := range p.seconds {
 		if s.refused[side] > 0 {
 			pt.ThrottledSeconds++
 			held += s.units[side]
+			reached += s.calls[side] + s.unserved[side]
+			unserved += s.unserved[side]
 		}
 	}
 	if pt.ThrottledSeconds > 0 {
@@ -301,8 +310,8 @@ func (e *Emulator) partitionReport(id partID, p *partStats, side int, requests i
 			pt.ForecastShare = 1 - pt.ForecastRate/rate
 		}
 	}
-	if pt.Calls > 0 {
-		pt.Share = float64(pt.Throttled) / float64(pt.Calls)
+	if reached > 0 {
+		pt.Share = float64(unserved) / float64(reached)
 	}
 	return pt
 }

@@ -14,6 +14,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go/middleware"
 	smithyhttp "github.com/aws/smithy-go/transport/http"
+
+	"github.com/ddbharness/ddbharness/bench/meter"
 )
 
 // Install adds the emulator to an SDK client's options:
@@ -40,7 +42,7 @@ type callKey struct{}
 // left come back unprocessed, unless none is left, when the whole batch is
 // refused (and retried by the SDK).
 func (e *Emulator) initialize(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
-	if !e.on.Load() {
+	if !e.on.Load() || meter.Own(ctx) {
 		return next.HandleInitialize(ctx, in)
 	}
 	c := e.newCall(ctx, in.Parameters)
@@ -142,14 +144,25 @@ func (e *Emulator) split(c *call, params any) (any, func(out any)) {
 	e.mu.Lock()
 	refused := make([]bool, len(c.groups))
 	n := 0
+	var refusals []*refusal
 	for i, g := range c.groups {
 		if r := e.admit(g, now); r != nil {
 			refused[i] = true
-			e.m.refused(r, c.pattern, now)
+			refusals = append(refusals, r)
 			n++
-			continue
 		}
-		c.held = e.reserve(g, now, c.held)
+	}
+	if n < len(c.groups) {
+		// Split: the refused items are counted here; a batch refused whole
+		// is counted by its attempts.
+		for i, g := range c.groups {
+			if !refused[i] {
+				c.held = e.reserve(g, now, c.held)
+			}
+		}
+		for _, r := range refusals {
+			e.m.refused(r, c.pattern, now)
+		}
 	}
 	e.mu.Unlock()
 	switch {

@@ -1,0 +1,22 @@
+package limits
+
+import (
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/ddbharness/ddbharness/internal/ddbtest"
+)
+
+func TestLimits(t *testing.T) {
+	RegisterFailHandler(Fail)
+	RunSpecs(t, "limits", Label("limits"))
+}
+
+// raw is a client of this run's DynamoDB Local, nil when the label filter
+// lets no spec that needs one run.
+var raw *dynamodb.Client
+
+var _ = ddbtest.Local(func(_ SpecContext, db *dynamodb.Client) { raw = db }, func() bool { return ddbtest.WillRun(Label("limits", "wire")) })

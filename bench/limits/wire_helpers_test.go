@@ -1,0 +1,163 @@
+package limits
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/designs"
+)
+
+// wireSchema is a table with a GSI: G is the index's partition key.
+var wireSchema = designs.Schema{PK: "PK", SK: "SK", GSIs: []designs.Index{{Name: "ByG", PK: "G", SK: "SK"}}}
+
+func str(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+
+// itemAt is the item PK=pk, SK=sk (its key), with G=g when g is set.
+func itemAt(pk, sk, g string) map[string]types.AttributeValue {
+	it := map[string]types.AttributeValue{"PK": str(pk), "SK": str(sk)}
+	if g != "" {
+		it["G"] = str(g)
+	}
+	return it
+}
+
+// keyNames lists items (or keys) as "PK/SK", to compare them at a glance.
+func keyNames(items []map[string]types.AttributeValue) []string {
+	var out []string
+	for _, it := range items {
+		pk, _ := it["PK"].(*types.AttributeValueMemberS)
+		sk, _ := it["SK"].(*types.AttributeValueMemberS)
+		if pk == nil || sk == nil {
+			out = append(out, fmt.Sprint(it))
+			continue
+		}
+		out = append(out, pk.Value+"/"+sk.Value)
+	}
+	return out
+}
+
+// putNames lists the items of a batch's put requests as "PK/SK".
+func putNames(reqs []types.WriteRequest) []string {
+	var items []map[string]types.AttributeValue
+	for _, w := range reqs {
+		if w.PutRequest != nil {
+			items = append(items, w.PutRequest.Item)
+		}
+	}
+	return keyNames(items)
+}
+
+func putRequest(pk, sk string) types.WriteRequest {
+	return types.WriteRequest{PutRequest: &types.PutRequest{Item: itemAt(pk, sk, "")}}
+}
+
+// partitionOf is the partition of parts partition key value key lands on
+// (none is isolated in these specs).
+func partitionOf(key string, parts int) uint64 { return fnv1a(key) % uint64(parts) }
+
+// keysOff returns n partition key values, none on a partition of any of
+// avoid, taking the other partitions in turn: each on a partition of its
+// own while there are enough.
+func keysOff(n, parts int, avoid ...string) []string {
+	taken := map[uint64]bool{}
+	for _, k := range avoid {
+		taken[partitionOf(k, parts)] = true
+	}
+	var free []uint64
+	for p := range uint64(parts) {
+		if !taken[p] {
+			free = append(free, p)
+		}
+	}
+	keys := make([]string, 0, n)
+	used := map[string]bool{}
+	for i := range n {
+		want := free[i%len(free)]
+		for j := 0; ; j++ {
+			k := fmt.Sprintf("K%d", j)
+			if !used[k] && partitionOf(k, parts) == want {
+				used[k] = true
+				keys = append(keys, k)
+				break
+			}
+		}
+	}
+	return keys
+}
+
+// writeCharges is wcu write units on each key of the table, as the
+// instrumented client's observer would debit them.
+func writeCharges(keys []string, wcu float64) []capacity.Charge {
+	cs := make([]capacity.Charge, len(keys))
+	for i, k := range keys {
+		cs[i] = capacity.Charge{Target: designs.MainTable, Key: k, WCU: wcu}
+	}
+	return cs
+}
+
+// cancellationCodes checks err is a cancelled transaction and lists its
+// cancellation reasons' codes, in action order.
+func cancellationCodes(err error) []string {
+	GinkgoHelper()
+	var tce *types.TransactionCanceledException
+	Expect(errors.As(err, &tce)).To(BeTrue(), "want TransactionCanceledException, got %v", err)
+	codes := make([]string, len(tce.CancellationReasons))
+	for i, r := range tce.CancellationReasons {
+		codes[i] = aws.ToString(r.Code)
+	}
+	return codes
+}
+
+// retriedOut checks the SDK's retryer made its three attempts and gave up
+// with err.
+func retriedOut(err error) {
+	GinkgoHelper()
+	var max *retry.MaxAttemptsError
+	Expect(errors.As(err, &max)).To(BeTrue(), "the SDK's retryer gave up: %v", err)
+	Expect(max.Attempt).To(Equal(3))
+}
+
+// fakeClock is a clock specs move by hand, so a drained partition stays
+// drained across the SDK's retries.
+type fakeClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *fakeClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
+func (c *fakeClock) Add(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
+
+// quickRetries keeps the SDK's standard retryer (3 attempts, its retry
+// quota) with a short backoff, so that specs do not wait seconds.
+func quickRetries(o *dynamodb.Options) {
+	o.Retryer = retry.NewStandard(func(so *retry.StandardOptions) {
+		so.Backoff = retry.BackoffDelayerFunc(func(int, error) (time.Duration, error) { return time.Millisecond, nil })
+	})
+}
+
+// backoffMoves is the SDK's standard retryer whose backoff moves clock by
+// d: each retry is sent d later on the emulator's clock.
+func backoffMoves(clock *fakeClock, d time.Duration) func(*dynamodb.Options) {
+	return func(o *dynamodb.Options) {
+		o.Retryer = retry.NewStandard(func(so *retry.StandardOptions) {
+			so.Backoff = retry.BackoffDelayerFunc(func(int, error) (time.Duration, error) {
+				clock.Add(d)
+				return time.Millisecond, nil
+			})
+		})
+	}
+}

@@ -1,0 +1,323 @@
+package limits
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	. "github.com/onsi/gomega/gstruct"
+
+	"github.com/ddbharness/ddbharness/bench/meter"
+	"github.com/ddbharness/ddbharness/designs"
+)
+
+var _ = Describe("on the wire, as DynamoDB answers", Label("wire"), func() {
+	var (
+		e      *Emulator
+		db     *meter.Client
+		clock  *fakeClock
+		table  string
+		schema designs.Schema
+		cfg    Config
+	)
+	BeforeEach(func() {
+		clock = &fakeClock{now: time.Unix(1_800_000_000, 0)}
+		schema = wireSchema
+		// 0.001: a partition serves 3 read and 1 write unit per second; an
+		// on-demand table's budget (its new-table warm throughput) is 12
+		// read and 4 write units per second, out of the specs' way.
+		cfg = Config{Scale: 0.001, Partitions: 4}
+	})
+	// After every BeforeEach, so that a Context can change schema and cfg.
+	JustBeforeEach(func(ctx SpecContext) {
+		cfg.Now = clock.Now
+		e = New(schema, cfg)
+		db = e.Client(dynamodb.New(raw.Options(), quickRetries))
+		table = designs.TableName("limits", fmt.Sprintf("p%d", GinkgoParallelProcess()))
+		Expect(designs.CreateTable(ctx, raw, schema, table)).To(Succeed())
+		DeferCleanup(func(ctx SpecContext) { Expect(designs.DeleteTable(ctx, raw, table)).To(Succeed()) })
+		e.Enable()
+	})
+
+	put := func(ctx context.Context, pk, sk, g string, opts ...func(*dynamodb.Options)) error {
+		_, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(table), Item: itemAt(pk, sk, g)}, opts...)
+		return err
+	}
+	get := func(ctx context.Context, pk, sk string) (*dynamodb.GetItemOutput, error) {
+		return db.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(table), Key: itemAt(pk, sk, ""), ConsistentRead: aws.Bool(true)})
+	}
+	query := func(ctx context.Context, pk string) (*dynamodb.QueryOutput, error) {
+		return db.Query(ctx, &dynamodb.QueryInput{TableName: aws.String(table), KeyConditionExpression: aws.String("PK = :pk"),
+			ExpressionAttributeValues: map[string]types.AttributeValue{":pk": str(pk)}})
+	}
+	batchWrite := func(ctx context.Context, reqs ...types.WriteRequest) (*dynamodb.BatchWriteItemOutput, error) {
+		return db.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{table: reqs}})
+	}
+	// seed writes items "PK/SK" past the emulator, so that it spends no
+	// partition's units.
+	seed := func(ctx SpecContext, items ...string) {
+		GinkgoHelper()
+		for _, it := range items {
+			pk, sk, _ := strings.Cut(it, "/")
+			_, err := raw.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(table), Item: itemAt(pk, sk, "")})
+			Expect(err).NotTo(HaveOccurred())
+		}
+	}
+	// stored reads past the emulator whether DynamoDB holds the item.
+	stored := func(ctx SpecContext, pk, sk string) bool {
+		GinkgoHelper()
+		out, err := raw.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(table), ConsistentRead: aws.Bool(true),
+			Key: itemAt(pk, sk, "")})
+		Expect(err).NotTo(HaveOccurred())
+		return len(out.Item) > 0
+	}
+	// drainWrites spends the write unit of pk's partition: one small put.
+	drainWrites := func(ctx SpecContext, pk string) {
+		GinkgoHelper()
+		Expect(put(ctx, pk, "0", "")).To(Succeed())
+	}
+	// drainReads spends the 3 read units of pk's partition: three strongly
+	// consistent reads of a small item (pk/1, which must exist), 1 each.
+	drainReads := func(ctx SpecContext, pk string) {
+		GinkgoHelper()
+		for range 3 {
+			_, err := get(ctx, pk, "1")
+			Expect(err).NotTo(HaveOccurred())
+		}
+	}
+	// apart checks the keys land on partitions of their own.
+	apart := func(keys ...string) {
+		GinkgoHelper()
+		seen := map[uint64]string{}
+		for _, k := range keys {
+			p := partitionOf(k, cfg.Partitions)
+			Expect(seen).NotTo(HaveKey(p), "%s shares partition %d with %s", k, p, seen[p])
+			seen[p] = k
+		}
+	}
+	// throttledAfterRetries checks err is DynamoDB's exception with reason,
+	// on resource, after the SDK's three attempts.
+	throttledAfterRetries := func(err error, reason, resource string) {
+		GinkgoHelper()
+		var pte *types.ProvisionedThroughputExceededException
+		Expect(errors.As(err, &pte)).To(BeTrue(), "want ProvisionedThroughputExceededException, got %v", err)
+		Expect(pte.ThrottlingReasons).To(HaveLen(1))
+		Expect(aws.ToString(pte.ThrottlingReasons[0].Reason)).To(Equal(reason))
+		Expect(aws.ToString(pte.ThrottlingReasons[0].Resource)).To(Equal(resource))
+		retriedOut(err)
+	}
+	arn := func() string { return "arn:aws:dynamodb:ddblocal:000000000000:table/" + table }
+	// counts is what the emulator measured of pattern id's calls.
+	counts := func(id designs.PatternID) PatternThrottles {
+		for _, p := range e.Measured(0, 0).Patterns {
+			if p.Pattern == id {
+				return p
+			}
+		}
+		return PatternThrottles{Pattern: id}
+	}
+
+	It("refuses a single write once its partition is drained, writes nothing, and the SDK retries it", func(ctx SpecContext) {
+		Expect(put(ctx, "A", "1", "")).To(Succeed())
+		err := put(ctx, "A", "2", "")
+		throttledAfterRetries(err, "TableWriteKeyRangeThroughputExceeded", arn())
+		Expect(stored(ctx, "A", "2")).To(BeFalse())
+		clock.Add(time.Second)
+		Expect(put(ctx, "A", "2", "")).To(Succeed(), "a second later the partition has its unit back")
+		Expect(stored(ctx, "A", "2")).To(BeTrue())
+	})
+
+	It("refuses a strongly consistent read once its partition's read units are spent, and still reads a key on another partition", func(ctx SpecContext) {
+		apart("A", "B")
+		seed(ctx, "A/1", "B/1")
+		drainReads(ctx, "A")
+
+		_, err := get(ctx, "A", "1")
+		throttledAfterRetries(err, "TableReadKeyRangeThroughputExceeded", arn())
+
+		out, err := get(ctx, "B", "1")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(keyNames([]map[string]types.AttributeValue{out.Item})).To(Equal([]string{"B/1"}))
+	})
+
+	It("refuses a whole Query of a spent partition, and answers a Query of a key on another partition", func(ctx SpecContext) {
+		apart("A", "B")
+		seed(ctx, "A/1", "A/2", "B/1", "B/2")
+		drainReads(ctx, "A")
+
+		_, err := query(ctx, "A")
+		throttledAfterRetries(err, "TableReadKeyRangeThroughputExceeded", arn())
+
+		out, err := query(ctx, "B")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(keyNames(out.Items)).To(Equal([]string{"B/1", "B/2"}))
+	})
+
+	It("returns a batch write's requests on a spent partition as UnprocessedItems, writes the others, and does not retry", func(ctx SpecContext) {
+		apart("A", "B")
+		drainWrites(ctx, "A")
+
+		bctx := designs.WithPattern(ctx, "batch")
+		out, err := batchWrite(bctx, putRequest("A", "1"), putRequest("B", "1"), putRequest("A", "2"), putRequest("B", "2"))
+		Expect(err).NotTo(HaveOccurred(), "a batch some of whose items were served succeeds")
+		Expect(out.UnprocessedItems).To(HaveLen(1))
+		Expect(putNames(out.UnprocessedItems[table])).To(Equal([]string{"A/1", "A/2"}))
+
+		Expect(stored(ctx, "A", "1")).To(BeFalse())
+		Expect(stored(ctx, "A", "2")).To(BeFalse())
+		Expect(stored(ctx, "B", "1")).To(BeTrue())
+		Expect(stored(ctx, "B", "2")).To(BeTrue())
+		// Unprocessed items are the caller's to resend, not the SDK's.
+		Expect(counts("batch")).To(MatchFields(IgnoreExtras, Fields{"Calls": BeEquivalentTo(1), "Attempts": BeEquivalentTo(1),
+			"Throttled": BeEquivalentTo(0), "Unprocessed": BeEquivalentTo(2)}))
+	})
+
+	It("refuses a whole batch write, after the SDK's retries, when every item's partition is spent", func(ctx SpecContext) {
+		apart("A", "B")
+		drainWrites(ctx, "A")
+		drainWrites(ctx, "B")
+
+		bctx := designs.WithPattern(ctx, "batch")
+		_, err := batchWrite(bctx, putRequest("A", "1"), putRequest("B", "1"), putRequest("A", "2"), putRequest("B", "2"))
+		// The first item's refusal answers for the batch.
+		throttledAfterRetries(err, "TableWriteKeyRangeThroughputExceeded", arn())
+		for _, k := range [][2]string{{"A", "1"}, {"B", "1"}, {"A", "2"}, {"B", "2"}} {
+			Expect(stored(ctx, k[0], k[1])).To(BeFalse(), "%s/%s", k[0], k[1])
+		}
+		Expect(counts("batch")).To(MatchFields(IgnoreExtras, Fields{"Calls": BeEquivalentTo(1), "Attempts": BeEquivalentTo(3),
+			"Throttled": BeEquivalentTo(1), "Unprocessed": BeEquivalentTo(0)}))
+	})
+
+	It("returns a batch read's keys on a spent partition as UnprocessedKeys, and the other items as Responses", func(ctx SpecContext) {
+		apart("A", "B")
+		seed(ctx, "A/1", "B/1")
+		drainReads(ctx, "A")
+
+		bctx := designs.WithPattern(ctx, "batch")
+		out, err := db.BatchGetItem(bctx, &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{
+			table: {Keys: []map[string]types.AttributeValue{itemAt("A", "1", ""), itemAt("B", "1", "")}, ConsistentRead: aws.Bool(true)}}})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(keyNames(out.Responses[table])).To(Equal([]string{"B/1"}))
+		Expect(out.UnprocessedKeys).To(HaveLen(1))
+		Expect(keyNames(out.UnprocessedKeys[table].Keys)).To(Equal([]string{"A/1"}))
+		Expect(counts("batch")).To(MatchFields(IgnoreExtras, Fields{"Calls": BeEquivalentTo(1), "Attempts": BeEquivalentTo(1),
+			"Unprocessed": BeEquivalentTo(1)}))
+	})
+
+	It("cancels a write transaction with an action on a spent partition, ThrottlingError for that action, writes and charges nothing, and the SDK does not retry", func(ctx SpecContext) {
+		apart("A", "B")
+		drainWrites(ctx, "A")
+
+		tctx := designs.WithPattern(ctx, "tx")
+		_, err := db.TransactWriteItems(tctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
+			{Put: &types.Put{TableName: aws.String(table), Item: itemAt("B", "1", "")}},
+			{Put: &types.Put{TableName: aws.String(table), Item: itemAt("A", "1", "")}},
+		}})
+		Expect(cancellationCodes(err)).To(Equal([]string{"None", "ThrottlingError"}))
+		Expect(stored(ctx, "B", "1")).To(BeFalse(), "a cancelled transaction writes none of its actions")
+		Expect(stored(ctx, "A", "1")).To(BeFalse())
+		Expect(counts("tx")).To(MatchFields(IgnoreExtras, Fields{"Calls": BeEquivalentTo(1), "Attempts": BeEquivalentTo(1),
+			"Refused": BeEquivalentTo(1), "Throttled": BeEquivalentTo(1), "Cancelled": BeEquivalentTo(1)}))
+		// Refused before it reached DynamoDB, it took nothing from B's partition.
+		Expect(put(ctx, "B", "2", "")).To(Succeed())
+	})
+
+	It("cancels a read transaction with a read on a spent partition, ThrottlingError for that read, and the SDK does not retry", func(ctx SpecContext) {
+		apart("A", "B")
+		seed(ctx, "A/1", "B/1")
+		drainReads(ctx, "A")
+
+		tctx := designs.WithPattern(ctx, "tx")
+		_, err := db.TransactGetItems(tctx, &dynamodb.TransactGetItemsInput{TransactItems: []types.TransactGetItem{
+			{Get: &types.Get{TableName: aws.String(table), Key: itemAt("A", "1", "")}},
+			{Get: &types.Get{TableName: aws.String(table), Key: itemAt("B", "1", "")}},
+		}})
+		Expect(cancellationCodes(err)).To(Equal([]string{"ThrottlingError", "None"}))
+		Expect(counts("tx")).To(MatchFields(IgnoreExtras, Fields{"Calls": BeEquivalentTo(1), "Attempts": BeEquivalentTo(1),
+			"Cancelled": BeEquivalentTo(1)}))
+	})
+
+	It("refuses a write on the table when its GSI partition is spent (back-pressure), naming the index", func(ctx SpecContext) {
+		// a and b on different table partitions: only the index's partition
+		// of "hot" is shared, and the first put spends its unit.
+		apart("a", "b")
+		Expect(put(ctx, "a", "1", "hot")).To(Succeed())
+
+		err := put(ctx, "b", "1", "hot")
+		throttledAfterRetries(err, "IndexWriteKeyRangeThroughputExceeded", arn()+"/index/ByG")
+		Expect(stored(ctx, "b", "1")).To(BeFalse())
+		Expect(put(ctx, "b", "2", "")).To(Succeed(), "b's table partition had its unit all along")
+	})
+
+	It("charges nothing for a refused request: a second's refill lets exactly one write through", func(ctx SpecContext) {
+		drainWrites(ctx, "A")
+		pctx := designs.WithPattern(ctx, "put")
+		for _, sk := range []string{"1", "2"} {
+			throttledAfterRetries(put(pctx, "A", sk, ""), "TableWriteKeyRangeThroughputExceeded", arn())
+		}
+		Expect(counts("put").Refused).To(BeEquivalentTo(6), "two calls of three refused attempts")
+
+		clock.Add(time.Second) // 1 WCU/s: one unit back, had the refusals taken none
+		Expect(put(pctx, "A", "1", "")).To(Succeed())
+		throttledAfterRetries(put(pctx, "A", "2", ""), "TableWriteKeyRangeThroughputExceeded", arn())
+		Expect(stored(ctx, "A", "1")).To(BeTrue())
+		Expect(stored(ctx, "A", "2")).To(BeFalse())
+	})
+
+	It("serves a refused write on the SDK's retry once its partition refilled during the backoff", func(ctx SpecContext) {
+		drainWrites(ctx, "A")
+		pctx := designs.WithPattern(ctx, "put")
+		Expect(put(pctx, "A", "1", "", backoffMoves(clock, time.Second))).To(Succeed())
+		Expect(stored(ctx, "A", "1")).To(BeTrue())
+		Expect(counts("put")).To(Equal(PatternThrottles{Pattern: "put", Calls: 1, Attempts: 2, Refused: 1}))
+	})
+
+	Context("on a provisioned table", func() {
+		BeforeEach(func() {
+			// 1,000 WCU at Scale 0.001: the table's budget is 1 WCU/s, with
+			// 300 s of burst, 300 units, banked at start.
+			schema.Billing, schema.RCU, schema.WCU = types.BillingModeProvisioned, 1000, 1000
+		})
+
+		It("spends the banked burst, then refuses a write on a partition that still has units", func(ctx SpecContext) {
+			apart("A", "B", "C", "D")
+			// 299 units spent on A's and B's partitions, as the client
+			// would debit them: the budget still lets a call in.
+			e.Debit(table, writeCharges(keysOff(13, cfg.Partitions, "C", "D"), 23))
+			Expect(put(ctx, "C", "1", "")).To(Succeed(), "one unit of the burst left")
+
+			err := put(ctx, "D", "1", "")
+			throttledAfterRetries(err, "TableWriteProvisionedThroughputExceeded", arn())
+			Expect(stored(ctx, "D", "1")).To(BeFalse())
+		})
+	})
+
+	Context("on an on-demand table warm at its account quota", func() {
+		BeforeEach(func() {
+			// 40,000 WCU warm, the quota, at Scale 0.0001: the table serves
+			// 4 WCU/s, and a partition 0.1.
+			cfg = Config{Scale: 0.0001, Partitions: 64, WarmWrites: 40000}
+		})
+
+		It("answers ThrottlingException for the account limit once the table's throughput is spent", func(ctx SpecContext) {
+			// 8 units on 8 partitions, none of them A's.
+			e.Debit(table, writeCharges(keysOff(8, cfg.Partitions, "A"), 1))
+
+			err := put(ctx, "A", "1", "")
+			var te *types.ThrottlingException
+			Expect(errors.As(err, &te)).To(BeTrue(), "want ThrottlingException, got %v", err)
+			Expect(te.ThrottlingReasons).To(HaveLen(1))
+			Expect(aws.ToString(te.ThrottlingReasons[0].Reason)).To(Equal("TableWriteAccountLimitExceeded"))
+			Expect(aws.ToString(te.ThrottlingReasons[0].Resource)).To(Equal(arn()))
+			retriedOut(err)
+			Expect(stored(ctx, "A", "1")).To(BeFalse())
+		})
+	})
+})
