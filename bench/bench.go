@@ -111,6 +111,9 @@ func RunLimited(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, l
 		model.Scale, model.Unserved = m.limits.Scale(), m.limits.Unserved
 		t := m.limits.Measured(requests, duration)
 		res.Throttling = &t
+		if res.Saturated != nil && t.Retries > 0 {
+			res.Saturated.Backoff = true
+		}
 	}
 	res.Capacity = model.Analyze(m.ledger)
 	return res, nil

@@ -37,6 +37,10 @@ type Saturation struct {
 	At     time.Duration // since measuring began
 	Rate   float64       // calls a second the pacer asked for then (achieved, for an unpaced run)
 	Reason string        // what was seen, for people
+	// Backoff says the workers were held by the SDK's retry backoff after
+	// throttling (set by whoever throttled the run): the latencies are the
+	// design's under its limits, not the test bed's.
+	Backoff bool
 }
 
 // Thresholds of the test bed's health.

@@ -3,7 +3,6 @@ package limits
 import (
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/ddbharness/ddbharness/bench/capacity"
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/internal/ddbtest"
 )
 
 // wireSchema is a table with a GSI: G is the index's partition key.
@@ -127,31 +127,9 @@ func retriedOut(err error) {
 	Expect(max.Attempt).To(Equal(3))
 }
 
-// fakeClock is a clock specs move by hand, so a drained partition stays
-// drained across the SDK's retries.
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *fakeClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
-func (c *fakeClock) Add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
-
-// quickRetries keeps the SDK's standard retryer (3 attempts, its retry
-// quota) with a short backoff, so that specs do not wait seconds.
-func quickRetries(o *dynamodb.Options) {
-	o.Retryer = retry.NewStandard(func(so *retry.StandardOptions) {
-		so.Backoff = retry.BackoffDelayerFunc(func(int, error) (time.Duration, error) { return time.Millisecond, nil })
-	})
-}
-
 // backoffMoves is the SDK's standard retryer whose backoff moves clock by
 // d: each retry is sent d later on the emulator's clock.
-func backoffMoves(clock *fakeClock, d time.Duration) func(*dynamodb.Options) {
+func backoffMoves(clock *ddbtest.Clock, d time.Duration) func(*dynamodb.Options) {
 	return func(o *dynamodb.Options) {
 		o.Retryer = retry.NewStandard(func(so *retry.StandardOptions) {
 			so.Backoff = retry.BackoffDelayerFunc(func(int, error) (time.Duration, error) {

@@ -16,19 +16,20 @@ import (
 
 	"github.com/ddbharness/ddbharness/bench/meter"
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/internal/ddbtest"
 )
 
 var _ = Describe("on the wire, as DynamoDB answers", Label("wire"), func() {
 	var (
 		e      *Emulator
 		db     *meter.Client
-		clock  *fakeClock
+		clock  *ddbtest.Clock
 		table  string
 		schema designs.Schema
 		cfg    Config
 	)
 	BeforeEach(func() {
-		clock = &fakeClock{now: time.Unix(1_800_000_000, 0)}
+		clock = ddbtest.NewClock()
 		schema = wireSchema
 		// 0.001: a partition serves 3 read and 1 write unit per second; an
 		// on-demand table's budget (its new-table warm throughput) is 12
@@ -39,7 +40,7 @@ var _ = Describe("on the wire, as DynamoDB answers", Label("wire"), func() {
 	JustBeforeEach(func(ctx SpecContext) {
 		cfg.Now = clock.Now
 		e = New(schema, cfg)
-		db = e.Client(dynamodb.New(raw.Options(), quickRetries))
+		db = e.Client(dynamodb.New(raw.Options(), ddbtest.QuickRetries))
 		table = designs.TableName("limits", fmt.Sprintf("p%d", GinkgoParallelProcess()))
 		Expect(designs.CreateTable(ctx, raw, schema, table)).To(Succeed())
 		DeferCleanup(func(ctx SpecContext) { Expect(designs.DeleteTable(ctx, raw, table)).To(Succeed()) })

@@ -195,6 +195,10 @@ func secs(d time.Duration) string {
 // Saturated says the test bed saturated, at which rate and when: the
 // latencies from then on are the test bed's, not the design's.
 func Saturated(sat *engine.Saturation) string {
+	if sat.Backoff {
+		return fmt.Sprintf("the workers fell behind the pace at %.0f calls/s, %s into measuring, held by the SDK's retry backoff after throttling: latencies are the design's under DynamoDB's limits; more workers or a lower rate keep the pace",
+			sat.Rate, secs(sat.At))
+	}
 	return fmt.Sprintf("the test bed saturated at %.0f calls/s, %s into measuring: latencies from then on are DynamoDB Local's, not the design's",
 		sat.Rate, secs(sat.At))
 }

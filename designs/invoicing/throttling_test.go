@@ -1,0 +1,187 @@
+package invoicing_test
+
+import (
+	"errors"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/bench/limits"
+	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/designs/invoicing"
+	"github.com/ddbharness/ddbharness/fixtures"
+	"github.com/ddbharness/ddbharness/internal/ddbtest"
+)
+
+// Throttling specs: the same patterns, run through bench's instrumented
+// client with package limits installed, on this process's own table. The
+// emulator refuses before DynamoDB Local sees a call, as DynamoDB would.
+
+// cancelledForThrottling returns the reason codes of a transaction
+// DynamoDB cancelled because some of its actions found no capacity left:
+// the caller tells it from a lost condition by errors.As and the codes.
+func cancelledForThrottling(err error) []string {
+	GinkgoHelper()
+	var tce *types.TransactionCanceledException
+	Expect(errors.As(err, &tce)).To(BeTrue(), "want a TransactionCanceledException, got %v", err)
+	codes := make([]string, len(tce.CancellationReasons))
+	for i, r := range tce.CancellationReasons {
+		codes[i] = aws.ToString(r.Code)
+	}
+	Expect(codes).To(ContainElement("ThrottlingError"))
+	Expect(codes).To(HaveEach(BeElementOf("ThrottlingError", "None")), "no condition failed")
+	return codes
+}
+
+var _ = Describe("AP-03 create invoice, throttled", Label("AP-03", "main-table"), func() {
+	var (
+		clock     *ddbtest.Clock
+		e         *limits.Emulator
+		throttled invoicing.Table
+		client    invoicing.Client
+	)
+	BeforeEach(func(ctx SpecContext) {
+		client = fake.Client()
+		Expect(table.CreateClient(ctx, client)).To(Succeed())
+		clock = ddbtest.NewClock()
+		// 0.001: each of the 4 partitions serves 1 write unit a second.
+		e = limits.New(invoicing.Schema, limits.Config{Scale: 0.001, Partitions: 4, Now: clock.Now})
+		throttled = invoicing.Table{DB: e.Client(dynamodb.New(env.DB.Options(), ddbtest.QuickRetries)), Name: env.Table}
+		e.Enable()
+	})
+
+	It("is cancelled for throttling when the client's partition is drained, writes nothing, and goes through once it refills",
+		func(ctx SpecContext) {
+			// The client's details change first: a transactional write of
+			// the client item spends its partition's second (and more).
+			client.Name += " Ltd"
+			_, err := throttled.UpdateClient(ctx, client)
+			Expect(err).NotTo(HaveOccurred())
+
+			inv, lines := fake.Invoice(client.ID), fake.Lines(3)
+			tagged := designs.WithPattern(ctx, invoicing.CreateInvoiceID)
+			_, err = throttled.CreateInvoice(tagged, inv, lines)
+			codes := cancelledForThrottling(err)
+			// Actions 0 and 1 (the client check, the invoice) are on the
+			// client's partition.
+			Expect(codes[:2]).To(Equal([]string{"ThrottlingError", "ThrottlingError"}))
+			Expect(err).NotTo(MatchError(designs.ErrNotFound), "a throttled check is not a missing client")
+			nothingStored(ctx, inv, lines)
+			Expect(numberStored(ctx, inv.Number)).To(BeFalse())
+			Expect(e.Measured(0, 0).Patterns).To(ContainElement(And(
+				HaveField("Pattern", invoicing.CreateInvoiceID),
+				HaveField("Calls", BeEquivalentTo(1)),
+				HaveField("Cancelled", BeEquivalentTo(1)),
+			)))
+
+			clock.Add(time.Minute)
+			got, err := throttled.CreateInvoice(tagged, inv, lines)
+			Expect(err).NotTo(HaveOccurred(), "a minute later the partition and the table have their units back")
+			Expect(got.Version).To(Equal(1))
+			Expect(invoiceStored(ctx, inv)).To(BeTrue())
+			Expect(numberStored(ctx, inv.Number)).To(BeTrue())
+			for _, l := range lines {
+				Expect(lineStored(ctx, inv.ID, l.ID)).To(BeTrue(), "line item %s", l.ID)
+			}
+		})
+})
+
+var _ = Describe("seeding through the Loader, throttled", func() {
+	It("retries the items its batches leave unprocessed until every item is stored", func(ctx SpecContext) {
+		clock := ddbtest.NewClock()
+		// 0.01: each of the 4 partitions serves 10 write units a second,
+		// the table 40 (a new on-demand table's warm throughput, scaled).
+		e := limits.New(invoicing.Schema, limits.Config{Scale: 0.01, Partitions: 4, Now: clock.Now})
+		// The SDK's own retryer, as a seed has it.
+		l := fixtures.NewLoader(e.Client(env.DB), env.Table, invoicing.Schema)
+		seed := invoicing.Table{DB: l, Name: env.Table}
+
+		// 3 clients with 5 invoices of 2 lines each: 66 items, folded in
+		// memory until Flush.
+		type created struct {
+			client   invoicing.Client
+			invoices []invoicing.Invoice
+			lines    [][]invoicing.LineItem
+		}
+		clients := make([]created, 3)
+		for i := range clients {
+			c := created{client: fake.Client()}
+			Expect(seed.CreateClient(ctx, c.client)).To(Succeed())
+			for range 5 {
+				lines := fake.Lines(2)
+				inv, err := seed.CreateInvoice(ctx, fake.Invoice(c.client.ID), lines)
+				Expect(err).NotTo(HaveOccurred())
+				c.invoices, c.lines = append(c.invoices, inv), append(c.lines, lines)
+			}
+			clients[i] = c
+		}
+
+		// The first client's partition is two seconds in debt; the table
+		// and the other partitions have units left, so the first batches
+		// are split: that partition's items come back unprocessed.
+		e.Enable()
+		e.Debit(env.Table, []capacity.Charge{{Target: designs.MainTable, Key: invoicing.ClientPK(clients[0].client.ID), WCU: 30}})
+
+		// Time stands still until the emulator first refuses (so the first
+		// batch meets the drained partition), then runs 100 times faster
+		// than the wall clock: the Loader's backoffs, and the SDK's when a
+		// resent batch is refused whole, see the partitions refill.
+		stop, ticking := make(chan struct{}), make(chan struct{})
+		go func() {
+			defer GinkgoRecover()
+			defer close(ticking)
+			step := time.Duration(0)
+			for {
+				select {
+				case <-stop:
+					return
+				case <-time.After(time.Millisecond):
+				}
+				if step == 0 && e.Measured(0, 0).Refused > 0 {
+					step = 100 * time.Millisecond
+				}
+				clock.Add(step)
+			}
+		}()
+		err := l.Flush(ctx)
+		close(stop)
+		<-ticking
+		Expect(err).NotTo(HaveOccurred())
+
+		m := e.Measured(0, 0)
+		Expect(m.Unprocessed).To(BeNumerically(">", 0), "the emulator left items unprocessed: %+v", m.Patterns)
+		Expect(m.Calls).To(BeNumerically(">", 3), "the Loader sent unprocessed items back: 66 items are 3 batches")
+		GinkgoWriter.Printf("throttled: %+v\n", m.Patterns)
+		for _, c := range clients {
+			Expect(stored(ctx, invoicing.ClientPK(c.client.ID), invoicing.ClientSK(c.client.ID))).To(BeTrue())
+			Expect(stored(ctx, invoicing.ClientEmailKey(c.client.Email), invoicing.ClientEmailKey(c.client.Email))).To(BeTrue())
+			for i, inv := range c.invoices {
+				Expect(invoiceStored(ctx, inv)).To(BeTrue(), "invoice %s", inv.ID)
+				Expect(numberStored(ctx, inv.Number)).To(BeTrue(), "number %s", inv.Number)
+				for _, ln := range c.lines[i] {
+					Expect(lineStored(ctx, inv.ID, ln.ID)).To(BeTrue(), "invoice %s line %s", inv.ID, ln.ID)
+				}
+			}
+		}
+		Expect(l.Written()).To(Equal(66))
+	})
+})
+var _ = Describe("seeding through the Loader, table throttled", func() {
+	It("rides out a table that refuses whole batches for 10 s, as DefaultRetry documents", func(ctx SpecContext) {
+		e := limits.New(invoicing.Schema, limits.Config{Scale: 0.01, Partitions: 4}) // the real clock
+		l := fixtures.NewLoader(e.Client(env.DB), env.Table, invoicing.Schema)       // the SDK's default retryer
+		c := fake.Client()
+		Expect(invoicing.Table{DB: l, Name: env.Table}.CreateClient(ctx, c)).To(Succeed())
+		e.Enable()
+		// The table's write budget (40 units a second at 0.01) is 10 s in
+		// debt: DynamoDB refuses every batch whole (ProvisionedThroughputExceededException).
+		e.Debit(env.Table, []capacity.Charge{{Target: designs.MainTable, Key: "elsewhere", WCU: 440}})
+		Expect(l.Flush(ctx)).To(Succeed())
+		Expect(stored(ctx, invoicing.ClientPK(c.ID), invoicing.ClientSK(c.ID))).To(BeTrue())
+	}, SpecTimeout(time.Minute))
+})

@@ -1,0 +1,39 @@
+package ddbtest
+
+import (
+	"sync"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+)
+
+// Clock is a clock specs move by hand: under throttling (package
+// bench/limits), a drained partition then stays drained across the SDK's
+// retries, and refills when the spec says.
+type Clock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+// NewClock returns a clock at a fixed instant.
+func NewClock() *Clock { return &Clock{now: time.Unix(1_800_000_000, 0)} }
+
+// Now is the clock's time.
+func (c *Clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
+
+// Add moves the clock on by d.
+func (c *Clock) Add(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
+
+// QuickRetries keeps the SDK's standard retryer (3 attempts, its retry
+// quota) with a 1 ms backoff, so that throttled specs do not wait seconds:
+// dynamodb.New(db.Options(), ddbtest.QuickRetries).
+func QuickRetries(o *dynamodb.Options) {
+	o.Retryer = retry.NewStandard(func(so *retry.StandardOptions) {
+		so.Backoff = retry.BackoffDelayerFunc(func(int, error) (time.Duration, error) { return time.Millisecond, nil })
+	})
+}
