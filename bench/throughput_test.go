@@ -65,7 +65,8 @@ func (g getter) Call(ctx context.Context, _ designs.PatternID, key int, _ *rand.
 // BenchmarkThroughput compares, on the DynamoDB Local that
 // AWS_ENDPOINT_URL_DYNAMODB names, the GetItem throughput of a plain loop
 // of the SDK with that of bench (instrumented client, capacity ledger,
-// closed-loop workers), at the same concurrency; each runs twice, in turn.
+// closed-loop workers), with DynamoDB's limits off and emulated (at a rate
+// no partition refuses), at the same concurrency; each runs twice, in turn.
 // Run it alone: go test ./bench -run '^$' -bench Throughput -benchtime 1x
 func BenchmarkThroughput(b *testing.B) {
 	env, err := ddblocal.LoadEnv()
@@ -87,19 +88,28 @@ func BenchmarkThroughput(b *testing.B) {
 		Mix:    []workload.Step{{Pattern: "AP-01", Weight: 1}},
 		Driver: func(db designs.DB, table string, _ int64) workload.Driver { return getter{db, table} }}
 
-	var plain, measured []float64
-	for range 2 {
-		plain = append(plain, plainLoop(ctx, db, table))
-		out, err := bench.Run(ctx, db, sc, engine.Workers(throughputWorkers), engine.Warmup(time.Second), engine.Progress(io.Discard))
+	var plain, measured, limited []float64
+	rate := func(lim bench.Limits) float64 {
+		out, err := bench.RunLimited(ctx, db, sc, lim, engine.Workers(throughputWorkers), engine.Warmup(time.Second), engine.Progress(io.Discard))
 		if err != nil {
 			b.Fatal(err)
 		}
-		measured = append(measured, float64(out.Total.Requests)/out.Elapsed.Seconds())
+		if t := out.Throttling; t != nil && t.Refused > 0 {
+			b.Fatalf("limits on: %d attempts refused; the comparison wants none", t.Refused)
+		}
+		return float64(out.Total.Requests) / out.Elapsed.Seconds()
 	}
-	p, m := (plain[0]+plain[1])/2, (measured[0]+measured[1])/2
+	for range 2 {
+		plain = append(plain, plainLoop(ctx, db, table))
+		measured = append(measured, rate(bench.Limits{Off: true}))
+		limited = append(limited, rate(bench.Limits{}))
+	}
+	p, m, l := (plain[0]+plain[1])/2, (measured[0]+measured[1])/2, (limited[0]+limited[1])/2
 	b.ReportMetric(p, "plain-calls/s")
 	b.ReportMetric(m, "bench-calls/s")
+	b.ReportMetric(l, "limits-calls/s")
 	b.ReportMetric(100*m/p, "bench-%-of-plain")
+	b.ReportMetric(100*l/m, "limits-%-of-off")
 }
 
 // plainLoop is the baseline: throughputWorkers goroutines calling GetItem

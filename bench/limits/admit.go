@@ -47,7 +47,7 @@ func (e *Emulator) admit(ts []touch, now int64) *refusal {
 			continue
 		}
 		i := s.partition(tc.key)
-		if !s.parts[i].bucket[tc.side].open(now) {
+		if !s.part(i, now).bucket[tc.side].open(now) {
 			return &refusal{space: s, part: i, key: tc.key, side: tc.side,
 				reason: reason(s, tc.side, "KeyRangeThroughputExceeded"), exception: ExceptionProvisioned}
 		}
@@ -72,7 +72,7 @@ func (e *Emulator) reserve(ts []touch, now int64, held []reservation) []reservat
 		s.budget[tc.side].take(now, est)
 		if tc.key != "" {
 			r.part = s.partition(tc.key)
-			s.parts[r.part].bucket[tc.side].take(now, est)
+			s.part(r.part, now).bucket[tc.side].take(now, est)
 		}
 		held = append(held, r)
 	}
@@ -97,8 +97,8 @@ func (e *Emulator) release(held []reservation) {
 	defer e.mu.Unlock()
 	for _, r := range held {
 		r.space.budget[r.side].take(now, -r.units)
-		if r.part >= 0 && r.part < len(r.space.parts) {
-			r.space.parts[r.part].bucket[r.side].take(now, -r.units)
+		if r.part >= 0 {
+			r.space.part(r.part, now).bucket[r.side].take(now, -r.units)
 		}
 	}
 }

@@ -124,7 +124,7 @@ func (m *measure) refused(r *refusal, pattern designs.PatternID, now int64) {
 
 // isolated marks the partition a value was just isolated on.
 func (m *measure) isolated(s *space, _ int) {
-	m.part(s, len(s.parts)-1).isolated = true
+	m.part(s, s.count-1).isolated = true
 }
 
 // ended counts a call's outcome: its attempts, and when it ended throttled,

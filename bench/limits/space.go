@@ -21,8 +21,9 @@ type space struct {
 	arn    string
 	index  bool
 	limit  [2]float64 // one partition's units per second, scaled
-	parts  []*partition
-	hashed int            // partitions placed by hash; later ones hold isolated values
+	parts  map[int]*partition // made at first use: a provisioned table may have very many
+	count  int                // partitions so far
+	hashed int                // partitions placed by hash; later ones hold isolated values
 	placed map[string]int // partition key values isolated on a partition of their own
 	budget [2]bucket      // provisioned throughput with burst, or the on-demand allowance
 	grow   *growth        // on-demand only
@@ -44,7 +45,7 @@ type partition struct {
 // newSpace lays out a table's or a GSI's partitions and budget.
 func (e *Emulator) newSpace(name, arn string, index bool, now int64) *space {
 	k := e.cfg.Scale
-	s := &space{name: name, arn: arn, index: index, placed: map[string]int{},
+	s := &space{name: name, arn: arn, index: index, placed: map[string]int{}, parts: map[int]*partition{},
 		limit: [2]float64{ddbitem.PartitionRCU * k, ddbitem.PartitionWCU * k}}
 	var rcu, wcu float64
 	if e.provisioned() {
@@ -64,11 +65,18 @@ func (e *Emulator) newSpace(name, arn string, index bool, now int64) *space {
 	if n <= 0 {
 		n = capacity.Partitions(int64(rcu), int64(wcu), e.cfg.Bytes)
 	}
-	for range n {
-		s.parts = append(s.parts, s.newPartition(now))
-	}
-	s.hashed = n
+	s.hashed, s.count = n, n
 	return s
+}
+
+// part is partition i, full at its first use.
+func (s *space) part(i int, now int64) *partition {
+	p := s.parts[i]
+	if p == nil {
+		p = s.newPartition(now)
+		s.parts[i] = p
+	}
+	return p
 }
 
 func cmpOr(v, def float64) float64 {
@@ -106,7 +114,7 @@ func fnv1a(key string) uint64 {
 func (s *space) consume(e *Emulator, now int64, key string, u [2]float64) int {
 	s.tick(now)
 	i := s.partition(key)
-	p := s.parts[i]
+	p := s.part(i, now)
 	p.tick(e, s, i, now)
 	for side := range 2 {
 		if u[side] == 0 {
@@ -164,8 +172,9 @@ func (p *partition) tick(e *Emulator, s *space, i int, now int64) {
 
 // isolate moves partition key value key to a new partition of its own.
 func (s *space) isolate(key string, now int64) {
-	s.placed[key] = len(s.parts)
-	s.parts = append(s.parts, s.newPartition(now))
+	s.placed[key] = s.count
+	s.parts[s.count] = s.newPartition(now)
+	s.count++
 }
 
 // hottest is the value with the most units, the smallest on a tie.
