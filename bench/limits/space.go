@@ -20,15 +20,15 @@ type space struct {
 	name   string
 	arn    string
 	index  bool
-	limit  [2]float64 // one partition's units per second, scaled
+	limit  [2]float64         // one partition's units per second, scaled
 	parts  map[int]*partition // made at first use: a provisioned table may have very many
 	count  int                // partitions so far
 	hashed int                // partitions placed by hash; later ones hold isolated values
-	placed map[string]int // partition key values isolated on a partition of their own
-	budget [2]bucket      // provisioned throughput with burst, or the on-demand allowance
-	grow   *growth        // on-demand only
-	sec    int64          // the second cur counts
-	cur    [2]float64     // units consumed in sec
+	placed map[string]int     // partition key values isolated on a partition of their own
+	budget [2]bucket          // provisioned throughput with burst, or the on-demand allowance
+	grow   *growth            // on-demand only
+	sec    int64              // the second cur counts
+	cur    [2]float64         // units consumed in sec
 }
 
 // partition is one partition: a bucket per side at the partition limit,
