@@ -225,7 +225,12 @@ type Throttling struct {
 	Keys       []KeySecond          `json:"keys,omitempty"`
 	Isolations int                  `json:"isolations,omitempty"`
 	// Totals over the patterns.
-	Calls, Retries, Refused, Throttled, Unprocessed, Cancelled int64
+	Calls       int64 `json:"calls"`
+	Retries     int64 `json:"retries"`
+	Refused     int64 `json:"refused_attempts"`
+	Throttled   int64 `json:"throttled_calls"`
+	Unprocessed int64 `json:"unprocessed_items"`
+	Cancelled   int64 `json:"cancelled_transactions"`
 }
 
 // Unserved is how many calls that would have read from (reads) and

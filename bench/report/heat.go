@@ -31,8 +31,8 @@ const (
 // heatScale colours a second by its share of the per-partition limit
 // (3,000 RCU/s and 1,000 WCU/s, the side nearer its limit, times the
 // run's scale): pale below 1 %, then yellow to red, and black at or over
-// the limit, where DynamoDB throttles, or where the run's emulator
-// refused calls.
+// the limit, where DynamoDB throttles. Seconds in which the run's emulator
+// refused calls on the key have a colour of their own (refusedColor).
 var heatScale = []struct {
 	upTo  float64
 	color string
@@ -47,6 +47,9 @@ var heatScale = []struct {
 	{1.00, "#a63603", "< 100%"},
 	{0, "#000000", "throttled"},
 }
+
+// refusedColor marks a second in which the emulator refused the key.
+const refusedColor = "#54278f"
 
 // heatRowData is one partition key's seconds, as shares of the limit.
 type heatRowData struct {
@@ -95,15 +98,23 @@ func WriteHeat(w io.Writer, out bench.Outcome) error {
 		for t := 0; t < seconds; t++ {
 			share, color, note := row.shares[t], heatColor(row.shares[t]), ""
 			if n := row.refused[t]; n > 0 {
-				color, note = heatScale[len(heatScale)-1].color, fmt.Sprintf(", %d attempts refused", n)
+				color, note = refusedColor, fmt.Sprintf(", %d attempts refused", n)
 			}
 			p.f(`<rect x="%d" y="%d" width="%d" height="%d" fill="%s"><title>%ds: %.1f%%%s</title></rect>`+"\n",
 				heatLabel+t*cell, y, cell, heatRow-2, color, t, 100*share, note)
 		}
 	}
 	legendY := heatTop + heatRow*max(len(rows), 1) + 20
-	for i, s := range heatScale {
-		x := 8 + i*90
+	legend := heatScale
+	if out.Throttling != nil {
+		legend = append(slices.Clone(heatScale), struct {
+			upTo  float64
+			color string
+			label string
+		}{0, refusedColor, "refused"})
+	}
+	for i, s := range legend {
+		x := 8 + i*80
 		p.f(`<rect x="%d" y="%d" width="14" height="14" fill="%s" stroke="#999999"/>`+"\n", x, legendY, s.color)
 		p.f(`<text x="%d" y="%d">%s</text>`+"\n", x+18, legendY+12, html.EscapeString(s.label))
 	}

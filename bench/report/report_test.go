@@ -34,6 +34,23 @@ var catalog = []designs.Pattern{
 // sample is a run of 60 calls over 3 s: AP-06 reads, AP-03 writes, AP-07
 // misses every fifth call and fails once.
 func sample() bench.Outcome {
+	out := calls(catalog, []int{1, 1, 0, 2}, map[designs.PatternID]int{"AP-03": 1, "AP-06": 2, "AP-07": 1},
+		func(i int, p designs.Pattern, r *vegeta.Result) {
+			switch {
+			case p.ID == "AP-07" && i%5 == 3:
+				r.Code, r.Error = 404, "not found"
+			case i == 59:
+				r.Code, r.Error = 500, "dynamodb: ValidationException"
+			}
+		})
+	out.Capacity = sampleCapacity()
+	return out
+}
+
+// calls is a run of 60 calls over 3 s, one every 50 ms from t0, call i
+// of pattern cat[order[i%len(order)]] and 1 to 7 ms long; outcome sets a
+// call's status, error or latency.
+func calls(cat []designs.Pattern, order []int, weight map[designs.PatternID]int, outcome func(i int, p designs.Pattern, r *vegeta.Result)) bench.Outcome {
 	out := bench.Outcome{Outcome: engine.Outcome{
 		Scenario: "invoicing/month-end", About: "clients read their invoices while a few big clients are billed",
 		Design: "invoicing", Table: "ddbh-invoicing-bench-1", Pacer: "Constant{20 hits/1s}", Pool: 100, Workers: 8,
@@ -42,20 +59,15 @@ func sample() bench.Outcome {
 	}}
 	seq := map[string]uint64{}
 	for i := range 60 {
-		p := catalog[[]int{1, 1, 0, 2}[i%4]]
+		p := cat[order[i%len(order)]]
 		r := vegeta.Result{Attack: string(p.ID), Seq: seq[string(p.ID)], Code: 200, Method: string(p.Op),
 			URL: "ddb://invoicing/" + string(p.ID), Timestamp: t0.Add(time.Duration(i+1) * 50 * time.Millisecond),
 			Latency: time.Duration(1+i%7) * time.Millisecond}
 		seq[r.Attack]++
-		switch {
-		case p.ID == "AP-07" && i%5 == 3:
-			r.Code, r.Error = 404, "not found"
-		case i == 59:
-			r.Code, r.Error = 500, "dynamodb: ValidationException"
-		}
+		outcome(i, p, &r)
 		out.Results = append(out.Results, r)
 	}
-	for _, p := range catalog {
+	for _, p := range cat {
 		var m vegeta.Metrics
 		for i := range out.Results {
 			if out.Results[i].Attack == string(p.ID) {
@@ -63,14 +75,12 @@ func sample() bench.Outcome {
 			}
 		}
 		m.Close()
-		out.Patterns = append(out.Patterns, engine.PatternMetrics{Pattern: p, Weight: map[designs.PatternID]int{"AP-03": 1, "AP-06": 2, "AP-07": 1}[p.ID],
-			Keys: "zipf", Metrics: m})
+		out.Patterns = append(out.Patterns, engine.PatternMetrics{Pattern: p, Weight: weight[p.ID], Keys: "zipf", Metrics: m})
 	}
 	for i := range out.Results {
 		out.Total.Add(&out.Results[i])
 	}
 	out.Total.Close()
-	out.Capacity = sampleCapacity()
 	return out
 }
 
@@ -133,21 +143,31 @@ func golden(t *testing.T, name string, got []byte) {
 }
 
 func TestGolden(t *testing.T) {
-	for _, c := range []struct {
-		file  string
-		write func(io.Writer, bench.Outcome) error
+	for _, run := range []struct {
+		suffix  string // of the golden files' names, before the extension
+		outcome func() bench.Outcome
 	}{
-		{"summary.md", WriteSummary},
-		{"metrics.json", WriteMetrics},
-		{"heat.svg", WriteHeat},
+		{"", sample},
+		{"-throttled", throttledSample},
 	} {
-		var b bytes.Buffer
-		if err := c.write(&b, sample()); err != nil {
-			t.Fatalf("write %s: %v", c.file, err)
-		}
-		golden(t, c.file, b.Bytes())
-		if strings.HasSuffix(c.file, ".svg") {
-			wellFormed(t, c.file, b.Bytes())
+		for _, c := range []struct {
+			file  string
+			write func(io.Writer, bench.Outcome) error
+		}{
+			{"summary.md", WriteSummary},
+			{"metrics.json", WriteMetrics},
+			{"heat.svg", WriteHeat},
+		} {
+			ext := filepath.Ext(c.file)
+			name := strings.TrimSuffix(c.file, ext) + run.suffix + ext
+			var b bytes.Buffer
+			if err := c.write(&b, run.outcome()); err != nil {
+				t.Fatalf("write %s: %v", name, err)
+			}
+			golden(t, name, b.Bytes())
+			if ext == ".svg" {
+				wellFormed(t, name, b.Bytes())
+			}
 		}
 	}
 }

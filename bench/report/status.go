@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -154,7 +155,12 @@ func Headline(out bench.Outcome) string {
 		if c.Key != "" {
 			where += " " + c.Key
 		}
-		line += fmt.Sprintf("; first throttle on real DynamoDB: %s at %.0f requests/s (%s; %.1f× this run)", where, c.Rate, c.Limit, c.Factor)
+		on, limit := "on real DynamoDB", c.Limit
+		if k := out.Capacity.Scale; k != 0 && k != 1 {
+			// The limit's own scale note would nest in the parentheses.
+			on, limit = fmt.Sprintf("at DynamoDB's limits × %g", k), strings.TrimSuffix(limit, fmt.Sprintf(" (DynamoDB's limits × %g)", k))
+		}
+		line += fmt.Sprintf("; first throttle %s: %s at %s requests/s (%s; %.1f× this run)", on, where, rateText(c.Rate), limit, c.Factor)
 		if s.State == StateFailed {
 			line += fmt.Sprintf(", from the %s before the failure", secs(s.Healthy))
 		}
@@ -167,6 +173,14 @@ func Headline(out bench.Outcome) string {
 		line += fmt.Sprintf("; a new on-demand table throttles sooner, from %.0f requests/s (%s's warm throughput, %.0f %s/s), until it grows", w.Rate, targetName(w.Target), units, w.Side)
 	}
 	return line
+}
+
+// rateText prints a request rate: whole above 100, else three figures.
+func rateText(r float64) string {
+	if r >= 100 {
+		return fmt.Sprintf("%.0f", r)
+	}
+	return strconv.FormatFloat(r, 'g', 3, 64)
 }
 
 // failedWhen says when the test bed failed: in seconds of measuring, or

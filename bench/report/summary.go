@@ -104,7 +104,9 @@ func (p *printer) header(out bench.Outcome, st Status) {
 	default:
 		p.f("Seeding %d entities did not finish; the pacer %s %s.\n\n", out.Pool, out.Pacer, st.Ran(out))
 	}
-	if sat := out.Saturated; sat != nil {
+	if sat := out.Saturated; sat != nil && sat.Backoff {
+		p.f("**Held by the SDK's backoff**: %s.\n\n", upper(Saturated(sat)))
+	} else if sat != nil {
 		p.f("**Saturated**: %s.", upper(Saturated(sat)))
 		if sat.Reason != "" {
 			p.f(" %s.", upper(strings.TrimSuffix(strings.TrimSpace(sat.Reason), ".")))
@@ -230,7 +232,7 @@ func (p *printer) capacity(r capacity.Report) {
 	p.f("## Capacity on real DynamoDB (%s)\n\n", r.Billing)
 	p.f("Computed from item sizes by AWS's rules for %d requests over %.1f s (%.1f requests/s).\n\n", r.Requests, r.Seconds, r.MeasuredRate)
 	p.targets(r.Targets)
-	p.hot(r.Hot)
+	p.hot(r.Hot, r.PartitionLimit)
 	p.growth(r.Growth)
 	p.cost(r.Cost)
 	p.patterns(r.Patterns)
@@ -333,7 +335,7 @@ func (p *printer) targets(ts []capacity.TargetUsage) {
 	p.table("llrrrrr", []string{"Target", "Kind", "RCU", "WCU", "Peak RCU/s", "Peak WCU/s", "Partition keys"}, rows)
 }
 
-func (p *printer) hot(hs []capacity.HotKey) {
+func (p *printer) hot(hs []capacity.HotKey, limit string) {
 	if len(hs) == 0 {
 		return
 	}
@@ -348,8 +350,10 @@ func (p *printer) hot(hs []capacity.HotKey) {
 	}
 	p.f("### Hottest partition keys\n\n")
 	p.f("Ranked as CloudWatch Contributor Insights ranks them (3 × WCU + RCU over the run). ")
-	p.f("\"Throttles at\" is the request rate of this mix at which the key's partition reaches %s RCU/s or %s WCU/s; heat.svg shows each second.\n\n",
-		thousands(ddbitem.PartitionRCU), thousands(ddbitem.PartitionWCU))
+	if limit == "" {
+		limit = fmt.Sprintf("%s RCU/s or %s WCU/s per partition", thousands(ddbitem.PartitionRCU), thousands(ddbitem.PartitionWCU))
+	}
+	p.f("\"Throttles at\" is the request rate of this mix at which the key's partition reaches %s; heat.svg shows each second.\n\n", limit)
 	p.table("llrrrrrl", []string{"Target", "Partition key", "Score", "Share", "Peak RCU/s", "Peak WCU/s", "Throttles at (req/s)", "Mostly"}, rows)
 }
 

@@ -2,12 +2,14 @@ package report
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"time"
 
 	"github.com/ddbharness/ddbharness/bench"
 	"github.com/ddbharness/ddbharness/bench/engine"
 	"github.com/ddbharness/ddbharness/bench/limits"
+	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 )
 
@@ -21,7 +23,7 @@ func LimitsText(lim bench.Limits) string {
 		k = 1
 	}
 	return fmt.Sprintf("DynamoDB's limits emulated partition by partition, scale %g (a partition serves %s RCU/s and %s WCU/s)",
-		k, thousands(int64(3000*k)), thousandsF(1000*k))
+		k, thousandsF(ddbitem.PartitionRCU*k), thousandsF(ddbitem.PartitionWCU*k))
 }
 
 // limitsOf is the limits a run was under.
@@ -33,6 +35,7 @@ func limitsOf(out bench.Outcome) bench.Limits {
 }
 
 func thousandsF(v float64) string {
+	v = math.Round(v*1e6) / 1e6
 	if v == float64(int64(v)) {
 		return thousands(int64(v))
 	}
@@ -50,7 +53,7 @@ func (p *printer) throttling(out bench.Outcome) {
 		return
 	}
 	p.f("## Throttling, emulated\n\n")
-	p.f("Every call went through an emulation of DynamoDB's limits (scale %g, %s table): a refused attempt got DynamoDB's own error, which the SDK's retryer retried with its backoff and retry quota; latencies above include those retries. ", t.Scale, t.Billing)
+	p.f("Every call went through an emulation of DynamoDB's limits (scale %g, %s table): a refused attempt got DynamoDB's own error, which the SDK's retryer retried with its backoff and retry quota (a transaction cancelled for throttling is not retried); latencies above include those retries. ", t.Scale, t.Billing)
 	if t.Refused == 0 {
 		p.f("Nothing was throttled.\n\n")
 		return
@@ -86,7 +89,7 @@ func (p *printer) throttling(out bench.Outcome) {
 			fmt.Sprintf("%s / %s (%s)", decimal1(pt.ForecastRate), decimal1(pt.MeasuredRate), diff(pt.MeasuredRate, pt.ForecastRate)),
 			fmt.Sprintf("%.1f%% / %.1f%%", 100*pt.ForecastShare, 100*pt.Share)})
 	}
-	p.f("Partitions that refused, by first refusal. *Held* is the units a second it served in the seconds it refused, against its limit. *Rate* is the mix's requests per second at which the model puts this partition at its limit (its demand per request, throttled calls' included), then the rate its held units stand for. *Share* is the model's share refused at the run's %s requests/s, then the share of the calls that reached the partition in the seconds it refused and ended throttled.\n\n", decimal1(t.Rate))
+	p.f("Partitions that refused, by first refusal (seconds from the emulator's first call). *Held* is the units a second it served in the seconds it refused, against its limit. *Rate* is the mix's requests per second at which the model puts this partition at its limit (its demand per request, throttled calls' included), then the rate its held units stand for. *Share* is the model's share refused at the run's %s requests/s, then the share of the calls that reached the partition in the seconds it refused and ended throttled.\n\n", decimal1(t.Rate))
 	p.table("llllrrrrr", []string{"Target", "Partition", "Busiest keys", "Side", "First refusal", "Seconds refused", "Held units/s", "Rate: forecast / measured", "Share: forecast / measured"}, rows)
 	if t.Isolations > 0 {
 		p.f("%d partition key values were isolated on partitions of their own after their partition stayed hot (split for heat).\n\n", t.Isolations)

@@ -109,6 +109,9 @@ type saturatedJSON struct {
 	At     time.Duration `json:"at"`
 	Rate   float64       `json:"rate"`
 	Reason string        `json:"reason"`
+	// Backoff: the workers were held by the SDK's retry backoff after
+	// throttling, not by the test bed.
+	Backoff bool `json:"backoff,omitempty"`
 }
 
 type patternJSON struct {
@@ -148,7 +151,7 @@ func WriteMetrics(w io.Writer, out bench.Outcome) error {
 		}
 	}
 	if sat := out.Saturated; sat != nil {
-		m.Saturated = &saturatedJSON{At: sat.At, Rate: sat.Rate, Reason: sat.Reason}
+		m.Saturated = &saturatedJSON{At: sat.At, Rate: sat.Rate, Reason: sat.Reason, Backoff: sat.Backoff}
 	}
 	clean, nonFinite := finiteCopy(m)
 	clean.NonFinite = nonFinite

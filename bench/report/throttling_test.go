@@ -1,0 +1,212 @@
+package report
+
+import (
+	"bytes"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+
+	"github.com/ddbharness/ddbharness/bench"
+	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/bench/engine"
+	"github.com/ddbharness/ddbharness/bench/limits"
+	"github.com/ddbharness/ddbharness/designs"
+)
+
+// throttledSample is the sample's mix with a plain write added (AP-08,
+// which the SDK retries when throttled) run under DynamoDB's limits at
+// scale 0.01 (30 RCU/s and 10 WCU/s a partition): the write side of the
+// table's partition 3, which holds the hottest key CLIENT#1, refuses in
+// seconds 1 and 2. AP-08 is retried 11 times and 3 of its calls give up;
+// 4 AP-03 transactions are cancelled (the SDK does not retry those).
+//
+// Calls by i (every 50 ms from t0): AP-06 at i%5 of 0 and 3, AP-08 at 1,
+// AP-03 at 2, AP-07 at 4; second s holds i from 20s-1 to 20s+18.
+func throttledSample() bench.Outcome {
+	cat := append(slices.Clone(catalog), designs.Pattern{ID: "AP-08", Name: "record payment", Op: designs.UpdateItem, Index: designs.MainTable})
+	retried := map[int]bool{21: true, 26: true, 36: true, 41: true, 51: true} // AP-08, served after one retry
+	gaveUp := map[int]bool{31: true, 46: true, 56: true}                      // AP-08, refused three times
+	cancelled := map[int]bool{27: true, 37: true, 47: true, 57: true}         // AP-03
+	out := calls(cat, []int{1, 3, 0, 1, 2}, map[designs.PatternID]int{"AP-03": 1, "AP-06": 2, "AP-07": 1, "AP-08": 1},
+		func(i int, p designs.Pattern, r *vegeta.Result) {
+			switch {
+			case retried[i]:
+				r.Latency += 25 * time.Millisecond // the SDK's backoff
+			case gaveUp[i]:
+				r.Latency += 70 * time.Millisecond
+				r.Code, r.Error = engine.StatusThrottled, "throttled: ThrottlingException"
+			case cancelled[i]:
+				r.Code, r.Error = engine.StatusThrottled, "throttled: transaction cancelled: ThrottlingError"
+			case p.ID == "AP-07" && i%20 == 19:
+				r.Code, r.Error = 404, "not found"
+			}
+		})
+	out.Capacity = throttledCapacity()
+	const demand = 1.75 // WCU per request of the mix on the partition
+	out.Throttling = &limits.Throttling{Scale: 0.01, Billing: "on-demand", Rate: 20,
+		Patterns: []limits.PatternThrottles{
+			{Pattern: "AP-03", Calls: 12, Attempts: 12, Refused: 4, Throttled: 4, Cancelled: 4},
+			{Pattern: "AP-06", Calls: 24, Attempts: 24},
+			{Pattern: "AP-07", Calls: 12, Attempts: 12},
+			{Pattern: "AP-08", Calls: 12, Attempts: 23, Refused: 14, Throttled: 3},
+		},
+		Partitions: []limits.PartitionThrottles{{Target: designs.MainTable, Partition: 3, Keys: []string{"CLIENT#1", "CLIENT#4", "CLIENT#2"},
+			Side: "write", Limit: 10, First: t0.Add(1250 * time.Millisecond), FirstSecond: 1.2, ThrottledSeconds: 2,
+			Refused: 18, Calls: 18, Throttled: 7, HeldUnits: 10.4, DemandPerRequest: demand,
+			ForecastRate: 10 / demand, MeasuredRate: 10.4 / demand, Share: 7.0 / 12, ForecastShare: 1 - 10/demand/20}},
+		Keys: []limits.KeySecond{
+			{Target: designs.MainTable, Key: "CLIENT#1", Second: t0.Add(time.Second), Refused: 7},
+			{Target: designs.MainTable, Key: "CLIENT#4", Second: t0.Add(time.Second), Refused: 1}, // not among the hot keys
+			{Target: designs.MainTable, Key: "CLIENT#1", Second: t0.Add(2 * time.Second), Refused: 10},
+		},
+		Calls: 60, Retries: 11, Refused: 18, Throttled: 7, Cancelled: 4,
+	}
+	return out
+}
+
+// throttledCapacity is the sample's capacity report for throttledSample:
+// its mix, and limits at scale 0.01.
+func throttledCapacity() capacity.Report {
+	r := sampleCapacity()
+	r.Scale, r.PartitionLimit = 0.01, "30 RCU/s or 10 WCU/s per partition (DynamoDB's limits × 0.01)"
+	r.Hot[0].ThrottleRate, r.Hot[1].ThrottleRate = 5.71, 33.3
+	r.Ceiling = &capacity.Ceiling{Target: designs.MainTable, Key: "CLIENT#1", Limit: "10 WCU/s per partition (DynamoDB's limits × 0.01)",
+		Rate: 5.71, Factor: 0.286, Pattern: "AP-03"}
+	r.Warm = nil
+	r.Patterns = []capacity.PatternUsage{
+		{Pattern: "AP-03", Op: designs.TransactWriteItems, Calls: 12, WCU: 120, Local: 60, LocalCalls: 12},
+		{Pattern: "AP-06", Op: designs.Query, Calls: 24, RCU: 36, Local: 36, LocalCalls: 24},
+		{Pattern: "AP-07", Op: designs.Query, Calls: 12, RCU: 6, Local: 5, LocalCalls: 10, Filtered: 12,
+			Evaluated: 48, Returned: 12, LocalCharged: 2},
+		{Pattern: "AP-08", Op: designs.UpdateItem, Calls: 12, WCU: 12, Local: 12, LocalCalls: 12},
+	}
+	r.Disagreements = []capacity.Disagreement{{Pattern: "AP-03", Op: designs.TransactWriteItems, Target: designs.MainTable,
+		Calls: 12, Differing: 12, Units: 120, LocalUnits: 60, ExampleUnits: 10, ExampleLocal: 5}}
+	r.Findings = []string{
+		`The hottest partition key of the table is "CLIENT#1" (75% of its 3×WCU+RCU weight, mostly AP-03); its partition reaches 30 RCU/s or 10 WCU/s per partition (DynamoDB's limits × 0.01) at 5.71 requests/s of this mix.`,
+		"The first limit this mix reaches is 10 WCU/s per partition (DynamoDB's limits × 0.01) on partition key \"CLIENT#1\" of the table, at 5.71 requests/s (0.286× the measured 20 requests/s), driven mostly by AP-03.",
+	}
+	return r
+}
+
+func TestThrottledRunReportsWhatTheEmulatorRefused(t *testing.T) {
+	out := throttledSample()
+	f := files(t, out)
+	sum := f[SummaryFile]
+	contains(t, SummaryFile, sum,
+		"Limits: DynamoDB's limits emulated partition by partition, scale 0.01 (a partition serves 30 RCU/s and 10 WCU/s).",
+		"## Throttling, emulated\n\n",
+		"(scale 0.01, on-demand table)",
+		"7 of 60 calls ended throttled (11.7%); the SDK retried 11 times; 18 attempts were refused; 4 transactions were cancelled for throttling.",
+		"| AP-03 | 12 | 0 | 4 | 4 (33.3%) | 0 | 4 | 7.00ms |",
+		"| AP-08 | 12 | 11 | 14 | 3 (25.0%) | 0 | 0 | 75.00ms |",
+		"| table | 3 | `CLIENT#1, CLIENT#4, CLIENT#2` | write | 1.2 s | 2 | 10.4 of 10 | 5.7 / 5.9 (+4%) | 71.4% / 58.3% |",
+		"at the run's 20.0 requests/s")
+	lacks(t, SummaryFile, sum, "| AP-06 | 24 |", "| AP-07 | 12 |") // nothing refused: no row
+	if i, j := strings.Index(sum, "## Throttling, emulated"), strings.Index(sum, "## Capacity on real DynamoDB"); i < 0 || j < 0 || i > j {
+		t.Errorf("summary.md: the throttling section (at %d) should come before the capacity section (at %d)", i, j)
+	}
+
+	h := Headline(out)
+	for _, want := range []string{"; limits scale 0.01: 11.7% of calls throttled, 11 SDK retries", "limits scale 0.01", "11.7%"} {
+		if !strings.Contains(h, want) {
+			t.Errorf("Headline lacks %q: %q", want, h)
+		}
+	}
+	if strings.Contains(h, "limits off") {
+		t.Errorf("Headline of a throttled run says limits off: %q", h)
+	}
+
+	m := metricsOf(t, f[MetricsFile])
+	th, _ := m["throttling"].(map[string]any)
+	if th == nil || th["scale"] != 0.01 || th["billing"] != "on-demand" || len(th["partitions"].([]any)) != 1 || len(th["keys"].([]any)) != 3 {
+		t.Errorf("metrics.json: throttling %v", m["throttling"])
+	}
+	if lim, _ := m["limits"].(string); !strings.Contains(lim, "scale 0.01") {
+		t.Errorf("metrics.json: limits %q", lim)
+	}
+}
+
+// heatCell is one second of one key in heat.svg.
+var heatCell = regexp.MustCompile(`<rect x="\d+" y="\d+" width="\d+" height="\d+" fill="(#[0-9a-f]{6})"><title>([^<]*)</title></rect>`)
+
+func TestHeatShowsRefusedSeconds(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteHeat(&b, throttledSample()); err != nil {
+		t.Fatal(err)
+	}
+	svg := b.String()
+	wellFormed(t, HeatFile, b.Bytes())
+	var refused []string
+	for _, c := range heatCell.FindAllStringSubmatch(svg, -1) {
+		if strings.Contains(c[2], "attempts refused") {
+			if c[1] != refusedColor {
+				t.Errorf("heat.svg: a cell with refused attempts is %s, not the refused colour %s: %s", c[1], refusedColor, c[0])
+			}
+			refused = append(refused, c[2])
+		}
+	}
+	// Keys lists CLIENT#1 in seconds 1 and 2; CLIENT#4 is no hot key, so
+	// it has no row.
+	if want := []string{"1s: 350.0%, 7 attempts refused", "2s: 300.0%, 10 attempts refused"}; !slices.Equal(refused, want) {
+		t.Errorf("heat.svg: cells with refused attempts %q, want %q", refused, want)
+	}
+	contains(t, HeatFile, svg, "(limits scale 0.01)", "a partition serves 30 RCU/s and 10 WCU/s", ">refused</text>")
+	lacks(t, HeatFile, svg, "CLIENT#4")
+}
+
+func TestUnthrottledRunSaysLimitsOff(t *testing.T) {
+	out := sample()
+	if h := Headline(out); !strings.Contains(h, "limits off") || strings.Contains(h, "limits scale") {
+		t.Errorf("Headline of a run with limits off = %q", h)
+	}
+	f := files(t, out)
+	contains(t, SummaryFile, f[SummaryFile], "Limits: DynamoDB's limits off (LIMITS=off): nothing is throttled.")
+	lacks(t, SummaryFile, f[SummaryFile], "## Throttling")
+	lacks(t, HeatFile, f[HeatFile], "attempts refused")
+	if m := metricsOf(t, f[MetricsFile]); m["throttling"] != nil {
+		t.Errorf("metrics.json of a run with limits off: throttling %v, want null", m["throttling"])
+	}
+}
+
+func TestThrottledRunWithNothingRefused(t *testing.T) {
+	out := sample()
+	out.Throttling = &limits.Throttling{Scale: 1, Billing: "on-demand", Rate: 20, Calls: 60,
+		Patterns: []limits.PatternThrottles{{Pattern: "AP-03", Calls: 15, Attempts: 15}, {Pattern: "AP-06", Calls: 30, Attempts: 30}, {Pattern: "AP-07", Calls: 15, Attempts: 15}}}
+	h := Headline(out)
+	if !strings.Contains(h, "; limits scale 1;") || strings.Contains(h, "throttled") || strings.Contains(h, "limits off") {
+		t.Errorf("Headline of a run that was not throttled under limits = %q", h)
+	}
+	var b bytes.Buffer
+	if err := WriteSummary(&b, out); err != nil {
+		t.Fatal(err)
+	}
+	contains(t, SummaryFile, b.String(), "## Throttling, emulated", "Nothing was throttled.\n\n")
+	lacks(t, SummaryFile, b.String(), "Partitions that refused", "| Pattern | Calls | SDK retries |")
+}
+
+func TestSaturationHeldByBackoffIsTheDesignsUnderItsLimits(t *testing.T) {
+	out := throttledSample()
+	out.Saturated = &engine.Saturation{At: 1500 * time.Millisecond, Rate: 20, Reason: "a due call waited 0.6 s for a worker", Backoff: true}
+	h := Headline(out)
+	if !strings.Contains(h, "; the workers fell behind the pace at 20 calls/s, 1.5 s into measuring, held by the SDK's retry backoff after throttling") {
+		t.Errorf("Headline = %q", h)
+	}
+	if strings.Contains(h, "DynamoDB Local's") || strings.Contains(h, "test bed saturated") {
+		t.Errorf("Headline blames the test bed for the SDK's backoff: %q", h)
+	}
+	var b bytes.Buffer
+	if err := WriteSummary(&b, out); err != nil {
+		t.Fatal(err)
+	}
+	lacks(t, SummaryFile, b.String(), "DynamoDB Local's, not the design's")
+
+	out.Saturated.Backoff = false
+	if h := Headline(out); !strings.Contains(h, "latencies from then on are DynamoDB Local's, not the design's") || strings.Contains(h, "retry backoff") {
+		t.Errorf("Headline without backoff = %q", h)
+	}
+}
