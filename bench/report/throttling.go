@@ -58,7 +58,7 @@ func (p *printer) throttling(out bench.Outcome) {
 		p.f("Nothing was throttled.\n\n")
 		return
 	}
-	p.f("%d of %d calls ended throttled (%.1f%%); the SDK retried %d times; %d attempts were refused",
+	p.f("%d of %d calls ended throttled (%.1f%%); SDK retries: %d; attempts refused: %d",
 		t.Throttled, t.Calls, pct(t.Throttled, t.Calls), t.Retries, t.Refused)
 	if t.Unprocessed > 0 {
 		p.f("; %d batch items came back unprocessed", t.Unprocessed)

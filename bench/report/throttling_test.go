@@ -101,7 +101,7 @@ func TestThrottledRunReportsWhatTheEmulatorRefused(t *testing.T) {
 		"Limits: DynamoDB's limits emulated partition by partition, scale 0.01 (a partition serves 30 RCU/s and 10 WCU/s).",
 		"## Throttling, emulated\n\n",
 		"(scale 0.01, on-demand table)",
-		"7 of 60 calls ended throttled (11.7%); the SDK retried 11 times; 18 attempts were refused; 4 transactions were cancelled for throttling.",
+		"7 of 60 calls ended throttled (11.7%); SDK retries: 11; attempts refused: 18; 4 transactions were cancelled for throttling.",
 		"| AP-03 | 12 | 0 | 4 | 4 (33.3%) | 0 | 4 | 7.00ms |",
 		"| AP-08 | 12 | 11 | 14 | 3 (25.0%) | 0 | 0 | 75.00ms |",
 		"| table | 3 | `CLIENT#1, CLIENT#4, CLIENT#2` | write | 1.2 s | 2 | 10.4 of 10 | 5.7 / 5.9 (+4%) | 71.4% / 58.3% |",
