@@ -52,8 +52,8 @@ func runBench(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	if math.IsNaN(*rate) || math.IsInf(*rate, 0) || *rate < 0 {
-		return badInputf("bench: --rate=%v: want a finite number of requests per second, 0 or more (0, the default, keeps each scenario's pacer)", *rate)
+	if math.IsNaN(*rate) || math.IsInf(*rate, 0) || *rate < 0 || (*rate > 0 && *rate < 1) {
+		return badInputf("bench: --rate=%v (RATE): want whole requests per second, 1 or more, or 0 (the default) to keep each scenario's pacer", *rate)
 	}
 	if *list {
 		return listScenarios(os.Stdout)
