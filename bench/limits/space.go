@@ -42,7 +42,14 @@ type partition struct {
 	hot    time.Duration      // how long it has been hot without a break
 }
 
-// newSpace lays out a table's or a GSI's partitions and budget.
+// newSpace lays out a table's or a GSI's partitions and budget: a
+// provisioned one at its throughput with 300 s of burst, banked in full at
+// the start (AWS gives burst on a best-effort basis), any partition free to
+// use what the others leave (adaptive capacity) up to its own limit; an
+// on-demand one at its warm throughput, growing with its peak.
+// Sources: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/burst-adaptive-capacity.html
+// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/on-demand-capacity-mode.html
+// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/warm-throughput.html
 func (e *Emulator) newSpace(name, arn string, index bool, now int64) *space {
 	k := e.cfg.Scale
 	s := &space{name: name, arn: arn, index: index, placed: map[string]int{}, parts: map[int]*partition{},
