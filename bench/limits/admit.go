@@ -59,7 +59,7 @@ func (e *Emulator) admit(ts []touch, now int64) *refusal {
 // touches, what a call there consumed lately: calls in flight together
 // then see each other, as DynamoDB, which knows a write's size when it
 // admits it, sees them, instead of all passing a partition with a unit
-// left. The reservation is given back when the call ends (release), just
+// left. The reservation is given back when the call ends (end), just
 // before its real charge is debited. Call with e.mu held.
 func (e *Emulator) reserve(ts []touch, now int64, held []reservation) []reservation {
 	for _, tc := range ts {
@@ -87,15 +87,14 @@ type reservation struct {
 	units float64
 }
 
-// release gives back a call's reservations.
-func (e *Emulator) release(held []reservation) {
-	if len(held) == 0 {
-		return
-	}
+// end gives back a call's reservations, just before its charge is
+// debited, and counts its outcome.
+func (e *Emulator) end(c *call) {
 	now := e.now()
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	for _, r := range held {
+	e.m.ended(e, c, now)
+	for _, r := range c.held {
 		r.space.budget[r.side].take(now, -r.units)
 		if r.part >= 0 {
 			r.space.part(r.part, now).bucket[r.side].take(now, -r.units)

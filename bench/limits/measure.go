@@ -123,7 +123,7 @@ func (m *measure) refused(r *refusal, pattern designs.PatternID, now int64) {
 }
 
 // isolated marks the partition a value was just isolated on.
-func (m *measure) isolated(s *space, _ int) {
+func (m *measure) isolated(s *space) {
 	m.part(s, s.count-1).isolated = true
 }
 
@@ -134,7 +134,7 @@ func (m *measure) ended(e *Emulator, c *call, now int64) {
 	p.Calls++
 	p.Attempts += int64(c.attempts)
 	p.Unprocessed += int64(c.unprocessed)
-	if c.cancelled {
+	if c.cancelled() {
 		p.Cancelled++
 	}
 	if !c.throttled() {

@@ -109,10 +109,7 @@ func BenchmarkEmulator(b *testing.B) {
 		}
 		c.held = e.reserve(c.touches, now, c.held)
 		e.mu.Unlock()
-		e.release(c.held)
-		e.mu.Lock()
-		e.m.ended(e, c, now)
-		e.mu.Unlock()
+		e.end(c)
 		e.Debit("t", charges[n])
 		i++
 	}

@@ -1,6 +1,7 @@
 package limits
 
 import (
+	"hash/fnv"
 	"math"
 	"time"
 
@@ -106,14 +107,12 @@ func (s *space) partition(key string) int {
 	return int(fnv1a(key) % uint64(s.hashed))
 }
 
-// fnv1a is the 64-bit FNV-1a hash of key, without allocating.
+// fnv1a is the 64-bit FNV-1a hash of key: the same placement in every
+// run (maphash's seed changes per process). It does not allocate.
 func fnv1a(key string) uint64 {
-	h := uint64(14695981039346656037)
-	for i := 0; i < len(key); i++ {
-		h ^= uint64(key[i])
-		h *= 1099511628211
-	}
-	return h
+	h := fnv.New64a()
+	_, _ = h.Write([]byte(key))
+	return h.Sum64()
 }
 
 // consume debits u units of side on the partition of key and on the
@@ -170,7 +169,7 @@ func (p *partition) tick(e *Emulator, s *space, i int, now int64) {
 	}
 	if e.cfg.IsolateAfter > 0 && p.hot >= e.cfg.IsolateAfter && len(p.keys) > 1 {
 		s.isolate(hottest(p.keys), now)
-		e.m.isolated(s, i)
+		e.m.isolated(s)
 		p.hot = 0
 	}
 	p.sec, p.use = sec, 0

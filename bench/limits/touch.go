@@ -2,6 +2,8 @@ package limits
 
 import (
 	"context"
+	"maps"
+	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -24,12 +26,15 @@ type call struct {
 	attempts    int
 	last        *refusal      // the refusal of the latest attempt, nil if let through
 	held        []reservation // units held while the call is in flight
-	cancelled   bool
 	unprocessed int
 }
 
 // throttled reports whether the call ended refused by the emulator.
 func (c *call) throttled() bool { return c.last != nil }
+
+// cancelled reports whether the call was a transaction cancelled for
+// throttling (which the SDK does not retry).
+func (c *call) cancelled() bool { return c.tx && c.throttled() }
 
 // newCall is the call params make, or nil when it reads and writes no item.
 func (e *Emulator) newCall(ctx context.Context, params any) *call {
@@ -57,14 +62,14 @@ func (e *Emulator) newCall(ctx context.Context, params any) *call {
 		}
 		c.touches = []touch{{table: aws.ToString(p.TableName), target: target, side: read}}
 	case *dynamodb.BatchGetItemInput:
-		for table, ka := range p.RequestItems {
-			for _, k := range ka.Keys {
+		for _, table := range tables(p.RequestItems) {
+			for _, k := range p.RequestItems[table].Keys {
 				c.group(e.reads(nil, table, designs.MainTable, k))
 			}
 		}
 	case *dynamodb.BatchWriteItemInput:
-		for table, reqs := range p.RequestItems {
-			for _, w := range reqs {
+		for _, table := range tables(p.RequestItems) {
+			for _, w := range p.RequestItems[table] {
 				switch {
 				case w.PutRequest != nil:
 					c.group(e.writes(nil, table, w.PutRequest.Item, w.PutRequest.Item))
@@ -93,6 +98,10 @@ func (e *Emulator) newCall(ctx context.Context, params any) *call {
 	}
 	return c
 }
+
+// tables lists a batch's tables in one order, the same for newCall and
+// split: Go ranges over a map in a different order each time.
+func tables[V any](items map[string]V) []string { return slices.Sorted(maps.Keys(items)) }
 
 // group adds one batch item's or action's touches.
 func (c *call) group(ts []touch) {

@@ -54,17 +54,13 @@ func (e *Emulator) initialize(ctx context.Context, in middleware.InitializeInput
 		in.Parameters, putBack = e.split(c, in.Parameters)
 	}
 	out, md, err := next.HandleInitialize(middleware.WithStackValue(ctx, callKey{}, c), in)
-	e.release(c.held)
-	if err == nil && putBack != nil {
-		putBack(out.Result)
-	}
 	if err == nil {
 		c.last = nil
+		if putBack != nil {
+			putBack(out.Result)
+		}
 	}
-	now := e.now()
-	e.mu.Lock()
-	e.m.ended(e, c, now)
-	e.mu.Unlock()
+	e.end(c)
 	return out, md, err
 }
 
@@ -94,7 +90,6 @@ func (e *Emulator) attempt(ctx context.Context, in middleware.DeserializeInput, 
 	}
 	var body []byte
 	if c.tx {
-		c.cancelled = true
 		body = cancellation(len(c.groups), actions, r)
 	} else {
 		body = refusalBody(r)
@@ -193,13 +188,14 @@ func (e *Emulator) split(c *call, params any) (any, func(out any)) {
 	return params, nil
 }
 
-// splitWrites divides a BatchWriteItem's requests, in newCall's order.
+// splitWrites divides a BatchWriteItem's requests, in newCall's order
+// (tables sorted).
 func splitWrites(p *dynamodb.BatchWriteItemInput, refused []bool) (*dynamodb.BatchWriteItemInput, map[string][]types.WriteRequest) {
 	send, back := *p, map[string][]types.WriteRequest{}
 	send.RequestItems = map[string][]types.WriteRequest{}
 	i := 0
-	for table, reqs := range p.RequestItems {
-		for _, w := range reqs {
+	for _, table := range tables(p.RequestItems) {
+		for _, w := range p.RequestItems[table] {
 			if w.PutRequest == nil && w.DeleteRequest == nil {
 				continue
 			}
@@ -224,12 +220,14 @@ func mergeWrites(a, b map[string][]types.WriteRequest) map[string][]types.WriteR
 	return a
 }
 
-// splitGets divides a BatchGetItem's keys, in newCall's order.
+// splitGets divides a BatchGetItem's keys, in newCall's order (tables
+// sorted).
 func splitGets(p *dynamodb.BatchGetItemInput, refused []bool) (*dynamodb.BatchGetItemInput, map[string]types.KeysAndAttributes) {
 	send, back := *p, map[string]types.KeysAndAttributes{}
 	send.RequestItems = map[string]types.KeysAndAttributes{}
 	i := 0
-	for table, ka := range p.RequestItems {
+	for _, table := range tables(p.RequestItems) {
+		ka := p.RequestItems[table]
 		keep, drop := ka, ka
 		keep.Keys, drop.Keys = nil, nil
 		for _, k := range ka.Keys {

@@ -2,8 +2,8 @@ package report
 
 import (
 	"fmt"
-	"math"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/ddbharness/ddbharness/bench"
@@ -23,7 +23,7 @@ func LimitsText(lim bench.Limits) string {
 		k = 1
 	}
 	return fmt.Sprintf("DynamoDB's limits emulated partition by partition, scale %g (a partition serves %s RCU/s and %s WCU/s)",
-		k, thousandsF(ddbitem.PartitionRCU*k), thousandsF(ddbitem.PartitionWCU*k))
+		k, units(ddbitem.PartitionRCU*k), units(ddbitem.PartitionWCU*k))
 }
 
 // limitsOf is the limits a run was under.
@@ -32,14 +32,6 @@ func limitsOf(out bench.Outcome) bench.Limits {
 		return bench.Limits{Scale: t.Scale}
 	}
 	return bench.Limits{Off: true}
-}
-
-func thousandsF(v float64) string {
-	v = math.Round(v*1e6) / 1e6
-	if v == float64(int64(v)) {
-		return thousands(int64(v))
-	}
-	return strconv.FormatFloat(v, 'g', 4, 64)
 }
 
 // throttling writes what the emulator measured beside the model's
@@ -83,7 +75,7 @@ func (p *printer) throttling(out bench.Outcome) {
 	p.table("lrrrrrrr", []string{"Pattern", "Calls", "SDK retries", "Refused attempts", "Throttled calls", "Unprocessed items", "Cancelled tx", "p99 with retries"}, rows)
 	rows = rows[:0]
 	for _, pt := range t.Partitions {
-		rows = append(rows, []string{targetName(pt.Target), partitionName(pt), code(keyList(pt.Keys)), pt.Side,
+		rows = append(rows, []string{targetName(pt.Target), partitionName(pt), code(strings.Join(pt.Keys, ", ")), pt.Side,
 			fmt.Sprintf("%.1f s", pt.FirstSecond), strconv.Itoa(pt.ThrottledSeconds),
 			fmt.Sprintf("%s of %s", units(pt.HeldUnits), units(pt.Limit)),
 			fmt.Sprintf("%s / %s (%s)", decimal1(pt.ForecastRate), decimal1(pt.MeasuredRate), diff(pt.MeasuredRate, pt.ForecastRate)),
@@ -101,17 +93,6 @@ func partitionName(pt limits.PartitionThrottles) string {
 		return fmt.Sprintf("%d (isolated)", pt.Partition)
 	}
 	return strconv.Itoa(pt.Partition)
-}
-
-func keyList(keys []string) string {
-	s := ""
-	for i, k := range keys {
-		if i > 0 {
-			s += ", "
-		}
-		s += k
-	}
-	return s
 }
 
 func pct(n, of int64) float64 {

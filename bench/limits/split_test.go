@@ -1,0 +1,38 @@
+package limits
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbharness/ddbharness/designs"
+)
+
+// TestSplitAcrossTables: a batch over two tables sends back exactly the
+// requests of the table whose partitions are spent, whatever order Go
+// ranges over the request map in.
+func TestSplitAcrossTables(t *testing.T) {
+	put := func(pk string) types.WriteRequest {
+		return types.WriteRequest{PutRequest: &types.PutRequest{Item: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: pk}, "SK": &types.AttributeValueMemberS{Value: "A"}}}}
+	}
+	for run := range 20 {
+		e, clock := newAt(designs.Schema{PK: "PK", SK: "SK"}, Config{Partitions: 1})
+		e.mu.Lock()
+		e.tableOf("spent", clock.UnixNano()).spaces[designs.MainTable].part(0, clock.UnixNano()).bucket[write].tokens = -1
+		e.mu.Unlock()
+		in := &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{
+			"spent": {put("S1"), put("S2")}, "fresh": {put("F1"), put("F2"), put("F3")}}}
+		c := e.newCall(context.Background(), in)
+		send, putBack := e.split(c, in)
+		sent := send.(*dynamodb.BatchWriteItemInput).RequestItems
+		out := &dynamodb.BatchWriteItemOutput{}
+		putBack(out)
+		if got := fmt.Sprint(len(sent["fresh"]), len(sent["spent"]), len(out.UnprocessedItems["spent"]), len(out.UnprocessedItems["fresh"])); got != "3 0 2 0" {
+			t.Fatalf("run %d: sent fresh, sent spent, unprocessed spent, unprocessed fresh = %s, want 3 0 2 0", run, got)
+		}
+	}
+}
