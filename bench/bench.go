@@ -30,8 +30,10 @@ type Outcome struct {
 	engine.Outcome
 	Capacity capacity.Report
 	Fidelity meter.Fidelity
-	// Throttling is what the throttling emulator measured; nil when the
-	// run had DynamoDB's limits off.
+	// Limits are the limits the run was under, also when it stopped
+	// before measuring; Throttling is what the emulator measured (nil with
+	// limits off, or when nothing was measured).
+	Limits     Limits
 	Throttling *limits.Throttling
 }
 
@@ -74,6 +76,9 @@ func Run(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, opts ...
 // client. Seeding and warm-up are not throttled.
 func RunLimited(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, lim Limits, opts ...engine.Option) (Outcome, error) {
 	m := &metered{schema: sc.Design.Schema}
+	if !lim.Off && lim.Scale <= 0 {
+		lim.Scale = 1
+	}
 	if !lim.Off {
 		c, ok := db.(*dynamodb.Client)
 		if !ok {
@@ -84,7 +89,7 @@ func RunLimited(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, l
 		db = dynamodb.New(c.Options(), m.limits.Install)
 	}
 	out, err := engine.Run(ctx, db, sc, append(opts, engine.Metered(m))...)
-	res := Outcome{Outcome: out, Fidelity: m.fidelity}
+	res := Outcome{Outcome: out, Fidelity: m.fidelity, Limits: lim}
 	if err != nil || m.ledger == nil {
 		return res, err
 	}
@@ -111,12 +116,23 @@ func RunLimited(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, l
 		model.Scale, model.Unserved = m.limits.Scale(), m.limits.Unserved
 		t := m.limits.Measured(requests, duration)
 		res.Throttling = &t
-		if res.Saturated != nil && t.Retries > 0 {
-			res.Saturated.Backoff = true
+		if res.Saturated != nil {
+			res.Saturated.Backoff = heldByBackoff(res.Outcome, t)
 		}
 	}
 	res.Capacity = model.Analyze(m.ledger)
 	return res, nil
+}
+
+// heldByBackoff reports whether a run fell behind its pace while the SDK
+// was backing off from throttling: the emulator had refused an attempt by
+// the second the run saturated, and the SDK retried.
+func heldByBackoff(out engine.Outcome, t limits.Throttling) bool {
+	if out.Saturated == nil || t.Retries == 0 || len(t.Keys) == 0 {
+		return false
+	}
+	saturated := out.Started.Add(out.Saturated.At)
+	return !t.Keys[0].Second.After(saturated) // Keys are by second, earliest first
 }
 
 // metered is the engine's Meter: an instrumented client for the run, and a

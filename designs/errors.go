@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbharness/ddbharness/ddbitem"
@@ -80,6 +81,24 @@ func CheckTransactSize(actions int) error {
 func IsConditionFailed(err error) bool {
 	var ccf *types.ConditionalCheckFailedException
 	return errors.As(err, &ccf)
+}
+
+// CancelledForCapacity reports whether err is a transaction DynamoDB
+// cancelled because some action found no capacity left (ThrottlingError,
+// or ProvisionedThroughputExceeded on a provisioned table): refused before
+// it did anything, it wrote nothing and costs nothing.
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html (cancellation reasons)
+func CancelledForCapacity(err error) bool {
+	var tce *types.TransactionCanceledException
+	if !errors.As(err, &tce) {
+		return false
+	}
+	for _, r := range tce.CancellationReasons {
+		if code := aws.ToString(r.Code); code == "ThrottlingError" || code == "ProvisionedThroughputExceeded" {
+			return true
+		}
+	}
+	return false
 }
 
 // FailedConditions returns the positions of the actions whose condition

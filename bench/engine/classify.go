@@ -69,11 +69,10 @@ func Classify(err error) (status uint16, class string) {
 	}
 	var tce *types.TransactionCanceledException
 	if errors.As(err, &tce) {
-		code := cancellationCode(tce)
-		if code == "ThrottlingError" || code == "ProvisionedThroughputExceeded" {
-			return StatusThrottled, "throttled: transaction cancelled: " + code
+		if designs.CancelledForCapacity(err) {
+			return StatusThrottled, "throttled: transaction cancelled: " + cancellationCode(tce)
 		}
-		return StatusConflict, "transaction cancelled: " + code
+		return StatusConflict, "transaction cancelled: " + cancellationCode(tce)
 	}
 	var api smithy.APIError
 	if errors.As(err, &api) {

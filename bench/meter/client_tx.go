@@ -89,7 +89,7 @@ func (c *Client) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWr
 	switch {
 	case err == nil:
 		writes, cc = c.txApplied(ws), out.ConsumedCapacity
-	case errors.As(err, &tce) && !throttledCancel(tce):
+	case errors.As(err, &tce) && !designs.CancelledForCapacity(err):
 		writes = c.txCancelled(ws, tce)
 	default:
 		for _, w := range ws {
@@ -171,18 +171,6 @@ func (c *Client) txCancelled(ws []ddbitem.Write, tce *types.TransactionCanceledE
 		writes[i] = capacity.Write{Before: img, After: img, Failed: true, Key: w.Key, Attempted: attempted(w, img)}
 	}
 	return writes
-}
-
-// throttledCancel reports whether DynamoDB cancelled a transaction for
-// want of capacity: it was refused before doing anything, so it wrote
-// nothing and costs nothing.
-func throttledCancel(tce *types.TransactionCanceledException) bool {
-	for _, r := range tce.CancellationReasons {
-		if code := aws.ToString(r.Code); code == "ThrottlingError" || code == "ProvisionedThroughputExceeded" {
-			return true
-		}
-	}
-	return false
 }
 
 // unchanged is a write that left its item as it was.

@@ -26,12 +26,13 @@ func LimitsText(lim bench.Limits) string {
 		k, units(ddbitem.PartitionRCU*k), units(ddbitem.PartitionWCU*k))
 }
 
-// limitsOf is the limits a run was under.
+// limitsOf is the limits a run was under: what the emulator measured at,
+// else what the run was given (a run that stopped before measuring).
 func limitsOf(out bench.Outcome) bench.Limits {
 	if t := out.Throttling; t != nil {
 		return bench.Limits{Scale: t.Scale}
 	}
-	return bench.Limits{Off: true}
+	return out.Limits
 }
 
 // throttling writes what the emulator measured beside the model's

@@ -210,3 +210,15 @@ func TestSaturationHeldByBackoffIsTheDesignsUnderItsLimits(t *testing.T) {
 		t.Errorf("Headline without backoff = %q", h)
 	}
 }
+
+// TestStoppedBeforeMeasuringSaysItsLimits: a run under scaled limits that
+// stopped while seeding measured nothing, yet its report names its limits.
+func TestStoppedBeforeMeasuringSaysItsLimits(t *testing.T) {
+	out := bench.Outcome{Limits: bench.Limits{Scale: 0.01}, Outcome: engine.Outcome{Scenario: "invoicing/month-end", Design: "invoicing", Interrupted: true}}
+	var b bytes.Buffer
+	if err := WriteSummary(&b, out); err != nil {
+		t.Fatal(err)
+	}
+	contains(t, SummaryFile, b.String(), "Limits: DynamoDB's limits emulated partition by partition, scale 0.01")
+	lacks(t, SummaryFile, b.String(), "limits off")
+}

@@ -69,18 +69,30 @@ func pickDesigns(names []string) ([]designs.Design, error) {
 	}
 	var out []designs.Design
 	for _, n := range names {
-		i := slices.IndexFunc(all.Designs, func(d designs.Design) bool { return d.Name == n })
-		if i < 0 {
+		d, ok := findDesign(n)
+		if !ok {
 			return nil, badInputf("lint: no design %q: pick one of %s (see ddbharness catalog)", n, strings.Join(designNames(), ", "))
 		}
-		out = append(out, all.Designs[i])
+		out = append(out, d)
 	}
 	return out, nil
 }
 
-func designNames() []string {
+// findDesign is the design named n.
+func findDesign(n string) (designs.Design, bool) {
+	i := slices.IndexFunc(all.Designs, func(d designs.Design) bool { return d.Name == n })
+	if i < 0 {
+		return designs.Design{}, false
+	}
+	return all.Designs[i], true
+}
+
+func designNames() []string { return namesOf(all.Designs) }
+
+// namesOf lists the designs' names, in order.
+func namesOf(ds []designs.Design) []string {
 	var names []string
-	for _, d := range all.Designs {
+	for _, d := range ds {
 		names = append(names, d.Name)
 	}
 	return names

@@ -43,12 +43,12 @@ func newScope(names []string) (scope, error) {
 		if strings.HasPrefix(n, "-") {
 			return scope{}, badInputf("verify: %q comes after a design name: flags go first (ddbharness verify [ginkgo flags] [DESIGN ...])", n)
 		}
-		i := slices.IndexFunc(all.Designs, func(d designs.Design) bool { return d.Name == n })
-		if i < 0 {
+		d, ok := findDesign(n)
+		if !ok {
 			return scope{}, unknownDesign(n)
 		}
-		if !slices.ContainsFunc(s.designs, func(d designs.Design) bool { return d.Name == n }) {
-			s.designs = append(s.designs, all.Designs[i])
+		if !slices.Contains(s.names(), n) {
+			s.designs = append(s.designs, d)
 		}
 	}
 	return s, nil
@@ -67,13 +67,7 @@ func unknownDesign(name string) error {
 }
 
 // names are the scope's design names.
-func (s scope) names() []string {
-	var out []string
-	for _, d := range s.designs {
-		out = append(out, d.Name)
-	}
-	return out
-}
+func (s scope) names() []string { return namesOf(s.designs) }
 
 // label is the label filter that selects the scope's designs' specs: their
 // suites carry the label, and so do the per-design harness entries.
