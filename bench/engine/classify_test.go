@@ -53,6 +53,8 @@ func TestClassify(t *testing.T) {
 		{"a lost condition the pattern did not name", sdk(&types.ConditionalCheckFailedException{}), 409, "condition failed"},
 		{"a cancelled transaction's lost condition", sdk(cancelled("ConditionalCheckFailed")), 409, "transaction cancelled: condition failed"},
 		{"a transaction conflict", sdk(cancelled("TransactionConflict")), 409, "transaction cancelled: TransactionConflict"},
+		{"a transaction cancelled for throttling", sdk(cancelled("ThrottlingError")), 429, "throttled: transaction cancelled: ThrottlingError"},
+		{"a transaction over provisioned throughput", sdk(cancelled("ProvisionedThroughputExceeded")), 429, "throttled: transaction cancelled: ProvisionedThroughputExceeded"},
 		{"throttling", sdk(&types.ProvisionedThroughputExceededException{Message: aws.String("request id XYZ")}), 429,
 			"throttled: ProvisionedThroughputExceededException"},
 		{"another service error, without its request ID", sdk(&smithy.GenericAPIError{Code: "ValidationException", Message: "id XYZ"}), 500,
