@@ -95,16 +95,44 @@ func (ix Index) projection() *types.Projection {
 	return p
 }
 
-// CreateTable creates the table and waits until it is active.
+// CreateTable creates the table and waits until it and every GSI are
+// active.
 func CreateTable(ctx context.Context, db Admin, s Schema, name string) error {
-	if _, err := db.CreateTable(ctx, s.CreateTableInput(name)); err != nil {
+	return Create(ctx, db, s.CreateTableInput(name), nil)
+}
+
+// WithWarm asks, on table creation, for warm throughput of reads and writes
+// units per second on the table and on each GSI (0: not asked). DynamoDB
+// Local accepts the parameter and ignores it.
+func WithWarm(in *dynamodb.CreateTableInput, reads, writes int64) {
+	if reads <= 0 && writes <= 0 {
+		return
+	}
+	warm := func() *types.WarmThroughput {
+		w := &types.WarmThroughput{}
+		if reads > 0 {
+			w.ReadUnitsPerSecond = aws.Int64(reads)
+		}
+		if writes > 0 {
+			w.WriteUnitsPerSecond = aws.Int64(writes)
+		}
+		return w
+	}
+	in.WarmThroughput = warm()
+	for i := range in.GlobalSecondaryIndexes {
+		in.GlobalSecondaryIndexes[i].WarmThroughput = warm()
+	}
+}
+
+// Create sends in and waits until the table and every GSI are active,
+// telling progress (nil: nobody) how they stand as they change.
+func Create(ctx context.Context, db Admin, in *dynamodb.CreateTableInput, progress func(TableState)) error {
+	name := aws.ToString(in.TableName)
+	if _, err := db.CreateTable(ctx, in); err != nil {
 		return fmt.Errorf("create table %s: %w", name, err)
 	}
-	w := dynamodb.NewTableExistsWaiter(db, func(o *dynamodb.TableExistsWaiterOptions) {
-		o.MinDelay, o.MaxDelay = 50*time.Millisecond, 2*time.Second
-	})
-	if err := w.Wait(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)}, tableWait); err != nil {
-		return fmt.Errorf("create table %s: wait until active: %w", name, err)
+	if err := WaitActive(ctx, db, name, progress); err != nil {
+		return fmt.Errorf("create table %s: %w", name, err)
 	}
 	return nil
 }
@@ -115,7 +143,16 @@ func DeleteTable(ctx context.Context, db Admin, name string) error {
 	if !strings.HasPrefix(name, TablePrefix) {
 		return fmt.Errorf("delete table %s: %w: the harness deletes only tables named %s*", name, ErrInvalidInput, TablePrefix)
 	}
-	if _, err := db.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(name)}); err != nil {
+	_, err := db.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(name)})
+	var busy *types.ResourceInUseException
+	if errors.As(err, &busy) {
+		// Real DynamoDB refuses to delete a table still being created.
+		if err := WaitActive(ctx, db, name, nil); err != nil {
+			return fmt.Errorf("delete table %s: %w", name, err)
+		}
+		_, err = db.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(name)})
+	}
+	if err != nil {
 		var missing *types.ResourceNotFoundException
 		if errors.As(err, &missing) {
 			return nil

@@ -83,6 +83,10 @@ type Config struct {
 	Region, Account string
 	// Now is the clock (default time.Now).
 	Now func() time.Time
+	// Creating, when above 0, is how long a table created through the
+	// client reads CREATING (and its GSIs half as long again): what real
+	// DynamoDB does and DynamoDB Local does not. See creation.
+	Creating time.Duration
 }
 
 // Emulator throttles the calls of one design's tables. It is off until
@@ -93,6 +97,8 @@ type Emulator struct {
 	item   ddbitem.Schema
 	on     atomic.Bool
 	lookup atomic.Pointer[func(table string, key ddbitem.Item) ddbitem.Item]
+
+	creation creation
 
 	mu        sync.Mutex
 	tables    map[string]*table

@@ -29,6 +29,9 @@ func (e *Emulator) Install(o *dynamodb.Options) {
 		if err := s.Initialize.Add(middleware.InitializeMiddlewareFunc("ddbharnessLimits", e.initialize), middleware.After); err != nil {
 			return err
 		}
+		if err := s.Initialize.Add(middleware.InitializeMiddlewareFunc("ddbharnessCreation", e.emulateCreation), middleware.After); err != nil {
+			return err
+		}
 		// Last in the deserialize step: between the SDK's deserializer and
 		// the wire, so a refusal is parsed as DynamoDB's answer is.
 		return s.Deserialize.Add(middleware.DeserializeMiddlewareFunc("ddbharnessLimitsAttempt", e.attempt), middleware.After)

@@ -48,7 +48,9 @@ func NewClient(endpoint string, env Env, opts ...func(*dynamodb.Options)) *dynam
 		}
 	}
 	all := append([]func(*dynamodb.Options){func(o *dynamodb.Options) {
-		o.BaseEndpoint = aws.String(endpoint)
+		if endpoint != "" { // empty: the region's own endpoint
+			o.BaseEndpoint = aws.String(endpoint)
+		}
 		if !loopback {
 			o.APIOptions = append(o.APIOptions, guardTables(endpoint, env.AllowRemote))
 		}

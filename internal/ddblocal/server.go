@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"regexp"
@@ -42,7 +43,13 @@ type options struct {
 	log          io.Writer
 	readyTimeout time.Duration
 	env          *Env
+	aws          bool
 }
+
+// AWS lets Start answer with real DynamoDB, at the AWS configuration's own
+// endpoint for its region, when the user opted in (EnvAllowRemote) and
+// named no endpoint: bench runs there; the test suites never do.
+func AWS() Option { return func(o *options) { o.aws = true } }
 
 // WithLog sends install and start messages to w (default os.Stderr).
 func WithLog(w io.Writer) Option { return func(o *options) { o.log = w } }
@@ -56,12 +63,39 @@ func WithReadyTimeout(d time.Duration) Option { return func(o *options) { o.read
 // Server is the DynamoDB endpoint a run talks to: an embedded DynamoDB
 // Local this process started, or one the user gave.
 type Server struct {
-	Endpoint string
+	Endpoint string // empty: real DynamoDB in Region (option AWS)
+	Region   string
 	// LoopbackOnly says this process started it bound to 127.0.0.1 (the
 	// loopback launcher); false for a given endpoint, or a Java that could
 	// not build the launcher and ran the plain jar on every interface.
 	LoopbackOnly bool
 	proc         *server // nil for a given endpoint
+}
+
+// Remote reports whether the server is off this machine: real DynamoDB,
+// or an endpoint that is not loopback.
+func (s *Server) Remote() bool { return s.Endpoint == "" || !IsLoopback(s.Endpoint) }
+
+// IsAWS reports whether the endpoint is real DynamoDB: AWS's own for the
+// configured region (empty), or a host of AWS's.
+func IsAWS(endpoint string) bool {
+	if endpoint == "" {
+		return true
+	}
+	u, err := url.Parse(endpoint)
+	if err != nil {
+		return false
+	}
+	h := strings.ToLower(u.Hostname())
+	return strings.HasSuffix(h, ".amazonaws.com") || strings.HasSuffix(h, ".amazonaws.com.cn") || strings.HasSuffix(h, ".api.aws")
+}
+
+// Where says where the server is, for people.
+func (s *Server) Where() string {
+	if s.Endpoint == "" {
+		return "real DynamoDB in " + s.Region
+	}
+	return s.Endpoint
 }
 
 // Embedded reports whether this process started the server.
@@ -160,6 +194,9 @@ func Start(ctx context.Context, opts ...Option) (*Server, error) {
 	if env.Endpoint != "" {
 		return given(ctx, env, o.readyTimeout)
 	}
+	if o.aws && env.AllowRemote {
+		return realDynamoDB(ctx)
+	}
 	java, err := checkJava(ctx)
 	if err != nil {
 		return nil, err
@@ -205,6 +242,23 @@ func given(ctx context.Context, env Env, timeout time.Duration) (*Server, error)
 	}
 	return nil, fmt.Errorf("%s=%s is not usable: %w. Start DynamoDB Local there (docker compose up -d), "+
 		"or unset %s to let the harness start an embedded one", EnvEndpoint, env.Endpoint, err, EnvEndpoint)
+}
+
+// realDynamoDB checks that the AWS configuration names a region and
+// yields credentials: the endpoint is the region's own.
+func realDynamoDB(ctx context.Context) (*Server, error) {
+	cfg, err := config.LoadDefaultConfig(ctx)
+	if err == nil && cfg.Region == "" {
+		err = errors.New("no region: set AWS_REGION (or a profile's region) to the region to run in")
+	}
+	if err == nil {
+		_, err = cfg.Credentials.Retrieve(ctx)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s=1 with no %s runs on real DynamoDB, but the AWS configuration is not usable: %v. Configure it as the AWS CLI would (AWS_REGION, and AWS_PROFILE or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY), or unset %s",
+			EnvAllowRemote, EnvEndpoint, err, EnvAllowRemote)
+	}
+	return &Server{Region: cfg.Region}, nil
 }
 
 // remoteCredentials checks, for a non-loopback endpoint, that the usual
