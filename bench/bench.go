@@ -19,6 +19,7 @@ import (
 	"github.com/ddbharness/ddbharness/bench/engine"
 	"github.com/ddbharness/ddbharness/bench/limits"
 	"github.com/ddbharness/ddbharness/bench/meter"
+	"github.com/ddbharness/ddbharness/bench/served"
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/workload"
@@ -35,6 +36,32 @@ type Outcome struct {
 	// limits off, or when nothing was measured).
 	Limits     Limits
 	Throttling *limits.Throttling
+	// Ledger and Inputs are what the capacity model ran on (nil and zero
+	// when it did not run): a shard writes them out, so that several
+	// machines' runs are modelled as one (Merge).
+	Ledger *capacity.Ledger `json:"-"`
+	Inputs ModelInputs
+	// Unserved is the emulator's count of throttled calls per partition
+	// key, the model's Unserved.
+	Unserved []limits.UnservedSlot
+	// Merged names the shard reports a merged run was made of.
+	Merged []string
+	// Served is what the service answered each attempt, from the errors
+	// the SDK parsed: real DynamoDB's throttling (nil when db is not an SDK
+	// client).
+	Served *served.Summary
+	// Service names what answered the calls when it was not DynamoDB
+	// Local ("real DynamoDB in eu-west-1"): its consumed capacity is then
+	// the service's own.
+	Service string
+}
+
+// ModelInputs are the run's figures the capacity model takes beside its
+// ledger.
+type ModelInputs struct {
+	Requests   int64         `json:"requests"`
+	Span       time.Duration `json:"span_ns"`
+	TableBytes int64         `json:"table_bytes"`
 }
 
 // Limits says whether a run throttles as real DynamoDB would (package
@@ -42,6 +69,25 @@ type Outcome struct {
 type Limits struct {
 	Off   bool
 	Scale float64 // 0 means 1
+	// Share is this process's share of the run's traffic: 1/N for one of
+	// N shards (0 means 1). Each shard sees that share of every key's
+	// calls, so it emulates that share of every limit.
+	Share float64
+	// Creating, when above 0, has tables read CREATING for that long after
+	// they are created, as real DynamoDB's do (limits.Config.Creating).
+	Creating time.Duration
+}
+
+// scale is the scale of the limits this process emulates.
+func (l Limits) scale() float64 {
+	s := l.Scale
+	if s <= 0 {
+		s = 1
+	}
+	if l.Share > 0 && l.Share < 1 {
+		s *= l.Share
+	}
+	return s
 }
 
 // CapacitySpan is the stretch of the measured phase the capacity model
@@ -79,17 +125,26 @@ func RunLimited(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, l
 	if !lim.Off && lim.Scale <= 0 {
 		lim.Scale = 1
 	}
-	if !lim.Off {
-		c, ok := db.(*dynamodb.Client)
-		if !ok {
-			return Outcome{}, fmt.Errorf("bench: emulating DynamoDB's limits needs an SDK client (*dynamodb.Client), not %T: run with limits off", db)
+	c, sdk := db.(*dynamodb.Client)
+	if !lim.Off && !sdk {
+		return Outcome{}, fmt.Errorf("bench: emulating DynamoDB's limits needs an SDK client (*dynamodb.Client), not %T: run with limits off", db)
+	}
+	if sdk {
+		m.served = served.New()
+		install := []func(*dynamodb.Options){func(o *dynamodb.Options) { o.APIOptions = append(o.APIOptions, m.served.Install) }}
+		if !lim.Off {
+			m.limits = limits.New(sc.Design.Schema, limits.Config{Scale: lim.scale(), Creating: lim.Creating,
+				WarmReads: float64(sc.Warm.Reads), WarmWrites: float64(sc.Warm.Writes)})
+			install = append(install, m.limits.Install)
 		}
-		m.limits = limits.New(sc.Design.Schema, limits.Config{Scale: lim.Scale,
-			WarmReads: float64(sc.Warm.Reads), WarmWrites: float64(sc.Warm.Writes)})
-		db = dynamodb.New(c.Options(), m.limits.Install)
+		db = dynamodb.New(c.Options(), install...)
 	}
 	out, err := engine.Run(ctx, db, sc, append(opts, engine.Metered(m))...)
 	res := Outcome{Outcome: out, Fidelity: m.fidelity, Limits: lim}
+	if m.served != nil && m.ledger != nil {
+		s := m.served.Summary()
+		res.Served = &s
+	}
 	if err != nil || m.ledger == nil {
 		return res, err
 	}
@@ -112,8 +167,10 @@ func RunLimited(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, l
 		WarmReads:  float64(sc.Warm.Reads),
 		WarmWrites: float64(sc.Warm.Writes),
 	}
+	res.Ledger, res.Inputs = m.ledger, ModelInputs{Requests: requests, Span: duration, TableBytes: model.TableBytes}
 	if m.limits != nil {
 		model.Scale, model.Unserved = m.limits.Scale(), m.limits.Unserved
+		res.Unserved = m.limits.UnservedAll()
 		t := m.limits.Measured(requests, duration)
 		res.Throttling = &t
 		if res.Saturated != nil {
@@ -140,6 +197,7 @@ func heldByBackoff(out engine.Outcome, t limits.Throttling) bool {
 type metered struct {
 	schema   designs.Schema
 	limits   *limits.Emulator // nil: limits off
+	served   *served.Observer // nil: not an SDK client
 	client   *meter.Client
 	ledger   *capacity.Ledger
 	fidelity meter.Fidelity
@@ -169,6 +227,9 @@ func (m *metered) Start() {
 	if m.limits != nil {
 		m.limits.Enable()
 	}
+	if m.served != nil {
+		m.served.Enable()
+	}
 }
 
 // Cut stops accounting the calls made from at on: the test bed failed
@@ -184,6 +245,9 @@ const settleWait = 30 * time.Second
 func (m *metered) Stop(ctx context.Context) {
 	if m.limits != nil {
 		m.limits.Disable()
+	}
+	if m.served != nil {
+		m.served.Disable()
 	}
 	m.client.Observe(nil)
 	if ctx.Err() == nil {

@@ -27,6 +27,7 @@ type attack struct {
 	backlog int
 	drain   time.Duration
 	seed    int64
+	shard   ShardSpec
 	tb      *bed
 
 	// What the stall watch reads while measuring.
@@ -56,7 +57,7 @@ type ticket struct {
 // (sc.KeySpace).
 func newAttack(sc workload.Scenario, d workload.Driver, keys []int, cfg config, tb *bed) *attack {
 	a := &attack{driver: d, pacer: sc.Pacer, workers: cfg.workers,
-		backlog: DefaultBacklog, drain: cfg.drain, seed: cfg.seed, tb: tb}
+		backlog: DefaultBacklog, drain: cfg.drain, seed: cfg.seed, shard: cfg.shard, tb: tb}
 	for i, st := range sc.Mix {
 		if st.Weight <= 0 {
 			continue
@@ -166,6 +167,9 @@ func (a *attack) schedule(ctx context.Context, began time.Time, d time.Duration,
 		}
 		at += max(wait, 0)
 		st, key := a.pick(r)
+		if !a.mine(hits) {
+			continue
+		}
 		select {
 		case tickets <- ticket{step: st, key: key, due: began.Add(at)}:
 		case <-ctx.Done():
@@ -174,11 +178,27 @@ func (a *attack) schedule(ctx context.Context, began time.Time, d time.Duration,
 	}
 }
 
+// mine reports whether the schedule's call number hit is this shard's:
+// every N-th, the I-th of each N. Every call is still drawn, so each shard
+// draws the same steps and keys as one machine would.
+func (a *attack) mine(hit uint64) bool {
+	n := uint64(max(a.shard.N, 1))
+	return hit%n == uint64(max(a.shard.I, 1)-1)
+}
+
+// workerRand is worker w's source for what its calls generate (IDs of new
+// items, payloads): a stream of its own per shard, so shards' creates
+// never collide. Shard 1's streams are a single machine's.
+func (a *attack) workerRand(w int) *rand.Rand {
+	stream := uint64(max(a.shard.I, 1)-1)<<32 | (uint64(w) + 1)
+	return rand.New(rand.NewPCG(uint64(a.seed), stream))
+}
+
 // work makes the calls of the tickets it receives, each when it is due,
 // until they run out or the run is interrupted; it returns how many it
 // could not send before the run was cut.
 func (a *attack) work(ctx, calls context.Context, tickets <-chan ticket, w int, record func(*vegeta.Result), late func(due, now time.Time)) (unsent int) {
-	r := rand.New(rand.NewPCG(uint64(a.seed), uint64(w)+1))
+	r := a.workerRand(w)
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
 	for t := range tickets {
@@ -207,7 +227,7 @@ func (a *attack) work(ctx, calls context.Context, tickets <-chan ticket, w int, 
 // closedLoop calls back to back until the deadline: the pacer asked for
 // no pacing at all, so each call is due when the previous one ends.
 func (a *attack) closedLoop(ctx, calls context.Context, deadline time.Time, w int, record func(*vegeta.Result)) {
-	r := rand.New(rand.NewPCG(uint64(a.seed), uint64(w)+1))
+	r := a.workerRand(w)
 	for now := time.Now(); now.Before(deadline) && calls.Err() == nil; now = time.Now() {
 		st, key := a.pick(r)
 		a.call(ctx, ticket{step: st, key: key, due: now}, r, record)

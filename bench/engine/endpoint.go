@@ -11,27 +11,27 @@ import (
 )
 
 // checkEndpoint refuses a client whose endpoint is not on this machine,
-// unless the user opted in. A client that does not say where it sends
-// requests is refused too.
-func checkEndpoint(db DynamoDB) error {
+// unless the user opted in, and reports whether it is off this machine. A
+// client that does not say where it sends requests is refused too.
+func checkEndpoint(db DynamoDB) (remote bool, err error) {
 	endpoint := "the default AWS endpoint"
 	if o, ok := db.(interface{ Options() dynamodb.Options }); ok {
 		if e := aws.ToString(o.Options().BaseEndpoint); e != "" {
 			endpoint = e
 		}
 		if ddblocal.IsLoopback(endpoint) {
-			return nil
+			return false, nil
 		}
 	} else {
 		endpoint = "an unknown endpoint"
 	}
 	env, err := ddblocal.LoadEnv()
 	if err != nil {
-		return err
+		return true, err
 	}
 	if !env.AllowRemote {
-		return fmt.Errorf("bench: refusing to run against %s, which is not this machine: set %s=1 to let bench create, load and delete its own %s* table there",
+		return true, fmt.Errorf("bench: refusing to run against %s, which is not this machine: set %s=1 to let bench create, load and delete its own %s* table there",
 			endpoint, ddblocal.EnvAllowRemote, designs.TablePrefix)
 	}
-	return nil
+	return true, nil
 }

@@ -73,6 +73,12 @@ type Outcome struct {
 	Patterns []PatternMetrics
 	// Unsent counts calls still waiting when the run ended.
 	Unsent int
+	// Shard is the part of a run split over several machines this one
+	// made; LateStart, how long after the shards' common start it began
+	// measuring. KeptTable is set when the table was left in place.
+	Shard     ShardSpec
+	LateStart time.Duration
+	KeptTable bool
 }
 
 // PatternMetrics is one step of the mix with vegeta's metrics of its calls.
@@ -102,18 +108,23 @@ func Run(ctx context.Context, db DynamoDB, sc workload.Scenario, opts ...Option)
 	if cfg.workers < 1 {
 		return Outcome{}, fmt.Errorf("bench %s: %w: %d workers", sc.Name, designs.ErrInvalidInput, cfg.workers)
 	}
-	if err := checkEndpoint(db); err != nil {
+	if err := cfg.shard.Check(); err != nil {
+		return Outcome{}, fmt.Errorf("bench %s: %w", sc.Name, err)
+	}
+	remote, err := checkEndpoint(db)
+	if err != nil {
 		return Outcome{}, err
 	}
+	cfg.remote = remote
 	// run ends with ctx, or as soon as the test bed fails.
 	run, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
 	tb := newBed(cfg, stop)
 	tb.watching(run)
 
-	table := designs.TableName(sc.Design.Name, "bench")
+	table := tableName(sc.Design.Name, cfg.shard)
 	out := Outcome{TargetRate: cfg.targetRate, Scenario: sc.Name, About: sc.About, Design: sc.Design.Name, Table: table, Pacer: fmt.Sprint(sc.Pacer),
-		Pool: sc.Pool, Workers: cfg.workers, Seed: cfg.seed, Duration: sc.Duration, Warmup: cfg.warmup}
+		Pool: sc.Pool, Workers: cfg.workers, Seed: cfg.seed, Duration: sc.Duration, Warmup: cfg.warmup, Shard: cfg.shard, KeptTable: cfg.keep}
 	// ended closes out for a run that stopped before measuring.
 	ended := func(err error, what string) (Outcome, error) {
 		switch {
@@ -126,20 +137,41 @@ func Run(ctx context.Context, db DynamoDB, sc workload.Scenario, opts ...Option)
 		}
 		return out, fmt.Errorf("bench %s: %s%w", sc.Name, what, err)
 	}
-	if err := designs.CreateTable(run, db, sc.Design.Schema, table); err != nil {
-		return ended(err, "")
+	lead := cfg.shard.leads()
+	if lead {
+		if err := createTable(run, db, sc, table, cfg); err != nil {
+			return ended(err, "")
+		}
+		defer func() { finishTable(ctx, db, table, tb, cfg, sc) }()
+	} else {
+		defer signalDone(ctx, db, table, cfg)
+		if err := awaitSeeded(run, db, sc.Name, table, cfg); err != nil {
+			return ended(err, "")
+		}
 	}
-	defer func() { deleteTable(ctx, db, table, tb, cfg) }()
 
-	var client designs.DB = db
+	var base designs.DB = db
+	var dry *memorySeed
+	if !lead {
+		dry = newMemorySeed(db, sc.Design.Schema, table)
+		base = dry
+	}
+	client := base
 	if cfg.meter != nil {
-		client = cfg.meter.Client(db)
+		client = cfg.meter.Client(base)
 	}
 	driver := sc.Driver(client, table, cfg.seed)
 	tb.enter(PhaseSeed)
 	seeded := time.Now()
 	if err := driver.Seed(run, sc.Pool, seedProgress(cfg.progress, sc.Name, seeded)); err != nil {
 		return ended(err, "seed: ")
+	}
+	if dry != nil {
+		dry.Done()
+	} else if cfg.shard.Sharded() {
+		if err := signalSeeded(run, db, table); err != nil {
+			return ended(err, "")
+		}
 	}
 	out.SeedTime = time.Since(seeded)
 	keys, err := sc.KeySpace(driver)
@@ -157,6 +189,10 @@ func Run(ctx context.Context, db DynamoDB, sc workload.Scenario, opts ...Option)
 		return ended(run.Err(), "")
 	}
 
+	out.LateStart = awaitStart(run, sc.Name, cfg)
+	if run.Err() != nil {
+		return ended(run.Err(), "")
+	}
 	tb.enter(PhaseMeasure)
 	if cfg.meter != nil {
 		cfg.meter.Start()
@@ -175,12 +211,32 @@ func Run(ctx context.Context, db DynamoDB, sc workload.Scenario, opts ...Option)
 	return out, nil
 }
 
+// finishTable deletes the run's table, or says how to when it is kept.
+// Shard 1 of a sharded run first waits until the other shards are done
+// with it, unless interrupted, and deletes the shards' signals too.
+func finishTable(ctx context.Context, db DynamoDB, table string, tb *bed, cfg config, sc workload.Scenario) {
+	if cfg.keep {
+		fmt.Fprintf(cfg.progress, "bench: kept table %s for inspection; delete it with: ddbharness tables -delete (or aws dynamodb delete-table --table-name %s)\n", table, table)
+		return
+	}
+	if s := cfg.shard; s.Sharded() {
+		if ctx.Err() == nil && !tb.failed() {
+			awaitShards(ctx, db, table, cfg, sc)
+		}
+		for i := 2; i <= s.N; i++ {
+			deleteTable(ctx, db, doneName(table, i), tb, cfg)
+		}
+		deleteTable(ctx, db, seededName(table), tb, cfg)
+	}
+	deleteTable(ctx, db, table, tb, cfg)
+}
+
 // deleteTable deletes the run's table; after the test bed failed it tries
 // only briefly, and not at all when the watched service (whose tables were
 // in memory) has exited.
 func deleteTable(ctx context.Context, db DynamoDB, table string, tb *bed, cfg config) {
 	wait := time.Minute
-	if tb.failed() {
+	if tb.failed() && !cfg.remote { // a remote table left behind costs money: keep trying
 		select {
 		case <-cfg.watch:
 			return
@@ -190,7 +246,18 @@ func deleteTable(ctx context.Context, db DynamoDB, table string, tb *bed, cfg co
 	}
 	cleanup, cancel := context.WithTimeout(context.WithoutCancel(ctx), wait)
 	defer cancel()
-	if err := designs.DeleteTable(cleanup, db, table); err != nil {
-		fmt.Fprintf(cfg.progress, "bench: table %s not deleted: %s\n", table, strings.Join(strings.Fields(err.Error()), " "))
+	// Tried again until the wait is over: after a failure the SDK's retry
+	// quota is spent, so a single call would give up at once.
+	for {
+		err := designs.DeleteTable(cleanup, db, table)
+		if err == nil {
+			return
+		}
+		select {
+		case <-cleanup.Done():
+			fmt.Fprintf(cfg.progress, "bench: table %s not deleted: %s\n", table, strings.Join(strings.Fields(err.Error()), " "))
+			return
+		case <-time.After(time.Second):
+		}
 	}
 }

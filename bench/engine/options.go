@@ -39,10 +39,13 @@ type config struct {
 	meter      Meter
 	watch      <-chan struct{}
 	watchCause func() error
+	shard      ShardSpec
+	keep       bool
+	remote     bool // the endpoint is off this machine
 }
 
 func newConfig(opts []Option) config {
-	c := config{workers: DefaultWorkers, warmup: DefaultWarmup, seed: DefaultSeed, progress: os.Stderr, drain: DefaultDrain}
+	c := config{workers: DefaultWorkers, warmup: DefaultWarmup, seed: DefaultSeed, progress: os.Stderr, drain: DefaultDrain, shard: ShardSpec{I: 1, N: 1}}
 	for _, o := range opts {
 		o(&c)
 	}

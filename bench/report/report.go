@@ -57,7 +57,14 @@ func Write(root string, out bench.Outcome) (string, error) {
 		return "", fmt.Errorf("report: %w (pick a writable folder with --out)", err)
 	}
 	var errs []error
-	for _, w := range writers {
+	all := writers
+	if isShard(out) {
+		all = append(all[:len(all):len(all)], struct {
+			name  string
+			write func(io.Writer, bench.Outcome) error
+		}{ShardFile, WriteShard})
+	}
+	for _, w := range all {
 		if err := writeFile(filepath.Join(dir, w.name), out, w.write); err != nil {
 			errs = append(errs, fmt.Errorf("report %s: %w", filepath.Join(dir, w.name), err))
 		}
@@ -68,8 +75,9 @@ func Write(root string, out bench.Outcome) (string, error) {
 	return dir, errors.Join(errs...)
 }
 
-// runName is <UTC start>-<design>-<scenario>, in characters every file
-// system takes.
+// runName is <UTC start>-<design>-<scenario>, then the run's name and the
+// shard (-nightly-shard2of4) or -merged, in characters every file system
+// takes.
 func runName(out bench.Outcome) string {
 	at := out.Started
 	if at.IsZero() {
@@ -79,7 +87,14 @@ func runName(out bench.Outcome) string {
 	if i := strings.LastIndex(scenario, "/"); i >= 0 {
 		scenario = scenario[i+1:]
 	}
-	return at.UTC().Format("20060102T150405Z") + "-" + safe(out.Design) + "-" + safe(scenario)
+	name := at.UTC().Format("20060102T150405Z") + "-" + safe(out.Design) + "-" + safe(scenario)
+	switch {
+	case len(out.Merged) > 0:
+		name += "-" + safe(out.Shard.Run) + "-merged"
+	case isShard(out):
+		name += fmt.Sprintf("-%s-shard%dof%d", safe(out.Shard.Run), out.Shard.I, out.Shard.N)
+	}
+	return name
 }
 
 func safe(s string) string {

@@ -22,7 +22,10 @@ import (
 // latency and throughput per pattern, errors, and the capacity detail
 // behind the findings.
 func WriteSummary(w io.Writer, out bench.Outcome) error {
-	p := &printer{w: w}
+	p := &printer{w: w, service: "DynamoDB Local", short: "Local"}
+	if out.Service != "" {
+		p.service, p.short = out.Service, "the service"
+	}
 	st := StatusOf(out)
 	p.header(out, st)
 	if !st.Measured {
@@ -34,6 +37,9 @@ func WriteSummary(w io.Writer, out bench.Outcome) error {
 	p.latency(out, st)
 	p.errors(out.Results)
 	p.throttling(out)
+	if out.Service != "" && out.Served != nil {
+		p.serviceThrottling(*out.Served)
+	}
 	if st.FindingsValid() {
 		p.capacity(out.Capacity)
 	}
@@ -45,6 +51,9 @@ func WriteSummary(w io.Writer, out bench.Outcome) error {
 type printer struct {
 	w   io.Writer
 	err error
+	// service names what answered the calls, for the figures it gave:
+	// "DynamoDB Local", or real DynamoDB; short is the column's word.
+	service, short string
 }
 
 func (p *printer) f(format string, args ...any) {
@@ -86,6 +95,7 @@ func (p *printer) header(out bench.Outcome, st Status) {
 		p.f("%s\n\n", out.About)
 	}
 	p.f("Limits: %s.\n\n", LimitsText(limitsOf(out)))
+	p.scale(out)
 	if st.Measured {
 		p.f("Started %s on table `%s` of design %s, seed %d, %d workers.\n",
 			out.Started.UTC().Format("2006-01-02 15:04:05 UTC"), out.Table, out.Design, out.Seed, out.Workers)
@@ -257,9 +267,9 @@ func (p *printer) filtered(ps []capacity.PatternUsage) {
 		from := "the client's shadow"
 		switch {
 		case u.LocalCharged >= u.Evaluating():
-			from = "DynamoDB Local's figure"
+			from = p.service + "'s figure"
 		case u.LocalCharged > 0:
-			from = fmt.Sprintf("the shadow; DynamoDB Local's figure for %d calls", u.LocalCharged)
+			from = fmt.Sprintf("the shadow; %s's figure for %d calls", p.service, u.LocalCharged)
 		}
 		rows = append(rows, []string{string(u.Pattern), string(u.Op), strconv.FormatInt(u.Filtered, 10), strconv.FormatInt(u.Counted, 10),
 			thousands(u.Evaluated), thousands(u.Returned), kept, from})
@@ -396,13 +406,13 @@ func (p *printer) patterns(ps []capacity.PatternUsage) {
 			per(u.RCU), per(u.WCU), units(u.Local)})
 	}
 	p.f("### Capacity per pattern\n\n")
-	p.table("llrrrrrr", []string{"Pattern", "Operation", "DynamoDB calls", "RCU", "WCU", "RCU/call", "WCU/call", "DynamoDB Local's units"}, rows)
+	p.table("llrrrrrr", []string{"Pattern", "Operation", "DynamoDB calls", "RCU", "WCU", "RCU/call", "WCU/call", p.service + "'s units"}, rows)
 }
 
 func (p *printer) disagreements(ds []capacity.Disagreement) {
-	p.f("### DynamoDB Local against AWS's rules\n\n")
+	p.f("### %s against AWS's rules\n\n", p.service)
 	if len(ds) == 0 {
-		p.f("DynamoDB Local's consumed capacity agreed with AWS's rules on every call that reported one.\n\n")
+		p.f("%s's consumed capacity agreed with AWS's rules on every call that reported one.\n\n", p.service)
 		return
 	}
 	var rows [][]string
@@ -410,8 +420,12 @@ func (p *printer) disagreements(ds []capacity.Disagreement) {
 		rows = append(rows, []string{string(d.Pattern), string(d.Op), targetName(d.Target), fmt.Sprintf("%d of %d", d.Differing, d.Calls),
 			units(d.Units), units(d.LocalUnits), fmt.Sprintf("%s vs %s", units(d.ExampleUnits), units(d.ExampleLocal))})
 	}
-	p.f("Where DynamoDB Local's own figure differs, the report uses AWS's rules.\n\n")
-	p.table("lllrrrl", []string{"Pattern", "Operation", "Target", "Calls differing", "Units by AWS's rules", "Local's units", "Example (rules vs Local)"}, rows)
+	if p.short == "Local" {
+		p.f("Where DynamoDB Local's own figure differs, the report uses AWS's rules.\n\n")
+	} else {
+		p.f("Where %s's own figure differs, the report still uses AWS's rules, as everywhere else; each row is a correction the model needs from the field.\n\n", p.service)
+	}
+	p.table("lllrrrl", []string{"Pattern", "Operation", "Target", "Calls differing", "Units by AWS's rules", upper(p.short) + "'s units", "Example (rules vs " + p.short + ")"}, rows)
 }
 
 func (p *printer) files() {

@@ -38,6 +38,11 @@ func runBench(ctx context.Context, args []string) error {
 	lim := fs.String("limits", "on", "on: throttle as real DynamoDB would, partition by partition; off: measure without limits")
 	scale := fs.Float64("limits-scale", 1, "multiply every DynamoDB limit by this (0.01: a partition serves 30 RCU/s and 10 WCU/s), so throttling shows at rates this machine drives")
 	rate := fs.Float64("rate", 0, "pace the mix at this many requests per second, constant, instead of the scenario's pacer (0: the scenario's)")
+	shard := fs.String("shard", "", "run shard I of N of one scenario (I/N, like 2/4): every N-th call of the schedule, in a table shared by all shards (needs --run and a shared endpoint)")
+	run := fs.String("run", "", "name of a sharded run, the same on every shard: the shared table is ddbh-<design>-<run>")
+	start := fs.String("start", "", "when every shard begins measuring, in RFC 3339 (2026-11-23T21:30:00Z); empty: as soon as each is ready")
+	keep := fs.Bool("keep-table", false, "leave the run's table in place for inspection (ddbharness tables -delete removes it)")
+	maxCost := fs.Float64("max-cost", defaultMaxCost(), "on real DynamoDB, refuse a run whose estimated cost is above this many US dollars (MAX_COST)")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: ddbharness bench [flags] [SCENARIO|DESIGN|all ...]")
 		fs.PrintDefaults()
@@ -62,6 +67,10 @@ func runBench(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	plan, err := scalePlan(fs, *shard, *run, *start, *keep, *maxCost, len(runs))
+	if err != nil {
+		return err
+	}
 	var written []string
 	defer func() {
 		if len(written) > 0 {
@@ -75,7 +84,7 @@ func runBench(ctx context.Context, args []string) error {
 		if *rate > 0 {
 			sc.Pacer = vegeta.ConstantPacer{Freq: int(math.Round(*rate)), Per: time.Second}
 		}
-		dir, out, err := benchOne(ctx, sc, *target, *root, limits)
+		dir, out, err := benchOne(ctx, sc, *target, *root, limits, plan)
 		if dir != "" {
 			written = append(written, dir)
 			fmt.Printf("%s: %s\n  %s\n", sc.Name, dir, report.Headline(out))
@@ -114,28 +123,58 @@ func checkBenchFlags(fs *flag.FlagSet, target float64, duration time.Duration, r
 	return nil
 }
 
-// benchOne runs one scenario on its own DynamoDB Local: a fresh JVM per
-// scenario, so one design's load never leaves the next a tired server. The
-// run watches that JVM: if it exits, the run stops with Failure set, and
-// the report is still written, marked failed.
-func benchOne(ctx context.Context, sc workload.Scenario, target float64, root string, lim bench.Limits) (string, bench.Outcome, error) {
-	srv, err := startDynamo(ctx)
+// benchOne runs one scenario on its own DynamoDB Local (a fresh JVM per
+// scenario, so one design's load never leaves the next a tired server), or
+// on the endpoint the environment names, real DynamoDB included. The run
+// watches an embedded JVM: if it exits, the run stops with Failure set,
+// and the report is still written, marked failed. Off this machine it
+// first prints what the run will cost and refuses it above the plan's
+// limit, before anything is created.
+func benchOne(ctx context.Context, sc workload.Scenario, target float64, root string, lim bench.Limits, plan scale) (string, bench.Outcome, error) {
+	srv, err := startDynamo(ctx, ddblocal.AWS())
 	if err != nil {
 		return "", bench.Outcome{}, err
 	}
 	defer srv.Stop()
-	fmt.Fprintf(os.Stderr, "%s: DynamoDB at %s; %s\n", sc.Name, srv.Endpoint, sc.About)
+	if plan.shard.Sharded() && srv.Embedded() {
+		return "", bench.Outcome{}, badInputf("bench: --shard=%d/%d: the shards share one table, which an embedded DynamoDB Local of each process is not: set %s to a DynamoDB all shards reach (ddbharness local prints one), or %s=1 for real DynamoDB",
+			plan.shard.I, plan.shard.N, ddblocal.EnvEndpoint, ddblocal.EnvAllowRemote)
+	}
+	lim, err = remoteLimits(lim, srv, plan)
+	if err != nil {
+		return "", bench.Outcome{}, err
+	}
+	fmt.Fprintf(os.Stderr, "%s: DynamoDB at %s; %s\n", sc.Name, srv.Where(), sc.About)
+	if srv.Remote() {
+		if err := costGate(ctx, sc, lim, plan); err != nil {
+			return "", bench.Outcome{}, err
+		}
+	}
 	fmt.Fprintf(os.Stderr, "%s: %s\n", sc.Name, report.LimitsText(lim))
-	out, err := bench.RunLimited(ctx, ddblocal.Client(srv.Endpoint), sc, lim, engine.Progress(os.Stderr), engine.TargetRate(target),
-		engine.Watch(srv.Done(), srv.Exit))
+	opts := []engine.Option{engine.Progress(os.Stderr), engine.TargetRate(target), engine.Watch(srv.Done(), srv.Exit), engine.Shard(plan.shard)}
+	if plan.keep {
+		opts = append(opts, engine.KeepTable())
+	}
+	out, err := bench.RunLimited(ctx, ddblocal.Client(srv.Endpoint), sc, lim, opts...)
 	if err != nil && out.Failure == nil {
 		if exit := srv.Exit(); exit != nil {
 			return "", out, testBedFailed(fmt.Errorf("%w\n%v", err, exit))
 		}
 		return "", out, err
 	}
+	if srv.Remote() {
+		out.Service = serviceName(srv)
+	}
 	dir, werr := report.Write(root, out)
 	return dir, out, errors.Join(err, werr)
+}
+
+// serviceName names a remote endpoint for the report.
+func serviceName(srv *ddblocal.Server) string {
+	if ddblocal.IsAWS(srv.Endpoint) {
+		return srv.Where()
+	}
+	return "the DynamoDB at " + srv.Endpoint
 }
 
 // benchLimits reads --limits and --limits-scale.

@@ -11,11 +11,11 @@ import (
 // failure is: a variable the user set that the harness cannot use, or a
 // remote endpoint without the opt-in, is bad input (exit 2), refused
 // before any request; anything else is the test bed failing (exit 3).
-func startDynamo(ctx context.Context) (*ddblocal.Server, error) {
+func startDynamo(ctx context.Context, opts ...ddblocal.Option) (*ddblocal.Server, error) {
 	if _, err := ddblocal.LoadEnv(); err != nil {
 		return nil, badInputf("%v", err)
 	}
-	srv, err := ddblocal.Start(ctx)
+	srv, err := ddblocal.Start(ctx, opts...)
 	var remote *ddblocal.RemoteError
 	switch {
 	case err == nil:

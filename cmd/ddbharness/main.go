@@ -8,6 +8,7 @@
 //	ddbharness new-design NAME         scaffold a design, its fixtures and scenario
 //	ddbharness lint [DESIGN ...]       check designs against DynamoDB's limits
 //	ddbharness tables [-delete]        list or delete the harness's leftover tables
+//	ddbharness report merge DIR...     merge the shards of a run into one report
 package main
 
 import (
@@ -34,8 +35,11 @@ commands:
                           check designs against DynamoDB's limits on seeded fixtures (no DynamoDB)
   tables [-delete] [-older-than D]
                           list the ddbh-* tables left on AWS_ENDPOINT_URL_DYNAMODB (a killed run's), or delete them
+  report merge [--out DIR] SHARD_DIR...
+                          merge the report folders of every shard of one run (bench --shard) into one report
 
-DynamoDB endpoint: AWS_ENDPOINT_URL_DYNAMODB if set, else an embedded DynamoDB Local.
+DynamoDB endpoint: AWS_ENDPOINT_URL_DYNAMODB if set, else an embedded DynamoDB Local;
+bench runs on real DynamoDB with DDBHARNESS_ALLOW_REMOTE=1 and no endpoint set.
 `
 
 func main() {
@@ -63,6 +67,8 @@ func main() {
 		err = runLint(ctx, args)
 	case "tables":
 		err = runTables(ctx, args)
+	case "report":
+		err = runReport(args)
 	case "help", "-h", "--help":
 		fmt.Print(usage)
 	default:

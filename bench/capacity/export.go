@@ -1,0 +1,299 @@
+package capacity
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/ddbharness/ddbharness/designs"
+)
+
+// LedgerFormat versions LedgerFile: a change that an older MergeLedgers
+// would read wrongly gets a new number.
+const LedgerFormat = "ddbharness-ledger/1"
+
+// LedgerFile is a Ledger written out, for several load machines (shards)
+// that each made part of one run's calls on one shared table: MergeLedgers
+// sums their files into the ledger one machine making every call would
+// have kept. It holds everything Analyze reads but the schema, which the
+// reader passes. Maps are lists of rows in a fixed order (targets table
+// first, then by name; keys, items and collections by their strings), so
+// one ledger always writes the same file.
+//
+// First and Last are the Unix seconds of the first and last charge; both
+// are 0, and meaningless, when Keys is empty (no charge).
+type LedgerFile struct {
+	Format   string `json:"format"` // LedgerFormat
+	First    int64  `json:"first_second"`
+	Last     int64  `json:"last_second"`
+	Observed int64  `json:"observed_calls"`
+	// Targets are the units per table or index, and the calls that read
+	// from or wrote to it.
+	Targets []LedgerTarget `json:"targets"`
+	// Keys are the partition key values each target's charges landed on,
+	// with their units per second.
+	Keys     []LedgerKey    `json:"keys"`
+	Patterns []PatternUsage `json:"patterns"`
+	// Disagreements holds every pattern operation and target compared with
+	// DynamoDB Local's figure, agreeing (Differing 0) or not.
+	Disagreements []Disagreement `json:"disagreements"`
+	// Items and Collections are the sizes of the items the run wrote and
+	// of their table partition key values; IndexKeys those of the GSI
+	// partition key values the writes touched.
+	Items       []LedgerItem       `json:"items"`
+	Collections []LedgerCollection `json:"collections"`
+	IndexKeys   []LedgerCollection `json:"index_keys"`
+}
+
+// LedgerTarget is one table or index's units over the run, and how many
+// calls read from (ReadCalls) and wrote to (WriteCalls) it.
+type LedgerTarget struct {
+	Target     string  `json:"target"`
+	RCU        float64 `json:"rcu"`
+	WCU        float64 `json:"wcu"`
+	ReadCalls  int64   `json:"read_calls"`
+	WriteCalls int64   `json:"write_calls"`
+}
+
+// LedgerKey is one partition key value of one target: its units over the
+// run, the charges that landed on it (Calls; ReadCalls and WriteCalls
+// those with read or write units), the Contributor Insights weight each
+// pattern put on it, and its units in each second it was charged.
+type LedgerKey struct {
+	Target     string          `json:"target"`
+	Key        string          `json:"key"`
+	RCU        float64         `json:"rcu"`
+	WCU        float64         `json:"wcu"`
+	Calls      int64           `json:"calls"`
+	ReadCalls  int64           `json:"read_calls"`
+	WriteCalls int64           `json:"write_calls"`
+	ByPattern  []PatternWeight `json:"by_pattern"`
+	Seconds    []LedgerSecond  `json:"seconds"`
+}
+
+// PatternWeight is the weight (3 × WCU + RCU) one pattern put on a key.
+type PatternWeight struct {
+	Pattern designs.PatternID `json:"pattern"`
+	Weight  float64           `json:"weight"`
+}
+
+// LedgerSecond is a key's units in one second (Unix seconds).
+type LedgerSecond struct {
+	Second int64   `json:"second"`
+	RCU    float64 `json:"rcu"`
+	WCU    float64 `json:"wcu"`
+}
+
+// LedgerItem is one item the run wrote (ID is its key, typed, as
+// ddbitem.Schema.KeyID gives it): its size before the run's first write
+// and after its latest, its share of its item collection, the successful
+// writes the run made to it and how many of those enlarged it.
+type LedgerItem struct {
+	ID         string `json:"id"`
+	PK         string `json:"pk"`
+	SK         string `json:"sk,omitempty"`
+	First      int    `json:"first_bytes"`
+	Last       int    `json:"last_bytes"`
+	Collection int    `json:"collection_bytes"`
+	Writes     int    `json:"writes"`
+	Grows      int    `json:"grows"`
+}
+
+// LedgerCollection is one table partition key value (an item collection)
+// or, with Index set, one GSI partition key value: the bytes of its items
+// the run knows, the bytes the run's writes added (negative: removed),
+// and the writes that enlarged it.
+type LedgerCollection struct {
+	Index string `json:"index,omitempty"`
+	PK    string `json:"pk"`
+	Known int    `json:"known_bytes"`
+	Added int    `json:"added_bytes"`
+	Grows int    `json:"grows"`
+}
+
+// Export writes the ledger out (see LedgerFile).
+func (l *Ledger) Export() LedgerFile {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	f := LedgerFile{Format: LedgerFormat, Observed: l.observed}
+	if len(l.keys) > 0 {
+		f.First, f.Last = l.first, l.last
+	}
+	for name, t := range l.targets {
+		f.Targets = append(f.Targets, LedgerTarget{Target: name, RCU: t.rcu, WCU: t.wcu, ReadCalls: t.readCalls, WriteCalls: t.writeCalls})
+	}
+	slices.SortFunc(f.Targets, func(a, b LedgerTarget) int { return byTarget(a.Target, b.Target) })
+
+	seconds := map[slot][]LedgerSecond{}
+	for c, u := range l.cells {
+		seconds[c.slot] = append(seconds[c.slot], LedgerSecond{Second: c.sec, RCU: u.rcu, WCU: u.wcu})
+	}
+	for s, k := range l.keys {
+		row := LedgerKey{Target: s.target, Key: s.key, RCU: k.rcu, WCU: k.wcu, Calls: k.calls,
+			ReadCalls: k.readCalls, WriteCalls: k.writeCalls, Seconds: seconds[s]}
+		for _, p := range slices.Sorted(maps.Keys(k.byPattern)) {
+			row.ByPattern = append(row.ByPattern, PatternWeight{Pattern: p, Weight: k.byPattern[p]})
+		}
+		slices.SortFunc(row.Seconds, func(a, b LedgerSecond) int { return cmp.Compare(a.Second, b.Second) })
+		f.Keys = append(f.Keys, row)
+	}
+	slices.SortFunc(f.Keys, func(a, b LedgerKey) int { return cmp.Or(byTarget(a.Target, b.Target), cmp.Compare(a.Key, b.Key)) })
+
+	for _, p := range l.patterns {
+		f.Patterns = append(f.Patterns, *p)
+	}
+	slices.SortFunc(f.Patterns, func(a, b PatternUsage) int { return cmp.Or(cmp.Compare(a.Pattern, b.Pattern), cmp.Compare(a.Op, b.Op)) })
+	for _, d := range l.diffs {
+		f.Disagreements = append(f.Disagreements, *d)
+	}
+	slices.SortFunc(f.Disagreements, func(a, b Disagreement) int {
+		return cmp.Or(cmp.Compare(a.Pattern, b.Pattern), cmp.Compare(a.Op, b.Op), byTarget(a.Target, b.Target))
+	})
+
+	for id, it := range l.items {
+		f.Items = append(f.Items, LedgerItem{ID: id, PK: it.pk, SK: it.sk, First: it.first, Last: it.last,
+			Collection: it.coll, Writes: it.writes, Grows: it.grows})
+	}
+	slices.SortFunc(f.Items, func(a, b LedgerItem) int { return cmp.Compare(a.ID, b.ID) })
+	for _, c := range l.collections {
+		f.Collections = append(f.Collections, LedgerCollection{PK: c.pk, Known: c.known, Added: c.added, Grows: c.grows})
+	}
+	for at, c := range l.indexKeys {
+		f.IndexKeys = append(f.IndexKeys, LedgerCollection{Index: at.target, PK: c.pk, Known: c.known, Added: c.added, Grows: c.grows})
+	}
+	byCollection := func(a, b LedgerCollection) int { return cmp.Or(cmp.Compare(a.Index, b.Index), cmp.Compare(a.PK, b.PK)) }
+	slices.SortFunc(f.Collections, byCollection)
+	slices.SortFunc(f.IndexKeys, byCollection)
+	return f
+}
+
+// MergeLedgers builds the ledger of a table of schema s that holds what
+// the files (Export) hold together: the ledger one machine would have kept
+// had it made all the calls of the shards that wrote them. Units, calls and
+// weights are summed per target, key, second and pattern; the run spans
+// from the earliest first second to the latest last. A disagreement's
+// example is the first file's that has one. One file gives back the ledger
+// that wrote it.
+//
+// The sizes of items and collections are approximate when several files
+// name the same one: each shard follows only the writes it made, each from
+// what its own earlier writes left, while the shards wrote one table.
+//   - An item keeps the first file's first size; its latest size and its
+//     share of its collection are the largest of the files' (the one
+//     written last is not known, and for an item that grows, the latest is
+//     the largest); its writes and enlarging writes are summed.
+//   - A collection or GSI key's known bytes are the largest of the files':
+//     each shard counts every item it wrote, those other shards wrote too
+//     included, so a sum would count shared items twice, while the largest
+//     is a lower bound, as Growth.Bytes already is. The bytes added and
+//     the enlarging writes are summed: each shard's writes added their
+//     own, though a write to an item another shard changed since this
+//     shard's previous write also counts that change.
+//
+// A file of another Format is refused (designs.ErrInvalidInput).
+func MergeLedgers(s designs.Schema, files ...LedgerFile) (*Ledger, error) {
+	for i, f := range files {
+		if f.Format != LedgerFormat {
+			return nil, fmt.Errorf("ledger %d of %d: %w: format %q, this ddbharness reads %q", i+1, len(files), designs.ErrInvalidInput, f.Format, LedgerFormat)
+		}
+	}
+	l := NewLedger(s)
+	for _, f := range files {
+		l.add(f)
+	}
+	return l, nil
+}
+
+// add sums one file into l (see MergeLedgers).
+func (l *Ledger) add(f LedgerFile) {
+	l.observed += f.Observed
+	if len(f.Keys) > 0 {
+		l.first, l.last = min(l.first, f.First), max(l.last, f.Last)
+	}
+	for _, row := range f.Targets {
+		t := l.targets[row.Target]
+		if t == nil {
+			t = &targetStats{}
+			l.targets[row.Target] = t
+		}
+		t.rcu, t.wcu = t.rcu+row.RCU, t.wcu+row.WCU
+		t.readCalls, t.writeCalls = t.readCalls+row.ReadCalls, t.writeCalls+row.WriteCalls
+	}
+	for _, row := range f.Keys {
+		s := slot{row.Target, row.Key}
+		k := l.keys[s]
+		if k == nil {
+			k = &keyStats{byPattern: map[designs.PatternID]float64{}}
+			l.keys[s] = k
+		}
+		k.rcu, k.wcu, k.calls = k.rcu+row.RCU, k.wcu+row.WCU, k.calls+row.Calls
+		k.readCalls, k.writeCalls = k.readCalls+row.ReadCalls, k.writeCalls+row.WriteCalls
+		for _, w := range row.ByPattern {
+			k.byPattern[w.Pattern] += w.Weight
+		}
+		for _, sec := range row.Seconds {
+			u := l.cells[cell{s, sec.Second}]
+			if u == nil {
+				u = &usage{}
+				l.cells[cell{s, sec.Second}] = u
+			}
+			u.rcu, u.wcu = u.rcu+sec.RCU, u.wcu+sec.WCU
+		}
+	}
+	for _, row := range f.Patterns {
+		k := patternOp{row.Pattern, row.Op}
+		p := l.patterns[k]
+		if p == nil {
+			p = &PatternUsage{Pattern: row.Pattern, Op: row.Op}
+			l.patterns[k] = p
+		}
+		p.Calls += row.Calls
+		p.RCU, p.WCU = p.RCU+row.RCU, p.WCU+row.WCU
+		p.Local, p.LocalCalls = p.Local+row.Local, p.LocalCalls+row.LocalCalls
+		p.Filtered, p.Counted = p.Filtered+row.Filtered, p.Counted+row.Counted
+		p.Evaluated, p.Returned = p.Evaluated+row.Evaluated, p.Returned+row.Returned
+		p.LocalCharged += row.LocalCharged
+	}
+	for _, row := range f.Disagreements {
+		k := diffKey{patternOp{row.Pattern, row.Op}, row.Target}
+		d := l.diffs[k]
+		if d == nil {
+			d = &Disagreement{Pattern: row.Pattern, Op: row.Op, Target: row.Target}
+			l.diffs[k] = d
+		}
+		if d.Differing == 0 && row.Differing > 0 {
+			d.ExampleUnits, d.ExampleLocal = row.ExampleUnits, row.ExampleLocal
+		}
+		d.Calls, d.Differing = d.Calls+row.Calls, d.Differing+row.Differing
+		d.Units, d.LocalUnits = d.Units+row.Units, d.LocalUnits+row.LocalUnits
+	}
+	for _, row := range f.Items {
+		it := l.items[row.ID]
+		if it == nil {
+			l.items[row.ID] = &itemTrack{pk: row.PK, sk: row.SK, first: row.First, last: row.Last,
+				coll: row.Collection, writes: row.Writes, grows: row.Grows}
+			continue
+		}
+		it.last, it.coll = max(it.last, row.Last), max(it.coll, row.Collection)
+		it.writes, it.grows = it.writes+row.Writes, it.grows+row.Grows
+	}
+	for _, row := range f.Collections {
+		mergeTrack(l.collections, row.PK, row)
+	}
+	for _, row := range f.IndexKeys {
+		mergeTrack(l.indexKeys, slot{row.Index, row.PK}, row)
+	}
+}
+
+// mergeTrack adds a file's row to the collection or GSI key track k:
+// known bytes by maximum, the rest summed (see MergeLedgers).
+func mergeTrack[K comparable](tracks map[K]*collectionTrack, k K, row LedgerCollection) {
+	c := tracks[k]
+	if c == nil {
+		tracks[k] = &collectionTrack{pk: row.PK, known: row.Known, added: row.Added, grows: row.Grows}
+		return
+	}
+	c.known = max(c.known, row.Known)
+	c.added, c.grows = c.added+row.Added, c.grows+row.Grows
+}

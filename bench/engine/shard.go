@@ -1,0 +1,263 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"sync/atomic"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/ddbharness/ddbharness/ddbitem"
+	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/workload"
+)
+
+// ShardSpec says which part of a run split over several load machines
+// this process makes. Shard I of N sends every N-th call of the schedule
+// one machine would make (the I-th of each N), so the shards' calls
+// together are exactly that machine's: the same steps, keys and due times,
+// at 1/N of the rate each on the same pacer shape. All shards share one
+// table, named by Run: shard 1 creates and seeds it, and deletes it after
+// the others are done; the others wait for it to be seeded, and replay the
+// seed in memory to know its items as shard 1 does.
+type ShardSpec struct {
+	I, N int    // 1 ≤ I ≤ N
+	Run  string // names the shared table: ddbh-<design>-<run>
+	// Start is when every shard begins measuring (zero: as soon as ready).
+	Start time.Time
+}
+
+// Sharded reports whether the run is split at all.
+func (s ShardSpec) Sharded() bool { return s.N > 1 }
+
+// leads reports whether this shard creates, seeds and deletes the table.
+func (s ShardSpec) leads() bool { return s.I <= 1 }
+
+// String reads "shard 2/4 of run nightly".
+func (s ShardSpec) String() string {
+	if !s.Sharded() {
+		return "one machine"
+	}
+	return fmt.Sprintf("shard %d/%d of run %s", s.I, s.N, s.Run)
+}
+
+// runName is what a run name may hold: it goes into a table name.
+var runName = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,39}$`)
+
+// Check refuses a spec that cannot be run, naming the fix.
+func (s ShardSpec) Check() error {
+	switch {
+	case s.N < 1 || s.I < 1 || s.I > s.N:
+		return fmt.Errorf("shard %d/%d: %w: want I/N with 1 ≤ I ≤ N, like 1/4", s.I, s.N, designs.ErrInvalidInput)
+	case s.Run != "" && !runName.MatchString(s.Run):
+		return fmt.Errorf("run name %q: %w: want 1 to 40 lower-case letters, digits and dashes, starting with a letter or digit (it names the shared table)", s.Run, designs.ErrInvalidInput)
+	case s.Sharded() && s.Run == "":
+		return fmt.Errorf("shard %d/%d: %w: a sharded run needs a run name (--run) that every shard is given, so they share one table", s.I, s.N, designs.ErrInvalidInput)
+	}
+	return nil
+}
+
+// Shard runs the part of the run s says (default: the whole run on this
+// machine, in a table of its own).
+func Shard(s ShardSpec) Option { return func(c *config) { c.shard = s } }
+
+// KeepTable leaves the run's table in place for inspection instead of
+// deleting it.
+func KeepTable() Option { return func(c *config) { c.keep = true } }
+
+// ShardGrace is how long after the shards' common end (start, duration
+// and drain) shard 1 waits for the others' done signals before deleting
+// the shared table anyway.
+const ShardGrace = 30 * time.Second
+
+// tableName is the run's table: a fresh name for a run of its own, the
+// run's for a named (sharded) one.
+func tableName(design string, s ShardSpec) string {
+	if s.Run == "" {
+		return designs.TableName(design, "bench")
+	}
+	return designs.TablePrefix + design + "-" + s.Run
+}
+
+// seededName is the table shard 1 creates once the run's table is seeded:
+// the signal the other shards wait for. DynamoDB Local has no tags, and an
+// item in the run's table would be read by its Scans.
+func seededName(table string) string { return table + "-seeded" }
+
+// createTable creates the run's table (with the scenario's warm throughput
+// on an on-demand table) and waits, with progress, until it and every GSI
+// are active.
+func createTable(ctx context.Context, db DynamoDB, sc workload.Scenario, table string, cfg config) error {
+	in := sc.Design.Schema.CreateTableInput(table)
+	designs.WithWarm(in, sc.Warm.Reads, sc.Warm.Writes)
+	return designs.Create(ctx, db, in, tableProgress(cfg, sc.Name))
+}
+
+// tableProgress prints a table's state while it is created.
+func tableProgress(cfg config, name string) func(designs.TableState) {
+	return func(st designs.TableState) {
+		fmt.Fprintf(cfg.progress, "%s: waiting for %s: %s (%s)\n", name, st.Table, st, st.Waited.Round(time.Second))
+	}
+}
+
+// signalSeeded tells the other shards the table is seeded.
+func signalSeeded(ctx context.Context, db DynamoDB, table string) error {
+	if err := designs.CreateTable(ctx, db, designs.Schema{PK: "PK"}, seededName(table)); err != nil {
+		return fmt.Errorf("tell the other shards the table is seeded: %w", err)
+	}
+	return nil
+}
+
+// awaitSeeded waits until shard 1 has created and seeded the table, or
+// ctx ends.
+func awaitSeeded(ctx context.Context, db DynamoDB, name, table string, cfg config) error {
+	fmt.Fprintf(cfg.progress, "%s: %s: waiting for shard 1 to create and seed %s\n", name, cfg.shard, table)
+	for {
+		err := designs.WaitActive(ctx, db, seededName(table), nil)
+		if err == nil || ctx.Err() != nil {
+			return err
+		}
+		fmt.Fprintf(cfg.progress, "%s: %s: %s is not seeded yet (%v); still waiting\n", name, cfg.shard, table, err)
+	}
+}
+
+// doneName is the table shard i creates once it is done with the run's
+// table.
+func doneName(table string, i int) string { return fmt.Sprintf("%s-done%d", table, i) }
+
+// signalDone tells shard 1 this shard is done with the table, whatever
+// way its run ended. It does not wait for the signal to be active.
+func signalDone(ctx context.Context, db DynamoDB, table string, cfg config) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
+	defer cancel()
+	in := designs.Schema{PK: "PK"}.CreateTableInput(doneName(table, cfg.shard.I))
+	if _, err := db.CreateTable(ctx, in); err != nil {
+		fmt.Fprintf(cfg.progress, "bench: %s: could not tell shard 1 this shard is done (%v): it deletes the table %s after the run's end anyway\n", cfg.shard, err, ShardGrace)
+	}
+}
+
+// awaitShards waits until every other shard is done with the table, or
+// the run's common end with ShardGrace has passed, or ctx ends.
+func awaitShards(ctx context.Context, db DynamoDB, table string, cfg config, sc workload.Scenario) {
+	start := cfg.shard.Start
+	if start.IsZero() {
+		start = time.Now()
+	}
+	deadline := later(start.Add(cfg.warmup+sc.Duration+cfg.drain+ShardGrace), time.Now().Add(ShardGrace))
+	fmt.Fprintf(cfg.progress, "%s: %s: waiting for the other shards to be done with %s (until %s at most)\n", sc.Name, cfg.shard, table, deadline.UTC().Format(time.RFC3339))
+	for i := 2; i <= cfg.shard.N; i++ {
+		for {
+			_, err := db.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(doneName(table, i))})
+			if err == nil || ctx.Err() != nil {
+				break
+			}
+			if time.Now().After(deadline) {
+				fmt.Fprintf(cfg.progress, "%s: shard %d/%d did not say it was done by %s: deleting %s anyway\n", sc.Name, i, cfg.shard.N, deadline.UTC().Format(time.RFC3339), table)
+				return
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(time.Second):
+			}
+		}
+	}
+}
+
+func later(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
+}
+
+// awaitStart waits until the shards' common start, or ctx ends, and
+// returns how late this shard was ready for it (0: on time).
+func awaitStart(ctx context.Context, name string, cfg config) time.Duration {
+	at := cfg.shard.Start
+	if at.IsZero() {
+		return 0
+	}
+	wait := time.Until(at)
+	if wait <= 0 {
+		fmt.Fprintf(cfg.progress, "%s: ready %s after the start at %s: measuring from now\n", name, (-wait).Round(time.Millisecond), at.UTC().Format(time.RFC3339))
+		return -wait
+	}
+	fmt.Fprintf(cfg.progress, "%s: measuring starts at %s, in %s\n", name, at.UTC().Format(time.RFC3339), wait.Round(time.Second))
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+	}
+	return 0
+}
+
+// memorySeed routes a shard's seed to memory: the driver writes the same
+// items shard 1 writes to the table, so the instrumented client above it
+// knows them, and nothing reaches DynamoDB. After Done it forwards to the
+// real client.
+type memorySeed struct {
+	designs.DB // the real client
+	sink       *ddbitem.Memory
+	seeding    atomic.Bool
+}
+
+func newMemorySeed(db designs.DB, s designs.Schema, table string) *memorySeed {
+	m := &memorySeed{DB: db, sink: ddbitem.NewMemory(s.ItemSchema(), table)}
+	m.seeding.Store(true)
+	return m
+}
+
+// Done ends the seed: calls go to DynamoDB from now on.
+func (m *memorySeed) Done() { m.seeding.Store(false) }
+
+func (m *memorySeed) to() designs.DB {
+	if m.seeding.Load() {
+		return m.sink
+	}
+	return m.DB
+}
+
+func (m *memorySeed) GetItem(ctx context.Context, in *dynamodb.GetItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
+	return m.to().GetItem(ctx, in, opts...)
+}
+
+func (m *memorySeed) PutItem(ctx context.Context, in *dynamodb.PutItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.PutItemOutput, error) {
+	return m.to().PutItem(ctx, in, opts...)
+}
+
+func (m *memorySeed) UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.UpdateItemOutput, error) {
+	return m.to().UpdateItem(ctx, in, opts...)
+}
+
+func (m *memorySeed) DeleteItem(ctx context.Context, in *dynamodb.DeleteItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.DeleteItemOutput, error) {
+	return m.to().DeleteItem(ctx, in, opts...)
+}
+
+func (m *memorySeed) Query(ctx context.Context, in *dynamodb.QueryInput, opts ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
+	return m.to().Query(ctx, in, opts...)
+}
+
+func (m *memorySeed) Scan(ctx context.Context, in *dynamodb.ScanInput, opts ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error) {
+	return m.to().Scan(ctx, in, opts...)
+}
+
+func (m *memorySeed) BatchGetItem(ctx context.Context, in *dynamodb.BatchGetItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.BatchGetItemOutput, error) {
+	return m.to().BatchGetItem(ctx, in, opts...)
+}
+
+func (m *memorySeed) BatchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.BatchWriteItemOutput, error) {
+	return m.to().BatchWriteItem(ctx, in, opts...)
+}
+
+func (m *memorySeed) TransactGetItems(ctx context.Context, in *dynamodb.TransactGetItemsInput, opts ...func(*dynamodb.Options)) (*dynamodb.TransactGetItemsOutput, error) {
+	return m.to().TransactGetItems(ctx, in, opts...)
+}
+
+func (m *memorySeed) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput, opts ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
+	return m.to().TransactWriteItems(ctx, in, opts...)
+}

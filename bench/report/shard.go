@@ -1,0 +1,107 @@
+package report
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+
+	"github.com/ddbharness/ddbharness/bench"
+)
+
+// ShardFile is the file a shard writes beside its report for `ddbharness
+// report merge` (bench.ShardFile).
+const ShardFile = "shard.json"
+
+// WriteShard writes the run's shard file.
+func WriteShard(w io.Writer, out bench.Outcome) error {
+	f, nonFinite := finiteCopy(bench.ShardFileOf(out))
+	if len(nonFinite) > 0 {
+		return fmt.Errorf("non-finite figures at %s", strings.Join(nonFinite, ", "))
+	}
+	enc := json.NewEncoder(w)
+	return enc.Encode(f)
+}
+
+// isShard reports whether out is one shard of a named run (not a merge).
+func isShard(out bench.Outcome) bool { return out.Shard.Run != "" && len(out.Merged) == 0 }
+
+// ReadShard reads a shard's report folder back: its shard file and its
+// calls.
+func ReadShard(dir string) (bench.Shard, error) {
+	s := bench.Shard{Dir: dir}
+	raw, err := os.ReadFile(filepath.Join(dir, ShardFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return s, fmt.Errorf("%s has no %s: give the report folders of a sharded run (ddbharness bench --shard I/N --run NAME)", dir, ShardFile)
+	}
+	if err != nil {
+		return s, err
+	}
+	if err := json.Unmarshal(raw, &s.File); err != nil {
+		return s, fmt.Errorf("%s: %w", filepath.Join(dir, ShardFile), err)
+	}
+	if s.File.Format != bench.ShardFormat {
+		return s, fmt.Errorf("%s: format %q, this ddbharness reads %q: merge with the ddbharness that made it", filepath.Join(dir, ShardFile), s.File.Format, bench.ShardFormat)
+	}
+	f, err := os.Open(filepath.Join(dir, ResultsFile))
+	if err != nil {
+		return s, err
+	}
+	defer f.Close()
+	dec := vegeta.NewDecoder(f)
+	for {
+		var r vegeta.Result
+		if err := dec.Decode(&r); errors.Is(err, io.EOF) {
+			break
+		} else if err != nil {
+			return s, fmt.Errorf("%s: %w", filepath.Join(dir, ResultsFile), err)
+		}
+		s.Results = append(s.Results, r)
+	}
+	return s, nil
+}
+
+// scale says how the run was spread over machines, and what it ran on.
+func (p *printer) scale(out bench.Outcome) {
+	if out.Service != "" {
+		p.f("Calls answered by %s.\n\n", out.Service)
+	}
+	switch {
+	case len(out.Merged) > 0:
+		p.f("Merged from the %d shards of run `%s`, as if one machine had made all their calls: vegeta's figures over all the calls, the capacity model over the summed ledgers.", out.Shard.N, out.Shard.Run)
+		if out.LateStart > 0 {
+			p.f(" The latest shard began measuring %s after the common start.", out.LateStart.Round(time.Millisecond))
+		}
+		p.f("\n\n")
+	case isShard(out):
+		p.f("Shard %d of %d of run `%s`: every %d%s call of the schedule, against a shared table. Merge every shard's folder with `ddbharness report merge` for the run's report.",
+			out.Shard.I, out.Shard.N, out.Shard.Run, out.Shard.N, ordinal(out.Shard.N))
+		if out.LateStart > 0 {
+			p.f(" It began measuring %s after the common start.", out.LateStart.Round(time.Millisecond))
+		}
+		p.f("\n\n")
+	}
+	if out.KeptTable {
+		p.f("The table `%s` was kept for inspection: `ddbharness tables -delete` deletes it.\n\n", out.Table)
+	}
+}
+
+func ordinal(n int) string {
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+		return "th"
+	case n%10 == 1:
+		return "st"
+	case n%10 == 2:
+		return "nd"
+	case n%10 == 3:
+		return "rd"
+	}
+	return "th"
+}

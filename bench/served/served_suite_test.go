@@ -1,0 +1,22 @@
+package served_test
+
+import (
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/ddbharness/ddbharness/internal/ddbtest"
+)
+
+func TestServed(t *testing.T) {
+	RegisterFailHandler(Fail)
+	RunSpecs(t, "served", Label("served"))
+}
+
+// raw is a client of this run's DynamoDB Local, nil when the label filter
+// lets no spec that needs one run.
+var raw *dynamodb.Client
+
+var _ = ddbtest.Local(func(_ SpecContext, db *dynamodb.Client) { raw = db }, func() bool { return ddbtest.WillRun(Label("served", "wire")) })

@@ -1,0 +1,223 @@
+package bench
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"time"
+
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+
+	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/bench/engine"
+	"github.com/ddbharness/ddbharness/bench/limits"
+	"github.com/ddbharness/ddbharness/bench/meter"
+	"github.com/ddbharness/ddbharness/bench/served"
+	"github.com/ddbharness/ddbharness/workload"
+)
+
+// ShardFormat versions ShardFile: a change that an older merge would read
+// wrongly gets a new number.
+const ShardFormat = "ddbharness-shard/1"
+
+// ShardFile is what one shard of a run writes beside its report (as
+// shard.json, with its calls in results.bin): everything Merge needs to
+// model the shards' runs as one, its capacity ledger (units per second,
+// per target, per partition key) included. The README's "Running at
+// scale" documents it.
+type ShardFile struct {
+	Format     string                `json:"format"`
+	Shard      engine.ShardSpec      `json:"shard"`
+	Service    string                `json:"service,omitempty"`
+	Run        engine.Outcome        `json:"run"` // without Results
+	Limits     Limits                `json:"limits"`
+	Throttling *limits.Throttling    `json:"throttling,omitempty"`
+	Unserved   []limits.UnservedSlot `json:"unserved,omitempty"`
+	Fidelity   meter.Fidelity        `json:"fidelity"`
+	Served     *served.Summary       `json:"served,omitempty"`
+	Inputs     ModelInputs           `json:"model_inputs"`
+	Ledger     *capacity.LedgerFile  `json:"ledger,omitempty"` // nil: the run stopped before measuring
+}
+
+// ShardFileOf is the shard file of a run.
+func ShardFileOf(out Outcome) ShardFile {
+	f := ShardFile{Format: ShardFormat, Shard: out.Shard, Service: out.Service, Run: out.Outcome, Limits: out.Limits, Throttling: out.Throttling,
+		Unserved: out.Unserved, Fidelity: out.Fidelity, Served: out.Served, Inputs: out.Inputs}
+	f.Run.Results = nil
+	if out.Ledger != nil {
+		l := out.Ledger.Export()
+		f.Ledger = &l
+	}
+	return f
+}
+
+// Shard is one shard's output, as read back: its file and its calls.
+type Shard struct {
+	Dir     string
+	File    ShardFile
+	Results vegeta.Results
+}
+
+// Merge models the shards of one run (sc) as if one machine had made all
+// their calls: the calls merged in order of intended time, vegeta's
+// metrics computed over them, the ledgers summed per second, target and
+// key, and the capacity model run on the sum at the run's own limits.
+// Every shard of the run must be there, once.
+func Merge(sc workload.Scenario, shards []Shard) (Outcome, error) {
+	if len(shards) == 0 {
+		return Outcome{}, fmt.Errorf("merge: no shard given")
+	}
+	if err := checkShards(sc, shards); err != nil {
+		return Outcome{}, err
+	}
+	slices.SortFunc(shards, func(a, b Shard) int { return cmp.Compare(a.File.Shard.I, b.File.Shard.I) })
+	first := shards[0].File
+	out := Outcome{Outcome: first.Run, Limits: first.Limits, Service: first.Service}
+	out.Limits.Share = 0
+	out.Shard = engine.ShardSpec{N: first.Shard.N, Run: first.Shard.Run, Start: first.Shard.Start}
+	out.Workers, out.Unsent, out.Merged = 0, 0, nil
+	var ledgers []capacity.LedgerFile
+	var unserved [][]limits.UnservedSlot
+	var throttles []limits.Throttling
+	var answers []served.Summary
+	end := time.Time{}
+	for _, s := range shards {
+		f := s.File
+		out.Merged = append(out.Merged, s.Dir)
+		out.Workers += f.Run.Workers
+		out.Unsent += f.Run.Unsent
+		out.Interrupted = out.Interrupted || f.Run.Interrupted
+		out.LateStart = max(out.LateStart, f.Run.LateStart)
+		out.Fidelity = addFidelity(out.Fidelity, f.Fidelity)
+		out.Inputs.Requests += f.Inputs.Requests
+		out.Inputs.Span = max(out.Inputs.Span, f.Inputs.Span)
+		out.Inputs.TableBytes = max(out.Inputs.TableBytes, f.Inputs.TableBytes)
+		if !f.Run.Started.IsZero() {
+			if out.Started.IsZero() || f.Run.Started.Before(out.Started) {
+				out.Started = f.Run.Started
+			}
+			end = later(end, f.Run.Started.Add(f.Run.Elapsed))
+		}
+		if f.Run.Failure != nil && (out.Failure == nil || f.Run.Failure.At < out.Failure.At) {
+			out.Failure = f.Run.Failure
+		}
+		if f.Run.Saturated != nil && (out.Saturated == nil || f.Run.Saturated.At < out.Saturated.At) {
+			out.Saturated = f.Run.Saturated
+		}
+		if f.Ledger != nil {
+			ledgers = append(ledgers, *f.Ledger)
+		}
+		if f.Throttling != nil {
+			throttles = append(throttles, *f.Throttling)
+		}
+		if f.Served != nil {
+			answers = append(answers, *f.Served)
+		}
+		unserved = append(unserved, f.Unserved)
+		out.Results = append(out.Results, s.Results...)
+	}
+	if !out.Started.IsZero() {
+		out.Elapsed = end.Sub(out.Started)
+	}
+	out.Total, out.Patterns = metricsOf(out.Results, first.Run.Patterns)
+	if len(answers) > 0 {
+		s := served.Merge(answers...)
+		out.Served = &s
+	}
+	if len(ledgers) == 0 {
+		return out, nil
+	}
+	ledger, err := capacity.MergeLedgers(sc.Design.Schema, ledgers...)
+	if err != nil {
+		return out, fmt.Errorf("merge: %w", err)
+	}
+	model := capacity.Model{Schema: sc.Design.Schema, Requests: out.Inputs.Requests, Duration: out.Inputs.Span,
+		TargetRate: out.TargetRate, TableBytes: out.Inputs.TableBytes,
+		WarmReads: float64(sc.Warm.Reads), WarmWrites: float64(sc.Warm.Writes)}
+	if !out.Limits.Off {
+		model.Scale, model.Unserved = out.Limits.scale(), limits.UnservedLookup(unserved...)
+	}
+	if len(throttles) > 0 {
+		t := limits.MergeThrottling(throttles...)
+		t.Scale = out.Limits.scale()
+		if out.Inputs.Span > 0 {
+			t.Rate = float64(out.Inputs.Requests) / out.Inputs.Span.Seconds()
+		}
+		out.Throttling = &t
+	}
+	out.Ledger = ledger
+	out.Capacity = model.Analyze(ledger)
+	return out, nil
+}
+
+// checkShards refuses shards that are not one whole run of sc.
+func checkShards(sc workload.Scenario, shards []Shard) error {
+	first := shards[0].File
+	seen := map[int]string{}
+	for _, s := range shards {
+		f := s.File
+		switch {
+		case f.Format != ShardFormat:
+			return fmt.Errorf("merge: %s: format %q, this ddbharness reads %q: merge with the ddbharness that made it", s.Dir, f.Format, ShardFormat)
+		case f.Run.Scenario != sc.Name:
+			return fmt.Errorf("merge: %s is a run of %s, not %s: merge one run's shards at a time", s.Dir, f.Run.Scenario, sc.Name)
+		case f.Shard.Run != first.Shard.Run || f.Shard.N != first.Shard.N:
+			return fmt.Errorf("merge: %s is %s, %s is %s: merge one run's shards at a time", s.Dir, f.Shard, shards[0].Dir, first.Shard)
+		case seen[f.Shard.I] != "":
+			return fmt.Errorf("merge: %s and %s are both %s: give each shard once", seen[f.Shard.I], s.Dir, f.Shard)
+		}
+		seen[f.Shard.I] = s.Dir
+	}
+	var missing []int
+	for i := 1; i <= first.Shard.N; i++ {
+		if seen[i] == "" {
+			missing = append(missing, i)
+		}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("merge: run %s has %d shards; shard(s) %v missing: give every shard's report folder", first.Shard.Run, first.Shard.N, missing)
+	}
+	return nil
+}
+
+// metricsOf sorts results by intended time, numbers them per pattern as
+// vegeta's plot expects, and computes vegeta's metrics of the mix and of
+// each pattern in steps.
+func metricsOf(results vegeta.Results, steps []engine.PatternMetrics) (vegeta.Metrics, []engine.PatternMetrics) {
+	slices.SortStableFunc(results, func(a, b vegeta.Result) int { return a.Timestamp.Compare(b.Timestamp) })
+	var total vegeta.Metrics
+	by := map[string]*vegeta.Metrics{}
+	out := make([]engine.PatternMetrics, len(steps))
+	for i, p := range steps {
+		out[i] = p
+		out[i].Metrics = vegeta.Metrics{}
+		by[string(p.ID)] = &out[i].Metrics
+	}
+	seq := map[string]uint64{}
+	for i := range results {
+		r := &results[i]
+		r.Seq = seq[r.Attack]
+		seq[r.Attack]++
+		total.Add(r)
+		if m := by[r.Attack]; m != nil {
+			m.Add(r)
+		}
+	}
+	total.Close()
+	for i := range out {
+		out[i].Metrics.Close()
+	}
+	return total, out
+}
+
+func addFidelity(a, b meter.Fidelity) meter.Fidelity {
+	return meter.Fidelity{Approximations: a.Approximations + b.Approximations, Unsure: a.Unsure + b.Unsure,
+		SettleReads: a.SettleReads + b.SettleReads, StillUnsure: a.StillUnsure + b.StillUnsure}
+}
+
+func later(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
+}

@@ -1,0 +1,57 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"strings"
+
+	"github.com/ddbharness/ddbharness/bench"
+	"github.com/ddbharness/ddbharness/bench/report"
+	"github.com/ddbharness/ddbharness/scenarios"
+)
+
+// runReport runs `ddbharness report merge [--out DIR] DIR...`: the report
+// folders of every shard of one run, merged into one run folder whose
+// report reads as if one machine had made all their calls.
+func runReport(args []string) error {
+	if len(args) == 0 || args[0] != "merge" {
+		return badInputf("report: want: ddbharness report merge [--out DIR] SHARD_DIR... (the report folders of every shard of one run)")
+	}
+	fs := flag.NewFlagSet("report merge", flag.ContinueOnError)
+	root := fs.String("out", "reports", "folder the merged report goes in")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: ddbharness report merge [--out DIR] SHARD_DIR...")
+		fs.PrintDefaults()
+	}
+	if err := parseFlags(fs, args[1:]); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		return badInputf("report merge: no folder given: name the report folder of every shard of the run")
+	}
+	if strings.TrimSpace(*root) == "" {
+		return badInputf("report merge: --out is empty: name the folder the merged report goes in (default reports)")
+	}
+	var shards []bench.Shard
+	for _, dir := range fs.Args() {
+		s, err := report.ReadShard(dir)
+		if err != nil {
+			return badInputf("report merge: %v", err)
+		}
+		shards = append(shards, s)
+	}
+	name := shards[0].File.Run.Scenario
+	sc, ok := scenarios.Find(name)
+	if !ok {
+		return badInputf("report merge: %s is a run of scenario %q, which this ddbharness does not have: merge with the checkout that ran it", shards[0].Dir, name)
+	}
+	out, err := bench.Merge(sc, shards)
+	if err != nil {
+		return badInputf("report %v", err)
+	}
+	dir, err := report.Write(*root, out)
+	if dir != "" {
+		fmt.Printf("%s: %s\n  %s\n", sc.Name, dir, report.Headline(out))
+	}
+	return err
+}

@@ -1,0 +1,126 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ddbharness/ddbharness/bench"
+	"github.com/ddbharness/ddbharness/bench/cost"
+	"github.com/ddbharness/ddbharness/bench/engine"
+	"github.com/ddbharness/ddbharness/internal/ddblocal"
+	"github.com/ddbharness/ddbharness/workload"
+)
+
+// EnvMaxCost is the cost gate's limit in US dollars, as MAX_COST.
+const EnvMaxCost = "MAX_COST"
+
+// DefaultMaxCost is the cost gate's limit when the user sets none: enough
+// for the seed designs' default scenarios, little enough that a mistaken
+// rate or duration stops before it costs real money.
+const DefaultMaxCost = 1.0
+
+// emulatedCreation is how long a table reads CREATING on a remote
+// endpoint that is not AWS (a DynamoDB Local elsewhere) with limits on, so
+// that the run waits for it as it would on AWS. Real tables take seconds
+// to minutes; AWS publishes no figure.
+const emulatedCreation = 2 * time.Second
+
+// scale is how a run is spread and what it may cost: its shard, whether
+// the table is kept, and the cost gate's limit.
+type scale struct {
+	shard    engine.ShardSpec
+	keep     bool
+	maxCost  float64
+	limitsOn bool // --limits was given on the command line
+}
+
+func defaultMaxCost() float64 {
+	if v, err := strconv.ParseFloat(os.Getenv(EnvMaxCost), 64); err == nil {
+		return v
+	}
+	return DefaultMaxCost
+}
+
+// scalePlan reads --shard, --run, --start, --keep-table and --max-cost.
+func scalePlan(fs *flag.FlagSet, shard, run, start string, keep bool, maxCost float64, scenarios int) (scale, error) {
+	p := scale{shard: engine.ShardSpec{I: 1, N: 1, Run: run}, keep: keep, maxCost: maxCost}
+	fs.Visit(func(f *flag.Flag) { p.limitsOn = p.limitsOn || f.Name == "limits" })
+	if v := os.Getenv(EnvMaxCost); v != "" {
+		if _, err := strconv.ParseFloat(v, 64); err != nil {
+			return p, badInputf("bench: %s=%q: want a number of US dollars, like 5", EnvMaxCost, v)
+		}
+	}
+	if math.IsNaN(maxCost) || math.IsInf(maxCost, 0) || maxCost < 0 {
+		return p, badInputf("bench: --max-cost=%v (%s): want US dollars, 0 or more, like 5", maxCost, EnvMaxCost)
+	}
+	if shard != "" {
+		i, n, ok := strings.Cut(shard, "/")
+		var err1, err2 error
+		p.shard.I, err1 = strconv.Atoi(i)
+		p.shard.N, err2 = strconv.Atoi(n)
+		if !ok || err1 != nil || err2 != nil {
+			return p, badInputf("bench: --shard=%q (SHARD): want I/N, this shard's number and how many there are, like 2/4", shard)
+		}
+	}
+	if start != "" {
+		at, err := time.Parse(time.RFC3339, start)
+		if err != nil {
+			return p, badInputf("bench: --start=%q (START): want an instant in RFC 3339, like %s", start, time.Now().UTC().Add(5*time.Minute).Truncate(time.Minute).Format(time.RFC3339))
+		}
+		p.shard.Start = at
+	}
+	if err := p.shard.Check(); err != nil {
+		return p, badInputf("bench: %v", err)
+	}
+	if p.shard.Run != "" && scenarios != 1 {
+		return p, badInputf("bench: --run=%s: a named (sharded) run is one scenario; name exactly one", p.shard.Run)
+	}
+	return p, nil
+}
+
+// remoteLimits settles the limits for where the run goes. Real DynamoDB
+// throttles for itself: the emulator is off there unless asked for, and
+// asking is refused, since every call would be throttled twice. On
+// another remote endpoint (a DynamoDB Local elsewhere) the emulator stays
+// on and plays table creation too.
+func remoteLimits(lim bench.Limits, srv *ddblocal.Server, p scale) (bench.Limits, error) {
+	if p.shard.Sharded() {
+		lim.Share = 1 / float64(p.shard.N)
+	}
+	switch {
+	case !srv.Remote():
+	case ddblocal.IsAWS(srv.Endpoint) && p.limitsOn && !lim.Off:
+		return lim, badInputf("bench: --limits=on (LIMITS) on %s: real DynamoDB throttles for itself, and the emulator would throttle every call a second time; leave LIMITS unset there", srv.Where())
+	case ddblocal.IsAWS(srv.Endpoint):
+		lim.Off = true
+	case !lim.Off:
+		lim.Creating = emulatedCreation
+	}
+	return lim, nil
+}
+
+// costGate prints what the run will cost on a remote endpoint and refuses
+// it above the plan's limit, before anything is created.
+func costGate(ctx context.Context, sc workload.Scenario, lim bench.Limits, p scale) error {
+	warm := engine.DefaultWarmup
+	est, err := cost.Of(ctx, cost.Plan{Scenario: sc, Duration: sc.Duration, Warmup: warm, Seed: engine.DefaultSeed, Shards: p.shard.N})
+	if err != nil {
+		return badInputf("bench %s: the cost gate cannot estimate this run: %v", sc.Name, err)
+	}
+	fmt.Fprintf(os.Stderr, "%s: what this run will cost (the whole run, all shards):\n", sc.Name)
+	if err := est.Write(os.Stderr); err != nil {
+		return err
+	}
+	if est.Total > p.maxCost {
+		return badInputf("bench %s: the run would cost about $%.2f, above the limit of $%.2f: shorten it (DURATION, RATE), or raise the limit with %s=%.0f (or --max-cost)",
+			sc.Name, est.Total, p.maxCost, EnvMaxCost, math.Ceil(est.Total))
+	}
+	fmt.Fprintf(os.Stderr, "%s: about $%.4f, within the limit of $%.2f (%s)\n", sc.Name, est.Total, p.maxCost, EnvMaxCost)
+	return nil
+}
