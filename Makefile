@@ -6,6 +6,11 @@ GO ?= go
 GINKGO_FLAGS ?=
 SCENARIO ?=
 TARGET_RATE ?=
+SHARD ?=
+RUN ?=
+START ?=
+KEEP_TABLE ?=
+MAX_COST ?=
 DURATION ?=
 NAME ?=
 ENTITY ?=
@@ -14,14 +19,19 @@ LIMITS ?=
 LIMITS_SCALE ?=
 RATE ?=
 
+# BUILD_FLAGS: -trimpath and -buildvcs=false keep paths and Git state out of
+# the binary, so that deploy/Dockerfile, which runs this same command, builds
+# the same bytes from the same source and Go release.
+BUILD_FLAGS ?= -trimpath -buildvcs=false
+
 # Values reach the commands through the environment, never pasted into the
 # recipe's text: a value with quotes or a semicolon stays one value.
 # SCENARIO and DESIGN are split on spaces (several names); GINKGO_FLAGS is
 # the one value pasted as shell words, so that a label filter can be quoted
 # inside it, as README shows.
-export SCENARIO TARGET_RATE DURATION NAME ENTITY DESIGN LIMITS LIMITS_SCALE RATE
+export SCENARIO TARGET_RATE DURATION NAME ENTITY DESIGN LIMITS LIMITS_SCALE RATE SHARD RUN START KEEP_TABLE MAX_COST
 
-.PHONY: verify test lint walkthrough faults bench catalog new-design clean check-go
+.PHONY: verify test lint walkthrough faults bench catalog new-design build clean check-go
 
 ## verify: every access pattern of every design, proven on DynamoDB Local, plus the coverage gate (DESIGN=name: that design's suite, its scenario specs, lint and gate only)
 verify: check-go
@@ -35,9 +45,9 @@ test: check-go
 lint: check-go
 	$(GO) run ./cmd/ddbharness lint $$DESIGN
 
-## bench: load scenarios, capacity model and reports, throttled as real DynamoDB would (SCENARIO=name|design|all, TARGET_RATE=req/s, DURATION=20s, RATE=req/s constant pace, LIMITS=off, LIMITS_SCALE=0.01)
+## bench: load scenarios, capacity model and reports, throttled as real DynamoDB would (SCENARIO=name|design|all, TARGET_RATE=req/s, DURATION=20s, RATE=req/s constant pace, LIMITS=off, LIMITS_SCALE=0.01; at scale: SHARD=2/4 RUN=name START=time, KEEP_TABLE=1, MAX_COST=dollars)
 bench: check-go
-	$(GO) run ./cmd/ddbharness bench $${TARGET_RATE:+--target-rate="$$TARGET_RATE"} $${DURATION:+--duration="$$DURATION"} $${RATE:+--rate="$$RATE"} $${LIMITS:+--limits="$$LIMITS"} $${LIMITS_SCALE:+--limits-scale="$$LIMITS_SCALE"} $$SCENARIO
+	$(GO) run ./cmd/ddbharness bench $${TARGET_RATE:+--target-rate="$$TARGET_RATE"} $${DURATION:+--duration="$$DURATION"} $${RATE:+--rate="$$RATE"} $${LIMITS:+--limits="$$LIMITS"} $${LIMITS_SCALE:+--limits-scale="$$LIMITS_SCALE"} $${SHARD:+--shard="$$SHARD"} $${RUN:+--run="$$RUN"} $${START:+--start="$$START"} $${KEEP_TABLE:+--keep-table} $$SCENARIO
 
 ## catalog: list every design's access patterns
 catalog: check-go
@@ -55,6 +65,10 @@ faults: check-go
 new-design: check-go
 	@test -n "$$NAME" || { echo "usage: make new-design NAME=<name> [ENTITY=<entity>]   (NAME: lower-case letters and digits, e.g. make new-design NAME=library ENTITY=book)" >&2; exit 2; }
 	$(GO) run ./cmd/ddbharness new-design $${ENTITY:+-entity="$$ENTITY"} "$$NAME"
+
+## build: the static ddbharness binary in bin/, built as deploy/Dockerfile builds the image's
+build: check-go
+	CGO_ENABLED=0 $(GO) build $(BUILD_FLAGS) -o bin/ddbharness ./cmd/ddbharness
 
 ## clean: remove generated reports and the build cache of this module's tests
 clean:
