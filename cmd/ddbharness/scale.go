@@ -29,7 +29,7 @@ const DefaultMaxCost = 1.0
 // endpoint that is not AWS (a DynamoDB Local elsewhere) with limits on, so
 // that the run waits for it as it would on AWS. Real tables take seconds
 // to minutes; AWS publishes no figure.
-const emulatedCreation = 2 * time.Second
+const emulatedCreation = time.Second
 
 // scale is how a run is spread and what it may cost: its shard, whether
 // the table is kept, and the cost gate's limit.
