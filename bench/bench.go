@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/ddbharness/ddbharness/bench/capacity"
@@ -22,6 +23,7 @@ import (
 	"github.com/ddbharness/ddbharness/bench/served"
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/internal/ddblocal"
 	"github.com/ddbharness/ddbharness/workload"
 )
 
@@ -46,9 +48,9 @@ type Outcome struct {
 	Unserved []limits.UnservedSlot
 	// Merged names the shard reports a merged run was made of.
 	Merged []string
-	// Served is what the service answered each attempt, from the errors
-	// the SDK parsed: real DynamoDB's throttling (nil when db is not an SDK
-	// client).
+	// Served is what a remote service answered each attempt, from the
+	// errors the SDK parsed: real DynamoDB's throttling (nil on this
+	// machine, or when db is not an SDK client).
 	Served *served.Summary
 	// Service names what answered the calls when it was not DynamoDB
 	// Local ("real DynamoDB in eu-west-1"): its consumed capacity is then
@@ -130,8 +132,13 @@ func RunLimited(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, l
 		return Outcome{}, fmt.Errorf("bench: emulating DynamoDB's limits needs an SDK client (*dynamodb.Client), not %T: run with limits off", db)
 	}
 	if sdk {
-		m.served = served.New()
-		install := []func(*dynamodb.Options){func(o *dynamodb.Options) { o.APIOptions = append(o.APIOptions, m.served.Install) }}
+		var install []func(*dynamodb.Options)
+		if remote(c) {
+			// Only a remote service's answers are reported: DynamoDB Local
+			// throttles nothing, so its bench spares the per-call work.
+			m.served = served.New()
+			install = append(install, func(o *dynamodb.Options) { o.APIOptions = append(o.APIOptions, m.served.Install) })
+		}
 		if !lim.Off {
 			m.limits = limits.New(sc.Design.Schema, limits.Config{Scale: lim.scale(), Creating: lim.Creating,
 				WarmReads: float64(sc.Warm.Reads), WarmWrites: float64(sc.Warm.Writes)})
@@ -179,6 +186,13 @@ func RunLimited(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, l
 	}
 	res.Capacity = model.Analyze(m.ledger)
 	return res, nil
+}
+
+// remote reports whether c calls a service off this machine: real
+// DynamoDB (no endpoint set), or an endpoint that is not loopback.
+func remote(c *dynamodb.Client) bool {
+	e := aws.ToString(c.Options().BaseEndpoint)
+	return e == "" || !ddblocal.IsLoopback(e)
 }
 
 // heldByBackoff reports whether a run fell behind its pace while the SDK

@@ -1,10 +1,7 @@
 package bench_test
 
 import (
-	"bytes"
 	"context"
-	"io"
-	"net/http"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -17,31 +14,19 @@ import (
 	"github.com/ddbharness/ddbharness/bench/capacity"
 	"github.com/ddbharness/ddbharness/bench/meter"
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/internal/ddbtest"
 )
-
-// answer replays one DynamoDB answer to every request.
-type answer string
-
-func (a answer) Do(r *http.Request) (*http.Response, error) {
-	if r.Body != nil {
-		_, _ = io.Copy(io.Discard, r.Body)
-		_ = r.Body.Close()
-	}
-	h := http.Header{}
-	h.Set("Content-Type", "application/x-amz-json-1.0")
-	return &http.Response{StatusCode: 200, Header: h, Body: io.NopCloser(bytes.NewReader([]byte(a))), ContentLength: int64(len(a))}, nil
-}
 
 var _ = Describe("the service's own consumed capacity", Label("unit"), func() {
 	// A GetItem answer in the shape real DynamoDB gives with
 	// ReturnConsumedCapacity=INDEXES: the call's total, then its table's.
 	// The item is 5,000-odd bytes: AWS's rules charge an eventually
 	// consistent read of it 1 RCU (two 4 KB units, halved).
-	body := func(units string) answer {
-		return answer(`{"Item":{"PK":{"S":"K1"},"SK":{"S":"A"},"Blob":{"S":"` + strings.Repeat("x", 5000) + `"}},` +
+	body := func(units string) ddbtest.Answer {
+		return ddbtest.Answer(`{"Item":{"PK":{"S":"K1"},"SK":{"S":"A"},"Blob":{"S":"` + strings.Repeat("x", 5000) + `"}},` +
 			`"ConsumedCapacity":{"TableName":"ddbh-t","CapacityUnits":` + units + `,"Table":{"CapacityUnits":` + units + `}}}`)
 	}
-	get := func(a answer) capacity.Report {
+	get := func(a ddbtest.Answer) capacity.Report {
 		s := designs.Schema{PK: "PK", SK: "SK"}
 		sdk := dynamodb.New(dynamodb.Options{Region: "eu-west-1", BaseEndpoint: aws.String("https://dynamodb.eu-west-1.amazonaws.com"),
 			HTTPClient: a, Credentials: credentials.NewStaticCredentialsProvider("k", "s", "")})

@@ -96,7 +96,9 @@ func Merge(sc workload.Scenario, shards []Shard) (Outcome, error) {
 			if out.Started.IsZero() || f.Run.Started.Before(out.Started) {
 				out.Started = f.Run.Started
 			}
-			end = later(end, f.Run.Started.Add(f.Run.Elapsed))
+			if e := f.Run.Started.Add(f.Run.Elapsed); e.After(end) {
+				end = e
+			}
 		}
 		if f.Run.Failure != nil && (out.Failure == nil || f.Run.Failure.At < out.Failure.At) {
 			out.Failure = f.Run.Failure
@@ -180,11 +182,11 @@ func checkShards(sc workload.Scenario, shards []Shard) error {
 	return nil
 }
 
-// metricsOf sorts results by intended time, numbers them per pattern as
-// vegeta's plot expects, and computes vegeta's metrics of the mix and of
+// metricsOf sequences results as one machine's (engine.Sequence) and
+// computes vegeta's metrics of the mix and of
 // each pattern in steps.
 func metricsOf(results vegeta.Results, steps []engine.PatternMetrics) (vegeta.Metrics, []engine.PatternMetrics) {
-	slices.SortStableFunc(results, func(a, b vegeta.Result) int { return a.Timestamp.Compare(b.Timestamp) })
+	engine.Sequence(results)
 	var total vegeta.Metrics
 	by := map[string]*vegeta.Metrics{}
 	out := make([]engine.PatternMetrics, len(steps))
@@ -193,11 +195,8 @@ func metricsOf(results vegeta.Results, steps []engine.PatternMetrics) (vegeta.Me
 		out[i].Metrics = vegeta.Metrics{}
 		by[string(p.ID)] = &out[i].Metrics
 	}
-	seq := map[string]uint64{}
 	for i := range results {
 		r := &results[i]
-		r.Seq = seq[r.Attack]
-		seq[r.Attack]++
 		total.Add(r)
 		if m := by[r.Attack]; m != nil {
 			m.Add(r)
@@ -213,11 +212,4 @@ func metricsOf(results vegeta.Results, steps []engine.PatternMetrics) (vegeta.Me
 func addFidelity(a, b meter.Fidelity) meter.Fidelity {
 	return meter.Fidelity{Approximations: a.Approximations + b.Approximations, Unsure: a.Unsure + b.Unsure,
 		SettleReads: a.SettleReads + b.SettleReads, StillUnsure: a.StillUnsure + b.StillUnsure}
-}
-
-func later(a, b time.Time) time.Time {
-	if b.After(a) {
-		return b
-	}
-	return a
 }

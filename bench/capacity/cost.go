@@ -1,7 +1,9 @@
 package capacity
 
 // Prices of DynamoDB Standard tables in us-east-1 (US East, N. Virginia):
-// on-demand per million request units, provisioned per capacity unit-hour.
+// on-demand per million request units, provisioned per capacity unit-hour,
+// storage per GB-month past the free tier. The model's cost and the cost
+// gate's estimate (bench/cost) both read them here.
 // PriceDate is when these prices took effect (the on-demand reduction of
 // 1 November 2024); they were still the listed prices when checked in
 // November 2026. The pages render their figures with script, so the check
@@ -11,12 +13,13 @@ package capacity
 // https://aws.amazon.com/dynamodb/pricing/provisioned/
 const (
 	PriceDate              = "2024-11-01"
-	priceRegion            = "us-east-1"
+	PriceRegion            = "us-east-1"
 	priceTableClass        = "standard"
-	pricePerMillionRRU     = 0.125
-	pricePerMillionWRU     = 0.625
-	pricePerRCUHour        = 0.00013
-	pricePerWCUHour        = 0.00065
+	PricePerMillionRRU     = 0.125
+	PricePerMillionWRU     = 0.625
+	PricePerRCUHour        = 0.00013
+	PricePerWCUHour        = 0.00065
+	PricePerGBMonth        = 0.25
 	priceSource            = "https://aws.amazon.com/dynamodb/pricing/"
 	provisionedUtilisation = 0.7
 )
@@ -28,17 +31,17 @@ const (
 // capacity, divided by that utilisation.
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/AutoScaling.html
 func (r *run) cost() Cost {
-	c := Cost{Region: priceRegion, TableClass: priceTableClass, PriceDate: PriceDate, Source: priceSource,
-		Utilization: provisionedUtilisation, ReadRequestUnit: pricePerMillionRRU, WriteRequestUnit: pricePerMillionWRU,
-		RCUHour: pricePerRCUHour, WCUHour: pricePerWCUHour}
+	c := Cost{Region: PriceRegion, TableClass: priceTableClass, PriceDate: PriceDate, Source: priceSource,
+		Utilization: provisionedUtilisation, ReadRequestUnit: PricePerMillionRRU, WriteRequestUnit: PricePerMillionWRU,
+		RCUHour: PricePerRCUHour, WCUHour: PricePerWCUHour}
 	var total usage
 	for _, t := range r.l.targets {
 		total.rcu, total.wcu = total.rcu+t.rcu, total.wcu+t.wcu
 	}
 	per := r.perRequest(total)
 	c.RCUPerRequest, c.WCUPerRequest = per.rcu, per.wcu
-	c.OnDemand = per.rcu*pricePerMillionRRU + per.wcu*pricePerMillionWRU
+	c.OnDemand = per.rcu*PricePerMillionRRU + per.wcu*PricePerMillionWRU
 	const secondsPerHour = 3600
-	c.Provisioned = 1e6 * (per.rcu*pricePerRCUHour + per.wcu*pricePerWCUHour) / secondsPerHour / provisionedUtilisation
+	c.Provisioned = 1e6 * (per.rcu*PricePerRCUHour + per.wcu*PricePerWCUHour) / secondsPerHour / provisionedUtilisation
 	return c
 }

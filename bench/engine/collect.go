@@ -137,13 +137,7 @@ func (c *collector) finish(out *Outcome, sc workload.Scenario) {
 		results = append(results, ch...)
 	}
 	c.chunks = nil
-	slices.SortStableFunc(results, func(a, b vegeta.Result) int { return a.Timestamp.Compare(b.Timestamp) })
-	seq := map[string]uint64{}
-	for i := range results {
-		r := &results[i]
-		r.Seq = seq[r.Attack]
-		seq[r.Attack]++
-	}
+	Sequence(results)
 	c.total.Close()
 	out.Results, out.Total = results, c.total
 	for _, st := range sc.Mix {
@@ -154,6 +148,18 @@ func (c *collector) finish(out *Outcome, sc workload.Scenario) {
 		m.Close()
 		p, _ := sc.Design.Pattern(st.Pattern)
 		out.Patterns = append(out.Patterns, PatternMetrics{Pattern: p, Weight: st.Weight, Keys: keysName(st), Metrics: *m})
+	}
+}
+
+// Sequence orders results by intended time and numbers each pattern's
+// calls from 0, as vegeta's plot expects of each attack.
+func Sequence(results vegeta.Results) {
+	slices.SortStableFunc(results, func(a, b vegeta.Result) int { return a.Timestamp.Compare(b.Timestamp) })
+	seq := map[string]uint64{}
+	for i := range results {
+		r := &results[i]
+		r.Seq = seq[r.Attack]
+		seq[r.Attack]++
 	}
 }
 

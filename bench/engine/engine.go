@@ -248,10 +248,15 @@ func deleteTable(ctx context.Context, db DynamoDB, table string, tb *bed, cfg co
 	defer cancel()
 	// Tried again until the wait is over: after a failure the SDK's retry
 	// quota is spent, so a single call would give up at once.
-	for {
+	for told := false; ; told = true {
 		err := designs.DeleteTable(cleanup, db, table)
 		if err == nil {
 			return
+		}
+		if !told {
+			deadline, _ := cleanup.Deadline()
+			fmt.Fprintf(cfg.progress, "bench: table %s not deleted yet (%s); trying again until %s\n",
+				table, strings.Join(strings.Fields(err.Error()), " "), deadline.Format(time.TimeOnly))
 		}
 		select {
 		case <-cleanup.Done():

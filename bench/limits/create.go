@@ -26,11 +26,12 @@ type creation struct {
 // gsiLag is how much longer than the table its GSIs stay CREATING.
 const gsiLag = 1.5
 
-// emulateCreation is an Initialize middleware: it notes each CreateTable
-// and rewrites the status DescribeTable returns while the table is young.
+// emulateCreation is an Initialize middleware, installed only with
+// Config.Creating set: it notes each CreateTable and rewrites the status
+// DescribeTable returns while the table is young.
 func (e *Emulator) emulateCreation(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
 	out, md, err := next.HandleInitialize(ctx, in)
-	if err != nil || e.cfg.Creating <= 0 {
+	if err != nil {
 		return out, md, err
 	}
 	now := e.cfg.Now()

@@ -1,11 +1,8 @@
 package limits
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"io"
-	"net/http"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -16,21 +13,8 @@ import (
 	"github.com/ddbharness/ddbharness/bench/capacity"
 	"github.com/ddbharness/ddbharness/bench/meter"
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/internal/ddbtest"
 )
-
-// canned answers every request at once with the same body: the SDK and
-// what wraps it are all that costs.
-type canned []byte
-
-func (c canned) Do(r *http.Request) (*http.Response, error) {
-	if r.Body != nil {
-		_, _ = io.Copy(io.Discard, r.Body)
-		_ = r.Body.Close()
-	}
-	h := http.Header{}
-	h.Set("Content-Type", "application/x-amz-json-1.0")
-	return &http.Response{StatusCode: 200, Header: h, Body: io.NopCloser(bytes.NewReader(c)), ContentLength: int64(len(c))}, nil
-}
 
 // BenchmarkOverhead measures what emulating DynamoDB's limits adds to a
 // call through bench's instrumented client and ledger: admitting it
@@ -42,7 +26,7 @@ func BenchmarkOverhead(b *testing.B) {
 	body := []byte(`{"Item":{"PK":{"S":"K"},"SK":{"S":"A"},"Name":{"S":"an item with a name of some length"}},"ConsumedCapacity":{"TableName":"t","CapacityUnits":0.5}}`)
 	s := designs.Schema{PK: "PK", SK: "SK", GSIs: []designs.Index{{Name: "ByG", PK: "G", SK: "SK"}},
 		Billing: types.BillingModeProvisioned, RCU: 1 << 30, WCU: 1 << 30}
-	opts := dynamodb.Options{Region: "us-east-1", BaseEndpoint: aws.String("http://127.0.0.1:1"), HTTPClient: canned(body),
+	opts := dynamodb.Options{Region: "us-east-1", BaseEndpoint: aws.String("http://127.0.0.1:1"), HTTPClient: ddbtest.Answer(body),
 		Credentials: credentials.NewStaticCredentialsProvider("k", "s", "")}
 	keys := make([]*dynamodb.GetItemInput, 1000)
 	for i := range keys {

@@ -29,8 +29,10 @@ func (e *Emulator) Install(o *dynamodb.Options) {
 		if err := s.Initialize.Add(middleware.InitializeMiddlewareFunc("ddbharnessLimits", e.initialize), middleware.After); err != nil {
 			return err
 		}
-		if err := s.Initialize.Add(middleware.InitializeMiddlewareFunc("ddbharnessCreation", e.emulateCreation), middleware.After); err != nil {
-			return err
+		if e.cfg.Creating > 0 {
+			if err := s.Initialize.Add(middleware.InitializeMiddlewareFunc("ddbharnessCreation", e.emulateCreation), middleware.After); err != nil {
+				return err
+			}
 		}
 		// Last in the deserialize step: between the SDK's deserializer and
 		// the wire, so a refusal is parsed as DynamoDB's answer is.

@@ -8,6 +8,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ddbharness/ddbharness/bench"
@@ -40,21 +41,31 @@ type scale struct {
 	limitsOn bool // --limits was given on the command line
 }
 
-func defaultMaxCost() float64 {
-	if v, err := strconv.ParseFloat(os.Getenv(EnvMaxCost), 64); err == nil {
-		return v
+// maxCostEnv reads MAX_COST once: the flag's default, and whether the
+// variable is unusable (empty is unset).
+var maxCostEnv = sync.OnceValues(func() (float64, error) {
+	v := os.Getenv(EnvMaxCost)
+	if v == "" {
+		return DefaultMaxCost, nil
 	}
-	return DefaultMaxCost
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil {
+		return DefaultMaxCost, badInputf("bench: %s=%q: want a number of US dollars, like 5", EnvMaxCost, v)
+	}
+	return f, nil
+})
+
+func defaultMaxCost() float64 {
+	v, _ := maxCostEnv()
+	return v
 }
 
 // scalePlan reads --shard, --run, --start, --keep-table and --max-cost.
 func scalePlan(fs *flag.FlagSet, shard, run, start string, keep bool, maxCost float64, scenarios int) (scale, error) {
 	p := scale{shard: engine.ShardSpec{I: 1, N: 1, Run: run}, keep: keep, maxCost: maxCost}
 	fs.Visit(func(f *flag.Flag) { p.limitsOn = p.limitsOn || f.Name == "limits" })
-	if v := os.Getenv(EnvMaxCost); v != "" {
-		if _, err := strconv.ParseFloat(v, 64); err != nil {
-			return p, badInputf("bench: %s=%q: want a number of US dollars, like 5", EnvMaxCost, v)
-		}
+	if _, err := maxCostEnv(); err != nil {
+		return p, err
 	}
 	if math.IsNaN(maxCost) || math.IsInf(maxCost, 0) || maxCost < 0 {
 		return p, badInputf("bench: --max-cost=%v (%s): want US dollars, 0 or more, like 5", maxCost, EnvMaxCost)

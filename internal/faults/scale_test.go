@@ -92,7 +92,8 @@ var _ = Describe("bench on a remote endpoint", Ordered, Label("faults"), func() 
 		Expect(r.Output).To(And(ContainSubstring("what this run will cost"), ContainSubstring("within the limit of $1.00"),
 			MatchRegexp(`waiting for ddbh-invoicing-bench-\d+: table CREATING, GSI1 CREATING`), MatchRegexp(`table ACTIVE, GSI1 ACTIVE \([1-9]`)))
 		summary := latestReport(out, report.SummaryFile)
-		Expect(summary).To(And(ContainSubstring("Calls answered by the DynamoDB at http://"+relay.Addr), ContainSubstring("against AWS's rules")))
+		Expect(summary).To(And(ContainSubstring("Calls answered by the DynamoDB at http://"+relay.Addr), ContainSubstring("against AWS's rules"),
+			ContainSubstring("## Throttling, as the service answered")))
 		expectClean(ctx)
 	})
 
@@ -109,11 +110,11 @@ var _ = Describe("bench on a remote endpoint", Ordered, Label("faults"), func() 
 		r := startBin(remote, "bench", "--out", out, "--duration", "60s", scenario)
 		r.waitFor(scenario+"     1s", 1, time.Minute)
 		relay.Pause()
-		time.Sleep(5 * time.Second) // the run fails and its cleanup meets a dead endpoint
+		r.waitFor("not deleted yet", 1, time.Minute) // the run failed, and its cleanup met the dead endpoint
 		relay.Resume()
 		code, _ := r.waitExit(2 * time.Minute)
 		Expect(code).To(Equal(exitTestBed), r.Output())
-		Expect(r.Output()).NotTo(ContainSubstring("not deleted"))
+		Expect(r.Output()).NotTo(ContainSubstring("not deleted:"), "the cleanup gave up")
 		expectClean(ctx)
 	})
 
