@@ -168,11 +168,21 @@ func startShard(c container, index int, reports string, extra ...string) *gexec.
 	// hold after the bench unless a spec asks for one.
 	cmd.Env = append(cmd.Env, "JOB_COMPLETION_INDEX="+strconv.Itoa(index), "COLLECT_SECONDS=0")
 	cmd.Env = append(cmd.Env, extra...) // exec keeps the last of duplicates
+	// A group of its own, so that a spec that fails kills the stub too, not
+	// only the shell above it (an orphaned stub would loop for ever).
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	session, err := gexec.Start(cmd, GinkgoWriter, GinkgoWriter)
 	Expect(err).NotTo(HaveOccurred())
-	DeferCleanup(func() { session.Kill().Wait() })
+	DeferCleanup(func() {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		Eventually(session, processWait).Should(gexec.Exit())
+	})
 	return session
 }
+
+// processWait bounds a wait for the pod's shell to start, act or exit: far
+// beyond what it takes, so that it holds on a machine loaded 16 deep.
+const processWait = time.Minute
 
 // pod picks one of the Job's pods for a spec.
 type pod int
@@ -241,7 +251,7 @@ var _ = Describe("the Kubernetes Job", func() {
 					index, shard = n-1, shards+"/"+shards // 4/4 as shipped
 				}
 				session := startShard(c, index, reports)
-				Eventually(session).Should(gexec.Exit(0))
+				Eventually(session, processWait).Should(gexec.Exit(0))
 				Expect(strings.Split(strings.TrimSuffix(string(session.Out.Contents()), "\n"), "\n")).To(Equal([]string{
 					"bench", "--shard", shard, "--run", vars["RUN"], "--start", vars["START"], "--out", reports, vars["SCENARIO"],
 				}))
@@ -251,15 +261,15 @@ var _ = Describe("the Kubernetes Job", func() {
 		)
 
 		It("fails the pod with the bench's exit status", func() {
-			Eventually(startShard(c, 1, reports, "STUB_EXIT=3")).Should(gexec.Exit(3))
+			Eventually(startShard(c, 1, reports, "STUB_EXIT=3"), processWait).Should(gexec.Exit(3))
 		})
 
 		It("passes SIGTERM on to the bench, and then ends without holding the pod", func() {
 			ready := filepath.Join(GinkgoT().TempDir(), "ready")
 			session := startShard(c, 0, reports, "STUB_READY="+ready, "COLLECT_SECONDS=60")
-			Eventually(ready).Should(BeAnExistingFile())
+			Eventually(ready, processWait).Should(BeAnExistingFile())
 			session.Signal(syscall.SIGTERM)
-			Eventually(session).Should(gexec.Exit(143))
+			Eventually(session, processWait).Should(gexec.Exit(143))
 			Expect(session.Out).To(gbytes.Say("TERM"))
 		})
 
@@ -267,7 +277,7 @@ var _ = Describe("the Kubernetes Job", func() {
 			session := startShard(c, 0, reports, "COLLECT_SECONDS=60")
 			Consistently(session, "1500ms").ShouldNot(gexec.Exit())
 			Expect(os.WriteFile(filepath.Join(reports, "collected"), nil, 0o644)).To(Succeed())
-			Eventually(session, "5s").Should(gexec.Exit(0))
+			Eventually(session, processWait).Should(gexec.Exit(0))
 		})
 	})
 })
