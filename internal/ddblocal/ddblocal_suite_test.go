@@ -2,12 +2,9 @@ package ddblocal
 
 import (
 	"errors"
-	"net"
 	"net/http"
-	"net/url"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 
@@ -92,70 +89,10 @@ func skipIfGiven() {
 	}
 }
 
-var _ = Describe("starting an embedded DynamoDB Local", Label("ddblocal", "embedded"), func() {
+// Starting and killing a whole JVM is internal/faults' (make faults): an
+// embedded DynamoDB Local, and the command that listens on loopback only.
+var _ = Describe("an embedded DynamoDB Local that cannot start", Label("ddblocal", "embedded"), func() {
 	BeforeEach(skipIfGiven)
-
-	It("starts one on a free port, answers, and leaves no JVM behind", func(ctx SpecContext) {
-		srv, err := Start(ctx, WithEnv(ownEnv()), WithLog(GinkgoWriter))
-		Expect(err).NotTo(HaveOccurred())
-		endpoint := srv.Endpoint
-		_, err = Client(endpoint).ListTables(ctx, &dynamodb.ListTablesInput{})
-		Expect(err).NotTo(HaveOccurred())
-
-		By("using it as a given endpoint: nothing new starts, and releasing it stops nothing")
-		given, err := Start(ctx, WithEnv(Env{Endpoint: endpoint}))
-		Expect(err).NotTo(HaveOccurred())
-		Expect(given.Endpoint).To(Equal(endpoint))
-		Expect(given.Embedded()).To(BeFalse())
-		given.Stop()
-		_, err = Client(endpoint).ListTables(ctx, &dynamodb.ListTablesInput{})
-		Expect(err).NotTo(HaveOccurred())
-
-		srv.Stop()
-		Eventually(srv.Done()).Should(BeClosed())
-		Expect(srv.Exit()).To(Succeed(), "a stop asked for is not an unexpected exit")
-		probe := Client(endpoint, func(o *dynamodb.Options) { o.RetryMaxAttempts = 1 })
-		_, err = probe.ListTables(ctx, &dynamodb.ListTablesInput{})
-		Expect(err).To(HaveOccurred(), "the JVM still answers after stop")
-	})
-
-	It("listens on loopback only", func(ctx SpecContext) {
-		ip := testnet.OutsideIPv4()
-		if ip == "" {
-			Skip("this machine has no IPv4 address but loopback: nothing to reach DynamoDB Local from")
-		}
-		srv, err := Start(ctx, WithEnv(ownEnv()), WithLog(GinkgoWriter))
-		Expect(err).NotTo(HaveOccurred())
-		DeferCleanup(srv.Stop)
-		if !srv.LoopbackOnly {
-			Skip("this Java cannot build the loopback launcher: DynamoDB Local listens on every interface, and said so")
-		}
-		u, err := url.Parse(srv.Endpoint)
-		Expect(err).NotTo(HaveOccurred())
-
-		conn, err := net.DialTimeout("tcp", net.JoinHostPort("127.0.0.1", u.Port()), time.Second)
-		Expect(err).NotTo(HaveOccurred(), "loopback reaches it")
-		conn.Close()
-		_, err = net.DialTimeout("tcp", net.JoinHostPort(ip, u.Port()), time.Second)
-		Expect(err).To(MatchError(syscall.ECONNREFUSED), "DynamoDB Local answers on %s, not only on loopback", ip)
-	})
-
-	It("says when its JVM is killed: Done closes, Exit names the signal and carries its last lines", func(ctx SpecContext) {
-		srv, err := Start(ctx, WithEnv(ownEnv()), WithLog(GinkgoWriter))
-		Expect(err).NotTo(HaveOccurred())
-		DeferCleanup(srv.Stop)
-		Expect(srv.Exit()).To(Succeed(), "nothing to say while it runs")
-		Consistently(srv.Done(), 200*time.Millisecond).ShouldNot(BeClosed())
-
-		Expect(srv.proc.cmd.Process.Signal(syscall.SIGKILL)).To(Succeed())
-		Eventually(srv.Done(), 5*time.Second).Should(BeClosed())
-		var exit *ExitError
-		Expect(errors.As(srv.Exit(), &exit)).To(BeTrue(), "an exit nobody asked for is reported")
-		Expect(exit.State).To(Equal("signal: killed"))
-		Expect(exit.Endpoint).To(Equal(srv.Endpoint))
-		Expect(exit.Logs).To(ContainSubstring("Initializing DynamoDB Local"))
-		Expect(exit.Error()).To(And(ContainSubstring("signal: killed"), ContainSubstring("its last lines")))
-	})
 
 	It("shows the last log lines when DynamoDB Local exits early", func(ctx SpecContext) {
 		java, err := checkJava(ctx)

@@ -1,0 +1,81 @@
+package faults_test
+
+import (
+	"errors"
+	"os"
+	"syscall"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/ddbharness/ddbharness/internal/ddblocal"
+)
+
+// jvmWait bounds a wait for a JVM to start answering or to end: far beyond
+// what it takes, so that it holds on a machine loaded 16 deep.
+const jvmWait = time.Minute
+
+// embedded starts a DynamoDB Local of this process's own, whatever
+// endpoint the surrounding run was given, stopped when the spec ends.
+func embedded(ctx SpecContext) *ddblocal.Server {
+	GinkgoHelper()
+	env, err := ddblocal.LoadEnv()
+	Expect(err).NotTo(HaveOccurred())
+	srv, err := ddblocal.Start(ctx, ddblocal.WithEnv(ddblocal.Env{CacheDir: env.CacheDir}), ddblocal.WithLog(GinkgoWriter))
+	Expect(err).NotTo(HaveOccurred())
+	DeferCleanup(srv.Stop)
+	Expect(srv.Embedded()).To(BeTrue())
+	return srv
+}
+
+// killJava kills with SIGKILL the JVM this process started for the
+// DynamoDB Local at srv, as the kernel's OOM killer or a user would.
+func killJava(srv *ddblocal.Server) {
+	GinkgoHelper()
+	jvms := javaUnder(os.Getpid())
+	Expect(jvms).To(HaveLen(1), "one JVM of this process serves %s", srv.Endpoint)
+	Expect(syscall.Kill(jvms[0], syscall.SIGKILL)).To(Succeed())
+}
+
+var _ = Describe("an embedded DynamoDB Local", Label("faults"), func() {
+	It("starts on a free port, answers, and leaves no JVM behind", func(ctx SpecContext) {
+		srv := embedded(ctx)
+		endpoint := srv.Endpoint
+		_, err := ddblocal.Client(endpoint).ListTables(ctx, &dynamodb.ListTablesInput{})
+		Expect(err).NotTo(HaveOccurred())
+
+		By("using it as a given endpoint: nothing new starts, and releasing it stops nothing")
+		given, err := ddblocal.Start(ctx, ddblocal.WithEnv(ddblocal.Env{Endpoint: endpoint}))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(given.Endpoint).To(Equal(endpoint))
+		Expect(given.Embedded()).To(BeFalse())
+		given.Stop()
+		_, err = ddblocal.Client(endpoint).ListTables(ctx, &dynamodb.ListTablesInput{})
+		Expect(err).NotTo(HaveOccurred())
+
+		srv.Stop()
+		Eventually(srv.Done(), jvmWait).Should(BeClosed())
+		Expect(srv.Exit()).To(Succeed(), "a stop asked for is not an unexpected exit")
+		Expect(javaUnder(os.Getpid())).To(BeEmpty(), "a JVM outlived Stop")
+		probe := ddblocal.Client(endpoint, func(o *dynamodb.Options) { o.RetryMaxAttempts = 1 })
+		_, err = probe.ListTables(ctx, &dynamodb.ListTablesInput{})
+		Expect(err).To(HaveOccurred(), "the JVM still answers after stop")
+	}, SpecTimeout(3*jvmWait))
+
+	It("says when its JVM is killed: Done closes, Exit names the signal and carries its last lines", func(ctx SpecContext) {
+		srv := embedded(ctx)
+		Expect(srv.Exit()).To(Succeed(), "nothing to say while it runs")
+		Expect(srv.Done()).NotTo(BeClosed())
+
+		killJava(srv)
+		Eventually(srv.Done(), jvmWait).Should(BeClosed())
+		var exit *ddblocal.ExitError
+		Expect(errors.As(srv.Exit(), &exit)).To(BeTrue(), "an exit nobody asked for is reported")
+		Expect(exit.State).To(Equal("signal: killed"))
+		Expect(exit.Endpoint).To(Equal(srv.Endpoint))
+		Expect(exit.Logs).To(ContainSubstring("Initializing DynamoDB Local"))
+		Expect(exit.Error()).To(And(ContainSubstring("signal: killed"), ContainSubstring("its last lines")))
+	}, SpecTimeout(3*jvmWait))
+})
