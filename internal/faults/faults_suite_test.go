@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -28,6 +29,16 @@ var repoRoot = filepath.Join("..", "..")
 
 // bin is ddbharness built from the checkout, once for the suite.
 var bin string
+
+// Bounds on waits for processes, which a loaded machine (load 16 on two
+// cores) stretches many times over: atOnce for what must not wait on
+// anything (a refusal, a run that stops), well below the waits it must not
+// make (a minute's ready timeout, a 30 s run); exitWait for a process to
+// exit once asked.
+const (
+	atOnce   = 20 * time.Second
+	exitWait = time.Minute
+)
 
 // Exit codes, as the README documents them.
 const (

@@ -36,7 +36,7 @@ var _ = Describe("an endpoint the harness may not or cannot use", Label("faults"
 		for _, cmd := range []string{"verify", "bench"} {
 			r := ddbtest.Command(ctx, repoRoot, given("http://ddbh-remote.invalid:8000"), bin, cmd)
 			Expect(r.Code).To(Equal(exitBadInput), cmd)
-			Expect(r.Elapsed).To(BeNumerically("<", 5*time.Second), cmd)
+			Expect(r.Elapsed).To(BeNumerically("<", atOnce), cmd)
 			Expect(r.Output).To(And(ContainSubstring(ddblocal.EnvAllowRemote+"=1"), ContainSubstring("your AWS credentials"),
 				ContainSubstring("unset "+ddblocal.EnvEndpoint)), cmd)
 		}
@@ -63,12 +63,12 @@ var _ = Describe("an endpoint the harness may not or cannot use", Label("faults"
 		Expect(requests.Load()).To(BeZero(), "a request reached %s before the opt-in was decided", url)
 	})
 
-	It("names a closed port within 5 s, with exit 3", func(ctx SpecContext) {
+	It("names a closed port within seconds, with exit 3", func(ctx SpecContext) {
 		endpoint := testnet.ClosedPort()
 		for _, cmd := range []string{"verify", "bench"} {
 			r := ddbtest.Command(ctx, repoRoot, given(endpoint), bin, cmd)
 			Expect(r.Code).To(Equal(exitTestBed), cmd)
-			Expect(r.Elapsed).To(BeNumerically("<", 5*time.Second), cmd)
+			Expect(r.Elapsed).To(BeNumerically("<", atOnce), cmd)
 			Expect(r.Output).To(And(ContainSubstring(ddblocal.EnvEndpoint+"="+endpoint), ContainSubstring("connection refused"),
 				ContainSubstring("unset "+ddblocal.EnvEndpoint)), cmd)
 		}
@@ -78,7 +78,7 @@ var _ = Describe("an endpoint the harness may not or cannot use", Label("faults"
 		url, _ := testnet.NotDynamoDB("127.0.0.1", http.StatusNotImplemented, "")
 		r := ddbtest.Command(ctx, repoRoot, given(url), bin, "bench")
 		Expect(r.Code).To(Equal(exitTestBed))
-		Expect(r.Elapsed).To(BeNumerically("<", 5*time.Second))
+		Expect(r.Elapsed).To(BeNumerically("<", atOnce))
 		Expect(r.Output).To(ContainSubstring("HTTP 501 Not Implemented"))
 	})
 
