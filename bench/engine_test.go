@@ -6,13 +6,10 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"net/url"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -28,8 +25,6 @@ import (
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/designs/invoicing"
 	"github.com/ddbharness/ddbharness/fixtures"
-	"github.com/ddbharness/ddbharness/internal/ddblocal"
-	"github.com/ddbharness/ddbharness/internal/ddbtest"
 	"github.com/ddbharness/ddbharness/workload"
 )
 
@@ -217,64 +212,4 @@ var _ = Describe("running a scenario on DynamoDB Local", Label("engine"), func()
 		var missing *types.ResourceNotFoundException
 		Expect(errors.As(err, &missing)).To(BeTrue(), "table %s is still there", out.Table)
 	})
-
-	It("stops at once when its DynamoDB Local dies, says how, and accounts only the calls before", func(ctx SpecContext) {
-		env, err := ddblocal.LoadEnv()
-		Expect(err).NotTo(HaveOccurred())
-		srv, err := ddblocal.Start(ctx, ddblocal.WithEnv(ddblocal.Env{CacheDir: env.CacheDir}), ddblocal.WithLog(GinkgoWriter))
-		Expect(err).NotTo(HaveOccurred())
-		DeferCleanup(srv.Stop)
-		Expect(srv.Embedded()).To(BeTrue())
-
-		sc := billing()
-		sc.Duration = time.Minute
-		// Kill the JVM once 20 measured calls have finished.
-		sc.Driver = func(db designs.DB, table string, seed int64) workload.Driver {
-			return &cancelling{Driver: newInvoicingDriver(db, table, seed), after: 20, cancel: func() { killJava(srv.Endpoint) }}
-		}
-		out, err := bench.Run(ctx, ddblocal.Client(srv.Endpoint), sc, engine.Warmup(0),
-			engine.Watch(srv.Done(), srv.Exit), engine.Progress(GinkgoWriter))
-		Expect(err).NotTo(HaveOccurred())
-		f := out.Failure
-		Expect(f).NotTo(BeNil())
-		Expect(f.Phase).To(Equal(engine.PhaseMeasure))
-		Expect(f.Reason).To(ContainSubstring("signal: killed"))
-		Expect(f.Logs).NotTo(BeEmpty(), "DynamoDB Local's last lines")
-		GinkgoWriter.Printf("failure at %s while %s: %s\nlast lines:\n%s", f.At, f.Phase, f.Reason, f.Logs)
-		Expect(f.At).To(BeNumerically(">", 0))
-		Expect(out.Interrupted).To(BeFalse())
-		// Stopping waits for no drain; the bound is far from the run's
-		// minute, and holds on a busy machine.
-		Expect(out.Elapsed - f.At).To(BeNumerically("<", 5*time.Second))
-
-		By("modelling capacity on the calls before the failure only")
-		Expect(out.CapacitySpan()).To(Equal(f.At))
-		cut := out.Started.Add(f.At)
-		var before int64
-		for _, r := range out.Results {
-			if r.Timestamp.Before(cut) {
-				before++
-			}
-		}
-		Expect(out.Capacity.Requests).To(Equal(before))
-		var accounted int64
-		for _, p := range out.Capacity.Patterns {
-			accounted += p.Calls
-		}
-		Expect(accounted).To(And(BeNumerically(">=", 20), BeNumerically("<=", before)))
-	})
 })
-
-// killJava kills, with SIGKILL, the JVM this process started for the
-// DynamoDB Local at endpoint: as the kernel's OOM killer or a user would.
-func killJava(endpoint string) {
-	u, err := url.Parse(endpoint)
-	Expect(err).NotTo(HaveOccurred())
-	for _, p := range ddbtest.Procs() {
-		if p.PPID == os.Getpid() && strings.Contains(p.Cmdline+" ", " -port "+u.Port()+" ") {
-			Expect(syscall.Kill(p.PID, syscall.SIGKILL)).To(Succeed())
-			return
-		}
-	}
-	Fail("no JVM of this process serves " + endpoint)
-}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,6 +19,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	vegeta "github.com/tsenart/vegeta/v12/lib"
 
 	"github.com/ddbharness/ddbharness/bench/report"
 	"github.com/ddbharness/ddbharness/internal/ddblocal"
@@ -122,6 +124,30 @@ func latestReport(root, name string) string {
 	return string(b)
 }
 
+// resultsBefore counts the calls in the latest report's results.bin sent
+// before cut.
+func resultsBefore(root string, cut time.Time) int64 {
+	GinkgoHelper()
+	dir, err := report.Latest(root)
+	Expect(err).NotTo(HaveOccurred(), "no report under %s", root)
+	f, err := os.Open(filepath.Join(dir, report.ResultsFile))
+	Expect(err).NotTo(HaveOccurred())
+	defer f.Close()
+	var n int64
+	dec := vegeta.NewDecoder(f)
+	for {
+		var r vegeta.Result
+		err := dec.Decode(&r)
+		if err == io.EOF {
+			return n
+		}
+		Expect(err).NotTo(HaveOccurred())
+		if r.Timestamp.Before(cut) {
+			n++
+		}
+	}
+}
+
 func latestMetrics(root string) map[string]any {
 	GinkgoHelper()
 	var m map[string]any
@@ -137,7 +163,7 @@ var _ = Describe("bench flags out of range", Label("faults"), func() {
 			r := ddbtest.Command(ctx, GinkgoT().TempDir(), ownLocal(), bin, args...)
 			Expect(r.Code).To(Equal(exitBadInput), "%v", args)
 			Expect(r.Output).To(ContainSubstring(want))
-			Expect(r.Elapsed).To(BeNumerically("<", 5*time.Second), "refused before anything starts")
+			Expect(r.Elapsed).To(BeNumerically("<", atOnce), "refused before anything starts")
 			Expect(r.Output).NotTo(ContainSubstring("DynamoDB at"), "no DynamoDB Local started")
 		},
 		Entry("DURATION=-5s", "want a duration above 0", "bench", "--duration=-5s", "invoicing/month-end"),
@@ -170,7 +196,7 @@ var _ = Describe("bench flags out of range", Label("faults"), func() {
 		r := ddbtest.Command(ctx, GinkgoT().TempDir(), env, bin, "tables", "--delete")
 		Expect(r.Code).To(Equal(exitBadInput))
 		Expect(r.Output).To(ContainSubstring(ddblocal.EnvAllowRemote + "=1"))
-		Expect(r.Elapsed).To(BeNumerically("<", 5*time.Second), "192.0.2.1 never answers: no call was made")
+		Expect(r.Elapsed).To(BeNumerically("<", atOnce), "192.0.2.1 never answers: no call was made")
 	})
 })
 
@@ -191,7 +217,7 @@ var _ = Describe("help", Label("faults"), func() {
 })
 
 var _ = Describe("bench when DynamoDB Local dies mid-run", Label("faults"), func() {
-	It("stops within 5 s, exits 3, writes a report marked failed with the cause, and leaves no JVM", func() {
+	It("stops within seconds, exits 3, writes a report marked failed with the cause, and leaves no JVM", func() {
 		out := GinkgoT().TempDir()
 		r := startBin(ownLocal(), "bench", "--duration=30s", "--out="+out, "invoicing/month-end")
 		// Progress prints a line a second while measuring: the third means
@@ -202,8 +228,8 @@ var _ = Describe("bench when DynamoDB Local dies mid-run", Label("faults"), func
 		Expect(syscall.Kill(jvms[0], syscall.SIGKILL)).To(Succeed())
 		killed := time.Now()
 
-		code, ended := r.waitExit(10 * time.Second)
-		Expect(ended.Sub(killed)).To(BeNumerically("<", 5*time.Second), "the run stops promptly")
+		code, ended := r.waitExit(exitWait)
+		Expect(ended.Sub(killed)).To(BeNumerically("<", atOnce), "the run stops promptly, not when its 30 s would end")
 		Expect(code).To(Equal(exitTestBed), "exit code of a failed test bed")
 		Expect(r.Output()).To(ContainSubstring("FAILED: the test bed failed"))
 
@@ -217,7 +243,23 @@ var _ = Describe("bench when DynamoDB Local dies mid-run", Label("faults"), func
 		Expect(m["failure"]).To(HaveKeyWithValue("reason", ContainSubstring("signal: killed")))
 		Eventually(func() bool {
 			return slices.ContainsFunc(ddbtest.Procs(), func(p ddbtest.Proc) bool { return p.PID == jvms[0] })
-		}).WithTimeout(2*time.Second).Should(BeFalse(), "the JVM is gone")
+		}).WithTimeout(jvmWait).Should(BeFalse(), "the JVM is gone")
+
+		By("modelling capacity on the calls before the failure only")
+		var run struct {
+			Started  time.Time     `json:"started"`
+			Elapsed  time.Duration `json:"elapsed"`
+			Covers   time.Duration `json:"capacity_covers"`
+			Failure  struct{ At time.Duration }
+			Capacity struct{ Requests int64 }
+		}
+		Expect(json.Unmarshal([]byte(latestReport(out, report.MetricsFile)), &run)).To(Succeed())
+		Expect(run.Failure.At).To(BeNumerically(">", 0))
+		Expect(run.Elapsed-run.Failure.At).To(BeNumerically("<", atOnce), "stopping waits for no drain")
+		Expect(run.Covers).To(Equal(run.Failure.At))
+		before := resultsBefore(out, run.Started.Add(run.Failure.At))
+		Expect(before).To(BeNumerically(">", 0))
+		Expect(run.Capacity.Requests).To(Equal(before))
 	})
 })
 
@@ -227,7 +269,7 @@ var _ = Describe("bench interrupted", Label("faults"), func() {
 		r := startBin(ownLocal(), "bench", "--duration=20s", "--out="+out, "invoicing/month-end")
 		r.waitFor("p50 ", 3, 2*time.Minute) // about three seconds into measuring
 		Expect(r.cmd.Process.Signal(os.Interrupt)).To(Succeed())
-		code, _ := r.waitExit(10 * time.Second)
+		code, _ := r.waitExit(exitWait)
 		Expect(code).To(Equal(exitInterrupted))
 		Expect(r.Output()).To(MatchRegexp(`interrupted: ran \d+\.\d s of the 20s asked for`), "the headline")
 
@@ -245,7 +287,7 @@ var _ = Describe("bench interrupted", Label("faults"), func() {
 		r := startBin(ownLocal(), "bench", "--out="+out, "shop/browse") // a pool of 2000 to seed
 		r.waitFor("shop/browse: seeding ", 1, 2*time.Minute)
 		Expect(r.cmd.Process.Signal(os.Interrupt)).To(Succeed())
-		code, _ := r.waitExit(10 * time.Second)
+		code, _ := r.waitExit(exitWait)
 		Expect(r.Output()).NotTo(ContainSubstring("warming up"), "seeding ended before the interrupt: the spec needs a bigger pool")
 		Expect(code).To(Equal(exitInterrupted))
 		Expect(r.Output()).To(ContainSubstring("interrupted while seeding, before measuring: nothing measured"))
