@@ -21,6 +21,8 @@ import (
 	"github.com/onsi/gomega/gbytes"
 	"github.com/onsi/gomega/gexec"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/ddbharness/ddbharness/internal/procgroup"
 )
 
 // Paths from this package's folder, where the specs run.
@@ -170,11 +172,11 @@ func startShard(c container, index int, reports string, extra ...string) *gexec.
 	cmd.Env = append(cmd.Env, extra...) // exec keeps the last of duplicates
 	// A group of its own, so that a spec that fails kills the stub too, not
 	// only the shell above it (an orphaned stub would loop for ever).
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	procgroup.Own(cmd)
 	session, err := gexec.Start(cmd, GinkgoWriter, GinkgoWriter)
 	Expect(err).NotTo(HaveOccurred())
 	DeferCleanup(func() {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		_ = procgroup.Kill(cmd)
 		Eventually(session, processWait).Should(gexec.Exit())
 	})
 	return session

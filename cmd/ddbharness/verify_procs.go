@@ -11,6 +11,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/ddbharness/ddbharness/internal/procgroup"
 )
 
 // interruptGrace is how long a process group interrupted like a Ctrl-C
@@ -74,8 +76,7 @@ func startReaper(graceful bool) (*reaper, error) {
 	}
 	cmd := exec.Command("/bin/sh", "-c", reaperScript, "reaper", tenths)
 	cmd.Stdin, cmd.Stderr = r, os.Stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
+	if err := procgroup.Start(cmd); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("start the process reaper (/bin/sh): %w", err)
 	}
@@ -109,10 +110,9 @@ func (r *reaper) close() {
 // DynamoDB Local is gone), else SIGINT, as a Ctrl-C would, then SIGKILL
 // after interruptGrace. wait waits for cmd and delists it.
 func (r *reaper) startGroup(ctx context.Context, cmd *exec.Cmd) (wait func() error, err error) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	// An orphan holding the output pipe must not keep Wait from returning.
 	cmd.WaitDelay = 2 * time.Second
-	if err := cmd.Start(); err != nil {
+	if err := procgroup.Start(cmd); err != nil {
 		return nil, err
 	}
 	pgid := cmd.Process.Pid
@@ -128,15 +128,10 @@ func (r *reaper) startGroup(ctx context.Context, cmd *exec.Cmd) (wait func() err
 		}
 		var bed testBed
 		if errors.As(context.Cause(ctx), &bed) {
-			_ = syscall.Kill(-pgid, syscall.SIGKILL)
+			_ = procgroup.Kill(cmd)
 			return
 		}
-		_ = syscall.Kill(-pgid, syscall.SIGINT)
-		select {
-		case <-exited:
-		case <-time.After(interruptGrace):
-			_ = syscall.Kill(-pgid, syscall.SIGKILL)
-		}
+		procgroup.Stop(cmd, syscall.SIGINT, interruptGrace, exited)
 	}()
 	return func() error {
 		err := cmd.Wait()

@@ -24,6 +24,7 @@ import (
 	"github.com/aws/smithy-go"
 
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/internal/procgroup"
 )
 
 // MinJava is the oldest Java that runs DynamoDB Local 2.6 and later.
@@ -341,8 +342,8 @@ func launch(java string, args []string, cleanup func()) (*server, error) {
 	cmd.Stdout, cmd.Stderr = s.logs, s.logs
 	// Own process group: a terminal's Ctrl-C reaches us, and we stop the JVM
 	// in order. Pdeathsig: the JVM dies with us even when we are killed.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	if err := cmd.Start(); err != nil {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	if err := procgroup.Start(cmd); err != nil {
 		cleanup()
 		return nil, fmt.Errorf("start DynamoDB Local: %w", err)
 	}
@@ -366,13 +367,7 @@ func (s *server) stop() {
 		s.mu.Lock()
 		s.stopping = true
 		s.mu.Unlock()
-		_ = s.cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-s.exited:
-		case <-time.After(DefaultStopTimeout):
-			_ = s.cmd.Process.Kill()
-			<-s.exited
-		}
+		procgroup.Stop(s.cmd, syscall.SIGTERM, DefaultStopTimeout, s.exited)
 	})
 }
 
