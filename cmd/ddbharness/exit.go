@@ -4,7 +4,8 @@ import (
 	"context"
 	"errors"
 	"flag"
-	"fmt"
+
+	"github.com/ddbharness/ddbharness/internal/failure"
 )
 
 // Exit codes a script can rely on (README, "Exit codes").
@@ -16,31 +17,22 @@ const (
 	exitInterrupted = 130 // Ctrl-C or SIGTERM: what ran is reported, the rest did not run
 )
 
+// The kinds of failure are internal/failure's, so that a package a command
+// runs can return them as well.
+type (
+	badInput = failure.BadInput
+	testBed  = failure.TestBed
+)
+
 // errReported is a failure whose details are already on screen: main exits
 // non-zero without printing after the run's closing summary line.
-var errReported = errors.New("reported")
-
-// badInput is an argument or variable the command refuses before it starts.
-type badInput struct{ msg string }
-
-func (e badInput) Error() string { return e.msg }
+var errReported = failure.ErrReported
 
 // badInputf returns a badInput; say what is wrong and what is allowed.
-func badInputf(format string, args ...any) error { return badInput{fmt.Sprintf(format, args...)} }
-
-// testBed marks err as the test bed failing rather than the design.
-type testBed struct{ err error }
-
-func (e testBed) Error() string { return e.err.Error() }
-func (e testBed) Unwrap() error { return e.err }
+func badInputf(format string, args ...any) error { return failure.BadInputf(format, args...) }
 
 // testBedFailed wraps err (nil stays nil) as a failure of the test bed.
-func testBedFailed(err error) error {
-	if err == nil {
-		return nil
-	}
-	return testBed{err}
-}
+func testBedFailed(err error) error { return failure.TestBedFailed(err) }
 
 // errInterrupted is a run stopped by Ctrl-C or SIGTERM, already reported.
 var errInterrupted = errors.New("interrupted")
@@ -76,7 +68,7 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 	if err == nil || errors.Is(err, flag.ErrHelp) {
 		return err
 	}
-	return badInput{fmt.Sprintf("%s: %v (see ddbharness %s -h)", fs.Name(), err, fs.Name())}
+	return badInputf("%s: %v (see ddbharness %s -h)", fs.Name(), err, fs.Name())
 }
 
 // noArgs runs a command that takes no arguments, refusing any.

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"slices"
 	"strings"
 
 	"github.com/ddbharness/ddbharness/designs"
@@ -69,7 +68,7 @@ func pickDesigns(names []string) ([]designs.Design, error) {
 	}
 	var out []designs.Design
 	for _, n := range names {
-		d, ok := findDesign(n)
+		d, ok := all.Find(n)
 		if !ok {
 			return nil, badInputf("lint: no design %q: pick one of %s (see ddbharness catalog)", n, strings.Join(designNames(), ", "))
 		}
@@ -78,22 +77,5 @@ func pickDesigns(names []string) ([]designs.Design, error) {
 	return out, nil
 }
 
-// findDesign is the design named n.
-func findDesign(n string) (designs.Design, bool) {
-	i := slices.IndexFunc(all.Designs, func(d designs.Design) bool { return d.Name == n })
-	if i < 0 {
-		return designs.Design{}, false
-	}
-	return all.Designs[i], true
-}
-
-func designNames() []string { return namesOf(all.Designs) }
-
-// namesOf lists the designs' names, in order.
-func namesOf(ds []designs.Design) []string {
-	var names []string
-	for _, d := range ds {
-		names = append(names, d.Name)
-	}
-	return names
-}
+// designNames are every design's names, in order.
+func designNames() []string { return all.Names(all.Designs) }

@@ -291,7 +291,7 @@ func stopped(ctx, runCtx context.Context, err error) error {
 		fmt.Println("verify: FAILED: DynamoDB Local exited during the run; the suites were stopped at once")
 		return testBedFailed(fmt.Errorf("%w\nverify stopped: every spec needs it. %s was left as it was. "+
 			"Run make verify again; if DynamoDB Local exits again, its last lines above say why (memory, a killed JVM)",
-			bed.err, verifyDir))
+			bed.Err, verifyDir))
 	case ctx.Err() != nil:
 		return fmt.Errorf("interrupted; DynamoDB Local stopped, %s left as it was", verifyDir)
 	}

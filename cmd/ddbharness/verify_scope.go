@@ -43,7 +43,7 @@ func newScope(names []string) (scope, error) {
 		if strings.HasPrefix(n, "-") {
 			return scope{}, badInputf("verify: %q comes after a design name: flags go first (ddbharness verify [ginkgo flags] [DESIGN ...])", n)
 		}
-		d, ok := findDesign(n)
+		d, ok := all.Find(n)
 		if !ok {
 			return scope{}, unknownDesign(n)
 		}
@@ -67,7 +67,7 @@ func unknownDesign(name string) error {
 }
 
 // names are the scope's design names.
-func (s scope) names() []string { return namesOf(s.designs) }
+func (s scope) names() []string { return all.Names(s.designs) }
 
 // label is the label filter that selects the scope's designs' specs: their
 // suites carry the label, and so do the per-design harness entries.
