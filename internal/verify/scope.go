@@ -1,4 +1,4 @@
-package main
+package verify
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/designs/all"
+	"github.com/ddbharness/ddbharness/internal/failure"
 	"github.com/ddbharness/ddbharness/internal/lint"
 )
 
@@ -41,7 +42,7 @@ func newScope(names []string) (scope, error) {
 	s := scope{named: true}
 	for _, n := range names {
 		if strings.HasPrefix(n, "-") {
-			return scope{}, badInputf("verify: %q comes after a design name: flags go first (ddbharness verify [ginkgo flags] [DESIGN ...])", n)
+			return scope{}, failure.BadInputf("verify: %q comes after a design name: flags go first (ddbharness verify [ginkgo flags] [DESIGN ...])", n)
 		}
 		d, ok := all.Find(n)
 		if !ok {
@@ -61,9 +62,9 @@ func unknownDesign(name string) error {
 	if strings.ContainsAny(name, "/.") {
 		hint = " and is not a flag; a design is named by its name, not its folder"
 	}
-	return badInputf("verify: no design %q%s: name one of %s (make verify DESIGN=shop runs that design alone), "+
+	return failure.BadInputf("verify: no design %q%s: name one of %s (make verify DESIGN=shop runs that design alone), "+
 		"or narrow the run with ginkgo flags, e.g. GINKGO_FLAGS='--label-filter=%q'",
-		name, hint, strings.Join(designNames(), ", "), "design:shop && AP-03")
+		name, hint, strings.Join(all.Names(all.Designs), ", "), "design:shop && AP-03")
 }
 
 // names are the scope's design names.
@@ -115,7 +116,7 @@ func (s scope) checkDirs() error {
 	}
 	for _, d := range s.designs {
 		if fi, err := os.Stat(designDir(d)); err != nil || !fi.IsDir() {
-			return badInputf("verify: design %s has no folder %s: verify runs a design's suite from designs/<name>; run it from the repository's root", d.Name, designDir(d))
+			return failure.BadInputf("verify: design %s has no folder %s: verify runs a design's suite from designs/<name>; run it from the repository's root", d.Name, designDir(d))
 		}
 	}
 	return nil

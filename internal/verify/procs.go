@@ -1,4 +1,4 @@
-package main
+package verify
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/ddbharness/ddbharness/internal/failure"
 	"github.com/ddbharness/ddbharness/internal/procgroup"
 )
 
@@ -126,7 +127,7 @@ func (r *reaper) startGroup(ctx context.Context, cmd *exec.Cmd) (wait func() err
 			return
 		case <-ctx.Done():
 		}
-		var bed testBed
+		var bed failure.TestBed
 		if errors.As(context.Cause(ctx), &bed) {
 			_ = procgroup.Kill(cmd)
 			return

@@ -1,0 +1,144 @@
+package verify
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/ddbharness/ddbharness/internal/ddblocal"
+)
+
+// groups are the two ginkgo runs suites goes in at once: the design suites
+// and the harness's own. Each runs its suites one after the other, and a
+// suite waits on DynamoDB Local more than it computes, so two at a time
+// keep a 2-core machine busy where one would leave it half idle.
+var groups = []string{"designs", "harness"}
+
+// suites runs every suite once against endpoint, in the two groups at
+// once, each writing its own reports into dir (mergeReports joins them).
+func suites(ctx context.Context, reap *reaper, ginkgoBin, endpoint, dir string, all []testPackage, extra []string, failOnEmpty bool) error {
+	byGroup := map[string][]testPackage{}
+	for _, p := range all {
+		g := "harness"
+		if strings.Contains(p.ImportPath, "/designs/") {
+			g = "designs"
+		}
+		byGroup[g] = append(byGroup[g], p)
+	}
+	errs := make([]error, len(groups))
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	for i, g := range groups {
+		out := &lines{mu: &mu, w: os.Stdout}
+		wg.Go(func() {
+			errs[i] = ginkgo(ctx, reap, ginkgoBin, endpoint, dir, g, byGroup[g], extra, failOnEmpty, out)
+			out.flush()
+		})
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// lines forwards what it is written to w in whole lines only, under mu, so
+// that the two ginkgo runs writing at once never cut into each other's
+// lines (a suite's progress dots arrive with its result line).
+type lines struct {
+	mu  *sync.Mutex
+	w   io.Writer
+	buf []byte
+}
+
+func (l *lines) Write(p []byte) (int, error) {
+	l.buf = append(l.buf, p...)
+	if i := bytes.LastIndexByte(l.buf, '\n'); i >= 0 {
+		l.mu.Lock()
+		_, err := l.w.Write(l.buf[:i+1])
+		l.mu.Unlock()
+		l.buf = append(l.buf[:0], l.buf[i+1:]...)
+		if err != nil {
+			return 0, err
+		}
+	}
+	return len(p), nil
+}
+
+// flush writes what is left after the last newline.
+func (l *lines) flush() {
+	if len(l.buf) > 0 {
+		l.mu.Lock()
+		_, _ = l.w.Write(append(l.buf, '\n'))
+		l.mu.Unlock()
+		l.buf = nil
+	}
+}
+
+// ginkgo runs one group's suites once each, in parallel processes, against
+// endpoint, writing its reports into dir. Test binaries are linked without
+// DWARF (-w): nothing reads it, and it is most of a link. It has its own
+// process group, so a Ctrl-C reaches it once, through us, and the JVM is
+// stopped only after the suites have cleaned up. Without a label filter
+// of the user's an empty suite is a mistake (failOnEmpty); with one, most
+// suites rightly select nothing, and Run fails only when none selected
+// anything. A group with no suite runs nothing and writes empty reports.
+func ginkgo(ctx context.Context, reap *reaper, ginkgoBin, endpoint, dir, group string, suites []testPackage, extra []string, failOnEmpty bool, out io.Writer) error {
+	report, junit := "report-"+group+".json", "junit-"+group+".xml"
+	if len(suites) == 0 {
+		if err := os.WriteFile(filepath.Join(dir, report), []byte("[]"), 0o644); err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dir, junit), []byte("<testsuites></testsuites>"), 0o644)
+	}
+	args := []string{"-p", "--keep-going", "--randomize-all", "--race", "--ldflags=-w",
+		"--timeout=10m", "--output-dir=" + dir, "--junit-report=" + junit, "--json-report=" + report}
+	if failOnEmpty {
+		args = append(args, "--fail-on-empty")
+	}
+	if fi, err := os.Stdout.Stat(); err == nil && fi.Mode()&os.ModeCharDevice == 0 {
+		args = append(args, "--no-color")
+	}
+	args = append(args, extra...)
+	wd, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	for _, p := range suites {
+		rel, err := filepath.Rel(wd, p.Dir)
+		if err != nil {
+			return err
+		}
+		args = append(args, "./"+rel)
+	}
+	cmd := exec.Command(ginkgoBin, args...)
+	cmd.Stdout, cmd.Stderr = out, out
+	cmd.Env = os.Environ()
+	if env, _ := ddblocal.LoadEnv(); env.Endpoint == "" {
+		cmd.Env = append(cmd.Env, ddblocal.EnvRunEndpoint+"="+endpoint)
+	}
+	wait, err := reap.startGroup(ctx, cmd)
+	if err != nil {
+		return fmt.Errorf("run ginkgo: %w", err)
+	}
+	return wait()
+}
+
+// ginkgoBinary is the path of the module's ginkgo tool, built if needed.
+// verify runs it directly rather than under go tool, so that its process
+// group holds ginkgo and its suites and nothing between.
+func ginkgoBinary(ctx context.Context) (string, error) {
+	out, err := exec.CommandContext(ctx, "go", "tool", "-n", "ginkgo").Output()
+	if err != nil {
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			err = fmt.Errorf("%w: %s", err, bytes.TrimSpace(exit.Stderr))
+		}
+		return "", fmt.Errorf("find ginkgo (go tool -n ginkgo): %w; run verify from the repository's root", err)
+	}
+	return strings.TrimSpace(string(out)), nil
+}

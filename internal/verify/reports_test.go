@@ -1,0 +1,48 @@
+package verify
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestScratchAndPublish(t *testing.T) {
+	wd, _ := os.Getwd()
+	t.Cleanup(func() { _ = os.Chdir(wd) })
+	if err := os.Chdir(t.TempDir()); err != nil {
+		t.Fatal(err)
+	}
+	// A folder left by a run that died (no such process) goes; a live
+	// run's folder stays.
+	dead := filepath.Join("reports", ".verify-999999999-x")
+	live := filepath.Join("reports", ".verify-1-x")
+	for _, d := range []string{dead, live} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := scratchDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(dead); !os.IsNotExist(err) {
+		t.Errorf("scratchDir left a dead run's folder %s", dead)
+	}
+	if _, err := os.Stat(live); err != nil {
+		t.Errorf("scratchDir removed a live run's folder %s: %v", live, err)
+	}
+	for _, f := range reportFiles {
+		if err := os.WriteFile(filepath.Join(s, f), []byte("new "+f), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := publish(s); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range reportFiles {
+		b, err := os.ReadFile(filepath.Join(ReportDir, f))
+		if err != nil || string(b) != "new "+f {
+			t.Errorf("%s after publish = %q, %v; want %q", f, b, err, "new "+f)
+		}
+	}
+}

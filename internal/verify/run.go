@@ -1,0 +1,304 @@
+package verify
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/ddbharness/ddbharness/internal/ddblocal"
+	"github.com/ddbharness/ddbharness/internal/failure"
+)
+
+// ReportDir holds what make verify writes: junit.xml, report.json and
+// summary.md. A run writes them into a scratch folder of its own beside it
+// (reports/.verify-PID-*) and moves each finished file in with one rename,
+// so two runs in one checkout never read or clear each other's files, and
+// a run that does not finish (bad input, Ctrl-C, DynamoDB Local dying)
+// leaves the previous reports as they were.
+var ReportDir = filepath.Join("reports", "verify")
+
+// Options are what one run of verify is asked to do.
+type Options struct {
+	// GinkgoArgs are ginkgo run flags, passed on as they are: the caller
+	// has checked them (ginkgo would refuse a flag it does not know, and
+	// take a word that is not a flag for a package).
+	GinkgoArgs []string
+	// Filter is the user's label filter among GinkgoArgs, "" for none.
+	Filter string
+	// Designs names the designs the run is narrowed to (make verify
+	// DESIGN=...); none: every design.
+	Designs []string
+	// StartDynamo starts (or finds) the run's DynamoDB; its errors say
+	// whose fault a failure is (failure.BadInput, failure.TestBed).
+	StartDynamo func(context.Context, ...ddblocal.Option) (*ddblocal.Server, error)
+}
+
+// Run starts one DynamoDB Local (or uses AWS_ENDPOINT_URL_DYNAMODB),
+// runs the tests of pure code under go test (cached when nothing changed),
+// then every suite that reaches DynamoDB under ginkgo against it, in
+// parallel processes, and gates on catalog coverage; the design lint runs
+// meanwhile, for its warnings. o.GinkgoArgs go to ginkgo (e.g.
+// --label-filter=AP-03); o.Designs narrow the run to those designs (see
+// scope), checked before anything starts. If the embedded DynamoDB Local
+// exits, the suites are stopped at once and the run fails as the test
+// bed's failure. Its errors are failure's kinds: bad input, the test bed,
+// or failure.ErrReported for failures it has printed.
+func Run(ctx context.Context, o Options) error {
+	sc, ginkgoArgs, err := plan(o)
+	if err != nil {
+		return err
+	}
+	filter := o.Filter
+	if _, err := ddblocal.LoadEnv(); err != nil {
+		return failure.BadInputf("verify: %v", err) // a variable the run cannot use: refused before anything starts
+	}
+	prep, err := prepare(ctx, sc, o.StartDynamo)
+	if err != nil {
+		return err
+	}
+	srv, ginkgoBin, dynamo, pure := prep.srv, prep.ginkgo, prep.dynamo, prep.pure
+	defer srv.Stop()
+	endpoint := srv.Endpoint
+	fmt.Printf("verify: DynamoDB at %s\n", endpoint)
+	if filter != "" {
+		fmt.Printf("verify: label filter %q\n", filter)
+	}
+	if sc.named {
+		fmt.Print(sc.describe(sc.labelFilter(filter)))
+	}
+
+	// The run's own context ends with a cause when DynamoDB Local exits
+	// unasked, which stops every child at once.
+	runCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	go func() {
+		select {
+		case <-srv.Done():
+			if err := srv.Exit(); err != nil {
+				cancel(failure.TestBedFailed(err))
+			}
+		case <-runCtx.Done():
+		}
+	}()
+	reap, err := startReaper(!srv.Embedded())
+	if err != nil {
+		return err
+	}
+	defer reap.close()
+
+	scratch, err := scratchDir()
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(scratch)
+	var warnings bytes.Buffer
+	linted := make(chan struct{})
+	go func() { defer close(linted); lintWarnings(runCtx, &warnings, sc.designs) }()
+	// A label filter picks specs; the unit tests of pure code carry no
+	// labels, so a filtered run leaves them to make test. A narrowed run
+	// has said so already: a design's own unit specs run in its suite.
+	switch {
+	case sc.named:
+		pure = nil
+	case filter != "":
+		fmt.Printf("verify: the unit tests of pure code do not run under a label filter (make test runs them)\n")
+		pure = nil
+	}
+	units, unitErr := runUnits(runCtx, reap, pure, os.Stdout)
+	if unitErr != nil || runCtx.Err() != nil {
+		return stopped(ctx, runCtx, unitErr)
+	}
+	unlock, err := lockSuites(runCtx)
+	if err != nil {
+		return stopped(ctx, runCtx, err)
+	}
+	runErr := suites(runCtx, reap, ginkgoBin, endpoint, scratch, dynamo, ginkgoArgs, filter == "")
+	unlock()
+	if runCtx.Err() != nil {
+		return stopped(ctx, runCtx, runErr)
+	}
+	reports, err := mergeReports(scratch)
+	if err != nil {
+		return fmt.Errorf("ginkgo wrote no report (%v): %w", runErr, err)
+	}
+	cov, err := MeasureFiltered(sc.designs, reports, filter)
+	if err != nil {
+		return failure.BadInputf("verify: %v", err) // checked before the run; kept for safety
+	}
+	if sc.named {
+		cov.Designs = sc.names()
+	}
+	if err := writeSummary(scratch, cov, endpoint); err != nil {
+		return err
+	}
+	if err := publish(scratch); err != nil {
+		return err
+	}
+
+	fmt.Println()
+	if err := cov.WriteText(os.Stdout); err != nil {
+		return err
+	}
+	for _, n := range cov.NotRun {
+		fmt.Println("suite did not run:", n)
+	}
+	gaps := cov.Gaps()
+	for _, g := range gaps {
+		fmt.Println("gap:", g)
+	}
+	for _, s := range cov.Stray {
+		fmt.Println("warning: label names no catalog pattern:", s)
+	}
+	<-linted
+	fmt.Print(warnings.String()) // advice on the designs' limits: printed, never a failure
+	fmt.Printf("reports: %s (junit.xml, report.json, summary.md)\n", ReportDir)
+	ran := cov.Totals.Passed + cov.Totals.Failed
+	printSelected(sc, filter, cov)
+	empty := filter != "" && ran == 0 && runErr == nil
+	switch {
+	case runErr != nil:
+		fmt.Println("verify: FAILED: specs failed (details above)")
+	case units.failed > 0:
+		fmt.Println("verify: FAILED: unit tests failed (details above)")
+	case len(gaps) > 0:
+		fmt.Printf("verify: FAILED: %d catalog pattern(s) without passing specs\n", len(gaps))
+	case empty:
+		fmt.Printf("verify: FAILED: the label filter %q selected no spec%s on DynamoDB\n", filter, ofDesigns(sc))
+	}
+	fmt.Printf("verify: %d specs on DynamoDB (%d passed, %d failed), %d unit tests of pure code (%d passed, %d failed)\n",
+		ran, cov.Totals.Passed, cov.Totals.Failed, units.passed+units.failed, units.passed, units.failed)
+	summary := fmt.Sprintf("verify: %d passed, %d failed", cov.Totals.Passed+units.passed, cov.Totals.Failed+units.failed)
+	if cov.Totals.Skipped > 0 {
+		summary += fmt.Sprintf(", %d skipped", cov.Totals.Skipped)
+		switch {
+		case filter != "":
+			summary += " (outside the filter)"
+		case sc.named:
+			summary += " (other designs')"
+		}
+	}
+	fmt.Println(summary)
+	if runErr != nil || units.failed > 0 || len(gaps) > 0 {
+		return failure.ErrReported
+	}
+	if empty {
+		example := "design:shop && AP-03"
+		if sc.named && len(sc.designs[0].Patterns) > 0 { // the design's label is there already
+			example = string(sc.designs[0].Patterns[0].ID)
+		}
+		return failure.BadInputf("verify: the label filter %q matched no spec%s that reaches DynamoDB: "+
+			"pattern specs carry design:NAME, the pattern ID and its index (make catalog lists them), e.g. --label-filter=%q",
+			filter, ofDesigns(sc), example)
+	}
+	return nil
+}
+
+// printSelected says what the gate counted, when the run was narrowed by
+// a label filter or to designs.
+func printSelected(sc scope, filter string, cov Coverage) {
+	ran := cov.Totals.Passed + cov.Totals.Failed
+	switch {
+	case filter != "":
+		fmt.Printf("verify: label filter %q selected %d of %d catalog pattern(s)%s and %d spec(s) on DynamoDB\n",
+			filter, len(cov.Rows), cov.Catalog, ofDesigns(sc), ran)
+	case sc.named:
+		fmt.Printf("verify: the gate counted the %d catalog pattern(s)%s; %d spec(s) ran on DynamoDB\n",
+			cov.Catalog, ofDesigns(sc), ran)
+	}
+}
+
+// ofDesigns names a narrowed run's designs, for a message.
+func ofDesigns(sc scope) string {
+	if !sc.named {
+		return ""
+	}
+	return " of " + strings.Join(sc.names(), ", ")
+}
+
+// plan checks what o asks, before anything starts: the scope (the designs
+// o names, or every design) and the flags ginkgo runs with.
+func plan(o Options) (sc scope, ginkgoArgs []string, err error) {
+	if o.StartDynamo == nil {
+		return scope{}, nil, errors.New("verify: Options.StartDynamo is nil")
+	}
+	if sc, err = newScope(o.Designs); err != nil {
+		return scope{}, nil, err
+	}
+	if err := sc.checkDirs(); err != nil {
+		return scope{}, nil, err
+	}
+	for _, d := range sc.designs {
+		if err := d.Validate(); err != nil {
+			return scope{}, nil, err
+		}
+	}
+	ginkgoArgs = slices.Clone(o.GinkgoArgs)
+	if sc.named {
+		// Last wins: the narrowed filter replaces the user's, which it holds.
+		ginkgoArgs = append(ginkgoArgs, "--label-filter="+sc.labelFilter(o.Filter))
+	}
+	return sc, ginkgoArgs, nil
+}
+
+// prepared is what a run needs before its suites: the DynamoDB, the
+// ginkgo tool and the packages, split as splitPackages does.
+type prepared struct {
+	srv          *ddblocal.Server
+	ginkgo       string
+	dynamo, pure []testPackage
+}
+
+// prepare starts (or finds) the run's DynamoDB and, while its JVM starts,
+// finds ginkgo and lists the scope's packages: seconds that a run narrowed
+// to one design would otherwise spend waiting. On error nothing is left
+// running.
+func prepare(ctx context.Context, sc scope, startDynamo func(context.Context, ...ddblocal.Option) (*ddblocal.Server, error)) (prepared, error) {
+	type started struct {
+		srv *ddblocal.Server
+		err error
+	}
+	dynamo := make(chan started, 1)
+	go func() { srv, err := startDynamo(ctx); dynamo <- started{srv, err} }()
+	var p prepared
+	bin, binErr := ginkgoBinary(ctx)
+	var listErr error
+	if binErr == nil {
+		p.dynamo, p.pure, listErr = splitPackages(ctx, sc.packages())
+	}
+	s := <-dynamo
+	switch {
+	case binErr != nil, s.err != nil, listErr != nil:
+		if s.srv != nil {
+			s.srv.Stop()
+		}
+		if ctx.Err() != nil {
+			return prepared{}, stopped(ctx, ctx, ctx.Err())
+		}
+		return prepared{}, cmp.Or(binErr, s.err, listErr)
+	}
+	p.srv, p.ginkgo = s.srv, bin
+	return p, nil
+}
+
+// stopped is what a run that ended early returns: the test bed's failure
+// when DynamoDB Local exited (its time, state and last lines), nothing
+// more when interrupted (the command exits 130), else err.
+func stopped(ctx, runCtx context.Context, err error) error {
+	var bed failure.TestBed
+	switch {
+	case errors.As(context.Cause(runCtx), &bed):
+		fmt.Println("verify: FAILED: DynamoDB Local exited during the run; the suites were stopped at once")
+		return failure.TestBedFailed(fmt.Errorf("%w\nverify stopped: every spec needs it. %s was left as it was. "+
+			"Run make verify again; if DynamoDB Local exits again, its last lines above say why (memory, a killed JVM)",
+			bed.Err, ReportDir))
+	case ctx.Err() != nil:
+		return fmt.Errorf("interrupted; DynamoDB Local stopped, %s left as it was", ReportDir)
+	}
+	return err
+}
