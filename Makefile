@@ -31,7 +31,7 @@ BUILD_FLAGS ?= -trimpath -buildvcs=false
 # inside it, as README shows.
 export SCENARIO TARGET_RATE DURATION NAME ENTITY DESIGN LIMITS LIMITS_SCALE RATE SHARD RUN START KEEP_TABLE MAX_COST
 
-.PHONY: verify test lint walkthrough faults bench catalog new-design build clean check-go
+.PHONY: verify test lint walkthrough faults deploy-check bench catalog new-design build clean check-go
 
 ## verify: every access pattern of every design, proven on DynamoDB Local, plus the coverage gate (DESIGN=name: that design's suite, its scenario specs, lint and gate only)
 verify: check-go
@@ -60,6 +60,10 @@ walkthrough: check-go
 ## faults: break things on purpose (DynamoDB Local killed mid-run, bad input, concurrent runs, broken caches) and check each run says so
 faults: check-go
 	$(GO) tool ginkgo --label-filter=faults ./internal/faults
+
+## deploy-check: the deploy specs: the Kubernetes Job's manifest and command, and the Dockerfile building make build's binary, byte for byte (verify leaves them out: they build ddbharness twice)
+deploy-check: check-go
+	$(GO) tool ginkgo --race ./deploy
 
 ## new-design: scaffold designs/NAME (README, schema, catalog, two patterns, specs), its fixtures and scenario, wired into verify and bench (NAME=library [ENTITY=book])
 new-design: check-go

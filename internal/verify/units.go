@@ -29,12 +29,20 @@ type testPackage struct {
 	XTestGoFiles []string
 }
 
+// otherTargets are the packages whose tests verify leaves to a make target
+// of their own, which CI runs: they build ddbharness or work in a copy of
+// the repository, minutes that verify's loop should not wait for.
+var otherTargets = []string{
+	"github.com/ddbharness/ddbharness/internal/scaffold", // make walkthrough
+	"github.com/ddbharness/ddbharness/internal/faults",   // make faults
+	"github.com/ddbharness/ddbharness/deploy",            // make deploy-check: builds the image's binary and make build's
+}
+
 // splitPackages lists the packages with tests that patterns match (go
 // list's) in two: those whose tests reach DynamoDB (ginkgo runs them
 // against the run's DynamoDB Local, in parallel processes) and the rest,
 // pure code, which go test runs with its result cache: a package nothing
-// changed in is not built or run again. The scaffold's walkthrough is left
-// to make walkthrough, and the fault-injection suite to make faults.
+// changed in is not built or run again. otherTargets are left out.
 func splitPackages(ctx context.Context, patterns []string) (dynamo, pure []testPackage, err error) {
 	cmd := exec.CommandContext(ctx, "go", append([]string{"list", "-json"}, patterns...)...)
 	cmd.Stderr = os.Stderr
@@ -48,8 +56,7 @@ func splitPackages(ctx context.Context, patterns []string) (dynamo, pure []testP
 		if err := dec.Decode(&p); err != nil {
 			return nil, nil, fmt.Errorf("go list: %w", err)
 		}
-		if len(p.TestGoFiles)+len(p.XTestGoFiles) == 0 || strings.HasSuffix(p.ImportPath, "/internal/scaffold") ||
-			strings.HasSuffix(p.ImportPath, "/internal/faults") {
+		if len(p.TestGoFiles)+len(p.XTestGoFiles) == 0 || slices.Contains(otherTargets, p.ImportPath) {
 			continue
 		}
 		if p.ImportPath == ddblocalPackage || slices.Contains(slices.Concat(p.TestImports, p.XTestImports), ddbtestPackage) {
