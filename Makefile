@@ -21,7 +21,9 @@ RATE ?=
 
 # BUILD_FLAGS: -trimpath and -buildvcs=false keep paths and Git state out of
 # the binary, so that deploy/Dockerfile, which runs this same command, builds
-# the same bytes from the same source and Go release.
+# the same bytes from the same source and Go release; every go run below
+# uses them too, so that a copy of the repository (the walkthrough's, a
+# fault spec's) finds the command in the build cache.
 BUILD_FLAGS ?= -trimpath -buildvcs=false
 
 # Values reach the commands through the environment, never pasted into the
@@ -35,7 +37,7 @@ export SCENARIO TARGET_RATE DURATION NAME ENTITY DESIGN LIMITS LIMITS_SCALE RATE
 
 ## verify: every access pattern of every design, proven on DynamoDB Local, plus the coverage gate (DESIGN=name: that design's suite, its scenario specs, lint and gate only)
 verify: check-go
-	$(GO) run ./cmd/ddbharness verify $(GINKGO_FLAGS) $$DESIGN
+	$(GO) run $(BUILD_FLAGS) ./cmd/ddbharness verify $(GINKGO_FLAGS) $$DESIGN
 
 ## test: unit tests of pure code (key builders, cursors, the coverage gate); no DynamoDB
 test: check-go
@@ -43,15 +45,15 @@ test: check-go
 
 ## lint: check every design (or DESIGN=name) against DynamoDB's limits on fixtures seeded in memory; no DynamoDB
 lint: check-go
-	$(GO) run ./cmd/ddbharness lint $$DESIGN
+	$(GO) run $(BUILD_FLAGS) ./cmd/ddbharness lint $$DESIGN
 
 ## bench: load scenarios, capacity model and reports, throttled as real DynamoDB would (SCENARIO=name|design|all, TARGET_RATE=req/s, DURATION=20s, RATE=req/s constant pace, LIMITS=off, LIMITS_SCALE=0.01; at scale: SHARD=2/4 RUN=name START=time, KEEP_TABLE=1, MAX_COST=dollars)
 bench: check-go
-	$(GO) run ./cmd/ddbharness bench $${TARGET_RATE:+--target-rate="$$TARGET_RATE"} $${DURATION:+--duration="$$DURATION"} $${RATE:+--rate="$$RATE"} $${LIMITS:+--limits="$$LIMITS"} $${LIMITS_SCALE:+--limits-scale="$$LIMITS_SCALE"} $${SHARD:+--shard="$$SHARD"} $${RUN:+--run="$$RUN"} $${START:+--start="$$START"} $${KEEP_TABLE:+--keep-table} $$SCENARIO
+	$(GO) run $(BUILD_FLAGS) ./cmd/ddbharness bench $${TARGET_RATE:+--target-rate="$$TARGET_RATE"} $${DURATION:+--duration="$$DURATION"} $${RATE:+--rate="$$RATE"} $${LIMITS:+--limits="$$LIMITS"} $${LIMITS_SCALE:+--limits-scale="$$LIMITS_SCALE"} $${SHARD:+--shard="$$SHARD"} $${RUN:+--run="$$RUN"} $${START:+--start="$$START"} $${KEEP_TABLE:+--keep-table} $$SCENARIO
 
 ## catalog: list every design's access patterns
 catalog: check-go
-	$(GO) run ./cmd/ddbharness catalog
+	$(GO) run $(BUILD_FLAGS) ./cmd/ddbharness catalog
 
 ## walkthrough: README's "Add a design" in a copy of the repository, from make new-design to a bench report (on DynamoDB Local), and the scaffold's unit specs
 walkthrough: check-go
@@ -68,7 +70,7 @@ deploy-check: check-go
 ## new-design: scaffold designs/NAME (README, schema, catalog, two patterns, specs), its fixtures and scenario, wired into verify and bench (NAME=library [ENTITY=book])
 new-design: check-go
 	@test -n "$$NAME" || { echo "usage: make new-design NAME=<name> [ENTITY=<entity>]   (NAME: lower-case letters and digits, e.g. make new-design NAME=library ENTITY=book)" >&2; exit 2; }
-	$(GO) run ./cmd/ddbharness new-design $${ENTITY:+-entity="$$ENTITY"} "$$NAME"
+	$(GO) run $(BUILD_FLAGS) ./cmd/ddbharness new-design $${ENTITY:+-entity="$$ENTITY"} "$$NAME"
 
 ## build: the static ddbharness binary in bin/, built as deploy/Dockerfile builds the image's
 build: check-go

@@ -53,7 +53,7 @@ var _ = SynchronizedBeforeSuite(func() []byte {
 	dir, err := os.MkdirTemp("", "ddbh-faults-*")
 	Expect(err).NotTo(HaveOccurred())
 	path := filepath.Join(dir, "ddbharness")
-	build := exec.Command("go", "build", "-o", path, "./cmd/ddbharness")
+	build := exec.Command("go", "build", "-trimpath", "-buildvcs=false", "-o", path, "./cmd/ddbharness") // make's BUILD_FLAGS: its go run finds this build cached
 	build.Dir = repoRoot
 	out, err := build.CombinedOutput()
 	Expect(err).NotTo(HaveOccurred(), "go build:\n%s", out)

@@ -95,7 +95,10 @@ func ginkgo(ctx context.Context, reap *reaper, ginkgoBin, endpoint, dir, group s
 		}
 		return os.WriteFile(filepath.Join(dir, junit), []byte("<testsuites></testsuites>"), 0o644)
 	}
-	args := []string{"-p", "--keep-going", "--randomize-all", "--race", "--ldflags=-w",
+	// --trimpath keeps the checkout's folder out of the build cache's keys,
+	// so a copy of the repository (the walkthrough's, a fault spec's) finds
+	// its suites built.
+	args := []string{"-p", "--keep-going", "--randomize-all", "--race", "--trimpath", "--ldflags=-w",
 		"--timeout=10m", "--output-dir=" + dir, "--junit-report=" + junit, "--json-report=" + report}
 	if failOnEmpty {
 		args = append(args, "--fail-on-empty")

@@ -81,7 +81,7 @@ func runUnits(ctx context.Context, reap *reaper, pkgs []testPackage, w io.Writer
 	if len(pkgs) == 0 {
 		return t, nil
 	}
-	args := []string{"test", "-race", "-json"}
+	args := []string{"test", "-race", "-trimpath", "-json"} // -trimpath: as the suites, see ginkgo
 	for _, p := range pkgs {
 		args = append(args, p.ImportPath)
 	}
