@@ -17,7 +17,7 @@ var _ = Describe("make new-design with a hostile NAME", Label("faults"), func() 
 		// make's GO runs the suite's built command instead of compiling
 		// the copy again: the recipe's shell line is what is under test.
 		goCmd := filepath.Join(GinkgoT().TempDir(), "go")
-		Expect(os.WriteFile(goCmd, []byte("#!/bin/sh\nshift 2 # run ./cmd/ddbharness\nexec \""+bin+"\" \"$@\"\n"), 0o755)).To(Succeed())
+		Expect(os.WriteFile(goCmd, []byte("#!/bin/sh\n# drop run, its flags and ./cmd/ddbharness\nuntil [ \"$1\" = ./cmd/ddbharness ]; do shift; done; shift\nexec \""+bin+"\" \"$@\"\n"), 0o755)).To(Succeed())
 		for _, v := range []string{"NAME", "ENTITY"} {
 			hostile := `x'; touch ` + marker + `; echo '`
 			args := []string{"new-design", "GO=" + goCmd, v + "=" + hostile}

@@ -42,8 +42,16 @@ func within10(want float64) OmegaMatcher {
 	return BeNumerically("~", want, 0.1*want)
 }
 
+// withinAQuarter matches a figure that follows which calls were throttled
+// within 25 % of want: which calls a token bucket refuses depends on when
+// each arrives, and repeats of the one-machine run alone differ by that
+// much on a loaded machine.
+func withinAQuarter(want float64) OmegaMatcher {
+	return BeNumerically("~", want, 0.25*want)
+}
+
 var _ = Describe("a run split over two load machines, merged", Label("faults"), func() {
-	It("reads as the one-machine run: the same calls, hot keys and throttling, rates and percentiles within 10 %", func(ctx SpecContext) {
+	It("reads as the one-machine run: the same calls and hot keys, rates within 10 %, throttling and its forecast within a quarter", func(ctx SpecContext) {
 		srv, err := ddblocal.Start(ctx, ddblocal.WithLog(GinkgoWriter), ddblocal.WithEnv(ddblocal.Env{CacheDir: cacheDir()}))
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(srv.Stop)
@@ -101,13 +109,15 @@ var _ = Describe("a run split over two load machines, merged", Label("faults"), 
 			Expect(b.Capacity.Hot[i].Target+" "+b.Capacity.Hot[i].Key).To(Equal(a.Capacity.Hot[i].Target+" "+a.Capacity.Hot[i].Key), "hot key %d", i)
 		}
 
-		By("the same throttle rates forecast, within 10 %")
+		// Throttled transactions are cancelled uncharged, so the forecast
+		// moves with the throttled share.
+		By("the same throttle rates forecast, within a quarter")
 		Expect(a.Capacity.Ceiling).NotTo(BeNil())
 		Expect(b.Capacity.Ceiling).NotTo(BeNil())
 		Expect(b.Capacity.Ceiling.Target + " " + b.Capacity.Ceiling.Key).To(Equal(a.Capacity.Ceiling.Target + " " + a.Capacity.Ceiling.Key))
-		Expect(b.Capacity.Ceiling.Rate).To(within10(a.Capacity.Ceiling.Rate))
+		Expect(b.Capacity.Ceiling.Rate).To(withinAQuarter(a.Capacity.Ceiling.Rate))
 		for i := range min(3, len(a.Capacity.Hot)) {
-			Expect(b.Capacity.Hot[i].ThrottleRate).To(within10(a.Capacity.Hot[i].ThrottleRate), "hot key %d", i)
+			Expect(b.Capacity.Hot[i].ThrottleRate).To(withinAQuarter(a.Capacity.Hot[i].ThrottleRate), "hot key %d", i)
 		}
 
 		By("throttled as one machine was, within the emulator's timing noise")
@@ -117,9 +127,7 @@ var _ = Describe("a run split over two load machines, merged", Label("faults"), 
 		share := func(t *limits.Throttling) float64 { return float64(t.Throttled) / float64(t.Calls) }
 		GinkgoWriter.Printf("throttled: one machine %d of %d calls (%d refused attempts), merged %d of %d (%d)\n",
 			a.Throttling.Throttled, a.Throttling.Calls, a.Throttling.Refused, b.Throttling.Throttled, b.Throttling.Calls, b.Throttling.Refused)
-		// Which calls a token bucket refuses depends on when each arrives:
-		// repeats of the one-machine run alone differ by a quarter here.
-		Expect(share(b.Throttling)).To(BeNumerically("~", share(a.Throttling), max(0.25*share(a.Throttling), 0.01)))
+		Expect(share(b.Throttling)).To(BeNumerically("~", share(a.Throttling), max(0.25*share(a.Throttling), 0.01)), "see withinAQuarter")
 
 		By("rates within 10 %, percentiles as close as this machine's noise allows")
 		Expect(b.Total.Rate).To(within10(a.Total.Rate))
