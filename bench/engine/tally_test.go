@@ -1,0 +1,62 @@
+package engine
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+)
+
+// fakeCall is call i of a run: one of two patterns, a latency drawn from
+// a long-tailed distribution, every 50th failing.
+func fakeCall(r *rand.Rand, i int) vegeta.Result {
+	res := vegeta.Result{Attack: []string{"AP-01", "AP-02"}[i%2], Seq: uint64(i / 2), Code: 200, Method: "Query",
+		URL: "ddb://t/AP-01", Timestamp: time.Unix(0, int64(i)*int64(time.Millisecond)),
+		Latency: time.Duration(math.Exp(r.NormFloat64()*0.8) * float64(2*time.Millisecond))}
+	if i%50 == 0 {
+		res.Code, res.Error = 503, "throttled"
+	}
+	return res
+}
+
+// The percentiles the tally reports are the exact ones, rounded up by at
+// most LatencyError.
+func TestPercentilesWithinTheStatedError(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	tally := NewTally("AP-01", "AP-02")
+	var all, one []time.Duration
+	for i := range 100_000 {
+		res := fakeCall(r, i)
+		tally.Add(&res)
+		all = append(all, res.Latency)
+		if res.Attack == "AP-01" {
+			one = append(one, res.Latency)
+		}
+	}
+	check := func(name string, m vegeta.Metrics, exact []time.Duration) {
+		slices.Sort(exact)
+		for _, q := range []struct {
+			p   float64
+			got time.Duration
+		}{{50, m.Latencies.P50}, {90, m.Latencies.P90}, {95, m.Latencies.P95}, {99, m.Latencies.P99}} {
+			// The exact percentile: the value at rank p·n, rounded, of the
+			// latencies in order.
+			rank := max(1, int(q.p/100*float64(len(exact))+0.5))
+			want := exact[rank-1]
+			if hi := time.Duration(float64(want) * (1 + LatencyError)); q.got < want || q.got > hi {
+				t.Errorf("%s p%.0f = %d ns, want the exact %d ns up to %d ns", name, q.p, q.got, want, hi)
+			}
+		}
+		if m.Latencies.Max != exact[len(exact)-1] || m.Requests != uint64(len(exact)) {
+			t.Errorf("%s: max %s over %d calls, want %s over %d", name, m.Latencies.Max, m.Requests, exact[len(exact)-1], len(exact))
+		}
+	}
+	check("mix", tally.Total(), all)
+	check("AP-01", tally.Pattern("AP-01"), one)
+	if errs := tally.Errors(); len(errs) != 1 || errs[0] != (ErrorCount{Pattern: "AP-01", Code: 503, Error: "throttled", Calls: 2000}) {
+		t.Errorf("errors %+v, want AP-01's 2000 throttled calls", errs)
+	}
+}
