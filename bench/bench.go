@@ -9,12 +9,12 @@ package bench
 import (
 	"context"
 	"fmt"
-	"sort"
 	"sync/atomic"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	vegeta "github.com/tsenart/vegeta/v12/lib"
 
 	"github.com/ddbharness/ddbharness/bench/capacity"
 	"github.com/ddbharness/ddbharness/bench/engine"
@@ -158,12 +158,14 @@ func RunLimited(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, l
 	requests, duration := int64(out.Total.Requests), res.CapacitySpan()
 	if f := out.Failure; f != nil {
 		// The ledger stopped at the failure (metered.Cut); the rate it is
-		// modelled at counts the calls due before it (Results are in due
-		// order), over the time before it.
+		// modelled at counts the calls due before it, over the time before
+		// it.
 		if f.At <= 0 {
 			return res, nil
 		}
-		requests = int64(sort.Search(len(out.Results), func(i int) bool { return !out.Results[i].Timestamp.Before(f.Time) }))
+		if requests, err = dueBefore(out, f.Time); err != nil {
+			return res, err
+		}
 	}
 	model := capacity.Model{
 		Schema:     sc.Design.Schema,
@@ -186,6 +188,22 @@ func RunLimited(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, l
 	}
 	res.Capacity = model.Analyze(m.ledger)
 	return res, nil
+}
+
+// dueBefore counts the run's calls due before at, from its results file;
+// without one, every call it measured.
+func dueBefore(out engine.Outcome, at time.Time) (int64, error) {
+	if out.ResultsFile == "" {
+		return int64(out.Total.Requests), nil
+	}
+	var n int64
+	err := engine.ReadResults(out.ResultsFile, func(r *vegeta.Result) error {
+		if r.Timestamp.Before(at) {
+			n++
+		}
+		return nil
+	})
+	return n, err
 }
 
 // remote reports whether c calls a service off this machine: real

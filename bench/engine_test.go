@@ -110,21 +110,24 @@ func (c *cancelling) Call(ctx context.Context, p designs.PatternID, key int, r *
 
 var _ = Describe("running a scenario on DynamoDB Local", Label("engine"), func() {
 	It("paces the mix open-loop, measures every call and accounts its capacity", func(ctx SpecContext) {
-		out, err := bench.Run(ctx, raw, billing(), engine.Warmup(300*time.Millisecond), engine.Workers(8), engine.Progress(GinkgoWriter))
+		results, path := resultsTo()
+		out, err := bench.Run(ctx, raw, billing(), engine.Warmup(300*time.Millisecond), engine.Workers(8), engine.Progress(GinkgoWriter), results)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(out.Interrupted).To(BeFalse())
+		Expect(out.ResultsErr).NotTo(HaveOccurred())
 
 		By("sending exactly the calls the pacer made due, 25 ms apart, each measured from its due time")
-		Expect(out.Results).To(HaveLen(59), "calls due at 25 ms, 50 ms, … before 1.5 s")
-		for i := 1; i < len(out.Results); i++ {
-			Expect(out.Results[i].Timestamp.Sub(out.Results[i-1].Timestamp)).To(Equal(25 * time.Millisecond))
+		calls := readCalls(path)
+		Expect(calls).To(HaveLen(59), "calls due at 25 ms, 50 ms, … before 1.5 s")
+		for i := 1; i < len(calls); i++ {
+			Expect(calls[i].Timestamp.Sub(calls[i-1].Timestamp)).To(Equal(25 * time.Millisecond))
 		}
 		Expect(out.Unsent).To(BeZero())
 
 		By("naming each call's pattern, operation and outcome as vegeta expects")
 		seq := map[string]uint64{}
-		for _, r := range out.Results {
-			Expect(r.Seq).To(Equal(seq[r.Attack]), "Seq counts per pattern")
+		for _, r := range calls {
+			Expect(r.Seq).To(Equal(seq[r.Attack]), "Seq counts per pattern in order of intended time")
 			seq[r.Attack]++
 			Expect(r.URL).To(Equal("ddb://invoicing/" + r.Attack))
 			switch designs.PatternID(r.Attack) {
@@ -149,11 +152,11 @@ var _ = Describe("running a scenario on DynamoDB Local", Label("engine"), func()
 
 		By("accounting the measured calls, not the seeding or the warm-up")
 		Expect(out.Capacity.Requests).To(BeEquivalentTo(59))
-		calls := map[designs.PatternID]int64{}
+		accounted := map[designs.PatternID]int64{}
 		for _, p := range out.Capacity.Patterns {
-			calls[p.Pattern] = p.Calls
+			accounted[p.Pattern] = p.Calls
 		}
-		Expect(calls).To(Equal(map[designs.PatternID]int64{
+		Expect(accounted).To(Equal(map[designs.PatternID]int64{
 			invoicing.ViewClientRecentInvoicesID: int64(seq[string(invoicing.ViewClientRecentInvoicesID)]),
 			invoicing.CreateInvoiceID:            int64(seq[string(invoicing.CreateInvoiceID)]),
 			invoicing.ViewInvoiceID:              int64(seq[string(invoicing.ViewInvoiceID)]),
@@ -198,14 +201,18 @@ var _ = Describe("running a scenario on DynamoDB Local", Label("engine"), func()
 		sc.Driver = func(db designs.DB, table string, seed int64) workload.Driver {
 			return &cancelling{Driver: newInvoicingDriver(db, table, seed), after: 10, cancel: cancel}
 		}
-		out, err := bench.Run(run, raw, sc, engine.Warmup(0), engine.Progress(GinkgoWriter))
+		results, path := resultsTo()
+		out, err := bench.Run(run, raw, sc, engine.Warmup(0), engine.Progress(GinkgoWriter), results)
 		Expect(err).NotTo(HaveOccurred())
 		// How promptly is proven on an injected clock (bench/engine); here,
 		// only that it stopped long before its minute, however busy the machine.
 		Expect(out.Elapsed).To(BeNumerically("<", sc.Duration/2))
 		Expect(out.Interrupted).To(BeTrue())
-		Expect(out.Results).NotTo(BeEmpty())
-		for _, r := range out.Results {
+		By("having written every call it measured to the results file, closed")
+		calls := readCalls(path)
+		Expect(calls).To(HaveLen(int(out.Total.Requests)))
+		Expect(calls).NotTo(BeEmpty())
+		for _, r := range calls {
 			Expect(r.Error).NotTo(Equal("cancelled"), "calls cut short by the interrupt are not measured")
 		}
 		_, err = raw.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(out.Table)})

@@ -1,8 +1,12 @@
 package bench
 
 import (
+	"bufio"
 	"cmp"
+	"errors"
 	"fmt"
+	"io"
+	"os"
 	"slices"
 	"time"
 
@@ -29,7 +33,7 @@ type ShardFile struct {
 	Format     string                `json:"format"`
 	Shard      engine.ShardSpec      `json:"shard"`
 	Service    string                `json:"service,omitempty"`
-	Run        engine.Outcome        `json:"run"` // without Results
+	Run        engine.Outcome        `json:"run"`
 	Limits     Limits                `json:"limits"`
 	Throttling *limits.Throttling    `json:"throttling,omitempty"`
 	Unserved   []limits.UnservedSlot `json:"unserved,omitempty"`
@@ -43,7 +47,6 @@ type ShardFile struct {
 func ShardFileOf(out Outcome) ShardFile {
 	f := ShardFile{Format: ShardFormat, Shard: out.Shard, Service: out.Service, Run: out.Outcome, Limits: out.Limits, Throttling: out.Throttling,
 		Unserved: out.Unserved, Fidelity: out.Fidelity, Served: out.Served, Inputs: out.Inputs}
-	f.Run.Results = nil
 	if out.Ledger != nil {
 		l := out.Ledger.Export()
 		f.Ledger = &l
@@ -51,18 +54,20 @@ func ShardFileOf(out Outcome) ShardFile {
 	return f
 }
 
-// Shard is one shard's output, as read back: its file and its calls.
+// Shard is one shard's output, as read back: its file, and the path of
+// its calls' results file.
 type Shard struct {
 	Dir     string
 	File    ShardFile
-	Results vegeta.Results
+	Results string
 }
 
 // Merge models the shards of one run (sc) as if one machine had made all
-// their calls: the calls merged in order of intended time, vegeta's
-// metrics computed over them, the ledgers summed per second, target and
-// key, and the capacity model run on the sum at the run's own limits.
-// Every shard of the run must be there, once.
+// their calls: vegeta's metrics computed over the calls of every shard's
+// results file, read one at a time, the ledgers summed per second, target
+// and key, and the capacity model run on the sum at the run's own limits.
+// Every shard of the run must be there, once. MergeResults writes the
+// calls themselves.
 func Merge(sc workload.Scenario, shards []Shard) (Outcome, error) {
 	if len(shards) == 0 {
 		return Outcome{}, fmt.Errorf("merge: no shard given")
@@ -116,12 +121,14 @@ func Merge(sc workload.Scenario, shards []Shard) (Outcome, error) {
 			answers = append(answers, *f.Served)
 		}
 		unserved = append(unserved, f.Unserved)
-		out.Results = append(out.Results, s.Results...)
 	}
 	if !out.Started.IsZero() {
 		out.Elapsed = end.Sub(out.Started)
 	}
-	out.Total, out.Patterns = metricsOf(out.Results, first.Run.Patterns)
+	var err error
+	if out.Total, out.Patterns, out.Errors, err = metricsOf(shards, first.Run.Patterns); err != nil {
+		return out, fmt.Errorf("merge: %w", err)
+	}
 	if len(answers) > 0 {
 		s := served.Merge(answers...)
 		out.Served = &s
@@ -182,31 +189,71 @@ func checkShards(sc workload.Scenario, shards []Shard) error {
 	return nil
 }
 
-// metricsOf sequences results as one machine's (engine.Sequence) and
-// computes vegeta's metrics of the mix and of
-// each pattern in steps.
-func metricsOf(results vegeta.Results, steps []engine.PatternMetrics) (vegeta.Metrics, []engine.PatternMetrics) {
-	engine.Sequence(results)
-	var total vegeta.Metrics
-	by := map[string]*vegeta.Metrics{}
+// metricsOf computes vegeta's metrics of the mix and of each pattern in
+// steps, and the failed calls, over every shard's calls.
+func metricsOf(shards []Shard, steps []engine.PatternMetrics) (vegeta.Metrics, []engine.PatternMetrics, []engine.ErrorCount, error) {
+	ids := make([]string, len(steps))
+	for i, p := range steps {
+		ids[i] = string(p.ID)
+	}
+	t := engine.NewTally(ids...)
+	for _, s := range shards {
+		if err := engine.ReadResults(s.Results, func(r *vegeta.Result) error { t.Add(r); return nil }); err != nil {
+			return vegeta.Metrics{}, nil, nil, err
+		}
+	}
 	out := make([]engine.PatternMetrics, len(steps))
 	for i, p := range steps {
 		out[i] = p
-		out[i].Metrics = vegeta.Metrics{}
-		by[string(p.ID)] = &out[i].Metrics
+		out[i].Metrics = t.Pattern(ids[i])
 	}
-	for i := range results {
-		r := &results[i]
-		total.Add(r)
-		if m := by[r.Attack]; m != nil {
-			m.Add(r)
+	return t.Total(), out, t.Errors(), nil
+}
+
+// MergeResults writes the calls of every shard's results file to w, in
+// vegeta's format, interleaved by the time each call ended, as each
+// shard wrote its own: the file reads as one machine's. Each pattern's
+// calls are numbered across the shards already (the schedule numbers
+// every shard's calls), so vegeta's plot reads it as it is.
+func MergeResults(shards []Shard, w io.Writer) error {
+	type head struct {
+		dec vegeta.Decoder
+		r   vegeta.Result
+	}
+	var heads []*head
+	for _, s := range shards {
+		f, err := os.Open(s.Results)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		h := &head{dec: vegeta.NewDecoder(bufio.NewReader(f))}
+		if err := h.dec.Decode(&h.r); err == nil {
+			heads = append(heads, h)
+		} else if !errors.Is(err, io.EOF) {
+			return fmt.Errorf("%s: %w", s.Results, err)
 		}
 	}
-	total.Close()
-	for i := range out {
-		out[i].Metrics.Close()
+	enc := vegeta.NewEncoder(w)
+	for len(heads) > 0 {
+		first := 0
+		for i, h := range heads {
+			if h.r.End().Before(heads[first].r.End()) {
+				first = i
+			}
+		}
+		h := heads[first]
+		if err := enc.Encode(&h.r); err != nil {
+			return err
+		}
+		h.r = vegeta.Result{}
+		if err := h.dec.Decode(&h.r); errors.Is(err, io.EOF) {
+			heads = slices.Delete(heads, first, first+1)
+		} else if err != nil {
+			return err
+		}
 	}
-	return total, out
+	return nil
 }
 
 func addFidelity(a, b meter.Fidelity) meter.Fidelity {

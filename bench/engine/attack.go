@@ -34,6 +34,11 @@ type attack struct {
 	inflight atomic.Int64 // calls started and not yet ended
 	ended    atomic.Int64 // calls ended
 	lastEnd  atomic.Int64 // when the latest call ended, in Unix nanoseconds
+
+	// A closed loop's workers draw their calls themselves: each call's due
+	// time and number are taken together, so numbers follow due times.
+	loopMu  sync.Mutex
+	loopSeq []uint64 // per step
 }
 
 // step is one step of the mix, with what each of its Results repeats.
@@ -46,11 +51,13 @@ type step struct {
 	url    string
 }
 
-// ticket is one call the pacer made due.
+// ticket is one call the pacer made due: seq numbers it among its
+// pattern's calls in order of due time (vegeta's Result.Seq).
 type ticket struct {
 	step int
 	key  int
 	due  time.Time
+	seq  uint64
 }
 
 // newAttack paces sc's mix on d, each step drawing from keys[i] keys
@@ -127,6 +134,7 @@ func (a *attack) run(ctx context.Context, d time.Duration, c *collector) (unsent
 
 	var wg sync.WaitGroup
 	if unbounded(a.pacer) {
+		a.loopSeq = make([]uint64, len(a.steps))
 		for w := range a.workers {
 			wg.Go(func() { a.closedLoop(ctx, calls, began.Add(d), w, record) })
 		}
@@ -160,6 +168,9 @@ func (a *attack) run(ctx context.Context, d time.Duration, c *collector) (unsent
 func (a *attack) schedule(ctx context.Context, began time.Time, d time.Duration, tickets chan<- ticket) {
 	r := rand.New(rand.NewPCG(uint64(a.seed), 0))
 	var at time.Duration // the due time of the previous call
+	// Numbered here, in due order, and counting every shard's calls: the
+	// shards' results together are numbered as one machine's.
+	seq := make([]uint64, len(a.steps))
 	for hits := uint64(0); ; hits++ {
 		wait, stop := a.pacer.Pace(at, hits)
 		if stop || at+wait >= d {
@@ -167,11 +178,13 @@ func (a *attack) schedule(ctx context.Context, began time.Time, d time.Duration,
 		}
 		at += max(wait, 0)
 		st, key := a.pick(r)
+		n := seq[st]
+		seq[st]++
 		if !a.mine(hits) {
 			continue
 		}
 		select {
-		case tickets <- ticket{step: st, key: key, due: began.Add(at)}:
+		case tickets <- ticket{step: st, key: key, due: began.Add(at), seq: n}:
 		case <-ctx.Done():
 			return
 		}
@@ -228,9 +241,16 @@ func (a *attack) work(ctx, calls context.Context, tickets <-chan ticket, w int, 
 // no pacing at all, so each call is due when the previous one ends.
 func (a *attack) closedLoop(ctx, calls context.Context, deadline time.Time, w int, record func(*vegeta.Result)) {
 	r := a.workerRand(w)
-	for now := time.Now(); now.Before(deadline) && calls.Err() == nil; now = time.Now() {
+	for calls.Err() == nil {
 		st, key := a.pick(r)
-		a.call(ctx, ticket{step: st, key: key, due: now}, r, record)
+		a.loopMu.Lock()
+		t := ticket{step: st, key: key, due: time.Now(), seq: a.loopSeq[st]}
+		a.loopSeq[st]++
+		a.loopMu.Unlock()
+		if !t.due.Before(deadline) {
+			return
+		}
+		a.call(ctx, t, r, record)
 	}
 }
 
@@ -251,6 +271,7 @@ func (a *attack) call(ctx context.Context, t ticket, r *rand.Rand, record func(*
 	a.tb.callEnded(end, err, code)
 	record(&vegeta.Result{
 		Attack:    string(st.Pattern),
+		Seq:       t.seq,
 		Code:      code,
 		Timestamp: t.due,
 		Latency:   end.Sub(t.due),

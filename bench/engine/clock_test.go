@@ -7,11 +7,14 @@ package engine_test
 // the moments a run stops are then exact, however busy the machine is.
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"net"
+	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -33,14 +36,45 @@ var quiet = engine.Progress(io.Discard)
 // perSecond is a constant pacer of n calls a second.
 func perSecond(n int) vegeta.Pacer { return vegeta.ConstantPacer{Freq: n, Per: time.Second} }
 
+// ran is a run's outcome with its calls read back from its results file.
+type ran struct {
+	engine.Outcome
+	Results vegeta.Results // in order of intended time
+}
+
 // run runs sc on a fake database inside the bubble.
-func run(t *testing.T, sc workload.Scenario, opts ...engine.Option) engine.Outcome {
+func run(t *testing.T, sc workload.Scenario, opts ...engine.Option) ran {
 	t.Helper()
-	out, err := engine.Run(t.Context(), newFakeDB(), sc, append([]engine.Option{engine.Warmup(0), quiet}, opts...)...)
+	path := filepath.Join(t.TempDir(), "results.bin")
+	out, err := engine.Run(t.Context(), newFakeDB(), sc, append([]engine.Option{engine.Warmup(0), quiet, engine.ResultsTo(path)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return out
+	if out.ResultsErr != nil {
+		t.Fatal(out.ResultsErr)
+	}
+	return ran{Outcome: out, Results: readResults(t, path)}
+}
+
+// readResults reads a results file back in order of intended time, and
+// checks that each pattern's calls are numbered in that order.
+func readResults(t testing.TB, path string) vegeta.Results {
+	t.Helper()
+	var rs vegeta.Results
+	if err := engine.ReadResults(path, func(r *vegeta.Result) error { rs = append(rs, *r); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	slices.SortFunc(rs, func(a, b vegeta.Result) int {
+		return cmp.Or(a.Timestamp.Compare(b.Timestamp), cmp.Compare(a.Seq, b.Seq))
+	})
+	next := map[string]uint64{}
+	for _, r := range rs {
+		if n, seen := next[r.Attack]; seen && r.Seq < n {
+			t.Fatalf("%s call %d due at %s after call %d: want numbers in order of due time", r.Attack, r.Seq, r.Timestamp, n-1)
+		}
+		next[r.Attack] = r.Seq + 1
+	}
+	return rs
 }
 
 // scripted is a driver whose calls do what call says; n counts from 1.

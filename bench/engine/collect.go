@@ -3,7 +3,6 @@ package engine
 import (
 	"fmt"
 	"io"
-	"slices"
 	"sync"
 	"time"
 
@@ -15,21 +14,17 @@ import (
 // ProgressEvery is how often a run prints its progress line.
 const ProgressEvery = time.Second
 
-// resultChunk is how many Results the collector keeps per block.
-const resultChunk = 4096
-
-// collector gathers a measured run's Results and metrics as calls finish,
-// and prints a progress line every second: elapsed time, the rate achieved
-// over the last second, that second's p50 and p99, and the errors so far.
+// collector tallies a measured run's calls as they finish, writes each to
+// the results file (when there is one) and keeps none, and prints a
+// progress line every second: elapsed time, the rate achieved over the
+// last second, that second's p50 and p99, and the errors so far.
 type collector struct {
 	name     string
 	progress io.Writer
+	results  *resultsFile // nil: calls are only tallied
 
 	mu       sync.Mutex
-	chunks   []vegeta.Results // results in blocks, so that growing never copies them
-	count    int
-	total    vegeta.Metrics
-	byAttack map[string]*vegeta.Metrics
+	tally    *Tally
 	errors   int
 	throttle int // calls that ended throttled
 	window   vegeta.LatencyMetrics
@@ -40,30 +35,24 @@ type collector struct {
 	done  sync.WaitGroup
 }
 
-func newCollector(sc workload.Scenario, progress io.Writer) *collector {
-	c := &collector{name: sc.Name, progress: progress, byAttack: map[string]*vegeta.Metrics{}}
+func newCollector(sc workload.Scenario, progress io.Writer, results *resultsFile) *collector {
+	var patterns []string
 	for _, st := range sc.Mix {
 		if st.Weight > 0 {
-			c.byAttack[string(st.Pattern)] = &vegeta.Metrics{}
+			patterns = append(patterns, string(st.Pattern))
 		}
 	}
-	return c
+	return &collector{name: sc.Name, progress: progress, results: results, tally: NewTally(patterns...)}
 }
 
 // add takes one finished call; many workers call it at once.
 func (c *collector) add(r *vegeta.Result) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if len(c.chunks) == 0 || len(c.chunks[len(c.chunks)-1]) == resultChunk {
-		c.chunks = append(c.chunks, make(vegeta.Results, 0, resultChunk))
+	if c.results != nil {
+		c.results.write(r)
 	}
-	last := &c.chunks[len(c.chunks)-1]
-	*last = append(*last, *r)
-	c.count++
-	c.total.Add(r)
-	if m := c.byAttack[r.Attack]; m != nil {
-		m.Add(r)
-	}
+	c.tally.Add(r)
 	if r.Error != "" {
 		c.errors++
 	}
@@ -99,13 +88,14 @@ func (c *collector) stop() {
 	c.done.Wait()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.count == 0 {
+	if c.tally.Requests() == 0 {
 		fmt.Fprintf(c.progress, "%s: no call finished in %s\n", c.name, time.Since(c.began).Round(10*time.Millisecond))
 		return
 	}
-	fmt.Fprintf(c.progress, "%s: %d calls in %s, p50 %s, p99 %s, errors %d%s\n", c.name, c.count,
-		time.Since(c.began).Round(10*time.Millisecond), Latency(c.total.Latencies.Quantile(0.5)),
-		Latency(c.total.Latencies.Quantile(0.99)), c.errors, throttledText(c.throttle))
+	total := c.tally.Total()
+	fmt.Fprintf(c.progress, "%s: %d calls in %s, p50 %s, p99 %s, errors %d%s\n", c.name, total.Requests,
+		time.Since(c.began).Round(10*time.Millisecond), Latency(total.Latencies.P50),
+		Latency(total.Latencies.P99), c.errors, throttledText(c.throttle))
 }
 
 // line prints one progress line for the window that just ended.
@@ -127,39 +117,17 @@ func throttledText(n int) string {
 	return fmt.Sprintf(" (%d throttled)", n)
 }
 
-// finish puts the run's Results in order of intended time, numbers them per
-// pattern, and closes the metrics into out.
+// finish closes the metrics into out.
 func (c *collector) finish(out *Outcome, sc workload.Scenario) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	results := make(vegeta.Results, 0, c.count)
-	for _, ch := range c.chunks {
-		results = append(results, ch...)
-	}
-	c.chunks = nil
-	Sequence(results)
-	c.total.Close()
-	out.Results, out.Total = results, c.total
+	out.Total, out.Errors = c.tally.Total(), c.tally.Errors()
 	for _, st := range sc.Mix {
-		m := c.byAttack[string(st.Pattern)]
-		if m == nil || st.Weight <= 0 {
+		if st.Weight <= 0 {
 			continue
 		}
-		m.Close()
 		p, _ := sc.Design.Pattern(st.Pattern)
-		out.Patterns = append(out.Patterns, PatternMetrics{Pattern: p, Weight: st.Weight, Keys: keysName(st), Metrics: *m})
-	}
-}
-
-// Sequence orders results by intended time and numbers each pattern's
-// calls from 0, as vegeta's plot expects of each attack.
-func Sequence(results vegeta.Results) {
-	slices.SortStableFunc(results, func(a, b vegeta.Result) int { return a.Timestamp.Compare(b.Timestamp) })
-	seq := map[string]uint64{}
-	for i := range results {
-		r := &results[i]
-		r.Seq = seq[r.Attack]
-		seq[r.Attack]++
+		out.Patterns = append(out.Patterns, PatternMetrics{Pattern: p, Weight: st.Weight, Keys: keysName(st), Metrics: c.tally.Pattern(string(st.Pattern))})
 	}
 }
 

@@ -1,7 +1,7 @@
 // Package engine paces a load scenario against a design's access patterns
 // and measures every call's latency and outcome as a vegeta Result: an
 // open-loop pacer (vegeta's), a bounded pool of workers, per-second
-// progress, and results in order of intended time. What a call costs on
+// progress, and each call written to a results file as it ends. What a call costs on
 // DynamoDB is not its business: a Meter (bench's instrumented client and
 // capacity ledger) wraps the client the driver calls, and is told when the
 // measured phase starts and stops. It never imports a concrete design:
@@ -38,9 +38,9 @@ type Meter interface {
 	Stop(ctx context.Context)
 }
 
-// Outcome is what a run measured: every call as a vegeta Result and
-// vegeta's metrics for the whole mix and per pattern. An interrupted run
-// returns what it measured until then.
+// Outcome is what a run measured: vegeta's metrics for the whole mix and
+// per pattern, the failed calls, and the file every call went to as a
+// vegeta Result. An interrupted run returns what it measured until then.
 type Outcome struct {
 	Scenario    string
 	About       string
@@ -66,11 +66,14 @@ type Outcome struct {
 	// TargetRate is the rate the report forecasts at (option TargetRate);
 	// the engine only carries it.
 	TargetRate float64
-	// Results holds every measured call in order of intended time; Seq
-	// counts per pattern, as vegeta's plot expects of each attack.
-	Results  vegeta.Results
-	Total    vegeta.Metrics
-	Patterns []PatternMetrics
+	// ResultsFile is where each measured call was written as it ended
+	// (option ResultsTo; empty without it): read it with ReadResults.
+	// ResultsErr, when set, is why it lacks calls.
+	ResultsFile string `json:"-"`
+	ResultsErr  error  `json:"-"`
+	Total       vegeta.Metrics
+	Patterns    []PatternMetrics
+	Errors      []ErrorCount // the failed calls by pattern, status and error
 	// Unsent counts calls still waiting when the run ended.
 	Unsent int
 	// Shard is the part of a run split over several machines this one
@@ -137,6 +140,16 @@ func Run(ctx context.Context, db DynamoDB, sc workload.Scenario, opts ...Option)
 		}
 		return out, fmt.Errorf("bench %s: %s%w", sc.Name, what, err)
 	}
+	var results *resultsFile
+	if cfg.results != "" {
+		if results, err = createResults(cfg.results); err != nil {
+			return out, fmt.Errorf("bench %s: %w", sc.Name, err)
+		}
+		out.ResultsFile = cfg.results
+		// Closed on every way out, a panic's included; the way out after
+		// measuring closes it itself, to report an error.
+		defer results.close()
+	}
 	lead := cfg.shard.leads()
 	if lead {
 		if err := createTable(run, db, sc, table, cfg); err != nil {
@@ -197,7 +210,7 @@ func Run(ctx context.Context, db DynamoDB, sc workload.Scenario, opts ...Option)
 	if cfg.meter != nil {
 		cfg.meter.Start()
 	}
-	c := newCollector(sc, cfg.progress)
+	c := newCollector(sc, cfg.progress, results)
 	out.Started = time.Now().UTC()
 	unsent := a.run(run, sc.Duration, c)
 	if cfg.meter != nil {
@@ -208,6 +221,9 @@ func Run(ctx context.Context, db DynamoDB, sc workload.Scenario, opts ...Option)
 	out.Unsent = unsent
 	c.finish(&out, sc)
 	tb.finish(&out, out.Started)
+	if results != nil {
+		out.ResultsErr = results.close() // before Run returns, for its caller to read
+	}
 	return out, nil
 }
 

@@ -41,7 +41,8 @@ type config struct {
 	watchCause func() error
 	shard      ShardSpec
 	keep       bool
-	remote     bool // the endpoint is off this machine
+	results    string // the results file's path
+	remote     bool   // the endpoint is off this machine
 }
 
 func newConfig(opts []Option) config {
@@ -80,3 +81,9 @@ func Drain(d time.Duration) Option { return func(c *config) { c.drain = d } }
 // Metered has m measure the run's calls beyond their latency (default:
 // none, the driver calls db as it is).
 func Metered(m Meter) Option { return func(c *config) { c.meter = m } }
+
+// ResultsTo writes each measured call to a new file at path as it ends,
+// in vegeta's format (default: calls are only tallied). The file is
+// created when Run starts and closed before it returns, however the run
+// ends.
+func ResultsTo(path string) Option { return func(c *config) { c.results = path } }

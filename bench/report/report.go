@@ -43,12 +43,21 @@ var writers = []struct {
 	{HeatFile, WriteHeat},
 }
 
-// Write writes the report of out into a new folder under root, named
-// <UTC start>-<design>-<scenario>, points root's latest pointers at it and
-// returns its path. Each file is written on its own: one that fails costs
-// only itself, the others and the pointers are still written, and the
-// error names every file that failed.
+// Write writes the report of out into a new folder under root (NewFolder)
+// and returns its path, as WriteTo does.
 func Write(root string, out bench.Outcome) (string, error) {
+	dir, err := NewFolder(root, out)
+	if err != nil {
+		return "", err
+	}
+	return dir, WriteTo(dir, out)
+}
+
+// NewFolder makes the folder of a run under root, named <UTC
+// start>-<design>-<scenario> (out.Started, or now when measuring has not
+// begun), before the run, so that its calls go to the folder's
+// results.bin as they end (engine.ResultsTo).
+func NewFolder(root string, out bench.Outcome) (string, error) {
 	if err := os.MkdirAll(root, 0o755); err != nil {
 		return "", fmt.Errorf("report: %w (pick a writable folder with --out)", err)
 	}
@@ -56,6 +65,16 @@ func Write(root string, out bench.Outcome) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("report: %w (pick a writable folder with --out)", err)
 	}
+	return dir, nil
+}
+
+// WriteTo writes the report of out into dir, a folder NewFolder made, and
+// points its root's latest pointers at it. results.bin is out's results
+// file, copied unless the run wrote it there already. Each file is
+// written on its own: one that fails costs only itself, the others and
+// the pointers are still written, and the error names every file that
+// failed.
+func WriteTo(dir string, out bench.Outcome) error {
 	var errs []error
 	all := writers
 	if isShard(out) {
@@ -65,14 +84,28 @@ func Write(root string, out bench.Outcome) (string, error) {
 		}{ShardFile, WriteShard})
 	}
 	for _, w := range all {
-		if err := writeFile(filepath.Join(dir, w.name), out, w.write); err != nil {
-			errs = append(errs, fmt.Errorf("report %s: %w", filepath.Join(dir, w.name), err))
+		path := filepath.Join(dir, w.name)
+		if w.name == ResultsFile && sameFile(path, out.ResultsFile) {
+			continue
+		}
+		if err := writeFile(path, out, w.write); err != nil {
+			errs = append(errs, fmt.Errorf("report %s: %w", path, err))
 		}
 	}
-	if err := pointLatest(root, filepath.Base(dir)); err != nil {
+	if out.ResultsErr != nil {
+		errs = append(errs, fmt.Errorf("report %s: %w", filepath.Join(dir, ResultsFile), out.ResultsErr))
+	}
+	if err := pointLatest(filepath.Dir(dir), filepath.Base(dir)); err != nil {
 		errs = append(errs, fmt.Errorf("report: %w", err))
 	}
-	return dir, errors.Join(errs...)
+	return errors.Join(errs...)
+}
+
+// sameFile reports whether paths a and b name one existing file.
+func sameFile(a, b string) bool {
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }
 
 // runName is <UTC start>-<design>-<scenario>, then the run's name and the

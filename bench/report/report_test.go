@@ -58,6 +58,7 @@ func calls(cat []designs.Pattern, order []int, weight map[designs.PatternID]int,
 		Started: t0, Elapsed: 3 * time.Second,
 	}}
 	seq := map[string]uint64{}
+	var results vegeta.Results
 	for i := range 60 {
 		p := cat[order[i%len(order)]]
 		r := vegeta.Result{Attack: string(p.ID), Seq: seq[string(p.ID)], Code: 200, Method: string(p.Op),
@@ -65,23 +66,67 @@ func calls(cat []designs.Pattern, order []int, weight map[designs.PatternID]int,
 			Latency: time.Duration(1+i%7) * time.Millisecond}
 		seq[r.Attack]++
 		outcome(i, p, &r)
-		out.Results = append(out.Results, r)
+		results = append(results, r)
 	}
 	for _, p := range cat {
 		var m vegeta.Metrics
-		for i := range out.Results {
-			if out.Results[i].Attack == string(p.ID) {
-				m.Add(&out.Results[i])
+		for i := range results {
+			if results[i].Attack == string(p.ID) {
+				m.Add(&results[i])
 			}
 		}
 		m.Close()
 		out.Patterns = append(out.Patterns, engine.PatternMetrics{Pattern: p, Weight: weight[p.ID], Keys: "zipf", Metrics: m})
 	}
-	for i := range out.Results {
-		out.Total.Add(&out.Results[i])
+	errs := engine.NewTally()
+	for i := range results {
+		out.Total.Add(&results[i])
+		errs.Add(&results[i])
 	}
 	out.Total.Close()
+	out.Errors = errs.Errors()
+	out.ResultsFile = writeCalls(results)
 	return out
+}
+
+// callsDir holds the results files the tests' runs write, as the engine
+// does.
+var callsDir string
+
+func TestMain(m *testing.M) {
+	var err error
+	if callsDir, err = os.MkdirTemp("", "report-test"); err != nil {
+		panic(err)
+	}
+	code := m.Run()
+	_ = os.RemoveAll(callsDir)
+	os.Exit(code)
+}
+
+// writeCalls writes results to a new results file and returns its path.
+func writeCalls(results vegeta.Results) string {
+	f, err := os.CreateTemp(callsDir, "results-*.bin")
+	if err != nil {
+		panic(err)
+	}
+	defer f.Close()
+	enc := vegeta.NewEncoder(f)
+	for i := range results {
+		if err := enc.Encode(&results[i]); err != nil {
+			panic(err)
+		}
+	}
+	return f.Name()
+}
+
+// readCalls reads a results file back.
+func readCalls(t *testing.T, path string) vegeta.Results {
+	t.Helper()
+	var rs vegeta.Results
+	if err := engine.ReadResults(path, func(r *vegeta.Result) error { rs = append(rs, *r); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	return rs
 }
 
 func sampleCapacity() capacity.Report {
@@ -198,7 +243,11 @@ func TestResultsReadBackByVegeta(t *testing.T) {
 	if dec == nil {
 		t.Fatal("vegeta does not recognise results.bin")
 	}
-	for i, want := range out.Results {
+	calls := readCalls(t, out.ResultsFile)
+	if len(calls) != 60 {
+		t.Fatalf("%d calls in the results file, want 60", len(calls))
+	}
+	for i, want := range calls {
 		var got vegeta.Result
 		if err := dec.Decode(&got); err != nil {
 			t.Fatalf("result %d: %v", i, err)
@@ -209,7 +258,7 @@ func TestResultsReadBackByVegeta(t *testing.T) {
 	}
 	var extra vegeta.Result
 	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
-		t.Errorf("after %d results: got %v, want io.EOF", len(out.Results), err)
+		t.Errorf("after %d results: got %v, want io.EOF", len(calls), err)
 	}
 }
 
@@ -264,5 +313,24 @@ func TestWriteReportsARunInterruptedBeforeItMeasured(t *testing.T) {
 	summary, err := os.ReadFile(filepath.Join(dir, SummaryFile))
 	if err != nil || !strings.Contains(string(summary), "**Interrupted while seeding**, before measuring") {
 		t.Errorf("summary.md of an interrupted run: %v\n%s", err, summary)
+	}
+}
+
+func TestWriteToKeepsTheCallsTheRunWroteIntoItsFolder(t *testing.T) {
+	out := sample()
+	dir, err := NewFolder(t.TempDir(), out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	streamed := filepath.Join(dir, ResultsFile)
+	if err := os.Rename(out.ResultsFile, streamed); err != nil {
+		t.Fatal(err)
+	}
+	out.ResultsFile = streamed
+	if err := WriteTo(dir, out); err != nil {
+		t.Fatal(err)
+	}
+	if calls := readCalls(t, streamed); len(calls) != 60 {
+		t.Errorf("%d calls left in the run's own results.bin, want its 60", len(calls))
 	}
 }

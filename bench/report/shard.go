@@ -9,8 +9,6 @@ import (
 	"path/filepath"
 	"time"
 
-	vegeta "github.com/tsenart/vegeta/v12/lib"
-
 	"github.com/ddbharness/ddbharness/bench"
 )
 
@@ -29,8 +27,8 @@ func WriteShard(w io.Writer, out bench.Outcome) error {
 // isShard reports whether out is one shard of a named run (not a merge).
 func isShard(out bench.Outcome) bool { return out.Shard.Run != "" && len(out.Merged) == 0 }
 
-// ReadShard reads a shard's report folder back: its shard file and its
-// calls.
+// ReadShard reads a shard's report folder back: its shard file, and
+// where its calls are (bench.Merge reads them).
 func ReadShard(dir string) (bench.Shard, error) {
 	s := bench.Shard{Dir: dir}
 	raw, err := os.ReadFile(filepath.Join(dir, ShardFile))
@@ -46,20 +44,9 @@ func ReadShard(dir string) (bench.Shard, error) {
 	if s.File.Format != bench.ShardFormat {
 		return s, fmt.Errorf("%s: format %q, this ddbharness reads %q: merge with the ddbharness that made it", filepath.Join(dir, ShardFile), s.File.Format, bench.ShardFormat)
 	}
-	f, err := os.Open(filepath.Join(dir, ResultsFile))
-	if err != nil {
+	s.Results = filepath.Join(dir, ResultsFile)
+	if _, err := os.Stat(s.Results); err != nil {
 		return s, err
-	}
-	defer f.Close()
-	dec := vegeta.NewDecoder(f)
-	for {
-		var r vegeta.Result
-		if err := dec.Decode(&r); errors.Is(err, io.EOF) {
-			break
-		} else if err != nil {
-			return s, fmt.Errorf("%s: %w", filepath.Join(dir, ResultsFile), err)
-		}
-		s.Results = append(s.Results, r)
 	}
 	return s, nil
 }

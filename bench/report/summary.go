@@ -1,10 +1,8 @@
 package report
 
 import (
-	"cmp"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -35,7 +33,7 @@ func WriteSummary(w io.Writer, out bench.Outcome) error {
 	}
 	p.findings(out.Capacity, st)
 	p.latency(out, st)
-	p.errors(out.Results)
+	p.errors(out.Errors)
 	p.throttling(out)
 	if out.Service != "" && out.Served != nil {
 		p.serviceThrottling(*out.Served)
@@ -209,30 +207,13 @@ func metricCells(m vegeta.Metrics) []string {
 }
 
 // errors lists the failed calls by pattern, status and error class.
-func (p *printer) errors(results vegeta.Results) {
-	type class struct {
-		attack, err string
-		code        uint16
-	}
-	counts := map[class]int{}
-	for i := range results {
-		if r := &results[i]; r.Code < 200 || r.Code >= 400 {
-			counts[class{r.Attack, r.Error, r.Code}]++
-		}
-	}
+func (p *printer) errors(counts []engine.ErrorCount) {
 	if len(counts) == 0 {
 		return
 	}
-	classes := make([]class, 0, len(counts))
-	for c := range counts {
-		classes = append(classes, c)
-	}
-	slices.SortFunc(classes, func(a, b class) int {
-		return cmp.Or(cmp.Compare(a.attack, b.attack), cmp.Compare(a.code, b.code), cmp.Compare(a.err, b.err))
-	})
 	var rows [][]string
-	for _, c := range classes {
-		rows = append(rows, []string{c.attack, strconv.Itoa(int(c.code)), c.err, strconv.Itoa(counts[c])})
+	for _, c := range counts {
+		rows = append(rows, []string{c.Pattern, strconv.Itoa(int(c.Code)), c.Error, strconv.Itoa(c.Calls)})
 	}
 	p.f("### Errors\n\n")
 	p.table("lrlr", []string{"Pattern", "Status", "Error", "Calls"}, rows)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"reflect"
 	"strings"
 	"time"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/ddbharness/ddbharness/bench"
 	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/bench/engine"
 	"github.com/ddbharness/ddbharness/bench/limits"
 	"github.com/ddbharness/ddbharness/bench/meter"
 	"github.com/ddbharness/ddbharness/designs"
@@ -23,24 +25,30 @@ import (
 // downsamples longer runs, keeping their shape.
 const PlotPoints = 4000
 
-// WriteResults writes every call as vegeta's gob-encoded Results, the
-// format `vegeta report`, `vegeta plot` and `vegeta encode` read.
+// WriteResults writes every call of out's results file (none without
+// one) as vegeta's gob-encoded Results, the format `vegeta report`,
+// `vegeta plot` and `vegeta encode` read: a copy of it.
 func WriteResults(w io.Writer, out bench.Outcome) error {
-	enc := vegeta.NewEncoder(w)
-	for i := range out.Results {
-		if err := enc.Encode(&out.Results[i]); err != nil {
-			return err
-		}
+	if out.ResultsFile == "" {
+		return nil
 	}
-	return nil
+	f, err := os.Open(out.ResultsFile)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	_, err = io.Copy(w, f)
+	return err
 }
 
 // WritePlot writes vegeta's interactive latency plot of the run: one
-// series per pattern, successes and errors apart.
+// series per pattern, successes and errors apart. The calls are read from
+// the results file one at a time; the plot keeps each as a compressed
+// point (a few bytes) until it downsamples them.
 func WritePlot(w io.Writer, out bench.Outcome) error {
 	p := plot.New(plot.Title(StatusOf(out).Title(out)), plot.Downsample(PlotPoints), plot.Label(plot.ErrorLabeler))
-	for i := range out.Results {
-		if err := p.Add(&out.Results[i]); err != nil {
+	if out.ResultsFile != "" {
+		if err := engine.ReadResults(out.ResultsFile, p.Add); err != nil {
 			return err
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -103,8 +104,9 @@ func runBench(ctx context.Context, args []string) error {
 	return nil
 }
 
-// maxBenchDuration bounds --duration: every call's result is kept in
-// memory, so a day-long run would not fit.
+// maxBenchDuration bounds --duration: a run's memory does not grow with
+// its calls (they go to results.bin), but its capacity ledger and plot
+// keep a little per second and per call.
 const maxBenchDuration = 24 * time.Hour
 
 // checkBenchFlags refuses values out of range before anything starts.
@@ -155,8 +157,18 @@ func benchOne(ctx context.Context, sc workload.Scenario, target float64, root st
 	if plan.keep {
 		opts = append(opts, engine.KeepTable())
 	}
+	// The run's folder comes first: its calls go to results.bin as they end.
+	dir, err := report.NewFolder(root, bench.Outcome{Outcome: engine.Outcome{Scenario: sc.Name, Design: sc.Design.Name, Shard: plan.shard}})
+	if err != nil {
+		return "", bench.Outcome{}, err
+	}
+	opts = append(opts, engine.ResultsTo(filepath.Join(dir, report.ResultsFile)))
 	out, err := bench.RunLimited(ctx, ddblocal.Client(srv.Endpoint), sc, lim, opts...)
 	if err != nil && out.Failure == nil {
+		if out.Started.IsZero() { // nothing measured: no report, no folder
+			_ = os.Remove(filepath.Join(dir, report.ResultsFile))
+			_ = os.Remove(dir)
+		}
 		if exit := srv.Exit(); exit != nil {
 			return "", out, testBedFailed(fmt.Errorf("%w\n%v", err, exit))
 		}
@@ -165,8 +177,7 @@ func benchOne(ctx context.Context, sc workload.Scenario, target float64, root st
 	if srv.Remote() {
 		out.Service = serviceName(srv)
 	}
-	dir, werr := report.Write(root, out)
-	return dir, out, errors.Join(err, werr)
+	return dir, out, errors.Join(err, report.WriteTo(dir, out))
 }
 
 // serviceName names a remote endpoint for the report.

@@ -1,8 +1,12 @@
 package main
 
 import (
+	"bufio"
+	"errors"
 	"flag"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/ddbharness/ddbharness/bench"
@@ -49,9 +53,23 @@ func runReport(args []string) error {
 	if err != nil {
 		return badInputf("report %v", err)
 	}
-	dir, err := report.Write(*root, out)
-	if dir != "" {
-		fmt.Printf("%s: %s\n  %s\n", sc.Name, dir, report.Headline(out))
+	dir, err := report.NewFolder(*root, out)
+	if err != nil {
+		return err
 	}
+	out.ResultsFile = filepath.Join(dir, report.ResultsFile)
+	out.ResultsErr = mergeResults(shards, out.ResultsFile)
+	err = report.WriteTo(dir, out)
+	fmt.Printf("%s: %s\n  %s\n", sc.Name, dir, report.Headline(out))
 	return err
+}
+
+// mergeResults writes the shards' calls to path as one results file.
+func mergeResults(shards []bench.Shard, path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(f)
+	return errors.Join(bench.MergeResults(shards, w), w.Flush(), f.Close())
 }
