@@ -71,7 +71,7 @@ var _ = Describe("bench on a remote endpoint", Ordered, Label("faults"), func() 
 		GinkgoHelper()
 		Eventually(func() []string {
 			return slices.DeleteFunc(tables(ctx), func(n string) bool { return !strings.HasPrefix(n, designs.TablePrefix) })
-		}).WithTimeout(10 * time.Second).Should(BeEmpty())
+		}).WithTimeout(exitWait).Should(BeEmpty())
 		got, err := local.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(other),
 			Key: map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "order#1"}}})
 		Expect(err).NotTo(HaveOccurred())

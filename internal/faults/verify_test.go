@@ -138,8 +138,9 @@ var _ = Describe("verify", Label("faults"), Ordered, ContinueOnFailure, func() {
 		Expect(java).To(HaveLen(1), "verify's DynamoDB Local")
 		killed := time.Now()
 		Expect(syscall.Kill(java[0].PID, syscall.SIGKILL)).To(Succeed())
-		Eventually(run.session).WithTimeout(10 * time.Second).Should(gexec.Exit())
+		Eventually(run.session).WithTimeout(exitWait).Should(gexec.Exit())
 		fmt.Fprintf(GinkgoWriter, "verify exited %s after DynamoDB Local was killed\n", time.Since(killed).Round(time.Millisecond))
+		Expect(time.Since(killed)).To(BeNumerically("<", atOnce), "the suites were not left to run on")
 		Expect(run.session.ExitCode()).To(Equal(exitTestBed))
 		Expect(string(run.session.Out.Contents())).To(ContainSubstring("verify: FAILED: DynamoDB Local exited during the run; the suites were stopped at once"))
 		message := string(run.session.Err.Contents())
@@ -156,7 +157,7 @@ var _ = Describe("verify", Label("faults"), Ordered, ContinueOnFailure, func() {
 		defer run.cleanup()
 		run.waitForSuites(ctx, repo)
 		Expect(run.session.Command.Process.Signal(syscall.SIGKILL)).To(Succeed())
-		Eventually(run.session).WithTimeout(5 * time.Second).Should(gexec.Exit())
+		Eventually(run.session).WithTimeout(exitWait).Should(gexec.Exit())
 		run.expectNoneLeft()
 	}, SpecTimeout(10*time.Minute))
 })
@@ -218,7 +219,7 @@ func (t *tagged) waitForSuites(ctx SpecContext, repo string) {
 }
 
 // expectNoneLeft fails unless every process the command started ends
-// within 10 s of the command.
+// within exitWait of the command.
 func (t *tagged) expectNoneLeft() {
 	GinkgoHelper()
 	Eventually(func() []string {
@@ -227,7 +228,7 @@ func (t *tagged) expectNoneLeft() {
 			left = append(left, fmt.Sprintf("%d %s", p.PID, p.Cmdline))
 		}
 		return left
-	}).WithTimeout(10*time.Second).WithPolling(100*time.Millisecond).Should(BeEmpty(), "processes outlived verify")
+	}).WithTimeout(exitWait).WithPolling(100*time.Millisecond).Should(BeEmpty(), "processes outlived verify")
 }
 
 // cleanup kills whatever is left, so that a failed spec does not leave
