@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -119,6 +120,33 @@ var _ = Describe("merging the shards of a run", Label("unit"), func() {
 		var html bytes.Buffer
 		_, err = p.WriteTo(&html)
 		Expect(err).NotTo(HaveOccurred())
+
+		By("putting the calls of a shard that began measuring later on the one schedule")
+		const late = 12 * time.Millisecond // more than a pattern's calls are apart
+		var bLate vegeta.Results
+		for _, r := range b {
+			r.Timestamp = r.Timestamp.Add(late)
+			bLate = append(bLate, r)
+		}
+		lateShard := shard(2, 2, bLate)
+		lateShard.File.Run.Started = start.Add(late)
+		var b3 bytes.Buffer
+		Expect(bench.MergeResults([]bench.Shard{lateShard, shard(1, 2, a)}, &b3)).To(Succeed())
+		due := map[string]time.Time{}
+		for _, r := range calls() {
+			due[r.Attack+"#"+strconv.FormatUint(r.Seq, 10)] = r.Timestamp
+		}
+		p = plot.New()
+		dec = vegeta.NewDecoder(&b3)
+		for {
+			var r vegeta.Result
+			if err := dec.Decode(&r); err != nil {
+				Expect(err).To(MatchError(io.EOF))
+				break
+			}
+			Expect(r.Timestamp).To(Equal(due[r.Attack+"#"+strconv.FormatUint(r.Seq, 10)]), "due as on one machine")
+			Expect(p.Add(&r)).To(Succeed())
+		}
 	})
 
 	It("refuses a missing shard, a shard given twice and shards of two runs, naming them", func() {

@@ -211,16 +211,32 @@ func metricsOf(shards []Shard, steps []engine.PatternMetrics) (vegeta.Metrics, [
 }
 
 // MergeResults writes the calls of every shard's results file to w, in
-// vegeta's format, interleaved by the time each call ended, as each
-// shard wrote its own: the file reads as one machine's. Each pattern's
-// calls are numbered across the shards already (the schedule numbers
-// every shard's calls), so vegeta's plot reads it as it is.
+// vegeta's format, interleaved by the time each call ended: the file reads
+// as one machine's. Each pattern's calls are numbered across the shards
+// already (the schedule numbers every shard's calls), and each shard's
+// calls are due at its Started plus the schedule's offsets; moved by how
+// much later than the first shard it started, every call sits on the one
+// schedule, so the numbers follow due time and vegeta's plot reads the
+// file as it is. How late each shard began is in the report.
 func MergeResults(shards []Shard, w io.Writer) error {
 	type head struct {
-		dec vegeta.Decoder
-		r   vegeta.Result
+		dec   vegeta.Decoder
+		r     vegeta.Result
+		shift time.Duration
+	}
+	var origin time.Time
+	for _, s := range shards {
+		if t := s.File.Run.Started; !t.IsZero() && (origin.IsZero() || t.Before(origin)) {
+			origin = t
+		}
 	}
 	var heads []*head
+	next := func(h *head) error {
+		h.r = vegeta.Result{}
+		err := h.dec.Decode(&h.r)
+		h.r.Timestamp = h.r.Timestamp.Add(h.shift)
+		return err
+	}
 	for _, s := range shards {
 		f, err := os.Open(s.Results)
 		if err != nil {
@@ -228,7 +244,10 @@ func MergeResults(shards []Shard, w io.Writer) error {
 		}
 		defer f.Close()
 		h := &head{dec: vegeta.NewDecoder(bufio.NewReader(f))}
-		if err := h.dec.Decode(&h.r); err == nil {
+		if t := s.File.Run.Started; !t.IsZero() {
+			h.shift = origin.Sub(t)
+		}
+		if err := next(h); err == nil {
 			heads = append(heads, h)
 		} else if !errors.Is(err, io.EOF) {
 			return fmt.Errorf("%s: %w", s.Results, err)
@@ -246,8 +265,7 @@ func MergeResults(shards []Shard, w io.Writer) error {
 		if err := enc.Encode(&h.r); err != nil {
 			return err
 		}
-		h.r = vegeta.Result{}
-		if err := h.dec.Decode(&h.r); errors.Is(err, io.EOF) {
+		if err := next(h); errors.Is(err, io.EOF) {
 			heads = slices.Delete(heads, first, first+1)
 		} else if err != nil {
 			return err

@@ -95,13 +95,14 @@ func (a *attack) pick(r *rand.Rand) (int, int) {
 // it never sent because the run ended first. Cancelling ctx (an interrupt,
 // or the test bed failing) stops it at once and drops the calls it cut
 // short. While measuring, it notes the test bed falling behind the pace.
-func (a *attack) run(ctx context.Context, d time.Duration, c *collector) (unsent int) {
+// Calls are due at began plus the pacer's offsets: began is the run's
+// Started, so a merge can put shards' calls on one schedule.
+func (a *attack) run(ctx context.Context, began time.Time, d time.Duration, c *collector) (unsent int) {
 	calls, stopCalls := context.WithCancel(ctx)
 	defer stopCalls()
 	for i := range a.steps {
 		a.steps[i].ctx = designs.WithPattern(calls, a.steps[i].Pattern)
 	}
-	began := time.Now()
 	a.ended.Store(0)
 	a.lastEnd.Store(began.UnixNano())
 	var late func(due, now time.Time) // notes a call that waited for a worker

@@ -196,7 +196,7 @@ func Run(ctx context.Context, db DynamoDB, sc workload.Scenario, opts ...Option)
 	if cfg.warmup > 0 {
 		tb.enter(PhaseWarmup)
 		fmt.Fprintf(cfg.progress, "%s: warming up for %s\n", sc.Name, cfg.warmup)
-		a.run(run, cfg.warmup, nil)
+		a.run(run, time.Now(), cfg.warmup, nil)
 	}
 	if run.Err() != nil {
 		return ended(run.Err(), "")
@@ -211,8 +211,9 @@ func Run(ctx context.Context, db DynamoDB, sc workload.Scenario, opts ...Option)
 		cfg.meter.Start()
 	}
 	c := newCollector(sc, cfg.progress, results)
-	out.Started = time.Now().UTC()
-	unsent := a.run(run, sc.Duration, c)
+	began := time.Now()
+	out.Started = began.UTC()
+	unsent := a.run(run, began, sc.Duration, c)
 	if cfg.meter != nil {
 		cfg.meter.Stop(run)
 	}
