@@ -61,7 +61,7 @@ walkthrough: check-go
 
 ## faults: break things on purpose (DynamoDB Local killed mid-run, bad input, concurrent runs, broken caches) and check each run says so
 faults: check-go
-	$(GO) tool ginkgo --label-filter=faults ./internal/faults
+	$(GO) tool ginkgo -p --label-filter=faults ./internal/faults
 
 ## deploy-check: the deploy specs: the Kubernetes Job's manifest and command, and the Dockerfile building make build's binary, byte for byte (verify leaves them out: they build ddbharness twice)
 deploy-check: check-go

@@ -50,7 +50,9 @@ func withinAQuarter(want float64) OmegaMatcher {
 	return BeNumerically("~", want, 0.25*want)
 }
 
-var _ = Describe("a run split over two load machines, merged", Label("faults"), func() {
+// Serial: its one-machine run and its shards compare rates and latencies,
+// so it runs alone, after the suite's parallel specs.
+var _ = Describe("a run split over two load machines, merged", Serial, Label("faults"), func() {
 	It("reads as the one-machine run: the same calls and hot keys, rates within 10 %, throttling and its forecast within a quarter", func(ctx SpecContext) {
 		srv, err := ddblocal.Start(ctx, ddblocal.WithLog(GinkgoWriter), ddblocal.WithEnv(ddblocal.Env{CacheDir: cacheDir()}))
 		Expect(err).NotTo(HaveOccurred())
