@@ -3,7 +3,7 @@ package meter
 import (
 	"context"
 	"hash/maphash"
-	"strings"
+	"reflect"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -24,23 +24,46 @@ const settleTimeout = 10 * time.Second
 // so an item the shadow does not hold does not exist. It names the image
 // before a write that DynamoDB does not return (transactions, batch
 // writes), and the whole item behind a read that projected part of it.
+//
+// A run that creates items at every call makes the shadow grow with the
+// calls, so an item at rest costs tens of bytes: a record (a 16-byte hash
+// of table and key, where its image lies in images, its latest write event,
+// its table), about 60 bytes in the map. Only an item with writes in
+// flight keeps an order, with its image decoded, in memory.
 type shadow struct {
 	schema ddbitem.Schema
-	seed   maphash.Seed
+	seeds  [2]maphash.Seed
 	seq    atomic.Uint64 // numbers every write event, for order
 	shards [shadowShards]shadowShard
+	images *images
 	settle settler
+
+	tmu    sync.Mutex
+	tables []string // the tables the shadow has seen; a record holds the index
 }
 
 type shadowShard struct {
 	mu    sync.Mutex
-	items map[string]*order
+	items map[itemHash]record
+}
+
+// itemHash names an item by two 64-bit hashes of its table and key: two
+// items of a run sharing one has odds of about n²/2¹²⁹, none in practice.
+type itemHash [2]uint64
+
+// record is what the shadow keeps of an item at rest.
+type record struct {
+	image  ref
+	last   uint64 // order.last
+	active *order // the item's order while it has writes in flight
+	table  uint8
+	unsure bool
 }
 
 func newShadow(s ddbitem.Schema, read func(ctx context.Context, table string, key ddbitem.Item) (ddbitem.Item, error)) *shadow {
-	sh := &shadow{schema: s, seed: maphash.MakeSeed()}
+	sh := &shadow{schema: s, seeds: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}, images: newImages()}
 	for i := range sh.shards {
-		sh.shards[i].items = map[string]*order{}
+		sh.shards[i].items = map[itemHash]record{}
 	}
 	sh.settle = settler{read: read, pending: map[string]settleItem{}, shadow: sh}
 	return sh
@@ -53,22 +76,56 @@ func (s *shadow) id(table string, item ddbitem.Item) (string, bool) {
 	return table + "\x00" + key, ok
 }
 
+// table is the index of table among the shadow's tables.
+func (s *shadow) table(name string) uint8 {
+	s.tmu.Lock()
+	defer s.tmu.Unlock()
+	for i, t := range s.tables {
+		if t == name {
+			return uint8(i)
+		}
+	}
+	s.tables = append(s.tables, name) // a run writes a table or two, never 256
+	return uint8(len(s.tables) - 1)
+}
+
 // with calls f with the item's order under its shard's lock, making the
-// order on first use; nothing happens for an item without its key.
+// order on first use; nothing happens for an item without its key. Between
+// writes the order is folded back into the item's record, its image stored
+// again only when f changed it.
 func (s *shadow) with(table string, key ddbitem.Item, f func(o *order)) {
 	id, ok := s.id(table, key)
 	if !ok {
 		return
 	}
-	sh := &s.shards[maphash.String(s.seed, id)%shadowShards]
+	h := itemHash{maphash.String(s.seeds[0], id), maphash.String(s.seeds[1], id)}
+	sh := &s.shards[h[0]%shadowShards]
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
-	o := sh.items[id]
-	if o == nil {
-		o = &order{}
-		sh.items[id] = o
+	r, found := sh.items[h]
+	if !found {
+		r.table = s.table(table)
 	}
+	o := r.active
+	if o == nil {
+		o = &order{image: s.images.get(r.image), last: r.last, unsure: r.unsure}
+	}
+	was := o.image
 	f(o)
+	if !sameImage(was, o.image) {
+		r.image = s.images.put(o.image)
+	}
+	r.last, r.unsure, r.active = o.last, o.unsure, nil
+	if o.inflight > 0 {
+		r.active = o
+	}
+	sh.items[h] = r
+}
+
+// sameImage reports whether a and b are one map (not merely equal items):
+// an image the order kept needs no storing again.
+func sameImage(a, b ddbitem.Item) bool {
+	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
 }
 
 // now is the number of the latest write event: a read sent now can be
@@ -140,13 +197,20 @@ func (s *shadow) get(table string, key ddbitem.Item) (img ddbitem.Item) {
 // each calls f with every image the shadow holds for table, shard by
 // shard; f must not call back into the shadow.
 func (s *shadow) each(table string, f func(ddbitem.Item)) {
-	prefix := table + "\x00"
+	t := s.table(table)
 	for i := range s.shards {
 		sh := &s.shards[i]
 		sh.mu.Lock()
-		for id, o := range sh.items {
-			if strings.HasPrefix(id, prefix) && o.image != nil {
-				f(o.image)
+		for _, r := range sh.items {
+			if r.table != t {
+				continue
+			}
+			img := s.images.get(r.image)
+			if r.active != nil {
+				img = r.active.image
+			}
+			if img != nil {
+				f(img)
 			}
 		}
 		sh.mu.Unlock()
@@ -159,8 +223,8 @@ func (s *shadow) unsure() int {
 	for i := range s.shards {
 		sh := &s.shards[i]
 		sh.mu.Lock()
-		for _, o := range sh.items {
-			if o.unsure {
+		for _, r := range sh.items {
+			if r.unsure || r.active != nil && r.active.unsure {
 				n++
 			}
 		}
