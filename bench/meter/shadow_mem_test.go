@@ -2,18 +2,22 @@ package meter
 
 import (
 	"fmt"
-	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbharness/ddbharness/ddbitem"
+	"github.com/ddbharness/ddbharness/internal/ddbtest"
 )
 
 // shadowHeap writes calls images of 200-byte items to keys distinct keys
 // of one shadow and returns the heap after GC.
 func shadowHeap(keys, calls int) uint64 {
+	return ddbtest.HeapAfter(func() any { return write(keys, calls) })
+}
+
+func write(keys, calls int) *shadow {
 	s := newShadow(ddbitem.Schema{PK: "PK", SK: "SK"}, nil)
 	pad := &types.AttributeValueMemberS{Value: strings.Repeat("x", 160)}
 	for i := range calls {
@@ -23,24 +27,13 @@ func shadowHeap(keys, calls int) uint64 {
 		s.begin("t", item)
 		s.known("t", item, s.get("t", item), item)
 	}
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	runtime.KeepAlive(s)
-	return ms.HeapAlloc
+	return s
 }
 
 // On a fixed set of items, ten times the writes take the same memory: each
 // write's image replaces the item's previous one.
 func TestShadowMemoryDoesNotGrowWithCalls(t *testing.T) {
-	const keys, n = 1000, 20_000
-	shadowHeap(keys, n)
-	small, large := shadowHeap(keys, n), shadowHeap(keys, 10*n)
-	const margin = 2 << 20
-	if large > small+margin {
-		t.Errorf("heap %.1f MB after %d writes, %.1f MB after %d: want at most %d MB more",
-			float64(small)/(1<<20), n, float64(large)/(1<<20), 10*n, margin>>20)
-	}
+	ddbtest.Flat(t, 20_000, 2<<20, func(calls int) uint64 { return shadowHeap(1000, calls) })
 }
 
 // An item at rest costs tens of bytes, not its image: a run that creates
