@@ -13,15 +13,15 @@ import (
 func (r *run) targets() []TargetUsage {
 	peaks := map[string]map[int64]usage{}
 	keys := map[string]int{}
-	for c, u := range r.l.cells {
-		if peaks[c.target] == nil {
-			peaks[c.target] = map[int64]usage{}
-		}
-		p := peaks[c.target][c.sec]
-		peaks[c.target][c.sec] = usage{p.rcu + u.rcu, p.wcu + u.wcu}
-	}
-	for s := range r.l.keys {
+	for s, k := range r.l.keys {
 		keys[s.target]++
+		if peaks[s.target] == nil {
+			peaks[s.target] = map[int64]usage{}
+		}
+		for _, c := range k.seconds {
+			p := peaks[s.target][c.sec]
+			peaks[s.target][c.sec] = usage{p.rcu + c.rcu, p.wcu + c.wcu}
+		}
 	}
 	var out []TargetUsage
 	for name, t := range r.l.targets {
@@ -68,7 +68,7 @@ func (r *run) hot() []HotKey {
 		totals[s.target] += w
 		perTarget[s.target] = append(perTarget[s.target], HotKey{
 			Target: s.target, Key: s.key, Score: w, RCU: k.rcu, WCU: k.wcu,
-			Pattern:      heaviest(k.byPattern),
+			Pattern:      heaviest(k.weights()),
 			ThrottleRate: r.keyThrottleRate(r.groups[slot{r.space(s.target), s.key}]),
 		})
 	}
@@ -96,12 +96,12 @@ func (r *run) hot() []HotKey {
 
 // series is a slot's traffic per second over the run, and its peaks.
 func (r *run) series(s slot) (pts []Point, peakRCU, peakWCU float64) {
-	for sec := r.l.first; sec <= r.l.last; sec++ {
-		u := r.l.cells[cell{s, sec}]
-		if u == nil {
-			continue
-		}
-		pts = append(pts, Point{T: int(sec - r.l.first), RCU: u.rcu, WCU: u.wcu})
+	k := r.l.keys[s]
+	if k == nil {
+		return nil, 0, 0
+	}
+	for _, u := range k.seconds {
+		pts = append(pts, Point{T: int(u.sec - r.l.first), RCU: u.rcu, WCU: u.wcu})
 		peakRCU, peakWCU = max(peakRCU, u.rcu), max(peakWCU, u.wcu)
 	}
 	return pts, peakRCU, peakWCU

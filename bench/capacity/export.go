@@ -3,7 +3,6 @@ package capacity
 import (
 	"cmp"
 	"fmt"
-	"maps"
 	"slices"
 
 	"github.com/ddbharness/ddbharness/designs"
@@ -125,17 +124,13 @@ func (l *Ledger) Export() LedgerFile {
 	}
 	slices.SortFunc(f.Targets, func(a, b LedgerTarget) int { return byTarget(a.Target, b.Target) })
 
-	seconds := map[slot][]LedgerSecond{}
-	for c, u := range l.cells {
-		seconds[c.slot] = append(seconds[c.slot], LedgerSecond{Second: c.sec, RCU: u.rcu, WCU: u.wcu})
-	}
 	for s, k := range l.keys {
 		row := LedgerKey{Target: s.target, Key: s.key, RCU: k.rcu, WCU: k.wcu, Calls: k.calls,
-			ReadCalls: k.readCalls, WriteCalls: k.writeCalls, Seconds: seconds[s]}
-		for _, p := range slices.Sorted(maps.Keys(k.byPattern)) {
-			row.ByPattern = append(row.ByPattern, PatternWeight{Pattern: p, Weight: k.byPattern[p]})
+			ReadCalls: k.readCalls, WriteCalls: k.writeCalls}
+		for _, u := range k.seconds { // in order of second
+			row.Seconds = append(row.Seconds, LedgerSecond{Second: u.sec, RCU: u.rcu, WCU: u.wcu})
 		}
-		slices.SortFunc(row.Seconds, func(a, b LedgerSecond) int { return cmp.Compare(a.Second, b.Second) })
+		row.ByPattern = slices.SortedFunc(slices.Values(k.byPattern), func(a, b PatternWeight) int { return cmp.Compare(a.Pattern, b.Pattern) })
 		f.Keys = append(f.Keys, row)
 	}
 	slices.SortFunc(f.Keys, func(a, b LedgerKey) int { return cmp.Or(byTarget(a.Target, b.Target), cmp.Compare(a.Key, b.Key)) })
@@ -152,15 +147,16 @@ func (l *Ledger) Export() LedgerFile {
 	})
 
 	for id, it := range l.items {
-		f.Items = append(f.Items, LedgerItem{ID: id, PK: it.pk, SK: it.sk, First: it.first, Last: it.last,
-			Collection: it.coll, Writes: it.writes, Grows: it.grows})
+		pk, sk := l.itemKeys(id, it)
+		f.Items = append(f.Items, LedgerItem{ID: id, PK: pk, SK: sk, First: int(it.first), Last: int(it.last),
+			Collection: int(it.coll), Writes: int(it.writes), Grows: int(it.grows)})
 	}
 	slices.SortFunc(f.Items, func(a, b LedgerItem) int { return cmp.Compare(a.ID, b.ID) })
-	for _, c := range l.collections {
-		f.Collections = append(f.Collections, LedgerCollection{PK: c.pk, Known: c.known, Added: c.added, Grows: c.grows})
+	for pk, c := range l.collections {
+		f.Collections = append(f.Collections, LedgerCollection{PK: pk, Known: c.known, Added: c.added, Grows: c.grows})
 	}
 	for at, c := range l.indexKeys {
-		f.IndexKeys = append(f.IndexKeys, LedgerCollection{Index: at.target, PK: c.pk, Known: c.known, Added: c.added, Grows: c.grows})
+		f.IndexKeys = append(f.IndexKeys, LedgerCollection{Index: at.target, PK: at.key, Known: c.known, Added: c.added, Grows: c.grows})
 	}
 	byCollection := func(a, b LedgerCollection) int { return cmp.Or(cmp.Compare(a.Index, b.Index), cmp.Compare(a.PK, b.PK)) }
 	slices.SortFunc(f.Collections, byCollection)
@@ -224,20 +220,16 @@ func (l *Ledger) add(f LedgerFile) {
 		s := slot{row.Target, row.Key}
 		k := l.keys[s]
 		if k == nil {
-			k = &keyStats{byPattern: map[designs.PatternID]float64{}}
+			k = &keyStats{}
 			l.keys[s] = k
 		}
 		k.rcu, k.wcu, k.calls = k.rcu+row.RCU, k.wcu+row.WCU, k.calls+row.Calls
 		k.readCalls, k.writeCalls = k.readCalls+row.ReadCalls, k.writeCalls+row.WriteCalls
 		for _, w := range row.ByPattern {
-			k.byPattern[w.Pattern] += w.Weight
+			k.weigh(w.Pattern, w.Weight)
 		}
 		for _, sec := range row.Seconds {
-			u := l.cells[cell{s, sec.Second}]
-			if u == nil {
-				u = &usage{}
-				l.cells[cell{s, sec.Second}] = u
-			}
+			u := k.cell(sec.Second)
 			u.rcu, u.wcu = u.rcu+sec.RCU, u.wcu+sec.WCU
 		}
 	}
@@ -269,14 +261,18 @@ func (l *Ledger) add(f LedgerFile) {
 		d.Units, d.LocalUnits = d.Units+row.Units, d.LocalUnits+row.LocalUnits
 	}
 	for _, row := range f.Items {
-		it := l.items[row.ID]
-		if it == nil {
-			l.items[row.ID] = &itemTrack{pk: row.PK, sk: row.SK, first: row.First, last: row.Last,
-				coll: row.Collection, writes: row.Writes, grows: row.Grows}
+		it, ok := l.items[row.ID]
+		if !ok {
+			if pk, sk, ok := keysFromID(row.ID, len(row.PK)); !ok || pk != row.PK || sk != row.SK {
+				l.named[row.ID] = [2]string{row.PK, row.SK}
+			}
+			l.items[row.ID] = itemTrack{pkLen: int32(len(row.PK)), first: int32(row.First), last: int32(row.Last),
+				coll: int32(row.Collection), writes: int32(row.Writes), grows: int32(row.Grows)}
 			continue
 		}
-		it.last, it.coll = max(it.last, row.Last), max(it.coll, row.Collection)
-		it.writes, it.grows = it.writes+row.Writes, it.grows+row.Grows
+		it.last, it.coll = max(it.last, int32(row.Last)), max(it.coll, int32(row.Collection))
+		it.writes, it.grows = it.writes+int32(row.Writes), it.grows+int32(row.Grows)
+		l.items[row.ID] = it
 	}
 	for _, row := range f.Collections {
 		mergeTrack(l.collections, row.PK, row)
@@ -288,12 +284,13 @@ func (l *Ledger) add(f LedgerFile) {
 
 // mergeTrack adds a file's row to the collection or GSI key track k:
 // known bytes by maximum, the rest summed (see MergeLedgers).
-func mergeTrack[K comparable](tracks map[K]*collectionTrack, k K, row LedgerCollection) {
-	c := tracks[k]
-	if c == nil {
-		tracks[k] = &collectionTrack{pk: row.PK, known: row.Known, added: row.Added, grows: row.Grows}
+func mergeTrack[K comparable](tracks map[K]collectionTrack, k K, row LedgerCollection) {
+	c, ok := tracks[k]
+	if !ok {
+		tracks[k] = collectionTrack{known: row.Known, added: row.Added, grows: row.Grows}
 		return
 	}
 	c.known = max(c.known, row.Known)
 	c.added, c.grows = c.added+row.Added, c.grows+row.Grows
+	tracks[k] = c
 }

@@ -38,29 +38,30 @@ func (r *run) growth() []Growth {
 		return g
 	}
 	var items, colls []Growth
-	for _, it := range r.l.items {
+	for id, it := range r.l.items {
 		// An item that grew a few times changed state; only one that keeps
 		// growing grows with traffic.
 		if it.last > it.first && it.grows >= MinGrowthWrites {
-			items = append(items, project(Growth{Kind: "item", Key: it.pk, Sort: it.sk, Bytes: it.last,
-				Added: it.last - it.first, Limit: ddbitem.MaxItemBytes}))
+			pk, sk := r.l.itemKeys(id, it)
+			items = append(items, project(Growth{Kind: "item", Key: pk, Sort: sk, Bytes: int(it.last),
+				Added: int(it.last - it.first), Limit: ddbitem.MaxItemBytes}))
 		}
 	}
 	limit := int64(0)
 	if len(r.Schema.LSIs) > 0 {
 		limit = ddbitem.MaxCollectionBytes
 	}
-	for _, c := range r.l.collections {
+	for pk, c := range r.l.collections {
 		// Each order a run creates starts a collection of its own, which a
 		// few writes fill: growth matters when writes keep adding to one.
 		if c.added > 0 && c.grows >= MinGrowthWrites {
-			colls = append(colls, project(Growth{Kind: "collection", Key: c.pk, Bytes: c.known, Added: c.added, Limit: limit}))
+			colls = append(colls, project(Growth{Kind: "collection", Key: pk, Bytes: c.known, Added: c.added, Limit: limit}))
 		}
 	}
 	var keys []Growth
 	for at, k := range r.l.indexKeys {
 		if k.added > 0 && k.grows >= MinGrowthWrites {
-			keys = append(keys, project(Growth{Kind: "index key", Target: at.target, Key: k.pk, Bytes: max(0, k.known), Added: k.added}))
+			keys = append(keys, project(Growth{Kind: "index key", Target: at.target, Key: at.key, Bytes: max(0, k.known), Added: k.added}))
 		}
 	}
 	return append(append(r.top(items), r.top(colls)...), r.top(keys)...)

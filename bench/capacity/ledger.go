@@ -2,6 +2,7 @@ package capacity
 
 import (
 	"math"
+	"slices"
 	"sync"
 
 	"github.com/ddbharness/ddbharness/ddbitem"
@@ -12,25 +13,30 @@ import (
 // target and key over the run, per pattern beside DynamoDB Local's own
 // figures, and the sizes of the items and item collections the run wrote.
 // The model reads it after the run. Observe is safe for concurrent use.
+//
+// Its memory grows with the distinct keys and items a run touches, and
+// with the seconds each key was charged in, never with the calls: a key
+// holds its seconds in a slice (24 bytes each), an item about 100 bytes
+// (its key once, and six 32-bit figures).
 type Ledger struct {
 	schema      ddbitem.Schema
 	mu          sync.Mutex
-	cells       map[cell]*usage
 	keys        map[slot]*keyStats
 	targets     map[string]*targetStats
 	patterns    map[patternOp]*PatternUsage
 	diffs       map[diffKey]*Disagreement
-	items       map[string]*itemTrack
-	collections map[string]*collectionTrack
-	indexKeys   map[slot]*collectionTrack // GSI partition key values, as collections
-	first, last int64                     // unix seconds of the first and last charge
-	observed    int64                     // observations
+	items       map[string]itemTrack
+	collections map[string]collectionTrack
+	indexKeys   map[slot]collectionTrack // GSI partition key values, as collections
+	named       map[string][2]string     // key texts of items whose id is no KeyID (merged files)
+	first, last int64                    // unix seconds of the first and last charge
+	observed    int64                    // observations
 }
 
-// cell is one partition key of one target in one second.
-type cell struct {
-	slot
+// second is one slot's units in one second.
+type second struct {
 	sec int64
+	usage
 }
 
 // slot is one partition key of one target.
@@ -39,13 +45,50 @@ type slot struct{ target, key string }
 // usage is a pair of read and write units.
 type usage struct{ rcu, wcu float64 }
 
-// keyStats is one slot's run: units, the calls that touched it, and the
-// weighted units each pattern put on it.
+// keyStats is one slot's run: units, the calls that touched it, the
+// weighted units each pattern put on it (a few patterns: a slice) and its
+// units per second, by second.
 type keyStats struct {
 	usage
 	calls                 int64
 	readCalls, writeCalls int64
-	byPattern             map[designs.PatternID]float64
+	byPattern             []PatternWeight
+	seconds               []second
+}
+
+// cell returns the units of second sec, adding the second in order if
+// new. Charges come in nearly in order of their second (a call is charged
+// at its start, recorded at its end), so the search starts from the end.
+func (k *keyStats) cell(sec int64) *usage {
+	i := len(k.seconds)
+	for i > 0 && k.seconds[i-1].sec > sec {
+		i--
+	}
+	if i > 0 && k.seconds[i-1].sec == sec {
+		return &k.seconds[i-1].usage
+	}
+	k.seconds = slices.Insert(k.seconds, i, second{sec: sec})
+	return &k.seconds[i].usage
+}
+
+// weigh adds w to pattern p's weight on the slot.
+func (k *keyStats) weigh(p designs.PatternID, w float64) {
+	for i := range k.byPattern {
+		if k.byPattern[i].Pattern == p {
+			k.byPattern[i].Weight += w
+			return
+		}
+	}
+	k.byPattern = append(k.byPattern, PatternWeight{Pattern: p, Weight: w})
+}
+
+// weights is byPattern as a map, for the analysis.
+func (k *keyStats) weights() map[designs.PatternID]float64 {
+	m := make(map[designs.PatternID]float64, len(k.byPattern))
+	for _, w := range k.byPattern {
+		m[w.Pattern] = w.Weight
+	}
+	return m
 }
 
 // targetStats counts the calls that read from or wrote to a target.
@@ -55,20 +98,48 @@ type targetStats struct {
 }
 
 // itemTrack follows one item's size: its first and latest, and its share
-// of its item collection (with its LSI entries).
+// of its item collection (with its LSI entries). Its key is the map's (the
+// item's KeyID): the partition key text is pkLen bytes of it, after the
+// type tag. Sizes fit in 32 bits: an item is at most 400 KB.
 type itemTrack struct {
-	pk, sk      string
-	first, last int
-	coll        int
-	writes      int // successful writes the run made to the item
-	grows       int // of those, the ones that left it larger
+	pkLen       int32
+	first, last int32
+	coll        int32
+	writes      int32 // successful writes the run made to the item
+	grows       int32 // of those, the ones that left it larger
 }
 
-// collectionTrack follows the bytes of one table partition key value the run
-// has seen: known is the sum of the latest sizes of its items the run
-// wrote, added what the run's writes added to it.
+// keysFromID reads an item's partition and sort key texts back from its
+// KeyID (a type tag, the text and a 0 byte for each), the partition key's
+// text pkLen bytes long; ok is false for an id not so made.
+func keysFromID(id string, pkLen int) (pk, sk string, ok bool) {
+	if pkLen < 0 || len(id) < pkLen+2 || id[1+pkLen] != 0 {
+		return "", "", false
+	}
+	pk = id[1 : 1+pkLen]
+	switch rest := id[2+pkLen:]; {
+	case rest == "":
+	case len(rest) >= 2 && rest[len(rest)-1] == 0:
+		sk = rest[1 : len(rest)-1]
+	default:
+		return "", "", false
+	}
+	return pk, sk, true
+}
+
+// itemKeys are the partition and sort key texts of item id.
+func (l *Ledger) itemKeys(id string, it itemTrack) (pk, sk string) {
+	if k, ok := l.named[id]; ok {
+		return k[0], k[1]
+	}
+	pk, sk, _ = keysFromID(id, int(it.pkLen))
+	return pk, sk
+}
+
+// collectionTrack follows the bytes of one table partition key value (its
+// map's key) the run has seen: known is the sum of the latest sizes of its
+// items the run wrote, added what the run's writes added to it.
 type collectionTrack struct {
-	pk           string
 	known, added int
 	grows        int // writes that enlarged it
 }
@@ -90,14 +161,14 @@ type diffKey struct {
 func NewLedger(s designs.Schema) *Ledger {
 	return &Ledger{
 		schema:      s.ItemSchema(),
-		cells:       map[cell]*usage{},
 		keys:        map[slot]*keyStats{},
 		targets:     map[string]*targetStats{},
 		patterns:    map[patternOp]*PatternUsage{},
 		diffs:       map[diffKey]*Disagreement{},
-		items:       map[string]*itemTrack{},
-		collections: map[string]*collectionTrack{},
-		indexKeys:   map[slot]*collectionTrack{},
+		items:       map[string]itemTrack{},
+		collections: map[string]collectionTrack{},
+		indexKeys:   map[slot]collectionTrack{},
+		named:       map[string][2]string{},
 		first:       math.MaxInt64,
 		last:        math.MinInt64,
 	}
@@ -144,17 +215,13 @@ func (l *Ledger) record(o Observation, charges []Charge) {
 		sec := c.At.Unix()
 		l.first, l.last = min(l.first, sec), max(l.last, sec)
 		s := slot{c.Target, c.Key}
-		u := l.cells[cell{s, sec}]
-		if u == nil {
-			u = &usage{}
-			l.cells[cell{s, sec}] = u
-		}
-		u.rcu, u.wcu = u.rcu+c.RCU, u.wcu+c.WCU
 		k := l.keys[s]
 		if k == nil {
-			k = &keyStats{byPattern: map[designs.PatternID]float64{}}
+			k = &keyStats{}
 			l.keys[s] = k
 		}
+		u := k.cell(sec)
+		u.rcu, u.wcu = u.rcu+c.RCU, u.wcu+c.WCU
 		k.rcu, k.wcu, k.calls = k.rcu+c.RCU, k.wcu+c.WCU, k.calls+1
 		if c.RCU > 0 {
 			k.readCalls++
@@ -162,7 +229,7 @@ func (l *Ledger) record(o Observation, charges []Charge) {
 		if c.WCU > 0 {
 			k.writeCalls++
 		}
-		k.byPattern[o.Pattern] += weight(c.RCU, c.WCU)
+		k.weigh(o.Pattern, weight(c.RCU, c.WCU))
 		p.RCU, p.WCU = p.RCU+c.RCU, p.WCU+c.WCU
 		t := touched[c.Target]
 		touched[c.Target] = usage{t.rcu + c.RCU, t.wcu + c.WCU}

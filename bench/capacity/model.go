@@ -121,8 +121,8 @@ func (m Model) run(l *Ledger) *run {
 		g.rcu, g.wcu = g.rcu+k.rcu, g.wcu+k.wcu
 		g.calls = max(g.calls, k.calls)
 		g.readCalls, g.writeCalls = max(g.readCalls, k.readCalls), max(g.writeCalls, k.writeCalls)
-		for p, w := range k.byPattern {
-			g.weights[p] += w
+		for _, w := range k.byPattern {
+			g.weights[w.Pattern] += w.Weight
 		}
 	}
 	for _, g := range r.groups {

@@ -17,28 +17,20 @@ func (l *Ledger) follow(s ddbitem.Schema, w Write) {
 		return
 	}
 	id, _ := s.KeyID(keyed)
-	size, coll := ddbitem.Size(w.After), s.CollectionBytes(w.After)
-	it := l.items[id]
-	if it == nil {
+	size, coll := int32(ddbitem.Size(w.After)), int32(s.CollectionBytes(w.After))
+	pk := ddbitem.KeyText(keyed[s.PK])
+	it, ok := l.items[id]
+	if !ok {
 		// An item the write creates starts at its first size: creating
 		// items grows collections, not items.
-		first := ddbitem.Size(w.Before)
+		first := int32(ddbitem.Size(w.Before))
 		if w.Before == nil {
 			first = size
 		}
-		it = &itemTrack{pk: ddbitem.KeyText(keyed[s.PK]), first: first, coll: s.CollectionBytes(w.Before)}
-		if s.SK != "" {
-			it.sk = ddbitem.KeyText(keyed[s.SK])
-		}
-		l.items[id] = it
-		l.collection(it.pk).known += it.coll
+		it = itemTrack{pkLen: int32(len(pk)), first: first, coll: int32(s.CollectionBytes(w.Before))}
+		l.addCollection(pk, int(it.coll), 0, false)
 	}
-	c := l.collection(it.pk)
-	c.known += coll - it.coll
-	c.added += coll - it.coll
-	if coll > it.coll {
-		c.grows++
-	}
+	l.addCollection(pk, int(coll-it.coll), int(coll-it.coll), coll > it.coll)
 	l.followIndexes(s, w)
 	prev := it.first
 	if it.writes > 0 {
@@ -49,16 +41,18 @@ func (l *Ledger) follow(s ddbitem.Schema, w Write) {
 	}
 	it.writes++
 	it.last, it.coll = size, coll
+	l.items[id] = it
 }
 
-// collection returns the track of partition key value pk.
-func (l *Ledger) collection(pk string) *collectionTrack {
+// addCollection adds known and added bytes to the track of partition key
+// value pk, and a write that enlarged it if grew.
+func (l *Ledger) addCollection(pk string, known, added int, grew bool) {
 	c := l.collections[pk]
-	if c == nil {
-		c = &collectionTrack{pk: pk}
-		l.collections[pk] = c
+	c.known, c.added = c.known+known, c.added+added
+	if grew {
+		c.grows++
 	}
-	return c
+	l.collections[pk] = c
 }
 
 // followIndexes records what a write added to or took from each GSI
@@ -73,26 +67,21 @@ func (l *Ledger) followIndexes(s ddbitem.Schema, w Write) {
 		old, new := s.Entry(ix, w.Before), s.Entry(ix, w.After)
 		oldKey, newKey := ddbitem.KeyText(old[ix.PK]), ddbitem.KeyText(new[ix.PK])
 		if old != nil {
-			k := l.indexKey(ix.Name, oldKey)
+			at := slot{ix.Name, oldKey}
+			k := l.indexKeys[at]
 			k.known -= ddbitem.Size(old)
 			k.added -= ddbitem.Size(old)
+			l.indexKeys[at] = k
 		}
 		if new != nil {
-			k := l.indexKey(ix.Name, newKey)
+			at := slot{ix.Name, newKey}
+			k := l.indexKeys[at]
 			k.known += ddbitem.Size(new)
 			k.added += ddbitem.Size(new)
 			if old == nil || oldKey != newKey || ddbitem.Size(new) > ddbitem.Size(old) {
 				k.grows++
 			}
+			l.indexKeys[at] = k
 		}
 	}
-}
-
-func (l *Ledger) indexKey(index, pk string) *collectionTrack {
-	k := l.indexKeys[slot{index, pk}]
-	if k == nil {
-		k = &collectionTrack{pk: pk}
-		l.indexKeys[slot{index, pk}] = k
-	}
-	return k
 }

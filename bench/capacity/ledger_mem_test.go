@@ -1,0 +1,59 @@
+package capacity
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/ddbharness/ddbharness/ddbitem"
+	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/internal/ddbtest"
+)
+
+// ledgerHeap observes calls writes and reads of items distinct items, of
+// pks partition keys and as many GSI keys, spread over seconds seconds,
+// and returns the heap after GC.
+func ledgerHeap(items, pks, seconds, calls int) uint64 {
+	return ddbtest.HeapAfter(func() any { return observe(items, pks, seconds, calls) })
+}
+
+func observe(items, pks, seconds, calls int) *Ledger {
+	l := NewLedger(schema)
+	for i := range calls {
+		k := i % items
+		item := sized(fmt.Sprintf("P%08d", k%pks), fmt.Sprintf("S%08d", k), 300)
+		item["G"] = s(fmt.Sprintf("G%08d", k%pks))
+		at := t0.Add(time.Duration(i%seconds) * time.Second)
+		if i%2 == 0 {
+			item["D"] = s(fmt.Sprintf("%0*d", 260+i%7, i))
+			l.Observe(Observation{At: at, Pattern: "AP-01", Op: designs.PutItem, Writes: []Write{{After: item}}})
+		} else {
+			l.Observe(Observation{At: at, Pattern: "AP-02", Op: designs.GetItem, Reads: []ddbitem.Item{item}})
+		}
+	}
+	return l
+}
+
+// On a fixed set of keys over fixed seconds, ten times the calls take the
+// same memory: the ledger sums them per key, second and item.
+func TestLedgerMemoryDoesNotGrowWithCalls(t *testing.T) {
+	ddbtest.Flat(t, 20_000, 2<<20, func(calls int) uint64 { return ledgerHeap(1000, 50, 20, calls) })
+}
+
+// A run that creates an item at every call makes the ledger grow by the
+// item's record (its key once and a few sizes), and with a new partition
+// key, by the key's totals, its collection and one second.
+func TestLedgerItemIsSmall(t *testing.T) {
+	const n = 50_000
+	base := ledgerHeap(2, 2, 20, 2*n)
+	for _, tt := range []struct {
+		pks  int
+		most float64
+	}{{50, 70}, {n, 400}} {
+		per := float64(ledgerHeap(n, tt.pks, 20, 2*n)-base) / n
+		t.Logf("%d partition keys: %.0f bytes an item", tt.pks, per)
+		if per > tt.most {
+			t.Errorf("%d partition keys: %.0f bytes of heap an item, want at most %.0f", tt.pks, per, tt.most)
+		}
+	}
+}
