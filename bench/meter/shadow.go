@@ -39,7 +39,7 @@ type shadow struct {
 	settle settler
 
 	tmu    sync.Mutex
-	tables []string // the tables the shadow has seen; a record holds the index
+	tables []string // the tables the shadow has seen (a run writes one or two); a record holds the index
 }
 
 type shadowShard struct {
@@ -56,7 +56,7 @@ type record struct {
 	image  ref
 	last   uint64 // order.last
 	active *order // the item's order while it has writes in flight
-	table  uint8
+	table  uint16
 	unsure bool
 }
 
@@ -77,16 +77,16 @@ func (s *shadow) id(table string, item ddbitem.Item) (string, bool) {
 }
 
 // table is the index of table among the shadow's tables.
-func (s *shadow) table(name string) uint8 {
+func (s *shadow) table(name string) uint16 {
 	s.tmu.Lock()
 	defer s.tmu.Unlock()
 	for i, t := range s.tables {
 		if t == name {
-			return uint8(i)
+			return uint16(i)
 		}
 	}
-	s.tables = append(s.tables, name) // a run writes a table or two, never 256
-	return uint8(len(s.tables) - 1)
+	s.tables = append(s.tables, name)
+	return uint16(len(s.tables) - 1)
 }
 
 // with calls f with the item's order under its shard's lock, making the
@@ -112,21 +112,27 @@ func (s *shadow) with(table string, key ddbitem.Item, f func(o *order)) {
 	}
 	was := o.image
 	f(o)
-	if !sameImage(was, o.image) {
+	if !sameImage(was, o.image) && !sameItem(was, o.image) {
 		r.image = s.images.put(o.image)
 	}
 	r.last, r.unsure, r.active = o.last, o.unsure, nil
 	if o.inflight > 0 {
 		r.active = o
 	}
-	sh.items[h] = r
+	if found || r != (record{table: r.table}) { // a read of an unknown key leaves nothing to keep
+		sh.items[h] = r
+	}
 }
 
-// sameImage reports whether a and b are one map (not merely equal items):
-// an image the order kept needs no storing again.
+// sameImage reports whether a and b are one map: an image the order kept
+// needs no storing again.
 func sameImage(a, b ddbitem.Item) bool {
 	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
 }
+
+// sameItem reports whether a and b are the same item, or both none: a read
+// that found the item as stored needs no storing either.
+func sameItem(a, b ddbitem.Item) bool { return (a == nil) == (b == nil) && ddbitem.Equal(a, b) }
 
 // now is the number of the latest write event: a read sent now can be
 // compared with the writes of the items it returns.
