@@ -104,7 +104,14 @@ func (s *space) partition(key string) int {
 	if i, ok := s.placed[key]; ok {
 		return i
 	}
-	return int(fnv1a(key) % uint64(s.hashed))
+	return Placement(key, s.hashed)
+}
+
+// Placement is the partition, of n placed by hash, that holds partition key
+// value key until it is isolated: the same in every run, so a spec can
+// choose keys that share a partition or do not.
+func Placement(key string, n int) int {
+	return int(fnv1a(key) % uint64(n))
 }
 
 // fnv1a is the 64-bit FNV-1a hash of key: the same placement in every
