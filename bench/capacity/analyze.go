@@ -13,7 +13,7 @@ import (
 func (r *run) targets() []TargetUsage {
 	peaks := map[string]map[int64]usage{}
 	keys := map[string]int{}
-	for s, k := range r.l.keys {
+	r.l.eachKey(func(s slot, k *keyStats) {
 		keys[s.target]++
 		if peaks[s.target] == nil {
 			peaks[s.target] = map[int64]usage{}
@@ -22,7 +22,7 @@ func (r *run) targets() []TargetUsage {
 			p := peaks[s.target][c.sec]
 			peaks[s.target][c.sec] = usage{p.rcu + c.rcu, p.wcu + c.wcu}
 		}
-	}
+	})
 	var out []TargetUsage
 	for name, t := range r.l.targets {
 		tu := TargetUsage{Target: name, Kind: r.kind(name), RCU: t.rcu, WCU: t.wcu, Keys: keys[name]}
@@ -63,7 +63,7 @@ func (r *run) hot() []HotKey {
 	}
 	perTarget := map[string][]HotKey{}
 	totals := map[string]float64{}
-	for s, k := range r.l.keys {
+	r.l.eachKey(func(s slot, k *keyStats) {
 		w := weight(k.rcu, k.wcu)
 		totals[s.target] += w
 		perTarget[s.target] = append(perTarget[s.target], HotKey{
@@ -71,7 +71,7 @@ func (r *run) hot() []HotKey {
 			Pattern:      heaviest(k.weights()),
 			ThrottleRate: r.keyThrottleRate(r.groups[slot{r.space(s.target), s.key}]),
 		})
-	}
+	})
 	var out []HotKey
 	names := make([]string, 0, len(perTarget))
 	for t := range perTarget {
@@ -96,7 +96,7 @@ func (r *run) hot() []HotKey {
 
 // series is a slot's traffic per second over the run, and its peaks.
 func (r *run) series(s slot) (pts []Point, peakRCU, peakWCU float64) {
-	k := r.l.keys[s]
+	k := r.l.key(s)
 	if k == nil {
 		return nil, 0, 0
 	}

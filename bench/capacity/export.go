@@ -116,7 +116,7 @@ func (l *Ledger) Export() LedgerFile {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	f := LedgerFile{Format: LedgerFormat, Observed: l.observed}
-	if len(l.keys) > 0 {
+	if l.keyCount() > 0 {
 		f.First, f.Last = l.first, l.last
 	}
 	for name, t := range l.targets {
@@ -124,7 +124,7 @@ func (l *Ledger) Export() LedgerFile {
 	}
 	slices.SortFunc(f.Targets, func(a, b LedgerTarget) int { return byTarget(a.Target, b.Target) })
 
-	for s, k := range l.keys {
+	l.eachKey(func(s slot, k *keyStats) {
 		row := LedgerKey{Target: s.target, Key: s.key, RCU: k.rcu, WCU: k.wcu, Calls: k.calls,
 			ReadCalls: k.readCalls, WriteCalls: k.writeCalls}
 		for _, u := range k.seconds { // in order of second
@@ -132,7 +132,7 @@ func (l *Ledger) Export() LedgerFile {
 		}
 		row.ByPattern = slices.SortedFunc(slices.Values(k.byPattern), func(a, b PatternWeight) int { return cmp.Compare(a.Pattern, b.Pattern) })
 		f.Keys = append(f.Keys, row)
-	}
+	})
 	slices.SortFunc(f.Keys, func(a, b LedgerKey) int { return cmp.Or(byTarget(a.Target, b.Target), cmp.Compare(a.Key, b.Key)) })
 
 	for _, p := range l.patterns {
@@ -153,9 +153,10 @@ func (l *Ledger) Export() LedgerFile {
 	}
 	slices.SortFunc(f.Items, func(a, b LedgerItem) int { return cmp.Compare(a.ID, b.ID) })
 	for pk, c := range l.collections {
-		f.Collections = append(f.Collections, LedgerCollection{PK: pk, Known: c.known, Added: c.added, Grows: c.grows})
+		f.Collections = append(f.Collections, LedgerCollection{PK: l.names.Text(pk), Known: c.known, Added: c.added, Grows: c.grows})
 	}
-	for at, c := range l.indexKeys {
+	for id, c := range l.indexKeys {
+		at := l.slotOf(id)
 		f.IndexKeys = append(f.IndexKeys, LedgerCollection{Index: at.target, PK: at.key, Known: c.known, Added: c.added, Grows: c.grows})
 	}
 	byCollection := func(a, b LedgerCollection) int { return cmp.Or(cmp.Compare(a.Index, b.Index), cmp.Compare(a.PK, b.PK)) }
@@ -217,12 +218,7 @@ func (l *Ledger) add(f LedgerFile) {
 		t.readCalls, t.writeCalls = t.readCalls+row.ReadCalls, t.writeCalls+row.WriteCalls
 	}
 	for _, row := range f.Keys {
-		s := slot{row.Target, row.Key}
-		k := l.keys[s]
-		if k == nil {
-			k = &keyStats{}
-			l.keys[s] = k
-		}
+		k := l.stats(l.slotID(slot{row.Target, row.Key}))
 		k.rcu, k.wcu, k.calls = k.rcu+row.RCU, k.wcu+row.WCU, k.calls+row.Calls
 		k.readCalls, k.writeCalls = k.readCalls+row.ReadCalls, k.writeCalls+row.WriteCalls
 		for _, w := range row.ByPattern {
@@ -275,10 +271,10 @@ func (l *Ledger) add(f LedgerFile) {
 		l.items[row.ID] = it
 	}
 	for _, row := range f.Collections {
-		mergeTrack(l.collections, row.PK, row)
+		mergeTrack(l.collections, l.names.ID(row.PK), row)
 	}
 	for _, row := range f.IndexKeys {
-		mergeTrack(l.indexKeys, slot{row.Index, row.PK}, row)
+		mergeTrack(l.indexKeys, l.slotID(slot{row.Index, row.PK}), row)
 	}
 }
 

@@ -55,12 +55,13 @@ func (r *run) growth() []Growth {
 		// Each order a run creates starts a collection of its own, which a
 		// few writes fill: growth matters when writes keep adding to one.
 		if c.added > 0 && c.grows >= MinGrowthWrites {
-			colls = append(colls, project(Growth{Kind: "collection", Key: pk, Bytes: c.known, Added: c.added, Limit: limit}))
+			colls = append(colls, project(Growth{Kind: "collection", Key: r.l.names.Text(pk), Bytes: c.known, Added: c.added, Limit: limit}))
 		}
 	}
 	var keys []Growth
 	for at, k := range r.l.indexKeys {
 		if k.added > 0 && k.grows >= MinGrowthWrites {
+			at := r.l.slotOf(at)
 			keys = append(keys, project(Growth{Kind: "index key", Target: at.target, Key: at.key, Bytes: max(0, k.known), Added: k.added}))
 		}
 	}

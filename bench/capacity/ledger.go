@@ -7,6 +7,7 @@ import (
 
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/internal/keytab"
 )
 
 // Ledger gathers a run's charges: per (target, partition key, second), per
@@ -15,22 +16,28 @@ import (
 // The model reads it after the run. Observe is safe for concurrent use.
 //
 // Its memory grows with the distinct keys and items a run touches, and
-// with the seconds each key was charged in, never with the calls: a key
-// holds its seconds in a slice (24 bytes each), an item about 100 bytes
-// (its key once, and six 32-bit figures).
+// with the seconds each key was charged in, never with the calls. Key
+// texts are numbered in a table (keytab) the limits emulator may share, so
+// each is kept once. A key charged in one second only, as each invoice or
+// order a run creates, is a compact row of about 60 bytes (once); one
+// charged in a second second gets a full row, its seconds in a slice (24
+// bytes each). An item costs about 100 bytes (its key once, and six
+// 32-bit figures).
 type Ledger struct {
 	schema      ddbitem.Schema
 	mu          sync.Mutex
-	keys        map[slot]*keyStats
+	names       *keytab.Table        // key texts, target and pattern names
+	keys        map[slotID]*keyStats // keys charged in two seconds or more
+	once        map[slotID]onceRow   // keys charged in one second only
 	targets     map[string]*targetStats
 	patterns    map[patternOp]*PatternUsage
 	diffs       map[diffKey]*Disagreement
 	items       map[string]itemTrack
-	collections map[string]collectionTrack
-	indexKeys   map[slot]collectionTrack // GSI partition key values, as collections
-	named       map[string][2]string     // key texts of items whose id is no KeyID (merged files)
-	first, last int64                    // unix seconds of the first and last charge
-	observed    int64                    // observations
+	collections map[uint32]collectionTrack // by the partition key text's id
+	indexKeys   map[slotID]collectionTrack // GSI partition key values, as collections
+	named       map[string][2]string       // key texts of items whose id is no KeyID (merged files)
+	first, last int64                      // unix seconds of the first and last charge
+	observed    int64                      // observations
 }
 
 // second is one slot's units in one second.
@@ -41,6 +48,115 @@ type second struct {
 
 // slot is one partition key of one target.
 type slot struct{ target, key string }
+
+// slotID is a slot by the ids of its texts in the ledger's names.
+type slotID struct{ target, key uint32 }
+
+// onceRow is a slot charged in one second only, by one pattern: its
+// totals are that second's.
+type onceRow struct {
+	sec                          int64
+	rcu, wcu, weight             float64
+	calls, readCalls, writeCalls uint32
+	pattern                      uint32 // the pattern's id in names
+}
+
+// full is the row as a keyStats.
+func (l *Ledger) full(r onceRow) *keyStats {
+	u := usage{r.rcu, r.wcu}
+	return &keyStats{usage: u, calls: int64(r.calls), readCalls: int64(r.readCalls), writeCalls: int64(r.writeCalls),
+		byPattern: []PatternWeight{{Pattern: designs.PatternID(l.names.Text(r.pattern)), Weight: r.weight}},
+		seconds:   []second{{sec: r.sec, usage: u}}}
+}
+
+// slotID numbers s's texts.
+func (l *Ledger) slotID(s slot) slotID { return slotID{l.names.ID(s.target), l.names.ID(s.key)} }
+
+// slotOf is the slot of id.
+func (l *Ledger) slotOf(id slotID) slot { return slot{l.names.Text(id.target), l.names.Text(id.key)} }
+
+// stats returns the full row of id, promoting its compact row or making
+// an empty one.
+func (l *Ledger) stats(id slotID) *keyStats {
+	if k := l.keys[id]; k != nil {
+		return k
+	}
+	k := &keyStats{}
+	if r, ok := l.once[id]; ok {
+		k = l.full(r)
+		delete(l.once, id)
+	}
+	l.keys[id] = k
+	return k
+}
+
+// key is s's row, nil when s was never charged; a compact row comes back
+// as a full one, not kept.
+func (l *Ledger) key(s slot) *keyStats {
+	t, ok1 := l.names.Lookup(s.target)
+	k, ok2 := l.names.Lookup(s.key)
+	if !ok1 || !ok2 {
+		return nil
+	}
+	id := slotID{t, k}
+	if k := l.keys[id]; k != nil {
+		return k
+	}
+	if r, ok := l.once[id]; ok {
+		return l.full(r)
+	}
+	return nil
+}
+
+// eachKey calls f with every charged slot and its row (compact rows made
+// full for the call), in no order.
+func (l *Ledger) eachKey(f func(s slot, k *keyStats)) {
+	for id, k := range l.keys {
+		f(l.slotOf(id), k)
+	}
+	for id, r := range l.once {
+		f(l.slotOf(id), l.full(r))
+	}
+}
+
+// keyCount is the number of charged slots.
+func (l *Ledger) keyCount() int { return len(l.keys) + len(l.once) }
+
+// charge adds one charge of pattern p at second sec to slot id.
+func (l *Ledger) charge(id slotID, p designs.PatternID, sec int64, rcu, wcu float64) {
+	k := l.keys[id]
+	if k == nil {
+		pid := l.names.ID(string(p))
+		r, ok := l.once[id]
+		switch {
+		case !ok:
+			r = onceRow{sec: sec, pattern: pid}
+			fallthrough
+		case r.sec == sec && r.pattern == pid && r.calls < math.MaxUint32:
+			r.rcu, r.wcu, r.calls = r.rcu+rcu, r.wcu+wcu, r.calls+1
+			if rcu > 0 {
+				r.readCalls++
+			}
+			if wcu > 0 {
+				r.writeCalls++
+			}
+			r.weight += weight(rcu, wcu)
+			l.once[id] = r
+			return
+		}
+		k = l.stats(id)
+	}
+	u := k.cell(sec)
+	u.rcu, u.wcu = u.rcu+rcu, u.wcu+wcu
+	k.rcu, k.wcu, k.calls = k.rcu+rcu, k.wcu+wcu, k.calls+1
+	if rcu > 0 {
+		k.readCalls++
+	}
+	if wcu > 0 {
+		k.writeCalls++
+	}
+	k.weigh(p, weight(rcu, wcu))
+}
 
 // usage is a pair of read and write units.
 type usage struct{ rcu, wcu float64 }
@@ -158,16 +274,22 @@ type diffKey struct {
 }
 
 // NewLedger returns an empty ledger of the calls on a table of schema s.
-func NewLedger(s designs.Schema) *Ledger {
+func NewLedger(s designs.Schema) *Ledger { return NewLedgerKeys(s, keytab.New()) }
+
+// NewLedgerKeys is NewLedger keeping its key texts in names, which others
+// naming the same keys may share.
+func NewLedgerKeys(s designs.Schema, names *keytab.Table) *Ledger {
 	return &Ledger{
 		schema:      s.ItemSchema(),
-		keys:        map[slot]*keyStats{},
+		names:       names,
+		keys:        map[slotID]*keyStats{},
+		once:        map[slotID]onceRow{},
 		targets:     map[string]*targetStats{},
 		patterns:    map[patternOp]*PatternUsage{},
 		diffs:       map[diffKey]*Disagreement{},
 		items:       map[string]itemTrack{},
-		collections: map[string]collectionTrack{},
-		indexKeys:   map[slot]collectionTrack{},
+		collections: map[uint32]collectionTrack{},
+		indexKeys:   map[slotID]collectionTrack{},
 		named:       map[string][2]string{},
 		first:       math.MaxInt64,
 		last:        math.MinInt64,
@@ -214,22 +336,7 @@ func (l *Ledger) record(o Observation, charges []Charge) {
 	for _, c := range charges {
 		sec := c.At.Unix()
 		l.first, l.last = min(l.first, sec), max(l.last, sec)
-		s := slot{c.Target, c.Key}
-		k := l.keys[s]
-		if k == nil {
-			k = &keyStats{}
-			l.keys[s] = k
-		}
-		u := k.cell(sec)
-		u.rcu, u.wcu = u.rcu+c.RCU, u.wcu+c.WCU
-		k.rcu, k.wcu, k.calls = k.rcu+c.RCU, k.wcu+c.WCU, k.calls+1
-		if c.RCU > 0 {
-			k.readCalls++
-		}
-		if c.WCU > 0 {
-			k.writeCalls++
-		}
-		k.weigh(o.Pattern, weight(c.RCU, c.WCU))
+		l.charge(l.slotID(slot{c.Target, c.Key}), o.Pattern, sec, c.RCU, c.WCU)
 		p.RCU, p.WCU = p.RCU+c.RCU, p.WCU+c.WCU
 		t := touched[c.Target]
 		touched[c.Target] = usage{t.rcu + c.RCU, t.wcu + c.WCU}

@@ -111,7 +111,7 @@ func (m Model) run(l *Ledger) *run {
 		r.rate = float64(r.requests) / r.seconds
 	}
 	r.groups = map[slot]*group{}
-	for s, k := range l.keys {
+	l.eachKey(func(s slot, k *keyStats) {
 		gs := slot{r.space(s.target), s.key}
 		g := r.groups[gs]
 		if g == nil {
@@ -124,7 +124,7 @@ func (m Model) run(l *Ledger) *run {
 		for _, w := range k.byPattern {
 			g.weights[w.Pattern] += w.Weight
 		}
-	}
+	})
 	for _, g := range r.groups {
 		g.pattern = heaviest(g.weights)
 		r.addUnserved(g)
@@ -235,9 +235,7 @@ func (r *run) tableLimit() usage {
 // GSIs by name.
 func (r *run) spaces() []string {
 	seen := map[string]bool{}
-	for s := range r.l.keys {
-		seen[r.space(s.target)] = true
-	}
+	r.l.eachKey(func(s slot, _ *keyStats) { seen[r.space(s.target)] = true })
 	out := make([]string, 0, len(seen))
 	for t := range seen {
 		out = append(out, t)

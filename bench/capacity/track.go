@@ -47,12 +47,13 @@ func (l *Ledger) follow(s ddbitem.Schema, w Write) {
 // addCollection adds known and added bytes to the track of partition key
 // value pk, and a write that enlarged it if grew.
 func (l *Ledger) addCollection(pk string, known, added int, grew bool) {
-	c := l.collections[pk]
+	id := l.names.ID(pk)
+	c := l.collections[id]
 	c.known, c.added = c.known+known, c.added+added
 	if grew {
 		c.grows++
 	}
-	l.collections[pk] = c
+	l.collections[id] = c
 }
 
 // followIndexes records what a write added to or took from each GSI
@@ -67,14 +68,14 @@ func (l *Ledger) followIndexes(s ddbitem.Schema, w Write) {
 		old, new := s.Entry(ix, w.Before), s.Entry(ix, w.After)
 		oldKey, newKey := ddbitem.KeyText(old[ix.PK]), ddbitem.KeyText(new[ix.PK])
 		if old != nil {
-			at := slot{ix.Name, oldKey}
+			at := l.slotID(slot{ix.Name, oldKey})
 			k := l.indexKeys[at]
 			k.known -= ddbitem.Size(old)
 			k.added -= ddbitem.Size(old)
 			l.indexKeys[at] = k
 		}
 		if new != nil {
-			at := slot{ix.Name, newKey}
+			at := l.slotID(slot{ix.Name, newKey})
 			k := l.indexKeys[at]
 			k.known += ddbitem.Size(new)
 			k.added += ddbitem.Size(new)
