@@ -24,6 +24,7 @@ import (
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/ddblocal"
+	"github.com/ddbharness/ddbharness/internal/keytab"
 	"github.com/ddbharness/ddbharness/workload"
 )
 
@@ -123,7 +124,7 @@ func Run(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, opts ...
 // limits) through the SDK's own retryer, which needs db to be an SDK
 // client. Seeding and warm-up are not throttled.
 func RunLimited(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, lim Limits, opts ...engine.Option) (Outcome, error) {
-	m := &metered{schema: sc.Design.Schema}
+	m := &metered{schema: sc.Design.Schema, names: keytab.New()}
 	if !lim.Off && lim.Scale <= 0 {
 		lim.Scale = 1
 	}
@@ -141,7 +142,7 @@ func RunLimited(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, l
 		}
 		if !lim.Off {
 			m.limits = limits.New(sc.Design.Schema, limits.Config{Scale: lim.scale(), Creating: lim.Creating,
-				WarmReads: float64(sc.Warm.Reads), WarmWrites: float64(sc.Warm.Writes)})
+				WarmReads: float64(sc.Warm.Reads), WarmWrites: float64(sc.Warm.Writes), Keys: m.names})
 			install = append(install, m.limits.Install)
 		}
 		db = dynamodb.New(c.Options(), install...)
@@ -228,6 +229,7 @@ func heldByBackoff(out engine.Outcome, t limits.Throttling) bool {
 // ledger of the measured phase.
 type metered struct {
 	schema   designs.Schema
+	names    *keytab.Table    // key texts the ledger and the emulator share
 	limits   *limits.Emulator // nil: limits off
 	served   *served.Observer // nil: not an SDK client
 	client   *meter.Client
@@ -247,7 +249,7 @@ func (m *metered) Client(db designs.DB) designs.DB {
 // Start begins measuring, and throttling when limits are on: what each
 // call consumed is debited from its partitions as the ledger charges it.
 func (m *metered) Start() {
-	m.ledger = capacity.NewLedger(m.schema)
+	m.ledger = capacity.NewLedgerKeys(m.schema, m.names)
 	m.client.Observe(func(o capacity.Observation) {
 		if cut := m.cut.Load(); cut == 0 || o.At.UnixNano() < cut {
 			charges := m.ledger.Observe(o)

@@ -64,7 +64,12 @@ func (e *Emulator) admit(ts []touch, now int64) *refusal {
 func (e *Emulator) reserve(ts []touch, now int64, held []reservation) []reservation {
 	for _, tc := range ts {
 		s := e.tableOf(tc.table, now).space(tc.target)
-		est := e.estimates[slot{s.name, tc.key}][tc.side]
+		var est float64
+		if t, ok := e.names.Lookup(s.name); ok {
+			if k, ok := e.names.Lookup(tc.key); ok {
+				est = e.estimates[keySlot{t, k}][tc.side]
+			}
+		}
 		if est == 0 {
 			continue
 		}
@@ -106,8 +111,7 @@ func (e *Emulator) end(c *call) {
 const estimateWeight = 0.25
 
 // learn follows what calls consume on a value, for reserve.
-func (e *Emulator) learn(target, key string, u [2]float64) {
-	k := slot{target, key}
+func (e *Emulator) learn(k keySlot, u [2]float64) {
 	est := e.estimates[k]
 	for side := range 2 {
 		if u[side] > 0 {
@@ -184,8 +188,9 @@ next:
 	}
 	for _, m := range merged {
 		i := m.s.consume(e, now, m.key, m.u)
-		e.m.consumed(m.s, i, m.key, now, m.u)
-		e.learn(m.s.name, m.key, m.u)
+		id := e.slotID(m.s.name, m.key)
+		e.m.consumed(m.s, i, id.key, now, m.u)
+		e.learn(id, m.u)
 	}
 }
 

@@ -46,6 +46,7 @@ import (
 
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/internal/keytab"
 )
 
 // Defaults of Config.
@@ -87,6 +88,10 @@ type Config struct {
 	// client reads CREATING (and its GSIs half as long again): what real
 	// DynamoDB does and DynamoDB Local does not. See creation.
 	Creating time.Duration
+	// Keys numbers the partition key values the emulator follows; others
+	// naming the same values (bench's capacity ledger) may share it. A new
+	// table when nil.
+	Keys *keytab.Table
 }
 
 // Emulator throttles the calls of one design's tables. It is off until
@@ -102,7 +107,8 @@ type Emulator struct {
 
 	mu        sync.Mutex
 	tables    map[string]*table
-	estimates map[slot][2]float64 // what a call lately consumed per value and side
+	names     *keytab.Table
+	estimates map[keySlot][2]float64 // what a call lately consumed per value and side
 	m         measure
 }
 
@@ -123,7 +129,20 @@ func New(s designs.Schema, cfg Config) *Emulator {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	return &Emulator{cfg: cfg, schema: s, item: s.ItemSchema(), tables: map[string]*table{}, estimates: map[slot][2]float64{}, m: newMeasure()}
+	if cfg.Keys == nil {
+		cfg.Keys = keytab.New()
+	}
+	return &Emulator{cfg: cfg, schema: s, item: s.ItemSchema(), tables: map[string]*table{}, names: cfg.Keys,
+		estimates: map[keySlot][2]float64{}, m: newMeasure()}
+}
+
+// keySlot is a partition key value of a target by the ids of their texts
+// in the emulator's names.
+type keySlot struct{ target, key uint32 }
+
+// slotID numbers target and key.
+func (e *Emulator) slotID(target, key string) keySlot {
+	return keySlot{e.names.ID(target), e.names.ID(key)}
 }
 
 // Enable starts throttling (and measuring) from now on; Disable stops.

@@ -34,7 +34,7 @@ type cell struct {
 // partStats is one partition's run.
 type partStats struct {
 	space    *space
-	keys     map[string]float64 // units per value, both sides against their limits
+	keys     map[uint32]float64 // units per value (by its id in names), both sides against their limits
 	units    [2]float64
 	calls    [2]int64 // charges that consumed on the side
 	unserved [2]int64 // calls that ended throttled here
@@ -60,7 +60,7 @@ func (m *measure) part(s *space, i int) *partStats {
 	id := partID{s.name, i}
 	p := m.parts[id]
 	if p == nil {
-		p = &partStats{space: s, keys: map[string]float64{}, seconds: map[int64]*secondStats{}}
+		p = &partStats{space: s, keys: map[uint32]float64{}, seconds: map[int64]*secondStats{}}
 		m.parts[id] = p
 	}
 	return p
@@ -91,7 +91,7 @@ func (m *measure) begin(now int64) {
 }
 
 // consumed counts a charge of u units on partition i of s.
-func (m *measure) consumed(s *space, i int, key string, now int64, u [2]float64) {
+func (m *measure) consumed(s *space, i int, key uint32, now int64, u [2]float64) {
 	m.begin(now)
 	p := m.part(s, i)
 	sec := p.second(second(now))
@@ -288,7 +288,7 @@ func (e *Emulator) Measured(requests int64, span time.Duration) Throttling {
 
 func (e *Emulator) partitionReport(id partID, p *partStats, side int, requests int64, rate float64) PartitionThrottles {
 	limit := p.space.limit[side]
-	pt := PartitionThrottles{Target: id.space, Partition: id.i, Isolated: p.isolated, Keys: topKeys(p.keys, 3),
+	pt := PartitionThrottles{Target: id.space, Partition: id.i, Isolated: p.isolated, Keys: topKeys(e.texts(p.keys), 3),
 		Side: [2]string{"read", "write"}[side], Limit: limit, First: time.Unix(0, p.first[side]).UTC(),
 		FirstSecond: float64(p.first[side]-e.m.start) / 1e9, Refused: p.refused[side],
 		Calls: p.calls[side] + p.unserved[side], Throttled: p.unserved[side]}
@@ -319,6 +319,15 @@ func (e *Emulator) partitionReport(id partID, p *partStats, side int, requests i
 		pt.Share = float64(unserved) / float64(reached)
 	}
 	return pt
+}
+
+// texts is keys by their texts.
+func (e *Emulator) texts(keys map[uint32]float64) map[string]float64 {
+	out := make(map[string]float64, len(keys))
+	for id, u := range keys {
+		out[e.names.Text(id)] = u
+	}
+	return out
 }
 
 // topKeys lists the n values with the most units, most first.
