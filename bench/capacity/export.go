@@ -146,11 +146,11 @@ func (l *Ledger) Export() LedgerFile {
 		return cmp.Or(cmp.Compare(a.Pattern, b.Pattern), cmp.Compare(a.Op, b.Op), byTarget(a.Target, b.Target))
 	})
 
-	for id, it := range l.items {
+	l.eachItem(func(id string, it itemTrack) {
 		pk, sk := l.itemKeys(id, it)
 		f.Items = append(f.Items, LedgerItem{ID: id, PK: pk, SK: sk, First: int(it.first), Last: int(it.last),
 			Collection: int(it.coll), Writes: int(it.writes), Grows: int(it.grows)})
-	}
+	})
 	slices.SortFunc(f.Items, func(a, b LedgerItem) int { return cmp.Compare(a.ID, b.ID) })
 	for pk, c := range l.collections {
 		f.Collections = append(f.Collections, LedgerCollection{PK: l.names.Text(pk), Known: c.known, Added: c.added, Grows: c.grows})
@@ -257,18 +257,18 @@ func (l *Ledger) add(f LedgerFile) {
 		d.Units, d.LocalUnits = d.Units+row.Units, d.LocalUnits+row.LocalUnits
 	}
 	for _, row := range f.Items {
-		it, ok := l.items[row.ID]
+		it, ok := l.item(row.ID, len(row.PK))
 		if !ok {
 			if pk, sk, ok := keysFromID(row.ID, len(row.PK)); !ok || pk != row.PK || sk != row.SK {
 				l.named[row.ID] = [2]string{row.PK, row.SK}
 			}
-			l.items[row.ID] = itemTrack{pkLen: int32(len(row.PK)), first: int32(row.First), last: int32(row.Last),
-				coll: int32(row.Collection), writes: int32(row.Writes), grows: int32(row.Grows)}
+			l.setItem(row.ID, itemTrack{pkLen: int32(len(row.PK)), first: int32(row.First), last: int32(row.Last),
+				coll: int32(row.Collection), writes: int32(row.Writes), grows: int32(row.Grows)})
 			continue
 		}
 		it.last, it.coll = max(it.last, int32(row.Last)), max(it.coll, int32(row.Collection))
 		it.writes, it.grows = it.writes+int32(row.Writes), it.grows+int32(row.Grows)
-		l.items[row.ID] = it
+		l.setItem(row.ID, it)
 	}
 	for _, row := range f.Collections {
 		mergeTrack(l.collections, l.names.ID(row.PK), row)

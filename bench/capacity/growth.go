@@ -38,7 +38,7 @@ func (r *run) growth() []Growth {
 		return g
 	}
 	var items, colls []Growth
-	for id, it := range r.l.items {
+	r.l.eachItem(func(id string, it itemTrack) {
 		// An item that grew a few times changed state; only one that keeps
 		// growing grows with traffic.
 		if it.last > it.first && it.grows >= MinGrowthWrites {
@@ -46,7 +46,7 @@ func (r *run) growth() []Growth {
 			items = append(items, project(Growth{Kind: "item", Key: pk, Sort: sk, Bytes: int(it.last),
 				Added: int(it.last - it.first), Limit: ddbitem.MaxItemBytes}))
 		}
-	}
+	})
 	limit := int64(0)
 	if len(r.Schema.LSIs) > 0 {
 		limit = ddbitem.MaxCollectionBytes

@@ -32,7 +32,8 @@ type Ledger struct {
 	targets     map[string]*targetStats
 	patterns    map[patternOp]*PatternUsage
 	diffs       map[diffKey]*Disagreement
-	items       map[string]itemTrack
+	items       map[itemKey]itemTrack      // by the ids of the key texts
+	loose       map[string]itemTrack       // items whose KeyID itemKey cannot rebuild
 	collections map[uint32]collectionTrack // by the partition key text's id
 	indexKeys   map[slotID]collectionTrack // GSI partition key values, as collections
 	named       map[string][2]string       // key texts of items whose id is no KeyID (merged files)
@@ -243,6 +244,85 @@ func keysFromID(id string, pkLen int) (pk, sk string, ok bool) {
 	return pk, sk, true
 }
 
+// itemKey is an item by the ids of its partition and sort key texts in
+// the ledger's names and their type tags (KeyID's), skTag 0 without a sort
+// key: an item whose partition and sort keys are one text, or name keys
+// the ledger already holds, costs no text of its own.
+type itemKey struct {
+	pk, sk       uint32
+	pkTag, skTag byte
+}
+
+// itemKeyOf is the itemKey of KeyID id, whose partition key text is pkLen
+// bytes long; ok is false when the key would not give id back.
+func (l *Ledger) itemKeyOf(id string, pkLen int) (itemKey, bool) {
+	pk, sk, ok := keysFromID(id, pkLen)
+	if !ok {
+		return itemKey{}, false
+	}
+	k := itemKey{pkTag: id[0]}
+	if len(id) > pkLen+2 {
+		k.skTag = id[2+pkLen]
+	}
+	if k.pkTag == 0 || (k.skTag == 0) != (len(id) == pkLen+2) || rebuild(k.pkTag, pk, k.skTag, sk) != id {
+		return itemKey{}, false
+	}
+	k.pk = l.names.ID(pk)
+	if k.skTag != 0 {
+		k.sk = l.names.ID(sk)
+	}
+	return k, true
+}
+
+// rebuild is the KeyID of an item of key texts pk and sk tagged pkTag and
+// skTag (0: no sort key).
+func rebuild(pkTag byte, pk string, skTag byte, sk string) string {
+	b := make([]byte, 0, len(pk)+len(sk)+4)
+	b = append(append(append(b, pkTag), pk...), 0)
+	if skTag != 0 {
+		b = append(append(append(b, skTag), sk...), 0)
+	}
+	return string(b)
+}
+
+// idOf is the KeyID of k.
+func (l *Ledger) idOf(k itemKey) string {
+	sk := ""
+	if k.skTag != 0 {
+		sk = l.names.Text(k.sk)
+	}
+	return rebuild(k.pkTag, l.names.Text(k.pk), k.skTag, sk)
+}
+
+// item is the track of item id (pkLen bytes of partition key text).
+func (l *Ledger) item(id string, pkLen int) (itemTrack, bool) {
+	if k, ok := l.itemKeyOf(id, pkLen); ok {
+		it, ok := l.items[k]
+		return it, ok
+	}
+	it, ok := l.loose[id]
+	return it, ok
+}
+
+// setItem stores the track of item id.
+func (l *Ledger) setItem(id string, it itemTrack) {
+	if k, ok := l.itemKeyOf(id, int(it.pkLen)); ok {
+		l.items[k] = it
+		return
+	}
+	l.loose[id] = it
+}
+
+// eachItem calls f with every item's KeyID and track, in no order.
+func (l *Ledger) eachItem(f func(id string, it itemTrack)) {
+	for k, it := range l.items {
+		f(l.idOf(k), it)
+	}
+	for id, it := range l.loose {
+		f(id, it)
+	}
+}
+
 // itemKeys are the partition and sort key texts of item id.
 func (l *Ledger) itemKeys(id string, it itemTrack) (pk, sk string) {
 	if k, ok := l.named[id]; ok {
@@ -287,7 +367,8 @@ func NewLedgerKeys(s designs.Schema, names *keytab.Table) *Ledger {
 		targets:     map[string]*targetStats{},
 		patterns:    map[patternOp]*PatternUsage{},
 		diffs:       map[diffKey]*Disagreement{},
-		items:       map[string]itemTrack{},
+		items:       map[itemKey]itemTrack{},
+		loose:       map[string]itemTrack{},
 		collections: map[uint32]collectionTrack{},
 		indexKeys:   map[slotID]collectionTrack{},
 		named:       map[string][2]string{},

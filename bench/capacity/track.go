@@ -19,7 +19,7 @@ func (l *Ledger) follow(s ddbitem.Schema, w Write) {
 	id, _ := s.KeyID(keyed)
 	size, coll := int32(ddbitem.Size(w.After)), int32(s.CollectionBytes(w.After))
 	pk := ddbitem.KeyText(keyed[s.PK])
-	it, ok := l.items[id]
+	it, ok := l.item(id, len(pk))
 	if !ok {
 		// An item the write creates starts at its first size: creating
 		// items grows collections, not items.
@@ -41,7 +41,7 @@ func (l *Ledger) follow(s ddbitem.Schema, w Write) {
 	}
 	it.writes++
 	it.last, it.coll = size, coll
-	l.items[id] = it
+	l.setItem(id, it)
 }
 
 // addCollection adds known and added bytes to the track of partition key
