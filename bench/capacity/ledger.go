@@ -29,6 +29,9 @@ type Ledger struct {
 	names       *keytab.Table        // key texts, target and pattern names
 	keys        map[slotID]*keyStats // keys charged in two seconds or more
 	once        map[slotID]onceRow   // keys charged in one second only
+	patternIDs  []designs.PatternID  // the patterns once rows name
+	base        int64                // the second once rows count from
+	based       bool                 // base is set
 	targets     map[string]*targetStats
 	patterns    map[patternOp]*PatternUsage
 	diffs       map[diffKey]*Disagreement
@@ -54,20 +57,42 @@ type slot struct{ target, key string }
 type slotID struct{ target, key uint32 }
 
 // onceRow is a slot charged in one second only, by one pattern: its
-// totals are that second's.
+// totals are that second's. Its counts are 16-bit: a row whose count
+// would pass that is made full.
 type onceRow struct {
-	sec                          int64
 	rcu, wcu, weight             float64
-	calls, readCalls, writeCalls uint32
-	pattern                      uint32 // the pattern's id in names
+	sec                          int32 // from the ledger's base second
+	calls, readCalls, writeCalls uint16
+	pattern                      uint16 // index in the ledger's patternIDs
 }
 
 // full is the row as a keyStats.
 func (l *Ledger) full(r onceRow) *keyStats {
 	u := usage{r.rcu, r.wcu}
 	return &keyStats{usage: u, calls: int64(r.calls), readCalls: int64(r.readCalls), writeCalls: int64(r.writeCalls),
-		byPattern: []PatternWeight{{Pattern: designs.PatternID(l.names.Text(r.pattern)), Weight: r.weight}},
-		seconds:   []second{{sec: r.sec, usage: u}}}
+		byPattern: []PatternWeight{{Pattern: l.patternIDs[r.pattern], Weight: r.weight}},
+		seconds:   []second{{sec: l.base + int64(r.sec), usage: u}}}
+}
+
+// compact is the row of a charge of pattern p at second sec, false when
+// the second or the pattern does not fit one.
+func (l *Ledger) compact(p designs.PatternID, sec int64) (onceRow, bool) {
+	if !l.based {
+		l.base, l.based = sec, true
+	}
+	off := sec - l.base
+	if off < math.MinInt32 || off > math.MaxInt32 {
+		return onceRow{}, false
+	}
+	i := slices.Index(l.patternIDs, p)
+	if i < 0 {
+		if len(l.patternIDs) == math.MaxUint16 {
+			return onceRow{}, false
+		}
+		l.patternIDs = append(l.patternIDs, p)
+		i = len(l.patternIDs) - 1
+	}
+	return onceRow{sec: int32(off), pattern: uint16(i)}, true
 }
 
 // slotID numbers s's texts.
@@ -127,13 +152,14 @@ func (l *Ledger) keyCount() int { return len(l.keys) + len(l.once) }
 func (l *Ledger) charge(id slotID, p designs.PatternID, sec int64, rcu, wcu float64) {
 	k := l.keys[id]
 	if k == nil {
-		pid := l.names.ID(string(p))
 		r, ok := l.once[id]
-		switch {
-		case !ok:
-			r = onceRow{sec: sec, pattern: pid}
-			fallthrough
-		case r.sec == sec && r.pattern == pid && r.calls < math.MaxUint32:
+		if !ok {
+			r, ok = l.compact(p, sec)
+		} else {
+			c, fits := l.compact(p, sec)
+			ok = fits && c.sec == r.sec && c.pattern == r.pattern && r.calls < math.MaxUint16
+		}
+		if ok {
 			r.rcu, r.wcu, r.calls = r.rcu+rcu, r.wcu+wcu, r.calls+1
 			if rcu > 0 {
 				r.readCalls++
