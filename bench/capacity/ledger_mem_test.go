@@ -7,14 +7,14 @@ import (
 
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
-	"github.com/ddbharness/ddbharness/internal/ddbtest"
+	"github.com/ddbharness/ddbharness/internal/heaptest"
 )
 
 // ledgerHeap observes calls writes and reads of items distinct items, of
 // pks partition keys and as many GSI keys, spread over seconds seconds,
 // and returns the heap after GC.
 func ledgerHeap(items, pks, seconds, calls int) uint64 {
-	return ddbtest.HeapAfter(func() any { return observe(items, pks, seconds, calls) })
+	return heaptest.HeapAfter(func() any { return observe(items, pks, seconds, calls) })
 }
 
 func observe(items, pks, seconds, calls int) *Ledger {
@@ -37,7 +37,7 @@ func observe(items, pks, seconds, calls int) *Ledger {
 // On a fixed set of keys over fixed seconds, ten times the calls take the
 // same memory: the ledger sums them per key, second and item.
 func TestLedgerMemoryDoesNotGrowWithCalls(t *testing.T) {
-	ddbtest.Flat(t, 20_000, 2<<20, func(calls int) uint64 { return ledgerHeap(1000, 50, 20, calls) })
+	heaptest.Flat(t, 20_000, 2<<20, func(calls int) uint64 { return ledgerHeap(1000, 50, 20, calls) })
 }
 
 // A run that creates an item at every call makes the ledger grow by the

@@ -10,7 +10,7 @@ import (
 	"github.com/ddbharness/ddbharness/bench/capacity"
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
-	"github.com/ddbharness/ddbharness/internal/ddbtest"
+	"github.com/ddbharness/ddbharness/internal/heaptest"
 	"github.com/ddbharness/ddbharness/internal/keytab"
 )
 
@@ -22,7 +22,7 @@ func newKeyHeap(distinct, calls int) uint64 {
 	s := designs.Schema{PK: "PK", SK: "SK", GSIs: []designs.Index{{Name: "GSI1", PK: "GSI1PK", SK: "GSI1SK"}}}
 	str := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
 	t0 := time.Unix(1_700_000_000, 0)
-	return ddbtest.HeapAfter(func() any {
+	return heaptest.HeapAfter(func() any {
 		names := keytab.New()
 		l := capacity.NewLedgerKeys(s, names)
 		now := t0

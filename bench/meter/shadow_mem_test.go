@@ -8,13 +8,13 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbharness/ddbharness/ddbitem"
-	"github.com/ddbharness/ddbharness/internal/ddbtest"
+	"github.com/ddbharness/ddbharness/internal/heaptest"
 )
 
 // shadowHeap writes calls images of 200-byte items to keys distinct keys
 // of one shadow and returns the heap after GC.
 func shadowHeap(keys, calls int) uint64 {
-	return ddbtest.HeapAfter(func() any { return write(keys, calls) })
+	return heaptest.HeapAfter(func() any { return write(keys, calls) })
 }
 
 func write(keys, calls int) *shadow {
@@ -33,7 +33,7 @@ func write(keys, calls int) *shadow {
 // On a fixed set of items, ten times the writes take the same memory: each
 // write's image replaces the item's previous one.
 func TestShadowMemoryDoesNotGrowWithCalls(t *testing.T) {
-	ddbtest.Flat(t, 20_000, 2<<20, func(calls int) uint64 { return shadowHeap(1000, calls) })
+	heaptest.Flat(t, 20_000, 2<<20, func(calls int) uint64 { return shadowHeap(1000, calls) })
 }
 
 // An item at rest costs tens of bytes, not its image: a run that creates

@@ -1,4 +1,7 @@
-package ddbtest
+// Package heaptest measures the live heap, for tests that a structure does
+// not grow with the calls it takes. It reaches no DynamoDB, so a package
+// whose tests use it stays among the unit tests of pure code.
+package heaptest
 
 import (
 	"runtime"
