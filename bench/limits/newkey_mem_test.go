@@ -50,7 +50,7 @@ func newKeyHeap(distinct, calls int) uint64 {
 // emulator), the item's and its collection's, each key text kept once in
 // the shared keytab: about 300 bytes a new key.
 func TestNewKeyIsSmall(t *testing.T) {
-	const n = 40_000
+	const n = 10_000
 	newKeyHeap(100, n)
 	base := newKeyHeap(100, n)
 	grown := newKeyHeap(n, n)

@@ -33,13 +33,13 @@ func write(keys, calls int) *shadow {
 // On a fixed set of items, ten times the writes take the same memory: each
 // write's image replaces the item's previous one.
 func TestShadowMemoryDoesNotGrowWithCalls(t *testing.T) {
-	heaptest.Flat(t, 20_000, 2<<20, func(calls int) uint64 { return shadowHeap(1000, calls) })
+	heaptest.Flat(t, 2_000, 1<<20, func(calls int) uint64 { return shadowHeap(1000, calls) })
 }
 
 // An item at rest costs tens of bytes, not its image: a run that creates
 // an item at every call grows by that much a call.
 func TestShadowItemAtRestIsSmall(t *testing.T) {
-	const n = 100_000
+	const n = 40_000
 	base := shadowHeap(1, n)
 	many := shadowHeap(n, n)
 	per := float64(many-base) / n
