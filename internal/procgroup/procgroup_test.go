@@ -41,10 +41,13 @@ func started(t *testing.T, script string) (cmd *exec.Cmd, child int, exited chan
 	return cmd, child, exited, waitErr
 }
 
-// gone waits until pid has ended: no such process, or a zombie that its
-// new parent (init, once sh is killed) has not reaped yet.
+// gone waits until pid has ended, for up to a minute (a loaded machine
+// is slow to deliver a signal): no such process, or a zombie that its new
+// parent (init, once sh is killed) has not reaped yet.
 func gone(pid int) bool {
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); <-tick.C {
 		if errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) {
 			return true
 		}
