@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -177,19 +176,8 @@ var _ = Describe("running a scenario on DynamoDB Local", Label("engine"), func()
 		for _, p := range out.Patterns {
 			Expect(string(summary)).To(ContainSubstring("| %s | %s |", p.ID, p.Name))
 		}
-		f, err := os.Open(filepath.Join(dir, report.ResultsFile))
-		Expect(err).NotTo(HaveOccurred())
-		defer f.Close()
 		var back vegeta.Metrics
-		dec := vegeta.NewDecoder(f)
-		for {
-			var r vegeta.Result
-			if err := dec.Decode(&r); err != nil {
-				Expect(err).To(MatchError(io.EOF))
-				break
-			}
-			back.Add(&r)
-		}
+		Expect(engine.ReadResults(filepath.Join(dir, report.ResultsFile), func(r *vegeta.Result) error { back.Add(r); return nil })).To(Succeed())
 		Expect(back.Requests).To(Equal(out.Total.Requests))
 	})
 

@@ -73,7 +73,7 @@ func keysOn(n int) []string {
 	seen := map[uint64]bool{}
 	for i := 0; len(keys) < n; i++ {
 		k := fmt.Sprintf("K%d", i)
-		if p := fnv1a(k) % 4; !seen[p] {
+		if p := partitionOf(k, 4); !seen[p] {
 			seen[p] = true
 			keys = append(keys, k)
 		}
@@ -205,7 +205,7 @@ func TestIsolation(t *testing.T) {
 		switch {
 		case a == "":
 			a = k
-		case fnv1a(k)%4 == fnv1a(a)%4:
+		case partitionOf(k, 4) == partitionOf(a, 4):
 			b = k
 		}
 	}

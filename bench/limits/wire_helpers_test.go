@@ -63,7 +63,7 @@ func putRequest(pk, sk string) types.WriteRequest {
 
 // partitionOf is the partition of parts partition key value key lands on
 // (none is isolated in these specs).
-func partitionOf(key string, parts int) uint64 { return fnv1a(key) % uint64(parts) }
+func partitionOf(key string, parts int) uint64 { return uint64(Placement(key, parts)) }
 
 // keysOff returns n partition key values, none on a partition of any of
 // avoid, taking the other partitions in turn: each on a partition of its

@@ -184,7 +184,7 @@ var _ = Describe("seeding through the Loader, table throttled", func() {
 		// The debt lands on a partition none of the client's items is on:
 		// that partition stays in debt four times as long (10 units a
 		// second), and an item on it would be left unprocessed.
-		e.Debit(env.Table, []capacity.Charge{{Target: designs.MainTable, Key: keyApart(invoicing.ClientPK(c.ID), invoicing.ClientEmailKey(c.Email)), WCU: 440}})
+		e.Debit(env.Table, []capacity.Charge{{Target: designs.MainTable, Key: keyApart(4, invoicing.ClientPK(c.ID), invoicing.ClientEmailKey(c.Email)), WCU: 440}})
 		Expect(l.Flush(ctx)).To(Succeed())
 		Expect(stored(ctx, invoicing.ClientPK(c.ID), invoicing.ClientSK(c.ID))).To(BeTrue())
 		t := e.Measured(0, 0)
@@ -194,16 +194,16 @@ var _ = Describe("seeding through the Loader, table throttled", func() {
 	}, SpecTimeout(time.Minute))
 })
 
-// keyApart is a partition key value that the emulator's 4 partitions place
-// apart from every one of pks.
-func keyApart(pks ...string) string {
+// keyApart is a partition key value that the emulator's parts partitions
+// place apart from every one of pks.
+func keyApart(parts int, pks ...string) string {
 	GinkgoHelper()
 	taken := map[int]bool{}
 	for _, pk := range pks {
-		taken[limits.Placement(pk, 4)] = true
+		taken[limits.Placement(pk, parts)] = true
 	}
 	for i := 0; ; i++ {
-		if k := fmt.Sprintf("elsewhere-%d", i); !taken[limits.Placement(k, 4)] {
+		if k := fmt.Sprintf("elsewhere-%d", i); !taken[limits.Placement(k, parts)] {
 			return k
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -21,6 +20,7 @@ import (
 	. "github.com/onsi/gomega"
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 
+	"github.com/ddbharness/ddbharness/bench/engine"
 	"github.com/ddbharness/ddbharness/bench/report"
 	"github.com/ddbharness/ddbharness/internal/ddblocal"
 	"github.com/ddbharness/ddbharness/internal/ddbtest"
@@ -130,22 +130,14 @@ func resultsBefore(root string, cut time.Time) int64 {
 	GinkgoHelper()
 	dir, err := report.Latest(root)
 	Expect(err).NotTo(HaveOccurred(), "no report under %s", root)
-	f, err := os.Open(filepath.Join(dir, report.ResultsFile))
-	Expect(err).NotTo(HaveOccurred())
-	defer f.Close()
 	var n int64
-	dec := vegeta.NewDecoder(f)
-	for {
-		var r vegeta.Result
-		err := dec.Decode(&r)
-		if err == io.EOF {
-			return n
-		}
-		Expect(err).NotTo(HaveOccurred())
+	Expect(engine.ReadResults(filepath.Join(dir, report.ResultsFile), func(r *vegeta.Result) error {
 		if r.Timestamp.Before(cut) {
 			n++
 		}
-	}
+		return nil
+	})).To(Succeed())
+	return n
 }
 
 func latestMetrics(root string) map[string]any {

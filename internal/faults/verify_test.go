@@ -132,7 +132,6 @@ var _ = Describe("verify", Label("faults"), Ordered, ContinueOnFailure, func() {
 		before, err := os.ReadFile(report)
 		Expect(err).NotTo(HaveOccurred())
 		run := startTagged(repo, bin, "verify", "invoicing")
-		defer run.cleanup()
 		run.waitForSuites(ctx, repo)
 		java := run.find(func(p ddbtest.Proc) bool { return strings.Contains(p.Cmdline, "DynamoDBLocal.jar") })
 		Expect(java).To(HaveLen(1), "verify's DynamoDB Local")
@@ -154,7 +153,6 @@ var _ = Describe("verify", Label("faults"), Ordered, ContinueOnFailure, func() {
 
 	It("takes ginkgo, its suites and DynamoDB Local with it when killed", func(ctx SpecContext) {
 		run := startTagged(repo, bin, "verify", "invoicing")
-		defer run.cleanup()
 		run.waitForSuites(ctx, repo)
 		Expect(run.session.Command.Process.Signal(syscall.SIGKILL)).To(Succeed())
 		Eventually(run.session).WithTimeout(exitWait).Should(gexec.Exit())
@@ -189,6 +187,7 @@ func startTagged(repo, name string, args ...string) *tagged {
 	s, err := gexec.Start(cmd, GinkgoWriter, GinkgoWriter)
 	Expect(err).NotTo(HaveOccurred())
 	t.session = s
+	DeferCleanup(t.cleanup)
 	return t
 }
 
@@ -232,7 +231,8 @@ func (t *tagged) expectNoneLeft() {
 }
 
 // cleanup kills whatever is left, so that a failed spec does not leave
-// the next one a busy machine.
+// the next one a busy machine. It kills by tag rather than by process
+// group: verify puts ginkgo and DynamoDB Local in groups of their own.
 func (t *tagged) cleanup() {
 	for _, p := range t.find(func(ddbtest.Proc) bool { return true }) {
 		_ = syscall.Kill(p.PID, syscall.SIGKILL)
