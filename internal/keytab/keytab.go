@@ -3,157 +3,174 @@
 // the limits emulator's estimates), and a table of texts lets each keep a
 // 32-bit id instead of its own copy of the text.
 //
-// A text costs its bytes once, in chunks that are never moved, and about
-// 16 bytes of index: an 8-byte reference, and a 4-byte slot of an open
-// hash table kept at most three quarters full.
+// A run that creates keys at every call would grow by every new text, so
+// the table keeps neither its texts nor its index in memory for long: each
+// text is appended, behind its length, to a store whose full chunks go to
+// an unlinked temporary file, and its id is where it lies there. The index
+// from a text's 128-bit hash to its id is a spill map.
 package keytab
 
 import (
+	"cmp"
+	"encoding/binary"
 	"fmt"
 	"hash/maphash"
+	"math"
+	"os"
+	"slices"
 	"sync"
-	"unsafe"
+
+	"github.com/ddbharness/ddbharness/internal/spill"
 )
 
 const (
-	// chunkBytes is the size of the chunks texts are copied into; a text
-	// longer than a quarter of it gets a chunk of its own.
+	// chunkBytes is how many bytes of texts the table keeps in memory
+	// before writing them to its file.
 	chunkBytes = 64 << 10
 	// MaxText is the longest text a table holds (a DynamoDB key value is
 	// at most 2,048 bytes).
 	MaxText = 1<<20 - 1
+	// indexRows is how many texts' index entries stay in memory, about.
+	indexRows = 16384
 )
 
-// Table maps texts to ids, from 0 in order of first appearance. The zero
-// value is ready; it is safe for concurrent use.
+// Table maps texts to ids. Its texts may take 4 GiB in all. It is safe for
+// concurrent use. Two texts sharing a 128-bit hash would share an id: the
+// odds, for n texts, are about n²/2¹²⁹, none in practice.
 type Table struct {
-	mu     sync.RWMutex
-	seed   maphash.Seed
-	slots  []uint32 // id+1 of the text hashed there, 0 when free; open addressing
-	refs   []ref    // by id
-	chunks [][]byte
+	mu     sync.Mutex
+	seeds  [2]maphash.Seed
+	ids    *spill.Map[[2]uint64, uint32] // by the text's hash
+	file   *os.File                      // the texts before written; made at the first flush
+	nofile bool                          // no file could be made
+	wrote  int64                         // the bytes in file
+	old    []chunk                       // the chunks from written to base, when file failed
+	base   int64                         // the store's offset of tail
+	tail   []byte                        // the latest texts, each behind its length (uvarint)
+	n      int
 }
 
-// ref places a text: chunk index (24 bits), offset (20 bits), length (20
-// bits).
-type ref uint64
-
-func makeRef(chunk, off, n int) ref { return ref(uint64(chunk)<<40 | uint64(off)<<20 | uint64(n)) }
+// chunk is texts kept in memory from offset base of the store.
+type chunk struct {
+	base int64
+	b    []byte
+}
 
 // New returns an empty table.
-func New() *Table { return &Table{} }
+func New() *Table {
+	return &Table{seeds: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}, ids: spill.New[[2]uint64, uint32](indexRows)}
+}
+
+// open makes the file texts go to, unlinked at once. Call with t.mu held.
+func (t *Table) open() {
+	f, err := os.CreateTemp("", "ddbharness-keys-*")
+	if err == nil && os.Remove(f.Name()) == nil {
+		t.file = f
+		return
+	}
+	if f != nil {
+		f.Close()
+	}
+	t.nofile = true
+}
+
+func (t *Table) hash(text string) [2]uint64 {
+	return [2]uint64{maphash.String(t.seeds[0], text), maphash.String(t.seeds[1], text)}
+}
 
 // ID returns text's id, numbering it if new.
 func (t *Table) ID(text string) uint32 {
-	t.mu.RLock()
-	id, ok := t.find(text)
-	t.mu.RUnlock()
-	if ok {
-		return id
-	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if id, ok := t.find(text); ok {
-		return id
-	}
 	if len(text) > MaxText {
 		panic(fmt.Sprintf("keytab: a text of %d bytes, at most %d", len(text), MaxText))
 	}
-	if (len(t.refs)+1)*4 > len(t.slots)*3 {
-		t.grow()
+	h := t.hash(text)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if id, ok := t.ids.Get(h); ok {
+		return id
 	}
-	id = uint32(len(t.refs))
-	t.refs = append(t.refs, t.store(text))
-	t.place(id, text)
-	return id
+	at := t.base + int64(len(t.tail))
+	if at+binary.MaxVarintLen32+int64(len(text)) > math.MaxUint32 {
+		panic("keytab: more than 4 GiB of key texts in one run")
+	}
+	t.tail = binary.AppendUvarint(t.tail, uint64(len(text)))
+	t.tail = append(t.tail, text...)
+	if len(t.tail) >= chunkBytes {
+		t.flush()
+	}
+	t.ids.Set(h, uint32(at))
+	t.n++
+	return uint32(at)
+}
+
+// flush moves the tail to the file or, when there is none or it failed
+// once, to old. Call with t.mu held.
+func (t *Table) flush() {
+	if t.file == nil && !t.nofile {
+		t.open()
+	}
+	if t.file != nil && t.wrote == t.base {
+		if _, err := t.file.WriteAt(t.tail, t.base); err == nil {
+			t.base += int64(len(t.tail))
+			t.wrote = t.base
+			t.tail = t.tail[:0]
+			return
+		}
+	}
+	t.old = append(t.old, chunk{t.base, t.tail})
+	t.base += int64(len(t.tail))
+	t.tail = make([]byte, 0, chunkBytes)
 }
 
 // Lookup returns text's id without numbering it; ok is false for a text
 // the table does not hold.
 func (t *Table) Lookup(text string) (id uint32, ok bool) {
-	t.mu.RLock()
-	defer t.mu.RUnlock()
-	return t.find(text)
+	h := t.hash(text)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.ids.Get(h)
 }
 
 // Text returns the text of id, which ID returned.
 func (t *Table) Text(id uint32) string {
-	t.mu.RLock()
-	defer t.mu.RUnlock()
-	return t.text(t.refs[id])
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	at := int64(id)
+	switch {
+	case at >= t.base:
+		return record(t.tail[at-t.base:])
+	case at >= t.wrote:
+		i, _ := slices.BinarySearchFunc(t.old, at, func(c chunk, at int64) int { return cmp.Compare(c.base, at+1) })
+		c := t.old[i-1]
+		return record(c.b[at-c.base:])
+	}
+	return t.read(at)
+}
+
+// record is the text at the start of b, behind its length.
+func record(b []byte) string {
+	n, k := binary.Uvarint(b)
+	return string(b[k : k+int(n)])
+}
+
+// read is the text at offset at, before the tail. Call with t.mu held.
+func (t *Table) read(at int64) string {
+	var head [binary.MaxVarintLen32]byte
+	k, _ := t.file.ReadAt(head[:], at)
+	n, w := binary.Uvarint(head[:k])
+	if w <= 0 {
+		panic(fmt.Sprintf("keytab: reading the key texts' temporary file back at %d", at))
+	}
+	b := make([]byte, n)
+	if _, err := t.file.ReadAt(b, at+int64(w)); err != nil {
+		panic(fmt.Sprintf("keytab: reading the key texts' temporary file back: %v", err))
+	}
+	return string(b)
 }
 
 // Len is the number of texts.
 func (t *Table) Len() int {
-	t.mu.RLock()
-	defer t.mu.RUnlock()
-	return len(t.refs)
-}
-
-// text is the text r places. Call with t.mu held.
-func (t *Table) text(r ref) string {
-	n := int(r & (1<<20 - 1))
-	if n == 0 {
-		return ""
-	}
-	c, off := t.chunks[r>>40], int(r>>20&(1<<20-1))
-	return unsafe.String(&c[off], n)
-}
-
-// find is text's id. Call with t.mu held.
-func (t *Table) find(text string) (uint32, bool) {
-	if len(t.slots) == 0 {
-		return 0, false
-	}
-	mask := uint64(len(t.slots) - 1)
-	for i := maphash.String(t.seed, text) & mask; ; i = (i + 1) & mask {
-		s := t.slots[i]
-		if s == 0 {
-			return 0, false
-		}
-		if t.text(t.refs[s-1]) == text {
-			return s - 1, true
-		}
-	}
-}
-
-// place puts id, of text, in the first free slot from text's hash. Call
-// with t.mu held.
-func (t *Table) place(id uint32, text string) {
-	mask := uint64(len(t.slots) - 1)
-	i := maphash.String(t.seed, text) & mask
-	for t.slots[i] != 0 {
-		i = (i + 1) & mask
-	}
-	t.slots[i] = id + 1
-}
-
-// grow doubles the slots and places every text again. Call with t.mu held.
-func (t *Table) grow() {
-	if len(t.slots) == 0 {
-		t.seed = maphash.MakeSeed()
-	}
-	t.slots = make([]uint32, max(64, 2*len(t.slots)))
-	for id, r := range t.refs {
-		t.place(uint32(id), t.text(r))
-	}
-}
-
-// store copies text into a chunk and returns where. Call with t.mu held.
-func (t *Table) store(text string) ref {
-	if len(text) == 0 {
-		return 0
-	}
-	if len(text) > chunkBytes/4 {
-		t.chunks = append(t.chunks, []byte(text))
-		return makeRef(len(t.chunks)-1, 0, len(text))
-	}
-	last := len(t.chunks) - 1
-	if last < 0 || cap(t.chunks[last])-len(t.chunks[last]) < len(text) || cap(t.chunks[last]) != chunkBytes {
-		t.chunks = append(t.chunks, make([]byte, 0, chunkBytes))
-		last++
-	}
-	off := len(t.chunks[last])
-	t.chunks[last] = append(t.chunks[last], text...)
-	return makeRef(last, off, len(text))
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.n
 }
