@@ -61,16 +61,20 @@ func (r *run) hot() []HotKey {
 	if n <= 0 {
 		n = DefaultTopN
 	}
+	// Each target keeps its n heaviest keys as they come: a run may have
+	// touched millions.
 	perTarget := map[string][]HotKey{}
 	totals := map[string]float64{}
+	heavier := func(a, b HotKey) int { return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.Key, b.Key)) }
 	r.l.eachKey(func(s slot, k *keyStats) {
 		w := weight(k.rcu, k.wcu)
 		totals[s.target] += w
-		perTarget[s.target] = append(perTarget[s.target], HotKey{
-			Target: s.target, Key: s.key, Score: w, RCU: k.rcu, WCU: k.wcu,
-			Pattern:      heaviest(k.weights()),
-			ThrottleRate: r.keyThrottleRate(r.groups[slot{r.space(s.target), s.key}]),
-		})
+		h := HotKey{Target: s.target, Key: s.key, Score: w, RCU: k.rcu, WCU: k.wcu}
+		top := perTarget[s.target]
+		if i, _ := slices.BinarySearchFunc(top, h, heavier); i < n {
+			h.Pattern = heaviest(k.weights())
+			perTarget[s.target] = slices.Insert(top, i, h)[:min(n, len(top)+1)]
+		}
 	})
 	var out []HotKey
 	names := make([]string, 0, len(perTarget))
@@ -79,14 +83,11 @@ func (r *run) hot() []HotKey {
 	}
 	slices.SortFunc(names, byTarget)
 	for _, t := range names {
-		keys := perTarget[t]
-		slices.SortFunc(keys, func(a, b HotKey) int {
-			return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.Key, b.Key))
-		})
-		for _, h := range keys[:min(n, len(keys))] {
+		for _, h := range perTarget[t] {
 			if totals[t] > 0 {
 				h.Share = h.Score / totals[t]
 			}
+			h.ThrottleRate = r.keyThrottleRate(r.group(slot{r.space(h.Target), h.Key}))
 			h.Series, h.PeakRCU, h.PeakWCU = r.series(slot{h.Target, h.Key})
 			out = append(out, h)
 		}
@@ -119,10 +120,10 @@ func (r *run) ceiling() *Ceiling {
 			best = &c
 		}
 	}
-	for _, g := range r.groups {
+	r.eachGroup(func(g *group) {
 		consider(Ceiling{Target: g.target, Key: g.key, Limit: r.partitionLimitText(), Rate: r.keyThrottleRate(g),
 			Pattern: g.pattern, BackPressure: g.target != designs.MainTable && g.wcu > 0})
-	}
+	})
 	for _, space := range r.spaces() {
 		rate, write := r.tableThrottleRate(space)
 		consider(Ceiling{Target: space, Limit: r.tableLimitText(write), Rate: rate,
@@ -161,12 +162,12 @@ func (r *run) forecast(rate float64) *Forecast {
 	}
 	throttled := 0.0
 	callShare := func(calls int64) float64 { return rate * float64(calls) / float64(r.requests) }
-	for _, g := range r.groups {
+	r.eachGroup(func(g *group) {
 		per := r.perRequest(g.usage)
 		use := rate * r.partitionUse(per)
 		plim := r.partitionLimit()
 		if use <= 1 {
-			continue
+			return
 		}
 		// Each side is throttled on its own: the calls that read are refused
 		// in the reads' proportion, the calls that write in the writes'.
@@ -181,7 +182,7 @@ func (r *run) forecast(rate float64) *Forecast {
 		f.Over = append(f.Over, Pressure{Target: g.target, Key: g.key, Limit: r.partitionLimitText(),
 			RCU: rate * per.rcu, WCU: rate * per.wcu, Utilization: use, Refused: 1 - 1/use,
 			BackPressure: g.target != designs.MainTable && rate*per.wcu > plim.wcu})
-	}
+	})
 	lim := r.tableLimit()
 	for _, space := range r.spaces() {
 		u, readCalls, writeCalls := r.spaceUnits(space)

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/internal/spill"
 )
 
 // LedgerFormat versions LedgerFile: a change that an older MergeLedgers
@@ -152,10 +153,10 @@ func (l *Ledger) Export() LedgerFile {
 			Collection: int(it.coll), Writes: int(it.writes), Grows: int(it.grows)})
 	})
 	slices.SortFunc(f.Items, func(a, b LedgerItem) int { return cmp.Compare(a.ID, b.ID) })
-	for pk, c := range l.collections {
+	for pk, c := range l.collections.All() {
 		f.Collections = append(f.Collections, LedgerCollection{PK: l.names.Text(pk), Known: c.known, Added: c.added, Grows: c.grows})
 	}
-	for id, c := range l.indexKeys {
+	for id, c := range l.indexKeys.All() {
 		at := l.slotOf(id)
 		f.IndexKeys = append(f.IndexKeys, LedgerCollection{Index: at.target, PK: at.key, Known: c.known, Added: c.added, Grows: c.grows})
 	}
@@ -280,13 +281,13 @@ func (l *Ledger) add(f LedgerFile) {
 
 // mergeTrack adds a file's row to the collection or GSI key track k:
 // known bytes by maximum, the rest summed (see MergeLedgers).
-func mergeTrack[K comparable](tracks map[K]collectionTrack, k K, row LedgerCollection) {
-	c, ok := tracks[k]
+func mergeTrack[K comparable](tracks *spill.Map[K, collectionTrack], k K, row LedgerCollection) {
+	c, ok := tracks.Get(k)
 	if !ok {
-		tracks[k] = collectionTrack{known: row.Known, added: row.Added, grows: row.Grows}
+		tracks.Set(k, collectionTrack{known: row.Known, added: row.Added, grows: row.Grows})
 		return
 	}
 	c.known = max(c.known, row.Known)
 	c.added, c.grows = c.added+row.Added, c.grows+row.Grows
-	tracks[k] = c
+	tracks.Set(k, c)
 }

@@ -51,7 +51,7 @@ func (r *run) growth() []Growth {
 	if len(r.Schema.LSIs) > 0 {
 		limit = ddbitem.MaxCollectionBytes
 	}
-	for pk, c := range r.l.collections {
+	for pk, c := range r.l.collections.All() {
 		// Each order a run creates starts a collection of its own, which a
 		// few writes fill: growth matters when writes keep adding to one.
 		if c.added > 0 && c.grows >= MinGrowthWrites {
@@ -59,7 +59,7 @@ func (r *run) growth() []Growth {
 		}
 	}
 	var keys []Growth
-	for at, k := range r.l.indexKeys {
+	for at, k := range r.l.indexKeys.All() {
 		if k.added > 0 && k.grows >= MinGrowthWrites {
 			at := r.l.slotOf(at)
 			keys = append(keys, project(Growth{Kind: "index key", Target: at.target, Key: at.key, Bytes: max(0, k.known), Added: k.added}))

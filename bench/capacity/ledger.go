@@ -8,6 +8,7 @@ import (
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/keytab"
+	"github.com/ddbharness/ddbharness/internal/spill"
 )
 
 // Ledger gathers a run's charges: per (target, partition key, second), per
@@ -15,34 +16,38 @@ import (
 // figures, and the sizes of the items and item collections the run wrote.
 // The model reads it after the run. Observe is safe for concurrent use.
 //
-// Its memory grows with the distinct keys and items a run touches, and
-// with the seconds each key was charged in, never with the calls. Key
-// texts are numbered in a table (keytab) the limits emulator may share, so
-// each is kept once. A key charged in one second only, as each invoice or
-// order a run creates, is a compact row of about 60 bytes (once); one
-// charged in a second second gets a full row, its seconds in a slice (24
-// bytes each). An item costs about 100 bytes (its key once, and six
-// 32-bit figures).
+// Its memory never grows with the calls, and hardly with the keys and
+// items a run touches. Key texts are numbered in a table (keytab) the
+// limits emulator may share, so each is kept once. A key charged in one
+// second only, as each invoice or order a run creates, is a compact row
+// (once), and the items and collections are fixed-size tracks: those a
+// run lately touched stay in memory, the rest go to a file (spill). A key
+// charged in a second second gets a full row in memory, its seconds in a
+// slice (24 bytes each).
 type Ledger struct {
 	schema      ddbitem.Schema
 	mu          sync.Mutex
-	names       *keytab.Table        // key texts, target and pattern names
-	keys        map[slotID]*keyStats // keys charged in two seconds or more
-	once        map[slotID]onceRow   // keys charged in one second only
-	patternIDs  []designs.PatternID  // the patterns once rows name
-	base        int64                // the second once rows count from
-	based       bool                 // base is set
+	names       *keytab.Table               // key texts, target and pattern names
+	keys        map[slotID]*keyStats        // keys charged in two seconds or more
+	once        *spill.Map[slotID, onceRow] // keys charged in one second only
+	patternIDs  []designs.PatternID         // the patterns once rows name
+	base        int64                       // the second once rows count from
+	based       bool                        // base is set
 	targets     map[string]*targetStats
 	patterns    map[patternOp]*PatternUsage
 	diffs       map[diffKey]*Disagreement
-	items       map[itemKey]itemTrack      // by the ids of the key texts
-	loose       map[string]itemTrack       // items whose KeyID itemKey cannot rebuild
-	collections map[uint32]collectionTrack // by the partition key text's id
-	indexKeys   map[slotID]collectionTrack // GSI partition key values, as collections
-	named       map[string][2]string       // key texts of items whose id is no KeyID (merged files)
-	first, last int64                      // unix seconds of the first and last charge
-	observed    int64                      // observations
+	items       *spill.Map[itemKey, itemTrack]      // by the ids of the key texts
+	loose       map[string]itemTrack                // items whose KeyID itemKey cannot rebuild
+	collections *spill.Map[uint32, collectionTrack] // by the partition key text's id
+	indexKeys   *spill.Map[slotID, collectionTrack] // GSI partition key values, as collections
+	named       map[string][2]string                // key texts of items whose id is no KeyID (merged files)
+	first, last int64                               // unix seconds of the first and last charge
+	observed    int64                               // observations
 }
+
+// ledgerRows is how many compact rows, items and collections each the
+// ledger keeps in memory, about: those of a run's last few thousand calls.
+const ledgerRows = 8192
 
 // second is one slot's units in one second.
 type second struct {
@@ -108,16 +113,16 @@ func (l *Ledger) stats(id slotID) *keyStats {
 		return k
 	}
 	k := &keyStats{}
-	if r, ok := l.once[id]; ok {
+	if r, ok := l.once.Get(id); ok {
 		k = l.full(r)
-		delete(l.once, id)
+		l.once.Delete(id)
 	}
 	l.keys[id] = k
 	return k
 }
 
 // key is s's row, nil when s was never charged; a compact row comes back
-// as a full one, not kept.
+// as a full one, not kept. It changes nothing, so eachKey's f may call it.
 func (l *Ledger) key(s slot) *keyStats {
 	t, ok1 := l.names.Lookup(s.target)
 	k, ok2 := l.names.Lookup(s.key)
@@ -128,7 +133,7 @@ func (l *Ledger) key(s slot) *keyStats {
 	if k := l.keys[id]; k != nil {
 		return k
 	}
-	if r, ok := l.once[id]; ok {
+	if r, ok := l.once.Peek(id); ok {
 		return l.full(r)
 	}
 	return nil
@@ -140,19 +145,19 @@ func (l *Ledger) eachKey(f func(s slot, k *keyStats)) {
 	for id, k := range l.keys {
 		f(l.slotOf(id), k)
 	}
-	for id, r := range l.once {
+	for id, r := range l.once.All() {
 		f(l.slotOf(id), l.full(r))
 	}
 }
 
 // keyCount is the number of charged slots.
-func (l *Ledger) keyCount() int { return len(l.keys) + len(l.once) }
+func (l *Ledger) keyCount() int { return len(l.keys) + l.once.Len() }
 
 // charge adds one charge of pattern p at second sec to slot id.
 func (l *Ledger) charge(id slotID, p designs.PatternID, sec int64, rcu, wcu float64) {
 	k := l.keys[id]
 	if k == nil {
-		r, ok := l.once[id]
+		r, ok := l.once.Get(id)
 		if !ok {
 			r, ok = l.compact(p, sec)
 		} else {
@@ -168,7 +173,7 @@ func (l *Ledger) charge(id slotID, p designs.PatternID, sec int64, rcu, wcu floa
 				r.writeCalls++
 			}
 			r.weight += weight(rcu, wcu)
-			l.once[id] = r
+			l.once.Set(id, r)
 			return
 		}
 		k = l.stats(id)
@@ -323,8 +328,7 @@ func (l *Ledger) idOf(k itemKey) string {
 // item is the track of item id (pkLen bytes of partition key text).
 func (l *Ledger) item(id string, pkLen int) (itemTrack, bool) {
 	if k, ok := l.itemKeyOf(id, pkLen); ok {
-		it, ok := l.items[k]
-		return it, ok
+		return l.items.Get(k)
 	}
 	it, ok := l.loose[id]
 	return it, ok
@@ -333,7 +337,7 @@ func (l *Ledger) item(id string, pkLen int) (itemTrack, bool) {
 // setItem stores the track of item id.
 func (l *Ledger) setItem(id string, it itemTrack) {
 	if k, ok := l.itemKeyOf(id, int(it.pkLen)); ok {
-		l.items[k] = it
+		l.items.Set(k, it)
 		return
 	}
 	l.loose[id] = it
@@ -341,7 +345,7 @@ func (l *Ledger) setItem(id string, it itemTrack) {
 
 // eachItem calls f with every item's KeyID and track, in no order.
 func (l *Ledger) eachItem(f func(id string, it itemTrack)) {
-	for k, it := range l.items {
+	for k, it := range l.items.All() {
 		f(l.idOf(k), it)
 	}
 	for id, it := range l.loose {
@@ -389,14 +393,14 @@ func NewLedgerKeys(s designs.Schema, names *keytab.Table) *Ledger {
 		schema:      s.ItemSchema(),
 		names:       names,
 		keys:        map[slotID]*keyStats{},
-		once:        map[slotID]onceRow{},
+		once:        spill.New[slotID, onceRow](ledgerRows),
 		targets:     map[string]*targetStats{},
 		patterns:    map[patternOp]*PatternUsage{},
 		diffs:       map[diffKey]*Disagreement{},
-		items:       map[itemKey]itemTrack{},
+		items:       spill.New[itemKey, itemTrack](ledgerRows),
 		loose:       map[string]itemTrack{},
-		collections: map[uint32]collectionTrack{},
-		indexKeys:   map[slotID]collectionTrack{},
+		collections: spill.New[uint32, collectionTrack](ledgerRows),
+		indexKeys:   spill.New[slotID, collectionTrack](ledgerRows),
 		named:       map[string][2]string{},
 		first:       math.MaxInt64,
 		last:        math.MinInt64,

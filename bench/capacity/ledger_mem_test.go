@@ -40,9 +40,11 @@ func TestLedgerMemoryDoesNotGrowWithCalls(t *testing.T) {
 	heaptest.Flat(t, 2_000, 1<<20, func(calls int) uint64 { return ledgerHeap(1000, 50, 20, calls) })
 }
 
-// A run that creates an item at every call makes the ledger grow by the
-// item's record (its key once and a few sizes), and with a new partition
-// key, by the key's totals, its collection and one second.
+// An item read or written in two seconds keeps its partition key's full
+// row in memory (its totals and its seconds); the item's record and its
+// collection's are small, and go to a file when not recent. A key charged
+// in one second only (each invoice or order a run creates) keeps the heap:
+// the limits package's TestNewKeysKeepTheHeap.
 func TestLedgerItemIsSmall(t *testing.T) {
 	const n = 10_000
 	base := ledgerHeap(2, 2, 20, 2*n)

@@ -84,7 +84,6 @@ type run struct {
 	seconds  float64
 	requests int64
 	rate     float64
-	groups   map[slot]*group
 }
 
 // group is one partition key value of one partition space: the table's
@@ -98,7 +97,7 @@ type group struct {
 	weights               map[designs.PatternID]float64
 }
 
-// run gathers the run's figures and the partition groups.
+// run gathers the run's figures.
 func (m Model) run(l *Ledger) *run {
 	r := &run{Model: m, l: l, seconds: m.Duration.Seconds(), requests: m.Requests}
 	if r.seconds <= 0 && l.first <= l.last {
@@ -110,13 +109,50 @@ func (m Model) run(l *Ledger) *run {
 	if r.seconds > 0 {
 		r.rate = float64(r.requests) / r.seconds
 	}
-	r.groups = map[slot]*group{}
-	l.eachKey(func(s slot, k *keyStats) {
-		gs := slot{r.space(s.target), s.key}
-		g := r.groups[gs]
-		if g == nil {
-			g = &group{slot: gs, weights: map[designs.PatternID]float64{}}
-			r.groups[gs] = g
+	return r
+}
+
+// eachGroup calls f with every partition group of the run. The groups are
+// made as they are visited, not kept: a run that creates keys at every
+// call has as many groups as keys.
+func (r *run) eachGroup(f func(g *group)) {
+	r.l.eachKey(func(s slot, _ *keyStats) {
+		space := r.space(s.target)
+		for _, t := range r.targetsOf(space) {
+			if t == s.target {
+				f(r.group(slot{space, s.key}))
+				return
+			}
+			if r.l.key(slot{t, s.key}) != nil {
+				return // made when eachKey visits t's row
+			}
+		}
+	})
+}
+
+// targetsOf lists the targets whose traffic lands in space: the table's
+// and its LSIs', or a GSI's own.
+func (r *run) targetsOf(space string) []string {
+	if space != designs.MainTable {
+		return []string{space}
+	}
+	ts := []string{designs.MainTable}
+	for _, ix := range r.l.schema.Indexes {
+		if ix.Local {
+			ts = append(ts, ix.Name)
+		}
+	}
+	return ts
+}
+
+// group sums the rows of the partition group gs (a value of a partition
+// space) over its targets, with the demand throttled away from it.
+func (r *run) group(gs slot) *group {
+	g := &group{slot: gs, weights: map[designs.PatternID]float64{}}
+	for _, t := range r.targetsOf(gs.target) {
+		k := r.l.key(slot{t, gs.key})
+		if k == nil {
+			continue
 		}
 		g.rcu, g.wcu = g.rcu+k.rcu, g.wcu+k.wcu
 		g.calls = max(g.calls, k.calls)
@@ -124,12 +160,10 @@ func (m Model) run(l *Ledger) *run {
 		for _, w := range k.byPattern {
 			g.weights[w.Pattern] += w.Weight
 		}
-	})
-	for _, g := range r.groups {
-		g.pattern = heaviest(g.weights)
-		r.addUnserved(g)
 	}
-	return r
+	g.pattern = heaviest(g.weights)
+	r.addUnserved(g)
+	return g
 }
 
 // addUnserved adds to g the demand of the calls throttled away from it:

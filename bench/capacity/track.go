@@ -48,12 +48,12 @@ func (l *Ledger) follow(s ddbitem.Schema, w Write) {
 // value pk, and a write that enlarged it if grew.
 func (l *Ledger) addCollection(pk string, known, added int, grew bool) {
 	id := l.names.ID(pk)
-	c := l.collections[id]
+	c, _ := l.collections.Get(id)
 	c.known, c.added = c.known+known, c.added+added
 	if grew {
 		c.grows++
 	}
-	l.collections[id] = c
+	l.collections.Set(id, c)
 }
 
 // followIndexes records what a write added to or took from each GSI
@@ -69,20 +69,20 @@ func (l *Ledger) followIndexes(s ddbitem.Schema, w Write) {
 		oldKey, newKey := ddbitem.KeyText(old[ix.PK]), ddbitem.KeyText(new[ix.PK])
 		if old != nil {
 			at := l.slotID(slot{ix.Name, oldKey})
-			k := l.indexKeys[at]
+			k, _ := l.indexKeys.Get(at)
 			k.known -= ddbitem.Size(old)
 			k.added -= ddbitem.Size(old)
-			l.indexKeys[at] = k
+			l.indexKeys.Set(at, k)
 		}
 		if new != nil {
 			at := l.slotID(slot{ix.Name, newKey})
-			k := l.indexKeys[at]
+			k, _ := l.indexKeys.Get(at)
 			k.known += ddbitem.Size(new)
 			k.added += ddbitem.Size(new)
 			if old == nil || oldKey != newKey || ddbitem.Size(new) > ddbitem.Size(old) {
 				k.grows++
 			}
-			l.indexKeys[at] = k
+			l.indexKeys.Set(at, k)
 		}
 	}
 }

@@ -67,7 +67,8 @@ func (e *Emulator) reserve(ts []touch, now int64, held []reservation) []reservat
 		var est float64
 		if t, ok := e.names.Lookup(s.name); ok {
 			if k, ok := e.names.Lookup(tc.key); ok {
-				est = e.estimates[keySlot{t, k}][tc.side]
+				ests, _ := e.estimates.Get(keySlot{t, k})
+				est = ests[tc.side]
 			}
 		}
 		if est == 0 {
@@ -112,7 +113,7 @@ const estimateWeight = 0.25
 
 // learn follows what calls consume on a value, for reserve.
 func (e *Emulator) learn(k keySlot, u [2]float64) {
-	est := e.estimates[k]
+	est, _ := e.estimates.Get(k)
 	for side := range 2 {
 		if u[side] > 0 {
 			if est[side] == 0 {
@@ -122,7 +123,7 @@ func (e *Emulator) learn(k keySlot, u [2]float64) {
 			}
 		}
 	}
-	e.estimates[k] = est
+	e.estimates.Set(k, est)
 }
 
 // budgetRefusal is a refusal by the whole table's or GSI's budget: its

@@ -47,6 +47,7 @@ import (
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/keytab"
+	"github.com/ddbharness/ddbharness/internal/spill"
 )
 
 // Defaults of Config.
@@ -108,7 +109,7 @@ type Emulator struct {
 	mu        sync.Mutex
 	tables    map[string]*table
 	names     *keytab.Table
-	estimates map[keySlot][2]float64 // what a call lately consumed per value and side
+	estimates *spill.Map[keySlot, [2]float64] // what a call lately consumed per value and side
 	m         measure
 }
 
@@ -133,8 +134,13 @@ func New(s designs.Schema, cfg Config) *Emulator {
 		cfg.Keys = keytab.New()
 	}
 	return &Emulator{cfg: cfg, schema: s, item: s.ItemSchema(), tables: map[string]*table{}, names: cfg.Keys,
-		estimates: map[keySlot][2]float64{}, m: newMeasure()}
+		estimates: spill.New[keySlot, [2]float64](keyRows), m: newMeasure()}
 }
+
+// keyRows is how many per-value estimates, and per-value units of each
+// partition, the emulator keeps in memory, about; the rest go to a file, so
+// a run creating keys at every call keeps its heap.
+const keyRows = 8192
 
 // keySlot is a partition key value of a target by the ids of their texts
 // in the emulator's names.

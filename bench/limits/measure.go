@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/internal/spill"
 )
 
 // measure is what the emulator saw: per partition, per partition key value
@@ -16,8 +17,13 @@ type measure struct {
 	parts    map[partID]*partStats
 	cells    map[cell]int64 // refused attempts per value and second
 	patterns map[designs.PatternID]*PatternThrottles
-	unserved map[slot][2]int64 // calls that ended throttled, per value and side
+	unserved map[slot][2]int64            // calls that ended throttled, per value and side
+	keys     *spill.Map[partKey, float64] // units per partition and value, both sides against their limits
 }
+
+// partKey is a partition key value (by its id in names) of one partition
+// (by partStats.n).
+type partKey struct{ part, key uint32 }
 
 type partID struct {
 	space string
@@ -34,7 +40,7 @@ type cell struct {
 // partStats is one partition's run.
 type partStats struct {
 	space    *space
-	keys     map[uint32]float64 // units per value (by its id in names), both sides against their limits
+	n        uint32 // the partition's number, in order of first use
 	units    [2]float64
 	calls    [2]int64 // charges that consumed on the side
 	unserved [2]int64 // calls that ended throttled here
@@ -53,14 +59,14 @@ type secondStats struct {
 
 func newMeasure() measure {
 	return measure{parts: map[partID]*partStats{}, cells: map[cell]int64{},
-		patterns: map[designs.PatternID]*PatternThrottles{}, unserved: map[slot][2]int64{}}
+		patterns: map[designs.PatternID]*PatternThrottles{}, unserved: map[slot][2]int64{}, keys: spill.New[partKey, float64](keyRows)}
 }
 
 func (m *measure) part(s *space, i int) *partStats {
 	id := partID{s.name, i}
 	p := m.parts[id]
 	if p == nil {
-		p = &partStats{space: s, keys: map[uint32]float64{}, seconds: map[int64]*secondStats{}}
+		p = &partStats{space: s, n: uint32(len(m.parts)), seconds: map[int64]*secondStats{}}
 		m.parts[id] = p
 	}
 	return p
@@ -103,7 +109,9 @@ func (m *measure) consumed(s *space, i int, key uint32, now int64, u [2]float64)
 			sec.calls[side]++
 		}
 	}
-	p.keys[key] += max(u[read]/s.limit[read], u[write]/s.limit[write])
+	at := partKey{p.n, key}
+	was, _ := m.keys.Get(at)
+	m.keys.Set(at, was+max(u[read]/s.limit[read], u[write]/s.limit[write]))
 }
 
 // refused counts an attempt r refused.
@@ -288,7 +296,7 @@ func (e *Emulator) Measured(requests int64, span time.Duration) Throttling {
 
 func (e *Emulator) partitionReport(id partID, p *partStats, side int, requests int64, rate float64) PartitionThrottles {
 	limit := p.space.limit[side]
-	pt := PartitionThrottles{Target: id.space, Partition: id.i, Isolated: p.isolated, Keys: topKeys(e.texts(p.keys), 3),
+	pt := PartitionThrottles{Target: id.space, Partition: id.i, Isolated: p.isolated, Keys: e.topKeys(p.n, 3),
 		Side: [2]string{"read", "write"}[side], Limit: limit, First: time.Unix(0, p.first[side]).UTC(),
 		FirstSecond: float64(p.first[side]-e.m.start) / 1e9, Refused: p.refused[side],
 		Calls: p.calls[side] + p.unserved[side], Throttled: p.unserved[side]}
@@ -321,18 +329,29 @@ func (e *Emulator) partitionReport(id partID, p *partStats, side int, requests i
 	return pt
 }
 
-// texts is keys by their texts.
-func (e *Emulator) texts(keys map[uint32]float64) map[string]float64 {
-	out := make(map[string]float64, len(keys))
-	for id, u := range keys {
-		out[e.names.Text(id)] = u
+// topKeys lists the texts of partition part's n values with the most
+// units, most first, keeping n of them at a time: a partition may have
+// seen millions.
+func (e *Emulator) topKeys(part uint32, n int) []string {
+	type value struct {
+		text  string
+		units float64
+	}
+	order := func(a, b value) int { return cmp.Or(cmp.Compare(b.units, a.units), cmp.Compare(a.text, b.text)) }
+	var top []value
+	for at, u := range e.m.keys.All() {
+		if at.part != part {
+			continue
+		}
+		v := value{e.names.Text(at.key), u}
+		i, _ := slices.BinarySearchFunc(top, v, order)
+		if i < n {
+			top = slices.Insert(top, i, v)[:min(n, len(top)+1)]
+		}
+	}
+	out := make([]string, len(top))
+	for i, v := range top {
+		out[i] = v.text
 	}
 	return out
-}
-
-// topKeys lists the n values with the most units, most first.
-func topKeys(keys map[string]float64, n int) []string {
-	all := slices.Collect(maps.Keys(keys))
-	slices.SortFunc(all, func(a, b string) int { return cmp.Or(cmp.Compare(keys[b], keys[a]), cmp.Compare(a, b)) })
-	return all[:min(n, len(all))]
 }

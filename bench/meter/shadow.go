@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ddbharness/ddbharness/ddbitem"
+	"github.com/ddbharness/ddbharness/internal/spill"
 )
 
 // shadowShards spreads the items over this many locks, so that workers
@@ -26,10 +27,11 @@ const settleTimeout = 10 * time.Second
 // writes), and the whole item behind a read that projected part of it.
 //
 // A run that creates items at every call makes the shadow grow with the
-// calls, so an item at rest costs tens of bytes: a record (a 16-byte hash
-// of table and key, where its image lies in images, its latest write event,
-// its table), about 60 bytes in the map. Only an item with writes in
-// flight keeps an order, with its image decoded, in memory.
+// calls, so an item at rest is a record (a 16-byte hash of table and key,
+// where its image lies in images, its latest write event, its table) in a
+// spill map: the records of items lately used in memory, the rest in a
+// file, as the images are. Only an item with writes in flight keeps an
+// order, with its image decoded, in memory.
 type shadow struct {
 	schema ddbitem.Schema
 	seeds  [2]maphash.Seed
@@ -43,9 +45,14 @@ type shadow struct {
 }
 
 type shadowShard struct {
-	mu    sync.Mutex
-	items map[itemHash]record
+	mu     sync.Mutex
+	items  *spill.Map[itemHash, record]
+	active map[itemHash]*order // the orders of items with writes in flight
 }
+
+// shardRecords is how many records a shard keeps in memory, about: the
+// items of a run's last tens of thousands of writes, over all shards.
+const shardRecords = 256
 
 // itemHash names an item by two 64-bit hashes of its table and key: two
 // items of a run sharing one has odds of about n²/2¹²⁹, none in practice.
@@ -55,7 +62,6 @@ type itemHash [2]uint64
 type record struct {
 	image  ref
 	last   uint64 // order.last
-	active *order // the item's order while it has writes in flight
 	table  uint16
 	unsure bool
 }
@@ -63,7 +69,8 @@ type record struct {
 func newShadow(s ddbitem.Schema, read func(ctx context.Context, table string, key ddbitem.Item) (ddbitem.Item, error)) *shadow {
 	sh := &shadow{schema: s, seeds: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}, images: newImages()}
 	for i := range sh.shards {
-		sh.shards[i].items = map[itemHash]record{}
+		sh.shards[i].items = spill.New[itemHash, record](shardRecords)
+		sh.shards[i].active = map[itemHash]*order{}
 	}
 	sh.settle = settler{read: read, pending: map[string]settleItem{}, shadow: sh}
 	return sh
@@ -102,11 +109,11 @@ func (s *shadow) with(table string, key ddbitem.Item, f func(o *order)) {
 	sh := &s.shards[h[0]%shadowShards]
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
-	r, found := sh.items[h]
+	r, found := sh.items.Get(h)
 	if !found {
 		r.table = s.table(table)
 	}
-	o := r.active
+	o := sh.active[h]
 	if o == nil {
 		o = &order{image: s.images.get(r.image), last: r.last, unsure: r.unsure}
 	}
@@ -115,12 +122,14 @@ func (s *shadow) with(table string, key ddbitem.Item, f func(o *order)) {
 	if !sameImage(was, o.image) && !sameItem(was, o.image) {
 		r.image = s.images.put(o.image)
 	}
-	r.last, r.unsure, r.active = o.last, o.unsure, nil
+	r.last, r.unsure = o.last, o.unsure
 	if o.inflight > 0 {
-		r.active = o
+		sh.active[h] = o
+	} else {
+		delete(sh.active, h)
 	}
-	if found || r != (record{table: r.table}) { // a read of an unknown key leaves nothing to keep
-		sh.items[h] = r
+	if found || r != (record{table: r.table}) || o.inflight > 0 { // a read of an unknown key leaves nothing to keep
+		sh.items.Set(h, r)
 	}
 }
 
@@ -207,13 +216,13 @@ func (s *shadow) each(table string, f func(ddbitem.Item)) {
 	for i := range s.shards {
 		sh := &s.shards[i]
 		sh.mu.Lock()
-		for _, r := range sh.items {
+		for h, r := range sh.items.All() {
 			if r.table != t {
 				continue
 			}
 			img := s.images.get(r.image)
-			if r.active != nil {
-				img = r.active.image
+			if o := sh.active[h]; o != nil {
+				img = o.image
 			}
 			if img != nil {
 				f(img)
@@ -229,8 +238,8 @@ func (s *shadow) unsure() int {
 	for i := range s.shards {
 		sh := &s.shards[i]
 		sh.mu.Lock()
-		for _, r := range sh.items {
-			if r.unsure || r.active != nil && r.active.unsure {
+		for h, r := range sh.items.All() {
+			if o := sh.active[h]; r.unsure || o != nil && o.unsure {
 				n++
 			}
 		}
