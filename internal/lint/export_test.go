@@ -17,6 +17,6 @@ func CheckItems(d designs.Design, pool int, half, full []ddbitem.Item) []Finding
 // SeedWith seeds a design through driver, as Run does through the design's
 // default scenario, and returns how many items it wrote.
 func SeedWith(ctx context.Context, d designs.Design, driver func(designs.DB, string, int64) workload.Driver, pool int) (int, error) {
-	s, err := seedWith(ctx, d, driver, pool, DefaultSeed)
+	s, err := seedWith(ctx, d, driver, pool, DefaultSeed, false)
 	return len(s.items), err
 }

@@ -1,6 +1,7 @@
 // Package lint checks a design against DynamoDB's limits before any load
 // runs: partition keys that concentrate the data, LSIs on item collections
-// that grow without bound, items that patterns grow in place, transactions,
+// that grow without bound, items that patterns grow in place, single items
+// every call of a write pattern rewrites, transactions,
 // unpaged queries, scans and projections wider than their readers need.
 // What the schema and the catalog declare is checked as declared; what
 // depends on data (key cardinality, item and collection sizes) is measured
@@ -41,6 +42,7 @@ type Finding struct {
 	// Measured holds the check's figures by name; a name ending in _bytes
 	// is in bytes, any other is a count. By check: partition-key entries,
 	// distinct_keys; item-growth elements, element_bytes, appends_to_limit;
+	// hot-item calls, rewrites, wcu_per_call, calls_per_second_at_limit;
 	// transaction-size max_actions (when declared); unpaged-query
 	// largest_entry_bytes, and max_items, page_bytes when a bound is
 	// declared; projection-all entry_bytes, unread_bytes.
@@ -117,6 +119,7 @@ const (
 	CheckPartitionKey  = "partition-key"
 	CheckLSICollection = "lsi-collection"
 	CheckItemGrowth    = "item-growth"
+	CheckHotItem       = "hot-item"
 	CheckTransaction   = "transaction-size"
 	CheckUnpagedQuery  = "unpaged-query"
 	CheckScan          = "scan"
@@ -185,11 +188,11 @@ func Run(ctx context.Context, d designs.Design, opts ...Option) ([]Finding, erro
 	if err := d.Validate(); err != nil {
 		return nil, err
 	}
-	half, err := seedDesign(ctx, d, c.pool/2, c.seed)
+	half, err := seedDesign(ctx, d, c.pool/2, c.seed, false)
 	if err != nil {
 		return nil, err
 	}
-	full, err := seedDesign(ctx, d, c.pool, c.seed)
+	full, err := seedDesign(ctx, d, c.pool, c.seed, true)
 	if err != nil {
 		return nil, err
 	}
@@ -203,6 +206,7 @@ func check(d designs.Design, half, full seed) []Finding {
 	l.partitionKeys()
 	l.lsiCollections()
 	l.itemGrowth()
+	l.hotItems()
 	l.transactions()
 	l.queries()
 	l.filteredReads()

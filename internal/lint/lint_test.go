@@ -20,15 +20,22 @@ import (
 	"github.com/ddbharness/ddbharness/internal/lint"
 )
 
-// where is a finding's check, target and pattern: what the specs pin down,
-// leaving the measured figures free to move with the fixtures.
+// where is a finding's check, target and pattern (and, for a hot item,
+// its key): what the specs pin down, leaving the measured figures free to
+// move with the fixtures.
 func where(fs []lint.Finding) []string {
 	out := make([]string, len(fs))
 	for i, f := range fs {
 		out[i] = fmt.Sprintf("%s %s %s", f.Check, f.Target, f.Pattern)
+		if f.Check == lint.CheckHotItem {
+			out[i] += " " + f.Keys[0].Key
+		}
 	}
 	return out
 }
+
+// hot is the where of a hot-item finding on the table.
+func hot(p designs.PatternID, key string) string { return "hot-item table " + string(p) + " " + key }
 
 var _ = Describe("the five seed designs", func() {
 	DescribeTable("report their known risks and nothing else",
@@ -53,14 +60,21 @@ var _ = Describe("the five seed designs", func() {
 				"partition-key table ", "partition-key GSI1 ", "partition-key LSI1 ", "lsi-collection LSI1 ",
 			},
 			[]string{"USER (", "PROD (", "CAT (", "BRAND (", "ORDER#STATUS#PENDING"}),
-		Entry("accountpool: every pattern that adds to a status set grows it toward 400 KB", accountpool.Design,
+		Entry("accountpool: every pattern that adds to a status set grows it toward 400 KB, and rewrites it on every call", accountpool.Design,
 			[]string{
 				"item-growth table " + string(accountpool.AddAccountID),
 				"item-growth table " + string(accountpool.MarkAccountAvailableID),
 				"item-growth table " + string(accountpool.CreateLeaseID),
 				"item-growth table " + string(accountpool.DeleteLeaseID),
+				hot(accountpool.AddAccountID, "account_status#all"), hot(accountpool.AddAccountID, "account_status#initial"),
+				hot(accountpool.MarkAccountAvailableID, "account_status#available"), hot(accountpool.MarkAccountAvailableID, "account_status#initial"),
+				hot(accountpool.MarkAccountAvailableID, "account_status#leased"),
+				hot(accountpool.CreateLeaseID, "account_status#available"), hot(accountpool.CreateLeaseID, "account_status#leased"),
+				hot(accountpool.CreateLeaseID, "lease_status#active"),
+				hot(accountpool.DeleteLeaseID, "account_status#available"), hot(accountpool.DeleteLeaseID, "account_status#leased"),
+				hot(accountpool.DeleteLeaseID, "lease_status#active"),
 			},
-			[]string{"account_status#all"}),
+			[]string{"account_status#all", "rewrites account_status#available on 100 of 100 calls"}),
 		Entry("agencies: GSI1 partitions by item type", agencies.Design,
 			[]string{"partition-key GSI1 "},
 			[]string{"Agency (", "Member ("}),
@@ -68,6 +82,30 @@ var _ = Describe("the five seed designs", func() {
 			[]string{"partition-key ByYear ", "partition-key AwaitingVoucher "},
 			[]string{"YPK"}),
 	)
+})
+
+var _ = Describe("the hot-item check", func() {
+	It("gives each item the rate at which its pattern's writes fill one partition", func(ctx SpecContext) {
+		fs, err := lint.Run(ctx, accountpool.Design)
+		Expect(err).NotTo(HaveOccurred())
+		n := 0
+		for _, f := range fs {
+			if f.Check != lint.CheckHotItem {
+				continue
+			}
+			n++
+			m := f.Measured
+			Expect(m["calls"]).To(BeNumerically(">=", lint.MinEntries), f.Found)
+			Expect(float64(m["rewrites"])).To(BeNumerically(">=", lint.HotItemShare*float64(m["calls"])), f.Found)
+			wcu, rate := float64(m["wcu_per_call"]), float64(m["calls_per_second_at_limit"])
+			Expect(wcu).To(BeNumerically(">=", 1), f.Found)
+			// wcu_per_call is rounded up from the units a call writes, the rate
+			// rounded down from 1,000 over those units.
+			Expect(rate).To(And(BeNumerically("<=", ddbitem.PartitionWCU/max(wcu-1, 1)), BeNumerically(">", ddbitem.PartitionWCU/wcu-1)), f.Found)
+			Expect(f.Limit.Values[0].Value).To(BeEquivalentTo(ddbitem.PartitionWCU))
+		}
+		Expect(n).To(BeNumerically(">", 0))
+	})
 })
 
 var _ = Describe("declared checks", func() {

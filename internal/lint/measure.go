@@ -16,10 +16,12 @@ import (
 // Table is the Target of a finding about the base table.
 const Table = "table"
 
-// seed is one seeded data set: the pool it was seeded with and the items.
+// seed is one seeded data set: the pool it was seeded with and the items,
+// and the items write patterns rewrote on most calls when probed.
 type seed struct {
-	pool  int
-	items []ddbitem.Item
+	pool     int
+	items    []ddbitem.Item
+	rewrites []rewrite
 }
 
 // seedDesign fills an in-memory table (ddbitem.Memory) through the Seed of
@@ -27,30 +29,44 @@ type seed struct {
 // the lint measures the data the design would really hold. Seeding in
 // memory keeps the lint a unit check, quick enough for make test and make
 // verify: the seeds fold their writes in memory anyway (fixtures.Loader).
-func seedDesign(ctx context.Context, d designs.Design, pool int, rnd int64) (seed, error) {
+// With probe, the write patterns are then called on the seeded data
+// (probeWrites).
+func seedDesign(ctx context.Context, d designs.Design, pool int, rnd int64, probe bool) (seed, error) {
 	sc, ok := scenarios.Default(d.Name)
 	if !ok {
 		return seed{}, fmt.Errorf("lint %s: %w: no scenario to seed fixtures from", d.Name, designs.ErrNotFound)
 	}
-	return seedWith(ctx, d, sc.Driver, pool, rnd)
+	return seedWith(ctx, d, sc.Driver, pool, rnd, probe)
 }
 
 // seedWith seeds pool entities through driver in memory. A driver that
 // panics is an error naming the design and the panic, not a crash of the
 // run that lints it (make verify prints it and goes on to its totals).
-func seedWith(ctx context.Context, d designs.Design, driver func(designs.DB, string, int64) workload.Driver, pool int, rnd int64) (s seed, err error) {
+func seedWith(ctx context.Context, d designs.Design, driver func(designs.DB, string, int64) workload.Driver, pool int, rnd int64, probe bool) (s seed, err error) {
 	table := "lint-" + d.Name
-	sink := ddbitem.NewMemory(d.Schema.ItemSchema(), table)
+	var changes []ddbitem.Change
+	probing := false
+	sink := ddbitem.NewMemory(d.Schema.ItemSchema(), table, ddbitem.OnChange(func(c ddbitem.Change) {
+		if probing {
+			changes = append(changes, c)
+		}
+	}))
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("lint %s: seed %d: the scenario driver's Seed panicked: %v (run the design's default scenario with make bench SCENARIO=%s to see where)",
 				d.Name, pool, p, d.Name)
 		}
 	}()
-	if err := driver(sink, table, rnd).Seed(ctx, pool, nil); err != nil {
+	drv := driver(sink, table, rnd)
+	if err := drv.Seed(ctx, pool, nil); err != nil {
 		return seed{}, fmt.Errorf("lint %s: seed %d: %w", d.Name, pool, err)
 	}
-	return seed{pool: pool, items: sink.Items()}, nil
+	s = seed{pool: pool, items: sink.Items()}
+	if probe {
+		probing = true
+		s.rewrites = probeWrites(ctx, d, drv, &changes, pool, rnd)
+	}
+	return s, nil
 }
 
 // targets lists the base table and every index, GSIs first.

@@ -16,6 +16,7 @@ var renderers = map[string]func(Finding) sentences{
 	CheckPartitionKey:  renderPartitionKey,
 	CheckLSICollection: renderLSICollection,
 	CheckItemGrowth:    renderItemGrowth,
+	CheckHotItem:       renderHotItem,
 	CheckTransaction:   renderTransaction,
 	CheckScan:          renderScan,
 	CheckUnpagedQuery:  renderUnpagedQuery,
@@ -116,6 +117,21 @@ func renderItemGrowth(f Finding) sentences {
 			"is billed for its whole size, so it gets slower and dearer as it grows.", ceiling),
 		fix: "store each element as its own item under a shared partition key (or a sparse GSI) and list them " +
 			"with a paged Query instead of growing one item.",
+	}
+}
+
+func renderHotItem(f Finding) sentences {
+	m := f.Measured
+	return sentences{
+		found: fmt.Sprintf("%s rewrites %s on %s of %s calls, each for another entity, writing %s WCU a call to its "+
+			"partition key value: one such item takes at most %s calls/s of %s, fewer with any other write to it",
+			f.Pattern, f.Keys[0].Key, count(m["rewrites"]), count(m["calls"]), count(m["wcu_per_call"]),
+			count(m["calls_per_second_at_limit"]), f.Pattern),
+		limit: fmt.Sprintf("%s WCU/s per partition; an item lives on one partition", count(f.limitValue(0))),
+		why: "every call of the pattern, whatever its entity, writes this one item, so its rate stops there however " +
+			"the table scales: adaptive capacity can give the item a partition of its own but never splits it.",
+		fix: "shard the item (N copies under key suffixes, one picked per write, summed or merged on read), or keep " +
+			"each entity's part in an item of its own and aggregate on read or from a stream.",
 	}
 }
 
