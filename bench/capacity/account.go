@@ -17,7 +17,14 @@ type Charge struct {
 	Key     string // partition key value as text; "" when unknown
 	RCU     float64
 	WCU     float64
+	// Item is the key (ddbitem.Schema.KeyID) of the one item the charge
+	// read or wrote under Key, on the table or an index; ManyItems when it
+	// was several (a Query of a collection); "" when unknown.
+	Item string
 }
+
+// ManyItems is a Charge.Item of several items.
+const ManyItems = "\x00many"
 
 // Unit sizes and multipliers.
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/read-write-operations.html
@@ -42,7 +49,7 @@ const (
 // touched. Charges on the same target and key are merged; the result is
 // empty for an operation this package does not know.
 func Account(s ddbitem.Schema, o Observation) []Charge {
-	a := accountant{s: s, o: o, at: o.At.Truncate(time.Second)}
+	a := accountant{s: s, o: o, at: o.At.Truncate(time.Second), items: map[[2]string]string{}}
 	switch o.Op {
 	case designs.GetItem, designs.BatchGetItem, designs.TransactGetItems:
 		a.itemReads()
@@ -53,6 +60,9 @@ func Account(s ddbitem.Schema, o Observation) []Charge {
 			a.write(w)
 		}
 	}
+	for i, c := range a.out {
+		a.out[i].Item = a.items[[2]string{c.Target, c.Key}]
+	}
 	return a.out
 }
 
@@ -62,6 +72,22 @@ type accountant struct {
 	o   Observation
 	at  time.Time
 	out []Charge
+	// items is the item each (target, key) charged touched, or ManyItems.
+	items map[[2]string]string
+}
+
+// touched notes that the charge on (target, key) read or wrote item, an
+// image holding the table's key attributes (an index entry does).
+func (a *accountant) touched(target, key string, item ddbitem.Item) {
+	id, ok := a.s.KeyID(item)
+	if !ok {
+		return
+	}
+	at := [2]string{target, key}
+	if was, seen := a.items[at]; seen && was != id {
+		id = ManyItems
+	}
+	a.items[at] = id
 }
 
 // charge adds units on (target, key), merging with an earlier charge there.

@@ -73,6 +73,7 @@ func (r *run) hot() []HotKey {
 		top := perTarget[s.target]
 		if i, _ := slices.BinarySearchFunc(top, h, heavier); i < n {
 			h.Pattern = heaviest(k.weights())
+			h.OneItem = k.single() || r.noSortKey(s.target)
 			perTarget[s.target] = slices.Insert(top, i, h)[:min(n, len(top)+1)]
 		}
 	})
@@ -136,6 +137,15 @@ func (r *run) ceiling() *Ceiling {
 		best.Splittable = r.splittable(best.Target)
 	}
 	return best
+}
+
+// noSortKey reports whether target keys its items by partition key alone,
+// each key one item.
+func (r *run) noSortKey(target string) bool {
+	if ix, ok := r.l.schema.Index(target); ok {
+		return ix.SK == ""
+	}
+	return r.l.schema.SK == ""
 }
 
 // splittable reports whether adaptive capacity may spread the items of a

@@ -70,6 +70,10 @@ type LedgerKey struct {
 	WriteCalls int64           `json:"write_calls"`
 	ByPattern  []PatternWeight `json:"by_pattern"`
 	Seconds    []LedgerSecond  `json:"seconds"`
+	// Item is the KeyID of the one item every charge on the key touched;
+	// ManyItems says the charges touched more than one.
+	Item      string `json:"item,omitempty"`
+	ManyItems bool   `json:"many_items,omitempty"`
 }
 
 // PatternWeight is the weight (3 × WCU + RCU) one pattern put on a key.
@@ -127,7 +131,7 @@ func (l *Ledger) Export() LedgerFile {
 
 	l.eachKey(func(s slot, k *keyStats) {
 		row := LedgerKey{Target: s.target, Key: s.key, RCU: k.rcu, WCU: k.wcu, Calls: k.calls,
-			ReadCalls: k.readCalls, WriteCalls: k.writeCalls}
+			ReadCalls: k.readCalls, WriteCalls: k.writeCalls, Item: k.one(l.names), ManyItems: k.many}
 		for _, u := range k.seconds { // in order of second
 			row.Seconds = append(row.Seconds, LedgerSecond{Second: u.sec, RCU: u.rcu, WCU: u.wcu})
 		}
@@ -222,6 +226,10 @@ func (l *Ledger) add(f LedgerFile) {
 		k := l.stats(l.slotID(slot{row.Target, row.Key}))
 		k.rcu, k.wcu, k.calls = k.rcu+row.RCU, k.wcu+row.WCU, k.calls+row.Calls
 		k.readCalls, k.writeCalls = k.readCalls+row.ReadCalls, k.writeCalls+row.WriteCalls
+		k.fold(l.names, row.Item)
+		if row.ManyItems {
+			k.fold(l.names, ManyItems)
+		}
 		for _, w := range row.ByPattern {
 			k.weigh(w.Pattern, w.Weight)
 		}

@@ -69,12 +69,49 @@ type onceRow struct {
 	sec                          int32 // from the ledger's base second
 	calls, readCalls, writeCalls uint16
 	pattern                      uint16 // index in the ledger's patternIDs
+	touches                             // the items its charges touched
+}
+
+// touches follows whether a slot's charges all touched one item: the first
+// item's KeyID (by its id in the ledger's names, plus one; 0 while none is
+// known), and whether another came since. A hot key on one item is hot on
+// an item adaptive capacity cannot split.
+type touches struct {
+	item uint32
+	many bool
+}
+
+// fold adds a charge's Item.
+func (it *touches) fold(names *keytab.Table, item string) {
+	switch {
+	case item == "" || it.many:
+	case item == ManyItems:
+		it.many = true
+	default:
+		id := names.ID(item) + 1
+		if it.item == 0 {
+			it.item = id
+		} else if it.item != id {
+			it.many = true
+		}
+	}
+}
+
+// single reports whether every charge that named an item named one.
+func (it touches) single() bool { return !it.many && it.item != 0 }
+
+// one is that item's KeyID when single, else "".
+func (it touches) one(names *keytab.Table) string {
+	if !it.single() {
+		return ""
+	}
+	return names.Text(it.item - 1)
 }
 
 // full is the row as a keyStats.
 func (l *Ledger) full(r onceRow) *keyStats {
 	u := usage{r.rcu, r.wcu}
-	return &keyStats{usage: u, calls: int64(r.calls), readCalls: int64(r.readCalls), writeCalls: int64(r.writeCalls),
+	return &keyStats{usage: u, touches: r.touches, calls: int64(r.calls), readCalls: int64(r.readCalls), writeCalls: int64(r.writeCalls),
 		byPattern: []PatternWeight{{Pattern: l.patternIDs[r.pattern], Weight: r.weight}},
 		seconds:   []second{{sec: l.base + int64(r.sec), usage: u}}}
 }
@@ -154,7 +191,7 @@ func (l *Ledger) eachKey(f func(s slot, k *keyStats)) {
 func (l *Ledger) keyCount() int { return len(l.keys) + l.once.Len() }
 
 // charge adds one charge of pattern p at second sec to slot id.
-func (l *Ledger) charge(id slotID, p designs.PatternID, sec int64, rcu, wcu float64) {
+func (l *Ledger) charge(id slotID, p designs.PatternID, sec int64, rcu, wcu float64, item string) {
 	k := l.keys[id]
 	if k == nil {
 		r, ok := l.once.Get(id)
@@ -173,6 +210,7 @@ func (l *Ledger) charge(id slotID, p designs.PatternID, sec int64, rcu, wcu floa
 				r.writeCalls++
 			}
 			r.weight += weight(rcu, wcu)
+			r.fold(l.names, item)
 			l.once.Set(id, r)
 			return
 		}
@@ -188,6 +226,7 @@ func (l *Ledger) charge(id slotID, p designs.PatternID, sec int64, rcu, wcu floa
 		k.writeCalls++
 	}
 	k.weigh(p, weight(rcu, wcu))
+	k.fold(l.names, item)
 }
 
 // usage is a pair of read and write units.
@@ -198,6 +237,7 @@ type usage struct{ rcu, wcu float64 }
 // units per second, by second.
 type keyStats struct {
 	usage
+	touches
 	calls                 int64
 	readCalls, writeCalls int64
 	byPattern             []PatternWeight
@@ -447,7 +487,7 @@ func (l *Ledger) record(o Observation, charges []Charge) {
 	for _, c := range charges {
 		sec := c.At.Unix()
 		l.first, l.last = min(l.first, sec), max(l.last, sec)
-		l.charge(l.slotID(slot{c.Target, c.Key}), o.Pattern, sec, c.RCU, c.WCU)
+		l.charge(l.slotID(slot{c.Target, c.Key}), o.Pattern, sec, c.RCU, c.WCU, c.Item)
 		p.RCU, p.WCU = p.RCU+c.RCU, p.WCU+c.WCU
 		t := touched[c.Target]
 		touched[c.Target] = usage{t.rcu + c.RCU, t.wcu + c.WCU}

@@ -16,7 +16,12 @@ import (
 func (a *accountant) itemReads() {
 	f := a.readFactor(false)
 	for _, item := range a.o.Reads {
-		a.charge(designs.MainTable, ddbitem.KeyText(item[a.s.PK]), f*units(ddbitem.Size(item), readUnitBytes), 0)
+		key := ddbitem.KeyText(item[a.s.PK])
+		a.charge(designs.MainTable, key, f*units(ddbitem.Size(item), readUnitBytes), 0)
+		a.touched(designs.MainTable, key, item)
+	}
+	for _, key := range a.o.Addressed {
+		a.touched(designs.MainTable, ddbitem.KeyText(key[a.s.PK]), key)
 	}
 	for _, key := range a.missedKeys() {
 		a.charge(designs.MainTable, key, f, 0)
@@ -109,6 +114,10 @@ func (a *accountant) rangeRead() {
 			size = ddbitem.Size(e)
 		}
 		key := ddbitem.KeyText(item[pk])
+		a.touched(target, key, item)
+		if u := fetched[key]; u > 0 {
+			a.touched(designs.MainTable, key, item)
+		}
 		if _, seen := byKey[key]; !seen {
 			order = append(order, key)
 		}

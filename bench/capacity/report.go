@@ -72,7 +72,13 @@ type HotKey struct {
 	PeakWCU      float64           `json:"peak_wcu"`
 	Pattern      designs.PatternID `json:"pattern"` // the pattern that weighs most on it
 	ThrottleRate float64           `json:"throttle_rate,omitempty"`
-	Series       []Point           `json:"series"`
+	// OneItem is set when all the key's traffic on Target went to one item
+	// (every key of a target without a sort key is one item): adaptive
+	// capacity may give that item a partition of its own but cannot split
+	// it, so the partition's limit is the key's ceiling whatever the table
+	// does.
+	OneItem bool    `json:"one_item,omitempty"`
+	Series  []Point `json:"series"`
 }
 
 // Point is one second of a key's traffic, T seconds after Report.Start.

@@ -22,7 +22,9 @@ func (a *accountant) write(w Write) {
 	if a.transactional() {
 		wcu *= txFactor
 	}
-	a.charge(designs.MainTable, ddbitem.KeyText(a.itemKey(w)[a.s.PK]), 0, wcu)
+	key := ddbitem.KeyText(a.itemKey(w)[a.s.PK])
+	a.charge(designs.MainTable, key, 0, wcu)
+	a.touched(designs.MainTable, key, a.itemKey(w))
 	if w.Failed {
 		return
 	}
@@ -51,6 +53,11 @@ func (a *accountant) itemKey(w Write) ddbitem.Item {
 // https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LSI.html#LSI.ThroughputConsiderations.Writes
 func (a *accountant) indexWrite(ix ddbitem.Index, old, new ddbitem.Item) {
 	pk := func(e ddbitem.Item) string { return ddbitem.KeyText(e[ix.PK]) }
+	for _, e := range []ddbitem.Item{old, new} {
+		if e != nil {
+			a.touched(ix.Name, pk(e), e)
+		}
+	}
 	switch {
 	case old == nil && new == nil:
 	case old == nil:

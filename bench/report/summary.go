@@ -331,12 +331,18 @@ func (p *printer) hot(hs []capacity.HotKey, limit string) {
 		return
 	}
 	var rows [][]string
+	oneItem := false
 	for _, h := range hs {
 		at := "—"
 		if h.ThrottleRate > 0 {
 			at = units(h.ThrottleRate)
 		}
-		rows = append(rows, []string{targetName(h.Target), code(h.Key), units(h.Score), fmt.Sprintf("%.0f%%", 100*h.Share),
+		key := code(h.Key)
+		if h.OneItem {
+			key += " (one item)"
+			oneItem = true
+		}
+		rows = append(rows, []string{targetName(h.Target), key, units(h.Score), fmt.Sprintf("%.0f%%", 100*h.Share),
 			units(h.PeakRCU), units(h.PeakWCU), at, string(h.Pattern)})
 	}
 	p.f("### Hottest partition keys\n\n")
@@ -346,6 +352,12 @@ func (p *printer) hot(hs []capacity.HotKey, limit string) {
 	}
 	p.f("\"Throttles at\" is the request rate of this mix at which the key's partition reaches %s; heat.svg shows each second.\n\n", limit)
 	p.table("llrrrrrl", []string{"Target", "Partition key", "Score", "Share", "Peak RCU/s", "Peak WCU/s", "Throttles at (req/s)", "Mostly"}, rows)
+	if oneItem {
+		p.f("A key marked (one item) took all its traffic on a single item. Adaptive capacity can give a hot item a " +
+			"partition of its own but never splits it, so that partition's limit is the key's ceiling however the table " +
+			"scales: spread the item (write-shard it, or keep each writer's part apart and aggregate) to raise it. " +
+			"`make lint` names the items a write pattern rewrites on every call.\n\n")
+	}
 }
 
 func (p *printer) growth(gs []capacity.Growth) {

@@ -222,3 +222,20 @@ func TestStoppedBeforeMeasuringSaysItsLimits(t *testing.T) {
 	contains(t, SummaryFile, b.String(), "Limits: DynamoDB's limits emulated partition by partition, scale 0.01")
 	lacks(t, SummaryFile, b.String(), "limits off")
 }
+
+// A hot key on one item is marked in the hot-keys table, with why
+// splitting for heat cannot help it; a table with none says nothing of it.
+func TestHotKeyOnOneItemIsMarked(t *testing.T) {
+	out := sample()
+	var b bytes.Buffer
+	if err := WriteSummary(&b, out); err != nil {
+		t.Fatal(err)
+	}
+	lacks(t, SummaryFile, b.String(), "(one item)", "never splits it")
+	out.Capacity.Hot[0].OneItem = true
+	b.Reset()
+	if err := WriteSummary(&b, out); err != nil {
+		t.Fatal(err)
+	}
+	contains(t, SummaryFile, b.String(), "`CLIENT#1` (one item)", "never splits it")
+}
