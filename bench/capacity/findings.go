@@ -121,13 +121,14 @@ func forecastFinding(r Report, f *Forecast) []string {
 
 // warmFinding describes a new on-demand table's own ceiling.
 func warmFinding(w *WarmCeiling) string {
-	whose := fmt.Sprintf("A new on-demand table serves %s RRU/s and %s WRU/s at once (its warm throughput, and each GSI's)",
+	whose := fmt.Sprintf("A new on-demand table serves %s RRU/s, or %s WRU/s, or a linear combination of the two (its warm throughput, and each GSI's)",
 		thousands(w.ReadUnits), thousands(w.WriteUnits))
 	if w.Declared {
-		whose = fmt.Sprintf("The scenario's warm throughput is %s RRU/s and %s WRU/s (the table's and each GSI's)", thousands(w.ReadUnits), thousands(w.WriteUnits))
+		whose = fmt.Sprintf("The scenario's warm throughput is %s RRU/s or %s WRU/s, or a linear combination (the table's and each GSI's; inferred to combine as a new table's)",
+			thousands(w.ReadUnits), thousands(w.WriteUnits))
 	}
-	s := fmt.Sprintf("%s: this mix reaches the %s on %s at %s requests/s (%s× the measured rate)",
-		whose, w.Limit, targetName(w.Target), decimal(w.Rate), decimal(w.Factor))
+	s := fmt.Sprintf("%s: this mix reaches it on %s at %s requests/s (%s× the measured rate)",
+		whose, targetName(w.Target), decimal(w.Rate), decimal(w.Factor))
 	if w.GrowTo > 0 {
 		s += fmt.Sprintf("; DynamoDB may throttle traffic that more than doubles the previous peak within 30 minutes, so a ramp to %s requests/s takes %d doublings, about %s (inferred: counted from the warm throughput as the first peak)",
 			decimal(w.GrowTo), w.Doublings, duration(w.GrowSeconds))

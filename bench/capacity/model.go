@@ -320,9 +320,8 @@ func (r *run) tableThrottleRate(space string) (rate float64, write bool) {
 }
 
 // Partitions is how many partitions DynamoDB gives a provisioned table or
-// GSI (or, by its warm throughput, an on-demand one): enough for its
-// throughput at 3,000 RCU and 1,000 WCU each, and for its data at 10 GB
-// each.
+// GSI: enough for its throughput at 3,000 RCU and 1,000 WCU each, and for
+// its data at 10 GB each. An on-demand one's is WarmPartitions.
 // Source: the initial allocation formula in the DynamoDB Developer Guide,
 // https://github.com/awsdocs/amazon-dynamodb-developer-guide/blob/master/doc_source/GuidelinesForTables.md
 func Partitions(rcu, wcu, bytes int64) int {

@@ -169,14 +169,14 @@ func TestWarmThroughputCeiling(t *testing.T) {
 	// To 10,000 requests/s: 2.5× the warm rate, two doublings of up to 30
 	// minutes each; on day one 60% of the write units are refused.
 	if w == nil || w.Target != designs.MainTable || !near(w.Rate, 4000) || !near(w.Factor, 400) || w.Declared ||
-		w.Limit != "4,000 WRU/s warm throughput of a new on-demand table" ||
+		w.Limit != "12,000 RRU/s or 4,000 WRU/s (or a linear combination) warm throughput of a new on-demand table" || w.Side != "WRU" ||
 		!near(w.GrowTo, 10000) || w.Doublings != 2 || !near(w.GrowSeconds, 3600) || !near(w.DayOneRefused, 0.6) {
 		t.Errorf("Analyze().Warm = %+v, want the table at 4,000 requests/s, two doublings to 10,000, 60%% refused on day one", w)
 	}
 	if c := r.Ceiling; c == nil || !near(c.Rate, 40000) {
 		t.Errorf("Analyze().Ceiling = %+v, want the 40,000 WRU/s quota at 40,000 requests/s", c)
 	}
-	if !strings.Contains(strings.Join(r.Findings, "\n"), "4,000 WRU/s warm throughput of a new on-demand table on the table at 4,000 requests/s") {
+	if !strings.Contains(strings.Join(r.Findings, "\n"), "or a linear combination of the two (its warm throughput, and each GSI's): this mix reaches it on the table at 4,000 requests/s") {
 		t.Errorf("Analyze().Findings = %q, want the warm ceiling named", r.Findings)
 	}
 
@@ -316,5 +316,38 @@ func TestReportIsJSONWithFindings(t *testing.T) {
 	empty := Model{Schema: schema}.Analyze(NewLedger(schema))
 	if _, err := json.Marshal(empty); err != nil || empty.Ceiling != nil {
 		t.Errorf("Analyze(empty ledger) = %+v, %v; want no ceiling and valid JSON", empty.Ceiling, err)
+	}
+}
+
+// A new on-demand table serves 12,000 RRU/s, or 4,000 WRU/s, or a linear
+// combination: a mix of half a read unit and half a write unit a request
+// reaches it at 6,000 requests/s (0.5/12,000 + 0.5/4,000 of it each), not
+// at the 8,000 the write side alone would allow. Its partitions are four
+// (either side alone at 3,000 RCU or 1,000 WCU each), not the eight
+// AWS's provisioned formula sums.
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/on-demand-capacity-mode.html#on-demand-capacity-mode-initial
+func TestWarmThroughputIsALinearCombination(t *testing.T) {
+	if got := WarmShare(6000, 2000, ddbitem.NewOnDemandRRU, ddbitem.NewOnDemandWRU); !near(got, 1) {
+		t.Errorf("WarmShare(6,000 RRU, 2,000 WRU) = %g, want the whole warm throughput", got)
+	}
+	if got := WarmPartitions(ddbitem.NewOnDemandRRU, ddbitem.NewOnDemandWRU, 0); got != 4 {
+		t.Errorf("WarmPartitions(12,000, 4,000) = %d, want 4", got)
+	}
+	if got := WarmPartitions(ddbitem.NewOnDemandRRU, ddbitem.NewOnDemandWRU, 50<<30); got != 5 {
+		t.Errorf("WarmPartitions(12,000, 4,000, 50 GB) = %d, want 5 (by size)", got)
+	}
+	if got := Partitions(ddbitem.NewOnDemandRRU, ddbitem.NewOnDemandWRU, 0); got != 8 {
+		t.Errorf("Partitions(12,000 RCU, 4,000 WCU) provisioned = %d, want 8", got)
+	}
+	// 100 calls over 10 s: 50 puts of 1 KB (1 WRU) and 50 eventually
+	// consistent reads of 8 KB (1 RRU): half a unit of each a request.
+	var calls []Observation
+	for i := range 50 {
+		calls = append(calls, Observation{Pattern: "AP-01", Op: designs.PutItem, Writes: []Write{{After: sized(fmt.Sprintf("W%d", i), "A", 900)}}},
+			Observation{Pattern: "AP-02", Op: designs.GetItem, Reads: []ddbitem.Item{sized(fmt.Sprintf("R%d", i), "A", 8000)}})
+	}
+	w := analyze(Model{Schema: schema, Duration: 10 * time.Second}, calls...).Warm
+	if w == nil || !near(w.Rate, 6000) || w.Side != "WRU" {
+		t.Errorf("Analyze().Warm = %+v, want 6,000 requests/s, writes the larger share", w)
 	}
 }

@@ -27,8 +27,13 @@ type refusal struct {
 	reason, exception string
 }
 
-// Exceptions DynamoDB throttles with.
-// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/TroubleshootingThrottling.html
+// Exceptions DynamoDB throttles with. Which one carries the account
+// quota's reason (AccountLimitExceeded) AWS does not say: ThrottlingException
+// is inferred; RequestLimitExceeded, described as the account's throughput
+// quota, would fit as well, and the SDK retries both as throttling.
+// Sources: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/throttling-diagnosing-workflow.html
+// (the three exceptions), https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_ThrottlingReason.html
+// (the reasons)
 const (
 	ExceptionProvisioned = "ProvisionedThroughputExceededException"
 	ExceptionThrottling  = "ThrottlingException"
@@ -75,7 +80,7 @@ func (e *Emulator) reserve(ts []touch, now int64, held []reservation) []reservat
 			continue
 		}
 		r := reservation{space: s, part: -1, side: tc.side, units: est}
-		s.budget[tc.side].take(now, est)
+		s.spend(now, tc.side, est)
 		if tc.key != "" {
 			r.part = s.partition(tc.key)
 			s.part(r.part, now).bucket[tc.side].take(now, est)
@@ -101,7 +106,7 @@ func (e *Emulator) end(c *call) {
 	defer e.mu.Unlock()
 	e.m.ended(e, c, now)
 	for _, r := range c.held {
-		r.space.budget[r.side].take(now, -r.units)
+		r.space.spend(now, r.side, -r.units)
 		if r.part >= 0 {
 			r.space.part(r.part, now).bucket[r.side].take(now, -r.units)
 		}

@@ -221,3 +221,41 @@ func TestIsolation(t *testing.T) {
 		t.Errorf("isolations = %d, want 1", n)
 	}
 }
+
+// TestOnDemandLinearCombination: a new on-demand table serves 12,000 RRU/s,
+// or 4,000 WRU/s, or a linear combination of the two, on four partitions.
+// 4,800 RRU/s with 1,600 WRU/s (0.4 + 0.4 of it) is served in full;
+// 9,000 RRU/s with 3,000 WRU/s (0.75 + 0.75) is held to the whole of it,
+// where reads and writes apart would serve both in full.
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/on-demand-capacity-mode.html#on-demand-capacity-mode-initial
+func TestOnDemandLinearCombination(t *testing.T) {
+	const ticks = 20
+	e, clock := newAt(designs.Schema{PK: "PK"}, Config{})
+	if n := e.tableOf("t", clock.UnixNano()).spaces[designs.MainTable].count; n != 4 {
+		t.Errorf("a new on-demand table has %d partitions, want 4", n)
+	}
+	for _, c := range []struct {
+		reads, writes float64
+		share         float64 // of the warm throughput served
+	}{{4800, 1600, 0.8}, {9000, 3000, 1}} {
+		// Many keys, so that no partition limits them: Partitions 64.
+		e, clock := newAt(designs.Schema{PK: "PK"}, Config{Partitions: 64})
+		var flows []flow
+		for i := range 40 {
+			flows = append(flows, flow{fmt.Sprintf("R%d", i), c.reads / 40, read}, flow{fmt.Sprintf("W%d", i), c.writes / 40, write})
+		}
+		got := simulate(e, clock, 30, ticks, flows)
+		var r, w float64
+		for i, u := range got[29] {
+			if flows[i].side == read {
+				r += u
+			} else {
+				w += u
+			}
+		}
+		if share := r/12000 + w/4000; math.Abs(share-c.share) > 0.05 {
+			t.Errorf("%.0f RRU/s and %.0f WRU/s asked: served %.0f RRU/s and %.0f WRU/s, %.2f of the warm throughput, want %.2f",
+				c.reads, c.writes, r, w, share, c.share)
+		}
+	}
+}

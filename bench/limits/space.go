@@ -70,8 +70,12 @@ func (e *Emulator) newSpace(name, arn string, index bool, now int64) *space {
 		}
 	}
 	n := e.cfg.Partitions
-	if n <= 0 {
+	switch {
+	case n > 0:
+	case e.provisioned():
 		n = capacity.Partitions(int64(rcu), int64(wcu), e.cfg.Bytes)
+	default:
+		n = capacity.WarmPartitions(rcu, wcu, e.cfg.Bytes)
 	}
 	s.hashed, s.count = n, n
 	return s
@@ -134,13 +138,26 @@ func (s *space) consume(e *Emulator, now int64, key string, u [2]float64) int {
 			continue
 		}
 		p.bucket[side].take(now, u[side])
-		s.budget[side].take(now, u[side])
+		s.spend(now, side, u[side])
 		s.cur[side] += u[side]
 	}
 	share := max(u[read]/s.limit[read], u[write]/s.limit[write])
 	p.keys[key] += share
 	p.use += share
 	return i
+}
+
+// spend debits u units of side from the space's budget. An on-demand
+// space's allowance serves reads, or writes, or a linear combination of
+// the two (capacity.WarmShare): each side's bucket holds the whole
+// allowance in its own units, so units of one side take their share from
+// the other too. A provisioned space's sides are apart.
+func (s *space) spend(now int64, side int, u float64) {
+	s.budget[side].take(now, u)
+	if s.grow != nil {
+		other := 1 - side
+		s.budget[other].take(now, u*s.budget[other].rate/s.budget[side].rate)
+	}
 }
 
 // tick starts a new second of the space: an on-demand space's allowance

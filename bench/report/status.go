@@ -166,11 +166,8 @@ func Headline(out bench.Outcome) string {
 		}
 	}
 	if w := out.Capacity.Warm; w != nil && s.FindingsValid() && (out.Capacity.Ceiling == nil || w.Rate < out.Capacity.Ceiling.Rate) {
-		units := w.WriteUnits
-		if w.Side == "RRU" {
-			units = w.ReadUnits
-		}
-		line += fmt.Sprintf("; a new on-demand table throttles sooner, from %.0f requests/s (%s's warm throughput, %.0f %s/s), until it grows", w.Rate, targetName(w.Target), units, w.Side)
+		line += fmt.Sprintf("; a new on-demand table throttles sooner, from %.0f requests/s (%s's warm throughput, %s RRU/s or %s WRU/s or a linear combination), until it grows",
+			w.Rate, targetName(w.Target), thousands(int64(w.ReadUnits)), thousands(int64(w.WriteUnits)))
 	}
 	return line
 }

@@ -1,0 +1,35 @@
+package capacity
+
+import (
+	"strings"
+	"testing"
+)
+
+// The rules table gives each rule the basis its source supports: a page
+// where AWS states it, a public measurement where only that shows it, and
+// inferred where the record is silent or AWS's pages disagree.
+func TestRulesRestOnTheirSources(t *testing.T) {
+	for _, c := range []struct{ name, basis, source string }{
+		{"index writes inside a transaction are not doubled", basisMeasured, "github.com/nubo-db/dynoxide/pull/188"},
+		{"write unit; double transactional", basisDocumented, "read-write-operations.html"},
+		{"partitions of a provisioned table", basisDocumented, "GuidelinesForTables.md"},
+		{"partitions of an on-demand table or GSI", basisInferred, "on-demand-capacity-mode.html"},
+		{"or a linear combination of the two", basisDocumented, "on-demand-capacity-mode.html#on-demand-capacity-mode-initial"},
+		{"a partition's reads and writes throttled apart", basisInferred, "bp-partition-key-design.html"},
+		{"answers ThrottlingException with reason …AccountLimitExceeded", basisInferred, "API_ThrottlingReason.html"},
+	} {
+		found := false
+		for _, l := range limits() {
+			if !strings.Contains(l.Name, c.name) {
+				continue
+			}
+			found = true
+			if l.Basis != c.basis || !strings.Contains(l.Source, c.source) {
+				t.Errorf("rule %q: basis %q, source %q; want %q from %s", l.Name, l.Basis, l.Source, c.basis, c.source)
+			}
+		}
+		if !found {
+			t.Errorf("no rule names %q", c.name)
+		}
+	}
+}
