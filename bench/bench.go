@@ -79,6 +79,10 @@ type Limits struct {
 	// Creating, when above 0, has tables read CREATING for that long after
 	// they are created, as real DynamoDB's do (limits.Config.Creating).
 	Creating time.Duration
+	// PlacementSeed salts the placement of partition key values on
+	// partitions (limits.Config.PlacementSeed), in the emulator and the
+	// model alike.
+	PlacementSeed uint64
 }
 
 // scale is the scale of the limits this process emulates.
@@ -142,7 +146,7 @@ func RunLimited(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, l
 		}
 		if !lim.Off {
 			m.limits = limits.New(sc.Design.Schema, limits.Config{Scale: lim.scale(), Creating: lim.Creating,
-				WarmReads: float64(sc.Warm.Reads), WarmWrites: float64(sc.Warm.Writes), Keys: m.names})
+				WarmReads: float64(sc.Warm.Reads), WarmWrites: float64(sc.Warm.Writes), Keys: m.names, PlacementSeed: lim.PlacementSeed})
 			install = append(install, m.limits.Install)
 		}
 		db = dynamodb.New(c.Options(), install...)
@@ -176,10 +180,12 @@ func RunLimited(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, l
 		TableBytes: m.tableBytes(out.Table),
 		WarmReads:  float64(sc.Warm.Reads),
 		WarmWrites: float64(sc.Warm.Writes),
+		// Limits off, the model places keys on AWS's partition count itself.
+		PlacementSeed: lim.PlacementSeed,
 	}
 	res.Ledger, res.Inputs = m.ledger, ModelInputs{Requests: requests, Span: duration, TableBytes: model.TableBytes}
 	if m.limits != nil {
-		model.Scale, model.Unserved = m.limits.Scale(), m.limits.Unserved
+		model.Scale, model.Unserved, model.Placed = m.limits.Scale(), m.limits.Unserved, m.limits.Placed
 		res.Unserved = m.limits.UnservedAll()
 		t := m.limits.Measured(requests, duration)
 		res.Throttling = &t

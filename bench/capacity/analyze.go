@@ -88,7 +88,7 @@ func (r *run) hot() []HotKey {
 			if totals[t] > 0 {
 				h.Share = h.Score / totals[t]
 			}
-			h.ThrottleRate = r.keyThrottleRate(r.group(slot{r.space(h.Target), h.Key}))
+			h.ThrottleRate = r.placedRate(r.space(h.Target), h.Key)
 			h.Series, h.PeakRCU, h.PeakWCU = r.series(slot{h.Target, h.Key})
 			out = append(out, h)
 		}
@@ -110,7 +110,8 @@ func (r *run) series(s slot) (pts []Point, peakRCU, peakWCU float64) {
 }
 
 // ceiling is the first limit the mix reaches as its rate grows: the
-// lowest throttle rate over every partition key and every table or GSI.
+// lowest throttle rate over every partition, its keys as the run placed
+// them, and every table or GSI.
 func (r *run) ceiling() *Ceiling {
 	var best *Ceiling
 	consider := func(c Ceiling) {
@@ -121,10 +122,7 @@ func (r *run) ceiling() *Ceiling {
 			best = &c
 		}
 	}
-	r.eachGroup(func(g *group) {
-		consider(Ceiling{Target: g.target, Key: g.key, Limit: r.partitionLimitText(), Rate: r.keyThrottleRate(g),
-			Pattern: g.pattern, BackPressure: g.target != designs.MainTable && g.wcu > 0})
-	})
+	r.partitionCeilings(consider)
 	for _, space := range r.spaces() {
 		rate, write := r.tableThrottleRate(space)
 		consider(Ceiling{Target: space, Limit: r.tableLimitText(write), Rate: rate,

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/ddbharness/ddbharness/designs"
 )
@@ -41,6 +42,9 @@ func findings(r Report) []string {
 		}
 		if c.Splittable {
 			s += "; adaptive capacity may move this key's busiest items to partitions of their own over time, which helps traffic spread over many items but never lifts one item above the limit"
+		}
+		if sh := c.Sharing; sh != nil {
+			s += ". " + sharingText(sh)
 		}
 		out = append(out, s+".")
 	}
@@ -117,6 +121,19 @@ func forecastFinding(r Report, f *Forecast) []string {
 		out = append(out, s+".")
 	}
 	return out
+}
+
+// sharingText says how a key's ceiling depends on where its partition's
+// neighbours are placed, which AWS does not publish.
+func sharingText(sh *Sharing) string {
+	with := "alone among the hot keys"
+	if len(sh.With) > 0 {
+		with = "with " + strings.Join(sh.With, ", ")
+	}
+	return fmt.Sprintf("That rate is its partition's as this run placed the keys (%s, one draw: bench --placement-seed picks another): "+
+		"%s requests/s with a partition of its own, %s with the other hot keys spread over the %d partitions as likely, %s with all %d hot keys on its partition; "+
+		"placed at random, two of the %d hot keys share a partition with p = %.1f %%",
+		with, decimal(sh.Alone), decimal(sh.Expected), sh.Partitions, decimal(sh.Worst), sh.HotKeys, sh.HotKeys, 100*sh.Odds)
 }
 
 // warmFinding describes a new on-demand table's own ceiling.

@@ -41,6 +41,12 @@ type Model struct {
 	// written to a target's partition key value but ended throttled: their
 	// demand is added to what the served calls consumed there.
 	Unserved func(target, key string) (reads, writes int64)
+	// Placed, when set, is the partition of a table's or GSI's (space's)
+	// partition key value, and the space's partition count, as the run's
+	// throttling emulator placed it; else Placement with PlacementSeed on
+	// the partitions AWS's rules give.
+	Placed        func(space, key string) (part, partitions int)
+	PlacementSeed uint64
 }
 
 // Analyze runs the model over a run's ledger: hot keys per target, the
@@ -84,6 +90,7 @@ type run struct {
 	seconds  float64
 	requests int64
 	rate     float64
+	loads    map[string]*spaceLoad // by space, made by placed
 }
 
 // group is one partition key value of one partition space: the table's

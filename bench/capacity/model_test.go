@@ -173,8 +173,14 @@ func TestWarmThroughputCeiling(t *testing.T) {
 		!near(w.GrowTo, 10000) || w.Doublings != 2 || !near(w.GrowSeconds, 3600) || !near(w.DayOneRefused, 0.6) {
 		t.Errorf("Analyze().Warm = %+v, want the table at 4,000 requests/s, two doublings to 10,000, 60%% refused on day one", w)
 	}
-	if c := r.Ceiling; c == nil || !near(c.Rate, 40000) {
-		t.Errorf("Analyze().Ceiling = %+v, want the 40,000 WRU/s quota at 40,000 requests/s", c)
+	// The first steady limit is a partition of the new table's four: the
+	// ten heaviest keys (0.01 WRU a request each) are placed by hash, and
+	// the partition that holds three of them reaches 1,000 WCU/s at 33,333
+	// requests/s, before the 40,000 WRU/s quota.
+	if c := r.Ceiling; c == nil || c.Key == "" || c.Sharing == nil || !near(c.Rate, c.Sharing.Placed) ||
+		!near(c.Sharing.Alone, 100000) || !near(c.Sharing.Worst, 10000) || c.Sharing.Partitions != 4 || c.Sharing.HotKeys != 10 ||
+		c.Sharing.Odds != 1 || c.Rate >= 40000 || len(c.Sharing.With) == 0 {
+		t.Errorf("Analyze().Ceiling = %+v (%+v), want a partition of hot keys before the 40,000 WRU/s quota", c, c.Sharing)
 	}
 	if !strings.Contains(strings.Join(r.Findings, "\n"), "or a linear combination of the two (its warm throughput, and each GSI's): this mix reaches it on the table at 4,000 requests/s") {
 		t.Errorf("Analyze().Findings = %q, want the warm ceiling named", r.Findings)
@@ -349,5 +355,51 @@ func TestWarmThroughputIsALinearCombination(t *testing.T) {
 	w := analyze(Model{Schema: schema, Duration: 10 * time.Second}, calls...).Warm
 	if w == nil || !near(w.Rate, 6000) || w.Side != "WRU" {
 		t.Errorf("Analyze().Warm = %+v, want 6,000 requests/s, writes the larger share", w)
+	}
+}
+
+// Two hot keys that the run placed on one partition reach its limit
+// together: the ceiling is their partition's rate, named with both, with
+// the key's rate alone, with the other hot key spread over the partitions
+// (expected) and with both together (worst), and the odds that two of
+// them share. 3 hot keys on 4 partitions share with p = 1 − 4·3·2/4³.
+func TestHotKeysThatShareAPartition(t *testing.T) {
+	if got := ShareOdds(3, 4); !near(got, 0.625) {
+		t.Errorf("ShareOdds(3, 4) = %g, want 0.625", got)
+	}
+	// Per request: A 0.6 WCU, B 0.4 WCU, C 0.2 WCU (1 KB writes).
+	var calls []Observation
+	for _, k := range []struct {
+		key string
+		n   int
+	}{{"A", 30}, {"B", 20}, {"C", 10}} {
+		for range k.n {
+			calls = append(calls, Observation{Pattern: "AP-01", Op: designs.PutItem, Writes: []Write{{After: sized(k.key, "S", 900)}}})
+		}
+	}
+	placed := func(_, key string) (int, int) {
+		if key == "C" {
+			return 1, 4
+		}
+		return 0, 4 // A and B together
+	}
+	m := Model{Schema: schema, Duration: 10 * time.Second, Placed: placed}
+	l := NewLedger(schema)
+	for i, o := range calls {
+		o.At = t0.Add(time.Duration(i%10) * time.Second)
+		l.Observe(o)
+	}
+	m.Requests = 50 // 60 writes in 50 requests: A 0.6, B 0.4, C 0.2 a request
+	c := m.Analyze(l).Ceiling
+	if c == nil || c.Key != "A" || c.Sharing == nil {
+		t.Fatalf("Ceiling = %+v, want A's partition", c)
+	}
+	sh := c.Sharing
+	// Alone 1,000/0.6; placed with B 1,000/1.0; expected 1,000/(0.6 + 0.6/4);
+	// worst 1,000/1.2.
+	if !near(c.Rate, 1000) || !near(sh.Placed, 1000) || !near(sh.Alone, 1000/0.6) || !near(sh.Expected, 1000/0.75) ||
+		!near(sh.Worst, 1000/1.2) || sh.HotKeys != 3 || sh.Partitions != 4 || !near(sh.Odds, 0.625) ||
+		len(sh.With) != 1 || sh.With[0] != "B" {
+		t.Errorf("Sharing = %+v (rate %g)", sh, c.Rate)
 	}
 }

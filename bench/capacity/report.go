@@ -106,6 +106,10 @@ type Ceiling struct {
 	// collections to one partition): adaptive capacity may isolate busy
 	// items, which helps traffic spread over many items, never one item.
 	Splittable bool `json:"splittable,omitempty"`
+	// Sharing, for a partition key, is the key's rate alone, with the other
+	// keys spread as likely, with the hot keys together, and on the
+	// partition the run placed it on (Rate), with the odds of sharing.
+	Sharing *Sharing `json:"sharing,omitempty"`
 }
 
 // WarmCeiling is where a new on-demand table first throttles: the warm

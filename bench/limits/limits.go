@@ -78,6 +78,10 @@ type Config struct {
 	// Partitions, when set, is each table's and GSI's partition count
 	// instead of the one its throughput and data give.
 	Partitions int
+	// PlacementSeed salts the hash that places partition key values on
+	// partitions: where AWS places a key is not public, and each seed is
+	// another draw (0: the default one).
+	PlacementSeed uint64
 	// IsolateAfter is DefaultIsolateAfter when zero; negative: never.
 	IsolateAfter time.Duration
 	// Region and Account make the ARNs of throttling reasons; defaults

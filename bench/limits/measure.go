@@ -355,3 +355,17 @@ func (e *Emulator) topKeys(part uint32, n int) []string {
 	}
 	return out
 }
+
+// Placed is the partition of space (designs.MainTable or a GSI) that holds
+// partition key value key, and the space's partitions, as placed now
+// (isolated values on their own); (0, 1) for a space no call reached.
+func (e *Emulator) Placed(space, key string) (part, partitions int) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, name := range tables(e.tables) {
+		if s := e.tables[name].spaces[space]; s != nil {
+			return s.partition(key), s.count
+		}
+	}
+	return 0, 1
+}

@@ -1,7 +1,6 @@
 package limits
 
 import (
-	"hash/fnv"
 	"math"
 	"time"
 
@@ -26,6 +25,7 @@ type space struct {
 	count  int                // partitions so far
 	hashed int                // partitions placed by hash; later ones hold isolated values
 	placed map[string]int     // partition key values isolated on a partition of their own
+	seed   uint64             // the placement's seed (Config.PlacementSeed)
 	budget [2]bucket          // provisioned throughput with burst, or the on-demand allowance
 	grow   *growth            // on-demand only
 	sec    int64              // the second cur counts
@@ -53,7 +53,7 @@ type partition struct {
 // https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/warm-throughput.html
 func (e *Emulator) newSpace(name, arn string, index bool, now int64) *space {
 	k := e.cfg.Scale
-	s := &space{name: name, arn: arn, index: index, placed: map[string]int{}, parts: map[int]*partition{},
+	s := &space{name: name, arn: arn, index: index, placed: map[string]int{}, parts: map[int]*partition{}, seed: e.cfg.PlacementSeed,
 		limit: [2]float64{ddbitem.PartitionRCU * k, ddbitem.PartitionWCU * k}}
 	var rcu, wcu float64
 	if e.provisioned() {
@@ -108,23 +108,13 @@ func (s *space) partition(key string) int {
 	if i, ok := s.placed[key]; ok {
 		return i
 	}
-	return Placement(key, s.hashed)
+	return capacity.Placement(key, s.hashed, s.seed)
 }
 
 // Placement is the partition, of n placed by hash, that holds partition key
-// value key until it is isolated: the same in every run, so a spec can
-// choose keys that share a partition or do not.
-func Placement(key string, n int) int {
-	return int(fnv1a(key) % uint64(n))
-}
-
-// fnv1a is the 64-bit FNV-1a hash of key: the same placement in every
-// run (maphash's seed changes per process). It does not allocate.
-func fnv1a(key string) uint64 {
-	h := fnv.New64a()
-	_, _ = h.Write([]byte(key))
-	return h.Sum64()
-}
+// value key until it is isolated, with the default seed: the same in every
+// run, so a spec can choose keys that share a partition or do not.
+func Placement(key string, n int) int { return capacity.Placement(key, n, 0) }
 
 // consume debits u units of side on the partition of key and on the
 // space's budget, and follows the partition's heat.

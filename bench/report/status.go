@@ -161,6 +161,14 @@ func Headline(out bench.Outcome) string {
 			on, limit = fmt.Sprintf("at DynamoDB's limits × %g", k), strings.TrimSuffix(limit, fmt.Sprintf(" (DynamoDB's limits × %g)", k))
 		}
 		line += fmt.Sprintf("; first throttle %s: %s at %s requests/s (%s; %.1f× this run)", on, where, rateText(c.Rate), limit, c.Factor)
+		if sh := c.Sharing; sh != nil && (len(sh.With) > 0 || sh.Alone != sh.Worst) {
+			with := ""
+			if len(sh.With) > 0 {
+				with = " with " + strings.Join(sh.With, ", ")
+			}
+			line += fmt.Sprintf(" on its partition as placed%s; alone %s, expected %s, worst %s requests/s (p = %.0f%% that two of the %d hot keys share a partition)",
+				with, rateText(sh.Alone), rateText(sh.Expected), rateText(sh.Worst), 100*sh.Odds, sh.HotKeys)
+		}
 		if s.State == StateFailed {
 			line += fmt.Sprintf(", from the %s before the failure", secs(s.Healthy))
 		}

@@ -38,6 +38,7 @@ func runBench(ctx context.Context, args []string) error {
 	root := fs.String("out", "reports", "folder the reports go in")
 	lim := fs.String("limits", "on", "on: throttle as real DynamoDB would, partition by partition; off: measure without limits")
 	scale := fs.Float64("limits-scale", 1, "multiply every DynamoDB limit by this (0.01: a partition serves 30 RCU/s and 10 WCU/s), so throttling shows at rates this machine drives")
+	seed := fs.Uint64("placement-seed", 0, "place partition key values on partitions with this seed: where AWS places a key is not public, and each seed is another draw (0: the default one)")
 	rate := fs.Float64("rate", 0, "pace the mix at this many requests per second, constant, instead of the scenario's pacer (0: the scenario's)")
 	shard := fs.String("shard", "", "run shard I of N of one scenario (I/N, like 2/4): every N-th call of the schedule, in a table shared by all shards (needs --run and a shared endpoint)")
 	run := fs.String("run", "", "name of a sharded run, the same on every shard: the shared table is ddbh-<design>-<run>")
@@ -58,6 +59,7 @@ func runBench(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	limits.PlacementSeed = *seed
 	if math.IsNaN(*rate) || math.IsInf(*rate, 0) || *rate < 0 || (*rate > 0 && *rate < 1) {
 		return badInputf("bench: --rate=%v (RATE): want whole requests per second, 1 or more, or 0 (the default) to keep each scenario's pacer", *rate)
 	}
