@@ -57,6 +57,12 @@ const (
 	NewOnDemandRRU = 12000
 	NewOnDemandWRU = 4000
 
+	// GrowSeconds is how old an on-demand table's previous peak must be
+	// before the table serves twice it: traffic that doubles within 30
+	// minutes can throttle.
+	// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/on-demand-capacity-mode.html#on-demand-capacity-mode-initial
+	GrowSeconds = 30 * 60
+
 	// MaxPageBytes is the most data one Query or Scan call reads: a larger
 	// result comes back in 1 MB pages, each needing another call with the
 	// previous page's LastEvaluatedKey.

@@ -7,12 +7,6 @@ import (
 	"github.com/ddbharness/ddbharness/ddbitem"
 )
 
-// growPeriod is how long DynamoDB may take to serve more than double an
-// on-demand table's previous peak: traffic that doubles no faster than
-// this is served.
-// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/on-demand-capacity-mode.html#on-demand-capacity-mode-initial
-const growPeriod = 30 * 60 // seconds
-
 // warmUnits is the warm throughput of the table and each GSI: the
 // scenario's, or a new on-demand table's (and, by AWS's DescribeTable
 // example, a new GSI's).
@@ -116,7 +110,7 @@ func (r *run) warm(steady *Ceiling) *WarmCeiling {
 	}
 	if best.GrowTo > 0 {
 		best.Doublings = doublings(best.Rate, best.GrowTo)
-		best.GrowSeconds = float64(best.Doublings * growPeriod)
+		best.GrowSeconds = float64(best.Doublings * ddbitem.GrowSeconds)
 	}
 	return best
 }

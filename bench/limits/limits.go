@@ -61,11 +61,6 @@ const (
 	HotShare = 0.8
 )
 
-// growPeriod is how old an on-demand table's peak must be before the table
-// serves twice it.
-// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/on-demand-capacity-mode.html#on-demand-capacity-mode-initial
-const growPeriod = 30 * time.Minute
-
 // Config is what the emulator needs beyond the schema.
 type Config struct {
 	// Scale multiplies every limit; 0 means 1 (real DynamoDB's).

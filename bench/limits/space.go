@@ -209,11 +209,11 @@ func hottest(keys map[string]float64) string {
 }
 
 // growth is how an on-demand table or GSI comes to serve more: at once up
-// to twice its peak, once that peak is growPeriod old; never more than its
+// to twice its peak, once that peak is ddbitem.GrowSeconds old; never more than its
 // quota, never less than its warm throughput.
 type growth struct {
 	warm, quota [2]float64
-	peak        [2]float64 // the highest second at least growPeriod old
+	peak        [2]float64 // the highest second at least ddbitem.GrowSeconds old
 	seconds     []usedSecond
 }
 
@@ -226,9 +226,9 @@ func (g *growth) record(sec int64, used [2]float64) {
 	g.seconds = append(g.seconds, usedSecond{sec, used})
 }
 
-// settle folds the seconds older than growPeriod into the peak.
+// settle folds the seconds older than ddbitem.GrowSeconds into the peak.
 func (g *growth) settle(now int64) {
-	old := now - int64(growPeriod/time.Second)
+	old := now - ddbitem.GrowSeconds
 	n := 0
 	for n < len(g.seconds) && g.seconds[n].sec <= old {
 		for side := range 2 {
