@@ -70,11 +70,9 @@ func (e *Emulator) reserve(ts []touch, now int64, held []reservation) []reservat
 	for _, tc := range ts {
 		s := e.tableOf(tc.table, now).space(tc.target)
 		var est float64
-		if t, ok := e.names.Lookup(s.name); ok {
-			if k, ok := e.names.Lookup(tc.key); ok {
-				ests, _ := e.estimates.Get(keySlot{t, k})
-				est = ests[tc.side]
-			}
+		if k, ok := e.names.Lookup(tc.key); ok {
+			ests, _ := e.estimates.Get(keySlot{s.id, k})
+			est = ests[tc.side]
 		}
 		if est == 0 {
 			continue
@@ -118,17 +116,18 @@ const estimateWeight = 0.25
 
 // learn follows what calls consume on a value, for reserve.
 func (e *Emulator) learn(k keySlot, u [2]float64) {
-	est, _ := e.estimates.Get(k)
-	for side := range 2 {
-		if u[side] > 0 {
-			if est[side] == 0 {
-				est[side] = u[side]
-			} else {
-				est[side] += estimateWeight * (u[side] - est[side])
+	e.estimates.Update(k, func(est [2]float64, _ bool) [2]float64 {
+		for side := range 2 {
+			if u[side] > 0 {
+				if est[side] == 0 {
+					est[side] = u[side]
+				} else {
+					est[side] += estimateWeight * (u[side] - est[side])
+				}
 			}
 		}
-	}
-	e.estimates.Set(k, est)
+		return est
+	})
 }
 
 // budgetRefusal is a refusal by the whole table's or GSI's budget: its
@@ -194,7 +193,7 @@ next:
 	}
 	for _, m := range merged {
 		i := m.s.consume(e, now, m.key, m.u)
-		id := e.slotID(m.s.name, m.key)
+		id := keySlot{m.s.id, e.names.ID(m.key)}
 		e.m.consumed(m.s, i, id.key, now, m.u)
 		e.learn(id, m.u)
 	}

@@ -145,11 +145,6 @@ const keyRows = 8192
 // in the emulator's names.
 type keySlot struct{ target, key uint32 }
 
-// slotID numbers target and key.
-func (e *Emulator) slotID(target, key string) keySlot {
-	return keySlot{e.names.ID(target), e.names.ID(key)}
-}
-
 // Enable starts throttling (and measuring) from now on; Disable stops.
 func (e *Emulator) Enable()  { e.on.Store(true) }
 func (e *Emulator) Disable() { e.on.Store(false) }

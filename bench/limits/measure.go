@@ -109,9 +109,8 @@ func (m *measure) consumed(s *space, i int, key uint32, now int64, u [2]float64)
 			sec.calls[side]++
 		}
 	}
-	at := partKey{p.n, key}
-	was, _ := m.keys.Get(at)
-	m.keys.Set(at, was+max(u[read]/s.limit[read], u[write]/s.limit[write]))
+	share := max(u[read]/s.limit[read], u[write]/s.limit[write])
+	m.keys.Update(partKey{p.n, key}, func(was float64, _ bool) float64 { return was + share })
 }
 
 // refused counts an attempt r refused.

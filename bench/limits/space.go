@@ -18,6 +18,7 @@ const (
 // budget per side.
 type space struct {
 	name   string
+	id     uint32 // name's id in the emulator's names
 	arn    string
 	index  bool
 	limit  [2]float64         // one partition's units per second, scaled
@@ -53,7 +54,7 @@ type partition struct {
 // https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/warm-throughput.html
 func (e *Emulator) newSpace(name, arn string, index bool, now int64) *space {
 	k := e.cfg.Scale
-	s := &space{name: name, arn: arn, index: index, placed: map[string]int{}, parts: map[int]*partition{}, seed: e.cfg.PlacementSeed,
+	s := &space{name: name, id: e.names.ID(name), arn: arn, index: index, placed: map[string]int{}, parts: map[int]*partition{}, seed: e.cfg.PlacementSeed,
 		limit: [2]float64{ddbitem.PartitionRCU * k, ddbitem.PartitionWCU * k}}
 	var rcu, wcu float64
 	if e.provisioned() {

@@ -84,6 +84,17 @@ func (m *Map[K, V]) Set(k K, v V) {
 	m.cur[k] = e
 }
 
+// Update sets k's value to f of its value (ok false: none), with one
+// lookup where Get and Set would make two.
+func (m *Map[K, V]) Update(k K, f func(v V, ok bool) V) {
+	e := m.load(k)
+	if !e.live {
+		m.n++
+	}
+	e.v, e.live = f(e.v, e.live), true
+	m.cur[k] = e
+}
+
 // Delete removes k's value, if any.
 func (m *Map[K, V]) Delete(k K) {
 	e := m.load(k)

@@ -102,3 +102,27 @@ func TestWithoutAFileKeepsAll(t *testing.T) {
 		}
 	}
 }
+
+func TestUpdate(t *testing.T) {
+	m := New[uint32, int](16)
+	for i := range 1000 {
+		m.Update(uint32(i%300), func(v int, ok bool) int {
+			if ok != (i >= 300) {
+				t.Fatalf("call %d: ok %v", i, ok)
+			}
+			return v + 1
+		})
+	}
+	if m.Len() != 300 {
+		t.Fatalf("Len %d, want 300", m.Len())
+	}
+	for k := range uint32(300) {
+		want := 3
+		if k < 100 {
+			want = 4
+		}
+		if v, _ := m.Get(k); v != want {
+			t.Fatalf("key %d: %d, want %d", k, v, want)
+		}
+	}
+}
