@@ -1,0 +1,101 @@
+package bench_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+
+	"github.com/ddbharness/ddbharness/bench"
+	"github.com/ddbharness/ddbharness/bench/engine"
+	"github.com/ddbharness/ddbharness/bench/limits"
+	"github.com/ddbharness/ddbharness/bench/report"
+	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/workload"
+)
+
+// shareDesign writes one small item per call under a partition key of its
+// own for each pattern.
+var shareDesign = designs.Design{Name: "share", Schema: designs.Schema{PK: "PK", SK: "SK"},
+	Patterns: []designs.Pattern{
+		{ID: "AP-01", Name: "write the first key", Op: designs.PutItem, Index: designs.MainTable},
+		{ID: "AP-02", Name: "write the second key", Op: designs.PutItem, Index: designs.MainTable},
+		{ID: "AP-03", Name: "write the third key", Op: designs.PutItem, Index: designs.MainTable}}}
+
+// sharer puts an item under keys[i] for pattern AP-0(i+1).
+type sharer struct {
+	db    designs.DB
+	table string
+	keys  []string
+}
+
+func (d sharer) Seed(_ context.Context, n int, progress func(done, total int)) error {
+	progress(n, n)
+	return nil
+}
+
+func (d sharer) Call(ctx context.Context, p designs.PatternID, _ int, r *rand.Rand) error {
+	i := slices.IndexFunc(shareDesign.Patterns, func(q designs.Pattern) bool { return q.ID == p })
+	_, err := d.db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(d.table),
+		Item: map[string]types.AttributeValue{"PK": s(d.keys[i]), "SK": s(fmt.Sprint(r.IntN(1000)))}})
+	return err
+}
+
+// sharedKeys are three partition key values of a new on-demand table's
+// four partitions: the first two on one, the third elsewhere.
+func sharedKeys() []string {
+	first, second, third := "K0", "", ""
+	for i := 1; second == "" || third == ""; i++ {
+		k := fmt.Sprintf("K%d", i)
+		same := limits.Placement(k, 4) == limits.Placement(first, 4)
+		switch {
+		case same && second == "":
+			second = k
+		case !same && third == "":
+			third = k
+		}
+	}
+	return []string{first, second, third}
+}
+
+var _ = Describe("hot keys that share a partition", Label("engine"), func() {
+	It("give the first-throttle rate the emulator measures, not the one each key has alone", func(ctx SpecContext) {
+		keys := sharedKeys()
+		// 60 calls/s: the first key 30 WCU/s, the second 20, the third 10.
+		// At limits × 0.02 a partition serves 20 WCU/s: the first key alone
+		// would reach it at 40 requests/s, the two together at 24, which the
+		// emulator holds them to once the partition's second of units is
+		// spent.
+		sc := workload.Scenario{Name: "share/two-hot-keys", Design: shareDesign, Pool: 3,
+			Pacer: vegeta.ConstantPacer{Freq: 60, Per: time.Second}, Duration: 3 * time.Second,
+			Mix:    []workload.Step{{Pattern: "AP-01", Weight: 3}, {Pattern: "AP-02", Weight: 2}, {Pattern: "AP-03", Weight: 1}},
+			Driver: func(db designs.DB, table string, _ int64) workload.Driver { return sharer{db, table, keys} }}
+		out, err := bench.RunLimited(ctx, raw, sc, bench.Limits{Scale: 0.02}, engine.Workers(8), engine.Warmup(300*time.Millisecond), engine.Progress(GinkgoWriter))
+		Expect(err).NotTo(HaveOccurred())
+
+		c := out.Capacity.Ceiling
+		Expect(c).NotTo(BeNil())
+		Expect(c.Key).To(Equal(keys[0]))
+		Expect(c.Sharing).NotTo(BeNil())
+		Expect(c.Sharing.With).To(ContainElement(keys[1]))
+		Expect(c.Sharing.With).NotTo(ContainElement(keys[2]))
+
+		Expect(out.Throttling).NotTo(BeNil())
+		i := slices.IndexFunc(out.Throttling.Partitions, func(p limits.PartitionThrottles) bool { return slices.Contains(p.Keys, keys[0]) })
+		Expect(i).To(BeNumerically(">=", 0), "the emulator refused the shared partition")
+		measured := out.Throttling.Partitions[i].MeasuredRate
+		Expect(out.Throttling.Partitions[i].Keys).To(ContainElement(keys[1]))
+		GinkgoWriter.Printf("ceiling %.1f, measured %.1f, alone %.1f\n", c.Rate, measured, c.Sharing.Alone)
+		Expect(c.Rate).To(BeNumerically("~", measured, 0.15*measured), "the ceiling the emulator measured")
+		Expect(c.Sharing.Alone).To(BeNumerically(">", 1.15*measured), "the key alone, as the ceiling said before, misses it by more")
+		Expect(report.Headline(out)).To(ContainSubstring("on its partition as placed with " + keys[1]))
+	})
+})
