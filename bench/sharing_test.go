@@ -73,12 +73,13 @@ var _ = Describe("hot keys that share a partition", Label("engine"), func() {
 		// At limits × 0.02 a partition serves 20 WCU/s: the first key alone
 		// would reach it at 40 requests/s, the two together at 24, which the
 		// emulator holds them to once the partition's second of units is
-		// spent.
+		// spent. Throttled calls wait in the SDK's backoff for a second or
+		// more: enough workers keep the pace while they do.
 		sc := workload.Scenario{Name: "share/two-hot-keys", Design: shareDesign, Pool: 3,
-			Pacer: vegeta.ConstantPacer{Freq: 60, Per: time.Second}, Duration: 3 * time.Second,
+			Pacer: vegeta.ConstantPacer{Freq: 60, Per: time.Second}, Duration: 4 * time.Second,
 			Mix:    []workload.Step{{Pattern: "AP-01", Weight: 3}, {Pattern: "AP-02", Weight: 2}, {Pattern: "AP-03", Weight: 1}},
 			Driver: func(db designs.DB, table string, _ int64) workload.Driver { return sharer{db, table, keys} }}
-		out, err := bench.RunLimited(ctx, raw, sc, bench.Limits{Scale: 0.02}, engine.Workers(8), engine.Warmup(300*time.Millisecond),
+		out, err := bench.RunLimited(ctx, raw, sc, bench.Limits{Scale: 0.02}, engine.Workers(128), engine.Warmup(300*time.Millisecond),
 			engine.Drain(500*time.Millisecond), engine.Progress(GinkgoWriter))
 		Expect(err).NotTo(HaveOccurred())
 
