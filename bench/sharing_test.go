@@ -77,7 +77,7 @@ var _ = Describe("hot keys that share a partition", Label("engine"), func() {
 		// spent. Throttled calls wait in the SDK's backoff for a second or
 		// more: enough workers keep the pace while they do.
 		sc := workload.Scenario{Name: "share/two-hot-keys", Design: shareDesign, Pool: 3,
-			Pacer: vegeta.ConstantPacer{Freq: 60, Per: time.Second}, Duration: 4 * time.Second,
+			Pacer: vegeta.ConstantPacer{Freq: 60, Per: time.Second}, Duration: 2 * time.Second,
 			Mix:    []workload.Step{{Pattern: "AP-01", Weight: 3}, {Pattern: "AP-02", Weight: 2}, {Pattern: "AP-03", Weight: 1}},
 			Driver: func(db designs.DB, table string, _ int64) workload.Driver { return sharer{db, table, keys} }}
 		out, err := bench.RunLimited(ctx, raw, sc, bench.Limits{Scale: 0.02}, engine.Workers(128), engine.Warmup(300*time.Millisecond),
