@@ -49,7 +49,7 @@ const (
 // touched. Charges on the same target and key are merged; the result is
 // empty for an operation this package does not know.
 func Account(s ddbitem.Schema, o Observation) []Charge {
-	a := accountant{s: s, o: o, at: o.At.Truncate(time.Second), items: map[[2]string]string{}}
+	a := accountant{s: s, o: o, at: o.At.Truncate(time.Second)}
 	switch o.Op {
 	case designs.GetItem, designs.BatchGetItem, designs.TransactGetItems:
 		a.itemReads()
@@ -72,20 +72,28 @@ type accountant struct {
 	o   Observation
 	at  time.Time
 	out []Charge
-	// items is the item each (target, key) charged touched, or ManyItems.
+	// items is the item each (target, key) charged touched, or ManyItems;
+	// made at the first item.
 	items map[[2]string]string
 }
 
 // touched notes that the charge on (target, key) read or wrote item, an
 // image holding the table's key attributes (an index entry does).
 func (a *accountant) touched(target, key string, item ddbitem.Item) {
+	at := [2]string{target, key}
+	was, seen := a.items[at]
+	if was == ManyItems { // a Query's further items change nothing
+		return
+	}
 	id, ok := a.s.KeyID(item)
 	if !ok {
 		return
 	}
-	at := [2]string{target, key}
-	if was, seen := a.items[at]; seen && was != id {
+	if seen && was != id {
 		id = ManyItems
+	}
+	if a.items == nil {
+		a.items = map[[2]string]string{}
 	}
 	a.items[at] = id
 }

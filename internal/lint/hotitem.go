@@ -47,7 +47,7 @@ type rewrite struct {
 // that reads with a Query first) or whose calls fail is not measured.
 func probeWrites(ctx context.Context, d designs.Design, drv workload.Driver, changes *[]ddbitem.Change, pool int, rnd int64) []rewrite {
 	var out []rewrite
-	ledger := capacity.NewLedger(d.Schema)
+	is := d.Schema.ItemSchema()
 	for _, p := range d.Patterns {
 		if !writes(p.Op) {
 			continue
@@ -61,30 +61,22 @@ func probeWrites(ctx context.Context, d designs.Design, drv workload.Driver, cha
 			calls++
 			o := capacity.Observation{At: time.Unix(0, 0), Pattern: p.ID, Op: p.Op, Table: "lint",
 				Transactional: p.Op == designs.TransactWriteItems}
-			seen := map[string]bool{}
+			pkOf := map[string]string{} // the items the call changed, each once: their partition key texts
 			for _, c := range *changes {
 				o.Writes = append(o.Writes, capacity.Write{Before: c.Before, After: c.After, Key: c.Write.Key})
 				if img := image(c); img != nil {
-					seen[itemKey(d.Schema, img)] = true
+					pkOf[itemKey(d.Schema, img)] = ddbitem.KeyText(img[d.Schema.PK])
 				}
 			}
 			units := map[string]float64{}
-			for _, ch := range ledger.Observe(o) {
+			for _, ch := range capacity.Account(is, o) {
 				if ch.Target == designs.MainTable {
 					units[ch.Key] += ch.WCU
 				}
 			}
-			for _, c := range *changes {
-				img := image(c)
-				if img == nil {
-					continue
-				}
-				k := itemKey(d.Schema, img)
-				if seen[k] {
-					seen[k] = false
-					wrote[k]++
-					wcu[k] = max(wcu[k], units[ddbitem.KeyText(img[d.Schema.PK])])
-				}
+			for k, pk := range pkOf {
+				wrote[k]++
+				wcu[k] = max(wcu[k], units[pk])
 			}
 		}
 		if calls < MinEntries {
