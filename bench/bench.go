@@ -83,6 +83,9 @@ type Limits struct {
 	// partitions (limits.Config.PlacementSeed), in the emulator and the
 	// model alike.
 	PlacementSeed uint64
+	// NoConflicts turns off transaction conflicts, emulated with the limits
+	// otherwise (limits.Config.NoConflicts).
+	NoConflicts bool
 }
 
 // scale is the scale of the limits this process emulates.
@@ -146,7 +149,8 @@ func RunLimited(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, l
 		}
 		if !lim.Off {
 			m.limits = limits.New(sc.Design.Schema, limits.Config{Scale: lim.scale(), Creating: lim.Creating,
-				WarmReads: float64(sc.Warm.Reads), WarmWrites: float64(sc.Warm.Writes), Keys: m.names, PlacementSeed: lim.PlacementSeed})
+				WarmReads: float64(sc.Warm.Reads), WarmWrites: float64(sc.Warm.Writes), Keys: m.names, PlacementSeed: lim.PlacementSeed,
+				NoConflicts: lim.NoConflicts})
 			install = append(install, m.limits.Install)
 		}
 		db = dynamodb.New(c.Options(), install...)

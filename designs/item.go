@@ -13,7 +13,9 @@ import (
 
 // The single-item calls every design makes the same way. Each returns the
 // SDK's error as it is and a domain sentinel unwrapped, so that the caller
-// wraps either with its pattern ID and key, as it does its own errors.
+// wraps either with its pattern ID and key, as it does its own errors. A
+// write refused for a transaction conflict is sent again (ConflictRetries),
+// then is ErrTransactionConflict.
 
 // IsNew is the condition of a write that creates an item: nothing is stored
 // at its key yet. Every item carries the partition key, so testing that one
@@ -40,12 +42,15 @@ func PutNew(ctx context.Context, db DB, table string, s Schema, item any) error 
 	if err != nil {
 		return fmt.Errorf("build: %w", err)
 	}
-	_, err = db.PutItem(ctx, &dynamodb.PutItemInput{
-		TableName:                 aws.String(table),
-		Item:                      av,
-		ConditionExpression:       expr.Condition(),
-		ExpressionAttributeNames:  expr.Names(),
-		ExpressionAttributeValues: expr.Values(),
+	err = retryConflicts(ctx, func() error {
+		_, err := db.PutItem(ctx, &dynamodb.PutItemInput{
+			TableName:                 aws.String(table),
+			Item:                      av,
+			ConditionExpression:       expr.Condition(),
+			ExpressionAttributeNames:  expr.Names(),
+			ExpressionAttributeValues: expr.Values(),
+		})
+		return err
 	})
 	if IsConditionFailed(err) {
 		return ErrAlreadyExists
@@ -92,15 +97,19 @@ func Update[T any](ctx context.Context, db DB, table string, key map[string]type
 	if err != nil {
 		return v, fmt.Errorf("build: %w", err)
 	}
-	out, err := db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName:                           aws.String(table),
-		Key:                                 key,
-		UpdateExpression:                    expr.Update(),
-		ConditionExpression:                 expr.Condition(),
-		ExpressionAttributeNames:            expr.Names(),
-		ExpressionAttributeValues:           expr.Values(),
-		ReturnValues:                        types.ReturnValueAllNew,
-		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+	var out *dynamodb.UpdateItemOutput
+	err = retryConflicts(ctx, func() (err error) {
+		out, err = db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+			TableName:                           aws.String(table),
+			Key:                                 key,
+			UpdateExpression:                    expr.Update(),
+			ConditionExpression:                 expr.Condition(),
+			ExpressionAttributeNames:            expr.Names(),
+			ExpressionAttributeValues:           expr.Values(),
+			ReturnValues:                        types.ReturnValueAllNew,
+			ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		})
+		return err
 	})
 	if err != nil {
 		return v, err
@@ -119,12 +128,15 @@ func DeleteStored(ctx context.Context, db DB, table string, s Schema, key map[st
 	if err != nil {
 		return fmt.Errorf("build: %w", err)
 	}
-	_, err = db.DeleteItem(ctx, &dynamodb.DeleteItemInput{
-		TableName:                 aws.String(table),
-		Key:                       key,
-		ConditionExpression:       expr.Condition(),
-		ExpressionAttributeNames:  expr.Names(),
-		ExpressionAttributeValues: expr.Values(),
+	err = retryConflicts(ctx, func() error {
+		_, err := db.DeleteItem(ctx, &dynamodb.DeleteItemInput{
+			TableName:                 aws.String(table),
+			Key:                       key,
+			ConditionExpression:       expr.Condition(),
+			ExpressionAttributeNames:  expr.Names(),
+			ExpressionAttributeValues: expr.Values(),
+		})
+		return err
 	})
 	if IsConditionFailed(err) {
 		return ErrNotFound

@@ -103,8 +103,10 @@ func (tx *Tx) Len() int { return len(tx.items) }
 
 // Write sends the transaction. It refuses, before calling DynamoDB, one with
 // too many actions. A cancellation comes back as the domain error of the
-// first failed action that has a Failure, joined with the cancellation;
-// other errors as they are.
+// first failed action that has a Failure, joined with the cancellation; one
+// cancelled for a transaction conflict is sent again (ConflictRetries), then
+// is ErrTransactionConflict; other errors come back as they are. Each
+// sending carries its own ClientRequestToken, which the SDK's retries keep.
 func (tx *Tx) Write(ctx context.Context, db DB) error {
 	if tx.err != nil {
 		return tx.err
@@ -112,7 +114,10 @@ func (tx *Tx) Write(ctx context.Context, db DB) error {
 	if err := CheckTransactSize(len(tx.items)); err != nil {
 		return err
 	}
-	_, err := db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: tx.items})
+	err := retryConflicts(ctx, func() error {
+		_, err := db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: tx.items, ClientRequestToken: newToken()})
+		return err
+	})
 	failed, ok := FailedConditions(err)
 	if !ok {
 		return err

@@ -67,6 +67,9 @@ func Classify(err error) (status uint16, class string) {
 	if _, ok := designs.FailedConditions(err); ok {
 		return StatusConflict, "transaction cancelled: condition failed"
 	}
+	if designs.IsTransactionConflict(err) {
+		return StatusConflict, "transaction conflict"
+	}
 	var tce *types.TransactionCanceledException
 	if errors.As(err, &tce) {
 		if designs.CancelledForCapacity(err) {

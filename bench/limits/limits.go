@@ -73,6 +73,9 @@ type Config struct {
 	// Partitions, when set, is each table's and GSI's partition count
 	// instead of the one its throughput and data give.
 	Partitions int
+	// NoConflicts turns transaction conflicts off (see conflict.go), which
+	// are emulated with the throttling otherwise.
+	NoConflicts bool
 	// PlacementSeed salts the hash that places partition key values on
 	// partitions: where AWS places a key is not public, and each seed is
 	// another draw (0: the default one).
@@ -109,6 +112,7 @@ type Emulator struct {
 	tables    map[string]*table
 	names     *keytab.Table
 	estimates *spill.Map[keySlot, [2]float64] // what a call lately consumed per value and side
+	inflight  map[string]*holds               // items of the requests in flight, for conflicts
 	m         measure
 }
 
@@ -132,7 +136,7 @@ func New(s designs.Schema, cfg Config) *Emulator {
 	if cfg.Keys == nil {
 		cfg.Keys = keytab.New()
 	}
-	return &Emulator{cfg: cfg, schema: s, item: s.ItemSchema(), tables: map[string]*table{}, names: cfg.Keys,
+	return &Emulator{cfg: cfg, schema: s, item: s.ItemSchema(), tables: map[string]*table{}, names: cfg.Keys, inflight: map[string]*holds{},
 		estimates: spill.New[keySlot, [2]float64](keyRows), m: newMeasure()}
 }
 

@@ -19,6 +19,7 @@ type measure struct {
 	patterns map[designs.PatternID]*PatternThrottles
 	unserved map[slot][2]int64            // calls that ended throttled, per value and side
 	keys     *spill.Map[partKey, float64] // units per partition and value, both sides against their limits
+	items    map[string]int64             // item-level conflicts per item (conflict.go's itemID)
 }
 
 // partKey is a partition key value (by its id in names) of one partition
@@ -59,7 +60,8 @@ type secondStats struct {
 
 func newMeasure() measure {
 	return measure{parts: map[partID]*partStats{}, cells: map[cell]int64{},
-		patterns: map[designs.PatternID]*PatternThrottles{}, unserved: map[slot][2]int64{}, keys: spill.New[partKey, float64](keyRows)}
+		patterns: map[designs.PatternID]*PatternThrottles{}, unserved: map[slot][2]int64{}, keys: spill.New[partKey, float64](keyRows),
+		items: map[string]int64{}}
 }
 
 func (m *measure) part(s *space, i int) *partStats {
@@ -129,6 +131,26 @@ func (m *measure) refused(r *refusal, pattern designs.PatternID, now int64) {
 	}
 }
 
+// maxConflictItems bounds the items whose conflicts are counted apart;
+// conflicts gather on few hot items, and the rest count in the totals.
+const maxConflictItems = 10000
+
+// conflicted counts an attempt refused for a transaction conflict: one
+// item-level conflict per item in conflict, as CloudWatch's
+// TransactionConflict metric counts them.
+func (m *measure) conflicted(c *call, hit []bool) {
+	p := m.pattern(c.pattern)
+	for i, h := range hit {
+		if !h {
+			continue
+		}
+		p.Conflicts++
+		if _, ok := m.items[c.items[i]]; ok || len(m.items) < maxConflictItems {
+			m.items[c.items[i]]++
+		}
+	}
+}
+
 // isolated marks the partition a value was just isolated on.
 func (m *measure) isolated(s *space) {
 	m.part(s, s.count-1).isolated = true
@@ -143,6 +165,9 @@ func (m *measure) ended(e *Emulator, c *call, now int64) {
 	p.Unprocessed += int64(c.unprocessed)
 	if c.cancelled() {
 		p.Cancelled++
+	}
+	if c.conflictCancelled() {
+		p.ConflictCancelled++
 	}
 	if !c.throttled() {
 		return
@@ -166,7 +191,8 @@ func (m *measure) ended(e *Emulator, c *call, now int64) {
 // made, Attempts the SDK sent for them (Attempts - Calls are its retries),
 // Refused attempts, Throttled calls (the SDK gave up, or a transaction was
 // cancelled), batch items left Unprocessed and transactions Cancelled for
-// throttling.
+// throttling; item-level Conflicts (as CloudWatch's TransactionConflict
+// counts them) and transactions ConflictCancelled for a conflict.
 type PatternThrottles struct {
 	Pattern     designs.PatternID `json:"pattern"`
 	Calls       int64             `json:"calls"`
@@ -175,6 +201,9 @@ type PatternThrottles struct {
 	Throttled   int64             `json:"throttled_calls"`
 	Unprocessed int64             `json:"unprocessed_items,omitempty"`
 	Cancelled   int64             `json:"cancelled_transactions,omitempty"`
+
+	Conflicts         int64 `json:"transaction_conflicts,omitempty"`
+	ConflictCancelled int64 `json:"cancelled_for_conflict,omitempty"`
 }
 
 // Retries is how many attempts the SDK made beyond the first.
@@ -238,7 +267,23 @@ type Throttling struct {
 	Throttled   int64 `json:"throttled_calls"`
 	Unprocessed int64 `json:"unprocessed_items"`
 	Cancelled   int64 `json:"cancelled_transactions"`
+
+	// Transaction conflicts: item-level ones, transactions they
+	// cancelled, and the items with the most (ConflictItems, most first).
+	Conflicts         int64           `json:"transaction_conflicts"`
+	ConflictCancelled int64           `json:"cancelled_for_conflict"`
+	ConflictItems     []ItemConflicts `json:"conflict_items,omitempty"`
+	ConflictsOff      bool            `json:"conflicts_off,omitempty"`
 }
+
+// ItemConflicts is the item-level conflicts on one item.
+type ItemConflicts struct {
+	Item      string `json:"item"` // its key: "pk" or "pk / sk"
+	Conflicts int64  `json:"transaction_conflicts"`
+}
+
+// conflictItemsShown is how many items Measured lists by their conflicts.
+const conflictItemsShown = 10
 
 // Unserved is how many calls that would have read from (reads) and
 // written to (writes) a target's partition key value ended throttled: the
@@ -270,7 +315,14 @@ func (e *Emulator) Measured(requests int64, span time.Duration) Throttling {
 		r.Throttled += p.Throttled
 		r.Unprocessed += p.Unprocessed
 		r.Cancelled += p.Cancelled
+		r.Conflicts += p.Conflicts
+		r.ConflictCancelled += p.ConflictCancelled
 	}
+	r.ConflictsOff = e.cfg.NoConflicts
+	for id, n := range e.m.items {
+		r.ConflictItems = append(r.ConflictItems, ItemConflicts{itemName(id), n})
+	}
+	r.ConflictItems = topConflicts(r.ConflictItems)
 	for id, p := range e.m.parts {
 		if p.isolated {
 			r.Isolations++
@@ -291,6 +343,15 @@ func (e *Emulator) Measured(requests int64, span time.Duration) Throttling {
 		return cmp.Or(a.Second.Compare(b.Second), cmp.Compare(a.Target, b.Target), cmp.Compare(a.Key, b.Key))
 	})
 	return r
+}
+
+// topConflicts sorts items by conflicts, most first, and keeps
+// conflictItemsShown.
+func topConflicts(items []ItemConflicts) []ItemConflicts {
+	slices.SortFunc(items, func(a, b ItemConflicts) int {
+		return cmp.Or(cmp.Compare(b.Conflicts, a.Conflicts), cmp.Compare(a.Item, b.Item))
+	})
+	return items[:min(len(items), conflictItemsShown)]
 }
 
 func (e *Emulator) partitionReport(id partID, p *partStats, side int, requests int64, rate float64) PartitionThrottles {

@@ -56,8 +56,10 @@ func UnservedLookup(rows ...[]UnservedSlot) func(target, key string) (reads, wri
 // of every limit (its Scale), on one clock. One Throttling comes back as
 // it is.
 //
-// Counts (calls, attempts, refusals, throttled calls, totals) are summed
-// per pattern, per partition and per value and second; so are Rate (each
+// Counts (calls, attempts, refusals, throttled calls, conflicts, totals)
+// are summed per pattern, per partition, per value and second and per
+// item (of the items each shard lists: each shard's own calls conflict
+// only with each other); so are Rate (each
 // shard's is its share of the mix) and Scale (each shard's limits are its
 // share of them). Billing is the first's. Isolations is the largest of the
 // shards': each sees its share of every value's traffic against its share
@@ -90,6 +92,7 @@ func MergeThrottling(ts ...Throttling) Throttling {
 	out.Billing = ts[0].Billing
 	patterns := map[designs.PatternID]*PatternThrottles{}
 	keys := map[cell]int64{}
+	items := map[string]int64{}
 	for _, t := range ts {
 		out.Scale += t.Scale
 		out.Rate += t.Rate
@@ -100,6 +103,12 @@ func MergeThrottling(ts ...Throttling) Throttling {
 		out.Throttled += t.Throttled
 		out.Unprocessed += t.Unprocessed
 		out.Cancelled += t.Cancelled
+		out.Conflicts += t.Conflicts
+		out.ConflictCancelled += t.ConflictCancelled
+		out.ConflictsOff = out.ConflictsOff || t.ConflictsOff
+		for _, it := range t.ConflictItems {
+			items[it.Item] += it.Conflicts
+		}
 		for _, p := range t.Patterns {
 			q := patterns[p.Pattern]
 			if q == nil {
@@ -112,11 +121,17 @@ func MergeThrottling(ts ...Throttling) Throttling {
 			q.Throttled += p.Throttled
 			q.Unprocessed += p.Unprocessed
 			q.Cancelled += p.Cancelled
+			q.Conflicts += p.Conflicts
+			q.ConflictCancelled += p.ConflictCancelled
 		}
 		for _, k := range t.Keys {
 			keys[cell{slot{k.Target, k.Key}, k.Second.Unix()}] += k.Refused
 		}
 	}
+	for it, n := range items {
+		out.ConflictItems = append(out.ConflictItems, ItemConflicts{it, n})
+	}
+	out.ConflictItems = topConflicts(out.ConflictItems)
 	for _, id := range slices.Sorted(maps.Keys(patterns)) {
 		out.Patterns = append(out.Patterns, *patterns[id])
 	}

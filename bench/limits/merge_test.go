@@ -179,6 +179,18 @@ var _ = Describe("merging shards' throttling", Label("unit"), func() {
 			Calls:      40, Retries: 8, Refused: 10, Throttled: 4, Unprocessed: 2, Cancelled: 1}))
 	})
 
+	It("sums the shards' transaction conflicts, per pattern and per item", func() {
+		a := Throttling{Conflicts: 3, ConflictCancelled: 1, Patterns: []PatternThrottles{{Pattern: "AP-10", Conflicts: 3, ConflictCancelled: 1}},
+			ConflictItems: []ItemConflicts{{"S#active", 2}, {"A#1", 1}}}
+		b := Throttling{Conflicts: 2, ConflictCancelled: 2, Patterns: []PatternThrottles{{Pattern: "AP-10", Conflicts: 2, ConflictCancelled: 2}},
+			ConflictItems: []ItemConflicts{{"A#1", 2}}, ConflictsOff: false}
+		m := MergeThrottling(a, b)
+		Expect(m.Conflicts).To(BeEquivalentTo(5))
+		Expect(m.ConflictCancelled).To(BeEquivalentTo(3))
+		Expect(m.Patterns).To(ConsistOf(PatternThrottles{Pattern: "AP-10", Conflicts: 5, ConflictCancelled: 3}))
+		Expect(m.ConflictItems).To(Equal([]ItemConflicts{{"A#1", 3}, {"S#active", 2}}))
+	})
+
 	It("merges nothing into nothing", func() {
 		Expect(MergeThrottling()).To(Equal(Throttling{}))
 	})

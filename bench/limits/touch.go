@@ -22,9 +22,12 @@ type call struct {
 	tx      bool      // a transaction: a refusal cancels it
 	whole   bool      // a batch every item of which was refused: refused while all are
 	decided bool      // a batch already split: its attempts are let through
+	kind    int       // kindWrite, kindTxWrite...: which requests it conflicts with
+	items   []string  // the items it writes (per action, for a transaction), or a TransactGetItems reads
 
 	attempts    int
 	last        *refusal      // the refusal of the latest attempt, nil if let through
+	conflicted  bool          // the latest attempt was refused for a transaction conflict
 	held        []reservation // units held while the call is in flight
 	unprocessed int
 }
@@ -36,6 +39,10 @@ func (c *call) throttled() bool { return c.last != nil }
 // throttling (which the SDK does not retry).
 func (c *call) cancelled() bool { return c.tx && c.throttled() }
 
+// conflictCancelled reports whether the call was a transaction cancelled
+// for a transaction conflict.
+func (c *call) conflictCancelled() bool { return c.tx && c.conflicted }
+
 // newCall is the call params make, or nil when it reads and writes no item.
 func (e *Emulator) newCall(ctx context.Context, params any) *call {
 	c := &call{pattern: designs.PatternOf(ctx)}
@@ -44,10 +51,13 @@ func (e *Emulator) newCall(ctx context.Context, params any) *call {
 		c.touches = e.reads(nil, aws.ToString(p.TableName), designs.MainTable, p.Key)
 	case *dynamodb.PutItemInput:
 		c.touches = e.writes(nil, aws.ToString(p.TableName), p.Item, p.Item)
+		c.kind, c.items = kindWrite, []string{e.itemID(aws.ToString(p.TableName), p.Item)}
 	case *dynamodb.UpdateItemInput:
 		c.touches = e.writes(nil, aws.ToString(p.TableName), p.Key, nil)
+		c.kind, c.items = kindWrite, []string{e.itemID(aws.ToString(p.TableName), p.Key)}
 	case *dynamodb.DeleteItemInput:
 		c.touches = e.writes(nil, aws.ToString(p.TableName), p.Key, nil)
+		c.kind, c.items = kindWrite, []string{e.itemID(aws.ToString(p.TableName), p.Key)}
 	case *dynamodb.QueryInput:
 		target := designs.MainTable
 		if p.IndexName != nil {
@@ -68,7 +78,9 @@ func (e *Emulator) newCall(ctx context.Context, params any) *call {
 			}
 		}
 	case *dynamodb.BatchWriteItemInput:
+		c.kind = kindBatchWrite
 		for _, table := range tables(p.RequestItems) {
+			c.items = e.writeItems(table, p.RequestItems[table], c.items)
 			for _, w := range p.RequestItems[table] {
 				switch {
 				case w.PutRequest != nil:
@@ -79,16 +91,18 @@ func (e *Emulator) newCall(ctx context.Context, params any) *call {
 			}
 		}
 	case *dynamodb.TransactGetItemsInput:
-		c.tx = true
+		c.tx, c.kind = true, kindTxGet
 		for _, g := range p.TransactItems {
 			if g.Get != nil {
 				c.group(e.reads(nil, aws.ToString(g.Get.TableName), designs.MainTable, g.Get.Key))
+				c.items = append(c.items, e.itemID(aws.ToString(g.Get.TableName), g.Get.Key))
 			}
 		}
 	case *dynamodb.TransactWriteItemsInput:
-		c.tx = true
+		c.tx, c.kind = true, kindTxWrite
 		for _, w := range p.TransactItems {
 			c.group(e.txWrite(w))
+			c.items = append(c.items, e.txWriteItem(w))
 		}
 	default:
 		return nil

@@ -78,28 +78,67 @@ func (e *Emulator) attempt(ctx context.Context, in middleware.DeserializeInput, 
 	}
 	c.attempts++
 	if c.decided {
-		return next.HandleDeserialize(ctx, in)
+		return e.through(ctx, c, in, next)
 	}
 	now := e.now()
 	e.mu.Lock()
-	r, actions := e.decide(c, now)
-	c.last = r
-	if r != nil {
+	// A conflict is decided first, and costs nothing: which DynamoDB
+	// checks first AWS does not say (inferred).
+	var r *refusal
+	var actions []bool
+	hit := e.conflicts(c)
+	if hit == nil {
+		r, actions = e.decide(c, now)
+	}
+	c.last, c.conflicted = r, hit != nil
+	if hit != nil {
+		e.m.conflicted(c, hit)
+	} else if r != nil {
 		e.m.refused(r, c.pattern, now)
-	} else if c.held == nil {
-		c.held = e.reserve(c.touches, now, c.held)
+	} else {
+		if c.held == nil {
+			c.held = e.reserve(c.touches, now, c.held)
+		}
+		e.hold(c, 1)
 	}
 	e.mu.Unlock()
-	if r == nil {
-		return next.HandleDeserialize(ctx, in)
+	if r == nil && hit == nil {
+		return e.sent(ctx, c, in, next)
 	}
 	var body []byte
-	if c.tx {
+	switch {
+	case hit != nil:
+		body = conflictBody(c, hit)
+	case c.tx:
 		body = cancellation(len(c.groups), actions, r)
-	} else {
+	default:
 		body = refusalBody(r)
 	}
 	return middleware.DeserializeOutput{RawResponse: response(body)}, middleware.Metadata{}, nil
+}
+
+// through sends an attempt no throttle decides (a batch already split),
+// its items in flight meanwhile.
+func (e *Emulator) through(ctx context.Context, c *call, in middleware.DeserializeInput, next middleware.DeserializeHandler) (middleware.DeserializeOutput, middleware.Metadata, error) {
+	if e.cfg.NoConflicts || len(c.items) == 0 {
+		return next.HandleDeserialize(ctx, in)
+	}
+	e.mu.Lock()
+	e.hold(c, 1)
+	e.mu.Unlock()
+	return e.sent(ctx, c, in, next)
+}
+
+// sent sends an attempt whose items are in flight (hold), and ends their
+// flight when the answer comes.
+func (e *Emulator) sent(ctx context.Context, c *call, in middleware.DeserializeInput, next middleware.DeserializeHandler) (middleware.DeserializeOutput, middleware.Metadata, error) {
+	out, md, err := next.HandleDeserialize(ctx, in)
+	if !e.cfg.NoConflicts && len(c.items) > 0 {
+		e.mu.Lock()
+		e.hold(c, -1)
+		e.mu.Unlock()
+	}
+	return out, md, err
 }
 
 // decide is one attempt's refusal, nil to let it through; for a
@@ -340,6 +379,12 @@ func cancellation(n int, refused []bool, r *refusal) []byte {
 		}
 		codes[i] = reasons[i].Code
 	}
+	return cancelledBody(reasons, codes)
+}
+
+// cancelledBody is TransactionCanceledException with reasons, one per
+// action, codes their codes.
+func cancelledBody(reasons []wireCancellation, codes []string) []byte {
 	b, _ := json.Marshal(struct {
 		Type    string             `json:"__type"`
 		Message string             `json:"Message"`

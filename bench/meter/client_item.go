@@ -208,11 +208,16 @@ func askFailureImage(rv *types.ReturnValuesOnConditionCheckFailure, cond *string
 // failed handles a single-item write w that failed. One whose condition
 // failed wrote nothing and still costs a write, sized on the item as it
 // stands (which the failure returned) or the item w would have written,
-// whichever is larger; any other failure may or may not have been applied,
+// whichever is larger; one refused for a transaction conflict wrote
+// nothing; any other failure may or may not have been applied,
 // so the shadow no longer vouches for the item.
 func (c *Client) failed(ctx context.Context, start time.Time, op designs.Operation, table string, key ddbitem.Item, err error, asked bool, w ddbitem.Write) {
 	var ccf *types.ConditionalCheckFailedException
-	if !errors.As(err, &ccf) {
+	switch {
+	case designs.IsTransactionConflict(err):
+		c.refusedForConflict([]ddbitem.Write{{Table: table, Key: key}})
+		return
+	case !errors.As(err, &ccf):
 		c.shadow.lost(table, key)
 		return
 	}

@@ -89,6 +89,9 @@ func (c *Client) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWr
 	switch {
 	case err == nil:
 		writes, cc = c.txApplied(ws), out.ConsumedCapacity
+	case designs.IsTransactionConflict(err):
+		c.refusedForConflict(ws)
+		return out, err
 	case errors.As(err, &tce) && !designs.CancelledForCapacity(err):
 		writes = c.txCancelled(ws, tce)
 	default:
@@ -171,6 +174,16 @@ func (c *Client) txCancelled(ws []ddbitem.Write, tce *types.TransactionCanceledE
 		writes[i] = capacity.Write{Before: img, After: img, Failed: true, Key: w.Key, Attempted: attempted(w, img)}
 	}
 	return writes
+}
+
+// refusedForConflict records writes DynamoDB refused for a transaction
+// conflict: refused before they ran, they left their items as they were
+// and are charged nothing (inferred: AWS states no charge for them).
+func (c *Client) refusedForConflict(ws []ddbitem.Write) {
+	for _, w := range ws {
+		_, _, exact := c.shadow.assumed(w.Table, w.Key, unchanged)
+		c.countUnsure(exact)
+	}
 }
 
 // unchanged is a write that left its item as it was.

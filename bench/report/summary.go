@@ -35,6 +35,7 @@ func WriteSummary(w io.Writer, out bench.Outcome) error {
 	p.latency(out, st)
 	p.errors(out.Errors)
 	p.throttling(out)
+	p.conflicts(out)
 	if out.Service != "" && out.Served != nil {
 		p.serviceThrottling(*out.Served)
 	}

@@ -49,7 +49,7 @@ func throttledSample() bench.Outcome {
 	const demand = 1.75 // WCU per request of the mix on the partition
 	out.Throttling = &limits.Throttling{Scale: 0.01, Billing: "on-demand", Rate: 20,
 		Patterns: []limits.PatternThrottles{
-			{Pattern: "AP-03", Calls: 12, Attempts: 12, Refused: 4, Throttled: 4, Cancelled: 4},
+			{Pattern: "AP-03", Calls: 12, Attempts: 12, Refused: 4, Throttled: 4, Cancelled: 4, Conflicts: 3, ConflictCancelled: 2},
 			{Pattern: "AP-06", Calls: 24, Attempts: 24},
 			{Pattern: "AP-07", Calls: 12, Attempts: 12},
 			{Pattern: "AP-08", Calls: 12, Attempts: 23, Refused: 14, Throttled: 3},
@@ -64,6 +64,7 @@ func throttledSample() bench.Outcome {
 			{Target: designs.MainTable, Key: "CLIENT#1", Second: t0.Add(2 * time.Second), Refused: 10},
 		},
 		Calls: 60, Retries: 11, Refused: 18, Throttled: 7, Cancelled: 4,
+		Conflicts: 3, ConflictCancelled: 2, ConflictItems: []limits.ItemConflicts{{Item: "CLIENT#1 / CLIENT", Conflicts: 2}, {Item: "CLIENT#2 / CLIENT", Conflicts: 1}},
 	}
 	return out
 }
@@ -107,6 +108,10 @@ func TestThrottledRunReportsWhatTheEmulatorRefused(t *testing.T) {
 		"| table | 3 | `CLIENT#1, CLIENT#4, CLIENT#2` | write | 1.2 s | 2 | 10.4 of 10 | 5.7 / 5.9 (+4%) | 71.4% / 58.3% |",
 		"at the run's 20.0 requests/s")
 	lacks(t, SummaryFile, sum, "| AP-06 | 24 |", "| AP-07 | 12 |") // nothing refused: no row
+	contains(t, SummaryFile, sum, "## Transaction conflicts, emulated\n\n",
+		"3 item-level conflicts; 2 transactions cancelled for a conflict.",
+		"| AP-03 | 12 | 3 | 2 | 7.00ms |",
+		"| `CLIENT#1 / CLIENT` | 2 |")
 	if i, j := strings.Index(sum, "## Throttling, emulated"), strings.Index(sum, "## Capacity on real DynamoDB"); i < 0 || j < 0 || i > j {
 		t.Errorf("summary.md: the throttling section (at %d) should come before the capacity section (at %d)", i, j)
 	}

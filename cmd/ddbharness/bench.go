@@ -38,6 +38,7 @@ func runBench(ctx context.Context, args []string) error {
 	root := fs.String("out", "reports", "folder the reports go in")
 	lim := fs.String("limits", "on", "on: throttle as real DynamoDB would, partition by partition; off: measure without limits")
 	scale := fs.Float64("limits-scale", 1, "multiply every DynamoDB limit by this (0.01: a partition serves 30 RCU/s and 10 WCU/s), so throttling shows at rates this machine drives")
+	conflicts := fs.String("conflicts", "on", "on: refuse writes of an item another request in flight holds, as DynamoDB's transaction conflicts do (with the limits); off: let them through, as DynamoDB Local does")
 	seed := fs.Uint64("placement-seed", 0, "place partition key values on partitions with this seed: where AWS places a key is not public, and each seed is another draw (0: the default one)")
 	rate := fs.Float64("rate", 0, "pace the mix at this many requests per second, constant, instead of the scenario's pacer (0: the scenario's)")
 	shard := fs.String("shard", "", "run shard I of N of one scenario (I/N, like 2/4): every N-th call of the schedule, in a table shared by all shards (needs --run and a shared endpoint)")
@@ -60,6 +61,9 @@ func runBench(ctx context.Context, args []string) error {
 		return err
 	}
 	limits.PlacementSeed = *seed
+	if limits.NoConflicts, err = conflictsOff(*conflicts); err != nil {
+		return err
+	}
 	if math.IsNaN(*rate) || math.IsInf(*rate, 0) || *rate < 0 || (*rate > 0 && *rate < 1) {
 		return badInputf("bench: --rate=%v (RATE): want whole requests per second, 1 or more, or 0 (the default) to keep each scenario's pacer", *rate)
 	}
@@ -205,6 +209,17 @@ func benchLimits(on string, scale float64) (bench.Limits, error) {
 	}
 	lim.Scale = scale
 	return lim, nil
+}
+
+// conflictsOff reads --conflicts.
+func conflictsOff(on string) (bool, error) {
+	switch strings.ToLower(strings.TrimSpace(on)) {
+	case "on", "":
+		return false, nil
+	case "off":
+		return true, nil
+	}
+	return false, badInputf("bench: --conflicts=%q (CONFLICTS): want on (the default: transaction conflicts as DynamoDB has them) or off", on)
 }
 
 // pickScenarios turns names into scenarios: a scenario name

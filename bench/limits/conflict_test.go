@@ -1,0 +1,310 @@
+package limits
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/ddbharness/ddbharness/bench/meter"
+	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/internal/ddbtest"
+)
+
+// gate holds each request sent through it until the spec opens it: that
+// request is in flight, for the emulator, as long as the spec likes.
+type gate struct {
+	next    dynamodb.HTTPClient
+	entered chan struct{}
+	open    chan struct{}
+	once    sync.Once
+}
+
+func newGate(next dynamodb.HTTPClient) *gate {
+	return &gate{next: next, entered: make(chan struct{}, 1), open: make(chan struct{})}
+}
+
+func (g *gate) Do(r *http.Request) (*http.Response, error) {
+	g.entered <- struct{}{}
+	select {
+	case <-g.open:
+	case <-r.Context().Done():
+		return nil, r.Context().Err()
+	}
+	return g.next.Do(r)
+}
+
+func (g *gate) release() { g.once.Do(func() { close(g.open) }) }
+
+// through sends a call through the gate, one attempt.
+func (g *gate) through(o *dynamodb.Options) { o.HTTPClient = g; o.RetryMaxAttempts = 1 }
+
+// inFlight bound: the held request reaches the gate within it, even on a
+// loaded machine.
+const inFlight = 10 * time.Second
+
+var _ = Describe("transaction conflicts on the wire", Label("wire"), func() {
+	var (
+		e     *Emulator
+		db    *meter.Client
+		table string
+		cfg   Config
+		g     *gate
+	)
+	BeforeEach(func() { cfg = Config{Partitions: 4} })
+	JustBeforeEach(func(ctx SpecContext) {
+		e = New(wireSchema, cfg)
+		db = e.Client(dynamodb.New(raw.Options(), ddbtest.QuickRetries))
+		table = designs.TableName("conflicts", fmt.Sprintf("p%d", GinkgoParallelProcess()))
+		Expect(designs.CreateTable(ctx, raw, wireSchema, table)).To(Succeed())
+		DeferCleanup(func(ctx SpecContext) { Expect(designs.DeleteTable(ctx, raw, table)).To(Succeed()) })
+		e.Enable()
+		g = newGate(raw.Options().HTTPClient)
+		DeferCleanup(g.release)
+	})
+
+	// hold starts send through the gate and returns once its request is in
+	// flight, with what gives its error after the gate opens.
+	hold := func(send func(ctx context.Context, opt func(*dynamodb.Options)) error) func() error {
+		GinkgoHelper()
+		done := make(chan error, 1)
+		ctx, cancel := context.WithTimeout(context.Background(), 2*inFlight)
+		DeferCleanup(cancel)
+		go func() { done <- send(ctx, g.through) }()
+		Eventually(g.entered).WithTimeout(inFlight).Should(Receive(), "the held request never reached the wire")
+		return func() error {
+			g.release()
+			select {
+			case err := <-done:
+				return err
+			case <-time.After(inFlight):
+				return errors.New("the held request did not end")
+			}
+		}
+	}
+	txPut := func(keys ...string) *dynamodb.TransactWriteItemsInput {
+		in := &dynamodb.TransactWriteItemsInput{}
+		for _, k := range keys {
+			in.TransactItems = append(in.TransactItems, types.TransactWriteItem{Put: &types.Put{TableName: aws.String(table), Item: itemAt(k, "x", "")}})
+		}
+		return in
+	}
+	txGet := func(keys ...string) *dynamodb.TransactGetItemsInput {
+		in := &dynamodb.TransactGetItemsInput{}
+		for _, k := range keys {
+			in.TransactItems = append(in.TransactItems, types.TransactGetItem{Get: &types.Get{TableName: aws.String(table), Key: itemAt(k, "x", "")}})
+		}
+		return in
+	}
+	put := func(ctx context.Context, k string, opts ...func(*dynamodb.Options)) error {
+		_, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(table), Item: itemAt(k, "x", "")}, opts...)
+		return err
+	}
+	stored := func(ctx SpecContext, k string) bool {
+		GinkgoHelper()
+		out, err := raw.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(table), Key: itemAt(k, "x", ""), ConsistentRead: aws.Bool(true)})
+		Expect(err).NotTo(HaveOccurred())
+		return len(out.Item) > 0
+	}
+
+	It("fails a single-item write of an item an ongoing TransactWriteItems writes with TransactionConflictException", func(ctx SpecContext) {
+		done := hold(func(ctx context.Context, opt func(*dynamodb.Options)) error {
+			_, err := db.TransactWriteItems(ctx, txPut("A", "B"), opt)
+			return err
+		})
+		var conflict *types.TransactionConflictException
+		Expect(errors.As(put(ctx, "B"), &conflict)).To(BeTrue(), "PutItem of B while the transaction writing it is in flight")
+		Expect(put(ctx, "C")).To(Succeed(), "an item the transaction does not write")
+		Expect(stored(ctx, "B")).To(BeFalse(), "the refused put wrote nothing")
+		Expect(done()).To(Succeed())
+		Expect(stored(ctx, "B")).To(BeTrue())
+
+		m := e.Measured(0, 0)
+		Expect(m.Conflicts).To(BeEquivalentTo(1))
+		Expect(m.ConflictCancelled).To(BeZero())
+		Expect(m.ConflictItems).To(Equal([]ItemConflicts{{Item: "B / x", Conflicts: 1}}))
+	})
+
+	It("cancels a TransactWriteItems with an item another ongoing one writes, TransactionConflict for that action", func(ctx SpecContext) {
+		done := hold(func(ctx context.Context, opt func(*dynamodb.Options)) error {
+			_, err := db.TransactWriteItems(ctx, txPut("A", "B"), opt)
+			return err
+		})
+		_, err := db.TransactWriteItems(ctx, txPut("C", "B"))
+		Expect(cancellationCodes(err)).To(Equal([]string{"None", "TransactionConflict"}))
+		Expect(designs.IsTransactionConflict(err)).To(BeTrue())
+		Expect(stored(ctx, "C")).To(BeFalse(), "a cancelled transaction writes nothing")
+		Expect(done()).To(Succeed())
+
+		m := e.Measured(0, 0)
+		Expect(m.Conflicts).To(BeEquivalentTo(1))
+		Expect(m.ConflictCancelled).To(BeEquivalentTo(1))
+	})
+
+	It("cancels a TransactGetItems of an item an ongoing write writes, and a TransactWriteItems of an item an ongoing TransactGetItems reads", func(ctx SpecContext) {
+		done := hold(func(ctx context.Context, opt func(*dynamodb.Options)) error { return put(ctx, "A", opt) })
+		_, err := db.TransactGetItems(ctx, txGet("A", "B"))
+		Expect(cancellationCodes(err)).To(Equal([]string{"TransactionConflict", "None"}))
+		_, err = db.TransactWriteItems(ctx, txPut("A"))
+		Expect(err).NotTo(HaveOccurred(), "a single-item write in flight does not block a transaction's write")
+		Expect(done()).To(Succeed())
+
+		g = newGate(raw.Options().HTTPClient)
+		DeferCleanup(g.release)
+		done = hold(func(ctx context.Context, opt func(*dynamodb.Options)) error {
+			_, err := db.TransactGetItems(ctx, txGet("B"), opt)
+			return err
+		})
+		_, err = db.TransactWriteItems(ctx, txPut("B"))
+		Expect(cancellationCodes(err)).To(Equal([]string{"TransactionConflict"}))
+		Expect(put(ctx, "B")).To(Succeed(), "DynamoDB names no conflict of a single-item write with a read")
+		Expect(done()).To(Succeed())
+		Expect(e.Measured(0, 0).ConflictCancelled).To(BeEquivalentTo(2))
+	})
+
+	Context("with conflicts off", func() {
+		BeforeEach(func() { cfg.NoConflicts = true })
+		It("lets every write through, as DynamoDB Local does", func(ctx SpecContext) {
+			done := hold(func(ctx context.Context, opt func(*dynamodb.Options)) error {
+				_, err := db.TransactWriteItems(ctx, txPut("A"), opt)
+				return err
+			})
+			Expect(put(ctx, "A")).To(Succeed())
+			_, err := db.TransactWriteItems(ctx, txPut("A"))
+			Expect(err).NotTo(HaveOccurred())
+			Expect(done()).To(Succeed())
+			m := e.Measured(0, 0)
+			Expect(m.Conflicts).To(BeZero())
+			Expect(m.ConflictsOff).To(BeTrue())
+		})
+	})
+
+	Describe("a design's transaction", func() {
+		counter := itemAt("COUNTER", "x", "")
+		add := func() *designs.Tx {
+			tx := &designs.Tx{Table: table}
+			tx.Update(counter, expression.Add(expression.Name("n"), expression.Value(1)), expression.ConditionBuilder{}, nil)
+			return tx
+		}
+		count := func(ctx SpecContext) int {
+			GinkgoHelper()
+			out, err := raw.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(table), Key: counter, ConsistentRead: aws.Bool(true)})
+			Expect(err).NotTo(HaveOccurred())
+			n, ok := out.Item["n"].(*types.AttributeValueMemberN)
+			if !ok {
+				return 0
+			}
+			var v int
+			fmt.Sscan(n.Value, &v)
+			return v
+		}
+		holdAdd := func() func() error {
+			return hold(func(ctx context.Context, opt func(*dynamodb.Options)) error {
+				_, err := db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{{Update: &types.Update{
+					TableName: aws.String(table), Key: counter, UpdateExpression: aws.String("ADD n :one"),
+					ExpressionAttributeValues: map[string]types.AttributeValue{":one": &types.AttributeValueMemberN{Value: "1"}}}}}}, opt)
+				return err
+			})
+		}
+
+		It("still in conflict after its retries, writes nothing and is an ErrConflict, not a refusal", func(ctx SpecContext) {
+			done := holdAdd()
+			err := add().Write(ctx, db)
+			Expect(err).To(MatchError(designs.ErrTransactionConflict))
+			Expect(errors.Is(err, designs.ErrConflict)).To(BeTrue())
+			Expect(errors.Is(err, designs.ErrRefused)).To(BeFalse())
+			Expect(count(ctx)).To(BeZero(), "nothing written while the other transaction is in flight")
+			Expect(done()).To(Succeed())
+			Expect(count(ctx)).To(Equal(1), "the other transaction alone")
+			Expect(e.Measured(0, 0).ConflictCancelled).To(BeEquivalentTo(designs.ConflictRetries + 1))
+		})
+
+		It("retried once the other ends, is applied once", func(ctx SpecContext) {
+			done := holdAdd()
+			var held error
+			// The other transaction ends at the first conflict, before the retry.
+			ends := &onConflict{DB: db, then: func() { held = done() }}
+			Expect(add().Write(ctx, ends)).To(Succeed())
+			Expect(held).NotTo(HaveOccurred())
+			Expect(ends.conflicts).To(Equal(1))
+			Expect(count(ctx)).To(Equal(2), "each transaction once")
+		})
+
+		It("whose answer is lost is sent again by the SDK with its ClientRequestToken and applied once", func(ctx SpecContext) {
+			l := &loseFirst{next: raw.Options().HTTPClient}
+			lossy := e.Client(dynamodb.New(raw.Options(), ddbtest.QuickRetries, func(o *dynamodb.Options) { o.HTTPClient = l }))
+			Expect(add().Write(ctx, lossy)).To(Succeed())
+			Expect(l.tokens).To(HaveLen(2), "the SDK sent the transaction again after the lost answer")
+			Expect(l.tokens[0]).NotTo(BeEmpty())
+			Expect(l.tokens[1]).To(Equal(l.tokens[0]))
+			Expect(count(ctx)).To(Equal(1), "DynamoDB applied it once")
+		})
+	})
+})
+
+// onConflict calls then after its first transaction cancelled for a
+// conflict, before the caller sees the cancellation.
+type onConflict struct {
+	designs.DB
+	then      func()
+	conflicts int
+}
+
+func (c *onConflict) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput, opts ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
+	out, err := c.DB.TransactWriteItems(ctx, in, opts...)
+	if designs.IsTransactionConflict(err) {
+		if c.conflicts++; c.conflicts == 1 {
+			c.then()
+		}
+	}
+	return out, err
+}
+
+// loseFirst forwards every request, but answers the first
+// TransactWriteItems, which DynamoDB applied, with a server error, as if
+// its answer were lost; it notes each TransactWriteItems' token.
+type loseFirst struct {
+	next   dynamodb.HTTPClient
+	mu     sync.Mutex
+	tokens []string
+}
+
+func (l *loseFirst) Do(r *http.Request) (*http.Response, error) {
+	if !strings.HasSuffix(r.Header.Get("X-Amz-Target"), ".TransactWriteItems") {
+		return l.next.Do(r)
+	}
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		return nil, err
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	var in struct{ ClientRequestToken string }
+	_ = json.Unmarshal(body, &in)
+	l.mu.Lock()
+	l.tokens = append(l.tokens, in.ClientRequestToken)
+	first := len(l.tokens) == 1
+	l.mu.Unlock()
+	resp, err := l.next.Do(r)
+	if err != nil || !first {
+		return resp, err
+	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	lost := []byte(`{"__type":"com.amazonaws.dynamodb.v20120810#InternalServerError","message":"answer lost"}`)
+	return &http.Response{StatusCode: http.StatusInternalServerError, Status: "500 Internal Server Error", Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+		Header: http.Header{"Content-Type": {"application/x-amz-json-1.0"}}, Body: io.NopCloser(bytes.NewReader(lost)),
+		ContentLength: int64(len(lost)), Request: r}, nil
+}
