@@ -63,6 +63,11 @@ const (
 	// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/on-demand-capacity-mode.html#on-demand-capacity-mode-initial
 	GrowSeconds = 30 * 60
 
+	// GrowFactor is how many times its previous peak an on-demand table
+	// serves at once, that peak GrowSeconds old.
+	// Source: as GrowSeconds
+	GrowFactor = 2
+
 	// MaxPageBytes is the most data one Query or Scan call reads: a larger
 	// result comes back in 1 MB pages, each needing another call with the
 	// previous page's LastEvaluatedKey.

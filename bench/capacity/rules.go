@@ -91,6 +91,7 @@ func limits() []Limit {
 			0, "", guess, "https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_ThrottlingReason.html"},
 		{"a new GSI's warm throughput equals a new table's (shown in AWS's DescribeTable example, stated nowhere)", 0, "", guess, guide + "check-warm-throughput.html"},
 		{"on-demand growth: up to double the previous peak within 30 minutes", ddbitem.GrowSeconds, "seconds per doubling", doc, guide + "on-demand-capacity-mode.html#on-demand-capacity-mode-initial"},
+		{"on-demand growth factor over the previous peak", ddbitem.GrowFactor, "× the peak", doc, guide + "on-demand-capacity-mode.html#on-demand-capacity-mode-initial"},
 		{"growth counted in doublings from the warm throughput as the first peak", 0, "", guess, guide + "warm-throughput.html"},
 		{"throttled share of a place over its limit: 1 − limit ÷ demand, per read and write side", 0, "", guess, ""},
 	}

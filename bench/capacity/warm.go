@@ -115,11 +115,11 @@ func (r *run) warm(steady *Ceiling) *WarmCeiling {
 	return best
 }
 
-// doublings is how many times traffic must double to grow from one rate to
-// another.
+// doublings is how many growth steps (each ddbitem.GrowFactor times the
+// last) take traffic from one rate to another.
 func doublings(from, to float64) int {
 	if to <= from {
 		return 0
 	}
-	return int(math.Ceil(math.Log2(to / from)))
+	return int(math.Ceil(math.Log(to/from) / math.Log(ddbitem.GrowFactor)))
 }

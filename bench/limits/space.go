@@ -210,7 +210,7 @@ func hottest(keys map[string]float64) string {
 }
 
 // growth is how an on-demand table or GSI comes to serve more: at once up
-// to twice its peak, once that peak is ddbitem.GrowSeconds old; never more than its
+// to ddbitem.GrowFactor times its peak, once that peak is ddbitem.GrowSeconds old; never more than its
 // quota, never less than its warm throughput.
 type growth struct {
 	warm, quota [2]float64
@@ -242,5 +242,5 @@ func (g *growth) settle(now int64) {
 
 // allowance is what the space serves per second on side.
 func (g *growth) allowance(side int) float64 {
-	return min(g.quota[side], max(g.warm[side], 2*g.peak[side]))
+	return min(g.quota[side], max(g.warm[side], ddbitem.GrowFactor*g.peak[side]))
 }

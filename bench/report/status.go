@@ -147,6 +147,9 @@ func Headline(out bench.Outcome) string {
 		if t.Refused > 0 {
 			line += fmt.Sprintf(": %.1f%% of calls throttled, %d SDK retries", pct(t.Throttled, t.Calls), t.Retries)
 		}
+		if t.Conflicts > 0 {
+			line += fmt.Sprintf("; %d transaction conflicts, %d transactions cancelled by them", t.Conflicts, t.ConflictCancelled)
+		}
 	} else {
 		line += "; limits off"
 	}

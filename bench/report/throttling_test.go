@@ -117,7 +117,7 @@ func TestThrottledRunReportsWhatTheEmulatorRefused(t *testing.T) {
 	}
 
 	h := Headline(out)
-	for _, want := range []string{"; limits scale 0.01: 11.7% of calls throttled, 11 SDK retries", "limits scale 0.01", "11.7%"} {
+	for _, want := range []string{"; limits scale 0.01: 11.7% of calls throttled, 11 SDK retries", "limits scale 0.01", "11.7%", "; 3 transaction conflicts, 2 transactions cancelled by them"} {
 		if !strings.Contains(h, want) {
 			t.Errorf("Headline lacks %q: %q", want, h)
 		}
