@@ -40,8 +40,12 @@ const (
 // holds counts the requests in flight on one item, by kind.
 type holds struct{ txWrites, txGets, writes int32 }
 
-// itemID names an item for conflicts: its table and primary key.
+// itemID names an item for conflicts: its table and primary key ("" with
+// conflicts off, which follows no item).
 func (e *Emulator) itemID(table string, key ddbitem.Item) string {
+	if e.cfg.NoConflicts {
+		return ""
+	}
 	id := table + "\x00" + ddbitem.KeyText(key[e.item.PK])
 	if e.item.SK != "" {
 		id += "\x00" + ddbitem.KeyText(key[e.item.SK])

@@ -66,35 +66,56 @@ func BenchmarkOverhead(b *testing.B) {
 }
 
 // BenchmarkEmulator is the emulator's own work per call, without the SDK
-// around it: the partitions a GetItem touches, its admission and
-// reservation, its end, and the debit of its charge.
+// around it, as attempt does it: the partitions and items a call touches,
+// its conflicts, admission and reservation, its items in flight, its end,
+// and the debit of its charge. GetItem is a read, PutItem a write whose
+// item conflicts are looked up (or not, conflicts off).
 func BenchmarkEmulator(b *testing.B) {
 	s := designs.Schema{PK: "PK", SK: "SK", GSIs: []designs.Index{{Name: "ByG", PK: "G", SK: "SK"}}}
-	e := New(s, Config{Scale: 1000})
-	e.Enable()
 	ctx := designs.WithPattern(context.Background(), "AP-01")
-	ins := make([]*dynamodb.GetItemInput, 1000)
-	charges := make([][]capacity.Charge, len(ins))
-	for i := range ins {
+	const n = 1000
+	gets, puts := make([]any, n), make([]any, n)
+	reads, writes := make([][]capacity.Charge, n), make([][]capacity.Charge, n)
+	for i := range n {
 		k := fmt.Sprintf("K%d", i)
-		ins[i] = &dynamodb.GetItemInput{TableName: aws.String("t"),
-			Key: map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: k}, "SK": &types.AttributeValueMemberS{Value: "A"}}}
-		charges[i] = []capacity.Charge{{Target: designs.MainTable, Key: k, RCU: 0.5}}
+		key := map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: k}, "SK": &types.AttributeValueMemberS{Value: "A"}}
+		gets[i] = &dynamodb.GetItemInput{TableName: aws.String("t"), Key: key}
+		puts[i] = &dynamodb.PutItemInput{TableName: aws.String("t"), Item: key}
+		reads[i] = []capacity.Charge{{Target: designs.MainTable, Key: k, RCU: 0.5}}
+		writes[i] = []capacity.Charge{{Target: designs.MainTable, Key: k, WCU: 1}}
 	}
-	b.ReportAllocs()
-	i := 0
-	for b.Loop() {
-		n := i % len(ins)
-		c := e.newCall(ctx, ins[n])
-		now := e.now()
-		e.mu.Lock()
-		if r, _ := e.decide(c, now); r != nil {
-			b.Fatal("refused")
-		}
-		c.held = e.reserve(c.touches, now, c.held)
-		e.mu.Unlock()
-		e.end(c)
-		e.Debit("t", charges[n])
-		i++
+	for _, c := range []struct {
+		name    string
+		ins     []any
+		charges [][]capacity.Charge
+		off     bool
+	}{{"GetItem", gets, reads, false}, {"PutItem", puts, writes, false}, {"PutItem, conflicts off", puts, writes, true}} {
+		b.Run(c.name, func(b *testing.B) {
+			e := New(s, Config{Scale: 1000, NoConflicts: c.off})
+			e.Enable()
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				k := i % n
+				call := e.newCall(ctx, c.ins[k])
+				now := e.now()
+				e.mu.Lock()
+				if e.conflicts(call) != nil {
+					b.Fatal("in conflict")
+				}
+				if r, _ := e.decide(call, now); r != nil {
+					b.Fatal("refused")
+				}
+				call.held = e.reserve(call.touches, now, call.held)
+				e.hold(call, 1)
+				e.mu.Unlock()
+				e.mu.Lock()
+				e.hold(call, -1)
+				e.mu.Unlock()
+				e.end(call)
+				e.Debit("t", c.charges[k])
+				i++
+			}
+		})
 	}
 }
