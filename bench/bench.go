@@ -189,7 +189,7 @@ func RunLimited(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, l
 	}
 	res.Ledger, res.Inputs = m.ledger, ModelInputs{Requests: requests, Span: duration, TableBytes: model.TableBytes}
 	if m.limits != nil {
-		model.Scale, model.Unserved, model.Placed = m.limits.Scale(), m.limits.Unserved, m.limits.Placed
+		model.Scale, model.Unserved, model.UnservedAt, model.Placed = m.limits.Scale(), m.limits.Unserved, m.limits.UnservedAt, m.limits.Placed
 		res.Unserved = m.limits.UnservedAll()
 		t := m.limits.Measured(requests, duration)
 		res.Throttling = &t

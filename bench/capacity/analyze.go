@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 )
@@ -35,7 +36,7 @@ func (r *run) targets() []TargetUsage {
 			if name == designs.MainTable {
 				bytes = r.TableBytes
 			}
-			tu.Partitions = Partitions(r.Schema.RCU, r.Schema.WCU, bytes)
+			tu.Partitions = throughput.Partitions(r.Schema.RCU, r.Schema.WCU, bytes)
 		}
 		out = append(out, tu)
 	}

@@ -41,6 +41,9 @@ type Model struct {
 	// written to a target's partition key value but ended throttled: their
 	// demand is added to what the served calls consumed there.
 	Unserved func(target, key string) (reads, writes int64)
+	// UnservedAt, when set, is Unserved for the calls that ended in one
+	// second (Unix): the replay puts their demand in that second.
+	UnservedAt func(target, key string, sec int64) (reads, writes int64)
 	// Placed, when set, is the partition of a table's or GSI's (space's)
 	// partition key value, and the space's partition count, as the run's
 	// throttling emulator placed it; else Placement with PlacementSeed on
@@ -76,6 +79,7 @@ func (m Model) Analyze(l *Ledger) Report {
 	if m.TargetRate > 0 {
 		r.Forecast = run.forecast(m.TargetRate)
 	}
+	r.Replay = run.replay()
 	r.Growth = run.growth()
 	r.Cost = run.cost()
 	r.Patterns, r.Disagreements = run.patterns()
@@ -324,15 +328,4 @@ func (r *run) tableThrottleRate(space string) (rate float64, write bool) {
 		rate, write = lim.wcu/per.wcu, true
 	}
 	return rate, write
-}
-
-// Partitions is how many partitions DynamoDB gives a provisioned table or
-// GSI: enough for its throughput at 3,000 RCU and 1,000 WCU each, and for
-// its data at 10 GB each. An on-demand one's is WarmPartitions.
-// Source: the initial allocation formula in the DynamoDB Developer Guide,
-// https://github.com/awsdocs/amazon-dynamodb-developer-guide/blob/master/doc_source/GuidelinesForTables.md
-func Partitions(rcu, wcu, bytes int64) int {
-	byThroughput := math.Ceil(float64(rcu)/ddbitem.PartitionRCU + float64(wcu)/ddbitem.PartitionWCU)
-	bySize := math.Ceil(float64(bytes) / ddbitem.PartitionBytes)
-	return max(1, int(byThroughput), int(bySize))
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 )
@@ -151,8 +152,8 @@ func TestProvisionedTableLimitAndBurst(t *testing.T) {
 	if tu := r.Targets[0]; tu.Partitions != 1 || tu.ProvisionedWCU != 50 {
 		t.Errorf("Analyze().Targets[0] = %+v, want 1 partition for 100 RCU + 50 WCU", tu)
 	}
-	if got := Partitions(1000, 1000, 25<<30); got != 3 {
-		t.Errorf("Partitions(1,000 RCU, 1,000 WCU, 25 GB) = %d, want 3 (by size; 2 by throughput)", got)
+	if got := throughput.Partitions(1000, 1000, 25<<30); got != 3 {
+		t.Errorf("throughput.Partitions(1,000 RCU, 1,000 WCU, 25 GB) = %d, want 3 (by size; 2 by throughput)", got)
 	}
 }
 
@@ -333,17 +334,17 @@ func TestReportIsJSONWithFindings(t *testing.T) {
 // AWS's provisioned formula sums.
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/on-demand-capacity-mode.html#on-demand-capacity-mode-initial
 func TestWarmThroughputIsALinearCombination(t *testing.T) {
-	if got := WarmShare(6000, 2000, ddbitem.NewOnDemandRRU, ddbitem.NewOnDemandWRU); !near(got, 1) {
-		t.Errorf("WarmShare(6,000 RRU, 2,000 WRU) = %g, want the whole warm throughput", got)
+	if got := throughput.WarmShare(6000, 2000, ddbitem.NewOnDemandRRU, ddbitem.NewOnDemandWRU); !near(got, 1) {
+		t.Errorf("throughput.WarmShare(6,000 RRU, 2,000 WRU) = %g, want the whole warm throughput", got)
 	}
-	if got := WarmPartitions(ddbitem.NewOnDemandRRU, ddbitem.NewOnDemandWRU, 0); got != 4 {
-		t.Errorf("WarmPartitions(12,000, 4,000) = %d, want 4", got)
+	if got := throughput.WarmPartitions(ddbitem.NewOnDemandRRU, ddbitem.NewOnDemandWRU, 0); got != 4 {
+		t.Errorf("throughput.WarmPartitions(12,000, 4,000) = %d, want 4", got)
 	}
-	if got := WarmPartitions(ddbitem.NewOnDemandRRU, ddbitem.NewOnDemandWRU, 50<<30); got != 5 {
-		t.Errorf("WarmPartitions(12,000, 4,000, 50 GB) = %d, want 5 (by size)", got)
+	if got := throughput.WarmPartitions(ddbitem.NewOnDemandRRU, ddbitem.NewOnDemandWRU, 50<<30); got != 5 {
+		t.Errorf("throughput.WarmPartitions(12,000, 4,000, 50 GB) = %d, want 5 (by size)", got)
 	}
-	if got := Partitions(ddbitem.NewOnDemandRRU, ddbitem.NewOnDemandWRU, 0); got != 8 {
-		t.Errorf("Partitions(12,000 RCU, 4,000 WCU) provisioned = %d, want 8", got)
+	if got := throughput.Partitions(ddbitem.NewOnDemandRRU, ddbitem.NewOnDemandWRU, 0); got != 8 {
+		t.Errorf("throughput.Partitions(12,000 RCU, 4,000 WCU) provisioned = %d, want 8", got)
 	}
 	// 100 calls over 10 s: 50 puts of 1 KB (1 WRU) and 50 eventually
 	// consistent reads of 8 KB (1 RRU): half a unit of each a request.

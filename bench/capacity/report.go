@@ -21,6 +21,7 @@ type Report struct {
 	Ceiling       *Ceiling       `json:"ceiling,omitempty"`
 	Warm          *WarmCeiling   `json:"warm_ceiling,omitempty"`
 	Forecast      *Forecast      `json:"forecast,omitempty"`
+	Replay        *Replay        `json:"replay,omitempty"`
 	Growth        []Growth       `json:"growth"`
 	Cost          Cost           `json:"cost"`
 	Patterns      []PatternUsage `json:"patterns"`

@@ -2,29 +2,12 @@ package capacity
 
 import (
 	"cmp"
-	"hash/fnv"
 	"math"
 	"slices"
 
+	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/designs"
 )
-
-// Placement is the partition, of n, that holds partition key value key,
-// by an FNV-1a hash of the key salted with seed: the same in every run of
-// one seed, so a spec can choose keys that share a partition or do not,
-// and another seed is another draw. Where AWS places a key is not public.
-func Placement(key string, n int, seed uint64) int {
-	h := fnv.New64a()
-	if seed != 0 {
-		var b [8]byte
-		for i := range b {
-			b[i] = byte(seed >> (8 * i))
-		}
-		_, _ = h.Write(b[:])
-	}
-	_, _ = h.Write([]byte(key))
-	return int(h.Sum64() % uint64(n))
-}
 
 // Sharing is how a hot partition key value's ceiling moves with the other
 // hot keys (the HotKeys heaviest of its table or GSI) sharing its
@@ -123,7 +106,7 @@ func (r *run) place(space, key string) (part, n int) {
 		return r.Placed(space, key)
 	}
 	n = r.partitionCount(space)
-	return Placement(key, n, r.PlacementSeed), n
+	return throughput.Placement(key, n, r.PlacementSeed), n
 }
 
 // partitionCount is how many partitions space has by AWS's rules: a
@@ -135,10 +118,10 @@ func (r *run) partitionCount(space string) int {
 		if space == designs.MainTable {
 			bytes = r.TableBytes
 		}
-		return Partitions(r.Schema.RCU, r.Schema.WCU, bytes)
+		return throughput.Partitions(r.Schema.RCU, r.Schema.WCU, bytes)
 	}
 	w, _ := r.warmUnits()
-	return WarmPartitions(w.rcu/r.scale(), w.wcu/r.scale(), 0)
+	return throughput.WarmPartitions(w.rcu/r.scale(), w.wcu/r.scale(), 0)
 }
 
 // rateOf is the request rate of the mix at which u units fill a partition.

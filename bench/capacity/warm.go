@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/ddbitem"
 )
 
@@ -23,41 +24,6 @@ func (r *run) warmUnits() (u usage, declared bool) {
 	return usage{u.rcu * r.scale(), u.wcu * r.scale()}, declared
 }
 
-// WarmShare is the share of a warm throughput of warmR read and warmW
-// write units per second that rcu read and wcu write units per second
-// take. A new on-demand table serves its 12,000 RRU/s, or its 4,000 WRU/s,
-// or a linear combination of the two: not both at once.
-// Sources: AWS's statement of a new on-demand table's initial throughput,
-// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/on-demand-capacity-mode.html#on-demand-capacity-mode-initial
-// (its earlier revision: "up to 4,000 WRU or 12,000 RRU, or a linear
-// combination of the two"), restated in public load tests of new
-// on-demand tables; the warm-throughput pages give the two figures
-// without saying whether they add. Applying it to a declared or grown
-// warm throughput is inferred.
-func WarmShare(rcu, wcu, warmR, warmW float64) float64 {
-	var s float64
-	if rcu > 0 {
-		s += rcu / warmR
-	}
-	if wcu > 0 {
-		s += wcu / warmW
-	}
-	return s
-}
-
-// WarmPartitions is how many partitions an on-demand table or GSI of warm
-// throughput warmR read and warmW write units per second has: enough to
-// serve either alone at 3,000 RCU or 1,000 WCU each (so a linear
-// combination too), and its data at 10 GB each. A new table's 12,000 RRU
-// or 4,000 WRU is four partitions' worth; Partitions' sum, AWS's formula
-// for provisioned throughput, would count it twice (eight).
-// Inferred: AWS publishes no partition count for on-demand tables.
-func WarmPartitions(warmR, warmW float64, bytes int64) int {
-	byThroughput := math.Ceil(max(warmR/ddbitem.PartitionRCU, warmW/ddbitem.PartitionWCU))
-	bySize := math.Ceil(float64(bytes) / ddbitem.PartitionBytes)
-	return max(1, int(byThroughput), int(bySize))
-}
-
 // warm is the new on-demand table's ceiling: the lowest rate at which the
 // table or a GSI reaches its warm throughput, its reads and writes taking
 // their shares of it together (WarmShare), when that comes before its
@@ -75,7 +41,7 @@ func (r *run) warm(steady *Ceiling) *WarmCeiling {
 		u, _, _ := r.spaceUnits(space)
 		per := r.perRequest(u)
 		quota, _ := r.tableThrottleRate(space)
-		share := WarmShare(per.rcu, per.wcu, lim.rcu, lim.wcu)
+		share := throughput.WarmShare(per.rcu, per.wcu, lim.rcu, lim.wcu)
 		if share <= 0 {
 			continue
 		}

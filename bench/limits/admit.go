@@ -44,15 +44,12 @@ const (
 func (e *Emulator) admit(ts []touch, now int64) *refusal {
 	for _, tc := range ts {
 		s := e.tableOf(tc.table, now).space(tc.target)
-		s.tick(now)
-		if !s.budget[tc.side].open(now) {
+		i, ok := s.Admit(tc.key, tc.side, now)
+		switch {
+		case ok:
+		case i < 0:
 			return e.budgetRefusal(s, tc)
-		}
-		if tc.key == "" {
-			continue
-		}
-		i := s.partition(tc.key)
-		if !s.part(i, now).bucket[tc.side].open(now) {
+		default:
 			return &refusal{space: s, part: i, key: tc.key, side: tc.side,
 				reason: reason(s, tc.side, "KeyRangeThroughputExceeded"), exception: ExceptionProvisioned}
 		}
@@ -77,13 +74,7 @@ func (e *Emulator) reserve(ts []touch, now int64, held []reservation) []reservat
 		if est == 0 {
 			continue
 		}
-		r := reservation{space: s, part: -1, side: tc.side, units: est}
-		s.spend(now, tc.side, est)
-		if tc.key != "" {
-			r.part = s.partition(tc.key)
-			s.part(r.part, now).bucket[tc.side].take(now, est)
-		}
-		held = append(held, r)
+		held = append(held, reservation{space: s, part: s.Hold(tc.key, tc.side, now, est), side: tc.side, units: est})
 	}
 	return held
 }
@@ -104,10 +95,7 @@ func (e *Emulator) end(c *call) {
 	defer e.mu.Unlock()
 	e.m.ended(e, c, now)
 	for _, r := range c.held {
-		r.space.spend(now, r.side, -r.units)
-		if r.part >= 0 {
-			r.space.part(r.part, now).bucket[r.side].take(now, -r.units)
-		}
+		r.space.Release(r.part, r.side, now, r.units)
 	}
 }
 
@@ -137,9 +125,9 @@ func (e *Emulator) learn(k keySlot, u [2]float64) {
 func (e *Emulator) budgetRefusal(s *space, tc touch) *refusal {
 	r := &refusal{space: s, part: -1, key: tc.key, side: tc.side}
 	switch {
-	case s.grow == nil:
+	case !s.OnDemand():
 		r.reason, r.exception = reason(s, tc.side, "ProvisionedThroughputExceeded"), ExceptionProvisioned
-	case s.grow.allowance(tc.side) >= s.grow.quota[tc.side]:
+	case s.AtQuota(tc.side):
 		r.reason, r.exception = reason(s, tc.side, "AccountLimitExceeded"), ExceptionThrottling
 	default:
 		r.reason, r.exception = reason(s, tc.side, "KeyRangeThroughputExceeded"), ExceptionProvisioned

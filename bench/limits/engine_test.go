@@ -132,7 +132,7 @@ func TestAdaptiveExample(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			e, clock := newAt(provisioned(1, 400), Config{Partitions: 4})
-			e.tableOf("t", clock.UnixNano()).spaces[designs.MainTable].budget[write].tokens = 0 // no burst left
+			e.tableOf("t", clock.UnixNano()).spaces[designs.MainTable].Drain(-1, write, clock.UnixNano(), 0) // no burst left
 			flows := []flow{{keys[0], 50, write}, {keys[1], 50, write}, {keys[2], 50, write}, {keys[3], c.hot, write}}
 			got := simulate(e, clock, 60, ticks, flows)
 			var total float64
@@ -231,7 +231,7 @@ func TestIsolation(t *testing.T) {
 func TestOnDemandLinearCombination(t *testing.T) {
 	const ticks = 20
 	e, clock := newAt(designs.Schema{PK: "PK"}, Config{})
-	if n := e.tableOf("t", clock.UnixNano()).spaces[designs.MainTable].count; n != 4 {
+	if n := e.tableOf("t", clock.UnixNano()).spaces[designs.MainTable].Count(); n != 4 {
 		t.Errorf("a new on-demand table has %d partitions, want 4", n)
 	}
 	for _, c := range []struct {

@@ -44,22 +44,17 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/keytab"
 	"github.com/ddbharness/ddbharness/internal/spill"
 )
 
-// Defaults of Config.
-const (
-	// DefaultIsolateAfter is how long a partition stays hot before the
-	// emulator isolates its hottest partition key value. Inferred: AWS
-	// says adaptive capacity isolates frequently accessed items, not when.
-	DefaultIsolateAfter = 5 * time.Minute
-	// HotShare is the share of a partition's limit, on either side, a
-	// second must reach to count as hot. Inferred, as IsolateAfter.
-	HotShare = 0.8
-)
+// DefaultIsolateAfter is how long a partition stays hot before the
+// emulator isolates its hottest partition key value
+// (throughput.DefaultIsolateAfter).
+const DefaultIsolateAfter = throughput.DefaultIsolateAfter
 
 // Config is what the emulator needs beyond the schema.
 type Config struct {

@@ -13,13 +13,14 @@ import (
 // measure is what the emulator saw: per partition, per partition key value
 // and second, and per pattern. Guarded by Emulator.mu.
 type measure struct {
-	start    int64
-	parts    map[partID]*partStats
-	cells    map[cell]int64 // refused attempts per value and second
-	patterns map[designs.PatternID]*PatternThrottles
-	unserved map[slot][2]int64            // calls that ended throttled, per value and side
-	keys     *spill.Map[partKey, float64] // units per partition and value, both sides against their limits
-	items    map[string]int64             // item-level conflicts per item (conflict.go's itemID)
+	start      int64
+	parts      map[partID]*partStats
+	cells      map[cell]int64 // refused attempts per value and second
+	patterns   map[designs.PatternID]*PatternThrottles
+	unserved   map[slot][2]int64            // calls that ended throttled, per value and side
+	unservedAt map[cell][2]int64            // the same, per value and second they ended in
+	keys       *spill.Map[partKey, float64] // units per partition and value, both sides against their limits
+	items      map[string]int64             // item-level conflicts per item (conflict.go's itemID)
 }
 
 // partKey is a partition key value (by its id in names) of one partition
@@ -60,7 +61,7 @@ type secondStats struct {
 
 func newMeasure() measure {
 	return measure{parts: map[partID]*partStats{}, cells: map[cell]int64{},
-		patterns: map[designs.PatternID]*PatternThrottles{}, unserved: map[slot][2]int64{}, keys: spill.New[partKey, float64](keyRows),
+		patterns: map[designs.PatternID]*PatternThrottles{}, unserved: map[slot][2]int64{}, unservedAt: map[cell][2]int64{}, keys: spill.New[partKey, float64](keyRows),
 		items: map[string]int64{}}
 }
 
@@ -111,7 +112,8 @@ func (m *measure) consumed(s *space, i int, key uint32, now int64, u [2]float64)
 			sec.calls[side]++
 		}
 	}
-	share := max(u[read]/s.limit[read], u[write]/s.limit[write])
+	limit := s.Limit()
+	share := max(u[read]/limit[read], u[write]/limit[write])
 	m.keys.Update(partKey{p.n, key}, func(was float64, _ bool) float64 { return was + share })
 }
 
@@ -153,7 +155,7 @@ func (m *measure) conflicted(c *call, hit []bool) {
 
 // isolated marks the partition a value was just isolated on.
 func (m *measure) isolated(s *space) {
-	m.part(s, s.count-1).isolated = true
+	m.part(s, s.Count()-1).isolated = true
 }
 
 // ended counts a call's outcome: its attempts, and when it ended throttled,
@@ -179,8 +181,12 @@ func (m *measure) ended(e *Emulator, c *call, now int64) {
 		u := m.unserved[k]
 		u[tc.side]++
 		m.unserved[k] = u
+		at := cell{k, second(now)}
+		u = m.unservedAt[at]
+		u[tc.side]++
+		m.unservedAt[at] = u
 		if tc.key != "" {
-			p := m.part(s, s.partition(tc.key))
+			p := m.part(s, s.Partition(tc.key))
 			p.unserved[tc.side]++
 			p.second(second(now)).unserved[tc.side]++
 		}
@@ -295,6 +301,15 @@ func (e *Emulator) Unserved(target, key string) (reads, writes int64) {
 	return u[read], u[write]
 }
 
+// UnservedAt is Unserved for the calls that ended in second sec (Unix):
+// the capacity model's replay puts their demand back in its second.
+func (e *Emulator) UnservedAt(target, key string, sec int64) (reads, writes int64) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	u := e.m.unservedAt[cell{slot{target, key}, sec}]
+	return u[read], u[write]
+}
+
 // Measured sums up the run: requests calls of the mix over span.
 func (e *Emulator) Measured(requests int64, span time.Duration) Throttling {
 	e.mu.Lock()
@@ -355,7 +370,7 @@ func topConflicts(items []ItemConflicts) []ItemConflicts {
 }
 
 func (e *Emulator) partitionReport(id partID, p *partStats, side int, requests int64, rate float64) PartitionThrottles {
-	limit := p.space.limit[side]
+	limit := p.space.Limit()[side]
 	pt := PartitionThrottles{Target: id.space, Partition: id.i, Isolated: p.isolated, Keys: e.topKeys(p.n, 3),
 		Side: [2]string{"read", "write"}[side], Limit: limit, First: time.Unix(0, p.first[side]).UTC(),
 		FirstSecond: float64(p.first[side]-e.m.start) / 1e9, Refused: p.refused[side],
@@ -424,7 +439,7 @@ func (e *Emulator) Placed(space, key string) (part, partitions int) {
 	defer e.mu.Unlock()
 	for _, name := range tables(e.tables) {
 		if s := e.tables[name].spaces[space]; s != nil {
-			return s.partition(key), s.count
+			return s.Partition(key), s.Count()
 		}
 	}
 	return 0, 1

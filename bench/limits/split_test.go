@@ -22,7 +22,7 @@ func TestSplitAcrossTables(t *testing.T) {
 	for run := range 20 {
 		e, clock := newAt(designs.Schema{PK: "PK", SK: "SK"}, Config{Partitions: 1})
 		e.mu.Lock()
-		e.tableOf("spent", clock.UnixNano()).spaces[designs.MainTable].part(0, clock.UnixNano()).bucket[write].tokens = -1
+		e.tableOf("spent", clock.UnixNano()).spaces[designs.MainTable].Drain(0, write, clock.UnixNano(), -1)
 		e.mu.Unlock()
 		in := &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{
 			"spent": {put("S1"), put("S2")}, "fresh": {put("F1"), put("F2"), put("F3")}}}

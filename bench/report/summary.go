@@ -36,6 +36,9 @@ func WriteSummary(w io.Writer, out bench.Outcome) error {
 	p.errors(out.Errors)
 	p.throttling(out)
 	p.conflicts(out)
+	if out.Throttling == nil && st.FindingsValid() {
+		p.replay(out.Capacity.Replay)
+	}
 	if out.Service != "" && out.Served != nil {
 		p.serviceThrottling(*out.Served)
 	}

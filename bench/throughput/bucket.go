@@ -1,22 +1,22 @@
-package limits
+package throughput
 
-// bucket is a token bucket of capacity units that may go into debt: a call
+// Bucket is a token bucket of capacity units that may go into debt: a call
 // is let in while the bucket holds any units, and what it consumed is taken
 // when it completes, however much that is. Times are Unix nanoseconds.
-type bucket struct {
+type Bucket struct {
 	rate   float64 // units added per second
 	size   float64 // the most it holds
 	tokens float64
 	at     int64 // when tokens was last brought up to date
 }
 
-// newBucket returns a full bucket.
-func newBucket(rate, size float64, now int64) bucket {
-	return bucket{rate: rate, size: size, tokens: size, at: now}
+// NewBucket returns a full bucket.
+func NewBucket(rate, size float64, now int64) Bucket {
+	return Bucket{rate: rate, size: size, tokens: size, at: now}
 }
 
 // refill brings the bucket up to now.
-func (b *bucket) refill(now int64) {
+func (b *Bucket) refill(now int64) {
 	if now <= b.at {
 		return
 	}
@@ -24,21 +24,24 @@ func (b *bucket) refill(now int64) {
 	b.at = now
 }
 
-// open reports whether the bucket lets a call in at now.
-func (b *bucket) open(now int64) bool {
+// Open reports whether the bucket lets a call in at now.
+func (b *Bucket) Open(now int64) bool {
 	b.refill(now)
 	return b.tokens > 0
 }
 
-// take debits u units at now.
-func (b *bucket) take(now int64, u float64) {
+// Take debits u units at now (a negative u gives them back).
+func (b *Bucket) Take(now int64, u float64) {
 	b.refill(now)
 	b.tokens -= u
 }
 
+// Rate is the units the bucket adds per second.
+func (b *Bucket) Rate() float64 { return b.rate }
+
 // resize changes the rate (and the size, a second of the rate), keeping the
 // units held.
-func (b *bucket) resize(now int64, rate float64) {
+func (b *Bucket) resize(now int64, rate float64) {
 	b.refill(now)
 	b.rate, b.size = rate, rate
 	b.tokens = min(b.tokens, b.size)

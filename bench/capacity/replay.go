@@ -1,0 +1,208 @@
+package capacity
+
+import (
+	"cmp"
+	"maps"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbharness/ddbharness/bench/throughput"
+)
+
+// Replay is what the throughput engine (bench/throughput, which the
+// limits emulator runs live) refuses when the run's hot partition key
+// values are replayed through it second by second: the same rules, on the
+// same placement, as the emulator's.
+//
+// Each hot key's units of each second are fed as calls of its units a
+// call, evenly over the second (the ledger keeps no time within a second:
+// inferred), with the demand of its calls that ended throttled in
+// that second (limits on; for a merged run of shards, spread over the
+// seconds in proportion to the units served in each: inferred). Only the
+// hot keys (TopN of each table and GSI) are replayed:
+// a table's budget sees no other traffic.
+type Replay struct {
+	First      int64               `json:"first"` // the Unix second replayed first
+	Partitions []ReplayedPartition `json:"partitions"`
+}
+
+// ReplayedPartition is one side of one partition the replay refused on:
+// its hot keys, the seconds (Unix, as ranges) it refused in, and the share
+// of the units fed to it that it refused.
+type ReplayedPartition struct {
+	Target      string        `json:"target"`
+	Partition   int           `json:"partition"`
+	Side        string        `json:"side"`
+	Keys        []string      `json:"keys"`
+	FirstSecond float64       `json:"first_refusal_second"` // from Report.Start
+	Seconds     int           `json:"seconds_refused"`
+	Ranges      []SecondRange `json:"ranges"`
+	Refused     float64       `json:"refused_share"`
+}
+
+// SecondRange is the Unix seconds From through To.
+type SecondRange struct {
+	From int64 `json:"from"`
+	To   int64 `json:"to"`
+}
+
+// replay feeds each space's hot keys through the engine.
+func (r *run) replay() *Replay {
+	if r.l.first > r.l.last {
+		return nil
+	}
+	out := &Replay{First: r.l.first}
+	for _, name := range slices.SortedFunc(maps.Keys(r.placed()), byTarget) {
+		out.Partitions = append(out.Partitions, r.replaySpace(name, r.placed()[name])...)
+	}
+	return out
+}
+
+// feed is one hot key's demand per second, and its units a call.
+type feed struct {
+	key  string
+	secs map[int64]usage
+	per  usage
+}
+
+func (r *run) replaySpace(name string, s *spaceLoad) []ReplayedPartition {
+	if len(s.hot) == 0 {
+		return nil
+	}
+	c := throughput.Config{Scale: r.scale(), Provisioned: r.Schema.Billing == types.BillingModeProvisioned,
+		RCU: float64(r.Schema.RCU), WCU: float64(r.Schema.WCU), WarmReads: r.WarmReads, WarmWrites: r.WarmWrites,
+		Partitions: s.n, PlacementSeed: r.PlacementSeed, IsolateAfter: -1}
+	start := r.l.first * int64(time.Second)
+	sp := throughput.NewSpace(c, start)
+	feeds := make([]feed, 0, len(s.hot))
+	for _, g := range s.hot {
+		feeds = append(feeds, r.feedOf(name, g))
+	}
+	type at struct{ part, side int }
+	refused := map[at]map[int64]bool{}
+	fed, lost := map[at]float64{}, map[at]float64{}
+	keys := map[int][]string{}
+	for _, f := range feeds {
+		if part, _ := r.place(name, f.key); len(keys[part]) < maxWith {
+			keys[part] = append(keys[part], f.key) // heaviest first
+		}
+	}
+	type event struct {
+		at    int64
+		key   string
+		side  int
+		units float64
+	}
+	var events []event
+	for sec := r.l.first; sec <= r.l.last; sec++ {
+		events = events[:0]
+		for _, f := range feeds {
+			u := f.secs[sec]
+			for side, units := range [2]float64{u.rcu, u.wcu} {
+				if units <= 0 {
+					continue
+				}
+				// As many calls as the units make at the key's units a
+				// call, evenly over the second.
+				n := 1
+				if per := [2]float64{f.per.rcu, f.per.wcu}[side]; per > 0 {
+					n = max(1, int(math.Round(units/per)))
+				}
+				for i := range n {
+					events = append(events, event{sec*int64(time.Second) + int64((float64(i)+0.5)*float64(time.Second)/float64(n)), f.key, side, units / float64(n)})
+				}
+			}
+		}
+		slices.SortStableFunc(events, func(a, b event) int { return cmp.Compare(a.at, b.at) })
+		for _, ev := range events {
+			part, ok := sp.Admit(ev.key, ev.side, ev.at)
+			if part < 0 {
+				part = sp.Partition(ev.key)
+			}
+			a := at{part, ev.side}
+			fed[a] += ev.units
+			if !ok {
+				lost[a] += ev.units
+				if refused[a] == nil {
+					refused[a] = map[int64]bool{}
+				}
+				refused[a][sec] = true
+				continue
+			}
+			var v [2]float64
+			v[ev.side] = ev.units
+			sp.Consume(ev.key, v, ev.at)
+		}
+	}
+	var out []ReplayedPartition
+	for a, secs := range refused {
+		p := ReplayedPartition{Target: name, Partition: a.part, Side: [2]string{"read", "write"}[a.side], Keys: keys[a.part],
+			Seconds: len(secs), Refused: lost[a] / fed[a]}
+		sorted := slices.Sorted(maps.Keys(secs))
+		p.FirstSecond = float64(sorted[0] - r.l.first)
+		for _, sec := range sorted {
+			if n := len(p.Ranges); n > 0 && p.Ranges[n-1].To == sec-1 {
+				p.Ranges[n-1].To = sec
+				continue
+			}
+			p.Ranges = append(p.Ranges, SecondRange{sec, sec})
+		}
+		out = append(out, p)
+	}
+	slices.SortFunc(out, func(a, b ReplayedPartition) int {
+		return cmp.Or(cmp.Compare(a.FirstSecond, b.FirstSecond), cmp.Compare(a.Partition, b.Partition), cmp.Compare(a.Side, b.Side))
+	})
+	return out
+}
+
+// feedOf is hot group g's demand per second: the units it was served in
+// each, and its calls that ended throttled there (each as much as a served
+// call of its side); without UnservedAt, the throttled calls' demand is
+// spread over the seconds in proportion to the units served in each.
+func (r *run) feedOf(space string, g *group) feed {
+	f := feed{key: g.key, secs: map[int64]usage{}}
+	var served, per usage
+	for _, t := range r.targetsOf(space) {
+		k := r.l.key(slot{t, g.key})
+		if k == nil {
+			continue
+		}
+		if t == space {
+			if k.readCalls > 0 {
+				per.rcu = k.rcu / float64(k.readCalls)
+			}
+			if k.writeCalls > 0 {
+				per.wcu = k.wcu / float64(k.writeCalls)
+			}
+		}
+		for _, s := range k.seconds {
+			u := f.secs[s.sec]
+			f.secs[s.sec] = usage{u.rcu + s.rcu, u.wcu + s.wcu}
+			served.rcu, served.wcu = served.rcu+s.rcu, served.wcu+s.wcu
+		}
+	}
+	f.per = per
+	if r.UnservedAt != nil {
+		for sec := r.l.first; sec <= r.l.last; sec++ {
+			if reads, writes := r.UnservedAt(space, g.key, sec); reads+writes > 0 {
+				u := f.secs[sec]
+				f.secs[sec] = usage{u.rcu + float64(reads)*per.rcu, u.wcu + float64(writes)*per.wcu}
+			}
+		}
+		return f
+	}
+	scale := usage{1, 1}
+	if served.rcu > 0 {
+		scale.rcu = g.rcu / served.rcu
+	}
+	if served.wcu > 0 {
+		scale.wcu = g.wcu / served.wcu
+	}
+	for sec, u := range f.secs {
+		f.secs[sec] = usage{u.rcu * scale.rcu, u.wcu * scale.wcu}
+	}
+	return f
+}

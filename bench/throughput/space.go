@@ -1,0 +1,340 @@
+package throughput
+
+import (
+	"math"
+	"time"
+
+	"github.com/ddbharness/ddbharness/ddbitem"
+)
+
+// Defaults of Config.
+const (
+	// DefaultIsolateAfter is how long a partition stays hot before its
+	// hottest partition key value is isolated. Inferred: AWS says adaptive
+	// capacity isolates frequently accessed items, not when.
+	DefaultIsolateAfter = 5 * time.Minute
+	// HotShare is the share of a partition's limit, on either side, a
+	// second must reach to count as hot. Inferred, as IsolateAfter.
+	HotShare = 0.8
+)
+
+// Config is one table's or GSI's throughput.
+type Config struct {
+	// Scale multiplies every rate; 0 means 1 (real DynamoDB's).
+	Scale float64
+	// Provisioned, with RCU and WCU, is a provisioned table or GSI;
+	// otherwise on-demand, at WarmReads and WarmWrites (0: a new table's
+	// 12,000 and 4,000).
+	Provisioned           bool
+	RCU, WCU              float64
+	WarmReads, WarmWrites float64
+	// Bytes is the data, for the partition count.
+	Bytes int64
+	// Partitions, when set, is the partition count instead of the one
+	// throughput and data give.
+	Partitions int
+	// PlacementSeed salts Placement.
+	PlacementSeed uint64
+	// IsolateAfter is DefaultIsolateAfter when zero; negative: never.
+	IsolateAfter time.Duration
+}
+
+// Space is one table (with its LSIs, which live in its partitions) or one
+// GSI: its partitions and its own budget per side. It is not safe for
+// concurrent use.
+type Space struct {
+	limit        [2]float64         // one partition's units per second, scaled
+	parts        map[int]*partition // made at first use: a provisioned table may have very many
+	count        int                // partitions so far
+	hashed       int                // partitions placed by hash; later ones hold isolated values
+	placed       map[string]int     // partition key values isolated on a partition of their own
+	seed         uint64
+	isolateAfter time.Duration
+	budget       [2]Bucket  // provisioned throughput with burst, or the on-demand allowance
+	grow         *growth    // on-demand only
+	sec          int64      // the second cur counts
+	cur          [2]float64 // units consumed in sec
+}
+
+// partition is one partition: a bucket per side at the partition limit,
+// and the units each partition key value consumed in the current second,
+// to find a hot partition's hottest value.
+type partition struct {
+	bucket [2]Bucket
+	sec    int64
+	keys   map[string]float64 // units (both sides, against their limits) per value in sec
+	use    float64            // the larger side's share of the limit in sec
+	hot    time.Duration      // how long it has been hot without a break
+}
+
+// NewSpace lays out a table's or a GSI's partitions and budget: a
+// provisioned one at its throughput with 300 s of burst, banked in full at
+// the start (AWS gives burst on a best-effort basis), any partition free to
+// use what the others leave (adaptive capacity) up to its own limit; an
+// on-demand one at its warm throughput, growing with its peak.
+// Sources: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/burst-adaptive-capacity.html
+// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/on-demand-capacity-mode.html
+// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/warm-throughput.html
+func NewSpace(c Config, now int64) *Space {
+	k := c.Scale
+	if k <= 0 {
+		k = 1
+	}
+	s := &Space{placed: map[string]int{}, parts: map[int]*partition{}, seed: c.PlacementSeed, isolateAfter: c.IsolateAfter,
+		limit: [2]float64{ddbitem.PartitionRCU * k, ddbitem.PartitionWCU * k}}
+	if s.isolateAfter == 0 {
+		s.isolateAfter = DefaultIsolateAfter
+	}
+	rcu, wcu := c.RCU, c.WCU
+	if c.Provisioned {
+		for side, rate := range [2]float64{rcu * k, wcu * k} {
+			s.budget[side] = NewBucket(rate, rate*ddbitem.BurstSeconds, now)
+		}
+	} else {
+		rcu, wcu = or(c.WarmReads, ddbitem.NewOnDemandRRU), or(c.WarmWrites, ddbitem.NewOnDemandWRU)
+		s.grow = &growth{warm: [2]float64{rcu * k, wcu * k}, quota: [2]float64{ddbitem.OnDemandTableRRU * k, ddbitem.OnDemandTableWRU * k}}
+		for side := range 2 {
+			a := s.grow.allowance(side)
+			s.budget[side] = NewBucket(a, a, now)
+		}
+	}
+	n := c.Partitions
+	switch {
+	case n > 0:
+	case c.Provisioned:
+		n = Partitions(int64(rcu), int64(wcu), c.Bytes)
+	default:
+		n = WarmPartitions(rcu, wcu, c.Bytes)
+	}
+	s.hashed, s.count = n, n
+	return s
+}
+
+func or(v, def float64) float64 {
+	if v > 0 {
+		return v
+	}
+	return def
+}
+
+// Limit is one partition's units per second, per side.
+func (s *Space) Limit() [2]float64 { return s.limit }
+
+// Count is how many partitions the space has, isolated ones included.
+func (s *Space) Count() int { return s.count }
+
+// OnDemand reports whether the space serves on demand.
+func (s *Space) OnDemand() bool { return s.grow != nil }
+
+// AtQuota reports whether an on-demand space's allowance on side has
+// reached the account's table quota.
+func (s *Space) AtQuota(side int) bool {
+	return s.grow != nil && s.grow.allowance(side) >= s.grow.quota[side]
+}
+
+// Partition is the partition that holds partition key value key: its own
+// when isolated, else the one its hash falls on.
+func (s *Space) Partition(key string) int {
+	if i, ok := s.placed[key]; ok {
+		return i
+	}
+	return Placement(key, s.hashed, s.seed)
+}
+
+// Admit decides an attempt on side of partition key value key ("" for a
+// Scan, which only the budget admits): ok when the budget and the
+// partition both have units left; otherwise part is the partition that
+// refused, -1 for the budget.
+func (s *Space) Admit(key string, side int, now int64) (part int, ok bool) {
+	s.Tick(now)
+	if !s.budget[side].Open(now) {
+		return -1, false
+	}
+	if key == "" {
+		return -1, true
+	}
+	i := s.Partition(key)
+	if !s.part(i, now).bucket[side].Open(now) {
+		return i, false
+	}
+	return i, true
+}
+
+// Hold takes u units of side from the budget and, unless key is "", from
+// key's partition, for a call in flight; it returns that partition, -1
+// for none. Release gives them back.
+func (s *Space) Hold(key string, side int, now int64, u float64) int {
+	s.spend(now, side, u)
+	if key == "" {
+		return -1
+	}
+	i := s.Partition(key)
+	s.part(i, now).bucket[side].Take(now, u)
+	return i
+}
+
+// Release gives back what Hold took on partition part (-1: the budget
+// alone).
+func (s *Space) Release(part, side int, now int64, u float64) {
+	s.spend(now, side, -u)
+	if part >= 0 {
+		s.part(part, now).bucket[side].Take(now, -u)
+	}
+}
+
+// Drain empties side of the budget, or of partition part, down to units
+// (burst spent, a partition in debt): for a spec that starts there.
+func (s *Space) Drain(part, side int, now int64, units float64) {
+	b := &s.budget[side]
+	if part >= 0 {
+		b = &s.part(part, now).bucket[side]
+	}
+	b.refill(now)
+	b.tokens = units
+}
+
+// Consume debits u units on the partition of key and on the space's
+// budget, follows the partition's heat, and returns the partition; isolated
+// says the second that began moved a hot value to a partition of its own
+// (the newest, Count()-1).
+func (s *Space) Consume(key string, u [2]float64, now int64) (part int, isolated bool) {
+	s.Tick(now)
+	i := s.Partition(key)
+	p := s.part(i, now)
+	isolated = s.tickPartition(p, now)
+	for side := range 2 {
+		if u[side] == 0 {
+			continue
+		}
+		p.bucket[side].Take(now, u[side])
+		s.spend(now, side, u[side])
+		s.cur[side] += u[side]
+	}
+	share := max(u[Read]/s.limit[Read], u[Write]/s.limit[Write])
+	p.keys[key] += share
+	p.use += share
+	return i, isolated
+}
+
+// part is partition i, full at its first use.
+func (s *Space) part(i int, now int64) *partition {
+	p := s.parts[i]
+	if p == nil {
+		p = s.newPartition(now)
+		s.parts[i] = p
+	}
+	return p
+}
+
+func (s *Space) newPartition(now int64) *partition {
+	return &partition{bucket: [2]Bucket{NewBucket(s.limit[Read], s.limit[Read], now), NewBucket(s.limit[Write], s.limit[Write], now)}, keys: map[string]float64{}}
+}
+
+// spend debits u units of side from the space's budget. An on-demand
+// space's allowance serves reads, or writes, or a linear combination of
+// the two (WarmShare): each side's bucket holds the whole allowance in its
+// own units, so units of one side take their share from the other too. A
+// provisioned space's sides are apart.
+func (s *Space) spend(now int64, side int, u float64) {
+	s.budget[side].Take(now, u)
+	if s.grow != nil {
+		other := 1 - side
+		s.budget[other].Take(now, u*s.budget[other].rate/s.budget[side].rate)
+	}
+}
+
+// Tick starts a new second of the space when now is in one: an on-demand
+// space's allowance follows its settled peak.
+func (s *Space) Tick(now int64) {
+	sec := now / int64(time.Second)
+	if sec == s.sec {
+		return
+	}
+	if s.grow != nil && s.sec != 0 {
+		s.grow.record(s.sec, s.cur)
+		s.grow.settle(sec)
+		for side := range 2 {
+			s.budget[side].resize(now, s.grow.allowance(side))
+		}
+	}
+	s.sec, s.cur = sec, [2]float64{}
+}
+
+// tickPartition starts a new second of p: a second at HotShare of the
+// limit or more adds to its heat, any other second ends it, and heat that
+// lasted isolateAfter moves its hottest value to a partition of its own.
+func (s *Space) tickPartition(p *partition, now int64) (isolated bool) {
+	sec := now / int64(time.Second)
+	if sec == p.sec {
+		return false
+	}
+	switch {
+	case p.sec != 0 && sec == p.sec+1 && p.use >= HotShare:
+		p.hot += time.Second
+	default:
+		p.hot = 0
+	}
+	if s.isolateAfter > 0 && p.hot >= s.isolateAfter && len(p.keys) > 1 {
+		s.isolate(hottest(p.keys), now)
+		p.hot = 0
+		isolated = true
+	}
+	p.sec, p.use = sec, 0
+	clear(p.keys)
+	return isolated
+}
+
+// isolate moves partition key value key to a new partition of its own.
+func (s *Space) isolate(key string, now int64) {
+	s.placed[key] = s.count
+	s.parts[s.count] = s.newPartition(now)
+	s.count++
+}
+
+// hottest is the value with the most units, the smallest on a tie.
+func hottest(keys map[string]float64) string {
+	best, most := "", math.Inf(-1)
+	for k, u := range keys {
+		if u > most || (u == most && k < best) {
+			best, most = k, u
+		}
+	}
+	return best
+}
+
+// growth is how an on-demand table or GSI comes to serve more: at once up
+// to ddbitem.GrowFactor times its peak, once that peak is
+// ddbitem.GrowSeconds old; never more than its quota, never less than its
+// warm throughput.
+type growth struct {
+	warm, quota [2]float64
+	peak        [2]float64 // the highest second at least ddbitem.GrowSeconds old
+	seconds     []usedSecond
+}
+
+type usedSecond struct {
+	sec  int64
+	used [2]float64
+}
+
+func (g *growth) record(sec int64, used [2]float64) {
+	g.seconds = append(g.seconds, usedSecond{sec, used})
+}
+
+// settle folds the seconds older than ddbitem.GrowSeconds into the peak.
+func (g *growth) settle(now int64) {
+	old := now - ddbitem.GrowSeconds
+	n := 0
+	for n < len(g.seconds) && g.seconds[n].sec <= old {
+		for side := range 2 {
+			g.peak[side] = max(g.peak[side], g.seconds[n].used[side])
+		}
+		n++
+	}
+	g.seconds = g.seconds[n:]
+}
+
+// allowance is what the space serves per second on side.
+func (g *growth) allowance(side int) float64 {
+	return min(g.quota[side], max(g.warm[side], ddbitem.GrowFactor*g.peak[side]))
+}
