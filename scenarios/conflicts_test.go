@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
-	"net/http"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -17,6 +15,7 @@ import (
 	"github.com/ddbharness/ddbharness/bench/engine"
 	"github.com/ddbharness/ddbharness/bench/limits"
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/internal/testnet"
 	"github.com/ddbharness/ddbharness/scenarios"
 	"github.com/ddbharness/ddbharness/workload"
 )
@@ -29,7 +28,7 @@ var conflictSpecs = Label("dynamodb", "conflicts")
 type twinDB struct {
 	designs.DB
 	held  designs.DB // through the gate
-	gate  *txGate
+	gate  *testnet.Gate
 	armed atomic.Bool
 	twin  chan error // the twin's outcome, once let go
 }
@@ -45,37 +44,13 @@ func (t *twinDB) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWr
 			t.twin <- err
 		}()
 		select {
-		case <-t.gate.entered:
+		case <-t.gate.Entered:
 		case <-time.After(heldBound):
 			return nil, errors.New("the twin transaction never reached the wire")
 		}
 	}
 	return t.DB.TransactWriteItems(ctx, in, opts...)
 }
-
-// txGate holds every request until opened.
-type txGate struct {
-	next    dynamodb.HTTPClient
-	entered chan struct{}
-	open    chan struct{}
-	once    sync.Once
-}
-
-func newTxGate(next dynamodb.HTTPClient) *txGate {
-	return &txGate{next: next, entered: make(chan struct{}, 1), open: make(chan struct{})}
-}
-
-func (g *txGate) Do(r *http.Request) (*http.Response, error) {
-	g.entered <- struct{}{}
-	select {
-	case <-g.open:
-	case <-r.Context().Done():
-		return nil, r.Context().Err()
-	}
-	return g.next.Do(r)
-}
-
-func (g *txGate) release() { g.once.Do(func() { close(g.open) }) }
 
 // heldBound is how long a held request may take to reach the wire, or to
 // end once let go, on a loaded machine.
@@ -134,9 +109,9 @@ var _ = Describe("the designs under transaction conflicts", conflictSpecs, func(
 // call ended before any transaction.
 func conflictOnce(ctx context.Context, e *limits.Emulator, tw *twinDB, drv workload.Driver, table string, p designs.PatternID, key int) bool {
 	GinkgoHelper()
-	tw.gate = newTxGate(db.Options().HTTPClient)
+	tw.gate = testnet.NewGate(db.Options().HTTPClient)
 	tw.held = e.Client(dynamodb.New(db.Options(), func(o *dynamodb.Options) { o.HTTPClient = tw.gate; o.RetryMaxAttempts = 1 }))
-	defer tw.gate.release()
+	defer tw.gate.Release()
 	tw.armed.Store(true)
 	before, refusedBefore := scanAll(ctx, table), e.Measured(0, 0).ConflictCancelled
 	err := drv.Call(ctx, p, key, rand.New(rand.NewPCG(7, 7)))
@@ -144,7 +119,7 @@ func conflictOnce(ctx context.Context, e *limits.Emulator, tw *twinDB, drv workl
 		return false
 	}
 	after := scanAll(ctx, table)
-	tw.gate.release()
+	tw.gate.Release()
 	var twinErr error
 	select {
 	case twinErr = <-tw.twin:

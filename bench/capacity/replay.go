@@ -23,13 +23,18 @@ import (
 // that second (limits on; for a merged run of shards, spread over the
 // seconds in proportion to the units served in each: inferred). Only the
 // hot keys (TopN of each table and GSI) are replayed:
-// a table's budget sees no other traffic.
+// a table's budget sees no other traffic. Each key is replayed on its own:
+// a call that touches several keys, refused on one partition, spends
+// nothing on the others live, but each of its keys' demand is replayed in
+// full, so where a run's calls span partitions the replay refuses more
+// than the emulator would.
 type Replay struct {
 	First      int64               `json:"first"` // the Unix second replayed first
 	Partitions []ReplayedPartition `json:"partitions"`
 }
 
-// ReplayedPartition is one side of one partition the replay refused on:
+// ReplayedPartition is one side of one partition (-1: the table's or
+// GSI's budget) the replay refused on:
 // its hot keys, the seconds (Unix, as ranges) it refused in, and the share
 // of the units fed to it that it refused.
 type ReplayedPartition struct {
@@ -119,10 +124,10 @@ func (r *run) replaySpace(name string, s *spaceLoad) []ReplayedPartition {
 		slices.SortStableFunc(events, func(a, b event) int { return cmp.Compare(a.at, b.at) })
 		for _, ev := range events {
 			part, ok := sp.Admit(ev.key, ev.side, ev.at)
-			if part < 0 {
+			if ok {
 				part = sp.Partition(ev.key)
 			}
-			a := at{part, ev.side}
+			a := at{part, ev.side} // part -1: the table's or GSI's budget refused
 			fed[a] += ev.units
 			if !ok {
 				lost[a] += ev.units

@@ -22,35 +22,13 @@ import (
 	"github.com/ddbharness/ddbharness/bench/meter"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/ddbtest"
+	"github.com/ddbharness/ddbharness/internal/testnet"
 )
 
-// gate holds each request sent through it until the spec opens it: that
-// request is in flight, for the emulator, as long as the spec likes.
-type gate struct {
-	next    dynamodb.HTTPClient
-	entered chan struct{}
-	open    chan struct{}
-	once    sync.Once
-}
-
-func newGate(next dynamodb.HTTPClient) *gate {
-	return &gate{next: next, entered: make(chan struct{}, 1), open: make(chan struct{})}
-}
-
-func (g *gate) Do(r *http.Request) (*http.Response, error) {
-	g.entered <- struct{}{}
-	select {
-	case <-g.open:
-	case <-r.Context().Done():
-		return nil, r.Context().Err()
-	}
-	return g.next.Do(r)
-}
-
-func (g *gate) release() { g.once.Do(func() { close(g.open) }) }
-
 // through sends a call through the gate, one attempt.
-func (g *gate) through(o *dynamodb.Options) { o.HTTPClient = g; o.RetryMaxAttempts = 1 }
+func through(g *testnet.Gate) func(*dynamodb.Options) {
+	return func(o *dynamodb.Options) { o.HTTPClient = g; o.RetryMaxAttempts = 1 }
+}
 
 // inFlight bound: the held request reaches the gate within it, even on a
 // loaded machine.
@@ -62,7 +40,7 @@ var _ = Describe("transaction conflicts on the wire", Label("wire"), func() {
 		db    *meter.Client
 		table string
 		cfg   Config
-		g     *gate
+		g     *testnet.Gate
 	)
 	BeforeEach(func() { cfg = Config{Partitions: 4} })
 	JustBeforeEach(func(ctx SpecContext) {
@@ -72,8 +50,8 @@ var _ = Describe("transaction conflicts on the wire", Label("wire"), func() {
 		Expect(designs.CreateTable(ctx, raw, wireSchema, table)).To(Succeed())
 		DeferCleanup(func(ctx SpecContext) { Expect(designs.DeleteTable(ctx, raw, table)).To(Succeed()) })
 		e.Enable()
-		g = newGate(raw.Options().HTTPClient)
-		DeferCleanup(g.release)
+		g = testnet.NewGate(raw.Options().HTTPClient)
+		DeferCleanup(g.Release)
 	})
 
 	// hold starts send through the gate and returns once its request is in
@@ -83,10 +61,10 @@ var _ = Describe("transaction conflicts on the wire", Label("wire"), func() {
 		done := make(chan error, 1)
 		ctx, cancel := context.WithTimeout(context.Background(), 2*inFlight)
 		DeferCleanup(cancel)
-		go func() { done <- send(ctx, g.through) }()
-		Eventually(g.entered).WithTimeout(inFlight).Should(Receive(), "the held request never reached the wire")
+		go func() { done <- send(ctx, through(g)) }()
+		Eventually(g.Entered).WithTimeout(inFlight).Should(Receive(), "the held request never reached the wire")
 		return func() error {
-			g.release()
+			g.Release()
 			select {
 			case err := <-done:
 				return err
@@ -162,8 +140,8 @@ var _ = Describe("transaction conflicts on the wire", Label("wire"), func() {
 		Expect(err).NotTo(HaveOccurred(), "a single-item write in flight does not block a transaction's write")
 		Expect(done()).To(Succeed())
 
-		g = newGate(raw.Options().HTTPClient)
-		DeferCleanup(g.release)
+		g = testnet.NewGate(raw.Options().HTTPClient)
+		DeferCleanup(g.Release)
 		done = hold(func(ctx context.Context, opt func(*dynamodb.Options)) error {
 			_, err := db.TransactGetItems(ctx, txGet("B"), opt)
 			return err

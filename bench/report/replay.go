@@ -20,7 +20,7 @@ func (p *printer) replay(r *capacity.Replay) {
 		p.f("The limits were off. Replayed second by second through the throughput engine the emulated limits run, this run's hot partition keys were refused nowhere.\n\n")
 		return
 	}
-	p.f("The limits were off. Replayed second by second through the throughput engine the emulated limits run (the same partitions, placement and budgets), this run's hot partition keys would have been refused here (seconds from the first charge):\n\n")
+	p.f("The limits were off. Replayed second by second through the throughput engine the emulated limits run (the same partitions, placement and budgets), this run's hot partition keys would have been refused here (seconds from the first charge). Each key is replayed on its own: where calls span partitions (transactions, batches), a call refused on one partition spends nothing on the others under the emulated limits, so the replay refuses more.\n\n")
 	var rows [][]string
 	for _, pt := range r.Partitions {
 		var spans []string
@@ -32,7 +32,11 @@ func (p *printer) replay(r *capacity.Replay) {
 				spans = append(spans, fmt.Sprintf("%d–%d", from, to))
 			}
 		}
-		rows = append(rows, []string{targetName(pt.Target), strconv.Itoa(pt.Partition), code(strings.Join(pt.Keys, ", ")), pt.Side,
+		part := strconv.Itoa(pt.Partition)
+		if pt.Partition < 0 {
+			part = "its budget"
+		}
+		rows = append(rows, []string{targetName(pt.Target), part, code(strings.Join(pt.Keys, ", ")), pt.Side,
 			strings.Join(spans, ", "), fmt.Sprintf("%.1f%%", 100*pt.Refused)})
 	}
 	p.table("llllll", []string{"Target", "Partition", "Hot keys", "Side", "Seconds refused", "Units refused"}, rows)
