@@ -169,6 +169,9 @@ func (r *run) forecast(rate float64) *Forecast {
 	if r.requests == 0 {
 		return f
 	}
+	if r.rate > 0 {
+		f.Replay = r.replay(rate / r.rate)
+	}
 	throttled := 0.0
 	callShare := func(calls int64) float64 { return rate * float64(calls) / float64(r.requests) }
 	r.eachGroup(func(g *group) {

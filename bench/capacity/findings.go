@@ -1,8 +1,10 @@
 package capacity
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -120,7 +122,30 @@ func forecastFinding(r Report, f *Forecast) []string {
 		}
 		out = append(out, s+".")
 	}
+	if s := replayFinding(r, f); s != "" {
+		out = append(out, s)
+	}
 	return out
+}
+
+// replayFinding says where the throughput engine, replaying the run's hot
+// keys at the target rate on the run's placement, refuses most.
+func replayFinding(r Report, f *Forecast) string {
+	if f.Replay == nil || len(f.Replay.Partitions) == 0 {
+		return ""
+	}
+	ps := slices.Clone(f.Replay.Partitions)
+	slices.SortStableFunc(ps, func(a, b ReplayedPartition) int { return cmp.Compare(b.Refused, a.Refused) })
+	var parts []string
+	for _, p := range ps[:min(3, len(ps))] {
+		where := fmt.Sprintf("%s partition %d (%s)", targetName(p.Target), p.Partition, strings.Join(p.Keys, ", "))
+		if p.Partition < 0 {
+			where = targetName(p.Target) + "'s budget"
+		}
+		parts = append(parts, fmt.Sprintf("%s %.0f%% of its %ss, in %d of %.0f s", where, 100*p.Refused, p.Side, p.Seconds, r.Seconds))
+	}
+	return fmt.Sprintf("Replayed at the target %s requests/s through the throughput engine the emulated limits run, on this run's placement (each call as measured, %s times as many; each key on its own), the hot keys' partitions would refuse: %s.",
+		decimal(f.Rate), decimal(f.Rate/max(r.MeasuredRate, 1e-9)), strings.Join(parts, "; "))
 }
 
 // sharingText says how a key's ceiling depends on where its partition's

@@ -79,7 +79,7 @@ func (m Model) Analyze(l *Ledger) Report {
 	if m.TargetRate > 0 {
 		r.Forecast = run.forecast(m.TargetRate)
 	}
-	r.Replay = run.replay()
+	r.Replay = run.replay(1)
 	r.Growth = run.growth()
 	r.Cost = run.cost()
 	r.Patterns, r.Disagreements = run.patterns()

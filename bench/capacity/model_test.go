@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -79,8 +80,19 @@ func TestForecastAtTargetRate(t *testing.T) {
 	if p := f.Over[0]; p.Key != "HOT" || !near(p.WCU, 2000) || !near(p.Utilization, 2) || !near(p.Refused, 0.5) {
 		t.Errorf("Analyze().Forecast.Over[0] = %+v, want HOT at 2,000 WCU/s, twice its limit, half refused", p)
 	}
+	// Replayed through the engine: 2,000 WCU/s against 1,000, the bucket
+	// full at the start, so a little under half of the units are refused,
+	// from the first second on.
+	if rp := f.Replay; rp == nil || len(rp.Partitions) != 1 {
+		t.Fatalf("Analyze().Forecast.Replay = %+v, want one partition refusing", rp)
+	} else if p := rp.Partitions[0]; p.Side != "write" || !slices.Equal(p.Keys, []string{"HOT"}) || p.Refused < 0.4 || p.Refused > 0.5 || p.Seconds < 9 {
+		t.Errorf("Analyze().Forecast.Replay.Partitions[0] = %+v, want HOT's writes, 40-50%% refused, nearly every second", p)
+	}
+	if !slices.ContainsFunc(r.Findings, func(s string) bool { return strings.Contains(s, "Replayed at the target 2,000 requests/s") }) {
+		t.Errorf("findings %q lack the replay at the target rate", r.Findings)
+	}
 	below := analyze(Model{Schema: schema, Duration: 10 * time.Second, TargetRate: 999}, repeat(100, put)...)
-	if below.Forecast.ThrottledFraction != 0 || len(below.Forecast.Over) != 0 {
+	if below.Forecast.ThrottledFraction != 0 || len(below.Forecast.Over) != 0 || len(below.Forecast.Replay.Partitions) != 0 {
 		t.Errorf("Analyze() at 999 requests/s forecasts %+v, want no throttling", below.Forecast)
 	}
 }

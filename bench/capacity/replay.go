@@ -54,14 +54,16 @@ type SecondRange struct {
 	To   int64 `json:"to"`
 }
 
-// replay feeds each space's hot keys through the engine.
-func (r *run) replay() *Replay {
-	if r.l.first > r.l.last {
+// replay feeds each space's hot keys through the engine, their demand
+// times factor (1: as measured; the target rate over the measured one for
+// the forecast, each call as large, factor times as many).
+func (r *run) replay(factor float64) *Replay {
+	if r.l.first > r.l.last || factor <= 0 {
 		return nil
 	}
 	out := &Replay{First: r.l.first}
 	for _, name := range slices.SortedFunc(maps.Keys(r.placed()), byTarget) {
-		out.Partitions = append(out.Partitions, r.replaySpace(name, r.placed()[name])...)
+		out.Partitions = append(out.Partitions, r.replaySpace(name, r.placed()[name], factor)...)
 	}
 	return out
 }
@@ -73,7 +75,7 @@ type feed struct {
 	per  usage
 }
 
-func (r *run) replaySpace(name string, s *spaceLoad) []ReplayedPartition {
+func (r *run) replaySpace(name string, s *spaceLoad, factor float64) []ReplayedPartition {
 	if len(s.hot) == 0 {
 		return nil
 	}
@@ -84,7 +86,7 @@ func (r *run) replaySpace(name string, s *spaceLoad) []ReplayedPartition {
 	sp := throughput.NewSpace(c, start)
 	feeds := make([]feed, 0, len(s.hot))
 	for _, g := range s.hot {
-		feeds = append(feeds, r.feedOf(name, g))
+		feeds = append(feeds, r.feedOf(name, g, factor))
 	}
 	type at struct{ part, side int }
 	refused := map[at]map[int64]bool{}
@@ -167,7 +169,7 @@ func (r *run) replaySpace(name string, s *spaceLoad) []ReplayedPartition {
 // each, and its calls that ended throttled there (each as much as a served
 // call of its side); without UnservedAt, the throttled calls' demand is
 // spread over the seconds in proportion to the units served in each.
-func (r *run) feedOf(space string, g *group) feed {
+func (r *run) feedOf(space string, g *group, factor float64) feed {
 	f := feed{key: g.key, secs: map[int64]usage{}}
 	var served, per usage
 	for _, t := range r.targetsOf(space) {
@@ -197,14 +199,17 @@ func (r *run) feedOf(space string, g *group) feed {
 				f.secs[sec] = usage{u.rcu + float64(reads)*per.rcu, u.wcu + float64(writes)*per.wcu}
 			}
 		}
+		for sec, u := range f.secs {
+			f.secs[sec] = usage{u.rcu * factor, u.wcu * factor}
+		}
 		return f
 	}
-	scale := usage{1, 1}
+	scale := usage{factor, factor}
 	if served.rcu > 0 {
-		scale.rcu = g.rcu / served.rcu
+		scale.rcu *= g.rcu / served.rcu
 	}
 	if served.wcu > 0 {
-		scale.wcu = g.wcu / served.wcu
+		scale.wcu *= g.wcu / served.wcu
 	}
 	for sec, u := range f.secs {
 		f.secs[sec] = usage{u.rcu * scale.rcu, u.wcu * scale.wcu}

@@ -154,6 +154,10 @@ type Forecast struct {
 	BurstSeconds         float64    `json:"burst_seconds,omitempty"`
 	BurstAfterRunSeconds float64    `json:"burst_after_run_seconds"`
 	BurstBank            float64    `json:"burst_bank_seconds,omitempty"`
+	// Replay is the run's hot keys replayed through the throughput engine
+	// at Rate: each call as measured, Rate over the measured rate times as
+	// many.
+	Replay *Replay `json:"replay,omitempty"`
 }
 
 // Pressure is one partition key (Key set) or one table or index (Key
