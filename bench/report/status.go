@@ -144,9 +144,7 @@ func Headline(out bench.Outcome) string {
 	}
 	if t := out.Throttling; t != nil {
 		line += fmt.Sprintf("; limits scale %g", t.Scale)
-		if t.Refused > 0 {
-			line += fmt.Sprintf(": %.1f%% of calls throttled, %d SDK retries", pct(t.Throttled, t.Calls), t.Retries)
-		}
+		line += fmt.Sprintf(": %.1f%% of calls throttled, %d SDK retries", pct(t.Throttled, t.Calls), t.Retries)
 		if t.Conflicts > 0 {
 			line += fmt.Sprintf("; %d transaction conflicts, %d transactions cancelled by them", t.Conflicts, t.ConflictCancelled)
 		}

@@ -183,7 +183,7 @@ func TestThrottledRunWithNothingRefused(t *testing.T) {
 	out.Throttling = &limits.Throttling{Scale: 1, Billing: "on-demand", Rate: 20, Calls: 60,
 		Patterns: []limits.PatternThrottles{{Pattern: "AP-03", Calls: 15, Attempts: 15}, {Pattern: "AP-06", Calls: 30, Attempts: 30}, {Pattern: "AP-07", Calls: 15, Attempts: 15}}}
 	h := Headline(out)
-	if !strings.Contains(h, "; limits scale 1;") || strings.Contains(h, "throttled") || strings.Contains(h, "limits off") {
+	if !strings.Contains(h, "; limits scale 1: 0.0% of calls throttled, 0 SDK retries;") || strings.Contains(h, "limits off") {
 		t.Errorf("Headline of a run that was not throttled under limits = %q", h)
 	}
 	var b bytes.Buffer

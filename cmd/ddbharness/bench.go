@@ -64,14 +64,18 @@ func runBench(ctx context.Context, args []string) error {
 	if limits.NoConflicts, err = conflictsOff(*conflicts); err != nil {
 		return err
 	}
-	if math.IsNaN(*rate) || math.IsInf(*rate, 0) || *rate < 0 || (*rate > 0 && *rate < 1) {
-		return badInputf("bench: --rate=%v (RATE): want whole requests per second, 1 or more, or 0 (the default) to keep each scenario's pacer", *rate)
+	pacer, err := ratePacer(*rate)
+	if err != nil {
+		return err
 	}
 	if *list {
 		return listScenarios(os.Stdout)
 	}
 	runs, err := pickScenarios(fs.Args())
 	if err != nil {
+		return err
+	}
+	if err := writableFolder(*root); err != nil {
 		return err
 	}
 	plan, err := scalePlan(fs, *shard, *run, *start, *keep, *maxCost, len(runs))
@@ -88,8 +92,8 @@ func runBench(ctx context.Context, args []string) error {
 		if *duration > 0 {
 			sc.Duration = *duration
 		}
-		if *rate > 0 {
-			sc.Pacer = vegeta.ConstantPacer{Freq: int(math.Round(*rate)), Per: time.Second}
+		if pacer != nil {
+			sc.Pacer = *pacer
 		}
 		dir, out, err := benchOne(ctx, sc, *target, *root, limits, plan)
 		if dir != "" {
@@ -129,6 +133,52 @@ func checkBenchFlags(fs *flag.FlagSet, target float64, duration time.Duration, r
 		return badInputf("bench: --out is empty: name the folder the reports go in (default reports)")
 	}
 	return nil
+}
+
+// writableFolder refuses, before anything starts, a report folder that is
+// a file or that this process cannot write in; one that does not exist yet
+// is made.
+func writableFolder(root string) error {
+	if fi, err := os.Stat(root); err == nil && !fi.IsDir() {
+		return badInputf("bench: --out=%s is a file, not a folder: name a folder the reports go in (default reports)", root)
+	}
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		return badInputf("bench: --out=%s: cannot make the folder (%v): name a folder this user can write in", root, errors.Unwrap(err))
+	}
+	f, err := os.CreateTemp(root, ".writable-*")
+	if err != nil {
+		return badInputf("bench: --out=%s: cannot write in it (%v): name a folder this user can write in", root, errors.Unwrap(err))
+	}
+	f.Close()
+	return os.Remove(f.Name())
+}
+
+// maxRate bounds --rate: far above what one machine drives (a few
+// thousand calls a second on two cores), and within what the pacer can
+// space (a call a nanosecond).
+const maxRate = 1_000_000
+
+// ratePacer is the constant pacer --rate asks for, nil for 0 (each
+// scenario's own). A rate with a fraction is paced exactly: 2.5 is 5 calls
+// every 2 seconds.
+func ratePacer(rate float64) (*vegeta.ConstantPacer, error) {
+	switch {
+	case rate == 0:
+		return nil, nil
+	case math.IsNaN(rate) || math.IsInf(rate, 0) || rate < 1 || rate > maxRate:
+		return nil, badInputf("bench: --rate=%v (RATE): want requests per second from 1 to %d (a fraction is paced exactly, 2.5 as 5 calls every 2 s), or 0 (the default) to keep each scenario's pacer", rate, maxRate)
+	}
+	const per = 1000 // thousandths of a request per second
+	freq := int(math.Round(rate * per))
+	g := gcd(freq, per)
+	return &vegeta.ConstantPacer{Freq: freq / g, Per: time.Duration(per/g) * time.Second}, nil
+}
+
+func gcd(a, b int) int {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
 }
 
 // benchOne runs one scenario on its own DynamoDB Local (a fresh JVM per

@@ -32,6 +32,10 @@ const DefaultMaxCost = 1.0
 // to minutes; AWS publishes no figure.
 const emulatedCreation = time.Second
 
+// maxStartAhead bounds --start both ways: the shards of a run start
+// together, and a late one within its run's window still joins it.
+const maxStartAhead = 24 * time.Hour
+
 // scale is how a run is spread and what it may cost: its shard, whether
 // the table is kept, and the cost gate's limit.
 type scale struct {
@@ -83,6 +87,9 @@ func scalePlan(fs *flag.FlagSet, shard, run, start string, keep bool, maxCost fl
 		at, err := time.Parse(time.RFC3339, start)
 		if err != nil {
 			return p, badInputf("bench: --start=%q (START): want an instant in RFC 3339, like %s", start, time.Now().UTC().Add(5*time.Minute).Truncate(time.Minute).Format(time.RFC3339))
+		}
+		if ahead := time.Until(at); ahead > maxStartAhead || ahead < -maxStartAhead {
+			return p, badInputf("bench: --start=%s (START): want an instant within 24h of now (it is %s); a run that far off is a typo", start, time.Now().UTC().Format(time.RFC3339))
 		}
 		p.shard.Start = at
 	}

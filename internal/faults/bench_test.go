@@ -2,6 +2,7 @@ package faults_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -171,8 +172,13 @@ var _ = Describe("bench flags out of range", Label("faults"), func() {
 		Entry("LIMITS_SCALE=0", "want a factor above 0 and at most 1000", "bench", "--limits-scale=0", "invoicing/month-end"),
 		Entry("LIMITS_SCALE=-0.5", "want a factor above 0 and at most 1000", "bench", "--limits-scale=-0.5", "invoicing/month-end"),
 		Entry("LIMITS_SCALE=NaN", "want a factor above 0 and at most 1000", "bench", "--limits-scale=NaN", "invoicing/month-end"),
-		Entry("RATE=-1", "want whole requests per second, 1 or more, or 0", "bench", "--rate=-1", "invoicing/month-end"),
-		Entry("RATE=0.3", "want whole requests per second, 1 or more, or 0", "bench", "--rate=0.3", "invoicing/month-end"),
+		Entry("RATE=-1", "want requests per second from 1 to 1000000", "bench", "--rate=-1", "invoicing/month-end"),
+		Entry("RATE=0.3", "want requests per second from 1 to 1000000", "bench", "--rate=0.3", "invoicing/month-end"),
+		Entry("RATE=1e19, which the pacer cannot represent", "want requests per second from 1 to 1000000", "bench", "--rate=1e19", "invoicing/month-end"),
+		Entry("RATE=5000000000, a call less than a nanosecond apart", "want requests per second from 1 to 1000000", "bench", "--rate=5000000000", "invoicing/month-end"),
+		Entry("START years ahead", "want an instant within 24h of now", "bench", "--start=9999-12-31T23:59:59Z", "--shard=2/2", "--run=x", "invoicing/month-end"),
+		Entry("START at the zero time", "want an instant within 24h of now", "bench", "--start=0001-01-01T00:00:00Z", "--shard=2/2", "--run=x", "invoicing/month-end"),
+		Entry("a report folder that cannot be made", "cannot make the folder", "bench", "--out=/proc/ddbharness-reports", "invoicing/month-end"),
 		Entry("an empty report folder", "--out is empty", "bench", "--out=", "invoicing/month-end"),
 		Entry("an unknown scenario", `no scenario or design "invoicing/nope": pick one of`, "bench", "invoicing/nope"),
 		Entry("an unknown flag", "flag provided but not defined: -bogus", "bench", "--bogus"),
@@ -182,6 +188,17 @@ var _ = Describe("bench flags out of range", Label("faults"), func() {
 		Entry("tables --older-than=-1s", "want a duration of 0 or more", "tables", "--older-than=-1s"),
 		Entry("tables without an endpoint", "AWS_ENDPOINT_URL_DYNAMODB is not set", "tables"),
 	)
+
+	It("refuses a report folder that is a file, before anything starts", func(ctx SpecContext) {
+		dir := GinkgoT().TempDir()
+		file := filepath.Join(dir, "reports")
+		Expect(os.WriteFile(file, []byte("not a folder"), 0o644)).To(Succeed())
+		r := ddbtest.Command(ctx, dir, ownLocal(), bin, "bench", "--out="+file, "invoicing/month-end")
+		Expect(r.Code).To(Equal(exitBadInput))
+		Expect(r.Output).To(ContainSubstring("is a file, not a folder"))
+		Expect(r.Elapsed).To(BeNumerically("<", atOnce))
+		Expect(r.Output).NotTo(ContainSubstring("DynamoDB at"), "no DynamoDB Local started, nothing seeded")
+	})
 
 	It("refuses to list tables off this machine without the opt-in, before any call", func(ctx SpecContext) {
 		env := []string{ddblocal.EnvEndpoint + "=http://192.0.2.1:8000", ddblocal.EnvAllowRemote + "="}
@@ -252,6 +269,21 @@ var _ = Describe("bench when DynamoDB Local dies mid-run", Label("faults"), func
 		before := resultsBefore(out, run.Started.Add(run.Failure.At))
 		Expect(before).To(BeNumerically(">", 0))
 		Expect(run.Capacity.Requests).To(Equal(before))
+	})
+})
+
+var _ = Describe("bench at a rate with a fraction", Label("faults"), func() {
+	It("paces it exactly and gives the headline's full throttling form when nothing was throttled", func(ctx SpecContext) {
+		dir := GinkgoT().TempDir()
+		bounded, cancel := context.WithTimeout(ctx, 3*exitWait)
+		defer cancel()
+		r := ddbtest.Command(bounded, dir, ownLocal(), bin, "bench", "--rate=2.5", "--duration=4s", "--out="+filepath.Join(dir, "reports"), "invoicing/big-client")
+		Expect(r.Code).To(Equal(exitOK))
+		m := latestMetrics(filepath.Join(dir, "reports"))
+		// 2.5 requests/s for 4 s is 10 calls (the pacer's last may fall at the
+		// end); 3/s, as the rate was once rounded, would be 11 or 12.
+		Expect(m["total"].(map[string]any)["requests"]).To(BeNumerically("~", 9.5, 0.5), "2.5 requests/s for 4 s, not 3/s")
+		Expect(r.Output).To(ContainSubstring("limits scale 1: 0.0% of calls throttled, 0 SDK retries"))
 	})
 })
 
