@@ -241,7 +241,7 @@ func serviceName(srv *ddblocal.Server) string {
 	if ddblocal.IsAWS(srv.Endpoint) {
 		return srv.Where()
 	}
-	return "the DynamoDB at " + srv.Endpoint
+	return "the DynamoDB at " + srv.Where()
 }
 
 // benchLimits reads --limits and --limits-scale.

@@ -54,25 +54,25 @@ func runTables(ctx context.Context, args []string) error {
 	}
 	if !ddblocal.IsLoopback(env.Endpoint) && !env.AllowRemote {
 		return badInputf("tables: %s=%s is not this machine: set %s=1 to let the harness list and delete its own %s* tables there",
-			ddblocal.EnvEndpoint, env.Endpoint, ddblocal.EnvAllowRemote, designs.TablePrefix)
+			ddblocal.EnvEndpoint, ddblocal.Redact(env.Endpoint), ddblocal.EnvAllowRemote, designs.TablePrefix)
 	}
 	db := ddblocal.Client(env.Endpoint)
 	listCtx, cancel := context.WithTimeout(ctx, tablesTimeout)
 	defer cancel()
 	found, err := leftovers(listCtx, db, time.Now().Add(-*older))
 	if err != nil {
-		return testBedFailed(fmt.Errorf("tables: %s=%s: %w", ddblocal.EnvEndpoint, env.Endpoint, err))
+		return testBedFailed(fmt.Errorf("tables: %s=%s: %w", ddblocal.EnvEndpoint, ddblocal.Redact(env.Endpoint), err))
 	}
 	printTables(os.Stdout, found, time.Now())
 	switch {
 	case len(found) == 0 && *older > 0:
-		fmt.Printf("no %s* table older than %s on %s\n", designs.TablePrefix, *older, env.Endpoint)
+		fmt.Printf("no %s* table older than %s on %s\n", designs.TablePrefix, *older, ddblocal.Redact(env.Endpoint))
 		return nil
 	case len(found) == 0:
-		fmt.Printf("no %s* table on %s\n", designs.TablePrefix, env.Endpoint)
+		fmt.Printf("no %s* table on %s\n", designs.TablePrefix, ddblocal.Redact(env.Endpoint))
 		return nil
 	case !*del:
-		fmt.Printf("%d %s* table(s) on %s; delete them with ddbharness tables -delete\n", len(found), designs.TablePrefix, env.Endpoint)
+		fmt.Printf("%d %s* table(s) on %s; delete them with ddbharness tables -delete\n", len(found), designs.TablePrefix, ddblocal.Redact(env.Endpoint))
 		return nil
 	}
 	var errs []error
@@ -85,7 +85,7 @@ func runTables(ctx context.Context, args []string) error {
 		deleted++
 		fmt.Printf("deleted %s\n", t.name)
 	}
-	fmt.Printf("deleted %d of %d %s* table(s) on %s\n", deleted, len(found), designs.TablePrefix, env.Endpoint)
+	fmt.Printf("deleted %d of %d %s* table(s) on %s\n", deleted, len(found), designs.TablePrefix, ddblocal.Redact(env.Endpoint))
 	return errors.Join(errs...)
 }
 

@@ -46,7 +46,7 @@ var LoadEnv = sync.OnceValues(func() (Env, error) {
 	if e.Endpoint != "" {
 		u, err := url.Parse(e.Endpoint)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return Env{}, fmt.Errorf("%s=%q is not an endpoint URL: set it like http://127.0.0.1:8000, or unset it to start an embedded DynamoDB Local", EnvEndpoint, e.Endpoint)
+			return Env{}, fmt.Errorf("%s=%q is not an endpoint URL: set it like http://127.0.0.1:8000, or unset it to start an embedded DynamoDB Local", EnvEndpoint, Redact(e.Endpoint))
 		}
 	}
 	if v := os.Getenv(EnvAllowRemote); v != "" {

@@ -96,7 +96,7 @@ func (s *Server) Where() string {
 	if s.Endpoint == "" {
 		return "real DynamoDB in " + s.Region
 	}
-	return s.Endpoint
+	return Redact(s.Endpoint)
 }
 
 // Embedded reports whether this process started the server.
@@ -146,7 +146,7 @@ type ExitError struct {
 }
 
 func (e *ExitError) Error() string {
-	msg := fmt.Sprintf("DynamoDB Local (%s) exited at %s (%s)", e.Endpoint, e.At.Format("15:04:05.000"), e.State)
+	msg := fmt.Sprintf("DynamoDB Local (%s) exited at %s (%s)", Redact(e.Endpoint), e.At.Format("15:04:05.000"), e.State)
 	if strings.TrimSpace(e.Logs) != "" {
 		msg += "; its last lines:\n" + e.Logs
 	}
@@ -480,3 +480,11 @@ func (r *ring) String() string {
 	defer r.mu.Unlock()
 	return string(bytes.Join(append(r.lines, r.part), []byte("\n")))
 }
+
+// userInfo is the user-info of a URL: what Redact hides.
+var userInfo = regexp.MustCompile(`(?i)^([a-z][a-z0-9+.-]*://)[^/?#@]*@`)
+
+// Redact is endpoint as it may be shown: a user name and password in it
+// (http://user:secret@host) become ***, wherever the URL is printed or
+// written.
+func Redact(endpoint string) string { return userInfo.ReplaceAllString(endpoint, "${1}***@") }

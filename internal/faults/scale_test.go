@@ -97,6 +97,21 @@ var _ = Describe("bench on a remote endpoint", Ordered, Label("faults"), func() 
 		expectClean(ctx)
 	})
 
+	It("never shows the endpoint's user name or password, on screen or in the report", func(ctx SpecContext) {
+		withSecret := append(slices.Clone(remote), ddblocal.EnvEndpoint+"=http://runner:s3cr3t-pw@"+relay.Addr)
+		r := ddbtest.Command(ctx, repoRoot, withSecret, bin, "bench", "--out", out, "--duration", "2s", scenario)
+		Expect(r.Code).To(Equal(exitOK), r.Output)
+		Expect(r.Output).To(ContainSubstring("http://***@" + relay.Addr))
+		summary := latestReport(out, report.SummaryFile)
+		Expect(summary).To(ContainSubstring("Calls answered by the DynamoDB at http://***@" + relay.Addr))
+		t := ddbtest.Command(ctx, repoRoot, withSecret, bin, "tables")
+		Expect(t.Code).To(Equal(exitOK), t.Output)
+		for _, shown := range []string{r.Output, summary, latestReport(out, report.MetricsFile), t.Output} {
+			Expect(shown).NotTo(Or(ContainSubstring("s3cr3t-pw"), ContainSubstring("runner")))
+		}
+		expectClean(ctx)
+	})
+
 	It("deletes the table on Ctrl-C", func(ctx SpecContext) {
 		r := startBin(remote, "bench", "--out", out, "--duration", "60s", scenario)
 		r.waitFor(scenario+"     1s", 1, time.Minute)

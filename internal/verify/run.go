@@ -65,7 +65,7 @@ func Run(ctx context.Context, o Options) error {
 	srv, ginkgoBin, dynamo, pure := prep.srv, prep.ginkgo, prep.dynamo, prep.pure
 	defer srv.Stop()
 	endpoint := srv.Endpoint
-	fmt.Printf("verify: DynamoDB at %s\n", endpoint)
+	fmt.Printf("verify: DynamoDB at %s\n", ddblocal.Redact(endpoint))
 	if filter != "" {
 		fmt.Printf("verify: label filter %q\n", filter)
 	}
