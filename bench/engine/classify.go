@@ -128,8 +128,8 @@ var serverFaults = map[string]bool{
 
 // Infrastructure says whether a call's error is the test bed failing
 // rather than the design answering, and names the cause in a few words:
-// the endpoint refused or dropped the connection, answered with a 5xx, or
-// the call timed out. A design's domain outcomes (a lost condition, out of
+// the endpoint refused or dropped the connection, answered with a 5xx, the
+// run's table is gone, or the call timed out. A design's domain outcomes (a lost condition, out of
 // stock), throttling, a 4xx answer and a call the run itself cancelled are
 // not.
 func Infrastructure(err error) (cause string, ok bool) {
@@ -153,8 +153,13 @@ func infrastructure(err error, code uint16) (cause string, ok bool) {
 	}
 	var api smithy.APIError
 	if errors.As(err, &api) {
-		if serverFaults[api.ErrorCode()] {
+		switch {
+		case serverFaults[api.ErrorCode()]:
 			return "dynamodb: " + api.ErrorCode(), true
+		case api.ErrorCode() == "ResourceNotFoundException":
+			// A design calls its run's table alone: that table is gone,
+			// deleted under the run.
+			return "the run's table is gone (ResourceNotFoundException)", true
 		}
 		return "", false // a 4xx: the call was wrong, not the test bed
 	}

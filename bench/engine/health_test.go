@@ -38,6 +38,7 @@ func TestInfrastructure(t *testing.T) {
 		{"a lost condition", answered(400, &types.ConditionalCheckFailedException{}), ""},
 		{"throttling", answered(400, &types.ProvisionedThroughputExceededException{}), ""},
 		{"a refused request", answered(400, &smithy.GenericAPIError{Code: "ValidationException"}), ""},
+		{"the run's table deleted under it", answered(400, &types.ResourceNotFoundException{}), "the run's table is gone (ResourceNotFoundException)"},
 		{"a design's refusal", designs.Refusal("out of stock"), ""},
 		{"a call the run cancelled", fmt.Errorf("AP-01: %w", context.Canceled), ""},
 		{"anything else", errors.New("boom"), ""},

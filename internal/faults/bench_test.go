@@ -287,6 +287,23 @@ var _ = Describe("bench at a rate with a fraction", Label("faults"), func() {
 	})
 })
 
+var _ = Describe("bench whose table is deleted under it", Label("faults"), func() {
+	It("stops as the test bed failing, exit 3, and says the table is gone", func(ctx SpecContext) {
+		out := GinkgoT().TempDir()
+		upLocal(ctx, nil, func(endpoint string) {
+			env := []string{ddblocal.EnvEndpoint + "=" + endpoint, ddblocal.EnvRunEndpoint + "="}
+			r := startBin(env, "bench", "--duration=20s", "--limits=off", "--out="+out, "invoicing/big-client")
+			r.waitFor("p50 ", 1, 2*time.Minute) // measuring
+			d := ddbtest.Command(ctx, out, env, bin, "tables", "-delete")
+			Expect(d.Code).To(Equal(exitOK), d.Output)
+			code, _ := r.waitExit(exitWait)
+			Expect(code).To(Equal(exitTestBed), r.Output())
+			Expect(r.Output()).To(ContainSubstring("the run's table is gone (ResourceNotFoundException)"))
+			Expect(latestMetrics(out)).To(HaveKeyWithValue("state", report.StateFailed))
+		})
+	})
+})
+
 var _ = Describe("bench interrupted", Label("faults"), func() {
 	It("a few seconds into measuring, says how much of the run ran", func() {
 		out := GinkgoT().TempDir()
