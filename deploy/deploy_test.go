@@ -22,7 +22,9 @@ import (
 	"github.com/onsi/gomega/gexec"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/ddbharness/ddbharness/bench/engine"
 	"github.com/ddbharness/ddbharness/internal/procgroup"
+	"github.com/ddbharness/ddbharness/scenarios"
 )
 
 // Paths from this package's folder, where the specs run.
@@ -42,6 +44,7 @@ type job struct {
 		Completions    *int   `yaml:"completions"`
 		Parallelism    *int   `yaml:"parallelism"`
 		BackoffLimit   *int   `yaml:"backoffLimit"`
+		ActiveDeadline *int   `yaml:"activeDeadlineSeconds"`
 		Template       struct {
 			Spec struct {
 				RestartPolicy      string      `yaml:"restartPolicy"`
@@ -63,6 +66,7 @@ type container struct {
 	} `yaml:"env"`
 	Resources struct {
 		Requests map[string]string `yaml:"requests"`
+		Limits   map[string]string `yaml:"limits"`
 	} `yaml:"resources"`
 	VolumeMounts []mount `yaml:"volumeMounts"`
 }
@@ -237,6 +241,22 @@ var _ = Describe("the Kubernetes Job", func() {
 		Expect(c.VolumeMounts).To(ContainElement(HaveField("MountPath", "/reports"), &reports))
 		Expect(j.Spec.Template.Spec.Volumes).To(ContainElement(And(
 			HaveField("Name", reports.Name), HaveField("EmptyDir", Not(BeNil())))), "/reports is a writable emptyDir")
+	})
+
+	It("ends by a deadline that leaves room for the run's own times, and uses no more than it requests", func() {
+		sc, ok := scenarios.Find(vars["SCENARIO"])
+		Expect(ok).To(BeTrue(), "SCENARIO=%q", vars["SCENARIO"])
+		collect, err := strconv.Atoi(vars["COLLECT_SECONDS"])
+		Expect(err).NotTo(HaveOccurred())
+		// The manifest's own allowances: START up to 10 minutes ahead, 10
+		// minutes to pull and seed.
+		const lead, seeding = 10 * time.Minute, 10 * time.Minute
+		need := lead + seeding + sc.Duration + engine.DefaultDrain + engine.ShardGrace + time.Duration(collect)*time.Second
+		Expect(j.Spec.ActiveDeadline).NotTo(BeNil(), "activeDeadlineSeconds: a hung shard must not hold the cluster for ever")
+		deadline := time.Duration(*j.Spec.ActiveDeadline) * time.Second
+		Expect(deadline).To(BeNumerically(">=", need), "the deadline must cover %s", need)
+		Expect(deadline).To(BeNumerically("<=", need+30*time.Minute), "and not much more")
+		Expect(c.Resources.Limits).To(Equal(c.Resources.Requests), "limits equal to requests: Guaranteed QoS")
 	})
 
 	Describe("its command", func() {
