@@ -95,7 +95,12 @@ func WriteTo(dir string, out bench.Outcome) error {
 	if out.ResultsErr != nil {
 		errs = append(errs, fmt.Errorf("report %s: %w", filepath.Join(dir, ResultsFile), out.ResultsErr))
 	}
-	if err := pointLatest(filepath.Dir(dir), filepath.Base(dir)); err != nil {
+	var kept *keptLatest
+	switch err := pointLatest(filepath.Dir(dir), filepath.Base(dir)); {
+	case errors.As(err, &kept):
+		// The report is whole; only the convenience link stayed.
+		fmt.Fprintln(os.Stderr, "report: warning:", err)
+	case err != nil:
 		errs = append(errs, fmt.Errorf("report: %w", err))
 	}
 	return errors.Join(errs...)
@@ -192,10 +197,34 @@ func pointLatest(root, name string) error {
 	}
 	link := filepath.Join(root, "."+LatestLink+".tmp")
 	_ = os.Remove(link)
-	if os.Symlink(name, link) == nil {
-		_ = os.Rename(link, filepath.Join(root, LatestLink))
+	if os.Symlink(name, link) != nil {
+		return nil
+	}
+	latest := filepath.Join(root, LatestLink)
+	if err := os.Rename(link, latest); err != nil {
+		_ = os.Remove(link)
+		if fi, serr := os.Lstat(latest); serr == nil && fi.Mode()&os.ModeSymlink == 0 {
+			return &keptLatest{latest, fi.IsDir(), filepath.Join(root, LatestFile)}
+		}
+		return err
 	}
 	return nil
+}
+
+// keptLatest is a latest that is not the link this command keeps (a
+// folder or a file someone put there): left as it is.
+type keptLatest struct {
+	path   string
+	folder bool
+	names  string // the file that names the run instead
+}
+
+func (k *keptLatest) Error() string {
+	what := "file"
+	if k.folder {
+		what = "folder"
+	}
+	return fmt.Sprintf("%s is a %s, not the link this command keeps, so it was left as it is (%s names the run): move it away to have the link again", k.path, what, k.names)
 }
 
 // Latest returns the folder of the newest run under root.

@@ -287,6 +287,22 @@ var _ = Describe("bench at a rate with a fraction", Label("faults"), func() {
 	})
 })
 
+var _ = Describe("bench whose report folder holds a latest that is a folder", Label("faults"), func() {
+	It("leaves it, says so, names the run in LATEST and leaves no temporary link", func(ctx SpecContext) {
+		out := GinkgoT().TempDir()
+		Expect(os.Mkdir(filepath.Join(out, "latest"), 0o755)).To(Succeed())
+		Expect(os.WriteFile(filepath.Join(out, "latest", "notes.txt"), []byte("mine"), 0o644)).To(Succeed())
+		bounded, cancel := context.WithTimeout(ctx, 3*exitWait)
+		defer cancel()
+		r := ddbtest.Command(bounded, out, ownLocal(), bin, "bench", "--duration=2s", "--limits=off", "--out="+out, "invoicing/big-client")
+		Expect(r.Code).To(Equal(exitOK))
+		Expect(r.Output).To(ContainSubstring("latest is a folder, not the link this command keeps"))
+		Expect(filepath.Join(out, ".latest.tmp")).NotTo(BeAnExistingFile())
+		Expect(filepath.Join(out, "latest", "notes.txt")).To(BeAnExistingFile(), "the user's folder is left as it was")
+		Expect(latestReport(out, report.SummaryFile)).To(ContainSubstring("invoicing/big-client"))
+	})
+})
+
 var _ = Describe("bench whose table is deleted under it", Label("faults"), func() {
 	It("stops as the test bed failing, exit 3, and says the table is gone", func(ctx SpecContext) {
 		out := GinkgoT().TempDir()
