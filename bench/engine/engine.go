@@ -158,7 +158,7 @@ func Run(ctx context.Context, db DynamoDB, sc workload.Scenario, opts ...Option)
 		defer func() { finishTable(ctx, db, table, tb, cfg, sc) }()
 	} else {
 		defer signalDone(ctx, db, table, cfg)
-		if err := awaitSeeded(run, db, sc.Name, table, cfg); err != nil {
+		if err := awaitSeeded(run, db, sc.Name, table, cfg, sc.Duration); err != nil {
 			return ended(err, "")
 		}
 	}

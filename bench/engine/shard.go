@@ -12,6 +12,7 @@ import (
 
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/internal/failure"
 	"github.com/ddbharness/ddbharness/workload"
 )
 
@@ -50,8 +51,8 @@ var runName = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,39}$`)
 // Check refuses a spec that cannot be run, naming the fix.
 func (s ShardSpec) Check() error {
 	switch {
-	case s.N < 1 || s.I < 1 || s.I > s.N:
-		return fmt.Errorf("shard %d/%d: %w: want I/N with 1 ≤ I ≤ N, like 1/4", s.I, s.N, designs.ErrInvalidInput)
+	case s.N < 1 || s.I < 1 || s.I > s.N || s.N > MaxShards:
+		return fmt.Errorf("shard %d/%d: %w: want I/N with 1 ≤ I ≤ N ≤ %d, like 1/4", s.I, s.N, designs.ErrInvalidInput, MaxShards)
 	case s.Run != "" && !runName.MatchString(s.Run):
 		return fmt.Errorf("run name %q: %w: want 1 to 40 lower-case letters, digits and dashes, starting with a letter or digit (it names the shared table)", s.Run, designs.ErrInvalidInput)
 	case s.Sharded() && s.Run == "":
@@ -59,6 +60,10 @@ func (s ShardSpec) Check() error {
 	}
 	return nil
 }
+
+// MaxShards bounds N: shard 1 waits for each other shard's done signal in
+// turn, and a thousand machines are far past what one table's run needs.
+const MaxShards = 1000
 
 // Shard runs the part of the run s says (default: the whole run on this
 // machine, in a table of its own).
@@ -111,14 +116,30 @@ func signalSeeded(ctx context.Context, db DynamoDB, table string) error {
 	return nil
 }
 
+// SeedWait bounds how long a shard of a run without a START waits for
+// shard 1 to create and seed the table; with a START, the wait ends with
+// the run's measured window (nothing is left to join after it).
+const SeedWait = 10 * time.Minute
+
 // awaitSeeded waits until shard 1 has created and seeded the table, or
-// ctx ends.
-func awaitSeeded(ctx context.Context, db DynamoDB, name, table string, cfg config) error {
-	fmt.Fprintf(cfg.progress, "%s: %s: waiting for shard 1 to create and seed %s\n", name, cfg.shard, table)
+// ctx ends, or the wait's bound passes: then the test bed failed.
+func awaitSeeded(ctx context.Context, db DynamoDB, name, table string, cfg config, duration time.Duration) error {
+	deadline := time.Now().Add(SeedWait)
+	why := fmt.Sprintf("%s after this shard began", SeedWait)
+	if at := cfg.shard.Start; !at.IsZero() {
+		deadline, why = at.Add(cfg.warmup+duration), "the end of the run's measured window"
+	}
+	fmt.Fprintf(cfg.progress, "%s: %s: waiting for shard 1 to create and seed %s (until %s at most)\n", name, cfg.shard, table, deadline.UTC().Format(time.RFC3339))
+	bounded, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
 	for {
-		err := designs.WaitActive(ctx, db, seededName(table), nil)
-		if err == nil || ctx.Err() != nil {
+		err := designs.WaitActive(bounded, db, seededName(table), nil)
+		switch {
+		case err == nil, ctx.Err() != nil:
 			return err
+		case bounded.Err() != nil:
+			return failure.TestBedFailed(fmt.Errorf("%s: shard 1 of run %q did not create and seed %s by %s (%s): start shard 1 of the run on this endpoint, or give this shard a new --run and --start",
+				cfg.shard, cfg.shard.Run, table, deadline.UTC().Format(time.RFC3339), why))
 		}
 		fmt.Fprintf(cfg.progress, "%s: %s: %s is not seeded yet (%v); still waiting\n", name, cfg.shard, table, err)
 	}

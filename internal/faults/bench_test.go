@@ -179,6 +179,7 @@ var _ = Describe("bench flags out of range", Label("faults"), func() {
 		Entry("START years ahead", "want an instant within 24h of now", "bench", "--start=9999-12-31T23:59:59Z", "--shard=2/2", "--run=x", "invoicing/month-end"),
 		Entry("START at the zero time", "want an instant within 24h of now", "bench", "--start=0001-01-01T00:00:00Z", "--shard=2/2", "--run=x", "invoicing/month-end"),
 		Entry("a report folder that cannot be made", "cannot make the folder", "bench", "--out=/proc/ddbharness-reports", "invoicing/month-end"),
+		Entry("100,000 shards", "want I/N with 1 ≤ I ≤ N ≤ 1000", "bench", "--shard=1/100000", "--run=x", "invoicing/month-end"),
 		Entry("an empty report folder", "--out is empty", "bench", "--out=", "invoicing/month-end"),
 		Entry("an unknown scenario", `no scenario or design "invoicing/nope": pick one of`, "bench", "invoicing/nope"),
 		Entry("an unknown flag", "flag provided but not defined: -bogus", "bench", "--bogus"),
@@ -300,6 +301,20 @@ var _ = Describe("bench whose report folder holds a latest that is a folder", La
 		Expect(filepath.Join(out, ".latest.tmp")).NotTo(BeAnExistingFile())
 		Expect(filepath.Join(out, "latest", "notes.txt")).To(BeAnExistingFile(), "the user's folder is left as it was")
 		Expect(latestReport(out, report.SummaryFile)).To(ContainSubstring("invoicing/big-client"))
+	})
+})
+
+var _ = Describe("a shard whose shard 1 never comes", Label("faults"), func() {
+	It("waits no longer than the run's window, then exits 3 naming what it waited for", func(ctx SpecContext) {
+		out := GinkgoT().TempDir()
+		upLocal(ctx, nil, func(endpoint string) {
+			env := []string{ddblocal.EnvEndpoint + "=" + endpoint, ddblocal.EnvRunEndpoint + "="}
+			start := time.Now().Add(2 * time.Second).UTC().Format(time.RFC3339)
+			r := startBin(env, "bench", "--shard=2/2", "--run=lonely", "--start="+start, "--duration=2s", "--limits=off", "--out="+out, "invoicing/big-client")
+			code, _ := r.waitExit(exitWait)
+			Expect(code).To(Equal(exitTestBed), r.Output())
+			Expect(r.Output()).To(ContainSubstring(`shard 1 of run "lonely" did not create and seed ddbh-invoicing-lonely`))
+		})
 	})
 })
 
