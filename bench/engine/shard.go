@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"regexp"
 	"sync/atomic"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
@@ -98,7 +100,13 @@ func seededName(table string) string { return table + "-seeded" }
 func createTable(ctx context.Context, db DynamoDB, sc workload.Scenario, table string, cfg config) error {
 	in := sc.Design.Schema.CreateTableInput(table)
 	designs.WithWarm(in, sc.Warm.Reads, sc.Warm.Writes)
-	return designs.Create(ctx, db, in, tableProgress(cfg, sc.Name))
+	err := designs.Create(ctx, db, in, tableProgress(cfg, sc.Name))
+	var inUse *types.ResourceInUseException
+	if cfg.shard.Run != "" && errors.As(err, &inUse) {
+		return failure.BadInputf("%s: the run's table %s already exists: another shard 1 of run %q holds it, or an earlier run of that name left it; give this run a new --run, or delete the table with ddbharness tables -delete if no run uses it",
+			cfg.shard, table, cfg.shard.Run)
+	}
+	return err
 }
 
 // tableProgress prints a table's state while it is created.

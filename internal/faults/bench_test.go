@@ -23,6 +23,8 @@ import (
 
 	"github.com/ddbharness/ddbharness/bench/engine"
 	"github.com/ddbharness/ddbharness/bench/report"
+	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/designs/invoicing"
 	"github.com/ddbharness/ddbharness/internal/ddblocal"
 	"github.com/ddbharness/ddbharness/internal/ddbtest"
 )
@@ -314,6 +316,24 @@ var _ = Describe("a shard whose shard 1 never comes", Label("faults"), func() {
 			code, _ := r.waitExit(exitWait)
 			Expect(code).To(Equal(exitTestBed), r.Output())
 			Expect(r.Output()).To(ContainSubstring(`shard 1 of run "lonely" did not create and seed ddbh-invoicing-lonely`))
+		})
+	})
+})
+
+var _ = Describe("a second shard 1 of one run", Label("faults"), func() {
+	It("is refused, exit 2, saying another shard 1 holds the run, and leaves the table alone", func(ctx SpecContext) {
+		out := GinkgoT().TempDir()
+		upLocal(ctx, nil, func(endpoint string) {
+			db := ddblocal.Client(endpoint)
+			const table = "ddbh-invoicing-dup"
+			Expect(designs.CreateTable(ctx, db, invoicing.Design.Schema, table)).To(Succeed()) // the first shard 1's
+			env := []string{ddblocal.EnvEndpoint + "=" + endpoint, ddblocal.EnvRunEndpoint + "="}
+			r := ddbtest.Command(ctx, out, env, bin, "bench", "--shard=1/2", "--run=dup", "--duration=2s", "--limits=off", "--out="+out, "invoicing/big-client")
+			Expect(r.Code).To(Equal(exitBadInput))
+			Expect(r.Output).To(ContainSubstring(`another shard 1 of run "dup" holds it`))
+			Expect(r.Output).NotTo(ContainSubstring("Cannot create preexisting table"))
+			_, err := db.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(table)})
+			Expect(err).NotTo(HaveOccurred(), "the other run's table is still there")
 		})
 	})
 })
