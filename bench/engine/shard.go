@@ -162,9 +162,19 @@ func doneName(table string, i int) string { return fmt.Sprintf("%s-done%d", tabl
 func signalDone(ctx context.Context, db DynamoDB, table string, cfg config) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
 	defer cancel()
-	in := designs.Schema{PK: "PK"}.CreateTableInput(doneName(table, cfg.shard.I))
+	done := doneName(table, cfg.shard.I)
+	in := designs.Schema{PK: "PK"}.CreateTableInput(done)
 	if _, err := db.CreateTable(ctx, in); err != nil {
 		fmt.Fprintf(cfg.progress, "bench: %s: could not tell shard 1 this shard is done (%v): it deletes the table %s after the run's end anyway\n", cfg.shard, err, ShardGrace)
+		return
+	}
+	// Shard 1 deletes the signals when it deletes the run's table: a
+	// signal made after that (this shard late, alone, or shard 1 gone)
+	// would be left behind, so it goes now.
+	_, err := db.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(table)})
+	var gone *types.ResourceNotFoundException
+	if errors.As(err, &gone) {
+		_ = designs.DeleteTable(ctx, db, done)
 	}
 }
 

@@ -307,7 +307,7 @@ var _ = Describe("bench whose report folder holds a latest that is a folder", La
 })
 
 var _ = Describe("a shard whose shard 1 never comes", Label("faults"), func() {
-	It("waits no longer than the run's window, then exits 3 naming what it waited for", func(ctx SpecContext) {
+	It("waits no longer than the run's window, then exits 3 naming what it waited for, and leaves no signal table", func(ctx SpecContext) {
 		out := GinkgoT().TempDir()
 		upLocal(ctx, nil, func(endpoint string) {
 			env := []string{ddblocal.EnvEndpoint + "=" + endpoint, ddblocal.EnvRunEndpoint + "="}
@@ -316,6 +316,9 @@ var _ = Describe("a shard whose shard 1 never comes", Label("faults"), func() {
 			code, _ := r.waitExit(exitWait)
 			Expect(code).To(Equal(exitTestBed), r.Output())
 			Expect(r.Output()).To(ContainSubstring(`shard 1 of run "lonely" did not create and seed ddbh-invoicing-lonely`))
+			l, err := ddblocal.Client(endpoint).ListTables(ctx, &dynamodb.ListTablesInput{})
+			Expect(err).NotTo(HaveOccurred())
+			Expect(l.TableNames).NotTo(ContainElement(HavePrefix("ddbh-invoicing-lonely")), "no done signal left behind")
 		})
 	})
 })
