@@ -56,6 +56,26 @@ var _ = Describe("make verify DESIGN=name", Label("faults"), func() {
 	}, SpecTimeout(10*time.Minute))
 })
 
+// A suite whose process crashes writes no report: verify must say so, with
+// the crash's own text, instead of counting what the other suites passed.
+var _ = Describe("make verify with a suite that crashes", Label("faults"), func() {
+	It("reports the crash, its text and the suite, and exits 1", func(ctx SpecContext) {
+		repo := ddbtest.CopyRepo(ctx, repoRoot, filepath.Join(GinkgoT().TempDir(), "repo"))
+		crash := "package agencies_test\n\nimport (\n\t\"time\"\n\n\t. \"github.com/onsi/ginkgo/v2\"\n)\n\n" +
+			"var _ = Describe(\"a spec whose goroutine panics\", func() {\n\tIt(\"crashes its process\", func() {\n" +
+			"\t\tgo func() { panic(\"crash-marker-7ab3\") }()\n\t\ttime.Sleep(time.Second)\n\t})\n})\n"
+		Expect(os.WriteFile(filepath.Join(repo, "designs", "agencies", "crash_test.go"), []byte(crash), 0o644)).To(Succeed())
+
+		r := ddbtest.Command(ctx, repo, ownLocal(), "make", "verify", "DESIGN=agencies")
+		Expect(r.Output).To(ContainSubstring("exit status 1"), "ddbharness's own exit code: the run found a failure")
+		Expect(r.Output).To(ContainSubstring("panic: crash-marker-7ab3"), "the crash's own text")
+		Expect(r.Output).To(ContainSubstring("suite did not run: ./designs/agencies: crashed before it reported"))
+		Expect(r.Output).To(ContainSubstring("verify: FAILED: 1 suite(s) crashed before they reported"))
+		Expect(r.Output).NotTo(ContainSubstring(`add a Describe("AP-01`), "its patterns are not said to lack specs")
+		Expect(r.Output).To(MatchRegexp(`(?m)^verify: \d+ passed, 0 failed, 1 suite\(s\) crashed`))
+	}, SpecTimeout(10*time.Minute))
+})
+
 // addUncoveredPattern puts a pattern no spec carries first in the catalog
 // file's Patterns.
 func addUncoveredPattern(catalog string) {

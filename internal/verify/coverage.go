@@ -40,6 +40,9 @@ type Coverage struct {
 	// NotRun lists suites that ran no spec, with Ginkgo's reason (a build
 	// failure, an interrupt), since their patterns' gaps have that cause.
 	NotRun []string
+	// Crashed names the designs whose suite crashed before it reported:
+	// their patterns' gaps have that cause, not a missing spec.
+	Crashed []string
 	// Totals counts every spec of the run, labelled or not.
 	Totals Cell
 	// Filter is the run's label filter ("" for none); Rows hold only the
@@ -161,6 +164,8 @@ func (c Coverage) Gaps() []string {
 			gaps = append(gaps, fmt.Sprintf("%s %s %s: %d spec(s) failed", r.Design, r.Pattern.ID, r.Pattern.Name, r.Failed))
 		case r.Passed == 0 && r.Skipped > 0:
 			gaps = append(gaps, fmt.Sprintf("%s %s %s: its specs were skipped, none ran", r.Design, r.Pattern.ID, r.Pattern.Name))
+		case r.Passed == 0 && slices.Contains(c.Crashed, r.Design):
+			gaps = append(gaps, fmt.Sprintf("%s %s %s: not measured: the design's suite crashed before it reported (its output is above)", r.Design, r.Pattern.ID, r.Pattern.Name))
 		case r.Passed == 0:
 			gaps = append(gaps, fmt.Sprintf("%s %s %s: no spec carries Label(%q); add a Describe(%q, Label(%q, %q), ...) to its suite",
 				r.Design, r.Pattern.ID, r.Pattern.Name, r.Pattern.ID, string(r.Pattern.ID)+" "+r.Pattern.Name, r.Pattern.ID, r.Pattern.Index))

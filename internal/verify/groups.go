@@ -98,8 +98,11 @@ func ginkgo(ctx context.Context, reap *reaper, ginkgoBin, endpoint, dir, group s
 	// --trimpath keeps the checkout's folder out of the build cache's keys,
 	// so a copy of the repository (the walkthrough's, a fault spec's) finds
 	// its suites built.
+	// --output-interceptor-mode=none: a suite process that crashes (a panic
+	// in a goroutine a spec started) takes what it intercepted with it, its
+	// panic text included; uncaptured, that text reaches the output.
 	args := []string{"-p", "--keep-going", "--randomize-all", "--race", "--trimpath", "--ldflags=-w",
-		"--timeout=10m", "--output-dir=" + dir, "--junit-report=" + junit, "--json-report=" + report}
+		"--timeout=10m", "--output-interceptor-mode=none", "--output-dir=" + dir, "--junit-report=" + junit, "--json-report=" + report}
 	if failOnEmpty {
 		args = append(args, "--fail-on-empty")
 	}

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/onsi/ginkgo/v2/types"
+
 	"github.com/ddbharness/ddbharness/internal/ddblocal"
 	"github.com/ddbharness/ddbharness/internal/failure"
 )
@@ -134,6 +136,7 @@ func Run(ctx context.Context, o Options) error {
 	if sc.named {
 		cov.Designs = sc.names()
 	}
+	crashed := markCrashed(&cov, dynamo, reports)
 	if err := writeSummary(scratch, cov, endpoint); err != nil {
 		return err
 	}
@@ -162,6 +165,8 @@ func Run(ctx context.Context, o Options) error {
 	printSelected(sc, filter, cov)
 	empty := filter != "" && ran == 0 && runErr == nil
 	switch {
+	case crashed > 0:
+		fmt.Printf("verify: FAILED: %d suite(s) crashed before they reported: a panic outside a spec's own goroutine, or an exit (the output above shows it)\n", crashed)
 	case runErr != nil:
 		fmt.Println("verify: FAILED: specs failed (details above)")
 	case units.failed > 0:
@@ -174,6 +179,9 @@ func Run(ctx context.Context, o Options) error {
 	fmt.Printf("verify: %d specs on DynamoDB (%d passed, %d failed), %d unit tests of pure code (%d passed, %d failed)\n",
 		ran, cov.Totals.Passed, cov.Totals.Failed, units.passed+units.failed, units.passed, units.failed)
 	summary := fmt.Sprintf("verify: %d passed, %d failed", cov.Totals.Passed+units.passed, cov.Totals.Failed+units.failed)
+	if crashed > 0 {
+		summary += fmt.Sprintf(", %d suite(s) crashed", crashed)
+	}
 	if cov.Totals.Skipped > 0 {
 		summary += fmt.Sprintf(", %d skipped", cov.Totals.Skipped)
 		switch {
@@ -184,7 +192,7 @@ func Run(ctx context.Context, o Options) error {
 		}
 	}
 	fmt.Println(summary)
-	if runErr != nil || units.failed > 0 || len(gaps) > 0 {
+	if crashed > 0 || runErr != nil || units.failed > 0 || len(gaps) > 0 {
 		return failure.ErrReported
 	}
 	if empty {
@@ -197,6 +205,33 @@ func Run(ctx context.Context, o Options) error {
 			filter, ofDesigns(sc), example)
 	}
 	return nil
+}
+
+// markCrashed adds to cov the suites that ran but wrote no report: their
+// process exited before it could (a panic in a goroutine a spec started,
+// os.Exit), and it returns how many.
+func markCrashed(cov *Coverage, ran []testPackage, reports []types.Report) int {
+	reported := map[string]bool{}
+	for _, r := range reports {
+		reported[filepath.Clean(r.SuitePath)] = true
+	}
+	wd, _ := os.Getwd()
+	n := 0
+	for _, p := range ran {
+		if reported[filepath.Clean(p.Dir)] {
+			continue
+		}
+		n++
+		rel, err := filepath.Rel(wd, p.Dir)
+		if err != nil {
+			rel = p.Dir
+		}
+		cov.NotRun = append(cov.NotRun, "./"+rel+": crashed before it reported (its output above shows why)")
+		if _, design, ok := strings.Cut(p.ImportPath, "/designs/"); ok {
+			cov.Crashed = append(cov.Crashed, design)
+		}
+	}
+	return n
 }
 
 // printSelected says what the gate counted, when the run was narrowed by
