@@ -62,6 +62,7 @@ var _ = Describe("merging the shards of a run", Label("unit"), func() {
 	shard := func(i, n int, rs vegeta.Results) bench.Shard {
 		f := bench.ShardFile{Format: bench.ShardFormat, Shard: engine.ShardSpec{I: i, N: n, Run: "split"}}
 		f.Run.Scenario, f.Run.Patterns, f.Run.Started, f.Run.Elapsed, f.Run.Workers = sc.Name, steps(), start, 5*time.Second, 64
+		f.Run.Total.Requests = uint64(len(rs))
 		return bench.Shard{Dir: "shard", File: f, Results: written(rs)}
 	}
 

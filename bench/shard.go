@@ -159,12 +159,21 @@ func Merge(sc workload.Scenario, shards []Shard) (Outcome, error) {
 	return out, nil
 }
 
-// checkShards refuses shards that are not one whole run of sc.
+// MaxStartSpread is how far apart the shards of one run may have begun
+// measuring when they were given no common START: more, and their calls
+// are not one run's load at one time.
+const MaxStartSpread = 5 * time.Second
+
+// checkShards refuses shards that are not one whole run of sc, naming
+// the field and both values.
 func checkShards(sc workload.Scenario, shards []Shard) error {
 	first := shards[0].File
 	seen := map[int]string{}
 	for _, s := range shards {
 		f := s.File
+		if err := f.Shard.Check(); err != nil {
+			return fmt.Errorf("merge: %s: shard.json's shard: %w", s.Dir, err)
+		}
 		switch {
 		case f.Format != ShardFormat:
 			return fmt.Errorf("merge: %s: format %q, this ddbharness reads %q: merge with the ddbharness that made it", s.Dir, f.Format, ShardFormat)
@@ -174,6 +183,17 @@ func checkShards(sc workload.Scenario, shards []Shard) error {
 			return fmt.Errorf("merge: %s is %s, %s is %s: merge one run's shards at a time", s.Dir, f.Shard, shards[0].Dir, first.Shard)
 		case seen[f.Shard.I] != "":
 			return fmt.Errorf("merge: %s and %s are both %s: give each shard once", seen[f.Shard.I], s.Dir, f.Shard)
+		case !f.Shard.Start.Equal(first.Shard.Start):
+			return fmt.Errorf("merge: %s started at %s, %s at %s (start): the shards of one run share one START", s.Dir, f.Shard.Start.Format(time.RFC3339), shards[0].Dir, first.Shard.Start.Format(time.RFC3339))
+		case !sameLimits(f.Limits, first.Limits):
+			return fmt.Errorf("merge: %s ran under %+v, %s under %+v (limits): the shards of one run share their limits", s.Dir, f.Limits, shards[0].Dir, first.Limits)
+		case f.Run.Started.IsZero():
+			return fmt.Errorf("merge: %s never measured (it stopped while %s): its share of the run's calls is missing; run the whole run again", s.Dir, stoppedWhile(f.Run))
+		case f.Inputs.Requests < 0:
+			return fmt.Errorf("merge: %s: shard.json says %d requests (model_inputs.requests): not a count; the file was edited or damaged", s.Dir, f.Inputs.Requests)
+		case first.Shard.Start.IsZero() && !first.Run.Started.IsZero() && absDuration(f.Run.Started.Sub(first.Run.Started)) > MaxStartSpread:
+			return fmt.Errorf("merge: %s began measuring at %s, %s at %s (started): more than %s apart without a common START, they are not one run; give the shards --start",
+				s.Dir, f.Run.Started.Format(time.RFC3339Nano), shards[0].Dir, first.Run.Started.Format(time.RFC3339Nano), MaxStartSpread)
 		}
 		seen[f.Shard.I] = s.Dir
 	}
@@ -189,6 +209,31 @@ func checkShards(sc workload.Scenario, shards []Shard) error {
 	return nil
 }
 
+// sameLimits reports whether two shards ran under one run's limits (each
+// shard's Share is its own).
+func sameLimits(a, b Limits) bool {
+	a.Share, b.Share = 0, 0
+	return a == b
+}
+
+// stoppedWhile names what a shard that never measured was doing.
+func stoppedWhile(r engine.Outcome) string {
+	switch {
+	case r.Failure != nil && r.Failure.Phase != "":
+		return r.Failure.Phase
+	case r.Interrupted:
+		return "seeding or warming up, interrupted"
+	}
+	return "getting ready"
+}
+
+func absDuration(d time.Duration) time.Duration {
+	if d < 0 {
+		return -d
+	}
+	return d
+}
+
 // metricsOf computes vegeta's metrics of the mix and of each pattern in
 // steps, and the failed calls, over every shard's calls.
 func metricsOf(shards []Shard, steps []engine.PatternMetrics) (vegeta.Metrics, []engine.PatternMetrics, []engine.ErrorCount, error) {
@@ -198,8 +243,13 @@ func metricsOf(shards []Shard, steps []engine.PatternMetrics) (vegeta.Metrics, [
 	}
 	t := engine.NewTally(ids...)
 	for _, s := range shards {
-		if err := engine.ReadResults(s.Results, func(r *vegeta.Result) error { t.Add(r); return nil }); err != nil {
+		var calls uint64
+		if err := engine.ReadResults(s.Results, func(r *vegeta.Result) error { t.Add(r); calls++; return nil }); err != nil {
 			return vegeta.Metrics{}, nil, nil, err
+		}
+		if want := s.File.Run.Total.Requests; calls != want {
+			return vegeta.Metrics{}, nil, nil, fmt.Errorf("%s holds %d calls, its shard.json counts %d (run.total.requests): the results file was cut, emptied or replaced; merge the shard's folder as the run wrote it",
+				s.Results, calls, want)
 		}
 	}
 	out := make([]engine.PatternMetrics, len(steps))

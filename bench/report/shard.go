@@ -45,8 +45,13 @@ func ReadShard(dir string) (bench.Shard, error) {
 		return s, fmt.Errorf("%s: format %q, this ddbharness reads %q: merge with the ddbharness that made it", filepath.Join(dir, ShardFile), s.File.Format, bench.ShardFormat)
 	}
 	s.Results = filepath.Join(dir, ResultsFile)
-	if _, err := os.Stat(s.Results); err != nil {
+	fi, err := os.Stat(s.Results)
+	switch {
+	case err != nil:
 		return s, err
+	case !fi.Mode().IsRegular():
+		// A pipe or a device would hold the merge reading for ever.
+		return s, fmt.Errorf("%s is not a regular file (%s): give the shard's folder as the run wrote it", s.Results, fi.Mode().Type())
 	}
 	return s, nil
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
+	"syscall"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -142,5 +144,53 @@ var _ = Describe("a run split over two load machines, merged", Serial, Label("fa
 		// 10 % or a margin of the box's noise.
 		Expect(b.Total.Latencies.P50).To(BeNumerically("~", a.Total.Latencies.P50, max(a.Total.Latencies.P50/10, 5*time.Millisecond)))
 		Expect(b.Total.Latencies.P99).To(BeNumerically("~", a.Total.Latencies.P99, max(a.Total.Latencies.P99/10, 100*time.Millisecond)))
+
+		By("refusing, exit 2 and naming the field, shards that are not one whole run")
+		slices.Sort(dirs) // shard 1, then 2
+		for _, c := range []struct {
+			what, want string
+			edit       func(dir string, f map[string]any)
+		}{
+			{"an emptied results.bin", "holds 0 calls, its shard.json counts", func(dir string, _ map[string]any) {
+				Expect(os.Truncate(filepath.Join(dir, report.ResultsFile), 0)).To(Succeed())
+			}},
+			{"a results.bin that is a pipe", "is not a regular file", func(dir string, _ map[string]any) {
+				Expect(os.Remove(filepath.Join(dir, report.ResultsFile))).To(Succeed())
+				Expect(syscall.Mkfifo(filepath.Join(dir, report.ResultsFile), 0o644)).To(Succeed())
+			}},
+			{"shard 5 of 2", "shard.json's shard", func(_ string, f map[string]any) { f["shard"].(map[string]any)["I"] = 5 }},
+			{"0 shards", "shard.json's shard", func(_ string, f map[string]any) { f["shard"].(map[string]any)["N"] = 0 }},
+			{"another START", "(start)", func(_ string, f map[string]any) { f["shard"].(map[string]any)["Start"] = "2026-01-01T00:00:00Z" }},
+			{"other limits", "(limits)", func(_ string, f map[string]any) { f["limits"].(map[string]any)["Scale"] = 0.5 }},
+			{"a negative request count", "not a count", func(_ string, f map[string]any) { f["model_inputs"].(map[string]any)["requests"] = -7 }},
+		} {
+			second := tamperedCopy(dirs[1], c.edit)
+			r := ddbtest.Command(ctx, repoRoot, env, bin, "report", "merge", "--out", filepath.Join(out, "refused"), dirs[0], second)
+			Expect(r.Code).To(Equal(exitBadInput), "%s: %s", c.what, r.Output)
+			Expect(r.Output).To(ContainSubstring(c.want), c.what)
+			Expect(r.Elapsed).To(BeNumerically("<", atOnce), c.what)
+		}
 	})
 })
+
+// tamperedCopy copies a shard's report folder and lets edit change the
+// copy's files and its shard.json, as parsed.
+func tamperedCopy(dir string, edit func(dir string, f map[string]any)) string {
+	GinkgoHelper()
+	cp := filepath.Join(GinkgoT().TempDir(), filepath.Base(dir))
+	Expect(os.MkdirAll(cp, 0o755)).To(Succeed())
+	for _, name := range []string{report.ShardFile, report.ResultsFile} {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(os.WriteFile(filepath.Join(cp, name), b, 0o644)).To(Succeed())
+	}
+	raw, err := os.ReadFile(filepath.Join(cp, report.ShardFile))
+	Expect(err).NotTo(HaveOccurred())
+	var f map[string]any
+	Expect(json.Unmarshal(raw, &f)).To(Succeed())
+	edit(cp, f)
+	raw, err = json.Marshal(f)
+	Expect(err).NotTo(HaveOccurred())
+	Expect(os.WriteFile(filepath.Join(cp, report.ShardFile), raw, 0o644)).To(Succeed())
+	return cp
+}
