@@ -152,6 +152,9 @@ func Run(ctx context.Context, db DynamoDB, sc workload.Scenario, opts ...Option)
 	}
 	lead := cfg.shard.leads()
 	if lead {
+		if cfg.shard.Sharded() {
+			clearSignals(run, db, table, cfg)
+		}
 		if err := createTable(run, db, sc, table, cfg); err != nil {
 			return ended(err, "")
 		}

@@ -153,6 +153,28 @@ func awaitSeeded(ctx context.Context, db DynamoDB, name, table string, cfg confi
 	}
 }
 
+// clearSignals deletes the signal tables an earlier run of this name
+// left (a shard interrupted, or alone): a stale done signal would have
+// shard 1 delete the table under a shard still running. A run whose own
+// table exists is another shard 1's, which createTable refuses; its
+// signals are left alone.
+func clearSignals(ctx context.Context, db DynamoDB, table string, cfg config) {
+	_, err := db.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(table)})
+	var gone *types.ResourceNotFoundException
+	if !errors.As(err, &gone) {
+		return
+	}
+	names := []string{seededName(table)}
+	for i := 2; i <= cfg.shard.N; i++ {
+		names = append(names, doneName(table, i))
+	}
+	for _, n := range names {
+		if err := designs.DeleteTable(ctx, db, n); err == nil {
+			fmt.Fprintf(cfg.progress, "bench: %s: deleted %s, a signal an earlier run of this name left\n", cfg.shard, n)
+		}
+	}
+}
+
 // doneName is the table shard i creates once it is done with the run's
 // table.
 func doneName(table string, i int) string { return fmt.Sprintf("%s-done%d", table, i) }

@@ -341,6 +341,27 @@ var _ = Describe("a second shard 1 of one run", Label("faults"), func() {
 	})
 })
 
+var _ = Describe("a run whose name an earlier run left a done signal under", Label("faults"), func() {
+	It("clears the stale signal first, so shard 1 waits for the real one and both shards end well", func(ctx SpecContext) {
+		out := GinkgoT().TempDir()
+		upLocal(ctx, nil, func(endpoint string) {
+			Expect(designs.CreateTable(ctx, ddblocal.Client(endpoint), designs.Schema{PK: "PK"}, "ddbh-invoicing-stale-done2")).To(Succeed())
+			env := []string{ddblocal.EnvEndpoint + "=" + endpoint, ddblocal.EnvRunEndpoint + "="}
+			start := time.Now().Add(15 * time.Second).UTC().Format(time.RFC3339)
+			var shards []*running
+			for _, s := range []string{"1/2", "2/2"} {
+				shards = append(shards, startBin(env, "bench", "--shard="+s, "--run=stale", "--start="+start, "--duration=3s", "--limits=off", "--out="+out, "invoicing/big-client"))
+			}
+			for _, s := range shards {
+				code, _ := s.waitExit(2 * time.Minute)
+				Expect(code).To(Equal(exitOK), s.Output())
+			}
+			Expect(shards[0].Output()).To(ContainSubstring("deleted ddbh-invoicing-stale-done2, a signal an earlier run of this name left"))
+			Expect(shards[1].Output()).NotTo(ContainSubstring("table is gone"))
+		})
+	})
+})
+
 var _ = Describe("bench whose table is deleted under it", Label("faults"), func() {
 	It("stops as the test bed failing, exit 3, and says the table is gone", func(ctx SpecContext) {
 		out := GinkgoT().TempDir()
