@@ -80,7 +80,7 @@ func Merge(sc workload.Scenario, shards []Shard) (Outcome, error) {
 	out := Outcome{Outcome: first.Run, Limits: first.Limits, Service: first.Service}
 	out.Limits.Share = 0
 	out.Shard = engine.ShardSpec{N: first.Shard.N, Run: first.Shard.Run, Start: first.Shard.Start}
-	out.Workers, out.Unsent, out.Merged = 0, 0, nil
+	out.Workers, out.Unsent, out.CutOff, out.Merged = 0, 0, 0, nil
 	var ledgers []capacity.LedgerFile
 	var unserved [][]limits.UnservedSlot
 	var throttles []limits.Throttling
@@ -91,6 +91,7 @@ func Merge(sc workload.Scenario, shards []Shard) (Outcome, error) {
 		out.Merged = append(out.Merged, s.Dir)
 		out.Workers += f.Run.Workers
 		out.Unsent += f.Run.Unsent
+		out.CutOff += f.Run.CutOff
 		out.Interrupted = out.Interrupted || f.Run.Interrupted
 		out.LateStart = max(out.LateStart, f.Run.LateStart)
 		out.Fidelity = addFidelity(out.Fidelity, f.Fidelity)

@@ -34,6 +34,7 @@ type attack struct {
 	inflight atomic.Int64 // calls started and not yet ended
 	ended    atomic.Int64 // calls ended
 	lastEnd  atomic.Int64 // when the latest call ended, in Unix nanoseconds
+	cutOff   atomic.Int64 // calls the run's own drain deadline cut short
 
 	// A closed loop's workers draw their calls themselves: each call's due
 	// time and number are taken together, so numbers follow due times.
@@ -266,6 +267,12 @@ func (a *attack) call(ctx context.Context, t ticket, r *rand.Rand, record func(*
 	a.ended.Add(1)
 	a.lastEnd.Store(end.UnixNano())
 	if err != nil && ctx.Err() != nil {
+		return
+	}
+	if err != nil && st.ctx.Err() != nil {
+		// The run's own drain deadline cut it short: neither the design's
+		// outcome nor a latency; counted apart (Outcome.CutOff).
+		a.cutOff.Add(1)
 		return
 	}
 	code, class := Classify(err)

@@ -74,8 +74,10 @@ type Outcome struct {
 	Total       vegeta.Metrics
 	Patterns    []PatternMetrics
 	Errors      []ErrorCount // the failed calls by pattern, status and error
-	// Unsent counts calls still waiting when the run ended.
+	// Unsent counts calls still waiting when the run ended; CutOff, calls
+	// in flight when the drain after it ended, cut short and not recorded.
 	Unsent int
+	CutOff int `json:",omitempty"`
 	// Shard is the part of a run split over several machines this one
 	// made; LateStart, how long after the shards' common start it began
 	// measuring. KeptTable is set when the table was left in place.
@@ -223,6 +225,7 @@ func Run(ctx context.Context, db DynamoDB, sc workload.Scenario, opts ...Option)
 	out.Elapsed = time.Since(out.Started)
 	out.Interrupted = ctx.Err() != nil
 	out.Unsent = unsent
+	out.CutOff = int(a.cutOff.Load())
 	c.finish(&out, sc)
 	tb.finish(&out, out.Started)
 	if results != nil {

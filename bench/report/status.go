@@ -138,7 +138,13 @@ func Headline(out bench.Outcome) string {
 		line = fmt.Sprintf("interrupted: ran %s of the %s asked for; ", secs(out.Elapsed), out.Duration)
 	}
 	m := out.Total
-	line += fmt.Sprintf("%.0f calls/s, p99 %s, %.1f%% errors", m.Throughput, engine.Latency(m.Latencies.P99.Round(10*time.Microsecond)), 100*(1-m.Success))
+	// Calls over the measured window, the span every rate of the report
+	// uses (vegeta's throughput counts the drain after it too).
+	rate := m.Throughput
+	if span := out.CapacitySpan(); span > 0 {
+		rate = float64(m.Requests) / span.Seconds()
+	}
+	line += fmt.Sprintf("%.0f calls/s, p99 %s, %.1f%% errors", rate, engine.Latency(m.Latencies.P99.Round(10*time.Microsecond)), 100*(1-m.Success))
 	if sat := out.Saturated; sat != nil {
 		line += "; " + Saturated(sat)
 	}

@@ -125,6 +125,9 @@ func (p *printer) header(out bench.Outcome, st Status) {
 		}
 		p.f(" Run at a lower rate to measure the design.\n\n")
 	}
+	if out.CutOff > 0 {
+		p.f("**%d calls were cut short** when the drain after the run ended (%s): still in flight then, they are neither errors nor latencies and are not counted above.\n\n", out.CutOff, engine.DefaultDrain)
+	}
 	if out.Unsent > 0 {
 		p.f("**%d calls were never sent**: they were still waiting for a worker when the run ended, so the workers could not keep up with the pacer.\n\n", out.Unsent)
 	}
