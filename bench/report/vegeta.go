@@ -82,6 +82,7 @@ type metrics struct {
 	Elapsed      time.Duration   `json:"elapsed"`
 	Interrupted  bool            `json:"interrupted"`
 	Unsent       int             `json:"unsent"`
+	CutOff       int             `json:"cut_off"`
 	Approx       int64           `json:"approximations"`
 	Fidelity     meter.Fidelity  `json:"fidelity"`
 	Total        *vegeta.Metrics `json:"total"` // null: nothing measured
@@ -139,7 +140,7 @@ func WriteMetrics(w io.Writer, out bench.Outcome) error {
 	m := metrics{Scenario: out.Scenario, About: out.About, Design: out.Design, Table: out.Table, Pacer: out.Pacer,
 		Pool: out.Pool, Workers: out.Workers, Seed: out.Seed, State: st.State, StoppedWhile: st.Phase,
 		Duration: out.Duration, Warmup: out.Warmup, SeedTime: out.SeedTime, Elapsed: out.Elapsed, Interrupted: out.Interrupted,
-		Unsent: out.Unsent, Approx: out.Fidelity.Approximations, Fidelity: out.Fidelity, Patterns: []patternJSON{},
+		Unsent: out.Unsent, CutOff: out.CutOff, Approx: out.Fidelity.Approximations, Fidelity: out.Fidelity, Patterns: []patternJSON{},
 		Limits: LimitsText(limitsOf(out)), Throttling: out.Throttling}
 	if st.Measured {
 		m.Started, m.Total = &out.Started, &out.Total
