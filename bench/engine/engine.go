@@ -245,6 +245,11 @@ func finishTable(ctx context.Context, db DynamoDB, table string, tb *bed, cfg co
 	if s := cfg.shard; s.Sharded() {
 		if ctx.Err() == nil && !tb.failed() {
 			awaitShards(ctx, db, table, cfg, sc)
+		} else if running := stillRunning(ctx, db, table, cfg); len(running) > 0 {
+			// Interrupted (or failed) while other shards use the table: it
+			// stays for them, and the last of them to end deletes it.
+			abandon(ctx, db, table, cfg, running)
+			return
 		}
 		for i := 2; i <= s.N; i++ {
 			deleteTable(ctx, db, doneName(table, i), tb, cfg)

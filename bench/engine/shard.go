@@ -164,7 +164,7 @@ func clearSignals(ctx context.Context, db DynamoDB, table string, cfg config) {
 	if !errors.As(err, &gone) {
 		return
 	}
-	names := []string{seededName(table)}
+	names := []string{seededName(table), abandonedName(table)}
 	for i := 2; i <= cfg.shard.N; i++ {
 		names = append(names, doneName(table, i))
 	}
@@ -173,6 +173,58 @@ func clearSignals(ctx context.Context, db DynamoDB, table string, cfg config) {
 			fmt.Fprintf(cfg.progress, "bench: %s: deleted %s, a signal an earlier run of this name left\n", cfg.shard, n)
 		}
 	}
+}
+
+// abandonedName is the table shard 1 creates when it ends before the
+// other shards are done with the run's table, which it leaves to them.
+func abandonedName(table string) string { return table + "-abandoned" }
+
+// stillRunning lists the other shards that have not said they are done
+// with the table. Call it from shard 1 only.
+func stillRunning(ctx context.Context, db DynamoDB, table string, cfg config) []int {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	var running []int
+	for i := 2; i <= cfg.shard.N; i++ {
+		_, err := db.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(doneName(table, i))})
+		var gone *types.ResourceNotFoundException
+		if errors.As(err, &gone) {
+			running = append(running, i)
+		}
+	}
+	return running
+}
+
+// abandon leaves the run's table to the shards still running: it says so,
+// and marks the run abandoned, so the last of them to end deletes the
+// table and every signal (finishAbandoned).
+func abandon(ctx context.Context, db DynamoDB, table string, cfg config, running []int) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
+	defer cancel()
+	if err := designs.CreateTable(ctx, db, designs.Schema{PK: "PK"}, abandonedName(table)); err != nil {
+		fmt.Fprintf(cfg.progress, "bench: %s: could not mark %s abandoned (%v): delete it with ddbharness tables -delete once shard(s) %v end\n", cfg.shard, table, err, running)
+		return
+	}
+	fmt.Fprintf(cfg.progress, "bench: %s: left %s to shard(s) %v, still running: the last of them to end deletes it\n", cfg.shard, table, running)
+}
+
+// finishAbandoned deletes the run's table and its signals when shard 1 has
+// left them and every other shard is done. Call it after signalling done.
+func finishAbandoned(ctx context.Context, db DynamoDB, table string, cfg config) {
+	if _, err := db.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(abandonedName(table))}); err != nil {
+		return
+	}
+	if len(stillRunning(ctx, db, table, cfg)) > 0 {
+		return
+	}
+	for _, n := range []string{table, seededName(table)} {
+		_ = designs.DeleteTable(ctx, db, n)
+	}
+	for i := 2; i <= cfg.shard.N; i++ {
+		_ = designs.DeleteTable(ctx, db, doneName(table, i))
+	}
+	_ = designs.DeleteTable(ctx, db, abandonedName(table))
+	fmt.Fprintf(cfg.progress, "bench: %s: the last shard to end: deleted %s, which shard 1 left to the others\n", cfg.shard, table)
 }
 
 // doneName is the table shard i creates once it is done with the run's
@@ -197,7 +249,9 @@ func signalDone(ctx context.Context, db DynamoDB, table string, cfg config) {
 	var gone *types.ResourceNotFoundException
 	if errors.As(err, &gone) {
 		_ = designs.DeleteTable(ctx, db, done)
+		return
 	}
+	finishAbandoned(ctx, db, table, cfg)
 }
 
 // awaitShards waits until every other shard is done with the table, or

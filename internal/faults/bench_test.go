@@ -362,6 +362,32 @@ var _ = Describe("a run whose name an earlier run left a done signal under", Lab
 	})
 })
 
+var _ = Describe("shard 1 stopped while another shard runs", Label("faults"), func() {
+	It("leaves the table to it, and the last shard to end deletes it and every signal", func(ctx SpecContext) {
+		out := GinkgoT().TempDir()
+		upLocal(ctx, nil, func(endpoint string) {
+			env := []string{ddblocal.EnvEndpoint + "=" + endpoint, ddblocal.EnvRunEndpoint + "="}
+			start := time.Now().Add(15 * time.Second).UTC().Format(time.RFC3339)
+			var shards []*running
+			for _, s := range []string{"1/2", "2/2"} {
+				shards = append(shards, startBin(env, "bench", "--shard="+s, "--run=abandon", "--start="+start, "--duration=8s", "--limits=off", "--out="+out, "invoicing/big-client"))
+			}
+			shards[1].waitFor("p50 ", 2, 2*time.Minute) // shard 2 measuring
+			Expect(shards[0].cmd.Process.Signal(syscall.SIGTERM)).To(Succeed())
+			code, _ := shards[0].waitExit(exitWait)
+			Expect(code).To(Equal(exitInterrupted), shards[0].Output())
+			Expect(shards[0].Output()).To(ContainSubstring("left ddbh-invoicing-abandon to shard(s) [2], still running"))
+			code, _ = shards[1].waitExit(2 * time.Minute)
+			Expect(code).To(Equal(exitOK), shards[1].Output())
+			Expect(shards[1].Output()).NotTo(ContainSubstring("table is gone"))
+			Expect(shards[1].Output()).To(ContainSubstring("the last shard to end: deleted ddbh-invoicing-abandon"))
+			l, err := ddblocal.Client(endpoint).ListTables(ctx, &dynamodb.ListTablesInput{})
+			Expect(err).NotTo(HaveOccurred())
+			Expect(l.TableNames).NotTo(ContainElement(HavePrefix("ddbh-invoicing-abandon")))
+		})
+	})
+})
+
 var _ = Describe("bench whose table is deleted under it", Label("faults"), func() {
 	It("stops as the test bed failing, exit 3, and says the table is gone", func(ctx SpecContext) {
 		out := GinkgoT().TempDir()
