@@ -61,7 +61,17 @@ func runReport(args []string) error {
 	out.ResultsErr = mergeResults(shards, out.ResultsFile)
 	err = report.WriteTo(dir, out)
 	fmt.Printf("%s: %s\n  %s\n", sc.Name, dir, report.Headline(out))
-	return err
+	switch {
+	case err != nil:
+		return err
+	case out.Failure != nil:
+		// The merged report says how and when; the run is not a measurement.
+		return testBedFailed(fmt.Errorf("report merge: a shard's test bed failed (%s): the merged run is marked failed (report: %s)", report.FailureReason(out.Failure), dir))
+	case out.Interrupted:
+		fmt.Println("a shard was interrupted: the merged run is partial, and its report says so")
+		return errInterrupted
+	}
+	return nil
 }
 
 // mergeResults writes the shards' calls to path as one results file.

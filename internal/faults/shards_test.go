@@ -170,6 +170,15 @@ var _ = Describe("a run split over two load machines, merged", Serial, Label("fa
 			Expect(r.Output).To(ContainSubstring(c.want), c.what)
 			Expect(r.Elapsed).To(BeNumerically("<", atOnce), c.what)
 		}
+
+		By("saying so when a shard's test bed failed: exit 3, the merged run marked failed")
+		failed := tamperedCopy(dirs[1], func(_ string, f map[string]any) {
+			f["run"].(map[string]any)["Failure"] = map[string]any{"At": 4e9, "Phase": "measuring", "Reason": "DynamoDB Local exited (shard 2's)"}
+		})
+		r := ddbtest.Command(ctx, repoRoot, env, bin, "report", "merge", "--out", filepath.Join(out, "failed"), dirs[0], failed)
+		Expect(r.Code).To(Equal(exitTestBed), r.Output)
+		Expect(r.Output).To(ContainSubstring("a shard's test bed failed"))
+		Expect(latestMetrics(filepath.Join(out, "failed"))).To(HaveKeyWithValue("state", report.StateFailed))
 	})
 })
 
