@@ -311,7 +311,7 @@ var _ = Describe("a shard whose shard 1 never comes", Label("faults"), func() {
 	It("waits no longer than the run's window, then exits 3 naming what it waited for, and leaves no signal table", func(ctx SpecContext) {
 		out := GinkgoT().TempDir()
 		upLocal(ctx, nil, func(endpoint string) {
-			env := []string{ddblocal.EnvEndpoint + "=" + endpoint, ddblocal.EnvRunEndpoint + "="}
+			env := given(endpoint)
 			start := time.Now().Add(2 * time.Second).UTC().Format(time.RFC3339)
 			r := startBin(env, "bench", "--shard=2/2", "--run=lonely", "--start="+start, "--duration=2s", "--limits=off", "--out="+out, "invoicing/big-client")
 			code, _ := r.waitExit(exitWait)
@@ -331,7 +331,7 @@ var _ = Describe("a second shard 1 of one run", Label("faults"), func() {
 			db := ddblocal.Client(endpoint)
 			const table = "ddbh-invoicing-dup"
 			Expect(designs.CreateTable(ctx, db, invoicing.Design.Schema, table)).To(Succeed()) // the first shard 1's
-			env := []string{ddblocal.EnvEndpoint + "=" + endpoint, ddblocal.EnvRunEndpoint + "="}
+			env := given(endpoint)
 			r := ddbtest.Command(ctx, out, env, bin, "bench", "--shard=1/2", "--run=dup", "--duration=2s", "--limits=off", "--out="+out, "invoicing/big-client")
 			Expect(r.Code).To(Equal(exitBadInput))
 			Expect(r.Output).To(ContainSubstring(`another shard 1 of run "dup" holds it`))
@@ -342,17 +342,26 @@ var _ = Describe("a second shard 1 of one run", Label("faults"), func() {
 	})
 })
 
+// startShards starts shards 1/2 and 2/2 of run, invoicing/big-client with
+// the limits off, both measuring for d from 15 s from now (shard 1 seeds
+// meanwhile).
+func startShards(env []string, out, run string, d time.Duration) []*running {
+	GinkgoHelper()
+	start := time.Now().Add(15 * time.Second).UTC().Format(time.RFC3339)
+	var shards []*running
+	for _, s := range []string{"1/2", "2/2"} {
+		shards = append(shards, startBin(env, "bench", "--shard="+s, "--run="+run, "--start="+start, "--duration="+d.String(), "--limits=off", "--out="+out, "invoicing/big-client"))
+	}
+	return shards
+}
+
 var _ = Describe("a run whose name an earlier run left a done signal under", Label("faults"), func() {
 	It("clears the stale signal first, so shard 1 waits for the real one and both shards end well", func(ctx SpecContext) {
 		out := GinkgoT().TempDir()
 		upLocal(ctx, nil, func(endpoint string) {
 			Expect(designs.CreateTable(ctx, ddblocal.Client(endpoint), designs.Schema{PK: "PK"}, "ddbh-invoicing-stale-done2")).To(Succeed())
-			env := []string{ddblocal.EnvEndpoint + "=" + endpoint, ddblocal.EnvRunEndpoint + "="}
-			start := time.Now().Add(15 * time.Second).UTC().Format(time.RFC3339)
-			var shards []*running
-			for _, s := range []string{"1/2", "2/2"} {
-				shards = append(shards, startBin(env, "bench", "--shard="+s, "--run=stale", "--start="+start, "--duration=3s", "--limits=off", "--out="+out, "invoicing/big-client"))
-			}
+			env := given(endpoint)
+			shards := startShards(env, out, "stale", 3*time.Second)
 			for _, s := range shards {
 				code, _ := s.waitExit(2 * time.Minute)
 				Expect(code).To(Equal(exitOK), s.Output())
@@ -367,12 +376,8 @@ var _ = Describe("shard 1 stopped while another shard runs", Label("faults"), fu
 	It("leaves the table to it, and the last shard to end deletes it and every signal", func(ctx SpecContext) {
 		out := GinkgoT().TempDir()
 		upLocal(ctx, nil, func(endpoint string) {
-			env := []string{ddblocal.EnvEndpoint + "=" + endpoint, ddblocal.EnvRunEndpoint + "="}
-			start := time.Now().Add(15 * time.Second).UTC().Format(time.RFC3339)
-			var shards []*running
-			for _, s := range []string{"1/2", "2/2"} {
-				shards = append(shards, startBin(env, "bench", "--shard="+s, "--run=abandon", "--start="+start, "--duration=8s", "--limits=off", "--out="+out, "invoicing/big-client"))
-			}
+			env := given(endpoint)
+			shards := startShards(env, out, "abandon", 8*time.Second)
 			shards[1].waitFor("p50 ", 2, 2*time.Minute) // shard 2 measuring
 			Expect(shards[0].cmd.Process.Signal(syscall.SIGTERM)).To(Succeed())
 			code, _ := shards[0].waitExit(exitWait)
@@ -393,7 +398,7 @@ var _ = Describe("bench whose table is deleted under it", Label("faults"), func(
 	It("stops as the test bed failing, exit 3, and says the table is gone", func(ctx SpecContext) {
 		out := GinkgoT().TempDir()
 		upLocal(ctx, nil, func(endpoint string) {
-			env := []string{ddblocal.EnvEndpoint + "=" + endpoint, ddblocal.EnvRunEndpoint + "="}
+			env := given(endpoint)
 			r := startBin(env, "bench", "--duration=20s", "--limits=off", "--out="+out, "invoicing/big-client")
 			r.waitFor("p50 ", 1, 2*time.Minute) // measuring
 			d := ddbtest.Command(ctx, out, env, bin, "tables", "-delete")
