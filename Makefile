@@ -9,6 +9,7 @@ TARGET_RATE ?=
 SHARD ?=
 RUN ?=
 START ?=
+SHARD_WAIT ?=
 KEEP_TABLE ?=
 MAX_COST ?=
 DURATION ?=
@@ -33,7 +34,7 @@ BUILD_FLAGS ?= -trimpath -buildvcs=false
 # SCENARIO and DESIGN are split on spaces (several names); GINKGO_FLAGS is
 # the one value pasted as shell words, so that a label filter can be quoted
 # inside it, as README shows.
-export SCENARIO TARGET_RATE DURATION NAME ENTITY DESIGN LIMITS CONFLICTS LIMITS_SCALE PLACEMENT_SEED RATE SHARD RUN START KEEP_TABLE MAX_COST
+export SCENARIO TARGET_RATE DURATION NAME ENTITY DESIGN LIMITS CONFLICTS LIMITS_SCALE PLACEMENT_SEED RATE SHARD RUN START SHARD_WAIT KEEP_TABLE MAX_COST
 
 .PHONY: verify test lint walkthrough faults deploy-check bench catalog new-design build clean check-go
 
@@ -49,9 +50,9 @@ test: check-go
 lint: check-go
 	$(GO) run $(BUILD_FLAGS) ./cmd/ddbharness lint $$DESIGN
 
-## bench: load scenarios, capacity model and reports, throttled as real DynamoDB would (SCENARIO=name|design|all, TARGET_RATE=req/s, DURATION=20s, RATE=req/s constant pace, LIMITS=off, CONFLICTS=off, LIMITS_SCALE=0.01, PLACEMENT_SEED=n; at scale: SHARD=2/4 RUN=name START=time, KEEP_TABLE=1, MAX_COST=dollars)
+## bench: load scenarios, capacity model and reports, throttled as real DynamoDB would (SCENARIO=name|design|all, TARGET_RATE=req/s, DURATION=20s, RATE=req/s constant pace, LIMITS=off, CONFLICTS=off, LIMITS_SCALE=0.01, PLACEMENT_SEED=n; at scale: SHARD=2/4 RUN=name START=time SHARD_WAIT=10m, KEEP_TABLE=1, MAX_COST=dollars)
 bench: check-go
-	$(GO) run $(BUILD_FLAGS) ./cmd/ddbharness bench $${TARGET_RATE:+--target-rate="$$TARGET_RATE"} $${DURATION:+--duration="$$DURATION"} $${RATE:+--rate="$$RATE"} $${LIMITS:+--limits="$$LIMITS"} $${CONFLICTS:+--conflicts="$$CONFLICTS"} $${LIMITS_SCALE:+--limits-scale="$$LIMITS_SCALE"} $${PLACEMENT_SEED:+--placement-seed="$$PLACEMENT_SEED"} $${SHARD:+--shard="$$SHARD"} $${RUN:+--run="$$RUN"} $${START:+--start="$$START"} $${KEEP_TABLE:+--keep-table} $$SCENARIO
+	$(GO) run $(BUILD_FLAGS) ./cmd/ddbharness bench $${TARGET_RATE:+--target-rate="$$TARGET_RATE"} $${DURATION:+--duration="$$DURATION"} $${RATE:+--rate="$$RATE"} $${LIMITS:+--limits="$$LIMITS"} $${CONFLICTS:+--conflicts="$$CONFLICTS"} $${LIMITS_SCALE:+--limits-scale="$$LIMITS_SCALE"} $${PLACEMENT_SEED:+--placement-seed="$$PLACEMENT_SEED"} $${SHARD:+--shard="$$SHARD"} $${RUN:+--run="$$RUN"} $${START:+--start="$$START"} $${SHARD_WAIT:+--shard-wait="$$SHARD_WAIT"} $${KEEP_TABLE:+--keep-table} $$SCENARIO
 
 ## catalog: list every design's access patterns
 catalog: check-go

@@ -31,6 +31,10 @@ type ShardSpec struct {
 	Run  string // names the shared table: ddbh-<design>-<run>
 	// Start is when every shard begins measuring (zero: as soon as ready).
 	Start time.Time
+	// Wait, when above 0, bounds how long a shard other than 1 waits for
+	// shard 1 to create and seed the table, from its own start (else
+	// awaitSeeded's bound).
+	Wait time.Duration `json:",omitempty"`
 }
 
 // Sharded reports whether the run is split at all.
@@ -126,7 +130,8 @@ func signalSeeded(ctx context.Context, db DynamoDB, table string) error {
 
 // SeedWait bounds how long a shard of a run without a START waits for
 // shard 1 to create and seed the table; with a START, the wait ends with
-// the run's measured window (nothing is left to join after it).
+// the run's measured window (nothing is left to join after it). Either
+// gives way to ShardSpec.Wait (--shard-wait).
 const SeedWait = 10 * time.Minute
 
 // awaitSeeded waits until shard 1 has created and seeded the table, or
@@ -134,8 +139,11 @@ const SeedWait = 10 * time.Minute
 func awaitSeeded(ctx context.Context, db DynamoDB, name, table string, cfg config, duration time.Duration) error {
 	deadline := time.Now().Add(SeedWait)
 	why := fmt.Sprintf("%s after this shard began", SeedWait)
-	if at := cfg.shard.Start; !at.IsZero() {
-		deadline, why = at.Add(cfg.warmup+duration), "the end of the run's measured window"
+	switch at := cfg.shard.Start; {
+	case cfg.shard.Wait > 0:
+		deadline, why = time.Now().Add(cfg.shard.Wait), fmt.Sprintf("--shard-wait=%s", cfg.shard.Wait)
+	case !at.IsZero():
+		deadline, why = at.Add(cfg.warmup+duration), "the end of the run's measured window; --shard-wait sets another bound"
 	}
 	fmt.Fprintf(cfg.progress, "%s: %s: waiting for shard 1 to create and seed %s (until %s at most)\n", name, cfg.shard, table, deadline.UTC().Format(time.RFC3339))
 	bounded, cancel := context.WithDeadline(ctx, deadline)

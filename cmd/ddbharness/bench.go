@@ -44,6 +44,7 @@ func runBench(ctx context.Context, args []string) error {
 	shard := fs.String("shard", "", "run shard I of N of one scenario (I/N, like 2/4): every N-th call of the schedule, in a table shared by all shards (needs --run and a shared endpoint)")
 	run := fs.String("run", "", "name of a sharded run, the same on every shard: the shared table is ddbh-<design>-<run>")
 	start := fs.String("start", "", "when every shard begins measuring, in RFC 3339 (2026-11-23T21:30:00Z); empty: as soon as each is ready")
+	shardWait := fs.Duration("shard-wait", 0, "how long a shard other than 1 waits for shard 1 to create and seed the table before it exits 3 (0: until the run's measured window ends with --start, 10m without)")
 	keep := fs.Bool("keep-table", false, "leave the run's table in place for inspection (ddbharness tables -delete removes it)")
 	maxCost := fs.Float64("max-cost", defaultMaxCost(), "on real DynamoDB, refuse a run whose estimated cost is above this many US dollars (MAX_COST)")
 	fs.Usage = func() {
@@ -82,6 +83,10 @@ func runBench(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	if *shardWait < 0 || *shardWait > maxStartAhead {
+		return badInputf("bench: --shard-wait=%s (SHARD_WAIT): want a duration from 0 (the default: the run's window) to 24h", *shardWait)
+	}
+	plan.shard.Wait = *shardWait
 	var written []string
 	defer func() {
 		if len(written) > 0 {

@@ -182,6 +182,7 @@ var _ = Describe("bench flags out of range", Label("faults"), func() {
 		Entry("START at the zero time", "want an instant within 24h of now", "bench", "--start=0001-01-01T00:00:00Z", "--shard=2/2", "--run=x", "invoicing/month-end"),
 		Entry("a report folder that cannot be made", "cannot make the folder", "bench", "--out=/proc/ddbharness-reports", "invoicing/month-end"),
 		Entry("100,000 shards", "want I/N with 1 ≤ I ≤ N ≤ 1000", "bench", "--shard=1/100000", "--run=x", "invoicing/month-end"),
+		Entry("a negative SHARD_WAIT", "want a duration from 0", "bench", "--shard-wait=-1s", "invoicing/month-end"),
 		Entry("a 300-character run name", "want 1 to 40 lower-case letters, digits and dashes", "bench", "--shard=1/2", "--run="+strings.Repeat("a", 300), "invoicing/month-end"),
 		Entry("an empty report folder", "--out is empty", "bench", "--out=", "invoicing/month-end"),
 		Entry("an unknown scenario", `no scenario or design "invoicing/nope": pick one of`, "bench", "invoicing/nope"),
@@ -317,6 +318,12 @@ var _ = Describe("a shard whose shard 1 never comes", Label("faults"), func() {
 			code, _ := r.waitExit(exitWait)
 			Expect(code).To(Equal(exitTestBed), r.Output())
 			Expect(r.Output()).To(ContainSubstring(`shard 1 of run "lonely" did not create and seed ddbh-invoicing-lonely`))
+
+			// Without START, --shard-wait bounds the wait.
+			w := startBin(env, "bench", "--shard=2/2", "--run=lonely", "--shard-wait=3s", "--duration=2s", "--limits=off", "--out="+out, "invoicing/big-client")
+			code, _ = w.waitExit(exitWait)
+			Expect(code).To(Equal(exitTestBed), w.Output())
+			Expect(w.Output()).To(ContainSubstring("(--shard-wait=3s)"))
 			l, err := ddblocal.Client(endpoint).ListTables(ctx, &dynamodb.ListTablesInput{})
 			Expect(err).NotTo(HaveOccurred())
 			Expect(l.TableNames).NotTo(ContainElement(HavePrefix("ddbh-invoicing-lonely")), "no done signal left behind")
