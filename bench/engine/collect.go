@@ -20,6 +20,7 @@ const ProgressEvery = time.Second
 // last second, that second's p50 and p99, and the errors so far.
 type collector struct {
 	name     string
+	duration time.Duration // the measured window; past it, calls drain
 	progress io.Writer
 	results  *resultsFile // nil: calls are only tallied
 
@@ -42,7 +43,7 @@ func newCollector(sc workload.Scenario, progress io.Writer, results *resultsFile
 			patterns = append(patterns, string(st.Pattern))
 		}
 	}
-	return &collector{name: sc.Name, progress: progress, results: results, tally: NewTally(patterns...)}
+	return &collector{name: sc.Name, duration: sc.Duration, progress: progress, results: results, tally: NewTally(patterns...)}
 }
 
 // add takes one finished call; many workers call it at once.
@@ -93,9 +94,12 @@ func (c *collector) stop() {
 		return
 	}
 	total := c.tally.Total()
+	took := time.Since(c.began).Round(10 * time.Millisecond).String()
+	if c.duration > 0 && time.Since(c.began) > c.duration {
+		took = fmt.Sprintf("%s (+%s drain)", c.duration, (time.Since(c.began) - c.duration).Round(10*time.Millisecond))
+	}
 	fmt.Fprintf(c.progress, "%s: %d calls in %s, p50 %s, p99 %s, errors %d%s\n", c.name, total.Requests,
-		time.Since(c.began).Round(10*time.Millisecond), Latency(total.Latencies.P50),
-		Latency(total.Latencies.P99), c.errors, throttledText(c.throttle))
+		took, Latency(total.Latencies.P50), Latency(total.Latencies.P99), c.errors, throttledText(c.throttle))
 }
 
 // line prints one progress line for the window that just ended.
@@ -105,8 +109,13 @@ func (c *collector) line(now time.Time, window time.Duration) {
 	c.inWindow, c.window = 0, vegeta.LatencyMetrics{}
 	c.mu.Unlock()
 	rate := float64(n) / window.Seconds()
-	fmt.Fprintf(c.progress, "%s %5.0fs %9.1f/s  p50 %-9s p99 %-9s errors %d%s\n", c.name,
-		now.Sub(c.began).Seconds(), rate, Latency(lat.Quantile(0.5)), Latency(lat.Quantile(0.99)), errs, throttledText(throttled))
+	at := fmt.Sprintf("%5.0fs", now.Sub(c.began).Seconds())
+	if past := now.Sub(c.began) - c.duration; c.duration > 0 && past > 0 {
+		// Past the measured window: calls already due are finishing.
+		at = fmt.Sprintf("drain +%.0fs", past.Seconds())
+	}
+	fmt.Fprintf(c.progress, "%s %s %9.1f/s  p50 %-9s p99 %-9s errors %d%s\n", c.name,
+		at, rate, Latency(lat.Quantile(0.5)), Latency(lat.Quantile(0.99)), errs, throttledText(throttled))
 }
 
 // throttledText counts the errors that were throttling, when any were.
