@@ -58,7 +58,7 @@ bench: check-go
 catalog: check-go
 	$(GO) run $(BUILD_FLAGS) ./cmd/ddbharness catalog
 
-## walkthrough: README's "Add a design" in a copy of the repository, from make new-design to a bench report (on DynamoDB Local), and the scaffold's unit specs
+## walkthrough: docs/add-a-design.md in a copy of the repository, from make new-design to a bench report (on DynamoDB Local), and the scaffold's unit specs
 walkthrough: check-go
 	$(GO) tool ginkgo --label-filter='scaffold || unit' ./internal/scaffold
 

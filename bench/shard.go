@@ -27,8 +27,8 @@ const ShardFormat = "ddbharness-shard/1"
 // ShardFile is what one shard of a run writes beside its report (as
 // shard.json, with its calls in results.bin): everything Merge needs to
 // model the shards' runs as one, its capacity ledger (units per second,
-// per target, per partition key) included. The README's "Running at
-// scale" documents it.
+// per target, per partition key) included. docs/endpoints-and-scale.md
+// documents it.
 type ShardFile struct {
 	Format     string                `json:"format"`
 	Shard      engine.ShardSpec      `json:"shard"`

@@ -8,7 +8,7 @@ import (
 	"github.com/ddbharness/ddbharness/internal/failure"
 )
 
-// Exit codes a script can rely on (README, "Exit codes").
+// Exit codes a script can rely on (docs/when-a-run-goes-wrong.md, "Exit codes").
 const (
 	exitOK          = 0   // a complete, healthy run
 	exitFailed      = 1   // the run completed and found failures: specs, coverage gaps, lint errors

@@ -1,5 +1,5 @@
 // Package failure tells whose fault a command's failure is, so that the
-// command line picks its exit code (README, "Exit codes"): the user's
+// command line picks its exit code (docs/when-a-run-goes-wrong.md, "Exit codes"): the user's
 // input, the test bed, or findings the run has already reported.
 package failure
 

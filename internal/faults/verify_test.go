@@ -87,7 +87,7 @@ var _ = Describe("verify", Label("faults"), Ordered, ContinueOnFailure, func() {
 		Expect(scratchDirs(repo)).To(Equal(scratchBefore))
 	})
 
-	It("runs twice at once in one checkout, the README's single-pattern example and make verify DESIGN=invoicing: both pass and leave whole reports", func(ctx SpecContext) {
+	It("runs twice at once in one checkout, docs/verify.md's single-pattern example and make verify DESIGN=invoicing: both pass and leave whole reports", func(ctx SpecContext) {
 		var wg sync.WaitGroup
 		ran := make([]ddbtest.Ran, 2)
 		wg.Go(func() {

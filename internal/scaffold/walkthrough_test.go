@@ -29,7 +29,7 @@ const (
 // The walkthrough follows README.md's "Add a design" in a copy of the
 // repository, so that section cannot drift from what the scaffold does:
 // make new-design, gofmt and vet, the design's suite on DynamoDB Local,
-// lint, the README's own code blocks (a pattern on GSI1, a second entity
+// lint, docs/add-a-design.md's own code blocks (a pattern on GSI1, a second entity
 // on GSI2 with a transaction and a filtered query, its seed, a scenario
 // over three pools), the coverage gate, lint's finding on the filter, the
 // scenario's specs, a short bench, and the refusal of a second make
@@ -66,10 +66,10 @@ var _ = Describe("the Add a design walkthrough", Label("dynamodb", "scaffold"), 
 		By("make lint finds nothing to warn about")
 		Expect(run(ctx, repo, env, "make", "lint", "DESIGN="+walkName)).To(ContainSubstring("lint " + walkName + ": no findings"))
 
-		By("the README's patterns on GSI1 and GSI2, the second entity, its seed and the multi-entity scenario")
-		readme, err := os.ReadFile(filepath.Join(repoRoot, "README.md"))
+		By("the page's patterns on GSI1 and GSI2, the second entity, its seed and the multi-entity scenario")
+		readme, err := os.ReadFile(filepath.Join(repoRoot, "docs", "add-a-design.md"))
 		Expect(err).NotTo(HaveOccurred())
-		Expect(applyBlocks(repo, string(readme))).To(Equal(11), "code blocks marked <!-- walkthrough: ... --> in README.md")
+		Expect(applyBlocks(repo, string(readme))).To(Equal(11), "code blocks marked <!-- walkthrough: ... --> in docs/add-a-design.md")
 		Expect(run(ctx, repo, env, "gofmt", "-l", "designs/"+walkName, "fixtures/"+walkName+".go", "scenarios/"+walkName+".go")).To(BeEmpty())
 		run(ctx, repo, env, "go", "vet", pkg, "./fixtures", "./scenarios")
 
