@@ -20,3 +20,16 @@ func PatternOf(ctx context.Context) PatternID {
 	p, _ := ctx.Value(patternKey{}).(PatternID)
 	return p
 }
+
+type harnessKey struct{}
+
+// WithHarnessCall marks ctx as carrying a call the harness makes for
+// itself, which no pattern made (bench/meter's settling read): what
+// emulates DynamoDB's limits, and what counts the service's answers, let
+// it through uncounted.
+func WithHarnessCall(ctx context.Context) context.Context {
+	return context.WithValue(ctx, harnessKey{}, true)
+}
+
+// HarnessCall reports whether ctx carries a call of the harness's own.
+func HarnessCall(ctx context.Context) bool { return ctx.Value(harnessKey{}) != nil }

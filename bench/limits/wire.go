@@ -15,7 +15,7 @@ import (
 	"github.com/aws/smithy-go/middleware"
 	smithyhttp "github.com/aws/smithy-go/transport/http"
 
-	"github.com/ddbharness/ddbharness/bench/meter"
+	"github.com/ddbharness/ddbharness/designs"
 )
 
 // Install adds the emulator to an SDK client's options:
@@ -47,7 +47,7 @@ type callKey struct{}
 // left come back unprocessed, unless none is left, when the whole batch is
 // refused (and retried by the SDK).
 func (e *Emulator) initialize(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
-	if !e.on.Load() || meter.Own(ctx) {
+	if !e.on.Load() || designs.HarnessCall(ctx) {
 		return next.HandleInitialize(ctx, in)
 	}
 	c := e.newCall(ctx, in.Parameters)

@@ -131,18 +131,9 @@ func observation(ctx context.Context, start time.Time, op designs.Operation, tab
 	return capacity.Observation{At: start, Pattern: designs.PatternOf(ctx), Op: op, Table: table}
 }
 
-// ownCall marks a context of the client's own calls, which no pattern
-// made.
-type ownCall struct{}
-
-// Own reports whether ctx is one of the client's own calls (a settling
-// read): what emulates DynamoDB's limits lets it through, since it stands
-// for no call of the design.
-func Own(ctx context.Context) bool { return ctx.Value(ownCall{}) != nil }
-
 // readBack is the shadow's settling read: consistent, unobserved.
 func (c *Client) readBack(ctx context.Context, table string, key ddbitem.Item) (ddbitem.Item, error) {
-	ctx = context.WithValue(ctx, ownCall{}, true)
+	ctx = designs.WithHarnessCall(ctx) // it stands for no call of the design
 	out, err := c.db.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(table), Key: key, ConsistentRead: aws.Bool(true)})
 	if err != nil {
 		return nil, err

@@ -9,7 +9,6 @@ import (
 	"github.com/aws/smithy-go"
 	"github.com/aws/smithy-go/middleware"
 
-	"github.com/ddbharness/ddbharness/bench/meter"
 	"github.com/ddbharness/ddbharness/designs"
 )
 
@@ -57,7 +56,7 @@ type call struct {
 // for no call of the design, and are left out as the limits emulator
 // leaves them out.
 func (o *Observer) final(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
-	if !o.on.Load() || meter.Own(ctx) {
+	if !o.on.Load() || designs.HarnessCall(ctx) {
 		return next.HandleInitialize(ctx, in)
 	}
 	c := &call{}
