@@ -34,9 +34,11 @@ func TestIsTransactionConflict(t *testing.T) {
 		{"failed condition", &types.ConditionalCheckFailedException{}, false},
 		{"nil", nil, false},
 	} {
-		if got := designs.IsTransactionConflict(c.err); got != c.want {
-			t.Errorf("%s: IsTransactionConflict = %v, want %v", c.name, got, c.want)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			if got := designs.IsTransactionConflict(c.err); got != c.want {
+				t.Errorf("IsTransactionConflict(%v) = %v, want %v", c.err, got, c.want)
+			}
+		})
 	}
 }
 

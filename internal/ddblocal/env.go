@@ -12,7 +12,10 @@ import (
 	"sync"
 )
 
-// Environment variables the harness reads, all here and nowhere else.
+// Environment variables about the endpoint and the cache, read here and
+// nowhere else. The variables that stand in for a command's flags
+// (MAX_COST for bench's --max-cost, the Makefile's SCENARIO, RATE...) are
+// read by the command that owns the flag.
 const (
 	// EnvEndpoint is the SDK's own variable: when set, the harness uses that
 	// endpoint and starts nothing.
