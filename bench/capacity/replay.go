@@ -54,19 +54,37 @@ type SecondRange struct {
 	To   int64 `json:"to"`
 }
 
+// maxReplayCalls bounds the calls a key's second is replayed as: past it,
+// each stands for several of the run's (the same units, coarser steps).
+const maxReplayCalls = 1000
+
+// maxReplaySeconds bounds the span a replay walks second by second: a run
+// lasts at most a day, and a ledger claiming more (a file edited by hand,
+// shards from different days) is not replayed.
+const maxReplaySeconds = 2 * 24 * 3600
+
 // replay feeds each space's hot keys through the engine, their demand
 // times factor (1: as measured; the target rate over the measured one for
 // the forecast, each call as large, factor times as many).
 func (r *run) replay(factor float64) *Replay {
-	if r.l.first > r.l.last || factor <= 0 {
+	if r.l.first > r.l.last || r.l.last-r.l.first > maxReplaySeconds || factor <= 0 {
 		return nil
 	}
 	out := &Replay{First: r.l.first}
+	budget := maxReplayEvents
 	for _, name := range slices.SortedFunc(maps.Keys(r.placed()), byTarget) {
-		out.Partitions = append(out.Partitions, r.replaySpace(name, r.placed()[name], factor)...)
+		ps, ok := r.replaySpace(name, r.placed()[name], factor, &budget)
+		if !ok {
+			return nil // too large to replay call by call
+		}
+		out.Partitions = append(out.Partitions, ps...)
 	}
 	return out
 }
+
+// maxReplayEvents bounds the calls a replay plays in all, so that a ledger
+// claiming absurd traffic (a file edited by hand) cannot hold the report.
+const maxReplayEvents = 20_000_000
 
 // feed is one hot key's demand per second, and its units a call.
 type feed struct {
@@ -75,9 +93,9 @@ type feed struct {
 	per  usage
 }
 
-func (r *run) replaySpace(name string, s *spaceLoad, factor float64) []ReplayedPartition {
+func (r *run) replaySpace(name string, s *spaceLoad, factor float64, budget *int) ([]ReplayedPartition, bool) {
 	if len(s.hot) == 0 {
-		return nil
+		return nil, true
 	}
 	c := throughput.Config{Scale: r.scale(), Provisioned: r.Schema.Billing == types.BillingModeProvisioned,
 		RCU: float64(r.Schema.RCU), WCU: float64(r.Schema.WCU), WarmReads: r.WarmReads, WarmWrites: r.WarmWrites,
@@ -116,7 +134,10 @@ func (r *run) replaySpace(name string, s *spaceLoad, factor float64) []ReplayedP
 				// call, evenly over the second.
 				n := 1
 				if per := [2]float64{f.per.rcu, f.per.wcu}[side]; per > 0 {
-					n = max(1, int(math.Round(units/per)))
+					n = int(min(maxReplayCalls, max(1, math.Round(units/per))))
+				}
+				if *budget -= n; *budget < 0 {
+					return nil, false
 				}
 				for i := range n {
 					events = append(events, event{sec*int64(time.Second) + int64((float64(i)+0.5)*float64(time.Second)/float64(n)), f.key, side, units / float64(n)})
@@ -162,7 +183,7 @@ func (r *run) replaySpace(name string, s *spaceLoad, factor float64) []ReplayedP
 	slices.SortFunc(out, func(a, b ReplayedPartition) int {
 		return cmp.Or(cmp.Compare(a.FirstSecond, b.FirstSecond), cmp.Compare(a.Partition, b.Partition), cmp.Compare(a.Side, b.Side))
 	})
-	return out
+	return out, true
 }
 
 // feedOf is hot group g's demand per second: the units it was served in
