@@ -51,7 +51,13 @@ func FuzzConditionHolds(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, expr string) {
 		it := fuzzItem()
-		_, _ = Condition{Expr: expr, Names: fuzzNames, Values: fuzzValues}.Holds(it)
+		holds, err := Condition{Expr: expr, Names: fuzzNames, Values: fuzzValues}.Holds(it)
+		if !Equal(it, fuzzItem()) {
+			t.Fatalf("Holds(%q) changed the item it read", expr)
+		}
+		if err != nil && holds {
+			t.Fatalf("Holds(%q) held and failed at once: %v", expr, err)
+		}
 		_, _ = Condition{Expr: expr, Names: fuzzNames, Values: fuzzValues}.Holds(nil)
 	})
 }

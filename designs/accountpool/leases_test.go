@@ -133,8 +133,12 @@ var _ = Describe("AP-11 delete lease", Label("AP-11", designs.MainTable), func()
 	It("lets the user and the account take a new lease afterwards", func(ctx SpecContext) {
 		_, err := table.DeleteLease(ctx, lease.ID)
 		Expect(err).NotTo(HaveOccurred())
-		_, err = table.CreateLease(ctx, fake.LeaseID(), lease.AccountID, lease.UserID)
+		again, err := table.CreateLease(ctx, fake.LeaseID(), lease.AccountID, lease.UserID)
 		Expect(err).NotTo(HaveOccurred())
+		Expect(again.ID).NotTo(Equal(lease.ID))
+		Expect(activeLease(ctx, again.ID)).To(BeTrue(), "the new lease is active")
+		Expect(activeLease(ctx, lease.ID)).To(BeFalse(), "the ended one is not")
+		Expect(accountState(ctx, lease.AccountID)).To(Equal(accountpool.StateLeased))
 	})
 
 	DescribeTable("reports ErrLeaseNotActive and changes nothing",
