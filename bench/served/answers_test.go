@@ -1,6 +1,7 @@
 package served_test
 
 import (
+	"errors"
 	"io"
 	"net/http"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go"
 	"github.com/aws/smithy-go/middleware"
 	smithyhttp "github.com/aws/smithy-go/transport/http"
 	. "github.com/onsi/ginkgo/v2"
@@ -107,7 +109,10 @@ var _ = Describe("DynamoDB's answers", Label("unit"), func() {
 	DescribeTable("counts an error that is no throttling as an attempt, not a throttled one",
 		func(ctx SpecContext, body string) {
 			a.bodies = []string{body}
-			Expect(putItem(ctx)).NotTo(Succeed())
+			err := putItem(ctx)
+			var api smithy.APIError
+			Expect(errors.As(err, &api)).To(BeTrue(), "the SDK's own error: %v", err)
+			Expect(body).To(ContainSubstring(`#`+api.ErrorCode()+`"`), "the error the body answered")
 			Expect(obs.Summary()).To(Equal(served.Summary{Counts: served.Counts{Calls: 1, Attempts: 1},
 				Patterns: []served.PatternCalls{{Pattern: "AP-01", Operation: "PutItem", Counts: served.Counts{Calls: 1, Attempts: 1}}}}))
 		},
