@@ -299,6 +299,7 @@ var _ = Describe("a design of the repository", Label("unit"), func() {
 		for _, l := range e.Lines {
 			Expect(l.Dollars).To(And(BeNumerically(">=", 0), BeNumerically("<", math.Inf(1))), l.What)
 			Expect(l.Units).To(BeNumerically(">", 0), l.What)
+			Expect(l.Dollars).To(BeNumerically("~", l.Units*l.Price, 1e-12), "%s: its units at its price", l.What)
 			sum += l.Dollars
 		}
 		Expect(e.Total).To(BeNumerically("~", sum, 1e-12))
