@@ -18,18 +18,20 @@ func TestRulesRestOnTheirSources(t *testing.T) {
 		{"a partition's reads and writes throttled apart", basisInferred, "bp-partition-key-design.html"},
 		{"answers ThrottlingException with reason …AccountLimitExceeded", basisInferred, "API_ThrottlingReason.html"},
 	} {
-		found := false
-		for _, l := range limits() {
-			if !strings.Contains(l.Name, c.name) {
-				continue
+		t.Run(c.name, func(t *testing.T) {
+			found := false
+			for _, l := range limits() {
+				if !strings.Contains(l.Name, c.name) {
+					continue
+				}
+				found = true
+				if l.Basis != c.basis || !strings.Contains(l.Source, c.source) {
+					t.Errorf("rule %q: basis %q, source %q; want %q from %s", l.Name, l.Basis, l.Source, c.basis, c.source)
+				}
 			}
-			found = true
-			if l.Basis != c.basis || !strings.Contains(l.Source, c.source) {
-				t.Errorf("rule %q: basis %q, source %q; want %q from %s", l.Name, l.Basis, l.Source, c.basis, c.source)
+			if !found {
+				t.Errorf("no rule names %q", c.name)
 			}
-		}
-		if !found {
-			t.Errorf("no rule names %q", c.name)
-		}
+		})
 	}
 }
