@@ -2,10 +2,8 @@ package report
 
 import (
 	"strconv"
-	"time"
 
 	"github.com/ddbharness/ddbharness/bench"
-	"github.com/ddbharness/ddbharness/bench/engine"
 	"github.com/ddbharness/ddbharness/designs"
 )
 
@@ -29,17 +27,14 @@ func (p *printer) conflicts(out bench.Outcome) {
 	}
 	p.f("DynamoDB refuses a write of an item an ongoing transaction holds (TransactionConflictException, or a transaction cancelled with reason TransactionConflict); DynamoDB Local runs one request at a time and never does. The emulator held each item from the moment it let a request through to its answer (the window is inferred). %d item-level conflicts; %d transactions cancelled for a conflict. The designs retry a conflict %d times, then report it as %q; latencies include those retries.\n\n",
 		t.Conflicts, t.ConflictCancelled, designs.ConflictRetries, designs.ErrTransactionConflict.Error())
-	p99 := map[designs.PatternID]time.Duration{}
-	for _, pm := range out.Patterns {
-		p99[pm.ID] = pm.Metrics.Latencies.P99
-	}
+	p99 := p99s(out)
 	var rows [][]string
 	for _, pt := range t.Patterns {
 		if pt.Conflicts == 0 {
 			continue
 		}
 		rows = append(rows, []string{string(pt.Pattern), strconv.FormatInt(pt.Calls, 10), strconv.FormatInt(pt.Conflicts, 10),
-			strconv.FormatInt(pt.ConflictCancelled, 10), engine.Latency(p99[pt.Pattern].Round(10 * time.Microsecond))})
+			strconv.FormatInt(pt.ConflictCancelled, 10), p99(pt.Pattern)})
 	}
 	p.table("lrrrr", []string{"Pattern", "Requests", "Item conflicts", "Cancelled tx", "p99 with retries"}, rows)
 	rows = rows[:0]

@@ -60,10 +60,7 @@ func (p *printer) throttling(out bench.Outcome) {
 		p.f("; %d transactions were cancelled for throttling", t.Cancelled)
 	}
 	p.f(".\n\n")
-	p99 := map[designs.PatternID]time.Duration{}
-	for _, pm := range out.Patterns {
-		p99[pm.ID] = pm.Metrics.Latencies.P99
-	}
+	p99 := p99s(out)
 	var rows [][]string
 	for _, pt := range t.Patterns {
 		if pt.Refused == 0 && pt.Unprocessed == 0 {
@@ -71,7 +68,7 @@ func (p *printer) throttling(out bench.Outcome) {
 		}
 		rows = append(rows, []string{string(pt.Pattern), strconv.FormatInt(pt.Calls, 10), strconv.FormatInt(pt.Retries(), 10),
 			strconv.FormatInt(pt.Refused, 10), fmt.Sprintf("%d (%.1f%%)", pt.Throttled, pct(pt.Throttled, pt.Calls)),
-			strconv.FormatInt(pt.Unprocessed, 10), strconv.FormatInt(pt.Cancelled, 10), engine.Latency(p99[pt.Pattern].Round(10 * time.Microsecond))})
+			strconv.FormatInt(pt.Unprocessed, 10), strconv.FormatInt(pt.Cancelled, 10), p99(pt.Pattern)})
 	}
 	p.table("lrrrrrrr", []string{"Pattern", "Calls", "SDK retries", "Refused attempts", "Throttled calls", "Unprocessed items", "Cancelled tx", "p99 with retries"}, rows)
 	rows = rows[:0]
@@ -87,6 +84,16 @@ func (p *printer) throttling(out bench.Outcome) {
 	if t.Isolations > 0 {
 		p.f("%d partition key values were isolated on partitions of their own after their partition stayed hot (split for heat).\n\n", t.Isolations)
 	}
+}
+
+// p99s gives each pattern's p99 with the caller's retries, as the
+// emulated sections' tables show it.
+func p99s(out bench.Outcome) func(designs.PatternID) string {
+	p99 := map[designs.PatternID]time.Duration{}
+	for _, pm := range out.Patterns {
+		p99[pm.ID] = pm.Metrics.Latencies.P99
+	}
+	return func(id designs.PatternID) string { return engine.Latency(p99[id].Round(10 * time.Microsecond)) }
 }
 
 func partitionName(pt limits.PartitionThrottles) string {
