@@ -6,6 +6,8 @@ GO ?= go
 GINKGO_FLAGS ?=
 SCENARIO ?=
 TARGET_RATE ?=
+MODEL ?=
+OUT ?=
 SHARD ?=
 RUN ?=
 START ?=
@@ -34,9 +36,9 @@ BUILD_FLAGS ?= -trimpath -buildvcs=false
 # SCENARIO and DESIGN are split on spaces (several names); GINKGO_FLAGS is
 # the one value pasted as shell words, so that a label filter can be quoted
 # inside it, as README shows.
-export SCENARIO TARGET_RATE DURATION NAME ENTITY DESIGN LIMITS CONFLICTS LIMITS_SCALE PLACEMENT_SEED RATE SHARD RUN START SHARD_WAIT KEEP_TABLE MAX_COST
+export SCENARIO TARGET_RATE DURATION NAME ENTITY DESIGN LIMITS CONFLICTS LIMITS_SCALE PLACEMENT_SEED RATE MODEL OUT SHARD RUN START SHARD_WAIT KEEP_TABLE MAX_COST
 
-.PHONY: verify test lint walkthrough faults deploy-check bench catalog new-design build clean check-go
+.PHONY: verify test lint walkthrough faults deploy-check bench catalog new-design import-model export-model build clean check-go
 
 ## verify: every access pattern of every design, proven on DynamoDB Local, plus the coverage gate (DESIGN=name: that design's suite, its scenario specs, lint and gate only)
 verify: check-go
@@ -74,6 +76,16 @@ deploy-check: check-go
 new-design: check-go
 	@test -n "$$NAME" || { echo "usage: make new-design NAME=<name> [ENTITY=<entity>]   (NAME: lower-case letters and digits, e.g. make new-design NAME=library ENTITY=book)" >&2; exit 2; }
 	$(GO) run $(BUILD_FLAGS) ./cmd/ddbharness new-design $${ENTITY:+-entity="$$ENTITY"} "$$NAME"
+
+## import-model: a design from a NoSQL Workbench model: schema, an entity per facet, patterns with specs proven on its sample data, fixtures and a scenario (MODEL=file.json [NAME=design])
+import-model: check-go
+	@test -n "$$MODEL" || { echo "usage: make import-model MODEL=<file.json> [NAME=<design>]   (e.g. make import-model MODEL=docs/models/gallery.json NAME=gallery)" >&2; exit 2; }
+	$(GO) run $(BUILD_FLAGS) ./cmd/ddbharness import-model $${NAME:+-name="$$NAME"} "$$MODEL"
+
+## export-model: a design as a NoSQL Workbench model, its fixtures as sample items (DESIGN=name [OUT=file.json], default reports/models/<name>.json)
+export-model: check-go
+	@test -n "$$DESIGN" || { echo "usage: make export-model DESIGN=<design> [OUT=<file.json>]   (e.g. make export-model DESIGN=shop)" >&2; exit 2; }
+	$(GO) run $(BUILD_FLAGS) ./cmd/ddbharness export-model -out="$${OUT:-reports/models/$$DESIGN.json}" "$$DESIGN"
 
 ## build: the static ddbharness binary in bin/, built as deploy/Dockerfile builds the image's
 build: check-go

@@ -65,6 +65,10 @@ func main() {
 		err = newDesign(args)
 	case "lint":
 		err = runLint(ctx, args)
+	case "import-model":
+		err = importModel(args)
+	case "export-model":
+		err = exportModel(ctx, args)
 	case "tables":
 		err = runTables(ctx, args)
 	case "report":

@@ -198,3 +198,11 @@ func (ps partitions) largest() []*partition {
 	})
 	return out
 }
+
+// Fixtures is what the design's default scenario seeds for a pool of n
+// entities, in memory (in no particular order): the data export-model takes
+// its sample items from.
+func Fixtures(ctx context.Context, d designs.Design, n int) ([]ddbitem.Item, error) {
+	s, err := seedDesign(ctx, d, n, DefaultSeed, false)
+	return s.items, err
+}

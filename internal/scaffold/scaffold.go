@@ -71,6 +71,7 @@ type Plan struct {
 	Create []File   // none of these exists yet
 	Change []File   // these exist; Content replaces theirs
 	Wired  []string // per Change, the element it adds: "library.Design"
+	orig   []File   // the Change files as they were on disk, for Undo
 }
 
 // output maps each template to the file it becomes.

@@ -1,0 +1,111 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/ddbharness/ddbharness/designs/all"
+	"github.com/ddbharness/ddbharness/internal/lint"
+	"github.com/ddbharness/ddbharness/internal/scaffold"
+	"github.com/ddbharness/ddbharness/internal/workbench"
+)
+
+// importModel turns a NoSQL Workbench model into design packages in the
+// repository at the current folder; a bad model or a taken name is bad
+// input (exit 2) and writes nothing.
+func importModel(args []string) error {
+	fs := flag.NewFlagSet("import-model", flag.ContinueOnError)
+	name := fs.String("name", "", "the design's name (default: the model's name, lower case); a model of several tables gets one design per table, this name plus the table's")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: ddbharness import-model [-name NAME] MODEL.json")
+		fs.PrintDefaults()
+	}
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return badInputf("import-model: want one model file, got %d", fs.NArg())
+	}
+	root, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	done, err := workbench.Import(root, fs.Arg(0), *name)
+	if err != nil {
+		if errors.Is(err, workbench.ErrBadModel) || errors.Is(err, scaffold.ErrRefused) {
+			return badInputf("import-model: %s: %v (nothing was written)", fs.Arg(0), err)
+		}
+		return fmt.Errorf("import-model: %w (nothing was written)", err)
+	}
+	for _, im := range done {
+		d := im.Design
+		fmt.Printf("import-model: wrote design %s from table %s: %d entities, %d patterns\n", d.Name, d.Table.TableName, len(d.Entities), len(d.Patterns))
+		created, changed := im.Plan.Paths()
+		for _, f := range created {
+			fmt.Println("  created", f)
+		}
+		for i, f := range changed {
+			fmt.Printf("  changed %s (+ %s)\n", f, im.Plan.Wired[i])
+		}
+		for _, n := range d.Notes {
+			fmt.Println("  note:", n)
+		}
+		fmt.Printf(`next:
+  make verify DESIGN=%[1]s                  # its specs: the model's sample data, proven on DynamoDB Local
+  make lint DESIGN=%[1]s                    # its keys and items against DynamoDB's limits
+  make bench SCENARIO=%[1]s DURATION=5s     # a bench report for it
+`, d.Name)
+	}
+	return nil
+}
+
+// exportModel writes a design as a NoSQL Workbench model: to stdout, or
+// to -out. Its sample items are the design's fixtures, seeded in memory.
+func exportModel(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("export-model", flag.ContinueOnError)
+	out := fs.String("out", "", "the file to write (default: standard output)")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: ddbharness export-model [-out FILE] DESIGN")
+		fs.PrintDefaults()
+	}
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return badInputf("export-model: want one design, got %d", fs.NArg())
+	}
+	d, ok := all.Find(fs.Arg(0))
+	if !ok {
+		return badInputf("export-model: no design %q (designs: %s)", fs.Arg(0), strings.Join(all.Names(all.Designs), ", "))
+	}
+	items, err := lint.Fixtures(ctx, d, 200)
+	if err != nil {
+		return err
+	}
+	data, err := json.MarshalIndent(workbench.Export(d, items, time.Now()), "", "  ")
+	if err != nil {
+		return err
+	}
+	data = append(data, '\n')
+	if *out == "" {
+		_, err = os.Stdout.Write(data)
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(*out), 0o755); err != nil {
+		return badInputf("export-model: %v: give -out a file in a folder you can write", err)
+	}
+	if err := os.WriteFile(*out, data, 0o644); err != nil {
+		return badInputf("export-model: %v: give -out a file in a folder you can write", err)
+	}
+	fmt.Fprintf(os.Stderr, "export-model: wrote %s (%d bytes): open it in NoSQL Workbench (Import data model)\n", *out, len(data))
+	return nil
+}

@@ -1,0 +1,48 @@
+package designs
+
+import (
+	"fmt"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// Decoder reads an item into one entity type; ok is false when the
+// item's keys do not fit that entity's key layouts.
+type Decoder[E any] func(item map[string]types.AttributeValue) (e E, ok bool, err error)
+
+// Decode reads an item of a table that holds several entity types: by the
+// value of its type attribute, or, when the item has none (an index that
+// does not project it), by the first decoder in order whose layouts its
+// keys fit. An item no decoder takes is ErrInvalidInput.
+func Decode[E any](item map[string]types.AttributeValue, typeAttribute string, decoders map[string]Decoder[E], order []string) (E, error) {
+	var zero E
+	if name, ok := item[typeAttribute].(*types.AttributeValueMemberS); ok {
+		dec, known := decoders[name.Value]
+		if !known {
+			return zero, fmt.Errorf("%s %q: %w: no entity of this design has that type", typeAttribute, name.Value, ErrInvalidInput)
+		}
+		e, ok, err := dec(item)
+		if err == nil && !ok {
+			err = fmt.Errorf("a %s item whose keys do not fit its layout: %w", name.Value, ErrInvalidInput)
+		}
+		return e, err
+	}
+	for _, name := range order {
+		if e, ok, err := decoders[name](item); ok || err != nil {
+			return e, err
+		}
+	}
+	return zero, fmt.Errorf("an item whose keys fit no entity's layout: %w", ErrInvalidInput)
+}
+
+// KeyText is the text of a string or number key attribute of item, and
+// whether item has it.
+func KeyText(item map[string]types.AttributeValue, name string) (string, bool) {
+	switch v := item[name].(type) {
+	case *types.AttributeValueMemberS:
+		return v.Value, true
+	case *types.AttributeValueMemberN:
+		return v.Value, true
+	}
+	return "", false
+}

@@ -1,0 +1,73 @@
+package scaffold
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// PrepareFiles plans a design whose files another generator rendered (the
+// NoSQL Workbench import): the same checks as Prepare (the name, the
+// repository, nothing taken) and the same wiring of <design>.Design and
+// <Design>Steady. Paths are relative to root; Go files must be formatted.
+// Plans in before are written first: this plan's registry files start
+// from theirs.
+func PrepareFiles(root, design string, files []File, before ...Plan) (Plan, error) {
+	n := Names{Design: design}
+	if err := CheckName(design); err != nil {
+		return Plan{}, err
+	}
+	if err := checkRoot(root); err != nil {
+		return Plan{}, err
+	}
+	if _, err := os.Lstat(filepath.Join(root, "designs", design)); err == nil {
+		return Plan{}, refuse("designs/%s already exists: a design name must be new (pick another with -name, or remove that folder first)", design)
+	}
+	for _, f := range files {
+		if _, err := os.Lstat(filepath.Join(root, f.Path)); err == nil {
+			return Plan{}, refuse("%s already exists: a design name must be new", filepath.ToSlash(f.Path))
+		}
+		if !strings.HasPrefix(filepath.ToSlash(f.Path), "designs/"+design+"/") && filepath.Dir(f.Path) != "fixtures" && filepath.Dir(f.Path) != "scenarios" {
+			return Plan{}, fmt.Errorf("%s: a design's files go under designs/%s, fixtures or scenarios", f.Path, design)
+		}
+	}
+	if err := checkCollisions(root, n); err != nil {
+		return Plan{}, err
+	}
+	p := Plan{Root: root, Names: n, Create: files}
+	for _, w := range wiring(n) {
+		src, err := os.ReadFile(filepath.Join(root, w.path))
+		if err != nil {
+			return Plan{}, err
+		}
+		p.orig = append(p.orig, File{w.path, src})
+		for _, b := range before {
+			for _, c := range b.Change {
+				if c.Path == w.path {
+					src = c.Content
+				}
+			}
+		}
+		out, err := w.add(src)
+		if err != nil {
+			return Plan{}, fmt.Errorf("%s: %w", w.path, err)
+		}
+		p.Change = append(p.Change, File{w.path, out})
+		p.Wired = append(p.Wired, w.line)
+	}
+	return p, nil
+}
+
+// Undo takes a written plan back: it removes the files it created and
+// puts the registry files back as they were before any plan of the run
+// (Import undoes the earlier designs of a model when a later one fails).
+func (p Plan) Undo() {
+	for _, f := range p.Create {
+		os.Remove(filepath.Join(p.Root, f.Path))
+	}
+	os.RemoveAll(filepath.Join(p.Root, "designs", p.Names.Design))
+	for _, f := range p.orig {
+		_ = replace(filepath.Join(p.Root, f.Path), f.Content)
+	}
+}

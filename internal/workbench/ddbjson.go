@@ -1,0 +1,214 @@
+package workbench
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// DynamoDB's JSON: each value is an object of one member naming its type.
+// The SDK's attributevalue package maps Go values, not this wire text, so
+// the model's sample items are read and written here.
+
+// decodeItem reads one item; errors name the attribute's path below at.
+func decodeItem(raw json.RawMessage, at string) (map[string]types.AttributeValue, error) {
+	var attrs map[string]json.RawMessage
+	if err := strictDecode(raw, &attrs); err != nil || attrs == nil {
+		return nil, pathErr(at, "a sample item must be an object of attributes, each {\"S\": ...} or another DynamoDB type")
+	}
+	item := make(map[string]types.AttributeValue, len(attrs))
+	for name, v := range attrs {
+		av, err := decodeValue(v, at+"."+name)
+		if err != nil {
+			return nil, err
+		}
+		item[name] = av
+	}
+	return item, nil
+}
+
+func decodeValue(raw json.RawMessage, at string) (types.AttributeValue, error) {
+	var typed map[string]json.RawMessage
+	if err := strictDecode(raw, &typed); err != nil || len(typed) != 1 {
+		return nil, pathErr(at, "want one type member, e.g. {\"S\": \"text\"} or {\"N\": \"42\"}")
+	}
+	for t, v := range typed {
+		bad := func(want string) error { return pathErr(at+"."+t, "want "+want) }
+		switch t {
+		case "S":
+			var s string
+			if strictDecode(v, &s) != nil {
+				return nil, bad("a string")
+			}
+			return &types.AttributeValueMemberS{Value: s}, nil
+		case "N":
+			var s string
+			if strictDecode(v, &s) != nil || !isNumber(s) {
+				return nil, bad("a number written as a string, e.g. \"42\"")
+			}
+			return &types.AttributeValueMemberN{Value: s}, nil
+		case "B":
+			b, err := decodeBinary(v)
+			if err != nil {
+				return nil, bad("base64 text")
+			}
+			return &types.AttributeValueMemberB{Value: b}, nil
+		case "BOOL":
+			var b bool
+			if strictDecode(v, &b) != nil {
+				return nil, bad("true or false")
+			}
+			return &types.AttributeValueMemberBOOL{Value: b}, nil
+		case "NULL":
+			var b bool
+			if strictDecode(v, &b) != nil || !b {
+				return nil, bad("true")
+			}
+			return &types.AttributeValueMemberNULL{Value: true}, nil
+		case "SS", "NS":
+			var ss []string
+			if strictDecode(v, &ss) != nil || len(ss) == 0 {
+				return nil, bad("a non-empty list of strings")
+			}
+			if t == "SS" {
+				return &types.AttributeValueMemberSS{Value: ss}, nil
+			}
+			for _, s := range ss {
+				if !isNumber(s) {
+					return nil, bad("numbers written as strings")
+				}
+			}
+			return &types.AttributeValueMemberNS{Value: ss}, nil
+		case "BS":
+			var ss []json.RawMessage
+			if strictDecode(v, &ss) != nil || len(ss) == 0 {
+				return nil, bad("a non-empty list of base64 texts")
+			}
+			out := &types.AttributeValueMemberBS{}
+			for _, s := range ss {
+				b, err := decodeBinary(s)
+				if err != nil {
+					return nil, bad("a non-empty list of base64 texts")
+				}
+				out.Value = append(out.Value, b)
+			}
+			return out, nil
+		case "M":
+			m, err := decodeItem(v, at+".M")
+			if err != nil {
+				return nil, err
+			}
+			return &types.AttributeValueMemberM{Value: m}, nil
+		case "L":
+			var list []json.RawMessage
+			if strictDecode(v, &list) != nil {
+				return nil, bad("a list of typed values")
+			}
+			out := &types.AttributeValueMemberL{Value: []types.AttributeValue{}}
+			for i, e := range list {
+				av, err := decodeValue(e, fmt.Sprintf("%s.L[%d]", at, i))
+				if err != nil {
+					return nil, err
+				}
+				out.Value = append(out.Value, av)
+			}
+			return out, nil
+		default:
+			return nil, pathErr(at, fmt.Sprintf("unknown type %q: want S, N, B, BOOL, NULL, SS, NS, BS, M or L", t))
+		}
+	}
+	panic("unreachable")
+}
+
+func strictDecode(raw json.RawMessage, v any) error {
+	d := json.NewDecoder(bytes.NewReader(raw))
+	return d.Decode(v)
+}
+
+func decodeBinary(raw json.RawMessage) ([]byte, error) {
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return nil, err
+	}
+	return base64.StdEncoding.DecodeString(s)
+}
+
+func isNumber(s string) bool {
+	_, err := strconv.ParseFloat(s, 64)
+	return err == nil
+}
+
+// encodeItem writes an item as DynamoDB's JSON, attributes in name order
+// (encoding/json sorts map keys).
+func encodeItem(item map[string]types.AttributeValue) map[string]any {
+	out := make(map[string]any, len(item))
+	for k, v := range item {
+		out[k] = encodeValue(v)
+	}
+	return out
+}
+
+func encodeValue(v types.AttributeValue) map[string]any {
+	switch v := v.(type) {
+	case *types.AttributeValueMemberS:
+		return map[string]any{"S": v.Value}
+	case *types.AttributeValueMemberN:
+		return map[string]any{"N": v.Value}
+	case *types.AttributeValueMemberB:
+		return map[string]any{"B": base64.StdEncoding.EncodeToString(v.Value)}
+	case *types.AttributeValueMemberBOOL:
+		return map[string]any{"BOOL": v.Value}
+	case *types.AttributeValueMemberNULL:
+		return map[string]any{"NULL": true}
+	case *types.AttributeValueMemberSS:
+		return map[string]any{"SS": v.Value}
+	case *types.AttributeValueMemberNS:
+		return map[string]any{"NS": v.Value}
+	case *types.AttributeValueMemberBS:
+		out := make([]string, len(v.Value))
+		for i, b := range v.Value {
+			out[i] = base64.StdEncoding.EncodeToString(b)
+		}
+		sort.Strings(out)
+		return map[string]any{"BS": out}
+	case *types.AttributeValueMemberM:
+		return map[string]any{"M": encodeItem(v.Value)}
+	case *types.AttributeValueMemberL:
+		out := make([]any, len(v.Value))
+		for i, e := range v.Value {
+			out[i] = encodeValue(e)
+		}
+		return map[string]any{"L": out}
+	}
+	return map[string]any{"NULL": true}
+}
+
+// typeOf is the DynamoDB type letter of v.
+func typeOf(v types.AttributeValue) string {
+	switch v.(type) {
+	case *types.AttributeValueMemberS:
+		return "S"
+	case *types.AttributeValueMemberN:
+		return "N"
+	case *types.AttributeValueMemberB:
+		return "B"
+	case *types.AttributeValueMemberBOOL:
+		return "BOOL"
+	case *types.AttributeValueMemberSS:
+		return "SS"
+	case *types.AttributeValueMemberNS:
+		return "NS"
+	case *types.AttributeValueMemberBS:
+		return "BS"
+	case *types.AttributeValueMemberM:
+		return "M"
+	case *types.AttributeValueMemberL:
+		return "L"
+	}
+	return "NULL"
+}

@@ -1,0 +1,134 @@
+package workbench
+
+import (
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbharness/ddbharness/ddbitem"
+	"github.com/ddbharness/ddbharness/designs"
+)
+
+// PerFacet is how many sample items Export keeps of each entity type.
+const PerFacet = 3
+
+// Export writes design d as a Workbench model: its table, indexes and
+// billing, and a facet per entity type holding the first PerFacet of
+// items of that type (items: the design's fixtures, seeded in order).
+func Export(d designs.Design, items []map[string]types.AttributeValue, now time.Time) Model {
+	s := d.Schema
+	typeAttr := s.TypeAttribute
+	if typeAttr == "" {
+		typeAttr = commonTypeAttr(items)
+	}
+	t := Table{
+		TableName:     d.Name,
+		KeyAttributes: keyOf(s, s.PK, s.SK),
+		DataAccess:    map[string]any{"MySql": map[string]any{}},
+	}
+	if s.Billing == types.BillingModeProvisioned {
+		t.BillingMode = "PROVISIONED"
+		t.ProvisionedCapacity = &CapacitySetting{}
+		t.ProvisionedCapacity.ProvisionedThroughput.ReadCapacityUnits = s.RCU
+		t.ProvisionedCapacity.ProvisionedThroughput.WriteCapacityUnits = s.WCU
+	} else {
+		t.BillingMode = "PAY_PER_REQUEST"
+	}
+	for _, ix := range s.GSIs {
+		t.GlobalSecondaryIndexes = append(t.GlobalSecondaryIndexes, Index{IndexName: ix.Name, KeyAttributes: keyOf(s, ix.PK, ix.SK), Projection: projectionOf(ix)})
+	}
+	for _, ix := range s.LSIs {
+		t.LocalSecondaryIndexes = append(t.LocalSecondaryIndexes, Index{IndexName: ix.Name, KeyAttributes: keyOf(s, s.PK, ix.SK), Projection: projectionOf(ix)})
+	}
+	items = slices.Clone(items)
+	slices.SortFunc(items, func(a, b map[string]types.AttributeValue) int {
+		if c := compareKey(a[s.PK], b[s.PK]); c != 0 {
+			return c
+		}
+		return compareKey(a[s.SK], b[s.SK])
+	})
+	keys := map[string]bool{s.PK: true, s.SK: true}
+	declared := map[string]bool{}
+	facet := map[string]int{}
+	for _, it := range items {
+		name := ddbitem.KeyText(it[typeAttr])
+		if name == "" { // no type attribute: the partition key's prefix
+			name, _, _ = strings.Cut(ddbitem.KeyText(it[s.PK]), "#")
+		}
+		i, ok := facet[name]
+		if !ok {
+			i = len(t.TableFacets)
+			facet[name] = i
+			alias := KeyAlias{PartitionKeyAlias: s.PK}
+			if s.SK != "" {
+				alias.SortKeyAlias = s.SK
+			}
+			t.TableFacets = append(t.TableFacets, Facet{FacetName: name, KeyAttributeAlias: alias, DataAccess: map[string]any{"MySql": map[string]any{}}})
+		}
+		f := &t.TableFacets[i]
+		if len(f.TableData) >= PerFacet {
+			continue
+		}
+		f.TableData = append(f.TableData, Item{Attrs: it})
+		for _, n := range sortedKeys(it) {
+			if keys[n] {
+				continue
+			}
+			if !slices.Contains(f.NonKeyAttributes, n) {
+				f.NonKeyAttributes = append(f.NonKeyAttributes, n)
+			}
+			if !declared[n] {
+				declared[n] = true
+				t.NonKeyAttributes = append(t.NonKeyAttributes, Attribute{AttributeName: n, AttributeType: typeOf(it[n])})
+			}
+		}
+	}
+	return Model{
+		ModelName: d.Name,
+		ModelMetadata: &Metadata{
+			Author: "ddbharness export-model", Description: d.Summary, AWSService: "Amazon DynamoDB", Version: "3.0",
+			DateCreated: now.Format("Jan 02, 2006, 03:04 PM"), DateLastModified: now.Format("Jan 02, 2006, 03:04 PM"),
+		},
+		DataModel: []Table{t},
+	}
+}
+
+func keyOf(s designs.Schema, pk, sk string) KeyAttributes {
+	attr := func(n string) Attribute {
+		t := "S"
+		if st, ok := s.Types[n]; ok {
+			t = string(st)
+		}
+		return Attribute{AttributeName: n, AttributeType: t}
+	}
+	k := KeyAttributes{PartitionKey: attr(pk)}
+	if sk != "" {
+		a := attr(sk)
+		k.SortKey = &a
+	}
+	return k
+}
+
+func projectionOf(ix designs.Index) Projection {
+	switch ix.Projection {
+	case types.ProjectionTypeKeysOnly:
+		return Projection{ProjectionType: "KEYS_ONLY"}
+	case types.ProjectionTypeInclude:
+		return Projection{ProjectionType: "INCLUDE", NonKeyAttributes: ix.NonKey}
+	}
+	return Projection{ProjectionType: "ALL"}
+}
+
+// commonTypeAttr is the first of the usual type attributes the items use.
+func commonTypeAttr(items []map[string]types.AttributeValue) string {
+	for _, a := range typeAttrs {
+		for _, it := range items {
+			if _, ok := it[a].(*types.AttributeValueMemberS); ok {
+				return a
+			}
+		}
+	}
+	return ""
+}

@@ -1,0 +1,154 @@
+package workbench
+
+import (
+	"bytes"
+	"fmt"
+	"go/format"
+	"go/token"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/ddbharness/ddbharness/internal/scaffold"
+)
+
+// src accumulates one generated Go file.
+type src struct{ bytes.Buffer }
+
+func (s *src) p(format string, args ...any) { fmt.Fprintf(s, format+"\n", args...) }
+
+func (s *src) file(path string) (scaffold.File, error) {
+	out, err := format.Source(s.Bytes())
+	if err != nil {
+		return scaffold.File{}, fmt.Errorf("generated %s does not parse: %w\n%s", path, err, s.Bytes())
+	}
+	return scaffold.File{Path: path, Content: out}, nil
+}
+
+// Files renders the design package, its fixtures and its scenario.
+func (d *Design) Files(model string) ([]scaffold.File, error) {
+	dir := filepath.Join("designs", d.Name)
+	var out []scaffold.File
+	for _, g := range []struct {
+		path string
+		gen  func(*src)
+	}{
+		{filepath.Join(dir, "schema.go"), func(s *src) { d.genSchema(s, model) }},
+		{filepath.Join(dir, "entities.go"), d.genEntities},
+		{filepath.Join(dir, "catalog.go"), d.genCatalog},
+		{filepath.Join(dir, "patterns.go"), d.genPatterns},
+		{filepath.Join(dir, "samples.go"), d.genSamples},
+		{filepath.Join(dir, d.Name+"_suite_test.go"), d.genSuite},
+		{filepath.Join(dir, "patterns_test.go"), d.genSpecs},
+		{filepath.Join("fixtures", d.Name+".go"), d.genFixtures},
+		{filepath.Join("scenarios", d.Name+".go"), d.genScenario},
+	} {
+		var s src
+		g.gen(&s)
+		f, err := s.file(g.path)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, f)
+	}
+	out = append(out, scaffold.File{Path: filepath.Join(dir, "README.md"), Content: d.readme(model)})
+	return out, nil
+}
+
+func (d *Design) pascal() string { return goName(d.Name) }
+
+// param is a variable's name as a function parameter.
+func param(v *Var) string {
+	r := []rune(v.Go)
+	i := 0
+	for i < len(r) && unicode.IsUpper(r[i]) {
+		i++
+	}
+	if i > 1 && i < len(r) {
+		i--
+	}
+	for j := range i {
+		r[j] = unicode.ToLower(r[j])
+	}
+	out := string(r)
+	if token.IsKeyword(out) || slices.Contains([]string{"ctx", "after", "t", "v", "av", "err", "out", "key", "items", "next", "string", "any"}, out) {
+		out += "Part"
+	}
+	return out
+}
+
+// keyVars lists the distinct variables of the given layouts, in order.
+func keyVars(ks ...*KeyUse) []*Var {
+	var out []*Var
+	for _, k := range ks {
+		if k == nil {
+			continue
+		}
+		for _, s := range k.Segs {
+			if s.Var != nil && !slices.Contains(out, s.Var) {
+				out = append(out, s.Var)
+			}
+		}
+	}
+	return out
+}
+
+// expr is the Go expression that builds layout k from the variables, each
+// written by name(v).
+func (d *Design) expr(k *KeyUse, name func(*Var) string) string {
+	var parts []string
+	for i, s := range k.Segs {
+		if i > 0 {
+			parts = append(parts, strconv.Quote(d.Sep))
+		}
+		if s.Var != nil {
+			parts = append(parts, name(s.Var))
+		} else if s.Const != "" {
+			parts = append(parts, strconv.Quote(s.Const))
+		}
+	}
+	// Join adjacent literals for readability.
+	var merged []string
+	for _, p := range parts {
+		if n := len(merged); n > 0 && strings.HasPrefix(p, `"`) && strings.HasPrefix(merged[n-1], `"`) {
+			a, _ := strconv.Unquote(merged[n-1])
+			b, _ := strconv.Unquote(p)
+			merged[n-1] = strconv.Quote(a + b)
+			continue
+		}
+		merged = append(merged, p)
+	}
+	if len(merged) == 0 {
+		return `""`
+	}
+	return strings.Join(merged, " + ")
+}
+
+// builder is the name of entity e's builder of key k: CustomerPK.
+func (e *Entity) builder(k *KeyUse) string { return e.Go + goName(k.Attr) }
+
+// member is the AttributeValue literal of a key of type t holding text x.
+func member(t, x string) string {
+	if t == "N" {
+		return "&types.AttributeValueMemberN{Value: " + x + "}"
+	}
+	return "&types.AttributeValueMemberS{Value: " + x + "}"
+}
+
+func (d *Design) layoutText(k *KeyUse) string {
+	var parts []string
+	for _, s := range k.Segs {
+		if s.Var != nil {
+			parts = append(parts, "<"+s.Var.Go+">")
+		} else {
+			parts = append(parts, s.Const)
+		}
+	}
+	return strings.Join(parts, d.Sep)
+}
+
+func indexConst(name string) string { return "Index" + goName(name) }
+
+func sortStrings(xs []string) { slices.Sort(xs) }

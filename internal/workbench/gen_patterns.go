@@ -1,0 +1,154 @@
+package workbench
+
+import (
+	"strings"
+
+	"github.com/ddbharness/ddbharness/designs"
+)
+
+func (d *Design) genCatalog(s *src) {
+	s.p("package %s", d.Name)
+	s.p(`import "github.com/ddbharness/ddbharness/designs"`)
+	s.p("// Pattern IDs, in catalog order. Specs carry them as labels and")
+	s.p("// scenarios name them, so a typo does not compile.")
+	s.p("const (")
+	for _, p := range d.Patterns {
+		s.p("%sID designs.PatternID = %q", p.Go, p.ID)
+	}
+	s.p(")")
+	s.p("// Design is the %s catalog: verify's coverage gate wants a passing spec", d.Name)
+	s.p("// labelled with each ID, and bench scenarios may mix only these.")
+	s.p("var Design = designs.Design{")
+	s.p("Name: %q,", d.Name)
+	var names []string
+	for _, e := range d.Entities {
+		names = append(names, e.Facet)
+	}
+	s.p("Summary: %q,", "imported from NoSQL Workbench: table "+d.Table.TableName+" ("+strings.Join(names, ", ")+")")
+	s.p("Schema: Schema,")
+	s.p("Patterns: []designs.Pattern{")
+	for _, p := range d.Patterns {
+		index := "designs.MainTable"
+		if p.Index != designs.MainTable {
+			index = indexConst(p.Index)
+		}
+		extra := ""
+		if p.Op == designs.Query {
+			extra = ", Pages: true"
+		}
+		s.p("{ID: %sID, Name: %q, Op: designs.%s, Index: %s, Doc: %q%s},", p.Go, name(p), p.Op, index, p.Doc, extra)
+	}
+	s.p("},\n}")
+}
+
+// name is a pattern's catalog name.
+func name(p *Pattern) string { return p.Name }
+
+func (d *Design) genPatterns(s *src) {
+	s.p("package %s", d.Name)
+	s.p(`import (
+	"context"
+	"fmt"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbharness/ddbharness/designs"
+)`)
+	s.p("var _ = expression.Key // queries build key conditions; a design without them still compiles")
+	for _, p := range d.Patterns {
+		if p.Entity != nil {
+			d.genGet(s, p)
+		} else {
+			d.genQuery(s, p)
+		}
+	}
+}
+
+func (d *Design) genGet(s *src, p *Pattern) {
+	e := p.Entity
+	pk, sk := e.key(d.Schema.PK), e.key(d.Schema.SK)
+	vars := keyVars(pk, sk)
+	var params, args []string
+	for _, v := range vars {
+		params = append(params, param(v)+" string")
+	}
+	s.p("// %s is %s (main table, GetItem): %s. An unknown key is", p.Go, p.ID, p.Doc)
+	s.p("// designs.ErrNotFound.")
+	s.p("func (t Table) %s(ctx context.Context, %s) (%s, error) {", p.Go, strings.Join(params, ", "), e.Go)
+	for _, k := range []*KeyUse{pk, sk} {
+		if k == nil {
+			continue
+		}
+		args = args[:0]
+		for _, v := range keyVars(k) {
+			args = append(args, param(v))
+		}
+		_ = args
+	}
+	s.p("key := map[string]types.AttributeValue{")
+	for _, k := range []*KeyUse{pk, sk} {
+		if k == nil {
+			continue
+		}
+		var a []string
+		for _, v := range keyVars(k) {
+			a = append(a, param(v))
+		}
+		s.p("%q: %s,", k.Attr, member(k.Type, e.builder(k)+"("+strings.Join(a, ", ")+")"))
+	}
+	s.p("}")
+	s.p(`out, err := t.DB.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(t.Name), Key: key})
+	if err != nil {
+		return %[1]s{}, fmt.Errorf("%%s: %[2]s %%v: %%w", %[3]sID, key, err)
+	}
+	if len(out.Item) == 0 {
+		return %[1]s{}, fmt.Errorf("%%s: %[2]s %%v: %%w", %[3]sID, key, designs.ErrNotFound)
+	}
+	v, ok, err := decodeAs%[1]s(out.Item)
+	if err == nil && !ok {
+		err = fmt.Errorf("the item's keys do not fit a %[2]s: %%w", designs.ErrInvalidInput)
+	}
+	if err != nil {
+		return %[1]s{}, fmt.Errorf("%%s: %%w", %[3]sID, err)
+	}
+	return v.(%[1]s), nil
+}`, e.Go, e.Facet, p.Go)
+}
+
+func (d *Design) genQuery(s *src, p *Pattern) {
+	vars := keyVars(p.Key)
+	var params []string
+	for _, v := range vars {
+		params = append(params, param(v)+" string, ")
+	}
+	index := `""`
+	if p.Index != designs.MainTable {
+		index = indexConst(p.Index)
+	}
+	value := d.expr(p.Key, param)
+	if p.Key.Type == "N" {
+		value = member("N", value)
+	}
+	s.p("// %s is %s (%s, Query): %s. next is empty on the last page.", p.Go, p.ID, p.Index, p.Doc)
+	s.p("func (t Table) %s(ctx context.Context, %safter designs.Cursor) (page []Entity, next designs.Cursor, err error) {", p.Go, strings.Join(params, ""))
+	s.p(`items, next, err := Schema.QueryPage(ctx, t.DB, designs.PageQuery{
+		Table: t.Name, Index: %s, Size: PageSize, After: after,
+		Key:   expression.Key(%q).Equal(expression.Value(%s)),
+	})
+	if err != nil {
+		return nil, "", fmt.Errorf("%%s: %%w", %sID, err)
+	}
+	page = make([]Entity, 0, len(items))
+	for _, it := range items {
+		e, err := decode(it)
+		if err != nil {
+			return nil, "", fmt.Errorf("%%s: %%w", %sID, err)
+		}
+		page = append(page, e)
+	}
+	return page, next, nil
+}`, index, p.Key.Attr, value, p.Go, p.Go)
+}

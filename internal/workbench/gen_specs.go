@@ -1,0 +1,299 @@
+package workbench
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbharness/ddbharness/ddbitem"
+	"github.com/ddbharness/ddbharness/designs"
+)
+
+// sample is one sample item and the entity it belongs to.
+type sample struct {
+	e    *Entity
+	item map[string]types.AttributeValue
+	i    int // its place in Samples
+}
+
+func (d *Design) samples() []sample {
+	var out []sample
+	for _, e := range d.Entities {
+		for _, it := range e.Samples {
+			out = append(out, sample{e, it, len(out)})
+		}
+	}
+	return out
+}
+
+func (d *Design) genSamples(s *src) {
+	s.p("package %s", d.Name)
+	s.p("// Samples are the model's sample items, facet by facet: the specs load")
+	s.p("// them and expect the patterns to return them; the fixtures load them,")
+	s.p("// then grow copies of them (Grown) for volume.")
+	s.p("var Samples = []Entity{")
+	for _, x := range d.samples() {
+		s.p("%s,", d.literal(x.e, x.item, ""))
+	}
+	s.p("}")
+	s.p("// Grown is e as the n-th copy of the samples: every part of its keys")
+	s.p("// passed through vary, so copies keep the samples' layouts and how many")
+	s.p("// items each partition holds.")
+	s.p("func Grown(e Entity, n int, vary func(part string, n int) string) Entity {")
+	s.p("switch v := e.(type) {")
+	for _, e := range d.Entities {
+		s.p("case %s:", e.Go)
+		for _, v := range e.Vars {
+			s.p("v.%[1]s = vary(v.%[1]s, n)", v.Go)
+		}
+		s.p("return v")
+	}
+	s.p("}\nreturn e\n}")
+}
+
+func (d *Design) genSuite(s *src) {
+	s.p(`package %[1]s_test
+
+import (
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/ddbharness/ddbharness/designs/%[1]s"
+	"github.com/ddbharness/ddbharness/internal/ddbtest"
+)
+
+func Test%[2]s(t *testing.T) {
+	RegisterFailHandler(Fail)
+	RunSpecs(t, %[1]q, Label(%[1]s.Design.Label()))
+}
+
+// env is this process's DynamoDB client and table: one DynamoDB Local for
+// the run, one table per parallel process, deleted when the suite ends.
+var env = ddbtest.Setup(%[1]s.Design)
+
+var (
+	table  %[1]s.Table // this process's own table
+	loaded bool       // the model's sample items are in it
+)
+
+// The specs only read, so each process loads the sample items once.
+var _ = BeforeEach(func(ctx SpecContext) {
+	table = %[1]s.Table{DB: env.DB, Name: env.Table}
+	if loaded {
+		return
+	}
+	for _, e := range %[1]s.Samples {
+		item, err := e.Item()
+		Expect(err).NotTo(HaveOccurred())
+		_, err = env.DB.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(env.Table), Item: item})
+		Expect(err).NotTo(HaveOccurred())
+	}
+	loaded = true
+})`, d.Name, d.pascal())
+}
+
+func (d *Design) genSpecs(s *src) {
+	s.p(`package %[1]s_test
+
+import (
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/designs/%[1]s"
+)
+
+var _ = designs.ErrNotFound`, d.Name)
+	all := d.samples()
+	for _, p := range d.Patterns {
+		label := p.Index
+		s.p("var _ = Describe(%q, Label(%q, %q), func() {", string(p.ID)+" "+name(p), p.ID, label)
+		if p.Entity != nil {
+			d.specGet(s, p, all)
+		} else {
+			d.specQuery(s, p, all)
+		}
+		s.p("})")
+	}
+}
+
+func (d *Design) specGet(s *src, p *Pattern, all []sample) {
+	e := p.Entity
+	vars := keyVars(e.key(d.Schema.PK), e.key(d.Schema.SK))
+	var args []string
+	for _, v := range vars {
+		args = append(args, "want."+v.Go)
+	}
+	s.p("DescribeTable(\"returns each sample %s by its key\",", e.Facet)
+	s.p("func(ctx SpecContext, want %s.%s) {", d.Name, e.Go)
+	s.p("Expect(table.%s(ctx, %s)).To(Equal(want))", p.Go, strings.Join(args, ", "))
+	s.p("},")
+	for _, x := range all {
+		if x.e == e {
+			s.p("Entry(%q, %s.Samples[%d]),", d.keyLabel(x.item), d.Name, x.i)
+		}
+	}
+	s.p(")")
+	if len(vars) == 0 {
+		return // a key of constants only: there is no other key to ask for
+	}
+	var missing []string
+	for range vars {
+		missing = append(missing, `"no-such-key"`)
+	}
+	s.p("It(\"reports designs.ErrNotFound for a key no sample has\", func(ctx SpecContext) {")
+	s.p("_, err := table.%s(ctx, %s)", p.Go, strings.Join(missing, ", "))
+	s.p("Expect(err).To(MatchError(designs.ErrNotFound))\n})")
+}
+
+func (d *Design) keyLabel(item map[string]types.AttributeValue) string {
+	l := ddbitem.KeyText(item[d.Schema.PK])
+	if d.Schema.SK != "" {
+		l += " / " + ddbitem.KeyText(item[d.Schema.SK])
+	}
+	return l
+}
+
+// specQuery expects, for each partition key value the samples hold in the
+// pattern's layout, exactly the samples with that value (and the index's
+// sort key) in sort key order, as the index projects them.
+func (d *Design) specQuery(s *src, p *Pattern, all []sample) {
+	sk, proj, nonKey := d.Schema.SK, designs.Index{}.Projection, []string(nil)
+	for _, ix := range append(append([]designs.Index{}, d.Schema.GSIs...), d.Schema.LSIs...) {
+		if ix.Name == p.Index {
+			sk, proj, nonKey = ix.SK, ix.Projection, ix.NonKey
+		}
+	}
+	var values []string
+	for _, x := range all {
+		if k := x.e.key(p.Key.Attr); k != nil && slices.Contains(p.Group, x.e) {
+			if v := ddbitem.KeyText(x.item[p.Key.Attr]); !slices.Contains(values, v) {
+				values = append(values, v)
+			}
+		}
+	}
+	for _, v := range values {
+		var in []sample
+		for _, x := range all {
+			if ddbitem.KeyText(x.item[p.Key.Attr]) == v && (sk == "" || x.item[sk] != nil) {
+				in = append(in, x)
+			}
+		}
+		ties := false
+		slices.SortStableFunc(in, func(a, b sample) int {
+			c := compareKey(a.item[sk], b.item[sk])
+			if c == 0 && sk != "" {
+				ties = true
+			}
+			return c
+		})
+		if sk == "" && len(in) > 1 {
+			ties = true
+		}
+		owner := p.Group[0]
+		for _, x := range in {
+			if slices.Contains(p.Group, x.e) {
+				owner = x.e
+				break
+			}
+		}
+		args := d.partArgs(owner, p.Key, v)
+		order := "in sort key order"
+		match := "Equal"
+		if ties {
+			order, match = "(equal sort keys: in any order)", "ConsistOf"
+		}
+		s.p("It(%q, func(ctx SpecContext) {", fmt.Sprintf("returns the %d sample items of partition %s %s", len(in), v, order))
+		s.p("page, next, err := table.%s(ctx, %s\"\")", p.Go, args)
+		s.p("Expect(err).NotTo(HaveOccurred())\nExpect(next).To(BeEmpty())")
+		s.p("Expect(page).To(%s([]%s.Entity{", match, d.Name)
+		for _, x := range in {
+			s.p("%s,", d.literal(x.e, project(x.item, d.Schema, p.Index, proj, nonKey), d.Name+"."))
+		}
+		s.p("}))\n})")
+	}
+	if len(keyVars(p.Key)) == 0 {
+		return // a partition key of constants only: there is no other partition
+	}
+	var missing []string
+	for range keyVars(p.Key) {
+		missing = append(missing, `"no-such-key", `)
+	}
+	s.p("It(\"returns an empty last page for a partition no sample has\", func(ctx SpecContext) {")
+	s.p("page, next, err := table.%s(ctx, %s\"\")", p.Go, strings.Join(missing, ""))
+	s.p("Expect(err).NotTo(HaveOccurred())\nExpect(next).To(BeEmpty())\nExpect(page).To(BeEmpty())\n})")
+}
+
+// partArgs are the pattern's arguments that make partition value v in
+// layout k, as Go literals each followed by ", ".
+func (d *Design) partArgs(e *Entity, k *KeyUse, v string) string {
+	vals := map[*Var]string{}
+	if len(k.Segs) == 1 && k.Segs[0].Var != nil {
+		vals[k.Segs[0].Var] = v
+	} else {
+		parts := strings.SplitN(v, d.Sep, len(k.Segs))
+		for i, s := range k.Segs {
+			if s.Var != nil && i < len(parts) {
+				vals[s.Var] = parts[i]
+			}
+		}
+	}
+	var out strings.Builder
+	for _, x := range keyVars(k) {
+		out.WriteString(strconv.Quote(vals[x]) + ", ")
+	}
+	return out.String()
+}
+
+// project is what index returns of item: everything, or the table's and
+// the index's keys plus the projected attributes.
+func project(item map[string]types.AttributeValue, s designs.Schema, index string, proj types.ProjectionType, nonKey []string) map[string]types.AttributeValue {
+	if index == designs.MainTable || proj == "" || proj == types.ProjectionTypeAll {
+		return item
+	}
+	keep := append([]string{s.PK, s.SK}, nonKey...)
+	for _, ix := range append(append([]designs.Index{}, s.GSIs...), s.LSIs...) {
+		if ix.Name == index {
+			keep = append(keep, ix.PK, ix.SK)
+		}
+	}
+	out := map[string]types.AttributeValue{}
+	for _, n := range keep {
+		if v, ok := item[n]; ok && n != "" {
+			out[n] = v
+		}
+	}
+	return out
+}
+
+// compareKey orders key values as DynamoDB sorts them: numbers by value,
+// strings and binaries by their bytes.
+func compareKey(a, b types.AttributeValue) int {
+	an, aok := a.(*types.AttributeValueMemberN)
+	bn, bok := b.(*types.AttributeValueMemberN)
+	if aok && bok {
+		x, _ := strconv.ParseFloat(an.Value, 64)
+		y, _ := strconv.ParseFloat(bn.Value, 64)
+		switch {
+		case x < y:
+			return -1
+		case x > y:
+			return 1
+		}
+		return 0
+	}
+	ab, aok := a.(*types.AttributeValueMemberB)
+	bb, bok := b.(*types.AttributeValueMemberB)
+	if aok && bok {
+		return bytes.Compare(ab.Value, bb.Value)
+	}
+	return strings.Compare(ddbitem.KeyText(a), ddbitem.KeyText(b))
+}

@@ -1,0 +1,228 @@
+package workbench
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbharness/ddbharness/ddbitem"
+	"github.com/ddbharness/ddbharness/designs"
+)
+
+// Design is what Infer reads from one table of a model: the schema, one
+// entity per facet with its key layouts, and the patterns the sample data
+// can prove.
+type Design struct {
+	Name     string // the design's package name
+	Table    Table
+	Schema   designs.Schema
+	Sep      string // the separator composite keys are split on
+	Entities []*Entity
+	Patterns []*Pattern
+	Notes    []string // what Infer chose that the engineer may want to check
+}
+
+// Entity is one facet: the Go type its items become.
+type Entity struct {
+	Facet     string
+	Go        string // the Go type name
+	TypeValue string // its value of the schema's type attribute
+	Keys      []*KeyUse
+	Vars      []*Var
+	Fields    []*Field
+	Samples   []map[string]types.AttributeValue
+}
+
+// KeyUse is one key attribute an entity's items carry, and its layout.
+type KeyUse struct {
+	Attr  string
+	Index string // "" for the table's own keys
+	Sort  bool   // the sort key of the table or the index
+	Type  string // S, N or B
+	Segs  []Seg
+}
+
+// Seg is a segment of a key's layout: a constant, or a variable part.
+type Seg struct {
+	Const string
+	Var   *Var // nil: Const
+}
+
+// Var is a variable part of one or more keys. Bound, it is also a stored
+// attribute of the item (the key repeats that attribute's value).
+type Var struct {
+	Go    string
+	Tag   string // the constant segment before it, if any
+	Field *Field // the stored attribute it repeats, or nil
+}
+
+// Field is a stored non-key attribute.
+type Field struct {
+	Attr, Go, Type string
+}
+
+// Pattern is one generated access pattern.
+type Pattern struct {
+	ID     designs.PatternID
+	Go     string // method name
+	Name   string // catalog name: "get user", "query GSI1 by Email"
+	Op     designs.Operation
+	Index  string // designs.MainTable or the index
+	Doc    string
+	Entity *Entity   // Get: the entity read
+	Group  []*Entity // Query: the entities its partitions hold
+	Key    *KeyUse   // Query: the partition key layout (of Group[0])
+}
+
+// Infer reads the design in table t of a parsed model.
+func Infer(name string, t Table) (*Design, error) {
+	d := &Design{Name: name, Table: t, Schema: t.Schema(), Sep: separator(t.Samples())}
+	if t.KeyAttributes.PartitionKey.AttributeType == "B" || (t.KeyAttributes.SortKey != nil && t.KeyAttributes.SortKey.AttributeType == "B") {
+		return nil, pathErr("$.DataModel."+t.TableName+".KeyAttributes", "binary table keys cannot be imported: the generated key builders make text")
+	}
+	facets := t.TableFacets
+	if len(facets) == 0 {
+		facets = facetsByType(t)
+	}
+	d.Schema.TypeAttribute = typeAttribute(t, facets)
+	for _, f := range facets {
+		if len(f.TableData) == 0 {
+			d.Notes = append(d.Notes, fmt.Sprintf("facet %s has no sample items: no entity made for it (add samples in Workbench)", f.FacetName))
+			continue
+		}
+		d.Entities = append(d.Entities, d.entity(f))
+	}
+	if len(d.Entities) == 0 {
+		return nil, pathErr("$.DataModel[?(@.TableName=='"+t.TableName+"')]", "no sample items: the import proves each pattern on the model's sample data, so add some in Workbench")
+	}
+	uniqueNames(d.Entities)
+	d.patterns()
+	return d, nil
+}
+
+// separator is the character composite keys most often use.
+func separator(items []map[string]types.AttributeValue) string {
+	best, count := "#", 0
+	for _, sep := range []string{"#", "|", ":", "_"} {
+		n := 0
+		for _, it := range items {
+			for _, v := range it {
+				if s, ok := v.(*types.AttributeValueMemberS); ok {
+					n += strings.Count(s.Value, sep)
+				}
+			}
+		}
+		if n > count {
+			best, count = sep, n
+		}
+	}
+	return best
+}
+
+// facetsByType splits a model without facets by its type attribute, or
+// by the shape of the partition key.
+func facetsByType(t Table) []Facet {
+	var out []Facet
+	at := map[string]int{}
+	attr := ""
+	for _, a := range typeAttrs {
+		if all(t.TableData, func(it Item) bool { _, ok := it.Attrs[a].(*types.AttributeValueMemberS); return ok }) {
+			attr = a
+			break
+		}
+	}
+	for _, it := range t.TableData {
+		name := ""
+		if attr != "" {
+			name = it.Attrs[attr].(*types.AttributeValueMemberS).Value
+		} else {
+			pk := ddbitem.KeyText(it.Attrs[t.KeyAttributes.PartitionKey.AttributeName])
+			name, _, _ = strings.Cut(pk, "#")
+			if strings.IndexFunc(name, unicode.IsLetter) < 0 {
+				name = "item"
+			}
+		}
+		i, ok := at[name]
+		if !ok {
+			i = len(out)
+			at[name] = i
+			out = append(out, Facet{FacetName: name})
+		}
+		out[i].TableData = append(out[i].TableData, it)
+	}
+	return out
+}
+
+var typeAttrs = []string{"EntityType", "entityType", "Type", "type", "_type", "_et"}
+
+// typeAttribute is the attribute that holds one constant text per facet,
+// distinct across facets (the facet's name, usually); when there is none,
+// the import adds "EntityType" (or another free name) to every item.
+func typeAttribute(t Table, facets []Facet) string {
+	candidates := map[string]bool{}
+	for _, a := range t.NonKeyAttributes {
+		if a.AttributeType == "S" || a.AttributeType == "" {
+			candidates[a.AttributeName] = true
+		}
+	}
+	for _, f := range facets {
+		for _, it := range f.TableData {
+			for n, v := range it.Attrs {
+				if _, ok := v.(*types.AttributeValueMemberS); ok {
+					candidates[n] = true
+				}
+			}
+		}
+	}
+	var ok []string
+	for name := range candidates {
+		seen := map[string]bool{}
+		good := true
+		for _, f := range facets {
+			val := ""
+			for i, it := range f.TableData {
+				s, isS := it.Attrs[name].(*types.AttributeValueMemberS)
+				if !isS || (i > 0 && s.Value != val) {
+					good = false
+					break
+				}
+				val = s.Value
+			}
+			if !good || (len(f.TableData) > 0 && seen[val]) {
+				good = false
+				break
+			}
+			seen[val] = true
+		}
+		if good {
+			ok = append(ok, name)
+		}
+	}
+	slices.Sort(ok)
+	for _, pref := range typeAttrs {
+		if slices.Contains(ok, pref) {
+			return pref
+		}
+	}
+	if len(ok) > 0 {
+		return ok[0]
+	}
+	for _, name := range typeAttrs {
+		if !candidates[name] && !slices.ContainsFunc(t.NonKeyAttributes, func(a Attribute) bool { return a.AttributeName == name }) {
+			return name
+		}
+	}
+	return "_entity"
+}
+
+func all[T any](xs []T, f func(T) bool) bool {
+	for _, x := range xs {
+		if !f(x) {
+			return false
+		}
+	}
+	return len(xs) > 0
+}

@@ -1,0 +1,149 @@
+package workbench
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbharness/ddbharness/ddbitem"
+)
+
+// literal is the Go value of item as entity e, written as a composite
+// literal qualified by pkg ("shop." or ""): what the generated decode
+// returns for the item, so a spec can expect it.
+func (d *Design) literal(e *Entity, item map[string]types.AttributeValue, pkg string) string {
+	vals := map[string]string{}
+	for _, f := range e.Fields {
+		if v, ok := item[f.Attr]; ok {
+			if lit, keep := fieldLiteral(f.Type, v); keep {
+				vals[f.Go] = lit
+			}
+		}
+	}
+	for _, k := range e.Keys {
+		v, ok := item[k.Attr]
+		if !ok {
+			continue
+		}
+		text := ddbitem.KeyText(v)
+		if len(k.Segs) == 1 && k.Segs[0].Var != nil {
+			vals[k.Segs[0].Var.Go] = strconv.Quote(text)
+			continue
+		}
+		parts := strings.SplitN(text, d.Sep, len(k.Segs))
+		for i, s := range k.Segs {
+			if s.Var != nil && i < len(parts) {
+				vals[s.Var.Go] = strconv.Quote(parts[i])
+			}
+		}
+	}
+	var fields []string
+	for _, v := range e.Vars {
+		if v.Field == nil && vals[v.Go] != "" && vals[v.Go] != `""` {
+			fields = append(fields, v.Go+": "+vals[v.Go])
+		}
+	}
+	for _, f := range e.Fields {
+		if lit := vals[f.Go]; lit != "" {
+			fields = append(fields, f.Go+": "+lit)
+		}
+	}
+	return fmt.Sprintf("%s%s{%s}", pkg, e.Go, strings.Join(fields, ", "))
+}
+
+// fieldLiteral is a stored attribute's Go literal for a field of type t;
+// keep is false for a zero value, which omitempty leaves out on write and
+// decoding leaves zero.
+func fieldLiteral(t string, v types.AttributeValue) (lit string, keep bool) {
+	switch t {
+	case "S", "N", "BOOL", "B", "SS", "NS", "BS":
+		lit = anyLiteral(v, false)
+	case "M", "L":
+		lit = anyLiteral(v, false)
+		if m, ok := v.(*types.AttributeValueMemberM); ok && len(m.Value) == 0 {
+			return "", false
+		}
+		if l, ok := v.(*types.AttributeValueMemberL); ok && len(l.Value) == 0 {
+			return "", false
+		}
+	default:
+		lit = anyLiteral(v, true)
+	}
+	switch lit {
+	case `""`, "0", "false", "nil":
+		return "", false
+	}
+	return lit, true
+}
+
+// anyLiteral writes v as attributevalue decodes it: boxed (inside an any)
+// numbers are float64.
+func anyLiteral(v types.AttributeValue, boxed bool) string {
+	switch v := v.(type) {
+	case *types.AttributeValueMemberS:
+		return strconv.Quote(v.Value)
+	case *types.AttributeValueMemberN:
+		f, _ := strconv.ParseFloat(v.Value, 64)
+		n := strconv.FormatFloat(f, 'g', -1, 64)
+		if boxed {
+			return "float64(" + n + ")"
+		}
+		return n
+	case *types.AttributeValueMemberBOOL:
+		return strconv.FormatBool(v.Value)
+	case *types.AttributeValueMemberNULL:
+		return "nil"
+	case *types.AttributeValueMemberB:
+		return fmt.Sprintf("[]byte(%q)", v.Value)
+	case *types.AttributeValueMemberSS: // sets sorted, as the generated decode keeps them
+		return "[]string{" + join(slices.Sorted(slices.Values(v.Value)), strconv.Quote) + "}"
+	case *types.AttributeValueMemberNS:
+		var fs []float64
+		for _, s := range v.Value {
+			f, _ := strconv.ParseFloat(s, 64)
+			fs = append(fs, f)
+		}
+		slices.Sort(fs)
+		var parts []string
+		for _, f := range fs {
+			parts = append(parts, strconv.FormatFloat(f, 'g', -1, 64))
+		}
+		return "[]float64{" + strings.Join(parts, ", ") + "}"
+	case *types.AttributeValueMemberBS:
+		var parts []string
+		for _, b := range slices.SortedFunc(slices.Values(v.Value), bytes.Compare) {
+			parts = append(parts, fmt.Sprintf("[]byte(%q)", b))
+		}
+		return "[][]byte{" + strings.Join(parts, ", ") + "}"
+	case *types.AttributeValueMemberM:
+		keys := make([]string, 0, len(v.Value))
+		for k := range v.Value {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		var parts []string
+		for _, k := range keys {
+			parts = append(parts, strconv.Quote(k)+": "+anyLiteral(v.Value[k], true))
+		}
+		return "map[string]any{" + strings.Join(parts, ", ") + "}"
+	case *types.AttributeValueMemberL:
+		var parts []string
+		for _, e := range v.Value {
+			parts = append(parts, anyLiteral(e, true))
+		}
+		return "[]any{" + strings.Join(parts, ", ") + "}"
+	}
+	return "nil"
+}
+
+func join(xs []string, f func(string) string) string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = f(x)
+	}
+	return strings.Join(out, ", ")
+}

@@ -1,0 +1,113 @@
+// Package workbench reads and writes NoSQL Workbench data models, the JSON
+// AWS's modeller exports: a table's keys and indexes, its facets (one per
+// entity, naming the key aliases and attributes each carries) and sample
+// items in DynamoDB's JSON. Import turns a model into a design package whose
+// specs prove the sample data on DynamoDB Local; Export turns a design back
+// into a model Workbench opens.
+package workbench
+
+import (
+	"encoding/json"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// Model is a Workbench model file. Fields Workbench writes that the harness
+// has no use for (ModelMetadata's dates, DataAccess) are kept as they are
+// on export and ignored on import.
+type Model struct {
+	ModelName     string         `json:"ModelName"`
+	ModelMetadata *Metadata      `json:"ModelMetadata,omitempty"`
+	DataModel     []Table        `json:"DataModel"`
+}
+
+// Metadata is the model's header.
+type Metadata struct {
+	Author           string `json:"Author,omitempty"`
+	DateCreated      string `json:"DateCreated,omitempty"`
+	DateLastModified string `json:"DateLastModified,omitempty"`
+	Description      string `json:"Description,omitempty"`
+	AWSService       string `json:"AWSService,omitempty"`
+	Version          string `json:"Version,omitempty"`
+}
+
+// Table is one table of the model.
+type Table struct {
+	TableName              string          `json:"TableName"`
+	KeyAttributes          KeyAttributes   `json:"KeyAttributes"`
+	NonKeyAttributes       []Attribute     `json:"NonKeyAttributes,omitempty"`
+	TableFacets            []Facet         `json:"TableFacets,omitempty"`
+	GlobalSecondaryIndexes []Index         `json:"GlobalSecondaryIndexes,omitempty"`
+	LocalSecondaryIndexes  []Index         `json:"LocalSecondaryIndexes,omitempty"`
+	TableData              []Item          `json:"TableData,omitempty"`
+	DataAccess             map[string]any  `json:"DataAccess,omitempty"`
+	BillingMode            string          `json:"BillingMode,omitempty"`
+	ProvisionedCapacity    *CapacitySetting `json:"ProvisionedCapacitySettings,omitempty"`
+}
+
+// CapacitySetting is a provisioned table's throughput.
+type CapacitySetting struct {
+	ProvisionedThroughput struct {
+		ReadCapacityUnits  int64 `json:"ReadCapacityUnits"`
+		WriteCapacityUnits int64 `json:"WriteCapacityUnits"`
+	} `json:"ProvisionedThroughput"`
+}
+
+// KeyAttributes is a table's or an index's key.
+type KeyAttributes struct {
+	PartitionKey Attribute  `json:"PartitionKey"`
+	SortKey      *Attribute `json:"SortKey,omitempty"`
+}
+
+// Attribute is an attribute's name and DynamoDB type (S, N, B, BOOL, M, L,
+// SS, NS, BS, NULL).
+type Attribute struct {
+	AttributeName string `json:"AttributeName"`
+	AttributeType string `json:"AttributeType"`
+}
+
+// Facet is one entity's view of the table: the aliases Workbench shows for
+// its keys, the attributes it carries and its sample items.
+type Facet struct {
+	FacetName         string         `json:"FacetName"`
+	KeyAttributeAlias KeyAlias       `json:"KeyAttributeAlias"`
+	TableData         []Item         `json:"TableData,omitempty"`
+	NonKeyAttributes  []string       `json:"NonKeyAttributes,omitempty"`
+	DataAccess        map[string]any `json:"DataAccess,omitempty"`
+}
+
+// KeyAlias names a facet's keys as its entity calls them.
+type KeyAlias struct {
+	PartitionKeyAlias string `json:"PartitionKeyAlias"`
+	SortKeyAlias      string `json:"SortKeyAlias,omitempty"`
+}
+
+// Index is a secondary index.
+type Index struct {
+	IndexName     string        `json:"IndexName"`
+	KeyAttributes KeyAttributes `json:"KeyAttributes"`
+	Projection    Projection    `json:"Projection"`
+}
+
+// Projection is what an index copies of each item.
+type Projection struct {
+	ProjectionType   string   `json:"ProjectionType"`
+	NonKeyAttributes []string `json:"NonKeyAttributes,omitempty"`
+}
+
+// Item is a sample item, each attribute as DynamoDB's JSON writes it
+// ({"PK": {"S": "c#1"}}). Parse decodes Raw into Attrs, so that a bad
+// attribute is refused with its path in the model.
+type Item struct {
+	Attrs map[string]types.AttributeValue
+	raw   json.RawMessage
+}
+
+// UnmarshalJSON keeps the item's text for Parse to decode with its path.
+func (it *Item) UnmarshalJSON(b []byte) error {
+	it.raw = append(json.RawMessage(nil), b...)
+	return nil
+}
+
+// MarshalJSON writes the item in DynamoDB's JSON.
+func (it Item) MarshalJSON() ([]byte, error) { return json.Marshal(encodeItem(it.Attrs)) }

@@ -1,0 +1,257 @@
+package workbench
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbharness/ddbharness/ddbitem"
+	"github.com/ddbharness/ddbharness/designs"
+)
+
+// ErrBadModel is a model the harness cannot read; the error names the JSON
+// path of the problem and how to fix it.
+var ErrBadModel = errors.New("bad model")
+
+// ModelError is one problem of a model, at a JSON path ("$.DataModel[0]
+// .TableFacets[2].TableData[1].SK").
+type ModelError struct {
+	Path, Problem string
+}
+
+func (e *ModelError) Error() string { return e.Path + ": " + e.Problem }
+
+// Unwrap makes every ModelError an ErrBadModel.
+func (e *ModelError) Unwrap() error { return ErrBadModel }
+
+func pathErr(path, problem string) error { return &ModelError{Path: path, Problem: problem} }
+
+// Parse reads a model and checks everything the import relies on: the
+// keys and indexes are declared, each facet's aliases name the table's
+// keys, and every sample item has its key, of the declared type, once.
+func Parse(data []byte) (Model, error) {
+	var m Model
+	if !json.Valid(data) {
+		var v any
+		err := json.Unmarshal(data, &v)
+		return m, pathErr("$", fmt.Sprintf("not JSON (%v): export the model again from NoSQL Workbench (Export model, NoSQL Workbench model format)", syntaxAt(data, err)))
+	}
+	if err := json.Unmarshal(data, &m); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return m, pathErr("$."+te.Field, fmt.Sprintf("a JSON %s where the model format wants a %s", te.Value, te.Type))
+		}
+		return m, pathErr("$", "not a NoSQL Workbench model: "+err.Error())
+	}
+	if !bytes.Contains(data, []byte(`"DataModel"`)) || len(m.DataModel) == 0 {
+		return m, pathErr("$.DataModel", "missing or empty: a NoSQL Workbench model lists its tables in DataModel (is this a CloudFormation template or a table export? export the model in NoSQL Workbench model format)")
+	}
+	names := map[string]bool{}
+	for i := range m.DataModel {
+		t := &m.DataModel[i]
+		at := fmt.Sprintf("$.DataModel[%d]", i)
+		if err := checkTable(t, at); err != nil {
+			return m, err
+		}
+		if names[t.TableName] {
+			return m, pathErr(at+".TableName", fmt.Sprintf("table %q appears twice: give each table its own name", t.TableName))
+		}
+		names[t.TableName] = true
+	}
+	return m, nil
+}
+
+func syntaxAt(data []byte, err error) string {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		line := 1 + bytes.Count(data[:se.Offset], []byte("\n"))
+		return fmt.Sprintf("line %d: %v", line, se)
+	}
+	return fmt.Sprint(err)
+}
+
+func checkTable(t *Table, at string) error {
+	if t.TableName == "" {
+		return pathErr(at+".TableName", "missing: every table needs a name")
+	}
+	if err := checkKey(t.KeyAttributes, at+".KeyAttributes", true); err != nil {
+		return err
+	}
+	declared := map[string]string{t.KeyAttributes.PartitionKey.AttributeName: t.KeyAttributes.PartitionKey.AttributeType}
+	if sk := t.KeyAttributes.SortKey; sk != nil {
+		declared[sk.AttributeName] = sk.AttributeType
+	}
+	for j, a := range t.NonKeyAttributes {
+		p := fmt.Sprintf("%s.NonKeyAttributes[%d]", at, j)
+		if a.AttributeName == "" {
+			return pathErr(p+".AttributeName", "missing")
+		}
+		if !validType(a.AttributeType) {
+			return pathErr(p+".AttributeType", fmt.Sprintf("%q: want S, N, B, BOOL, NULL, SS, NS, BS, M or L", a.AttributeType))
+		}
+		if strings.Contains(a.AttributeName, ",") {
+			return pathErr(p+".AttributeName", fmt.Sprintf("%q has a comma, which the Go attribute tags cannot carry: rename it in the model", a.AttributeName))
+		}
+		declared[a.AttributeName] = a.AttributeType
+	}
+	seen := map[string]bool{}
+	indexKeys := map[string]string{}
+	for _, list := range []struct {
+		name string
+		ixs  []Index
+	}{{"GlobalSecondaryIndexes", t.GlobalSecondaryIndexes}, {"LocalSecondaryIndexes", t.LocalSecondaryIndexes}} {
+		for j, ix := range list.ixs {
+			p := fmt.Sprintf("%s.%s[%d]", at, list.name, j)
+			if ix.IndexName == "" {
+				return pathErr(p+".IndexName", "missing: every index needs a name")
+			}
+			if seen[ix.IndexName] {
+				return pathErr(p+".IndexName", fmt.Sprintf("index %q declared twice", ix.IndexName))
+			}
+			seen[ix.IndexName] = true
+			if err := checkKey(ix.KeyAttributes, p+".KeyAttributes", false); err != nil {
+				return err
+			}
+			for _, k := range keyAttrs(ix.KeyAttributes) {
+				if d, ok := declared[k.AttributeName]; ok && d != k.AttributeType && k.AttributeType != "" {
+					return pathErr(p+".KeyAttributes", fmt.Sprintf("%s is %s here and %s in the table's attributes: make them agree", k.AttributeName, k.AttributeType, d))
+				}
+				declared[k.AttributeName] = k.AttributeType
+				indexKeys[k.AttributeName] = t.typed(k).AttributeType
+			}
+			switch ix.Projection.ProjectionType {
+			case "", "ALL", "KEYS_ONLY", "INCLUDE":
+			default:
+				return pathErr(p+".Projection.ProjectionType", fmt.Sprintf("%q: want ALL, KEYS_ONLY or INCLUDE", ix.Projection.ProjectionType))
+			}
+		}
+	}
+	facets := map[string]bool{}
+	for j := range t.TableFacets {
+		f := &t.TableFacets[j]
+		p := fmt.Sprintf("%s.TableFacets[%d]", at, j)
+		if f.FacetName == "" {
+			return pathErr(p+".FacetName", "missing: every facet needs a name")
+		}
+		if facets[f.FacetName] {
+			return pathErr(p+".FacetName", fmt.Sprintf("facet %q appears twice", f.FacetName))
+		}
+		facets[f.FacetName] = true
+		if f.KeyAttributeAlias.PartitionKeyAlias == "" {
+			return pathErr(p+".KeyAttributeAlias.PartitionKeyAlias", "missing: the facet must name the table's partition key")
+		}
+		switch {
+		case t.KeyAttributes.SortKey == nil && f.KeyAttributeAlias.SortKeyAlias != "":
+			return pathErr(p+".KeyAttributeAlias.SortKeyAlias", fmt.Sprintf("%q names no key: the table has no sort key (remove the alias, or add a SortKey to the table)", f.KeyAttributeAlias.SortKeyAlias))
+		case t.KeyAttributes.SortKey != nil && f.KeyAttributeAlias.SortKeyAlias == "":
+			return pathErr(p+".KeyAttributeAlias.SortKeyAlias", "missing: the table has a sort key, so each facet names it")
+		}
+		for k, a := range f.NonKeyAttributes {
+			if _, ok := declared[a]; !ok {
+				return pathErr(fmt.Sprintf("%s.NonKeyAttributes[%d]", p, k), fmt.Sprintf("%q is not among the table's NonKeyAttributes: declare it there with its type", a))
+			}
+		}
+	}
+	keys := map[string]string{}
+	check := func(items []Item, p string) error {
+		for k := range items {
+			ip := fmt.Sprintf("%s.TableData[%d]", p, k)
+			attrs, err := decodeItem(items[k].raw, ip)
+			if err != nil {
+				return err
+			}
+			items[k].Attrs = attrs
+			if err := checkSample(t, attrs, indexKeys, ip, keys); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for j := range t.TableFacets {
+		if err := check(t.TableFacets[j].TableData, fmt.Sprintf("%s.TableFacets[%d]", at, j)); err != nil {
+			return err
+		}
+	}
+	return check(t.TableData, at)
+}
+
+// checkSample refuses an item without its key, with an index key of
+// another type than declared, or with the key of an earlier item. Other
+// attributes may vary in type from item to item, as DynamoDB lets them.
+func checkSample(t *Table, item map[string]types.AttributeValue, indexKeys map[string]string, at string, keys map[string]string) error {
+	var id []string
+	for _, k := range keyAttrs(t.KeyAttributes) {
+		v, ok := item[k.AttributeName]
+		if !ok {
+			return pathErr(at, fmt.Sprintf("has no %s, part of the table's key: every sample item needs its whole key", k.AttributeName))
+		}
+		if typeOf(v) != k.AttributeType {
+			return pathErr(at+"."+k.AttributeName, fmt.Sprintf("is %s, the key is declared %s", typeOf(v), k.AttributeType))
+		}
+		id = append(id, ddbitem.KeyText(v))
+	}
+	for name, v := range item {
+		if d, ok := indexKeys[name]; ok && d != "" && d != typeOf(v) {
+			return pathErr(at+"."+name, fmt.Sprintf("is %s, a key of an index declared %s: DynamoDB would refuse the item (make the sample and the declaration agree)", typeOf(v), d))
+		}
+	}
+	key := strings.Join(id, "\x00")
+	if first, ok := keys[key]; ok {
+		return pathErr(at, fmt.Sprintf("has the same key as %s (%s): DynamoDB keeps one item per key, so give each sample its own", first, strings.Join(id, " / ")))
+	}
+	keys[key] = at
+	return nil
+}
+
+func checkKey(k KeyAttributes, at string, table bool) error {
+	for _, a := range keyAttrs(k) {
+		name := "PartitionKey"
+		if a != k.PartitionKey {
+			name = "SortKey"
+		}
+		if a.AttributeName == "" {
+			return pathErr(at+"."+name+".AttributeName", "missing: a key needs an attribute name")
+		}
+		if a.AttributeType != "S" && a.AttributeType != "N" && a.AttributeType != "B" && (table || a.AttributeType != "") {
+			return pathErr(at+"."+name+".AttributeType", fmt.Sprintf("%q: a key attribute is S, N or B", a.AttributeType))
+		}
+	}
+	return nil
+}
+
+func keyAttrs(k KeyAttributes) []Attribute {
+	out := []Attribute{k.PartitionKey}
+	if k.SortKey != nil {
+		out = append(out, *k.SortKey)
+	}
+	return out
+}
+
+func validType(t string) bool {
+	switch t {
+	case "S", "N", "B", "BOOL", "NULL", "SS", "NS", "BS", "M", "L":
+		return true
+	}
+	return false
+}
+
+// Samples is every sample item of t, facets first in their order, then the
+// table's own.
+func (t Table) Samples() []map[string]types.AttributeValue {
+	var out []map[string]types.AttributeValue
+	for _, f := range t.TableFacets {
+		for _, it := range f.TableData {
+			out = append(out, it.Attrs)
+		}
+	}
+	for _, it := range t.TableData {
+		out = append(out, it.Attrs)
+	}
+	return out
+}
+
+var _ = designs.MainTable

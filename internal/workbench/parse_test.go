@@ -1,0 +1,95 @@
+package workbench_test
+
+import (
+	"errors"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ddbharness/ddbharness/internal/workbench"
+)
+
+// gallery is the model docs/models/gallery.json: 4 facets, 2 GSIs (one
+// with INCLUDE), composite sort keys, attribute names with '#', '-' and a
+// space.
+func gallery(t *testing.T) []byte {
+	t.Helper()
+	b, err := os.ReadFile("../../docs/models/gallery.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// edit returns the gallery model with its first match of old replaced by
+// new; white space in old matches any.
+func edit(t *testing.T, old, new string) []byte {
+	t.Helper()
+	var parts []string
+	for _, f := range strings.Fields(old) {
+		parts = append(parts, regexp.QuoteMeta(f))
+	}
+	re := regexp.MustCompile(strings.Join(parts, `\s*`))
+	s := gallery(t)
+	at := re.FindIndex(s)
+	if at == nil {
+		t.Fatalf("the gallery model has no %q", old)
+	}
+	return slices.Concat(s[:at[0]], []byte(new), s[at[1]:])
+}
+
+func TestParseRefusesABadModelWithItsPathAndTheFix(t *testing.T) {
+	for _, c := range []struct {
+		name       string
+		model      []byte
+		path, says string
+	}{
+		{"not JSON", []byte("{\"ModelName\": \"x\",\n  \"DataModel\": [\n}"), "$", "not JSON (line 3"},
+		{"a CloudFormation template", []byte(`{"AWSTemplateFormatVersion": "2010-09-09", "Resources": {}}`), "$.DataModel", "missing or empty"},
+		{"an empty DataModel", []byte(`{"ModelName": "x", "DataModel": []}`), "$.DataModel", "missing or empty"},
+		{"a DataModel that is not a list", []byte(`{"ModelName": "x", "DataModel": {}}`), "$.DataModel", "a JSON object where the model format wants"},
+		{"members the harness does not read", edit(t, `"SortKeyAlias": "SK"`, `"SortKeyAlias": "SK", "X": 1`), "", ""},
+		{"a facet without its partition key alias", edit(t, `"PartitionKeyAlias": "PK"`, `"PartitionKeyAlias": ""`), "$.DataModel[0].TableFacets[0].KeyAttributeAlias.PartitionKeyAlias", "missing"},
+		{"a sample item missing its key", edit(t, `"SK": {
+            "S": "PROFILE"
+          },`, ``), "$.DataModel[0].TableFacets[0].TableData[0]", "has no SK, part of the table's key"},
+		{"two samples with one key", edit(t, `"S": "USER#bob"`, `"S": "USER#alice"`), "$.DataModel[0].TableFacets[0].TableData[1]", "same key as $.DataModel[0].TableFacets[0].TableData[0]"},
+		{"an index key of the wrong type", edit(t, `"GSI1PK": { "S": "EMAIL#alice@example.com" }`, `"GSI1PK": {"N": "1"}`), "$.DataModel[0].TableFacets[0].TableData[0].GSI1PK", "is N, a key of an index declared S"},
+		{"a value that is not DynamoDB JSON", edit(t, `"S": "Alice Liddell"`, `"X": "Alice Liddell"`), "$.DataModel[0].TableFacets[0].TableData[0].display name", `unknown type "X"`},
+		{"an index with a bad projection", edit(t, `"ProjectionType": "ALL"`, `"ProjectionType": "SOME"`), "$.DataModel[0].GlobalSecondaryIndexes[0].Projection.ProjectionType", "want ALL, KEYS_ONLY or INCLUDE"},
+		{"a facet attribute the table does not declare", edit(t, `"Followers",
+            "EntityType"`, `"Followers",
+            "Nickname"`), "$.DataModel[0].TableFacets[0].NonKeyAttributes[3]", "not among the table's NonKeyAttributes"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if c.path == "" { // unknown members are Workbench's business: accepted
+				if _, err := workbench.Parse(c.model); err != nil {
+					t.Fatalf("Parse: %v, want it accepted", err)
+				}
+				return
+			}
+			_, err := workbench.Parse(c.model)
+			var me *workbench.ModelError
+			if !errors.As(err, &me) || !errors.Is(err, workbench.ErrBadModel) {
+				t.Fatalf("Parse: %v, want a ModelError", err)
+			}
+			if me.Path != c.path || !strings.Contains(me.Problem, c.says) {
+				t.Errorf("Parse: %q at %q, want %q at %q", me.Problem, me.Path, c.says, c.path)
+			}
+		})
+	}
+}
+
+func TestParseRefusesASortKeyAliasWhenTheTableHasNoSortKey(t *testing.T) {
+	m := `{"ModelName": "x", "DataModel": [{"TableName": "T",
+	  "KeyAttributes": {"PartitionKey": {"AttributeName": "id", "AttributeType": "S"}},
+	  "TableFacets": [{"FacetName": "a", "KeyAttributeAlias": {"PartitionKeyAlias": "id", "SortKeyAlias": "when"},
+	    "TableData": [{"id": {"S": "1"}}]}]}]}`
+	_, err := workbench.Parse([]byte(m))
+	var me *workbench.ModelError
+	if !errors.As(err, &me) || me.Path != "$.DataModel[0].TableFacets[0].KeyAttributeAlias.SortKeyAlias" || !strings.Contains(me.Problem, "names no key") {
+		t.Fatalf("Parse: %v, want the SortKeyAlias refused as naming no key", err)
+	}
+}

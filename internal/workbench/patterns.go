@@ -1,0 +1,132 @@
+package workbench
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ddbharness/ddbharness/designs"
+)
+
+// patterns lists what the sample data can prove: a get per entity, then a
+// query per partition key layout of the table (its item collections), then
+// per index a query per partition key layout of the entities it holds.
+func (d *Design) patterns() {
+	add := func(p *Pattern) {
+		p.ID = designs.PatternID(fmt.Sprintf("AP-%02d", len(d.Patterns)+1))
+		d.Patterns = append(d.Patterns, p)
+	}
+	for _, e := range d.Entities {
+		add(&Pattern{Go: "Get" + e.Go, Name: "get " + e.Facet, Op: designs.GetItem, Index: designs.MainTable, Entity: e,
+			Doc: fmt.Sprintf("read one %s by its key", e.Facet)})
+	}
+	if d.Schema.SK != "" {
+		d.queries("", d.Schema.PK, add)
+	}
+	for _, ix := range d.Schema.GSIs {
+		d.queries(ix.Name, ix.PK, add)
+	}
+	for _, ix := range d.Schema.LSIs {
+		d.queries(ix.Name, d.Schema.PK, add)
+	}
+}
+
+// queries adds one Query pattern per layout of the partition key attr
+// among the entities whose items index holds.
+func (d *Design) queries(index, attr string, add func(*Pattern)) {
+	var order []string
+	groups := map[string][]*Entity{}
+	keys := map[string]*KeyUse{}
+	for _, e := range d.Entities {
+		k := e.key(attr)
+		if k == nil || (index != "" && e.key(d.indexSK(index)) == nil && d.indexSK(index) != "") {
+			continue
+		}
+		if index != "" && !e.inIndex(d, index) {
+			continue
+		}
+		sk := skeleton(k)
+		if _, ok := groups[sk]; !ok {
+			order = append(order, sk)
+			keys[sk] = k
+		}
+		groups[sk] = append(groups[sk], e)
+	}
+	ix := index
+	if ix == "" {
+		ix = designs.MainTable
+	}
+	taken := map[string]bool{}
+	for _, p := range d.Patterns {
+		taken[p.Go] = true
+	}
+	for _, sk := range order {
+		k := keys[sk]
+		var by []string
+		for _, s := range k.Segs {
+			if s.Var != nil {
+				by = append(by, s.Var.Go)
+			}
+		}
+		name, text := "Query", "query"
+		if index != "" {
+			name, text = name+goName(index), text+" "+index
+		}
+		if len(by) > 0 {
+			name, text = name+"By"+strings.Join(by, ""), text+" by "+strings.Join(by, ", ")
+		} else {
+			name, text = name+goName(sk), text+" "+sk
+		}
+		var names []string
+		for _, e := range groups[sk] {
+			names = append(names, e.Facet)
+		}
+		where := "the table"
+		if index != "" {
+			where = index
+		}
+		add(&Pattern{Go: unique(name, taken), Name: text, Op: designs.Query, Index: ix, Group: groups[sk], Key: k,
+			Doc: fmt.Sprintf("list the %s items of one %s partition (%s) on %s, in sort key order, a page at a time", strings.Join(names, ", "), attr, sk, where)})
+	}
+}
+
+func (d *Design) indexSK(index string) string {
+	for _, ix := range append(append([]designs.Index{}, d.Schema.GSIs...), d.Schema.LSIs...) {
+		if ix.Name == index {
+			return ix.SK
+		}
+	}
+	return ""
+}
+
+// inIndex says the entity's items carry the index's keys.
+func (e *Entity) inIndex(d *Design, index string) bool {
+	for _, k := range e.Keys {
+		if k.Index == index {
+			return true
+		}
+	}
+	return false
+}
+
+// key is the entity's layout of attribute attr, or nil.
+func (e *Entity) key(attr string) *KeyUse {
+	for _, k := range e.Keys {
+		if k.Attr == attr {
+			return k
+		}
+	}
+	return nil
+}
+
+// skeleton is a layout with its variable parts as "*": "o#*".
+func skeleton(k *KeyUse) string {
+	var parts []string
+	for _, s := range k.Segs {
+		if s.Var != nil {
+			parts = append(parts, "*")
+		} else {
+			parts = append(parts, s.Const)
+		}
+	}
+	return strings.Join(parts, "#")
+}

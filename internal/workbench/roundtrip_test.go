@@ -1,0 +1,109 @@
+package workbench_test
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/designs/all"
+	"github.com/ddbharness/ddbharness/internal/lint"
+	"github.com/ddbharness/ddbharness/internal/workbench"
+)
+
+// Every design exports to a model whose import gives back its schema: the
+// keys and their types, the indexes with their projections, the billing,
+// and a type attribute that tells its entities apart.
+func TestExportThenImportGivesBackEachDesignsSchema(t *testing.T) {
+	for _, d := range all.Designs {
+		t.Run(d.Name, func(t *testing.T) {
+			items, err := lint.Fixtures(context.Background(), d, 200)
+			if err != nil {
+				t.Fatal(err)
+			}
+			data, err := json.Marshal(workbench.Export(d, items, time.Unix(0, 0)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := workbench.Parse(data)
+			if err != nil {
+				t.Fatalf("Parse(Export(%s)): %v", d.Name, err)
+			}
+			if len(m.DataModel) != 1 {
+				t.Fatalf("Export(%s) has %d tables, want 1", d.Name, len(m.DataModel))
+			}
+			imported, err := workbench.Infer(d.Name, m.DataModel[0])
+			if err != nil {
+				t.Fatalf("Infer(Export(%s)): %v", d.Name, err)
+			}
+			if got, want := normal(imported.Schema), normal(d.Schema); !equalSchema(got, want) {
+				t.Errorf("the schema came back as\n%+v\nwant\n%+v", got, want)
+			}
+			facets := m.DataModel[0].TableFacets
+			if len(facets) == 0 || len(imported.Entities) != len(facets) {
+				t.Errorf("%d facets exported, %d entities imported: want one entity per facet", len(facets), len(imported.Entities))
+			}
+			for _, f := range facets {
+				if n := len(f.TableData); n < 1 || n > workbench.PerFacet {
+					t.Errorf("facet %s has %d sample items, want 1 to %d", f.FacetName, n, workbench.PerFacet)
+				}
+			}
+			if _, err := imported.Files(m.ModelName); err != nil {
+				t.Errorf("the import of Export(%s) does not render: %v", d.Name, err)
+			}
+		})
+	}
+}
+
+// normal is a schema with defaults spelled out: projections ALL, billing
+// on demand; the type attribute is compared apart (equalSchema).
+func normal(s designs.Schema) designs.Schema {
+	fix := func(ixs []designs.Index) []designs.Index {
+		out := slices.Clone(ixs)
+		for i := range out {
+			if out[i].Projection == "" {
+				out[i].Projection = types.ProjectionTypeAll
+			}
+		}
+		return out
+	}
+	s.GSIs, s.LSIs = fix(s.GSIs), fix(s.LSIs)
+	if s.Billing == "" {
+		s.Billing = types.BillingModePayPerRequest
+	}
+	if len(s.Types) == 0 {
+		s.Types = nil
+	}
+	return s
+}
+
+// equalSchema compares all but the type attribute, which a design may
+// leave to the lint's guess and the import always names.
+func equalSchema(a, b designs.Schema) bool {
+	if b.TypeAttribute != "" && a.TypeAttribute != b.TypeAttribute {
+		return false
+	}
+	a.TypeAttribute, b.TypeAttribute = "", ""
+	return a.PK == b.PK && a.SK == b.SK && a.Billing == b.Billing && a.RCU == b.RCU && a.WCU == b.WCU &&
+		equalMap(a.Types, b.Types) && slices.EqualFunc(a.GSIs, b.GSIs, equalIndex) && slices.EqualFunc(a.LSIs, b.LSIs, equalIndex)
+}
+
+func equalIndex(a, b designs.Index) bool {
+	return a.Name == b.Name && a.PK == b.PK && a.SK == b.SK && a.Projection == b.Projection && slices.Equal(a.NonKey, b.NonKey)
+}
+
+func equalMap[V comparable](a, b map[string]V) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,87 @@
+package workbench
+
+import (
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbharness/ddbharness/designs"
+)
+
+// Schema is the table as a designs.Schema: keys and their types, indexes
+// with their projections, billing. TypeAttribute is left to Infer, which
+// reads it from the sample items.
+func (t Table) Schema() designs.Schema {
+	s := designs.Schema{PK: t.KeyAttributes.PartitionKey.AttributeName}
+	types := map[string]types.ScalarAttributeType{}
+	note := func(a Attribute) {
+		if a.AttributeType == "N" || a.AttributeType == "B" {
+			types[a.AttributeName] = scalar(a.AttributeType)
+		}
+	}
+	note(t.KeyAttributes.PartitionKey)
+	if sk := t.KeyAttributes.SortKey; sk != nil {
+		s.SK = sk.AttributeName
+		note(*sk)
+	}
+	for _, ix := range t.GlobalSecondaryIndexes {
+		s.GSIs = append(s.GSIs, index(ix, false))
+		for _, a := range keyAttrs(ix.KeyAttributes) {
+			note(t.typed(a))
+		}
+	}
+	for _, ix := range t.LocalSecondaryIndexes {
+		s.LSIs = append(s.LSIs, index(ix, true))
+		if sk := ix.KeyAttributes.SortKey; sk != nil {
+			note(t.typed(*sk))
+		}
+	}
+	if len(types) > 0 {
+		s.Types = types
+	}
+	if t.BillingMode == "PROVISIONED" {
+		s.Billing = "PROVISIONED"
+		if c := t.ProvisionedCapacity; c != nil {
+			s.RCU, s.WCU = c.ProvisionedThroughput.ReadCapacityUnits, c.ProvisionedThroughput.WriteCapacityUnits
+		}
+	}
+	return s
+}
+
+// typed fills an index key's type from the table's declarations when the
+// index leaves it out.
+func (t Table) typed(a Attribute) Attribute {
+	if a.AttributeType != "" {
+		return a
+	}
+	for _, d := range t.NonKeyAttributes {
+		if d.AttributeName == a.AttributeName {
+			return d
+		}
+	}
+	a.AttributeType = "S"
+	return a
+}
+
+func scalar(t string) types.ScalarAttributeType {
+	if t == "N" {
+		return types.ScalarAttributeTypeN
+	}
+	return types.ScalarAttributeTypeB
+}
+
+func index(ix Index, local bool) designs.Index {
+	out := designs.Index{Name: ix.IndexName}
+	if !local {
+		out.PK = ix.KeyAttributes.PartitionKey.AttributeName
+	}
+	if sk := ix.KeyAttributes.SortKey; sk != nil {
+		out.SK = sk.AttributeName
+	}
+	switch ix.Projection.ProjectionType {
+	case "KEYS_ONLY":
+		out.Projection = types.ProjectionTypeKeysOnly
+	case "INCLUDE":
+		out.Projection = types.ProjectionTypeInclude
+		out.NonKey = append([]string(nil), ix.Projection.NonKeyAttributes...)
+	}
+	return out
+}
