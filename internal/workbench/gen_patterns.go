@@ -1,6 +1,7 @@
 package workbench
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/ddbharness/ddbharness/designs"
@@ -46,18 +47,11 @@ func name(p *Pattern) string { return p.Name }
 
 func (d *Design) genPatterns(s *src) {
 	s.p("package %s", d.Name)
-	s.p(`import (
-	"context"
-	"fmt"
-
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
-	"github.com/ddbharness/ddbharness/designs"
-)`)
-	s.p("var _ = expression.Key // queries build key conditions; a design without them still compiles")
+	sdk := []string{`"github.com/aws/aws-sdk-go-v2/aws"`, `"github.com/aws/aws-sdk-go-v2/service/dynamodb"`, `"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"`}
+	if slices.ContainsFunc(d.Patterns, func(p *Pattern) bool { return p.Op == designs.Query }) {
+		sdk = append(sdk, `"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"`)
+	}
+	s.p("import (\n\"context\"\n\"fmt\"\n\n%s\n\n\"github.com/ddbharness/ddbharness/designs\"\n)", strings.Join(sdk, "\n"))
 	for _, p := range d.Patterns {
 		if p.Entity != nil {
 			d.genGet(s, p)
@@ -71,23 +65,13 @@ func (d *Design) genGet(s *src, p *Pattern) {
 	e := p.Entity
 	pk, sk := e.key(d.Schema.PK), e.key(d.Schema.SK)
 	vars := keyVars(pk, sk)
-	var params, args []string
+	var params []string
 	for _, v := range vars {
 		params = append(params, param(v)+" string")
 	}
 	s.p("// %s is %s (main table, GetItem): %s. An unknown key is", p.Go, p.ID, p.Doc)
 	s.p("// designs.ErrNotFound.")
 	s.p("func (t Table) %s(ctx context.Context, %s) (%s, error) {", p.Go, strings.Join(params, ", "), e.Go)
-	for _, k := range []*KeyUse{pk, sk} {
-		if k == nil {
-			continue
-		}
-		args = args[:0]
-		for _, v := range keyVars(k) {
-			args = append(args, param(v))
-		}
-		_ = args
-	}
 	s.p("key := map[string]types.AttributeValue{")
 	for _, k := range []*KeyUse{pk, sk} {
 		if k == nil {

@@ -16,9 +16,9 @@ import (
 // has no use for (ModelMetadata's dates, DataAccess) are kept as they are
 // on export and ignored on import.
 type Model struct {
-	ModelName     string         `json:"ModelName"`
-	ModelMetadata *Metadata      `json:"ModelMetadata,omitempty"`
-	DataModel     []Table        `json:"DataModel"`
+	ModelName     string    `json:"ModelName"`
+	ModelMetadata *Metadata `json:"ModelMetadata,omitempty"`
+	DataModel     []Table   `json:"DataModel"`
 }
 
 // Metadata is the model's header.
@@ -33,15 +33,15 @@ type Metadata struct {
 
 // Table is one table of the model.
 type Table struct {
-	TableName              string          `json:"TableName"`
-	KeyAttributes          KeyAttributes   `json:"KeyAttributes"`
-	NonKeyAttributes       []Attribute     `json:"NonKeyAttributes,omitempty"`
-	TableFacets            []Facet         `json:"TableFacets,omitempty"`
-	GlobalSecondaryIndexes []Index         `json:"GlobalSecondaryIndexes,omitempty"`
-	LocalSecondaryIndexes  []Index         `json:"LocalSecondaryIndexes,omitempty"`
-	TableData              []Item          `json:"TableData,omitempty"`
-	DataAccess             map[string]any  `json:"DataAccess,omitempty"`
-	BillingMode            string          `json:"BillingMode,omitempty"`
+	TableName              string           `json:"TableName"`
+	KeyAttributes          KeyAttributes    `json:"KeyAttributes"`
+	NonKeyAttributes       []Attribute      `json:"NonKeyAttributes,omitempty"`
+	TableFacets            []Facet          `json:"TableFacets,omitempty"`
+	GlobalSecondaryIndexes []Index          `json:"GlobalSecondaryIndexes,omitempty"`
+	LocalSecondaryIndexes  []Index          `json:"LocalSecondaryIndexes,omitempty"`
+	TableData              []Item           `json:"TableData,omitempty"`
+	DataAccess             map[string]any   `json:"DataAccess,omitempty"`
+	BillingMode            string           `json:"BillingMode,omitempty"`
 	ProvisionedCapacity    *CapacitySetting `json:"ProvisionedCapacitySettings,omitempty"`
 }
 

@@ -10,7 +10,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbharness/ddbharness/ddbitem"
-	"github.com/ddbharness/ddbharness/designs"
 )
 
 // ErrBadModel is a model the harness cannot read; the error names the JSON
@@ -253,5 +252,3 @@ func (t Table) Samples() []map[string]types.AttributeValue {
 	}
 	return out
 }
-
-var _ = designs.MainTable
