@@ -1,0 +1,164 @@
+package workbench_test
+
+import (
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ddbharness/ddbharness/internal/scaffold"
+	"github.com/ddbharness/ddbharness/internal/workbench"
+)
+
+// repo copies what an import reads and changes of the repository (go.mod,
+// the two registries, the fixtures and scenarios packages it must not
+// collide with) into a temporary root.
+func repo(t *testing.T) string {
+	t.Helper()
+	root := t.TempDir()
+	for _, glob := range []string{"go.mod", "designs/all/*.go", "scenarios/*.go", "fixtures/*.go"} {
+		files, err := filepath.Glob(filepath.Join("../..", glob))
+		if err != nil || len(files) == 0 {
+			t.Fatalf("glob %s: %v", glob, err)
+		}
+		for _, f := range files {
+			rel, _ := filepath.Rel("../..", f)
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.MkdirAll(filepath.Join(root, filepath.Dir(rel)), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(root, rel), b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return root
+}
+
+// tree is a digest of every file under root, with its path.
+func tree(t *testing.T, root string) string {
+	t.Helper()
+	h := sha256.New()
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		fmt.Fprintf(h, "%s %x\n", path, sha256.Sum256(b))
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprintf("%x", h.Sum(nil))
+}
+
+func writeModel(t *testing.T, b []byte) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "model.json")
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestImportOfABadModelWritesNothing(t *testing.T) {
+	root := repo(t)
+	before := tree(t, root)
+	for name, model := range map[string][]byte{
+		"not JSON":                   []byte("not json"),
+		"no DataModel":               []byte(`{"ModelName": "x"}`),
+		"a sample missing its key":   edit(t, `"SK": { "S": "PROFILE" },`, ``),
+		"two samples with one key":   edit(t, `"S": "USER#bob"`, `"S": "USER#alice"`),
+		"a facet naming no sort key": edit(t, `"SortKeyAlias": "SK"`, `"SortKeyAlias": ""`),
+	} {
+		_, err := workbench.Import(root, writeModel(t, model), "gallery")
+		if !errors.Is(err, workbench.ErrBadModel) {
+			t.Errorf("%s: Import: %v, want ErrBadModel", name, err)
+		}
+	}
+	if _, err := workbench.Import(root, filepath.Join(t.TempDir(), "missing.json"), "gallery"); !errors.Is(err, workbench.ErrBadModel) {
+		t.Errorf("a missing file: Import: %v, want ErrBadModel", err)
+	}
+	if after := tree(t, root); after != before {
+		t.Errorf("a refused import changed the repository")
+	}
+}
+
+func TestImportWritesTheDesignWiresItAndRefusesItsNameTwice(t *testing.T) {
+	root := repo(t)
+	done, err := workbench.Import(root, writeModel(t, gallery(t)), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(done) != 1 || done[0].Design.Name != "gallery" {
+		t.Fatalf("Import wrote %d designs, want gallery (the model's name, lower case)", len(done))
+	}
+	for _, f := range []string{"designs/gallery/schema.go", "designs/gallery/patterns_test.go", "fixtures/gallery.go", "scenarios/gallery.go"} {
+		if _, err := os.Stat(filepath.Join(root, f)); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	for f, line := range map[string]string{"designs/all/all.go": "gallery.Design", "scenarios/scenarios.go": "GallerySteady"} {
+		if b, _ := os.ReadFile(filepath.Join(root, f)); !strings.Contains(string(b), line) {
+			t.Errorf("%s does not list %s", f, line)
+		}
+	}
+	before := tree(t, root)
+	if _, err := workbench.Import(root, writeModel(t, gallery(t)), "gallery"); !errors.Is(err, scaffold.ErrRefused) {
+		t.Errorf("a second import as gallery: %v, want refused", err)
+	}
+	if tree(t, root) != before {
+		t.Errorf("the refused second import changed the repository")
+	}
+}
+
+// A model of two tables makes a design of each, named after the table;
+// when the second cannot be written, neither is.
+func TestImportMakesADesignPerTable(t *testing.T) {
+	var m map[string]any
+	if err := json.Unmarshal(gallery(t), &m); err != nil {
+		t.Fatal(err)
+	}
+	tables := m["DataModel"].([]any)
+	second := map[string]any{}
+	for k, v := range tables[0].(map[string]any) {
+		second[k] = v
+	}
+	second["TableName"] = "Archive"
+	m["DataModel"] = append(tables, second)
+	b, _ := json.Marshal(m)
+
+	root := repo(t)
+	done, err := workbench.Import(root, writeModel(t, b), "pics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(done) != 2 || done[0].Design.Name != "picsgallery" || done[1].Design.Name != "picsarchive" {
+		t.Fatalf("Import wrote %v, want picsgallery and picsarchive", done)
+	}
+	all, _ := os.ReadFile(filepath.Join(root, "designs/all/all.go"))
+	if !strings.Contains(string(all), "picsgallery.Design") || !strings.Contains(string(all), "picsarchive.Design") {
+		t.Errorf("designs/all/all.go lists not both:\n%s", all)
+	}
+
+	root = repo(t)
+	if err := os.MkdirAll(filepath.Join(root, "designs", "picsarchive"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	before := tree(t, root)
+	if _, err := workbench.Import(root, writeModel(t, b), "pics"); !errors.Is(err, scaffold.ErrRefused) {
+		t.Errorf("with designs/picsarchive taken: %v, want refused", err)
+	}
+	if tree(t, root) != before {
+		t.Errorf("the refused import wrote the first table's design")
+	}
+}
