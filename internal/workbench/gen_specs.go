@@ -211,7 +211,11 @@ func (d *Design) specQuery(s *src, p *Pattern, all []sample) {
 		if ties {
 			order, match = "(equal sort keys: in any order)", "ConsistOf"
 		}
-		s.p("It(%q, func(ctx SpecContext) {", fmt.Sprintf("returns the %d sample items of partition %s %s", len(in), v, order))
+		items := "items"
+		if len(in) == 1 {
+			items = "item"
+		}
+		s.p("It(%q, func(ctx SpecContext) {", fmt.Sprintf("returns the %d sample %s of partition %s %s", len(in), items, v, order))
 		s.p("page, next, err := table.%s(ctx, %s\"\")", p.Go, args)
 		s.p("Expect(err).NotTo(HaveOccurred())\nExpect(next).To(BeEmpty())")
 		s.p("Expect(page).To(%s([]%s.Entity{", match, d.Name)

@@ -1,0 +1,83 @@
+package scaffold_test
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/ddbharness/ddbharness/internal/ddblocal"
+	"github.com/ddbharness/ddbharness/internal/ddbtest"
+)
+
+// The import walkthrough follows docs/import-a-model.md in a copy of the
+// repository: the gallery model (4 facets, 2 GSIs, composite sort keys,
+// attribute names with '#', '-' and a space) imported with make
+// import-model, its specs green under make verify, lint and a short bench
+// on it, its export imported back with the same schema, and a bad model
+// refused with nothing written.
+var _ = Describe("the Import a model walkthrough", Label("dynamodb", "scaffold"), func() {
+	It("takes docs/models/gallery.json to a verified design, a lint, a bench report and back to a model", func(ctx SpecContext) {
+		srv, err := ddblocal.Start(ctx)
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(srv.Stop)
+		out := GinkgoT().TempDir()
+		repo := ddbtest.CopyRepo(ctx, repoRoot, filepath.Join(out, "repo"))
+		env := []string{ddblocal.EnvEndpoint + "=" + srv.Endpoint}
+		start := time.Now()
+
+		By("make import-model")
+		Expect(run(ctx, repo, env, "make", "import-model", "MODEL=docs/models/gallery.json", "NAME=gallery")).
+			To(ContainSubstring("import-model: wrote design gallery from table Gallery: 4 entities, 9 patterns"))
+		Expect(run(ctx, repo, env, "gofmt", "-l", "designs/gallery", "fixtures/gallery.go", "scenarios/gallery.go")).To(BeEmpty())
+
+		By("make verify DESIGN=gallery: a spec per pattern, expecting the model's sample items")
+		verified := run(ctx, repo, env, "make", "verify", "DESIGN=gallery")
+		Expect(verified).To(ContainSubstring("the gate counted the 9 catalog pattern(s) of gallery"))
+		Expect(verified).To(MatchRegexp(`gallery +AP-09 +query ByDay by DayID +ByDay +Query .* ok`))
+		Expect(verified).To(MatchRegexp(`verify: \d+ specs on DynamoDB \(\d+ passed, 0 failed\)`))
+		GinkgoWriter.Printf("from the model file to a green make verify: %s\n", time.Since(start).Round(time.Second))
+		specs, err := os.ReadFile(filepath.Join(repo, "designs", "gallery", "patterns_test.go"))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(specs)).To(ContainSubstring(`"returns the 4 sample items of partition PHOTO#p001 in sort key order"`),
+			"the query for PHOTO#p001 expects its two comments and two likes")
+
+		By("make lint and a short bench")
+		Expect(run(ctx, repo, env, "make", "lint", "DESIGN=gallery")).To(ContainSubstring("lint gallery: no findings"))
+		bench := run(ctx, repo, env, "go", "run", "./cmd/ddbharness", "bench", "--duration=1s", "--out="+filepath.Join(out, "reports"), "gallery")
+		Expect(bench).To(ContainSubstring("1 report(s)"))
+		Expect(bench).To(MatchRegexp(`gallery/steady: \d+ calls in .* errors 0`))
+
+		By("make export-model, and its import gives back the schema")
+		exported := filepath.Join(out, "gallery-out.json")
+		run(ctx, repo, env, "make", "export-model", "DESIGN=gallery", "OUT="+exported)
+		Expect(run(ctx, repo, env, "go", "run", "./cmd/ddbharness", "import-model", "-name", "galleryback", exported)).
+			To(ContainSubstring("wrote design galleryback"))
+		Expect(schemaOf(repo, "galleryback")).To(Equal(schemaOf(repo, "gallery")))
+
+		By("a bad model is refused with its path, exit 2, nothing written")
+		bad := filepath.Join(out, "bad.json")
+		Expect(os.WriteFile(bad, []byte(`{"ModelName": "x", "DataModel": [{"TableName": "T"}]}`), 0o644)).To(Succeed())
+		before := treeHashes(repo, "designs", "fixtures", "scenarios")
+		refused := ddbtest.Command(ctx, repo, env, "make", "import-model", "MODEL="+bad, "NAME=broken")
+		Expect(refused.Code).NotTo(BeZero())
+		Expect(refused.Output).To(ContainSubstring("$.DataModel[0].KeyAttributes.PartitionKey.AttributeName: missing"))
+		Expect(refused.Output).To(ContainSubstring("nothing was written"))
+		Expect(treeHashes(repo, "designs", "fixtures", "scenarios")).To(Equal(before))
+	}, SpecTimeout(8*time.Minute))
+})
+
+// schemaOf is the Schema literal of an imported design, its package name
+// left out.
+func schemaOf(repo, design string) string {
+	GinkgoHelper()
+	src, err := os.ReadFile(filepath.Join(repo, "designs", design, "schema.go"))
+	Expect(err).NotTo(HaveOccurred())
+	m := regexp.MustCompile(`(?s)var Schema = designs\.Schema\{.*?\n\}\n`).FindString(string(src))
+	Expect(m).NotTo(BeEmpty(), "designs/%s/schema.go declares Schema", design)
+	return strings.TrimSpace(m)
+}
