@@ -6,6 +6,8 @@
 //	ddbharness catalog                 list every design's access patterns
 //	ddbharness local                   run DynamoDB Local in the foreground
 //	ddbharness new-design NAME         scaffold a design, its fixtures and scenario
+//	ddbharness import-model FILE       a design from a NoSQL Workbench model
+//	ddbharness export-model DESIGN     a design as a NoSQL Workbench model
 //	ddbharness lint [DESIGN ...]       check designs against DynamoDB's limits
 //	ddbharness tables [-delete]        list or delete the harness's leftover tables
 //	ddbharness report merge DIR...     merge the shards of a run into one report
@@ -31,6 +33,10 @@ commands:
   local                   run DynamoDB Local in the foreground until Ctrl-C
   new-design [-entity E] NAME
                           scaffold designs/NAME, its fixtures and scenario, and wire them in
+  import-model [-name NAME] MODEL.json
+                          a design (package, specs on its sample data, fixtures, scenario) from a NoSQL Workbench model
+  export-model [-out FILE] DESIGN
+                          a design as a NoSQL Workbench model, its fixtures as sample items
   lint [-json] [DESIGN ...]
                           check designs against DynamoDB's limits on seeded fixtures (no DynamoDB)
   tables [-delete] [-older-than D]

@@ -81,7 +81,7 @@ type Pattern struct {
 func Infer(name string, t Table) (*Design, error) {
 	d := &Design{Name: name, Table: t, Schema: t.Schema(), Sep: separator(t.Samples())}
 	if t.KeyAttributes.PartitionKey.AttributeType == "B" || (t.KeyAttributes.SortKey != nil && t.KeyAttributes.SortKey.AttributeType == "B") {
-		return nil, pathErr("$.DataModel."+t.TableName+".KeyAttributes", "binary table keys cannot be imported: the generated key builders make text")
+		return nil, pathErr("$.DataModel[?(@.TableName=='"+t.TableName+"')].KeyAttributes", "binary table keys cannot be imported: the generated key builders make text (key the table by S or N)")
 	}
 	facets := t.TableFacets
 	if len(facets) == 0 {
