@@ -252,7 +252,7 @@ func (r *exprReader) boolFunction(item Item, name string) (bool, error) {
 			if !isS {
 				return false, r.errorf("attribute_type wants a type name")
 			}
-			ok = v != nil && typeName(v) == want.Value
+			ok = v != nil && TypeName(v) == want.Value
 		case "begins_with":
 			ok = beginsWith(v, arg)
 		case "contains":
@@ -262,9 +262,9 @@ func (r *exprReader) boolFunction(item Item, name string) (bool, error) {
 	return ok, r.expect(")")
 }
 
-// typeName is the DynamoDB type descriptor of v: S, N, B, SS, NS, BS, BOOL,
+// TypeName is the DynamoDB type descriptor of v: S, N, B, SS, NS, BS, BOOL,
 // NULL, L or M.
-func typeName(v types.AttributeValue) string {
+func TypeName(v types.AttributeValue) string {
 	switch v.(type) {
 	case *types.AttributeValueMemberS:
 		return "S"
@@ -357,7 +357,7 @@ func contains(v, x types.AttributeValue) bool {
 // different types are unequal and unordered; ordering is defined on
 // numbers, strings (by UTF-8 bytes) and binaries.
 func compare(a, b types.AttributeValue, op string) bool {
-	if a == nil || b == nil || typeName(a) != typeName(b) {
+	if a == nil || b == nil || TypeName(a) != TypeName(b) {
 		return op == "<>"
 	}
 	switch op {

@@ -83,7 +83,7 @@ func (s Schema) sortOrder(index string) []string {
 func keyOrder(attrs []string, a, b Item) int {
 	for _, name := range attrs {
 		x, y := a[name], b[name]
-		tx, ty := typeName(x), typeName(y)
+		tx, ty := TypeName(x), TypeName(y)
 		if tx != ty {
 			return cmp.Compare(tx, ty)
 		}

@@ -9,6 +9,8 @@ import (
 	"strconv"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbharness/ddbharness/ddbitem"
 )
 
 // DynamoDB's JSON: each value is an object of one member naming its type.
@@ -189,26 +191,4 @@ func encodeValue(v types.AttributeValue) map[string]any {
 }
 
 // typeOf is the DynamoDB type letter of v.
-func typeOf(v types.AttributeValue) string {
-	switch v.(type) {
-	case *types.AttributeValueMemberS:
-		return "S"
-	case *types.AttributeValueMemberN:
-		return "N"
-	case *types.AttributeValueMemberB:
-		return "B"
-	case *types.AttributeValueMemberBOOL:
-		return "BOOL"
-	case *types.AttributeValueMemberSS:
-		return "SS"
-	case *types.AttributeValueMemberNS:
-		return "NS"
-	case *types.AttributeValueMemberBS:
-		return "BS"
-	case *types.AttributeValueMemberM:
-		return "M"
-	case *types.AttributeValueMemberL:
-		return "L"
-	}
-	return "NULL"
-}
+func typeOf(v types.AttributeValue) string { return ddbitem.TypeName(v) }
