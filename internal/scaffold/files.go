@@ -2,6 +2,7 @@ package scaffold
 
 import (
 	"fmt"
+	"go/format"
 	"os"
 	"path/filepath"
 	"strings"
@@ -71,3 +72,7 @@ func (p Plan) Undo() {
 		_ = replace(filepath.Join(p.Root, f.Path), f.Content)
 	}
 }
+
+// Format is how generated Go leaves the scaffold: comments rewrapped, then
+// gofmt, so that names of any length leave the doc comments evenly filled.
+func Format(src []byte) ([]byte, error) { return format.Source(reflow(src)) }

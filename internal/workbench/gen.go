@@ -3,7 +3,6 @@ package workbench
 import (
 	"bytes"
 	"fmt"
-	"go/format"
 	"go/token"
 	"path/filepath"
 	"slices"
@@ -20,7 +19,7 @@ type src struct{ bytes.Buffer }
 func (s *src) p(format string, args ...any) { fmt.Fprintf(s, format+"\n", args...) }
 
 func (s *src) file(path string) (scaffold.File, error) {
-	out, err := format.Source(s.Bytes())
+	out, err := scaffold.Format(s.Bytes())
 	if err != nil {
 		return scaffold.File{}, fmt.Errorf("generated %s does not parse: %w\n%s", path, err, s.Bytes())
 	}

@@ -67,7 +67,10 @@ func (d *Design) genGet(s *src, p *Pattern) {
 	vars := keyVars(pk, sk)
 	var params []string
 	for _, v := range vars {
-		params = append(params, param(v)+" string")
+		params = append(params, param(v))
+	}
+	if len(params) > 0 {
+		params[len(params)-1] += " string"
 	}
 	s.p("// %s is %s (main table, GetItem): %s. An unknown key is", p.Go, p.ID, p.Doc)
 	s.p("// designs.ErrNotFound.")
