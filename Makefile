@@ -17,6 +17,8 @@ MAX_COST ?=
 DURATION ?=
 NAME ?=
 ENTITY ?=
+KEY ?=
+GROUP ?=
 DESIGN ?=
 LIMITS ?=
 CONFLICTS ?=
@@ -36,7 +38,7 @@ BUILD_FLAGS ?= -trimpath -buildvcs=false
 # SCENARIO and DESIGN are split on spaces (several names); GINKGO_FLAGS is
 # the one value pasted as shell words, so that a label filter can be quoted
 # inside it, as README shows.
-export SCENARIO TARGET_RATE DURATION NAME ENTITY DESIGN LIMITS CONFLICTS LIMITS_SCALE PLACEMENT_SEED RATE MODEL OUT SHARD RUN START SHARD_WAIT KEEP_TABLE MAX_COST
+export SCENARIO TARGET_RATE DURATION NAME ENTITY KEY GROUP DESIGN LIMITS CONFLICTS LIMITS_SCALE PLACEMENT_SEED RATE MODEL OUT SHARD RUN START SHARD_WAIT KEEP_TABLE MAX_COST
 
 .PHONY: verify test lint walkthrough faults deploy-check bench catalog new-design import-model export-model build clean check-go
 
@@ -72,10 +74,10 @@ faults: check-go
 deploy-check: check-go
 	$(GO) tool ginkgo --race ./deploy
 
-## new-design: scaffold designs/NAME (README, schema, catalog, two patterns, specs), its fixtures and scenario, wired into verify and bench (NAME=library [ENTITY=book])
+## new-design: scaffold designs/NAME (README, schema, catalog, two patterns, specs), its fixtures and scenario, wired into verify and bench (NAME=library [ENTITY=book] [KEY=isbn: the entity's key attribute, default a generated ID] [GROUP=shelf: what GSI1 groups by, default owner, none: no GSI1])
 new-design: check-go
-	@test -n "$$NAME" || { echo "usage: make new-design NAME=<name> [ENTITY=<entity>]   (NAME: lower-case letters and digits, e.g. make new-design NAME=library ENTITY=book)" >&2; exit 2; }
-	$(GO) run $(BUILD_FLAGS) ./cmd/ddbharness new-design $${ENTITY:+-entity="$$ENTITY"} "$$NAME"
+	@test -n "$$NAME" || { echo "usage: make new-design NAME=<name> [ENTITY=<entity>] [KEY=<attribute>] [GROUP=<attribute>|none]   (NAME: lower-case letters and digits, e.g. make new-design NAME=library ENTITY=book KEY=isbn GROUP=shelf)" >&2; exit 2; }
+	$(GO) run $(BUILD_FLAGS) ./cmd/ddbharness new-design $${ENTITY:+-entity="$$ENTITY"} $${KEY:+-key="$$KEY"} $${GROUP:+-group="$$GROUP"} "$$NAME"
 
 ## import-model: a design from a NoSQL Workbench model: schema, an entity per facet, patterns with specs proven on its sample data, fixtures and a scenario (MODEL=file.json [NAME=design])
 import-model: check-go

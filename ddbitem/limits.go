@@ -83,4 +83,10 @@ const (
 	// call may carry.
 	// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchWriteItem.html
 	MaxBatchWrite = 25
+
+	// MaxBatchGet is the most keys one BatchGetItem call may name; a call
+	// also returns at most 16 MB, and hands back the keys past that (or
+	// past the table's capacity) as UnprocessedKeys.
+	// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchGetItem.html
+	MaxBatchGet = 100
 )

@@ -8,10 +8,6 @@ import (
 	"github.com/ddbharness/ddbharness/designs"
 )
 
-// maxBatchGet is the most keys one BatchGetItem may name.
-// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchGetItem.html
-const maxBatchGet = 100
-
 // perCall is what one call of a pattern consumes, in request units.
 type perCall struct{ rru, wru float64 }
 
@@ -23,7 +19,7 @@ func (f *fixture) perCall(p designs.Pattern) (perCall, error) {
 	case designs.GetItem:
 		return perCall{rru: f.itemRead(designs.GetItem)}, nil
 	case designs.BatchGetItem:
-		return perCall{rru: actions(p, maxBatchGet) * f.itemRead(designs.BatchGetItem)}, nil
+		return perCall{rru: actions(p, ddbitem.MaxBatchGet) * f.itemRead(designs.BatchGetItem)}, nil
 	case designs.TransactGetItems:
 		return perCall{rru: actions(p, ddbitem.MaxTransactActions) * f.itemRead(designs.TransactGetItems)}, nil
 	case designs.Query, designs.Scan:

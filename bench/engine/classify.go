@@ -61,6 +61,11 @@ func Classify(err error) (status uint16, class string) {
 			return c.status, domainClass(err, c.err)
 		}
 	}
+	if errors.Is(err, designs.ErrUnprocessed) {
+		// DynamoDB kept handing a batch's keys back: most often throttled
+		// reads, which it answers so rather than with an error.
+		return StatusThrottled, "throttled: " + designs.ErrUnprocessed.Error()
+	}
 	if designs.IsConditionFailed(err) {
 		return StatusConflict, "condition failed"
 	}

@@ -57,6 +57,8 @@ func TestClassify(t *testing.T) {
 		{"a design's conflict after its retries", fmt.Errorf("AP-10: user 1: %w", errors.Join(designs.ErrTransactionConflict, sdk(cancelled("TransactionConflict")))), 409, "transaction conflict"},
 		{"a transaction cancelled for throttling", sdk(cancelled("ThrottlingError")), 429, "throttled: transaction cancelled: ThrottlingError"},
 		{"a transaction over provisioned throughput", sdk(cancelled("ProvisionedThroughputExceeded")), 429, "throttled: transaction cancelled: ProvisionedThroughputExceeded"},
+		{"a batch's keys still unprocessed after its retries", fmt.Errorf("AP-08: shelf 1: %w: 3 of 40 keys after 5 retries", designs.ErrUnprocessed), 429,
+			"throttled: keys left unprocessed"},
 		{"throttling", sdk(&types.ProvisionedThroughputExceededException{Message: aws.String("request id XYZ")}), 429,
 			"throttled: ProvisionedThroughputExceededException"},
 		{"another service error, without its request ID", sdk(&smithy.GenericAPIError{Code: "ValidationException", Message: "id XYZ"}), 500,

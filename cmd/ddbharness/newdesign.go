@@ -16,8 +16,12 @@ import (
 func newDesign(args []string) error {
 	fs := flag.NewFlagSet("new-design", flag.ContinueOnError)
 	entity := fs.String("entity", scaffold.DefaultEntity, "the example entity, lower case (book becomes type Book)")
+	key := fs.String("key", scaffold.DefaultKey, "the attribute identifying the entity, lower case (isbn becomes field Isbn, given by the caller); "+
+		scaffold.DefaultKey+": a generated KSUID")
+	group := fs.String("group", scaffold.DefaultGroup, "the attribute GSI1 groups the entity by, lower case (shelf becomes field Shelf); "+
+		scaffold.NoGroup+": no GSI1")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: ddbharness new-design [-entity NAME] DESIGN")
+		fmt.Fprintln(fs.Output(), "usage: ddbharness new-design [-entity NAME] [-key ATTR] [-group ATTR|none] DESIGN")
 		fs.PrintDefaults()
 	}
 	if err := parseFlags(fs, args); err != nil {
@@ -32,7 +36,7 @@ func newDesign(args []string) error {
 		return err
 	}
 	name := fs.Arg(0)
-	p, err := scaffold.Scaffold(root, scaffold.Names{Design: name, Entity: *entity})
+	p, err := scaffold.Scaffold(root, scaffold.Names{Design: name, Entity: *entity, Key: *key, Group: *group})
 	if err != nil {
 		if errors.Is(err, scaffold.ErrRefused) {
 			return badInputf("new-design: %v (nothing was written)", err)
@@ -49,10 +53,10 @@ func newDesign(args []string) error {
 	}
 	fmt.Printf(`next:
   go tool ginkgo -p ./designs/%[1]s          # its specs, on DynamoDB Local
-  make verify                                # every design, and the coverage gate
+  make verify DESIGN=%[1]s                   # its suite, its scenario's specs, its lint and coverage gate
   make bench SCENARIO=%[1]s DURATION=5s      # a bench report for it
 then restate the design doc in designs/%[1]s/README.md and add its patterns
-(README.md, "Add a design").
+(docs/add-a-design.md); make verify runs every design before you push.
 `, name)
 	return nil
 }

@@ -18,10 +18,10 @@ var _ = Describe("make new-design with a hostile NAME", Label("faults"), func() 
 		// the copy again: the recipe's shell line is what is under test.
 		goCmd := filepath.Join(GinkgoT().TempDir(), "go")
 		Expect(os.WriteFile(goCmd, []byte("#!/bin/sh\n# drop run, its flags and ./cmd/ddbharness\nuntil [ \"$1\" = ./cmd/ddbharness ]; do shift; done; shift\nexec \""+bin+"\" \"$@\"\n"), 0o755)).To(Succeed())
-		for _, v := range []string{"NAME", "ENTITY"} {
+		for _, v := range []string{"NAME", "ENTITY", "KEY", "GROUP"} {
 			hostile := `x'; touch ` + marker + `; echo '`
 			args := []string{"new-design", "GO=" + goCmd, v + "=" + hostile}
-			if v == "ENTITY" {
+			if v != "NAME" {
 				args = append(args, "NAME=library")
 			}
 			r := ddbtest.Command(ctx, repo, nil, "make", args...)

@@ -153,3 +153,61 @@ func topLevel(dir, pkg string) (map[string]string, error) {
 	}
 	return taken, nil
 }
+
+// entityFields are the example entity's attributes beside its key and
+// group, which neither may take; groupTaken are group names whose plural
+// would name a field the fixtures' seed already has (Entities, Items), or
+// that read as the default key.
+var (
+	entityFields = []string{"name", "createdat"}
+	groupTaken   = []string{"entity", "item", "id"}
+)
+
+// CheckKeyShape refuses a key or group attribute the templates cannot use
+// with n's names (whose Key and Group are already defaulted); the message
+// names the problem and the flag to change.
+func CheckKeyShape(n Names) error {
+	if n.Key != DefaultKey {
+		if err := checkAttr("key", "-key (KEY=)", n.Key, n); err != nil {
+			return err
+		}
+	}
+	if n.Group == NoGroup {
+		return nil
+	}
+	if n.Group == n.Key {
+		return refuse("group %q is the key as well: GSI1 groups %s items by another attribute than the one identifying each (pick another -group, or -group %s for no GSI1)", n.Group, n.Entity, NoGroup)
+	}
+	if err := checkAttr("group", "-group (GROUP=)", n.Group, n); err != nil {
+		return err
+	}
+	switch {
+	case n.Group == n.Entity:
+		return refuse("group %q is the entity's own name: the scenario's pools are named by both (pick another -group, or -group %s for no GSI1)", n.Group, NoGroup)
+	case slices.Contains(groupTaken, n.Group):
+		return refuse("group %q: reserved: the fixtures' seed or the default key uses it (reserved: %s); pick another -group", n.Group, strings.Join(groupTaken, ", "))
+	}
+	return nil
+}
+
+// checkAttr refuses an attribute name (a key or group, which becomes a Go
+// field, parameter and local) the generated code cannot take.
+func checkAttr(what, flag, name string, n Names) error {
+	switch {
+	case !nameRule.MatchString(name):
+		return refuse("%s %q: lower-case letters and digits, starting with a letter (e.g. isbn, which becomes the field Isbn); change %s", what, name, flag)
+	case len(name) > MaxNameLen:
+		return refuse("%s %q: at most %d characters; change %s", what, name, MaxNameLen, flag)
+	case token.IsKeyword(name):
+		return refuse("%s %q: a Go keyword cannot name the parameter it becomes; change %s", what, name, flag)
+	case types.Universe.Lookup(name) != nil:
+		return refuse("%s %q: a predeclared Go identifier (like string, len, nil) would be shadowed by the parameter it becomes; change %s", what, name, flag)
+	case name == n.Design:
+		return refuse("%s %q is the design's name: as a local it would hide the package %s; change %s", what, name, n.Design, flag)
+	case slices.Contains(entityFields, name):
+		return refuse("%s %q: the %s already has the attribute %s; change %s", what, name, n.Entity, pascal(name), flag)
+	case name != DefaultGroup && slices.Contains(reservedDesign, name):
+		return refuse("%s %q: reserved: the generated code imports or declares %q (reserved: %s); change %s", what, name, name, strings.Join(reservedDesign, ", "), flag)
+	}
+	return nil
+}

@@ -66,6 +66,71 @@ var _ = Describe("design names", Label("unit"), func() {
 		Entry("the catalog's file", "catalog", "reserved"),
 	)
 
+	DescribeTable("CheckKeyShape accepts a key and a group the templates can use, and says which rule any other breaks",
+		func(key, group, wantRule string) {
+			n := scaffold.Names{Design: "library", Entity: "book", Key: key, Group: group}
+			err := scaffold.CheckKeyShape(n)
+			if wantRule == "" {
+				Expect(err).NotTo(HaveOccurred(), "CheckKeyShape(%+v)", n)
+				return
+			}
+			Expect(err).To(MatchError(scaffold.ErrRefused), "CheckKeyShape(%+v)", n)
+			Expect(err).To(MatchError(ContainSubstring(wantRule)), "CheckKeyShape(%+v)", n)
+		},
+		Entry("the default shape", scaffold.DefaultKey, scaffold.DefaultGroup, ""),
+		Entry("a key of the caller's and another group", "isbn", "shelf", ""),
+		Entry("a key of the caller's and no GSI1", "username", scaffold.NoGroup, ""),
+		Entry("a key named owner beside another group", "owner", "shelf", ""),
+		Entry("a capital in the key", "ISBN", "shelf", "lower-case letters and digits"),
+		Entry("a hyphen in the group", "isbn", "shelf-no", "change -group (GROUP=)"),
+		Entry("a keyword as the key", "range", "shelf", "Go keyword"),
+		Entry("a predeclared identifier as the group", "isbn", "len", "predeclared"),
+		Entry("the design's name as the key", "library", "shelf", "hide the package library"),
+		Entry("an attribute the entity already has", "name", "shelf", "already has the attribute Name"),
+		Entry("a local of the templates as the key", "ctx", "shelf", "reserved"),
+		Entry("a package the generated code imports as the group", "isbn", "fmt", "reserved"),
+		Entry("the key as the group too", "isbn", "isbn", "is the key as well"),
+		Entry("the default key as the group", scaffold.DefaultKey, "id", "is the key as well"),
+		Entry("the entity as the group", "isbn", "book", "the entity's own name"),
+		Entry("a group whose plural the seed already has", "isbn", "item", "reserved"),
+	)
+
+	It("Prepare refuses a bad key shape before rendering, and writes nothing", func() {
+		root := registrySnapshot()
+		before := treeHashes(root, ".")
+		_, err := scaffold.Prepare(root, scaffold.Names{Design: "library", Entity: "book", Key: "isbn", Group: "isbn"})
+		Expect(err).To(MatchError(scaffold.ErrRefused))
+		Expect(err).To(MatchError(ContainSubstring("pick another -group, or -group none for no GSI1")))
+		Expect(treeHashes(root, ".")).To(Equal(before))
+	})
+
+	DescribeTable("Prepare renders gofmt-clean files of the key shape given",
+		func(key, group string, want, wantNot []string) {
+			p, err := scaffold.Prepare(registrySnapshot(), scaffold.Names{Design: "library", Entity: "book", Key: key, Group: group})
+			Expect(err).NotTo(HaveOccurred())
+			var all strings.Builder
+			for _, f := range p.Create {
+				all.Write(f.Content)
+			}
+			for _, w := range want {
+				Expect(all.String()).To(ContainSubstring(w))
+			}
+			for _, w := range wantNot {
+				Expect(all.String()).NotTo(ContainSubstring(w))
+			}
+		},
+		Entry("the default: a generated ID, grouped by owner on GSI1", "", "",
+			[]string{"ID        string    `dynamodbav:\"BookID\"`", "func OwnerGSI1PK(owner string) string", "id := f.source.ID()", "Owners   []string"},
+			[]string{"Isbn", "Shelf"}),
+		Entry("a caller's isbn, grouped by shelf", "isbn", "shelf",
+			[]string{"Isbn      string    `dynamodbav:\"Isbn\"`", "func ShelfGSI1PK(shelf string) string", "func BookPK(isbn string) string",
+				"Shelves  []string", `"shelf": len(d.pool.Shelves)`, "v.Isbn == \"\" || v.Shelf == \"\""},
+			[]string{"Owner", "f.source.ID()", "KSUID"}),
+		Entry("a caller's username, no GSI1", "username", scaffold.NoGroup,
+			[]string{"func BookPK(username string) string", "fake.Book()", `Entity: "book"},`},
+			[]string{"GSI1", "gsi1", "Owner"}),
+	)
+
 	DescribeTable("Prepare refuses a name the repository already uses, and writes nothing",
 		func(name, wantRule string) {
 			root := registrySnapshot()

@@ -30,6 +30,15 @@ const Module = "github.com/ddbharness/ddbharness"
 // DefaultEntity names the example entity when none is given.
 const DefaultEntity = "record"
 
+// The example entity's key shape when none is given: a generated KSUID
+// identifies it (DefaultKey), and GSI1 groups it by owner (DefaultGroup).
+// NoGroup as the group leaves GSI1 out.
+const (
+	DefaultKey   = "id"
+	DefaultGroup = "owner"
+	NoGroup      = "none"
+)
+
 //go:embed templates/*.tmpl
 var templates embed.FS
 
@@ -37,6 +46,19 @@ var templates embed.FS
 type Names struct {
 	Design string // package name and design name: "library"
 	Entity string // the example entity, lower case: "book"
+	Key    string // the attribute identifying the entity: "isbn"; "" or DefaultKey: a generated KSUID
+	Group  string // the attribute GSI1 groups the entity by: "shelf"; "": DefaultGroup; NoGroup: no GSI1
+}
+
+// withDefaults fills in the key shape left unset.
+func (n Names) withDefaults() Names {
+	if n.Key == "" {
+		n.Key = DefaultKey
+	}
+	if n.Group == "" {
+		n.Group = DefaultGroup
+	}
+	return n
 }
 
 // data is what the templates see.
@@ -44,18 +66,63 @@ type data struct {
 	Name, Pascal, Scenario            string
 	Entity, EntityPascal, EntityUpper string
 	EntityLower                       string
+	// The key: Generated when it is a KSUID the fixtures make; Key names
+	// parameters and locals, KeyField the Go field, KeyAttr the stored
+	// attribute, KeyProse what sentences call it (with KeyA, "a" or "an").
+	Generated                         bool
+	Key, KeyField, KeyAttr, KeyProse  string
+	KeyA                              string
+	HasGroup                          bool
+	Group, GroupPascal, GroupUpper    string
+	GroupA, GroupsPascal, GroupsLower string // "an", "Owners", "owners"
 	Lbr, Rbr                          string // "[" and "]", which the template delimiters use
 }
 
 func (n Names) data() data {
-	return data{
+	n = n.withDefaults()
+	d := data{
 		Name: n.Design, Pascal: pascal(n.Design), Scenario: pascal(n.Design) + "Steady",
 		Entity: n.Entity, EntityPascal: pascal(n.Entity), EntityUpper: strings.ToUpper(n.Entity),
 		EntityLower: n.Entity, Lbr: "[", Rbr: "]",
+		Generated: n.Key == DefaultKey, Key: n.Key, KeyField: pascal(n.Key), KeyAttr: pascal(n.Key), KeyProse: n.Key,
+		HasGroup: n.Group != NoGroup,
 	}
+	if d.Generated {
+		d.KeyField, d.KeyAttr, d.KeyProse = "ID", d.EntityPascal+"ID", "ID"
+	}
+	d.KeyA = article(d.KeyProse)
+	if d.HasGroup {
+		d.Group, d.GroupPascal, d.GroupUpper, d.GroupA = n.Group, pascal(n.Group), strings.ToUpper(n.Group), article(n.Group)
+		d.GroupsLower = plural(n.Group)
+		d.GroupsPascal = pascal(d.GroupsLower)
+	}
+	return d
 }
 
 func pascal(s string) string { return strings.ToUpper(s[:1]) + s[1:] }
+
+// article is the indefinite article a sentence puts before word.
+func article(word string) string {
+	if strings.ContainsAny(word[:1], "aeiouAEIOU") {
+		return "an"
+	}
+	return "a"
+}
+
+// plural is the English plural of a lower-case word, by the common rules;
+// it names the list of groups the fixtures seed.
+func plural(w string) string {
+	switch {
+	case strings.HasSuffix(w, "y") && len(w) > 1 && !strings.ContainsAny(w[len(w)-2:len(w)-1], "aeiou"):
+		return w[:len(w)-1] + "ies"
+	case strings.HasSuffix(w, "lf"):
+		return w[:len(w)-1] + "ves"
+	case strings.HasSuffix(w, "s"), strings.HasSuffix(w, "x"), strings.HasSuffix(w, "z"),
+		strings.HasSuffix(w, "ch"), strings.HasSuffix(w, "sh"):
+		return w + "es"
+	}
+	return w + "s"
+}
 
 // File is one file of a plan, its path relative to the repository root.
 type File struct {
@@ -96,6 +163,10 @@ func Prepare(root string, n Names) (Plan, error) {
 		return Plan{}, err
 	}
 	if err := CheckEntity(n.Entity); err != nil {
+		return Plan{}, err
+	}
+	n = n.withDefaults()
+	if err := CheckKeyShape(n); err != nil {
 		return Plan{}, err
 	}
 	if err := checkRoot(root); err != nil {

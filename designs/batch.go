@@ -1,0 +1,152 @@
+package designs
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbharness/ddbharness/ddbitem"
+)
+
+// ErrUnprocessed is a BatchGet that DynamoDB still handed keys back to
+// after BatchGetRetries retries: it had no capacity for them, or its 16 MB
+// answer was full each time. Nothing the call read is returned; the caller
+// may try again later.
+var ErrUnprocessed = errors.New("keys left unprocessed")
+
+// BatchGetRetries is how many times BatchGet sends again the keys a
+// BatchGetItem handed back as UnprocessedKeys; AWS advises retrying them
+// with exponential backoff, since they are most often throttled reads.
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchGetItem.html
+const BatchGetRetries = 5
+
+// batchBackoff is the first retry's longest wait, doubled at each retry,
+// with full jitter: at most 1.55 s over all retries, about a second of a
+// partition's capacity coming back.
+const batchBackoff = 50 * time.Millisecond
+
+// BatchGet reads the items at keys of table into T with BatchGetItem, at
+// most ddbitem.MaxBatchGet keys a call, and returns them in keys' order:
+// found[i] says whether the item at keys[i] is stored, and items[i] is its
+// value (T's zero value when it is not). consistent asks for strongly
+// consistent reads. Keys DynamoDB hands back unprocessed are sent again,
+// with backoff, then the call fails with ErrUnprocessed naming how many
+// stayed. Every key must name the same key attributes; a key named twice is
+// refused with ErrInvalidInput before any call, as DynamoDB would refuse
+// the request.
+func BatchGet[T any](ctx context.Context, db DB, table string, keys []map[string]types.AttributeValue, consistent bool) (items []T, found []bool, err error) {
+	ids, attrs, err := batchKeyIDs(keys)
+	if err != nil {
+		return nil, nil, err
+	}
+	at := make(map[string]int, len(ids))
+	for i, id := range ids {
+		at[id] = i
+	}
+	items, found = make([]T, len(keys)), make([]bool, len(keys))
+	for chunk := range slices.Chunk(keys, ddbitem.MaxBatchGet) {
+		read, err := batchGetAll(ctx, db, table, chunk, consistent)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, item := range read {
+			id, _ := keyID(item, attrs)
+			i, ok := at[id]
+			if !ok {
+				return nil, nil, fmt.Errorf("BatchGetItem answered an item whose key %q none of the keys names", id)
+			}
+			if err := attributevalue.UnmarshalMap(item, &items[i]); err != nil {
+				return nil, nil, fmt.Errorf("key %d: unmarshal: %w", i, err)
+			}
+			found[i] = true
+		}
+	}
+	return items, found, nil
+}
+
+// batchGetAll reads keys (at most MaxBatchGet) until none is left
+// unprocessed, retrying with exponential backoff and full jitter.
+func batchGetAll(ctx context.Context, db DB, table string, keys []map[string]types.AttributeValue, consistent bool) ([]map[string]types.AttributeValue, error) {
+	var read []map[string]types.AttributeValue
+	pending := keys
+	for retry := 0; ; retry++ {
+		out, err := db.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{
+			table: {Keys: pending, ConsistentRead: aws.Bool(consistent)},
+		}})
+		if err != nil {
+			return nil, err
+		}
+		read = append(read, out.Responses[table]...)
+		pending = out.UnprocessedKeys[table].Keys
+		if len(pending) == 0 {
+			return read, nil
+		}
+		if retry == BatchGetRetries {
+			return nil, fmt.Errorf("%w: %d of %d keys after %d retries", ErrUnprocessed, len(pending), len(keys), BatchGetRetries)
+		}
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("%w: %d of %d keys when waiting to retry: %w", ErrUnprocessed, len(pending), len(keys), ctx.Err())
+		case <-time.After(time.Duration(rand.Int64N(int64(batchBackoff << retry)))):
+		}
+	}
+}
+
+// batchKeyIDs identifies each key, and refuses keys BatchGetItem cannot
+// take: none naming the same attributes as the first, a value no key can
+// have, a key named twice. attrs are the key attributes, sorted.
+func batchKeyIDs(keys []map[string]types.AttributeValue) (ids, attrs []string, err error) {
+	if len(keys) == 0 {
+		return nil, nil, nil
+	}
+	for name := range keys[0] {
+		attrs = append(attrs, name)
+	}
+	slices.Sort(attrs)
+	first := map[string]int{}
+	for i, k := range keys {
+		id, ok := keyID(k, attrs)
+		if !ok || len(k) != len(attrs) {
+			return nil, nil, fmt.Errorf("%w: key %d does not name the key attributes %s of key 0 with string, number or binary values: give every key the table's key attributes and no others",
+				ErrInvalidInput, i, strings.Join(attrs, ", "))
+		}
+		if j, dup := first[id]; dup {
+			return nil, nil, fmt.Errorf("%w: keys %d and %d are the same key: DynamoDB refuses a BatchGetItem that names a key twice: drop the repeat", ErrInvalidInput, j, i)
+		}
+		first[id] = i
+		ids = append(ids, id)
+	}
+	return ids, attrs, nil
+}
+
+// keyID identifies the item whose attrs item holds: each value tagged with
+// its type, numbers by their value, so that a key and the item DynamoDB
+// returns for it have one ID. ok is false when an attribute is missing or
+// of a type keys cannot have.
+func keyID(item map[string]types.AttributeValue, attrs []string) (id string, ok bool) {
+	var b strings.Builder
+	for _, name := range attrs {
+		switch v := item[name].(type) {
+		case *types.AttributeValueMemberS:
+			b.WriteString("S" + v.Value)
+		case *types.AttributeValueMemberN:
+			b.WriteString("N" + ddbitem.CanonicalNumber(v.Value))
+		case *types.AttributeValueMemberB:
+			b.WriteString("B" + base64.StdEncoding.EncodeToString(v.Value))
+		default:
+			return "", false
+		}
+		b.WriteByte(0)
+	}
+	return b.String(), true
+}
