@@ -37,10 +37,19 @@ func PrepareFiles(root, design string, files []File, before ...Plan) (Plan, erro
 		return Plan{}, err
 	}
 	p := Plan{Root: root, Names: n, Create: files}
-	for _, w := range wiring(n) {
-		src, err := os.ReadFile(filepath.Join(root, w.path))
+	if err := p.wire(before...); err != nil {
+		return Plan{}, err
+	}
+	return p, nil
+}
+
+// wire adds the design's registry edits to the plan: each registry file as
+// it is on disk, or as the last of before leaves it, with its line added.
+func (p *Plan) wire(before ...Plan) error {
+	for _, w := range wiring(p.Names) {
+		src, err := os.ReadFile(filepath.Join(p.Root, w.path))
 		if err != nil {
-			return Plan{}, err
+			return err
 		}
 		p.orig = append(p.orig, File{w.path, src})
 		for _, b := range before {
@@ -52,12 +61,12 @@ func PrepareFiles(root, design string, files []File, before ...Plan) (Plan, erro
 		}
 		out, err := w.add(src)
 		if err != nil {
-			return Plan{}, fmt.Errorf("%s: %w", w.path, err)
+			return fmt.Errorf("%s: %w", w.path, err)
 		}
 		p.Change = append(p.Change, File{w.path, out})
 		p.Wired = append(p.Wired, w.line)
 	}
-	return p, nil
+	return nil
 }
 
 // Undo takes a written plan back: it removes the files it created and

@@ -189,18 +189,8 @@ func Prepare(root string, n Names) (Plan, error) {
 	if err := checkCollisions(root, n); err != nil {
 		return Plan{}, err
 	}
-	for _, w := range wiring(n) {
-		path := filepath.Join(root, w.path)
-		src, err := os.ReadFile(path)
-		if err != nil {
-			return Plan{}, err
-		}
-		out, err := w.add(src)
-		if err != nil {
-			return Plan{}, fmt.Errorf("%s: %w", w.path, err)
-		}
-		p.Change = append(p.Change, File{w.path, out})
-		p.Wired = append(p.Wired, w.line)
+	if err := p.wire(); err != nil {
+		return Plan{}, err
 	}
 	return p, nil
 }
