@@ -1,4 +1,4 @@
-package designs_test
+package meter_test
 
 import (
 	"context"
@@ -25,7 +25,7 @@ type thing struct {
 	Name string `dynamodbav:"Name"`
 }
 
-func (v thing) key() map[string]types.AttributeValue { return plainSchema.Key(v.PK, v.SK) }
+func (v thing) key() map[string]types.AttributeValue { return schema.Key(v.PK, v.SK) }
 
 // store writes n things under a partition of the spec's own and returns
 // them; every third is only a key, never written, so that reads miss it.
@@ -66,7 +66,10 @@ func keysOf(all []thing) []map[string]types.AttributeValue {
 	return keys
 }
 
-var _ = Describe("BatchGet", Label("batch"), func() {
+// designs.BatchGet on DynamoDB Local: it lives in this suite, whose table
+// and client it borrows, so that the designs package stays pure code that
+// go test caches.
+var _ = Describe("designs.BatchGet", Label("client", "batch"), func() {
 	It("returns the items in the keys' order, and which keys had none", func(ctx SpecContext) {
 		all, stored := store(ctx, 9)
 		order := []int{8, 0, 5, 3, 2, 7, 1, 6, 4} // neither the stored order nor the sort order
@@ -116,7 +119,7 @@ var _ = Describe("BatchGet", Label("batch"), func() {
 	})
 
 	It("refuses a key that names other attributes than the first key", func(ctx SpecContext) {
-		keys := []map[string]types.AttributeValue{plainSchema.Key("a", "1"), {"PK": &types.AttributeValueMemberS{Value: "a"}}}
+		keys := []map[string]types.AttributeValue{schema.Key("a", "1"), {"PK": &types.AttributeValueMemberS{Value: "a"}}}
 		_, _, err := designs.BatchGet[thing](ctx, raw, table, keys, true)
 		Expect(err).To(MatchError(designs.ErrInvalidInput))
 		Expect(err).To(MatchError(ContainSubstring("key 1 does not name the key attributes PK, SK")))
