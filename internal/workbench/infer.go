@@ -85,7 +85,7 @@ func Infer(name string, t Table) (*Design, error) {
 	}
 	facets := t.TableFacets
 	if len(facets) == 0 {
-		facets = facetsByType(t)
+		facets = facetsByType(t, d.Sep)
 	}
 	d.Schema.TypeAttribute = typeAttribute(t, facets)
 	for _, f := range facets {
@@ -123,8 +123,8 @@ func separator(items []map[string]types.AttributeValue) string {
 }
 
 // facetsByType splits a model without facets by its type attribute, or
-// by the shape of the partition key.
-func facetsByType(t Table) []Facet {
+// by the prefix of the partition key.
+func facetsByType(t Table, sep string) []Facet {
 	var out []Facet
 	at := map[string]int{}
 	attr := ""
@@ -139,10 +139,14 @@ func facetsByType(t Table) []Facet {
 		if attr != "" {
 			name = it.Attrs[attr].(*types.AttributeValueMemberS).Value
 		} else {
+			// Without a type attribute, items whose partition keys share a
+			// prefix ("USER#...") are one entity; keys without one are all
+			// the table's single entity.
 			pk := ddbitem.KeyText(it.Attrs[t.KeyAttributes.PartitionKey.AttributeName])
-			name, _, _ = strings.Cut(pk, "#")
-			if strings.IndexFunc(name, unicode.IsLetter) < 0 {
-				name = "item"
+			prefix, _, tagged := strings.Cut(pk, sep)
+			name = strings.ToLower(goName(t.TableName))
+			if tagged && strings.IndexFunc(prefix, unicode.IsLetter) >= 0 {
+				name = prefix
 			}
 		}
 		i, ok := at[name]

@@ -107,3 +107,50 @@ func equalMap[V comparable](a, b map[string]V) bool {
 	}
 	return true
 }
+
+// A model as Workbench 3 saves one without facets: every item in the
+// table's own TableData, plain keys, no type attribute, and members the
+// import does not read (SampleDataFormats).
+const noFacets = `{"ModelName": "Tickets", "ModelMetadata": {"Version": "3.0"},
+  "DataModel": [{"TableName": "tickets",
+    "KeyAttributes": {"PartitionKey": {"AttributeName": "queue", "AttributeType": "S"},
+                      "SortKey": {"AttributeName": "ticket", "AttributeType": "S"}},
+    "NonKeyAttributes": [{"AttributeName": "state", "AttributeType": "S"}],
+    "TableFacets": [],
+    "GlobalSecondaryIndexes": [{"IndexName": "ByState",
+      "KeyAttributes": {"PartitionKey": {"AttributeName": "queue", "AttributeType": "S"},
+                        "SortKey": {"AttributeName": "state", "AttributeType": "S"}},
+      "Projection": {"ProjectionType": "ALL"}}],
+    "TableData": [
+      {"queue": {"S": "billing"}, "ticket": {"S": "1"}, "state": {"S": "open"}},
+      {"queue": {"S": "billing"}, "ticket": {"S": "2"}, "state": {"S": "closed"}},
+      {"queue": {"S": "returns"}, "ticket": {"S": "1"}, "state": {"S": "open"}}],
+    "SampleDataFormats": {"state": ["dataTypes", "String"]},
+    "BillingMode": "PAY_PER_REQUEST"}]}`
+
+func TestAModelWithoutFacetsIsOneEntity(t *testing.T) {
+	m, err := workbench.Parse([]byte(noFacets))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := workbench.Infer("tickets", m.DataModel[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Entities) != 1 || d.Entities[0].Go != "Tickets" || len(d.Entities[0].Samples) != 3 {
+		t.Fatalf("entities %v, want one, Tickets, of the 3 items", d.Entities)
+	}
+	if d.Schema.TypeAttribute != "EntityType" {
+		t.Errorf("type attribute %q, want EntityType added (no attribute tells entities apart)", d.Schema.TypeAttribute)
+	}
+	var names []string
+	for _, p := range d.Patterns {
+		names = append(names, p.Name)
+	}
+	if want := []string{"get tickets", "query by Queue", "query ByState by Queue"}; !slices.Equal(names, want) {
+		t.Errorf("patterns %q, want %q", names, want)
+	}
+	if _, err := d.Files(m.ModelName); err != nil {
+		t.Error(err)
+	}
+}

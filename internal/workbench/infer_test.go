@@ -1,0 +1,62 @@
+package workbench_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/ddbharness/ddbharness/internal/workbench"
+)
+
+// layout writes a key layout as the design's README does: USER#<UserID>.
+func layout(k *workbench.KeyUse) string {
+	var parts []string
+	for _, s := range k.Segs {
+		if s.Var != nil {
+			parts = append(parts, "<"+s.Var.Go+">")
+		} else {
+			parts = append(parts, s.Const)
+		}
+	}
+	return strings.Join(parts, "#")
+}
+
+func TestInferReadsTheGalleryKeyLayouts(t *testing.T) {
+	m, err := workbench.Parse(gallery(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := workbench.Infer("gallery", m.DataModel[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, e := range d.Entities {
+		for _, k := range e.Keys {
+			got[e.Go+" "+k.Attr] = layout(k)
+		}
+	}
+	for key, want := range map[string]string{
+		"User PK":        "USER#<UserID>",               // a constant tag, then the part
+		"User SK":        "PROFILE",                     // shared by every sample: a constant
+		"User GSI1PK":    "EMAIL#<Email>",               // the part repeats the Email attribute
+		"Photo SK":       "PHOTO#<CreatedAt>#<PhotoID>", // composite: an attribute, then an ID
+		"Photo GSI2-SK":  "<CreatedAt>#<PhotoID>",       // untagged parts found again by their values
+		"Comment GSI1PK": "USER#<UserID>",
+		"Like SK":        "LIKE#<LikeID>",
+		"Like GSI1PK":    "USER#<LikeID>", // the same values as the SK's part: the same part
+	} {
+		if got[key] != want {
+			t.Errorf("%s = %q, want %q", key, got[key], want)
+		}
+	}
+	if d.Schema.TypeAttribute != "EntityType" || d.Sep != "#" {
+		t.Errorf("type attribute %q, separator %q; want EntityType and #", d.Schema.TypeAttribute, d.Sep)
+	}
+	for _, e := range d.Entities {
+		for _, f := range e.Fields {
+			if f.Attr == "#likes" && (f.Go != "Likes" || f.Type != "N") {
+				t.Errorf("#likes is field %s of type %s, want Likes, N", f.Go, f.Type)
+			}
+		}
+	}
+}
