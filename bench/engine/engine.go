@@ -227,6 +227,10 @@ func Run(ctx context.Context, db DynamoDB, sc workload.Scenario, opts ...Option)
 	out.Unsent = unsent
 	out.CutOff = int(a.cutOff.Load())
 	c.finish(&out, sc)
+	if !out.Interrupted && out.Total.Requests == 0 && !tb.failed() {
+		// A window without a call measured nothing: the run is not complete.
+		tb.fail(time.Now(), fmt.Sprintf("no call was made in the %s measured window (pacer %s), so nothing was measured", sc.Duration, out.Pacer), "")
+	}
 	tb.finish(&out, out.Started)
 	if results != nil {
 		out.ResultsErr = results.close() // before Run returns, for its caller to read

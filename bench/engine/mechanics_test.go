@@ -43,6 +43,16 @@ var _ = Describe("the engine's own mechanics", Label("unit"), func() {
 		Expect(out.Failure.At).To(BeNumerically("~", out.Elapsed, time.Second))
 	})
 
+	It("fails a run whose measured window made no call: it measured nothing", func(ctx SpecContext) {
+		sc := sleeping(0, workload.Scenario{Pacer: vegeta.ConstantPacer{Freq: 1, Per: time.Hour}, Duration: 100 * time.Millisecond})
+		out, err := engine.Run(ctx, newFakeDB(), sc, engine.Warmup(0), quiet)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(out.Total.Requests).To(BeZero())
+		Expect(out.Failure).NotTo(BeNil(), "a run of no call is not complete")
+		Expect(out.Failure.Phase).To(Equal(engine.PhaseMeasure))
+		Expect(out.Failure.Reason).To(ContainSubstring("no call was made in the 100ms measured window"))
+	})
+
 	It("creates one table and deletes it", func(ctx SpecContext) {
 		db := newFakeDB()
 		sc := sleeping(0, workload.Scenario{Pacer: vegeta.ConstantPacer{Freq: 100, Per: time.Second}, Duration: 100 * time.Millisecond})

@@ -93,13 +93,18 @@ func runBench(ctx context.Context, args []string) error {
 			fmt.Printf("\n%d report(s) under %s; the newest is %s/latest (also named in %s/LATEST)\n", len(written), *root, *root, *root)
 		}
 	}()
-	for _, sc := range runs {
+	for i := range runs {
 		if *duration > 0 {
-			sc.Duration = *duration
+			runs[i].Duration = *duration
 		}
 		if pacer != nil {
-			sc.Pacer = *pacer
+			runs[i].Pacer = *pacer
 		}
+		if err := makesCalls(runs[i], plan.shard.N); err != nil {
+			return err
+		}
+	}
+	for _, sc := range runs {
 		dir, out, err := benchOne(ctx, sc, *target, *root, limits, plan)
 		if dir != "" {
 			written = append(written, dir)
@@ -117,6 +122,25 @@ func runBench(ctx context.Context, args []string) error {
 		}
 	}
 	return nil
+}
+
+// makesCalls refuses a run whose constant pace makes no call of its own in
+// the measured window (a shard makes every N-th): it would measure nothing.
+func makesCalls(sc workload.Scenario, shards int) error {
+	p, ok := sc.Pacer.(vegeta.ConstantPacer)
+	if !ok || p.Per <= 0 {
+		return nil
+	}
+	calls := float64(p.Freq) * sc.Duration.Seconds() / p.Per.Seconds() / float64(max(shards, 1))
+	if calls >= 1 {
+		return nil
+	}
+	each := ""
+	if shards > 1 {
+		each = fmt.Sprintf(" for each of %d shards", shards)
+	}
+	return badInputf("bench: %s: %s for %s makes %.2g calls%s in the measured window: nothing would be measured (raise RATE or DURATION)",
+		sc.Name, p, sc.Duration, calls, each)
 }
 
 // maxBenchDuration bounds --duration: a run's memory does not grow with

@@ -178,6 +178,8 @@ var _ = Describe("bench flags out of range", Label("faults"), func() {
 		Entry("RATE=0.3", "want requests per second from 1 to 1000000", "bench", "--rate=0.3", "invoicing/month-end"),
 		Entry("RATE=1e19, which the pacer cannot represent", "want requests per second from 1 to 1000000", "bench", "--rate=1e19", "invoicing/month-end"),
 		Entry("RATE=5000000000, a call less than a nanosecond apart", "want requests per second from 1 to 1000000", "bench", "--rate=5000000000", "invoicing/month-end"),
+		Entry("a pace that makes no call in the window", "makes 0.5 calls in the measured window: nothing would be measured", "bench", "--rate=1", "--duration=500ms", "invoicing/month-end"),
+		Entry("a shard's share of the pace, no call", "makes 0.67 calls for each of 3 shards", "bench", "--rate=1", "--duration=2s", "--shard=1/3", "--run=x", "invoicing/month-end"),
 		Entry("START years ahead", "want an instant within 24h of now", "bench", "--start=9999-12-31T23:59:59Z", "--shard=2/2", "--run=x", "invoicing/month-end"),
 		Entry("START at the zero time", "want an instant within 24h of now", "bench", "--start=0001-01-01T00:00:00Z", "--shard=2/2", "--run=x", "invoicing/month-end"),
 		Entry("a report folder that cannot be made", "cannot make the folder", "bench", "--out=/proc/ddbharness-reports", "invoicing/month-end"),
