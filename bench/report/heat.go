@@ -69,15 +69,22 @@ func WriteHeat(w io.Writer, out bench.Outcome) error {
 		scale = 1
 	}
 	rows := heatRows(r.Hot, scale, out.Throttling, r.Start)
+	// The columns are the measured window, the span of every rate in the
+	// report; what calls charged in the drain after it is left out, and
+	// said so.
 	seconds := max(1, int(r.Seconds+0.5))
+	drained := false
 	for _, row := range rows {
 		for t := range row.shares {
-			seconds = max(seconds, t+1)
+			drained = drained || t >= seconds
+		}
+		for t := range row.refused {
+			drained = drained || t >= seconds
 		}
 	}
 	cell := max(1, min(heatCellMax, heatWidth/seconds))
 	width := max(heatLabel+cell*seconds+20, heatMinWidth)
-	height := heatTop + heatRow*max(len(rows), 1) + 60
+	height := heatTop + heatRow*max(len(rows), 1) + 76
 
 	p := &printer{w: w}
 	p.f(`<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="12">`+"\n", width, height)
@@ -105,6 +112,9 @@ func WriteHeat(w io.Writer, out bench.Outcome) error {
 		}
 	}
 	legendY := heatTop + heatRow*max(len(rows), 1) + 20
+	if drained {
+		p.f(`<text x="8" y="%d" fill="#555555">The %ds measured window; calls that ended in the drain after it are not shown.</text>`+"\n", legendY+34, seconds)
+	}
 	legend := heatScale
 	if out.Throttling != nil {
 		legend = append(slices.Clone(heatScale), struct {

@@ -244,3 +244,23 @@ func TestHotKeyOnOneItemIsMarked(t *testing.T) {
 	}
 	contains(t, SummaryFile, b.String(), "`CLIENT#1` (one item)", "never splits it")
 }
+
+// heat.svg's columns are the measured window, as every rate of the report:
+// seconds charged in the drain after it are left out, and the picture says
+// so.
+func TestHeatShowsTheMeasuredWindowOnly(t *testing.T) {
+	out := throttledSample()
+	out.Capacity.Seconds = 2 // the refusals of second 2 came in the drain
+	var b bytes.Buffer
+	if err := WriteHeat(&b, out); err != nil {
+		t.Fatal(err)
+	}
+	svg := b.String()
+	for _, c := range heatCell.FindAllStringSubmatch(svg, -1) {
+		if strings.HasPrefix(c[2], "2s:") {
+			t.Errorf("heat.svg shows second 2 of a 2 s window: %s", c[0])
+		}
+	}
+	contains(t, HeatFile, svg, "The 2s measured window; calls that ended in the drain after it are not shown.", "1s: 350.0%, 7 attempts refused")
+	wellFormed(t, HeatFile, b.Bytes())
+}
