@@ -17,11 +17,13 @@ import (
 )
 
 // holdingProxy is DynamoDB Local behind a proxy that, once told to hold,
-// keeps every request until released, and counts the held requests their
-// client gave up on.
+// keeps every request until released. It counts the requests it held at
+// once, at most, and those their client gave up on.
 type holdingProxy struct {
 	*httptest.Server
 	hold    atomic.Bool
+	held    atomic.Int64
+	peak    atomic.Int64
 	gaveUp  atomic.Int64
 	release chan struct{}
 }
@@ -41,9 +43,14 @@ func newHoldingProxy(endpoint string) *holdingProxy {
 				return
 			}
 			r.Body = io.NopCloser(bytes.NewReader(body))
+			n := p.held.Add(1)
+			for peak := p.peak.Load(); n > peak && !p.peak.CompareAndSwap(peak, n); peak = p.peak.Load() {
+			}
 			select {
 			case <-p.release:
+				p.held.Add(-1)
 			case <-r.Context().Done():
+				p.held.Add(-1)
 				p.gaveUp.Add(1)
 				return
 			}
@@ -75,22 +82,24 @@ var _ = Describe("calls the run's own drain cuts short", Label("faults"), func()
 
 		By("releasing them once the drain's deadline has cut the calls short")
 		r.waitFor("drain +", 1, 20*time.Second)
-		Eventually(proxy.gaveUp.Load).WithTimeout(30*time.Second).WithPolling(50*time.Millisecond).
-			Should(BeNumerically(">", 0), "the drain ends 10 s after the window; its calls give up then")
+		// The drain's deadline, 10 s after the window, cuts every call in
+		// flight at once: most of what is held gives up together. (A few
+		// of the meter's own reads, bounded at 10 s, may give up before.)
+		Eventually(func() bool { return 2*proxy.gaveUp.Load() > proxy.peak.Load() }).
+			WithTimeout(30*time.Second).WithPolling(50*time.Millisecond).Should(BeTrue(), "the held calls gave up at the drain's deadline")
 		proxy.Release()
 
 		code, _ := r.waitExit(time.Minute)
 		Expect(code).To(BeZero(), r.Output())
 		m := latestMetrics(out)
 		Expect(m["state"]).To(Equal("complete"))
-		Expect(m["cut_off"]).To(BeNumerically(">", 0), "the calls cut short are counted")
-		Expect(r.Output()).To(MatchRegexp(`(?m)^\s+\d+ calls/s, p99 \S+, 0\.0% errors`), "none of them is the design's error")
+		Expect(m["cut_off"]).To(BeNumerically(">", 0), "the calls cut short are counted:\n%s\n%v", r.Output(), m["total"])
 		summary, err := os.ReadFile(filepath.Join(out, "latest", "summary.md"))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(string(summary)).To(MatchRegexp(`\*\*\d+ calls were cut short\*\* when the drain after the run ended`))
 		total, _ := m["total"].(map[string]any)
 		Expect(total).NotTo(BeNil())
 		Expect(total["status_codes"]).NotTo(HaveKey("500"), "no call counts as cancelled (500)")
-		Expect(total["errors"]).To(BeEmpty())
+		Expect(total["errors"]).NotTo(ContainElement(ContainSubstring("cancel")), "none of them is the design's error")
 	}, SpecTimeout(3*time.Minute))
 })
