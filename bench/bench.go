@@ -17,8 +17,8 @@ import (
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 
 	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/bench/emulate"
 	"github.com/ddbharness/ddbharness/bench/engine"
-	"github.com/ddbharness/ddbharness/bench/limits"
 	"github.com/ddbharness/ddbharness/bench/meter"
 	"github.com/ddbharness/ddbharness/bench/served"
 	"github.com/ddbharness/ddbharness/ddbitem"
@@ -34,11 +34,11 @@ type Outcome struct {
 	engine.Outcome
 	Capacity capacity.Report
 	Fidelity meter.Fidelity
-	// Limits are the limits the run was under, also when it stopped
+	// Emulation is the limits the run was under, also when it stopped
 	// before measuring; Throttling is what the emulator measured (nil with
 	// limits off, or when nothing was measured).
-	Limits     Limits
-	Throttling *limits.Throttling
+	Emulation  Emulation
+	Throttling *emulate.Throttling
 	// Ledger and Inputs are what the capacity model ran on (nil and zero
 	// when it did not run): a shard writes them out, so that several
 	// machines' runs are modelled as one (Merge).
@@ -46,7 +46,7 @@ type Outcome struct {
 	Inputs ModelInputs
 	// Unserved is the emulator's count of throttled calls per partition
 	// key, the model's Unserved.
-	Unserved []limits.UnservedSlot
+	Unserved []emulate.UnservedSlot
 	// Merged names the shard reports a merged run was made of.
 	Merged []string
 	// Served is what a remote service answered each attempt, from the
@@ -67,9 +67,9 @@ type ModelInputs struct {
 	TableBytes int64         `json:"table_bytes"`
 }
 
-// Limits says whether a run throttles as real DynamoDB would (package
-// limits) and at what scale of its limits.
-type Limits struct {
+// Emulation says whether a run throttles as real DynamoDB would (package
+// emulate), at what scale of its limits, and with transaction conflicts.
+type Emulation struct {
 	Off   bool
 	Scale float64 // 0 means 1
 	// Share is this process's share of the run's traffic: 1/N for one of
@@ -77,19 +77,19 @@ type Limits struct {
 	// calls, so it emulates that share of every limit.
 	Share float64
 	// Creating, when above 0, has tables read CREATING for that long after
-	// they are created, as real DynamoDB's do (limits.Config.Creating).
+	// they are created, as real DynamoDB's do (emulate.Config.Creating).
 	Creating time.Duration
 	// PlacementSeed salts the placement of partition key values on
-	// partitions (limits.Config.PlacementSeed), in the emulator and the
+	// partitions (emulate.Config.PlacementSeed), in the emulator and the
 	// model alike.
 	PlacementSeed uint64
 	// NoConflicts turns off transaction conflicts, emulated with the limits
-	// otherwise (limits.Config.NoConflicts).
+	// otherwise (emulate.Config.NoConflicts).
 	NoConflicts bool
 }
 
 // scale is the scale of the limits this process emulates.
-func (l Limits) scale() float64 {
+func (l Emulation) scale() float64 {
 	s := l.Scale
 	if s <= 0 {
 		s = 1
@@ -123,14 +123,14 @@ func (o Outcome) CapacitySpan() time.Duration {
 // see RunLimited. An interrupted run returns what it measured; a run whose
 // test bed failed, what it measured before the failure (CapacitySpan).
 func Run(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, opts ...engine.Option) (Outcome, error) {
-	return RunLimited(ctx, db, sc, Limits{Off: true}, opts...)
+	return RunLimited(ctx, db, sc, Emulation{Off: true}, opts...)
 }
 
 // RunLimited is Run with DynamoDB's limits emulated as lim says: the
 // measured phase's calls are throttled partition by partition (package
-// limits) through the SDK's own retryer, which needs db to be an SDK
+// emulate) through the SDK's own retryer, which needs db to be an SDK
 // client. Seeding and warm-up are not throttled.
-func RunLimited(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, lim Limits, opts ...engine.Option) (Outcome, error) {
+func RunLimited(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, lim Emulation, opts ...engine.Option) (Outcome, error) {
 	m := &metered{schema: sc.Design.Schema, names: keytab.New()}
 	if !lim.Off && lim.Scale <= 0 {
 		lim.Scale = 1
@@ -148,7 +148,7 @@ func RunLimited(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, l
 			install = append(install, func(o *dynamodb.Options) { o.APIOptions = append(o.APIOptions, m.served.Install) })
 		}
 		if !lim.Off {
-			m.limits = limits.New(sc.Design.Schema, limits.Config{Scale: lim.scale(), Creating: lim.Creating,
+			m.limits = emulate.New(sc.Design.Schema, emulate.Config{Scale: lim.scale(), Creating: lim.Creating,
 				WarmReads: float64(sc.Warm.Reads), WarmWrites: float64(sc.Warm.Writes), Keys: m.names, PlacementSeed: lim.PlacementSeed,
 				NoConflicts: lim.NoConflicts})
 			install = append(install, m.limits.Install)
@@ -156,7 +156,7 @@ func RunLimited(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, l
 		db = dynamodb.New(c.Options(), install...)
 	}
 	out, err := engine.Run(ctx, db, sc, append(opts, engine.Metered(m))...)
-	res := Outcome{Outcome: out, Fidelity: m.fidelity, Limits: lim}
+	res := Outcome{Outcome: out, Fidelity: m.fidelity, Emulation: lim}
 	if m.served != nil && m.ledger != nil {
 		s := m.served.Summary()
 		res.Served = &s
@@ -227,7 +227,7 @@ func remote(c *dynamodb.Client) bool {
 // heldByBackoff reports whether a run fell behind its pace while the SDK
 // was backing off from throttling: the emulator had refused an attempt by
 // the second the run saturated, and the SDK retried.
-func heldByBackoff(out engine.Outcome, t limits.Throttling) bool {
+func heldByBackoff(out engine.Outcome, t emulate.Throttling) bool {
 	if out.Saturated == nil || t.Retries == 0 || len(t.Keys) == 0 {
 		return false
 	}
@@ -239,9 +239,9 @@ func heldByBackoff(out engine.Outcome, t limits.Throttling) bool {
 // ledger of the measured phase.
 type metered struct {
 	schema   designs.Schema
-	names    *keytab.Table    // key texts the ledger and the emulator share
-	limits   *limits.Emulator // nil: limits off
-	served   *served.Observer // nil: not an SDK client
+	names    *keytab.Table     // key texts the ledger and the emulator share
+	limits   *emulate.Emulator // nil: limits off
+	served   *served.Observer  // nil: not an SDK client
 	client   *meter.Client
 	ledger   *capacity.Ledger
 	fidelity meter.Fidelity

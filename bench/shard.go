@@ -13,8 +13,8 @@ import (
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 
 	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/bench/emulate"
 	"github.com/ddbharness/ddbharness/bench/engine"
-	"github.com/ddbharness/ddbharness/bench/limits"
 	"github.com/ddbharness/ddbharness/bench/meter"
 	"github.com/ddbharness/ddbharness/bench/served"
 	"github.com/ddbharness/ddbharness/workload"
@@ -30,22 +30,22 @@ const ShardFormat = "ddbharness-shard/1"
 // per target, per partition key) included. docs/endpoints-and-scale.md
 // documents it.
 type ShardFile struct {
-	Format     string                `json:"format"`
-	Shard      engine.ShardSpec      `json:"shard"`
-	Service    string                `json:"service,omitempty"`
-	Run        engine.Outcome        `json:"run"`
-	Limits     Limits                `json:"limits"`
-	Throttling *limits.Throttling    `json:"throttling,omitempty"`
-	Unserved   []limits.UnservedSlot `json:"unserved,omitempty"`
-	Fidelity   meter.Fidelity        `json:"fidelity"`
-	Served     *served.Summary       `json:"served,omitempty"`
-	Inputs     ModelInputs           `json:"model_inputs"`
-	Ledger     *capacity.LedgerFile  `json:"ledger,omitempty"` // nil: the run stopped before measuring
+	Format     string                 `json:"format"`
+	Shard      engine.ShardSpec       `json:"shard"`
+	Service    string                 `json:"service,omitempty"`
+	Run        engine.Outcome         `json:"run"`
+	Emulation  Emulation              `json:"limits"`
+	Throttling *emulate.Throttling    `json:"throttling,omitempty"`
+	Unserved   []emulate.UnservedSlot `json:"unserved,omitempty"`
+	Fidelity   meter.Fidelity         `json:"fidelity"`
+	Served     *served.Summary        `json:"served,omitempty"`
+	Inputs     ModelInputs            `json:"model_inputs"`
+	Ledger     *capacity.LedgerFile   `json:"ledger,omitempty"` // nil: the run stopped before measuring
 }
 
 // ShardFileOf is the shard file of a run.
 func ShardFileOf(out Outcome) ShardFile {
-	f := ShardFile{Format: ShardFormat, Shard: out.Shard, Service: out.Service, Run: out.Outcome, Limits: out.Limits, Throttling: out.Throttling,
+	f := ShardFile{Format: ShardFormat, Shard: out.Shard, Service: out.Service, Run: out.Outcome, Emulation: out.Emulation, Throttling: out.Throttling,
 		Unserved: out.Unserved, Fidelity: out.Fidelity, Served: out.Served, Inputs: out.Inputs}
 	if out.Ledger != nil {
 		l := out.Ledger.Export()
@@ -77,13 +77,13 @@ func Merge(sc workload.Scenario, shards []Shard) (Outcome, error) {
 	}
 	slices.SortFunc(shards, func(a, b Shard) int { return cmp.Compare(a.File.Shard.I, b.File.Shard.I) })
 	first := shards[0].File
-	out := Outcome{Outcome: first.Run, Limits: first.Limits, Service: first.Service}
-	out.Limits.Share = 0
+	out := Outcome{Outcome: first.Run, Emulation: first.Emulation, Service: first.Service}
+	out.Emulation.Share = 0
 	out.Shard = engine.ShardSpec{N: first.Shard.N, Run: first.Shard.Run, Start: first.Shard.Start}
 	out.Workers, out.Unsent, out.CutOff, out.Merged = 0, 0, 0, nil
 	var ledgers []capacity.LedgerFile
-	var unserved [][]limits.UnservedSlot
-	var throttles []limits.Throttling
+	var unserved [][]emulate.UnservedSlot
+	var throttles []emulate.Throttling
 	var answers []served.Summary
 	end := time.Time{}
 	for _, s := range shards {
@@ -144,12 +144,12 @@ func Merge(sc workload.Scenario, shards []Shard) (Outcome, error) {
 	model := capacity.Model{Schema: sc.Design.Schema, Requests: out.Inputs.Requests, Duration: out.Inputs.Span,
 		TargetRate: out.TargetRate, TableBytes: out.Inputs.TableBytes,
 		WarmReads: float64(sc.Warm.Reads), WarmWrites: float64(sc.Warm.Writes)}
-	if !out.Limits.Off {
-		model.Scale, model.Unserved = out.Limits.scale(), limits.UnservedLookup(unserved...)
+	if !out.Emulation.Off {
+		model.Scale, model.Unserved = out.Emulation.scale(), emulate.UnservedLookup(unserved...)
 	}
 	if len(throttles) > 0 {
-		t := limits.MergeThrottling(throttles...)
-		t.Scale = out.Limits.scale()
+		t := emulate.MergeThrottling(throttles...)
+		t.Scale = out.Emulation.scale()
 		if out.Inputs.Span > 0 {
 			t.Rate = float64(out.Inputs.Requests) / out.Inputs.Span.Seconds()
 		}
@@ -186,8 +186,8 @@ func checkShards(sc workload.Scenario, shards []Shard) error {
 			return fmt.Errorf("merge: %s and %s are both %s: give each shard once", seen[f.Shard.I], s.Dir, f.Shard)
 		case !f.Shard.Start.Equal(first.Shard.Start):
 			return fmt.Errorf("merge: %s started at %s, %s at %s (start): the shards of one run share one START", s.Dir, f.Shard.Start.Format(time.RFC3339), shards[0].Dir, first.Shard.Start.Format(time.RFC3339))
-		case !sameLimits(f.Limits, first.Limits):
-			return fmt.Errorf("merge: %s ran under %+v, %s under %+v (limits): the shards of one run share their limits", s.Dir, f.Limits, shards[0].Dir, first.Limits)
+		case !sameLimits(f.Emulation, first.Emulation):
+			return fmt.Errorf("merge: %s ran under %+v, %s under %+v (limits): the shards of one run share their limits", s.Dir, f.Emulation, shards[0].Dir, first.Emulation)
 		case f.Run.Started.IsZero():
 			return fmt.Errorf("merge: %s never measured (it stopped while %s): its share of the run's calls is missing; run the whole run again", s.Dir, stoppedWhile(f.Run))
 		case f.Inputs.Requests < 0:
@@ -212,7 +212,7 @@ func checkShards(sc workload.Scenario, shards []Shard) error {
 
 // sameLimits reports whether two shards ran under one run's limits (each
 // shard's Share is its own).
-func sameLimits(a, b Limits) bool {
+func sameLimits(a, b Emulation) bool {
 	a.Share, b.Share = 0, 0
 	return a == b
 }

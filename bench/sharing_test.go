@@ -16,8 +16,8 @@ import (
 
 	"github.com/ddbharness/ddbharness/bench"
 	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/bench/emulate"
 	"github.com/ddbharness/ddbharness/bench/engine"
-	"github.com/ddbharness/ddbharness/bench/limits"
 	"github.com/ddbharness/ddbharness/bench/report"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/workload"
@@ -56,7 +56,7 @@ func sharedKeys() []string {
 	first, second, third := "K0", "", ""
 	for i := 1; second == "" || third == ""; i++ {
 		k := fmt.Sprintf("K%d", i)
-		same := limits.Placement(k, 4) == limits.Placement(first, 4)
+		same := emulate.Placement(k, 4) == emulate.Placement(first, 4)
 		switch {
 		case same && second == "":
 			second = k
@@ -80,7 +80,7 @@ var _ = Describe("hot keys that share a partition", Label("engine"), func() {
 			Pacer: vegeta.ConstantPacer{Freq: 60, Per: time.Second}, Duration: 2 * time.Second,
 			Mix:    []workload.Step{{Pattern: "AP-01", Weight: 3}, {Pattern: "AP-02", Weight: 2}, {Pattern: "AP-03", Weight: 1}},
 			Driver: func(db designs.DB, table string, _ int64) workload.Driver { return sharer{db, table, keys} }}
-		out, err := bench.RunLimited(ctx, raw, sc, bench.Limits{Scale: 0.02}, engine.Workers(128), engine.Warmup(300*time.Millisecond),
+		out, err := bench.RunLimited(ctx, raw, sc, bench.Emulation{Scale: 0.02}, engine.Workers(128), engine.Warmup(300*time.Millisecond),
 			engine.Drain(500*time.Millisecond), engine.Progress(GinkgoWriter))
 		Expect(err).NotTo(HaveOccurred())
 
@@ -93,7 +93,7 @@ var _ = Describe("hot keys that share a partition", Label("engine"), func() {
 
 		By("giving the rate the emulator's own throttling table forecasts for that partition, the same demand on the same placement")
 		Expect(out.Throttling).NotTo(BeNil())
-		i := slices.IndexFunc(out.Throttling.Partitions, func(p limits.PartitionThrottles) bool { return slices.Contains(p.Keys, keys[0]) })
+		i := slices.IndexFunc(out.Throttling.Partitions, func(p emulate.PartitionThrottles) bool { return slices.Contains(p.Keys, keys[0]) })
 		Expect(i).To(BeNumerically(">=", 0), "the emulator refused the shared partition")
 		part := out.Throttling.Partitions[i]
 		Expect(part.Keys).To(ContainElement(keys[1]))

@@ -12,8 +12,8 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/ddbharness/ddbharness/bench/emulate"
 	"github.com/ddbharness/ddbharness/bench/engine"
-	"github.com/ddbharness/ddbharness/bench/limits"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/testnet"
 	"github.com/ddbharness/ddbharness/scenarios"
@@ -73,7 +73,7 @@ var _ = Describe("the designs under transaction conflicts", conflictSpecs, func(
 		It(d.Name+": each pattern that writes in a transaction, in conflict with one in flight on its items, writes nothing and ends in ErrConflict", Label(d.Label()), func(ctx SpecContext) {
 			table := newTable(ctx, d, "conflicts")
 			// Limits far above the calls': conflicts alone refuse.
-			e := limits.New(d.Schema, limits.Config{Scale: 1000})
+			e := emulate.New(d.Schema, emulate.Config{Scale: 1000})
 			plain := e.Client(dynamodb.New(db.Options()))
 			tw := &twinDB{DB: plain, twin: make(chan error, 1)}
 			drv := sc.Driver(tw, table, seed())
@@ -107,7 +107,7 @@ var _ = Describe("the designs under transaction conflicts", conflictSpecs, func(
 // conflictOnce calls p on the key-th entity with a twin of its transaction
 // held in flight, and checks what a conflict does to it; false when the
 // call ended before any transaction.
-func conflictOnce(ctx context.Context, e *limits.Emulator, tw *twinDB, drv workload.Driver, table string, p designs.PatternID, key int) bool {
+func conflictOnce(ctx context.Context, e *emulate.Emulator, tw *twinDB, drv workload.Driver, table string, p designs.PatternID, key int) bool {
 	GinkgoHelper()
 	tw.gate = testnet.NewGate(db.Options().HTTPClient)
 	tw.held = e.Client(dynamodb.New(db.Options(), func(o *dynamodb.Options) { o.HTTPClient = tw.gate; o.RetryMaxAttempts = 1 }))

@@ -44,7 +44,7 @@ func TestLedgerMemoryDoesNotGrowWithCalls(t *testing.T) {
 // row in memory (its totals and its seconds); the item's record and its
 // collection's are small, and go to a file when not recent. A key charged
 // in one second only (each invoice or order a run creates) keeps the heap:
-// the limits package's TestNewKeysKeepTheHeap.
+// the emulate package's TestNewKeysKeepTheHeap.
 func TestLedgerItemIsSmall(t *testing.T) {
 	const n = 10_000
 	base := ledgerHeap(2, 2, 20, 2*n)

@@ -35,7 +35,7 @@ type Model struct {
 	// 4,000).
 	WarmReads, WarmWrites float64
 	// Scale multiplies every limit, as the run's throttling emulator did
-	// (bench/limits); 0 means 1, DynamoDB's own.
+	// (bench/emulate); 0 means 1, DynamoDB's own.
 	Scale float64
 	// Unserved, when set, counts the calls that would have read from and
 	// written to a target's partition key value but ended throttled: their
@@ -65,7 +65,7 @@ func (m Model) Analyze(l *Ledger) Report {
 		Requests:     run.requests,
 		MeasuredRate: run.rate,
 		TargetRate:   m.TargetRate,
-		Limits:       limits(),
+		Rules:        rules(),
 		Scale:        run.scale(),
 	}
 	r.PartitionLimit = run.partitionLimitText()

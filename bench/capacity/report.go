@@ -26,7 +26,7 @@ type Report struct {
 	Cost          Cost           `json:"cost"`
 	Patterns      []PatternUsage `json:"patterns"`
 	Disagreements []Disagreement `json:"disagreements"`
-	Limits        []Limit        `json:"limits"`
+	Rules         []Rule         `json:"limits"`
 	Findings      []string       `json:"findings"`
 	// Scale is the factor the run put on every limit (1: DynamoDB's own);
 	// PartitionLimit names one partition's, scaled.
@@ -214,11 +214,11 @@ type Cost struct {
 	WCUHour          float64 `json:"price_per_wcu_hour"`
 }
 
-// Limit is one rule or number the model applied (Value and Unit when it
+// Rule is one rule or number the model applied (Value and Unit when it
 // has one), what it rests on (Basis: "documented" by an AWS page,
 // "measured" on real DynamoDB by a public capture, or "inferred" where the
 // public record is silent) and its source.
-type Limit struct {
+type Rule struct {
 	Name   string  `json:"name"`
 	Value  float64 `json:"value,omitempty"`
 	Unit   string  `json:"unit,omitempty"`

@@ -35,16 +35,16 @@ func (r *run) tableLimitText(write bool) string {
 	return fmt.Sprintf("%s %s/s on-demand table quota%s", thousands(n), side, scaleText(r.scale()))
 }
 
-// What a rule rests on, in Limit.Basis.
+// What a rule rests on, in Rule.Basis.
 const (
 	basisDocumented = "documented" // an AWS page states it
 	basisMeasured   = "measured"   // a public measurement of real DynamoDB shows it
 	basisInferred   = "inferred"   // the public record is silent; the model assumes it
 )
 
-// limits lists every rule and number the model applied, with what it
+// rules lists every rule and number the model applied, with what it
 // rests on and its source.
-func limits() []Limit {
+func rules() []Rule {
 	const (
 		guide  = "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/"
 		rw     = guide + "read-write-operations.html"
@@ -53,7 +53,7 @@ func limits() []Limit {
 		guess  = basisInferred
 		quotas = guide + "ServiceQuotas.html"
 	)
-	return []Limit{
+	return []Rule{
 		{"read unit: strongly consistent; half eventually consistent, double transactional", ddbitem.ReadUnitBytes, "bytes", doc, rw + "#read-operation-consumption"},
 		{"write unit; double transactional", ddbitem.WriteUnitBytes, "bytes", doc, rw + "#write-operation-consumption"},
 		{"index writes inside a transaction are not doubled", 0, "", meas, "https://github.com/nubo-db/dynoxide/pull/188"},

@@ -20,7 +20,7 @@ func TestRulesRestOnTheirSources(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			found := false
-			for _, l := range limits() {
+			for _, l := range rules() {
 				if !strings.Contains(l.Name, c.name) {
 					continue
 				}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/ddbharness/ddbharness/bench"
 	"github.com/ddbharness/ddbharness/bench/capacity"
-	"github.com/ddbharness/ddbharness/bench/limits"
+	"github.com/ddbharness/ddbharness/bench/emulate"
 	"github.com/ddbharness/ddbharness/ddbitem"
 )
 
@@ -84,7 +84,10 @@ func WriteHeat(w io.Writer, out bench.Outcome) error {
 	}
 	cell := max(1, min(heatCellMax, heatWidth/seconds))
 	width := max(heatLabel+cell*seconds+20, heatMinWidth)
-	height := heatTop + heatRow*max(len(rows), 1) + 76
+	height := heatTop + heatRow*max(len(rows), 1) + 60
+	if drained {
+		height += 16 // the line that says the drain is left out
+	}
 
 	p := &printer{w: w}
 	p.f(`<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="12">`+"\n", width, height)
@@ -135,7 +138,7 @@ func WriteHeat(w io.Writer, out bench.Outcome) error {
 // heatRows picks the keys to show: the HeatRows keys with the busiest
 // seconds, hottest first, with the attempts the emulator refused on each
 // (t, from the capacity report's start).
-func heatRows(hot []capacity.HotKey, scale float64, t *limits.Throttling, start time.Time) []heatRowData {
+func heatRows(hot []capacity.HotKey, scale float64, t *emulate.Throttling, start time.Time) []heatRowData {
 	refused := map[[2]string]map[int]int64{}
 	if t != nil {
 		for _, ks := range t.Keys {

@@ -237,7 +237,7 @@ func (p *printer) capacity(r capacity.Report) {
 	p.filtered(r.Patterns)
 	p.disagreements(r.Disagreements)
 	p.warm(r.Warm)
-	p.rules(r.Limits)
+	p.rules(r.Rules)
 }
 
 // filtered shows what the patterns that filter or count paid for against
@@ -296,7 +296,7 @@ func growText(w *capacity.WarmCeiling) string {
 
 // rules lists every rule and number the model applied, with what it
 // rests on and its source.
-func (p *printer) rules(ls []capacity.Limit) {
+func (p *printer) rules(ls []capacity.Rule) {
 	if len(ls) == 0 {
 		return
 	}

@@ -7,14 +7,14 @@ import (
 	"time"
 
 	"github.com/ddbharness/ddbharness/bench"
+	"github.com/ddbharness/ddbharness/bench/emulate"
 	"github.com/ddbharness/ddbharness/bench/engine"
-	"github.com/ddbharness/ddbharness/bench/limits"
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 )
 
 // LimitsText says which limits a run is under, for its first lines.
-func LimitsText(lim bench.Limits) string {
+func LimitsText(lim bench.Emulation) string {
 	if lim.Off {
 		return "DynamoDB's limits off (LIMITS=off): nothing is throttled"
 	}
@@ -28,11 +28,11 @@ func LimitsText(lim bench.Limits) string {
 
 // limitsOf is the limits a run was under: what the emulator measured at,
 // else what the run was given (a run that stopped before measuring).
-func limitsOf(out bench.Outcome) bench.Limits {
+func limitsOf(out bench.Outcome) bench.Emulation {
 	if t := out.Throttling; t != nil {
-		return bench.Limits{Scale: t.Scale}
+		return bench.Emulation{Scale: t.Scale}
 	}
-	return out.Limits
+	return out.Emulation
 }
 
 // throttling writes what the emulator measured beside the model's
@@ -96,7 +96,7 @@ func p99s(out bench.Outcome) func(designs.PatternID) string {
 	return func(id designs.PatternID) string { return engine.Latency(p99[id].Round(10 * time.Microsecond)) }
 }
 
-func partitionName(pt limits.PartitionThrottles) string {
+func partitionName(pt emulate.PartitionThrottles) string {
 	if pt.Isolated {
 		return fmt.Sprintf("%d (isolated)", pt.Partition)
 	}

@@ -12,8 +12,8 @@ import (
 
 	"github.com/ddbharness/ddbharness/bench"
 	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/bench/emulate"
 	"github.com/ddbharness/ddbharness/bench/engine"
-	"github.com/ddbharness/ddbharness/bench/limits"
 	"github.com/ddbharness/ddbharness/designs"
 )
 
@@ -47,24 +47,24 @@ func throttledSample() bench.Outcome {
 		})
 	out.Capacity = throttledCapacity()
 	const demand = 1.75 // WCU per request of the mix on the partition
-	out.Throttling = &limits.Throttling{Scale: 0.01, Billing: "on-demand", Rate: 20,
-		Patterns: []limits.PatternThrottles{
+	out.Throttling = &emulate.Throttling{Scale: 0.01, Billing: "on-demand", Rate: 20,
+		Patterns: []emulate.PatternThrottles{
 			{Pattern: "AP-03", Calls: 12, Attempts: 12, Refused: 4, Throttled: 4, Cancelled: 4, Conflicts: 3, ConflictCancelled: 2},
 			{Pattern: "AP-06", Calls: 24, Attempts: 24},
 			{Pattern: "AP-07", Calls: 12, Attempts: 12},
 			{Pattern: "AP-08", Calls: 12, Attempts: 23, Refused: 14, Throttled: 3},
 		},
-		Partitions: []limits.PartitionThrottles{{Target: designs.MainTable, Partition: 3, Keys: []string{"CLIENT#1", "CLIENT#4", "CLIENT#2"},
+		Partitions: []emulate.PartitionThrottles{{Target: designs.MainTable, Partition: 3, Keys: []string{"CLIENT#1", "CLIENT#4", "CLIENT#2"},
 			Side: "write", Limit: 10, First: t0.Add(1250 * time.Millisecond), FirstSecond: 1.2, ThrottledSeconds: 2,
 			Refused: 18, Calls: 18, Throttled: 7, HeldUnits: 10.4, DemandPerRequest: demand,
 			ForecastRate: 10 / demand, MeasuredRate: 10.4 / demand, Share: 7.0 / 12, ForecastShare: 1 - 10/demand/20}},
-		Keys: []limits.KeySecond{
+		Keys: []emulate.KeySecond{
 			{Target: designs.MainTable, Key: "CLIENT#1", Second: t0.Add(time.Second), Refused: 7},
 			{Target: designs.MainTable, Key: "CLIENT#4", Second: t0.Add(time.Second), Refused: 1}, // not among the hot keys
 			{Target: designs.MainTable, Key: "CLIENT#1", Second: t0.Add(2 * time.Second), Refused: 10},
 		},
 		Calls: 60, Retries: 11, Refused: 18, Throttled: 7, Cancelled: 4,
-		Conflicts: 3, ConflictCancelled: 2, ConflictItems: []limits.ItemConflicts{{Item: "CLIENT#1 / CLIENT", Conflicts: 2}, {Item: "CLIENT#2 / CLIENT", Conflicts: 1}},
+		Conflicts: 3, ConflictCancelled: 2, ConflictItems: []emulate.ItemConflicts{{Item: "CLIENT#1 / CLIENT", Conflicts: 2}, {Item: "CLIENT#2 / CLIENT", Conflicts: 1}},
 	}
 	return out
 }
@@ -180,8 +180,8 @@ func TestUnthrottledRunSaysLimitsOff(t *testing.T) {
 
 func TestThrottledRunWithNothingRefused(t *testing.T) {
 	out := sample()
-	out.Throttling = &limits.Throttling{Scale: 1, Billing: "on-demand", Rate: 20, Calls: 60,
-		Patterns: []limits.PatternThrottles{{Pattern: "AP-03", Calls: 15, Attempts: 15}, {Pattern: "AP-06", Calls: 30, Attempts: 30}, {Pattern: "AP-07", Calls: 15, Attempts: 15}}}
+	out.Throttling = &emulate.Throttling{Scale: 1, Billing: "on-demand", Rate: 20, Calls: 60,
+		Patterns: []emulate.PatternThrottles{{Pattern: "AP-03", Calls: 15, Attempts: 15}, {Pattern: "AP-06", Calls: 30, Attempts: 30}, {Pattern: "AP-07", Calls: 15, Attempts: 15}}}
 	h := Headline(out)
 	if !strings.Contains(h, "; limits scale 1: 0.0% of calls throttled, 0 SDK retries;") || strings.Contains(h, "limits off") {
 		t.Errorf("Headline of a run that was not throttled under limits = %q", h)
@@ -219,7 +219,7 @@ func TestSaturationHeldByBackoffIsTheDesignsUnderItsLimits(t *testing.T) {
 // TestStoppedBeforeMeasuringSaysItsLimits: a run under scaled limits that
 // stopped while seeding measured nothing, yet its report names its limits.
 func TestStoppedBeforeMeasuringSaysItsLimits(t *testing.T) {
-	out := bench.Outcome{Limits: bench.Limits{Scale: 0.01}, Outcome: engine.Outcome{Scenario: "invoicing/month-end", Design: "invoicing", Interrupted: true}}
+	out := bench.Outcome{Emulation: bench.Emulation{Scale: 0.01}, Outcome: engine.Outcome{Scenario: "invoicing/month-end", Design: "invoicing", Interrupted: true}}
 	var b bytes.Buffer
 	if err := WriteSummary(&b, out); err != nil {
 		t.Fatal(err)

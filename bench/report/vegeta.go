@@ -15,8 +15,8 @@ import (
 
 	"github.com/ddbharness/ddbharness/bench"
 	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/bench/emulate"
 	"github.com/ddbharness/ddbharness/bench/engine"
-	"github.com/ddbharness/ddbharness/bench/limits"
 	"github.com/ddbharness/ddbharness/bench/meter"
 	"github.com/ddbharness/ddbharness/designs"
 )
@@ -94,8 +94,8 @@ type metrics struct {
 	Capacity       *capacity.Report `json:"capacity"`
 	// Limits says which limits the run was under; Throttling is what the
 	// emulator measured (null with limits off).
-	Limits     string             `json:"limits"`
-	Throttling *limits.Throttling `json:"throttling"`
+	Limits     string              `json:"limits"`
+	Throttling *emulate.Throttling `json:"throttling"`
 	// NonFinite names the figures that were NaN or infinite, written as 0
 	// since JSON has no such numbers.
 	NonFinite []string `json:"non_finite,omitempty"`

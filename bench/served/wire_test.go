@@ -12,7 +12,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/ddbharness/ddbharness/bench/limits"
+	"github.com/ddbharness/ddbharness/bench/emulate"
 	"github.com/ddbharness/ddbharness/bench/meter"
 	"github.com/ddbharness/ddbharness/bench/served"
 	"github.com/ddbharness/ddbharness/designs"
@@ -26,7 +26,7 @@ var wireSchema = designs.Schema{PK: "PK", SK: "SK"}
 // observer must count them as it would count AWS's.
 var _ = Describe("what the service answered, on the wire", Label("wire"), func() {
 	var (
-		e     *limits.Emulator
+		e     *emulate.Emulator
 		obs   *served.Observer
 		db    *meter.Client
 		clock *ddbtest.Clock
@@ -37,7 +37,7 @@ var _ = Describe("what the service answered, on the wire", Label("wire"), func()
 		// Scale 0.001 on one partition: the table serves 1 write unit a
 		// second, so while the clock stands still a second small put is
 		// refused, and so is every retry of it.
-		e = limits.New(wireSchema, limits.Config{Scale: 0.001, Partitions: 1, Now: clock.Now})
+		e = emulate.New(wireSchema, emulate.Config{Scale: 0.001, Partitions: 1, Now: clock.Now})
 		obs = served.New()
 		db = e.Client(dynamodb.New(raw.Options(), ddbtest.QuickRetries, observed(obs)))
 		table = designs.TableName("served", fmt.Sprintf("p%d", GinkgoParallelProcess()))

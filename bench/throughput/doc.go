@@ -6,11 +6,11 @@
 // own (split for heat). It is pure: no SDK, no clock of its own (times are
 // Unix nanoseconds the caller passes), no report.
 //
-// Two callers drive it. bench/limits decides every attempt of a live run
+// Two callers drive it. bench/emulate decides every attempt of a live run
 // with it, from the SDK's middleware; bench/capacity replays a run's
 // ledger through it, second by second, so the forecast and the emulator
 // refuse by the same rules. Each rule's figure is a constant in
-// ddbitem/limits.go with its source beside it; what AWS does not publish
+// ddbitem/quotas.go with its source beside it; what AWS does not publish
 // is marked inferred where it is applied.
 package throughput
 

@@ -12,7 +12,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/ddbharness/ddbharness/bench/capacity"
-	"github.com/ddbharness/ddbharness/bench/limits"
+	"github.com/ddbharness/ddbharness/bench/emulate"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/designs/invoicing"
 	"github.com/ddbharness/ddbharness/fixtures"
@@ -20,7 +20,7 @@ import (
 )
 
 // Throttling specs: the same patterns, run through bench's instrumented
-// client with package limits installed, on this process's own table. The
+// client with package emulate installed, on this process's own table. The
 // emulator refuses before DynamoDB Local sees a call, as DynamoDB would.
 
 // cancelledForThrottling returns the reason codes of a transaction
@@ -42,7 +42,7 @@ func cancelledForThrottling(err error) []string {
 var _ = Describe("AP-03 create invoice, throttled", Label("AP-03", "main-table"), func() {
 	var (
 		clock     *ddbtest.Clock
-		e         *limits.Emulator
+		e         *emulate.Emulator
 		throttled invoicing.Table
 		client    invoicing.Client
 	)
@@ -51,7 +51,7 @@ var _ = Describe("AP-03 create invoice, throttled", Label("AP-03", "main-table")
 		Expect(table.CreateClient(ctx, client)).To(Succeed())
 		clock = ddbtest.NewClock()
 		// 0.001: each of the 4 partitions serves 1 write unit a second.
-		e = limits.New(invoicing.Schema, limits.Config{Scale: 0.001, Partitions: 4, Now: clock.Now})
+		e = emulate.New(invoicing.Schema, emulate.Config{Scale: 0.001, Partitions: 4, Now: clock.Now})
 		throttled = invoicing.Table{DB: e.Client(dynamodb.New(env.DB.Options(), ddbtest.QuickRetries)), Name: env.Table}
 		e.Enable()
 	})
@@ -97,7 +97,7 @@ var _ = Describe("seeding through the Loader, throttled", func() {
 		clock := ddbtest.NewClock()
 		// 0.01: each of the 4 partitions serves 10 write units a second,
 		// the table 40 (a new on-demand table's warm throughput, scaled).
-		e := limits.New(invoicing.Schema, limits.Config{Scale: 0.01, Partitions: 4, Now: clock.Now})
+		e := emulate.New(invoicing.Schema, emulate.Config{Scale: 0.01, Partitions: 4, Now: clock.Now})
 		// The SDK's own retryer, as a seed has it.
 		l := fixtures.NewLoader(e.Client(env.DB), env.Table, invoicing.Schema)
 		seed := invoicing.Table{DB: l, Name: env.Table}
@@ -174,8 +174,8 @@ var _ = Describe("seeding through the Loader, throttled", func() {
 })
 var _ = Describe("seeding through the Loader, table throttled", func() {
 	It("rides out a table that refuses whole batches for 10 s, as DefaultRetry documents", func(ctx SpecContext) {
-		e := limits.New(invoicing.Schema, limits.Config{Scale: 0.01, Partitions: 4}) // the real clock
-		l := fixtures.NewLoader(e.Client(env.DB), env.Table, invoicing.Schema)       // the SDK's default retryer
+		e := emulate.New(invoicing.Schema, emulate.Config{Scale: 0.01, Partitions: 4}) // the real clock
+		l := fixtures.NewLoader(e.Client(env.DB), env.Table, invoicing.Schema)         // the SDK's default retryer
 		c := fake.Client()
 		Expect(invoicing.Table{DB: l, Name: env.Table}.CreateClient(ctx, c)).To(Succeed())
 		e.Enable()
@@ -200,10 +200,10 @@ func keyApart(parts int, pks ...string) string {
 	GinkgoHelper()
 	taken := map[int]bool{}
 	for _, pk := range pks {
-		taken[limits.Placement(pk, parts)] = true
+		taken[emulate.Placement(pk, parts)] = true
 	}
 	for i := 0; ; i++ {
-		if k := fmt.Sprintf("elsewhere-%d", i); !taken[limits.Placement(k, parts)] {
+		if k := fmt.Sprintf("elsewhere-%d", i); !taken[emulate.Placement(k, parts)] {
 			return k
 		}
 	}

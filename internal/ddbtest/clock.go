@@ -9,7 +9,7 @@ import (
 )
 
 // Clock is a clock specs move by hand: under throttling (package
-// bench/limits), a drained partition then stays drained across the SDK's
+// bench/emulate), a drained partition then stays drained across the SDK's
 // retries, and refills when the spec says.
 type Clock struct {
 	mu  sync.Mutex

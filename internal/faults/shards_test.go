@@ -13,7 +13,7 @@ import (
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 
 	"github.com/ddbharness/ddbharness/bench/capacity"
-	"github.com/ddbharness/ddbharness/bench/limits"
+	"github.com/ddbharness/ddbharness/bench/emulate"
 	"github.com/ddbharness/ddbharness/bench/report"
 	"github.com/ddbharness/ddbharness/internal/ddblocal"
 	"github.com/ddbharness/ddbharness/internal/ddbtest"
@@ -26,8 +26,8 @@ type runFigures struct {
 		ID      string         `json:"id"`
 		Metrics vegeta.Metrics `json:"metrics"`
 	} `json:"patterns"`
-	Capacity   capacity.Report    `json:"capacity"`
-	Throttling *limits.Throttling `json:"throttling"`
+	Capacity   capacity.Report     `json:"capacity"`
+	Throttling *emulate.Throttling `json:"throttling"`
 }
 
 func figuresIn(dir string) runFigures {
@@ -128,7 +128,7 @@ var _ = Describe("a run split over two load machines, merged", Serial, Label("fa
 		Expect(a.Throttling).NotTo(BeNil())
 		Expect(b.Throttling).NotTo(BeNil())
 		Expect(a.Throttling.Refused).To(BeNumerically(">", 0), "the one-machine run never throttled: the comparison would prove nothing")
-		share := func(t *limits.Throttling) float64 { return float64(t.Throttled) / float64(t.Calls) }
+		share := func(t *emulate.Throttling) float64 { return float64(t.Throttled) / float64(t.Calls) }
 		GinkgoWriter.Printf("throttled: one machine %d of %d calls (%d refused attempts), merged %d of %d (%d)\n",
 			a.Throttling.Throttled, a.Throttling.Calls, a.Throttling.Refused, b.Throttling.Throttled, b.Throttling.Calls, b.Throttling.Refused)
 		Expect(share(b.Throttling)).To(BeNumerically("~", share(a.Throttling), max(0.25*share(a.Throttling), 0.01)), "see withinAQuarter")

@@ -1,4 +1,4 @@
-// Package limits throttles DynamoDB calls the way real DynamoDB does, on any
+// Package emulate throttles DynamoDB calls the way real DynamoDB does, on any
 // endpoint (DynamoDB Local never throttles): partition by partition, on the
 // capacity rules bench's report uses, with the errors AWS answers, so that
 // the SDK's own retryer, a batch's unprocessed items and a transaction
@@ -35,7 +35,7 @@
 //
 // Scale multiplies every rate (partitions, budgets, warm throughput,
 // quotas), so a design's throttling shows at rates one machine can drive.
-package limits
+package emulate
 
 import (
 	"sync"

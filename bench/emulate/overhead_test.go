@@ -1,4 +1,4 @@
-package limits
+package emulate
 
 import (
 	"context"
@@ -21,7 +21,7 @@ import (
 // before each attempt, holding and releasing its estimate, and debiting
 // its charges. GetItems of 1,000 partition key values, none refused (the
 // table is provisioned far above the load).
-// Run it: go test ./bench/limits -run '^$' -bench Overhead
+// Run it: go test ./bench/emulate -run '^$' -bench Overhead
 func BenchmarkOverhead(b *testing.B) {
 	body := []byte(`{"Item":{"PK":{"S":"K"},"SK":{"S":"A"},"Name":{"S":"an item with a name of some length"}},"ConsumedCapacity":{"TableName":"t","CapacityUnits":0.5}}`)
 	s := designs.Schema{PK: "PK", SK: "SK", GSIs: []designs.Index{{Name: "ByG", PK: "G", SK: "SK"}},

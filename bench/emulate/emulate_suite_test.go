@@ -1,4 +1,4 @@
-package limits
+package emulate
 
 import (
 	"testing"
@@ -10,13 +10,13 @@ import (
 	"github.com/ddbharness/ddbharness/internal/ddbtest"
 )
 
-func TestLimits(t *testing.T) {
+func TestEmulate(t *testing.T) {
 	RegisterFailHandler(Fail)
-	RunSpecs(t, "limits", Label("limits"))
+	RunSpecs(t, "emulate", Label("emulate"))
 }
 
 // raw is a client of this run's DynamoDB Local, nil when the label filter
 // lets no spec that needs one run.
 var raw *dynamodb.Client
 
-var _ = ddbtest.Local(func(_ SpecContext, db *dynamodb.Client) { raw = db }, func() bool { return ddbtest.WillRun(Label("limits", "wire")) })
+var _ = ddbtest.Local(func(_ SpecContext, db *dynamodb.Client) { raw = db }, func() bool { return ddbtest.WillRun(Label("emulate", "wire")) })

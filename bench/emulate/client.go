@@ -1,4 +1,4 @@
-package limits
+package emulate
 
 import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"

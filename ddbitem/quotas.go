@@ -1,7 +1,8 @@
 package ddbitem
 
-// DynamoDB's limits, the one home of every number the harness enforces or
-// models. Each cites the page that states it.
+// DynamoDB's quotas and unit sizes (AWS's "Service, account, and table
+// quotas"), the one home of every number the harness enforces or models.
+// Each cites the page that states it.
 const (
 	// ReadUnitBytes and WriteUnitBytes are what one read unit (a strongly
 	// consistent read; an eventually consistent read costs half a unit, a

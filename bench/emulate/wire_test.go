@@ -1,4 +1,4 @@
-package limits
+package emulate
 
 import (
 	"context"
@@ -41,7 +41,7 @@ var _ = Describe("on the wire, as DynamoDB answers", Label("wire"), func() {
 		cfg.Now = clock.Now
 		e = New(schema, cfg)
 		db = e.Client(dynamodb.New(raw.Options(), ddbtest.QuickRetries))
-		table = designs.TableName("limits", fmt.Sprintf("p%d", GinkgoParallelProcess()))
+		table = designs.TableName("emulate", fmt.Sprintf("p%d", GinkgoParallelProcess()))
 		Expect(designs.CreateTable(ctx, raw, schema, table)).To(Succeed())
 		DeferCleanup(func(ctx SpecContext) { Expect(designs.DeleteTable(ctx, raw, table)).To(Succeed()) })
 		e.Enable()
