@@ -6,21 +6,18 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
-	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/ddblocal"
 )
 
 // checkEndpoint refuses a client whose endpoint is not on this machine,
-// unless the user opted in, and reports whether it is off this machine. A
-// client that does not say where it sends requests is refused too.
+// unless the user opted in (ddblocal's Env.Reach decides), and reports
+// whether it is off this machine. A client that does not say where it
+// sends requests is refused too.
 func checkEndpoint(db DynamoDB) (remote bool, err error) {
 	endpoint := "the default AWS endpoint"
 	if o, ok := db.(interface{ Options() dynamodb.Options }); ok {
 		if e := aws.ToString(o.Options().BaseEndpoint); e != "" {
 			endpoint = e
-		}
-		if ddblocal.IsLoopback(endpoint) {
-			return false, nil
 		}
 	} else {
 		endpoint = "an unknown endpoint"
@@ -29,9 +26,8 @@ func checkEndpoint(db DynamoDB) (remote bool, err error) {
 	if err != nil {
 		return true, err
 	}
-	if !env.AllowRemote {
-		return true, fmt.Errorf("bench: refusing to run against %s, which is not this machine: set %s=1 to let bench create, load and delete its own %s* table there",
-			endpoint, ddblocal.EnvAllowRemote, designs.TablePrefix)
+	if remote, err = env.Reach(endpoint, "bench's client endpoint"); err != nil {
+		return true, fmt.Errorf("bench: %w", err)
 	}
-	return true, nil
+	return remote, nil
 }

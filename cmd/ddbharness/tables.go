@@ -52,9 +52,8 @@ func runTables(ctx context.Context, args []string) error {
 	if env.Endpoint == "" {
 		return badInputf("tables: %s is not set: set it to the endpoint to look at (an embedded DynamoDB Local keeps nothing once its run ends)", ddblocal.EnvEndpoint)
 	}
-	if !ddblocal.IsLoopback(env.Endpoint) && !env.AllowRemote {
-		return badInputf("tables: %s=%s is not this machine: set %s=1 to let the harness list and delete its own %s* tables there",
-			ddblocal.EnvEndpoint, ddblocal.Redact(env.Endpoint), ddblocal.EnvAllowRemote, designs.TablePrefix)
+	if _, err := env.Reach(env.Endpoint, ddblocal.EnvEndpoint); err != nil {
+		return badInputf("tables: %v", err)
 	}
 	db := ddblocal.Client(env.Endpoint)
 	listCtx, cancel := context.WithTimeout(ctx, tablesTimeout)

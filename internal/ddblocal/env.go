@@ -82,3 +82,18 @@ func IsLoopback(endpoint string) bool {
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
 }
+
+// Reach decides, for every command alike, whether the harness may send
+// requests to endpoint: one on this machine always, any other only with
+// the user's opt-in (DDBHARNESS_ALLOW_REMOTE=1). remote says it is off
+// this machine; err, a *RemoteError naming the variable (or the words) the
+// endpoint came from, says it may not be used.
+func (e Env) Reach(endpoint, from string) (remote bool, err error) {
+	if IsLoopback(endpoint) {
+		return false, nil
+	}
+	if !e.AllowRemote {
+		return true, &RemoteError{Var: from, Endpoint: endpoint}
+	}
+	return true, nil
+}

@@ -158,18 +158,22 @@ func (e *ExitError) Error() string {
 // enough that a closed port or a dead run's endpoint shows at once.
 const RefusedGrace = 2 * time.Second
 
-// RemoteError is a non-loopback endpoint without the user's opt-in:
-// Start refuses it before sending anything there.
+// RemoteError is a non-loopback endpoint without the user's opt-in (Env.
+// Reach): the harness refuses it before sending anything there.
 type RemoteError struct {
-	Var      string // the variable that named it
+	Var      string // the variable that named it, or words that say where it came from
 	Endpoint string
 }
 
 func (e *RemoteError) Error() string {
-	return fmt.Sprintf("%s=%s is not on this machine, and the harness sends nothing there without %s=1. "+
-		"Set %s=1 to let it call that endpoint with your AWS credentials and create, load and delete its own %s* tables there; "+
-		"or unset %s to use an embedded DynamoDB Local",
-		e.Var, e.Endpoint, EnvAllowRemote, EnvAllowRemote, designs.TablePrefix, e.Var)
+	where := e.Var + "=" + Redact(e.Endpoint)
+	unset := "or unset " + e.Var + " to use an embedded DynamoDB Local"
+	if !strings.HasPrefix(e.Var, "AWS_") && !strings.HasPrefix(e.Var, "DDBHARNESS_") {
+		where, unset = e.Var+" "+Redact(e.Endpoint), "or point it at DynamoDB Local"
+	}
+	return fmt.Sprintf("%s is not on this machine, and the harness sends nothing there without %s=1. "+
+		"Set %s=1 to let it call that endpoint with your AWS credentials and create, load and delete its own %s* tables there; %s",
+		where, EnvAllowRemote, EnvAllowRemote, designs.TablePrefix, unset)
 }
 
 // Start returns the server to use; call its Stop when done. Given an
@@ -223,12 +227,12 @@ func Start(ctx context.Context, opts ...Option) (*Server, error) {
 // came from, so a run's own endpoint never blames a variable the user did
 // not set.
 func given(ctx context.Context, env Env, timeout time.Duration) (*Server, error) {
-	if !IsLoopback(env.Endpoint) && !env.AllowRemote {
-		name := EnvEndpoint
-		if env.FromRunner {
-			name = EnvRunEndpoint
-		}
-		return nil, &RemoteError{Var: name, Endpoint: env.Endpoint}
+	from := EnvEndpoint
+	if env.FromRunner {
+		from = EnvRunEndpoint
+	}
+	if _, err := env.Reach(env.Endpoint, from); err != nil {
+		return nil, err
 	}
 	err := remoteCredentials(ctx, env.Endpoint)
 	if err == nil {
