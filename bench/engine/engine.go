@@ -31,11 +31,14 @@ type DynamoDB interface {
 // beyond their latency. Client wraps the table's client for the driver
 // (seeding and warm-up included); Start is called when the measured phase
 // begins and Stop when its last call has ended, before the table is
-// deleted.
+// deleted. Cut is called once, as soon as the test bed fails, with the
+// time from which its calls are not the design's: nothing the Meter sees
+// from then on should count.
 type Meter interface {
 	Client(db designs.DB) designs.DB
 	Start()
 	Stop(ctx context.Context)
+	Cut(at time.Time)
 }
 
 // Outcome is what a run measured: vegeta's metrics for the whole mix and

@@ -17,7 +17,7 @@ var errTestBed = errors.New("the test bed failed")
 // is kept); falling behind the pace is noted and the run goes on.
 type bed struct {
 	stop      context.CancelCauseFunc
-	cut       func(time.Time) // the Meter's Cut, when it has one
+	cut       func(time.Time) // the Meter's Cut, when the run has a Meter
 	watch     <-chan struct{}
 	cause     func() error
 	mu        sync.Mutex
@@ -28,17 +28,10 @@ type bed struct {
 	infra     infraWindow
 }
 
-// Cutter is what a Meter may add to Meter: Cut is called once, as soon as
-// the test bed fails, with the time from which its calls are not the
-// design's; nothing it sees from then on should count.
-type Cutter interface {
-	Cut(at time.Time)
-}
-
 func newBed(cfg config, stop context.CancelCauseFunc) *bed {
 	b := &bed{stop: stop, watch: cfg.watch, cause: cfg.watchCause, phase: PhaseCreate}
-	if c, ok := cfg.meter.(Cutter); ok {
-		b.cut = c.Cut
+	if cfg.meter != nil {
+		b.cut = cfg.meter.Cut
 	}
 	return b
 }
