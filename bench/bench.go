@@ -21,6 +21,7 @@ import (
 	"github.com/ddbharness/ddbharness/bench/engine"
 	"github.com/ddbharness/ddbharness/bench/meter"
 	"github.com/ddbharness/ddbharness/bench/served"
+	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/ddblocal"
@@ -90,10 +91,7 @@ type Emulation struct {
 
 // scale is the scale of the limits this process emulates.
 func (l Emulation) scale() float64 {
-	s := l.Scale
-	if s <= 0 {
-		s = 1
-	}
+	s := throughput.Scale(l.Scale)
 	if l.Share > 0 && l.Share < 1 {
 		s *= l.Share
 	}
@@ -132,8 +130,8 @@ func Run(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, opts ...
 // client. Seeding and warm-up are not throttled.
 func RunLimited(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, lim Emulation, opts ...engine.Option) (Outcome, error) {
 	m := &metered{schema: sc.Design.Schema, names: keytab.New()}
-	if !lim.Off && lim.Scale <= 0 {
-		lim.Scale = 1
+	if !lim.Off {
+		lim.Scale = throughput.Scale(lim.Scale)
 	}
 	c, sdk := db.(*dynamodb.Client)
 	if !lim.Off && !sdk {

@@ -1,9 +1,9 @@
 package capacity
 
 import (
-	"github.com/ddbharness/ddbharness/ddbitem"
 	"time"
 
+	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 )
 

@@ -2,8 +2,9 @@ package capacity
 
 import (
 	"cmp"
-	"github.com/ddbharness/ddbharness/ddbitem"
 	"slices"
+
+	"github.com/ddbharness/ddbharness/ddbitem"
 )
 
 // MinGrowthWrites is how many of an item's writes must have enlarged it

@@ -8,6 +8,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 )
@@ -196,12 +197,7 @@ func (r *run) addUnserved(g *group) {
 }
 
 // scale is the factor on every limit.
-func (r *run) scale() float64 {
-	if r.Scale > 0 {
-		return r.Scale
-	}
-	return 1
-}
+func (r *run) scale() float64 { return throughput.Scale(r.Scale) }
 
 // space is the partition space a target's traffic lands in: an LSI's is
 // its table's.

@@ -3,8 +3,9 @@ package capacity
 import (
 	"cmp"
 	"fmt"
-	"github.com/ddbharness/ddbharness/ddbitem"
 	"slices"
+
+	"github.com/ddbharness/ddbharness/ddbitem"
 )
 
 // partitionLimitText names the per-partition limit in reports, and the

@@ -113,9 +113,7 @@ type Emulator struct {
 
 // New returns an emulator, off, for the tables of schema s.
 func New(s designs.Schema, cfg Config) *Emulator {
-	if cfg.Scale <= 0 {
-		cfg.Scale = 1
-	}
+	cfg.Scale = throughput.Scale(cfg.Scale)
 	if cfg.IsolateAfter == 0 {
 		cfg.IsolateAfter = DefaultIsolateAfter
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/ddbharness/ddbharness/bench"
 	"github.com/ddbharness/ddbharness/bench/capacity"
 	"github.com/ddbharness/ddbharness/bench/emulate"
+	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/ddbitem"
 )
 
@@ -64,10 +65,7 @@ type heatRowData struct {
 // limit the key used that second at the measured rate.
 func WriteHeat(w io.Writer, out bench.Outcome) error {
 	r := out.Capacity
-	scale := max(r.Scale, 0)
-	if scale == 0 {
-		scale = 1
-	}
+	scale := throughput.Scale(r.Scale)
 	rows := heatRows(r.Hot, scale, out.Throttling, r.Start)
 	// The columns are the measured window, the span of every rate in the
 	// report; what calls charged in the drain after it is left out, and

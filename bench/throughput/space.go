@@ -76,10 +76,7 @@ type partition struct {
 // https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/on-demand-capacity-mode.html
 // https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/warm-throughput.html
 func NewSpace(c Config, now int64) *Space {
-	k := c.Scale
-	if k <= 0 {
-		k = 1
-	}
+	k := Scale(c.Scale)
 	s := &Space{placed: map[string]int{}, parts: map[int]*partition{}, seed: c.PlacementSeed, isolateAfter: c.IsolateAfter,
 		limit: [2]float64{ddbitem.PartitionRCU * k, ddbitem.PartitionWCU * k}}
 	if s.isolateAfter == 0 {
@@ -337,4 +334,14 @@ func (g *growth) settle(now int64) {
 // allowance is what the space serves per second on side.
 func (g *growth) allowance(side int) float64 {
 	return min(g.quota[side], max(g.warm[side], ddbitem.GrowFactor*g.peak[side]))
+}
+
+// Scale is the factor on DynamoDB's limits a setting asks for: 0 (unset)
+// or less means 1, real DynamoDB's own. Every layer that scales limits
+// reads its setting through here.
+func Scale(k float64) float64 {
+	if k <= 0 {
+		return 1
+	}
+	return k
 }
