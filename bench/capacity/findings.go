@@ -3,12 +3,11 @@ package capacity
 import (
 	"cmp"
 	"fmt"
-	"math"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/internal/figure"
 )
 
 // maxGrowthFindings bounds the growth sentences per kind: the report
@@ -26,16 +25,16 @@ func findings(r Report) []string {
 		}
 		seen[h.Target] = true
 		s := fmt.Sprintf("The hottest partition key of %s is %q (%.0f%% of its 3×WCU+RCU weight, mostly %s), peaking at %s RCU/s and %s WCU/s",
-			targetName(h.Target), h.Key, 100*h.Share, h.Pattern, decimal(h.PeakRCU), decimal(h.PeakWCU))
+			targetName(h.Target), h.Key, 100*h.Share, h.Pattern, figure.Units(h.PeakRCU), figure.Units(h.PeakWCU))
 		if h.ThrottleRate > 0 {
-			s += fmt.Sprintf("; its partition reaches %s at %s requests/s of this mix", r.PartitionLimit, decimal(h.ThrottleRate))
+			s += fmt.Sprintf("; its partition reaches %s at %s requests/s of this mix", r.PartitionLimit, figure.Units(h.ThrottleRate))
 		}
 		out = append(out, s+".")
 	}
 	if c := r.Ceiling; c != nil {
 		where := place(c.Target, c.Key)
 		s := fmt.Sprintf("The first limit this mix reaches is %s on %s, at %s requests/s (%s× the measured %s requests/s)",
-			c.Limit, where, decimal(c.Rate), decimal(c.Factor), decimal(r.MeasuredRate))
+			c.Limit, where, figure.Units(c.Rate), figure.Units(c.Factor), figure.Units(r.MeasuredRate))
 		if c.Pattern != "" {
 			s += fmt.Sprintf(", driven mostly by %s", c.Pattern)
 		}
@@ -72,7 +71,7 @@ func findings(r Report) []string {
 	}
 	for _, d := range r.Disagreements {
 		out = append(out, fmt.Sprintf("DynamoDB Local reported %s capacity units for %s (%s) on %s where AWS's rules give %s (%d of %d calls differ).",
-			decimal(d.ExampleLocal), d.Pattern, d.Op, targetName(d.Target), decimal(d.ExampleUnits), d.Differing, d.Calls))
+			figure.Units(d.ExampleLocal), d.Pattern, d.Op, targetName(d.Target), figure.Units(d.ExampleUnits), d.Differing, d.Calls))
 	}
 	return out
 }
@@ -92,13 +91,13 @@ func filterFinding(p PatternUsage) string {
 		what = "counts (Select=COUNT)"
 	}
 	s := fmt.Sprintf("%s %s: DynamoDB charges every item it evaluates, so its %s %s calls paid for %s items",
-		p.Pattern, what, thousands(float64(calls)), p.Op, thousands(float64(p.Evaluated)))
+		p.Pattern, what, figure.Thousands(float64(calls)), p.Op, figure.Thousands(float64(p.Evaluated)))
 	if p.Counted == 0 && p.Evaluated > 0 {
-		s += fmt.Sprintf(" and returned %s (%.0f%%)", thousands(float64(p.Returned)), 100*float64(p.Returned)/float64(p.Evaluated))
+		s += fmt.Sprintf(" and returned %s (%.0f%%)", figure.Thousands(float64(p.Returned)), 100*float64(p.Returned)/float64(p.Evaluated))
 	}
-	s += fmt.Sprintf(", %s RCU a call", decimal(p.RCU/float64(max(1, p.Calls))))
+	s += fmt.Sprintf(", %s RCU a call", figure.Units(p.RCU/float64(max(1, p.Calls))))
 	if p.LocalCharged > 0 {
-		s += fmt.Sprintf("; %s of them are charged at DynamoDB Local's own figure, as the items they evaluated were not known", thousands(float64(p.LocalCharged)))
+		s += fmt.Sprintf("; %s of them are charged at DynamoDB Local's own figure, as the items they evaluated were not known", figure.Thousands(float64(p.LocalCharged)))
 	}
 	return s + "."
 }
@@ -106,15 +105,15 @@ func filterFinding(p PatternUsage) string {
 // forecastFinding describes the target rate's outcome.
 func forecastFinding(r Report, f *Forecast) []string {
 	if len(f.Over) == 0 {
-		return []string{fmt.Sprintf("At the target %s requests/s no partition key, table or index reaches its limit.", decimal(f.Rate))}
+		return []string{fmt.Sprintf("At the target %s requests/s no partition key, table or index reaches its limit.", figure.Units(f.Rate))}
 	}
 	worst := f.Over[0]
 	where := place(worst.Target, worst.Key)
 	out := []string{fmt.Sprintf("At the target %s requests/s about %.0f%% of requests would be throttled (inferred: the share over each limit is refused): %s would need %s RCU/s and %s WCU/s against %s (%.1f× its limit).",
-		decimal(f.Rate), 100*f.ThrottledFraction, where, decimal(worst.RCU), decimal(worst.WCU), worst.Limit, worst.Utilization)}
+		figure.Units(f.Rate), 100*f.ThrottledFraction, where, figure.Units(worst.RCU), figure.Units(worst.WCU), worst.Limit, worst.Utilization)}
 	if f.BurstBank > 0 {
 		s := fmt.Sprintf("Burst capacity would hold off the table-level throttling at %s requests/s for about %s if the table had left its throughput unused for the %.0f s before (a full bank; AWS keeps up to %.0f s of it, best effort)",
-			decimal(f.Rate), duration(f.BurstSeconds), f.BurstBank, f.BurstBank)
+			figure.Units(f.Rate), duration(f.BurstSeconds), f.BurstBank, f.BurstBank)
 		if f.BurstAfterRunSeconds > 0 {
 			s += fmt.Sprintf(", and for about %s after running at the measured rate (inferred: the bank keeps what that rate leaves unused)", duration(f.BurstAfterRunSeconds))
 		} else {
@@ -145,7 +144,7 @@ func replayFinding(r Report, f *Forecast) string {
 		parts = append(parts, fmt.Sprintf("%s %.0f%% of its %ss, in %d of %.0f s", where, 100*p.Refused, p.Side, p.Seconds, r.Seconds))
 	}
 	return fmt.Sprintf("Replayed at the target %s requests/s through the throughput engine the emulated limits run, on this run's placement (each call as measured, %s times as many; each key on its own), the hot keys' partitions would refuse: %s.",
-		decimal(f.Rate), decimal(f.Rate/max(r.MeasuredRate, 1e-9)), strings.Join(parts, "; "))
+		figure.Units(f.Rate), figure.Units(f.Rate/max(r.MeasuredRate, 1e-9)), strings.Join(parts, "; "))
 }
 
 // sharingText says how a key's ceiling depends on where its partition's
@@ -158,22 +157,22 @@ func sharingText(sh *Sharing) string {
 	return fmt.Sprintf("That rate is its partition's as this run placed the keys (%s, one draw: bench --placement-seed picks another): "+
 		"%s requests/s with a partition of its own, %s with the other hot keys spread over the %d partitions as likely, %s with all %d hot keys on its partition; "+
 		"placed at random, two of the %d hot keys share a partition with p = %.1f %%",
-		with, decimal(sh.Alone), decimal(sh.Expected), sh.Partitions, decimal(sh.Worst), sh.HotKeys, sh.HotKeys, 100*sh.Odds)
+		with, figure.Units(sh.Alone), figure.Units(sh.Expected), sh.Partitions, figure.Units(sh.Worst), sh.HotKeys, sh.HotKeys, 100*sh.Odds)
 }
 
 // warmFinding describes a new on-demand table's own ceiling.
 func warmFinding(w *WarmCeiling) string {
 	whose := fmt.Sprintf("A new on-demand table serves %s RRU/s, or %s WRU/s, or a linear combination of the two (its warm throughput, and each GSI's)",
-		thousands(w.ReadUnits), thousands(w.WriteUnits))
+		figure.Thousands(w.ReadUnits), figure.Thousands(w.WriteUnits))
 	if w.Declared {
 		whose = fmt.Sprintf("The scenario's warm throughput is %s RRU/s or %s WRU/s, or a linear combination (the table's and each GSI's; inferred to combine as a new table's)",
-			thousands(w.ReadUnits), thousands(w.WriteUnits))
+			figure.Thousands(w.ReadUnits), figure.Thousands(w.WriteUnits))
 	}
 	s := fmt.Sprintf("%s: this mix reaches it on %s at %s requests/s (%s× the measured rate)",
-		whose, targetName(w.Target), decimal(w.Rate), decimal(w.Factor))
+		whose, targetName(w.Target), figure.Units(w.Rate), figure.Units(w.Factor))
 	if w.GrowTo > 0 {
 		s += fmt.Sprintf("; DynamoDB may throttle traffic that more than doubles the previous peak within 30 minutes, so a ramp to %s requests/s takes %d doublings, about %s (inferred: counted from the warm throughput as the first peak)",
-			decimal(w.GrowTo), w.Doublings, duration(w.GrowSeconds))
+			figure.Units(w.GrowTo), w.Doublings, duration(w.GrowSeconds))
 	}
 	if w.DayOneRefused > 0 {
 		s += fmt.Sprintf(", and at the target rate on day one %.0f%% of those units would be refused", 100*w.DayOneRefused)
@@ -188,7 +187,7 @@ func warmFinding(w *WarmCeiling) string {
 func growthFinding(r Report, g Growth) string {
 	if g.Kind == "index key" {
 		return fmt.Sprintf("Partition key %q of index %s gathered %s bytes during the run (%s bytes/s at %s requests/s): a GSI key has no size limit, but it keeps growing with traffic, every Query of it reads more, and all its writes land on one key.",
-			g.Key, g.Target, thousands(float64(g.Added)), decimal(g.BytesPerSecond), decimal(r.MeasuredRate))
+			g.Key, g.Target, figure.Thousands(float64(g.Added)), figure.Units(g.BytesPerSecond), figure.Units(r.MeasuredRate))
 	}
 	if g.Limit == 0 || g.SecondsToLimit == 0 {
 		return ""
@@ -201,9 +200,9 @@ func growthFinding(r Report, g Growth) string {
 		what, limit = fmt.Sprintf("The item collection of partition key %q", g.Key), "10 GB LSI item-collection limit"
 	}
 	s := fmt.Sprintf("%s grew by %s bytes during the run to %s bytes (%s bytes/s at %s requests/s): it reaches the %s in %s",
-		what, thousands(float64(g.Added)), thousands(float64(g.Bytes)), decimal(g.BytesPerSecond), decimal(r.MeasuredRate), limit, duration(g.SecondsToLimit))
+		what, figure.Thousands(float64(g.Added)), figure.Thousands(float64(g.Bytes)), figure.Units(g.BytesPerSecond), figure.Units(r.MeasuredRate), limit, duration(g.SecondsToLimit))
 	if g.SecondsAtTarget > 0 {
-		s += fmt.Sprintf(", or %s at the target %s requests/s", duration(g.SecondsAtTarget), decimal(r.TargetRate))
+		s += fmt.Sprintf(", or %s at the target %s requests/s", duration(g.SecondsAtTarget), figure.Units(r.TargetRate))
 	}
 	return s + "."
 }
@@ -225,15 +224,6 @@ func targetName(t string) string {
 		return "the whole call"
 	}
 	return "index " + t
-}
-
-// decimal renders a rate or a unit count: whole thousands with
-// separators, smaller figures to three significant digits.
-func decimal(v float64) string {
-	if math.Abs(v) >= 1000 {
-		return thousands(v)
-	}
-	return strconv.FormatFloat(v, 'g', 3, 64)
 }
 
 // duration renders seconds as the largest sensible unit.

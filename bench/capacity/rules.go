@@ -6,13 +6,14 @@ import (
 	"slices"
 
 	"github.com/ddbharness/ddbharness/ddbitem"
+	"github.com/ddbharness/ddbharness/internal/figure"
 )
 
 // partitionLimitText names the per-partition limit in reports, and the
 // scale when it is not DynamoDB's own.
 func (r *run) partitionLimitText() string {
 	lim := r.partitionLimit()
-	return fmt.Sprintf("%s RCU/s or %s WCU/s per partition%s", thousands(lim.rcu), thousands(lim.wcu), scaleText(r.scale()))
+	return fmt.Sprintf("%s RCU/s or %s WCU/s per partition%s", figure.Thousands(lim.rcu), figure.Thousands(lim.wcu), scaleText(r.scale()))
 }
 
 // scaleText says that limits were scaled, and by what.
@@ -31,9 +32,9 @@ func (r *run) tableLimitText(write bool) string {
 		side, n = "WCU", lim.wcu
 	}
 	if r.provisioned() {
-		return fmt.Sprintf("%s %s/s provisioned%s", thousands(n), side, scaleText(r.scale()))
+		return fmt.Sprintf("%s %s/s provisioned%s", figure.Thousands(n), side, scaleText(r.scale()))
 	}
-	return fmt.Sprintf("%s %s/s on-demand table quota%s", thousands(n), side, scaleText(r.scale()))
+	return fmt.Sprintf("%s %s/s on-demand table quota%s", figure.Thousands(n), side, scaleText(r.scale()))
 }
 
 // What a rule rests on, in Rule.Basis.
@@ -116,20 +117,4 @@ func (r *run) patterns() ([]PatternUsage, []Disagreement) {
 		return cmp.Or(cmp.Compare(a.Pattern, b.Pattern), cmp.Compare(a.Op, b.Op), byTarget(a.Target, b.Target))
 	})
 	return ps, ds
-}
-
-// thousands renders n rounded to a whole number with thousands separators.
-func thousands(n float64) string {
-	s := fmt.Sprintf("%.0f", n)
-	neg := s[0] == '-'
-	if neg {
-		s = s[1:]
-	}
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	if neg {
-		s = "-" + s
-	}
-	return s
 }

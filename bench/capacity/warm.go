@@ -6,6 +6,7 @@ import (
 
 	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/ddbitem"
+	"github.com/ddbharness/ddbharness/internal/figure"
 )
 
 // warmUnits is the warm throughput of the table and each GSI: the
@@ -59,7 +60,7 @@ func (r *run) warm(steady *Ceiling) *WarmCeiling {
 		}
 		best = &WarmCeiling{Target: space, Side: side, ReadUnits: lim.rcu, WriteUnits: lim.wcu, Declared: declared, Rate: rate,
 			Limit: fmt.Sprintf("%s RRU/s or %s WRU/s (or a linear combination) warm throughput %s%s",
-				thousands(lim.rcu), thousands(lim.wcu), whose, scaleText(r.scale()))}
+				figure.Thousands(lim.rcu), figure.Thousands(lim.wcu), whose, scaleText(r.scale()))}
 	}
 	if best == nil {
 		return nil

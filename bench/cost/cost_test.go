@@ -284,7 +284,7 @@ var _ = Describe("billing", Label("unit"), func() {
 		lifetime := time.Second + cost.LifecycleAllowance
 		Expect(storage.Units).To(BeNumerically("~", bytes/1e9*lifetime.Hours()/730, 1e-15))
 		Expect(storage.Price).To(Equal(0.25))
-		Expect(storage.What).To(Equal("storage: 119.2 KB for 10m1s"))
+		Expect(storage.What).To(Equal("storage: 119 KB for 10m1s"))
 	})
 })
 

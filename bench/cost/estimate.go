@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/internal/figure"
 	"github.com/ddbharness/ddbharness/workload"
 )
 
@@ -92,12 +93,12 @@ func (r *run) estimate() (Estimate, error) {
 		source, price = provisionedSource, func(float64) float64 { return 0 }
 	}
 	lines := []Line{
-		line("reads: "+count(r.readCalls)+" calls", r.rru, "RRU", price(perMillionRRU), source),
-		line("writes: "+count(r.writeCalls)+" calls", r.wru, "WRU", price(perMillionWRU), source),
-		line("seed: "+count(float64(f.seed.writes))+" item writes", f.seed.wru, "WRU", price(perMillionWRU), source),
+		line("reads: "+figure.Thousands(r.readCalls)+" calls", r.rru, "RRU", price(perMillionRRU), source),
+		line("writes: "+figure.Thousands(r.writeCalls)+" calls", r.wru, "WRU", price(perMillionWRU), source),
+		line("seed: "+figure.Thousands(float64(f.seed.writes))+" item writes", f.seed.wru, "WRU", price(perMillionWRU), source),
 	}
 	if f.seed.reads > 0 {
-		lines = append(lines, line("seed: "+count(float64(f.seed.reads))+" reads back", f.seed.rru, "RRU", price(perMillionRRU), source))
+		lines = append(lines, line("seed: "+figure.Thousands(float64(f.seed.reads))+" reads back", f.seed.rru, "RRU", price(perMillionRRU), source))
 	}
 	if provisioned {
 		// The table and each GSI carry the capacity; LSIs share the table's.
@@ -109,7 +110,7 @@ func (r *run) estimate() (Estimate, error) {
 			line(fmt.Sprintf("write capacity: %d WCU", s.WCU)+held, float64(s.WCU*n*hours), "WCU-hour", perWCUHour, source))
 	}
 	gbMonths := float64(f.stored) / bytesPerGB * r.lifetime.Hours() / hoursPerMonth
-	lines = append(lines, line("storage: "+size(f.stored)+" for "+r.lifetime.String(), gbMonths, "GB-month", perGBMonth, source))
+	lines = append(lines, line("storage: "+figure.Bytes(f.stored)+" for "+r.lifetime.String(), gbMonths, "GB-month", perGBMonth, source))
 
 	e := Estimate{Lines: lines, Basis: r.basis(source)}
 	for _, l := range lines {
@@ -143,9 +144,9 @@ func (r *run) basis(source string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "estimate: %s list prices of %s (Standard table class, free tier ignored) from %s; ", PriceRegion, PriceDate, source)
 	fmt.Fprintf(&b, "per-request units are estimated from the fixtures' sizes, not measured on DynamoDB: %s items seeded at pool %s, %s each on average; %d of %d patterns priced by running them on those items in memory, the rest by the unit rules on mean item and collection sizes; ",
-		count(float64(len(f.items))), count(float64(r.pool)), size(mean), r.ran, r.steps)
+		figure.Thousands(float64(len(f.items))), figure.Thousands(float64(r.pool)), figure.Bytes(mean), r.ran, r.steps)
 	fmt.Fprintf(&b, "%s calls from the pacer (%s in warm-up); the table lives %s, %s of it to create, seed and delete",
-		count(float64(r.measuring+r.warmup)), count(float64(r.warmup)), r.lifetime, LifecycleAllowance)
+		figure.Thousands(float64(r.measuring+r.warmup)), figure.Thousands(float64(r.warmup)), r.lifetime, LifecycleAllowance)
 	if r.shards > 1 {
 		fmt.Fprintf(&b, "; for the whole run over %d shards: each shard prints this same estimate", r.shards)
 	}

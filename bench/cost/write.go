@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/ddbharness/ddbharness/internal/figure"
 )
 
 // writeTable renders e as a table aligned with spaces: what, units (the
@@ -55,7 +57,7 @@ func dollars(d float64) string {
 	case d < 1:
 		return fmt.Sprintf("$%.4f", d)
 	}
-	return "$" + group(fmt.Sprintf("%.2f", d))
+	return "$" + figure.Group(fmt.Sprintf("%.2f", d))
 }
 
 // amount renders a number of units: whole ones grouped by thousands (one
@@ -67,33 +69,5 @@ func amount(u float64) string {
 	case u < 1:
 		return fmt.Sprintf("%.3g", u)
 	}
-	return group(strings.TrimSuffix(fmt.Sprintf("%.1f", u), ".0"))
-}
-
-// count renders a number of calls or items, rounded, grouped by thousands.
-func count(n float64) string { return group(fmt.Sprintf("%.0f", n)) }
-
-// size renders bytes for people.
-func size(b int64) string {
-	switch {
-	case b >= 1<<30:
-		return fmt.Sprintf("%.1f GB", float64(b)/(1<<30))
-	case b >= 1<<20:
-		return fmt.Sprintf("%.1f MB", float64(b)/(1<<20))
-	case b >= 1<<10:
-		return fmt.Sprintf("%.1f KB", float64(b)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", b)
-}
-
-// group puts thousands separators in the whole part of a number.
-func group(s string) string {
-	whole, frac, _ := strings.Cut(s, ".")
-	if frac != "" {
-		frac = "." + frac
-	}
-	for i := len(whole) - 3; i > 0; i -= 3 {
-		whole = whole[:i] + "," + whole[i:]
-	}
-	return whole + frac
+	return figure.Group(strings.TrimSuffix(fmt.Sprintf("%.1f", u), ".0"))
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/ddbharness/ddbharness/bench/emulate"
 	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/ddbitem"
+	"github.com/ddbharness/ddbharness/internal/figure"
 )
 
 // HeatRows bounds the partition keys heat.svg shows: the hottest by their
@@ -93,7 +94,7 @@ func WriteHeat(w io.Writer, out bench.Outcome) error {
 	p.f(`<text x="8" y="20" font-size="14" font-weight="bold">%s: partition heat, share of the per-partition limit each second</text>`+"\n",
 		html.EscapeString(StatusOf(out).Title(out)))
 	p.f(`<text x="8" y="38" fill="#555555">At the measured %.1f requests/s; a partition serves %s RCU/s and %s WCU/s (limits scale %g), each throttled on its own.</text>`+"\n",
-		r.MeasuredRate, units(ddbitem.PartitionRCU*scale), units(ddbitem.PartitionWCU*scale), scale)
+		r.MeasuredRate, figure.Units(ddbitem.PartitionRCU*scale), figure.Units(ddbitem.PartitionWCU*scale), scale)
 	for t := 0; t < seconds; t += axisStep(seconds) {
 		p.f(`<text x="%d" y="%d" fill="#555555">%ds</text>`+"\n", heatLabel+t*cell, heatTop-4, t)
 	}

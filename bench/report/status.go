@@ -8,6 +8,7 @@ import (
 
 	"github.com/ddbharness/ddbharness/bench"
 	"github.com/ddbharness/ddbharness/bench/engine"
+	"github.com/ddbharness/ddbharness/internal/figure"
 )
 
 // The states of a run, as metrics.json names them.
@@ -182,7 +183,7 @@ func Headline(out bench.Outcome) string {
 	}
 	if w := out.Capacity.Warm; w != nil && s.FindingsValid() && (out.Capacity.Ceiling == nil || w.Rate < out.Capacity.Ceiling.Rate) {
 		line += fmt.Sprintf("; a new on-demand table throttles sooner, from %.0f requests/s (%s's warm throughput, %s RRU/s or %s WRU/s or a linear combination), until it grows",
-			w.Rate, targetName(w.Target), thousands(int64(w.ReadUnits)), thousands(int64(w.WriteUnits)))
+			w.Rate, targetName(w.Target), figure.Thousands(int64(w.ReadUnits)), figure.Thousands(int64(w.WriteUnits)))
 	}
 	return line
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/ddbharness/ddbharness/bench/engine"
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/internal/figure"
 )
 
 // WriteSummary writes summary.md: what ran, the capacity model's findings,
@@ -260,7 +261,7 @@ func (p *printer) filtered(ps []capacity.PatternUsage) {
 			from = fmt.Sprintf("the shadow; %s's figure for %d calls", p.service, u.LocalCharged)
 		}
 		rows = append(rows, []string{string(u.Pattern), string(u.Op), strconv.FormatInt(u.Filtered, 10), strconv.FormatInt(u.Counted, 10),
-			thousands(u.Evaluated), thousands(u.Returned), kept, from})
+			figure.Thousands(u.Evaluated), figure.Thousands(u.Returned), kept, from})
 	}
 	if len(rows) == 0 {
 		return
@@ -276,7 +277,7 @@ func (p *printer) warm(w *capacity.WarmCeiling) {
 		return
 	}
 	p.f("### A new on-demand table\n\n")
-	rows := [][]string{{targetName(w.Target), w.Limit, units(w.Rate), fmt.Sprintf("%.1f×", w.Factor), growTo(w), growText(w)}}
+	rows := [][]string{{targetName(w.Target), w.Limit, figure.Units(w.Rate), fmt.Sprintf("%.1f×", w.Factor), growTo(w), growText(w)}}
 	p.table("llrrrl", []string{"Target", "Limit", "Reached at (req/s)", "Of the measured rate", "Grows to (req/s)", "Growth needs (inferred)"}, rows)
 }
 
@@ -284,7 +285,7 @@ func growTo(w *capacity.WarmCeiling) string {
 	if w.GrowTo == 0 {
 		return "—"
 	}
-	return units(w.GrowTo)
+	return figure.Units(w.GrowTo)
 }
 
 func growText(w *capacity.WarmCeiling) string {
@@ -304,7 +305,7 @@ func (p *printer) rules(ls []capacity.Rule) {
 	for _, l := range ls {
 		v := "—"
 		if l.Value != 0 {
-			v = units(l.Value) + " " + l.Unit
+			v = figure.Units(l.Value) + " " + l.Unit
 		}
 		basis := l.Basis
 		if basis == "inferred" {
@@ -327,7 +328,7 @@ func (p *printer) targets(ts []capacity.TargetUsage) {
 	}
 	var rows [][]string
 	for _, t := range ts {
-		rows = append(rows, []string{targetName(t.Target), t.Kind, units(t.RCU), units(t.WCU), units(t.PeakRCU), units(t.PeakWCU), strconv.Itoa(t.Keys)})
+		rows = append(rows, []string{targetName(t.Target), t.Kind, figure.Units(t.RCU), figure.Units(t.WCU), figure.Units(t.PeakRCU), figure.Units(t.PeakWCU), strconv.Itoa(t.Keys)})
 	}
 	p.f("### Tables and indexes\n\n")
 	p.table("llrrrrr", []string{"Target", "Kind", "RCU", "WCU", "Peak RCU/s", "Peak WCU/s", "Partition keys"}, rows)
@@ -342,20 +343,20 @@ func (p *printer) hot(hs []capacity.HotKey, limit string) {
 	for _, h := range hs {
 		at := "—"
 		if h.ThrottleRate > 0 {
-			at = units(h.ThrottleRate)
+			at = figure.Units(h.ThrottleRate)
 		}
 		key := code(h.Key)
 		if h.OneItem {
 			key += " (one item)"
 			oneItem = true
 		}
-		rows = append(rows, []string{targetName(h.Target), key, units(h.Score), fmt.Sprintf("%.0f%%", 100*h.Share),
-			units(h.PeakRCU), units(h.PeakWCU), at, string(h.Pattern)})
+		rows = append(rows, []string{targetName(h.Target), key, figure.Units(h.Score), fmt.Sprintf("%.0f%%", 100*h.Share),
+			figure.Units(h.PeakRCU), figure.Units(h.PeakWCU), at, string(h.Pattern)})
 	}
 	p.f("### Hottest partition keys\n\n")
 	p.f("Ranked as CloudWatch Contributor Insights ranks them (3 × WCU + RCU over the run). ")
 	if limit == "" {
-		limit = fmt.Sprintf("%s RCU/s or %s WCU/s per partition", thousands(ddbitem.PartitionRCU), thousands(ddbitem.PartitionWCU))
+		limit = fmt.Sprintf("%s RCU/s or %s WCU/s per partition", figure.Thousands(ddbitem.PartitionRCU), figure.Thousands(ddbitem.PartitionWCU))
 	}
 	p.f("\"Throttles at\" is the request rate of this mix at which the key's partition reaches %s; heat.svg shows each second.\n\n", limit)
 	p.table("llrrrrrl", []string{"Target", "Partition key", "Score", "Share", "Peak RCU/s", "Peak WCU/s", "Throttles at (req/s)", "Mostly"}, rows)
@@ -377,8 +378,8 @@ func (p *printer) growth(gs []capacity.Growth) {
 		if g.Target != "" {
 			kind += " of " + g.Target
 		}
-		rows = append(rows, []string{kind, code(g.Key), code(g.Sort), thousands(int64(g.Bytes)), thousands(int64(g.Added)),
-			units(g.BytesPerSecond), limitBytes(g.Limit), seconds(g.SecondsToLimit), seconds(g.SecondsAtTarget)})
+		rows = append(rows, []string{kind, code(g.Key), code(g.Sort), figure.Thousands(int64(g.Bytes)), figure.Thousands(int64(g.Added)),
+			figure.Units(g.BytesPerSecond), limitBytes(g.Limit), seconds(g.SecondsToLimit), seconds(g.SecondsAtTarget)})
 	}
 	p.f("### Growth\n\n")
 	p.table("lllrrrrrr", []string{"Kind", "Partition key", "Sort key", "Bytes", "Added", "Bytes/s", "Limit", "Time to limit", "At target rate"}, rows)
@@ -400,10 +401,10 @@ func (p *printer) patterns(ps []capacity.PatternUsage) {
 			if u.Calls == 0 {
 				return "—"
 			}
-			return units(v / float64(u.Calls))
+			return figure.Units(v / float64(u.Calls))
 		}
-		rows = append(rows, []string{string(u.Pattern), string(u.Op), strconv.FormatInt(u.Calls, 10), units(u.RCU), units(u.WCU),
-			per(u.RCU), per(u.WCU), units(u.Local)})
+		rows = append(rows, []string{string(u.Pattern), string(u.Op), strconv.FormatInt(u.Calls, 10), figure.Units(u.RCU), figure.Units(u.WCU),
+			per(u.RCU), per(u.WCU), figure.Units(u.Local)})
 	}
 	p.f("### Capacity per pattern\n\n")
 	p.table("llrrrrrr", []string{"Pattern", "Operation", "DynamoDB calls", "RCU", "WCU", "RCU/call", "WCU/call", p.service + "'s units"}, rows)
@@ -418,7 +419,7 @@ func (p *printer) disagreements(ds []capacity.Disagreement) {
 	var rows [][]string
 	for _, d := range ds {
 		rows = append(rows, []string{string(d.Pattern), string(d.Op), targetName(d.Target), fmt.Sprintf("%d of %d", d.Differing, d.Calls),
-			units(d.Units), units(d.LocalUnits), fmt.Sprintf("%s vs %s", units(d.ExampleUnits), units(d.ExampleLocal))})
+			figure.Units(d.Units), figure.Units(d.LocalUnits), fmt.Sprintf("%s vs %s", figure.Units(d.ExampleUnits), figure.Units(d.ExampleLocal))})
 	}
 	if p.short == "Local" {
 		p.f("Where DynamoDB Local's own figure differs, the report uses AWS's rules.\n\n")
@@ -461,23 +462,6 @@ func code(s string) string {
 		return "—"
 	}
 	return "`" + strings.ReplaceAll(s, "`", "'") + "`"
-}
-
-// units prints capacity units and rates: whole numbers in thousands,
-// three significant digits below.
-func units(v float64) string {
-	if v >= 1000 {
-		return thousands(int64(v + 0.5))
-	}
-	return strconv.FormatFloat(v, 'g', 3, 64)
-}
-
-func thousands(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }
 
 func limitBytes(b int64) string {

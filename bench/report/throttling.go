@@ -11,6 +11,7 @@ import (
 	"github.com/ddbharness/ddbharness/bench/engine"
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/internal/figure"
 )
 
 // LimitsText says which limits a run is under, for its first lines.
@@ -23,7 +24,7 @@ func LimitsText(lim bench.Emulation) string {
 		k = 1
 	}
 	return fmt.Sprintf("DynamoDB's limits emulated partition by partition, scale %g (a partition serves %s RCU/s and %s WCU/s)",
-		k, units(ddbitem.PartitionRCU*k), units(ddbitem.PartitionWCU*k))
+		k, figure.Units(ddbitem.PartitionRCU*k), figure.Units(ddbitem.PartitionWCU*k))
 }
 
 // limitsOf is the limits a run was under: what the emulator measured at,
@@ -75,7 +76,7 @@ func (p *printer) throttling(out bench.Outcome) {
 	for _, pt := range t.Partitions {
 		rows = append(rows, []string{targetName(pt.Target), partitionName(pt), code(strings.Join(pt.Keys, ", ")), pt.Side,
 			fmt.Sprintf("%.1f s", pt.FirstSecond), strconv.Itoa(pt.ThrottledSeconds),
-			fmt.Sprintf("%s of %s", units(pt.HeldUnits), units(pt.Limit)),
+			fmt.Sprintf("%s of %s", figure.Units(pt.HeldUnits), figure.Units(pt.Limit)),
 			fmt.Sprintf("%s / %s (%s)", decimal1(pt.ForecastRate), decimal1(pt.MeasuredRate), diff(pt.MeasuredRate, pt.ForecastRate)),
 			fmt.Sprintf("%.1f%% / %.1f%%", 100*pt.ForecastShare, 100*pt.Share)})
 	}

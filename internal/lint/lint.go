@@ -10,7 +10,6 @@ package lint
 
 import (
 	"context"
-	"fmt"
 	"maps"
 	"slices"
 
@@ -555,29 +554,4 @@ func ids(ps []designs.PatternID) []string {
 		out[i] = string(id)
 	}
 	return out
-}
-
-// count renders n with thousands separators.
-func count(n int) string {
-	s := fmt.Sprint(n)
-	if n < 0 {
-		return "-" + count(-n)
-	}
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
-
-// bytesText renders a size in B, KB, MB or GB (binary units, as the limits).
-func bytesText(n int) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.3g GB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.3g MB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.3g KB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/ddbharness/ddbharness/internal/figure"
 )
 
 // sentences are a finding's text for people: what was found, the limit,
@@ -44,18 +46,18 @@ func renderPartitionKey(f Finding) sentences {
 	var listed, reasons []string
 	for i, k := range f.Keys {
 		if i < maxListedKeys {
-			listed = append(listed, fmt.Sprintf("%s (%s entries)", k.Key, count(k.Entries)))
+			listed = append(listed, fmt.Sprintf("%s (%s entries)", k.Key, figure.Thousands(k.Entries)))
 		}
 		if k.Share > HotShare {
 			reasons = append(reasons, fmt.Sprintf("%s holds %.0f%% of the entries", k.Key, 100*k.Share))
 		}
 	}
 	if lowCardinality(m["distinct_keys"], m["entries"]) {
-		reasons = append(reasons, fmt.Sprintf("only %s for %s entries", plural(m["distinct_keys"], "distinct key value"), count(m["entries"])))
+		reasons = append(reasons, fmt.Sprintf("only %s for %s entries", plural(m["distinct_keys"], "distinct key value"), figure.Thousands(m["entries"])))
 	}
 	for _, t := range f.Types {
 		reasons = append(reasons, fmt.Sprintf("%s entries stay on %s while they grow from %s to %s",
-			t.Type, plural(t.Keys, "key value"), count(t.FromEntries), count(t.Entries)))
+			t.Type, plural(t.Keys, "key value"), figure.Thousands(t.FromEntries), figure.Thousands(t.Entries)))
 	}
 	more := ""
 	if len(f.Keys) > maxListedKeys {
@@ -63,8 +65,8 @@ func renderPartitionKey(f Finding) sentences {
 	}
 	return sentences{
 		found: fmt.Sprintf("constant or low-cardinality partition key %s: %s%s of %s entries at pool %s; %s",
-			f.Attribute, strings.Join(listed, ", "), more, count(m["entries"]), count(f.Pool), strings.Join(reasons, "; ")),
-		limit: fmt.Sprintf("%s RCU and %s WCU per second per partition key value", count(f.limitValue(0)), count(f.limitValue(1))),
+			f.Attribute, strings.Join(listed, ", "), more, figure.Thousands(m["entries"]), figure.Thousands(f.Pool), strings.Join(reasons, "; ")),
+		limit: fmt.Sprintf("%s RCU and %s WCU per second per partition key value", figure.Thousands(f.limitValue(0)), figure.Thousands(f.limitValue(1))),
 		why: "every read and write of these entries lands on one partition key value, so its throughput is capped " +
 			"at one partition's share however large the table grows, and it grows with the data set.",
 		fix: "key the entries by their own ID or by an owner with bounded children, or write-shard the constant " +
@@ -73,18 +75,18 @@ func renderPartitionKey(f Finding) sentences {
 }
 
 func renderLSICollection(f Finding) sentences {
-	ceiling := bytesText(f.limitValue(0))
+	ceiling := figure.Bytes(f.limitValue(0))
 	var parts []string
 	for _, k := range f.Keys {
-		part := fmt.Sprintf("%s is %s", k.Key, bytesText(k.Bytes))
+		part := fmt.Sprintf("%s is %s", k.Key, figure.Bytes(k.Bytes))
 		if k.EntitiesAtLimit > 0 {
-			part += fmt.Sprintf(", growing %s per entity (%s at about %s entities)", rateText(k.GrowthBytesPerEntity), ceiling, count(k.EntitiesAtLimit))
+			part += fmt.Sprintf(", growing %s per entity (%s at about %s entities)", rateText(k.GrowthBytesPerEntity), ceiling, figure.Thousands(k.EntitiesAtLimit))
 		}
 		parts = append(parts, part)
 	}
 	return sentences{
 		found: fmt.Sprintf("LSI %s indexes the item collections of constant partition keys, which grow with the data: %s at pool %s",
-			f.Target, strings.Join(parts, "; "), count(f.Pool)),
+			f.Target, strings.Join(parts, "; "), figure.Thousands(f.Pool)),
 		limit: fmt.Sprintf("%s per item collection on a table with an LSI", ceiling),
 		why: fmt.Sprintf("once a collection reaches %s DynamoDB refuses every write that would grow it, and an LSI "+
 			"cannot be dropped or added after the table is created.", ceiling),
@@ -94,7 +96,7 @@ func renderLSICollection(f Finding) sentences {
 }
 
 func renderItemGrowth(f Finding) sentences {
-	ceiling := bytesText(f.limitValue(0))
+	ceiling := figure.Bytes(f.limitValue(0))
 	limit := fmt.Sprintf("%s per item", ceiling)
 	if len(f.Keys) == 0 {
 		return sentences{
@@ -106,9 +108,9 @@ func renderItemGrowth(f Finding) sentences {
 	}
 	m, k := f.Measured, f.Keys[0]
 	found := fmt.Sprintf("%s appends to %s; the largest seeded item holding it (%s) is %s with %s elements of about %s: %s more appends reach %s",
-		f.Pattern, f.Attribute, k.Key, bytesText(k.Bytes), count(m["elements"]), bytesText(m["element_bytes"]), count(m["appends_to_limit"]), ceiling)
+		f.Pattern, f.Attribute, k.Key, figure.Bytes(k.Bytes), figure.Thousands(m["elements"]), figure.Bytes(m["element_bytes"]), figure.Thousands(m["appends_to_limit"]), ceiling)
 	if k.EntitiesAtLimit > 0 {
-		found += fmt.Sprintf("; growing %s per entity, it gets there at about %s entities", rateText(k.GrowthBytesPerEntity), count(k.EntitiesAtLimit))
+		found += fmt.Sprintf("; growing %s per entity, it gets there at about %s entities", rateText(k.GrowthBytesPerEntity), figure.Thousands(k.EntitiesAtLimit))
 	}
 	return sentences{
 		found: found,
@@ -125,9 +127,9 @@ func renderHotItem(f Finding) sentences {
 	return sentences{
 		found: fmt.Sprintf("%s rewrites %s on %s of %s calls, each for another entity, writing %s WCU a call to its "+
 			"partition key value: one such item takes at most %s calls/s of %s, fewer with any other write to it",
-			f.Pattern, f.Keys[0].Key, count(m["rewrites"]), count(m["calls"]), count(m["wcu_per_call"]),
-			count(m["calls_per_second_at_limit"]), f.Pattern),
-		limit: fmt.Sprintf("%s WCU/s per partition; an item lives on one partition", count(f.limitValue(0))),
+			f.Pattern, f.Keys[0].Key, figure.Thousands(m["rewrites"]), figure.Thousands(m["calls"]), figure.Thousands(m["wcu_per_call"]),
+			figure.Thousands(m["calls_per_second_at_limit"]), f.Pattern),
+		limit: fmt.Sprintf("%s WCU/s per partition; an item lives on one partition", figure.Thousands(f.limitValue(0))),
 		why: "every call of the pattern, whatever its entity, writes this one item, so its rate stops there however " +
 			"the table scales: adaptive capacity can give the item a partition of its own but never splits it.",
 		fix: "shard the item (N copies under key suffixes, one picked per write, summed or merged on read), or keep " +
@@ -141,15 +143,15 @@ func renderTransaction(f Finding) sentences {
 	case f.Unbounded:
 		found = fmt.Sprintf("%s's action count follows its input with no bound", f.Pattern)
 	case n > 0:
-		found = fmt.Sprintf("%s's largest input needs %s actions", f.Pattern, count(n))
+		found = fmt.Sprintf("%s's largest input needs %s actions", f.Pattern, figure.Thousands(n))
 	default:
 		found = fmt.Sprintf("%s declares no MaxActions, so its action count is unknown", f.Pattern)
 	}
 	return sentences{
 		found: found,
-		limit: fmt.Sprintf("%s actions per transaction", count(f.limitValue(0))),
+		limit: fmt.Sprintf("%s actions per transaction", figure.Thousands(f.limitValue(0))),
 		why: fmt.Sprintf("DynamoDB rejects a transaction of more than %s actions as a whole, so the pattern fails for large inputs, "+
-			"not slowly but entirely.", count(f.limitValue(0))),
+			"not slowly but entirely.", figure.Thousands(f.limitValue(0))),
 		fix: "bound the input (refuse it above the limit, as designs.CheckTransactSize does) and declare MaxActions, " +
 			"or split the work into idempotent steps.",
 	}
@@ -158,18 +160,18 @@ func renderTransaction(f Finding) sentences {
 func renderScan(f Finding) sentences {
 	return sentences{
 		found: fmt.Sprintf("%s is a Scan of %s", f.Pattern, f.Target),
-		limit: fmt.Sprintf("%s per Scan page; every item read is billed", bytesText(f.limitValue(0))),
+		limit: fmt.Sprintf("%s per Scan page; every item read is billed", figure.Bytes(f.limitValue(0))),
 		why:   "a Scan reads and bills every item of the table or index, so its cost and latency grow with the data, not with the answer.",
 		fix:   "serve the pattern with a Query on a key (add a GSI, sparse if only some items qualify).",
 	}
 }
 
 func renderUnpagedQuery(f Finding) sentences {
-	m, ceiling := f.Measured, bytesText(f.limitValue(0))
+	m, ceiling := f.Measured, figure.Bytes(f.limitValue(0))
 	found := fmt.Sprintf("%s queries %s without a page cursor and declares no MaxItems bound", f.Pattern, f.Target)
 	if m["max_items"] > 0 {
 		found = fmt.Sprintf("%s returns up to %s entries of up to %s: %s, without a page cursor",
-			f.Pattern, count(m["max_items"]), bytesText(m["largest_entry_bytes"]), bytesText(m["page_bytes"]))
+			f.Pattern, figure.Thousands(m["max_items"]), figure.Bytes(m["largest_entry_bytes"]), figure.Bytes(m["page_bytes"]))
 	}
 	return sentences{
 		found: found,
@@ -191,7 +193,7 @@ func renderFilteredRead(f Finding) sentences {
 	if n := f.Measured["largest_partition_entries"]; n > 0 {
 		b := f.Measured["largest_partition_bytes"]
 		found += fmt.Sprintf("; its largest partition in the seeded data (%s) holds %s, %s: about %s read units strongly consistent per full read, whatever it keeps",
-			f.Keys[0].Key, count(n)+" entries", bytesText(b), count((b+f.limitValue(0)-1)/f.limitValue(0)))
+			f.Keys[0].Key, figure.Thousands(n)+" entries", figure.Bytes(b), figure.Thousands((b+f.limitValue(0)-1)/f.limitValue(0)))
 	}
 	fix := "put the filtered attribute in the key: a composite sort key (begins_with or a range on it) or a sparse GSI holding only the items the filter keeps."
 	if len(f.Names["filters"]) == 0 {
@@ -199,7 +201,7 @@ func renderFilteredRead(f Finding) sentences {
 	}
 	return sentences{
 		found: found,
-		limit: fmt.Sprintf("every item the key condition reads is billed, %s per read unit, before the filter or count", bytesText(f.limitValue(0))),
+		limit: fmt.Sprintf("every item the key condition reads is billed, %s per read unit, before the filter or count", figure.Bytes(f.limitValue(0))),
 		why:   "DynamoDB applies a filter, and counts, after reading: the call pays for and waits on every item evaluated, so its cost grows with the partition, not with the answer.",
 		fix:   fix,
 	}
@@ -209,8 +211,8 @@ func renderProjection(f Finding) sentences {
 	m, n := f.Measured, f.Names
 	return sentences{
 		found: fmt.Sprintf("%s projects ALL, but its readers (%s) need only %s; %s of its %s is in unread attributes (%s)",
-			f.Target, strings.Join(n["readers"], ", "), strings.Join(n["needed"], ", "), bytesText(m["unread_bytes"]),
-			bytesText(m["entry_bytes"]), strings.Join(n["unread"], ", ")),
+			f.Target, strings.Join(n["readers"], ", "), strings.Join(n["needed"], ", "), figure.Bytes(m["unread_bytes"]),
+			figure.Bytes(m["entry_bytes"]), strings.Join(n["unread"], ", ")),
 		limit: "an index entry is billed and stored at its full projected size",
 		why: "every table write that touches a projected attribute is written again to the index, and storage is billed twice, " +
 			"for attributes no reader of the index uses.",
@@ -224,7 +226,7 @@ func plural(n int, thing string) string {
 	if n == 1 {
 		return "1 " + thing
 	}
-	return count(n) + " " + thing + "s"
+	return figure.Thousands(n) + " " + thing + "s"
 }
 
 // rateText renders a growth in bytes per entity: to two significant
@@ -233,5 +235,5 @@ func rateText(b float64) string {
 	if b < 10 {
 		return fmt.Sprintf("%.2g B", b)
 	}
-	return bytesText(int(math.Round(b)))
+	return figure.Bytes(int(math.Round(b)))
 }

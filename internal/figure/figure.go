@@ -1,0 +1,61 @@
+// Package figure writes numbers for people the same way everywhere they are
+// shown: the bench reports, the lint and the cost gate. Thousands are
+// grouped with commas; sizes are in binary units, as DynamoDB's limits are.
+package figure
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Group puts thousands separators in the whole part of a decimal text,
+// keeping its sign and fraction: "-1234567.5" is "-1,234,567.5".
+func Group(s string) string {
+	sign := ""
+	if strings.HasPrefix(s, "-") {
+		sign, s = "-", s[1:]
+	}
+	whole, frac, _ := strings.Cut(s, ".")
+	if frac != "" {
+		frac = "." + frac
+	}
+	for i := len(whole) - 3; i > 0; i -= 3 {
+		whole = whole[:i] + "," + whole[i:]
+	}
+	return sign + whole + frac
+}
+
+// Number is what Thousands and Bytes take.
+type Number interface {
+	~int | ~int64 | ~float64
+}
+
+// Thousands is v rounded to a whole number, grouped: "12,345".
+func Thousands[N Number](v N) string {
+	return Group(strconv.FormatFloat(math.Round(float64(v)), 'f', 0, 64))
+}
+
+// Units is a rate or a count of capacity units: whole and grouped from a
+// thousand up, three significant digits below.
+func Units(v float64) string {
+	if math.Abs(v) >= 1000 {
+		return Thousands(v)
+	}
+	return strconv.FormatFloat(v, 'g', 3, 64)
+}
+
+// Bytes is a size in B, KB, MB or GB (binary units), to three significant
+// digits.
+func Bytes[N ~int | ~int64](n N) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.3g GB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.3g MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.3g KB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}

@@ -1,0 +1,30 @@
+package figure_test
+
+import (
+	"testing"
+
+	"github.com/ddbharness/ddbharness/internal/figure"
+)
+
+func TestFigures(t *testing.T) {
+	for _, c := range []struct{ name, got, want string }{
+		{"Group of a whole number", figure.Group("1234567"), "1,234,567"},
+		{"Group of a negative with a fraction", figure.Group("-1234567.50"), "-1,234,567.50"},
+		{"Group below a thousand", figure.Group("999"), "999"},
+		{"Thousands rounds", figure.Thousands(12344.5), "12,345"},
+		{"Thousands of a negative", figure.Thousands(-4321), "-4,321"},
+		{"Units from a thousand", figure.Units(3000), "3,000"},
+		{"Units below", figure.Units(12.345), "12.3"},
+		{"Units of a small rate", figure.Units(0.5), "0.5"},
+		{"Bytes", figure.Bytes(512), "512 B"},
+		{"KB", figure.Bytes(400 << 10), "400 KB"},
+		{"MB", figure.Bytes(1536 << 10), "1.5 MB"},
+		{"GB", figure.Bytes(10 << 30), "10 GB"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if c.got != c.want {
+				t.Errorf("got %q, want %q", c.got, c.want)
+			}
+		})
+	}
+}
