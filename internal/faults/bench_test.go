@@ -26,7 +26,7 @@ import (
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/designs/invoicing"
 	"github.com/ddbharness/ddbharness/internal/ddblocal"
-	"github.com/ddbharness/ddbharness/internal/ddbtest"
+	"github.com/ddbharness/ddbharness/internal/runtest"
 )
 
 // running is the built command started in the background, its output
@@ -107,10 +107,10 @@ func (r *running) waitExit(limit time.Duration) (int, time.Time) {
 // javaUnder returns the java processes descending from pid (DynamoDB Local's
 // JVM is a child of the command), read from /proc.
 func javaUnder(pid int) []int {
-	procs := ddbtest.Procs()
+	procs := runtest.Procs()
 	var found []int
 	for _, p := range procs {
-		if p.Comm == "java" && ddbtest.Descends(procs, p, pid) {
+		if p.Comm == "java" && runtest.Descends(procs, p, pid) {
 			found = append(found, p.PID)
 		}
 	}
@@ -155,7 +155,7 @@ var _ = Describe("bench flags out of range", Label("faults"), func() {
 	// range in the message, no DynamoDB Local started.
 	DescribeTable("refuses the value, says what is allowed, starts nothing",
 		func(ctx SpecContext, want string, args ...string) {
-			r := ddbtest.Command(ctx, GinkgoT().TempDir(), ownLocal(), bin, args...)
+			r := runtest.Command(ctx, GinkgoT().TempDir(), ownLocal(), bin, args...)
 			Expect(r.Code).To(Equal(exitBadInput), "%v", args)
 			Expect(r.Output).To(ContainSubstring(want))
 			Expect(r.Elapsed).To(BeNumerically("<", atOnce), "refused before anything starts")
@@ -200,7 +200,7 @@ var _ = Describe("bench flags out of range", Label("faults"), func() {
 		dir := GinkgoT().TempDir()
 		file := filepath.Join(dir, "reports")
 		Expect(os.WriteFile(file, []byte("not a folder"), 0o644)).To(Succeed())
-		r := ddbtest.Command(ctx, dir, ownLocal(), bin, "bench", "--out="+file, "invoicing/month-end")
+		r := runtest.Command(ctx, dir, ownLocal(), bin, "bench", "--out="+file, "invoicing/month-end")
 		Expect(r.Code).To(Equal(exitBadInput))
 		Expect(r.Output).To(ContainSubstring("is a file, not a folder"))
 		Expect(r.Elapsed).To(BeNumerically("<", atOnce))
@@ -209,7 +209,7 @@ var _ = Describe("bench flags out of range", Label("faults"), func() {
 
 	It("refuses to list tables off this machine without the opt-in, before any call", func(ctx SpecContext) {
 		env := []string{ddblocal.EnvEndpoint + "=http://192.0.2.1:8000", ddblocal.EnvAllowRemote + "="}
-		r := ddbtest.Command(ctx, GinkgoT().TempDir(), env, bin, "tables", "--delete")
+		r := runtest.Command(ctx, GinkgoT().TempDir(), env, bin, "tables", "--delete")
 		Expect(r.Code).To(Equal(exitBadInput))
 		Expect(r.Output).To(ContainSubstring(ddblocal.EnvAllowRemote + "=1"))
 		Expect(r.Elapsed).To(BeNumerically("<", atOnce), "192.0.2.1 never answers: no call was made")
@@ -219,7 +219,7 @@ var _ = Describe("bench flags out of range", Label("faults"), func() {
 var _ = Describe("help", Label("faults"), func() {
 	DescribeTable("exits 0 with the usage",
 		func(ctx SpecContext, want string, args ...string) {
-			r := ddbtest.Command(ctx, GinkgoT().TempDir(), nil, bin, args...)
+			r := runtest.Command(ctx, GinkgoT().TempDir(), nil, bin, args...)
 			Expect(r.Code).To(Equal(exitOK), "%v", args)
 			Expect(r.Output).To(ContainSubstring(want))
 		},
@@ -258,7 +258,7 @@ var _ = Describe("bench when DynamoDB Local dies mid-run", Label("faults"), func
 		Expect(m["state"]).To(Equal(report.StateFailed))
 		Expect(m["failure"]).To(HaveKeyWithValue("reason", ContainSubstring("signal: killed")))
 		Eventually(func() bool {
-			return slices.ContainsFunc(ddbtest.Procs(), func(p ddbtest.Proc) bool { return p.PID == jvms[0] })
+			return slices.ContainsFunc(runtest.Procs(), func(p runtest.Proc) bool { return p.PID == jvms[0] })
 		}).WithTimeout(jvmWait).Should(BeFalse(), "the JVM is gone")
 
 		By("modelling capacity on the calls before the failure only")
@@ -284,7 +284,7 @@ var _ = Describe("bench at a rate with a fraction", Label("faults"), func() {
 		dir := GinkgoT().TempDir()
 		bounded, cancel := context.WithTimeout(ctx, 3*exitWait)
 		defer cancel()
-		r := ddbtest.Command(bounded, dir, ownLocal(), bin, "bench", "--rate=2.5", "--duration=4s", "--out="+filepath.Join(dir, "reports"), "invoicing/big-client")
+		r := runtest.Command(bounded, dir, ownLocal(), bin, "bench", "--rate=2.5", "--duration=4s", "--out="+filepath.Join(dir, "reports"), "invoicing/big-client")
 		Expect(r.Code).To(Equal(exitOK))
 		m := latestMetrics(filepath.Join(dir, "reports"))
 		// 2.5 requests/s for 4 s is 10 calls (the pacer's last may fall at the
@@ -301,7 +301,7 @@ var _ = Describe("bench whose report folder holds a latest that is a folder", La
 		Expect(os.WriteFile(filepath.Join(out, "latest", "notes.txt"), []byte("mine"), 0o644)).To(Succeed())
 		bounded, cancel := context.WithTimeout(ctx, 3*exitWait)
 		defer cancel()
-		r := ddbtest.Command(bounded, out, ownLocal(), bin, "bench", "--duration=2s", "--limits=off", "--out="+out, "invoicing/big-client")
+		r := runtest.Command(bounded, out, ownLocal(), bin, "bench", "--duration=2s", "--limits=off", "--out="+out, "invoicing/big-client")
 		Expect(r.Code).To(Equal(exitOK))
 		Expect(r.Output).To(ContainSubstring("latest is a folder, not the link this command keeps"))
 		Expect(filepath.Join(out, ".latest.tmp")).NotTo(BeAnExistingFile())
@@ -341,7 +341,7 @@ var _ = Describe("a second shard 1 of one run", Label("faults"), func() {
 			const table = "ddbh-invoicing-dup"
 			Expect(designs.CreateTable(ctx, db, invoicing.Design.Schema, table)).To(Succeed()) // the first shard 1's
 			env := given(endpoint)
-			r := ddbtest.Command(ctx, out, env, bin, "bench", "--shard=1/2", "--run=dup", "--duration=2s", "--limits=off", "--out="+out, "invoicing/big-client")
+			r := runtest.Command(ctx, out, env, bin, "bench", "--shard=1/2", "--run=dup", "--duration=2s", "--limits=off", "--out="+out, "invoicing/big-client")
 			Expect(r.Code).To(Equal(exitBadInput))
 			Expect(r.Output).To(ContainSubstring(`another shard 1 of run "dup" holds it`))
 			Expect(r.Output).NotTo(ContainSubstring("Cannot create preexisting table"))
@@ -410,7 +410,7 @@ var _ = Describe("bench whose table is deleted under it", Label("faults"), func(
 			env := given(endpoint)
 			r := startBin(env, "bench", "--duration=20s", "--limits=off", "--out="+out, "invoicing/big-client")
 			r.waitFor("p50 ", 1, 2*time.Minute) // measuring
-			d := ddbtest.Command(ctx, out, env, bin, "tables", "-delete")
+			d := runtest.Command(ctx, out, env, bin, "tables", "-delete")
 			Expect(d.Code).To(Equal(exitOK), d.Output)
 			code, _ := r.waitExit(exitWait)
 			Expect(code).To(Equal(exitTestBed), r.Output())
@@ -481,20 +481,20 @@ var _ = Describe("leftover tables", Label("faults"), func() {
 		}
 		at := []string{ddblocal.EnvEndpoint + "=" + srv.Endpoint}
 
-		r := ddbtest.Command(ctx, GinkgoT().TempDir(), at, bin, "tables")
+		r := runtest.Command(ctx, GinkgoT().TempDir(), at, bin, "tables")
 		Expect(r.Code).To(Equal(exitOK))
 		Expect(r.Output).To(ContainSubstring(ours))
 		Expect(r.Output).NotTo(ContainSubstring(theirs))
 		Expect(r.Output).To(ContainSubstring("1 ddbh-* table(s)"))
 
-		r = ddbtest.Command(ctx, GinkgoT().TempDir(), at, bin, "tables", "--delete")
+		r = runtest.Command(ctx, GinkgoT().TempDir(), at, bin, "tables", "--delete")
 		Expect(r.Code).To(Equal(exitOK))
 		Expect(r.Output).To(ContainSubstring("deleted " + ours))
 		list, err := db.ListTables(ctx, &dynamodb.ListTablesInput{})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(list.TableNames).To(ConsistOf(theirs), "only the ddbh-* table is gone")
 
-		r = ddbtest.Command(ctx, GinkgoT().TempDir(), at, bin, "tables")
+		r = runtest.Command(ctx, GinkgoT().TempDir(), at, bin, "tables")
 		Expect(r.Code).To(Equal(exitOK))
 		Expect(r.Output).To(ContainSubstring("no ddbh-* table on " + srv.Endpoint))
 	})

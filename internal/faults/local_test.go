@@ -21,7 +21,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/ddbharness/ddbharness/internal/ddblocal"
-	"github.com/ddbharness/ddbharness/internal/ddbtest"
+	"github.com/ddbharness/ddbharness/internal/runtest"
 	"github.com/ddbharness/ddbharness/internal/testnet"
 )
 
@@ -34,7 +34,7 @@ func given(endpoint string) []string {
 var _ = Describe("an endpoint the harness may not or cannot use", Label("faults"), func() {
 	It("refuses a remote endpoint without the opt-in before any request, with exit 2", func(ctx SpecContext) {
 		for _, cmd := range []string{"verify", "bench"} {
-			r := ddbtest.Command(ctx, repoRoot, given("http://ddbh-remote.invalid:8000"), bin, cmd)
+			r := runtest.Command(ctx, repoRoot, given("http://ddbh-remote.invalid:8000"), bin, cmd)
 			Expect(r.Code).To(Equal(exitBadInput), cmd)
 			Expect(r.Elapsed).To(BeNumerically("<", atOnce), cmd)
 			Expect(r.Output).To(And(ContainSubstring(ddblocal.EnvAllowRemote+"=1"), ContainSubstring("your AWS credentials"),
@@ -44,7 +44,7 @@ var _ = Describe("an endpoint the harness may not or cannot use", Label("faults"
 
 	It("refuses an endpoint variable that is not a URL, with exit 2, in every command that reads it", func(ctx SpecContext) {
 		for _, cmd := range []string{"verify", "bench", "local"} {
-			r := ddbtest.Command(ctx, repoRoot, given("notaurl"), bin, cmd)
+			r := runtest.Command(ctx, repoRoot, given("notaurl"), bin, cmd)
 			Expect(r.Code).To(Equal(exitBadInput), cmd)
 			Expect(r.Output).To(ContainSubstring(ddblocal.EnvEndpoint+`="notaurl" is not an endpoint URL`), cmd)
 		}
@@ -57,7 +57,7 @@ var _ = Describe("an endpoint the harness may not or cannot use", Label("faults"
 		}
 		url, requests := testnet.NotDynamoDB(ip, http.StatusNotImplemented, "")
 
-		r := ddbtest.Command(ctx, repoRoot, given(url), bin, "bench")
+		r := runtest.Command(ctx, repoRoot, given(url), bin, "bench")
 		Expect(r.Code).To(Equal(exitBadInput))
 		Expect(r.Output).To(ContainSubstring(ddblocal.EnvAllowRemote + "=1"))
 		Expect(requests.Load()).To(BeZero(), "a request reached %s before the opt-in was decided", url)
@@ -66,7 +66,7 @@ var _ = Describe("an endpoint the harness may not or cannot use", Label("faults"
 	It("names a closed port within seconds, with exit 3", func(ctx SpecContext) {
 		endpoint := testnet.ClosedPort()
 		for _, cmd := range []string{"verify", "bench"} {
-			r := ddbtest.Command(ctx, repoRoot, given(endpoint), bin, cmd)
+			r := runtest.Command(ctx, repoRoot, given(endpoint), bin, cmd)
 			Expect(r.Code).To(Equal(exitTestBed), cmd)
 			Expect(r.Elapsed).To(BeNumerically("<", atOnce), cmd)
 			Expect(r.Output).To(And(ContainSubstring(ddblocal.EnvEndpoint+"="+endpoint), ContainSubstring("connection refused"),
@@ -76,7 +76,7 @@ var _ = Describe("an endpoint the harness may not or cannot use", Label("faults"
 
 	It("names the HTTP status of a server that is not DynamoDB, at once, with exit 3", func(ctx SpecContext) {
 		url, _ := testnet.NotDynamoDB("127.0.0.1", http.StatusNotImplemented, "")
-		r := ddbtest.Command(ctx, repoRoot, given(url), bin, "bench")
+		r := runtest.Command(ctx, repoRoot, given(url), bin, "bench")
 		Expect(r.Code).To(Equal(exitTestBed))
 		Expect(r.Elapsed).To(BeNumerically("<", atOnce))
 		Expect(r.Output).To(ContainSubstring("HTTP 501 Not Implemented"))
@@ -85,7 +85,7 @@ var _ = Describe("an endpoint the harness may not or cannot use", Label("faults"
 	It("names the run's own DynamoDB Local, not the user's variable, when it has gone", func(ctx SpecContext) {
 		endpoint := testnet.ClosedPort()
 		env := []string{ddblocal.EnvEndpoint + "=", ddblocal.EnvRunEndpoint + "=" + endpoint}
-		r := ddbtest.Command(ctx, filepath.Join(repoRoot, "designs", "shop"), env, "go", "tool", "ginkgo", "--no-color", ".")
+		r := runtest.Command(ctx, filepath.Join(repoRoot, "designs", "shop"), env, "go", "tool", "ginkgo", "--no-color", ".")
 		Expect(r.Code).NotTo(Equal(exitOK))
 		Expect(r.Output).To(ContainSubstring("the run's DynamoDB Local at " + endpoint + " is not usable: connection refused"))
 		Expect(r.Output).NotTo(ContainSubstring(ddblocal.EnvEndpoint))

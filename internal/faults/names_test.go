@@ -7,12 +7,12 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/ddbharness/ddbharness/internal/ddbtest"
+	"github.com/ddbharness/ddbharness/internal/runtest"
 )
 
 var _ = Describe("make new-design with a hostile NAME", Label("faults"), func() {
 	It("runs nothing the name says, refuses it, and changes nothing", func(ctx SpecContext) {
-		repo := ddbtest.CopyRepo(ctx, repoRoot, filepath.Join(GinkgoT().TempDir(), "repo"))
+		repo := runtest.CopyRepo(ctx, repoRoot, filepath.Join(GinkgoT().TempDir(), "repo"))
 		marker := filepath.Join(GinkgoT().TempDir(), "pwned")
 		// make's GO runs the suite's built command instead of compiling
 		// the copy again: the recipe's shell line is what is under test.
@@ -24,7 +24,7 @@ var _ = Describe("make new-design with a hostile NAME", Label("faults"), func() 
 			if v != "NAME" {
 				args = append(args, "NAME=library")
 			}
-			r := ddbtest.Command(ctx, repo, nil, "make", args...)
+			r := runtest.Command(ctx, repo, nil, "make", args...)
 			Expect(r.Code).NotTo(Equal(exitOK), "make %v", args)
 			Expect(r.Output).To(ContainSubstring("lower-case letters"), "the refusal says what a name may hold")
 			_, err := os.Stat(marker)

@@ -10,7 +10,7 @@ import (
 	"github.com/onsi/ginkgo/v2/types"
 	. "github.com/onsi/gomega"
 
-	"github.com/ddbharness/ddbharness/internal/ddbtest"
+	"github.com/ddbharness/ddbharness/internal/runtest"
 	"github.com/ddbharness/ddbharness/internal/verify"
 )
 
@@ -20,10 +20,10 @@ import (
 // the command and the two suites afresh, which is most of the spec's time.
 var _ = Describe("make verify DESIGN=name", Label("faults"), func() {
 	It("runs that design's suite, its scenario specs and its gate alone, and fails naming a catalog pattern no spec covers", func(ctx SpecContext) {
-		repo := ddbtest.CopyRepo(ctx, repoRoot, filepath.Join(GinkgoT().TempDir(), "repo"))
+		repo := runtest.CopyRepo(ctx, repoRoot, filepath.Join(GinkgoT().TempDir(), "repo"))
 		addUncoveredPattern(filepath.Join(repo, "designs", "invoicing", "catalog.go"))
 
-		r := ddbtest.Command(ctx, repo, ownLocal(), "make", "verify", "DESIGN=invoicing")
+		r := runtest.Command(ctx, repo, ownLocal(), "make", "verify", "DESIGN=invoicing")
 		Expect(r.Code).NotTo(Equal(exitOK))
 		Expect(r.Output).To(ContainSubstring("exit status 1"), "ddbharness's own exit code, as go run reports it: the run completed and found a gap")
 		Expect(r.Output).To(ContainSubstring(`verify: narrowed to design invoicing: suites ./designs/invoicing ./scenarios under --label-filter="design:invoicing"`))
@@ -60,14 +60,14 @@ var _ = Describe("make verify DESIGN=name", Label("faults"), func() {
 // the crash's own text, instead of counting what the other suites passed.
 var _ = Describe("make verify with a suite that crashes", Label("faults"), func() {
 	It("reports the crash, its text and the suite, and exits 1", func(ctx SpecContext) {
-		repo := ddbtest.CopyRepo(ctx, repoRoot, filepath.Join(GinkgoT().TempDir(), "repo"))
+		repo := runtest.CopyRepo(ctx, repoRoot, filepath.Join(GinkgoT().TempDir(), "repo"))
 		// The spec blocks until its goroutine's panic ends the process.
 		crash := "package agencies_test\n\nimport . \"github.com/onsi/ginkgo/v2\"\n\n" +
 			"var _ = Describe(\"a spec whose goroutine panics\", func() {\n\tIt(\"crashes its process\", func() {\n" +
 			"\t\tgo func() { panic(\"crash-marker-7ab3\") }()\n\t\tselect {}\n\t})\n})\n"
 		Expect(os.WriteFile(filepath.Join(repo, "designs", "agencies", "crash_test.go"), []byte(crash), 0o644)).To(Succeed())
 
-		r := ddbtest.Command(ctx, repo, ownLocal(), "make", "verify", "DESIGN=agencies")
+		r := runtest.Command(ctx, repo, ownLocal(), "make", "verify", "DESIGN=agencies")
 		Expect(r.Output).To(ContainSubstring("exit status 1"), "ddbharness's own exit code: the run found a failure")
 		Expect(r.Output).To(ContainSubstring("panic: crash-marker-7ab3"), "the crash's own text")
 		Expect(r.Output).To(ContainSubstring("suite did not run: ./designs/agencies: crashed before it reported"))

@@ -17,7 +17,7 @@ import (
 	"github.com/ddbharness/ddbharness/bench/report"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/ddblocal"
-	"github.com/ddbharness/ddbharness/internal/ddbtest"
+	"github.com/ddbharness/ddbharness/internal/runtest"
 	"github.com/ddbharness/ddbharness/internal/testnet"
 )
 
@@ -80,14 +80,14 @@ var _ = Describe("bench on a remote endpoint", Ordered, Label("faults"), func() 
 
 	It("refuses a run above MAX_COST before it creates anything, with exit 2", func(ctx SpecContext) {
 		before := tables(ctx)
-		r := ddbtest.Command(ctx, repoRoot, append(remote, "MAX_COST=0.0000001"), bin, "bench", "--out", out, "--duration", "2s", scenario)
+		r := runtest.Command(ctx, repoRoot, append(remote, "MAX_COST=0.0000001"), bin, "bench", "--out", out, "--duration", "2s", scenario)
 		Expect(r.Code).To(Equal(exitBadInput))
 		Expect(r.Output).To(And(ContainSubstring("what this run will cost"), ContainSubstring("above the limit of $0.00"), ContainSubstring("MAX_COST=")))
 		Expect(tables(ctx)).To(Equal(before))
 	})
 
 	It("creates the table and waits for it and its GSIs, seeds, runs, reports the service's figures and deletes it", func(ctx SpecContext) {
-		r := ddbtest.Command(ctx, repoRoot, remote, bin, "bench", "--out", out, "--duration", "2s", scenario)
+		r := runtest.Command(ctx, repoRoot, remote, bin, "bench", "--out", out, "--duration", "2s", scenario)
 		Expect(r.Code).To(Equal(exitOK), r.Output)
 		Expect(r.Output).To(And(ContainSubstring("what this run will cost"), ContainSubstring("within the limit of $1.00"),
 			MatchRegexp(`waiting for ddbh-invoicing-bench-\d+: table CREATING, GSI1 CREATING`), MatchRegexp(`table ACTIVE, GSI1 ACTIVE \([1-9]`)))
@@ -99,12 +99,12 @@ var _ = Describe("bench on a remote endpoint", Ordered, Label("faults"), func() 
 
 	It("never shows the endpoint's user name or password, on screen or in the report", func(ctx SpecContext) {
 		withSecret := append(slices.Clone(remote), ddblocal.EnvEndpoint+"=http://runner:s3cr3t-pw@"+relay.Addr)
-		r := ddbtest.Command(ctx, repoRoot, withSecret, bin, "bench", "--out", out, "--duration", "2s", scenario)
+		r := runtest.Command(ctx, repoRoot, withSecret, bin, "bench", "--out", out, "--duration", "2s", scenario)
 		Expect(r.Code).To(Equal(exitOK), r.Output)
 		Expect(r.Output).To(ContainSubstring("http://***@" + relay.Addr))
 		summary := latestReport(out, report.SummaryFile)
 		Expect(summary).To(ContainSubstring("Calls answered by the DynamoDB at http://***@" + relay.Addr))
-		t := ddbtest.Command(ctx, repoRoot, withSecret, bin, "tables")
+		t := runtest.Command(ctx, repoRoot, withSecret, bin, "tables")
 		Expect(t.Code).To(Equal(exitOK), t.Output)
 		for _, shown := range []string{r.Output, summary, latestReport(out, report.MetricsFile), t.Output} {
 			Expect(shown).NotTo(Or(ContainSubstring("s3cr3t-pw"), ContainSubstring("runner")))
@@ -134,12 +134,12 @@ var _ = Describe("bench on a remote endpoint", Ordered, Label("faults"), func() 
 	})
 
 	It("keeps the table when asked and says how to delete it; tables -delete deletes only the harness's", func(ctx SpecContext) {
-		r := ddbtest.Command(ctx, repoRoot, remote, bin, "bench", "--out", out, "--duration", "2s", "--keep-table", scenario)
+		r := runtest.Command(ctx, repoRoot, remote, bin, "bench", "--out", out, "--duration", "2s", "--keep-table", scenario)
 		Expect(r.Code).To(Equal(exitOK), r.Output)
 		Expect(r.Output).To(MatchRegexp(`kept table (ddbh-invoicing-bench-\d+) for inspection; delete it with: ddbharness tables -delete`))
 		Expect(tables(ctx)).To(ContainElement(HavePrefix("ddbh-invoicing-bench-")))
 
-		d := ddbtest.Command(ctx, repoRoot, remote, bin, "tables", "-delete")
+		d := runtest.Command(ctx, repoRoot, remote, bin, "tables", "-delete")
 		Expect(d.Code).To(Equal(exitOK), d.Output)
 		Expect(d.Output).To(MatchRegexp(`deleted 1 of 1 ddbh-\* table`))
 		expectClean(ctx)

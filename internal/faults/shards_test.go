@@ -16,7 +16,7 @@ import (
 	"github.com/ddbharness/ddbharness/bench/emulate"
 	"github.com/ddbharness/ddbharness/bench/report"
 	"github.com/ddbharness/ddbharness/internal/ddblocal"
-	"github.com/ddbharness/ddbharness/internal/ddbtest"
+	"github.com/ddbharness/ddbharness/internal/runtest"
 )
 
 // runFigures is what the comparison reads of a report's metrics.json.
@@ -83,13 +83,13 @@ var _ = Describe("a run split over two load machines, merged", Serial, Label("fa
 		}
 		// The one-machine run comes second, so that neither pays for the
 		// JVM's first minutes alone.
-		one := ddbtest.Command(ctx, repoRoot, env, bin, bench("--out", filepath.Join(out, "one"))...)
+		one := runtest.Command(ctx, repoRoot, env, bin, bench("--out", filepath.Join(out, "one"))...)
 		Expect(one.Code).To(Equal(exitOK), one.Output)
 
 		dirs, err := filepath.Glob(filepath.Join(out, "shards", "*-split-shard*of2"))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(dirs).To(HaveLen(2))
-		merged := ddbtest.Command(ctx, repoRoot, env, bin, append([]string{"report", "merge", "--out", filepath.Join(out, "merged")}, dirs...)...)
+		merged := runtest.Command(ctx, repoRoot, env, bin, append([]string{"report", "merge", "--out", filepath.Join(out, "merged")}, dirs...)...)
 		Expect(merged.Code).To(Equal(exitOK), merged.Output)
 
 		dirOne, err := report.Latest(filepath.Join(out, "one"))
@@ -165,7 +165,7 @@ var _ = Describe("a run split over two load machines, merged", Serial, Label("fa
 			{"a negative request count", "not a count", func(_ string, f map[string]any) { f["model_inputs"].(map[string]any)["requests"] = -7 }},
 		} {
 			second := tamperedCopy(dirs[1], c.edit)
-			r := ddbtest.Command(ctx, repoRoot, env, bin, "report", "merge", "--out", filepath.Join(out, "refused"), dirs[0], second)
+			r := runtest.Command(ctx, repoRoot, env, bin, "report", "merge", "--out", filepath.Join(out, "refused"), dirs[0], second)
 			Expect(r.Code).To(Equal(exitBadInput), "%s: %s", c.what, r.Output)
 			Expect(r.Output).To(ContainSubstring(c.want), c.what)
 			Expect(r.Elapsed).To(BeNumerically("<", atOnce), c.what)
@@ -175,7 +175,7 @@ var _ = Describe("a run split over two load machines, merged", Serial, Label("fa
 		failed := tamperedCopy(dirs[1], func(_ string, f map[string]any) {
 			f["run"].(map[string]any)["Failure"] = map[string]any{"At": 4e9, "Phase": "measuring", "Reason": "DynamoDB Local exited (shard 2's)"}
 		})
-		r := ddbtest.Command(ctx, repoRoot, env, bin, "report", "merge", "--out", filepath.Join(out, "failed"), dirs[0], failed)
+		r := runtest.Command(ctx, repoRoot, env, bin, "report", "merge", "--out", filepath.Join(out, "failed"), dirs[0], failed)
 		Expect(r.Code).To(Equal(exitTestBed), r.Output)
 		Expect(r.Output).To(ContainSubstring("a shard's test bed failed"))
 		Expect(latestMetrics(filepath.Join(out, "failed"))).To(HaveKeyWithValue("state", report.StateFailed))

@@ -18,7 +18,7 @@ import (
 	"github.com/onsi/gomega/gexec"
 
 	"github.com/ddbharness/ddbharness/designs/all"
-	"github.com/ddbharness/ddbharness/internal/ddbtest"
+	"github.com/ddbharness/ddbharness/internal/runtest"
 	"github.com/ddbharness/ddbharness/internal/verify"
 )
 
@@ -53,22 +53,22 @@ var _ = Describe("verify", Label("faults"), Ordered, ContinueOnFailure, func() {
 			{"--label-filter=(design:shop", "Syntax Error Parsing Label Filter: Mismatched '('"},
 			{"./designs/shop", "is not a flag"},
 		} {
-			r := ddbtest.Command(ctx, repo, ownLocal(), bin, "verify", tc.arg)
+			r := runtest.Command(ctx, repo, ownLocal(), bin, "verify", tc.arg)
 			Expect(r.Code).To(Equal(exitBadInput), "verify %q", tc.arg)
 			Expect(r.Output).To(ContainSubstring(tc.says), "verify %q", tc.arg)
 			Expect(r.Output).To(ContainSubstring("--label-filter="), "verify %q shows what it takes", tc.arg)
 			Expect(r.Output).NotTo(ContainSubstring("DynamoDB at"), "verify %q started DynamoDB Local", tc.arg)
 			Expect(r.Elapsed).To(BeNumerically("<", atOnce), "verify %q", tc.arg)
 		}
-		r := ddbtest.Command(ctx, repo, ownLocal(), bin, "verify", "--json-report=mine.json")
+		r := runtest.Command(ctx, repo, ownLocal(), bin, "verify", "--json-report=mine.json")
 		Expect(r.Code).To(Equal(exitBadInput))
 		Expect(r.Output).To(ContainSubstring("verify's own: it writes reports/verify/junit.xml and report.json"))
 
 		// An unknown design, named alone or beside a known one, through the
 		// binary (its exit code) and through make (DESIGN, split on spaces).
-		for _, run := range []ddbtest.Ran{
-			ddbtest.Command(ctx, repo, ownLocal(), bin, "verify", "nosuch"),
-			ddbtest.Command(ctx, repo, ownLocal(), "make", "verify", "DESIGN=invoicing nosuch"),
+		for _, run := range []runtest.Ran{
+			runtest.Command(ctx, repo, ownLocal(), bin, "verify", "nosuch"),
+			runtest.Command(ctx, repo, ownLocal(), "make", "verify", "DESIGN=invoicing nosuch"),
 		} {
 			Expect(run.Output).To(ContainSubstring(`no design "nosuch": name one of`))
 			for _, d := range all.Designs {
@@ -77,7 +77,7 @@ var _ = Describe("verify", Label("faults"), Ordered, ContinueOnFailure, func() {
 			Expect(run.Output).NotTo(ContainSubstring("DynamoDB at"), "an unknown design started DynamoDB Local")
 			Expect(run.Elapsed).To(BeNumerically("<", exitWait), "make builds the command first")
 		}
-		r = ddbtest.Command(ctx, repo, ownLocal(), bin, "verify", "nosuch")
+		r = runtest.Command(ctx, repo, ownLocal(), bin, "verify", "nosuch")
 		Expect(r.Code).To(Equal(exitBadInput))
 		for f, want := range before {
 			b, err := os.ReadFile(filepath.Join(reportsDir(), f))
@@ -89,15 +89,15 @@ var _ = Describe("verify", Label("faults"), Ordered, ContinueOnFailure, func() {
 
 	It("runs twice at once in one checkout, docs/verify.md's single-pattern example and make verify DESIGN=invoicing: both pass and leave whole reports", func(ctx SpecContext) {
 		var wg sync.WaitGroup
-		ran := make([]ddbtest.Ran, 2)
+		ran := make([]runtest.Ran, 2)
 		wg.Go(func() {
 			defer GinkgoRecover()
 			// As the README has it: make verify GINKGO_FLAGS='--label-filter="design:shop && AP-03"'
-			ran[0] = ddbtest.Command(ctx, repo, ownLocal(), "make", "verify", `GINKGO_FLAGS=--label-filter="design:shop && AP-03"`)
+			ran[0] = runtest.Command(ctx, repo, ownLocal(), "make", "verify", `GINKGO_FLAGS=--label-filter="design:shop && AP-03"`)
 		})
 		wg.Go(func() {
 			defer GinkgoRecover()
-			ran[1] = ddbtest.Command(ctx, repo, ownLocal(), "make", "verify", "DESIGN=invoicing")
+			ran[1] = runtest.Command(ctx, repo, ownLocal(), "make", "verify", "DESIGN=invoicing")
 		})
 		wg.Wait()
 		for i, r := range ran {
@@ -133,7 +133,7 @@ var _ = Describe("verify", Label("faults"), Ordered, ContinueOnFailure, func() {
 		Expect(err).NotTo(HaveOccurred())
 		run := startTagged(repo, bin, "verify", "invoicing")
 		run.waitForSuites(ctx, repo)
-		java := run.find(func(p ddbtest.Proc) bool { return strings.Contains(p.Cmdline, "DynamoDBLocal.jar") })
+		java := run.find(func(p runtest.Proc) bool { return strings.Contains(p.Cmdline, "DynamoDBLocal.jar") })
 		Expect(java).To(HaveLen(1), "verify's DynamoDB Local")
 		killed := time.Now()
 		Expect(syscall.Kill(java[0].PID, syscall.SIGKILL)).To(Succeed())
@@ -192,9 +192,9 @@ func startTagged(repo, name string, args ...string) *tagged {
 }
 
 // find lists the live processes carrying the tag that match.
-func (t *tagged) find(match func(ddbtest.Proc) bool) []ddbtest.Proc {
-	var found []ddbtest.Proc
-	for _, p := range ddbtest.Procs() {
+func (t *tagged) find(match func(runtest.Proc) bool) []runtest.Proc {
+	var found []runtest.Proc
+	for _, p := range runtest.Procs() {
 		if p.HasEnv(tagEnv, t.tag) && match(p) {
 			found = append(found, p)
 		}
@@ -208,11 +208,11 @@ func (t *tagged) waitForSuites(ctx SpecContext, repo string) {
 	GinkgoHelper()
 	abs, err := filepath.Abs(repo)
 	Expect(err).NotTo(HaveOccurred())
-	isSuite := func(p ddbtest.Proc) bool {
+	isSuite := func(p runtest.Proc) bool {
 		exe := strings.Fields(p.Cmdline + " x")[0]
 		return strings.HasPrefix(exe, abs+string(filepath.Separator)) && strings.HasSuffix(exe, ".test")
 	}
-	Eventually(ctx, func() []ddbtest.Proc { return t.find(isSuite) }).WithTimeout(8*time.Minute).WithPolling(200*time.Millisecond).
+	Eventually(ctx, func() []runtest.Proc { return t.find(isSuite) }).WithTimeout(8*time.Minute).WithPolling(200*time.Millisecond).
 		ShouldNot(BeEmpty(), "no suite started")
 	Expect(t.session.ExitCode()).To(Equal(-1), "verify ended before its suites ran")
 }
@@ -223,7 +223,7 @@ func (t *tagged) expectNoneLeft() {
 	GinkgoHelper()
 	Eventually(func() []string {
 		var left []string
-		for _, p := range t.find(func(ddbtest.Proc) bool { return true }) {
+		for _, p := range t.find(func(runtest.Proc) bool { return true }) {
 			left = append(left, fmt.Sprintf("%d %s", p.PID, p.Cmdline))
 		}
 		return left
@@ -234,7 +234,7 @@ func (t *tagged) expectNoneLeft() {
 // the next one a busy machine. It kills by tag rather than by process
 // group: verify puts ginkgo and DynamoDB Local in groups of their own.
 func (t *tagged) cleanup() {
-	for _, p := range t.find(func(ddbtest.Proc) bool { return true }) {
+	for _, p := range t.find(func(runtest.Proc) bool { return true }) {
 		_ = syscall.Kill(p.PID, syscall.SIGKILL)
 	}
 	t.session.Kill()

@@ -11,7 +11,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/ddbharness/ddbharness/internal/ddblocal"
-	"github.com/ddbharness/ddbharness/internal/ddbtest"
+	"github.com/ddbharness/ddbharness/internal/runtest"
 )
 
 // The import walkthrough follows docs/import-a-model.md in a copy of the
@@ -26,7 +26,7 @@ var _ = Describe("the Import a model walkthrough", Label("dynamodb", "scaffold")
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(srv.Stop)
 		out := GinkgoT().TempDir()
-		repo := ddbtest.CopyRepo(ctx, repoRoot, filepath.Join(out, "repo"))
+		repo := runtest.CopyRepo(ctx, repoRoot, filepath.Join(out, "repo"))
 		env := []string{ddblocal.EnvEndpoint + "=" + srv.Endpoint}
 		start := time.Now()
 
@@ -63,7 +63,7 @@ var _ = Describe("the Import a model walkthrough", Label("dynamodb", "scaffold")
 		bad := filepath.Join(out, "bad.json")
 		Expect(os.WriteFile(bad, []byte(`{"ModelName": "x", "DataModel": [{"TableName": "T"}]}`), 0o644)).To(Succeed())
 		before := treeHashes(repo, "designs", "fixtures", "scenarios")
-		refused := ddbtest.Command(ctx, repo, env, "make", "import-model", "MODEL="+bad, "NAME=broken")
+		refused := runtest.Command(ctx, repo, env, "make", "import-model", "MODEL="+bad, "NAME=broken")
 		Expect(refused.Code).NotTo(BeZero())
 		Expect(refused.Output).To(ContainSubstring("$.DataModel[0].KeyAttributes.PartitionKey.AttributeName: missing"))
 		Expect(refused.Output).To(ContainSubstring("nothing was written"))

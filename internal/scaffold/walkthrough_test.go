@@ -17,7 +17,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/ddbharness/ddbharness/internal/ddblocal"
-	"github.com/ddbharness/ddbharness/internal/ddbtest"
+	"github.com/ddbharness/ddbharness/internal/runtest"
 )
 
 // The walkthrough's design, as README.md's "Add a design" names it.
@@ -47,7 +47,7 @@ var _ = Describe("the Add a design walkthrough", Label("dynamodb", "scaffold"), 
 		DeferCleanup(srv.Stop)
 		endpoint := srv.Endpoint
 		out := GinkgoT().TempDir()
-		repo := ddbtest.CopyRepo(ctx, repoRoot, filepath.Join(out, "repo"))
+		repo := runtest.CopyRepo(ctx, repoRoot, filepath.Join(out, "repo"))
 		env := []string{ddblocal.EnvEndpoint + "=" + endpoint}
 
 		By("make new-design")
@@ -122,7 +122,7 @@ var _ = Describe("the Add a design walkthrough", Label("dynamodb", "scaffold"), 
 
 		By("a second make new-design with the same name is refused and changes nothing")
 		before := treeHashes(repo, ".")
-		second := ddbtest.Command(ctx, repo, env, "make", "new-design", "NAME="+walkName)
+		second := runtest.Command(ctx, repo, env, "make", "new-design", "NAME="+walkName)
 		Expect(second.Code).NotTo(BeZero())
 		Expect(second.Output).To(ContainSubstring("designs/" + walkName + " already exists"))
 		Expect(second.Output).To(ContainSubstring("nothing was written"))
@@ -134,7 +134,7 @@ var _ = Describe("the Add a design walkthrough", Label("dynamodb", "scaffold"), 
 // spec, showing that output, when the command fails.
 func run(ctx context.Context, dir string, env []string, name string, args ...string) string {
 	GinkgoHelper()
-	r := ddbtest.Command(ctx, dir, env, name, args...)
+	r := runtest.Command(ctx, dir, env, name, args...)
 	Expect(r.Code).To(BeZero(), "%s %s:\n%s", name, strings.Join(args, " "), r.Output)
 	return r.Output
 }
