@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"fmt"
 	"sync"
 	"testing"
 )
@@ -19,24 +20,26 @@ func TestScanFindsTheFirstMatchWithinItsWindow(t *testing.T) {
 		{0, 100, []int{scanWindow - 1}, scanWindow - 1, true},
 		{1, 3, nil, 1, false}, // a pool smaller than the window is looked at once
 	} {
-		seen := map[int]int{}
-		got, found := scan(c.start, c.n, func(i int) bool {
-			seen[i]++
-			for _, m := range c.match {
-				if i == m {
-					return true
+		t.Run(fmt.Sprintf("from %d of %d, matches %v", c.start, c.n, c.match), func(t *testing.T) {
+			seen := map[int]int{}
+			got, found := scan(c.start, c.n, func(i int) bool {
+				seen[i]++
+				for _, m := range c.match {
+					if i == m {
+						return true
+					}
+				}
+				return false
+			})
+			if got != c.want || found != c.found {
+				t.Errorf("scan(%d, %d) with %v = %d, %v; want %d, %v", c.start, c.n, c.match, got, found, c.want, c.found)
+			}
+			for i, k := range seen {
+				if k > 1 || i >= c.n {
+					t.Errorf("scan(%d, %d) looked at %d %d times", c.start, c.n, i, k)
 				}
 			}
-			return false
 		})
-		if got != c.want || found != c.found {
-			t.Errorf("scan(%d, %d) with %v = %d, %v; want %d, %v", c.start, c.n, c.match, got, found, c.want, c.found)
-		}
-		for i, k := range seen {
-			if k > 1 || i >= c.n {
-				t.Errorf("scan(%d, %d) looked at %d %d times", c.start, c.n, i, k)
-			}
-		}
 	}
 }
 

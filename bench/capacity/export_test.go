@@ -127,9 +127,11 @@ func TestMergeOfShardsIsOneMachine(t *testing.T) {
 		{"Patterns", got.Patterns, want.Patterns},
 		{"Disagreements", got.Disagreements, want.Disagreements},
 	} {
-		if !reflect.DeepEqual(f.got, f.want) {
-			t.Errorf("Analyze(MergeLedgers(two halves)).%s =\n%+v\nwant, from one ledger of every call,\n%+v", f.name, f.got, f.want)
-		}
+		t.Run(f.name, func(t *testing.T) {
+			if !reflect.DeepEqual(f.got, f.want) {
+				t.Errorf("Analyze(MergeLedgers(two halves)).%s =\n%+v\nwant, from one ledger of every call,\n%+v", f.name, f.got, f.want)
+			}
+		})
 	}
 	if got.Requests != int64(len(calls)) {
 		t.Errorf("Analyze(MergeLedgers(two halves)).Requests = %d, want %d calls observed", got.Requests, len(calls))

@@ -296,9 +296,11 @@ func TestGrowthNeedsRepeatedGrowth(t *testing.T) {
 		return n
 	}
 	for _, tt := range []struct{ writes, want int }{{1, 0}, {MinGrowthWrites - 1, 0}, {MinGrowthWrites, 1}} {
-		if got := items(grow(tt.writes)); got != tt.want {
-			t.Errorf("Analyze() after %d enlarging writes: %d growing items, want %d", tt.writes, got, tt.want)
-		}
+		t.Run(fmt.Sprintf("%d writes", tt.writes), func(t *testing.T) {
+			if got := items(grow(tt.writes)); got != tt.want {
+				t.Errorf("Analyze() after %d enlarging writes: %d growing items, want %d", tt.writes, got, tt.want)
+			}
+		})
 	}
 }
 

@@ -205,14 +205,16 @@ func TestGolden(t *testing.T) {
 		} {
 			ext := filepath.Ext(c.file)
 			name := strings.TrimSuffix(c.file, ext) + run.suffix + ext
-			var b bytes.Buffer
-			if err := c.write(&b, run.outcome()); err != nil {
-				t.Fatalf("write %s: %v", name, err)
-			}
-			golden(t, name, b.Bytes())
-			if ext == ".svg" {
-				wellFormed(t, name, b.Bytes())
-			}
+			t.Run(name, func(t *testing.T) {
+				var b bytes.Buffer
+				if err := c.write(&b, run.outcome()); err != nil {
+					t.Fatalf("write %s: %v", name, err)
+				}
+				golden(t, name, b.Bytes())
+				if ext == ".svg" {
+					wellFormed(t, name, b.Bytes())
+				}
+			})
 		}
 	}
 }
