@@ -1,15 +1,3 @@
-// Package capacity turns what a run's DynamoDB calls did into the capacity
-// real DynamoDB would charge, attributed to table and index partitions, and
-// models where that traffic would throttle.
-//
-// Bench's instrumented client reports each call as an Observation; a
-// Ledger accounts it by AWS's rules (Account) and gathers the charges per
-// table or index, partition key and second, beside DynamoDB Local's own
-// figures. After the run, Model.Analyze turns the ledger into a Report:
-// hot keys, the request rate at which the first limit is reached, the
-// throttling forecast at a target rate, item and item-collection growth,
-// cost, and one-sentence findings. Every AWS rule and number the package
-// applies cites its documentation beside the code.
 package capacity
 
 import (
