@@ -1,16 +1,12 @@
 package faults_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -28,81 +24,6 @@ import (
 	"github.com/ddbharness/ddbharness/internal/ddblocal"
 	"github.com/ddbharness/ddbharness/internal/runtest"
 )
-
-// running is the built command started in the background, its output
-// gathered as it comes.
-type running struct {
-	cmd  *exec.Cmd
-	mu   sync.Mutex
-	out  bytes.Buffer
-	done chan struct{}
-	code int
-	end  time.Time
-}
-
-func (r *running) Write(p []byte) (int, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	GinkgoWriter.Write(p)
-	return r.out.Write(p)
-}
-
-func (r *running) Output() string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.out.String()
-}
-
-// startBin starts the built command with args, the environment plus env;
-// the spec kills it if it is still running at the end.
-func startBin(env []string, args ...string) *running {
-	GinkgoHelper()
-	r := &running{cmd: exec.Command(bin, args...), done: make(chan struct{})}
-	r.cmd.Env = append(os.Environ(), env...)
-	r.cmd.Stdout, r.cmd.Stderr = r, r
-	Expect(r.cmd.Start()).To(Succeed())
-	go func() {
-		_ = r.cmd.Wait()
-		r.code, r.end = r.cmd.ProcessState.ExitCode(), time.Now()
-		close(r.done)
-	}()
-	DeferCleanup(func() {
-		select {
-		case <-r.done:
-		default:
-			_ = r.cmd.Process.Kill()
-			<-r.done
-		}
-	})
-	return r
-}
-
-// waitFor waits until the output holds want at least n times, and fails the spec if the
-// command ends first or takes longer than limit.
-func (r *running) waitFor(want string, n int, limit time.Duration) {
-	GinkgoHelper()
-	Eventually(func(g Gomega) {
-		select {
-		case <-r.done:
-			Fail(fmt.Sprintf("the command exited (%d) before printing %q %d times:\n%s", r.code, want, n, r.Output()))
-		default:
-		}
-		g.Expect(strings.Count(r.Output(), want)).To(BeNumerically(">=", n))
-	}).WithTimeout(limit).WithPolling(50 * time.Millisecond).Should(Succeed())
-}
-
-// waitExit waits at most limit for the command to end and returns its exit
-// code and when it ended.
-func (r *running) waitExit(limit time.Duration) (int, time.Time) {
-	GinkgoHelper()
-	select {
-	case <-r.done:
-		return r.code, r.end
-	case <-time.After(limit):
-		Fail(fmt.Sprintf("still running %s later:\n%s", limit, r.Output()))
-	}
-	return 0, time.Time{}
-}
 
 // javaUnder returns the java processes descending from pid (DynamoDB Local's
 // JVM is a child of the command), read from /proc.
@@ -239,7 +160,7 @@ var _ = Describe("bench when DynamoDB Local dies mid-run", Label("faults"), func
 		// Progress prints a line a second while measuring: the third means
 		// about three seconds in.
 		r.waitFor("p50 ", 3, 2*time.Minute)
-		jvms := javaUnder(r.cmd.Process.Pid)
+		jvms := javaUnder(r.Command.Process.Pid)
 		Expect(jvms).To(HaveLen(1), "DynamoDB Local's JVM under the bench process")
 		Expect(syscall.Kill(jvms[0], syscall.SIGKILL)).To(Succeed())
 		killed := time.Now()
@@ -388,7 +309,7 @@ var _ = Describe("shard 1 stopped while another shard runs", Label("faults"), fu
 			env := given(endpoint)
 			shards := startShards(env, out, "abandon", 8*time.Second)
 			shards[1].waitFor("p50 ", 2, 2*time.Minute) // shard 2 measuring
-			Expect(shards[0].cmd.Process.Signal(syscall.SIGTERM)).To(Succeed())
+			Expect(shards[0].Command.Process.Signal(syscall.SIGTERM)).To(Succeed())
 			code, _ := shards[0].waitExit(exitWait)
 			Expect(code).To(Equal(exitInterrupted), shards[0].Output())
 			Expect(shards[0].Output()).To(ContainSubstring("left ddbh-invoicing-abandon to shard(s) [2], still running"))
@@ -425,7 +346,7 @@ var _ = Describe("bench interrupted", Label("faults"), func() {
 		out := GinkgoT().TempDir()
 		r := startBin(ownLocal(), "bench", "--duration=20s", "--out="+out, "invoicing/month-end")
 		r.waitFor("p50 ", 3, 2*time.Minute) // about three seconds into measuring
-		Expect(r.cmd.Process.Signal(os.Interrupt)).To(Succeed())
+		Expect(r.Command.Process.Signal(os.Interrupt)).To(Succeed())
 		code, _ := r.waitExit(exitWait)
 		Expect(code).To(Equal(exitInterrupted))
 		Expect(r.Output()).To(MatchRegexp(`interrupted: ran \d+\.\d s of the 20s asked for`), "the headline")
@@ -443,7 +364,7 @@ var _ = Describe("bench interrupted", Label("faults"), func() {
 		out := GinkgoT().TempDir()
 		r := startBin(ownLocal(), "bench", "--out="+out, "shop/browse") // a pool of 2000 to seed
 		r.waitFor("shop/browse: seeding ", 1, 2*time.Minute)
-		Expect(r.cmd.Process.Signal(os.Interrupt)).To(Succeed())
+		Expect(r.Command.Process.Signal(os.Interrupt)).To(Succeed())
 		code, _ := r.waitExit(exitWait)
 		Expect(r.Output()).NotTo(ContainSubstring("warming up"), "seeding ended before the interrupt: the spec needs a bigger pool")
 		Expect(code).To(Equal(exitInterrupted))

@@ -1,11 +1,7 @@
 package faults_test
 
 import (
-	"bufio"
 	"context"
-	"errors"
-	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -13,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"strings"
 	"syscall"
 	"time"
 
@@ -95,47 +90,26 @@ var _ = Describe("an endpoint the harness may not or cannot use", Label("faults"
 
 // upLocal runs `ddbharness local` with env until it says it is ready,
 // calls whileUp with its endpoint, then interrupts it as Ctrl-C would and
-// returns all it printed and its exit code.
+// returns all it printed and its exit code. A command that ends before it
+// is ready is returned as it ended.
 func upLocal(ctx context.Context, env []string, whileUp func(endpoint string)) (string, int) {
 	GinkgoHelper()
-	cmd := exec.CommandContext(ctx, bin, "local")
-	cmd.Env = append(os.Environ(), env...)
-	pr, pw := io.Pipe()
-	cmd.Stdout, cmd.Stderr = pw, pw
-	Expect(cmd.Start()).To(Succeed())
-	waited := make(chan error, 1)
-	go func() { err := cmd.Wait(); pw.Close(); waited <- err }()
-
+	r := startBin(env, "local")
 	ready := regexp.MustCompile(`DynamoDB Local is ready on (http://\S+)`)
-	var out strings.Builder
-	endpoint := make(chan string, 1)
-	scanned := make(chan struct{})
-	go func() {
-		defer close(scanned)
-		sc := bufio.NewScanner(pr)
-		for sc.Scan() {
-			fmt.Fprintln(&out, sc.Text())
-			fmt.Fprintln(GinkgoWriter, sc.Text())
-			if m := ready.FindStringSubmatch(sc.Text()); m != nil {
-				endpoint <- m[1]
-			}
+	var endpoint string
+	// Bounded by the command's own wait for DynamoDB Local, which ends it.
+	Eventually(ctx, func() bool {
+		if m := ready.FindStringSubmatch(r.Output()); m != nil {
+			endpoint = m[1]
 		}
-	}()
-	select {
-	case e := <-endpoint:
-		whileUp(e)
-		Expect(cmd.Process.Signal(syscall.SIGINT)).To(Succeed())
-	case <-scanned:
-	case <-ctx.Done():
+		return endpoint != "" || r.exited()
+	}).WithTimeout(3*time.Minute).WithPolling(50*time.Millisecond).Should(BeTrue(), "ddbharness local neither got ready nor ended")
+	if endpoint != "" && !r.exited() {
+		whileUp(endpoint)
+		Expect(r.Command.Process.Signal(syscall.SIGINT)).To(Succeed())
 	}
-	err := <-waited
-	<-scanned
-	code := 0
-	var exit *exec.ExitError
-	if errors.As(err, &exit) {
-		code = exit.ExitCode()
-	}
-	return out.String(), code
+	code, _ := r.waitExit(exitWait)
+	return r.Output(), code
 }
 
 var _ = Describe("ddbharness local", Label("faults"), func() {

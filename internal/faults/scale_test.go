@@ -115,7 +115,7 @@ var _ = Describe("bench on a remote endpoint", Ordered, Label("faults"), func() 
 	It("deletes the table on Ctrl-C", func(ctx SpecContext) {
 		r := startBin(remote, "bench", "--out", out, "--duration", "60s", scenario)
 		r.waitFor(scenario+"     1s", 1, time.Minute)
-		Expect(r.cmd.Process.Signal(syscall.SIGINT)).To(Succeed())
+		Expect(r.Command.Process.Signal(syscall.SIGINT)).To(Succeed())
 		code, _ := r.waitExit(time.Minute)
 		Expect(code).To(Equal(exitInterrupted), r.Output())
 		expectClean(ctx)

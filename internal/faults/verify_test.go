@@ -4,7 +4,6 @@ import (
 	"encoding/xml"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -137,12 +136,12 @@ var _ = Describe("verify", Label("faults"), Ordered, ContinueOnFailure, func() {
 		Expect(java).To(HaveLen(1), "verify's DynamoDB Local")
 		killed := time.Now()
 		Expect(syscall.Kill(java[0].PID, syscall.SIGKILL)).To(Succeed())
-		Eventually(run.session).WithTimeout(exitWait).Should(gexec.Exit())
+		Eventually(run.Session).WithTimeout(exitWait).Should(gexec.Exit())
 		fmt.Fprintf(GinkgoWriter, "verify exited %s after DynamoDB Local was killed\n", time.Since(killed).Round(time.Millisecond))
 		Expect(time.Since(killed)).To(BeNumerically("<", atOnce), "the suites were not left to run on")
-		Expect(run.session.ExitCode()).To(Equal(exitTestBed))
-		Expect(string(run.session.Out.Contents())).To(ContainSubstring("verify: FAILED: DynamoDB Local exited during the run; the suites were stopped at once"))
-		message := string(run.session.Err.Contents())
+		Expect(run.ExitCode()).To(Equal(exitTestBed))
+		Expect(string(run.Out.Contents())).To(ContainSubstring("verify: FAILED: DynamoDB Local exited during the run; the suites were stopped at once"))
+		message := string(run.Err.Contents())
 		Expect(message).To(MatchRegexp(`ddbharness: DynamoDB Local \(http://127\.0\.0\.1:\d+\) exited at [\d:.]+ \(signal: killed\)`))
 		Expect(message).NotTo(ContainSubstring("AWS_ENDPOINT_URL_DYNAMODB"), "the message blames a variable the user never set")
 		run.expectNoneLeft()
@@ -154,8 +153,8 @@ var _ = Describe("verify", Label("faults"), Ordered, ContinueOnFailure, func() {
 	It("takes ginkgo, its suites and DynamoDB Local with it when killed", func(ctx SpecContext) {
 		run := startTagged(repo, bin, "verify", "invoicing")
 		run.waitForSuites(ctx, repo)
-		Expect(run.session.Command.Process.Signal(syscall.SIGKILL)).To(Succeed())
-		Eventually(run.session).WithTimeout(exitWait).Should(gexec.Exit())
+		Expect(run.Command.Process.Signal(syscall.SIGKILL)).To(Succeed())
+		Eventually(run.Session).WithTimeout(exitWait).Should(gexec.Exit())
 		run.expectNoneLeft()
 	}, SpecTimeout(10*time.Minute))
 })
@@ -174,19 +173,14 @@ const tagEnv = "DDBHARNESS_FAULT_TAG"
 
 // tagged is a command whose descendants can be found.
 type tagged struct {
-	tag     string
-	session *gexec.Session
+	tag string
+	*running
 }
 
 func startTagged(repo, name string, args ...string) *tagged {
 	GinkgoHelper()
 	t := &tagged{tag: strconv.FormatInt(time.Now().UnixNano(), 36)}
-	cmd := exec.Command(name, args...)
-	cmd.Dir = repo
-	cmd.Env = append(append(os.Environ(), ownLocal()...), tagEnv+"="+t.tag)
-	s, err := gexec.Start(cmd, GinkgoWriter, GinkgoWriter)
-	Expect(err).NotTo(HaveOccurred())
-	t.session = s
+	t.running = start(repo, append(ownLocal(), tagEnv+"="+t.tag), name, args...)
 	DeferCleanup(t.cleanup)
 	return t
 }
@@ -214,7 +208,7 @@ func (t *tagged) waitForSuites(ctx SpecContext, repo string) {
 	}
 	Eventually(ctx, func() []runtest.Proc { return t.find(isSuite) }).WithTimeout(8*time.Minute).WithPolling(200*time.Millisecond).
 		ShouldNot(BeEmpty(), "no suite started")
-	Expect(t.session.ExitCode()).To(Equal(-1), "verify ended before its suites ran")
+	Expect(t.ExitCode()).To(Equal(-1), "verify ended before its suites ran")
 }
 
 // expectNoneLeft fails unless every process the command started ends
@@ -237,5 +231,5 @@ func (t *tagged) cleanup() {
 	for _, p := range t.find(func(runtest.Proc) bool { return true }) {
 		_ = syscall.Kill(p.PID, syscall.SIGKILL)
 	}
-	t.session.Kill()
+	t.Kill()
 }
