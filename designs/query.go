@@ -3,6 +3,7 @@ package designs
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
@@ -94,17 +95,31 @@ func (s Schema) QueryPage(ctx context.Context, db DB, q PageQuery) (items []map[
 // resumeKey is the ExclusiveStartKey that resumes a Query of index (empty:
 // the table) after item: the table's key plus the index's.
 func (s Schema) resumeKey(item map[string]types.AttributeValue, index string) map[string]types.AttributeValue {
-	names := []string{s.PK, s.SK}
-	for _, ix := range append(append([]Index{}, s.LSIs...), s.GSIs...) {
-		if ix.Name == index {
-			names = append(names, ix.PK, ix.SK)
-		}
-	}
 	key := map[string]types.AttributeValue{}
-	for _, n := range names {
-		if v, ok := item[n]; ok && n != "" {
+	for _, n := range s.KeyNames(index) {
+		if v, ok := item[n]; ok {
 			key[n] = v
 		}
 	}
 	return key
+}
+
+// KeyNames are the attributes every entry of index (empty or MainTable:
+// the table) has for its key: the table's key, then the index's own.
+func (s Schema) KeyNames(index string) []string {
+	var names []string
+	add := func(n string) {
+		if n != "" && !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	add(s.PK)
+	add(s.SK)
+	for _, ix := range append(append([]Index{}, s.LSIs...), s.GSIs...) {
+		if ix.Name == index {
+			add(ix.PK)
+			add(ix.SK)
+		}
+	}
+	return names
 }

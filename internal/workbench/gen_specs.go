@@ -263,15 +263,9 @@ func project(item map[string]types.AttributeValue, s designs.Schema, index strin
 	if index == designs.MainTable || proj == "" || proj == types.ProjectionTypeAll {
 		return item
 	}
-	keep := append([]string{s.PK, s.SK}, nonKey...)
-	for _, ix := range append(append([]designs.Index{}, s.GSIs...), s.LSIs...) {
-		if ix.Name == index {
-			keep = append(keep, ix.PK, ix.SK)
-		}
-	}
 	out := map[string]types.AttributeValue{}
-	for _, n := range keep {
-		if v, ok := item[n]; ok && n != "" {
+	for _, n := range append(s.KeyNames(index), nonKey...) {
+		if v, ok := item[n]; ok {
 			out[n] = v
 		}
 	}
