@@ -136,7 +136,11 @@ func member(t, x string) string {
 	return "&types.AttributeValueMemberS{Value: " + x + "}"
 }
 
-func (d *Design) layoutText(k *KeyUse) string {
+func (d *Design) layoutText(k *KeyUse) string { return k.Layout(d.Sep) }
+
+// Layout writes the key's layout as people read it, its parts joined by
+// sep: "USER#<UserID>".
+func (k *KeyUse) Layout(sep string) string {
 	var parts []string
 	for _, s := range k.Segs {
 		if s.Var != nil {
@@ -145,7 +149,7 @@ func (d *Design) layoutText(k *KeyUse) string {
 			parts = append(parts, s.Const)
 		}
 	}
-	return strings.Join(parts, d.Sep)
+	return strings.Join(parts, sep)
 }
 
 func indexConst(name string) string { return "Index" + goName(name) }

@@ -1,24 +1,10 @@
 package workbench_test
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/ddbharness/ddbharness/internal/workbench"
 )
-
-// layout writes a key layout as the design's README does: USER#<UserID>.
-func layout(k *workbench.KeyUse) string {
-	var parts []string
-	for _, s := range k.Segs {
-		if s.Var != nil {
-			parts = append(parts, "<"+s.Var.Go+">")
-		} else {
-			parts = append(parts, s.Const)
-		}
-	}
-	return strings.Join(parts, "#")
-}
 
 func TestInferReadsTheGalleryKeyLayouts(t *testing.T) {
 	m, err := workbench.Parse(gallery(t))
@@ -32,7 +18,7 @@ func TestInferReadsTheGalleryKeyLayouts(t *testing.T) {
 	got := map[string]string{}
 	for _, e := range d.Entities {
 		for _, k := range e.Keys {
-			got[e.Go+" "+k.Attr] = layout(k)
+			got[e.Go+" "+k.Attr] = k.Layout(d.Sep)
 		}
 	}
 	for key, want := range map[string]string{
