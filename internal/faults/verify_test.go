@@ -14,7 +14,6 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/reporters"
 	. "github.com/onsi/gomega"
-	"github.com/onsi/gomega/gexec"
 
 	"github.com/ddbharness/ddbharness/designs/all"
 	"github.com/ddbharness/ddbharness/internal/runtest"
@@ -136,7 +135,7 @@ var _ = Describe("verify", Label("faults"), Ordered, ContinueOnFailure, func() {
 		Expect(java).To(HaveLen(1), "verify's DynamoDB Local")
 		killed := time.Now()
 		Expect(syscall.Kill(java[0].PID, syscall.SIGKILL)).To(Succeed())
-		Eventually(run.Session).WithTimeout(exitWait).Should(gexec.Exit())
+		run.waitExit(exitWait)
 		fmt.Fprintf(GinkgoWriter, "verify exited %s after DynamoDB Local was killed\n", time.Since(killed).Round(time.Millisecond))
 		Expect(time.Since(killed)).To(BeNumerically("<", atOnce), "the suites were not left to run on")
 		Expect(run.ExitCode()).To(Equal(exitTestBed))
@@ -154,7 +153,7 @@ var _ = Describe("verify", Label("faults"), Ordered, ContinueOnFailure, func() {
 		run := startTagged(repo, bin, "verify", "invoicing")
 		run.waitForSuites(ctx, repo)
 		Expect(run.Command.Process.Signal(syscall.SIGKILL)).To(Succeed())
-		Eventually(run.Session).WithTimeout(exitWait).Should(gexec.Exit())
+		run.waitExit(exitWait)
 		run.expectNoneLeft()
 	}, SpecTimeout(10*time.Minute))
 })
