@@ -72,7 +72,7 @@ func main() {
 	case "lint":
 		err = runLint(ctx, args)
 	case "import-model":
-		err = importModel(args)
+		err = importModel(ctx, args)
 	case "export-model":
 		err = exportModel(ctx, args)
 	case "tables":

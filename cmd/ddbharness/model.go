@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -20,7 +21,7 @@ import (
 // importModel turns a NoSQL Workbench model into design packages in the
 // repository at the current folder; a bad model or a taken name is bad
 // input (exit 2) and writes nothing.
-func importModel(args []string) error {
+func importModel(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("import-model", flag.ContinueOnError)
 	name := fs.String("name", "", "the design's name (default: the model's name, lower case); a model of several tables gets one design per table, this name plus the table's")
 	fs.Usage = func() {
@@ -45,6 +46,12 @@ func importModel(args []string) error {
 		}
 		return fmt.Errorf("import-model: %w (nothing was written)", err)
 	}
+	if err := vetImported(ctx, root, done); err != nil {
+		for _, im := range done {
+			im.Plan.Undo()
+		}
+		return fmt.Errorf("import-model: %w (nothing was written)", err)
+	}
 	for _, im := range done {
 		d := im.Design
 		fmt.Printf("import-model: wrote design %s from table %s: %d entities, %d patterns\n", d.Name, d.Table.TableName, len(d.Entities), len(d.Patterns))
@@ -63,6 +70,29 @@ func importModel(args []string) error {
   make lint DESIGN=%[1]s                    # its keys and items against DynamoDB's limits
   make bench SCENARIO=%[1]s DURATION=5s     # a bench report for it
 `, d.Name)
+	}
+	return nil
+}
+
+// vetTimeout bounds the check that generated code compiles: a cold build
+// of the SDK on two cores takes a few minutes.
+const vetTimeout = 10 * time.Minute
+
+// vetImported runs go vet on what an import wrote, so that generated code
+// that does not compile (a bug of the generator) is taken back at once
+// instead of breaking every command that builds the designs' registry.
+func vetImported(ctx context.Context, root string, done []workbench.Imported) error {
+	pkgs := []string{"./fixtures", "./scenarios", "./designs/all"}
+	for _, im := range done {
+		pkgs = append(pkgs, "./designs/"+im.Design.Name)
+	}
+	fmt.Fprintf(os.Stderr, "import-model: checking that the generated code compiles (go vet %s)\n", strings.Join(pkgs, " "))
+	ctx, cancel := context.WithTimeout(ctx, vetTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "go", append([]string{"vet"}, pkgs...)...)
+	cmd.Dir = root
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("the generated code does not pass go vet (%v), so it is taken back; this is a bug of import-model: please report it with the model:\n%s", err, out)
 	}
 	return nil
 }

@@ -73,6 +73,9 @@ func (p *Plan) wire(before ...Plan) error {
 // puts the registry files back as they were before any plan of the run
 // (Import undoes the earlier designs of a model when a later one fails).
 func (p Plan) Undo() {
+	if p.Root == "" || p.Names.Design == "" {
+		return // not a plan Prepare made: nothing of it to take back
+	}
 	for _, f := range p.Create {
 		os.Remove(filepath.Join(p.Root, f.Path))
 	}
