@@ -18,7 +18,8 @@ import (
 // repository: the gallery model (4 facets, 2 GSIs, composite sort keys,
 // attribute names with '#', '-' and a space) imported with make
 // import-model, its specs green under make verify, lint and a short bench
-// on it, its export imported back with the same schema, and a bad model
+// on it, its export imported back with the same schema, the shop design
+// exported and imported back with its specs green, and a bad model
 // refused with nothing written.
 var _ = Describe("the Import a model walkthrough", Label("dynamodb", "scaffold"), func() {
 	It("takes docs/models/gallery.json to a verified design, a lint, a bench report and back to a model", func(ctx SpecContext) {
@@ -58,6 +59,13 @@ var _ = Describe("the Import a model walkthrough", Label("dynamodb", "scaffold")
 		Expect(run(ctx, repo, env, "go", "run", "./cmd/ddbharness", "import-model", "-name", "galleryback", exported)).
 			To(ContainSubstring("wrote design galleryback"))
 		Expect(schemaOf(repo, "galleryback")).To(Equal(schemaOf(repo, "gallery")))
+
+		By("a seed design with an LSI, two GSIs and constant partition keys, exported and imported back, proves its own fixtures")
+		shopModel := filepath.Join(out, "shop.json")
+		run(ctx, repo, env, "make", "export-model", "DESIGN=shop", "OUT="+shopModel)
+		Expect(run(ctx, repo, env, "go", "run", "./cmd/ddbharness", "import-model", "-name", "shopback", shopModel)).
+			To(MatchRegexp(`wrote design shopback from table shop: 6 entities, \d+ patterns`))
+		Expect(run(ctx, repo, env, "go", "tool", "ginkgo", "--no-color", "-p", "./designs/shopback")).To(MatchRegexp(`\d+ Passed \| 0 Failed`))
 
 		By("a bad model is refused with its path, exit 2, nothing written")
 		bad := filepath.Join(out, "bad.json")
