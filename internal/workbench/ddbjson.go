@@ -1,7 +1,6 @@
 package workbench
 
 import (
-	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -20,7 +19,7 @@ import (
 // decodeItem reads one item; errors name the attribute's path below at.
 func decodeItem(raw json.RawMessage, at string) (map[string]types.AttributeValue, error) {
 	var attrs map[string]json.RawMessage
-	if err := strictDecode(raw, &attrs); err != nil || attrs == nil {
+	if err := json.Unmarshal(raw, &attrs); err != nil || attrs == nil {
 		return nil, pathErr(at, "a sample item must be an object of attributes, each {\"S\": ...} or another DynamoDB type")
 	}
 	item := make(map[string]types.AttributeValue, len(attrs))
@@ -36,7 +35,7 @@ func decodeItem(raw json.RawMessage, at string) (map[string]types.AttributeValue
 
 func decodeValue(raw json.RawMessage, at string) (types.AttributeValue, error) {
 	var typed map[string]json.RawMessage
-	if err := strictDecode(raw, &typed); err != nil || len(typed) != 1 {
+	if err := json.Unmarshal(raw, &typed); err != nil || len(typed) != 1 {
 		return nil, pathErr(at, "want one type member, e.g. {\"S\": \"text\"} or {\"N\": \"42\"}")
 	}
 	for t, v := range typed {
@@ -44,13 +43,13 @@ func decodeValue(raw json.RawMessage, at string) (types.AttributeValue, error) {
 		switch t {
 		case "S":
 			var s string
-			if strictDecode(v, &s) != nil {
+			if json.Unmarshal(v, &s) != nil {
 				return nil, bad("a string")
 			}
 			return &types.AttributeValueMemberS{Value: s}, nil
 		case "N":
 			var s string
-			if strictDecode(v, &s) != nil || !isNumber(s) {
+			if json.Unmarshal(v, &s) != nil || !isNumber(s) {
 				return nil, bad("a number written as a string, e.g. \"42\"")
 			}
 			return &types.AttributeValueMemberN{Value: s}, nil
@@ -62,19 +61,19 @@ func decodeValue(raw json.RawMessage, at string) (types.AttributeValue, error) {
 			return &types.AttributeValueMemberB{Value: b}, nil
 		case "BOOL":
 			var b bool
-			if strictDecode(v, &b) != nil {
+			if json.Unmarshal(v, &b) != nil {
 				return nil, bad("true or false")
 			}
 			return &types.AttributeValueMemberBOOL{Value: b}, nil
 		case "NULL":
 			var b bool
-			if strictDecode(v, &b) != nil || !b {
+			if json.Unmarshal(v, &b) != nil || !b {
 				return nil, bad("true")
 			}
 			return &types.AttributeValueMemberNULL{Value: true}, nil
 		case "SS", "NS":
 			var ss []string
-			if strictDecode(v, &ss) != nil || len(ss) == 0 {
+			if json.Unmarshal(v, &ss) != nil || len(ss) == 0 {
 				return nil, bad("a non-empty list of strings")
 			}
 			if t == "SS" {
@@ -88,7 +87,7 @@ func decodeValue(raw json.RawMessage, at string) (types.AttributeValue, error) {
 			return &types.AttributeValueMemberNS{Value: ss}, nil
 		case "BS":
 			var ss []json.RawMessage
-			if strictDecode(v, &ss) != nil || len(ss) == 0 {
+			if json.Unmarshal(v, &ss) != nil || len(ss) == 0 {
 				return nil, bad("a non-empty list of base64 texts")
 			}
 			out := &types.AttributeValueMemberBS{}
@@ -108,7 +107,7 @@ func decodeValue(raw json.RawMessage, at string) (types.AttributeValue, error) {
 			return &types.AttributeValueMemberM{Value: m}, nil
 		case "L":
 			var list []json.RawMessage
-			if strictDecode(v, &list) != nil {
+			if json.Unmarshal(v, &list) != nil {
 				return nil, bad("a list of typed values")
 			}
 			out := &types.AttributeValueMemberL{Value: []types.AttributeValue{}}
@@ -125,11 +124,6 @@ func decodeValue(raw json.RawMessage, at string) (types.AttributeValue, error) {
 		}
 	}
 	panic("unreachable")
-}
-
-func strictDecode(raw json.RawMessage, v any) error {
-	d := json.NewDecoder(bytes.NewReader(raw))
-	return d.Decode(v)
 }
 
 func decodeBinary(raw json.RawMessage) ([]byte, error) {

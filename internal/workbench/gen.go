@@ -136,8 +136,6 @@ func member(t, x string) string {
 	return "&types.AttributeValueMemberS{Value: " + x + "}"
 }
 
-func (d *Design) layoutText(k *KeyUse) string { return k.Layout(d.Sep) }
-
 // Layout writes the key's layout as people read it, its parts joined by
 // sep: "USER#<UserID>".
 func (k *KeyUse) Layout(sep string) string {
@@ -153,5 +151,3 @@ func (k *KeyUse) Layout(sep string) string {
 }
 
 func indexConst(name string) string { return "Index" + goName(name) }
-
-func sortStrings(xs []string) { slices.Sort(xs) }

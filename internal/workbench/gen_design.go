@@ -2,6 +2,7 @@ package workbench
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -158,7 +159,7 @@ func (d *Design) genEntity(s *src, e *Entity) {
 		if k.Index != "" {
 			where = k.Index + "'s"
 		}
-		s.p("// %s builds %s %s: %q.", e.builder(k), where, k.Attr, d.layoutText(k))
+		s.p("// %s builds %s %s: %q.", e.builder(k), where, k.Attr, k.Layout(d.Sep))
 		ps := ""
 		if len(params) > 0 {
 			ps = strings.Join(params, ", ") + " string"
@@ -258,11 +259,4 @@ func quoteList(xs []string) string {
 	return "[]string{" + strings.Join(q, ", ") + "}"
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	var out []string
-	for k := range m {
-		out = append(out, k)
-	}
-	sortStrings(out)
-	return out
-}
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }

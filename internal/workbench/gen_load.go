@@ -199,7 +199,7 @@ func (d *Design) readme(model string) []byte {
 	for _, e := range d.Entities {
 		var keys []string
 		for _, k := range e.Keys {
-			keys = append(keys, fmt.Sprintf("`%s` = `%s`", k.Attr, d.layoutText(k)))
+			keys = append(keys, fmt.Sprintf("`%s` = `%s`", k.Attr, k.Layout(d.Sep)))
 		}
 		fmt.Fprintf(&b, "| %s (`%s`) | %s |\n", e.Facet, e.Go, strings.Join(keys, "; "))
 	}

@@ -46,3 +46,33 @@ func TestInferReadsTheGalleryKeyLayouts(t *testing.T) {
 		}
 	}
 }
+
+// An inverted index (its partition key is the table's sort key) is held by
+// every entity that has both keys: it gets its query like any other index.
+func TestInferQueriesAnInvertedIndex(t *testing.T) {
+	m, err := workbench.Parse([]byte(`{"ModelName": "Follows", "DataModel": [{"TableName": "follows",
+	  "KeyAttributes": {"PartitionKey": {"AttributeName": "PK", "AttributeType": "S"}, "SortKey": {"AttributeName": "SK", "AttributeType": "S"}},
+	  "GlobalSecondaryIndexes": [{"IndexName": "Inverted",
+	    "KeyAttributes": {"PartitionKey": {"AttributeName": "SK", "AttributeType": "S"}, "SortKey": {"AttributeName": "PK", "AttributeType": "S"}},
+	    "Projection": {"ProjectionType": "ALL"}}],
+	  "TableData": [
+	    {"PK": {"S": "USER#ann"}, "SK": {"S": "FOLLOWS#bob"}},
+	    {"PK": {"S": "USER#cat"}, "SK": {"S": "FOLLOWS#bob"}},
+	    {"PK": {"S": "USER#ann"}, "SK": {"S": "FOLLOWS#cat"}}]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := workbench.Infer("follows", m.DataModel[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var onIndex []string
+	for _, p := range d.Patterns {
+		if p.Index == "Inverted" {
+			onIndex = append(onIndex, p.Name)
+		}
+	}
+	if len(onIndex) != 1 {
+		t.Errorf("patterns on Inverted: %q, want one query", onIndex)
+	}
+}

@@ -46,7 +46,7 @@ func Parse(data []byte) (Model, error) {
 		}
 		return m, pathErr("$", "not a NoSQL Workbench model: "+err.Error())
 	}
-	if !bytes.Contains(data, []byte(`"DataModel"`)) || len(m.DataModel) == 0 {
+	if len(m.DataModel) == 0 {
 		return m, pathErr("$.DataModel", "missing or empty: a NoSQL Workbench model lists its tables in DataModel (is this a CloudFormation template or a table export? export the model in NoSQL Workbench model format)")
 	}
 	names := map[string]bool{}
@@ -207,16 +207,20 @@ func checkSample(t *Table, item map[string]types.AttributeValue, indexKeys map[s
 }
 
 func checkKey(k KeyAttributes, at string, table bool) error {
-	for _, a := range keyAttrs(k) {
-		name := "PartitionKey"
-		if a != k.PartitionKey {
-			name = "SortKey"
+	keys := []struct {
+		name string
+		a    *Attribute
+	}{{"PartitionKey", &k.PartitionKey}, {"SortKey", k.SortKey}}
+	for _, key := range keys {
+		a := key.a
+		if a == nil {
+			continue
 		}
 		if a.AttributeName == "" {
-			return pathErr(at+"."+name+".AttributeName", "missing: a key needs an attribute name")
+			return pathErr(at+"."+key.name+".AttributeName", "missing: a key needs an attribute name")
 		}
 		if a.AttributeType != "S" && a.AttributeType != "N" && a.AttributeType != "B" && (table || a.AttributeType != "") {
-			return pathErr(at+"."+name+".AttributeType", fmt.Sprintf("%q: a key attribute is S, N or B", a.AttributeType))
+			return pathErr(at+"."+key.name+".AttributeType", fmt.Sprintf("%q: a key attribute is S, N or B", a.AttributeType))
 		}
 	}
 	return nil

@@ -38,10 +38,7 @@ func (d *Design) queries(index, attr string, add func(*Pattern)) {
 	keys := map[string]*KeyUse{}
 	for _, e := range d.Entities {
 		k := e.key(attr)
-		if k == nil || (index != "" && e.key(d.indexSK(index)) == nil && d.indexSK(index) != "") {
-			continue
-		}
-		if index != "" && !e.inIndex(d, index) {
+		if k == nil || !d.holds(index, e) {
 			continue
 		}
 		sk := skeleton(k)
@@ -89,20 +86,21 @@ func (d *Design) queries(index, attr string, add func(*Pattern)) {
 	}
 }
 
-func (d *Design) indexSK(index string) string {
-	for _, ix := range append(append([]designs.Index{}, d.Schema.GSIs...), d.Schema.LSIs...) {
+// holds says index (empty: the table) has an entry for every item of e:
+// its items carry the index's keys, whichever attributes those are (an
+// inverted index's partition key is the table's sort key).
+func (d *Design) holds(index string, e *Entity) bool {
+	if index == "" {
+		return true
+	}
+	for _, ix := range d.Schema.GSIs {
 		if ix.Name == index {
-			return ix.SK
+			return e.key(ix.PK) != nil && (ix.SK == "" || e.key(ix.SK) != nil)
 		}
 	}
-	return ""
-}
-
-// inIndex says the entity's items carry the index's keys.
-func (e *Entity) inIndex(d *Design, index string) bool {
-	for _, k := range e.Keys {
-		if k.Index == index {
-			return true
+	for _, ix := range d.Schema.LSIs {
+		if ix.Name == index {
+			return e.key(ix.SK) != nil
 		}
 	}
 	return false

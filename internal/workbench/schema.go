@@ -11,10 +11,10 @@ import (
 // reads it from the sample items.
 func (t Table) Schema() designs.Schema {
 	s := designs.Schema{PK: t.KeyAttributes.PartitionKey.AttributeName}
-	types := map[string]types.ScalarAttributeType{}
+	scalars := map[string]types.ScalarAttributeType{}
 	note := func(a Attribute) {
 		if a.AttributeType == "N" || a.AttributeType == "B" {
-			types[a.AttributeName] = scalar(a.AttributeType)
+			scalars[a.AttributeName] = scalar(a.AttributeType)
 		}
 	}
 	note(t.KeyAttributes.PartitionKey)
@@ -34,8 +34,8 @@ func (t Table) Schema() designs.Schema {
 			note(t.typed(*sk))
 		}
 	}
-	if len(types) > 0 {
-		s.Types = types
+	if len(scalars) > 0 {
+		s.Types = scalars
 	}
 	if t.BillingMode == "PROVISIONED" {
 		s.Billing = "PROVISIONED"
