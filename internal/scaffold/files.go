@@ -23,7 +23,7 @@ func PrepareFiles(root, design string, files []File, before ...Plan) (Plan, erro
 		return Plan{}, err
 	}
 	if _, err := os.Lstat(filepath.Join(root, "designs", design)); err == nil {
-		return Plan{}, refuse("designs/%s already exists: a design name must be new (pick another with -name, or remove that folder first)", design)
+		return Plan{}, refuse("designs/%s already exists: a design name must be new (pick another name, or remove that folder first)", design)
 	}
 	for _, f := range files {
 		if _, err := os.Lstat(filepath.Join(root, f.Path)); err == nil {

@@ -159,29 +159,21 @@ func Prepare(root string, n Names) (Plan, error) {
 	if err := CheckKeyShape(n); err != nil {
 		return Plan{}, err
 	}
-	if err := checkRoot(root); err != nil {
-		return Plan{}, err
-	}
-	if _, err := os.Lstat(filepath.Join(root, "designs", n.Design)); err == nil {
-		return Plan{}, refuse("designs/%s already exists: a design name must be new (pick another name, or remove that folder first)", n.Design)
-	}
-	p := Plan{Root: root, Names: n}
+	var files []File
 	for _, o := range n.output() {
-		if _, err := os.Lstat(filepath.Join(root, o.path)); err == nil {
-			return Plan{}, refuse("%s already exists: a design name must be new", filepath.ToSlash(o.path))
-		}
 		b, err := render(o.tmpl, n.data(), strings.HasSuffix(o.path, ".go"))
 		if err != nil {
 			return Plan{}, fmt.Errorf("render %s: %w", o.path, err)
 		}
-		p.Create = append(p.Create, File{o.path, b})
+		files = append(files, File{o.path, b})
 	}
-	if err := checkCollisions(root, n); err != nil {
+	// The repository's checks and the wiring are the same for every
+	// generator of a design.
+	p, err := PrepareFiles(root, n.Design, files)
+	if err != nil {
 		return Plan{}, err
 	}
-	if err := p.wire(); err != nil {
-		return Plan{}, err
-	}
+	p.Names = n
 	return p, nil
 }
 
