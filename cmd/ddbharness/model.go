@@ -97,6 +97,10 @@ func vetImported(ctx context.Context, root string, done []workbench.Imported) er
 	return nil
 }
 
+// exportPool is how many entities export-model seeds to pick its sample
+// items from: enough for every entity type of a design's default scenario.
+const exportPool = 200
+
 // exportModel writes a design as a NoSQL Workbench model: to stdout, or
 // to -out. Its sample items are the design's fixtures, seeded in memory.
 func exportModel(ctx context.Context, args []string) error {
@@ -117,7 +121,7 @@ func exportModel(ctx context.Context, args []string) error {
 	if !ok {
 		return badInputf("export-model: no design %q (designs: %s)", fs.Arg(0), strings.Join(all.Names(all.Designs), ", "))
 	}
-	items, err := lint.Fixtures(ctx, d, 200)
+	items, err := lint.Fixtures(ctx, d, exportPool)
 	if err != nil {
 		return err
 	}

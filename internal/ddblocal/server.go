@@ -168,7 +168,7 @@ type RemoteError struct {
 func (e *RemoteError) Error() string {
 	where := e.Var + "=" + Redact(e.Endpoint)
 	unset := "or unset " + e.Var + " to use an embedded DynamoDB Local"
-	if !strings.HasPrefix(e.Var, "AWS_") && !strings.HasPrefix(e.Var, "DDBHARNESS_") {
+	if e.Var != EnvEndpoint && e.Var != EnvRunEndpoint { // words, not a variable to unset
 		where, unset = e.Var+" "+Redact(e.Endpoint), "or point it at DynamoDB Local"
 	}
 	return fmt.Sprintf("%s is not on this machine, and the harness sends nothing there without %s=1. "+
