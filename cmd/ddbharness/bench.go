@@ -31,7 +31,7 @@ import (
 // embedded DynamoDB Local exiting, calls failing for infrastructure
 // reasons), whose report says so.
 func runBench(ctx context.Context, args []string) error {
-	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	fs := newFlags("bench", "bench [flags] [SCENARIO|DESIGN|all ...]")
 	list := fs.Bool("list", false, "list the scenarios and exit")
 	target := fs.Float64("target-rate", 0, "forecast throttling at this many requests per second of the mix (0: no forecast)")
 	duration := fs.Duration("duration", 0, "measure each scenario this long instead of its own duration (above 0, like 20s or 2m)")
@@ -47,10 +47,6 @@ func runBench(ctx context.Context, args []string) error {
 	shardWait := fs.Duration("shard-wait", 0, "how long a shard other than 1 waits for shard 1 to create and seed the table before it exits 3 (0: until the run's measured window ends with --start, 10m without)")
 	keep := fs.Bool("keep-table", false, "leave the run's table in place for inspection (ddbharness tables -delete removes it)")
 	maxCost := fs.Float64("max-cost", defaultMaxCost(), "on real DynamoDB, refuse a run whose estimated cost is above this many US dollars (MAX_COST)")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: ddbharness bench [flags] [SCENARIO|DESIGN|all ...]")
-		fs.PrintDefaults()
-	}
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

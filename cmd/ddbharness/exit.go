@@ -61,16 +61,6 @@ func exitCode(ctx context.Context, err error) (code int, message string) {
 	}
 }
 
-// parseFlags parses args into fs; a flag it cannot parse is bad input, and
-// -h or --help is not an error at all.
-func parseFlags(fs *flag.FlagSet, args []string) error {
-	err := fs.Parse(args)
-	if err == nil || errors.Is(err, flag.ErrHelp) {
-		return err
-	}
-	return badInputf("%s: %v (see ddbharness %s -h)", fs.Name(), err, fs.Name())
-}
-
 // noArgs runs a command that takes no arguments, refusing any.
 func noArgs(cmd string, args []string, run func() error) error {
 	if len(args) > 0 {

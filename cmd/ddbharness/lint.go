@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"os"
 	"strings"
@@ -17,13 +16,9 @@ import (
 // Findings are advice, so lint exits 0 with findings; it fails only when a
 // design is unknown or cannot be seeded.
 func runLint(ctx context.Context, args []string) error {
-	fs := flag.NewFlagSet("lint", flag.ContinueOnError)
+	fs := newFlags("lint", "lint [flags] [DESIGN ...]")
 	asJSON := fs.Bool("json", false, "print the findings as one JSON array")
 	pool := fs.Int("pool", lint.DefaultPool, fmt.Sprintf("entities to seed, %d to %d (half as many are seeded too, to see what grows)", minLintPool, maxLintPool))
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: ddbharness lint [flags] [DESIGN ...]")
-		fs.PrintDefaults()
-	}
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

@@ -18,74 +18,79 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"slices"
+	"strings"
 	"syscall"
 )
 
-const usage = `usage: ddbharness <command> [arguments]
+// commands is every command, in the order usage lists them.
+var commands = []command{
+	{"verify", "[ginkgo flags] [DESIGN ...]", "prove every access pattern of every design (or of those named) on DynamoDB Local", runVerify},
+	{"bench", "[flags] [SCENARIO|DESIGN|all ...]", "run load scenarios (default: each design's default) and write reports", runBench},
+	{"coverage", "REPORT.json", "check a Ginkgo JSON report against the catalogs", withoutCtx(coverage)},
+	{"catalog", "", "list every design's access patterns", func(_ context.Context, args []string) error {
+		return noArgs("catalog", args, func() error { return catalog(os.Stdout) })
+	}},
+	{"local", "", "run DynamoDB Local in the foreground until Ctrl-C", func(ctx context.Context, args []string) error {
+		return noArgs("local", args, func() error { return local(ctx) })
+	}},
+	{"new-design", "[-entity E] [-key K] [-group G|none] NAME", "scaffold designs/NAME, its fixtures and scenario, and wire them in", withoutCtx(newDesign)},
+	{"import-model", "[-name NAME] MODEL.json", "a design (package, specs on its sample data, fixtures, scenario) from a NoSQL Workbench model", importModel},
+	{"export-model", "[-out FILE] DESIGN", "a design as a NoSQL Workbench model, its fixtures as sample items", exportModel},
+	{"lint", "[-json] [DESIGN ...]", "check designs against DynamoDB's limits on seeded fixtures (no DynamoDB)", runLint},
+	{"tables", "[-delete] [-older-than D]", "list the ddbh-* tables left on AWS_ENDPOINT_URL_DYNAMODB (a killed run's), or delete them", runTables},
+	{"report", "merge [--out DIR] SHARD_DIR...", "merge the report folders of every shard of one run (bench --shard) into one report", withoutCtx(runReport)},
+}
 
-commands:
-  verify [ginkgo flags] [DESIGN ...]
-                          prove every access pattern of every design (or of those named) on DynamoDB Local
-  bench [flags] [SCENARIO|DESIGN|all ...]
-                          run load scenarios (default: each design's default) and write reports
-  coverage REPORT.json    check a Ginkgo JSON report against the catalogs
-  catalog                 list every design's access patterns
-  local                   run DynamoDB Local in the foreground until Ctrl-C
-  new-design [-entity E] NAME
-                          scaffold designs/NAME, its fixtures and scenario, and wire them in
-  import-model [-name NAME] MODEL.json
-                          a design (package, specs on its sample data, fixtures, scenario) from a NoSQL Workbench model
-  export-model [-out FILE] DESIGN
-                          a design as a NoSQL Workbench model, its fixtures as sample items
-  lint [-json] [DESIGN ...]
-                          check designs against DynamoDB's limits on seeded fixtures (no DynamoDB)
-  tables [-delete] [-older-than D]
-                          list the ddbh-* tables left on AWS_ENDPOINT_URL_DYNAMODB (a killed run's), or delete them
-  report merge [--out DIR] SHARD_DIR...
-                          merge the report folders of every shard of one run (bench --shard) into one report
+// command is one of ddbharness's commands: its name, the arguments usage
+// shows and what it does.
+type command struct {
+	name, args, about string
+	run               func(ctx context.Context, args []string) error
+}
 
+func withoutCtx(run func(args []string) error) func(context.Context, []string) error {
+	return func(_ context.Context, args []string) error { return run(args) }
+}
+
+// usage lists the commands; a command whose name and arguments fit in the
+// first column has its description beside them.
+func usage() string {
+	var b strings.Builder
+	b.WriteString("usage: ddbharness <command> [arguments]\n\ncommands:\n")
+	for _, c := range commands {
+		head := strings.TrimSpace(c.name + " " + c.args)
+		if len(head) < 24 {
+			fmt.Fprintf(&b, "  %-22s  %s\n", head, c.about)
+		} else {
+			fmt.Fprintf(&b, "  %s\n  %-22s  %s\n", head, "", c.about)
+		}
+	}
+	b.WriteString(`
 DynamoDB endpoint: AWS_ENDPOINT_URL_DYNAMODB if set, else an embedded DynamoDB Local;
 bench runs on real DynamoDB with DDBHARNESS_ALLOW_REMOTE=1 and no endpoint set.
-`
+`)
+	return b.String()
+}
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if len(os.Args) < 2 {
-		fmt.Fprint(os.Stderr, usage)
+		fmt.Fprint(os.Stderr, usage())
 		os.Exit(exitBadInput)
 	}
-	var err error
-	switch cmd, args := os.Args[1], os.Args[2:]; cmd {
-	case "verify":
-		err = runVerify(ctx, args)
-	case "bench":
-		err = runBench(ctx, args)
-	case "coverage":
-		err = coverage(args)
-	case "catalog":
-		err = noArgs(cmd, args, func() error { return catalog(os.Stdout) })
-	case "local":
-		err = noArgs(cmd, args, func() error { return local(ctx) })
-	case "new-design":
-		err = newDesign(args)
-	case "lint":
-		err = runLint(ctx, args)
-	case "import-model":
-		err = importModel(ctx, args)
-	case "export-model":
-		err = exportModel(ctx, args)
-	case "tables":
-		err = runTables(ctx, args)
-	case "report":
-		err = runReport(args)
-	case "help", "-h", "--help":
-		fmt.Print(usage)
-	default:
-		fmt.Fprintf(os.Stderr, "ddbharness: unknown command %q\n\n%s", cmd, usage)
+	name, args := os.Args[1], os.Args[2:]
+	if name == "help" || name == "-h" || name == "--help" {
+		fmt.Print(usage())
+		return
+	}
+	i := slices.IndexFunc(commands, func(c command) bool { return c.name == name })
+	if i < 0 {
+		fmt.Fprintf(os.Stderr, "ddbharness: unknown command %q\n\n%s", name, usage())
 		os.Exit(exitBadInput)
 	}
-	code, msg := exitCode(ctx, err)
+	code, msg := exitCode(ctx, commands[i].run(ctx, args))
 	if msg != "" {
 		fmt.Fprintf(os.Stderr, "ddbharness: %s\n", msg)
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -21,12 +20,8 @@ func runReport(args []string) error {
 	if len(args) == 0 || args[0] != "merge" {
 		return badInputf("report: want: ddbharness report merge [--out DIR] SHARD_DIR... (the report folders of every shard of one run)")
 	}
-	fs := flag.NewFlagSet("report merge", flag.ContinueOnError)
+	fs := newFlags("report merge", "report merge [--out DIR] SHARD_DIR...")
 	root := fs.String("out", "reports", "folder the merged report goes in")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: ddbharness report merge [--out DIR] SHARD_DIR...")
-		fs.PrintDefaults()
-	}
 	if err := parseFlags(fs, args[1:]); err != nil {
 		return err
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -22,27 +21,20 @@ import (
 // repository at the current folder; a bad model or a taken name is bad
 // input (exit 2) and writes nothing.
 func importModel(ctx context.Context, args []string) error {
-	fs := flag.NewFlagSet("import-model", flag.ContinueOnError)
+	fs := newFlags("import-model", "import-model [-name NAME] MODEL.json")
 	name := fs.String("name", "", "the design's name (default: the model's name, lower case); a model of several tables gets one design per table, this name plus the table's")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: ddbharness import-model [-name NAME] MODEL.json")
-		fs.PrintDefaults()
-	}
-	if err := parseFlags(fs, args); err != nil {
+	file, err := oneArg(fs, args, "model file")
+	if err != nil {
 		return err
-	}
-	if fs.NArg() != 1 {
-		fs.Usage()
-		return badInputf("import-model: want one model file, got %d", fs.NArg())
 	}
 	root, err := os.Getwd()
 	if err != nil {
 		return err
 	}
-	done, err := workbench.Import(root, fs.Arg(0), *name)
+	done, err := workbench.Import(root, file, *name)
 	if err != nil {
 		if errors.Is(err, workbench.ErrBadModel) || errors.Is(err, scaffold.ErrRefused) {
-			return badInputf("import-model: %s: %v (nothing was written)", fs.Arg(0), err)
+			return badInputf("import-model: %s: %v (nothing was written)", file, err)
 		}
 		return fmt.Errorf("import-model: %w (nothing was written)", err)
 	}
@@ -104,22 +96,15 @@ const exportPool = 200
 // exportModel writes a design as a NoSQL Workbench model: to stdout, or
 // to -out. Its sample items are the design's fixtures, seeded in memory.
 func exportModel(ctx context.Context, args []string) error {
-	fs := flag.NewFlagSet("export-model", flag.ContinueOnError)
+	fs := newFlags("export-model", "export-model [-out FILE] DESIGN")
 	out := fs.String("out", "", "the file to write (default: standard output)")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: ddbharness export-model [-out FILE] DESIGN")
-		fs.PrintDefaults()
-	}
-	if err := parseFlags(fs, args); err != nil {
+	name, err := oneArg(fs, args, "design")
+	if err != nil {
 		return err
 	}
-	if fs.NArg() != 1 {
-		fs.Usage()
-		return badInputf("export-model: want one design, got %d", fs.NArg())
-	}
-	d, ok := all.Find(fs.Arg(0))
+	d, ok := all.Find(name)
 	if !ok {
-		return badInputf("export-model: no design %q (designs: %s)", fs.Arg(0), strings.Join(all.Names(all.Designs), ", "))
+		return badInputf("export-model: no design %q (designs: %s)", name, strings.Join(all.Names(all.Designs), ", "))
 	}
 	items, err := lint.Fixtures(ctx, d, exportPool)
 	if err != nil {

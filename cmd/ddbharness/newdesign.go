@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 
@@ -14,28 +13,20 @@ import (
 // found from there. It prints what it wrote and the commands that take the
 // new design from green specs to a bench report.
 func newDesign(args []string) error {
-	fs := flag.NewFlagSet("new-design", flag.ContinueOnError)
+	fs := newFlags("new-design", "new-design [-entity NAME] [-key ATTR] [-group ATTR|none] DESIGN")
 	entity := fs.String("entity", scaffold.DefaultEntity, "the example entity, lower case (book becomes type Book)")
 	key := fs.String("key", scaffold.DefaultKey, "the attribute identifying the entity, lower case (isbn becomes field Isbn, given by the caller); "+
 		scaffold.DefaultKey+": a generated KSUID")
 	group := fs.String("group", scaffold.DefaultGroup, "the attribute GSI1 groups the entity by, lower case (shelf becomes field Shelf); "+
 		scaffold.NoGroup+": no GSI1")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: ddbharness new-design [-entity NAME] [-key ATTR] [-group ATTR|none] DESIGN")
-		fs.PrintDefaults()
-	}
-	if err := parseFlags(fs, args); err != nil {
+	name, err := oneArg(fs, args, "design name")
+	if err != nil {
 		return err
-	}
-	if fs.NArg() != 1 {
-		fs.Usage()
-		return badInputf("new-design: want one design name, got %d", fs.NArg())
 	}
 	root, err := os.Getwd()
 	if err != nil {
 		return err
 	}
-	name := fs.Arg(0)
 	p, err := scaffold.Scaffold(root, scaffold.Names{Design: name, Entity: *entity, Key: *key, Group: *group})
 	if err != nil {
 		if errors.Is(err, scaffold.ErrRefused) {

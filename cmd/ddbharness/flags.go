@@ -1,0 +1,42 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+)
+
+// newFlags makes a command's flag set: errors come back to the caller,
+// which says them as bad input, and -h prints the usage line and then the
+// flags. usage is what follows "ddbharness " on that line.
+func newFlags(name, usage string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: ddbharness %s\n", usage)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parseFlags parses args into fs; a flag it cannot parse is bad input, and
+// -h or --help is not an error at all.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	err := fs.Parse(args)
+	if err == nil || errors.Is(err, flag.ErrHelp) {
+		return err
+	}
+	return badInputf("%s: %v (see ddbharness %s -h)", fs.Name(), err, fs.Name())
+}
+
+// oneArg parses args into fs and returns the one argument left, what
+// names in the error when there is not exactly one.
+func oneArg(fs *flag.FlagSet, args []string, what string) (string, error) {
+	if err := parseFlags(fs, args); err != nil {
+		return "", err
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return "", badInputf("%s: want one %s, got %d", fs.Name(), what, fs.NArg())
+	}
+	return fs.Arg(0), nil
+}
