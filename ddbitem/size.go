@@ -61,23 +61,11 @@ func valueSize(v types.AttributeValue) int {
 	case *types.AttributeValueMemberBOOL, *types.AttributeValueMemberNULL:
 		return scalarOneByte
 	case *types.AttributeValueMemberSS:
-		n := 0
-		for _, s := range v.Value {
-			n += len(s)
-		}
-		return n
+		return sumOf(v.Value, func(s string) int { return len(s) })
 	case *types.AttributeValueMemberNS:
-		n := 0
-		for _, s := range v.Value {
-			n += numberSize(s)
-		}
-		return n
+		return sumOf(v.Value, numberSize)
 	case *types.AttributeValueMemberBS:
-		n := 0
-		for _, b := range v.Value {
-			n += len(b)
-		}
-		return n
+		return sumOf(v.Value, func(b []byte) int { return len(b) })
 	case *types.AttributeValueMemberL:
 		n := containerOverhead
 		for _, e := range v.Value {
@@ -92,6 +80,15 @@ func valueSize(v types.AttributeValue) int {
 		return n
 	}
 	return 0
+}
+
+// sumOf adds up size over a set's members: a set has no overhead of its own.
+func sumOf[T any](set []T, size func(T) int) int {
+	n := 0
+	for _, m := range set {
+		n += size(m)
+	}
+	return n
 }
 
 // numberSize is a number's size: one byte, plus one per base-100 digit,
