@@ -282,6 +282,30 @@ type Throttling struct {
 	ConflictsOff      bool            `json:"conflicts_off,omitempty"`
 }
 
+// add counts another row of the same pattern into p: another shard's.
+func (p *PatternThrottles) add(o PatternThrottles) {
+	p.Calls += o.Calls
+	p.Attempts += o.Attempts
+	p.Refused += o.Refused
+	p.Throttled += o.Throttled
+	p.Unprocessed += o.Unprocessed
+	p.Cancelled += o.Cancelled
+	p.Conflicts += o.Conflicts
+	p.ConflictCancelled += o.ConflictCancelled
+}
+
+// total sets the run's totals to its patterns' sums, on one emulator and
+// on shards merged alike.
+func (t *Throttling) total() {
+	var all PatternThrottles
+	for _, p := range t.Patterns {
+		all.add(p)
+	}
+	t.Calls, t.Retries, t.Refused, t.Throttled = all.Calls, all.Retries(), all.Refused, all.Throttled
+	t.Unprocessed, t.Cancelled = all.Unprocessed, all.Cancelled
+	t.Conflicts, t.ConflictCancelled = all.Conflicts, all.ConflictCancelled
+}
+
 // ItemConflicts is the item-level conflicts on one item.
 type ItemConflicts struct {
 	Item      string `json:"item"` // its key: "pk" or "pk / sk"
@@ -322,17 +346,9 @@ func (e *Emulator) Measured(requests int64, span time.Duration) Throttling {
 		r.Rate = float64(requests) / span.Seconds()
 	}
 	for _, id := range slices.Sorted(maps.Keys(e.m.patterns)) {
-		p := *e.m.patterns[id]
-		r.Patterns = append(r.Patterns, p)
-		r.Calls += p.Calls
-		r.Retries += p.Retries()
-		r.Refused += p.Refused
-		r.Throttled += p.Throttled
-		r.Unprocessed += p.Unprocessed
-		r.Cancelled += p.Cancelled
-		r.Conflicts += p.Conflicts
-		r.ConflictCancelled += p.ConflictCancelled
+		r.Patterns = append(r.Patterns, *e.m.patterns[id])
 	}
+	r.total()
 	r.ConflictsOff = e.cfg.NoConflicts
 	for id, n := range e.m.items {
 		r.ConflictItems = append(r.ConflictItems, ItemConflicts{itemName(id), n})

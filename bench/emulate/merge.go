@@ -97,14 +97,6 @@ func MergeThrottling(ts ...Throttling) Throttling {
 		out.Scale += t.Scale
 		out.Rate += t.Rate
 		out.Isolations = max(out.Isolations, t.Isolations)
-		out.Calls += t.Calls
-		out.Retries += t.Retries
-		out.Refused += t.Refused
-		out.Throttled += t.Throttled
-		out.Unprocessed += t.Unprocessed
-		out.Cancelled += t.Cancelled
-		out.Conflicts += t.Conflicts
-		out.ConflictCancelled += t.ConflictCancelled
 		out.ConflictsOff = out.ConflictsOff || t.ConflictsOff
 		for _, it := range t.ConflictItems {
 			items[it.Item] += it.Conflicts
@@ -115,14 +107,7 @@ func MergeThrottling(ts ...Throttling) Throttling {
 				q = &PatternThrottles{Pattern: p.Pattern}
 				patterns[p.Pattern] = q
 			}
-			q.Calls += p.Calls
-			q.Attempts += p.Attempts
-			q.Refused += p.Refused
-			q.Throttled += p.Throttled
-			q.Unprocessed += p.Unprocessed
-			q.Cancelled += p.Cancelled
-			q.Conflicts += p.Conflicts
-			q.ConflictCancelled += p.ConflictCancelled
+			q.add(p)
 		}
 		for _, k := range t.Keys {
 			keys[cell{slot{k.Target, k.Key}, k.Second.Unix()}] += k.Refused
@@ -135,6 +120,7 @@ func MergeThrottling(ts ...Throttling) Throttling {
 	for _, id := range slices.Sorted(maps.Keys(patterns)) {
 		out.Patterns = append(out.Patterns, *patterns[id])
 	}
+	out.total()
 	// One emulator has one row per value and second.
 	for c, n := range keys {
 		out.Keys = append(out.Keys, KeySecond{Target: c.target, Key: c.key, Second: time.Unix(c.sec, 0).UTC(), Refused: n})
