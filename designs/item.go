@@ -38,11 +38,7 @@ func PutNew(ctx context.Context, db DB, table string, s Schema, item any) error 
 	if err != nil {
 		return fmt.Errorf("marshal: %w", err)
 	}
-	expr, err := expression.NewBuilder().WithCondition(s.IsNew()).Build()
-	if err != nil {
-		return fmt.Errorf("build: %w", err)
-	}
-	err = retryConflicts(ctx, func() error {
+	return conditional(ctx, s.IsNew(), ErrAlreadyExists, func(expr expression.Expression) error {
 		_, err := db.PutItem(ctx, &dynamodb.PutItemInput{
 			TableName:                 aws.String(table),
 			Item:                      av,
@@ -52,10 +48,6 @@ func PutNew(ctx context.Context, db DB, table string, s Schema, item any) error 
 		})
 		return err
 	})
-	if IsConditionFailed(err) {
-		return ErrAlreadyExists
-	}
-	return err
 }
 
 // Get reads the item at key into T with one GetItem; consistent asks for a
@@ -124,11 +116,7 @@ func Update[T any](ctx context.Context, db DB, table string, key map[string]type
 // if the item exists, so a caller can tell a delete from a repeat: a missing
 // item is ErrNotFound.
 func DeleteStored(ctx context.Context, db DB, table string, s Schema, key map[string]types.AttributeValue) error {
-	expr, err := expression.NewBuilder().WithCondition(s.IsStored()).Build()
-	if err != nil {
-		return fmt.Errorf("build: %w", err)
-	}
-	err = retryConflicts(ctx, func() error {
+	return conditional(ctx, s.IsStored(), ErrNotFound, func(expr expression.Expression) error {
 		_, err := db.DeleteItem(ctx, &dynamodb.DeleteItemInput{
 			TableName:                 aws.String(table),
 			Key:                       key,
@@ -138,8 +126,18 @@ func DeleteStored(ctx context.Context, db DB, table string, s Schema, key map[st
 		})
 		return err
 	})
+}
+
+// conditional sends a write whose condition is cond, again while it meets
+// a transaction conflict; a condition that does not hold is lost.
+func conditional(ctx context.Context, cond expression.ConditionBuilder, lost error, send func(expression.Expression) error) error {
+	expr, err := expression.NewBuilder().WithCondition(cond).Build()
+	if err != nil {
+		return fmt.Errorf("build: %w", err)
+	}
+	err = retryConflicts(ctx, func() error { return send(expr) })
 	if IsConditionFailed(err) {
-		return ErrNotFound
+		return lost
 	}
 	return err
 }
