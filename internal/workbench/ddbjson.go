@@ -42,17 +42,15 @@ func decodeValue(raw json.RawMessage, at string) (types.AttributeValue, error) {
 		bad := func(want string) error { return pathErr(at+"."+t, "want "+want) }
 		switch t {
 		case "S":
-			var s string
-			if json.Unmarshal(v, &s) != nil {
-				return nil, bad("a string")
+			if s, ok := decodeAs[string](v, nil); ok {
+				return &types.AttributeValueMemberS{Value: s}, nil
 			}
-			return &types.AttributeValueMemberS{Value: s}, nil
+			return nil, bad("a string")
 		case "N":
-			var s string
-			if json.Unmarshal(v, &s) != nil || !isNumber(s) {
-				return nil, bad("a number written as a string, e.g. \"42\"")
+			if s, ok := decodeAs(v, isNumber); ok {
+				return &types.AttributeValueMemberN{Value: s}, nil
 			}
-			return &types.AttributeValueMemberN{Value: s}, nil
+			return nil, bad("a number written as a string, e.g. \"42\"")
 		case "B":
 			b, err := decodeBinary(v)
 			if err != nil {
@@ -60,20 +58,18 @@ func decodeValue(raw json.RawMessage, at string) (types.AttributeValue, error) {
 			}
 			return &types.AttributeValueMemberB{Value: b}, nil
 		case "BOOL":
-			var b bool
-			if json.Unmarshal(v, &b) != nil {
-				return nil, bad("true or false")
+			if b, ok := decodeAs[bool](v, nil); ok {
+				return &types.AttributeValueMemberBOOL{Value: b}, nil
 			}
-			return &types.AttributeValueMemberBOOL{Value: b}, nil
+			return nil, bad("true or false")
 		case "NULL":
-			var b bool
-			if json.Unmarshal(v, &b) != nil || !b {
-				return nil, bad("true")
+			if _, ok := decodeAs(v, func(b bool) bool { return b }); ok {
+				return &types.AttributeValueMemberNULL{Value: true}, nil
 			}
-			return &types.AttributeValueMemberNULL{Value: true}, nil
+			return nil, bad("true")
 		case "SS", "NS":
-			var ss []string
-			if json.Unmarshal(v, &ss) != nil || len(ss) == 0 {
+			ss, ok := decodeAs(v, func(ss []string) bool { return len(ss) > 0 })
+			if !ok {
 				return nil, bad("a non-empty list of strings")
 			}
 			if t == "SS" {
@@ -86,8 +82,8 @@ func decodeValue(raw json.RawMessage, at string) (types.AttributeValue, error) {
 			}
 			return &types.AttributeValueMemberNS{Value: ss}, nil
 		case "BS":
-			var ss []json.RawMessage
-			if json.Unmarshal(v, &ss) != nil || len(ss) == 0 {
+			ss, ok := decodeAs(v, func(ss []json.RawMessage) bool { return len(ss) > 0 })
+			if !ok {
 				return nil, bad("a non-empty list of base64 texts")
 			}
 			out := &types.AttributeValueMemberBS{}
@@ -106,8 +102,8 @@ func decodeValue(raw json.RawMessage, at string) (types.AttributeValue, error) {
 			}
 			return &types.AttributeValueMemberM{Value: m}, nil
 		case "L":
-			var list []json.RawMessage
-			if json.Unmarshal(v, &list) != nil {
+			list, ok := decodeAs[[]json.RawMessage](v, nil)
+			if !ok {
 				return nil, bad("a list of typed values")
 			}
 			out := &types.AttributeValueMemberL{Value: []types.AttributeValue{}}
@@ -124,6 +120,13 @@ func decodeValue(raw json.RawMessage, at string) (types.AttributeValue, error) {
 		}
 	}
 	panic("unreachable")
+}
+
+// decodeAs reads v as a T that valid accepts (nil: any T).
+func decodeAs[T any](v json.RawMessage, valid func(T) bool) (T, bool) {
+	var x T
+	ok := json.Unmarshal(v, &x) == nil && (valid == nil || valid(x))
+	return x, ok
 }
 
 func decodeBinary(raw json.RawMessage) ([]byte, error) {
