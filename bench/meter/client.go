@@ -175,10 +175,13 @@ func local(cc *types.ConsumedCapacity) []types.ConsumedCapacity {
 	return []types.ConsumedCapacity{*cc}
 }
 
-// wantsCapacity reports whether the pattern itself asked for consumed
-// capacity; if not, the client removes what it asked for.
-func wantsCapacity(r types.ReturnConsumedCapacity) bool {
-	return r != "" && r != types.ReturnConsumedCapacityNone
+// unasked removes the consumed capacity the client asked for on a
+// pattern's behalf from the answer, unless the pattern asked for it too.
+func unasked[C any](asked types.ReturnConsumedCapacity, cc *C) {
+	if asked == "" || asked == types.ReturnConsumedCapacityNone {
+		var none C
+		*cc = none
+	}
 }
 
 // nilIfEmpty turns DynamoDB's "no item" (an empty or missing map) into nil.

@@ -52,9 +52,7 @@ func (c *Client) BatchGetItem(ctx context.Context, in *dynamodb.BatchGetItemInpu
 		o.Misses = len(ka.Keys) - len(found) - len(out.UnprocessedKeys[table].Keys)
 		observe(o)
 	}
-	if !wantsCapacity(in.ReturnConsumedCapacity) {
-		out.ConsumedCapacity = nil
-	}
+	unasked(in.ReturnConsumedCapacity, &out.ConsumedCapacity)
 	return out, nil
 }
 
@@ -130,9 +128,7 @@ func (c *Client) BatchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItem
 			observe(o)
 		}
 	}
-	if !wantsCapacity(in.ReturnConsumedCapacity) {
-		out.ConsumedCapacity = nil
-	}
+	unasked(in.ReturnConsumedCapacity, &out.ConsumedCapacity)
 	return out, nil
 }
 

@@ -46,9 +46,7 @@ func (c *Client) GetItem(ctx context.Context, in *dynamodb.GetItemInput, opts ..
 		}
 		observe(o)
 	}
-	if !wantsCapacity(in.ReturnConsumedCapacity) {
-		out.ConsumedCapacity = nil
-	}
+	unasked(in.ReturnConsumedCapacity, &out.ConsumedCapacity)
 	return out, nil
 }
 
@@ -72,9 +70,7 @@ func (c *Client) PutItem(ctx context.Context, in *dynamodb.PutItemInput, opts ..
 	if in.ReturnValues != types.ReturnValueAllOld {
 		out.Attributes = nil
 	}
-	if !wantsCapacity(in.ReturnConsumedCapacity) {
-		out.ConsumedCapacity = nil
-	}
+	unasked(in.ReturnConsumedCapacity, &out.ConsumedCapacity)
 	return out, nil
 }
 
@@ -98,9 +94,7 @@ func (c *Client) DeleteItem(ctx context.Context, in *dynamodb.DeleteItemInput, o
 	if in.ReturnValues != types.ReturnValueAllOld {
 		out.Attributes = nil
 	}
-	if !wantsCapacity(in.ReturnConsumedCapacity) {
-		out.ConsumedCapacity = nil
-	}
+	unasked(in.ReturnConsumedCapacity, &out.ConsumedCapacity)
 	return out, nil
 }
 
@@ -168,9 +162,7 @@ func (c *Client) UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput, o
 	if asked == "" || asked == types.ReturnValueNone {
 		out.Attributes = nil
 	}
-	if !wantsCapacity(in.ReturnConsumedCapacity) {
-		out.ConsumedCapacity = nil
-	}
+	unasked(in.ReturnConsumedCapacity, &out.ConsumedCapacity)
 	return out, nil
 }
 

@@ -38,9 +38,7 @@ func (c *Client) Query(ctx context.Context, in *dynamodb.QueryInput, opts ...fun
 				Names: in.ExpressionAttributeNames, Values: in.ExpressionAttributeValues}}
 	}
 	c.readPage(ctx, sent, start, designs.Query, pg, res)
-	if !wantsCapacity(in.ReturnConsumedCapacity) {
-		out.ConsumedCapacity = nil
-	}
+	unasked(in.ReturnConsumedCapacity, &out.ConsumedCapacity)
 	return out, nil
 }
 
@@ -59,9 +57,7 @@ func (c *Client) Scan(ctx context.Context, in *dynamodb.ScanInput, opts ...func(
 	}
 	c.readPage(ctx, sent, start, designs.Scan, pg, pageResult{items: out.Items, cc: out.ConsumedCapacity,
 		count: int(out.Count), scanned: int(out.ScannedCount), last: out.LastEvaluatedKey})
-	if !wantsCapacity(in.ReturnConsumedCapacity) {
-		out.ConsumedCapacity = nil
-	}
+	unasked(in.ReturnConsumedCapacity, &out.ConsumedCapacity)
 	return out, nil
 }
 

@@ -60,9 +60,7 @@ func (c *Client) TransactGetItems(ctx context.Context, in *dynamodb.TransactGetI
 	for _, t := range tables {
 		observe(*byTable[t])
 	}
-	if !wantsCapacity(in.ReturnConsumedCapacity) {
-		out.ConsumedCapacity = nil
-	}
+	unasked(in.ReturnConsumedCapacity, &out.ConsumedCapacity)
 	return out, nil
 }
 
@@ -106,9 +104,7 @@ func (c *Client) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWr
 	if err != nil {
 		return out, err
 	}
-	if !wantsCapacity(in.ReturnConsumedCapacity) {
-		out.ConsumedCapacity = nil
-	}
+	unasked(in.ReturnConsumedCapacity, &out.ConsumedCapacity)
 	return out, nil
 }
 
