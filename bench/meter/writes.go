@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -21,34 +22,6 @@ import (
 // Sources: https://docs.aws.amazon.com/sdk-for-kotlin/api/latest/dynamodb/aws.sdk.kotlin.services.dynamodb.model/-update-item-request/return-values.html
 // https://docs.aws.amazon.com/sdk-for-kotlin/api/latest/dynamodb/aws.sdk.kotlin.services.dynamodb.model/-put-item-request/return-values.html
 // https://docs.aws.amazon.com/sdk-for-kotlin/api/latest/dynamodb/aws.sdk.kotlin.services.dynamodb.model/-delete-item-request/return-values-on-condition-check-failure.html
-
-// GetItem reads one item; a miss still charges a read of its partition.
-func (c *Client) GetItem(ctx context.Context, in *dynamodb.GetItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
-	req := *in
-	req.ReturnConsumedCapacity = types.ReturnConsumedCapacityIndexes
-	sent, start := c.shadow.now(), c.clock()
-	out, err := c.db.GetItem(ctx, &req, opts...)
-	if err != nil {
-		return out, err
-	}
-	table, consistent := aws.ToString(in.TableName), aws.ToBool(in.ConsistentRead)
-	whole := in.ProjectionExpression == nil
-	if whole {
-		c.shadow.read(table, in.Key, nilIfEmpty(out.Item), consistent, sent)
-	}
-	if observe := c.observer(); observe != nil {
-		o := observation(ctx, start, designs.GetItem, table)
-		o.Consistent, o.Local = consistent, local(out.ConsumedCapacity)
-		if len(out.Item) > 0 {
-			o.Reads = []ddbitem.Item{c.readImage(table, "", in.Key, out.Item, !whole)}
-		} else {
-			o.Misses, o.Addressed = 1, []ddbitem.Item{in.Key}
-		}
-		observe(o)
-	}
-	unasked(in.ReturnConsumedCapacity, &out.ConsumedCapacity)
-	return out, nil
-}
 
 // PutItem writes a whole item; the old image comes back with ALL_OLD.
 func (c *Client) PutItem(ctx context.Context, in *dynamodb.PutItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.PutItemOutput, error) {
@@ -166,6 +139,91 @@ func (c *Client) UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput, o
 	return out, nil
 }
 
+// TransactWriteItems writes items in one transaction. None of its actions
+// returns values on success, so every old image comes from the shadow: a
+// Put's new image is its item, an Update's its expression applied to the
+// old image, a Delete leaves none, a ConditionCheck changes nothing. A
+// cancelled transaction writes nothing, yet DynamoDB charges each action:
+// each becomes a failed write of the item as it stands, which the
+// cancellation returns for the actions whose condition failed.
+func (c *Client) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput, opts ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
+	ws := c.schema.TransactWrites(in.TransactItems)
+	req := *in
+	req.ReturnConsumedCapacity = types.ReturnConsumedCapacityIndexes
+	req.TransactItems = askTxFailureImages(in.TransactItems, ws)
+	for _, w := range ws {
+		c.shadow.begin(w.Table, w.Key)
+	}
+	start := c.clock()
+	out, err := c.db.TransactWriteItems(ctx, &req, opts...)
+	var writes []capacity.Write
+	var cc []types.ConsumedCapacity
+	var tce *types.TransactionCanceledException
+	switch {
+	case err == nil:
+		writes, cc = c.txApplied(ws), out.ConsumedCapacity
+	case designs.IsTransactionConflict(err):
+		c.refusedForConflict(ws)
+		return out, err
+	case errors.As(err, &tce) && !designs.CancelledForCapacity(err):
+		writes = c.txCancelled(ws, tce)
+	default:
+		for _, w := range ws {
+			c.shadow.lost(w.Table, w.Key)
+		}
+		return out, err
+	}
+	if observe := c.observer(); observe != nil {
+		c.observeTx(ctx, start, observe, ws, writes, cc)
+	}
+	if err != nil {
+		return out, err
+	}
+	unasked(in.ReturnConsumedCapacity, &out.ConsumedCapacity)
+	return out, nil
+}
+
+// BatchWriteItem puts and deletes items of one or more tables, without
+// conditions and without return values: the old images come from the
+// shadow. Requests DynamoDB left unprocessed wrote nothing.
+func (c *Client) BatchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.BatchWriteItemOutput, error) {
+	ws := c.schema.BatchWrites(in.RequestItems)
+	req := *in
+	req.ReturnConsumedCapacity = types.ReturnConsumedCapacityIndexes
+	for _, w := range ws {
+		c.shadow.begin(w.Table, w.Key)
+	}
+	start := c.clock()
+	out, err := c.db.BatchWriteItem(ctx, &req, opts...)
+	if err != nil {
+		for _, w := range ws {
+			c.shadow.lost(w.Table, w.Key)
+		}
+		return out, err
+	}
+	skip := c.unprocessed(out.UnprocessedItems)
+	byTable := map[string][]capacity.Write{}
+	for _, w := range ws {
+		id, _ := c.shadow.id(w.Table, w.Key)
+		if skip[id] {
+			c.shadow.assumed(w.Table, w.Key, unchanged)
+			continue
+		}
+		before, after, exact := c.shadow.assumed(w.Table, w.Key, c.apply(w))
+		c.countUnsure(exact)
+		byTable[w.Table] = append(byTable[w.Table], capacity.Write{Before: before, After: after, Key: w.Key})
+	}
+	if observe := c.observer(); observe != nil {
+		for _, table := range slices.Sorted(maps.Keys(byTable)) {
+			o := observation(ctx, start, designs.BatchWriteItem, table)
+			o.Writes, o.Local = byTable[table], tableCapacity(out.ConsumedCapacity, table)
+			observe(o)
+		}
+	}
+	unasked(in.ReturnConsumedCapacity, &out.ConsumedCapacity)
+	return out, nil
+}
+
 // apply is w's after image as the shadow assumes it; a write the client
 // cannot compute is counted.
 func (c *Client) apply(w ddbitem.Write) func(ddbitem.Item) (ddbitem.Item, bool) {
@@ -241,4 +299,115 @@ func (c *Client) wrote(ctx context.Context, start time.Time, op designs.Operatio
 	o := observation(ctx, start, op, table)
 	o.Writes, o.Local = []capacity.Write{w}, local(cc)
 	observe(o)
+}
+
+// askTxFailureImages asks every conditional action for the old image on
+// failure; it copies the actions only when one did not ask already, so the
+// pattern's own request stays as it built it.
+func askTxFailureImages(items []types.TransactWriteItem, ws []ddbitem.Write) []types.TransactWriteItem {
+	if !slices.ContainsFunc(ws, func(w ddbitem.Write) bool { return w.Condition != nil && !w.OldOnFailure }) {
+		return items
+	}
+	out := slices.Clone(items)
+	allOld := types.ReturnValuesOnConditionCheckFailureAllOld
+	for i := range out {
+		switch it := &out[i]; {
+		case it.Put != nil && it.Put.ConditionExpression != nil:
+			p := *it.Put
+			p.ReturnValuesOnConditionCheckFailure, it.Put = allOld, &p
+		case it.Update != nil && it.Update.ConditionExpression != nil:
+			u := *it.Update
+			u.ReturnValuesOnConditionCheckFailure, it.Update = allOld, &u
+		case it.Delete != nil && it.Delete.ConditionExpression != nil:
+			d := *it.Delete
+			d.ReturnValuesOnConditionCheckFailure, it.Delete = allOld, &d
+		case it.ConditionCheck != nil:
+			k := *it.ConditionCheck
+			k.ReturnValuesOnConditionCheckFailure, it.ConditionCheck = allOld, &k
+		}
+	}
+	return out
+}
+
+// txApplied moves the shadow past a committed transaction and returns its
+// writes, in action order: a transaction returns no images, so each old
+// image is the shadow's.
+func (c *Client) txApplied(ws []ddbitem.Write) []capacity.Write {
+	writes := make([]capacity.Write, len(ws))
+	for i, w := range ws {
+		before, after, exact := c.shadow.assumed(w.Table, w.Key, c.apply(w))
+		c.countUnsure(exact)
+		writes[i] = capacity.Write{Before: before, After: after, Key: w.Key}
+	}
+	return writes
+}
+
+// txCancelled returns the failed writes of a cancelled transaction, and
+// takes out of the cancellation the images the pattern did not ask for.
+func (c *Client) txCancelled(ws []ddbitem.Write, tce *types.TransactionCanceledException) []capacity.Write {
+	writes := make([]capacity.Write, len(ws))
+	for i, w := range ws {
+		var img ddbitem.Item
+		if i < len(tce.CancellationReasons) && aws.ToString(tce.CancellationReasons[i].Code) == "ConditionalCheckFailed" {
+			r := &tce.CancellationReasons[i]
+			img = nilIfEmpty(r.Item)
+			c.shadow.saw(w.Table, w.Key, img)
+			if !w.OldOnFailure {
+				r.Item = nil
+			}
+		} else {
+			var exact bool
+			img, _, exact = c.shadow.assumed(w.Table, w.Key, unchanged)
+			c.countUnsure(exact)
+		}
+		writes[i] = capacity.Write{Before: img, After: img, Failed: true, Key: w.Key, Attempted: attempted(w, img)}
+	}
+	return writes
+}
+
+// refusedForConflict records writes DynamoDB refused for a transaction
+// conflict: refused before they ran, they left their items as they were
+// and are charged nothing (inferred: AWS states no charge for them).
+func (c *Client) refusedForConflict(ws []ddbitem.Write) {
+	for _, w := range ws {
+		_, _, exact := c.shadow.assumed(w.Table, w.Key, unchanged)
+		c.countUnsure(exact)
+	}
+}
+
+// unchanged is a write that left its item as it was.
+func unchanged(before ddbitem.Item) (ddbitem.Item, bool) { return before, true }
+
+// observeTx sends one observation per table the transaction wrote.
+func (c *Client) observeTx(ctx context.Context, start time.Time, observe Observer, ws []ddbitem.Write, writes []capacity.Write, cc []types.ConsumedCapacity) {
+	var tables []string
+	for _, w := range ws {
+		if !slices.Contains(tables, w.Table) {
+			tables = append(tables, w.Table)
+		}
+	}
+	for _, t := range tables {
+		o := observation(ctx, start, designs.TransactWriteItems, t)
+		o.Transactional, o.Consistent, o.Local = true, true, tableCapacity(cc, t)
+		for i, w := range ws {
+			if w.Table == t {
+				o.Writes = append(o.Writes, writes[i])
+			}
+		}
+		observe(o)
+	}
+}
+
+// unprocessed names the requests DynamoDB sent back, by shadow id.
+func (c *Client) unprocessed(reqs map[string][]types.WriteRequest) map[string]bool {
+	if len(reqs) == 0 {
+		return nil
+	}
+	skip := map[string]bool{}
+	for _, w := range c.schema.BatchWrites(reqs) {
+		if id, ok := c.shadow.id(w.Table, w.Key); ok {
+			skip[id] = true
+		}
+	}
+	return skip
 }

@@ -2,6 +2,7 @@ package meter
 
 import (
 	"context"
+	"maps"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -13,13 +14,44 @@ import (
 	"github.com/ddbharness/ddbharness/designs"
 )
 
+// The read calls. Each goes out as the pattern sent it, asking also for
+// its capacity and for the key attributes the meter needs; the pattern gets
+// the answer it asked for, and the whole items read teach the shadow.
+
+// GetItem reads one item; a miss still charges a read of its partition.
+func (c *Client) GetItem(ctx context.Context, in *dynamodb.GetItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
+	req := *in
+	req.ReturnConsumedCapacity = types.ReturnConsumedCapacityIndexes
+	sent, start := c.shadow.now(), c.clock()
+	out, err := c.db.GetItem(ctx, &req, opts...)
+	if err != nil {
+		return out, err
+	}
+	table, consistent := aws.ToString(in.TableName), aws.ToBool(in.ConsistentRead)
+	whole := in.ProjectionExpression == nil
+	if whole {
+		c.shadow.read(table, in.Key, nilIfEmpty(out.Item), consistent, sent)
+	}
+	if observe := c.observer(); observe != nil {
+		o := observation(ctx, start, designs.GetItem, table)
+		o.Consistent, o.Local = consistent, local(out.ConsumedCapacity)
+		if len(out.Item) > 0 {
+			o.Reads = []ddbitem.Item{c.readImage(table, "", in.Key, out.Item, !whole)}
+		} else {
+			o.Misses, o.Addressed = 1, []ddbitem.Item{in.Key}
+		}
+		observe(o)
+	}
+	unasked(in.ReturnConsumedCapacity, &out.ConsumedCapacity)
+	return out, nil
+}
+
 // Query reads one page of a partition of the table or an index. A filtered
 // or counting Query is charged for the items it evaluated (see evaluated).
 func (c *Client) Query(ctx context.Context, in *dynamodb.QueryInput, opts ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
 	req := *in
 	req.ReturnConsumedCapacity = types.ReturnConsumedCapacityIndexes
-	pg := c.newPage(in.TableName, in.IndexName, in.ConsistentRead, in.Select, in.ProjectionExpression)
-	pg.filtered, pg.counted = in.FilterExpression != nil, in.Select == types.SelectCount
+	pg := c.newPage(in.TableName, in.IndexName, in.ConsistentRead, in.Select, in.ProjectionExpression, in.FilterExpression)
 	req.ProjectionExpression, req.ExpressionAttributeNames, pg.added = c.withKeys(in.ProjectionExpression, in.ExpressionAttributeNames)
 	sent, start := c.shadow.now(), c.clock()
 	out, err := c.db.Query(ctx, &req, opts...)
@@ -46,8 +78,7 @@ func (c *Client) Query(ctx context.Context, in *dynamodb.QueryInput, opts ...fun
 func (c *Client) Scan(ctx context.Context, in *dynamodb.ScanInput, opts ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error) {
 	req := *in
 	req.ReturnConsumedCapacity = types.ReturnConsumedCapacityIndexes
-	pg := c.newPage(in.TableName, in.IndexName, in.ConsistentRead, in.Select, in.ProjectionExpression)
-	pg.filtered, pg.counted = in.FilterExpression != nil, in.Select == types.SelectCount
+	pg := c.newPage(in.TableName, in.IndexName, in.ConsistentRead, in.Select, in.ProjectionExpression, in.FilterExpression)
 	pg.wholeScan = in.ExclusiveStartKey == nil && in.Segment == nil
 	req.ProjectionExpression, req.ExpressionAttributeNames, pg.added = c.withKeys(in.ProjectionExpression, in.ExpressionAttributeNames)
 	sent, start := c.shadow.now(), c.clock()
@@ -57,6 +88,97 @@ func (c *Client) Scan(ctx context.Context, in *dynamodb.ScanInput, opts ...func(
 	}
 	c.readPage(ctx, sent, start, designs.Scan, pg, pageResult{items: out.Items, cc: out.ConsumedCapacity,
 		count: int(out.Count), scanned: int(out.ScannedCount), last: out.LastEvaluatedKey})
+	unasked(in.ReturnConsumedCapacity, &out.ConsumedCapacity)
+	return out, nil
+}
+
+// TransactGetItems reads items in one transaction: one observation per
+// table, transactional and consistent. It asks for TOTAL capacity, the only
+// detail the call accepts.
+// Source: https://docs.aws.amazon.com/AWSJavaScriptSDK/v3/latest/Package/-aws-sdk-client-dynamodb/Interface/TransactGetItemsCommandInput
+func (c *Client) TransactGetItems(ctx context.Context, in *dynamodb.TransactGetItemsInput, opts ...func(*dynamodb.Options)) (*dynamodb.TransactGetItemsOutput, error) {
+	req := *in
+	req.ReturnConsumedCapacity = types.ReturnConsumedCapacityTotal
+	sent, start := c.shadow.now(), c.clock()
+	out, err := c.db.TransactGetItems(ctx, &req, opts...)
+	if err != nil {
+		return out, err
+	}
+	observe := c.observer()
+	byTable := map[string]*capacity.Observation{}
+	var tables []string
+	for i, g := range in.TransactItems {
+		if g.Get == nil || i >= len(out.Responses) {
+			continue
+		}
+		table, whole := aws.ToString(g.Get.TableName), g.Get.ProjectionExpression == nil
+		item := out.Responses[i].Item
+		if whole {
+			c.shadow.read(table, g.Get.Key, nilIfEmpty(item), true, sent)
+		}
+		if observe == nil {
+			continue
+		}
+		o := byTable[table]
+		if o == nil {
+			ob := observation(ctx, start, designs.TransactGetItems, table)
+			ob.Consistent, ob.Transactional = true, true
+			ob.Local = tableCapacity(out.ConsumedCapacity, table)
+			o, byTable[table] = &ob, &ob
+			tables = append(tables, table)
+		}
+		if len(item) > 0 {
+			o.Reads = append(o.Reads, c.readImage(table, "", g.Get.Key, item, !whole))
+		} else {
+			o.Misses++
+			o.Addressed = append(o.Addressed, g.Get.Key)
+		}
+	}
+	for _, t := range tables {
+		observe(*byTable[t])
+	}
+	unasked(in.ReturnConsumedCapacity, &out.ConsumedCapacity)
+	return out, nil
+}
+
+// BatchGetItem reads items of one or more tables: one observation per
+// table. Keys DynamoDB left unprocessed were not read and cost nothing;
+// the other keys it found no item for are misses.
+func (c *Client) BatchGetItem(ctx context.Context, in *dynamodb.BatchGetItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.BatchGetItemOutput, error) {
+	req := *in
+	req.ReturnConsumedCapacity = types.ReturnConsumedCapacityIndexes
+	added := map[string][]string{}
+	for table, ka := range in.RequestItems {
+		var add []string
+		ka.ProjectionExpression, ka.ExpressionAttributeNames, add = c.withKeys(ka.ProjectionExpression, ka.ExpressionAttributeNames)
+		if add != nil {
+			if len(added) == 0 {
+				req.RequestItems = maps.Clone(in.RequestItems)
+			}
+			req.RequestItems[table], added[table] = ka, add
+		}
+	}
+	sent, start := c.shadow.now(), c.clock()
+	out, err := c.db.BatchGetItem(ctx, &req, opts...)
+	if err != nil {
+		return out, err
+	}
+	defer restoreProjections(in, out, added)
+	observe := c.observer()
+	for table, ka := range in.RequestItems {
+		consistent, whole := aws.ToBool(ka.ConsistentRead), ka.ProjectionExpression == nil
+		found := out.Responses[table]
+		c.learnAll(table, found, whole, consistent, sent)
+		if observe == nil {
+			continue
+		}
+		o := observation(ctx, start, designs.BatchGetItem, table)
+		o.Consistent, o.Local = consistent, tableCapacity(out.ConsumedCapacity, table)
+		o.Reads = c.readImages(table, "", found, whole)
+		o.Addressed = c.missing(table, ka.Keys, found, out.UnprocessedKeys[table].Keys)
+		o.Misses = len(ka.Keys) - len(found) - len(out.UnprocessedKeys[table].Keys)
+		observe(o)
+	}
 	unasked(in.ReturnConsumedCapacity, &out.ConsumedCapacity)
 	return out, nil
 }
@@ -81,10 +203,10 @@ type pageResult struct {
 	keyRange       *ddbitem.KeyRange // a Query's; nil for a Scan
 }
 
-func (c *Client) newPage(table, index *string, consistent *bool, sel types.Select, projection *string) page {
-	pg := page{table: aws.ToString(table), index: aws.ToString(index), consistent: aws.ToBool(consistent)}
-	pg.whole = c.fullRead(pg.index, projection, sel)
-	return pg
+// newPage is what a Query or Scan input says of the page it reads.
+func (c *Client) newPage(table, index *string, consistent *bool, sel types.Select, projection, filter *string) page {
+	return page{table: aws.ToString(table), index: aws.ToString(index), consistent: aws.ToBool(consistent),
+		whole: c.fullRead(aws.ToString(index), projection, sel), filtered: filter != nil, counted: sel == types.SelectCount}
 }
 
 // readPage observes a page, lets the shadow learn its whole items and takes
@@ -195,4 +317,50 @@ func (c *Client) learnAll(table string, items []ddbitem.Item, whole, consistent 
 	for _, it := range items {
 		c.shadow.read(table, nil, it, consistent, sent)
 	}
+}
+
+// restoreProjections gives the pattern its items and unprocessed keys as
+// its own projections would have made them.
+func restoreProjections(in *dynamodb.BatchGetItemInput, out *dynamodb.BatchGetItemOutput, added map[string][]string) {
+	for table, add := range added {
+		stripKeys(out.Responses[table], add)
+		if ka, ok := out.UnprocessedKeys[table]; ok {
+			mine := in.RequestItems[table]
+			ka.ProjectionExpression, ka.ExpressionAttributeNames = mine.ProjectionExpression, mine.ExpressionAttributeNames
+			out.UnprocessedKeys[table] = ka
+		}
+	}
+}
+
+// missing lists the requested keys that were processed and found nothing;
+// an item projected without its key cannot be matched, so then it is empty.
+func (c *Client) missing(table string, keys, found, unprocessed []ddbitem.Item) []ddbitem.Item {
+	seen := make(map[string]bool, len(found)+len(unprocessed))
+	for _, set := range [][]ddbitem.Item{found, unprocessed} {
+		for _, it := range set {
+			id, ok := c.shadow.id(table, it)
+			if !ok {
+				return nil
+			}
+			seen[id] = true
+		}
+	}
+	var miss []ddbitem.Item
+	for _, k := range keys {
+		if id, ok := c.shadow.id(table, k); ok && !seen[id] {
+			miss = append(miss, k)
+		}
+	}
+	return miss
+}
+
+// tableCapacity picks DynamoDB's figure for one table out of a multi-table
+// call's list.
+func tableCapacity(all []types.ConsumedCapacity, table string) []types.ConsumedCapacity {
+	for _, cc := range all {
+		if aws.ToString(cc.TableName) == table {
+			return []types.ConsumedCapacity{cc}
+		}
+	}
+	return nil
 }
