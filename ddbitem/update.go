@@ -133,6 +133,14 @@ func (r *exprReader) operand(item Item) (types.AttributeValue, error) {
 	return v, nil
 }
 
+// nextOperand reads a function's next argument: a comma, then an operand.
+func (r *exprReader) nextOperand(item Item) (types.AttributeValue, error) {
+	if err := r.expect(","); err != nil {
+		return nil, err
+	}
+	return r.operand(item)
+}
+
 // function evaluates if_not_exists or list_append; the opening parenthesis
 // is read already. Function names are case-sensitive.
 func (r *exprReader) function(item Item, name string) (types.AttributeValue, error) {
@@ -144,10 +152,7 @@ func (r *exprReader) function(item Item, name string) (types.AttributeValue, err
 		if err != nil {
 			return nil, err
 		}
-		if err := r.expect(","); err != nil {
-			return nil, err
-		}
-		alt, err := r.operand(item)
+		alt, err := r.nextOperand(item)
 		if err != nil {
 			return nil, err
 		}
@@ -160,10 +165,7 @@ func (r *exprReader) function(item Item, name string) (types.AttributeValue, err
 		if err != nil {
 			return nil, err
 		}
-		if err := r.expect(","); err != nil {
-			return nil, err
-		}
-		b, err := r.operand(item)
+		b, err := r.nextOperand(item)
 		if err != nil {
 			return nil, err
 		}
