@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -13,7 +12,6 @@ import (
 
 	"github.com/ddbharness/ddbharness/designs/all"
 	"github.com/ddbharness/ddbharness/internal/lint"
-	"github.com/ddbharness/ddbharness/internal/scaffold"
 	"github.com/ddbharness/ddbharness/internal/workbench"
 )
 
@@ -33,27 +31,18 @@ func importModel(ctx context.Context, args []string) error {
 	}
 	done, err := workbench.Import(root, file, *name)
 	if err != nil {
-		if errors.Is(err, workbench.ErrBadModel) || errors.Is(err, scaffold.ErrRefused) {
-			return badInputf("import-model: %s: %v (nothing was written)", file, err)
-		}
-		return fmt.Errorf("import-model: %w (nothing was written)", err)
+		return notWritten("import-model: "+file, err)
 	}
 	if err := vetImported(ctx, root, done); err != nil {
 		for _, im := range done {
 			im.Plan.Undo()
 		}
-		return fmt.Errorf("import-model: %w (nothing was written)", err)
+		return notWritten("import-model", err)
 	}
 	for _, im := range done {
 		d := im.Design
 		fmt.Printf("import-model: wrote design %s from table %s: %d entities, %d patterns\n", d.Name, d.Table.TableName, len(d.Entities), len(d.Patterns))
-		created, changed := im.Plan.Paths()
-		for _, f := range created {
-			fmt.Println("  created", f)
-		}
-		for i, f := range changed {
-			fmt.Printf("  changed %s (+ %s)\n", f, im.Plan.Wired[i])
-		}
+		printPlan(im.Plan)
 		for _, n := range d.Notes {
 			fmt.Println("  note:", n)
 		}

@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/ddbharness/ddbharness/internal/scaffold"
+	"github.com/ddbharness/ddbharness/internal/workbench"
 )
 
 // newDesign scaffolds a design in the current folder, which must be the
@@ -29,19 +30,10 @@ func newDesign(args []string) error {
 	}
 	p, err := scaffold.Scaffold(root, scaffold.Names{Design: name, Entity: *entity, Key: *key, Group: *group})
 	if err != nil {
-		if errors.Is(err, scaffold.ErrRefused) {
-			return badInputf("new-design: %v (nothing was written)", err)
-		}
-		return fmt.Errorf("new-design: %w (nothing was written)", err)
+		return notWritten("new-design", err)
 	}
-	created, changed := p.Paths()
 	fmt.Printf("new-design: wrote design %s\n", name)
-	for _, f := range created {
-		fmt.Println("  created", f)
-	}
-	for i, f := range changed {
-		fmt.Printf("  changed %s (+ %s)\n", f, p.Wired[i])
-	}
+	printPlan(p)
 	fmt.Printf(`next:
   go tool ginkgo -p ./designs/%[1]s          # its specs, on DynamoDB Local
   make verify DESIGN=%[1]s                   # its suite, its scenario's specs, its lint and coverage gate
@@ -50,4 +42,25 @@ then restate the design doc in designs/%[1]s/README.md and add its patterns
 (docs/add-a-design.md); make verify runs every design before you push.
 `, name)
 	return nil
+}
+
+// printPlan lists the files a generator created and those it changed, with
+// what it wired into each.
+func printPlan(p scaffold.Plan) {
+	created, changed := p.Paths()
+	for _, f := range created {
+		fmt.Println("  created", f)
+	}
+	for i, f := range changed {
+		fmt.Printf("  changed %s (+ %s)\n", f, p.Wired[i])
+	}
+}
+
+// notWritten reports a generator that wrote nothing: input it refused (a
+// taken or invalid name, a model it cannot read) is bad input, exit 2.
+func notWritten(what string, err error) error {
+	if errors.Is(err, scaffold.ErrRefused) || errors.Is(err, workbench.ErrBadModel) {
+		return badInputf("%s: %v (nothing was written)", what, err)
+	}
+	return fmt.Errorf("%s: %w (nothing was written)", what, err)
 }
