@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"math"
 	"slices"
 	"time"
 
@@ -67,20 +68,12 @@ type heatRowData struct {
 func WriteHeat(w io.Writer, out bench.Outcome) error {
 	r := out.Capacity
 	scale := throughput.Scale(r.Scale)
-	rows := heatRows(r.Hot, scale, out.Throttling, r.Start)
 	// The columns are the measured window, the span of every rate in the
 	// report; what calls charged in the drain after it is left out, and
-	// said so.
-	seconds := max(1, int(r.Seconds+0.5))
-	drained := false
-	for _, row := range rows {
-		for t := range row.shares {
-			drained = drained || t >= seconds
-		}
-		for t := range row.refused {
-			drained = drained || t >= seconds
-		}
-	}
+	// said so. Columns are whole seconds from the capacity report's start,
+	// so a window that begins mid-second ends in one column more.
+	seconds := heatSeconds(out)
+	rows, drained := heatRows(r.Hot, scale, out.Throttling, r.Start, seconds)
 	cell := max(1, min(heatCellMax, heatWidth/seconds))
 	width := max(heatLabel+cell*seconds+20, heatMinWidth)
 	height := heatTop + heatRow*max(len(rows), 1) + 60
@@ -134,10 +127,22 @@ func WriteHeat(w io.Writer, out bench.Outcome) error {
 	return p.err
 }
 
+// heatSeconds is how many columns the measured window spans: the whole
+// seconds from the capacity report's start that it reaches into.
+func heatSeconds(out bench.Outcome) int {
+	r := out.Capacity
+	if out.Started.IsZero() || r.Start.IsZero() {
+		return max(1, int(r.Seconds+0.5))
+	}
+	end := out.Started.Add(out.CapacitySpan())
+	return max(1, int(math.Ceil(end.Sub(r.Start).Seconds())))
+}
+
 // heatRows picks the keys to show: the HeatRows keys with the busiest
-// seconds, hottest first, with the attempts the emulator refused on each
-// (t, from the capacity report's start).
-func heatRows(hot []capacity.HotKey, scale float64, t *emulate.Throttling, start time.Time) []heatRowData {
+// seconds of the window's first seconds, hottest first, with the attempts
+// the emulator refused on each (t, from the capacity report's start).
+// drained says whether any key had a charge or a refusal after the window.
+func heatRows(hot []capacity.HotKey, scale float64, t *emulate.Throttling, start time.Time, seconds int) (rows []heatRowData, drained bool) {
 	refused := map[[2]string]map[int]int64{}
 	if t != nil {
 		for _, ks := range t.Keys {
@@ -148,13 +153,21 @@ func heatRows(hot []capacity.HotKey, scale float64, t *emulate.Throttling, start
 			refused[k][int(ks.Second.Sub(start)/time.Second)] += ks.Refused
 		}
 	}
-	var rows []heatRowData
 	for _, h := range hot {
-		row := heatRowData{label: truncate(targetName(h.Target)+"  "+h.Key, 44), shares: map[int]float64{}, refused: refused[[2]string{h.Target, h.Key}]}
-		if len(row.refused) > 0 {
+		row := heatRowData{label: truncate(targetName(h.Target)+"  "+h.Key, 44), shares: map[int]float64{}, refused: map[int]int64{}}
+		for sec, n := range refused[[2]string{h.Target, h.Key}] {
+			if sec >= seconds {
+				drained = true
+				continue
+			}
+			row.refused[sec] = n
 			row.peak = 1 // a refused key is as hot as one at its limit
 		}
 		for _, pt := range h.Series {
+			if pt.T >= seconds {
+				drained = true
+				continue
+			}
 			share := max(pt.RCU/(ddbitem.PartitionRCU*scale), pt.WCU/(ddbitem.PartitionWCU*scale))
 			row.shares[pt.T] += share
 			row.peak = max(row.peak, row.shares[pt.T])
@@ -162,7 +175,7 @@ func heatRows(hot []capacity.HotKey, scale float64, t *emulate.Throttling, start
 		rows = append(rows, row)
 	}
 	slices.SortStableFunc(rows, func(a, b heatRowData) int { return cmp.Compare(b.peak, a.peak) })
-	return rows[:min(len(rows), HeatRows)]
+	return rows[:min(len(rows), HeatRows)], drained
 }
 
 func heatColor(share float64) string {

@@ -250,7 +250,7 @@ func TestHotKeyOnOneItemIsMarked(t *testing.T) {
 // so.
 func TestHeatShowsTheMeasuredWindowOnly(t *testing.T) {
 	out := throttledSample()
-	out.Capacity.Seconds = 2 // the refusals of second 2 came in the drain
+	out.Duration, out.Capacity.Seconds = 2*time.Second, 2 // the refusals of second 2 came in the drain
 	var b bytes.Buffer
 	if err := WriteHeat(&b, out); err != nil {
 		t.Fatal(err)
@@ -262,5 +262,22 @@ func TestHeatShowsTheMeasuredWindowOnly(t *testing.T) {
 		}
 	}
 	contains(t, HeatFile, svg, "The 2s measured window; calls that ended in the drain after it are not shown.", "1s: 350.0%, 7 attempts refused")
+	wellFormed(t, HeatFile, b.Bytes())
+}
+
+// A window that starts mid-second reaches one whole second further into
+// the capacity report's columns, which count from the first charge's
+// whole second: its last part is shown, not taken for the drain.
+func TestHeatShowsTheLastPartOfAWindowStartedMidSecond(t *testing.T) {
+	out := throttledSample()
+	out.Started = out.Started.Add(700 * time.Millisecond)
+	out.Duration, out.Capacity.Seconds = 2*time.Second, 2 // ends at 2.7 s: column 2 holds its last 0.7 s
+	var b bytes.Buffer
+	if err := WriteHeat(&b, out); err != nil {
+		t.Fatal(err)
+	}
+	svg := b.String()
+	contains(t, HeatFile, svg, "2s: 300.0%, 10 attempts refused")
+	lacks(t, HeatFile, svg, "measured window; calls that ended in the drain")
 	wellFormed(t, HeatFile, b.Bytes())
 }
