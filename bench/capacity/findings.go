@@ -91,13 +91,13 @@ func filterFinding(p PatternUsage) string {
 		what = "counts (Select=COUNT)"
 	}
 	s := fmt.Sprintf("%s %s: DynamoDB charges every item it evaluates, so its %s %s calls paid for %s items",
-		p.Pattern, what, figure.Thousands(float64(calls)), p.Op, figure.Thousands(float64(p.Evaluated)))
+		p.Pattern, what, figure.Thousands(calls), p.Op, figure.Thousands(p.Evaluated))
 	if p.Counted == 0 && p.Evaluated > 0 {
-		s += fmt.Sprintf(" and returned %s (%.0f%%)", figure.Thousands(float64(p.Returned)), 100*float64(p.Returned)/float64(p.Evaluated))
+		s += fmt.Sprintf(" and returned %s (%.0f%%)", figure.Thousands(p.Returned), 100*float64(p.Returned)/float64(p.Evaluated))
 	}
 	s += fmt.Sprintf(", %s RCU a call", figure.Units(p.RCU/float64(max(1, p.Calls))))
 	if p.LocalCharged > 0 {
-		s += fmt.Sprintf("; %s of them are charged at DynamoDB Local's own figure, as the items they evaluated were not known", figure.Thousands(float64(p.LocalCharged)))
+		s += fmt.Sprintf("; %s of them are charged at DynamoDB Local's own figure, as the items they evaluated were not known", figure.Thousands(p.LocalCharged))
 	}
 	return s + "."
 }
@@ -187,7 +187,7 @@ func warmFinding(w *WarmCeiling) string {
 func growthFinding(r Report, g Growth) string {
 	if g.Kind == "index key" {
 		return fmt.Sprintf("Partition key %q of index %s gathered %s bytes during the run (%s bytes/s at %s requests/s): a GSI key has no size limit, but it keeps growing with traffic, every Query of it reads more, and all its writes land on one key.",
-			g.Key, g.Target, figure.Thousands(float64(g.Added)), figure.Units(g.BytesPerSecond), figure.Units(r.MeasuredRate))
+			g.Key, g.Target, figure.Thousands(g.Added), figure.Units(g.BytesPerSecond), figure.Units(r.MeasuredRate))
 	}
 	if g.Limit == 0 || g.SecondsToLimit == 0 {
 		return ""
@@ -200,7 +200,7 @@ func growthFinding(r Report, g Growth) string {
 		what, limit = fmt.Sprintf("The item collection of partition key %q", g.Key), "10 GB LSI item-collection limit"
 	}
 	s := fmt.Sprintf("%s grew by %s bytes during the run to %s bytes (%s bytes/s at %s requests/s): it reaches the %s in %s",
-		what, figure.Thousands(float64(g.Added)), figure.Thousands(float64(g.Bytes)), figure.Units(g.BytesPerSecond), figure.Units(r.MeasuredRate), limit, duration(g.SecondsToLimit))
+		what, figure.Thousands(g.Added), figure.Thousands(g.Bytes), figure.Units(g.BytesPerSecond), figure.Units(r.MeasuredRate), limit, duration(g.SecondsToLimit))
 	if g.SecondsAtTarget > 0 {
 		s += fmt.Sprintf(", or %s at the target %s requests/s", duration(g.SecondsAtTarget), figure.Units(r.TargetRate))
 	}

@@ -95,10 +95,10 @@ func (r *run) estimate() (Estimate, error) {
 	lines := []Line{
 		line("reads: "+figure.Thousands(r.readCalls)+" calls", r.rru, "RRU", price(perMillionRRU), source),
 		line("writes: "+figure.Thousands(r.writeCalls)+" calls", r.wru, "WRU", price(perMillionWRU), source),
-		line("seed: "+figure.Thousands(float64(f.seed.writes))+" item writes", f.seed.wru, "WRU", price(perMillionWRU), source),
+		line("seed: "+figure.Thousands(f.seed.writes)+" item writes", f.seed.wru, "WRU", price(perMillionWRU), source),
 	}
 	if f.seed.reads > 0 {
-		lines = append(lines, line("seed: "+figure.Thousands(float64(f.seed.reads))+" reads back", f.seed.rru, "RRU", price(perMillionRRU), source))
+		lines = append(lines, line("seed: "+figure.Thousands(f.seed.reads)+" reads back", f.seed.rru, "RRU", price(perMillionRRU), source))
 	}
 	if provisioned {
 		// The table and each GSI carry the capacity; LSIs share the table's.
@@ -144,9 +144,9 @@ func (r *run) basis(source string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "estimate: %s list prices of %s (Standard table class, free tier ignored) from %s; ", PriceRegion, PriceDate, source)
 	fmt.Fprintf(&b, "per-request units are estimated from the fixtures' sizes, not measured on DynamoDB: %s items seeded at pool %s, %s each on average; %d of %d patterns priced by running them on those items in memory, the rest by the unit rules on mean item and collection sizes; ",
-		figure.Thousands(float64(len(f.items))), figure.Thousands(float64(r.pool)), figure.Bytes(mean), r.ran, r.steps)
+		figure.Thousands(len(f.items)), figure.Thousands(r.pool), figure.Bytes(mean), r.ran, r.steps)
 	fmt.Fprintf(&b, "%s calls from the pacer (%s in warm-up); the table lives %s, %s of it to create, seed and delete",
-		figure.Thousands(float64(r.measuring+r.warmup)), figure.Thousands(float64(r.warmup)), r.lifetime, LifecycleAllowance)
+		figure.Thousands(r.measuring+r.warmup), figure.Thousands(r.warmup), r.lifetime, LifecycleAllowance)
 	if r.shards > 1 {
 		fmt.Fprintf(&b, "; for the whole run over %d shards: each shard prints this same estimate", r.shards)
 	}

@@ -183,7 +183,7 @@ func Headline(out bench.Outcome) string {
 	}
 	if w := out.Capacity.Warm; w != nil && s.FindingsValid() && (out.Capacity.Ceiling == nil || w.Rate < out.Capacity.Ceiling.Rate) {
 		line += fmt.Sprintf("; a new on-demand table throttles sooner, from %.0f requests/s (%s's warm throughput, %s RRU/s or %s WRU/s or a linear combination), until it grows",
-			w.Rate, targetName(w.Target), figure.Thousands(int64(w.ReadUnits)), figure.Thousands(int64(w.WriteUnits)))
+			w.Rate, targetName(w.Target), figure.Thousands(w.ReadUnits), figure.Thousands(w.WriteUnits))
 	}
 	return line
 }

@@ -378,7 +378,7 @@ func (p *printer) growth(gs []capacity.Growth) {
 		if g.Target != "" {
 			kind += " of " + g.Target
 		}
-		rows = append(rows, []string{kind, code(g.Key), code(g.Sort), figure.Thousands(int64(g.Bytes)), figure.Thousands(int64(g.Added)),
+		rows = append(rows, []string{kind, code(g.Key), code(g.Sort), figure.Thousands(g.Bytes), figure.Thousands(g.Added),
 			figure.Units(g.BytesPerSecond), limitBytes(g.Limit), seconds(g.SecondsToLimit), seconds(g.SecondsAtTarget)})
 	}
 	p.f("### Growth\n\n")
@@ -464,14 +464,12 @@ func code(s string) string {
 	return "`" + strings.ReplaceAll(s, "`", "'") + "`"
 }
 
+// limitBytes is a size limit; 0 means none.
 func limitBytes(b int64) string {
-	switch {
-	case b == 0:
+	if b == 0 {
 		return "—"
-	case b >= 1<<30:
-		return fmt.Sprintf("%d GB", b>>30)
 	}
-	return fmt.Sprintf("%d KB", b>>10)
+	return figure.Bytes(b)
 }
 
 // seconds prints a time to a limit; 0 means none.

@@ -9,6 +9,7 @@ import (
 	"github.com/ddbharness/ddbharness/bench"
 	"github.com/ddbharness/ddbharness/bench/emulate"
 	"github.com/ddbharness/ddbharness/bench/engine"
+	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/figure"
@@ -19,10 +20,7 @@ func LimitsText(lim bench.Emulation) string {
 	if lim.Off {
 		return "DynamoDB's limits off (LIMITS=off): nothing is throttled"
 	}
-	k := lim.Scale
-	if k == 0 {
-		k = 1
-	}
+	k := throughput.Scale(lim.Scale)
 	return fmt.Sprintf("DynamoDB's limits emulated partition by partition, scale %g (a partition serves %s RCU/s and %s WCU/s)",
 		k, figure.Units(ddbitem.PartitionRCU*k), figure.Units(ddbitem.PartitionWCU*k))
 }

@@ -47,15 +47,20 @@ func Units(v float64) string {
 }
 
 // Bytes is a size in B, KB, MB or GB (binary units), to three significant
-// digits.
+// digits: a figure that would round to 1000 of a unit is given in the
+// next, and GB grow past 999 without an exponent.
 func Bytes[N ~int | ~int64](n N) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.3g GB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.3g MB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.3g KB", float64(n)/(1<<10))
+	if n < 1<<10 {
+		return fmt.Sprintf("%d B", n)
 	}
-	return fmt.Sprintf("%d B", n)
+	v, unit := float64(n)/(1<<10), 0
+	for unit < len(byteUnits)-1 && v >= 999.5 {
+		v, unit = v/(1<<10), unit+1
+	}
+	if v >= 999.5 {
+		return fmt.Sprintf("%.0f %s", v, byteUnits[unit])
+	}
+	return fmt.Sprintf("%.3g %s", v, byteUnits[unit])
 }
+
+var byteUnits = []string{"KB", "MB", "GB"}

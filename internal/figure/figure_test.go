@@ -20,6 +20,9 @@ func TestFigures(t *testing.T) {
 		{"KB", figure.Bytes(400 << 10), "400 KB"},
 		{"MB", figure.Bytes(1536 << 10), "1.5 MB"},
 		{"GB", figure.Bytes(10 << 30), "10 GB"},
+		{"KB that round to 1000", figure.Bytes(1_040_000), "0.992 MB"},
+		{"MB that round to 1000", figure.Bytes(1023 << 20), "0.999 GB"},
+		{"GB past 999", figure.Bytes(2000 << 30), "2000 GB"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if c.got != c.want {
