@@ -63,25 +63,25 @@ func KeyText(v types.AttributeValue) string {
 
 // KeyID identifies the item whose key attributes item holds (a whole item
 // or only its key), for maps of items: each key value tagged with its type,
-// so that the string "1" and the number 1 stay apart. ok is false when a
-// key attribute is missing or not a string, number or binary.
+// so that the string "1" and the number 1 stay apart, and numbers by their
+// value, so that 1 and 1.0 name one item as they do in DynamoDB. ok is
+// false when a key attribute is missing or not a string, number or binary.
 func (s Schema) KeyID(item Item) (id string, ok bool) {
 	var b strings.Builder
 	for _, attr := range [2]string{s.PK, s.SK} {
 		if attr == "" {
 			continue
 		}
-		switch item[attr].(type) {
+		switch v := item[attr].(type) {
 		case *types.AttributeValueMemberS:
-			b.WriteByte('S')
+			b.WriteString("S" + v.Value)
 		case *types.AttributeValueMemberN:
-			b.WriteByte('N')
+			b.WriteString("N" + CanonicalNumber(v.Value))
 		case *types.AttributeValueMemberB:
-			b.WriteByte('B')
+			b.WriteString("B" + base64.StdEncoding.EncodeToString(v.Value))
 		default:
 			return "", false
 		}
-		b.WriteString(KeyText(item[attr]))
 		b.WriteByte(0)
 	}
 	return b.String(), true

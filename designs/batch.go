@@ -2,10 +2,9 @@ package designs
 
 import (
 	"context"
-	"encoding/base64"
 	"errors"
 	"fmt"
-	"math/rand/v2"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -45,7 +44,7 @@ const batchBackoff = 50 * time.Millisecond
 // refused with ErrInvalidInput before any call, as DynamoDB would refuse
 // the request.
 func BatchGet[T any](ctx context.Context, db DB, table string, keys []map[string]types.AttributeValue, consistent bool) (items []T, found []bool, err error) {
-	ids, attrs, err := batchKeyIDs(keys)
+	ids, ks, err := batchKeyIDs(keys)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -60,7 +59,7 @@ func BatchGet[T any](ctx context.Context, db DB, table string, keys []map[string
 			return nil, nil, err
 		}
 		for _, item := range read {
-			id, _ := keyID(item, attrs)
+			id, _ := ks.KeyID(item)
 			i, ok := at[id]
 			if !ok {
 				return nil, nil, fmt.Errorf("BatchGetItem answered an item whose key %q none of the keys names", id)
@@ -94,59 +93,40 @@ func batchGetAll(ctx context.Context, db DB, table string, keys []map[string]typ
 		if retry == BatchGetRetries {
 			return nil, fmt.Errorf("%w: %d of %d keys after %d retries", ErrUnprocessed, len(pending), len(keys), BatchGetRetries)
 		}
-		select {
-		case <-ctx.Done():
-			return nil, fmt.Errorf("%w: %d of %d keys when waiting to retry: %w", ErrUnprocessed, len(pending), len(keys), ctx.Err())
-		case <-time.After(time.Duration(rand.Int64N(int64(batchBackoff << retry)))):
+		if err := backoff(ctx, batchBackoff, retry); err != nil {
+			return nil, fmt.Errorf("%w: %d of %d keys when waiting to retry: %w", ErrUnprocessed, len(pending), len(keys), err)
 		}
 	}
 }
 
-// batchKeyIDs identifies each key, and refuses keys BatchGetItem cannot
-// take: none naming the same attributes as the first, a value no key can
-// have, a key named twice. attrs are the key attributes, sorted.
-func batchKeyIDs(keys []map[string]types.AttributeValue) (ids, attrs []string, err error) {
+// batchKeyIDs identifies each key (ddbitem.Schema.KeyID over the key
+// attributes of the first), and refuses keys BatchGetItem cannot take: one
+// or more than two attributes, none naming the same attributes as the
+// first, a value no key can have, a key named twice.
+func batchKeyIDs(keys []map[string]types.AttributeValue) (ids []string, s ddbitem.Schema, err error) {
 	if len(keys) == 0 {
-		return nil, nil, nil
+		return nil, s, nil
 	}
-	for name := range keys[0] {
-		attrs = append(attrs, name)
+	attrs := slices.Sorted(maps.Keys(keys[0]))
+	if len(attrs) == 0 || len(attrs) > 2 {
+		return nil, s, fmt.Errorf("%w: key 0 names %d attributes: a key is the table's partition key and, if it has one, its sort key", ErrInvalidInput, len(attrs))
 	}
-	slices.Sort(attrs)
+	s.PK = attrs[0]
+	if len(attrs) == 2 {
+		s.SK = attrs[1]
+	}
 	first := map[string]int{}
 	for i, k := range keys {
-		id, ok := keyID(k, attrs)
+		id, ok := s.KeyID(k)
 		if !ok || len(k) != len(attrs) {
-			return nil, nil, fmt.Errorf("%w: key %d does not name the key attributes %s of key 0 with string, number or binary values: give every key the table's key attributes and no others",
+			return nil, s, fmt.Errorf("%w: key %d does not name the key attributes %s of key 0 with string, number or binary values: give every key the table's key attributes and no others",
 				ErrInvalidInput, i, strings.Join(attrs, ", "))
 		}
 		if j, dup := first[id]; dup {
-			return nil, nil, fmt.Errorf("%w: keys %d and %d are the same key: DynamoDB refuses a BatchGetItem that names a key twice: drop the repeat", ErrInvalidInput, j, i)
+			return nil, s, fmt.Errorf("%w: keys %d and %d are the same key: DynamoDB refuses a BatchGetItem that names a key twice: drop the repeat", ErrInvalidInput, j, i)
 		}
 		first[id] = i
 		ids = append(ids, id)
 	}
-	return ids, attrs, nil
-}
-
-// keyID identifies the item whose attrs item holds: each value tagged with
-// its type, numbers by their value, so that a key and the item DynamoDB
-// returns for it have one ID. ok is false when an attribute is missing or
-// of a type keys cannot have.
-func keyID(item map[string]types.AttributeValue, attrs []string) (id string, ok bool) {
-	var b strings.Builder
-	for _, name := range attrs {
-		switch v := item[name].(type) {
-		case *types.AttributeValueMemberS:
-			b.WriteString("S" + v.Value)
-		case *types.AttributeValueMemberN:
-			b.WriteString("N" + ddbitem.CanonicalNumber(v.Value))
-		case *types.AttributeValueMemberB:
-			b.WriteString("B" + base64.StdEncoding.EncodeToString(v.Value))
-		default:
-			return "", false
-		}
-		b.WriteByte(0)
-	}
-	return b.String(), true
+	return ids, s, nil
 }

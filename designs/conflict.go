@@ -61,11 +61,8 @@ func IsTransactionConflict(err error) bool {
 func retryConflicts(ctx context.Context, send func() error) error {
 	err := send()
 	for i := 0; i < ConflictRetries && IsTransactionConflict(err); i++ {
-		wait := time.Duration(rand.Int64N(int64(conflictBackoff << i)))
-		select {
-		case <-ctx.Done():
+		if backoff(ctx, conflictBackoff, i) != nil {
 			return errors.Join(ErrTransactionConflict, err)
-		case <-time.After(wait):
 		}
 		err = send()
 	}
@@ -73,6 +70,23 @@ func retryConflicts(ctx context.Context, send func() error) error {
 		return errors.Join(ErrTransactionConflict, err)
 	}
 	return err
+}
+
+// backoff waits before retry number retry (0, 1, ...): a time drawn below
+// base<<retry (exponential backoff, full jitter), or until ctx ends, whose
+// error it then returns. A context already ended does not wait at all.
+func backoff(ctx context.Context, base time.Duration, retry int) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	t := time.NewTimer(time.Duration(rand.Int64N(int64(base << retry))))
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
 }
 
 // newToken is a TransactWriteItems ClientRequestToken: the SDK sends the

@@ -167,6 +167,10 @@ func TestKeyID(t *testing.T) {
 	if !okA || !okB || a == b {
 		t.Errorf("KeyID(string 1) = %q, %v; KeyID(number 1) = %q, %v; want two different IDs", a, okA, b, okB)
 	}
+	point := map[string]types.AttributeValue{"PK": &types.AttributeValueMemberN{Value: "1.0"}, "SK": &types.AttributeValueMemberS{Value: "a"}}
+	if c, _ := s.KeyID(point); c != b {
+		t.Errorf("KeyID(number 1.0) = %q, KeyID(number 1) = %q: DynamoDB stores them as one key, want one ID", c, b)
+	}
 	key, id, err := s.KeyOf(str)
 	if err != nil || id != a || len(key) != 2 {
 		t.Errorf("KeyOf(item) = %v, %q, %v; want PK and SK only, ID %q", key, id, err, a)
