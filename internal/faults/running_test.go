@@ -12,6 +12,8 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	"github.com/onsi/gomega/gexec"
+
+	"github.com/ddbharness/ddbharness/internal/procgroup"
 )
 
 // running is a command the suite started in the background, the one way
@@ -41,10 +43,12 @@ func (r *running) Output() string {
 }
 
 // start runs name with args in dir (empty: this one), the environment
-// plus env.
+// plus env, in a process group of its own: the spec's end kills the group,
+// so nothing the command started outlives the spec.
 func start(dir string, env []string, name string, args ...string) *running {
 	GinkgoHelper()
 	cmd := exec.Command(name, args...)
+	procgroup.Own(cmd)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
 	r := &running{ended: make(chan struct{})}
@@ -58,7 +62,10 @@ func start(dir string, env []string, name string, args ...string) *running {
 		r.mu.Unlock()
 		close(r.ended)
 	}()
-	DeferCleanup(func() { r.Kill().Wait(exitWait) })
+	DeferCleanup(func() {
+		_ = procgroup.Kill(cmd) // the leader may be gone, its group not
+		r.Kill().Wait(exitWait)
+	})
 	return r
 }
 
@@ -91,11 +98,13 @@ func (r *running) waitFor(want string, n int, limit time.Duration) {
 }
 
 // waitExit waits at most limit for the command to end and returns its exit
-// code and when it ended.
+// code and when it ended. A command killed by a signal is -1, as in
+// runtest.Ran, not gexec's 128+signal: 130 must mean the command handled a
+// Ctrl-C and chose to exit so, not that SIGINT killed it.
 func (r *running) waitExit(limit time.Duration) (int, time.Time) {
 	GinkgoHelper()
 	Eventually(r.ended).WithTimeout(limit).Should(BeClosed(), "still running %s later:\n%s", limit, r.Output())
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.ExitCode(), r.end
+	return r.Command.ProcessState.ExitCode(), r.end
 }

@@ -13,6 +13,8 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/ddbharness/ddbharness/internal/procgroup"
 )
 
 // CopyRepo copies the repository at from (its tracked and untracked,
@@ -37,6 +39,10 @@ func CopyRepo(ctx context.Context, from, to string) string {
 	return to
 }
 
+// orphanWait is how long a finished command's output may stay held open by
+// what it left running before Command stops reading it.
+const orphanWait = 5 * time.Second
+
 // Ran is a finished command: what it printed (stdout and stderr as they
 // interleaved), how it exited and how long it took.
 type Ran struct {
@@ -47,10 +53,15 @@ type Ran struct {
 
 // Command runs name with args in dir, the environment plus env, and
 // returns what happened; it fails the spec only when the command cannot
-// start. Its output also goes to GinkgoWriter.
+// start. Its output also goes to GinkgoWriter. The command runs in a
+// process group of its own, which ends whole when ctx ends: a make or go
+// run whose children outlived it would otherwise hold the output open.
 func Command(ctx context.Context, dir string, env []string, name string, args ...string) Ran {
 	GinkgoHelper()
 	cmd := exec.CommandContext(ctx, name, args...)
+	procgroup.Own(cmd)
+	cmd.Cancel = func() error { return procgroup.Kill(cmd) }
+	cmd.WaitDelay = orphanWait
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
 	var buf bytes.Buffer
