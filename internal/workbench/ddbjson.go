@@ -23,8 +23,8 @@ func decodeItem(raw json.RawMessage, at string) (map[string]types.AttributeValue
 		return nil, pathErr(at, "a sample item must be an object of attributes, each {\"S\": ...} or another DynamoDB type")
 	}
 	item := make(map[string]types.AttributeValue, len(attrs))
-	for name, v := range attrs {
-		av, err := decodeValue(v, at+"."+name)
+	for _, name := range sortedKeys(attrs) { // the first bad attribute by name, the same each time
+		av, err := decodeValue(attrs[name], at+"."+name)
 		if err != nil {
 			return nil, err
 		}

@@ -64,7 +64,7 @@ func (d *Design) entity(f Facet) *Entity {
 func (d *Design) fields(e *Entity, f Facet) {
 	names := slices.Clone(f.NonKeyAttributes)
 	for _, it := range e.Samples {
-		for n := range it {
+		for _, n := range sortedKeys(it) { // fields in one order, run after run
 			if !slices.Contains(names, n) {
 				names = append(names, n)
 			}

@@ -3,6 +3,7 @@ package workbench
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -146,12 +147,35 @@ func (d *Design) specGet(s *src, p *Pattern, all []sample) {
 		return // a key of constants only: there is no other key to ask for
 	}
 	var missing []string
-	for range vars {
-		missing = append(missing, `"no-such-key"`)
+	for _, v := range vars {
+		missing = append(missing, d.absent(v, e.key(d.Schema.PK), e.key(d.Schema.SK)))
 	}
 	s.p("It(\"reports designs.ErrNotFound for a key no sample has\", func(ctx SpecContext) {")
 	s.p("_, err := table.%s(ctx, %s)", p.Go, strings.Join(missing, ", "))
 	s.p("Expect(err).To(MatchError(designs.ErrNotFound))\n})")
+}
+
+// absent is a Go literal of a value for v that no sample's key has: a
+// whole number past every sample's when v is a whole number key (a
+// DynamoDB number key refuses other text), else text no sample uses.
+func (d *Design) absent(v *Var, keys ...*KeyUse) string {
+	for _, k := range keys {
+		if k == nil || k.Type != "N" || len(k.Segs) != 1 || k.Segs[0].Var != v {
+			continue
+		}
+		top := 0.0
+		for _, e := range d.Entities {
+			for _, it := range e.Samples {
+				if n, ok := it[k.Attr].(*types.AttributeValueMemberN); ok {
+					if f, err := strconv.ParseFloat(n.Value, 64); err == nil {
+						top = max(top, f)
+					}
+				}
+			}
+		}
+		return strconv.Quote(strconv.FormatFloat(math.Floor(top)+1, 'f', -1, 64))
+	}
+	return `"no-such-key"`
 }
 
 func (d *Design) keyLabel(item map[string]types.AttributeValue) string {
@@ -228,8 +252,8 @@ func (d *Design) specQuery(s *src, p *Pattern, all []sample) {
 		return // a partition key of constants only: there is no other partition
 	}
 	var missing []string
-	for range keyVars(p.Key) {
-		missing = append(missing, `"no-such-key", `)
+	for _, v := range keyVars(p.Key) {
+		missing = append(missing, d.absent(v, p.Key)+", ")
 	}
 	s.p("It(\"returns an empty last page for a partition no sample has\", func(ctx SpecContext) {")
 	s.p("page, next, err := table.%s(ctx, %s\"\")", p.Go, strings.Join(missing, ""))

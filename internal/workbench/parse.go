@@ -119,7 +119,9 @@ func checkTable(t *Table, at string) error {
 				if d, ok := declared[k.AttributeName]; ok && d != k.AttributeType && k.AttributeType != "" {
 					return pathErr(p+".KeyAttributes", fmt.Sprintf("%s is %s here and %s in the table's attributes: make them agree", k.AttributeName, k.AttributeType, d))
 				}
-				declared[k.AttributeName] = k.AttributeType
+				if k.AttributeType != "" {
+					declared[k.AttributeName] = k.AttributeType
+				}
 				indexKeys[k.AttributeName] = t.typed(k).AttributeType
 			}
 			switch ix.Projection.ProjectionType {
@@ -193,7 +195,8 @@ func checkSample(t *Table, item map[string]types.AttributeValue, indexKeys map[s
 		}
 		id = append(id, ddbitem.KeyText(v))
 	}
-	for name, v := range item {
+	for _, name := range sortedKeys(item) {
+		v := item[name]
 		if d, ok := indexKeys[name]; ok && d != "" && d != typeOf(v) {
 			return pathErr(at+"."+name, fmt.Sprintf("is %s, a key of an index declared %s: DynamoDB would refuse the item (make the sample and the declaration agree)", typeOf(v), d))
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -152,5 +153,56 @@ func TestAModelWithoutFacetsIsOneEntity(t *testing.T) {
 	}
 	if _, err := d.Files(m.ModelName); err != nil {
 		t.Error(err)
+	}
+}
+
+// A model keyed by numbers, with an inverted index that leaves its keys'
+// types to the table's declaration, and samples whose other attributes
+// vary: it parses, imports the same files each time, and its specs ask
+// for a missing key with a number, since a number key refuses other text.
+const numberKeys = `{"ModelName": "Readings", "DataModel": [{"TableName": "readings",
+    "KeyAttributes": {"PartitionKey": {"AttributeName": "sensor", "AttributeType": "N"},
+                      "SortKey": {"AttributeName": "at", "AttributeType": "N"}},
+    "NonKeyAttributes": [],
+    "GlobalSecondaryIndexes": [{"IndexName": "ByTime",
+      "KeyAttributes": {"PartitionKey": {"AttributeName": "at"}, "SortKey": {"AttributeName": "sensor"}},
+      "Projection": {"ProjectionType": "ALL"}}],
+    "TableData": [
+      {"sensor": {"N": "7"}, "at": {"N": "100"}, "celsius": {"N": "21.5"}, "site": {"S": "roof"}, "note": {"S": "ok"}},
+      {"sensor": {"N": "7"}, "at": {"N": "160"}, "celsius": {"N": "22"}, "battery": {"N": "80"}, "site": {"S": "roof"}},
+      {"sensor": {"N": "42"}, "at": {"N": "100"}, "humidity": {"N": "40"}, "site": {"S": "cellar"}}]}]}`
+
+func TestANumberKeyedModelImportsTheSameFilesEachTime(t *testing.T) {
+	m, err := workbench.Parse([]byte(numberKeys))
+	if err != nil {
+		t.Fatalf("an index key typed by the table's declaration was refused: %v", err)
+	}
+	render := func() map[string]string {
+		d, err := workbench.Infer("readings", m.DataModel[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		files, err := d.Files(m.ModelName)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]string{}
+		for _, f := range files {
+			out[f.Path] = string(f.Content)
+		}
+		return out
+	}
+	first := render()
+	for range 10 {
+		if again := render(); !equalMap(again, first) {
+			t.Fatal("two imports of one model wrote different files")
+		}
+	}
+	specs := first["designs/readings/patterns_test.go"]
+	if specs == "" {
+		t.Fatalf("no patterns_test.go among %d files", len(first))
+	}
+	if strings.Contains(specs, `"no-such-key"`) || !strings.Contains(specs, `"43"`) {
+		t.Errorf("the specs ask for a missing number key with text, or not with 43 (past every sample's 42):\n%s", specs)
 	}
 }

@@ -1,6 +1,8 @@
 package workbench
 
 import (
+	"slices"
+
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbharness/ddbharness/designs"
@@ -47,13 +49,18 @@ func (t Table) Schema() designs.Schema {
 }
 
 // typed fills an index key's type from the table's declarations when the
-// index leaves it out.
+// index leaves it out: the table's own keys, its attributes, then another
+// index that types it; S when none does.
 func (t Table) typed(a Attribute) Attribute {
 	if a.AttributeType != "" {
 		return a
 	}
-	for _, d := range t.NonKeyAttributes {
-		if d.AttributeName == a.AttributeName {
+	declared := slices.Concat(keyAttrs(t.KeyAttributes), t.NonKeyAttributes)
+	for _, ix := range slices.Concat(t.GlobalSecondaryIndexes, t.LocalSecondaryIndexes) {
+		declared = append(declared, keyAttrs(ix.KeyAttributes)...)
+	}
+	for _, d := range declared {
+		if d.AttributeName == a.AttributeName && d.AttributeType != "" {
 			return d
 		}
 	}
