@@ -135,7 +135,8 @@ func checkReads(s designs.Schema, o capacity.Observation, ref map[string]ddbitem
 	}
 }
 
-// itemID names an item by its primary key (every design keys on strings).
+// itemID names an item by its primary key, as text (ddbitem.KeyText): an
+// imported design may key on numbers or binaries.
 func itemID(s designs.Schema, item ddbitem.Item) string {
 	id := keyString(item[s.PK])
 	if s.SK != "" {
@@ -145,11 +146,11 @@ func itemID(s designs.Schema, item ddbitem.Item) string {
 }
 
 func keyString(v types.AttributeValue) string {
-	if v, ok := v.(*types.AttributeValueMemberS); ok {
-		return v.Value
+	t := ddbitem.KeyText(v)
+	if t == "" {
+		Fail(fmt.Sprintf("a key attribute is missing or not a string, number or binary: %#v", v))
 	}
-	Fail("key attribute is not a string")
-	return ""
+	return t
 }
 
 // storedItems reads the whole table, consistently, by primary key.
