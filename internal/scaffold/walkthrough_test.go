@@ -127,7 +127,7 @@ var _ = Describe("the Add a design walkthrough", Label("dynamodb", "scaffold"), 
 		Expect(second.Output).To(ContainSubstring("designs/" + walkName + " already exists"))
 		Expect(second.Output).To(ContainSubstring("nothing was written"))
 		Expect(treeHashes(repo, ".")).To(Equal(before))
-	}, SpecTimeout(8*time.Minute))
+	}, SpecTimeout(15*time.Minute)) // designs generated, vetted and tested: minutes each on a cold cache
 })
 
 // run runs a command in dir and returns its combined output; it fails the

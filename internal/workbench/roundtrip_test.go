@@ -3,6 +3,7 @@ package workbench_test
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -156,24 +157,18 @@ func TestAModelWithoutFacetsIsOneEntity(t *testing.T) {
 	}
 }
 
-// A model keyed by numbers, with an inverted index that leaves its keys'
-// types to the table's declaration, and samples whose other attributes
-// vary: it parses, imports the same files each time, and its specs ask
-// for a missing key with a number, since a number key refuses other text.
-const numberKeys = `{"ModelName": "Readings", "DataModel": [{"TableName": "readings",
-    "KeyAttributes": {"PartitionKey": {"AttributeName": "sensor", "AttributeType": "N"},
-                      "SortKey": {"AttributeName": "at", "AttributeType": "N"}},
-    "NonKeyAttributes": [],
-    "GlobalSecondaryIndexes": [{"IndexName": "ByTime",
-      "KeyAttributes": {"PartitionKey": {"AttributeName": "at"}, "SortKey": {"AttributeName": "sensor"}},
-      "Projection": {"ProjectionType": "ALL"}}],
-    "TableData": [
-      {"sensor": {"N": "7"}, "at": {"N": "100"}, "celsius": {"N": "21.5"}, "site": {"S": "roof"}, "note": {"S": "ok"}},
-      {"sensor": {"N": "7"}, "at": {"N": "160"}, "celsius": {"N": "22"}, "battery": {"N": "80"}, "site": {"S": "roof"}},
-      {"sensor": {"N": "42"}, "at": {"N": "100"}, "humidity": {"N": "40"}, "site": {"S": "cellar"}}]}]}`
+// docs/models/readings.json is keyed by numbers, with an inverted index
+// that leaves its keys' types to the table's declaration, and samples whose
+// other attributes vary: it parses, imports the same files each time, and
+// its specs ask for a missing key with a number, since a number key
+// refuses other text.
 
 func TestANumberKeyedModelImportsTheSameFilesEachTime(t *testing.T) {
-	m, err := workbench.Parse([]byte(numberKeys))
+	data, err := os.ReadFile("../../docs/models/readings.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := workbench.Parse(data)
 	if err != nil {
 		t.Fatalf("an index key typed by the table's declaration was refused: %v", err)
 	}
