@@ -23,9 +23,12 @@ var ulids = struct {
 	entropy *ulid.MonotonicEntropy
 }{entropy: ulid.Monotonic(rand.Reader, 0)}
 
-// NewULID returns a fresh ULID of t's millisecond. Within a process, a ULID
-// of a later or the same millisecond sorts after every earlier one; t is
-// the caller's, so a t that goes back gives an earlier ID.
+// NewULID returns a fresh ULID of t's millisecond. It sorts after every
+// ULID of an earlier millisecond, and after the ULID made just before it
+// in this process when that one has the same millisecond: calls whose t
+// never goes back, as one goroutine's time.Now, sort in the order made.
+// A call of another millisecond in between starts the entropy afresh, so
+// after a t that went back, IDs of one millisecond are only unique.
 func NewULID(t time.Time) string {
 	ulids.Lock()
 	defer ulids.Unlock()
