@@ -6,13 +6,28 @@ import (
 	"fmt"
 )
 
+// The arguments of the commands with flags, as the command list and each
+// command's -h show them.
+const (
+	benchArgs     = "[flags] [SCENARIO|DESIGN|all ...]"
+	lintArgs      = "[-json] [-pool N] [DESIGN ...]"
+	newDesignArgs = "[-entity NAME] [-key ATTR] [-group ATTR|none] DESIGN"
+	importArgs    = "[-name NAME] MODEL.json"
+	exportArgs    = "[-out FILE] DESIGN"
+	tablesArgs    = "[-delete] [-older-than D]"
+	mergeArgs     = "[--out DIR] SHARD_DIR..."
+)
+
 // newFlags makes a command's flag set: errors come back to the caller,
-// which says them as bad input, and -h prints the usage line and then the
-// flags. usage is what follows "ddbharness " on that line.
-func newFlags(name, usage string) *flag.FlagSet {
+// which says them as bad input, and -h prints the usage line (name and
+// args), about if any, and then the flags.
+func newFlags(name, args, about string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: ddbharness %s\n", usage)
+		fmt.Fprintf(fs.Output(), "usage: ddbharness %s %s\n", name, args)
+		if about != "" {
+			fmt.Fprintf(fs.Output(), "\n%s\n\n", about)
+		}
 		fs.PrintDefaults()
 	}
 	return fs

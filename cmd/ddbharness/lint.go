@@ -16,7 +16,7 @@ import (
 // Findings are advice, so lint exits 0 with findings; it fails only when a
 // design is unknown or cannot be seeded.
 func runLint(ctx context.Context, args []string) error {
-	fs := newFlags("lint", "lint [flags] [DESIGN ...]")
+	fs := newFlags("lint", lintArgs, "")
 	asJSON := fs.Bool("json", false, "print the findings as one JSON array")
 	pool := fs.Int("pool", lint.DefaultPool, fmt.Sprintf("entities to seed, %d to %d (half as many are seeded too, to see what grows)", minLintPool, maxLintPool))
 	if err := parseFlags(fs, args); err != nil {

@@ -26,7 +26,7 @@ import (
 // commands is every command, in the order usage lists them.
 var commands = []command{
 	{"verify", "[ginkgo flags] [DESIGN ...]", "prove every access pattern of every design (or of those named) on DynamoDB Local", runVerify},
-	{"bench", "[flags] [SCENARIO|DESIGN|all ...]", "run load scenarios (default: each design's default) and write reports", runBench},
+	{"bench", benchArgs, "run load scenarios (default: each design's default) and write reports", runBench},
 	{"coverage", "REPORT.json", "check a Ginkgo JSON report against the catalogs", withoutCtx(coverage)},
 	{"catalog", "", "list every design's access patterns", func(_ context.Context, args []string) error {
 		return noArgs("catalog", args, func() error { return catalog(os.Stdout) })
@@ -34,12 +34,12 @@ var commands = []command{
 	{"local", "", "run DynamoDB Local in the foreground until Ctrl-C", func(ctx context.Context, args []string) error {
 		return noArgs("local", args, func() error { return local(ctx) })
 	}},
-	{"new-design", "[-entity E] [-key K] [-group G|none] NAME", "scaffold designs/NAME, its fixtures and scenario, and wire them in", withoutCtx(newDesign)},
-	{"import-model", "[-name NAME] MODEL.json", "a design (package, specs on its sample data, fixtures, scenario) from a NoSQL Workbench model", importModel},
-	{"export-model", "[-out FILE] DESIGN", "a design as a NoSQL Workbench model, its fixtures as sample items", exportModel},
-	{"lint", "[-json] [DESIGN ...]", "check designs against DynamoDB's limits on seeded fixtures (no DynamoDB)", runLint},
-	{"tables", "[-delete] [-older-than D]", "list the ddbh-* tables left on AWS_ENDPOINT_URL_DYNAMODB (a killed run's), or delete them", runTables},
-	{"report", "merge [--out DIR] SHARD_DIR...", "merge the report folders of every shard of one run (bench --shard) into one report", withoutCtx(runReport)},
+	{"new-design", newDesignArgs, "scaffold designs/DESIGN, its fixtures and scenario, and wire them in", withoutCtx(newDesign)},
+	{"import-model", importArgs, "a design (package, specs on its sample data, fixtures, scenario) from a NoSQL Workbench model", importModel},
+	{"export-model", exportArgs, "a design as a NoSQL Workbench model, its fixtures as sample items", exportModel},
+	{"lint", lintArgs, "check designs against DynamoDB's limits on seeded fixtures (no DynamoDB)", runLint},
+	{"tables", tablesArgs, "list the ddbh-* tables left on AWS_ENDPOINT_URL_DYNAMODB (a killed run's), or delete them", runTables},
+	{"report", "merge " + mergeArgs, "merge the report folders of every shard of one run (bench --shard) into one report", withoutCtx(runReport)},
 }
 
 // command is one of ddbharness's commands: its name, the arguments usage

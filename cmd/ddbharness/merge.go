@@ -20,7 +20,7 @@ func runReport(args []string) error {
 	if len(args) == 0 || args[0] != "merge" {
 		return badInputf("report: want: ddbharness report merge [--out DIR] SHARD_DIR... (the report folders of every shard of one run)")
 	}
-	fs := newFlags("report merge", "report merge [--out DIR] SHARD_DIR...")
+	fs := newFlags("report merge", mergeArgs, "")
 	root := fs.String("out", "reports", "folder the merged report goes in")
 	if err := parseFlags(fs, args[1:]); err != nil {
 		return err

@@ -19,7 +19,7 @@ import (
 // repository at the current folder; a bad model or a taken name is bad
 // input (exit 2) and writes nothing.
 func importModel(ctx context.Context, args []string) error {
-	fs := newFlags("import-model", "import-model [-name NAME] MODEL.json")
+	fs := newFlags("import-model", importArgs, "")
 	name := fs.String("name", "", "the design's name (default: the model's name, lower case); a model of several tables gets one design per table, this name plus the table's")
 	file, err := oneArg(fs, args, "model file")
 	if err != nil {
@@ -85,7 +85,7 @@ const exportPool = 200
 // exportModel writes a design as a NoSQL Workbench model: to stdout, or
 // to -out. Its sample items are the design's fixtures, seeded in memory.
 func exportModel(ctx context.Context, args []string) error {
-	fs := newFlags("export-model", "export-model [-out FILE] DESIGN")
+	fs := newFlags("export-model", exportArgs, "")
 	out := fs.String("out", "", "the file to write (default: standard output)")
 	name, err := oneArg(fs, args, "design")
 	if err != nil {

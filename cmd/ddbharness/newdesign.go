@@ -14,7 +14,7 @@ import (
 // found from there. It prints what it wrote and the commands that take the
 // new design from green specs to a bench report.
 func newDesign(args []string) error {
-	fs := newFlags("new-design", "new-design [-entity NAME] [-key ATTR] [-group ATTR|none] DESIGN")
+	fs := newFlags("new-design", newDesignArgs, "")
 	entity := fs.String("entity", scaffold.DefaultEntity, "the example entity, lower case (book becomes type Book)")
 	key := fs.String("key", scaffold.DefaultKey, "the attribute identifying the entity, lower case (isbn becomes field Isbn, given by the caller); "+
 		scaffold.DefaultKey+": a generated KSUID")

@@ -28,7 +28,7 @@ const tablesTimeout = time.Minute
 // lost machine) leaves behind. It never touches any other table, and off
 // this machine it needs the same opt-in as every run.
 func runTables(ctx context.Context, args []string) error {
-	fs := newFlags("tables", fmt.Sprintf("tables [flags]\n\nlists (and with -delete deletes) the %s* tables on %s\n", designs.TablePrefix, ddblocal.EnvEndpoint))
+	fs := newFlags("tables", tablesArgs, fmt.Sprintf("lists (and with -delete deletes) the %s* tables on %s", designs.TablePrefix, ddblocal.EnvEndpoint))
 	del := fs.Bool("delete", false, "delete the listed tables")
 	older := fs.Duration("older-than", 0, "only tables created at least this long ago (0 or more; 0: all), to spare a run in progress")
 	if err := parseFlags(fs, args); err != nil {
