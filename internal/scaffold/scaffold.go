@@ -83,7 +83,7 @@ func (n Names) data() data {
 	d.KeyA = article(d.KeyProse)
 	if d.HasGroup {
 		d.Group, d.GroupPascal, d.GroupUpper, d.GroupA = n.Group, pascal(n.Group), strings.ToUpper(n.Group), article(n.Group)
-		d.GroupsLower = plural(n.Group)
+		d.GroupsLower = Plural(n.Group)
 		d.GroupsPascal = pascal(d.GroupsLower)
 	}
 	return d
@@ -99,9 +99,9 @@ func article(word string) string {
 	return "a"
 }
 
-// plural is the English plural of a lower-case word, by the common rules;
-// it names the list of groups the fixtures seed.
-func plural(w string) string {
+// Plural is the English plural of a word, by the common rules;
+// it names the list of groups the fixtures seed, and an imported entity's items.
+func Plural(w string) string {
 	switch {
 	case strings.HasSuffix(w, "y") && len(w) > 1 && !strings.ContainsAny(w[len(w)-2:len(w)-1], "aeiou"):
 		return w[:len(w)-1] + "ies"

@@ -20,7 +20,7 @@ func (d *Design) genSchema(s *src, model string) {
 	s.p("// freely, the model is not read again.")
 	s.p("package %s", d.Name)
 	needsTypes := len(d.Schema.Types) > 0
-	for _, ix := range append(append([]designs.Index{}, d.Schema.GSIs...), d.Schema.LSIs...) {
+	for _, ix := range d.Schema.ItemSchema().Indexes {
 		needsTypes = needsTypes || ix.Projection == types.ProjectionTypeKeysOnly || ix.Projection == types.ProjectionTypeInclude
 	}
 	if needsTypes {
@@ -73,7 +73,7 @@ func (d *Design) genSchema(s *src, model string) {
 	if n := len(d.Schema.GSIs) + len(d.Schema.LSIs); n > 0 {
 		s.p("// The table's indexes.")
 		s.p("const (")
-		for _, ix := range append(append([]designs.Index{}, d.Schema.GSIs...), d.Schema.LSIs...) {
+		for _, ix := range d.Schema.ItemSchema().Indexes {
 			s.p("%s = %q", indexConst(ix.Name), ix.Name)
 		}
 		s.p(")")

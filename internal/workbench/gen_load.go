@@ -4,16 +4,11 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/internal/scaffold"
 )
 
 // plural is the field of Seeded<Design> holding an entity's items.
-func plural(e *Entity) string {
-	if strings.HasSuffix(e.Go, "s") {
-		return e.Go + "es"
-	}
-	return e.Go + "s"
-}
+func plural(e *Entity) string { return scaffold.Plural(e.Go) }
 
 func (d *Design) genFixtures(s *src) {
 	P := d.pascal()
@@ -188,12 +183,8 @@ func (d *Design) readme(model string) []byte {
 		fmt.Fprintf(&b, ", sort key `%s`", d.Schema.SK)
 	}
 	fmt.Fprintf(&b, "; entity type in `%s`\n", d.Schema.TypeAttribute)
-	for _, ix := range append(append([]designs.Index{}, d.Schema.GSIs...), d.Schema.LSIs...) {
-		proj := string(ix.Projection)
-		if proj == "" {
-			proj = "ALL"
-		}
-		fmt.Fprintf(&b, "- index `%s`: `%s` / `%s`, projection %s\n", ix.Name, ix.PK, ix.SK, proj)
+	for _, ix := range d.Schema.ItemSchema().Indexes { // an LSI's partition key and the default projection filled in
+		fmt.Fprintf(&b, "- index `%s`: `%s` / `%s`, projection %s\n", ix.Name, ix.PK, ix.SK, ix.Projection)
 	}
 	b.WriteString("\n## Entities\n\n| Entity | Keys |\n|--------|------|\n")
 	for _, e := range d.Entities {

@@ -191,10 +191,8 @@ func (d *Design) keyLabel(item map[string]types.AttributeValue) string {
 // sort key) in sort key order, as the index projects them.
 func (d *Design) specQuery(s *src, p *Pattern, all []sample) {
 	sk, proj, nonKey := d.Schema.SK, designs.Index{}.Projection, []string(nil)
-	for _, ix := range append(append([]designs.Index{}, d.Schema.GSIs...), d.Schema.LSIs...) {
-		if ix.Name == p.Index {
-			sk, proj, nonKey = ix.SK, ix.Projection, ix.NonKey
-		}
+	if ix, ok := d.Schema.ItemSchema().Index(p.Index); ok {
+		sk, proj, nonKey = ix.SK, ix.Projection, ix.NonKey
 	}
 	var values []string
 	for _, x := range all {

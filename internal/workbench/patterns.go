@@ -93,17 +93,8 @@ func (d *Design) holds(index string, e *Entity) bool {
 	if index == "" {
 		return true
 	}
-	for _, ix := range d.Schema.GSIs {
-		if ix.Name == index {
-			return e.key(ix.PK) != nil && (ix.SK == "" || e.key(ix.SK) != nil)
-		}
-	}
-	for _, ix := range d.Schema.LSIs {
-		if ix.Name == index {
-			return e.key(ix.SK) != nil
-		}
-	}
-	return false
+	ix, ok := d.Schema.ItemSchema().Index(index) // an LSI's partition key is the table's
+	return ok && e.key(ix.PK) != nil && (ix.SK == "" || e.key(ix.SK) != nil)
 }
 
 // key is the entity's layout of attribute attr, or nil.
