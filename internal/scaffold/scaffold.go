@@ -5,9 +5,9 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"go/format"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/template"
 )
@@ -160,8 +160,9 @@ func Prepare(root string, n Names) (Plan, error) {
 		return Plan{}, err
 	}
 	var files []File
+	d := n.data()
 	for _, o := range n.output() {
-		b, err := render(o.tmpl, n.data(), strings.HasSuffix(o.path, ".go"))
+		b, err := render(o.tmpl, d, strings.HasSuffix(o.path, ".go"))
 		if err != nil {
 			return Plan{}, fmt.Errorf("render %s: %w", o.path, err)
 		}
@@ -191,7 +192,7 @@ func render(name string, d data, gofile bool) ([]byte, error) {
 	if !gofile {
 		return buf.Bytes(), nil
 	}
-	return format.Source(reflow(buf.Bytes()))
+	return Format(buf.Bytes())
 }
 
 // commentWidth is where reflow wraps comments, tabs counted as four.
@@ -258,15 +259,12 @@ func checkRoot(root string) error {
 
 // Write applies the plan: new files first (each design folder is built
 // beside its final place and renamed in one step), then the registry files,
-// each replaced by rename. A failure removes what was written and restores
-// what was changed, so the tree is as before.
+// each replaced by rename. A failure takes the plan back (Undo), so the
+// tree is as before.
 func (p Plan) Write() (err error) {
-	var undo []func()
 	defer func() {
 		if err != nil {
-			for i := len(undo) - 1; i >= 0; i-- {
-				undo[i]()
-			}
+			p.Undo()
 		}
 	}()
 	design := filepath.Join(p.Root, "designs", p.Names.Design)
@@ -291,24 +289,10 @@ func (p Plan) Write() (err error) {
 	if err := os.Rename(tmp, design); err != nil {
 		return err
 	}
-	undo = append(undo, func() { os.RemoveAll(design) })
-	for _, f := range others {
-		path := filepath.Join(p.Root, f.Path)
-		if err := replace(path, f.Content); err != nil {
+	for _, f := range slices.Concat(others, p.Change) {
+		if err := replace(filepath.Join(p.Root, f.Path), f.Content); err != nil {
 			return err
 		}
-		undo = append(undo, func() { os.Remove(path) })
-	}
-	for _, f := range p.Change {
-		path := filepath.Join(p.Root, f.Path)
-		old, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		if err := replace(path, f.Content); err != nil {
-			return err
-		}
-		undo = append(undo, func() { _ = replace(path, old) })
 	}
 	return nil
 }
