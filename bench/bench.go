@@ -164,6 +164,9 @@ func RunLimited(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, l
 		if f.At <= 0 {
 			return res, nil
 		}
+		if requests == 0 {
+			return res, nil // no call was made: there is nothing to count or model
+		}
 		if requests, err = dueBefore(out, f.Time); err != nil {
 			return res, err
 		}

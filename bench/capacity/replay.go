@@ -59,8 +59,8 @@ type SecondRange struct {
 const maxReplayCalls = 1000
 
 // maxReplaySeconds bounds the span a replay walks second by second: a run
-// lasts at most a day, and a ledger claiming more (a file edited by hand,
-// shards from different days) is not replayed.
+// lasts at most a day and the bound is twice that; a ledger claiming more
+// (a file edited by hand, shards from different days) is not replayed.
 const maxReplaySeconds = 2 * 24 * 3600
 
 // replay feeds each space's hot keys through the engine, their demand

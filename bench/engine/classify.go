@@ -52,6 +52,11 @@ var throttles = map[string]bool{
 
 // Classify maps a pattern call's error to a pseudo status and a stable
 // class text for vegeta: nil is 200 and "".
+
+// throttledUnprocessed is the class of a call whose keys DynamoDB kept
+// handing back, made once rather than per call.
+var throttledUnprocessed = "throttled: " + designs.ErrUnprocessed.Error()
+
 func Classify(err error) (status uint16, class string) {
 	if err == nil {
 		return StatusOK, ""
@@ -64,7 +69,7 @@ func Classify(err error) (status uint16, class string) {
 	if errors.Is(err, designs.ErrUnprocessed) {
 		// DynamoDB kept handing a batch's keys back: most often throttled
 		// reads, which it answers so rather than with an error.
-		return StatusThrottled, "throttled: " + designs.ErrUnprocessed.Error()
+		return StatusThrottled, throttledUnprocessed
 	}
 	if designs.IsConditionFailed(err) {
 		return StatusConflict, "condition failed"

@@ -60,17 +60,26 @@ func (b *bed) enter(phase string) {
 // fail records the run's failure, unless one is recorded already, and
 // stops the run.
 func (b *bed) fail(at time.Time, reason, logs string) {
-	b.mu.Lock()
-	if b.failure != nil {
-		b.mu.Unlock()
+	if !b.record(at, reason, logs) {
 		return
 	}
-	b.failure = &Failure{Time: at, Phase: b.phase, Reason: reason, Logs: logs}
-	b.mu.Unlock()
 	if b.cut != nil {
 		b.cut(at)
 	}
 	b.stop(errTestBed)
+}
+
+// record keeps the run's failure, the first one only, without stopping
+// anything: for a failure found once the run has ended. It reports whether
+// this one was kept.
+func (b *bed) record(at time.Time, reason, logs string) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.failure != nil {
+		return false
+	}
+	b.failure = &Failure{Time: at, Phase: b.phase, Reason: reason, Logs: logs}
+	return true
 }
 
 func (b *bed) failed() bool {

@@ -105,7 +105,10 @@ func (c *Client) TransactGetItems(ctx context.Context, in *dynamodb.TransactGetI
 		return out, err
 	}
 	observe := c.observer()
-	byTable := map[string]*capacity.Observation{}
+	var byTable map[string]*capacity.Observation
+	if observe != nil {
+		byTable = map[string]*capacity.Observation{}
+	}
 	var tables []string
 	for i, g := range in.TransactItems {
 		if g.Get == nil || i >= len(out.Responses) {
@@ -147,13 +150,13 @@ func (c *Client) TransactGetItems(ctx context.Context, in *dynamodb.TransactGetI
 func (c *Client) BatchGetItem(ctx context.Context, in *dynamodb.BatchGetItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.BatchGetItemOutput, error) {
 	req := *in
 	req.ReturnConsumedCapacity = types.ReturnConsumedCapacityIndexes
-	added := map[string][]string{}
+	var added map[string][]string // nil unless a projection needed keys
 	for table, ka := range in.RequestItems {
 		var add []string
 		ka.ProjectionExpression, ka.ExpressionAttributeNames, add = c.withKeys(ka.ProjectionExpression, ka.ExpressionAttributeNames)
 		if add != nil {
-			if len(added) == 0 {
-				req.RequestItems = maps.Clone(in.RequestItems)
+			if added == nil {
+				added, req.RequestItems = map[string][]string{}, maps.Clone(in.RequestItems)
 			}
 			req.RequestItems[table], added[table] = ka, add
 		}
