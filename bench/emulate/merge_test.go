@@ -138,7 +138,7 @@ var _ = Describe("merging shards' throttling", Label("unit"), func() {
 				First: at(3), FirstSecond: 3, ThrottledSeconds: 4, Refused: 4, Calls: 20, Throttled: 1, HeldUnits: 5,
 				DemandPerRequest: 1, ForecastRate: 5, MeasuredRate: 5, Share: 0.125, ForecastShare: 0.5}},
 			Keys:       []KeySecond{{designs.MainTable, "HOT", at(3), 2}, {designs.MainTable, "HOT", at(4), 2}},
-			Isolations: 1, Calls: 10, Retries: 4, Refused: 4, Throttled: 1}
+			Isolations: 1} // no totals: the merge takes them from the patterns' rows
 		b := Throttling{Scale: 0.005, Billing: "provisioned", Rate: 30,
 			Patterns: []PatternThrottles{{Pattern: "AP-01", Calls: 20, Attempts: 24, Refused: 6, Throttled: 3},
 				{Pattern: "AP-02", Calls: 10, Attempts: 10, Unprocessed: 2, Cancelled: 1}},
@@ -149,7 +149,7 @@ var _ = Describe("merging shards' throttling", Label("unit"), func() {
 				{Target: "GSI1", Partition: 0, Keys: []string{"G"}, Side: "read", Limit: 15, First: at(5), FirstSecond: 5,
 					ThrottledSeconds: 1, Refused: 1, Calls: 3, Throttled: 0, HeldUnits: 15, DemandPerRequest: 0.5}},
 			Keys:       []KeySecond{{designs.MainTable, "C", at(2), 5}, {designs.MainTable, "HOT", at(3), 1}},
-			Isolations: 2, Calls: 30, Retries: 4, Refused: 6, Throttled: 3, Unprocessed: 2, Cancelled: 1}
+			Isolations: 2}
 
 		got := MergeThrottling(a, b)
 
@@ -180,9 +180,9 @@ var _ = Describe("merging shards' throttling", Label("unit"), func() {
 	})
 
 	It("sums the shards' transaction conflicts, per pattern and per item", func() {
-		a := Throttling{Conflicts: 3, ConflictCancelled: 1, Patterns: []PatternThrottles{{Pattern: "AP-10", Conflicts: 3, ConflictCancelled: 1}},
+		a := Throttling{Patterns: []PatternThrottles{{Pattern: "AP-10", Conflicts: 3, ConflictCancelled: 1}},
 			ConflictItems: []ItemConflicts{{"S#active", 2}, {"A#1", 1}}}
-		b := Throttling{Conflicts: 2, ConflictCancelled: 2, Patterns: []PatternThrottles{{Pattern: "AP-10", Conflicts: 2, ConflictCancelled: 2}},
+		b := Throttling{Patterns: []PatternThrottles{{Pattern: "AP-10", Conflicts: 2, ConflictCancelled: 2}},
 			ConflictItems: []ItemConflicts{{"A#1", 2}}, ConflictsOff: false}
 		m := MergeThrottling(a, b)
 		Expect(m.Conflicts).To(BeEquivalentTo(5))
