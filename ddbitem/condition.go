@@ -186,11 +186,13 @@ func (r *exprReader) comparator() (string, error) {
 // condOperand reads a value placeholder, a document path (nil when the
 // item lacks it) or size(path).
 func (r *exprReader) condOperand(item Item) (types.AttributeValue, error) {
-	t, v, done, err := r.operandStart()
-	if done {
-		return v, err
-	}
-	if t.kind == tokName && t.text == "size" && r.accept("(") {
+	t, ok := r.next()
+	switch {
+	case !ok:
+		return nil, r.errorf("want an operand")
+	case t.kind == tokValue:
+		return r.value(t)
+	case t.kind == tokName && t.text == "size" && r.accept("("):
 		v, err := r.pathValue(item)
 		if err != nil {
 			return nil, err
@@ -207,7 +209,7 @@ func (r *exprReader) condOperand(item Item) (types.AttributeValue, error) {
 	if err != nil {
 		return nil, err
 	}
-	v, _ = p.get(item)
+	v, _ := p.get(item)
 	return v, nil
 }
 

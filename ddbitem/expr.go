@@ -135,21 +135,6 @@ func (r *exprReader) name(t token) (string, error) {
 	return n, nil
 }
 
-// operandStart reads an operand's first token. A value placeholder, or
-// nothing left to read, ends the operand (done); anything else is t, a name
-// or path for the caller to read on.
-func (r *exprReader) operandStart() (t token, v types.AttributeValue, done bool, err error) {
-	t, ok := r.next()
-	switch {
-	case !ok:
-		return t, nil, true, r.errorf("want an operand")
-	case t.kind == tokValue:
-		v, err := r.value(t)
-		return t, v, true, err
-	}
-	return t, nil, false, nil
-}
-
 // value resolves a :placeholder.
 func (r *exprReader) value(t token) (types.AttributeValue, error) {
 	v, ok := r.values[t.text]

@@ -115,11 +115,13 @@ func (r *exprReader) setValue(item Item) (types.AttributeValue, error) {
 // operand reads a value, a path (its value in item) or one of the two
 // functions SET knows.
 func (r *exprReader) operand(item Item) (types.AttributeValue, error) {
-	t, v, done, err := r.operandStart()
-	if done {
-		return v, err
-	}
-	if t.kind == tokName && r.accept("(") {
+	t, ok := r.next()
+	switch {
+	case !ok:
+		return nil, r.errorf("want an operand")
+	case t.kind == tokValue:
+		return r.value(t)
+	case t.kind == tokName && r.accept("("):
 		return r.function(item, t.text)
 	}
 	p, err := r.path(t)
