@@ -38,12 +38,19 @@ func TestInferReadsTheGalleryKeyLayouts(t *testing.T) {
 	if d.Schema.TypeAttribute != "EntityType" || d.Sep != "#" {
 		t.Errorf("type attribute %q, separator %q; want EntityType and #", d.Schema.TypeAttribute, d.Sep)
 	}
+	var likes *workbench.Field
 	for _, e := range d.Entities {
 		for _, f := range e.Fields {
-			if f.Attr == "#likes" && (f.Go != "Likes" || f.Type != "N") {
-				t.Errorf("#likes is field %s of type %s, want Likes, N", f.Go, f.Type)
+			if f.Attr == "#likes" {
+				likes = f
 			}
 		}
+	}
+	if likes == nil {
+		t.Fatal("no entity has a field for #likes")
+	}
+	if likes.Go != "Likes" || likes.Type != "N" {
+		t.Errorf("#likes is field %s of type %s, want Likes, N", likes.Go, likes.Type)
 	}
 }
 
@@ -66,13 +73,17 @@ func TestInferQueriesAnInvertedIndex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var onIndex []string
+	var onIndex []*workbench.Pattern
 	for _, p := range d.Patterns {
 		if p.Index == "Inverted" {
-			onIndex = append(onIndex, p.Name)
+			onIndex = append(onIndex, p)
 		}
 	}
 	if len(onIndex) != 1 {
-		t.Errorf("patterns on Inverted: %q, want one query", onIndex)
+		t.Fatalf("%d patterns on Inverted, want one query", len(onIndex))
+	}
+	q := onIndex[0]
+	if q.Key == nil || q.Key.Attr != "SK" || len(q.Group) != len(d.Entities) {
+		t.Errorf("the Inverted query is by %+v over %d of %d entities; want by SK, the index's partition key, over every entity", q.Key, len(q.Group), len(d.Entities))
 	}
 }
