@@ -96,7 +96,7 @@ func (s Schema) QueryPage(ctx context.Context, db DB, q PageQuery) (items []map[
 // the table) after item: the table's key plus the index's.
 func (s Schema) resumeKey(item map[string]types.AttributeValue, index string) map[string]types.AttributeValue {
 	key := map[string]types.AttributeValue{}
-	for _, n := range s.KeyNames(index) {
+	for _, n := range s.keyNames(index) {
 		if v, ok := item[n]; ok {
 			key[n] = v
 		}
@@ -104,9 +104,9 @@ func (s Schema) resumeKey(item map[string]types.AttributeValue, index string) ma
 	return key
 }
 
-// KeyNames are the attributes every entry of index (empty or MainTable:
+// keyNames are the attributes every entry of index (empty or MainTable:
 // the table) has for its key: the table's key, then the index's own.
-func (s Schema) KeyNames(index string) []string {
+func (s Schema) keyNames(index string) []string {
 	var names []string
 	add := func(n string) {
 		if n != "" && !slices.Contains(names, n) {

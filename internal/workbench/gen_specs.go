@@ -11,7 +11,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbharness/ddbharness/ddbitem"
-	"github.com/ddbharness/ddbharness/designs"
 )
 
 // sample is one sample item and the entity it belongs to.
@@ -190,9 +189,10 @@ func (d *Design) keyLabel(item map[string]types.AttributeValue) string {
 // pattern's layout, exactly the samples with that value (and the index's
 // sort key) in sort key order, as the index projects them.
 func (d *Design) specQuery(s *src, p *Pattern, all []sample) {
-	sk, proj, nonKey := d.Schema.SK, designs.Index{}.Projection, []string(nil)
-	if ix, ok := d.Schema.ItemSchema().Index(p.Index); ok {
-		sk, proj, nonKey = ix.SK, ix.Projection, ix.NonKey
+	schema := d.Schema.ItemSchema()
+	sk := d.Schema.SK
+	if ix, ok := schema.Index(p.Index); ok {
+		sk = ix.SK
 	}
 	var values []string
 	for _, x := range all {
@@ -242,7 +242,11 @@ func (d *Design) specQuery(s *src, p *Pattern, all []sample) {
 		s.p("Expect(err).NotTo(HaveOccurred())\nExpect(next).To(BeEmpty())")
 		s.p("Expect(page).To(%s([]%s.Entity{", match, d.Name)
 		for _, x := range in {
-			s.p("%s,", d.literal(x.e, project(x.item, d.Schema, p.Index, proj, nonKey), d.Name+"."))
+			entry := x.item // the table's own query returns whole items
+			if e := schema.EntryOf(p.Index, x.item); e != nil {
+				entry = e // as the index projects it
+			}
+			s.p("%s,", d.literal(x.e, entry, d.Name+"."))
 		}
 		s.p("}))\n})")
 	}
@@ -277,21 +281,6 @@ func (d *Design) partArgs(e *Entity, k *KeyUse, v string) string {
 		out.WriteString(strconv.Quote(vals[x]) + ", ")
 	}
 	return out.String()
-}
-
-// project is what index returns of item: everything, or the table's and
-// the index's keys plus the projected attributes.
-func project(item map[string]types.AttributeValue, s designs.Schema, index string, proj types.ProjectionType, nonKey []string) map[string]types.AttributeValue {
-	if index == designs.MainTable || proj == "" || proj == types.ProjectionTypeAll {
-		return item
-	}
-	out := map[string]types.AttributeValue{}
-	for _, n := range append(s.KeyNames(index), nonKey...) {
-		if v, ok := item[n]; ok {
-			out[n] = v
-		}
-	}
-	return out
 }
 
 // compareKey orders key values as DynamoDB sorts them: numbers by value,
