@@ -47,7 +47,7 @@ func runTables(ctx context.Context, args []string) error {
 	if env.Endpoint == "" {
 		return badInputf("tables: %s is not set: set it to the endpoint to look at (an embedded DynamoDB Local keeps nothing once its run ends)", ddblocal.EnvEndpoint)
 	}
-	if _, err := env.Reach(env.Endpoint, ddblocal.EnvEndpoint); err != nil {
+	if _, err := env.Reach(env.Endpoint, env.EndpointVar()); err != nil {
 		return badInputf("tables: %v", err)
 	}
 	db := ddblocal.Client(env.Endpoint)
@@ -55,7 +55,7 @@ func runTables(ctx context.Context, args []string) error {
 	defer cancel()
 	found, err := leftovers(listCtx, db, time.Now().Add(-*older))
 	if err != nil {
-		return testBedFailed(fmt.Errorf("tables: %s=%s: %w", ddblocal.EnvEndpoint, ddblocal.Redact(env.Endpoint), err))
+		return testBedFailed(fmt.Errorf("tables: %s=%s: %w", env.EndpointVar(), ddblocal.Redact(env.Endpoint), err))
 	}
 	printTables(os.Stdout, found, time.Now())
 	switch {

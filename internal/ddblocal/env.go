@@ -83,6 +83,15 @@ func IsLoopback(endpoint string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
+// EndpointVar is the variable Endpoint came from: the run's own when
+// verify set it for its suites, else the user's.
+func (e Env) EndpointVar() string {
+	if e.FromRunner {
+		return EnvRunEndpoint
+	}
+	return EnvEndpoint
+}
+
 // Reach decides, for every command alike, whether the harness may send
 // requests to endpoint: one on this machine always, any other only with
 // the user's opt-in (DDBHARNESS_ALLOW_REMOTE=1). remote says it is off

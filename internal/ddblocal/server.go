@@ -227,11 +227,7 @@ func Start(ctx context.Context, opts ...Option) (*Server, error) {
 // came from, so a run's own endpoint never blames a variable the user did
 // not set.
 func given(ctx context.Context, env Env, timeout time.Duration) (*Server, error) {
-	from := EnvEndpoint
-	if env.FromRunner {
-		from = EnvRunEndpoint
-	}
-	if _, err := env.Reach(env.Endpoint, from); err != nil {
+	if _, err := env.Reach(env.Endpoint, env.EndpointVar()); err != nil {
 		return nil, err
 	}
 	err := remoteCredentials(ctx, env.Endpoint)
@@ -243,10 +239,10 @@ func given(ctx context.Context, env Env, timeout time.Duration) (*Server, error)
 	}
 	if env.FromRunner {
 		return nil, fmt.Errorf("the run's DynamoDB Local at %s is not usable: %w. It answered when the run started, so it has stopped since: "+
-			"look above in the run's output for why, then run it again", env.Endpoint, err)
+			"look above in the run's output for why, then run it again", Redact(env.Endpoint), err)
 	}
 	return nil, fmt.Errorf("%s=%s is not usable: %w. Start DynamoDB Local there (docker compose up -d), "+
-		"or unset %s to let the harness start an embedded one", EnvEndpoint, env.Endpoint, err, EnvEndpoint)
+		"or unset %s to let the harness start an embedded one", EnvEndpoint, Redact(env.Endpoint), err, EnvEndpoint)
 }
 
 // realDynamoDB checks that the AWS configuration names a region and
