@@ -36,7 +36,8 @@ func Decode[E any](item map[string]types.AttributeValue, typeAttribute string, d
 }
 
 // KeyText is the text of a string or number key attribute of item, and
-// whether item has it.
+// whether item has it. Unlike ddbitem.KeyText, a binary is not found: the
+// key layouts it reads are text.
 func KeyText(item map[string]types.AttributeValue, name string) (string, bool) {
 	switch v := item[name].(type) {
 	case *types.AttributeValueMemberS:

@@ -251,12 +251,6 @@ func tagOpts(t string) string {
 	return ",omitempty"
 }
 
-func quoteList(xs []string) string {
-	var q []string
-	for _, x := range xs {
-		q = append(q, strconv.Quote(x))
-	}
-	return "[]string{" + strings.Join(q, ", ") + "}"
-}
+func quoteList(xs []string) string { return "[]string{" + join(xs, strconv.Quote) + "}" }
 
 func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }

@@ -196,7 +196,7 @@ func (d *Design) readme(model string) []byte {
 	}
 	b.WriteString("\n## Access patterns\n\n| ID | Pattern | Op | Index | What it does |\n|----|---------|----|-------|--------------|\n")
 	for _, p := range d.Patterns {
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", p.ID, name(p), p.Op, p.Index, p.Doc)
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", p.ID, p.Name, p.Op, p.Index, p.Doc)
 	}
 	if len(d.Notes) > 0 {
 		b.WriteString("\n## Notes from the import\n\n")

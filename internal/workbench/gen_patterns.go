@@ -37,14 +37,12 @@ func (d *Design) genCatalog(s *src) {
 		if p.Op == designs.Query {
 			extra = ", Pages: true"
 		}
-		s.p("{ID: %sID, Name: %q, Op: designs.%s, Index: %s, Doc: %q%s},", p.Go, name(p), p.Op, index, p.Doc, extra)
+		s.p("{ID: %sID, Name: %q, Op: designs.%s, Index: %s, Doc: %q%s},", p.Go, p.Name, p.Op, index, p.Doc, extra)
 	}
 	s.p("},\n}")
 }
 
 // name is a pattern's catalog name.
-func name(p *Pattern) string { return p.Name }
-
 func (d *Design) genPatterns(s *src) {
 	s.p("package %s", d.Name)
 	sdk := []string{`"github.com/aws/aws-sdk-go-v2/aws"`, `"github.com/aws/aws-sdk-go-v2/service/dynamodb"`, `"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"`}

@@ -115,7 +115,7 @@ var _ = designs.ErrNotFound`, d.Name)
 	all := d.samples()
 	for _, p := range d.Patterns {
 		label := p.Index
-		s.p("var _ = Describe(%q, Label(%q, %q), func() {", string(p.ID)+" "+name(p), p.ID, label)
+		s.p("var _ = Describe(%q, Label(%q, %q), func() {", string(p.ID)+" "+p.Name, p.ID, label)
 		if p.Entity != nil {
 			d.specGet(s, p, all)
 		} else {

@@ -34,12 +34,11 @@ func pathErr(path, problem string) error { return &ModelError{Path: path, Proble
 // keys, and every sample item has its key, of the declared type, once.
 func Parse(data []byte) (Model, error) {
 	var m Model
-	if !json.Valid(data) {
-		var v any
-		err := json.Unmarshal(data, &v)
-		return m, pathErr("$", fmt.Sprintf("not JSON (%v): export the model again from NoSQL Workbench (Export model, NoSQL Workbench model format)", syntaxAt(data, err)))
-	}
 	if err := json.Unmarshal(data, &m); err != nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			return m, pathErr("$", fmt.Sprintf("not JSON (%v): export the model again from NoSQL Workbench (Export model, NoSQL Workbench model format)", syntaxAt(data, err)))
+		}
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
 			return m, pathErr("$."+te.Field, fmt.Sprintf("a JSON %s where the model format wants a %s", te.Value, te.Type))
