@@ -11,6 +11,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/designs/all"
 	"github.com/ddbharness/ddbharness/internal/ddbtest"
@@ -66,7 +67,7 @@ func scanAll(ctx context.Context, table string) []map[string]any {
 		page, err := p.NextPage(ctx)
 		Expect(err).NotTo(HaveOccurred())
 		for _, item := range page.Items {
-			out = append(out, ddbtest.Canonical(item))
+			out = append(out, ddbitem.CanonicalJSON(item))
 		}
 	}
 	return out

@@ -4,7 +4,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strconv"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -140,51 +139,6 @@ func decodeBinary(raw json.RawMessage) ([]byte, error) {
 func isNumber(s string) bool {
 	_, err := strconv.ParseFloat(s, 64)
 	return err == nil
-}
-
-// encodeItem writes an item as DynamoDB's JSON, attributes in name order
-// (encoding/json sorts map keys).
-func encodeItem(item map[string]types.AttributeValue) map[string]any {
-	out := make(map[string]any, len(item))
-	for k, v := range item {
-		out[k] = encodeValue(v)
-	}
-	return out
-}
-
-func encodeValue(v types.AttributeValue) map[string]any {
-	switch v := v.(type) {
-	case *types.AttributeValueMemberS:
-		return map[string]any{"S": v.Value}
-	case *types.AttributeValueMemberN:
-		return map[string]any{"N": v.Value}
-	case *types.AttributeValueMemberB:
-		return map[string]any{"B": base64.StdEncoding.EncodeToString(v.Value)}
-	case *types.AttributeValueMemberBOOL:
-		return map[string]any{"BOOL": v.Value}
-	case *types.AttributeValueMemberNULL:
-		return map[string]any{"NULL": true}
-	case *types.AttributeValueMemberSS:
-		return map[string]any{"SS": v.Value}
-	case *types.AttributeValueMemberNS:
-		return map[string]any{"NS": v.Value}
-	case *types.AttributeValueMemberBS:
-		out := make([]string, len(v.Value))
-		for i, b := range v.Value {
-			out[i] = base64.StdEncoding.EncodeToString(b)
-		}
-		sort.Strings(out)
-		return map[string]any{"BS": out}
-	case *types.AttributeValueMemberM:
-		return map[string]any{"M": encodeItem(v.Value)}
-	case *types.AttributeValueMemberL:
-		out := make([]any, len(v.Value))
-		for i, e := range v.Value {
-			out[i] = encodeValue(e)
-		}
-		return map[string]any{"L": out}
-	}
-	return map[string]any{"NULL": true}
 }
 
 // typeOf is the DynamoDB type letter of v.

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbharness/ddbharness/ddbitem"
 )
 
 // Model is a Workbench model file. Fields Workbench writes that the harness
@@ -104,4 +106,4 @@ func (it *Item) UnmarshalJSON(b []byte) error {
 }
 
 // MarshalJSON writes the item in DynamoDB's JSON.
-func (it Item) MarshalJSON() ([]byte, error) { return json.Marshal(encodeItem(it.Attrs)) }
+func (it Item) MarshalJSON() ([]byte, error) { return json.Marshal(ddbitem.JSON(it.Attrs)) }

@@ -1,0 +1,70 @@
+package ddbitem
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+func TestJSON(t *testing.T) {
+	item := Item{
+		"S":    s("x"),
+		"N":    n("1.50"),
+		"B":    &types.AttributeValueMemberB{Value: []byte("hi")},
+		"BOOL": &types.AttributeValueMemberBOOL{Value: true},
+		"NULL": &types.AttributeValueMemberNULL{Value: true},
+		"SS":   &types.AttributeValueMemberSS{Value: []string{"b", "a"}},
+		"NS":   &types.AttributeValueMemberNS{Value: []string{"2", "10.0"}},
+		"BS":   &types.AttributeValueMemberBS{Value: [][]byte{[]byte("z"), []byte("a")}},
+		"L":    &types.AttributeValueMemberL{Value: []types.AttributeValue{n("3.0"), s("y")}},
+		"M":    &types.AttributeValueMemberM{Value: Item{"in": n("0.5e1")}},
+		"E":    &types.AttributeValueMemberM{},
+	}
+	tests := []struct {
+		name   string
+		render func(Item) map[string]any
+		want   string
+	}{
+		{"as written", JSON, `{"B":{"B":"aGk="},"BOOL":{"BOOL":true},"BS":{"BS":["YQ==","eg=="]},"E":{"M":{}},` +
+			`"L":{"L":[{"N":"3.0"},{"S":"y"}]},"M":{"M":{"in":{"N":"0.5e1"}}},"N":{"N":"1.50"},"NS":{"NS":["10.0","2"]},` +
+			`"NULL":{"NULL":true},"S":{"S":"x"},"SS":{"SS":["a","b"]}}`},
+		{"canonical", CanonicalJSON, `{"B":{"B":"aGk="},"BOOL":{"BOOL":true},"BS":{"BS":["YQ==","eg=="]},"E":{"M":{}},` +
+			`"L":{"L":[{"N":"3"},{"S":"y"}]},"M":{"M":{"in":{"N":"5"}}},"N":{"N":"3/2"},"NS":{"NS":["10","2"]},` +
+			`"NULL":{"NULL":true},"S":{"S":"x"},"SS":{"SS":["a","b"]}}`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			b, err := json.Marshal(tc.render(item))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(b) != tc.want {
+				t.Errorf("got\n%s\nwant\n%s", b, tc.want)
+			}
+		})
+	}
+}
+
+// CanonicalJSON renders two items alike exactly when Equal holds.
+func TestCanonicalJSONFollowsEqual(t *testing.T) {
+	pairs := []struct {
+		name string
+		a, b Item
+	}{
+		{"numbers by value", Item{"n": n("1.50")}, Item{"n": n("15e-1")}},
+		{"sets in any order", Item{"s": &types.AttributeValueMemberNS{Value: []string{"1", "2"}}}, Item{"s": &types.AttributeValueMemberNS{Value: []string{"2.0", "1"}}}},
+		{"string and number apart", Item{"v": s("1")}, Item{"v": n("1")}},
+		{"set and list apart", Item{"v": &types.AttributeValueMemberSS{Value: []string{"a"}}}, Item{"v": &types.AttributeValueMemberL{Value: []types.AttributeValue{s("a")}}}},
+		{"other values", Item{"v": s("a")}, Item{"v": s("b")}},
+	}
+	for _, p := range pairs {
+		t.Run(p.name, func(t *testing.T) {
+			a, _ := json.Marshal(CanonicalJSON(p.a))
+			b, _ := json.Marshal(CanonicalJSON(p.b))
+			if (string(a) == string(b)) != Equal(p.a, p.b) {
+				t.Errorf("CanonicalJSON %s and %s; Equal says %v", a, b, Equal(p.a, p.b))
+			}
+		})
+	}
+}
