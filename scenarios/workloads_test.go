@@ -359,8 +359,8 @@ var _ = Describe("capacity attribution of known workloads", attributionSpecs, fu
 		m := newMeter(ctx, agencies.Design)
 		t := agencies.Table{DB: m.client, Name: m.table}
 		const admin, idp = "okta|admin", "okta|ada"
-		ag := agencies.Agency{ID: id(t0, 1), Name: "Northwind", Status: "active", Created: t0, CreatedBy: admin}
-		mem := agencies.Member{AgencyID: ag.ID, IdpID: idp, Created: t0.Add(time.Second), CreatedBy: admin}
+		ag := agencies.Agency{ID: id(t0, 1), Name: "Northwind", Status: "active", Audit: agencies.Audit{Created: t0, CreatedBy: admin}}
+		mem := agencies.Member{AgencyID: ag.ID, IdpID: idp, Audit: agencies.Audit{Created: t0.Add(time.Second), CreatedBy: admin}}
 		agency := agencies.AgencyPK(ag.ID)
 		directory := at{agencies.GSI1, agencies.TypeAgency}
 

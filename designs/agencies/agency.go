@@ -16,10 +16,10 @@ import (
 // one ID exactly one wins; the others get designs.ErrAlreadyExists. Modified
 // and ModifiedBy start as Created and CreatedBy, whatever a carries.
 func (t Table) CreateAgency(ctx context.Context, a Agency) error {
-	if a.ID == "" || a.Name == "" || a.Status == "" || a.CreatedBy == "" || !validTime(a.Created) {
+	if a.ID == "" || a.Name == "" || a.Status == "" || !a.valid() {
 		return fmt.Errorf("%s: agency %q: %w: ID, name, status, created and createdBy are required", CreateAgencyID, a.ID, designs.ErrInvalidInput)
 	}
-	a.Modified, a.ModifiedBy = a.Created, a.CreatedBy
+	a.Audit = a.made()
 	if err := designs.PutNew(ctx, t.DB, t.Name, Schema, newAgencyItem(a)); err != nil {
 		return fmt.Errorf("%s: agency %s: %w", CreateAgencyID, a.ID, err)
 	}

@@ -13,10 +13,10 @@ import (
 // member of it: designs.ErrAlreadyExists; either way nothing is written.
 // Modified and ModifiedBy start as Created and CreatedBy.
 func (t Table) CreateMember(ctx context.Context, m Member) error {
-	if m.AgencyID == "" || m.IdpID == "" || m.CreatedBy == "" || !validTime(m.Created) {
+	if m.AgencyID == "" || m.IdpID == "" || !m.valid() {
 		return fmt.Errorf("%s: member %q of %q: %w: agency, idpid, created and createdBy are required", CreateMemberID, m.IdpID, m.AgencyID, designs.ErrInvalidInput)
 	}
-	m.Modified, m.ModifiedBy = m.Created, m.CreatedBy
+	m.Audit = m.made()
 	tx := designs.Tx{Table: t.Name}
 	tx.Check(Schema.Key(AgencyPK(m.AgencyID), AgencySK(m.AgencyID)), Schema.IsStored(), designs.Because(designs.ErrNotFound))
 	tx.Put(newMemberItem(m), Schema.IsNew(), designs.Because(designs.ErrAlreadyExists))

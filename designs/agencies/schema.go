@@ -74,27 +74,41 @@ const StampLayout = "2006-01-02T15:04:05.000000000Z"
 // Stamp is the stored form of t, GSI1's sort key.
 func Stamp(t time.Time) string { return t.UTC().Format(StampLayout) }
 
-// Agency is a tenant. Created and CreatedBy never change; Modified and
-// ModifiedBy record the last write.
+// Agency is a tenant.
 type Agency struct {
-	ID         string    `dynamodbav:"agencyId"`
-	Name       string    `dynamodbav:"name"`
-	Status     string    `dynamodbav:"status"`
+	ID     string `dynamodbav:"agencyId"`
+	Name   string `dynamodbav:"name"`
+	Status string `dynamodbav:"status"`
+	Audit
+}
+
+// Member is one identity-provider user's membership of one agency.
+type Member struct {
+	AgencyID string `dynamodbav:"agencyId"`
+	IdpID    string `dynamodbav:"idpid"`
+	Audit
+}
+
+// Audit is who made an item and when, and who changed it last and when;
+// agencies and members carry it alike. Created and CreatedBy never change.
+type Audit struct {
 	Created    time.Time `dynamodbav:"created"`
 	CreatedBy  string    `dynamodbav:"createdBy"`
 	Modified   time.Time `dynamodbav:"modified"`
 	ModifiedBy string    `dynamodbav:"modifiedBy"`
 }
 
-// Member is one identity-provider user's membership of one agency.
-type Member struct {
-	AgencyID   string    `dynamodbav:"agencyId"`
-	IdpID      string    `dynamodbav:"idpid"`
-	Created    time.Time `dynamodbav:"created"`
-	CreatedBy  string    `dynamodbav:"createdBy"`
-	Modified   time.Time `dynamodbav:"modified"`
-	ModifiedBy string    `dynamodbav:"modifiedBy"`
+// Made is the Audit of an item by made at: its making is its last change.
+func Made(by string, at time.Time) Audit {
+	return Audit{Created: at, CreatedBy: by, Modified: at, ModifiedBy: by}
 }
+
+// made is a as a create writes it: whatever a says of the last change,
+// the making is.
+func (a Audit) made() Audit { return Made(a.CreatedBy, a.Created) }
+
+// valid reports whether a names a maker and a time a stamp can hold.
+func (a Audit) valid() bool { return a.CreatedBy != "" && validTime(a.Created) }
 
 // AgencyUpdate is what UpdateAgency changes; an empty field stays as it is.
 type AgencyUpdate struct {
@@ -109,7 +123,7 @@ type Edit struct {
 }
 
 // stamp stores a time in StampLayout. The storage structs declare created
-// and modified as stamps one level above the embedded domain struct, whose
+// and modified as stamps one level above the embedded Audit, whose
 // time.Time fields they shadow (the SDK would write RFC 3339 otherwise).
 // Reads decode into the domain structs, which parse any RFC 3339 form.
 type stamp time.Time
@@ -125,26 +139,31 @@ type (
 		SK   string `dynamodbav:"SK"`
 		Type string `dynamodbav:"type"`
 	}
-	agencyItem struct {
-		keys
+	// stamps shadow an Audit's times with their stored form.
+	stamps struct {
 		Created  stamp `dynamodbav:"created"`
 		Modified stamp `dynamodbav:"modified"`
+	}
+	agencyItem struct {
+		keys
+		stamps
 		Agency
 	}
 	memberItem struct {
 		keys
-		Created  stamp `dynamodbav:"created"`
-		Modified stamp `dynamodbav:"modified"`
+		stamps
 		Member
 	}
 )
 
+func stampsOf(a Audit) stamps { return stamps{stamp(a.Created), stamp(a.Modified)} }
+
 func newAgencyItem(a Agency) agencyItem {
-	return agencyItem{keys{AgencyPK(a.ID), AgencySK(a.ID), TypeAgency}, stamp(a.Created), stamp(a.Modified), a}
+	return agencyItem{keys{AgencyPK(a.ID), AgencySK(a.ID), TypeAgency}, stampsOf(a.Audit), a}
 }
 
 func newMemberItem(m Member) memberItem {
-	return memberItem{keys{AgencyPK(m.AgencyID), MemberSK(m.IdpID), TypeMember}, stamp(m.Created), stamp(m.Modified), m}
+	return memberItem{keys{AgencyPK(m.AgencyID), MemberSK(m.IdpID), TypeMember}, stampsOf(m.Audit), m}
 }
 
 // validTime reports whether t has a fixed-width stamp.
