@@ -2,8 +2,11 @@ package designs
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbharness/ddbharness/ddbitem"
 )
 
 // Decoder reads an item into one entity type; ok is false when the
@@ -46,4 +49,30 @@ func KeyText(item map[string]types.AttributeValue, name string) (string, bool) {
 		return v.Value, true
 	}
 	return "", false
+}
+
+// TypeAttributes are the attributes single-table designs commonly keep an
+// item's entity type in, the most usual first: where a schema declares no
+// TypeAttribute, the lint, the Workbench import and the export try them.
+var TypeAttributes = []string{"EntityType", "entityType", "Type", "type", "_type", "_et"}
+
+// ItemType is the entity type of an item or index entry: the text of the
+// schema's TypeAttribute, or else of the first of TypeAttributes it holds;
+// without either, the shape of pk, the entry's partition key: its text up
+// to and with the first '#' ("USER#"), or the whole text.
+func (s Schema) ItemType(item map[string]types.AttributeValue, pk string) string {
+	attrs := TypeAttributes
+	if s.TypeAttribute != "" {
+		attrs = []string{s.TypeAttribute}
+	}
+	for _, a := range attrs {
+		if t := ddbitem.KeyText(item[a]); t != "" {
+			return t
+		}
+	}
+	text := ddbitem.KeyText(item[pk])
+	if i := strings.IndexByte(text, '#'); i >= 0 {
+		return text[:i+1]
+	}
+	return text
 }

@@ -68,3 +68,33 @@ func TestKeyTextReadsStringAndNumberKeys(t *testing.T) {
 		}
 	}
 }
+
+func TestItemTypeReadsTheTypeAttributeThenTheKeyShape(t *testing.T) {
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	declared := designs.Schema{PK: "PK", TypeAttribute: "kind"}
+	tests := []struct {
+		name   string
+		schema designs.Schema
+		item   map[string]types.AttributeValue
+		want   string
+	}{
+		{"the declared attribute", declared, map[string]types.AttributeValue{"PK": s("USER#1"), "kind": s("user"), "Type": s("other")}, "user"},
+		{"only the declared one", declared, map[string]types.AttributeValue{"PK": s("USER#1"), "Type": s("other")}, "USER#"},
+		{"a common attribute", designs.Schema{PK: "PK"}, map[string]types.AttributeValue{"PK": s("USER#1"), "type": s("user")}, "user"},
+		{"the most usual common attribute first", designs.Schema{PK: "PK"}, map[string]types.AttributeValue{"PK": s("x"), "type": s("b"), "EntityType": s("a")}, "a"},
+		{"the key up to its first #", designs.Schema{PK: "PK"}, map[string]types.AttributeValue{"PK": s("ORG#1#TEAM#2")}, "ORG#"},
+		{"a key without #, whole", designs.Schema{PK: "PK"}, map[string]types.AttributeValue{"PK": s("global")}, "global"},
+		{"an index entry's own key", designs.Schema{PK: "PK"}, map[string]types.AttributeValue{"GSI1PK": s("EMAIL#a@b")}, "EMAIL#"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			pk := "PK"
+			if _, ok := tc.item["GSI1PK"]; ok {
+				pk = "GSI1PK"
+			}
+			if got := tc.schema.ItemType(tc.item, pk); got != tc.want {
+				t.Errorf("ItemType = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

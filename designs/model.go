@@ -50,8 +50,8 @@ type Schema struct {
 	Billing  types.BillingMode
 	RCU, WCU int64
 	// TypeAttribute names the attribute each item keeps its entity type
-	// in ("EntityType"), for the lint's labels; empty: Type, type or
-	// EntityType, else the shape of the partition key.
+	// in ("EntityType"), for the lint's labels and the export's facets;
+	// empty: see ItemType.
 	TypeAttribute string
 }
 

@@ -125,30 +125,6 @@ type partition struct {
 	types   map[string]int // entries per item type
 }
 
-// typeAttrs are the attribute names single-table designs commonly keep an
-// item's type in, tried when the schema declares none; the first one an
-// item has names its type.
-var typeAttrs = []string{"Type", "type", "EntityType", "entityType"}
-
-// itemType is the entry's item type: the schema's type attribute, or else
-// a common one; without either, the shape of its partition key (the value
-// up to its first '#', or the whole value).
-func itemType(s designs.Schema, e ddbitem.Item, pkText string) string {
-	attrs := typeAttrs
-	if s.TypeAttribute != "" {
-		attrs = []string{s.TypeAttribute}
-	}
-	for _, a := range attrs {
-		if t := ddbitem.KeyText(e[a]); t != "" {
-			return t
-		}
-	}
-	if i := strings.IndexByte(pkText, '#'); i >= 0 {
-		return pkText[:i+1]
-	}
-	return pkText
-}
-
 func group(s designs.Schema, target string, es []ddbitem.Item) partitions {
 	pk := pkOf(s, target)
 	ps := partitions{keys: map[string]*partition{}}
@@ -162,7 +138,7 @@ func group(s designs.Schema, target string, es []ddbitem.Item) partitions {
 		size := ddbitem.Size(e)
 		p.entries++
 		p.bytes += size
-		p.types[itemType(s, e, k)]++
+		p.types[s.ItemType(e, pk)]++
 		ps.entries++
 		ps.bytes += size
 	}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 )
 
@@ -19,10 +18,6 @@ const PerFacet = 3
 // items of that type (items: the design's fixtures, seeded in order).
 func Export(d designs.Design, items []map[string]types.AttributeValue, now time.Time) Model {
 	s := d.Schema
-	typeAttr := s.TypeAttribute
-	if typeAttr == "" {
-		typeAttr = commonTypeAttr(items)
-	}
 	t := Table{
 		TableName:     d.Name,
 		KeyAttributes: keyOf(s, s.PK, s.SK),
@@ -53,10 +48,7 @@ func Export(d designs.Design, items []map[string]types.AttributeValue, now time.
 	declared := map[string]bool{}
 	facet := map[string]int{}
 	for _, it := range items {
-		name := ddbitem.KeyText(it[typeAttr])
-		if name == "" { // no type attribute: the partition key's prefix
-			name, _, _ = strings.Cut(ddbitem.KeyText(it[s.PK]), "#")
-		}
+		name := strings.TrimSuffix(s.ItemType(it, s.PK), "#")
 		i, ok := facet[name]
 		if !ok {
 			i = len(t.TableFacets)
@@ -119,16 +111,4 @@ func projectionOf(ix designs.Index) Projection {
 		return Projection{ProjectionType: "INCLUDE", NonKeyAttributes: ix.NonKey}
 	}
 	return Projection{ProjectionType: "ALL"}
-}
-
-// commonTypeAttr is the first of the usual type attributes the items use.
-func commonTypeAttr(items []map[string]types.AttributeValue) string {
-	for _, a := range typeAttrs {
-		for _, it := range items {
-			if _, ok := it[a].(*types.AttributeValueMemberS); ok {
-				return a
-			}
-		}
-	}
-	return ""
 }

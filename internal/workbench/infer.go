@@ -128,7 +128,7 @@ func facetsByType(t Table, sep string) []Facet {
 	var out []Facet
 	at := map[string]int{}
 	attr := ""
-	for _, a := range typeAttrs {
+	for _, a := range designs.TypeAttributes {
 		if all(t.TableData, func(it Item) bool { _, ok := it.Attrs[a].(*types.AttributeValueMemberS); return ok }) {
 			attr = a
 			break
@@ -159,8 +159,6 @@ func facetsByType(t Table, sep string) []Facet {
 	}
 	return out
 }
-
-var typeAttrs = []string{"EntityType", "entityType", "Type", "type", "_type", "_et"}
 
 // typeAttribute is the attribute that holds one constant text per facet,
 // distinct across facets (the facet's name, usually); when there is none,
@@ -206,7 +204,7 @@ func typeAttribute(t Table, facets []Facet) string {
 		}
 	}
 	slices.Sort(ok)
-	for _, pref := range typeAttrs {
+	for _, pref := range designs.TypeAttributes {
 		if slices.Contains(ok, pref) {
 			return pref
 		}
@@ -214,7 +212,7 @@ func typeAttribute(t Table, facets []Facet) string {
 	if len(ok) > 0 {
 		return ok[0]
 	}
-	for _, name := range typeAttrs {
+	for _, name := range designs.TypeAttributes {
 		if !candidates[name] && !slices.ContainsFunc(t.NonKeyAttributes, func(a Attribute) bool { return a.AttributeName == name }) {
 			return name
 		}
