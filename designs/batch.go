@@ -29,10 +29,9 @@ var ErrUnprocessed = errors.New("keys left unprocessed")
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchGetItem.html
 const BatchGetRetries = 5
 
-// batchBackoff is the first retry's longest wait, doubled at each retry,
-// with full jitter: at most 1.55 s over all retries, about a second of a
-// partition's capacity coming back.
-const batchBackoff = 50 * time.Millisecond
+// batchBackoff starts at a longest wait of 50 ms: at most 1.55 s over all
+// retries, about a second of a partition's capacity coming back.
+var batchBackoff = Backoff{Base: 50 * time.Millisecond}
 
 // BatchGet reads the items at keys of table into T with BatchGetItem, at
 // most ddbitem.MaxBatchGet keys a call, and returns them in keys' order:
@@ -93,7 +92,7 @@ func batchGetAll(ctx context.Context, db DB, table string, keys []map[string]typ
 		if retry == BatchGetRetries {
 			return nil, fmt.Errorf("%w: %d of %d keys after %d retries", ErrUnprocessed, len(pending), len(keys), BatchGetRetries)
 		}
-		if err := backoff(ctx, batchBackoff, retry); err != nil {
+		if err := batchBackoff.Wait(ctx, retry); err != nil {
 			return nil, fmt.Errorf("%w: %d of %d keys when waiting to retry: %w", ErrUnprocessed, len(pending), len(keys), err)
 		}
 	}

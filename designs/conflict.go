@@ -3,7 +3,6 @@ package designs
 import (
 	"context"
 	"errors"
-	"math/rand/v2"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -24,10 +23,9 @@ var ErrTransactionConflict = NewError(ErrConflict, "transaction conflict")
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/transaction-apis.html (transaction conflict handling)
 const ConflictRetries = 3
 
-// conflictBackoff is the first retry's longest wait, doubled at each retry,
-// with full jitter: a conflict lasts as long as the other request's round
-// trip, milliseconds.
-const conflictBackoff = 10 * time.Millisecond
+// conflictBackoff starts at a longest wait of 10 ms: a conflict lasts as
+// long as the other request's round trip, milliseconds.
+var conflictBackoff = Backoff{Base: 10 * time.Millisecond}
 
 // IsTransactionConflict reports whether err is DynamoDB refusing a write
 // for a request in flight on one of its items: TransactionConflictException
@@ -61,7 +59,7 @@ func IsTransactionConflict(err error) bool {
 func retryConflicts(ctx context.Context, send func() error) error {
 	err := send()
 	for i := 0; i < ConflictRetries && IsTransactionConflict(err); i++ {
-		if backoff(ctx, conflictBackoff, i) != nil {
+		if conflictBackoff.Wait(ctx, i) != nil {
 			return errors.Join(ErrTransactionConflict, err)
 		}
 		err = send()
@@ -70,23 +68,6 @@ func retryConflicts(ctx context.Context, send func() error) error {
 		return errors.Join(ErrTransactionConflict, err)
 	}
 	return err
-}
-
-// backoff waits before retry number retry (0, 1, ...): a time drawn below
-// base<<retry (exponential backoff, full jitter), or until ctx ends, whose
-// error it then returns. A context already ended does not wait at all.
-func backoff(ctx context.Context, base time.Duration, retry int) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	t := time.NewTimer(time.Duration(rand.Int64N(int64(base << retry))))
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }
 
 // newToken is a TransactWriteItems ClientRequestToken: the SDK sends the

@@ -182,3 +182,33 @@ func TestKeyID(t *testing.T) {
 		t.Errorf("KeyOf(empty) error = %v, want ErrInvalidInput", err)
 	}
 }
+
+func TestBackoffStaysUnderItsCeiling(t *testing.T) {
+	capped := designs.Backoff{Base: 10 * time.Millisecond, Max: 100 * time.Millisecond}
+	open := designs.Backoff{Base: 10 * time.Millisecond}
+	tests := []struct {
+		name    string
+		b       designs.Backoff
+		retry   int
+		ceiling time.Duration
+	}{
+		{"the first retry", capped, 0, 10 * time.Millisecond},
+		{"doubled", capped, 1, 20 * time.Millisecond},
+		{"doubled again", capped, 3, 80 * time.Millisecond},
+		{"at Max", capped, 4, 100 * time.Millisecond},
+		{"past any shift", capped, 60, 100 * time.Millisecond},
+		{"no Max", open, 5, 320 * time.Millisecond},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := tc.b.Ceiling(tc.retry); got != tc.ceiling {
+				t.Fatalf("Ceiling(%d) = %v, want %v", tc.retry, got, tc.ceiling)
+			}
+			for range 200 {
+				if got := tc.b.Delay(tc.retry); got < 0 || got >= tc.ceiling {
+					t.Fatalf("Delay(%d) = %v, want in [0, %v)", tc.retry, got, tc.ceiling)
+				}
+			}
+		})
+	}
+}
