@@ -98,12 +98,13 @@ type Change struct {
 // returned. Other calls are ErrUnsupported. Memory is safe for concurrent
 // use; its options are set before the first call.
 type Memory struct {
-	mu    sync.Mutex
-	t     *Table
-	name  string
-	miss  func(ctx context.Context, key Item) (Item, error)
-	trust bool
-	seen  func(Change)
+	mu     sync.Mutex
+	t      *Table
+	name   string
+	miss   func(ctx context.Context, key Item) (Item, error)
+	trust  bool
+	seen   func(Change)
+	refuse func(error) error
 }
 
 // MemoryOption configures a Memory.
@@ -123,6 +124,19 @@ func TrustConditions() MemoryOption { return func(m *Memory) { m.trust = true } 
 
 // OnChange calls f with each change a write makes, under Memory's lock.
 func OnChange(f func(Change)) MemoryOption { return func(m *Memory) { m.seen = f } }
+
+// Refusals makes Memory pass each error that refuses a request it cannot
+// fold (ErrUnsupported, ErrInvalidKey) through wrap, so that its caller
+// classes them as its own (a seed's invalid input).
+func Refusals(wrap func(error) error) MemoryOption { return func(m *Memory) { m.refuse = wrap } }
+
+// refused is err, through the Refusals wrap when it refuses the request.
+func (m *Memory) refused(err error) error {
+	if m.refuse != nil && (errors.Is(err, ErrUnsupported) || errors.Is(err, ErrInvalidKey)) {
+		return m.refuse(err)
+	}
+	return err
+}
 
 // NewMemory returns an empty in-memory table of schema s named name.
 func NewMemory(s Schema, name string, opts ...MemoryOption) *Memory {
@@ -241,7 +255,7 @@ func (m *Memory) single(ctx context.Context, w Write, wantOld bool) (Change, err
 		return Change{}, e
 	}
 	if err != nil {
-		return Change{}, err
+		return Change{}, m.refused(err)
 	}
 	return cs[0], nil
 }
@@ -263,7 +277,7 @@ func (m *Memory) UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput, _
 	switch in.ReturnValues {
 	case "", types.ReturnValueNone, types.ReturnValueAllNew, types.ReturnValueAllOld:
 	default:
-		return nil, fmt.Errorf("ReturnValues %s: %w: it returns whole items only", in.ReturnValues, ErrUnsupported)
+		return nil, m.refused(fmt.Errorf("ReturnValues %s: %w: it returns whole items only", in.ReturnValues, ErrUnsupported))
 	}
 	c, err := m.single(ctx, UpdateWrite(in), false)
 	if err != nil {
@@ -297,7 +311,7 @@ func (m *Memory) BatchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItem
 		ws[i].Put = maps.Clone(ws[i].Put)
 	}
 	if _, err := m.apply(ctx, ws, false); err != nil {
-		return nil, err
+		return nil, m.refused(err)
 	}
 	return &dynamodb.BatchWriteItemOutput{}, nil
 }
@@ -322,7 +336,7 @@ func (m *Memory) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWr
 		return nil, &types.TransactionCanceledException{Message: aws.String("Transaction cancelled"), CancellationReasons: reasons}
 	}
 	if err != nil {
-		return nil, err
+		return nil, m.refused(err)
 	}
 	return &dynamodb.TransactWriteItemsOutput{}, nil
 }
@@ -331,13 +345,13 @@ func (m *Memory) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWr
 // whatever the projection: decoding ignores attributes it does not want.
 func (m *Memory) GetItem(ctx context.Context, in *dynamodb.GetItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
 	if aws.ToString(in.TableName) != m.name {
-		return nil, fmt.Errorf("request for table %q: %w: this in-memory table is %q", aws.ToString(in.TableName), ErrUnsupported, m.name)
+		return nil, m.refused(fmt.Errorf("request for table %q: %w: this in-memory table is %q", aws.ToString(in.TableName), ErrUnsupported, m.name))
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	it, err := m.old(ctx, in.Key)
 	if err != nil {
-		return nil, err
+		return nil, m.refused(err)
 	}
 	return &dynamodb.GetItemOutput{Item: maps.Clone(it)}, nil
 }
