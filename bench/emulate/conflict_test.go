@@ -122,7 +122,7 @@ var _ = Describe("transaction conflicts on the wire", Label("wire"), func() {
 			return err
 		})
 		_, err := db.TransactWriteItems(ctx, txPut("C", "B"))
-		Expect(cancellationCodes(err)).To(Equal([]string{"None", "TransactionConflict"}))
+		Expect(ddbtest.CancellationCodes(err)).To(Equal([]string{"None", "TransactionConflict"}))
 		Expect(designs.IsTransactionConflict(err)).To(BeTrue())
 		Expect(stored(ctx, "C")).To(BeFalse(), "a cancelled transaction writes nothing")
 		Expect(done()).To(Succeed())
@@ -135,7 +135,7 @@ var _ = Describe("transaction conflicts on the wire", Label("wire"), func() {
 	It("cancels a TransactGetItems of an item an ongoing write writes, and a TransactWriteItems of an item an ongoing TransactGetItems reads", func(ctx SpecContext) {
 		done := hold(func(ctx context.Context, opt func(*dynamodb.Options)) error { return put(ctx, "A", opt) })
 		_, err := db.TransactGetItems(ctx, txGet("A", "B"))
-		Expect(cancellationCodes(err)).To(Equal([]string{"TransactionConflict", "None"}))
+		Expect(ddbtest.CancellationCodes(err)).To(Equal([]string{"TransactionConflict", "None"}))
 		_, err = db.TransactWriteItems(ctx, txPut("A"))
 		Expect(err).NotTo(HaveOccurred(), "a single-item write in flight does not block a transaction's write")
 		Expect(done()).To(Succeed())
@@ -147,7 +147,7 @@ var _ = Describe("transaction conflicts on the wire", Label("wire"), func() {
 			return err
 		})
 		_, err = db.TransactWriteItems(ctx, txPut("B"))
-		Expect(cancellationCodes(err)).To(Equal([]string{"TransactionConflict"}))
+		Expect(ddbtest.CancellationCodes(err)).To(Equal([]string{"TransactionConflict"}))
 		Expect(put(ctx, "B")).To(Succeed(), "DynamoDB names no conflict of a single-item write with a read")
 		Expect(done()).To(Succeed())
 		Expect(e.Measured(0, 0).ConflictCancelled).To(BeEquivalentTo(2))

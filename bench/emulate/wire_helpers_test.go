@@ -3,18 +3,14 @@ package emulate
 import (
 	"errors"
 	"fmt"
-	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
 	"github.com/ddbharness/ddbharness/bench/capacity"
 	"github.com/ddbharness/ddbharness/designs"
-	"github.com/ddbharness/ddbharness/internal/ddbtest"
 )
 
 // wireSchema is a table with a GSI: G is the index's partition key.
@@ -105,19 +101,6 @@ func writeCharges(keys []string, wcu float64) []capacity.Charge {
 	return cs
 }
 
-// cancellationCodes checks err is a cancelled transaction and lists its
-// cancellation reasons' codes, in action order.
-func cancellationCodes(err error) []string {
-	GinkgoHelper()
-	var tce *types.TransactionCanceledException
-	Expect(errors.As(err, &tce)).To(BeTrue(), "want TransactionCanceledException, got %v", err)
-	codes := make([]string, len(tce.CancellationReasons))
-	for i, r := range tce.CancellationReasons {
-		codes[i] = aws.ToString(r.Code)
-	}
-	return codes
-}
-
 // retriedOut checks the SDK's retryer made its three attempts and gave up
 // with err.
 func retriedOut(err error) {
@@ -125,17 +108,4 @@ func retriedOut(err error) {
 	var max *retry.MaxAttemptsError
 	Expect(errors.As(err, &max)).To(BeTrue(), "the SDK's retryer gave up: %v", err)
 	Expect(max.Attempt).To(Equal(3))
-}
-
-// backoffMoves is the SDK's standard retryer whose backoff moves clock by
-// d: each retry is sent d later on the emulator's clock.
-func backoffMoves(clock *ddbtest.Clock, d time.Duration) func(*dynamodb.Options) {
-	return func(o *dynamodb.Options) {
-		o.Retryer = retry.NewStandard(func(so *retry.StandardOptions) {
-			so.Backoff = retry.BackoffDelayerFunc(func(int, error) (time.Duration, error) {
-				clock.Add(d)
-				return time.Millisecond, nil
-			})
-		})
-	}
 }

@@ -221,7 +221,7 @@ var _ = Describe("on the wire, as DynamoDB answers", Label("wire"), func() {
 			{Put: &types.Put{TableName: aws.String(table), Item: itemAt("B", "1", "")}},
 			{Put: &types.Put{TableName: aws.String(table), Item: itemAt("A", "1", "")}},
 		}})
-		Expect(cancellationCodes(err)).To(Equal([]string{"None", "ThrottlingError"}))
+		Expect(ddbtest.CancellationCodes(err)).To(Equal([]string{"None", "ThrottlingError"}))
 		Expect(stored(ctx, "B", "1")).To(BeFalse(), "a cancelled transaction writes none of its actions")
 		Expect(stored(ctx, "A", "1")).To(BeFalse())
 		Expect(counts("tx")).To(MatchFields(IgnoreExtras, Fields{"Calls": BeEquivalentTo(1), "Attempts": BeEquivalentTo(1),
@@ -240,7 +240,7 @@ var _ = Describe("on the wire, as DynamoDB answers", Label("wire"), func() {
 			{Get: &types.Get{TableName: aws.String(table), Key: itemAt("A", "1", "")}},
 			{Get: &types.Get{TableName: aws.String(table), Key: itemAt("B", "1", "")}},
 		}})
-		Expect(cancellationCodes(err)).To(Equal([]string{"ThrottlingError", "None"}))
+		Expect(ddbtest.CancellationCodes(err)).To(Equal([]string{"ThrottlingError", "None"}))
 		Expect(counts("tx")).To(MatchFields(IgnoreExtras, Fields{"Calls": BeEquivalentTo(1), "Attempts": BeEquivalentTo(1),
 			"Cancelled": BeEquivalentTo(1)}))
 	})
@@ -275,7 +275,7 @@ var _ = Describe("on the wire, as DynamoDB answers", Label("wire"), func() {
 	It("serves a refused write on the SDK's retry once its partition refilled during the backoff", func(ctx SpecContext) {
 		drainWrites(ctx, "A")
 		pctx := designs.WithPattern(ctx, "put")
-		Expect(put(pctx, "A", "1", "", backoffMoves(clock, time.Second))).To(Succeed())
+		Expect(put(pctx, "A", "1", "", clock.Backoff(time.Second))).To(Succeed())
 		Expect(stored(ctx, "A", "1")).To(BeTrue())
 		Expect(counts("put")).To(Equal(PatternThrottles{Pattern: "put", Calls: 1, Attempts: 2, Refused: 1}))
 	})

@@ -1,15 +1,11 @@
 package served_test
 
 import (
-	"time"
-
-	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbharness/ddbharness/bench/served"
 	"github.com/ddbharness/ddbharness/designs"
-	"github.com/ddbharness/ddbharness/internal/ddbtest"
 )
 
 // observed installs obs on a client.
@@ -33,17 +29,4 @@ func rowOf(s served.Summary, id designs.PatternID, op string) served.PatternCall
 		}
 	}
 	return served.PatternCalls{Pattern: id, Operation: op}
-}
-
-// backoffMoves is the SDK's standard retryer whose backoff moves clock by
-// d: each retry is sent d later on the emulator's clock.
-func backoffMoves(clock *ddbtest.Clock, d time.Duration) func(*dynamodb.Options) {
-	return func(o *dynamodb.Options) {
-		o.Retryer = retry.NewStandard(func(so *retry.StandardOptions) {
-			so.Backoff = retry.BackoffDelayerFunc(func(int, error) (time.Duration, error) {
-				clock.Add(d)
-				return time.Millisecond, nil
-			})
-		})
-	}
 }

@@ -84,7 +84,7 @@ var _ = Describe("what the service answered, on the wire", Label("wire"), func()
 	It("counts a write served on the SDK's retry as throttled once, not as ended throttled", func(ctx SpecContext) {
 		pctx := designs.WithPattern(ctx, "put")
 		Expect(put(pctx, "A", "0")).To(Succeed())
-		Expect(put(pctx, "A", "1", backoffMoves(clock, time.Second))).To(Succeed(), "the partition refilled during the backoff")
+		Expect(put(pctx, "A", "1", clock.Backoff(time.Second))).To(Succeed(), "the partition refilled during the backoff")
 		Expect(rowOf(obs.Summary(), "put", "PutItem").Counts).To(Equal(served.Counts{Calls: 2, Attempts: 3, ThrottledAttempts: 1}))
 	})
 

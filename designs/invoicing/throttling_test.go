@@ -1,13 +1,10 @@
 package invoicing_test
 
 import (
-	"errors"
 	"fmt"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -28,12 +25,7 @@ import (
 // the caller tells it from a lost condition by errors.As and the codes.
 func cancelledForThrottling(err error) []string {
 	GinkgoHelper()
-	var tce *types.TransactionCanceledException
-	Expect(errors.As(err, &tce)).To(BeTrue(), "want a TransactionCanceledException, got %v", err)
-	codes := make([]string, len(tce.CancellationReasons))
-	for i, r := range tce.CancellationReasons {
-		codes[i] = aws.ToString(r.Code)
-	}
+	codes := ddbtest.CancellationCodes(err)
 	Expect(codes).To(ContainElement("ThrottlingError"))
 	Expect(codes).To(HaveEach(BeElementOf("ThrottlingError", "None")), "no condition failed")
 	return codes

@@ -37,3 +37,16 @@ func QuickRetries(o *dynamodb.Options) {
 		so.Backoff = retry.BackoffDelayerFunc(func(int, error) (time.Duration, error) { return time.Millisecond, nil })
 	})
 }
+
+// Backoff is QuickRetries whose backoff also moves the clock by d: each
+// retry is sent d later on the emulator's clock.
+func (c *Clock) Backoff(d time.Duration) func(*dynamodb.Options) {
+	return func(o *dynamodb.Options) {
+		o.Retryer = retry.NewStandard(func(so *retry.StandardOptions) {
+			so.Backoff = retry.BackoffDelayerFunc(func(int, error) (time.Duration, error) {
+				c.Add(d)
+				return time.Millisecond, nil
+			})
+		})
+	}
+}
