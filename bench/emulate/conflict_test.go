@@ -44,12 +44,7 @@ var _ = Describe("transaction conflicts on the wire", Label("wire"), func() {
 	)
 	BeforeEach(func() { cfg = Config{Partitions: 4} })
 	JustBeforeEach(func(ctx SpecContext) {
-		e = New(wireSchema, cfg)
-		db = e.Client(dynamodb.New(raw.Options(), ddbtest.QuickRetries))
-		table = designs.TableName("conflicts", fmt.Sprintf("p%d", GinkgoParallelProcess()))
-		Expect(designs.CreateTable(ctx, raw, wireSchema, table)).To(Succeed())
-		DeferCleanup(func(ctx SpecContext) { Expect(designs.DeleteTable(ctx, raw, table)).To(Succeed()) })
-		e.Enable()
+		e, db, table = emulated(ctx, wireSchema, cfg, "conflicts")
 		g = testnet.NewGate(raw.Options().HTTPClient)
 		DeferCleanup(g.Release)
 	})

@@ -5,13 +5,30 @@ import (
 	"fmt"
 
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
 	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/bench/meter"
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/internal/ddbtest"
 )
+
+// emulated is an enabled emulator of schema and cfg, its client over this
+// run's DynamoDB Local, and a table of its own for this process, named
+// after name and deleted when the spec ends.
+func emulated(ctx SpecContext, schema designs.Schema, cfg Config, name string) (*Emulator, *meter.Client, string) {
+	GinkgoHelper()
+	e := New(schema, cfg)
+	db := e.Client(dynamodb.New(raw.Options(), ddbtest.QuickRetries))
+	table := designs.TableName(name, fmt.Sprintf("p%d", GinkgoParallelProcess()))
+	Expect(designs.CreateTable(ctx, raw, schema, table)).To(Succeed())
+	DeferCleanup(func(ctx SpecContext) { Expect(designs.DeleteTable(ctx, raw, table)).To(Succeed()) })
+	e.Enable()
+	return e, db, table
+}
 
 // wireSchema is a table with a GSI: G is the index's partition key.
 var wireSchema = designs.Schema{PK: "PK", SK: "SK", GSIs: []designs.Index{{Name: "ByG", PK: "G", SK: "SK"}}}

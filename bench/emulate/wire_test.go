@@ -3,7 +3,6 @@ package emulate
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 	"time"
 
@@ -39,12 +38,7 @@ var _ = Describe("on the wire, as DynamoDB answers", Label("wire"), func() {
 	// After every BeforeEach, so that a Context can change schema and cfg.
 	JustBeforeEach(func(ctx SpecContext) {
 		cfg.Now = clock.Now
-		e = New(schema, cfg)
-		db = e.Client(dynamodb.New(raw.Options(), ddbtest.QuickRetries))
-		table = designs.TableName("emulate", fmt.Sprintf("p%d", GinkgoParallelProcess()))
-		Expect(designs.CreateTable(ctx, raw, schema, table)).To(Succeed())
-		DeferCleanup(func(ctx SpecContext) { Expect(designs.DeleteTable(ctx, raw, table)).To(Succeed()) })
-		e.Enable()
+		e, db, table = emulated(ctx, schema, cfg, "emulate")
 	})
 
 	put := func(ctx context.Context, pk, sk, g string, opts ...func(*dynamodb.Options)) error {
