@@ -2,6 +2,7 @@ package workbench
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"unicode"
@@ -80,8 +81,10 @@ type Pattern struct {
 // Infer reads the design in table t of a parsed model.
 func Infer(name string, t Table) (*Design, error) {
 	d := &Design{Name: name, Table: t, Schema: t.Schema(), Sep: separator(t.Samples())}
-	if t.KeyAttributes.PartitionKey.AttributeType == "B" || (t.KeyAttributes.SortKey != nil && t.KeyAttributes.SortKey.AttributeType == "B") {
-		return nil, pathErr("$.DataModel[?(@.TableName=='"+t.TableName+"')].KeyAttributes", "binary table keys cannot be imported: the generated key builders make text (key the table by S or N)")
+	for _, name := range slices.Sorted(maps.Keys(d.Schema.Types)) { // every key attribute, the indexes' included, resolved
+		if d.Schema.Types[name] == types.ScalarAttributeTypeB {
+			return nil, pathErr("$.DataModel[?(@.TableName=='"+t.TableName+"')]", fmt.Sprintf("key attribute %s is binary: binary keys cannot be imported, since the generated key builders make text (declare it S or N)", name))
+		}
 	}
 	facets := t.TableFacets
 	if len(facets) == 0 {

@@ -1,6 +1,7 @@
 package workbench_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/ddbharness/ddbharness/internal/workbench"
@@ -85,5 +86,31 @@ func TestInferQueriesAnInvertedIndex(t *testing.T) {
 	q := onIndex[0]
 	if q.Key == nil || q.Key.Attr != "SK" || len(q.Group) != len(d.Entities) {
 		t.Errorf("the Inverted query is by %+v over %d of %d entities; want by SK, the index's partition key, over every entity", q.Key, len(q.Group), len(d.Entities))
+	}
+}
+
+// A binary key, of the table or of an index, is refused by name: the
+// generated code would write it as text, which DynamoDB refuses.
+func TestInferRefusesBinaryKeys(t *testing.T) {
+	for _, tc := range []struct{ name, table, index, item string }{
+		{"table key", `"B"`, `"S"`, `{"PK": {"B": "AQI="}, "G": {"S": "x"}}`},
+		{"index key", `"S"`, `"B"`, `{"PK": {"S": "a"}, "G": {"B": "AQI="}}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, err := workbench.Parse([]byte(`{"ModelName": "Blobs", "DataModel": [{"TableName": "blobs",
+			  "KeyAttributes": {"PartitionKey": {"AttributeName": "PK", "AttributeType": ` + tc.table + `}},
+			  "GlobalSecondaryIndexes": [{"IndexName": "ByG",
+			    "KeyAttributes": {"PartitionKey": {"AttributeName": "G", "AttributeType": ` + tc.index + `}},
+			    "Projection": {"ProjectionType": "ALL"}}],
+			  "TableData": [` + tc.item + `]}]}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = workbench.Infer("blobs", m.DataModel[0])
+			want := map[bool]string{true: "key attribute PK is binary", false: "key attribute G is binary"}[tc.table == `"B"`]
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("Infer = %v, want an error saying %q", err, want)
+			}
+		})
 	}
 }

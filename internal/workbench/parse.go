@@ -200,8 +200,12 @@ func checkSample(t *Table, item map[string]types.AttributeValue, indexKeys map[s
 			return pathErr(at+"."+name, fmt.Sprintf("is %s, a key of an index declared %s: DynamoDB would refuse the item (make the sample and the declaration agree)", typeOf(v), d))
 		}
 	}
-	key := strings.Join(id, "\x00")
-	if first, ok := keys[key]; ok {
+	ks := ddbitem.Schema{PK: t.KeyAttributes.PartitionKey.AttributeName}
+	if sk := t.KeyAttributes.SortKey; sk != nil {
+		ks.SK = sk.AttributeName
+	}
+	key, _ := ks.KeyID(item)
+	if first, ok := keys[key]; ok { // numbers by value: 1 and 1.0 are one item to DynamoDB
 		return pathErr(at, fmt.Sprintf("has the same key as %s (%s): DynamoDB keeps one item per key, so give each sample its own", first, strings.Join(id, " / ")))
 	}
 	keys[key] = at

@@ -93,3 +93,16 @@ func TestParseRefusesASortKeyAliasWhenTheTableHasNoSortKey(t *testing.T) {
 		t.Fatalf("Parse: %v, want the SortKeyAlias refused as naming no key", err)
 	}
 }
+
+// Number keys are one item by value, as DynamoDB stores them: 1 and 1.0
+// collide.
+func TestParseRefusesTwoSamplesWhoseNumberKeysAreEqual(t *testing.T) {
+	m := `{"ModelName": "x", "DataModel": [{"TableName": "T",
+	  "KeyAttributes": {"PartitionKey": {"AttributeName": "id", "AttributeType": "N"}},
+	  "TableData": [{"id": {"N": "1"}}, {"id": {"N": "1.0"}}]}]}`
+	_, err := workbench.Parse([]byte(m))
+	var me *workbench.ModelError
+	if !errors.As(err, &me) || me.Path != "$.DataModel[0].TableData[1]" || !strings.Contains(me.Problem, "same key as $.DataModel[0].TableData[0]") {
+		t.Fatalf("Parse: %v, want the second sample refused as the first's key", err)
+	}
+}
