@@ -3,6 +3,8 @@ package ddbitem
 import (
 	"cmp"
 	"slices"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 // KeyRange is what a Query reads, before any filter: the entries of Index
@@ -77,22 +79,27 @@ func (s Schema) sortOrder(index string) []string {
 	return slices.DeleteFunc(attrs, func(a string) bool { return a == "" })
 }
 
-// keyOrder compares two entries attribute by attribute: values of one
-// ordered type by DynamoDB's order, otherwise by type name (a missing
-// value first).
+// keyOrder compares two entries attribute by attribute, by CompareKey.
 func keyOrder(attrs []string, a, b Item) int {
 	for _, name := range attrs {
-		x, y := a[name], b[name]
-		tx, ty := TypeName(x), TypeName(y)
-		if tx != ty {
-			return cmp.Compare(tx, ty)
-		}
-		if tx == "" {
-			continue
-		}
-		if c, ok := order(x, y); ok && c != 0 {
+		if c := CompareKey(a[name], b[name]); c != 0 {
 			return c
 		}
+	}
+	return 0
+}
+
+// CompareKey orders two key values as DynamoDB sorts a partition: values
+// of one type by its order (numbers by value, strings and binaries by
+// their bytes), values of different types by type name, a missing value
+// first.
+func CompareKey(a, b types.AttributeValue) int {
+	ta, tb := TypeName(a), TypeName(b)
+	if ta != tb {
+		return cmp.Compare(ta, tb)
+	}
+	if c, ok := order(a, b); ok {
+		return c
 	}
 	return 0
 }

@@ -72,3 +72,26 @@ func BenchmarkRange(b *testing.B) {
 		}
 	}
 }
+
+func TestCompareKeyOrdersAsDynamoDBSortsAPartition(t *testing.T) {
+	tests := []struct {
+		name string
+		a, b types.AttributeValue
+		want int
+	}{
+		{"numbers by value", n("10"), n("9.5"), 1},
+		{"numbers past float64's precision", n("9007199254740993"), n("9007199254740992"), 1},
+		{"equal numbers however written", n("1.50"), n("15e-1"), 0},
+		{"strings by bytes", s("B"), s("a"), -1},
+		{"binaries by bytes", &types.AttributeValueMemberB{Value: []byte{1}}, &types.AttributeValueMemberB{Value: []byte{0, 9}}, 1},
+		{"a missing value first", nil, s("a"), -1},
+		{"types apart, by name", n("1"), s("1"), -1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := CompareKey(tc.a, tc.b); got != tc.want {
+				t.Errorf("CompareKey = %d, want %d", got, tc.want)
+			}
+		})
+	}
+}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 )
 
@@ -39,10 +40,10 @@ func Export(d designs.Design, items []map[string]types.AttributeValue, now time.
 	}
 	items = slices.Clone(items)
 	slices.SortFunc(items, func(a, b map[string]types.AttributeValue) int {
-		if c := compareKey(a[s.PK], b[s.PK]); c != 0 {
+		if c := ddbitem.CompareKey(a[s.PK], b[s.PK]); c != 0 {
 			return c
 		}
-		return compareKey(a[s.SK], b[s.SK])
+		return ddbitem.CompareKey(a[s.SK], b[s.SK])
 	})
 	keys := map[string]bool{s.PK: true, s.SK: true}
 	declared := map[string]bool{}

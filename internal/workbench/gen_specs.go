@@ -1,7 +1,6 @@
 package workbench
 
 import (
-	"bytes"
 	"fmt"
 	"math"
 	"slices"
@@ -194,24 +193,25 @@ func (d *Design) specQuery(s *src, p *Pattern, all []sample) {
 	if ix, ok := schema.Index(p.Index); ok {
 		sk = ix.SK
 	}
-	var values []string
+	var values []types.AttributeValue // numbers by value: 7 and 7.0 are one partition
 	for _, x := range all {
 		if k := x.e.key(p.Key.Attr); k != nil && slices.Contains(p.Group, x.e) {
-			if v := ddbitem.KeyText(x.item[p.Key.Attr]); !slices.Contains(values, v) {
+			if v := x.item[p.Key.Attr]; !slices.ContainsFunc(values, func(w types.AttributeValue) bool { return ddbitem.EqualValue(v, w) }) {
 				values = append(values, v)
 			}
 		}
 	}
-	for _, v := range values {
+	for _, pv := range values {
+		v := ddbitem.KeyText(pv)
 		var in []sample
 		for _, x := range all {
-			if ddbitem.KeyText(x.item[p.Key.Attr]) == v && (sk == "" || x.item[sk] != nil) {
+			if ddbitem.EqualValue(x.item[p.Key.Attr], pv) && (sk == "" || x.item[sk] != nil) {
 				in = append(in, x)
 			}
 		}
 		ties := false
 		slices.SortStableFunc(in, func(a, b sample) int {
-			c := compareKey(a.item[sk], b.item[sk])
+			c := ddbitem.CompareKey(a.item[sk], b.item[sk])
 			if c == 0 && sk != "" {
 				ties = true
 			}
@@ -281,28 +281,4 @@ func (d *Design) partArgs(e *Entity, k *KeyUse, v string) string {
 		out.WriteString(strconv.Quote(vals[x]) + ", ")
 	}
 	return out.String()
-}
-
-// compareKey orders key values as DynamoDB sorts them: numbers by value,
-// strings and binaries by their bytes.
-func compareKey(a, b types.AttributeValue) int {
-	an, aok := a.(*types.AttributeValueMemberN)
-	bn, bok := b.(*types.AttributeValueMemberN)
-	if aok && bok {
-		x, _ := strconv.ParseFloat(an.Value, 64)
-		y, _ := strconv.ParseFloat(bn.Value, 64)
-		switch {
-		case x < y:
-			return -1
-		case x > y:
-			return 1
-		}
-		return 0
-	}
-	ab, aok := a.(*types.AttributeValueMemberB)
-	bb, bok := b.(*types.AttributeValueMemberB)
-	if aok && bok {
-		return bytes.Compare(ab.Value, bb.Value)
-	}
-	return strings.Compare(ddbitem.KeyText(a), ddbitem.KeyText(b))
 }
