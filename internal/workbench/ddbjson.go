@@ -7,8 +7,6 @@ import (
 	"strconv"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
-	"github.com/ddbharness/ddbharness/ddbitem"
 )
 
 // DynamoDB's JSON: each value is an object of one member naming its type.
@@ -140,6 +138,3 @@ func isNumber(s string) bool {
 	_, err := strconv.ParseFloat(s, 64)
 	return err == nil
 }
-
-// typeOf is the DynamoDB type letter of v.
-func typeOf(v types.AttributeValue) string { return ddbitem.TypeName(v) }

@@ -28,27 +28,27 @@ func (d *Design) entity(f Facet) *Entity {
 	carried := func(attr string) bool {
 		return all(e.Samples, func(it map[string]types.AttributeValue) bool { _, ok := it[attr]; return ok })
 	}
-	key := func(a Attribute, index string, sort bool) {
+	key := func(a Attribute, index string) {
 		a = t.typed(a)
 		if carried(a.AttributeName) && !slices.ContainsFunc(e.Keys, func(k *KeyUse) bool { return k.Attr == a.AttributeName }) {
-			e.Keys = append(e.Keys, &KeyUse{Attr: a.AttributeName, Index: index, Sort: sort, Type: a.AttributeType})
+			e.Keys = append(e.Keys, &KeyUse{Attr: a.AttributeName, Index: index, Type: a.AttributeType})
 		}
 	}
-	key(t.KeyAttributes.PartitionKey, "", false)
+	key(t.KeyAttributes.PartitionKey, "")
 	if sk := t.KeyAttributes.SortKey; sk != nil {
-		key(*sk, "", true)
+		key(*sk, "")
 	}
 	for _, ix := range t.GlobalSecondaryIndexes {
 		if carried(ix.KeyAttributes.PartitionKey.AttributeName) && (ix.KeyAttributes.SortKey == nil || carried(ix.KeyAttributes.SortKey.AttributeName)) {
-			key(ix.KeyAttributes.PartitionKey, ix.IndexName, false)
+			key(ix.KeyAttributes.PartitionKey, ix.IndexName)
 			if sk := ix.KeyAttributes.SortKey; sk != nil {
-				key(*sk, ix.IndexName, true)
+				key(*sk, ix.IndexName)
 			}
 		}
 	}
 	for _, ix := range t.LocalSecondaryIndexes {
 		if sk := ix.KeyAttributes.SortKey; sk != nil && carried(sk.AttributeName) {
-			key(*sk, ix.IndexName, true)
+			key(*sk, ix.IndexName)
 		}
 	}
 	d.fields(e, f)
@@ -83,8 +83,8 @@ func (d *Design) fields(e *Entity, f Facet) {
 		for _, it := range e.Samples {
 			if v, ok := it[n]; ok {
 				if typ == "" {
-					typ = typeOf(v)
-				} else if typ != typeOf(v) {
+					typ = ddbitem.TypeName(v)
+				} else if typ != ddbitem.TypeName(v) {
 					typ = "any"
 				}
 			}
@@ -151,16 +151,6 @@ func column(split [][]string, i int, whole []string) []string {
 // with the same value in every sample, else an earlier variable with the
 // same tag and values, else a new one named after its tag or its key.
 func (d *Design) bind(e *Entity, k *KeyUse, tag string, col []string) *Var {
-	valuesOf := func(v *Var) []string {
-		for _, u := range e.Keys {
-			for i, s := range u.Segs {
-				if s.Var == v {
-					return segValues(e, u, i, d.Sep)
-				}
-			}
-		}
-		return nil
-	}
 	for _, f := range e.Fields {
 		if f.Type != "S" {
 			continue
@@ -171,14 +161,14 @@ func (d *Design) bind(e *Entity, k *KeyUse, tag string, col []string) *Var {
 					return v
 				}
 			}
-			v := &Var{Go: f.Go, Tag: tag, Field: f}
+			v := &Var{Go: f.Go, Tag: tag, Field: f, values: col}
 			e.Vars = append(e.Vars, v)
 			return v
 		}
 	}
 	distinct := len(slices.Compact(slices.Sorted(slices.Values(col))))
 	for _, v := range e.Vars {
-		if v.Field == nil && slices.Equal(valuesOf(v), col) && (distinct > 1 || tag != "" && v.Tag == tag) {
+		if v.Field == nil && slices.Equal(v.values, col) && (distinct > 1 || tag != "" && v.Tag == tag) {
 			return v
 		}
 	}
@@ -193,26 +183,9 @@ func (d *Design) bind(e *Entity, k *KeyUse, tag string, col []string) *Var {
 	for _, v := range e.Vars {
 		taken[v.Go] = true
 	}
-	v := &Var{Go: unique(name, taken), Tag: tag}
+	v := &Var{Go: unique(name, taken), Tag: tag, values: col}
 	e.Vars = append(e.Vars, v)
 	return v
-}
-
-// segValues is the i-th segment of key u in every sample.
-func segValues(e *Entity, u *KeyUse, i int, sep string) []string {
-	out := make([]string, len(e.Samples))
-	for j, it := range e.Samples {
-		text := ddbitem.KeyText(it[u.Attr])
-		if len(u.Segs) == 1 {
-			out[j] = text
-			continue
-		}
-		parts := strings.Split(text, sep)
-		if i < len(parts) {
-			out[j] = parts[i]
-		}
-	}
-	return out
 }
 
 func matches(e *Entity, attr string, col []string) bool {

@@ -74,7 +74,7 @@ func Export(d designs.Design, items []map[string]types.AttributeValue, now time.
 			}
 			if !declared[n] {
 				declared[n] = true
-				t.NonKeyAttributes = append(t.NonKeyAttributes, Attribute{AttributeName: n, AttributeType: typeOf(it[n])})
+				t.NonKeyAttributes = append(t.NonKeyAttributes, Attribute{AttributeName: n, AttributeType: ddbitem.TypeName(it[n])})
 			}
 		}
 	}

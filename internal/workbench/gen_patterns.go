@@ -42,7 +42,7 @@ func (d *Design) genCatalog(s *src) {
 	s.p("},\n}")
 }
 
-// name is a pattern's catalog name.
+// genPatterns writes the pattern functions, one per pattern.
 func (d *Design) genPatterns(s *src) {
 	s.p("package %s", d.Name)
 	sdk := []string{`"github.com/aws/aws-sdk-go-v2/aws"`, `"github.com/aws/aws-sdk-go-v2/service/dynamodb"`, `"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"`}

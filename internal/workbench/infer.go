@@ -41,7 +41,6 @@ type Entity struct {
 type KeyUse struct {
 	Attr  string
 	Index string // "" for the table's own keys
-	Sort  bool   // the sort key of the table or the index
 	Type  string // S, N or B
 	Segs  []Seg
 }
@@ -58,6 +57,8 @@ type Var struct {
 	Go    string
 	Tag   string // the constant segment before it, if any
 	Field *Field // the stored attribute it repeats, or nil
+
+	values []string // what it holds in each sample, in sample order
 }
 
 // Field is a stored non-key attribute.

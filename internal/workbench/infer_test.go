@@ -114,3 +114,24 @@ func TestInferRefusesBinaryKeys(t *testing.T) {
 		})
 	}
 }
+
+// A segment that holds the same values as an earlier one is that
+// variable again, in the first key laid out as in the later ones.
+func TestInferBindsRepeatedSegmentsToOneVariable(t *testing.T) {
+	m, err := workbench.Parse([]byte(`{"ModelName": "Pairs", "DataModel": [{"TableName": "pairs",
+	  "KeyAttributes": {"PartitionKey": {"AttributeName": "PK", "AttributeType": "S"}, "SortKey": {"AttributeName": "SK", "AttributeType": "S"}},
+	  "TableData": [{"PK": {"S": "1#1"}, "SK": {"S": "1#1"}}, {"PK": {"S": "2#2"}, "SK": {"S": "2#2"}}]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := workbench.Infer("pairs", m.DataModel[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := d.Entities[0]
+	for _, k := range e.Keys {
+		if got := k.Layout(d.Sep); got != "<PK>#<PK>" {
+			t.Errorf("%s is laid out %s, want <PK>#<PK>: both segments hold the same values", k.Attr, got)
+		}
+	}
+}

@@ -120,13 +120,8 @@ func anyLiteral(v types.AttributeValue, boxed bool) string {
 		}
 		return "[][]byte{" + strings.Join(parts, ", ") + "}"
 	case *types.AttributeValueMemberM:
-		keys := make([]string, 0, len(v.Value))
-		for k := range v.Value {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
 		var parts []string
-		for _, k := range keys {
+		for _, k := range sortedKeys(v.Value) {
 			parts = append(parts, strconv.Quote(k)+": "+anyLiteral(v.Value[k], true))
 		}
 		return "map[string]any{" + strings.Join(parts, ", ") + "}"

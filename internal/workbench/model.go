@@ -92,7 +92,7 @@ type Projection struct {
 }
 
 // Item is a sample item, each attribute as DynamoDB's JSON writes it
-// ({"PK": {"S": "c#1"}}). Parse decodes Raw into Attrs, so that a bad
+// ({"PK": {"S": "c#1"}}). Parse decodes raw into Attrs, so that a bad
 // attribute is refused with its path in the model.
 type Item struct {
 	Attrs map[string]types.AttributeValue

@@ -189,15 +189,15 @@ func checkSample(t *Table, item map[string]types.AttributeValue, indexKeys map[s
 		if !ok {
 			return pathErr(at, fmt.Sprintf("has no %s, part of the table's key: every sample item needs its whole key", k.AttributeName))
 		}
-		if typeOf(v) != k.AttributeType {
-			return pathErr(at+"."+k.AttributeName, fmt.Sprintf("is %s, the key is declared %s", typeOf(v), k.AttributeType))
+		if ddbitem.TypeName(v) != k.AttributeType {
+			return pathErr(at+"."+k.AttributeName, fmt.Sprintf("is %s, the key is declared %s", ddbitem.TypeName(v), k.AttributeType))
 		}
 		id = append(id, ddbitem.KeyText(v))
 	}
 	for _, name := range sortedKeys(item) {
 		v := item[name]
-		if d, ok := indexKeys[name]; ok && d != "" && d != typeOf(v) {
-			return pathErr(at+"."+name, fmt.Sprintf("is %s, a key of an index declared %s: DynamoDB would refuse the item (make the sample and the declaration agree)", typeOf(v), d))
+		if d, ok := indexKeys[name]; ok && d != "" && d != ddbitem.TypeName(v) {
+			return pathErr(at+"."+name, fmt.Sprintf("is %s, a key of an index declared %s: DynamoDB would refuse the item (make the sample and the declaration agree)", ddbitem.TypeName(v), d))
 		}
 	}
 	ks := ddbitem.Schema{PK: t.KeyAttributes.PartitionKey.AttributeName}
