@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math/big"
 	"slices"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
@@ -73,10 +74,29 @@ func numEq(a, b string) bool { return a == b || CanonicalNumber(a) == CanonicalN
 // equal numbers are equal text ("1.50", "1.5" and "15e-1" alike); text
 // that is not a number is returned as it is.
 func CanonicalNumber(n string) string {
+	if plainInteger(n) { // most keys and counters: already canonical, and parsing them costs
+		return n
+	}
 	if r, ok := new(big.Rat).SetString(n); ok {
 		return r.RatString()
 	}
 	return n
+}
+
+// plainInteger reports whether n is an integer written as CanonicalNumber
+// writes it: an optional minus, then digits without a leading zero ("0"
+// alone, never "-0").
+func plainInteger(n string) bool {
+	d := strings.TrimPrefix(n, "-")
+	if d == "" || (d[0] == '0' && len(n) > 1) {
+		return false
+	}
+	for i := range len(d) {
+		if d[i] < '0' || d[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // sameSet compares sets of text, which carry no order. Sets can hold

@@ -74,11 +74,14 @@ func (s Schema) KeyID(item Item) (id string, ok bool) {
 		}
 		switch v := item[attr].(type) {
 		case *types.AttributeValueMemberS:
-			b.WriteString("S" + v.Value)
+			b.WriteByte('S')
+			b.WriteString(v.Value)
 		case *types.AttributeValueMemberN:
-			b.WriteString("N" + CanonicalNumber(v.Value))
+			b.WriteByte('N')
+			b.WriteString(CanonicalNumber(v.Value))
 		case *types.AttributeValueMemberB:
-			b.WriteString("B" + base64.StdEncoding.EncodeToString(v.Value))
+			b.WriteByte('B')
+			b.WriteString(base64.StdEncoding.EncodeToString(v.Value))
 		default:
 			return "", false
 		}

@@ -2,6 +2,7 @@ package ddbitem
 
 import (
 	"encoding/json"
+	"math/big"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -66,5 +67,30 @@ func TestCanonicalJSONFollowsEqual(t *testing.T) {
 				t.Errorf("CanonicalJSON %s and %s; Equal says %v", a, b, Equal(p.a, p.b))
 			}
 		})
+	}
+}
+
+// CanonicalNumber's shortcut for plain integers writes what big.Rat does.
+func TestCanonicalNumberShortcutAgreesWithRat(t *testing.T) {
+	for _, in := range []string{"0", "-0", "7", "-7", "007", "-05", "+5", "10", "12345678901234567890", "1.50", "15e-1", "-", "", "x1"} {
+		t.Run(in, func(t *testing.T) {
+			want := in
+			if r, ok := new(big.Rat).SetString(in); ok {
+				want = r.RatString()
+			}
+			if got := CanonicalNumber(in); got != want {
+				t.Errorf("CanonicalNumber(%q) = %q, want %q", in, got, want)
+			}
+		})
+	}
+}
+
+func BenchmarkKeyIDOfNumberKeys(b *testing.B) {
+	s := Schema{PK: "PK", SK: "SK"}
+	item := Item{"PK": n("1234567"), "SK": n("42")}
+	for b.Loop() {
+		if _, ok := s.KeyID(item); !ok {
+			b.Fatal("no key")
+		}
 	}
 }
