@@ -38,12 +38,14 @@ func Thousands[N Number](v N) string {
 }
 
 // Units is a rate or a count of capacity units: whole and grouped from a
-// thousand up, three significant digits below.
+// thousand up, three significant digits below, never with an exponent.
 func Units(v float64) string {
-	if math.Abs(v) >= 1000 {
+	if math.Abs(v) >= 999.5 { // rounds to a thousand or more
 		return Thousands(v)
 	}
-	return strconv.FormatFloat(v, 'g', 3, 64)
+	// Three significant digits, written without an exponent (1e-05).
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 3, 64), 64)
+	return strconv.FormatFloat(r, 'f', -1, 64)
 }
 
 // Bytes is a size in B, KB, MB or GB (binary units), to three significant
