@@ -169,36 +169,60 @@ func (a *attack) run(ctx context.Context, began time.Time, d time.Duration, c *c
 // it, and each worker sleeps until its own ticket is due.
 func (a *attack) schedule(ctx context.Context, began time.Time, d time.Duration, tickets chan<- ticket) {
 	r := rand.New(rand.NewPCG(uint64(a.seed), 0))
-	var at time.Duration // the due time of the previous call
 	// Numbered here, in due order, and counting every shard's calls: the
 	// shards' results together are numbered as one machine's.
 	seq := make([]uint64, len(a.steps))
+	paced(a.pacer, d, func(hits uint64, at time.Duration) bool {
+		st, key := a.pick(r)
+		n := seq[st]
+		seq[st]++
+		if !a.shard.owns(hits) {
+			return true
+		}
+		select {
+		case tickets <- ticket{step: st, key: key, due: began.Add(at), seq: n}:
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	})
+}
+
+// paced calls f with each call's number and due time, as the pacer spaces
+// them in a window of d: the first one interval in, none at d itself;
+// until the window or the pacer ends, or f returns false.
+func paced(p vegeta.Pacer, d time.Duration, f func(hits uint64, at time.Duration) bool) {
+	var at time.Duration // the due time of the previous call
 	for hits := uint64(0); ; hits++ {
-		wait, stop := a.pacer.Pace(at, hits)
+		wait, stop := p.Pace(at, hits)
 		if stop || at+wait >= d {
 			return
 		}
 		at += max(wait, 0)
-		st, key := a.pick(r)
-		n := seq[st]
-		seq[st]++
-		if !a.mine(hits) {
-			continue
-		}
-		select {
-		case tickets <- ticket{step: st, key: key, due: began.Add(at), seq: n}:
-		case <-ctx.Done():
+		if !f(hits, at) {
 			return
 		}
 	}
 }
 
-// mine reports whether the schedule's call number hit is this shard's:
+// owns reports whether the schedule's call number hit is this shard's:
 // every N-th, the I-th of each N. Every call is still drawn, so each shard
 // draws the same steps and keys as one machine would.
-func (a *attack) mine(hit uint64) bool {
-	n := uint64(max(a.shard.N, 1))
-	return hit%n == uint64(max(a.shard.I, 1)-1)
+func (s ShardSpec) owns(hit uint64) bool {
+	n := uint64(max(s.N, 1))
+	return hit%n == uint64(max(s.I, 1)-1)
+}
+
+// MakesCalls reports whether a run paced by p for d gives shard (the zero
+// ShardSpec: a run of one machine) at least one call, counted as the
+// schedule counts them: a run without one would measure nothing.
+func MakesCalls(p vegeta.Pacer, d time.Duration, shard ShardSpec) bool {
+	found := false
+	paced(p, d, func(hits uint64, _ time.Duration) bool {
+		found = shard.owns(hits)
+		return !found
+	})
+	return found
 }
 
 // workerRand is worker w's source for what its calls generate (IDs of new

@@ -96,7 +96,7 @@ func runBench(ctx context.Context, args []string) error {
 		if pacer != nil {
 			runs[i].Pacer = *pacer
 		}
-		if err := makesCalls(runs[i], plan.shard.N); err != nil {
+		if err := makesCalls(runs[i], plan.shard); err != nil {
 			return err
 		}
 	}
@@ -120,23 +120,18 @@ func runBench(ctx context.Context, args []string) error {
 	return nil
 }
 
-// makesCalls refuses a run whose constant pace makes no call of its own in
-// the measured window (a shard makes every N-th): it would measure nothing.
-func makesCalls(sc workload.Scenario, shards int) error {
-	p, ok := sc.Pacer.(vegeta.ConstantPacer)
-	if !ok || p.Per <= 0 {
-		return nil
-	}
-	calls := float64(p.Freq) * sc.Duration.Seconds() / p.Per.Seconds() / float64(max(shards, 1))
-	if calls >= 1 {
+// makesCalls refuses a run whose pace gives it no call of its own in the
+// measured window (a shard makes every N-th): it would measure nothing.
+func makesCalls(sc workload.Scenario, shard engine.ShardSpec) error {
+	if engine.MakesCalls(sc.Pacer, sc.Duration, shard) {
 		return nil
 	}
 	each := ""
-	if shards > 1 {
-		each = fmt.Sprintf(" for each of %d shards", shards)
+	if shard.N > 1 {
+		each = fmt.Sprintf(" for shard %d of %d", shard.I, shard.N)
 	}
-	return badInputf("bench: %s: %s for %s makes %.2g calls%s in the measured window: nothing would be measured (raise RATE or DURATION)",
-		sc.Name, p, sc.Duration, calls, each)
+	return badInputf("bench: %s: %s for %s makes no call%s in the measured window (the first is due one interval in): nothing would be measured (raise RATE or DURATION)",
+		sc.Name, sc.Pacer, sc.Duration, each)
 }
 
 // maxBenchDuration bounds --duration: a run's memory does not grow with

@@ -1,0 +1,43 @@
+package engine
+
+import (
+	"testing"
+	"time"
+
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+)
+
+// MakesCalls counts as the schedule does: the first call one interval
+// in, none at the window's end, and a shard's calls every N-th.
+func TestMakesCallsCountsAsTheSchedule(t *testing.T) {
+	one := vegeta.ConstantPacer{Freq: 1, Per: time.Second}
+	tests := []struct {
+		name  string
+		d     time.Duration
+		shard ShardSpec
+		want  bool
+	}{
+		{"one machine, a call due at the window's end", time.Second, ShardSpec{}, false},
+		{"one machine, a call inside the window", 1500 * time.Millisecond, ShardSpec{}, true},
+		{"shard 1 of 3 takes the first call", 2 * time.Second, ShardSpec{I: 1, N: 3}, true},
+		{"shard 3 of 3 would take the third, past the window", 3 * time.Second, ShardSpec{I: 3, N: 3}, false},
+		{"shard 3 of 3 takes the third", 3500 * time.Millisecond, ShardSpec{I: 3, N: 3}, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := MakesCalls(one, tc.d, tc.shard); got != tc.want {
+				t.Errorf("MakesCalls(1/s, %s, %d/%d) = %v, want %v", tc.d, tc.shard.I, tc.shard.N, got, tc.want)
+			}
+			var calls []time.Duration
+			paced(one, tc.d, func(hits uint64, at time.Duration) bool {
+				if tc.shard.owns(hits) {
+					calls = append(calls, at)
+				}
+				return true
+			})
+			if (len(calls) > 0) != tc.want {
+				t.Errorf("the schedule gives the shard calls at %v; MakesCalls says %v", calls, tc.want)
+			}
+		})
+	}
+}
