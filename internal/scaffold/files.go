@@ -5,6 +5,7 @@ import (
 	"go/format"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -76,12 +77,23 @@ func (p Plan) Undo() {
 	if p.Root == "" || p.Names.Design == "" {
 		return // not a plan Prepare made: nothing of it to take back
 	}
-	for _, f := range p.Create {
-		os.Remove(filepath.Join(p.Root, f.Path))
+	var paths []string
+	for _, f := range slices.Concat(p.Create, p.Change) {
+		paths = append(paths, f.Path)
 	}
+	p.takeBack(paths)
+}
+
+// takeBack removes the plan's design folder and, of paths (files the plan
+// wrote), puts each registry file back as it was and removes the others.
+func (p Plan) takeBack(paths []string) {
 	os.RemoveAll(filepath.Join(p.Root, "designs", p.Names.Design))
-	for _, f := range p.orig {
-		_ = replace(filepath.Join(p.Root, f.Path), f.Content)
+	for _, path := range paths {
+		if i := slices.IndexFunc(p.orig, func(f File) bool { return f.Path == path }); i >= 0 {
+			_ = replace(filepath.Join(p.Root, path), p.orig[i].Content)
+		} else {
+			os.Remove(filepath.Join(p.Root, path))
+		}
 	}
 }
 

@@ -163,6 +163,18 @@ var _ = Describe("design names", Label("unit"), func() {
 			Expect(addedLines(string(old), string(f.Content))).To(BeNumerically("<=", 2), f.Path) // the element and, in all.go, its import
 		}
 	})
+
+	It("leaves alone a design folder another run made since Prepare, when Write then fails", func() {
+		root := registrySnapshot()
+		p, err := scaffold.Prepare(root, scaffold.Names{Design: "library", Entity: "book"})
+		Expect(err).NotTo(HaveOccurred())
+		theirs := filepath.Join(root, "designs", "library", "theirs.go")
+		Expect(os.MkdirAll(filepath.Dir(theirs), 0o755)).To(Succeed())
+		Expect(os.WriteFile(theirs, []byte("package library\n"), 0o644)).To(Succeed())
+		before := treeHashes(root, ".")
+		Expect(p.Write()).NotTo(Succeed(), "the design folder is taken")
+		Expect(treeHashes(root, ".")).To(Equal(before), "the other run's folder and the registries as they were")
+	})
 })
 
 // registrySnapshot copies what Prepare reads of the repository (go.mod,

@@ -259,14 +259,10 @@ func checkRoot(root string) error {
 
 // Write applies the plan: new files first (each design folder is built
 // beside its final place and renamed in one step), then the registry files,
-// each replaced by rename. A failure takes the plan back (Undo), so the
-// tree is as before.
-func (p Plan) Write() (err error) {
-	defer func() {
-		if err != nil {
-			p.Undo()
-		}
-	}()
+// each replaced by rename. A failure takes back what this Write wrote, and
+// only that, so the tree is as before: a folder that appeared since Prepare
+// (another run's design) is left alone.
+func (p Plan) Write() error {
 	design := filepath.Join(p.Root, "designs", p.Names.Design)
 	tmp, err := os.MkdirTemp(filepath.Join(p.Root, "designs"), "."+p.Names.Design+"-")
 	if err != nil {
@@ -287,12 +283,15 @@ func (p Plan) Write() (err error) {
 		return err
 	}
 	if err := os.Rename(tmp, design); err != nil {
-		return err
+		return err // nothing of the plan is written yet
 	}
+	var written []string
 	for _, f := range slices.Concat(others, p.Change) {
 		if err := replace(filepath.Join(p.Root, f.Path), f.Content); err != nil {
+			p.takeBack(written)
 			return err
 		}
+		written = append(written, f.Path)
 	}
 	return nil
 }
