@@ -47,8 +47,9 @@ func runTables(ctx context.Context, args []string) error {
 	if env.Endpoint == "" {
 		return badInputf("tables: %s is not set: set it to the endpoint to look at (an embedded DynamoDB Local keeps nothing once its run ends)", ddblocal.EnvEndpoint)
 	}
-	if _, err := env.Reach(env.Endpoint, env.EndpointVar()); err != nil {
-		return badInputf("tables: %v", err)
+	if _, err := env.Reach(env.Endpoint, env.EndpointVar()); err != nil { // the shared message's fixes are a run's, not this command's
+		return badInputf("tables: %s=%s is not on this machine, and the harness sends nothing there without %s=1: set it to list (and with -delete delete) the %s* tables there with your AWS credentials",
+			env.EndpointVar(), ddblocal.Redact(env.Endpoint), ddblocal.EnvAllowRemote, designs.TablePrefix)
 	}
 	db := ddblocal.Client(env.Endpoint)
 	listCtx, cancel := context.WithTimeout(ctx, tablesTimeout)
