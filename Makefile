@@ -40,14 +40,14 @@ BUILD_FLAGS ?= -trimpath -buildvcs=false
 # inside it, as README shows.
 export SCENARIO TARGET_RATE DURATION NAME ENTITY KEY GROUP DESIGN LIMITS CONFLICTS LIMITS_SCALE PLACEMENT_SEED RATE MODEL OUT SHARD RUN START SHARD_WAIT KEEP_TABLE MAX_COST
 
-.PHONY: verify test lint walkthrough faults deploy-check bench catalog new-design import-model export-model build clean check-go
+.PHONY: verify test lint walkthrough faults deploy-check bench catalog new-design import-model export-model build clean check-go check-race
 
 ## verify: every access pattern of every design, proven on DynamoDB Local, plus the coverage gate (DESIGN=name: that design's suite, its scenario specs, lint and gate only)
-verify: check-go
+verify: check-race
 	$(GO) run $(BUILD_FLAGS) ./cmd/ddbharness verify $(GINKGO_FLAGS) $$DESIGN
 
 ## test: unit tests of pure code (key builders, cursors, the coverage gate); no DynamoDB
-test: check-go
+test: check-race
 	$(GO) tool ginkgo -r --race --label-filter=unit
 
 ## lint: check every design (or DESIGN=name) against DynamoDB's limits on fixtures seeded in memory; no DynamoDB
@@ -71,7 +71,7 @@ faults: check-go
 	$(GO) tool ginkgo -p --label-filter=faults ./internal/faults
 
 ## deploy-check: the deploy specs: the Kubernetes Job's manifest and command, and the Dockerfile building make build's binary, byte for byte (verify leaves them out: they build ddbharness twice)
-deploy-check: check-go
+deploy-check: check-race
 	$(GO) tool ginkgo --race ./deploy
 
 ## new-design: scaffold designs/NAME (README, schema, catalog, two patterns, specs), its fixtures and scenario, wired into verify and bench (NAME=library [ENTITY=book] [KEY=isbn: the entity's key attribute, default a generated ID] [GROUP=shelf: what GSI1 groups by, default owner, none: no GSI1])
@@ -100,3 +100,8 @@ clean:
 
 check-go:
 	@command -v $(GO) >/dev/null 2>&1 || { echo "Go is not on PATH: install Go 1.26 or newer (https://go.dev/dl) and run make again." >&2; exit 1; }
+
+# The tests run with the race detector, which builds with cgo: Go turns cgo
+# off, and -race then fails without a word of why, when no C compiler is found.
+check-race: check-go
+	@cc=$$($(GO) env CC); command -v "$${cc%% *}" >/dev/null 2>&1 || { echo "No C compiler ($$cc) is on PATH: the tests run with Go's race detector, which needs one. Install it (apt-get install gcc) and run make again." >&2; exit 1; }
