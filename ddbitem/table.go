@@ -358,20 +358,20 @@ func (m *Memory) GetItem(ctx context.Context, in *dynamodb.GetItemInput, _ ...fu
 
 // Query is ErrUnsupported: Memory keeps no index or sort order.
 func (m *Memory) Query(context.Context, *dynamodb.QueryInput, ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
-	return nil, fmt.Errorf("Query: %w", ErrUnsupported)
+	return nil, m.refused(fmt.Errorf("Query: %w", ErrUnsupported))
 }
 
 // Scan is ErrUnsupported.
 func (m *Memory) Scan(context.Context, *dynamodb.ScanInput, ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error) {
-	return nil, fmt.Errorf("Scan: %w", ErrUnsupported)
+	return nil, m.refused(fmt.Errorf("Scan: %w", ErrUnsupported))
 }
 
 // BatchGetItem is ErrUnsupported.
 func (m *Memory) BatchGetItem(context.Context, *dynamodb.BatchGetItemInput, ...func(*dynamodb.Options)) (*dynamodb.BatchGetItemOutput, error) {
-	return nil, fmt.Errorf("BatchGetItem: %w", ErrUnsupported)
+	return nil, m.refused(fmt.Errorf("BatchGetItem: %w", ErrUnsupported))
 }
 
 // TransactGetItems is ErrUnsupported.
 func (m *Memory) TransactGetItems(context.Context, *dynamodb.TransactGetItemsInput, ...func(*dynamodb.Options)) (*dynamodb.TransactGetItemsOutput, error) {
-	return nil, fmt.Errorf("TransactGetItems: %w", ErrUnsupported)
+	return nil, m.refused(fmt.Errorf("TransactGetItems: %w", ErrUnsupported))
 }

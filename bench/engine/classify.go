@@ -50,13 +50,12 @@ var throttles = map[string]bool{
 	"RequestLimitExceeded":                   true,
 }
 
-// Classify maps a pattern call's error to a pseudo status and a stable
-// class text for vegeta: nil is 200 and "".
-
 // throttledUnprocessed is the class of a call whose keys DynamoDB kept
 // handing back, made once rather than per call.
 var throttledUnprocessed = "throttled: " + designs.ErrUnprocessed.Error()
 
+// Classify maps a pattern call's error to a pseudo status and a stable
+// class text for vegeta: nil is 200 and "".
 func Classify(err error) (status uint16, class string) {
 	if err == nil {
 		return StatusOK, ""

@@ -204,10 +204,11 @@ func (c *Client) BatchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItem
 	skip := c.unprocessed(out.UnprocessedItems)
 	byTable := map[string][]capacity.Write{}
 	for _, w := range ws {
-		id, _ := c.shadow.id(w.Table, w.Key)
-		if skip[id] {
-			c.shadow.assumed(w.Table, w.Key, unchanged)
-			continue
+		if skip != nil { // usually nothing comes back: no ID to make
+			if id, _ := c.shadow.id(w.Table, w.Key); skip[id] {
+				c.shadow.assumed(w.Table, w.Key, unchanged)
+				continue
+			}
 		}
 		before, after, exact := c.shadow.assumed(w.Table, w.Key, c.apply(w))
 		c.countUnsure(exact)
