@@ -32,7 +32,7 @@ func (t Table) CreateAgency(ctx context.Context, a Agency) error {
 // update holds only if the agency exists, so an unknown ID is
 // designs.ErrNotFound instead of a half-built item.
 func (t Table) UpdateAgency(ctx context.Context, id string, u AgencyUpdate, e Edit) (Agency, error) {
-	if id == "" || (u.Name == "" && u.Status == "") || e.By == "" || !validTime(e.At) {
+	if id == "" || (u.Name == "" && u.Status == "") || !e.valid() {
 		return Agency{}, fmt.Errorf("%s: agency %q: %w: ID, a name or status, and who and when are required", UpdateAgencyID, id, designs.ErrInvalidInput)
 	}
 	update := edited(e)

@@ -31,7 +31,7 @@ func (t Table) CreateMember(ctx context.Context, m Member) error {
 // modified/modifiedBy and returns the member as stored afterwards; GSI2
 // carries the change once it catches up. Unknown member: designs.ErrNotFound.
 func (t Table) UpdateMember(ctx context.Context, agencyID, idpID string, e Edit) (Member, error) {
-	if agencyID == "" || idpID == "" || e.By == "" || !validTime(e.At) {
+	if agencyID == "" || idpID == "" || !e.valid() {
 		return Member{}, fmt.Errorf("%s: member %q of %q: %w: agency, idpid, and who and when are required", UpdateMemberID, idpID, agencyID, designs.ErrInvalidInput)
 	}
 	m, err := designs.Update[Member](ctx, t.DB, t.Name, Schema.Key(AgencyPK(agencyID), MemberSK(idpID)), edited(e), Schema.IsStored())

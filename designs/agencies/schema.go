@@ -122,6 +122,9 @@ type Edit struct {
 	At time.Time
 }
 
+// valid reports whether e names who and a time a stamp can hold.
+func (e Edit) valid() bool { return e.By != "" && validTime(e.At) }
+
 // stamp stores a time in StampLayout. The storage structs declare created
 // and modified as stamps one level above the embedded Audit, whose
 // time.Time fields they shadow (the SDK would write RFC 3339 otherwise).

@@ -32,19 +32,21 @@ func (c *Clock) Add(d time.Duration) {
 // QuickRetries keeps the SDK's standard retryer (3 attempts, its retry
 // quota) with a 1 ms backoff, so that throttled specs do not wait seconds:
 // dynamodb.New(db.Options(), ddbtest.QuickRetries).
-func QuickRetries(o *dynamodb.Options) {
-	o.Retryer = retry.NewStandard(func(so *retry.StandardOptions) {
-		so.Backoff = retry.BackoffDelayerFunc(func(int, error) (time.Duration, error) { return time.Millisecond, nil })
-	})
-}
+func QuickRetries(o *dynamodb.Options) { quickRetries(func() {})(o) }
 
 // Backoff is QuickRetries whose backoff also moves the clock by d: each
 // retry is sent d later on the emulator's clock.
 func (c *Clock) Backoff(d time.Duration) func(*dynamodb.Options) {
+	return quickRetries(func() { c.Add(d) })
+}
+
+// quickRetries is the standard retryer with a 1 ms backoff that first
+// calls backingOff.
+func quickRetries(backingOff func()) func(*dynamodb.Options) {
 	return func(o *dynamodb.Options) {
 		o.Retryer = retry.NewStandard(func(so *retry.StandardOptions) {
 			so.Backoff = retry.BackoffDelayerFunc(func(int, error) (time.Duration, error) {
-				c.Add(d)
+				backingOff()
 				return time.Millisecond, nil
 			})
 		})
