@@ -43,13 +43,9 @@ var batchBackoff = Backoff{Base: 50 * time.Millisecond}
 // refused with ErrInvalidInput before any call, as DynamoDB would refuse
 // the request.
 func BatchGet[T any](ctx context.Context, db DB, table string, keys []map[string]types.AttributeValue, consistent bool) (items []T, found []bool, err error) {
-	ids, ks, err := batchKeyIDs(keys)
+	at, ks, err := batchKeyIDs(keys)
 	if err != nil {
 		return nil, nil, err
-	}
-	at := make(map[string]int, len(ids))
-	for i, id := range ids {
-		at[id] = i
 	}
 	items, found = make([]T, len(keys)), make([]bool, len(keys))
 	for chunk := range slices.Chunk(keys, ddbitem.MaxBatchGet) {
@@ -98,11 +94,12 @@ func batchGetAll(ctx context.Context, db DB, table string, keys []map[string]typ
 	}
 }
 
-// batchKeyIDs identifies each key (ddbitem.Schema.KeyID over the key
-// attributes of the first), and refuses keys BatchGetItem cannot take: one
-// or more than two attributes, none naming the same attributes as the
-// first, a value no key can have, a key named twice.
-func batchKeyIDs(keys []map[string]types.AttributeValue) (ids []string, s ddbitem.Schema, err error) {
+// batchKeyIDs maps each key's ID (ddbitem.Schema.KeyID over the key
+// attributes of the first) to its place in keys, and refuses keys
+// BatchGetItem cannot take: no attribute or more than two, one not naming
+// the same attributes as the first, a value no key can have, a key named
+// twice.
+func batchKeyIDs(keys []map[string]types.AttributeValue) (at map[string]int, s ddbitem.Schema, err error) {
 	if len(keys) == 0 {
 		return nil, s, nil
 	}
@@ -125,7 +122,6 @@ func batchKeyIDs(keys []map[string]types.AttributeValue) (ids []string, s ddbite
 			return nil, s, fmt.Errorf("%w: keys %d and %d are the same key: DynamoDB refuses a BatchGetItem that names a key twice: drop the repeat", ErrInvalidInput, j, i)
 		}
 		first[id] = i
-		ids = append(ids, id)
 	}
-	return ids, s, nil
+	return first, s, nil
 }

@@ -198,6 +198,7 @@ func TestBackoffStaysUnderItsCeiling(t *testing.T) {
 		{"at Max", capped, 4, 100 * time.Millisecond},
 		{"past any shift", capped, 60, 100 * time.Millisecond},
 		{"no Max", open, 5, 320 * time.Millisecond},
+		{"no Max, doubled until it would overflow", open, 70, 10 * time.Millisecond << 39},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -210,5 +211,42 @@ func TestBackoffStaysUnderItsCeiling(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// BatchGet refuses, before any call, keys BatchGetItem cannot take.
+func TestBatchGetRefusesKeysBeforeAnyCall(t *testing.T) {
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	n := func(v string) types.AttributeValue { return &types.AttributeValueMemberN{Value: v} }
+	tests := []struct {
+		name string
+		keys []map[string]types.AttributeValue
+		want string
+	}{
+		{"a key of no attribute", []map[string]types.AttributeValue{{}}, "names 0 attributes"},
+		{"a key of three attributes", []map[string]types.AttributeValue{{"PK": s("a"), "SK": s("b"), "X": s("c")}}, "names 3 attributes"},
+		{"a key naming other attributes", []map[string]types.AttributeValue{{"PK": s("a")}, {"ID": s("b")}}, "key 1 does not name the key attributes PK"},
+		{"a key named twice, numbers by value", []map[string]types.AttributeValue{{"PK": n("1")}, {"PK": n("1.0")}}, "keys 0 and 1 are the same key"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := designs.BatchGet[map[string]any](context.Background(), nil, "t", tc.keys, false)
+			if !errors.Is(err, designs.ErrInvalidInput) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("BatchGet = %v, want invalid input saying %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// Wait returns at once, with the context's error, once the context ended.
+func TestBackoffWaitStopsWithItsContext(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	start := time.Now()
+	if err := (designs.Backoff{Base: time.Hour}).Wait(ctx, 0); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Wait = %v, want context.Canceled", err)
+	}
+	if waited := time.Since(start); waited > time.Minute {
+		t.Errorf("Wait took %s on an ended context", waited)
 	}
 }
