@@ -164,12 +164,14 @@ func RunLimited(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, l
 		if f.At <= 0 {
 			return res, nil
 		}
-		if requests == 0 {
-			return res, nil // no call was made: there is nothing to count or model
+		if requests > 0 {
+			if requests, err = dueBefore(out, f.Time); err != nil {
+				return res, err
+			}
 		}
-		if requests, err = dueBefore(out, f.Time); err != nil {
-			return res, err
-		}
+	}
+	if requests == 0 {
+		return res, nil // no call was made, or none was due before the failure: nothing to model
 	}
 	model := capacity.Model{
 		Schema:     sc.Design.Schema,
