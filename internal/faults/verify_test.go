@@ -135,10 +135,10 @@ var _ = Describe("verify", Label("faults"), Ordered, ContinueOnFailure, func() {
 		Expect(java).To(HaveLen(1), "verify's DynamoDB Local")
 		killed := time.Now()
 		Expect(syscall.Kill(java[0].PID, syscall.SIGKILL)).To(Succeed())
-		run.waitExit(exitWait)
+		code, _ := run.waitExit(exitWait)
 		fmt.Fprintf(GinkgoWriter, "verify exited %s after DynamoDB Local was killed\n", time.Since(killed).Round(time.Millisecond))
 		Expect(time.Since(killed)).To(BeNumerically("<", atOnce), "the suites were not left to run on")
-		Expect(run.ExitCode()).To(Equal(exitTestBed))
+		Expect(code).To(Equal(exitTestBed))
 		Expect(string(run.Out.Contents())).To(ContainSubstring("verify: FAILED: DynamoDB Local exited during the run; the suites were stopped at once"))
 		message := string(run.Err.Contents())
 		Expect(message).To(MatchRegexp(`ddbharness: DynamoDB Local \(http://127\.0\.0\.1:\d+\) exited at [\d:.]+ \(signal: killed\)`))
@@ -225,10 +225,10 @@ func (t *tagged) expectNoneLeft() {
 
 // cleanup kills whatever is left, so that a failed spec does not leave
 // the next one a busy machine. It kills by tag rather than by process
-// group: verify puts ginkgo and DynamoDB Local in groups of their own.
+// group: verify puts ginkgo and DynamoDB Local in groups of their own
+// (start's own cleanup kills verify's).
 func (t *tagged) cleanup() {
 	for _, p := range t.find(func(runtest.Proc) bool { return true }) {
 		_ = syscall.Kill(p.PID, syscall.SIGKILL)
 	}
-	t.Kill()
 }

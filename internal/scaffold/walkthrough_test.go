@@ -20,13 +20,13 @@ import (
 	"github.com/ddbharness/ddbharness/internal/runtest"
 )
 
-// The walkthrough's design, as README.md's "Add a design" names it.
+// The walkthrough's design, as docs/add-a-design.md names it.
 const (
 	walkName   = "library"
 	walkEntity = "book"
 )
 
-// The walkthrough follows README.md's "Add a design" in a copy of the
+// The walkthrough follows docs/add-a-design.md in a copy of the
 // repository, so that section cannot drift from what the scaffold does:
 // make new-design, gofmt and vet, the design's suite on DynamoDB Local,
 // lint, docs/add-a-design.md's own code blocks (a pattern on GSI1, a second entity
