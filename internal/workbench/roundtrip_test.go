@@ -3,6 +3,7 @@ package workbench_test
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -45,14 +46,26 @@ func TestExportThenImportGivesBackEachDesignsSchema(t *testing.T) {
 			if got, want := normal(imported.Schema), normal(d.Schema); !equalSchema(got, want) {
 				t.Errorf("the schema came back as\n%+v\nwant\n%+v", got, want)
 			}
-			facets := m.DataModel[0].TableFacets
-			if len(facets) == 0 || len(imported.Entities) != len(facets) {
-				t.Errorf("%d facets exported, %d entities imported: want one entity per facet", len(facets), len(imported.Entities))
+			// One entity per item type of the fixtures, named by it, each
+			// holding samples of its type only.
+			itemType := func(it map[string]types.AttributeValue) string {
+				return strings.TrimSuffix(d.Schema.ItemType(it, d.Schema.PK), "#")
 			}
-			for _, f := range facets {
-				if n := len(f.TableData); n < 1 || n > workbench.PerFacet {
-					t.Errorf("facet %s has %d sample items, want 1 to %d", f.FacetName, n, workbench.PerFacet)
+			want := map[string]bool{}
+			for _, it := range items {
+				want[itemType(it)] = true
+			}
+			got := map[string]bool{}
+			for _, e := range imported.Entities {
+				got[e.TypeValue] = true
+				for _, it := range e.Samples {
+					if itemType(it) != e.TypeValue {
+						t.Errorf("entity %s holds a sample of type %s", e.TypeValue, itemType(it))
+					}
 				}
+			}
+			if !maps.Equal(got, want) {
+				t.Errorf("imported entities %v, want one per item type %v", slices.Sorted(maps.Keys(got)), slices.Sorted(maps.Keys(want)))
 			}
 			if _, err := imported.Files(m.ModelName); err != nil {
 				t.Errorf("the import of Export(%s) does not render: %v", d.Name, err)
