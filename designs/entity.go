@@ -2,6 +2,7 @@ package designs
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -13,25 +14,32 @@ import (
 // item's keys do not fit that entity's key layouts.
 type Decoder[E any] func(item map[string]types.AttributeValue) (e E, ok bool, err error)
 
+// TypeDecoder reads the items of one entity type, named by the value of
+// the type attribute.
+type TypeDecoder[E any] struct {
+	Type   string
+	Decode Decoder[E]
+}
+
 // Decode reads an item of a table that holds several entity types: by the
 // value of its type attribute, or, when the item has none (an index that
-// does not project it), by the first decoder in order whose layouts its
-// keys fit. An item no decoder takes is ErrInvalidInput.
-func Decode[E any](item map[string]types.AttributeValue, typeAttribute string, decoders map[string]Decoder[E], order []string) (E, error) {
+// does not project it), by the first of decoders whose layouts its keys
+// fit. An item no decoder takes is ErrInvalidInput.
+func Decode[E any](item map[string]types.AttributeValue, typeAttribute string, decoders []TypeDecoder[E]) (E, error) {
 	var zero E
 	if name, ok := item[typeAttribute].(*types.AttributeValueMemberS); ok {
-		dec, known := decoders[name.Value]
-		if !known {
+		i := slices.IndexFunc(decoders, func(d TypeDecoder[E]) bool { return d.Type == name.Value })
+		if i < 0 {
 			return zero, fmt.Errorf("%s %q: %w: no entity of this design has that type", typeAttribute, name.Value, ErrInvalidInput)
 		}
-		e, ok, err := dec(item)
+		e, ok, err := decoders[i].Decode(item)
 		if err == nil && !ok {
 			err = fmt.Errorf("a %s item whose keys do not fit its layout: %w", name.Value, ErrInvalidInput)
 		}
 		return e, err
 	}
-	for _, name := range order {
-		if e, ok, err := decoders[name](item); ok || err != nil {
+	for _, d := range decoders {
+		if e, ok, err := d.Decode(item); ok || err != nil {
 			return e, err
 		}
 	}

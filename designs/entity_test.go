@@ -15,9 +15,9 @@ type (
 )
 
 // decoders read "USER#<id>" as a user and "PHOTO#<id>" as a photo.
-var decoders = map[string]designs.Decoder[any]{
-	"user":  prefixed("USER#", func(id string) any { return user{id} }),
-	"photo": prefixed("PHOTO#", func(id string) any { return photo{id} }),
+var decoders = []designs.TypeDecoder[any]{
+	{Type: "user", Decode: prefixed("USER#", func(id string) any { return user{id} })},
+	{Type: "photo", Decode: prefixed("PHOTO#", func(id string) any { return photo{id} })},
 }
 
 func prefixed(prefix string, build func(string) any) designs.Decoder[any] {
@@ -33,7 +33,6 @@ func prefixed(prefix string, build func(string) any) designs.Decoder[any] {
 func s(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
 
 func TestDecodeReadsByTypeThenByLayout(t *testing.T) {
-	order := []string{"user", "photo"}
 	for _, c := range []struct {
 		name string
 		item map[string]types.AttributeValue
@@ -47,7 +46,7 @@ func TestDecodeReadsByTypeThenByLayout(t *testing.T) {
 		{"no type and no layout", map[string]types.AttributeValue{"PK": s("OTHER#1")}, nil, designs.ErrInvalidInput},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			got, err := designs.Decode(c.item, "T", decoders, order)
+			got, err := designs.Decode(c.item, "T", decoders)
 			if !errors.Is(err, c.err) || (c.err == nil && got != c.want) {
 				t.Errorf("Decode = %v, %v; want %v, %v", got, err, c.want, c.err)
 			}

@@ -116,21 +116,16 @@ func (d *Design) genEntities(s *src) {
 )`)
 	s.p("// Entity is an item of any type of the table, as its Go value.")
 	s.p("type Entity interface {\n// Item is the item as DynamoDB stores it: its attributes, keys and type.\nItem() (map[string]types.AttributeValue, error)\n}")
-	s.p("// decoders read an item into its entity, by type attribute value.")
-	s.p("var decoders = map[string]designs.Decoder[Entity]{")
+	s.p("// decoders read an item into its entity: by its type attribute value,")
+	s.p("// or, for an item without one (an index that does not project it), the")
+	s.p("// first in this order whose key layouts its keys fit.")
+	s.p("var decoders = []designs.TypeDecoder[Entity]{")
 	for _, e := range d.Entities {
-		s.p("%q: decodeAs%s,", e.TypeValue, e.Go)
+		s.p("{Type: %q, Decode: decodeAs%s},", e.TypeValue, e.Go)
 	}
 	s.p("}")
-	var order []string
-	for _, e := range d.Entities {
-		order = append(order, strconv.Quote(e.TypeValue))
-	}
-	s.p("// decodeOrder is the order the entities are tried in for an item")
-	s.p("// without its type attribute (an index that does not project it).")
-	s.p("var decodeOrder = []string{%s}", strings.Join(order, ", "))
 	s.p("func decode(item map[string]types.AttributeValue) (Entity, error) {")
-	s.p("return designs.Decode(item, typeAttribute, decoders, decodeOrder)\n}")
+	s.p("return designs.Decode(item, typeAttribute, decoders)\n}")
 	for _, e := range d.Entities {
 		d.genEntity(s, e)
 	}
