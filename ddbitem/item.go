@@ -90,6 +90,16 @@ func (s Schema) KeyID(item Item) (id string, ok bool) {
 	return b.String(), true
 }
 
+// KeyText is item's primary key as people read it: the partition key's
+// text (KeyText), then " / " and the sort key's when the table has one.
+func (s Schema) KeyText(item Item) string {
+	t := KeyText(item[s.PK])
+	if s.SK != "" {
+		t += " / " + KeyText(item[s.SK])
+	}
+	return t
+}
+
 // Key returns the primary key attributes item holds (all of them or not).
 func (s Schema) Key(item Item) Item {
 	k := make(Item, 2)

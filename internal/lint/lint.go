@@ -522,11 +522,7 @@ func valueSize(name string, v types.AttributeValue) int {
 
 // itemKey renders an item's primary key for a finding.
 func itemKey(s designs.Schema, it ddbitem.Item) string {
-	k := ddbitem.KeyText(it[s.PK])
-	if s.SK != "" {
-		k += " / " + ddbitem.KeyText(it[s.SK])
-	}
-	return k
+	return ddbitem.Schema{PK: s.PK, SK: s.SK}.KeyText(it)
 }
 
 // findItem returns the item of items with the same primary key as it.

@@ -137,7 +137,7 @@ func (d *Design) specGet(s *src, p *Pattern, all []sample) {
 	s.p("},")
 	for _, x := range all {
 		if x.e == e {
-			s.p("Entry(%q, %s.Samples[%d]),", d.keyLabel(x.item), d.Name, x.i)
+			s.p("Entry(%q, %s.Samples[%d]),", d.Schema.ItemSchema().KeyText(x.item), d.Name, x.i)
 		}
 	}
 	s.p(")")
@@ -174,14 +174,6 @@ func (d *Design) absent(v *Var, keys ...*KeyUse) string {
 		return strconv.Quote(strconv.FormatFloat(math.Floor(top)+1, 'f', -1, 64))
 	}
 	return `"no-such-key"`
-}
-
-func (d *Design) keyLabel(item map[string]types.AttributeValue) string {
-	l := ddbitem.KeyText(item[d.Schema.PK])
-	if d.Schema.SK != "" {
-		l += " / " + ddbitem.KeyText(item[d.Schema.SK])
-	}
-	return l
 }
 
 // specQuery expects, for each partition key value the samples hold in the

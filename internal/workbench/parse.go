@@ -183,7 +183,6 @@ func checkTable(t *Table, at string) error {
 // another type than declared, or with the key of an earlier item. Other
 // attributes may vary in type from item to item, as DynamoDB lets them.
 func checkSample(t *Table, item map[string]types.AttributeValue, indexKeys map[string]string, at string, keys map[string]string) error {
-	var id []string
 	for _, k := range keyAttrs(t.KeyAttributes) {
 		v, ok := item[k.AttributeName]
 		if !ok {
@@ -192,7 +191,6 @@ func checkSample(t *Table, item map[string]types.AttributeValue, indexKeys map[s
 		if ddbitem.TypeName(v) != k.AttributeType {
 			return pathErr(at+"."+k.AttributeName, fmt.Sprintf("is %s, the key is declared %s", ddbitem.TypeName(v), k.AttributeType))
 		}
-		id = append(id, ddbitem.KeyText(v))
 	}
 	for _, name := range sortedKeys(item) {
 		v := item[name]
@@ -206,7 +204,7 @@ func checkSample(t *Table, item map[string]types.AttributeValue, indexKeys map[s
 	}
 	key, _ := ks.KeyID(item)
 	if first, ok := keys[key]; ok { // numbers by value: 1 and 1.0 are one item to DynamoDB
-		return pathErr(at, fmt.Sprintf("has the same key as %s (%s): DynamoDB keeps one item per key, so give each sample its own", first, strings.Join(id, " / ")))
+		return pathErr(at, fmt.Sprintf("has the same key as %s (%s): DynamoDB keeps one item per key, so give each sample its own", first, ks.KeyText(item)))
 	}
 	keys[key] = at
 	return nil
