@@ -139,10 +139,15 @@ func member(t, x string) string {
 // Layout writes the key's layout as people read it, its parts joined by
 // sep: "USER#<UserID>".
 func (k *KeyUse) Layout(sep string) string {
+	return k.shape(sep, func(v *Var) string { return "<" + v.Go + ">" })
+}
+
+// shape is the layout with each variable segment written by v.
+func (k *KeyUse) shape(sep string, v func(*Var) string) string {
 	var parts []string
 	for _, s := range k.Segs {
 		if s.Var != nil {
-			parts = append(parts, "<"+s.Var.Go+">")
+			parts = append(parts, v(s.Var))
 		} else {
 			parts = append(parts, s.Const)
 		}

@@ -41,7 +41,7 @@ func (d *Design) queries(index, attr string, add func(*Pattern)) {
 		if k == nil || !d.holds(index, e) {
 			continue
 		}
-		sk := skeleton(k)
+		sk := k.shape(d.Sep, func(*Var) string { return "*" }) // entities whose keys differ only in their values share a query
 		if _, ok := groups[sk]; !ok {
 			order = append(order, sk)
 			keys[sk] = k
@@ -105,17 +105,4 @@ func (e *Entity) key(attr string) *KeyUse {
 		}
 	}
 	return nil
-}
-
-// skeleton is a layout with its variable parts as "*": "o#*".
-func skeleton(k *KeyUse) string {
-	var parts []string
-	for _, s := range k.Segs {
-		if s.Var != nil {
-			parts = append(parts, "*")
-		} else {
-			parts = append(parts, s.Const)
-		}
-	}
-	return strings.Join(parts, "#")
 }
