@@ -79,6 +79,15 @@ func param(v *Var) string {
 }
 
 // keyVars lists the distinct variables of the given layouts, in order.
+// vars are a pattern's parameters: the variables of the item's table key
+// for a Get, of the partition key for a Query.
+func (d *Design) vars(p *Pattern) []*Var {
+	if p.Entity != nil {
+		return keyVars(p.Entity.key(d.Schema.PK), p.Entity.key(d.Schema.SK))
+	}
+	return keyVars(p.Key)
+}
+
 func keyVars(ks ...*KeyUse) []*Var {
 	var out []*Var
 	for _, k := range ks {

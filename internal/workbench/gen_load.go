@@ -140,12 +140,7 @@ func (d *%[1]sDriver) Call(ctx context.Context, p designs.PatternID, key int, _ 
 	for _, p := range d.Patterns {
 		e := d.poolOf(p)
 		s.p("case %s.%sID:", d.Name, p.Go)
-		var vars []*Var
-		if p.Entity != nil {
-			vars = keyVars(e.key(d.Schema.PK), e.key(d.Schema.SK))
-		} else {
-			vars = keyVars(e.key(p.Key.Attr))
-		}
+		vars := d.vars(p)
 		var args []string
 		for _, v := range vars {
 			args = append(args, "v."+v.Go+", ")

@@ -62,7 +62,7 @@ func (d *Design) genPatterns(s *src) {
 func (d *Design) genGet(s *src, p *Pattern) {
 	e := p.Entity
 	pk, sk := e.key(d.Schema.PK), e.key(d.Schema.SK)
-	vars := keyVars(pk, sk)
+	vars := d.vars(p)
 	var params []string
 	for _, v := range vars {
 		params = append(params, param(v))
@@ -104,7 +104,7 @@ func (d *Design) genGet(s *src, p *Pattern) {
 }
 
 func (d *Design) genQuery(s *src, p *Pattern) {
-	vars := keyVars(p.Key)
+	vars := d.vars(p)
 	var params []string
 	for _, v := range vars {
 		params = append(params, param(v)+" string, ")

@@ -126,7 +126,7 @@ var _ = designs.ErrNotFound`, d.Name)
 
 func (d *Design) specGet(s *src, p *Pattern, all []sample) {
 	e := p.Entity
-	vars := keyVars(e.key(d.Schema.PK), e.key(d.Schema.SK))
+	vars := d.vars(p)
 	var args []string
 	for _, v := range vars {
 		args = append(args, "want."+v.Go)
