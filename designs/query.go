@@ -3,7 +3,6 @@ package designs
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
@@ -95,31 +94,15 @@ func (s Schema) QueryPage(ctx context.Context, db DB, q PageQuery) (items []map[
 // resumeKey is the ExclusiveStartKey that resumes a Query of index (empty:
 // the table) after item: the table's key plus the index's.
 func (s Schema) resumeKey(item map[string]types.AttributeValue, index string) map[string]types.AttributeValue {
+	names := []string{s.PK, s.SK}
+	if ix, ok := s.ItemSchema().Index(index); ok {
+		names = append(names, ix.PK, ix.SK)
+	}
 	key := map[string]types.AttributeValue{}
-	for _, n := range s.keyNames(index) {
-		if v, ok := item[n]; ok {
+	for _, n := range names {
+		if v, ok := item[n]; ok && n != "" {
 			key[n] = v
 		}
 	}
 	return key
-}
-
-// keyNames are the attributes every entry of index (empty or MainTable:
-// the table) has for its key: the table's key, then the index's own.
-func (s Schema) keyNames(index string) []string {
-	var names []string
-	add := func(n string) {
-		if n != "" && !slices.Contains(names, n) {
-			names = append(names, n)
-		}
-	}
-	add(s.PK)
-	add(s.SK)
-	for _, ix := range append(append([]Index{}, s.LSIs...), s.GSIs...) {
-		if ix.Name == index {
-			add(ix.PK)
-			add(ix.SK)
-		}
-	}
-	return names
 }

@@ -18,6 +18,10 @@ import (
 	"github.com/ddbharness/ddbharness/internal/ddbtest"
 )
 
+// designs.BatchGet's specs borrow the meter's suite for its table and
+// DynamoDB Local (designs has no suite of its own on DynamoDB); they call
+// DynamoDB Local directly, without the meter.
+
 // thing is what the BatchGet specs store and read.
 type thing struct {
 	PK   string `dynamodbav:"PK"`
