@@ -22,7 +22,10 @@ func newStore(ctx context.Context) store {
 	brand, cat := createBrands(ctx, 1, "")[0], createCategories(ctx, 1, "")[0]
 	s := store{user: createUsers(ctx, 1)[0]}
 	for range 3 {
-		s.products = append(s.products, createProduct(ctx, brand, cat))
+		p := fake.Product(brand.ID, cat.ID)
+		p.Stock = 100 // the fixtures' stock starts at 10: five orders of up to 3 could run out
+		Expect(table.CreateProduct(ctx, p)).To(Succeed())
+		s.products = append(s.products, p)
 	}
 	return s
 }
