@@ -1,6 +1,7 @@
 package scaffold_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -29,29 +30,27 @@ var _ = Describe("the Import a model walkthrough", Label("dynamodb", "scaffold")
 		out := GinkgoT().TempDir()
 		repo := runtest.CopyRepo(ctx, repoRoot, filepath.Join(out, "repo"))
 		env := []string{ddblocal.EnvEndpoint + "=" + srv.Endpoint}
-		start := time.Now()
 
-		By("make import-model")
-		Expect(run(ctx, repo, env, "make", "import-model", "MODEL=docs/models/gallery.json", "NAME=gallery")).
-			To(ContainSubstring("import-model: wrote design gallery from table Gallery: 4 entities, 9 patterns"))
+		By("docs/import-a-model.md's commands: import-model, verify, lint and bench")
+		doc, err := os.ReadFile(filepath.Join(repoRoot, "docs", "import-a-model.md"))
+		Expect(err).NotTo(HaveOccurred())
+		outs := runCommands(ctx, repo, env, string(doc))
+		Expect(outs).To(HaveKey("import-model"))
+		Expect(outs["import-model"]).To(ContainSubstring("import-model: wrote design gallery from table Gallery: 4 entities, 9 patterns"))
 		Expect(run(ctx, repo, env, "gofmt", "-l", "designs/gallery", "fixtures/gallery.go", "scenarios/gallery.go")).To(BeEmpty())
-
-		By("make verify DESIGN=gallery: a spec per pattern, expecting the model's sample items")
-		verified := run(ctx, repo, env, "make", "verify", "DESIGN=gallery")
-		Expect(verified).To(ContainSubstring("the gate counted the 9 catalog pattern(s) of gallery"))
-		Expect(verified).To(MatchRegexp(`gallery +AP-09 +query ByDay by DayID +ByDay +Query .* ok`))
-		Expect(verified).To(MatchRegexp(`verify: \d+ specs on DynamoDB \(\d+ passed, 0 failed\)`))
-		GinkgoWriter.Printf("from the model file to a green make verify: %s\n", time.Since(start).Round(time.Second))
+		Expect(outs).To(HaveKey("verify"), "a spec per pattern, expecting the model's sample items")
+		Expect(outs["verify"]).To(ContainSubstring("the gate counted the 9 catalog pattern(s) of gallery"))
+		Expect(outs["verify"]).To(MatchRegexp(`gallery +AP-09 +query ByDay by DayID +ByDay +Query .* ok`))
+		Expect(outs["verify"]).To(MatchRegexp(`verify: \d+ specs on DynamoDB \(\d+ passed, 0 failed\)`))
 		specs, err := os.ReadFile(filepath.Join(repo, "designs", "gallery", "patterns_test.go"))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(string(specs)).To(ContainSubstring(`"returns the 4 sample items of partition PHOTO#p001 in sort key order"`),
 			"the query for PHOTO#p001 expects its two comments and two likes")
-
-		By("make lint and a short bench")
-		Expect(run(ctx, repo, env, "make", "lint", "DESIGN=gallery")).To(ContainSubstring("lint gallery: no findings"))
-		bench := run(ctx, repo, env, "go", "run", "./cmd/ddbharness", "bench", "--duration=1s", "--out="+filepath.Join(out, "reports"), "gallery")
-		Expect(bench).To(ContainSubstring("1 report(s)"))
-		Expect(bench).To(MatchRegexp(`gallery/steady: \d+ calls in .* errors 0`))
+		Expect(outs).To(HaveKey("lint"))
+		Expect(outs["lint"]).To(ContainSubstring("lint gallery: no findings"))
+		Expect(outs).To(HaveKey("bench"))
+		Expect(outs["bench"]).To(ContainSubstring("1 report(s)"))
+		Expect(outs["bench"]).To(MatchRegexp(`gallery/steady: \d+ calls in .* errors 0`))
 
 		By("make export-model, and its import gives back the schema")
 		exported := filepath.Join(out, "gallery-out.json")
@@ -83,6 +82,27 @@ var _ = Describe("the Import a model walkthrough", Label("dynamodb", "scaffold")
 		Expect(treeHashes(repo, "designs", "fixtures", "scenarios")).To(Equal(before))
 	}, SpecTimeout(15*time.Minute)) // a dozen builds and vets: minutes each on a cold cache
 })
+
+// commands is a shell block of make commands the walkthrough runs, marked
+// in the page as it runs them.
+var commands = regexp.MustCompile("(?s)<!-- walkthrough: run -->\n```sh\n(.*?)```\n")
+
+// runCommands runs, in order and in repo, the make commands of every block
+// of page marked "walkthrough: run", and returns each one's output by its
+// target; run prints how long each took.
+func runCommands(ctx context.Context, repo string, env []string, page string) map[string]string {
+	GinkgoHelper()
+	outs := map[string]string{}
+	for _, m := range commands.FindAllStringSubmatch(page, -1) {
+		for _, line := range strings.Split(strings.TrimSpace(m[1]), "\n") {
+			args := strings.Fields(line)
+			Expect(len(args)).To(BeNumerically(">=", 2), "a command of the page: %q", line)
+			Expect(args[0]).To(Equal("make"), "the page's commands are make targets: %q", line)
+			outs[args[1]] = run(ctx, repo, env, args[0], args[1:]...)
+		}
+	}
+	return outs
+}
 
 // schemaOf is the Schema literal of an imported design, its package name
 // left out.
