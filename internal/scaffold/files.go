@@ -34,7 +34,7 @@ func PrepareFiles(root, design string, files []File, before ...Plan) (Plan, erro
 			return Plan{}, fmt.Errorf("%s: a design's files go under designs/%s, fixtures or scenarios", f.Path, design)
 		}
 	}
-	if err := checkCollisions(root, n); err != nil {
+	if err := checkCollisions(root, n, files); err != nil {
 		return Plan{}, err
 	}
 	p := Plan{Root: root, Names: n, Create: files}

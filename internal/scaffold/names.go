@@ -1,6 +1,7 @@
 package scaffold
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -81,30 +82,38 @@ func CheckEntity(entity string) error {
 	return nil
 }
 
-// declares lists, per package folder, the top-level identifiers the
-// scaffold adds there. fixtures and scenarios are single packages shared by
-// every design, so these must not be taken by another design's file.
-func (n Names) declares() map[string][]string {
-	p := pascal(n.Design)
-	return map[string][]string{
-		"fixtures":  {p, "New" + p, "New" + p + "At", "Seeded" + p},
-		"scenarios": {p + "Steady", n.Design + "Driver", "new" + p + "Driver"},
-	}
-}
+// sharedPackages are the package folders every design adds a file to:
+// fixtures and scenarios are single packages, so a design's file there
+// must not declare what another design's file does.
+var sharedPackages = []string{"fixtures", "scenarios"}
 
-// checkCollisions parses fixtures and scenarios (their package files, not
-// the external test packages) and refuses a name whose identifiers are
-// already declared there, e.g. a design "loader" against fixtures.Loader.
-func checkCollisions(root string, n Names) error {
-	for dir, idents := range n.declares() {
-		taken, err := topLevel(filepath.Join(root, dir), dir)
-		if err != nil {
-			return err
-		}
-		for _, id := range idents {
-			if where, ok := taken[id]; ok {
-				return refuse("design name %q: %s.%s is already declared (in %s/%s); the %s design's file would declare it too. Pick another name",
-					n.Design, dir, id, dir, where, n.Design)
+// checkCollisions refuses a design whose new files in a shared package
+// declare a top-level identifier that package already has, e.g. a design
+// "loader" against fixtures.Loader. The identifiers are read from the new
+// files themselves, so the scaffold's templates and the import's generator
+// are checked alike.
+func checkCollisions(root string, n Names, files []File) error {
+	for _, dir := range sharedPackages {
+		var taken map[string]string
+		for _, f := range files {
+			if filepath.Dir(f.Path) != dir || !strings.HasSuffix(f.Path, ".go") {
+				continue
+			}
+			if taken == nil {
+				var err error
+				if taken, err = topLevel(filepath.Join(root, dir), dir); err != nil {
+					return err
+				}
+			}
+			ids, err := declared(f.Path, f.Content, dir)
+			if err != nil {
+				return fmt.Errorf("%s: %w", f.Path, err)
+			}
+			for _, id := range ids {
+				if where, ok := taken[id]; ok {
+					return refuse("design name %q: %s.%s is already declared (in %s/%s); the %s design's file would declare it too. Pick another name",
+						n.Design, dir, id, dir, where, n.Design)
+				}
 			}
 		}
 	}
@@ -119,39 +128,54 @@ func topLevel(dir, pkg string) (map[string]string, error) {
 		return nil, err
 	}
 	taken := map[string]string{}
-	fset := token.NewFileSet()
 	for _, e := range entries {
 		if e.IsDir() || !strings.HasSuffix(e.Name(), ".go") {
 			continue
 		}
-		f, err := parser.ParseFile(fset, filepath.Join(dir, e.Name()), nil, parser.SkipObjectResolution)
+		ids, err := declared(filepath.Join(dir, e.Name()), nil, pkg)
 		if err != nil {
 			return nil, err
 		}
-		if f.Name.Name != pkg {
-			continue // an external test package: its names do not collide
+		for _, id := range ids {
+			taken[id] = e.Name()
 		}
-		for _, decl := range f.Decls {
-			switch d := decl.(type) {
-			case *ast.FuncDecl:
-				if d.Recv == nil {
-					taken[d.Name.Name] = e.Name()
-				}
-			case *ast.GenDecl:
-				for _, spec := range d.Specs {
-					switch s := spec.(type) {
-					case *ast.TypeSpec:
-						taken[s.Name.Name] = e.Name()
-					case *ast.ValueSpec:
-						for _, id := range s.Names {
-							taken[id.Name] = e.Name()
-						}
+	}
+	return taken, nil
+}
+
+// declared lists the top-level identifiers (not methods) of the Go file at
+// path, or of src when given, if it belongs to package pkg: an external
+// test package's names do not collide.
+func declared(path string, src []byte, pkg string) ([]string, error) {
+	var from any
+	if src != nil {
+		from = src
+	}
+	f, err := parser.ParseFile(token.NewFileSet(), path, from, parser.SkipObjectResolution)
+	if err != nil || f.Name.Name != pkg {
+		return nil, err
+	}
+	var ids []string
+	for _, decl := range f.Decls {
+		switch d := decl.(type) {
+		case *ast.FuncDecl:
+			if d.Recv == nil {
+				ids = append(ids, d.Name.Name)
+			}
+		case *ast.GenDecl:
+			for _, spec := range d.Specs {
+				switch s := spec.(type) {
+				case *ast.TypeSpec:
+					ids = append(ids, s.Name.Name)
+				case *ast.ValueSpec:
+					for _, id := range s.Names {
+						ids = append(ids, id.Name)
 					}
 				}
 			}
 		}
 	}
-	return taken, nil
+	return ids, nil
 }
 
 // entityFields are the example entity's attributes beside its key and

@@ -146,6 +146,23 @@ var _ = Describe("design names", Label("unit"), func() {
 		Entry("a name whose fixtures file exists", "batch", "fixtures/batch.go already exists"),
 	)
 
+	It("PrepareFiles reads what a generated file declares from the file itself, and refuses a name a shared package has", func() {
+		root := registrySnapshot()
+		before := treeHashes(root, ".")
+		files := []scaffold.File{
+			{Path: "designs/zed/schema.go", Content: []byte("package zed\n")},
+			{Path: "fixtures/zed.go", Content: []byte("package fixtures\n\ntype Zed struct{}\n\nfunc (Zed) Loader() {}\n\nvar ZedCount, Loader = 1, 2\n")},
+		}
+		_, err := scaffold.PrepareFiles(root, "zed", files)
+		Expect(err).To(MatchError(scaffold.ErrRefused))
+		Expect(err).To(MatchError(ContainSubstring("fixtures.Loader is already declared (in fixtures/loader.go)")), "a method named Loader does not collide; the variable does")
+		Expect(treeHashes(root, ".")).To(Equal(before))
+
+		files[1].Content = []byte("package fixtures\n\ntype Zed struct{}\n\nfunc (Zed) Loader() {}\n")
+		_, err = scaffold.PrepareFiles(root, "zed", files)
+		Expect(err).NotTo(HaveOccurred())
+	})
+
 	It("renders gofmt-clean files for a free name, and wires each registry with one line", func() {
 		root := registrySnapshot()
 		p, err := scaffold.Prepare(root, scaffold.Names{Design: "library", Entity: "book"})
