@@ -115,20 +115,20 @@ func (r *exprReader) predicate(item Item) (bool, error) {
 			return r.boolFunction(item, t.text)
 		}
 	}
-	left, err := r.condOperand(item)
+	left, err := r.operand(item, inCondition)
 	if err != nil {
 		return false, err
 	}
 	switch {
 	case r.keyword("BETWEEN"):
-		low, err := r.condOperand(item)
+		low, err := r.operand(item, inCondition)
 		if err != nil {
 			return false, err
 		}
 		if !r.keyword("AND") {
 			return false, r.errorf("BETWEEN wants AND")
 		}
-		high, err := r.condOperand(item)
+		high, err := r.operand(item, inCondition)
 		if err != nil {
 			return false, err
 		}
@@ -139,7 +139,7 @@ func (r *exprReader) predicate(item Item) (bool, error) {
 		}
 		found := false
 		for {
-			v, err := r.condOperand(item)
+			v, err := r.operand(item, inCondition)
 			if err != nil {
 				return false, err
 			}
@@ -154,7 +154,7 @@ func (r *exprReader) predicate(item Item) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	right, err := r.condOperand(item)
+	right, err := r.operand(item, inCondition)
 	if err != nil {
 		return false, err
 	}
@@ -183,34 +183,24 @@ func (r *exprReader) comparator() (string, error) {
 	return "", r.errorf("want a comparator, BETWEEN or IN")
 }
 
-// condOperand reads a value placeholder, a document path (nil when the
-// item lacks it) or size(path).
-func (r *exprReader) condOperand(item Item) (types.AttributeValue, error) {
-	t, ok := r.next()
-	switch {
-	case !ok:
-		return nil, r.errorf("want an operand")
-	case t.kind == tokValue:
-		return r.value(t)
-	case t.kind == tokName && t.text == "size" && r.accept("("):
-		v, err := r.pathValue(item)
-		if err != nil {
-			return nil, err
-		}
-		if err := r.expect(")"); err != nil {
-			return nil, err
-		}
-		if n, ok := sizeOf(v); ok {
-			return &types.AttributeValueMemberN{Value: n.String()}, nil
-		}
-		return nil, nil // size of nothing, or of a type without one: no operand
+// size evaluates size(path) in a condition, its name and opening
+// parenthesis read: the length of what the path holds, or no operand (nil)
+// when the item lacks the path or its type has no size.
+func (r *exprReader) size(item Item, name string) (types.AttributeValue, error) {
+	if name != "size" {
+		return nil, r.errorf("unknown function %s: a condition's operand calls size only", name)
 	}
-	p, err := r.path(t)
+	v, err := r.pathValue(item)
 	if err != nil {
 		return nil, err
 	}
-	v, _ := p.get(item)
-	return v, nil
+	if err := r.expect(")"); err != nil {
+		return nil, err
+	}
+	if n, ok := sizeOf(v); ok {
+		return &types.AttributeValueMemberN{Value: n.String()}, nil
+	}
+	return nil, nil
 }
 
 // pathValue reads a document path and returns its value in item (nil when
@@ -242,7 +232,7 @@ func (r *exprReader) boolFunction(item Item, name string) (bool, error) {
 		if err := r.expect(","); err != nil {
 			return false, err
 		}
-		arg, err := r.condOperand(item)
+		arg, err := r.operand(item, inCondition)
 		if err != nil {
 			return false, err
 		}

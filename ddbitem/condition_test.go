@@ -83,7 +83,7 @@ func TestConditionPrecedenceAndSyntax(t *testing.T) {
 			t.Errorf("Holds(%q) = %v, %v, want %v", c.expr, got, err, c.want)
 		}
 	}
-	for _, bad := range []string{"a = ", "a == :one", "a = :missing", "(a = :one", "a = :one b", "frobnicate(a)", "a BETWEEN :one", "#n = :one"} {
+	for _, bad := range []string{"a = ", "a == :one", "a = :missing", "(a = :one", "a = :one b", "frobnicate(a)", "length(a) = :one", "a = size(a, b)", "a BETWEEN :one", "#n = :one"} {
 		if got, err := (Condition{Expr: bad, Values: values}).Holds(stored); err == nil {
 			t.Errorf("Holds(%q) = %v, want an error", bad, got)
 		}

@@ -178,3 +178,38 @@ func (r *exprReader) path(first token) (docPath, error) {
 		}
 	}
 }
+
+// operandIn is the expression an operand is read in: it decides the
+// functions the operand may call and what a path the item lacks gives.
+type operandIn bool
+
+const (
+	inCondition operandIn = false // size(); a missing path is no operand (nil)
+	inSet       operandIn = true  // if_not_exists, list_append; a missing path is an error
+)
+
+// operand reads a value placeholder, a function call or a document path
+// (its value in item).
+func (r *exprReader) operand(item Item, in operandIn) (types.AttributeValue, error) {
+	t, ok := r.next()
+	switch {
+	case !ok:
+		return nil, r.errorf("want an operand")
+	case t.kind == tokValue:
+		return r.value(t)
+	case t.kind == tokName && r.accept("("):
+		if in == inSet {
+			return r.function(item, t.text)
+		}
+		return r.size(item, t.text)
+	}
+	p, err := r.path(t)
+	if err != nil {
+		return nil, err
+	}
+	v, found := p.get(item)
+	if !found && in == inSet {
+		return nil, r.errorf("path %v is not in the item", p)
+	}
+	return v, nil
+}

@@ -96,13 +96,13 @@ func (r *exprReader) action(item Item, verb string) (updateAction, error) {
 
 // setValue reads the right side of SET: an operand, or two joined by + or -.
 func (r *exprReader) setValue(item Item) (types.AttributeValue, error) {
-	left, err := r.operand(item)
+	left, err := r.operand(item, inSet)
 	if err != nil {
 		return nil, err
 	}
 	for _, op := range []string{"+", "-"} {
 		if r.accept(op) {
-			right, err := r.operand(item)
+			right, err := r.operand(item, inSet)
 			if err != nil {
 				return nil, err
 			}
@@ -112,35 +112,12 @@ func (r *exprReader) setValue(item Item) (types.AttributeValue, error) {
 	return left, nil
 }
 
-// operand reads a value, a path (its value in item) or one of the two
-// functions SET knows.
-func (r *exprReader) operand(item Item) (types.AttributeValue, error) {
-	t, ok := r.next()
-	switch {
-	case !ok:
-		return nil, r.errorf("want an operand")
-	case t.kind == tokValue:
-		return r.value(t)
-	case t.kind == tokName && r.accept("("):
-		return r.function(item, t.text)
-	}
-	p, err := r.path(t)
-	if err != nil {
-		return nil, err
-	}
-	v, found := p.get(item)
-	if !found {
-		return nil, r.errorf("path %v is not in the item", p)
-	}
-	return v, nil
-}
-
 // nextOperand reads a function's next argument: a comma, then an operand.
 func (r *exprReader) nextOperand(item Item) (types.AttributeValue, error) {
 	if err := r.expect(","); err != nil {
 		return nil, err
 	}
-	return r.operand(item)
+	return r.operand(item, inSet)
 }
 
 // function evaluates if_not_exists or list_append; the opening parenthesis
@@ -163,7 +140,7 @@ func (r *exprReader) function(item Item, name string) (types.AttributeValue, err
 			v = cur
 		}
 	case "list_append":
-		a, err := r.operand(item)
+		a, err := r.operand(item, inSet)
 		if err != nil {
 			return nil, err
 		}
