@@ -52,14 +52,16 @@ func TestConditionHolds(t *testing.T) {
 		{"AND binds before OR", expression.Or(name("Stock").Equal(val(1)), expression.And(name("Status").Equal(val("open")), name("Stock").Equal(val(10)))), stored, true},
 	}
 	for _, c := range cases {
-		expr, err := expression.NewBuilder().WithCondition(c.cond).Build()
-		if err != nil {
-			t.Fatalf("%s: build: %v", c.name, err)
-		}
-		got, err := Condition{Expr: *expr.Condition(), Names: expr.Names(), Values: expr.Values()}.Holds(c.item)
-		if err != nil || got != c.want {
-			t.Errorf("%s: Holds(%q) = %v, %v, want %v", c.name, *expr.Condition(), got, err, c.want)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			expr, err := expression.NewBuilder().WithCondition(c.cond).Build()
+			if err != nil {
+				t.Fatalf("build: %v", err)
+			}
+			got, err := Condition{Expr: *expr.Condition(), Names: expr.Names(), Values: expr.Values()}.Holds(c.item)
+			if err != nil || got != c.want {
+				t.Errorf("Holds(%q) = %v, %v, want %v", *expr.Condition(), got, err, c.want)
+			}
+		})
 	}
 }
 
@@ -78,10 +80,12 @@ func TestConditionPrecedenceAndSyntax(t *testing.T) {
 		{"", true},
 	}
 	for _, c := range cases {
-		got, err := Condition{Expr: c.expr, Values: values}.Holds(stored)
-		if err != nil || got != c.want {
-			t.Errorf("Holds(%q) = %v, %v, want %v", c.expr, got, err, c.want)
-		}
+		t.Run(c.expr, func(t *testing.T) {
+			got, err := Condition{Expr: c.expr, Values: values}.Holds(stored)
+			if err != nil || got != c.want {
+				t.Errorf("Holds(%q) = %v, %v, want %v", c.expr, got, err, c.want)
+			}
+		})
 	}
 	for _, bad := range []string{"a = ", "a == :one", "a = :missing", "(a = :one", "a = :one b", "frobnicate(a)", "length(a) = :one", "a = size(a, b)", "a BETWEEN :one", "#n = :one"} {
 		if got, err := (Condition{Expr: bad, Values: values}).Holds(stored); err == nil {

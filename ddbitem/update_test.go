@@ -92,22 +92,24 @@ func TestApplyUpdate(t *testing.T) {
 			item("PK", av("A"), "SK", av("1"), "a", av(2), "b", av(1))},
 	}
 	for _, c := range cases {
-		expr, err := expression.NewBuilder().WithUpdate(c.update).Build()
-		if err != nil {
-			t.Fatalf("%s: build: %v", c.name, err)
-		}
-		before := clone(c.old)
-		got, err := ApplyUpdate(c.old, key, *expr.Update(), expr.Names(), expr.Values())
-		if err != nil {
-			t.Errorf("%s: ApplyUpdate(%q): %v", c.name, *expr.Update(), err)
-			continue
-		}
-		if !reflect.DeepEqual(got, c.want) {
-			t.Errorf("%s: ApplyUpdate(%q)\n got  %v\n want %v", c.name, *expr.Update(), show(got), show(c.want))
-		}
-		if !reflect.DeepEqual(c.old, before) {
-			t.Errorf("%s: ApplyUpdate changed the old image", c.name)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			expr, err := expression.NewBuilder().WithUpdate(c.update).Build()
+			if err != nil {
+				t.Fatalf("build: %v", err)
+			}
+			before := clone(c.old)
+			got, err := ApplyUpdate(c.old, key, *expr.Update(), expr.Names(), expr.Values())
+			if err != nil {
+				t.Errorf("ApplyUpdate(%q): %v", *expr.Update(), err)
+				return
+			}
+			if !reflect.DeepEqual(got, c.want) {
+				t.Errorf("ApplyUpdate(%q)\n got  %v\n want %v", *expr.Update(), show(got), show(c.want))
+			}
+			if !reflect.DeepEqual(c.old, before) {
+				t.Error("ApplyUpdate changed the old image")
+			}
+		})
 	}
 }
 
@@ -122,9 +124,11 @@ func TestApplyUpdateRefuses(t *testing.T) {
 	names := map[string]string{"#a": "a", "#b": "b"}
 	values := map[string]types.AttributeValue{":v": av(1)}
 	for _, c := range cases {
-		if got, err := ApplyUpdate(nil, item("PK", av("A")), c.expr, names, values); err == nil {
-			t.Errorf("ApplyUpdate(%q) = %v, want an error (%s)", c.expr, show(got), c.why)
-		}
+		t.Run(c.expr, func(t *testing.T) {
+			if got, err := ApplyUpdate(nil, item("PK", av("A")), c.expr, names, values); err == nil {
+				t.Errorf("ApplyUpdate(%q) = %v, want an error (%s)", c.expr, show(got), c.why)
+			}
+		})
 	}
 }
 

@@ -195,13 +195,15 @@ func TestAWSExamples(t *testing.T) {
 				{After: sized("S", "A", 1500)}}}, table(5)},
 	}
 	for _, r := range rows {
-		got := map[string]float64{}
-		for _, c := range Account(examples.ItemSchema(), r.o) {
-			got[c.Target] += c.RCU + c.WCU
-		}
-		if !sameUnits(got, r.want) {
-			t.Errorf("%s: got %v, want %v\n\tsource: %s", r.name, got, r.want, r.source)
-		}
+		t.Run(r.name, func(t *testing.T) {
+			got := map[string]float64{}
+			for _, c := range Account(examples.ItemSchema(), r.o) {
+				got[c.Target] += c.RCU + c.WCU
+			}
+			if !sameUnits(got, r.want) {
+				t.Errorf("got %v, want %v\n\tsource: %s", got, r.want, r.source)
+			}
+		})
 	}
 	if lsiEntry >= ddbitem.Size(lsiItem) {
 		t.Fatalf("the LSI example's entry (%d B) must be smaller than its item", lsiEntry)

@@ -68,9 +68,11 @@ func TestClassify(t *testing.T) {
 		{"anything else", errors.New("boom"), 500, "other error"},
 	}
 	for _, c := range cases {
-		status, class := Classify(c.err)
-		if status != c.status || class != c.class {
-			t.Errorf("%s: Classify(%v) = %d %q, want %d %q", c.name, c.err, status, class, c.status, c.class)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			status, class := Classify(c.err)
+			if status != c.status || class != c.class {
+				t.Errorf("Classify(%v) = %d %q, want %d %q", c.err, status, class, c.status, c.class)
+			}
+		})
 	}
 }

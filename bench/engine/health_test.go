@@ -44,10 +44,12 @@ func TestInfrastructure(t *testing.T) {
 		{"anything else", errors.New("boom"), ""},
 	}
 	for _, c := range cases {
-		cause, ok := Infrastructure(c.err)
-		if cause != c.cause || ok != (c.cause != "") {
-			t.Errorf("%s: Infrastructure(%v) = %q %v, want %q", c.name, c.err, cause, ok, c.cause)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			cause, ok := Infrastructure(c.err)
+			if cause != c.cause || ok != (c.cause != "") {
+				t.Errorf("Infrastructure(%v) = %q %v, want %q", c.err, cause, ok, c.cause)
+			}
+		})
 	}
 }
 

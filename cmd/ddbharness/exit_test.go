@@ -31,9 +31,11 @@ func TestExitCode(t *testing.T) {
 		{"bad input wins over an interrupt", stopped, badInputf("x"), exitBadInput},
 	}
 	for _, c := range cases {
-		if got, _ := exitCode(c.ctx, c.err); got != c.want {
-			t.Errorf("%s: exit %d, want %d", c.name, got, c.want)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			if got, _ := exitCode(c.ctx, c.err); got != c.want {
+				t.Errorf("exit %d, want %d", got, c.want)
+			}
+		})
 	}
 	if testBedFailed(nil) != nil {
 		t.Error("testBedFailed(nil) is not nil")

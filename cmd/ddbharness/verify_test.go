@@ -27,23 +27,25 @@ func TestCheckGinkgoFlags(t *testing.T) {
 		{args: []string{"-h"}, wantErr: "help"},
 	}
 	for _, c := range cases {
-		filter, names, err := checkGinkgoFlags(c.args)
-		var bad badInput
-		switch {
-		case c.wantErr == "help":
-			if !errors.Is(err, flag.ErrHelp) {
-				t.Errorf("checkGinkgoFlags(%q) error = %v, want flag.ErrHelp", c.args, err)
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			filter, names, err := checkGinkgoFlags(c.args)
+			var bad badInput
+			switch {
+			case c.wantErr == "help":
+				if !errors.Is(err, flag.ErrHelp) {
+					t.Errorf("checkGinkgoFlags(%q) error = %v, want flag.ErrHelp", c.args, err)
+				}
+			case c.wantErr == "" && err != nil:
+				t.Errorf("checkGinkgoFlags(%q) error = %v, want none", c.args, err)
+			case c.wantErr != "" && (!errors.As(err, &bad) || !strings.Contains(err.Error(), c.wantErr)):
+				t.Errorf("checkGinkgoFlags(%q) error = %v, want bad input saying %q", c.args, err, c.wantErr)
+			case c.wantErr == "" && (filter != c.wantFilter || !slices.Equal(names, c.wantNames)):
+				t.Errorf("checkGinkgoFlags(%q) = %q, %q; want %q, %q", c.args, filter, names, c.wantFilter, c.wantNames)
 			}
-		case c.wantErr == "" && err != nil:
-			t.Errorf("checkGinkgoFlags(%q) error = %v, want none", c.args, err)
-		case c.wantErr != "" && (!errors.As(err, &bad) || !strings.Contains(err.Error(), c.wantErr)):
-			t.Errorf("checkGinkgoFlags(%q) error = %v, want bad input saying %q", c.args, err, c.wantErr)
-		case c.wantErr == "" && (filter != c.wantFilter || !slices.Equal(names, c.wantNames)):
-			t.Errorf("checkGinkgoFlags(%q) = %q, %q; want %q, %q", c.args, filter, names, c.wantFilter, c.wantNames)
-		}
-		if err != nil && strings.Contains(err.Error(), "\x1b[") {
-			t.Errorf("checkGinkgoFlags(%q) error has terminal colours: %q", c.args, err)
-		}
+			if err != nil && strings.Contains(err.Error(), "\x1b[") {
+				t.Errorf("checkGinkgoFlags(%q) error has terminal colours: %q", c.args, err)
+			}
+		})
 	}
 }
 

@@ -30,23 +30,25 @@ func TestNewScope(t *testing.T) {
 		{names: []string{"shop", "-v"}, wantErr: []string{`"-v" comes after a design name: flags go first`}},
 	}
 	for _, c := range cases {
-		s, err := newScope(c.names)
-		if c.wantErr == nil {
-			if err != nil || !slices.Equal(s.names(), c.wantNames) || s.named != (len(c.names) > 0) {
-				t.Errorf("newScope(%q) = %q (named %v), %v; want %q", c.names, s.names(), s.named, err, c.wantNames)
+		t.Run(strings.Join(c.names, " "), func(t *testing.T) {
+			s, err := newScope(c.names)
+			if c.wantErr == nil {
+				if err != nil || !slices.Equal(s.names(), c.wantNames) || s.named != (len(c.names) > 0) {
+					t.Errorf("newScope(%q) = %q (named %v), %v; want %q", c.names, s.names(), s.named, err, c.wantNames)
+				}
+				return
 			}
-			continue
-		}
-		var bad failure.BadInput
-		if !errors.As(err, &bad) {
-			t.Errorf("newScope(%q) error = %v, want bad input", c.names, err)
-			continue
-		}
-		for _, w := range c.wantErr {
-			if !strings.Contains(err.Error(), w) {
-				t.Errorf("newScope(%q) error = %q, want it to say %q", c.names, err, w)
+			var bad failure.BadInput
+			if !errors.As(err, &bad) {
+				t.Errorf("newScope(%q) error = %v, want bad input", c.names, err)
+				return
 			}
-		}
+			for _, w := range c.wantErr {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("newScope(%q) error = %q, want it to say %q", c.names, err, w)
+				}
+			}
+		})
 	}
 }
 
