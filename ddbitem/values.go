@@ -55,68 +55,58 @@ func formatNumber(r *big.Rat) string {
 // addTo is ADD on an existing attribute: a sum for numbers, a union for
 // sets of one type.
 func addTo(cur, v types.AttributeValue) (types.AttributeValue, error) {
-	switch c := cur.(type) {
-	case *types.AttributeValueMemberN:
+	if c, ok := cur.(*types.AttributeValueMemberN); ok {
 		n, ok := v.(*types.AttributeValueMemberN)
 		if !ok {
 			return nil, errTypes
 		}
 		return sumNumbers(c.Value, n.Value, false)
-	case *types.AttributeValueMemberSS:
-		s, ok := v.(*types.AttributeValueMemberSS)
-		if !ok {
-			return nil, errTypes
-		}
-		return &types.AttributeValueMemberSS{Value: union(c.Value, s.Value, strEq)}, nil
-	case *types.AttributeValueMemberNS:
-		s, ok := v.(*types.AttributeValueMemberNS)
-		if !ok {
-			return nil, errTypes
-		}
-		return &types.AttributeValueMemberNS{Value: union(c.Value, s.Value, numEq)}, nil
-	case *types.AttributeValueMemberBS:
-		s, ok := v.(*types.AttributeValueMemberBS)
-		if !ok {
-			return nil, errTypes
-		}
-		return &types.AttributeValueMemberBS{Value: union(c.Value, s.Value, bytes.Equal)}, nil
 	}
-	return nil, fmt.Errorf("ADD to %T: %w", cur, errTypes)
+	return setOp(cur, v, true)
 }
 
 // deleteFrom is DELETE: the set without the given elements, nil when
 // nothing is left (DynamoDB then removes the attribute).
 func deleteFrom(cur, v types.AttributeValue) (types.AttributeValue, error) {
+	return setOp(cur, v, false)
+}
+
+// setOp is ADD's union (add) or DELETE's difference of two sets of one
+// type, elements compared as DynamoDB does: numbers by value.
+func setOp(cur, v types.AttributeValue, add bool) (types.AttributeValue, error) {
 	switch c := cur.(type) {
 	case *types.AttributeValueMemberSS:
-		s, ok := v.(*types.AttributeValueMemberSS)
-		if !ok {
-			return nil, errTypes
+		if s, ok := v.(*types.AttributeValueMemberSS); ok {
+			return asSet(combine(c.Value, s.Value, strEq, add), func(e []string) types.AttributeValue { return &types.AttributeValueMemberSS{Value: e} })
 		}
-		if rest := minus(c.Value, s.Value, strEq); len(rest) > 0 {
-			return &types.AttributeValueMemberSS{Value: rest}, nil
-		}
-		return nil, nil
 	case *types.AttributeValueMemberNS:
-		s, ok := v.(*types.AttributeValueMemberNS)
-		if !ok {
-			return nil, errTypes
+		if s, ok := v.(*types.AttributeValueMemberNS); ok {
+			return asSet(combine(c.Value, s.Value, numEq, add), func(e []string) types.AttributeValue { return &types.AttributeValueMemberNS{Value: e} })
 		}
-		if rest := minus(c.Value, s.Value, numEq); len(rest) > 0 {
-			return &types.AttributeValueMemberNS{Value: rest}, nil
-		}
-		return nil, nil
 	case *types.AttributeValueMemberBS:
-		s, ok := v.(*types.AttributeValueMemberBS)
-		if !ok {
-			return nil, errTypes
+		if s, ok := v.(*types.AttributeValueMemberBS); ok {
+			return asSet(combine(c.Value, s.Value, bytes.Equal, add), func(e [][]byte) types.AttributeValue { return &types.AttributeValueMemberBS{Value: e} })
 		}
-		if rest := minus(c.Value, s.Value, bytes.Equal); len(rest) > 0 {
-			return &types.AttributeValueMemberBS{Value: rest}, nil
-		}
+	default:
+		return nil, fmt.Errorf("%s %T: %w", map[bool]string{true: "ADD to", false: "DELETE from"}[add], cur, errTypes)
+	}
+	return nil, errTypes
+}
+
+func combine[T any](set, other []T, eq func(a, b T) bool, add bool) []T {
+	if add {
+		return union(set, other, eq)
+	}
+	return minus(set, other, eq)
+}
+
+// asSet makes a set of elems, or nil when there are none: DynamoDB has no
+// empty set.
+func asSet[T any](elems []T, set func([]T) types.AttributeValue) (types.AttributeValue, error) {
+	if len(elems) == 0 {
 		return nil, nil
 	}
-	return nil, fmt.Errorf("DELETE from %T: %w", cur, errTypes)
+	return set(elems), nil
 }
 
 // union keeps set's order and appends the new elements of add. Adds are
