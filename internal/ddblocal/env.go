@@ -1,5 +1,3 @@
-// Package ddblocal finds, installs, starts and stops DynamoDB Local, and
-// builds SDK clients for whichever endpoint the harness talks to.
 package ddblocal
 
 import (
