@@ -29,7 +29,6 @@ func (d *Design) entity(f Facet) *Entity {
 		return all(e.Samples, func(it map[string]types.AttributeValue) bool { _, ok := it[attr]; return ok })
 	}
 	key := func(a Attribute, index string) {
-		a = t.typed(a)
 		if carried(a.AttributeName) && !slices.ContainsFunc(e.Keys, func(k *KeyUse) bool { return k.Attr == a.AttributeName }) {
 			e.Keys = append(e.Keys, &KeyUse{Attr: a.AttributeName, Index: index, Type: a.AttributeType})
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -121,13 +122,18 @@ func checkTable(t *Table, at string) error {
 				if k.AttributeType != "" {
 					declared[k.AttributeName] = k.AttributeType
 				}
-				indexKeys[k.AttributeName] = t.typed(k).AttributeType
 			}
 			switch ix.Projection.ProjectionType {
 			case "", "ALL", "KEYS_ONLY", "INCLUDE":
 			default:
 				return pathErr(p+".Projection.ProjectionType", fmt.Sprintf("%q: want ALL, KEYS_ONLY or INCLUDE", ix.Projection.ProjectionType))
 			}
+		}
+	}
+	t.typeIndexKeys()
+	for _, ix := range slices.Concat(t.GlobalSecondaryIndexes, t.LocalSecondaryIndexes) {
+		for _, k := range keyAttrs(ix.KeyAttributes) {
+			indexKeys[k.AttributeName] = k.AttributeType
 		}
 	}
 	facets := map[string]bool{}

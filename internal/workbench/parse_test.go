@@ -106,3 +106,30 @@ func TestParseRefusesTwoSamplesWhoseNumberKeysAreEqual(t *testing.T) {
 		t.Fatalf("Parse: %v, want the second sample refused as the first's key", err)
 	}
 }
+
+func TestParseTypesEveryIndexKey(t *testing.T) {
+	m, err := workbench.Parse([]byte(`{"ModelName": "Typed", "DataModel": [{"TableName": "typed",
+	  "KeyAttributes": {"PartitionKey": {"AttributeName": "PK", "AttributeType": "N"}, "SortKey": {"AttributeName": "SK", "AttributeType": "S"}},
+	  "NonKeyAttributes": [{"AttributeName": "Owner", "AttributeType": "S"}],
+	  "GlobalSecondaryIndexes": [
+	    {"IndexName": "Inverted", "KeyAttributes": {"PartitionKey": {"AttributeName": "SK"}, "SortKey": {"AttributeName": "PK"}}, "Projection": {"ProjectionType": "ALL"}},
+	    {"IndexName": "ByScore", "KeyAttributes": {"PartitionKey": {"AttributeName": "Owner"}, "SortKey": {"AttributeName": "Score"}}, "Projection": {"ProjectionType": "ALL"}},
+	    {"IndexName": "ByScoreN", "KeyAttributes": {"PartitionKey": {"AttributeName": "Score", "AttributeType": "N"}}, "Projection": {"ProjectionType": "ALL"}},
+	    {"IndexName": "ByTag", "KeyAttributes": {"PartitionKey": {"AttributeName": "Tag"}}, "Projection": {"ProjectionType": "ALL"}}],
+	  "TableData": [{"PK": {"N": "1"}, "SK": {"S": "a"}, "Owner": {"S": "o"}, "Score": {"N": "3"}, "Tag": {"S": "t"}}]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"Inverted": "S N", "ByScore": "S N", "ByScoreN": "N", "ByTag": "S"}
+	for _, ix := range m.DataModel[0].GlobalSecondaryIndexes {
+		t.Run(ix.IndexName, func(t *testing.T) {
+			got := ix.KeyAttributes.PartitionKey.AttributeType
+			if sk := ix.KeyAttributes.SortKey; sk != nil {
+				got += " " + sk.AttributeType
+			}
+			if got != want[ix.IndexName] {
+				t.Errorf("key types %q, want %q: the table's keys, its attributes, then another index type them; S when none does", got, want[ix.IndexName])
+			}
+		})
+	}
+}

@@ -27,13 +27,13 @@ func (t Table) Schema() designs.Schema {
 	for _, ix := range t.GlobalSecondaryIndexes {
 		s.GSIs = append(s.GSIs, index(ix, false))
 		for _, a := range keyAttrs(ix.KeyAttributes) {
-			note(t.typed(a))
+			note(a)
 		}
 	}
 	for _, ix := range t.LocalSecondaryIndexes {
 		s.LSIs = append(s.LSIs, index(ix, true))
 		if sk := ix.KeyAttributes.SortKey; sk != nil {
-			note(t.typed(*sk))
+			note(*sk)
 		}
 	}
 	if len(scalars) > 0 {
@@ -46,6 +46,22 @@ func (t Table) Schema() designs.Schema {
 		}
 	}
 	return s
+}
+
+// typeIndexKeys gives each index key the model leaves untyped its type
+// (see typed), once Parse has checked that the declarations agree, so that
+// what reads the table later finds every key typed.
+func (t *Table) typeIndexKeys() {
+	for _, list := range [][]Index{t.GlobalSecondaryIndexes, t.LocalSecondaryIndexes} {
+		for i := range list {
+			k := &list[i].KeyAttributes
+			for _, a := range []*Attribute{&k.PartitionKey, k.SortKey} {
+				if a != nil {
+					*a = t.typed(*a)
+				}
+			}
+		}
+	}
 }
 
 // typed fills an index key's type from the table's declarations when the
