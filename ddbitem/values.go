@@ -93,6 +93,7 @@ func setOp(cur, v types.AttributeValue, add bool) (types.AttributeValue, error) 
 	return nil, errTypes
 }
 
+// combine is the union of set and other (add), or set without other.
 func combine[T any](set, other []T, eq func(a, b T) bool, add bool) []T {
 	if add {
 		return union(set, other, eq)

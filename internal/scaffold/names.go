@@ -143,9 +143,10 @@ func topLevel(dir, pkg string) (map[string]string, error) {
 	return taken, nil
 }
 
-// declared lists the top-level identifiers (not methods) of the Go file at
-// path, or of src when given, if it belongs to package pkg: an external
-// test package's names do not collide.
+// declared lists the top-level identifiers of the Go file at path, or of
+// src when given, if it belongs to package pkg: an external test package's
+// names do not collide, nor do methods, init functions and blank names,
+// which a package may declare many times.
 func declared(path string, src []byte, pkg string) ([]string, error) {
 	var from any
 	if src != nil {
@@ -156,20 +157,25 @@ func declared(path string, src []byte, pkg string) ([]string, error) {
 		return nil, err
 	}
 	var ids []string
+	add := func(id *ast.Ident) {
+		if id.Name != "_" && id.Name != "init" {
+			ids = append(ids, id.Name)
+		}
+	}
 	for _, decl := range f.Decls {
 		switch d := decl.(type) {
 		case *ast.FuncDecl:
 			if d.Recv == nil {
-				ids = append(ids, d.Name.Name)
+				add(d.Name)
 			}
 		case *ast.GenDecl:
 			for _, spec := range d.Specs {
 				switch s := spec.(type) {
 				case *ast.TypeSpec:
-					ids = append(ids, s.Name.Name)
+					add(s.Name)
 				case *ast.ValueSpec:
 					for _, id := range s.Names {
-						ids = append(ids, id.Name)
+						add(id)
 					}
 				}
 			}
