@@ -14,8 +14,10 @@ import (
 func JSON(item Item) map[string]any { return jsonItem(item, false) }
 
 // CanonicalJSON is JSON with every number written by its exact value
-// (CanonicalNumber): two items render equal exactly when Equal holds, which
-// makes it the form for readable failures and for matching many items.
+// (CanonicalNumber): two items DynamoDB returns render equal exactly when
+// Equal holds, which makes it the form for readable failures and for
+// matching many items. (Equal also holds between a nil and an empty item,
+// which render null and {}.)
 func CanonicalJSON(item Item) map[string]any { return jsonItem(item, true) }
 
 func jsonItem(item Item, canonical bool) map[string]any {

@@ -59,8 +59,8 @@ func IsTransactionConflict(err error) bool {
 func retryConflicts(ctx context.Context, send func() error) error {
 	err := send()
 	for i := 0; i < ConflictRetries && IsTransactionConflict(err); i++ {
-		if conflictBackoff.Wait(ctx, i) != nil {
-			return errors.Join(ErrTransactionConflict, err)
+		if werr := conflictBackoff.Wait(ctx, i); werr != nil {
+			return errors.Join(ErrTransactionConflict, err, werr)
 		}
 		err = send()
 	}

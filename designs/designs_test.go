@@ -238,7 +238,8 @@ func TestBatchGetRefusesKeysBeforeAnyCall(t *testing.T) {
 	}
 }
 
-// Wait returns at once, with the context's error, once the context ended.
+// Wait returns with the context's error once the context ends: before the
+// wait or during it.
 func TestBackoffWaitStopsWithItsContext(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -248,5 +249,15 @@ func TestBackoffWaitStopsWithItsContext(t *testing.T) {
 	}
 	if waited := time.Since(start); waited > time.Minute {
 		t.Errorf("Wait took %s on an ended context", waited)
+	}
+
+	ctx, cancel = context.WithCancel(context.Background())
+	time.AfterFunc(10*time.Millisecond, cancel)
+	start = time.Now()
+	if err := (designs.Backoff{Base: time.Hour}).Wait(ctx, 0); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Wait = %v, want context.Canceled when the context ends during the wait", err)
+	}
+	if waited := time.Since(start); waited > time.Minute {
+		t.Errorf("Wait took %s after its context ended during the wait", waited)
 	}
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -135,22 +134,16 @@ func checkReads(s designs.Schema, o capacity.Observation, ref map[string]ddbitem
 	}
 }
 
-// itemID names an item by its primary key, as text (ddbitem.KeyText): an
-// imported design may key on numbers or binaries.
+// itemID names an item by its primary key (designs.Schema.KeyID): an
+// imported design may key on numbers, which DynamoDB compares by value, or
+// on binaries.
 func itemID(s designs.Schema, item ddbitem.Item) string {
-	id := keyString(item[s.PK])
-	if s.SK != "" {
-		id += " | " + keyString(item[s.SK])
+	GinkgoHelper()
+	id, ok := s.KeyID(item)
+	if !ok {
+		Fail(fmt.Sprintf("a key attribute of %s / %s is missing or not a string, number or binary: %v", s.PK, s.SK, item))
 	}
 	return id
-}
-
-func keyString(v types.AttributeValue) string {
-	t := ddbitem.KeyText(v)
-	if t == "" {
-		Fail(fmt.Sprintf("a key attribute is missing or not a string, number or binary: %#v", v))
-	}
-	return t
 }
 
 // storedItems reads the whole table, consistently, by primary key.

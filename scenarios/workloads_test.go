@@ -403,7 +403,7 @@ var _ = Describe("capacity attribution of known workloads", attributionSpecs, fu
 			func(ctx context.Context) error { _, err := t.ListMemberships(ctx, idp, 50, ""); return err })
 		m.call(ctx, agencies.ListAgencyMembersID, spent{{mainTable, agency}: {RCU: 1}},
 			func(ctx context.Context) error { _, err := t.ListAgencyMembers(ctx, ag.ID, 50, ""); return err })
-		m.finish(ctx, agency+" | "+agencies.AgencySK(ag.ID))
+		m.finish(ctx, itemID(agencies.Schema, agencies.Schema.Key(agency, agencies.AgencySK(ag.ID))))
 	})
 
 	It("charges a service's voucher to the sparse index and its new date to another year's partition", func(ctx SpecContext) {
@@ -504,13 +504,13 @@ var _ = Describe("capacity attribution of known workloads", attributionSpecs, fu
 		// and after that write: then they chain, one write after another,
 		// from the placed order to the order as stored.
 		want := spent{{mainTable, shop.UserOrdersPK(user.ID)}: {WCU: racers * rounds}}
-		status := func(img ddbitem.Item) string { return keyString(img["GSI1PK"]) }
+		status := func(img ddbitem.Item) string { return ddbitem.KeyText(img["GSI1PK"]) }
 		cur, left := placed, slices.Clone(writes)
 		for len(left) > 0 {
 			i := slices.IndexFunc(left, func(w capacity.Write) bool {
 				return ddbitem.Equal(w.Before, cur)
 			})
-			Expect(i).NotTo(Equal(-1), "no write took the order on from %s at %s; %d writes left", status(cur), keyString(cur["GSI1SK"]), len(left))
+			Expect(i).NotTo(Equal(-1), "no write took the order on from %s at %s; %d writes left", status(cur), ddbitem.KeyText(cur["GSI1SK"]), len(left))
 			// Each moves the order's GSI1 entry (its sort key is the
 			// change's time): 1 WCU on the partition of the status it left,
 			// 1 WCU on the one it joined.

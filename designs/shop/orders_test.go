@@ -23,7 +23,7 @@ func newStore(ctx context.Context) store {
 	s := store{user: createUsers(ctx, 1)[0]}
 	for range 3 {
 		p := fake.Product(brand.ID, cat.ID)
-		p.Stock = 100 // the fixtures' stock starts at 10: five orders of up to 3 could run out
+		p.Stock = 100 // the fixtures' stock may be as low as 10: five orders of up to 3 could run out
 		Expect(table.CreateProduct(ctx, p)).To(Succeed())
 		s.products = append(s.products, p)
 	}
