@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/ddbharness/ddbharness/bench"
@@ -108,7 +109,7 @@ func WriteHeat(w io.Writer, out bench.Outcome) error {
 	}
 	legendY := heatTop + heatRow*max(len(rows), 1) + 20
 	if drained {
-		p.f(`<text x="8" y="%d" fill="#555555">The %ds measured window; calls that ended in the drain after it are not shown.</text>`+"\n", legendY+34, seconds)
+		p.f(`<text x="8" y="%d" fill="#555555">The %ss measured window; calls that ended in the drain after it are not shown.</text>`+"\n", legendY+34, windowSeconds(out))
 	}
 	legend := heatScale
 	if out.Throttling != nil {
@@ -136,6 +137,16 @@ func heatSeconds(out bench.Outcome) int {
 	}
 	end := out.Started.Add(out.CapacitySpan())
 	return max(1, int(math.Ceil(end.Sub(r.Start).Seconds())))
+}
+
+// windowSeconds is the measured window's length in seconds, to a tenth:
+// heatSeconds' columns, which count whole seconds, may be one more.
+func windowSeconds(out bench.Outcome) string {
+	s := out.Capacity.Seconds
+	if !out.Started.IsZero() {
+		s = out.CapacitySpan().Seconds()
+	}
+	return strconv.FormatFloat(math.Round(s*10)/10, 'f', -1, 64)
 }
 
 // heatRows picks the keys to show: the HeatRows keys with the busiest

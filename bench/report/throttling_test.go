@@ -271,13 +271,15 @@ func TestHeatShowsTheMeasuredWindowOnly(t *testing.T) {
 func TestHeatShowsTheLastPartOfAWindowStartedMidSecond(t *testing.T) {
 	out := throttledSample()
 	out.Started = out.Started.Add(700 * time.Millisecond)
-	out.Duration, out.Capacity.Seconds = 2*time.Second, 2 // ends at 2.7 s: column 2 holds its last 0.7 s
+	out.Duration, out.Capacity.Seconds = 2*time.Second, 2                                                                                                         // ends at 2.7 s: column 2 holds its last 0.7 s
+	out.Throttling.Keys = append(out.Throttling.Keys, emulate.KeySecond{Target: designs.MainTable, Key: "CLIENT#1", Second: t0.Add(3 * time.Second), Refused: 5}) // in the drain
 	var b bytes.Buffer
 	if err := WriteHeat(&b, out); err != nil {
 		t.Fatal(err)
 	}
 	svg := b.String()
 	contains(t, HeatFile, svg, "2s: 300.0%, 10 attempts refused")
-	lacks(t, HeatFile, svg, "measured window; calls that ended in the drain")
+	contains(t, HeatFile, svg, "The 2s measured window; calls that ended in the drain after it are not shown.")
+	lacks(t, HeatFile, svg, "3s: ")
 	wellFormed(t, HeatFile, b.Bytes())
 }
