@@ -157,6 +157,9 @@ func RunLimited(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, l
 		return res, err
 	}
 	requests, duration := int64(out.Total.Requests), res.CapacitySpan()
+	if requests == 0 {
+		return res, nil // no call was made: nothing to model
+	}
 	if f := out.Failure; f != nil {
 		// The ledger stopped at the failure (metered.Cut); the rate it is
 		// modelled at counts the calls due before it, over the time before
@@ -164,14 +167,12 @@ func RunLimited(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, l
 		if f.At <= 0 {
 			return res, nil
 		}
-		if requests > 0 {
-			if requests, err = dueBefore(out, f.Time); err != nil {
-				return res, err
-			}
+		if requests, err = dueBefore(out, f.Time); err != nil {
+			return res, err
 		}
 	}
 	if requests == 0 {
-		return res, nil // no call was made, or none was due before the failure: nothing to model
+		return res, nil // no call was due before the failure: nothing to model
 	}
 	model := capacity.Model{
 		Schema:     sc.Design.Schema,

@@ -1,10 +1,13 @@
 package engine
 
 import (
+	"context"
 	"testing"
 	"time"
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
+
+	"github.com/ddbharness/ddbharness/workload"
 )
 
 // MakesCalls counts as the schedule does: the first call one interval
@@ -28,15 +31,17 @@ func TestMakesCallsCountsAsTheSchedule(t *testing.T) {
 			if got := MakesCalls(one, tc.d, tc.shard); got != tc.want {
 				t.Errorf("MakesCalls(1/s, %s, %d/%d) = %v, want %v", tc.d, tc.shard.I, tc.shard.N, got, tc.want)
 			}
-			var calls []time.Duration
-			paced(one, tc.d, func(hits uint64, at time.Duration) bool {
-				if tc.shard.owns(hits) {
-					calls = append(calls, at)
-				}
-				return true
-			})
-			if (len(calls) > 0) != tc.want {
-				t.Errorf("the schedule gives the shard calls at %v; MakesCalls says %v", calls, tc.want)
+			a := &attack{pacer: one, shard: tc.shard, total: 1,
+				steps: []step{{Step: workload.Step{Keys: workload.Uniform{}}, upto: 1, keys: 1}}}
+			tickets := make(chan ticket, 16)
+			a.schedule(context.Background(), time.Unix(0, 0), tc.d, tickets)
+			close(tickets)
+			var due []time.Time
+			for tk := range tickets {
+				due = append(due, tk.due)
+			}
+			if (len(due) > 0) != tc.want {
+				t.Errorf("the schedule gives the shard calls due at %v; MakesCalls says %v", due, tc.want)
 			}
 		})
 	}

@@ -22,9 +22,6 @@ func checkEndpoint(db DynamoDB) (remote bool, err error) {
 	} else {
 		endpoint = "an unknown endpoint"
 	}
-	if ddblocal.IsLoopback(endpoint) {
-		return false, nil // this machine's: nothing in the environment can forbid it
-	}
 	env, err := ddblocal.LoadEnv()
 	if err != nil {
 		return true, err
