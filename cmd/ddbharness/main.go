@@ -60,7 +60,7 @@ func usage() string {
 	b.WriteString("usage: ddbharness <command> [arguments]\n\ncommands:\n")
 	for _, c := range commands {
 		head := strings.TrimSpace(c.name + " " + c.args)
-		if len(head) < 24 {
+		if len(head) <= 22 {
 			fmt.Fprintf(&b, "  %-22s  %s\n", head, c.about)
 		} else {
 			fmt.Fprintf(&b, "  %s\n  %-22s  %s\n", head, "", c.about)

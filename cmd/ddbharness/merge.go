@@ -18,7 +18,7 @@ import (
 // report reads as if one machine had made all their calls.
 func runReport(args []string) error {
 	if len(args) == 0 || args[0] != "merge" {
-		return badInputf("report: want: ddbharness report merge [--out DIR] SHARD_DIR... (the report folders of every shard of one run)")
+		return badInputf("report: want: ddbharness report merge %s (the report folders of every shard of one run)", mergeArgs)
 	}
 	fs := newFlags("report merge", mergeArgs, "")
 	root := fs.String("out", "reports", "folder the merged report goes in")

@@ -53,7 +53,8 @@ type Ran struct {
 
 // Command runs name with args in dir, the environment plus env, and
 // returns what happened; it fails the spec only when the command cannot
-// start. Its output also goes to GinkgoWriter. The command runs in a
+// start (a command whose leftovers hold its output past orphanWait is
+// read as it exited). Its output also goes to GinkgoWriter. The command runs in a
 // process group of its own, which ends whole when ctx ends: a make or go
 // run whose children outlived it would otherwise hold the output open.
 func Command(ctx context.Context, dir string, env []string, name string, args ...string) Ran {
@@ -74,6 +75,10 @@ func Command(ctx context.Context, dir string, env []string, name string, args ..
 	case err == nil:
 	case errors.As(err, &exit):
 		r.Code = exit.ExitCode()
+	case errors.Is(err, exec.ErrWaitDelay):
+		// It exited, but something it left running held its output past
+		// orphanWait: its own exit code stands, and the output so far.
+		r.Code = cmd.ProcessState.ExitCode()
 	default:
 		Expect(err).NotTo(HaveOccurred(), "start %s", name)
 	}

@@ -78,7 +78,6 @@ func param(v *Var) string {
 	return out
 }
 
-// keyVars lists the distinct variables of the given layouts, in order.
 // vars are a pattern's parameters: the variables of the item's table key
 // for a Get, of the partition key for a Query.
 func (d *Design) vars(p *Pattern) []*Var {
@@ -88,6 +87,7 @@ func (d *Design) vars(p *Pattern) []*Var {
 	return keyVars(p.Key)
 }
 
+// keyVars lists the distinct variables of the given layouts, in order.
 func keyVars(ks ...*KeyUse) []*Var {
 	var out []*Var
 	for _, k := range ks {

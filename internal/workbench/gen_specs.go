@@ -2,7 +2,7 @@ package workbench
 
 import (
 	"fmt"
-	"math"
+	"math/big"
 	"slices"
 	"strconv"
 	"strings"
@@ -161,17 +161,21 @@ func (d *Design) absent(v *Var, keys ...*KeyUse) string {
 		if k == nil || k.Type != "N" || len(k.Segs) != 1 || k.Segs[0].Var != v {
 			continue
 		}
-		top := 0.0
+		// Exact arithmetic: number keys often are nanosecond timestamps,
+		// past what a float64 counts in ones.
+		top := new(big.Int)
 		for _, e := range d.Entities {
 			for _, it := range e.Samples {
 				if n, ok := it[k.Attr].(*types.AttributeValueMemberN); ok {
-					if f, err := strconv.ParseFloat(n.Value, 64); err == nil {
-						top = max(top, f)
+					if r, ok := new(big.Rat).SetString(n.Value); ok {
+						if f := new(big.Int).Quo(r.Num(), r.Denom()); f.Cmp(top) > 0 { // floor for positive values
+							top = f
+						}
 					}
 				}
 			}
 		}
-		return strconv.Quote(strconv.FormatFloat(math.Floor(top)+1, 'f', -1, 64))
+		return strconv.Quote(top.Add(top, big.NewInt(1)).String())
 	}
 	return `"no-such-key"`
 }

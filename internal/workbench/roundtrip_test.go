@@ -46,6 +46,11 @@ func TestExportThenImportGivesBackEachDesignsSchema(t *testing.T) {
 			if got, want := normal(imported.Schema), normal(d.Schema); !equalSchema(got, want) {
 				t.Errorf("the schema came back as\n%+v\nwant\n%+v", got, want)
 			}
+			for _, f := range m.DataModel[0].TableFacets {
+				if n := len(f.TableData); n < 1 || n > workbench.PerFacet {
+					t.Errorf("facet %s has %d sample items, want 1 to %d", f.FacetName, n, workbench.PerFacet)
+				}
+			}
 			// One entity per item type of the fixtures, named by it, each
 			// holding samples of its type only.
 			itemType := func(it map[string]types.AttributeValue) string {
@@ -213,4 +218,32 @@ func TestANumberKeyedModelImportsTheSameFilesEachTime(t *testing.T) {
 	if strings.Contains(specs, `"no-such-key"`) || !strings.Contains(specs, `"43"`) {
 		t.Errorf("the specs ask for a missing number key with text, or not with 43 (past every sample's 42):\n%s", specs)
 	}
+}
+
+// A number key past what a float64 counts in ones (a nanosecond
+// timestamp) still gets a missing key no sample has.
+func TestMissingNumberKeyIsExactPastFloatPrecision(t *testing.T) {
+	m, err := workbench.Parse([]byte(`{"ModelName": "Clock", "DataModel": [{"TableName": "clock",
+	  "KeyAttributes": {"PartitionKey": {"AttributeName": "At", "AttributeType": "N"}},
+	  "TableData": [{"At": {"N": "1700000000000000000"}}, {"At": {"N": "12.5"}}]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := workbench.Infer("clock", m.DataModel[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := d.Files(m.ModelName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if f.Path == "designs/clock/patterns_test.go" {
+			if specs := string(f.Content); !strings.Contains(specs, `"1700000000000000001"`) {
+				t.Errorf("the missing-key spec does not ask for 1700000000000000001, one past the largest sample:\n%s", specs)
+			}
+			return
+		}
+	}
+	t.Fatal("no designs/clock/patterns_test.go among the files")
 }
