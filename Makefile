@@ -43,7 +43,7 @@ export SCENARIO TARGET_RATE DURATION NAME ENTITY KEY GROUP DESIGN LIMITS CONFLIC
 .PHONY: verify test lint walkthrough faults deploy-check bench catalog new-design import-model export-model build clean check-go check-race
 
 ## verify: every access pattern of every design, proven on DynamoDB Local, plus the coverage gate (DESIGN=name: that design's suite, its scenario specs, lint and gate only)
-verify: check-race
+verify: check-go
 	$(GO) run $(BUILD_FLAGS) ./cmd/ddbharness verify $(GINKGO_FLAGS) $$DESIGN
 
 ## test: unit tests of pure code (key builders, cursors, the coverage gate); no DynamoDB

@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/ddbharness/ddbharness/internal/ddblocal"
+	"github.com/ddbharness/ddbharness/internal/failure"
 )
 
 // groups are the two ginkgo runs suites goes in at once: the design suites
@@ -147,4 +148,30 @@ func ginkgoBinary(ctx context.Context) (string, error) {
 		return "", fmt.Errorf("find ginkgo (go tool -n ginkgo): %w; run verify from the repository's root", err)
 	}
 	return strings.TrimSpace(string(out)), nil
+}
+
+// checkRaceDetector refuses a run that cannot build with Go's race
+// detector, which every suite runs under: it needs a C compiler and cgo.
+// The refusal says what to install, before anything starts.
+func checkRaceDetector(ctx context.Context) error {
+	out, err := exec.CommandContext(ctx, "go", "env", "CGO_ENABLED", "CC").Output()
+	if err != nil {
+		return fmt.Errorf("go env CGO_ENABLED CC: %w", err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) != 2 {
+		return fmt.Errorf("go env CGO_ENABLED CC printed %q", out)
+	}
+	cc := strings.Fields(lines[1])
+	if len(cc) == 0 {
+		return failure.BadInputf("verify: go env CC is empty: the specs run with Go's race detector, which needs a C compiler (install gcc, or set CC)")
+	}
+	if _, err := exec.LookPath(cc[0]); err != nil {
+		return failure.BadInputf("verify: no C compiler (%s) is on PATH: the specs run with Go's race detector, which needs one; install it (apt-get install gcc) and run again", cc[0])
+	}
+	// Checked after the compiler: Go turns cgo off when it finds none.
+	if lines[0] != "1" {
+		return failure.BadInputf("verify: CGO_ENABLED=%s: the specs run with Go's race detector, which needs cgo (unset CGO_ENABLED, or set it to 1)", lines[0])
+	}
+	return nil
 }

@@ -60,6 +60,9 @@ func Run(ctx context.Context, o Options) error {
 	if _, err := ddblocal.LoadEnv(); err != nil {
 		return failure.BadInputf("verify: %v", err) // a variable the run cannot use: refused before anything starts
 	}
+	if err := checkRaceDetector(ctx); err != nil {
+		return err
+	}
 	prep, err := prepare(ctx, sc, o.StartDynamo)
 	if err != nil {
 		return err
