@@ -190,24 +190,9 @@ func TestANumberKeyedModelImportsTheSameFilesEachTime(t *testing.T) {
 	if err != nil {
 		t.Fatalf("an index key typed by the table's declaration was refused: %v", err)
 	}
-	render := func() map[string]string {
-		d, err := workbench.Infer("readings", m.DataModel[0])
-		if err != nil {
-			t.Fatal(err)
-		}
-		files, err := d.Files(m.ModelName)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out := map[string]string{}
-		for _, f := range files {
-			out[f.Path] = string(f.Content)
-		}
-		return out
-	}
-	first := render()
+	first := render(t, "readings", m)
 	for range 10 {
-		if again := render(); !equalMap(again, first) {
+		if again := render(t, "readings", m); !equalMap(again, first) {
 			t.Fatal("two imports of one model wrote different files")
 		}
 	}
@@ -229,7 +214,20 @@ func TestMissingNumberKeyIsExactPastFloatPrecision(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := workbench.Infer("clock", m.DataModel[0])
+	specs, ok := render(t, "clock", m)["designs/clock/patterns_test.go"]
+	if !ok {
+		t.Fatal("no designs/clock/patterns_test.go among the files")
+	}
+	if !strings.Contains(specs, `"1700000000000000001"`) {
+		t.Errorf("the missing-key spec does not ask for 1700000000000000001, one past the largest sample:\n%s", specs)
+	}
+}
+
+// render imports the model's first table as the design name and returns
+// the files the import would write, by path.
+func render(t *testing.T, name string, m workbench.Model) map[string]string {
+	t.Helper()
+	d, err := workbench.Infer(name, m.DataModel[0])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,13 +235,9 @@ func TestMissingNumberKeyIsExactPastFloatPrecision(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	out := map[string]string{}
 	for _, f := range files {
-		if f.Path == "designs/clock/patterns_test.go" {
-			if specs := string(f.Content); !strings.Contains(specs, `"1700000000000000001"`) {
-				t.Errorf("the missing-key spec does not ask for 1700000000000000001, one past the largest sample:\n%s", specs)
-			}
-			return
-		}
+		out[f.Path] = string(f.Content)
 	}
-	t.Fatal("no designs/clock/patterns_test.go among the files")
+	return out
 }
