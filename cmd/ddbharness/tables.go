@@ -44,12 +44,8 @@ func runTables(ctx context.Context, args []string) error {
 	if err != nil {
 		return badInputf("tables: %v", err)
 	}
-	if env.Endpoint == "" {
-		return badInputf("tables: %s is not set: set it to the endpoint to look at (an embedded DynamoDB Local keeps nothing once its run ends)", ddblocal.EnvEndpoint)
-	}
-	if _, err := env.Reach(env.Endpoint, env.EndpointVar()); err != nil { // the shared message's fixes are a run's, not this command's
-		return badInputf("tables: %s=%s is not on this machine, and the harness sends nothing there without %s=1: set it to list (and with -delete delete) the %s* tables there with your AWS credentials",
-			env.EndpointVar(), ddblocal.Redact(env.Endpoint), ddblocal.EnvAllowRemote, designs.TablePrefix)
+	if err := checkTablesEndpoint(env); err != nil {
+		return err
 	}
 	db := ddblocal.Client(env.Endpoint)
 	listCtx, cancel := context.WithTimeout(ctx, tablesTimeout)
@@ -82,6 +78,26 @@ func runTables(ctx context.Context, args []string) error {
 	}
 	fmt.Printf("deleted %d of %d %s* table(s) on %s\n", deleted, len(found), designs.TablePrefix, ddblocal.Redact(env.Endpoint))
 	return errors.Join(errs...)
+}
+
+// checkTablesEndpoint refuses an environment tables cannot look at: no
+// endpoint set, or one off this machine without the opt-in. A refusal for
+// a remote endpoint gives this command's fix; the shared message's are a
+// run's ("unset the variable"), which tables needs.
+func checkTablesEndpoint(env ddblocal.Env) error {
+	if env.Endpoint == "" {
+		return badInputf("tables: %s is not set: set it to the endpoint to look at (an embedded DynamoDB Local keeps nothing once its run ends)", ddblocal.EnvEndpoint)
+	}
+	_, err := env.Reach(env.Endpoint, env.EndpointVar())
+	var remote *ddblocal.RemoteError
+	switch {
+	case errors.As(err, &remote):
+		return badInputf("tables: %s=%s is not on this machine, and the harness sends nothing there without %s=1: set it to list (and with -delete delete) the %s* tables there with your AWS credentials",
+			env.EndpointVar(), ddblocal.Redact(env.Endpoint), ddblocal.EnvAllowRemote, designs.TablePrefix)
+	case err != nil:
+		return badInputf("tables: %v", err)
+	}
+	return nil
 }
 
 // leftover is one of the harness's tables.

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -14,9 +13,7 @@ import (
 // before any request with this command's own fix: no "unset the
 // variable", which tables needs, and no run's tables to create.
 func TestTablesRefusesARemoteEndpointWithItsOwnFix(t *testing.T) {
-	t.Setenv(ddblocal.EnvEndpoint, "http://user:pw@203.0.113.7:8000") // TEST-NET-3: never reached
-	t.Setenv(ddblocal.EnvAllowRemote, "")
-	err := runTables(context.Background(), nil)
+	err := checkTablesEndpoint(ddblocal.Env{Endpoint: "http://user:pw@203.0.113.7:8000"}) // TEST-NET-3, no opt-in
 	var bad failure.BadInput
 	if !errors.As(err, &bad) {
 		t.Fatalf("runTables = %v, want bad input", err)
