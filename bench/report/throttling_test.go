@@ -267,12 +267,15 @@ func TestHeatShowsTheMeasuredWindowOnly(t *testing.T) {
 
 // A window that starts mid-second reaches one whole second further into
 // the capacity report's columns, which count from the first charge's
-// whole second: its last part is shown, not taken for the drain.
+// whole second: its last part is shown, not taken for the drain, and the
+// drain note gives the window's length, not its column count.
 func TestHeatShowsTheLastPartOfAWindowStartedMidSecond(t *testing.T) {
 	out := throttledSample()
 	out.Started = out.Started.Add(700 * time.Millisecond)
-	out.Duration, out.Capacity.Seconds = 2*time.Second, 2                                                                                                         // ends at 2.7 s: column 2 holds its last 0.7 s
-	out.Throttling.Keys = append(out.Throttling.Keys, emulate.KeySecond{Target: designs.MainTable, Key: "CLIENT#1", Second: t0.Add(3 * time.Second), Refused: 5}) // in the drain
+	// The window ends at 2.7 s: column 2 holds its last 0.7 s, and a refusal
+	// in second 3 came in the drain.
+	out.Duration, out.Capacity.Seconds = 2*time.Second, 2
+	out.Throttling.Keys = append(out.Throttling.Keys, emulate.KeySecond{Target: designs.MainTable, Key: "CLIENT#1", Second: t0.Add(3 * time.Second), Refused: 5})
 	var b bytes.Buffer
 	if err := WriteHeat(&b, out); err != nil {
 		t.Fatal(err)
