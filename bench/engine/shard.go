@@ -321,66 +321,26 @@ func awaitStart(ctx context.Context, name string, cfg config) time.Duration {
 
 // memorySeed routes a shard's seed to memory: the driver writes the same
 // items shard 1 writes to the table, so the instrumented client above it
-// knows them, and nothing reaches DynamoDB. After Done it forwards to the
+// knows them, and nothing reaches DynamoDB. After Done it routes to the
 // real client.
 type memorySeed struct {
-	designs.DB // the real client
-	sink       *ddbitem.Memory
-	seeding    atomic.Bool
+	designs.Routed
+	db      designs.DB // the real client
+	sink    *ddbitem.Memory
+	seeding atomic.Bool
 }
 
 func newMemorySeed(db designs.DB, s designs.Schema, table string) *memorySeed {
-	m := &memorySeed{DB: db, sink: ddbitem.NewMemory(s.ItemSchema(), table)}
+	m := &memorySeed{db: db, sink: ddbitem.NewMemory(s.ItemSchema(), table)}
+	m.Route = func(context.Context, designs.Operation) (designs.DB, error) {
+		if m.seeding.Load() {
+			return m.sink, nil
+		}
+		return m.db, nil
+	}
 	m.seeding.Store(true)
 	return m
 }
 
 // Done ends the seed: calls go to DynamoDB from now on.
 func (m *memorySeed) Done() { m.seeding.Store(false) }
-
-func (m *memorySeed) to() designs.DB {
-	if m.seeding.Load() {
-		return m.sink
-	}
-	return m.DB
-}
-
-func (m *memorySeed) GetItem(ctx context.Context, in *dynamodb.GetItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
-	return m.to().GetItem(ctx, in, opts...)
-}
-
-func (m *memorySeed) PutItem(ctx context.Context, in *dynamodb.PutItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.PutItemOutput, error) {
-	return m.to().PutItem(ctx, in, opts...)
-}
-
-func (m *memorySeed) UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.UpdateItemOutput, error) {
-	return m.to().UpdateItem(ctx, in, opts...)
-}
-
-func (m *memorySeed) DeleteItem(ctx context.Context, in *dynamodb.DeleteItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.DeleteItemOutput, error) {
-	return m.to().DeleteItem(ctx, in, opts...)
-}
-
-func (m *memorySeed) Query(ctx context.Context, in *dynamodb.QueryInput, opts ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
-	return m.to().Query(ctx, in, opts...)
-}
-
-func (m *memorySeed) Scan(ctx context.Context, in *dynamodb.ScanInput, opts ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error) {
-	return m.to().Scan(ctx, in, opts...)
-}
-
-func (m *memorySeed) BatchGetItem(ctx context.Context, in *dynamodb.BatchGetItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.BatchGetItemOutput, error) {
-	return m.to().BatchGetItem(ctx, in, opts...)
-}
-
-func (m *memorySeed) BatchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.BatchWriteItemOutput, error) {
-	return m.to().BatchWriteItem(ctx, in, opts...)
-}
-
-func (m *memorySeed) TransactGetItems(ctx context.Context, in *dynamodb.TransactGetItemsInput, opts ...func(*dynamodb.Options)) (*dynamodb.TransactGetItemsOutput, error) {
-	return m.to().TransactGetItems(ctx, in, opts...)
-}
-
-func (m *memorySeed) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput, opts ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
-	return m.to().TransactWriteItems(ctx, in, opts...)
-}
