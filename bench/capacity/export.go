@@ -239,10 +239,10 @@ func (l *Ledger) add(f LedgerFile) {
 		}
 	}
 	for _, row := range f.Patterns {
-		k := patternOp{row.Pattern, row.Op}
+		k := row.PatternOp
 		p := l.patterns[k]
 		if p == nil {
-			p = &PatternUsage{Pattern: row.Pattern, Op: row.Op}
+			p = &PatternUsage{PatternOp: PatternOp{row.Pattern, row.Op}}
 			l.patterns[k] = p
 		}
 		p.Calls += row.Calls
@@ -253,10 +253,10 @@ func (l *Ledger) add(f LedgerFile) {
 		p.LocalCharged += row.LocalCharged
 	}
 	for _, row := range f.Disagreements {
-		k := diffKey{patternOp{row.Pattern, row.Op}, row.Target}
+		k := diffKey{row.PatternOp, row.Target}
 		d := l.diffs[k]
 		if d == nil {
-			d = &Disagreement{Pattern: row.Pattern, Op: row.Op, Target: row.Target}
+			d = &Disagreement{PatternOp: PatternOp{row.Pattern, row.Op}, Target: row.Target}
 			l.diffs[k] = d
 		}
 		if d.Differing == 0 && row.Differing > 0 {

@@ -34,7 +34,7 @@ type Ledger struct {
 	base        int64                       // the second once rows count from
 	based       bool                        // base is set
 	targets     map[string]*targetStats
-	patterns    map[patternOp]*PatternUsage
+	patterns    map[PatternOp]*PatternUsage
 	diffs       map[diffKey]*Disagreement
 	items       *spill.Map[itemKey, itemTrack]      // by the ids of the key texts
 	loose       map[string]itemTrack                // items whose KeyID itemKey cannot rebuild
@@ -410,16 +410,9 @@ type collectionTrack struct {
 	grows        int // writes that enlarged it
 }
 
-// patternOp is one operation of one pattern: a pattern that reads, then
-// writes in a transaction, has a row for each.
-type patternOp struct {
-	pattern designs.PatternID
-	op      designs.Operation
-}
-
 // diffKey is one pattern operation's figure on one target.
 type diffKey struct {
-	patternOp
+	PatternOp
 	target string
 }
 
@@ -435,7 +428,7 @@ func NewLedgerKeys(s designs.Schema, names *keytab.Table) *Ledger {
 		keys:        map[slotID]*keyStats{},
 		once:        spill.New[slotID, onceRow](ledgerRows),
 		targets:     map[string]*targetStats{},
-		patterns:    map[patternOp]*PatternUsage{},
+		patterns:    map[PatternOp]*PatternUsage{},
 		diffs:       map[diffKey]*Disagreement{},
 		items:       spill.New[itemKey, itemTrack](ledgerRows),
 		loose:       map[string]itemTrack{},
@@ -470,10 +463,10 @@ func (l *Ledger) Observe(o Observation) []Charge {
 
 // record adds the charges to the cells, slots, targets and pattern.
 func (l *Ledger) record(o Observation, charges []Charge) {
-	p := l.patterns[patternOp{o.Pattern, o.Op}]
+	p := l.patterns[o.patternOp()]
 	if p == nil {
-		p = &PatternUsage{Pattern: o.Pattern, Op: o.Op}
-		l.patterns[patternOp{o.Pattern, o.Op}] = p
+		p = &PatternUsage{PatternOp: PatternOp{o.Pattern, o.Op}}
+		l.patterns[o.patternOp()] = p
 	}
 	p.Calls++
 	if o.Filtered || o.Counted {

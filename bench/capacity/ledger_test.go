@@ -69,7 +69,7 @@ func TestLedgerComparesWithLocal(t *testing.T) {
 		l.Observe(get)
 	}
 	r := Model{Schema: schema, Requests: 6, Duration: time.Second}.Analyze(l)
-	want := Disagreement{Pattern: "AP-03", Op: designs.TransactWriteItems, Target: designs.MainTable,
+	want := Disagreement{PatternOp: PatternOp{"AP-03", designs.TransactWriteItems}, Target: designs.MainTable,
 		Calls: 3, Differing: 3, Units: 12, LocalUnits: 6, ExampleUnits: 4, ExampleLocal: 2}
 	if len(r.Disagreements) != 1 || r.Disagreements[0] != want {
 		t.Errorf("Analyze().Disagreements = %+v, want only %+v", r.Disagreements, want)

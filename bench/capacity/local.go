@@ -8,6 +8,15 @@ import (
 	"github.com/ddbharness/ddbharness/designs"
 )
 
+// PatternOp is one operation of one pattern: a pattern that reads, then
+// writes in a transaction, has a row for each.
+type PatternOp struct {
+	Pattern designs.PatternID `json:"pattern"`
+	Op      designs.Operation `json:"op"`
+}
+
+func (o Observation) patternOp() PatternOp { return PatternOp{o.Pattern, o.Op} }
+
 // PatternUsage is one pattern's capacity over a run: the units AWS's rules
 // give (RCU, WCU) and the units DynamoDB Local reported (Local, over the
 // LocalCalls that carried a figure and were compared).
@@ -18,18 +27,17 @@ import (
 // those calls, LocalCharged were charged at Local's own figure because the
 // items they evaluated were not known.
 type PatternUsage struct {
-	Pattern      designs.PatternID `json:"pattern"`
-	Op           designs.Operation `json:"op"`
-	Calls        int64             `json:"calls"`
-	RCU          float64           `json:"rcu"`
-	WCU          float64           `json:"wcu"`
-	Local        float64           `json:"local_units"`
-	LocalCalls   int64             `json:"local_calls"`
-	Filtered     int64             `json:"filtered_calls,omitempty"`
-	Counted      int64             `json:"counted_calls,omitempty"`
-	Evaluated    int64             `json:"evaluated_items,omitempty"`
-	Returned     int64             `json:"returned_items,omitempty"`
-	LocalCharged int64             `json:"local_charged_calls,omitempty"`
+	PatternOp
+	Calls        int64   `json:"calls"`
+	RCU          float64 `json:"rcu"`
+	WCU          float64 `json:"wcu"`
+	Local        float64 `json:"local_units"`
+	LocalCalls   int64   `json:"local_calls"`
+	Filtered     int64   `json:"filtered_calls,omitempty"`
+	Counted      int64   `json:"counted_calls,omitempty"`
+	Evaluated    int64   `json:"evaluated_items,omitempty"`
+	Returned     int64   `json:"returned_items,omitempty"`
+	LocalCharged int64   `json:"local_charged_calls,omitempty"`
 }
 
 // Evaluating is how many of the pattern's calls filtered or counted: the
@@ -42,15 +50,14 @@ func (p PatternUsage) Evaluating() int64 { return max(p.Filtered, p.Counted) }
 // Differing disagreed; Units and LocalUnits sum both figures over all Calls,
 // and the example is the first call that disagreed.
 type Disagreement struct {
-	Pattern      designs.PatternID `json:"pattern"`
-	Op           designs.Operation `json:"op"`
-	Target       string            `json:"target"`
-	Calls        int64             `json:"calls"`
-	Differing    int64             `json:"differing"`
-	Units        float64           `json:"units"`
-	LocalUnits   float64           `json:"local_units"`
-	ExampleUnits float64           `json:"example_units"`
-	ExampleLocal float64           `json:"example_local_units"`
+	PatternOp
+	Target       string  `json:"target"`
+	Calls        int64   `json:"calls"`
+	Differing    int64   `json:"differing"`
+	Units        float64 `json:"units"`
+	LocalUnits   float64 `json:"local_units"`
+	ExampleUnits float64 `json:"example_units"`
+	ExampleLocal float64 `json:"example_local_units"`
 }
 
 // wholeCall is the Disagreement.Target of a call whose Local figure came
@@ -122,7 +129,7 @@ func capUnits(c types.Capacity) float64 {
 
 // compare sets one call's charges beside Local's figures, per target.
 func (l *Ledger) compare(o Observation, charges []Charge, local map[string]float64) {
-	p := l.patterns[patternOp{o.Pattern, o.Op}]
+	p := l.patterns[o.patternOp()]
 	p.LocalCalls++
 	ours := map[string]float64{}
 	for _, c := range charges {
@@ -139,10 +146,10 @@ func (l *Ledger) compare(o Observation, charges []Charge, local map[string]float
 		}
 	}
 	for target, u := range ours {
-		k := diffKey{patternOp{o.Pattern, o.Op}, target}
+		k := diffKey{o.patternOp(), target}
 		d := l.diffs[k]
 		if d == nil {
-			d = &Disagreement{Pattern: o.Pattern, Op: o.Op, Target: target}
+			d = &Disagreement{PatternOp: PatternOp{o.Pattern, o.Op}, Target: target}
 			l.diffs[k] = d
 		}
 		d.Calls++

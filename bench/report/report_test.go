@@ -148,9 +148,9 @@ func sampleCapacity() capacity.Report {
 		Cost: capacity.Cost{Region: "us-east-1", TableClass: "Standard", PriceDate: "2026-05-01", Source: "https://aws.amazon.com/dynamodb/pricing/",
 			RCUPerRequest: 0.82, WCUPerRequest: 2.5, OnDemand: 3.2313, Provisioned: 0.9876, Utilization: 0.7},
 		Patterns: []capacity.PatternUsage{
-			{Pattern: "AP-03", Op: designs.TransactWriteItems, Calls: 15, WCU: 150, Local: 75, LocalCalls: 15},
-			{Pattern: "AP-06", Op: designs.Query, Calls: 30, RCU: 45, Local: 45, LocalCalls: 30},
-			{Pattern: "AP-07", Op: designs.Query, Calls: 15, RCU: 7.5, Local: 6, LocalCalls: 12, Filtered: 15,
+			{PatternOp: capacity.PatternOp{Pattern: "AP-03", Op: designs.TransactWriteItems}, Calls: 15, WCU: 150, Local: 75, LocalCalls: 15},
+			{PatternOp: capacity.PatternOp{Pattern: "AP-06", Op: designs.Query}, Calls: 30, RCU: 45, Local: 45, LocalCalls: 30},
+			{PatternOp: capacity.PatternOp{Pattern: "AP-07", Op: designs.Query}, Calls: 15, RCU: 7.5, Local: 6, LocalCalls: 12, Filtered: 15,
 				Evaluated: 60, Returned: 15, LocalCharged: 3},
 		},
 		Warm: &capacity.WarmCeiling{Target: designs.MainTable, Side: "WRU", Limit: "4,000 WRU/s warm throughput of a new on-demand table",
@@ -159,7 +159,7 @@ func sampleCapacity() capacity.Report {
 			{Name: "write unit", Value: 1024, Unit: "bytes", Basis: "documented", Source: "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/read-write-operations.html"},
 			{Name: "growth counted in doublings from the warm throughput", Basis: "inferred", Source: "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/warm-throughput.html"},
 		},
-		Disagreements: []capacity.Disagreement{{Pattern: "AP-03", Op: designs.TransactWriteItems, Target: designs.MainTable,
+		Disagreements: []capacity.Disagreement{{PatternOp: capacity.PatternOp{Pattern: "AP-03", Op: designs.TransactWriteItems}, Target: designs.MainTable,
 			Calls: 15, Differing: 15, Units: 150, LocalUnits: 75, ExampleUnits: 10, ExampleLocal: 5}},
 		Findings: []string{
 			`The hottest partition key of the table is "CLIENT#1" (75% of its 3×WCU+RCU weight, mostly AP-03).`,

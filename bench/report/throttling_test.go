@@ -79,13 +79,13 @@ func throttledCapacity() capacity.Report {
 		Rate: 5.71, Factor: 0.286, Pattern: "AP-03"}
 	r.Warm = nil
 	r.Patterns = []capacity.PatternUsage{
-		{Pattern: "AP-03", Op: designs.TransactWriteItems, Calls: 12, WCU: 120, Local: 60, LocalCalls: 12},
-		{Pattern: "AP-06", Op: designs.Query, Calls: 24, RCU: 36, Local: 36, LocalCalls: 24},
-		{Pattern: "AP-07", Op: designs.Query, Calls: 12, RCU: 6, Local: 5, LocalCalls: 10, Filtered: 12,
+		{PatternOp: capacity.PatternOp{Pattern: "AP-03", Op: designs.TransactWriteItems}, Calls: 12, WCU: 120, Local: 60, LocalCalls: 12},
+		{PatternOp: capacity.PatternOp{Pattern: "AP-06", Op: designs.Query}, Calls: 24, RCU: 36, Local: 36, LocalCalls: 24},
+		{PatternOp: capacity.PatternOp{Pattern: "AP-07", Op: designs.Query}, Calls: 12, RCU: 6, Local: 5, LocalCalls: 10, Filtered: 12,
 			Evaluated: 48, Returned: 12, LocalCharged: 2},
-		{Pattern: "AP-08", Op: designs.UpdateItem, Calls: 12, WCU: 12, Local: 12, LocalCalls: 12},
+		{PatternOp: capacity.PatternOp{Pattern: "AP-08", Op: designs.UpdateItem}, Calls: 12, WCU: 12, Local: 12, LocalCalls: 12},
 	}
-	r.Disagreements = []capacity.Disagreement{{Pattern: "AP-03", Op: designs.TransactWriteItems, Target: designs.MainTable,
+	r.Disagreements = []capacity.Disagreement{{PatternOp: capacity.PatternOp{Pattern: "AP-03", Op: designs.TransactWriteItems}, Target: designs.MainTable,
 		Calls: 12, Differing: 12, Units: 120, LocalUnits: 60, ExampleUnits: 10, ExampleLocal: 5}}
 	r.Findings = []string{
 		`The hottest partition key of the table is "CLIENT#1" (75% of its 3×WCU+RCU weight, mostly AP-03); its partition reaches 30 RCU/s or 10 WCU/s per partition (DynamoDB's limits × 0.01) at 5.71 requests/s of this mix.`,
