@@ -48,15 +48,10 @@ var reservedEntity = []string{"table", "schema", "design", "catalog", "seed", "o
 // name; the message names the rule broken. It does not look at the
 // repository: Prepare does that.
 func CheckName(name string) error {
+	if err := checkWord(name, "design name", "ddbharness new-design library", "its Go package name, part of every table name"); err != nil {
+		return err
+	}
 	switch {
-	case name == "":
-		return refuse("no design name: give one, e.g. ddbharness new-design library")
-	case !nameRule.MatchString(name):
-		return refuse("design name %q: a design name is its Go package name: lower-case letters and digits, starting with a letter (e.g. library, orders2)", name)
-	case len(name) > MaxNameLen:
-		return refuse("design name %q: at most %d characters (it is part of every table name)", name, MaxNameLen)
-	case token.IsKeyword(name):
-		return refuse("design name %q: a Go keyword cannot name a package", name)
 	case types.Universe.Lookup(name) != nil:
 		return refuse("design name %q: a predeclared Go identifier (like string, len, nil) would be shadowed by the package name", name)
 	case slices.Contains(reservedDesign, name):
@@ -67,17 +62,28 @@ func CheckName(name string) error {
 
 // CheckEntity refuses an entity name the templates cannot use.
 func CheckEntity(entity string) error {
-	switch {
-	case entity == "":
-		return refuse("no entity name: give one, e.g. -entity book (default %s)", DefaultEntity)
-	case !nameRule.MatchString(entity):
-		return refuse("entity name %q: lower-case letters and digits, starting with a letter (e.g. book, which becomes the Go type Book)", entity)
-	case len(entity) > MaxNameLen:
-		return refuse("entity name %q: at most %d characters", entity, MaxNameLen)
-	case token.IsKeyword(entity):
-		return refuse("entity name %q: a Go keyword names the example's file and storage type", entity)
-	case slices.Contains(reservedEntity, entity):
+	if err := checkWord(entity, "entity name", "-entity "+DefaultEntity, "the example's Go type and file (book: type Book, book.go)"); err != nil {
+		return err
+	}
+	if slices.Contains(reservedEntity, entity) {
 		return refuse("entity name %q: reserved: the design package already declares %s (reserved: %s)", entity, pascal(entity), strings.Join(reservedEntity, ", "))
+	}
+	return nil
+}
+
+// checkWord refuses a name that is not a lower-case Go word of at most
+// MaxNameLen characters; the message says what the name is, how to give
+// one, and what it becomes.
+func checkWord(name, what, give, becomes string) error {
+	switch {
+	case name == "":
+		return refuse("no %s: give one, e.g. %s", what, give)
+	case !nameRule.MatchString(name):
+		return refuse("%s %q: lower-case letters and digits, starting with a letter: it becomes %s", what, name, becomes)
+	case len(name) > MaxNameLen:
+		return refuse("%s %q: at most %d characters: it becomes %s", what, name, MaxNameLen, becomes)
+	case token.IsKeyword(name):
+		return refuse("%s %q: a Go keyword cannot be %s", what, name, becomes)
 	}
 	return nil
 }
@@ -223,13 +229,10 @@ func CheckKeyShape(n Names) error {
 // checkAttr refuses an attribute name (a key or group, which becomes a Go
 // field, parameter and local) the generated code cannot take.
 func checkAttr(what, flag, name string, n Names) error {
+	if err := checkWord(name, what, flag, "a Go field, parameter and local (isbn: field Isbn); change "+flag); err != nil {
+		return err
+	}
 	switch {
-	case !nameRule.MatchString(name):
-		return refuse("%s %q: lower-case letters and digits, starting with a letter (e.g. isbn, which becomes the field Isbn); change %s", what, name, flag)
-	case len(name) > MaxNameLen:
-		return refuse("%s %q: at most %d characters; change %s", what, name, MaxNameLen, flag)
-	case token.IsKeyword(name):
-		return refuse("%s %q: a Go keyword cannot name the parameter it becomes; change %s", what, name, flag)
 	case types.Universe.Lookup(name) != nil:
 		return refuse("%s %q: a predeclared Go identifier (like string, len, nil) would be shadowed by the parameter it becomes; change %s", what, name, flag)
 	case name == n.Design:
