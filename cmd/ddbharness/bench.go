@@ -30,8 +30,7 @@ import (
 // report, and runs no further scenario; so does a failing test bed (the
 // embedded DynamoDB Local exiting, calls failing for infrastructure
 // reasons), whose report says so.
-func runBench(ctx context.Context, args []string) error {
-	fs := newFlags("bench", benchArgs, "")
+func runBench(ctx context.Context, fs *flag.FlagSet, args []string) error {
 	list := fs.Bool("list", false, "list the scenarios and exit")
 	target := fs.Float64("target-rate", 0, "forecast throttling at this many requests per second of the mix (0: no forecast)")
 	duration := fs.Duration("duration", 0, "measure each scenario this long instead of its own duration (above 0, like 20s or 2m)")

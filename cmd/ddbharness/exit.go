@@ -62,9 +62,12 @@ func exitCode(ctx context.Context, err error) (code int, message string) {
 }
 
 // noArgs runs a command that takes no arguments, refusing any.
-func noArgs(cmd string, args []string, run func() error) error {
-	if len(args) > 0 {
-		return badInputf("%s takes no arguments, got %q (see ddbharness help)", cmd, args)
+func noArgs(fs *flag.FlagSet, args []string, run func() error) error {
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return badInputf("%s takes no arguments, got %q (see ddbharness help)", fs.Name(), fs.Args())
 	}
 	return run()
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"testing"
 )
 
@@ -43,12 +44,26 @@ func TestExitCode(t *testing.T) {
 }
 
 func TestNoArgs(t *testing.T) {
-	ran := false
-	err := noArgs("catalog", []string{"x"}, func() error { ran = true; return nil })
-	if code, _ := exitCode(context.Background(), err); code != exitBadInput || ran {
-		t.Errorf("catalog x: exit %d, ran %v; want exit %d and nothing run", code, ran, exitBadInput)
+	cases := []struct {
+		name string
+		args []string
+		want int
+		ran  bool
+	}{
+		{"none", nil, exitOK, true},
+		{"an argument", []string{"x"}, exitBadInput, false},
+		{"-h", []string{"-h"}, exitOK, false},
+		{"a flag it does not have", []string{"-x"}, exitBadInput, false},
 	}
-	if err := noArgs("catalog", nil, func() error { ran = true; return nil }); err != nil || !ran {
-		t.Errorf("catalog: %v, ran %v", err, ran)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ran := false
+			fs := newFlags("catalog", "", "")
+			fs.SetOutput(io.Discard)
+			err := noArgs(fs, c.args, func() error { ran = true; return nil })
+			if code, _ := exitCode(context.Background(), err); code != c.want || ran != c.ran {
+				t.Errorf("catalog %q: exit %d, ran %v; want exit %d, ran %v", c.args, code, ran, c.want, c.ran)
+			}
+		})
 	}
 }

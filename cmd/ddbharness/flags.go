@@ -4,19 +4,12 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"strings"
 )
 
-// The arguments of the commands with flags, as the command list and each
-// command's -h show them.
-const (
-	benchArgs     = "[flags] [SCENARIO|DESIGN|all ...]"
-	lintArgs      = "[-json] [-pool N] [DESIGN ...]"
-	newDesignArgs = "[-entity NAME] [-key ATTR] [-group ATTR|none] DESIGN"
-	importArgs    = "[-name NAME] MODEL.json"
-	exportArgs    = "[-out FILE] DESIGN"
-	tablesArgs    = "[-delete] [-older-than D]"
-	mergeArgs     = "[--out DIR] SHARD_DIR..."
-)
+// mergeArgs are the arguments of report merge, the one command below
+// another, which makes its own flag set.
+const mergeArgs = "[--out DIR] SHARD_DIR..."
 
 // newFlags makes a command's flag set: errors come back to the caller,
 // which says them as bad input, and -h prints the usage line (name and
@@ -24,7 +17,7 @@ const (
 func newFlags(name, args, about string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: ddbharness %s %s\n", name, args)
+		fmt.Fprintf(fs.Output(), "usage: ddbharness %s\n", strings.TrimSpace(name+" "+args))
 		if about != "" {
 			fmt.Fprintf(fs.Output(), "\n%s\n\n", about)
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"strings"
@@ -15,8 +16,7 @@ import (
 // DynamoDB's limits, on fixtures seeded in memory: no DynamoDB is needed.
 // Findings are advice, so lint exits 0 with findings; it fails only when a
 // design is unknown or cannot be seeded.
-func runLint(ctx context.Context, args []string) error {
-	fs := newFlags("lint", lintArgs, "")
+func runLint(ctx context.Context, fs *flag.FlagSet, args []string) error {
 	asJSON := fs.Bool("json", false, "print the findings as one JSON array")
 	pool := fs.Int("pool", lint.DefaultPool, fmt.Sprintf("entities to seed, %d to %d (half as many are seeded too, to see what grows)", minLintPool, maxLintPool))
 	if err := parseFlags(fs, args); err != nil {

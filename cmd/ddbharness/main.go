@@ -15,6 +15,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"os/signal"
@@ -26,31 +27,33 @@ import (
 // commands is every command, in the order usage lists them.
 var commands = []command{
 	{"verify", "[ginkgo flags] [DESIGN ...]", "prove every access pattern of every design (or of those named) on DynamoDB Local", runVerify},
-	{"bench", benchArgs, "run load scenarios (default: each design's default) and write reports", runBench},
+	{"bench", "[flags] [SCENARIO|DESIGN|all ...]", "run load scenarios (default: each design's default) and write reports", runBench},
 	{"coverage", "REPORT.json", "check a Ginkgo JSON report against the catalogs", withoutCtx(coverage)},
-	{"catalog", "", "list every design's access patterns", func(_ context.Context, args []string) error {
-		return noArgs("catalog", args, func() error { return catalog(os.Stdout) })
+	{"catalog", "", "list every design's access patterns", func(_ context.Context, fs *flag.FlagSet, args []string) error {
+		return noArgs(fs, args, func() error { return catalog(os.Stdout) })
 	}},
-	{"local", "", "run DynamoDB Local in the foreground until Ctrl-C", func(ctx context.Context, args []string) error {
-		return noArgs("local", args, func() error { return local(ctx) })
+	{"local", "", "run DynamoDB Local in the foreground until Ctrl-C", func(ctx context.Context, fs *flag.FlagSet, args []string) error {
+		return noArgs(fs, args, func() error { return local(ctx) })
 	}},
-	{"new-design", newDesignArgs, "scaffold designs/DESIGN, its fixtures and scenario, and wire them in", withoutCtx(newDesign)},
-	{"import-model", importArgs, "a design (package, specs on its sample data, fixtures, scenario) from a NoSQL Workbench model", importModel},
-	{"export-model", exportArgs, "a design as a NoSQL Workbench model, its fixtures as sample items", exportModel},
-	{"lint", lintArgs, "check designs against DynamoDB's limits on seeded fixtures (no DynamoDB)", runLint},
-	{"tables", tablesArgs, "list the ddbh-* tables left on AWS_ENDPOINT_URL_DYNAMODB (a killed run's), or delete them", runTables},
+	{"new-design", "[-entity NAME] [-key ATTR] [-group ATTR|none] DESIGN", "scaffold designs/DESIGN, its fixtures and scenario, and wire them in", withoutCtx(newDesign)},
+	{"import-model", "[-name NAME] MODEL.json", "a design (package, specs on its sample data, fixtures, scenario) from a NoSQL Workbench model", importModel},
+	{"export-model", "[-out FILE] DESIGN", "a design as a NoSQL Workbench model, its fixtures as sample items", exportModel},
+	{"lint", "[-json] [-pool N] [DESIGN ...]", "check designs against DynamoDB's limits on seeded fixtures (no DynamoDB)", runLint},
+	{"tables", "[-delete] [-older-than D]", "list the ddbh-* tables left on AWS_ENDPOINT_URL_DYNAMODB (a killed run's), or delete them", runTables},
 	{"report", "merge " + mergeArgs, "merge the report folders of every shard of one run (bench --shard) into one report", withoutCtx(runReport)},
 }
 
 // command is one of ddbharness's commands: its name, the arguments usage
-// shows and what it does.
+// shows and what it does. run gets a flag set named after the command,
+// whose -h prints the name, arguments and about: a command with flags
+// adds them to it and parses its arguments with it.
 type command struct {
 	name, args, about string
-	run               func(ctx context.Context, args []string) error
+	run               func(ctx context.Context, fs *flag.FlagSet, args []string) error
 }
 
-func withoutCtx(run func(args []string) error) func(context.Context, []string) error {
-	return func(_ context.Context, args []string) error { return run(args) }
+func withoutCtx(run func(fs *flag.FlagSet, args []string) error) func(context.Context, *flag.FlagSet, []string) error {
+	return func(_ context.Context, fs *flag.FlagSet, args []string) error { return run(fs, args) }
 }
 
 // usage lists the commands; a command whose name and arguments fit in the
@@ -90,7 +93,8 @@ func main() {
 		fmt.Fprintf(os.Stderr, "ddbharness: unknown command %q\n\n%s", name, usage())
 		os.Exit(exitBadInput)
 	}
-	code, msg := exitCode(ctx, commands[i].run(ctx, args))
+	c := commands[i]
+	code, msg := exitCode(ctx, c.run(ctx, newFlags(c.name, c.args, c.about), args))
 	if msg != "" {
 		fmt.Fprintf(os.Stderr, "ddbharness: %s\n", msg)
 	}

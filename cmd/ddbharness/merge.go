@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -16,7 +17,7 @@ import (
 // runReport runs `ddbharness report merge [--out DIR] DIR...`: the report
 // folders of every shard of one run, merged into one run folder whose
 // report reads as if one machine had made all their calls.
-func runReport(args []string) error {
+func runReport(_ *flag.FlagSet, args []string) error {
 	if len(args) == 0 || args[0] != "merge" {
 		return badInputf("report: want: ddbharness report merge %s (the report folders of every shard of one run)", mergeArgs)
 	}

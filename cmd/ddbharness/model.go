@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -18,8 +19,7 @@ import (
 // importModel turns a NoSQL Workbench model into design packages in the
 // repository at the current folder; a bad model or a taken name is bad
 // input (exit 2) and writes nothing.
-func importModel(ctx context.Context, args []string) error {
-	fs := newFlags("import-model", importArgs, "")
+func importModel(ctx context.Context, fs *flag.FlagSet, args []string) error {
 	name := fs.String("name", "", "the design's name (default: the model's name, lower case); a model of several tables gets one design per table, this name plus the table's")
 	file, err := oneArg(fs, args, "model file")
 	if err != nil {
@@ -84,8 +84,7 @@ const exportPool = 200
 
 // exportModel writes a design as a NoSQL Workbench model: to stdout, or
 // to -out. Its sample items are the design's fixtures, seeded in memory.
-func exportModel(ctx context.Context, args []string) error {
-	fs := newFlags("export-model", exportArgs, "")
+func exportModel(ctx context.Context, fs *flag.FlagSet, args []string) error {
 	out := fs.String("out", "", "the file to write (default: standard output)")
 	name, err := oneArg(fs, args, "design")
 	if err != nil {

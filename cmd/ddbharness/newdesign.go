@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 
@@ -13,8 +14,7 @@ import (
 // repository root: the generated imports and the two registry files are
 // found from there. It prints what it wrote and the commands that take the
 // new design from green specs to a bench report.
-func newDesign(args []string) error {
-	fs := newFlags("new-design", newDesignArgs, "")
+func newDesign(fs *flag.FlagSet, args []string) error {
 	entity := fs.String("entity", scaffold.DefaultEntity, "the example entity, lower case (book becomes type Book)")
 	key := fs.String("key", scaffold.DefaultKey, "the attribute identifying the entity, lower case (isbn becomes field Isbn, given by the caller); "+
 		scaffold.DefaultKey+": a generated KSUID")

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -27,8 +28,7 @@ const tablesTimeout = time.Minute
 // --delete: what a run killed without a chance to clean up (SIGKILL, a
 // lost machine) leaves behind. It never touches any other table, and off
 // this machine it needs the same opt-in as every run.
-func runTables(ctx context.Context, args []string) error {
-	fs := newFlags("tables", tablesArgs, fmt.Sprintf("lists (and with -delete deletes) the %s* tables on %s", designs.TablePrefix, ddblocal.EnvEndpoint))
+func runTables(ctx context.Context, fs *flag.FlagSet, args []string) error {
 	del := fs.Bool("delete", false, "delete the listed tables")
 	older := fs.Duration("older-than", 0, "only tables created at least this long ago (0 or more; 0: all), to spare a run in progress")
 	if err := parseFlags(fs, args); err != nil {

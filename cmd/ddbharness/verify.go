@@ -16,10 +16,11 @@ import (
 	"github.com/ddbharness/ddbharness/internal/verify"
 )
 
-// runVerify runs ddbharness verify: args are ginkgo's run flags, then
-// design names. The flags are checked here and the names by verify.Run,
-// both before anything starts; verify.Run does the rest.
-func runVerify(ctx context.Context, args []string) error {
+// runVerify runs ddbharness verify: args are ginkgo's run flags (so not
+// the command's flag set), then design names. The flags are checked here
+// and the names by verify.Run, both before anything starts; verify.Run
+// does the rest.
+func runVerify(ctx context.Context, _ *flag.FlagSet, args []string) error {
 	filter, names, err := checkGinkgoFlags(args)
 	if err != nil {
 		return err
@@ -100,11 +101,12 @@ func plain(err error) string {
 }
 
 // coverage is the gate alone, for a report from a hand-run ginkgo.
-func coverage(args []string) error {
-	if len(args) != 1 {
-		return badInputf("usage: ddbharness coverage REPORT.json (from ginkgo --json-report)")
+func coverage(fs *flag.FlagSet, args []string) error {
+	file, err := oneArg(fs, args, "JSON report (from ginkgo --json-report)")
+	if err != nil {
+		return err
 	}
-	reports, err := verify.ReadReports(args[0])
+	reports, err := verify.ReadReports(file)
 	if err != nil {
 		return badInputf("coverage: %v: give the JSON report a ginkgo run wrote (--json-report=FILE)", err)
 	}

@@ -150,6 +150,8 @@ var _ = Describe("help", Label("faults"), func() {
 		Entry("bench --help", "usage: ddbharness bench", "bench", "--help"),
 		Entry("lint -h", "usage: ddbharness lint", "lint", "-h"),
 		Entry("tables -h", "usage: ddbharness tables", "tables", "-h"),
+		Entry("catalog -h, a command without flags", "usage: ddbharness catalog", "catalog", "-h"),
+		Entry("coverage -h", "usage: ddbharness coverage REPORT.json", "coverage", "-h"),
 	)
 })
 
