@@ -26,7 +26,7 @@ import (
 
 // commands is every command, in the order usage lists them.
 var commands = []command{
-	{"verify", "[ginkgo flags] [DESIGN ...]", "prove every access pattern of every design (or of those named) on DynamoDB Local", runVerify},
+	{"verify", "[ginkgo run flags] [DESIGN ...]", "prove every access pattern of every design (or of those named) on DynamoDB Local", runVerify},
 	{"bench", "[flags] [SCENARIO|DESIGN|all ...]", "run load scenarios (default: each design's default) and write reports", runBench},
 	{"coverage", "REPORT.json", "check a Ginkgo JSON report against the catalogs", withoutCtx(coverage)},
 	{"catalog", "", "list every design's access patterns", func(_ context.Context, fs *flag.FlagSet, args []string) error {

@@ -16,12 +16,16 @@ import (
 	"github.com/ddbharness/ddbharness/internal/verify"
 )
 
-// runVerify runs ddbharness verify: args are ginkgo's run flags (so not
-// the command's flag set), then design names. The flags are checked here
-// and the names by verify.Run, both before anything starts; verify.Run
-// does the rest.
-func runVerify(ctx context.Context, _ *flag.FlagSet, args []string) error {
+// runVerify runs ddbharness verify: args are ginkgo's run flags, then
+// design names; the command's own flag set only gives -h its first lines.
+// The flags are checked here and the names by verify.Run, both before
+// anything starts; verify.Run does the rest.
+func runVerify(ctx context.Context, fs *flag.FlagSet, args []string) error {
 	filter, names, err := checkGinkgoFlags(args)
+	if errors.Is(err, flag.ErrHelp) {
+		fs.Usage()
+		fmt.Fprint(fs.Output(), verifyHelp)
+	}
 	if err != nil {
 		return err
 	}
@@ -45,7 +49,6 @@ func checkGinkgoFlags(args []string) (filter string, names []string, err error) 
 	}
 	rest, err := fs.Parse(args)
 	if errors.Is(err, flag.ErrHelp) {
-		fmt.Print(verifyUsage)
 		return "", nil, err
 	}
 	if err != nil {
@@ -77,12 +80,12 @@ func ginkgoFlags(args, names []string) []string {
 	return slices.Clone(flags)
 }
 
-const verifyUsage = `usage: ddbharness verify [ginkgo run flags] [DESIGN ...]
-       (make verify [DESIGN='shop ...'] [GINKGO_FLAGS='...'])
+// verifyHelp follows the usage line and about of verify's -h.
+const verifyHelp = `From make: make verify [DESIGN='shop ...'] [GINKGO_FLAGS='...']
 
-Proves every access pattern of every design on DynamoDB Local and gates on
-catalog coverage. Flags go to ginkgo (go tool ginkgo help run lists them);
-a --label-filter narrows the gate to the catalog patterns it selects:
+The run gates on catalog coverage. Flags go to ginkgo (go tool ginkgo help
+run lists them); a --label-filter narrows the gate to the catalog patterns
+it selects:
   ddbharness verify --label-filter='design:shop && AP-03'
 Design names narrow the run to those designs: their suites, the scenario
 specs labelled with them, their lint and their coverage gate:
