@@ -17,13 +17,16 @@ import (
 // runReport runs `ddbharness report merge [--out DIR] DIR...`: the report
 // folders of every shard of one run, merged into one run folder whose
 // report reads as if one machine had made all their calls.
-func runReport(_ *flag.FlagSet, args []string) error {
-	if len(args) == 0 || args[0] != "merge" {
+func runReport(cmd *flag.FlagSet, args []string) error {
+	if err := parseFlags(cmd, args); err != nil {
+		return err
+	}
+	if cmd.Arg(0) != "merge" {
 		return badInputf("report: want: ddbharness report merge %s (the report folders of every shard of one run)", mergeArgs)
 	}
 	fs := newFlags("report merge", mergeArgs, "")
 	root := fs.String("out", "reports", "folder the merged report goes in")
-	if err := parseFlags(fs, args[1:]); err != nil {
+	if err := parseFlags(fs, cmd.Args()[1:]); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {

@@ -152,6 +152,7 @@ var _ = Describe("help", Label("faults"), func() {
 		Entry("tables -h", "usage: ddbharness tables", "tables", "-h"),
 		Entry("catalog -h, a command without flags", "usage: ddbharness catalog", "catalog", "-h"),
 		Entry("coverage -h", "usage: ddbharness coverage REPORT.json", "coverage", "-h"),
+		Entry("report -h, a command with a subcommand", "usage: ddbharness report merge", "report", "-h"),
 		Entry("verify -h: ginkgo's flags, with the command's own usage line", "usage: ddbharness verify [ginkgo run flags]", "verify", "-h"),
 	)
 })
