@@ -182,7 +182,9 @@ next:
 	for _, m := range merged {
 		i := m.s.consume(e, now, m.key, m.u)
 		id := keySlot{m.s.id, e.names.ID(m.key)}
-		e.m.consumed(m.s, i, id.key, now, m.u)
+		if i >= 0 { // key "" is the budget's alone
+			e.m.consumed(m.s, i, id.key, now, m.u)
+		}
 		e.learn(id, m.u)
 	}
 }

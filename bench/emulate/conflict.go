@@ -15,18 +15,21 @@ import (
 //   - a PutItem, UpdateItem or DeleteItem of an item an ongoing
 //     TransactWriteItems includes fails with TransactionConflictException;
 //   - a TransactWriteItems with an item another ongoing TransactWriteItems
-//     (or TransactGetItems) includes is cancelled, reason
-//     TransactionConflict for that action;
+//     includes is cancelled, reason TransactionConflict for that action;
 //   - a TransactGetItems with an item an ongoing TransactWriteItems,
 //     BatchWriteItem, PutItem, UpdateItem or DeleteItem writes is cancelled
 //     the same way.
 //
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/transaction-apis.html
-// (transaction conflict handling). The second rule's TransactGetItems half
-// is inferred from the API reference's TransactionCanceledException, which
-// says an ongoing TransactGetItems conflicts with a concurrent write. How
-// long a request is "ongoing" AWS does not say: here, from the attempt the
-// emulator lets through to its answer (inferred).
+// (transaction conflict handling). A write that meets an ongoing
+// TransactGetItems goes through: the API reference's
+// TransactionCanceledException says the TransactGetItems is the one that
+// fails. That failure is not emulated: the read has already gone to
+// DynamoDB Local, and it answers as if alone. How long a request is
+// "ongoing" AWS does not say: here, from the attempt the emulator lets
+// through to its answer (inferred).
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html
+// (TransactionCanceledException).
 
 // request kinds, for conflicts.
 const (
@@ -38,7 +41,7 @@ const (
 )
 
 // holds counts the requests in flight on one item, by kind.
-type holds struct{ txWrites, txGets, writes int32 }
+type holds struct{ txWrites, writes int32 }
 
 // itemID names an item for conflicts: its table and primary key ("" with
 // conflicts off, which follows no item).
@@ -76,7 +79,7 @@ func (e *Emulator) conflicts(c *call) []bool {
 		case kindWrite:
 			hit = h.txWrites > 0
 		case kindTxWrite:
-			hit = h.txWrites > 0 || h.txGets > 0
+			hit = h.txWrites > 0
 		case kindTxGet:
 			hit = h.txWrites > 0 || h.writes > 0
 		}
@@ -90,8 +93,9 @@ func (e *Emulator) conflicts(c *call) []bool {
 	return out
 }
 
-// hold marks c's items in flight (by = 1) or no longer (by = -1). Call
-// with e.mu held.
+// hold marks c's items in flight (by = 1) or no longer (by = -1): those
+// of writes only, since nothing DynamoDB refuses meets a read in flight.
+// Call with e.mu held.
 func (e *Emulator) hold(c *call, by int32) {
 	if e.cfg.NoConflicts {
 		return
@@ -105,8 +109,6 @@ func (e *Emulator) hold(c *call, by int32) {
 		switch c.kind {
 		case kindTxWrite:
 			h.txWrites += by
-		case kindTxGet:
-			h.txGets += by
 		case kindWrite, kindBatchWrite:
 			h.writes += by
 		}

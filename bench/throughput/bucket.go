@@ -30,10 +30,15 @@ func (b *Bucket) Open(now int64) bool {
 	return b.tokens > 0
 }
 
-// Take debits u units at now (a negative u gives them back).
+// Take debits u units at now. A negative u gives them back, up to the
+// bucket's size: units held by a call in flight while the bucket refilled
+// to full were never missing.
 func (b *Bucket) Take(now int64, u float64) {
 	b.refill(now)
 	b.tokens -= u
+	if u < 0 {
+		b.tokens = min(b.tokens, b.size)
+	}
 }
 
 // Rate is the units the bucket adds per second.

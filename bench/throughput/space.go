@@ -63,7 +63,7 @@ type partition struct {
 	bucket [2]Bucket
 	sec    int64
 	keys   map[string]float64 // units (both sides, against their limits) per value in sec
-	use    float64            // the larger side's share of the limit in sec
+	used   [2]float64         // units of each side in sec
 	hot    time.Duration      // how long it has been hot without a break
 }
 
@@ -193,9 +193,17 @@ func (s *Space) Drain(part, side int, now int64, units float64) {
 // Consume debits u units on the partition of key and on the space's
 // budget, follows the partition's heat, and returns the partition; isolated
 // says the second that began moved a hot value to a partition of its own
-// (the newest, Count()-1).
+// (the newest, Count()-1). Key "" (a Scan, a charge no key addressed) is
+// the budget's alone, as in Admit and Hold: part -1.
 func (s *Space) Consume(key string, u [2]float64, now int64) (part int, isolated bool) {
 	s.Tick(now)
+	if key == "" {
+		for side := range 2 {
+			s.spend(now, side, u[side])
+			s.cur[side] += u[side]
+		}
+		return -1, false
+	}
 	i := s.Partition(key)
 	p := s.part(i, now)
 	isolated = s.tickPartition(p, now)
@@ -206,10 +214,9 @@ func (s *Space) Consume(key string, u [2]float64, now int64) (part int, isolated
 		p.bucket[side].Take(now, u[side])
 		s.spend(now, side, u[side])
 		s.cur[side] += u[side]
+		p.used[side] += u[side]
 	}
-	share := max(u[Read]/s.limit[Read], u[Write]/s.limit[Write])
-	p.keys[key] += share
-	p.use += share
+	p.keys[key] += max(u[Read]/s.limit[Read], u[Write]/s.limit[Write])
 	return i, isolated
 }
 
@@ -266,7 +273,7 @@ func (s *Space) tickPartition(p *partition, now int64) (isolated bool) {
 		return false
 	}
 	switch {
-	case p.sec != 0 && sec == p.sec+1 && p.use >= HotShare:
+	case p.sec != 0 && sec == p.sec+1 && max(p.used[Read]/s.limit[Read], p.used[Write]/s.limit[Write]) >= HotShare:
 		p.hot += time.Second
 	default:
 		p.hot = 0
@@ -276,7 +283,7 @@ func (s *Space) tickPartition(p *partition, now int64) (isolated bool) {
 		p.hot = 0
 		isolated = true
 	}
-	p.sec, p.use = sec, 0
+	p.sec, p.used = sec, [2]float64{}
 	clear(p.keys)
 	return isolated
 }

@@ -62,3 +62,51 @@ func TestHotPartitionIsolatesItsHottestValue(t *testing.T) {
 		t.Errorf("isolated %v, %d partitions, hot on %d, cold on %d; want hot alone on partition 1", isolated, s.Count(), s.Partition("hot"), s.Partition("cold"))
 	}
 }
+
+// Heat is each side's share of its own limit: reads at 45% of the read
+// limit beside writes at 45% of the write limit are neither side at the
+// hot share, however long they last.
+func TestHeatIsEachSideApart(t *testing.T) {
+	s := NewSpace(Config{Scale: 0.01, Partitions: 1, IsolateAfter: 2 * time.Second}, sec)
+	lim := s.Limit()
+	for i := int64(1); i <= 6; i++ {
+		_, a := s.Consume("reader", [2]float64{0.45 * lim[Read], 0}, i*sec)
+		_, b := s.Consume("writer", [2]float64{0, 0.45 * lim[Write]}, i*sec)
+		if a || b {
+			t.Fatalf("second %d isolated a value: 45%% of each side is not hot", i)
+		}
+	}
+	// The same writes at 90% are hot.
+	isolated := false
+	for i := int64(7); i <= 12 && !isolated; i++ {
+		_, a := s.Consume("reader", [2]float64{0.45 * lim[Read], 0}, i*sec)
+		_, b := s.Consume("writer", [2]float64{0, 0.9 * lim[Write]}, i*sec)
+		isolated = a || b
+	}
+	if !isolated {
+		t.Error("writes at 90% of the write limit for 6 s did not isolate a value")
+	}
+}
+
+// A charge no key addressed (key "") spends the budget alone: no
+// partition is debited, whatever the placement would give "".
+func TestConsumeWithoutAKeyIsTheBudgetsAlone(t *testing.T) {
+	s := NewSpace(Config{Scale: 0.01, Partitions: 1, IsolateAfter: -1}, sec)
+	if part, _ := s.Consume("", [2]float64{2 * s.Limit()[Read], 0}, sec); part != -1 { // within the budget, twice the partition's
+		t.Errorf("Consume(\"\") on partition %d, want -1", part)
+	}
+	if _, ok := s.Admit("k", Read, sec); !ok {
+		t.Error("a scan's units refused a read of the partition it never touched")
+	}
+}
+
+// Giving back a hold fills a bucket no further than its size: while the
+// call was in flight the bucket refilled to full.
+func TestReleaseStopsAtTheBucketsSize(t *testing.T) {
+	b := NewBucket(10, 10, sec)
+	b.Take(sec, 5)
+	b.Take(3*sec, -5)
+	if b.tokens != 10 {
+		t.Errorf("after a hold of 5 given back 2 s later, %g tokens in a bucket of 10", b.tokens)
+	}
+}
