@@ -4,7 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"strconv"
+	"regexp"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
@@ -134,7 +134,9 @@ func decodeBinary(raw json.RawMessage) ([]byte, error) {
 	return base64.StdEncoding.DecodeString(s)
 }
 
-func isNumber(s string) bool {
-	_, err := strconv.ParseFloat(s, 64)
-	return err == nil
-}
+// isNumber reports whether s is a number as DynamoDB writes one: decimal
+// digits with an optional sign, point and exponent; not NaN, Inf or hex,
+// which Go's own parsers take.
+func isNumber(s string) bool { return numberSyntax.MatchString(s) }
+
+var numberSyntax = regexp.MustCompile(`^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$`)

@@ -166,7 +166,10 @@ func facetsByType(t Table, sep string) []Facet {
 
 // typeAttribute is the attribute that holds one constant text per facet,
 // distinct across facets (the facet's name, usually); when there is none,
-// the import adds "EntityType" (or another free name) to every item.
+// the import adds "EntityType" (or another free name) to every item. A key
+// attribute of the table or an index is never one: the entity would write
+// its constant over the key. With one facet, every constant attribute would
+// qualify, so only a name that designs.TypeAttributes lists is taken.
 func typeAttribute(t Table, facets []Facet) string {
 	candidates := map[string]bool{}
 	for _, a := range t.NonKeyAttributes {
@@ -183,8 +186,14 @@ func typeAttribute(t Table, facets []Facet) string {
 			}
 		}
 	}
+	for _, n := range t.keyNames() {
+		delete(candidates, n)
+	}
 	var ok []string
 	for name := range candidates {
+		if len(facets) < 2 && !slices.Contains(designs.TypeAttributes, name) {
+			continue
+		}
 		seen := map[string]bool{}
 		good := true
 		for _, f := range facets {

@@ -135,3 +135,37 @@ func TestInferBindsRepeatedSegmentsToOneVariable(t *testing.T) {
 		}
 	}
 }
+
+// The type attribute is never a key, though a constant sort key per facet
+// looks like one, and with one facet a constant attribute is not one
+// unless its name says so: the import adds EntityType instead.
+func TestInferTypeAttributeIsNeverAKey(t *testing.T) {
+	for _, tc := range []struct{ name, facets string }{
+		{"a sort key constant per facet", `
+		  {"FacetName": "customer", "KeyAttributeAlias": {"PartitionKeyAlias": "PK", "SortKeyAlias": "SK"},
+		   "TableData": [{"PK": {"S": "C#1"}, "SK": {"S": "PROFILE"}, "country": {"S": "US"}}]},
+		  {"FacetName": "order", "KeyAttributeAlias": {"PartitionKeyAlias": "PK", "SortKeyAlias": "SK"},
+		   "TableData": [{"PK": {"S": "C#1"}, "SK": {"S": "ORDER#1"}, "country": {"S": "US"}}]}`},
+		{"one facet with a constant attribute", `
+		  {"FacetName": "customer", "KeyAttributeAlias": {"PartitionKeyAlias": "PK", "SortKeyAlias": "SK"},
+		   "TableData": [{"PK": {"S": "C#1"}, "SK": {"S": "PROFILE"}, "country": {"S": "US"}},
+		                 {"PK": {"S": "C#2"}, "SK": {"S": "PROFILE"}, "country": {"S": "US"}}]}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, err := workbench.Parse([]byte(`{"ModelName": "Shop", "DataModel": [{"TableName": "shop",
+			  "KeyAttributes": {"PartitionKey": {"AttributeName": "PK", "AttributeType": "S"}, "SortKey": {"AttributeName": "SK", "AttributeType": "S"}},
+			  "NonKeyAttributes": [{"AttributeName": "country", "AttributeType": "S"}],
+			  "TableFacets": [` + tc.facets + `]}]}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			d, err := workbench.Infer("shop", m.DataModel[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.Schema.TypeAttribute != "EntityType" {
+				t.Errorf("type attribute %q, want EntityType, added", d.Schema.TypeAttribute)
+			}
+		})
+	}
+}

@@ -58,6 +58,8 @@ func TestParseRefusesABadModelWithItsPathAndTheFix(t *testing.T) {
 		{"two samples with one key", edit(t, `"S": "USER#bob"`, `"S": "USER#alice"`), "$.DataModel[0].TableFacets[0].TableData[1]", "same key as $.DataModel[0].TableFacets[0].TableData[0]"},
 		{"an index key of the wrong type", edit(t, `"GSI1PK": { "S": "EMAIL#alice@example.com" }`, `"GSI1PK": {"N": "1"}`), "$.DataModel[0].TableFacets[0].TableData[0].GSI1PK", "is N, a key of an index declared S"},
 		{"a value that is not DynamoDB JSON", edit(t, `"S": "Alice Liddell"`, `"X": "Alice Liddell"`), "$.DataModel[0].TableFacets[0].TableData[0].display name", `unknown type "X"`},
+		{"a number DynamoDB does not write", edit(t, `"N": "120"`, `"N": "NaN"`), "$.DataModel[0].TableFacets[0].TableData[0].Followers.N", "a number written as a string"},
+		{"a number in hex", edit(t, `"N": "120"`, `"N": "0x78"`), "$.DataModel[0].TableFacets[0].TableData[0].Followers.N", "a number written as a string"},
 		{"an index with a bad projection", edit(t, `"ProjectionType": "ALL"`, `"ProjectionType": "SOME"`), "$.DataModel[0].GlobalSecondaryIndexes[0].Projection.ProjectionType", "want ALL, KEYS_ONLY or INCLUDE"},
 		{"a facet attribute the table does not declare", edit(t, `"Followers",
             "EntityType"`, `"Followers",

@@ -64,6 +64,22 @@ func (t *Table) typeIndexKeys() {
 	}
 }
 
+// keyNames are the key attributes of the table and of its indexes.
+func (t Table) keyNames() []string {
+	keys := []KeyAttributes{t.KeyAttributes}
+	for _, ix := range slices.Concat(t.GlobalSecondaryIndexes, t.LocalSecondaryIndexes) {
+		keys = append(keys, ix.KeyAttributes)
+	}
+	var out []string
+	for _, k := range keys {
+		out = append(out, k.PartitionKey.AttributeName)
+		if k.SortKey != nil {
+			out = append(out, k.SortKey.AttributeName)
+		}
+	}
+	return out
+}
+
 // typed fills an index key's type from the table's declarations when the
 // index leaves it out: the table's own keys, its attributes, then another
 // index that types it; S when none does.
