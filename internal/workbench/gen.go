@@ -58,6 +58,11 @@ func (d *Design) Files(model string) ([]scaffold.File, error) {
 
 func (d *Design) pascal() string { return goName(d.Name) }
 
+// paramTaken are the names a parameter cannot take: the generated
+// functions' locals and named results, and the packages they use.
+var paramTaken = []string{"ctx", "after", "t", "v", "av", "err", "out", "key", "items", "next", "page", "ok", "e", "it",
+	"string", "any", "aws", "attributevalue", "bytes", "context", "designs", "dynamodb", "expression", "fmt", "slices", "strings", "types"}
+
 // param is a variable's name as a function parameter.
 func param(v *Var) string {
 	r := []rune(v.Go)
@@ -72,7 +77,7 @@ func param(v *Var) string {
 		r[j] = unicode.ToLower(r[j])
 	}
 	out := string(r)
-	if token.IsKeyword(out) || slices.Contains([]string{"ctx", "after", "t", "v", "av", "err", "out", "key", "items", "next", "string", "any"}, out) {
+	if token.IsKeyword(out) || slices.Contains(paramTaken, out) {
 		out += "Part"
 	}
 	return out

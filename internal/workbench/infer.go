@@ -87,6 +87,14 @@ func Infer(name string, t Table) (*Design, error) {
 			return nil, pathErr("$.DataModel[?(@.TableName=='"+t.TableName+"')]", fmt.Sprintf("key attribute %s is binary: binary keys cannot be imported, since the generated key builders make text (declare it S or N)", name))
 		}
 	}
+	consts := map[string]string{}
+	for _, ix := range slices.Concat(t.GlobalSecondaryIndexes, t.LocalSecondaryIndexes) {
+		c := indexConst(ix.IndexName)
+		if other, ok := consts[c]; ok {
+			return nil, pathErr("$.DataModel[?(@.TableName=='"+t.TableName+"')]", fmt.Sprintf("indexes %s and %s both become the Go constant %s: rename one of them in the model", other, ix.IndexName, c))
+		}
+		consts[c] = ix.IndexName
+	}
 	facets := t.TableFacets
 	if len(facets) == 0 {
 		facets = facetsByType(t, d.Sep)

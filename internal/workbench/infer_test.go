@@ -169,3 +169,39 @@ func TestInferTypeAttributeIsNeverAKey(t *testing.T) {
 		})
 	}
 }
+
+// Names the model may use that the generated Go cannot: an attribute
+// "item" beside the entities' Item method, two index names that make one
+// Go constant.
+func TestInferKeepsGeneratedNamesApart(t *testing.T) {
+	model := func(indexes, attr string) workbench.Table {
+		m, err := workbench.Parse([]byte(`{"ModelName": "Shop", "DataModel": [{"TableName": "shop",
+		  "KeyAttributes": {"PartitionKey": {"AttributeName": "PK", "AttributeType": "S"}},
+		  "GlobalSecondaryIndexes": [` + indexes + `],
+		  "TableData": [{"PK": {"S": "C#1"}, "G": {"S": "g"}, "` + attr + `": {"S": "x"}}]}]}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m.DataModel[0]
+	}
+	index := func(name string) string {
+		return `{"IndexName": "` + name + `", "KeyAttributes": {"PartitionKey": {"AttributeName": "G", "AttributeType": "S"}}, "Projection": {"ProjectionType": "ALL"}}`
+	}
+	t.Run("an attribute named item", func(t *testing.T) {
+		d, err := workbench.Infer("shop", model(index("ByG"), "item"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range d.Entities[0].Fields {
+			if f.Attr == "item" && f.Go == "Item" {
+				t.Errorf("attribute item is field Item, beside the method Item")
+			}
+		}
+	})
+	t.Run("two indexes of one Go name", func(t *testing.T) {
+		_, err := workbench.Infer("shop", model(index("by-g")+","+index("byG"), "name"))
+		if err == nil || !strings.Contains(err.Error(), "both become the Go constant IndexByG") {
+			t.Errorf("Infer = %v, want a refusal naming both indexes", err)
+		}
+	})
+}
