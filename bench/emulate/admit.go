@@ -90,8 +90,8 @@ type reservation struct {
 // end gives back a call's reservations, just before its charge is
 // debited, and counts its outcome.
 func (e *Emulator) end(c *call) {
-	now := e.now()
 	e.mu.Lock()
+	now := e.now() // under the lock: calls reach the engine in time order
 	defer e.mu.Unlock()
 	e.m.ended(e, c, now)
 	for _, r := range c.held {
@@ -155,8 +155,8 @@ func (e *Emulator) Debit(name string, charges []capacity.Charge) {
 	if !e.on.Load() || len(charges) == 0 {
 		return
 	}
-	now := e.now()
 	e.mu.Lock()
+	now := e.now() // under the lock: calls reach the engine in time order
 	defer e.mu.Unlock()
 	t := e.tableOf(name, now)
 	// An LSI's charges land in its table's partitions: one call, one

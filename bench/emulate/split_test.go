@@ -36,3 +36,20 @@ func TestSplitAcrossTables(t *testing.T) {
 		}
 	}
 }
+
+// TestCallTouchesEachKeyOnce: a batch of three items under one partition
+// key touches that key once, so the call holds its estimate there once
+// and counts once among the calls the key left unserved; its groups keep
+// one entry per item, for splitting.
+func TestCallTouchesEachKeyOnce(t *testing.T) {
+	e, _ := newAt(designs.Schema{PK: "PK", SK: "SK"}, Config{Partitions: 1})
+	put := func(sk string) types.WriteRequest {
+		return types.WriteRequest{PutRequest: &types.PutRequest{Item: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: "K"}, "SK": &types.AttributeValueMemberS{Value: sk}}}}
+	}
+	c := e.newCall(context.Background(), &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{
+		"t": {put("1"), put("2"), put("3")}}})
+	if len(c.touches) != 1 || len(c.groups) != 3 {
+		t.Errorf("%d touches in %d groups, want 1 touch of key K in 3 groups: %v", len(c.touches), len(c.groups), c.touches)
+	}
+}

@@ -117,10 +117,17 @@ func (e *Emulator) newCall(ctx context.Context, params any) *call {
 // split: Go ranges over a map in a different order each time.
 func tables[V any](items map[string]V) []string { return slices.Sorted(maps.Keys(items)) }
 
-// group adds one batch item's or action's touches.
+// group adds one batch item's or action's touches. touches holds each
+// once: a call holds its estimate on a key once however many of its items
+// the key holds (the estimate is what a whole call consumed there), and
+// counts once among the calls that key left unserved.
 func (c *call) group(ts []touch) {
 	c.groups = append(c.groups, ts)
-	c.touches = append(c.touches, ts...)
+	for _, t := range ts {
+		if !slices.Contains(c.touches, t) {
+			c.touches = append(c.touches, t)
+		}
+	}
 }
 
 // txWrite is the touches of one TransactWriteItems action: a

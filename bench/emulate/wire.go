@@ -80,8 +80,8 @@ func (e *Emulator) attempt(ctx context.Context, in middleware.DeserializeInput, 
 	if c.decided {
 		return e.through(ctx, c, in, next)
 	}
-	now := e.now()
 	e.mu.Lock()
+	now := e.now() // under the lock: calls reach the engine in time order
 	// A conflict is decided first, and costs nothing: which DynamoDB
 	// checks first AWS does not say (inferred).
 	var r *refusal
@@ -179,8 +179,8 @@ func (e *Emulator) decide(c *call, now int64) (*refusal, []bool) {
 // split decides a batch's items once: it returns the request to send (the
 // admitted items) and what puts the refused ones back as unprocessed.
 func (e *Emulator) split(c *call, params any) (any, func(out any)) {
-	now := e.now()
 	e.mu.Lock()
+	now := e.now() // under the lock: calls reach the engine in time order
 	refused := make([]bool, len(c.groups))
 	n := 0
 	var refusals []*refusal

@@ -251,7 +251,7 @@ func (s *Space) spend(now int64, side int, u float64) {
 // space's allowance follows its settled peak.
 func (s *Space) Tick(now int64) {
 	sec := now / int64(time.Second)
-	if sec == s.sec {
+	if sec <= s.sec { // a time behind the current second counts in it
 		return
 	}
 	if s.grow != nil && s.sec != 0 {
@@ -269,7 +269,7 @@ func (s *Space) Tick(now int64) {
 // lasted isolateAfter moves its hottest value to a partition of its own.
 func (s *Space) tickPartition(p *partition, now int64) (isolated bool) {
 	sec := now / int64(time.Second)
-	if sec == p.sec {
+	if sec <= p.sec { // a time behind the current second counts in it
 		return false
 	}
 	switch {

@@ -110,3 +110,20 @@ func TestReleaseStopsAtTheBucketsSize(t *testing.T) {
 		t.Errorf("after a hold of 5 given back 2 s later, %g tokens in a bucket of 10", b.tokens)
 	}
 }
+
+// A call stamped a little before the second the space is in counts in
+// that second: the second is neither recorded twice nor its heat reset.
+func TestATimeBehindCountsInTheCurrentSecond(t *testing.T) {
+	s := NewSpace(Config{Scale: 0.01, Partitions: 1, IsolateAfter: 3 * time.Second}, sec)
+	lim := s.Limit()[Write]
+	isolated := false
+	for i := int64(1); i <= 6 && !isolated; i++ {
+		_, a := s.Consume("hot", [2]float64{0, 0.6 * lim}, i*sec)
+		_, b := s.Consume("cold", [2]float64{0, 0.3 * lim}, i*sec+sec/2)
+		_, c := s.Consume("hot", [2]float64{0, 0.05 * lim}, i*sec-1) // stamped in the second before, arriving after
+		isolated = a || b || c
+	}
+	if !isolated {
+		t.Error("a partition at 95% of its limit every second was not isolated: a late stamp broke its heat")
+	}
+}
