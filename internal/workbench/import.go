@@ -38,11 +38,16 @@ func Import(root, file, name string) ([]Imported, error) {
 	}
 	var out []Imported
 	var prev []scaffold.Plan
+	tableOf := map[string]string{} // design name: the table it came from
 	for _, t := range m.DataModel {
 		n := name
 		if len(m.DataModel) > 1 {
 			n = name + packageName(t.TableName)
 		}
+		if other, ok := tableOf[n]; ok {
+			return nil, fmt.Errorf("%w: tables %q and %q would both become design %s: rename one of them in the model", ErrBadModel, other, t.TableName, n)
+		}
+		tableOf[n] = t.TableName
 		if err := scaffold.CheckName(n); err != nil {
 			return nil, fmt.Errorf("%w (name the design with -name)", err)
 		}

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -160,5 +161,48 @@ func TestImportMakesADesignPerTable(t *testing.T) {
 	}
 	if tree(t, root) != before {
 		t.Errorf("the refused import wrote the first table's design")
+	}
+}
+
+// Two tables whose names make one design name are refused before anything
+// is written, naming both.
+func TestImportRefusesTwoTablesOfOneDesignName(t *testing.T) {
+	var m map[string]any
+	if err := json.Unmarshal(gallery(t), &m); err != nil {
+		t.Fatal(err)
+	}
+	tables := m["DataModel"].([]any)
+	second := map[string]any{}
+	for k, v := range tables[0].(map[string]any) {
+		second[k] = v
+	}
+	second["TableName"] = "gallery-"
+	m["DataModel"] = append(tables, second)
+	b, _ := json.Marshal(m)
+	root := repo(t)
+	before := tree(t, root)
+	_, err := workbench.Import(root, writeModel(t, b), "pics")
+	if !errors.Is(err, workbench.ErrBadModel) || !strings.Contains(err.Error(), `tables "Gallery" and "gallery-" would both become design picsgallery`) {
+		t.Errorf("Import: %v, want a refusal naming both tables", err)
+	}
+	if tree(t, root) != before {
+		t.Errorf("the refused import changed the repository")
+	}
+}
+
+// Table-level samples beside facets are not imported, and a note says so.
+func TestInferNotesTableSamplesOutsideTheFacets(t *testing.T) {
+	m, err := workbench.Parse(gallery(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := m.DataModel[0]
+	tb.TableData = tb.TableFacets[0].TableData[:1]
+	d, err := workbench.Infer("gallery", tb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(d.Notes, func(n string) bool { return strings.Contains(n, "the table's own sample items (1) belong to no facet") }) {
+		t.Errorf("notes %q, want one about the table's own samples", d.Notes)
 	}
 }

@@ -98,6 +98,8 @@ func Infer(name string, t Table) (*Design, error) {
 	facets := t.TableFacets
 	if len(facets) == 0 {
 		facets = facetsByType(t, d.Sep)
+	} else if len(t.TableData) > 0 {
+		d.Notes = append(d.Notes, fmt.Sprintf("the table's own sample items (%d) belong to no facet: not imported (put them in a facet in Workbench)", len(t.TableData)))
 	}
 	d.Schema.TypeAttribute = typeAttribute(t, facets)
 	for _, f := range facets {
