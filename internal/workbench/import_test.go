@@ -124,7 +124,9 @@ func TestImportWritesTheDesignWiresItAndRefusesItsNameTwice(t *testing.T) {
 
 // A model of two tables makes a design of each, named after the table;
 // when the second cannot be written, neither is.
-func TestImportMakesADesignPerTable(t *testing.T) {
+// withSecondTable is the gallery model with a copy of its table named name.
+func withSecondTable(t *testing.T, name string) []byte {
+	t.Helper()
 	var m map[string]any
 	if err := json.Unmarshal(gallery(t), &m); err != nil {
 		t.Fatal(err)
@@ -134,9 +136,14 @@ func TestImportMakesADesignPerTable(t *testing.T) {
 	for k, v := range tables[0].(map[string]any) {
 		second[k] = v
 	}
-	second["TableName"] = "Archive"
+	second["TableName"] = name
 	m["DataModel"] = append(tables, second)
 	b, _ := json.Marshal(m)
+	return b
+}
+
+func TestImportMakesADesignPerTable(t *testing.T) {
+	b := withSecondTable(t, "Archive")
 
 	root := repo(t)
 	done, err := workbench.Import(root, writeModel(t, b), "pics")
@@ -167,18 +174,7 @@ func TestImportMakesADesignPerTable(t *testing.T) {
 // Two tables whose names make one design name are refused before anything
 // is written, naming both.
 func TestImportRefusesTwoTablesOfOneDesignName(t *testing.T) {
-	var m map[string]any
-	if err := json.Unmarshal(gallery(t), &m); err != nil {
-		t.Fatal(err)
-	}
-	tables := m["DataModel"].([]any)
-	second := map[string]any{}
-	for k, v := range tables[0].(map[string]any) {
-		second[k] = v
-	}
-	second["TableName"] = "gallery-"
-	m["DataModel"] = append(tables, second)
-	b, _ := json.Marshal(m)
+	b := withSecondTable(t, "gallery-")
 	root := repo(t)
 	before := tree(t, root)
 	_, err := workbench.Import(root, writeModel(t, b), "pics")
