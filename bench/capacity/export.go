@@ -242,7 +242,7 @@ func (l *Ledger) add(f LedgerFile) {
 		k := row.PatternOp
 		p := l.patterns[k]
 		if p == nil {
-			p = &PatternUsage{PatternOp: PatternOp{row.Pattern, row.Op}}
+			p = &PatternUsage{PatternOp: k}
 			l.patterns[k] = p
 		}
 		p.Calls += row.Calls
@@ -256,7 +256,7 @@ func (l *Ledger) add(f LedgerFile) {
 		k := diffKey{row.PatternOp, row.Target}
 		d := l.diffs[k]
 		if d == nil {
-			d = &Disagreement{PatternOp: PatternOp{row.Pattern, row.Op}, Target: row.Target}
+			d = &Disagreement{PatternOp: row.PatternOp, Target: row.Target}
 			l.diffs[k] = d
 		}
 		if d.Differing == 0 && row.Differing > 0 {

@@ -463,10 +463,11 @@ func (l *Ledger) Observe(o Observation) []Charge {
 
 // record adds the charges to the cells, slots, targets and pattern.
 func (l *Ledger) record(o Observation, charges []Charge) {
-	p := l.patterns[o.patternOp()]
+	k := o.patternOp()
+	p := l.patterns[k]
 	if p == nil {
-		p = &PatternUsage{PatternOp: PatternOp{o.Pattern, o.Op}}
-		l.patterns[o.patternOp()] = p
+		p = &PatternUsage{PatternOp: k}
+		l.patterns[k] = p
 	}
 	p.Calls++
 	if o.Filtered || o.Counted {

@@ -149,7 +149,7 @@ func (l *Ledger) compare(o Observation, charges []Charge, local map[string]float
 		k := diffKey{o.patternOp(), target}
 		d := l.diffs[k]
 		if d == nil {
-			d = &Disagreement{PatternOp: PatternOp{o.Pattern, o.Op}, Target: target}
+			d = &Disagreement{PatternOp: k.PatternOp, Target: target}
 			l.diffs[k] = d
 		}
 		d.Calls++

@@ -147,10 +147,7 @@ func (r *run) replaySpace(name string, s *spaceLoad, factor float64, budget *int
 		slices.SortStableFunc(events, func(a, b event) int { return cmp.Compare(a.at, b.at) })
 		for _, ev := range events {
 			part, ok := sp.Admit(ev.key, ev.side, ev.at)
-			if ok && ev.key != "" { // key "" is the budget's alone
-				part = sp.Partition(ev.key)
-			}
-			a := at{part, ev.side} // part -1: the table's or GSI's budget refused
+			a := at{part, ev.side} // part -1: the table's or GSI's budget (refused, or a Scan's)
 			fed[a] += ev.units
 			if !ok {
 				lost[a] += ev.units

@@ -97,7 +97,7 @@ func (e *Emulator) conflicts(c *call) []bool {
 // of writes only, since nothing DynamoDB refuses meets a read in flight.
 // Call with e.mu held.
 func (e *Emulator) hold(c *call, by int32) {
-	if e.cfg.NoConflicts || (c.kind != kindTxWrite && c.kind != kindWrite && c.kind != kindBatchWrite) {
+	if e.cfg.NoConflicts || c.kind == kindTxGet {
 		return
 	}
 	for _, id := range c.items {

@@ -197,27 +197,26 @@ func (s *Space) Drain(part, side int, now int64, units float64) {
 // the budget's alone, as in Admit and Hold: part -1.
 func (s *Space) Consume(key string, u [2]float64, now int64) (part int, isolated bool) {
 	s.Tick(now)
-	if key == "" {
-		for side := range 2 {
-			s.spend(now, side, u[side])
-			s.cur[side] += u[side]
-		}
-		return -1, false
+	part = -1
+	var p *partition
+	if key != "" {
+		part = s.Partition(key)
+		p = s.part(part, now)
+		isolated = s.tickPartition(p, now)
+		p.keys[key] += max(u[Read]/s.limit[Read], u[Write]/s.limit[Write])
 	}
-	i := s.Partition(key)
-	p := s.part(i, now)
-	isolated = s.tickPartition(p, now)
 	for side := range 2 {
 		if u[side] == 0 {
 			continue
 		}
-		p.bucket[side].Take(now, u[side])
 		s.spend(now, side, u[side])
 		s.cur[side] += u[side]
-		p.used[side] += u[side]
+		if p != nil {
+			p.bucket[side].Take(now, u[side])
+			p.used[side] += u[side]
+		}
 	}
-	p.keys[key] += max(u[Read]/s.limit[Read], u[Write]/s.limit[Write])
-	return i, isolated
+	return part, isolated
 }
 
 // part is partition i, full at its first use.

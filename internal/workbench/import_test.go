@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -183,22 +182,5 @@ func TestImportRefusesTwoTablesOfOneDesignName(t *testing.T) {
 	}
 	if tree(t, root) != before {
 		t.Errorf("the refused import changed the repository")
-	}
-}
-
-// Table-level samples beside facets are not imported, and a note says so.
-func TestInferNotesTableSamplesOutsideTheFacets(t *testing.T) {
-	m, err := workbench.Parse(gallery(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tb := m.DataModel[0]
-	tb.TableData = tb.TableFacets[0].TableData[:1]
-	d, err := workbench.Infer("gallery", tb)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !slices.ContainsFunc(d.Notes, func(n string) bool { return strings.Contains(n, "the table's own sample items (1) belong to no facet") }) {
-		t.Errorf("notes %q, want one about the table's own samples", d.Notes)
 	}
 }

@@ -82,16 +82,17 @@ type Pattern struct {
 // Infer reads the design in table t of a parsed model.
 func Infer(name string, t Table) (*Design, error) {
 	d := &Design{Name: name, Table: t, Schema: t.Schema(), Sep: separator(t.Samples())}
+	at := "$.DataModel[?(@.TableName=='" + t.TableName + "')]"
 	for _, name := range slices.Sorted(maps.Keys(d.Schema.Types)) { // every key attribute, the indexes' included, resolved
 		if d.Schema.Types[name] == types.ScalarAttributeTypeB {
-			return nil, pathErr("$.DataModel[?(@.TableName=='"+t.TableName+"')]", fmt.Sprintf("key attribute %s is binary: binary keys cannot be imported, since the generated key builders make text (declare it S or N)", name))
+			return nil, pathErr(at, fmt.Sprintf("key attribute %s is binary: binary keys cannot be imported, since the generated key builders make text (declare it S or N)", name))
 		}
 	}
 	consts := map[string]string{}
 	for _, ix := range slices.Concat(t.GlobalSecondaryIndexes, t.LocalSecondaryIndexes) {
 		c := indexConst(ix.IndexName)
 		if other, ok := consts[c]; ok {
-			return nil, pathErr("$.DataModel[?(@.TableName=='"+t.TableName+"')]", fmt.Sprintf("indexes %s and %s both become the Go constant %s: rename one of them in the model", other, ix.IndexName, c))
+			return nil, pathErr(at, fmt.Sprintf("indexes %s and %s both become the Go constant %s: rename one of them in the model", other, ix.IndexName, c))
 		}
 		consts[c] = ix.IndexName
 	}

@@ -1,6 +1,7 @@
 package workbench_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -204,4 +205,21 @@ func TestInferKeepsGeneratedNamesApart(t *testing.T) {
 			t.Errorf("Infer = %v, want a refusal naming both indexes", err)
 		}
 	})
+}
+
+// Table-level samples beside facets are not imported, and a note says so.
+func TestInferNotesTableSamplesOutsideTheFacets(t *testing.T) {
+	m, err := workbench.Parse(gallery(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := m.DataModel[0]
+	tb.TableData = tb.TableFacets[0].TableData[:1]
+	d, err := workbench.Infer("gallery", tb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(d.Notes, func(n string) bool { return strings.Contains(n, "the table's own sample items (1) belong to no facet") }) {
+		t.Errorf("notes %q, want one about the table's own samples", d.Notes)
+	}
 }
