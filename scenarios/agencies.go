@@ -91,7 +91,7 @@ func (d *agenciesDriver) Call(ctx context.Context, p designs.PatternID, key int,
 	}
 	key %= len(d.pool.Agencies)
 	a, members := d.pool.Agencies[key], d.pool.Members[key]
-	f := fixtures.NewAgenciesAt(d.rand(r), time.Now())
+	f := fixtures.Live[fixtures.Agencies](d.rand(r), time.Now())
 	var err error
 	switch p {
 	case agencies.GetAgencyID:

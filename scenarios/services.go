@@ -118,7 +118,7 @@ func (d *servicesDriver) Call(ctx context.Context, p designs.PatternID, key int,
 	}
 	key %= len(d.clients)
 	client, book := d.pool.Clients[key], &d.clients[key]
-	f := fixtures.NewServicesAt(d.rand(r), time.Now())
+	f := fixtures.Live[fixtures.Services](d.rand(r), time.Now())
 	program := d.pool.Programs[r.IntN(len(d.pool.Programs))]
 	var err error
 	switch p {

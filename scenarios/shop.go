@@ -171,7 +171,7 @@ func (d *shopDriver) Call(ctx context.Context, p designs.PatternID, key int, r *
 // write runs the patterns that create entities, fresh ones each call.
 func (d *shopDriver) write(ctx context.Context, p designs.PatternID, key int, r *rand.Rand) error {
 	s := d.pool
-	f := fixtures.NewShopAt(d.rand(r), time.Now())
+	f := fixtures.Live[fixtures.Shop](d.rand(r), time.Now())
 	switch p {
 	case shop.CreateUserID:
 		return d.t.CreateUser(ctx, f.User())
