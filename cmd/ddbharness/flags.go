@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"os"
 	"strings"
 )
 
@@ -47,4 +48,14 @@ func oneArg(fs *flag.FlagSet, args []string, what string) (string, error) {
 		return "", badInputf("%s: want one %s, got %d", fs.Name(), what, fs.NArg())
 	}
 	return fs.Arg(0), nil
+}
+
+// writerArgs is oneArg for a command that writes into the repository at
+// the current folder: the argument and that folder.
+func writerArgs(fs *flag.FlagSet, args []string, what string) (arg, root string, err error) {
+	if arg, err = oneArg(fs, args, what); err != nil {
+		return "", "", err
+	}
+	root, err = os.Getwd()
+	return arg, root, err
 }

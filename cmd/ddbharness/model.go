@@ -21,11 +21,7 @@ import (
 // input (exit 2) and writes nothing.
 func importModel(ctx context.Context, fs *flag.FlagSet, args []string) error {
 	name := fs.String("name", "", "the design's name (default: the model's name, lower case); a model of several tables gets one design per table, this name plus the table's")
-	file, err := oneArg(fs, args, "model file")
-	if err != nil {
-		return err
-	}
-	root, err := os.Getwd()
+	file, root, err := writerArgs(fs, args, "model file")
 	if err != nil {
 		return err
 	}

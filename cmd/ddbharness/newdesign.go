@@ -4,7 +4,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
 
 	"github.com/ddbharness/ddbharness/internal/scaffold"
 	"github.com/ddbharness/ddbharness/internal/workbench"
@@ -20,11 +19,7 @@ func newDesign(fs *flag.FlagSet, args []string) error {
 		scaffold.DefaultKey+": a generated KSUID")
 	group := fs.String("group", scaffold.DefaultGroup, "the attribute GSI1 groups the entity by, lower case (shelf becomes field Shelf); "+
 		scaffold.NoGroup+": no GSI1")
-	name, err := oneArg(fs, args, "design name")
-	if err != nil {
-		return err
-	}
-	root, err := os.Getwd()
+	name, root, err := writerArgs(fs, args, "design name")
 	if err != nil {
 		return err
 	}
