@@ -21,7 +21,8 @@ import (
 // import-model, its specs green under make verify, lint and a short bench
 // on it, its export imported back with the same schema, the shop design
 // exported and imported back with its specs green, a model keyed by
-// numbers verified, and a bad model refused with nothing written.
+// numbers verified, the scenario catalog's checks over every
+// imported driver, and a bad model refused with nothing written.
 var _ = Describe("the Import a model walkthrough", Label("dynamodb", "scaffold"), func() {
 	It("takes docs/models/gallery.json to a verified design, a lint, a bench report and back to a model", func(ctx SpecContext) {
 		srv, err := ddblocal.Start(ctx)
@@ -70,6 +71,9 @@ var _ = Describe("the Import a model walkthrough", Label("dynamodb", "scaffold")
 		Expect(run(ctx, repo, env, "make", "import-model", "MODEL=docs/models/readings.json", "NAME=readings")).
 			To(ContainSubstring("import-model: wrote design readings from table readings"))
 		Expect(run(ctx, repo, env, "make", "verify", "DESIGN=readings")).To(MatchRegexp(`verify: \d+ specs on DynamoDB \(\d+ passed, 0 failed\)`))
+
+		By("the scenario catalog's own checks take the imported designs' drivers too")
+		Expect(run(ctx, repo, env, "go", "tool", "ginkgo", "--no-color", "--label-filter=unit", "./scenarios")).To(MatchRegexp(`\d+ Passed \| 0 Failed`))
 
 		By("a bad model is refused with its path, exit 2, nothing written")
 		bad := filepath.Join(out, "bad.json")

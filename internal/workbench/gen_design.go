@@ -114,18 +114,22 @@ func (d *Design) genEntities(s *src) {
 
 	"github.com/ddbharness/ddbharness/designs"
 )`)
-	s.p("// Entity is an item of any type of the table, as its Go value.")
-	s.p("type Entity interface {\n// Item is the item as DynamoDB stores it: its attributes, keys and type.\nItem() (map[string]types.AttributeValue, error)\n}")
-	s.p("// decoders read an item into its entity: by its type attribute value,")
-	s.p("// or, for an item without one (an index that does not project it), the")
-	s.p("// first in this order whose key layouts its keys fit.")
-	s.p("var decoders = []designs.TypeDecoder[Entity]{")
+	s.p(`// Entity is an item of any type of the table, as its Go value.
+type Entity interface {
+// Item is the item as DynamoDB stores it: its attributes, keys and type.
+Item() (map[string]types.AttributeValue, error)
+}
+// decoders read an item into its entity: by its type attribute value,
+// or, for an item without one (an index that does not project it), the
+// first in this order whose key layouts its keys fit.
+var decoders = []designs.TypeDecoder[Entity]{`)
 	for _, e := range d.Entities {
 		s.p("{Type: %q, Decode: decodeAs%s},", e.TypeValue, e.Go)
 	}
-	s.p("}")
-	s.p("func decode(item map[string]types.AttributeValue) (Entity, error) {")
-	s.p("return designs.Decode(item, typeAttribute, decoders)\n}")
+	s.p(`}
+func decode(item map[string]types.AttributeValue) (Entity, error) {
+return designs.Decode(item, typeAttribute, decoders)
+}`)
 	for _, e := range d.Entities {
 		d.genEntity(s, e)
 	}

@@ -10,17 +10,17 @@ import (
 func (d *Design) genCatalog(s *src) {
 	s.p("package %s", d.Name)
 	s.p(`import "github.com/ddbharness/ddbharness/designs"`)
-	s.p("// Pattern IDs, in catalog order. Specs carry them as labels and")
-	s.p("// scenarios name them, so a typo does not compile.")
-	s.p("const (")
+	s.p(`// Pattern IDs, in catalog order. Specs carry them as labels and
+// scenarios name them, so a typo does not compile.
+const (`)
 	for _, p := range d.Patterns {
 		s.p("%sID designs.PatternID = %q", p.Go, p.ID)
 	}
 	s.p(")")
-	s.p("// Design is the %s catalog: verify's coverage gate wants a passing spec", d.Name)
-	s.p("// labelled with each ID, and bench scenarios may mix only these.")
-	s.p("var Design = designs.Design{")
-	s.p("Name: %q,", d.Name)
+	s.p(`// Design is the %s catalog: verify's coverage gate wants a passing spec
+// labelled with each ID, and bench scenarios may mix only these.
+var Design = designs.Design{
+Name: %q,`, d.Name, d.Name)
 	var names []string
 	for _, e := range d.Entities {
 		names = append(names, e.Facet)
