@@ -94,3 +94,24 @@ func BenchmarkKeyIDOfNumberKeys(b *testing.B) {
 		}
 	}
 }
+
+// StoredNumber writes numbers as DynamoDB returns them, exactly.
+func TestStoredNumber(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"7", "7"}, {"+007", "7"}, {"-0", "0"}, {"1.50", "1.5"}, {"15e-1", "1.5"}, {"1.0", "1"},
+		{".5", "0.5"}, {"-0.050", "-0.05"}, {"1E3", "1000"}, {"2.5e2", "250"},
+		{"1e-40", "0.0000000000000000000000000000000000000001"},
+		{"123456789012345678901234567890.12345678", "123456789012345678901234567890.12345678"},
+	} {
+		t.Run(c.in, func(t *testing.T) {
+			if got, ok := StoredNumber(c.in); !ok || got != c.want {
+				t.Errorf("StoredNumber(%q) = %q, %v; want %q", c.in, got, ok, c.want)
+			}
+		})
+	}
+	for _, bad := range []string{"", "x", "1e99999", "1e"} {
+		if got, ok := StoredNumber(bad); ok {
+			t.Errorf("StoredNumber(%q) = %q, want refused", bad, got)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/big"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -43,13 +44,41 @@ func sumNumbers(a, b string, minus bool) (*types.AttributeValueMemberN, error) {
 
 // formatNumber writes r as DynamoDB returns numbers: no exponent, no
 // trailing zeros after the point.
-func formatNumber(r *big.Rat) string {
+func formatNumber(r *big.Rat) string { return plainDecimal(r, maxNumberScale) }
+
+// plainDecimal writes r with at most scale digits after the point, then
+// drops the trailing zeros.
+func plainDecimal(r *big.Rat, scale int) string {
 	if r.IsInt() {
 		return r.Num().String()
 	}
-	s := r.FloatString(maxNumberScale)
+	s := r.FloatString(scale)
 	s = strings.TrimRight(s, "0")
 	return strings.TrimSuffix(s, ".")
+}
+
+// StoredNumber writes n, a number as DynamoDB accepts one (digits, an
+// optional sign, point and exponent), as DynamoDB stores and returns it:
+// its exact value without exponent or leading and trailing zeros ("1.50"
+// and "15e-1" are "1.5", "+007" is "7"). ok is false when n is not a
+// number or its exponent is past any DynamoDB number's (±1,000).
+func StoredNumber(n string) (string, bool) {
+	mant, exp, hasExp := strings.Cut(strings.ToLower(n), "e")
+	e := 0
+	if hasExp {
+		var err error
+		if e, err = strconv.Atoi(exp); err != nil || e < -1000 || e > 1000 {
+			return "", false
+		}
+	}
+	r, ok := new(big.Rat).SetString(n)
+	if !ok {
+		return "", false
+	}
+	// The digits after the point that n's value needs: those it writes,
+	// less its exponent.
+	_, frac, _ := strings.Cut(mant, ".")
+	return plainDecimal(r, max(len(frac)-e, 0)), true
 }
 
 // addTo is ADD on an existing attribute: a sum for numbers, a union for

@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"strconv"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/ddbharness/ddbharness/ddbitem"
 )
 
 // DynamoDB's JSON: each value is an object of one member naming its type.
@@ -45,7 +47,9 @@ func decodeValue(raw json.RawMessage, at string) (types.AttributeValue, error) {
 			return nil, bad("a string")
 		case "N":
 			if s, ok := decodeAs(v, isNumber); ok {
-				return &types.AttributeValueMemberN{Value: s}, nil
+				if n, ok := ddbitem.StoredNumber(s); ok {
+					return &types.AttributeValueMemberN{Value: n}, nil
+				}
 			}
 			return nil, bad("a number written as a string, e.g. \"42\"")
 		case "B":
@@ -69,13 +73,22 @@ func decodeValue(raw json.RawMessage, at string) (types.AttributeValue, error) {
 			if !ok {
 				return nil, bad("a non-empty list of strings")
 			}
+			if t == "NS" {
+				for i, s := range ss {
+					n, ok := ddbitem.StoredNumber(s)
+					if !isNumber(s) || !ok {
+						return nil, bad("numbers written as strings")
+					}
+					ss[i] = n
+				}
+			}
+			// DynamoDB refuses a set that holds one element twice; numbers
+			// are one when their values are ("1" and "1.0").
+			if dup := duplicate(ss); dup != "" {
+				return nil, bad(fmt.Sprintf("no element twice (%s is)", dup))
+			}
 			if t == "SS" {
 				return &types.AttributeValueMemberSS{Value: ss}, nil
-			}
-			for _, s := range ss {
-				if !isNumber(s) {
-					return nil, bad("numbers written as strings")
-				}
 			}
 			return &types.AttributeValueMemberNS{Value: ss}, nil
 		case "BS":
@@ -132,6 +145,18 @@ func decodeBinary(raw json.RawMessage) ([]byte, error) {
 		return nil, err
 	}
 	return base64.StdEncoding.DecodeString(s)
+}
+
+// duplicate is an element ss holds twice, "" when none is.
+func duplicate(ss []string) string {
+	seen := make(map[string]bool, len(ss))
+	for _, s := range ss {
+		if seen[s] {
+			return strconv.Quote(s)
+		}
+		seen[s] = true
+	}
+	return ""
 }
 
 // isNumber reports whether s is a number as DynamoDB writes one: decimal

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/ddbharness/ddbharness/internal/workbench"
 )
 
@@ -60,6 +61,8 @@ func TestParseRefusesABadModelWithItsPathAndTheFix(t *testing.T) {
 		{"a value that is not DynamoDB JSON", edit(t, `"S": "Alice Liddell"`, `"X": "Alice Liddell"`), "$.DataModel[0].TableFacets[0].TableData[0].display name", `unknown type "X"`},
 		{"a number DynamoDB does not write", edit(t, `"N": "120"`, `"N": "NaN"`), "$.DataModel[0].TableFacets[0].TableData[0].Followers.N", "a number written as a string"},
 		{"a number in hex", edit(t, `"N": "120"`, `"N": "0x78"`), "$.DataModel[0].TableFacets[0].TableData[0].Followers.N", "a number written as a string"},
+		{"a set that holds one element twice", edit(t, `"sea", "dawn"`, `"sea", "sea"`), "$.DataModel[0].TableFacets[1].TableData[0].Tags.SS", `no element twice ("sea" is)`},
+		{"an exponent past any DynamoDB number's", edit(t, `"N": "120"`, `"N": "1e999999"`), "$.DataModel[0].TableFacets[0].TableData[0].Followers.N", "a number written as a string"},
 		{"an index with a bad projection", edit(t, `"ProjectionType": "ALL"`, `"ProjectionType": "SOME"`), "$.DataModel[0].GlobalSecondaryIndexes[0].Projection.ProjectionType", "want ALL, KEYS_ONLY or INCLUDE"},
 		{"a facet attribute the table does not declare", edit(t, `"Followers",
             "EntityType"`, `"Followers",
@@ -106,6 +109,32 @@ func TestParseRefusesTwoSamplesWhoseNumberKeysAreEqual(t *testing.T) {
 	var me *workbench.ModelError
 	if !errors.As(err, &me) || me.Path != "$.DataModel[0].TableData[1]" || !strings.Contains(me.Problem, "same key as $.DataModel[0].TableData[0]") {
 		t.Fatalf("Parse: %v, want the second sample refused as the first's key", err)
+	}
+}
+
+// A sample's numbers are read as DynamoDB stores them, so that the specs
+// made from them expect what DynamoDB gives back; a number set holding one
+// value twice ("2" and "2.0") is refused, as DynamoDB refuses it.
+func TestParseReadsNumbersAsDynamoDBStoresThem(t *testing.T) {
+	m := `{"ModelName": "x", "DataModel": [{"TableName": "T",
+	  "KeyAttributes": {"PartitionKey": {"AttributeName": "id", "AttributeType": "N"}},
+	  "TableData": [{"id": {"N": "160.50"}, "sizes": {"NS": ["+007", "15e-1"]}}]}]}`
+	got, err := workbench.Parse([]byte(m))
+	if err != nil {
+		t.Fatal(err)
+	}
+	item := got.DataModel[0].TableData[0].Attrs
+	if id := item["id"].(*types.AttributeValueMemberN).Value; id != "160.5" {
+		t.Errorf("id read as %q, want 160.5", id)
+	}
+	if sizes := item["sizes"].(*types.AttributeValueMemberNS).Value; !slices.Equal(sizes, []string{"7", "1.5"}) {
+		t.Errorf("sizes read as %q, want [7 1.5]", sizes)
+	}
+
+	_, err = workbench.Parse([]byte(strings.Replace(m, `["+007", "15e-1"]`, `["2", "2.0"]`, 1)))
+	var me *workbench.ModelError
+	if !errors.As(err, &me) || me.Path != "$.DataModel[0].TableData[0].sizes.NS" || !strings.Contains(me.Problem, `no element twice ("2" is)`) {
+		t.Fatalf("Parse: %v, want the set refused for holding 2 twice", err)
 	}
 }
 
