@@ -3,6 +3,7 @@ package workbench
 import (
 	"fmt"
 	"maps"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -81,7 +82,7 @@ type Pattern struct {
 
 // Infer reads the design in table t of a parsed model.
 func Infer(name string, t Table) (*Design, error) {
-	d := &Design{Name: name, Table: t, Schema: t.Schema(), Sep: separator(t.Samples())}
+	d := &Design{Name: name, Table: t, Schema: t.Schema(), Sep: separator(t)}
 	at := "$.DataModel[?(@.TableName=='" + t.TableName + "')]"
 	for _, name := range slices.Sorted(maps.Keys(d.Schema.Types)) { // every key attribute, the indexes' included, resolved
 		if d.Schema.Types[name] == types.ScalarAttributeTypeB {
@@ -118,15 +119,19 @@ func Infer(name string, t Table) (*Design, error) {
 	return d, nil
 }
 
-// separator is the character composite keys most often use.
-func separator(items []map[string]types.AttributeValue) string {
+// separator is the character most of the sample keys (the table's and
+// the indexes') that hold any use, '#' on a tie. Other attributes do not
+// count, nor does the ':' of a time of day ("2024-05-01T10:00:00"), which
+// sort keys often end with.
+func separator(t Table) string {
+	keys := t.keyNames()
 	best, count := "#", 0
 	for _, sep := range []string{"#", "|", ":", "_"} {
 		n := 0
-		for _, it := range items {
-			for _, v := range it {
-				if s, ok := v.(*types.AttributeValueMemberS); ok {
-					n += strings.Count(s.Value, sep)
+		for _, it := range t.Samples() {
+			for _, k := range keys {
+				if s, ok := it[k].(*types.AttributeValueMemberS); ok && strings.Contains(timeOfDay.ReplaceAllString(s.Value, ""), sep) {
+					n++
 				}
 			}
 		}
@@ -136,6 +141,8 @@ func separator(items []map[string]types.AttributeValue) string {
 	}
 	return best
 }
+
+var timeOfDay = regexp.MustCompile(`[0-9]{2}:[0-9]{2}(:[0-9]{2})?`)
 
 // facetsByType splits a model without facets by its type attribute, or
 // by the prefix of the partition key.

@@ -137,6 +137,32 @@ func TestInferBindsRepeatedSegmentsToOneVariable(t *testing.T) {
 	}
 }
 
+// The separator is read from the keys alone, and the ':' of a time of day
+// is not one: ISO timestamps in sort keys and other attributes would
+// otherwise outnumber the '#' between the key's parts.
+func TestInferSeparatorIgnoresTimesAndOtherAttributes(t *testing.T) {
+	m, err := workbench.Parse([]byte(`{"ModelName": "Orders", "DataModel": [{"TableName": "orders",
+	  "KeyAttributes": {"PartitionKey": {"AttributeName": "PK", "AttributeType": "S"}, "SortKey": {"AttributeName": "SK", "AttributeType": "S"}},
+	  "TableData": [
+	    {"PK": {"S": "USER#ann"}, "SK": {"S": "ORDER#2024-05-01T10:00:00"}, "note": {"S": "a:b:c:d"}, "at": {"S": "2024-05-01T10:00:00"}},
+	    {"PK": {"S": "USER#bob"}, "SK": {"S": "ORDER#2024-05-02T11:30:00"}, "note": {"S": "e:f:g:h"}, "at": {"S": "2024-05-02T11:30:00"}}]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := workbench.Infer("orders", m.DataModel[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Sep != "#" {
+		t.Fatalf("separator %q, want #", d.Sep)
+	}
+	for _, k := range d.Entities[0].Keys {
+		if got, want := k.Layout(d.Sep), map[string]string{"PK": "USER#<UserID>", "SK": "ORDER#<At>"}[k.Attr]; got != want {
+			t.Errorf("%s is laid out %s, want %s", k.Attr, got, want)
+		}
+	}
+}
+
 // The type attribute is never a key, though a constant sort key per facet
 // looks like one, and with one facet a constant attribute is not one
 // unless its name says so: the import adds EntityType instead.
