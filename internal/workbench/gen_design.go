@@ -1,6 +1,7 @@
 package workbench
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -121,9 +122,11 @@ Item() (map[string]types.AttributeValue, error)
 }
 // decoders read an item into its entity: by its type attribute value,
 // or, for an item without one (an index that does not project it), the
-// first in this order whose key layouts its keys fit.
+// first in this order whose key layouts its keys fit: the layouts with
+// the most constant parts first, so that a looser one takes only what
+// none of them fits.
 var decoders = []designs.TypeDecoder[Entity]{`)
-	for _, e := range d.Entities {
+	for _, e := range d.decodeOrder() {
 		s.p("{Type: %q, Decode: decodeAs%s},", e.TypeValue, e.Go)
 	}
 	s.p(`}
@@ -253,3 +256,20 @@ func tagOpts(t string) string {
 func quoteList(xs []string) string { return "[]string{" + join(xs, strconv.Quote) + "}" }
 
 func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
+
+// decodeOrder is the entities by how many constant key parts their
+// layouts have, most first; ties in the model's order.
+func (d *Design) decodeOrder() []*Entity {
+	constants := func(e *Entity) int {
+		n := 0
+		for _, k := range e.Keys {
+			for _, s := range k.Segs {
+				if s.Var == nil {
+					n++
+				}
+			}
+		}
+		return n
+	}
+	return slices.SortedStableFunc(slices.Values(d.Entities), func(a, b *Entity) int { return cmp.Compare(constants(b), constants(a)) })
+}

@@ -241,3 +241,35 @@ func render(t *testing.T, name string, m workbench.Model) map[string]string {
 	}
 	return out
 }
+
+// An index that does not project the type attribute returns entries that
+// only their key layouts tell apart: the decoders try the layout with
+// constant parts (ORDER#<...>) before the one of variables alone, which
+// would take the orders too.
+func TestGeneratedDecodersTryTheStricterLayoutFirst(t *testing.T) {
+	m, err := workbench.Parse([]byte(`{"ModelName": "Mixed", "DataModel": [{"TableName": "mixed",
+	  "KeyAttributes": {"PartitionKey": {"AttributeName": "PK", "AttributeType": "S"}, "SortKey": {"AttributeName": "SK", "AttributeType": "S"}},
+	  "NonKeyAttributes": [{"AttributeName": "GSI1PK", "AttributeType": "S"}, {"AttributeName": "GSI1SK", "AttributeType": "S"}],
+	  "GlobalSecondaryIndexes": [{"IndexName": "GSI1", "KeyAttributes": {"PartitionKey": {"AttributeName": "GSI1PK", "AttributeType": "S"},
+	    "SortKey": {"AttributeName": "GSI1SK", "AttributeType": "S"}}, "Projection": {"ProjectionType": "KEYS_ONLY"}}],
+	  "TableFacets": [
+	    {"FacetName": "note", "KeyAttributeAlias": {"PartitionKeyAlias": "PK", "SortKeyAlias": "SK"}, "NonKeyAttributes": ["GSI1PK", "GSI1SK"],
+	     "TableData": [{"PK": {"S": "n1"}, "SK": {"S": "n1"}, "GSI1PK": {"S": "FEED"}, "GSI1SK": {"S": "n1"}}]},
+	    {"FacetName": "order", "KeyAttributeAlias": {"PartitionKeyAlias": "PK", "SortKeyAlias": "SK"}, "NonKeyAttributes": ["GSI1PK", "GSI1SK"],
+	     "TableData": [{"PK": {"S": "ORDER#o1"}, "SK": {"S": "ORDER#o1"}, "GSI1PK": {"S": "FEED"}, "GSI1SK": {"S": "ORDER#o1"}}]}]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for path, src := range render(t, "mixed", m) {
+		at := strings.Index(src, "var decoders")
+		if at < 0 {
+			continue
+		}
+		order, note := strings.Index(src[at:], "decodeAsOrder"), strings.Index(src[at:], "decodeAsNote")
+		if order < 0 || note < 0 || order > note {
+			t.Fatalf("%s lists its decoders as\n%s\nwant Order's before Note's", path, src[at:at+strings.Index(src[at:], "\n}")])
+		}
+		return
+	}
+	t.Fatal("no generated file declares the decoders")
+}
