@@ -192,6 +192,23 @@ var _ = Describe("design names", Label("unit"), func() {
 		Expect(p.Write()).NotTo(Succeed(), "the design folder is taken")
 		Expect(treeHashes(root, ".")).To(Equal(before), "the other run's folder and the registries as they were")
 	})
+
+	It("takes back every file it wrote when the last registry file cannot be replaced", func() {
+		root := registrySnapshot()
+		p, err := scaffold.Prepare(root, scaffold.Names{Design: "library", Entity: "book"})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(p.Change[len(p.Change)-1].Path).To(Equal("scenarios/scenarios.go"))
+		// A folder where the scenario registry was: renaming a file over it
+		// fails, after the design, its fixtures, its scenario and
+		// designs/all/all.go are written.
+		last := filepath.Join(root, "scenarios", "scenarios.go")
+		Expect(os.Remove(last)).To(Succeed())
+		Expect(os.MkdirAll(filepath.Join(last, "in-the-way"), 0o755)).To(Succeed())
+		before := treeHashes(root, ".")
+		Expect(p.Write()).NotTo(Succeed())
+		Expect(treeHashes(root, ".")).To(Equal(before), "no design folder, fixtures or scenario file left, and all.go as it was")
+		Expect(filepath.Join(root, "designs", "library")).NotTo(BeADirectory())
+	})
 })
 
 // registrySnapshot copies what Prepare reads of the repository (go.mod,
