@@ -2,6 +2,7 @@ package emulate
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -21,13 +22,14 @@ import (
 //     the same way.
 //
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/transaction-apis.html
-// (transaction conflict handling). A write that meets an ongoing
-// TransactGetItems goes through: the API reference's
-// TransactionCanceledException says the TransactGetItems is the one that
-// fails. That failure is not emulated: the read has already gone to
-// DynamoDB Local, and it answers as if alone. How long a request is
-// "ongoing" AWS does not say: here, from the attempt the emulator lets
-// through to its answer (inferred).
+// (transaction conflict handling). A PutItem, UpdateItem, DeleteItem or
+// TransactWriteItems that meets an ongoing TransactGetItems goes through,
+// and the TransactGetItems fails: the API reference's
+// TransactionCanceledException says so. Here its answer from DynamoDB
+// Local is replaced by that cancellation, TransactionConflict for the
+// items a write met; the units it read stay spent (inferred). How long a
+// request is "ongoing" AWS does not say: here, from the attempt the
+// emulator lets through to its answer (inferred).
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html
 // (TransactionCanceledException).
 
@@ -40,8 +42,12 @@ const (
 	kindTxGet
 )
 
-// holds counts the requests in flight on one item, by kind.
-type holds struct{ txWrites, writes int32 }
+// holds counts the write requests in flight on one item, by kind, and
+// lists the TransactGetItems in flight that read it.
+type holds struct {
+	txWrites, writes int32
+	gets             []*call
+}
 
 // itemID names an item for conflicts: its table and primary key ("" with
 // conflicts off, which follows no item).
@@ -93,12 +99,16 @@ func (e *Emulator) conflicts(c *call) []bool {
 	return out
 }
 
-// hold marks c's items in flight (by = 1) or no longer (by = -1): those
-// of writes only, since nothing DynamoDB refuses meets a read in flight.
-// Call with e.mu held.
+// hold marks c's items in flight (by = 1) or no longer (by = -1). A
+// PutItem, UpdateItem, DeleteItem or TransactWriteItems marked in flight
+// meets every TransactGetItems in flight on its items. Call with e.mu
+// held.
 func (e *Emulator) hold(c *call, by int32) {
-	if e.cfg.NoConflicts || c.kind == kindTxGet {
+	if e.cfg.NoConflicts {
 		return
+	}
+	if c.kind == kindTxGet && by > 0 {
+		c.met = nil // this attempt's, not an earlier one's
 	}
 	for _, id := range c.items {
 		h := e.inflight[id]
@@ -111,9 +121,32 @@ func (e *Emulator) hold(c *call, by int32) {
 			h.txWrites += by
 		case kindWrite, kindBatchWrite:
 			h.writes += by
+		case kindTxGet:
+			if by > 0 {
+				h.gets = append(h.gets, c)
+			} else {
+				h.gets = slices.DeleteFunc(h.gets, func(g *call) bool { return g == c })
+			}
 		}
-		if *h == (holds{}) {
+		if by > 0 && (c.kind == kindWrite || c.kind == kindTxWrite) {
+			for _, g := range h.gets {
+				g.meet(id)
+			}
+		}
+		if h.txWrites == 0 && h.writes == 0 && len(h.gets) == 0 {
 			delete(e.inflight, id)
+		}
+	}
+}
+
+// meet notes that a write met the TransactGetItems c on item id.
+func (c *call) meet(id string) {
+	if c.met == nil {
+		c.met = make([]bool, len(c.items))
+	}
+	for i, it := range c.items {
+		if it == id {
+			c.met[i] = true
 		}
 	}
 }

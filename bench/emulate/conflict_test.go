@@ -127,7 +127,7 @@ var _ = Describe("transaction conflicts on the wire", Label("wire"), func() {
 		Expect(m.ConflictCancelled).To(BeEquivalentTo(1))
 	})
 
-	It("cancels a TransactGetItems of an item an ongoing write writes, and lets a TransactWriteItems of an item an ongoing TransactGetItems reads through", func(ctx SpecContext) {
+	It("cancels a TransactGetItems of an item an ongoing write writes, and one that a write meets while it is ongoing, letting the write through", func(ctx SpecContext) {
 		done := hold(func(ctx context.Context, opt func(*dynamodb.Options)) error { return put(ctx, "A", opt) })
 		_, err := db.TransactGetItems(ctx, txGet("A", "B"))
 		Expect(ddbtest.CancellationCodes(err)).To(Equal([]string{"TransactionConflict", "None"}))
@@ -143,9 +143,22 @@ var _ = Describe("transaction conflicts on the wire", Label("wire"), func() {
 		})
 		_, err = db.TransactWriteItems(ctx, txPut("B"))
 		Expect(err).NotTo(HaveOccurred(), "AWS cancels the ongoing TransactGetItems, not the write")
-		Expect(put(ctx, "B")).To(Succeed(), "DynamoDB names no conflict of a single-item write with a read")
+		Expect(put(ctx, "B")).To(Succeed())
+		Expect(ddbtest.CancellationCodes(done())).To(Equal([]string{"TransactionConflict"}), "the read the writes met")
+
+		By("a TransactGetItems no write meets reads as before")
+		g = testnet.NewGate(raw.Options().HTTPClient)
+		DeferCleanup(g.Release)
+		done = hold(func(ctx context.Context, opt func(*dynamodb.Options)) error {
+			_, err := db.TransactGetItems(ctx, txGet("A", "B"), opt)
+			return err
+		})
+		Expect(put(ctx, "C")).To(Succeed())
 		Expect(done()).To(Succeed())
-		Expect(e.Measured(0, 0).ConflictCancelled).To(BeEquivalentTo(1))
+
+		m := e.Measured(0, 0)
+		Expect(m.ConflictCancelled).To(BeEquivalentTo(2))
+		Expect(m.ConflictItems).To(ContainElement(ItemConflicts{Item: "B / x", Conflicts: 1}))
 	})
 
 	Context("with conflicts off", func() {

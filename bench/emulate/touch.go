@@ -28,6 +28,7 @@ type call struct {
 	attempts    int
 	last        *refusal      // the refusal of the latest attempt, nil if let through
 	conflicted  bool          // the latest attempt was refused for a transaction conflict
+	met         []bool        // a TransactGetItems's items a write met while it was in flight
 	held        []reservation // units held while the call is in flight
 	unprocessed int
 }

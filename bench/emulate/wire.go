@@ -133,12 +133,27 @@ func (e *Emulator) through(ctx context.Context, c *call, in middleware.Deseriali
 // flight when the answer comes.
 func (e *Emulator) sent(ctx context.Context, c *call, in middleware.DeserializeInput, next middleware.DeserializeHandler) (middleware.DeserializeOutput, middleware.Metadata, error) {
 	out, md, err := next.HandleDeserialize(ctx, in)
-	if !e.cfg.NoConflicts && len(c.items) > 0 {
-		e.mu.Lock()
-		e.hold(c, -1)
-		e.mu.Unlock()
+	if e.cfg.NoConflicts || len(c.items) == 0 {
+		return out, md, err
 	}
-	return out, md, err
+	e.mu.Lock()
+	e.hold(c, -1)
+	met := c.met
+	if met != nil && err == nil {
+		c.conflicted = true
+		e.m.conflicted(c, met)
+	}
+	e.mu.Unlock()
+	if met == nil || err != nil {
+		return out, md, err
+	}
+	// A write met this TransactGetItems in flight: DynamoDB cancels the
+	// read, whatever DynamoDB Local answered.
+	if r, ok := out.RawResponse.(*smithyhttp.Response); ok && r.Body != nil {
+		io.Copy(io.Discard, r.Body)
+		r.Body.Close()
+	}
+	return middleware.DeserializeOutput{RawResponse: response(conflictBody(c, met))}, md, nil
 }
 
 // decide is one attempt's refusal, nil to let it through; for a
