@@ -136,23 +136,23 @@ func (e *Emulator) sent(ctx context.Context, c *call, in middleware.DeserializeI
 	if e.cfg.NoConflicts || len(c.items) == 0 {
 		return out, md, err
 	}
+	// A write met a TransactGetItems in flight: DynamoDB cancels the read,
+	// where DynamoDB Local answered it.
+	r, ok := out.RawResponse.(*smithyhttp.Response)
+	answered := err == nil && ok && r.StatusCode == http.StatusOK
 	e.mu.Lock()
 	e.hold(c, -1)
 	met := c.met
-	if met != nil && err == nil {
+	if met != nil && answered {
 		c.conflicted = true
 		e.m.conflicted(c, met)
 	}
 	e.mu.Unlock()
-	if met == nil || err != nil {
+	if met == nil || !answered {
 		return out, md, err
 	}
-	// A write met this TransactGetItems in flight: DynamoDB cancels the
-	// read, whatever DynamoDB Local answered.
-	if r, ok := out.RawResponse.(*smithyhttp.Response); ok && r.Body != nil {
-		io.Copy(io.Discard, r.Body)
-		r.Body.Close()
-	}
+	io.Copy(io.Discard, r.Body)
+	r.Body.Close()
 	return middleware.DeserializeOutput{RawResponse: response(conflictBody(c, met))}, md, nil
 }
 
