@@ -27,7 +27,8 @@ import (
 // and the TransactGetItems fails: the API reference's
 // TransactionCanceledException says so. Here its answer from DynamoDB
 // Local is replaced by that cancellation, TransactionConflict for the
-// items a write met; the units it read stay spent (inferred). How long a
+// items a write met; like any failed read it is charged nothing (AWS does
+// not say what it charges: inferred). How long a
 // request is "ongoing" AWS does not say: here, from the attempt the
 // emulator lets through to its answer (inferred).
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html
@@ -106,9 +107,6 @@ func (e *Emulator) conflicts(c *call) []bool {
 func (e *Emulator) hold(c *call, by int32) {
 	if e.cfg.NoConflicts {
 		return
-	}
-	if c.kind == kindTxGet && by > 0 {
-		c.met = nil // this attempt's, not an earlier one's
 	}
 	for _, id := range c.items {
 		h := e.inflight[id]

@@ -16,6 +16,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -159,6 +160,23 @@ var _ = Describe("transaction conflicts on the wire", Label("wire"), func() {
 		m := e.Measured(0, 0)
 		Expect(m.ConflictCancelled).To(BeEquivalentTo(2))
 		Expect(m.ConflictItems).To(ContainElement(ItemConflicts{Item: "B / x", Conflicts: 1}))
+		Expect(e.inflight).To(BeEmpty(), "no item is left in flight")
+	})
+
+	It("leaves a met TransactGetItems's own error answer as it is", func(ctx SpecContext) {
+		done := hold(func(ctx context.Context, opt func(*dynamodb.Options)) error {
+			in := txGet("B")
+			in.TransactItems[0].Get.ProjectionExpression = aws.String("#undeclared") // DynamoDB Local refuses it
+			_, err := db.TransactGetItems(ctx, in, opt)
+			return err
+		})
+		Expect(put(ctx, "B")).To(Succeed())
+		err := done()
+		var api smithy.APIError
+		Expect(errors.As(err, &api)).To(BeTrue(), "%v", err)
+		Expect(api.ErrorCode()).To(Equal("ValidationException"))
+		Expect(e.Measured(0, 0).ConflictCancelled).To(BeZero())
+		Expect(e.inflight).To(BeEmpty())
 	})
 
 	Context("with conflicts off", func() {

@@ -136,19 +136,23 @@ func (e *Emulator) sent(ctx context.Context, c *call, in middleware.DeserializeI
 	if e.cfg.NoConflicts || len(c.items) == 0 {
 		return out, md, err
 	}
-	// A write met a TransactGetItems in flight: DynamoDB cancels the read,
-	// where DynamoDB Local answered it.
-	r, ok := out.RawResponse.(*smithyhttp.Response)
-	answered := err == nil && ok && r.StatusCode == http.StatusOK
 	e.mu.Lock()
 	e.hold(c, -1)
-	met := c.met
-	if met != nil && answered {
+	met := c.met // the items writes met while this TransactGetItems was in flight
+	c.met = nil
+	// DynamoDB cancels such a read where DynamoDB Local answered it; an
+	// error answer stands.
+	var r *smithyhttp.Response
+	if met != nil && err == nil {
+		r, _ = out.RawResponse.(*smithyhttp.Response)
+	}
+	cancel := r != nil && r.StatusCode == http.StatusOK
+	if cancel {
 		c.conflicted = true
 		e.m.conflicted(c, met)
 	}
 	e.mu.Unlock()
-	if met == nil || !answered {
+	if !cancel {
 		return out, md, err
 	}
 	io.Copy(io.Discard, r.Body)
