@@ -3,6 +3,7 @@ package ddbitem
 import (
 	"encoding/json"
 	"math/big"
+	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -95,23 +96,32 @@ func BenchmarkKeyIDOfNumberKeys(b *testing.B) {
 	}
 }
 
-// StoredNumber writes numbers as DynamoDB returns them, exactly.
+// StoredNumber writes numbers as DynamoDB returns them, exactly, and
+// refuses what DynamoDB refuses, saying why.
 func TestStoredNumber(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{"7", "7"}, {"+007", "7"}, {"-0", "0"}, {"1.50", "1.5"}, {"15e-1", "1.5"}, {"1.0", "1"},
-		{".5", "0.5"}, {"-0.050", "-0.05"}, {"1E3", "1000"}, {"2.5e2", "250"},
-		{"1e-40", "0.0000000000000000000000000000000000000001"},
+		{".5", "0.5"}, {"1.", "1"}, {"-0.050", "-0.05"}, {"1E3", "1000"}, {"1E+3", "1000"}, {"2.5e2", "250"},
+		{"0e99999", "0"}, {"1e-40", "0.0000000000000000000000000000000000000001"},
 		{"123456789012345678901234567890.12345678", "123456789012345678901234567890.12345678"},
+		{"1e125", "1" + strings.Repeat("0", 125)}, {"-1e-130", "-0." + strings.Repeat("0", 129) + "1"},
 	} {
 		t.Run(c.in, func(t *testing.T) {
-			if got, ok := StoredNumber(c.in); !ok || got != c.want {
-				t.Errorf("StoredNumber(%q) = %q, %v; want %q", c.in, got, ok, c.want)
+			if got, err := StoredNumber(c.in); err != nil || got != c.want {
+				t.Errorf("StoredNumber(%q) = %q, %v; want %q", c.in, got, err, c.want)
 			}
 		})
 	}
-	for _, bad := range []string{"", "x", "1e99999", "1e"} {
-		if got, ok := StoredNumber(bad); ok {
-			t.Errorf("StoredNumber(%q) = %q, want refused", bad, got)
-		}
+	for _, c := range []struct{ in, says string }{
+		{"", "a number written as a string"}, {"NaN", "not NaN, Inf or hex"}, {"0x10", "not NaN, Inf or hex"},
+		{"19/2", "a number written as a string"}, {"1e", "a number written as a string"},
+		{"1e126", "outside DynamoDB's range"}, {"1e-131", "outside DynamoDB's range"}, {"1e99999999999999999999", "outside DynamoDB's range"},
+		{"1234567890123456789012345678901234567891", "40 significant digits"},
+	} {
+		t.Run(c.in, func(t *testing.T) {
+			if got, err := StoredNumber(c.in); err == nil || !strings.Contains(err.Error(), c.says) {
+				t.Errorf("StoredNumber(%q) = %q, %v; want an error saying %q", c.in, got, err, c.says)
+			}
+		})
 	}
 }

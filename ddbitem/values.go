@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -57,29 +58,54 @@ func plainDecimal(r *big.Rat, scale int) string {
 	return strings.TrimSuffix(s, ".")
 }
 
-// StoredNumber writes n, a number as DynamoDB accepts one (digits, an
-// optional sign, point and exponent), as DynamoDB stores and returns it:
-// its exact value without exponent or leading and trailing zeros ("1.50"
-// and "15e-1" are "1.5", "+007" is "7"). ok is false when n is not a
-// number or its exponent is past any DynamoDB number's (±1,000).
-func StoredNumber(n string) (string, bool) {
-	mant, exp, hasExp := strings.Cut(strings.ToLower(n), "e")
+// StoredNumber writes n, a number as DynamoDB accepts one, as DynamoDB
+// stores and returns it: its exact value without exponent or leading and
+// trailing zeros ("1.50" and "15e-1" are "1.5", "+007" is "7"). Text that
+// is not digits with an optional sign, point and exponent (NaN, Inf, hex,
+// a fraction), more than 38 significant digits, or a magnitude outside
+// 1E-130 to 9.99…E+125 is an error that says which.
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.NamingRulesDataTypes.html#HowItWorks.DataTypes.Number
+func StoredNumber(n string) (string, error) {
+	if !numberSyntax.MatchString(n) {
+		return "", fmt.Errorf("%q: want a number written as a string of digits, e.g. \"42\" or \"-1.5e3\" (not NaN, Inf or hex)", n)
+	}
+	outside := fmt.Errorf("%q is outside DynamoDB's range of numbers: 1E-130 to 9.9999999999999999999999999999999999999E+125 either side of zero", n)
+	mant, exp, _ := strings.Cut(strings.ToLower(n), "e")
 	e := 0
-	if hasExp {
+	if exp != "" {
 		var err error
-		if e, err = strconv.Atoi(exp); err != nil || e < -1000 || e > 1000 {
-			return "", false
+		if e, err = strconv.Atoi(exp); err != nil {
+			return "", outside
 		}
 	}
-	r, ok := new(big.Rat).SetString(n)
-	if !ok {
-		return "", false
+	digits := strings.Trim(strings.NewReplacer("+", "", "-", "", ".", "").Replace(mant), "0")
+	if digits == "" {
+		return "0", nil
 	}
+	// Bound the work before computing: m×10^e with D digits lies between
+	// 10^(e−D) and 10^(e+D).
+	if d := len(mant); e >= d+126 || e <= -d-130 {
+		return "", outside
+	}
+	if len(digits) > maxNumberScale {
+		return "", fmt.Errorf("%q has %d significant digits: DynamoDB keeps at most %d", n, len(digits), maxNumberScale)
+	}
+	r, _ := new(big.Rat).SetString(n)
 	// The digits after the point that n's value needs: those it writes,
 	// less its exponent.
 	_, frac, _ := strings.Cut(mant, ".")
-	return plainDecimal(r, max(len(frac)-e, 0)), true
+	out := plainDecimal(r, max(len(frac)-e, 0))
+	whole, after, _ := strings.Cut(strings.TrimPrefix(out, "-"), ".")
+	if len(whole) > 126 || (whole == "0" && len(after)-len(strings.TrimLeft(after, "0")) >= 130) {
+		return "", outside
+	}
+	return out, nil
 }
+
+// numberSyntax is a number as DynamoDB takes one: decimal digits with an
+// optional sign, point and exponent; not NaN, Inf or hex, which Go's own
+// parsers take.
+var numberSyntax = regexp.MustCompile(`^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$`)
 
 // addTo is ADD on an existing attribute: a sum for numbers, a union for
 // sets of one type.

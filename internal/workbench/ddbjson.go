@@ -4,7 +4,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strconv"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -46,12 +45,15 @@ func decodeValue(raw json.RawMessage, at string) (types.AttributeValue, error) {
 			}
 			return nil, bad("a string")
 		case "N":
-			if s, ok := decodeAs(v, isNumber); ok {
-				if n, ok := ddbitem.StoredNumber(s); ok {
-					return &types.AttributeValueMemberN{Value: n}, nil
-				}
+			s, ok := decodeAs[string](v, nil)
+			if !ok {
+				return nil, bad("a number written as a string, e.g. \"42\"")
 			}
-			return nil, bad("a number written as a string, e.g. \"42\"")
+			n, err := ddbitem.StoredNumber(s)
+			if err != nil {
+				return nil, pathErr(at+"."+t, err.Error())
+			}
+			return &types.AttributeValueMemberN{Value: n}, nil
 		case "B":
 			b, err := decodeBinary(v)
 			if err != nil {
@@ -75,9 +77,9 @@ func decodeValue(raw json.RawMessage, at string) (types.AttributeValue, error) {
 			}
 			if t == "NS" {
 				for i, s := range ss {
-					n, ok := ddbitem.StoredNumber(s)
-					if !isNumber(s) || !ok {
-						return nil, bad("numbers written as strings")
+					n, err := ddbitem.StoredNumber(s)
+					if err != nil {
+						return nil, pathErr(fmt.Sprintf("%s.NS[%d]", at, i), err.Error())
 					}
 					ss[i] = n
 				}
@@ -158,10 +160,3 @@ func duplicate(ss []string) string {
 	}
 	return ""
 }
-
-// isNumber reports whether s is a number as DynamoDB writes one: decimal
-// digits with an optional sign, point and exponent; not NaN, Inf or hex,
-// which Go's own parsers take.
-func isNumber(s string) bool { return numberSyntax.MatchString(s) }
-
-var numberSyntax = regexp.MustCompile(`^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$`)
