@@ -257,12 +257,16 @@ func quoteList(xs []string) string { return "[]string{" + join(xs, strconv.Quote
 
 func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
 
-// decodeOrder is the entities by how many constant key parts their
-// layouts have, most first; ties in the model's order.
+// decodeOrder is the entities by how many constant parts their layouts
+// have, most first: in the table's own keys, which every index entry
+// carries, then in all their keys; ties in the model's order.
 func (d *Design) decodeOrder() []*Entity {
-	constants := func(e *Entity) int {
+	constants := func(e *Entity, tableOnly bool) int {
 		n := 0
 		for _, k := range e.Keys {
+			if tableOnly && k.Index != "" {
+				continue
+			}
 			for _, s := range k.Segs {
 				if s.Var == nil {
 					n++
@@ -271,5 +275,7 @@ func (d *Design) decodeOrder() []*Entity {
 		}
 		return n
 	}
-	return slices.SortedStableFunc(slices.Values(d.Entities), func(a, b *Entity) int { return cmp.Compare(constants(b), constants(a)) })
+	return slices.SortedStableFunc(slices.Values(d.Entities), func(a, b *Entity) int {
+		return cmp.Or(cmp.Compare(constants(b, true), constants(a, true)), cmp.Compare(constants(b, false), constants(a, false)))
+	})
 }

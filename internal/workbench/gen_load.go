@@ -135,8 +135,11 @@ func (d *%[1]sDriver) Pools() workload.Pools {
 // Call runs p on the key-th item of its step's entity. Every call reads
 // what Seed wrote, so none expects an error; before Seed, ErrNotSeeded.
 func (d *%[1]sDriver) Call(ctx context.Context, p designs.PatternID, key int, _ *rand.Rand) error {
+	if len(d.pool.%[2]s) == 0 {
+		return ErrNotSeeded
+	}
 	var err error
-	switch p {`, d.Name)
+	switch p {`, d.Name, plural(d.Entities[0]))
 	for _, p := range d.Patterns {
 		e := d.poolOf(p)
 		s.p("case %s.%sID:", d.Name, p.Go)
@@ -146,7 +149,6 @@ func (d *%[1]sDriver) Call(ctx context.Context, p designs.PatternID, key int, _ 
 			args = append(args, "v."+v.Go+", ")
 		}
 		if len(vars) > 0 {
-			s.p("if key >= len(d.pool.%s) {\nreturn ErrNotSeeded\n}", plural(e))
 			s.p("v := d.pool.%s[key]", plural(e))
 		}
 		if p.Entity != nil {

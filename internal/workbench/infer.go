@@ -119,19 +119,19 @@ func Infer(name string, t Table) (*Design, error) {
 	return d, nil
 }
 
-// separator is the character most of the sample keys (the table's and
-// the indexes') that hold any use, '#' on a tie. Other attributes do not
-// count, nor does the ':' of a time of day ("2024-05-01T10:00:00"), which
-// sort keys often end with.
+// separator is the character the sample keys (the table's and the
+// indexes') use most, '#' on a tie. Other attributes do not count, nor
+// does the ':' of a time of day ("2024-05-01T10:00:00"), which sort keys
+// often end with.
 func separator(t Table) string {
-	keys := t.keyNames()
+	keys := slices.Compact(slices.Sorted(slices.Values(t.keyNames())))
 	best, count := "#", 0
 	for _, sep := range []string{"#", "|", ":", "_"} {
 		n := 0
 		for _, it := range t.Samples() {
 			for _, k := range keys {
-				if s, ok := it[k].(*types.AttributeValueMemberS); ok && strings.Contains(timeOfDay.ReplaceAllString(s.Value, ""), sep) {
-					n++
+				if s, ok := it[k].(*types.AttributeValueMemberS); ok {
+					n += strings.Count(timeOfDay.ReplaceAllString(s.Value, ""), sep)
 				}
 			}
 		}

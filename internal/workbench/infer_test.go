@@ -161,6 +161,20 @@ func TestInferSeparatorIgnoresTimesAndOtherAttributes(t *testing.T) {
 			t.Errorf("%s is laid out %s, want %s", k.Attr, got, want)
 		}
 	}
+
+	// Separators are counted, not the keys holding one: a key of four
+	// parts outweighs two keys of one '_' each.
+	m, err = workbench.Parse([]byte(`{"ModelName": "Tenants", "DataModel": [{"TableName": "tenants",
+	  "KeyAttributes": {"PartitionKey": {"AttributeName": "PK", "AttributeType": "S"}, "SortKey": {"AttributeName": "SK", "AttributeType": "S"}},
+	  "TableData": [
+	    {"PK": {"S": "TENANT#t1#USER#u1"}, "SK": {"S": "PROFILE_V2"}, "state": {"S": "STATUS_ACTIVE"}},
+	    {"PK": {"S": "TENANT#t2#USER#u2"}, "SK": {"S": "PROFILE_V2"}, "state": {"S": "STATUS_ACTIVE"}}]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d, err = workbench.Infer("tenants", m.DataModel[0]); err != nil || d.Sep != "#" {
+		t.Fatalf("separator %q (%v), want #", d.Sep, err)
+	}
 }
 
 // The type attribute is never a key, though a constant sort key per facet

@@ -244,17 +244,26 @@ func render(t *testing.T, name string, m workbench.Model) map[string]string {
 
 // An index that does not project the type attribute returns entries that
 // only their key layouts tell apart: the decoders try the layout with
-// constant parts (ORDER#<...>) before the one of variables alone, which
-// would take the orders too.
+// constant parts in the table's keys (ORDER#<...>) before the one of
+// variables alone, which would take the orders too, whatever constants the
+// latter has in another index's keys.
 func TestGeneratedDecodersTryTheStricterLayoutFirst(t *testing.T) {
+	note := func(id string) string {
+		return `{"PK": {"S": "` + id + `"}, "SK": {"S": "` + id + `"}, "GSI1PK": {"S": "FEED"}, "GSI1SK": {"S": "` + id + `"},
+		  "GSI2PK": {"S": "KIND#NOTE"}, "GSI2SK": {"S": "LIST#ALL#` + id + `"}}`
+	}
+	index := func(name string) string {
+		return `{"IndexName": "` + name + `", "KeyAttributes": {"PartitionKey": {"AttributeName": "` + name + `PK", "AttributeType": "S"},
+		  "SortKey": {"AttributeName": "` + name + `SK", "AttributeType": "S"}}, "Projection": {"ProjectionType": "KEYS_ONLY"}}`
+	}
 	m, err := workbench.Parse([]byte(`{"ModelName": "Mixed", "DataModel": [{"TableName": "mixed",
 	  "KeyAttributes": {"PartitionKey": {"AttributeName": "PK", "AttributeType": "S"}, "SortKey": {"AttributeName": "SK", "AttributeType": "S"}},
-	  "NonKeyAttributes": [{"AttributeName": "GSI1PK", "AttributeType": "S"}, {"AttributeName": "GSI1SK", "AttributeType": "S"}],
-	  "GlobalSecondaryIndexes": [{"IndexName": "GSI1", "KeyAttributes": {"PartitionKey": {"AttributeName": "GSI1PK", "AttributeType": "S"},
-	    "SortKey": {"AttributeName": "GSI1SK", "AttributeType": "S"}}, "Projection": {"ProjectionType": "KEYS_ONLY"}}],
+	  "NonKeyAttributes": [{"AttributeName": "GSI1PK", "AttributeType": "S"}, {"AttributeName": "GSI1SK", "AttributeType": "S"},
+	    {"AttributeName": "GSI2PK", "AttributeType": "S"}, {"AttributeName": "GSI2SK", "AttributeType": "S"}],
+	  "GlobalSecondaryIndexes": [` + index("GSI1") + `, ` + index("GSI2") + `],
 	  "TableFacets": [
-	    {"FacetName": "note", "KeyAttributeAlias": {"PartitionKeyAlias": "PK", "SortKeyAlias": "SK"}, "NonKeyAttributes": ["GSI1PK", "GSI1SK"],
-	     "TableData": [{"PK": {"S": "n1"}, "SK": {"S": "n1"}, "GSI1PK": {"S": "FEED"}, "GSI1SK": {"S": "n1"}}]},
+	    {"FacetName": "note", "KeyAttributeAlias": {"PartitionKeyAlias": "PK", "SortKeyAlias": "SK"}, "NonKeyAttributes": ["GSI1PK", "GSI1SK", "GSI2PK", "GSI2SK"],
+	     "TableData": [` + note("n1") + `, ` + note("n2") + `]},
 	    {"FacetName": "order", "KeyAttributeAlias": {"PartitionKeyAlias": "PK", "SortKeyAlias": "SK"}, "NonKeyAttributes": ["GSI1PK", "GSI1SK"],
 	     "TableData": [{"PK": {"S": "ORDER#o1"}, "SK": {"S": "ORDER#o1"}, "GSI1PK": {"S": "FEED"}, "GSI1SK": {"S": "ORDER#o1"}}]}]}]}`))
 	if err != nil {
