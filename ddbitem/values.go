@@ -69,13 +69,15 @@ func StoredNumber(n string) (string, error) {
 	if !numberSyntax.MatchString(n) {
 		return "", fmt.Errorf("%q: want a number written as a string of digits, e.g. \"42\" or \"-1.5e3\" (not NaN, Inf or hex)", n)
 	}
-	outside := fmt.Errorf("%q is outside DynamoDB's range of numbers: 1E-130 to 9.9999999999999999999999999999999999999E+125 either side of zero", n)
+	outside := func() error {
+		return fmt.Errorf("%q is outside DynamoDB's range of numbers: 1E-130 to 9.9999999999999999999999999999999999999E+125 either side of zero", n)
+	}
 	mant, exp, _ := strings.Cut(strings.ToLower(n), "e")
 	e := 0
 	if exp != "" {
 		var err error
 		if e, err = strconv.Atoi(exp); err != nil {
-			return "", outside
+			return "", outside()
 		}
 	}
 	digits := strings.Trim(strings.NewReplacer("+", "", "-", "", ".", "").Replace(mant), "0")
@@ -85,7 +87,7 @@ func StoredNumber(n string) (string, error) {
 	// Bound the work before computing: m×10^e with D digits lies between
 	// 10^(e−D) and 10^(e+D).
 	if d := len(mant); e >= d+126 || e <= -d-130 {
-		return "", outside
+		return "", outside()
 	}
 	if len(digits) > maxNumberScale {
 		return "", fmt.Errorf("%q has %d significant digits: DynamoDB keeps at most %d", n, len(digits), maxNumberScale)
@@ -97,7 +99,7 @@ func StoredNumber(n string) (string, error) {
 	out := plainDecimal(r, max(len(frac)-e, 0))
 	whole, after, _ := strings.Cut(strings.TrimPrefix(out, "-"), ".")
 	if len(whole) > 126 || (whole == "0" && len(after)-len(strings.TrimLeft(after, "0")) >= 130) {
-		return "", outside
+		return "", outside()
 	}
 	return out, nil
 }

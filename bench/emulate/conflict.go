@@ -28,9 +28,9 @@ import (
 // TransactionCanceledException says so. Here its answer from DynamoDB
 // Local is replaced by that cancellation, TransactionConflict for the
 // items a write met; like any failed read it is charged nothing (AWS does
-// not say what it charges: inferred). How long a
-// request is "ongoing" AWS does not say: here, from the attempt the
-// emulator lets through to its answer (inferred).
+// not say what it charges: inferred). How long a request is "ongoing" AWS
+// does not say: here, from the attempt the emulator lets through to its
+// answer (inferred).
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html
 // (TransactionCanceledException).
 

@@ -123,8 +123,8 @@ Item() (map[string]types.AttributeValue, error)
 // decoders read an item into its entity: by its type attribute value,
 // or, for an item without one (an index that does not project it), the
 // first in this order whose key layouts its keys fit: the layouts with
-// the most constant parts first, so that a looser one takes only what
-// none of them fits.
+// the most constant parts in the table's keys first, so that a looser one
+// takes only what none of them fits.
 var decoders = []designs.TypeDecoder[Entity]{`)
 	for _, e := range d.decodeOrder() {
 		s.p("{Type: %q, Decode: decodeAs%s},", e.TypeValue, e.Go)

@@ -124,18 +124,18 @@ func Infer(name string, t Table) (*Design, error) {
 // does the ':' of a time of day ("2024-05-01T10:00:00"), which sort keys
 // often end with.
 func separator(t Table) string {
-	keys := slices.Compact(slices.Sorted(slices.Values(t.keyNames())))
-	best, count := "#", 0
-	for _, sep := range []string{"#", "|", ":", "_"} {
-		n := 0
-		for _, it := range t.Samples() {
-			for _, k := range keys {
-				if s, ok := it[k].(*types.AttributeValueMemberS); ok {
-					n += strings.Count(timeOfDay.ReplaceAllString(s.Value, ""), sep)
-				}
+	names := slices.Compact(slices.Sorted(slices.Values(t.keyNames())))
+	var keys strings.Builder // every sample key's text, times of day left out
+	for _, it := range t.Samples() {
+		for _, k := range names {
+			if s, ok := it[k].(*types.AttributeValueMemberS); ok {
+				keys.WriteString(timeOfDay.ReplaceAllString(s.Value, "") + "\n")
 			}
 		}
-		if n > count {
+	}
+	best, count := "#", 0
+	for _, sep := range []string{"#", "|", ":", "_"} {
+		if n := strings.Count(keys.String(), sep); n > count {
 			best, count = sep, n
 		}
 	}
