@@ -83,9 +83,7 @@ func (e *Emulator) conflicts(c *call) []bool {
 		}
 		var hit bool
 		switch c.kind {
-		case kindWrite:
-			hit = h.txWrites > 0
-		case kindTxWrite:
+		case kindWrite, kindTxWrite:
 			hit = h.txWrites > 0
 		case kindTxGet:
 			hit = h.txWrites > 0 || h.writes > 0

@@ -52,4 +52,16 @@ func TestCallTouchesEachKeyOnce(t *testing.T) {
 	if len(c.touches) != 1 || len(c.groups) != 3 {
 		t.Errorf("%d touches in %d groups, want 1 touch of key K in 3 groups: %v", len(c.touches), len(c.groups), c.touches)
 	}
+
+	// Admitted item by item, the batch still holds its estimate on K once.
+	e.mu.Lock()
+	s := e.tableOf("t", 0).space(designs.MainTable)
+	e.learn(keySlot{s.id, e.names.ID("K")}, [2]float64{0, 2})
+	e.mu.Unlock()
+	in := &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{"t": {put("1"), put("2"), put("3")}}}
+	c = e.newCall(context.Background(), in)
+	e.split(c, in)
+	if len(c.held) != 1 || c.held[0].units != 2 {
+		t.Errorf("the batch holds %v, want one reservation of 2 WCU on K", c.held)
+	}
 }

@@ -108,6 +108,9 @@ func (e *Emulator) newCall(ctx context.Context, params any) *call {
 	default:
 		return nil
 	}
+	if c.groups != nil {
+		c.touches = distinct(c.touches)
+	}
 	if len(c.touches) == 0 {
 		return nil
 	}
@@ -118,17 +121,30 @@ func (e *Emulator) newCall(ctx context.Context, params any) *call {
 // split: Go ranges over a map in a different order each time.
 func tables[V any](items map[string]V) []string { return slices.Sorted(maps.Keys(items)) }
 
-// group adds one batch item's or action's touches. touches holds each
-// once: a call holds its estimate on a key once however many of its items
-// the key holds (the estimate is what a whole call consumed there), and
-// counts once among the calls that key left unserved.
+// group adds one batch item's or action's touches; newCall then keeps
+// each touch once (distinct).
 func (c *call) group(ts []touch) {
 	c.groups = append(c.groups, ts)
+	c.touches = append(c.touches, ts...)
+}
+
+// distinct is ts with each touch once, in place: a call holds its
+// estimate on a key once however many of its items the key holds (the
+// estimate is what a whole call consumed there), and counts once among the
+// calls that key left unserved.
+func distinct(ts []touch) []touch {
+	if len(ts) < 2 {
+		return ts
+	}
+	seen := make(map[touch]struct{}, len(ts))
+	out := ts[:0]
 	for _, t := range ts {
-		if !slices.Contains(c.touches, t) {
-			c.touches = append(c.touches, t)
+		if _, ok := seen[t]; !ok {
+			seen[t] = struct{}{}
+			out = append(out, t)
 		}
 	}
+	return out
 }
 
 // txWrite is the touches of one TransactWriteItems action: a

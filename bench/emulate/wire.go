@@ -213,11 +213,13 @@ func (e *Emulator) split(c *call, params any) (any, func(out any)) {
 	if n < len(c.groups) {
 		// Split: the refused items are counted here; a batch refused whole
 		// is counted by its attempts.
+		var admitted []touch
 		for i, g := range c.groups {
 			if !refused[i] {
-				c.held = e.reserve(g, now, c.held)
+				admitted = append(admitted, g...)
 			}
 		}
+		c.held = e.reserve(distinct(admitted), now, c.held)
 		for _, r := range refusals {
 			e.m.refused(r, c.pattern, now)
 		}
