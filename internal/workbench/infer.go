@@ -185,9 +185,11 @@ func facetsByType(t Table, sep string) []Facet {
 // typeAttribute is the attribute that holds one constant text per facet,
 // distinct across facets (the facet's name, usually); when there is none,
 // the import adds "EntityType" (or another free name) to every item. A key
-// attribute of the table or an index is never one: the entity would write
-// its constant over the key. With one facet, every constant attribute would
-// qualify, so only a name that designs.TypeAttributes lists is taken.
+// attribute of the table is never one, nor an index's unless its name
+// says so (a GSI that lists the items of a type): the entity would write
+// its constant over the key. With one facet, every constant attribute
+// would qualify, so only a name that designs.TypeAttributes lists is
+// taken.
 func typeAttribute(t Table, facets []Facet) string {
 	candidates := map[string]bool{}
 	for _, a := range t.NonKeyAttributes {
@@ -204,8 +206,15 @@ func typeAttribute(t Table, facets []Facet) string {
 			}
 		}
 	}
-	for _, n := range t.keyNames() {
-		delete(candidates, n)
+	keys := t.keyNames()
+	own := []string{t.KeyAttributes.PartitionKey.AttributeName}
+	if sk := t.KeyAttributes.SortKey; sk != nil {
+		own = append(own, sk.AttributeName)
+	}
+	for _, n := range keys {
+		if slices.Contains(own, n) || !slices.Contains(designs.TypeAttributes, n) {
+			delete(candidates, n)
+		}
 	}
 	var ok []string
 	for name := range candidates {
@@ -244,7 +253,7 @@ func typeAttribute(t Table, facets []Facet) string {
 		return ok[0]
 	}
 	for _, name := range designs.TypeAttributes {
-		if !candidates[name] && !slices.ContainsFunc(t.NonKeyAttributes, func(a Attribute) bool { return a.AttributeName == name }) {
+		if !candidates[name] && !slices.Contains(keys, name) && !slices.ContainsFunc(t.NonKeyAttributes, func(a Attribute) bool { return a.AttributeName == name }) {
 			return name
 		}
 	}

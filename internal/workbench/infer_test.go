@@ -211,6 +211,32 @@ func TestInferTypeAttributeIsNeverAKey(t *testing.T) {
 	}
 }
 
+// An index keyed on an attribute named as a type attribute lists the
+// items of a type: that attribute is the type attribute, not a key to keep
+// it from.
+func TestInferTakesATypeAttributeThatKeysAnIndex(t *testing.T) {
+	m, err := workbench.Parse([]byte(`{"ModelName": "Shop", "DataModel": [{"TableName": "shop",
+	  "KeyAttributes": {"PartitionKey": {"AttributeName": "PK", "AttributeType": "S"}, "SortKey": {"AttributeName": "SK", "AttributeType": "S"}},
+	  "NonKeyAttributes": [{"AttributeName": "EntityType", "AttributeType": "S"}],
+	  "GlobalSecondaryIndexes": [{"IndexName": "ByType", "KeyAttributes": {"PartitionKey": {"AttributeName": "EntityType", "AttributeType": "S"},
+	    "SortKey": {"AttributeName": "SK", "AttributeType": "S"}}, "Projection": {"ProjectionType": "ALL"}}],
+	  "TableFacets": [
+	    {"FacetName": "customer", "KeyAttributeAlias": {"PartitionKeyAlias": "PK", "SortKeyAlias": "SK"}, "NonKeyAttributes": ["EntityType"],
+	     "TableData": [{"PK": {"S": "C#1"}, "SK": {"S": "PROFILE"}, "EntityType": {"S": "customer"}}]},
+	    {"FacetName": "order", "KeyAttributeAlias": {"PartitionKeyAlias": "PK", "SortKeyAlias": "SK"}, "NonKeyAttributes": ["EntityType"],
+	     "TableData": [{"PK": {"S": "C#1"}, "SK": {"S": "ORDER#1"}, "EntityType": {"S": "order"}}]}]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := workbench.Infer("shop", m.DataModel[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Schema.TypeAttribute != "EntityType" {
+		t.Errorf("type attribute %q, want EntityType, the model's", d.Schema.TypeAttribute)
+	}
+}
+
 // Names the model may use that the generated Go cannot: an attribute
 // "item" beside the entities' Item method, two index names that make one
 // Go constant.
