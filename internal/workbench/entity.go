@@ -73,7 +73,7 @@ func (d *Design) fields(e *Entity, f Facet) {
 	for _, a := range d.Table.NonKeyAttributes {
 		declared[a.AttributeName] = a.AttributeType
 	}
-	taken := map[string]bool{"Item": true} // the entity's method
+	taken := methodNames()
 	for _, n := range names {
 		if n == d.Schema.TypeAttribute || slices.ContainsFunc(e.Keys, func(k *KeyUse) bool { return k.Attr == n }) {
 			continue
@@ -175,7 +175,7 @@ func (d *Design) bind(e *Entity, k *KeyUse, tag string, col []string) *Var {
 	if tag == "" || strings.IndexFunc(tag, unicode.IsLetter) < 0 {
 		name = goName(k.Attr)
 	}
-	taken := map[string]bool{"Item": true} // the entity's method
+	taken := methodNames()
 	for _, f := range e.Fields {
 		taken[f.Go] = true
 	}
@@ -246,3 +246,7 @@ func uniqueNames(es []*Entity) {
 		e.Go = unique(e.Go, taken)
 	}
 }
+
+// methodNames are the generated entity's methods, which no field or key
+// part may be named.
+func methodNames() map[string]bool { return map[string]bool{"Item": true} }

@@ -112,7 +112,7 @@ func Infer(name string, t Table) (*Design, error) {
 		d.Entities = append(d.Entities, d.entity(f))
 	}
 	if len(d.Entities) == 0 {
-		return nil, pathErr("$.DataModel[?(@.TableName=='"+t.TableName+"')]", "no sample items: the import proves each pattern on the model's sample data, so add some in Workbench")
+		return nil, pathErr(at, "no sample items: the import proves each pattern on the model's sample data, so add some in Workbench")
 	}
 	uniqueNames(d.Entities)
 	d.patterns()
