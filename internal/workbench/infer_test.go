@@ -59,7 +59,7 @@ func TestInferReadsTheGalleryKeyLayouts(t *testing.T) {
 // An inverted index (its partition key is the table's sort key) is held by
 // every entity that has both keys: it gets its query like any other index.
 func TestInferQueriesAnInvertedIndex(t *testing.T) {
-	m, err := workbench.Parse([]byte(`{"ModelName": "Follows", "DataModel": [{"TableName": "follows",
+	d := inferModel(t, "follows", `{"ModelName": "Follows", "DataModel": [{"TableName": "follows",
 	  "KeyAttributes": {"PartitionKey": {"AttributeName": "PK", "AttributeType": "S"}, "SortKey": {"AttributeName": "SK", "AttributeType": "S"}},
 	  "GlobalSecondaryIndexes": [{"IndexName": "Inverted",
 	    "KeyAttributes": {"PartitionKey": {"AttributeName": "SK", "AttributeType": "S"}, "SortKey": {"AttributeName": "PK", "AttributeType": "S"}},
@@ -67,14 +67,7 @@ func TestInferQueriesAnInvertedIndex(t *testing.T) {
 	  "TableData": [
 	    {"PK": {"S": "USER#ann"}, "SK": {"S": "FOLLOWS#bob"}},
 	    {"PK": {"S": "USER#cat"}, "SK": {"S": "FOLLOWS#bob"}},
-	    {"PK": {"S": "USER#ann"}, "SK": {"S": "FOLLOWS#cat"}}]}]}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := workbench.Infer("follows", m.DataModel[0])
-	if err != nil {
-		t.Fatal(err)
-	}
+	    {"PK": {"S": "USER#ann"}, "SK": {"S": "FOLLOWS#cat"}}]}]}`)
 	var onIndex []*workbench.Pattern
 	for _, p := range d.Patterns {
 		if p.Index == "Inverted" {
@@ -119,16 +112,9 @@ func TestInferRefusesBinaryKeys(t *testing.T) {
 // A segment that holds the same values as an earlier one is that
 // variable again, in the first key laid out as in the later ones.
 func TestInferBindsRepeatedSegmentsToOneVariable(t *testing.T) {
-	m, err := workbench.Parse([]byte(`{"ModelName": "Pairs", "DataModel": [{"TableName": "pairs",
+	d := inferModel(t, "pairs", `{"ModelName": "Pairs", "DataModel": [{"TableName": "pairs",
 	  "KeyAttributes": {"PartitionKey": {"AttributeName": "PK", "AttributeType": "S"}, "SortKey": {"AttributeName": "SK", "AttributeType": "S"}},
-	  "TableData": [{"PK": {"S": "1#1"}, "SK": {"S": "1#1"}}, {"PK": {"S": "2#2"}, "SK": {"S": "2#2"}}]}]}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := workbench.Infer("pairs", m.DataModel[0])
-	if err != nil {
-		t.Fatal(err)
-	}
+	  "TableData": [{"PK": {"S": "1#1"}, "SK": {"S": "1#1"}}, {"PK": {"S": "2#2"}, "SK": {"S": "2#2"}}]}]}`)
 	e := d.Entities[0]
 	for _, k := range e.Keys {
 		if got := k.Layout(d.Sep); got != "<PK>#<PK>" {
@@ -141,18 +127,11 @@ func TestInferBindsRepeatedSegmentsToOneVariable(t *testing.T) {
 // is not one: ISO timestamps in sort keys and other attributes would
 // otherwise outnumber the '#' between the key's parts.
 func TestInferSeparatorIgnoresTimesAndOtherAttributes(t *testing.T) {
-	m, err := workbench.Parse([]byte(`{"ModelName": "Orders", "DataModel": [{"TableName": "orders",
+	d := inferModel(t, "orders", `{"ModelName": "Orders", "DataModel": [{"TableName": "orders",
 	  "KeyAttributes": {"PartitionKey": {"AttributeName": "PK", "AttributeType": "S"}, "SortKey": {"AttributeName": "SK", "AttributeType": "S"}},
 	  "TableData": [
 	    {"PK": {"S": "USER#ann"}, "SK": {"S": "ORDER#2024-05-01T10:00:00"}, "note": {"S": "a:b:c:d"}, "at": {"S": "2024-05-01T10:00:00"}},
-	    {"PK": {"S": "USER#bob"}, "SK": {"S": "ORDER#2024-05-02T11:30:00"}, "note": {"S": "e:f:g:h"}, "at": {"S": "2024-05-02T11:30:00"}}]}]}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := workbench.Infer("orders", m.DataModel[0])
-	if err != nil {
-		t.Fatal(err)
-	}
+	    {"PK": {"S": "USER#bob"}, "SK": {"S": "ORDER#2024-05-02T11:30:00"}, "note": {"S": "e:f:g:h"}, "at": {"S": "2024-05-02T11:30:00"}}]}]}`)
 	if d.Sep != "#" {
 		t.Fatalf("separator %q, want #", d.Sep)
 	}
@@ -164,16 +143,12 @@ func TestInferSeparatorIgnoresTimesAndOtherAttributes(t *testing.T) {
 
 	// Separators are counted, not the keys holding one: a key of four
 	// parts outweighs two keys of one '_' each.
-	m, err = workbench.Parse([]byte(`{"ModelName": "Tenants", "DataModel": [{"TableName": "tenants",
+	if d := inferModel(t, "tenants", `{"ModelName": "Tenants", "DataModel": [{"TableName": "tenants",
 	  "KeyAttributes": {"PartitionKey": {"AttributeName": "PK", "AttributeType": "S"}, "SortKey": {"AttributeName": "SK", "AttributeType": "S"}},
 	  "TableData": [
 	    {"PK": {"S": "TENANT#t1#USER#u1"}, "SK": {"S": "PROFILE_V2"}, "state": {"S": "STATUS_ACTIVE"}},
-	    {"PK": {"S": "TENANT#t2#USER#u2"}, "SK": {"S": "PROFILE_V2"}, "state": {"S": "STATUS_ACTIVE"}}]}]}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if d, err = workbench.Infer("tenants", m.DataModel[0]); err != nil || d.Sep != "#" {
-		t.Fatalf("separator %q (%v), want #", d.Sep, err)
+	    {"PK": {"S": "TENANT#t2#USER#u2"}, "SK": {"S": "PROFILE_V2"}, "state": {"S": "STATUS_ACTIVE"}}]}]}`); d.Sep != "#" {
+		t.Fatalf("separator %q, want #", d.Sep)
 	}
 }
 
@@ -215,7 +190,7 @@ func TestInferTypeAttributeIsNeverAKey(t *testing.T) {
 // items of a type: that attribute is the type attribute, not a key to keep
 // it from.
 func TestInferTakesATypeAttributeThatKeysAnIndex(t *testing.T) {
-	m, err := workbench.Parse([]byte(`{"ModelName": "Shop", "DataModel": [{"TableName": "shop",
+	d := inferModel(t, "shop", `{"ModelName": "Shop", "DataModel": [{"TableName": "shop",
 	  "KeyAttributes": {"PartitionKey": {"AttributeName": "PK", "AttributeType": "S"}, "SortKey": {"AttributeName": "SK", "AttributeType": "S"}},
 	  "NonKeyAttributes": [{"AttributeName": "EntityType", "AttributeType": "S"}],
 	  "GlobalSecondaryIndexes": [{"IndexName": "ByType", "KeyAttributes": {"PartitionKey": {"AttributeName": "EntityType", "AttributeType": "S"},
@@ -224,14 +199,7 @@ func TestInferTakesATypeAttributeThatKeysAnIndex(t *testing.T) {
 	    {"FacetName": "customer", "KeyAttributeAlias": {"PartitionKeyAlias": "PK", "SortKeyAlias": "SK"}, "NonKeyAttributes": ["EntityType"],
 	     "TableData": [{"PK": {"S": "C#1"}, "SK": {"S": "PROFILE"}, "EntityType": {"S": "customer"}}]},
 	    {"FacetName": "order", "KeyAttributeAlias": {"PartitionKeyAlias": "PK", "SortKeyAlias": "SK"}, "NonKeyAttributes": ["EntityType"],
-	     "TableData": [{"PK": {"S": "C#1"}, "SK": {"S": "ORDER#1"}, "EntityType": {"S": "order"}}]}]}]}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := workbench.Infer("shop", m.DataModel[0])
-	if err != nil {
-		t.Fatal(err)
-	}
+	     "TableData": [{"PK": {"S": "C#1"}, "SK": {"S": "ORDER#1"}, "EntityType": {"S": "order"}}]}]}]}`)
 	if d.Schema.TypeAttribute != "EntityType" {
 		t.Errorf("type attribute %q, want EntityType, the model's", d.Schema.TypeAttribute)
 	}
@@ -288,4 +256,18 @@ func TestInferNotesTableSamplesOutsideTheFacets(t *testing.T) {
 	if !slices.ContainsFunc(d.Notes, func(n string) bool { return strings.Contains(n, "the table's own sample items (1) belong to no facet") }) {
 		t.Errorf("notes %q, want one about the table's own samples", d.Notes)
 	}
+}
+
+// inferModel parses a model and infers the design of its first table.
+func inferModel(t *testing.T, name, model string) *workbench.Design {
+	t.Helper()
+	m, err := workbench.Parse([]byte(model))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := workbench.Infer(name, m.DataModel[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
 }
