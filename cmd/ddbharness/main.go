@@ -35,7 +35,7 @@ var commands = []command{
 	{"local", "", "run DynamoDB Local in the foreground until Ctrl-C", func(ctx context.Context, fs *flag.FlagSet, args []string) error {
 		return noArgs(fs, args, func() error { return local(ctx) })
 	}},
-	{"new-design", "[-entity NAME] [-key ATTR] [-group ATTR|none] DESIGN", "scaffold designs/DESIGN, its fixtures and scenario, and wire them in", withoutCtx(newDesign)},
+	{"new-design", "[-entity NAME] [-key ATTR] [-group ATTR|none] DESIGN", "scaffold designs/DESIGN, its fixtures and scenario, and wire them in", newDesign},
 	{"import-model", "[-name NAME] MODEL.json", "a design (package, specs on its sample data, fixtures, scenario) from a NoSQL Workbench model", importModel},
 	{"export-model", "[-out FILE] DESIGN", "a design as a NoSQL Workbench model, its fixtures as sample items", exportModel},
 	{"lint", "[-json] [-pool N] [DESIGN ...]", "check designs against DynamoDB's limits on seeded fixtures (no DynamoDB)", runLint},

@@ -25,15 +25,9 @@ func importModel(ctx context.Context, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	done, err := workbench.Import(root, file, *name)
+	done, err := workbench.Importer{Root: root, Log: os.Stderr, Check: vetImported}.Import(ctx, file, *name)
 	if err != nil {
 		return notWritten("import-model: "+file, err)
-	}
-	if err := vetImported(ctx, root, done); err != nil {
-		for _, im := range done {
-			im.Plan.Undo()
-		}
-		return notWritten("import-model", err)
 	}
 	for _, im := range done {
 		d := im.Design
@@ -58,7 +52,8 @@ const vetTimeout = 10 * time.Minute
 // vetImported runs go vet on what an import wrote, so that generated code
 // that does not compile (a bug of the generator) is taken back at once
 // instead of breaking every command that builds the designs' registry.
-func vetImported(ctx context.Context, root string, done []workbench.Imported) error {
+func vetImported(ctx context.Context, done []workbench.Imported) error {
+	root := done[0].Plan.Root
 	pkgs := []string{"./fixtures", "./scenarios", "./designs/all"}
 	for _, im := range done {
 		pkgs = append(pkgs, "./designs/"+im.Design.Name)

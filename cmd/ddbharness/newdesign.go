@@ -1,9 +1,11 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
+	"os"
 
 	"github.com/ddbharness/ddbharness/internal/scaffold"
 	"github.com/ddbharness/ddbharness/internal/workbench"
@@ -13,7 +15,7 @@ import (
 // repository root: the generated imports and the two registry files are
 // found from there. It prints what it wrote and the commands that take the
 // new design from green specs to a bench report.
-func newDesign(fs *flag.FlagSet, args []string) error {
+func newDesign(ctx context.Context, fs *flag.FlagSet, args []string) error {
 	entity := fs.String("entity", scaffold.DefaultEntity, "the example entity, lower case (book becomes type Book)")
 	key := fs.String("key", scaffold.DefaultKey, "the attribute identifying the entity, lower case (isbn becomes field Isbn, given by the caller); "+
 		scaffold.DefaultKey+": a generated KSUID")
@@ -23,7 +25,7 @@ func newDesign(fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	p, err := scaffold.Scaffold(root, scaffold.Names{Design: name, Entity: *entity, Key: *key, Group: *group})
+	p, err := scaffold.Scaffold(ctx, root, scaffold.Names{Design: name, Entity: *entity, Key: *key, Group: *group}, os.Stderr)
 	if err != nil {
 		return notWritten("new-design", err)
 	}

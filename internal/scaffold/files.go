@@ -1,6 +1,7 @@
 package scaffold
 
 import (
+	"bytes"
 	"fmt"
 	"go/format"
 	"os"
@@ -52,7 +53,6 @@ func (p *Plan) wire(before ...Plan) error {
 		if err != nil {
 			return err
 		}
-		p.orig = append(p.orig, File{w.path, src})
 		for _, b := range before {
 			for _, c := range b.Change {
 				if c.Path == w.path {
@@ -71,8 +71,9 @@ func (p *Plan) wire(before ...Plan) error {
 }
 
 // Undo takes a written plan back: it removes the files it created and
-// puts the registry files back as they were before any plan of the run
-// (Import undoes the earlier designs of a model when a later one fails).
+// takes its line out of each registry file, leaving the rest of the file
+// as it is now (Import undoes the earlier designs of a model when a later
+// one fails, each taking out only its own line).
 func (p Plan) Undo() {
 	if p.Root == "" || p.Names.Design == "" {
 		return // not a plan Prepare made: nothing of it to take back
@@ -85,14 +86,23 @@ func (p Plan) Undo() {
 }
 
 // takeBack removes the plan's design folder and, of paths (files the plan
-// wrote), puts each registry file back as it was and removes the others.
+// wrote), takes the plan's line out of each registry file and removes the
+// others.
 func (p Plan) takeBack(paths []string) {
 	os.RemoveAll(filepath.Join(p.Root, "designs", p.Names.Design))
 	for _, path := range paths {
-		if i := slices.IndexFunc(p.orig, func(f File) bool { return f.Path == path }); i >= 0 {
-			_ = replace(filepath.Join(p.Root, path), p.orig[i].Content)
-		} else {
+		i := slices.IndexFunc(wiring(p.Names), func(w wire) bool { return filepath.FromSlash(w.path) == filepath.Clean(path) })
+		if i < 0 {
 			os.Remove(filepath.Join(p.Root, path))
+			continue
+		}
+		full := filepath.Join(p.Root, path)
+		src, err := os.ReadFile(full)
+		if err != nil {
+			continue // nothing there to take a line out of
+		}
+		if out, err := wiring(p.Names)[i].remove(src); err == nil && !bytes.Equal(out, src) {
+			_ = replace(full, out)
 		}
 	}
 }

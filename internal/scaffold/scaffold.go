@@ -2,9 +2,11 @@ package scaffold
 
 import (
 	"bytes"
+	"context"
 	"embed"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -128,7 +130,6 @@ type Plan struct {
 	Create []File   // none of these exists yet
 	Change []File   // these exist; Content replaces theirs
 	Wired  []string // per Change, the element it adds: "library.Design"
-	orig   []File   // the Change files as they were on disk, for Undo
 }
 
 // output maps each template to the file it becomes.
@@ -317,8 +318,14 @@ func replace(path string, content []byte) error {
 	return os.Rename(f.Name(), path)
 }
 
-// Scaffold prepares and writes the plan.
-func Scaffold(root string, n Names) (Plan, error) {
+// Scaffold prepares and writes the plan as the repository's one writer
+// (Lock, which waits for another writer saying so on log).
+func Scaffold(ctx context.Context, root string, n Names, log io.Writer) (Plan, error) {
+	unlock, err := Lock(ctx, root, log)
+	if err != nil {
+		return Plan{}, err
+	}
+	defer unlock()
 	p, err := Prepare(root, n)
 	if err != nil {
 		return Plan{}, err

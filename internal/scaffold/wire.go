@@ -8,14 +8,16 @@ import (
 	"go/format"
 	"go/parser"
 	"go/token"
+	"slices"
 	"strconv"
 )
 
 // wire is one registry file and the line the scaffold adds to it.
 type wire struct {
-	path string // relative to the root
-	line string // what is added, as people will read it
-	add  func(src []byte) ([]byte, error)
+	path   string // relative to the root
+	line   string // what is added, as people will read it
+	add    func(src []byte) ([]byte, error)
+	remove func(src []byte) ([]byte, error) // takes back add, and only add
 }
 
 // wiring is the whole registration of a design: one element in
@@ -27,9 +29,13 @@ func wiring(n Names) []wire {
 	return []wire{
 		{"designs/all/all.go", design, func(src []byte) ([]byte, error) {
 			return addElement(src, "Designs", design, Module+"/designs/"+n.Design)
+		}, func(src []byte) ([]byte, error) {
+			return removeElement(src, "Designs", design, Module+"/designs/"+n.Design)
 		}},
 		{"scenarios/scenarios.go", scenario, func(src []byte) ([]byte, error) {
 			return addElement(src, "All", scenario, "")
+		}, func(src []byte) ([]byte, error) {
+			return removeElement(src, "All", scenario, "")
 		}},
 	}
 }
@@ -112,6 +118,87 @@ func addElement(src []byte, v, elem, importPath string) ([]byte, error) {
 		return nil, errors.Join(fmt.Errorf("the edited file does not parse"), err)
 	}
 	return formatted, nil
+}
+
+// removeElement takes elem out of the composite literal of the package
+// variable v, and importPath out of the imports (unless empty): what
+// addElement added, leaving every other line of the file as it is, so
+// that an undo never drops what another writer added meanwhile. An
+// element or import the file no longer has is no error: there is nothing
+// to take back.
+func removeElement(src []byte, v, elem, importPath string) ([]byte, error) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "", src, parser.ParseComments|parser.SkipObjectResolution)
+	if err != nil {
+		return nil, err
+	}
+	off := func(p token.Pos) int { return fset.Position(p).Offset }
+	var cuts [][2]int // byte ranges to delete, in any order
+	if lit := findLiteral(f, v); lit != nil {
+		for _, e := range lit.Elts {
+			if string(src[off(e.Pos()):off(e.End())]) == elem {
+				cuts = append(cuts, cutItem(src, off(e.Pos()), off(e.End()), ','))
+			}
+		}
+	}
+	if importPath != "" {
+		quoted := strconv.Quote(importPath)
+		for _, d := range f.Decls {
+			g, ok := d.(*ast.GenDecl)
+			if !ok || g.Tok != token.IMPORT {
+				continue
+			}
+			for _, s := range g.Specs {
+				if s.(*ast.ImportSpec).Path.Value != quoted {
+					continue
+				}
+				if g.Rparen.IsValid() {
+					cuts = append(cuts, cutItem(src, off(s.Pos()), off(s.End()), ';'))
+				} else {
+					cuts = append(cuts, cutItem(src, off(g.Pos()), off(g.End()), ';'))
+				}
+			}
+		}
+	}
+	out := append([]byte(nil), src...)
+	slices.SortFunc(cuts, func(a, b [2]int) int { return b[0] - a[0] }) // from the end back
+	for _, c := range cuts {
+		out = append(out[:c[0]], out[c[1]:]...)
+	}
+	return format.Source(out)
+}
+
+// cutItem is the range to delete for the item at [from, to): its whole
+// line when it stands alone on one, else the item with the separator sep
+// and blanks after it (or, last in a list, the separator and blanks before
+// it).
+func cutItem(src []byte, from, to int, sep byte) [2]int {
+	end := to
+	if end < len(src) && src[end] == sep {
+		end++
+	}
+	lineStart := bytes.LastIndexByte(src[:from], '\n') + 1
+	lineEnd := len(src)
+	if i := bytes.IndexByte(src[end:], '\n'); i >= 0 {
+		lineEnd = end + i + 1
+	}
+	if len(bytes.TrimSpace(src[lineStart:from])) == 0 && len(bytes.TrimSpace(src[end:lineEnd])) == 0 {
+		return [2]int{lineStart, lineEnd}
+	}
+	if end > to { // "a, x, b": x and its comma
+		for end < len(src) && (src[end] == ' ' || src[end] == '\t') {
+			end++
+		}
+		return [2]int{from, end}
+	}
+	start := from // "a, x}": the comma before x
+	for start > 0 && (src[start-1] == ' ' || src[start-1] == '\t') {
+		start--
+	}
+	if start > 0 && src[start-1] == sep {
+		start--
+	}
+	return [2]int{start, to}
 }
 
 func notSpace(r rune) bool { return r != ' ' && r != '\t' && r != '\n' && r != '\r' }

@@ -1,6 +1,7 @@
 package workbench_test
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/json"
 	"errors"
@@ -80,12 +81,12 @@ func TestImportOfABadModelWritesNothing(t *testing.T) {
 		"two samples with one key":   edit(t, `"S": "USER#bob"`, `"S": "USER#alice"`),
 		"a facet naming no sort key": edit(t, `"SortKeyAlias": "SK"`, `"SortKeyAlias": ""`),
 	} {
-		_, err := workbench.Import(root, writeModel(t, model), "gallery")
+		_, err := (workbench.Importer{Root: root}).Import(context.Background(), writeModel(t, model), "gallery")
 		if !errors.Is(err, workbench.ErrBadModel) {
 			t.Errorf("%s: Import: %v, want ErrBadModel", name, err)
 		}
 	}
-	if _, err := workbench.Import(root, filepath.Join(t.TempDir(), "missing.json"), "gallery"); !errors.Is(err, workbench.ErrBadModel) {
+	if _, err := (workbench.Importer{Root: root}).Import(context.Background(), filepath.Join(t.TempDir(), "missing.json"), "gallery"); !errors.Is(err, workbench.ErrBadModel) {
 		t.Errorf("a missing file: Import: %v, want ErrBadModel", err)
 	}
 	if after := tree(t, root); after != before {
@@ -95,7 +96,7 @@ func TestImportOfABadModelWritesNothing(t *testing.T) {
 
 func TestImportWritesTheDesignWiresItAndRefusesItsNameTwice(t *testing.T) {
 	root := repo(t)
-	done, err := workbench.Import(root, writeModel(t, gallery(t)), "")
+	done, err := (workbench.Importer{Root: root}).Import(context.Background(), writeModel(t, gallery(t)), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +114,7 @@ func TestImportWritesTheDesignWiresItAndRefusesItsNameTwice(t *testing.T) {
 		}
 	}
 	before := tree(t, root)
-	if _, err := workbench.Import(root, writeModel(t, gallery(t)), "gallery"); !errors.Is(err, scaffold.ErrRefused) {
+	if _, err := (workbench.Importer{Root: root}).Import(context.Background(), writeModel(t, gallery(t)), "gallery"); !errors.Is(err, scaffold.ErrRefused) {
 		t.Errorf("a second import as gallery: %v, want refused", err)
 	}
 	if tree(t, root) != before {
@@ -145,7 +146,7 @@ func TestImportMakesADesignPerTable(t *testing.T) {
 	b := withSecondTable(t, "Archive")
 
 	root := repo(t)
-	done, err := workbench.Import(root, writeModel(t, b), "pics")
+	done, err := (workbench.Importer{Root: root}).Import(context.Background(), writeModel(t, b), "pics")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +163,7 @@ func TestImportMakesADesignPerTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := tree(t, root)
-	if _, err := workbench.Import(root, writeModel(t, b), "pics"); !errors.Is(err, scaffold.ErrRefused) {
+	if _, err := (workbench.Importer{Root: root}).Import(context.Background(), writeModel(t, b), "pics"); !errors.Is(err, scaffold.ErrRefused) {
 		t.Errorf("with designs/picsarchive taken: %v, want refused", err)
 	}
 	if tree(t, root) != before {
@@ -176,7 +177,7 @@ func TestImportRefusesTwoTablesOfOneDesignName(t *testing.T) {
 	b := withSecondTable(t, "gallery-")
 	root := repo(t)
 	before := tree(t, root)
-	_, err := workbench.Import(root, writeModel(t, b), "pics")
+	_, err := (workbench.Importer{Root: root}).Import(context.Background(), writeModel(t, b), "pics")
 	if !errors.Is(err, workbench.ErrBadModel) || !strings.Contains(err.Error(), `tables "Gallery" and "gallery-" would both become design picsgallery`) {
 		t.Errorf("Import: %v, want a refusal naming both tables", err)
 	}
