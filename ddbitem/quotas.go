@@ -34,6 +34,15 @@ const (
 	// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html#limits-items
 	MaxItemBytes = 400 << 10
 
+	// MaxNestingLevels is how deep DynamoDB nests an attribute's value: a
+	// top-level attribute is level 1, each map or list it sits in one more,
+	// so a scalar may sit inside at most 31 maps or lists.
+	// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html#limits-attributes
+	// (32 levels); the boundary, 31 wrappers accepted and 32 refused, as
+	// measured against the real service by dynoxide's conformance tests:
+	// https://docs.rs/crate/dynoxide-rs/3.0.0/source/tests/nesting_depth.rs
+	MaxNestingLevels = 32
+
 	// MaxCollectionBytes is the largest item collection (one partition key
 	// value, its table items and LSI entries) on a table with LSIs.
 	// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LSI.html#LSI.ItemCollections.SizeLimit

@@ -5,24 +5,54 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
 	"github.com/ddbharness/ddbharness/ddbitem"
+	"github.com/ddbharness/ddbharness/internal/figure"
 )
 
 // DynamoDB's JSON: each value is an object of one member naming its type.
 // The SDK's attributevalue package maps Go values, not this wire text, so
 // the model's sample items are read and written here.
 
-// decodeItem reads one item; errors name the attribute's path below at.
+// decodeItem reads one sample item, refusing what DynamoDB refuses (an
+// empty name, nesting past its levels, an item over its size) and a name
+// the generated Go's attribute tags cannot carry; errors name the
+// attribute's path below at.
 func decodeItem(raw json.RawMessage, at string) (map[string]types.AttributeValue, error) {
+	item, err := decodeMap(raw, at, 1)
+	if err != nil {
+		return nil, err
+	}
+	for _, name := range sortedKeys(item) {
+		if name == "-" || strings.Contains(name, ",") {
+			return nil, pathErr(at+"."+name, fmt.Sprintf("the attribute name %q cannot be a Go attribute tag (a comma ends the name, a lone - skips the field): rename it in the model", name))
+		}
+	}
+	if n := ddbitem.Size(item); n > ddbitem.MaxItemBytes {
+		return nil, pathErr(at, fmt.Sprintf("is %s, over DynamoDB's item size limit of %s: DynamoDB would refuse it (make the sample smaller)", figure.Bytes(n), figure.Bytes(ddbitem.MaxItemBytes)))
+	}
+	return item, nil
+}
+
+// decodeMap reads an object of attributes whose values stand at level
+// (a top-level attribute is level 1).
+func decodeMap(raw json.RawMessage, at string, level int) (map[string]types.AttributeValue, error) {
 	var attrs map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &attrs); err != nil || attrs == nil {
+		if level > 1 {
+			return nil, pathErr(at, "a map must be an object of attributes, each {\"S\": ...} or another DynamoDB type")
+		}
 		return nil, pathErr(at, "a sample item must be an object of attributes, each {\"S\": ...} or another DynamoDB type")
 	}
 	item := make(map[string]types.AttributeValue, len(attrs))
 	for _, name := range sortedKeys(attrs) { // the first bad attribute by name, the same each time
-		av, err := decodeValue(attrs[name], at+"."+name)
+		if name == "" {
+			return nil, pathErr(at, "has an attribute with an empty name, which DynamoDB refuses: name it in the model")
+		}
+		av, err := decodeValue(attrs[name], at+"."+name, level)
 		if err != nil {
 			return nil, err
 		}
@@ -31,7 +61,11 @@ func decodeItem(raw json.RawMessage, at string) (map[string]types.AttributeValue
 	return item, nil
 }
 
-func decodeValue(raw json.RawMessage, at string) (types.AttributeValue, error) {
+// decodeValue reads one typed value standing at level.
+func decodeValue(raw json.RawMessage, at string, level int) (types.AttributeValue, error) {
+	if level > ddbitem.MaxNestingLevels {
+		return nil, pathErr(at, fmt.Sprintf("is nested %d levels deep, past DynamoDB's %d: DynamoDB would refuse the item (flatten the sample)", level, ddbitem.MaxNestingLevels))
+	}
 	var typed map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &typed); err != nil || len(typed) != 1 {
 		return nil, pathErr(at, "want one type member, e.g. {\"S\": \"text\"} or {\"N\": \"42\"}")
@@ -99,16 +133,21 @@ func decodeValue(raw json.RawMessage, at string) (types.AttributeValue, error) {
 				return nil, bad("a non-empty list of base64 texts")
 			}
 			out := &types.AttributeValueMemberBS{}
+			var texts []string
 			for _, s := range ss {
 				b, err := decodeBinary(s)
 				if err != nil {
 					return nil, bad("a non-empty list of base64 texts")
 				}
 				out.Value = append(out.Value, b)
+				texts = append(texts, base64.StdEncoding.EncodeToString(b))
+			}
+			if dup := duplicate(texts); dup != "" {
+				return nil, bad(fmt.Sprintf("no element twice (%s is)", dup))
 			}
 			return out, nil
 		case "M":
-			m, err := decodeItem(v, at+".M")
+			m, err := decodeMap(v, at+".M", level+1)
 			if err != nil {
 				return nil, err
 			}
@@ -120,7 +159,7 @@ func decodeValue(raw json.RawMessage, at string) (types.AttributeValue, error) {
 			}
 			out := &types.AttributeValueMemberL{Value: []types.AttributeValue{}}
 			for i, e := range list {
-				av, err := decodeValue(e, fmt.Sprintf("%s.L[%d]", at, i))
+				av, err := decodeValue(e, fmt.Sprintf("%s.L[%d]", at, i), level+1)
 				if err != nil {
 					return nil, err
 				}

@@ -37,6 +37,9 @@ func Parse(data []byte) (Model, error) {
 	var m Model
 	if err := json.Unmarshal(data, &m); err != nil {
 		var se *json.SyntaxError
+		if errors.As(err, &se) && strings.Contains(se.Error(), "exceeded max depth") {
+			return m, pathErr("$", fmt.Sprintf("nested deeper than a JSON reader follows (%s): a sample item nests at most %d levels in DynamoDB, so flatten the deepest value", syntaxAt(data, err), ddbitem.MaxNestingLevels))
+		}
 		if errors.As(err, &se) {
 			return m, pathErr("$", fmt.Sprintf("not JSON (%v): export the model again from NoSQL Workbench (Export model, NoSQL Workbench model format)", syntaxAt(data, err)))
 		}
@@ -92,8 +95,8 @@ func checkTable(t *Table, at string) error {
 		if !validType(a.AttributeType) {
 			return pathErr(p+".AttributeType", fmt.Sprintf("%q: want S, N, B, BOOL, NULL, SS, NS, BS, M or L", a.AttributeType))
 		}
-		if strings.Contains(a.AttributeName, ",") {
-			return pathErr(p+".AttributeName", fmt.Sprintf("%q has a comma, which the Go attribute tags cannot carry: rename it in the model", a.AttributeName))
+		if strings.Contains(a.AttributeName, ",") || a.AttributeName == "-" {
+			return pathErr(p+".AttributeName", fmt.Sprintf("%q cannot be a Go attribute tag (a comma ends the name, a lone - skips the field): rename it in the model", a.AttributeName))
 		}
 		declared[a.AttributeName] = a.AttributeType
 	}

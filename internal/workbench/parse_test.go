@@ -65,6 +65,14 @@ func TestParseRefusesABadModelWithItsPathAndTheFix(t *testing.T) {
 		{"a number past DynamoDB's range", edit(t, `"N": "120"`, `"N": "1e999999"`), "$.DataModel[0].TableFacets[0].TableData[0].Followers.N", "outside DynamoDB's range of numbers"},
 		{"a number with more digits than DynamoDB keeps", edit(t, `"N": "120"`, `"N": "1234567890123456789012345678901234567891"`), "$.DataModel[0].TableFacets[0].TableData[0].Followers.N", "40 significant digits: DynamoDB keeps at most 38"},
 		{"an index with a bad projection", edit(t, `"ProjectionType": "ALL"`, `"ProjectionType": "SOME"`), "$.DataModel[0].GlobalSecondaryIndexes[0].Projection.ProjectionType", "want ALL, KEYS_ONLY or INCLUDE"},
+		{"a sample attribute name with a comma", edit(t, `"Email":`, `"a,b":`), "$.DataModel[0].TableFacets[0].TableData[0].a,b", "cannot be a Go attribute tag"},
+		{"a sample attribute named -", edit(t, `"Email":`, `"-":`), "$.DataModel[0].TableFacets[0].TableData[0].-", "cannot be a Go attribute tag"},
+		{"a sample attribute with an empty name", edit(t, `"Email":`, `"":`), "$.DataModel[0].TableFacets[0].TableData[0]", "an empty name, which DynamoDB refuses"},
+		{"a nested map's attribute with an empty name", edit(t, `"Camera":`, `"":`), "$.DataModel[0].TableFacets[1].TableData[0].Exif.M", "an empty name, which DynamoDB refuses"},
+		{"a binary set that holds one element twice", edit(t, `"Tags": { "SS": [ "sea", "dawn" ] }`, `"Tags": {"BS": ["AAE=", "AAE="]}`), "$.DataModel[0].TableFacets[1].TableData[0].Tags.BS", "no element twice"},
+		{"a value nested past DynamoDB's 32 levels", edit(t, `"Caption": { "S": "Sunrise over the bay" }`, `"Caption": `+nested(32)), "$.DataModel[0].TableFacets[1].TableData[0].Caption" + strings.Repeat(".M.a", 32), "nested 33 levels deep, past DynamoDB's 32"},
+		{"a value nested past a JSON reader's depth", edit(t, `"Caption": { "S": "Sunrise over the bay" }`, `"Caption": `+nested(6000)), "$", "nested deeper than a JSON reader follows"},
+		{"an item over DynamoDB's 400 KB", edit(t, `"S": "Sunrise over the bay"`, `"S": "`+strings.Repeat("x", 400<<10)+`"`), "$.DataModel[0].TableFacets[1].TableData[0]", "over DynamoDB's item size limit of 400 KB"},
 		{"a facet attribute the table does not declare", edit(t, `"Followers",
             "EntityType"`, `"Followers",
             "Nickname"`), "$.DataModel[0].TableFacets[0].NonKeyAttributes[3]", "not among the table's NonKeyAttributes"},
@@ -164,4 +172,9 @@ func TestParseTypesEveryIndexKey(t *testing.T) {
 			}
 		})
 	}
+}
+
+// nested is a string value inside n maps, each of one attribute "a".
+func nested(n int) string {
+	return strings.Repeat(`{"M": {"a": `, n) + `{"S": "x"}` + strings.Repeat("}}", n)
 }
