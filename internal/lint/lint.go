@@ -33,7 +33,8 @@ type Finding struct {
 	// Measured holds the check's figures by name; a name ending in _bytes
 	// is in bytes, any other is a count. By check: partition-key entries,
 	// distinct_keys; item-growth elements, element_bytes, appends_to_limit;
-	// hot-item calls, rewrites, wcu_per_call, calls_per_second_at_limit;
+	// item-size items (over the limit); hot-item calls, rewrites,
+	// wcu_per_call, calls_per_second_at_limit;
 	// transaction-size max_actions (when declared); unpaged-query
 	// largest_entry_bytes, and max_items, page_bytes when a bound is
 	// declared; projection-all entry_bytes, unread_bytes.
@@ -110,6 +111,7 @@ const (
 	CheckPartitionKey  = "partition-key"
 	CheckLSICollection = "lsi-collection"
 	CheckItemGrowth    = "item-growth"
+	CheckItemSize      = "item-size"
 	CheckHotItem       = "hot-item"
 	CheckTransaction   = "transaction-size"
 	CheckUnpagedQuery  = "unpaged-query"
@@ -196,6 +198,7 @@ func check(d designs.Design, half, full seed) []Finding {
 	l := linter{d: d, half: half, full: full, hot: map[string][]string{}}
 	l.partitionKeys()
 	l.lsiCollections()
+	l.itemSizes()
 	l.itemGrowth()
 	l.hotItems()
 	l.transactions()
@@ -217,6 +220,23 @@ func (l *linter) add(f Finding) {
 	f.Design = l.d.Name
 	f.Found, f.LimitText, f.Why, f.Fix = f.render()
 	l.out = append(l.out, f)
+}
+
+// itemSizes is the check of seeded items over the item size limit:
+// DynamoDB refuses to store one, so the write that makes it fails.
+func (l *linter) itemSizes() {
+	var over []KeyFigure
+	for _, it := range l.full.items {
+		if n := ddbitem.Size(it); n > ddbitem.MaxItemBytes {
+			over = append(over, KeyFigure{Key: itemKey(l.d.Schema, it), Bytes: n})
+		}
+	}
+	if len(over) == 0 {
+		return
+	}
+	slices.SortStableFunc(over, func(a, b KeyFigure) int { return b.Bytes - a.Bytes })
+	l.add(Finding{Target: Table, Check: CheckItemSize, Pool: l.full.pool, Limit: itemLimit,
+		Measured: map[string]int{"items": len(over)}, Keys: over[:min(len(over), maxListedKeys)]})
 }
 
 // itemLimit is the 400 KB item size limit.

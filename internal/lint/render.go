@@ -18,6 +18,7 @@ var renderers = map[string]func(Finding) sentences{
 	CheckPartitionKey:  renderPartitionKey,
 	CheckLSICollection: renderLSICollection,
 	CheckItemGrowth:    renderItemGrowth,
+	CheckItemSize:      renderItemSize,
 	CheckHotItem:       renderHotItem,
 	CheckTransaction:   renderTransaction,
 	CheckScan:          renderScan,
@@ -92,6 +93,18 @@ func renderLSICollection(f Finding) sentences {
 			"cannot be dropped or added after the table is created.", ceiling),
 		fix: "serve this sort order from a GSI (no collection limit) or key the collection by a bounded owner; " +
 			"an LSI fits only partitions with bounded data.",
+	}
+}
+
+func renderItemSize(f Finding) sentences {
+	ceiling := figure.Bytes(f.limitValue(0))
+	k := f.Keys[0]
+	return sentences{
+		found: fmt.Sprintf("%s over %s among the items seeded at pool %s; the largest, %s, is %s",
+			plural(f.Measured["items"], "item"), ceiling, figure.Thousands(f.Pool), k.Key, figure.Bytes(k.Bytes)),
+		limit: fmt.Sprintf("%s per item", ceiling),
+		why:   fmt.Sprintf("DynamoDB refuses to store an item over %s, attribute names included, so the write that makes one fails.", ceiling),
+		fix:   "keep large values out of the item (in S3, with the item holding its key), or split them over items of their own under one partition key.",
 	}
 }
 
