@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ddbharness/ddbharness/bench"
+	"github.com/ddbharness/ddbharness/internal/userfile"
 )
 
 // The files of a run's folder, and the pointers to the newest run.
@@ -157,37 +158,36 @@ func makeRunDir(root, name string) (string, error) {
 	}
 }
 
-// writeFile writes one file of the report; a writer that panics on
-// figures it did not expect fails its own file only.
+// writeFile writes one file of the report, beside it first and renamed
+// into place when whole (userfile.Create): a file that fails is not left
+// half written. A writer that panics on figures it did not expect fails
+// its own file only.
 func writeFile(path string, out bench.Outcome, write func(io.Writer, bench.Outcome) error) (err error) {
-	f, err := os.Create(path)
+	f, err := userfile.Create(path, 0o644)
 	if err != nil {
 		return err
 	}
+	defer f.Abort()
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("could not be written: %v", r)
-		}
-		if cerr := f.Close(); err == nil {
-			err = cerr
 		}
 	}()
 	w := bufio.NewWriter(f)
 	if err := write(w, out); err != nil {
 		return err
 	}
-	return w.Flush()
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	return f.Commit()
 }
 
 // pointLatest points root/latest and root/LATEST at the run folder name,
 // each replaced in one rename so that a reader never sees neither. The
 // link is best effort: some file systems have none.
 func pointLatest(root, name string) error {
-	tmp := filepath.Join(root, "."+LatestFile+".tmp")
-	if err := os.WriteFile(tmp, []byte(name+"\n"), 0o644); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, filepath.Join(root, LatestFile)); err != nil {
+	if err := userfile.Write(filepath.Join(root, LatestFile), []byte(name+"\n"), 0o644); err != nil {
 		return err
 	}
 	link := filepath.Join(root, "."+LatestLink+".tmp")

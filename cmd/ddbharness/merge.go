@@ -5,12 +5,12 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/ddbharness/ddbharness/bench"
 	"github.com/ddbharness/ddbharness/bench/report"
+	"github.com/ddbharness/ddbharness/internal/userfile"
 	"github.com/ddbharness/ddbharness/scenarios"
 )
 
@@ -73,12 +73,18 @@ func runReport(cmd *flag.FlagSet, args []string) error {
 	return nil
 }
 
-// mergeResults writes the shards' calls to path as one results file.
+// mergeResults writes the shards' calls to path as one results file, put
+// in place only when whole: a merge that fails leaves no results.bin that
+// looks like the run's calls.
 func mergeResults(shards []bench.Shard, path string) error {
-	f, err := os.Create(path)
+	f, err := userfile.Create(path, 0o644)
 	if err != nil {
 		return err
 	}
+	defer f.Abort()
 	w := bufio.NewWriter(f)
-	return errors.Join(bench.MergeResults(shards, w), w.Flush(), f.Close())
+	if err := errors.Join(bench.MergeResults(shards, w), w.Flush()); err != nil {
+		return err
+	}
+	return f.Commit()
 }

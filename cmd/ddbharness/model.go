@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/ddbharness/ddbharness/designs/all"
 	"github.com/ddbharness/ddbharness/internal/lint"
+	"github.com/ddbharness/ddbharness/internal/userfile"
 	"github.com/ddbharness/ddbharness/internal/workbench"
 )
 
@@ -26,8 +28,12 @@ func importModel(ctx context.Context, fs *flag.FlagSet, args []string) error {
 		return err
 	}
 	done, err := workbench.Importer{Root: root, Log: os.Stderr, Check: vetImported}.Import(ctx, file, *name)
+	if err != nil && ctx.Err() != nil {
+		fmt.Fprintln(os.Stderr, "import-model: interrupted: the repository is as it was")
+		return errInterrupted
+	}
 	if err != nil {
-		return notWritten("import-model: "+file, err)
+		return notWritten("import-model", err)
 	}
 	for _, im := range done {
 		d := im.Design
@@ -59,11 +65,17 @@ func vetImported(ctx context.Context, done []workbench.Imported) error {
 		pkgs = append(pkgs, "./designs/"+im.Design.Name)
 	}
 	fmt.Fprintf(os.Stderr, "import-model: checking that the generated code compiles (go vet %s)\n", strings.Join(pkgs, " "))
-	ctx, cancel := context.WithTimeout(ctx, vetTimeout)
+	vetCtx, cancel := context.WithTimeout(ctx, vetTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "go", append([]string{"vet"}, pkgs...)...)
+	cmd := exec.CommandContext(vetCtx, "go", append([]string{"vet"}, pkgs...)...)
 	cmd.Dir = root
 	if out, err := cmd.CombinedOutput(); err != nil {
+		switch {
+		case ctx.Err() != nil:
+			return ctx.Err() // stopped, not failed: the code was not judged
+		case vetCtx.Err() != nil:
+			return fmt.Errorf("go vet did not finish within %v, so the import is taken back: run it again on a less busy machine (a cold build cache takes longest)", vetTimeout)
+		}
 		return fmt.Errorf("the generated code does not pass go vet (%v), so it is taken back; this is a bug of import-model: please report it with the model:\n%s", err, out)
 	}
 	return nil
@@ -101,8 +113,13 @@ func exportModel(ctx context.Context, fs *flag.FlagSet, args []string) error {
 	if err := os.MkdirAll(filepath.Dir(*out), 0o755); err != nil {
 		return badInputf("export-model: %v: give -out a file in a folder you can write", err)
 	}
-	if err := os.WriteFile(*out, data, 0o644); err != nil {
-		return badInputf("export-model: %v: give -out a file in a folder you can write", err)
+	// Written beside -out and renamed over it: a failed write leaves the
+	// previous model whole.
+	switch err := userfile.Write(*out, data, 0o644); {
+	case errors.Is(err, userfile.ErrNotRegular):
+		return badInputf("export-model: %v: give -out a regular file, or leave -out out to write to standard output", err)
+	case err != nil:
+		return badInputf("export-model: %v: give -out a file in a folder you can write, on a disk with room (a file there already is left as it was)", err)
 	}
 	fmt.Fprintf(os.Stderr, "export-model: wrote %s (%d bytes): open it in NoSQL Workbench (Import data model)\n", *out, len(data))
 	return nil

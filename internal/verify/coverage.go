@@ -3,7 +3,6 @@ package verify
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"github.com/onsi/ginkgo/v2/types"
 
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/internal/userfile"
 )
 
 // Cell counts the specs of one pattern by outcome.
@@ -52,9 +52,15 @@ type Coverage struct {
 // patternLike matches labels that name a pattern ID.
 var patternLike = regexp.MustCompile(`^[A-Z][A-Z0-9]*-\d+$`)
 
-// ReadReports reads a Ginkgo --json-report file.
+// MaxReportBytes bounds a Ginkgo report read (ReadReports, MergeJUnit):
+// the whole repository's run writes a few megabytes.
+const MaxReportBytes = 256 << 20
+
+// ReadReports reads a Ginkgo --json-report file: a regular file of at
+// most MaxReportBytes (userfile.ReadRegular), so that a named pipe or an
+// endless file is refused instead of read for ever.
 func ReadReports(path string) ([]types.Report, error) {
-	b, err := os.ReadFile(path)
+	b, err := userfile.ReadRegular(path, MaxReportBytes)
 	if err != nil {
 		return nil, fmt.Errorf("read ginkgo report: %w", err)
 	}

@@ -4,10 +4,10 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
-	"os"
-
 	"github.com/onsi/ginkgo/v2/reporters"
 	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/ddbharness/ddbharness/internal/userfile"
 )
 
 // MergeReports joins Ginkgo JSON reports (each a list of suite reports)
@@ -25,7 +25,7 @@ func MergeReports(dst string, srcs ...string) ([]types.Report, error) {
 	if err != nil {
 		return nil, fmt.Errorf("merge ginkgo reports: %w", err)
 	}
-	return all, os.WriteFile(dst, b, 0o644)
+	return all, userfile.Write(dst, b, 0o644)
 }
 
 // MergeJUnit joins JUnit reports into one, written to dst, with the totals
@@ -33,7 +33,7 @@ func MergeReports(dst string, srcs ...string) ([]types.Report, error) {
 func MergeJUnit(dst string, srcs ...string) error {
 	var all reporters.JUnitTestSuites
 	for _, src := range srcs {
-		b, err := os.ReadFile(src)
+		b, err := userfile.ReadRegular(src, MaxReportBytes)
 		if err != nil {
 			return fmt.Errorf("read junit report: %w", err)
 		}
@@ -52,5 +52,5 @@ func MergeJUnit(dst string, srcs ...string) error {
 	if err != nil {
 		return fmt.Errorf("merge junit reports: %w", err)
 	}
-	return os.WriteFile(dst, append([]byte(xml.Header), b...), 0o644)
+	return userfile.Write(dst, append([]byte(xml.Header), b...), 0o644)
 }

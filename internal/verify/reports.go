@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/ddbharness/ddbharness/internal/userfile"
 )
 
 // scratchDir makes this run's folder beside ReportDir, first removing the
@@ -109,13 +111,13 @@ func mergeReports(dir string) ([]types.Report, error) {
 }
 
 func writeSummary(dir string, cov Coverage, endpoint string) error {
-	f, err := os.Create(filepath.Join(dir, "summary.md"))
+	f, err := userfile.Create(filepath.Join(dir, "summary.md"), 0o644)
 	if err != nil {
 		return err
 	}
+	defer f.Abort()
 	if err := cov.WriteMarkdown(f, endpoint); err != nil {
-		f.Close()
 		return err
 	}
-	return f.Close()
+	return f.Commit()
 }

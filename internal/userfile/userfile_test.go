@@ -1,0 +1,157 @@
+package userfile
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// fullDisk makes every file this process writes end after n bytes, as on
+// a full disk (EFBIG where a full disk says ENOSPC; Go ignores the
+// SIGXFSZ that comes with it), until the test ends. It holds for every
+// goroutine: tests using it must not run in parallel.
+func fullDisk(t *testing.T, n uint64) {
+	t.Helper()
+	var old syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_FSIZE, &old); err != nil {
+		t.Skip("no file size limit here:", err)
+	}
+	if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &syscall.Rlimit{Cur: n, Max: old.Max}); err != nil {
+		t.Skip("no file size limit here:", err)
+	}
+	t.Cleanup(func() { syscall.Setrlimit(syscall.RLIMIT_FSIZE, &old) })
+}
+
+func TestWriteReplacesWholeAndKeepsThePermission(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "model.json")
+	if err := os.WriteFile(path, []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(path, []byte("new"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(path)
+	fi, _ := os.Stat(path)
+	if string(b) != "new" || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("got %q, mode %v; want \"new\", 0600 kept", b, fi.Mode().Perm())
+	}
+	leftovers(t, filepath.Dir(path), "model.json")
+}
+
+func TestWriteThatFailsLeavesTheOldFileIntact(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "model.json")
+	old := []byte(`{"ModelName": "kept"}` + "\n")
+	if err := os.WriteFile(path, old, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fullDisk(t, 8)
+	err := Write(path, bytes.Repeat([]byte("new "), 100), 0o644)
+	if err == nil || !strings.Contains(err.Error(), path) {
+		t.Fatalf("Write on a full disk: %v, want an error naming %s", err, path)
+	}
+	if b, _ := os.ReadFile(path); !bytes.Equal(b, old) {
+		t.Fatalf("old file is %q after a failed write, want %q", b, old)
+	}
+	leftovers(t, filepath.Dir(path), "model.json")
+}
+
+func TestAbortLeavesTheOldFileAndNothingElse(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "summary.md")
+	if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Create(path, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write([]byte("half of a new rep")) // the writer fails here
+	f.Abort()
+	if b, _ := os.ReadFile(path); string(b) != "old" {
+		t.Fatalf("old file is %q after an aborted write, want \"old\"", b)
+	}
+	leftovers(t, dir, "summary.md")
+	if err := f.Commit(); err == nil {
+		t.Fatal("Commit after Abort succeeded")
+	}
+}
+
+func TestCreateFollowsALinkAndRefusesANamedPipe(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "real.json")
+	os.WriteFile(real, []byte("old"), 0o644)
+	link := filepath.Join(dir, "link.json")
+	if err := os.Symlink("real.json", link); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(link, []byte("new"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Lstat(link); fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatal("the link was replaced by a file")
+	}
+	if b, _ := os.ReadFile(real); string(b) != "new" {
+		t.Fatalf("link target holds %q, want \"new\"", b)
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip("no named pipes here:", err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- Write(fifo, []byte("new"), 0o644) }()
+	select {
+	case err := <-done:
+		if !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), fifo) {
+			t.Fatalf("Write to a named pipe: %v, want ErrNotRegular naming it", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Write to a named pipe did not return in 10 s")
+	}
+}
+
+func TestReadRegularRefusesANamedPipeAtOnceAndAFileOverTheLimit(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "shard.json")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip("no named pipes here:", err)
+	}
+	done := make(chan error, 1)
+	go func() { _, err := ReadRegular(fifo, 100); done <- err }()
+	select {
+	case err := <-done:
+		if !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), fifo) || !strings.Contains(err.Error(), "named pipe") {
+			t.Fatalf("ReadRegular of a named pipe: %v, want ErrNotRegular naming it and what it is", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("ReadRegular of a named pipe with no writer did not return in 10 s")
+	}
+	big := filepath.Join(dir, "big.json")
+	os.WriteFile(big, make([]byte, 101), 0o644)
+	if _, err := ReadRegular(big, 100); !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "100 bytes") || !strings.Contains(err.Error(), big) {
+		t.Fatalf("ReadRegular over the limit: %v, want ErrTooLarge naming the file and the limit", err)
+	}
+	if b, err := ReadRegular(big, 101); err != nil || len(b) != 101 {
+		t.Fatalf("ReadRegular at the limit: %d bytes, %v", len(b), err)
+	}
+	if _, err := ReadRegular(dir, 100); !errors.Is(err, ErrNotRegular) {
+		t.Fatalf("ReadRegular of a folder: %v, want ErrNotRegular", err)
+	}
+}
+
+// leftovers fails when dir holds anything but want.
+func leftovers(t *testing.T, dir string, want ...string) {
+	t.Helper()
+	es, _ := os.ReadDir(dir)
+	var got []string
+	for _, e := range es {
+		got = append(got, e.Name())
+	}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Fatalf("%s holds %v, want %v", dir, got, want)
+	}
+}
