@@ -37,6 +37,15 @@ func Thousands[N Number](v N) string {
 	return Group(strconv.FormatFloat(math.Round(float64(v)), 'f', 0, 64))
 }
 
+// Count is n things, grouped: "1 table", "12,345 items"; many is the
+// plural of one.
+func Count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return Thousands(n) + " " + many
+}
+
 // Units is a rate or a count of capacity units: whole and grouped from a
 // thousand up, three significant digits below, never with an exponent.
 func Units(v float64) string {

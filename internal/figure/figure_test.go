@@ -34,3 +34,14 @@ func TestFigures(t *testing.T) {
 		})
 	}
 }
+
+func TestCount(t *testing.T) {
+	for _, c := range []struct {
+		n    int
+		want string
+	}{{0, "0 entities"}, {1, "1 entity"}, {12345, "12,345 entities"}} {
+		if got := figure.Count(c.n, "entity", "entities"); got != c.want {
+			t.Errorf("Count(%d) = %q, want %q", c.n, got, c.want)
+		}
+	}
+}

@@ -235,12 +235,7 @@ func renderProjection(f Finding) sentences {
 }
 
 // plural renders n things: "1 key value", "2 key values".
-func plural(n int, thing string) string {
-	if n == 1 {
-		return "1 " + thing
-	}
-	return figure.Thousands(n) + " " + thing + "s"
-}
+func plural(n int, thing string) string { return figure.Count(n, thing, thing+"s") }
 
 // rateText renders a growth in bytes per entity: to two significant
 // digits below 10 B, else as bytesText.

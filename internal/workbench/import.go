@@ -2,14 +2,16 @@ package workbench
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 
+	"github.com/ddbharness/ddbharness/internal/figure"
 	"github.com/ddbharness/ddbharness/internal/scaffold"
+	"github.com/ddbharness/ddbharness/internal/userfile"
 )
 
 // Imported is one design an import wrote.
@@ -44,7 +46,7 @@ func (im Importer) Import(ctx context.Context, file, name string) ([]Imported, e
 		return nil, err
 	}
 	defer unlock()
-	out, err := im.write(file, name)
+	out, err := im.write(ctx, file, name)
 	if err != nil || im.Check == nil {
 		return out, err
 	}
@@ -57,16 +59,38 @@ func (im Importer) Import(ctx context.Context, file, name string) ([]Imported, e
 	return out, nil
 }
 
+// MaxModelBytes is the largest model the import reads: far above any model
+// a person draws (a 50,000-item one is 15 MB), low enough that a wrong
+// file, or an endless one such as /dev/zero, is refused before it fills
+// the memory.
+const MaxModelBytes = 64 << 20
+
+// say writes one line of the import's progress to Log.
+func (im Importer) say(format string, args ...any) {
+	if im.Log != nil {
+		fmt.Fprintf(im.Log, "import-model: "+format+"\n", args...)
+	}
+}
+
 // write plans every table's design, then writes them all or none.
-func (im Importer) write(file, name string) ([]Imported, error) {
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %s: %v", ErrBadModel, file, err)
+func (im Importer) write(ctx context.Context, file, name string) ([]Imported, error) {
+	data, err := userfile.ReadRegular(file, MaxModelBytes)
+	switch {
+	case errors.Is(err, userfile.ErrTooLarge):
+		return nil, fmt.Errorf("%w: %v (a model needs only a few sample items per facet: trim them)", ErrBadModel, err)
+	case err != nil: // the error names the file
+		return nil, fmt.Errorf("%w: %v: give the path of a NoSQL Workbench model file", ErrBadModel, err)
 	}
-	m, err := Parse(data)
+	im.say("read %s (%s)", file, figure.Bytes(len(data)))
+	m, err := parse(ctx, data)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", file, err)
 	}
+	samples := 0
+	for _, t := range m.DataModel {
+		samples += len(t.Samples())
+	}
+	im.say("checked %s sample items in %s", figure.Thousands(samples), figure.Count(len(m.DataModel), "table", "tables"))
 	if name == "" {
 		name = packageName(m.ModelName)
 		if name == "" {
@@ -92,8 +116,19 @@ func (im Importer) write(file, name string) ([]Imported, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		files, err := d.Files(m.ModelName)
 		if err != nil {
+			return nil, err
+		}
+		size := 0
+		for _, f := range files {
+			size += len(f.Content)
+		}
+		im.say("table %q: %s, %s, %d files (%s) rendered", t.TableName, figure.Count(len(d.Entities), "entity", "entities"), figure.Count(len(d.Patterns), "pattern", "patterns"), len(files), figure.Bytes(size))
+		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		p, err := scaffold.PrepareFiles(im.Root, n, files, prev...)

@@ -10,7 +10,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/ddbharness/ddbharness/internal/scaffold"
 	"github.com/ddbharness/ddbharness/internal/workbench"
@@ -184,4 +186,82 @@ func TestImportRefusesTwoTablesOfOneDesignName(t *testing.T) {
 	if tree(t, root) != before {
 		t.Errorf("the refused import changed the repository")
 	}
+}
+
+// A model path that is not a regular file, or a file past MaxModelBytes,
+// is refused at once as a bad model: a named pipe with no writer, a
+// device that never ends and a folder each used to hang the import or
+// fill its memory.
+func TestImportRefusesWhatIsNotAModelFile(t *testing.T) {
+	root := repo(t)
+	before := tree(t, root)
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "model.fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	huge := filepath.Join(dir, "huge.json")
+	if err := os.WriteFile(huge, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(huge, workbench.MaxModelBytes+1); err != nil {
+		t.Fatal(err)
+	}
+	for path, says := range map[string]string{fifo: "a named pipe", "/dev/zero": "a device", dir: "a folder", huge: "larger than 64 MiB"} {
+		done := make(chan error, 1)
+		go func() {
+			_, err := (workbench.Importer{Root: root}).Import(context.Background(), path, "gallery")
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if !errors.Is(err, workbench.ErrBadModel) || !strings.Contains(err.Error(), says) || strings.Count(err.Error(), path) != 1 {
+				t.Errorf("%s: Import: %v, want a bad model naming the path once and saying %q", path, err, says)
+			}
+		case <-time.After(time.Minute):
+			t.Fatalf("%s: Import still reading after a minute", path)
+		}
+	}
+	if tree(t, root) != before {
+		t.Errorf("a refused import changed the repository")
+	}
+}
+
+// An import stopped at any step, by a context that ends while it checks
+// the model or while its check of the written code runs, returns the
+// context's error with the repository as it was.
+func TestImportStoppedLeavesTheTreeAsItWas(t *testing.T) {
+	model := writeModel(t, gallery(t))
+	for _, at := range []string{"read", "checked", "rendered", "check"} {
+		root := repo(t)
+		before := tree(t, root)
+		ctx, cancel := context.WithCancel(context.Background())
+		im := workbench.Importer{Root: root, Log: cancelOn{at, cancel}, Check: func(ctx context.Context, _ []workbench.Imported) error {
+			if at == "check" {
+				cancel()
+			}
+			return ctx.Err()
+		}}
+		_, err := im.Import(ctx, model, "gallery")
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("stopped at %s: Import: %v, want context.Canceled", at, err)
+		}
+		if tree(t, root) != before {
+			t.Errorf("stopped at %s: the repository changed", at)
+		}
+	}
+}
+
+// cancelOn is a progress log that ends the import's context when it
+// hears a line with word in it.
+type cancelOn struct {
+	word   string
+	cancel func()
+}
+
+func (c cancelOn) Write(p []byte) (int, error) {
+	if strings.Contains(string(p), c.word) {
+		c.cancel()
+	}
+	return len(p), nil
 }

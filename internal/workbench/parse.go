@@ -2,6 +2,7 @@ package workbench
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -33,7 +34,11 @@ func pathErr(path, problem string) error { return &ModelError{Path: path, Proble
 // Parse reads a model and checks everything the import relies on: the
 // keys and indexes are declared, each facet's aliases name the table's
 // keys, and every sample item has its key, of the declared type, once.
-func Parse(data []byte) (Model, error) {
+func Parse(data []byte) (Model, error) { return parse(context.Background(), data) }
+
+// parse is Parse that stops, with ctx's error, once ctx ends: a model of
+// many sample items takes seconds to check.
+func parse(ctx context.Context, data []byte) (Model, error) {
 	var m Model
 	if err := json.Unmarshal(data, &m); err != nil {
 		var se *json.SyntaxError
@@ -56,7 +61,7 @@ func Parse(data []byte) (Model, error) {
 	for i := range m.DataModel {
 		t := &m.DataModel[i]
 		at := fmt.Sprintf("$.DataModel[%d]", i)
-		if err := checkTable(t, at); err != nil {
+		if err := checkTable(ctx, t, at); err != nil {
 			return m, err
 		}
 		if names[t.TableName] {
@@ -76,7 +81,7 @@ func syntaxAt(data []byte, err error) string {
 	return fmt.Sprint(err)
 }
 
-func checkTable(t *Table, at string) error {
+func checkTable(ctx context.Context, t *Table, at string) error {
 	if t.TableName == "" {
 		return pathErr(at+".TableName", "missing: every table needs a name")
 	}
@@ -168,6 +173,9 @@ func checkTable(t *Table, at string) error {
 	keys := map[string]string{}
 	check := func(items []Item, p string) error {
 		for k := range items {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
 			ip := fmt.Sprintf("%s.TableData[%d]", p, k)
 			attrs, err := decodeItem(items[k].raw, ip)
 			if err != nil {
