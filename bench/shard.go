@@ -196,6 +196,9 @@ func checkShards(sc workload.Scenario, shards []Shard) error {
 			return fmt.Errorf("merge: %s began measuring at %s, %s at %s (started): more than %s apart without a common START, they are not one run; give the shards --start",
 				s.Dir, f.Run.Started.Format(time.RFC3339Nano), shards[0].Dir, first.Run.Started.Format(time.RFC3339Nano), MaxStartSpread)
 		}
+		if err := checkFlags(s, shards[0]); err != nil {
+			return fmt.Errorf("merge: %w", err)
+		}
 		seen[f.Shard.I] = s.Dir
 	}
 	var missing []int
@@ -206,6 +209,57 @@ func checkShards(sc workload.Scenario, shards []Shard) error {
 	}
 	if len(missing) > 0 {
 		return fmt.Errorf("merge: run %s has %d shards; shard(s) %v missing: give every shard's report folder", first.Shard.Run, first.Shard.N, missing)
+	}
+	return nil
+}
+
+// checkFlags refuses a shard whose file contradicts itself, or the first
+// shard's, on what its counts mean: limits on or off (throttling present),
+// transaction conflicts on or off, the billing mode, the service that
+// answered, whether the service's answers were counted; and a throttling
+// whose totals are not the sums of its patterns' rows, as the emulator
+// writes them (a row's count cut out of the file, or edited). Each is
+// named by its field in shard.json.
+func checkFlags(s, first Shard) error {
+	f, f0 := s.File, first.File
+	damaged := "the file was edited or damaged; merge the shard's folder as the run wrote it"
+	one := func(field string, v, v0 any) error {
+		return fmt.Errorf("%s says %v, %s says %v (%s): the shards of one run share it; merge one run's shards at a time", s.Dir, v, first.Dir, v0, field)
+	}
+	switch t := f.Throttling; {
+	case f.Emulation.Off && t != nil:
+		return fmt.Errorf("%s ran with limits off (limits.Off) yet has throttling counts (throttling): %s", s.Dir, damaged)
+	case !f.Emulation.Off && t == nil && f.Ledger != nil:
+		return fmt.Errorf("%s ran under limits (limits.Off is false) yet has no throttling counts (throttling): %s", s.Dir, damaged)
+	case t != nil && t.ConflictsOff != f.Emulation.NoConflicts:
+		return fmt.Errorf("%s: throttling.conflicts_off is %t, limits.NoConflicts %t: %s", s.Dir, t.ConflictsOff, f.Emulation.NoConflicts, damaged)
+	case t != nil && f0.Throttling != nil && t.Billing != f0.Throttling.Billing:
+		return one("throttling.billing", t.Billing, f0.Throttling.Billing)
+	case f.Service != f0.Service:
+		return one("service", fmt.Sprintf("%q", f.Service), fmt.Sprintf("%q", f0.Service))
+	case (f.Served == nil) != (f0.Served == nil):
+		return one("served, present", f.Served != nil, f0.Served != nil)
+	}
+	if t := f.Throttling; t != nil {
+		var sum emulate.PatternThrottles
+		for _, p := range t.Patterns {
+			sum.Calls, sum.Attempts, sum.Refused, sum.Throttled = sum.Calls+p.Calls, sum.Attempts+p.Attempts, sum.Refused+p.Refused, sum.Throttled+p.Throttled
+			sum.Unprocessed, sum.Cancelled = sum.Unprocessed+p.Unprocessed, sum.Cancelled+p.Cancelled
+			sum.Conflicts, sum.ConflictCancelled = sum.Conflicts+p.Conflicts, sum.ConflictCancelled+p.ConflictCancelled
+		}
+		for _, c := range []struct {
+			field      string
+			total, sum int64
+		}{
+			{"calls", t.Calls, sum.Calls}, {"retries", t.Retries, sum.Retries()}, {"refused_attempts", t.Refused, sum.Refused},
+			{"throttled_calls", t.Throttled, sum.Throttled}, {"unprocessed_items", t.Unprocessed, sum.Unprocessed},
+			{"cancelled_transactions", t.Cancelled, sum.Cancelled}, {"transaction_conflicts", t.Conflicts, sum.Conflicts},
+			{"cancelled_for_conflict", t.ConflictCancelled, sum.ConflictCancelled},
+		} {
+			if c.total != c.sum {
+				return fmt.Errorf("%s: throttling.%s is %d, its patterns' sum %d (throttling.patterns[].%[2]s): %[5]s", s.Dir, c.field, c.total, c.sum, damaged)
+			}
+		}
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ddbharness/ddbharness/bench"
+	"github.com/ddbharness/ddbharness/internal/userfile"
 )
 
 // ShardFile is the file a shard writes beside its report for `ddbharness
@@ -27,33 +28,46 @@ func WriteShard(w io.Writer, out bench.Outcome) error {
 // isShard reports whether out is one shard of a named run (not a merge).
 func isShard(out bench.Outcome) bool { return out.Shard.Run != "" && len(out.Merged) == 0 }
 
+// MaxShardBytes bounds the shard file ReadShard reads: its ledger holds
+// a row per partition key value and second, tens of megabytes for a long
+// run over many keys.
+const MaxShardBytes = 1 << 30
+
 // ReadShard reads a shard's report folder back: its shard file, and
-// where its calls are (bench.Merge reads them).
+// where its calls are (bench.Merge reads them). Both must be regular
+// files (a named pipe would hold the merge for ever), the shard file at
+// most MaxShardBytes, and every field the writer always writes must be
+// there, every count a merge sums 0 or more (checkShardFile).
 func ReadShard(dir string) (bench.Shard, error) {
 	s := bench.Shard{Dir: dir}
-	raw, err := os.ReadFile(filepath.Join(dir, ShardFile))
-	if errors.Is(err, os.ErrNotExist) {
+	path := filepath.Join(dir, ShardFile)
+	raw, err := userfile.ReadRegular(path, MaxShardBytes)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
 		return s, fmt.Errorf("%s has no %s: give the report folders of a sharded run (ddbharness bench --shard I/N --run NAME)", dir, ShardFile)
+	case errors.Is(err, userfile.ErrNotRegular), errors.Is(err, userfile.ErrTooLarge):
+		return s, fmt.Errorf("%w: give the shard's folder as the run wrote it", err)
+	case err != nil:
+		return s, err
+	}
+	if err := json.Unmarshal(raw, &s.File); err != nil {
+		return s, fmt.Errorf("%s: %w", path, err)
+	}
+	if s.File.Format != bench.ShardFormat {
+		return s, fmt.Errorf("%s: format %q, this ddbharness reads %q: merge with the ddbharness that made it", path, s.File.Format, bench.ShardFormat)
+	}
+	if err := checkShardFile(raw, s.File); err != nil {
+		return s, fmt.Errorf("%s: %w; merge the shard's folder as the run wrote it", path, err)
+	}
+	s.Results = filepath.Join(dir, ResultsFile)
+	f, err := userfile.OpenRegular(s.Results)
+	if errors.Is(err, userfile.ErrNotRegular) {
+		return s, fmt.Errorf("%w: give the shard's folder as the run wrote it", err)
 	}
 	if err != nil {
 		return s, err
 	}
-	if err := json.Unmarshal(raw, &s.File); err != nil {
-		return s, fmt.Errorf("%s: %w", filepath.Join(dir, ShardFile), err)
-	}
-	if s.File.Format != bench.ShardFormat {
-		return s, fmt.Errorf("%s: format %q, this ddbharness reads %q: merge with the ddbharness that made it", filepath.Join(dir, ShardFile), s.File.Format, bench.ShardFormat)
-	}
-	s.Results = filepath.Join(dir, ResultsFile)
-	fi, err := os.Stat(s.Results)
-	switch {
-	case err != nil:
-		return s, err
-	case !fi.Mode().IsRegular():
-		// A pipe or a device would hold the merge reading for ever.
-		return s, fmt.Errorf("%s is not a regular file (%s): give the shard's folder as the run wrote it", s.Results, fi.Mode().Type())
-	}
-	return s, nil
+	return s, f.Close()
 }
 
 // scale says how the run was spread over machines, and what it ran on.
