@@ -28,6 +28,9 @@ func (s *src) file(path string) (scaffold.File, error) {
 
 // Files renders the design package, its fixtures and its scenario.
 func (d *Design) Files(model string) ([]scaffold.File, error) {
+	if err := scaffold.CheckName(d.Name); err != nil { // written bare, as the package clause and in paths
+		return nil, err
+	}
 	dir := filepath.Join("designs", d.Name)
 	var out []scaffold.File
 	for _, g := range []struct {

@@ -14,7 +14,7 @@ import (
 )
 
 func (d *Design) genSchema(s *src, model string) {
-	s.p("// Package %s is the %s table of the NoSQL Workbench model %s, imported", d.Name, d.Table.TableName, model)
+	s.p("// Package %s is the %q table of the NoSQL Workbench model %q, imported", d.Name, d.Table.TableName, model)
 	s.p("// by ddbharness import-model: its keys and indexes, one Go type per facet")
 	s.p("// with key builders read from the sample keys, and the patterns the sample")
 	s.p("// data proves. README.md beside this file lists them; change the code")
@@ -139,7 +139,7 @@ return designs.Decode(item, typeAttribute, decoders)
 }
 
 func (d *Design) genEntity(s *src, e *Entity) {
-	s.p("// %s is a %s item (facet %s of the model).", e.Go, e.Facet, e.Facet)
+	s.p("// %s is an item of facet %q of the model.", e.Go, e.Facet)
 	s.p("type %s struct {", e.Go)
 	for _, v := range e.Vars {
 		if v.Field == nil {
@@ -147,10 +147,10 @@ func (d *Design) genEntity(s *src, e *Entity) {
 		}
 	}
 	for _, f := range e.Fields {
-		s.p("%s %s `dynamodbav:%s`", f.Go, goType(f.Type), strconv.Quote(f.Attr+tagOpts(f.Type)))
+		s.p("%s %s %s", f.Go, goType(f.Type), tag("dynamodbav:"+strconv.Quote(f.Attr+tagOpts(f.Type))))
 	}
 	s.p("}")
-	s.p("// Key builders: every key of a %s is made here and nowhere else.", e.Facet)
+	s.p("// Key builders: every key of a %s is made here and nowhere else.", e.Go)
 	for _, k := range e.Keys {
 		vars := keyVars(k)
 		var params []string
@@ -159,18 +159,18 @@ func (d *Design) genEntity(s *src, e *Entity) {
 		}
 		where := "the table's"
 		if k.Index != "" {
-			where = k.Index + "'s"
+			where = "index " + strconv.Quote(k.Index) + "'s"
 		}
-		s.p("// %s builds %s %s: %q.", e.builder(k), where, k.Attr, k.Layout(d.Sep))
+		s.p("// %s builds %s %q: %q.", e.builder(k), where, k.Attr, k.Layout(d.Sep))
 		ps := ""
 		if len(params) > 0 {
 			ps = strings.Join(params, ", ") + " string"
 		}
 		s.p("func %s(%s) string { return %s }", e.builder(k), ps, d.expr(k, param))
 	}
-	s.p("// Item is the %s as DynamoDB stores it.", e.Facet)
+	s.p("// Item is the %s as DynamoDB stores it.", e.Go)
 	s.p("func (v %s) Item() (map[string]types.AttributeValue, error) {", e.Go)
-	s.p("av, err := attributevalue.MarshalMap(v)\nif err != nil {\nreturn nil, fmt.Errorf(\"%s: %%w\", err)\n}", e.Facet)
+	s.p("av, err := attributevalue.MarshalMap(v)\nif err != nil {\nreturn nil, fmt.Errorf(\"%%s: %%w\", %q, err)\n}", e.Facet)
 	for _, k := range e.Keys {
 		var args []string
 		for _, v := range keyVars(k) {
@@ -180,10 +180,10 @@ func (d *Design) genEntity(s *src, e *Entity) {
 	}
 	s.p("av[typeAttribute] = &types.AttributeValueMemberS{Value: %q}", e.TypeValue)
 	s.p("return av, nil\n}")
-	s.p("// decodeAs%s reads a %s; keys the item lacks (an index that does not", e.Go, e.Facet)
+	s.p("// decodeAs%s reads a %s; keys the item lacks (an index that does not", e.Go, e.Go)
 	s.p("// project them) leave their parts as the attributes have them.")
 	s.p("func decodeAs%s(av map[string]types.AttributeValue) (Entity, bool, error) {", e.Go)
-	s.p("var v %s\nif err := attributevalue.UnmarshalMap(av, &v); err != nil {\nreturn nil, false, fmt.Errorf(\"%s: %%w\", err)\n}", e.Go, e.Facet)
+	s.p("var v %s\nif err := attributevalue.UnmarshalMap(av, &v); err != nil {\nreturn nil, false, fmt.Errorf(\"%%s: %%w\", %q, err)\n}", e.Go, e.Facet)
 	for _, f := range e.Fields {
 		switch f.Type {
 		case "SS", "NS":
@@ -251,6 +251,15 @@ func tagOpts(t string) string {
 		return ",omitempty,binaryset"
 	}
 	return ",omitempty"
+}
+
+// tag is a struct tag's literal: raw when it can be, as the SDK's docs
+// write them, else quoted (an attribute name with a backquote).
+func tag(s string) string {
+	if strconv.CanBackquote(s) {
+		return "`" + s + "`"
+	}
+	return strconv.Quote(s)
 }
 
 func quoteList(xs []string) string { return "[]string{" + join(xs, strconv.Quote) + "}" }

@@ -172,34 +172,43 @@ func (d *Design) poolOf(p *Pattern) *Entity {
 	return p.Group[0]
 }
 
+// A name the model spells with a line break keeps the README's lines and
+// table rows whole; a table cell also escapes its pipes.
+var (
+	mdLine = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ")
+	mdCell = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ", "|", `\|`)
+)
+
 func (d *Design) readme(model string) []byte {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# %s\n\nImported from the NoSQL Workbench model %s, table `%s`, by `ddbharness import-model`.\n", d.Name, model, d.Table.TableName)
+	line := mdLine.Replace
+	fmt.Fprintf(&b, "# %s\n\nImported from the NoSQL Workbench model %s, table `%s`, by `ddbharness import-model`.\n", d.Name, line(model), line(d.Table.TableName))
 	fmt.Fprintf(&b, "Every pattern below has a spec that loads the model's sample items into DynamoDB Local\nand expects them back; the key layouts were read from the sample keys (separator `%s`).\n\n", d.Sep)
-	fmt.Fprintf(&b, "## Table\n\n- partition key `%s`", d.Schema.PK)
+	fmt.Fprintf(&b, "## Table\n\n- partition key `%s`", line(d.Schema.PK))
 	if d.Schema.SK != "" {
-		fmt.Fprintf(&b, ", sort key `%s`", d.Schema.SK)
+		fmt.Fprintf(&b, ", sort key `%s`", line(d.Schema.SK))
 	}
-	fmt.Fprintf(&b, "; entity type in `%s`\n", d.Schema.TypeAttribute)
+	fmt.Fprintf(&b, "; entity type in `%s`\n", line(d.Schema.TypeAttribute))
 	for _, ix := range d.Schema.ItemSchema().Indexes { // an LSI's partition key and the default projection filled in
-		fmt.Fprintf(&b, "- index `%s`: `%s` / `%s`, projection %s\n", ix.Name, ix.PK, ix.SK, ix.Projection)
+		fmt.Fprintf(&b, "- index `%s`: `%s` / `%s`, projection %s\n", line(ix.Name), line(ix.PK), line(ix.SK), ix.Projection)
 	}
+	cell := mdCell.Replace
 	b.WriteString("\n## Entities\n\n| Entity | Keys |\n|--------|------|\n")
 	for _, e := range d.Entities {
 		var keys []string
 		for _, k := range e.Keys {
-			keys = append(keys, fmt.Sprintf("`%s` = `%s`", k.Attr, k.Layout(d.Sep)))
+			keys = append(keys, fmt.Sprintf("`%s` = `%s`", cell(k.Attr), cell(k.Layout(d.Sep))))
 		}
-		fmt.Fprintf(&b, "| %s (`%s`) | %s |\n", e.Facet, e.Go, strings.Join(keys, "; "))
+		fmt.Fprintf(&b, "| %s (`%s`) | %s |\n", cell(e.Facet), e.Go, strings.Join(keys, "; "))
 	}
 	b.WriteString("\n## Access patterns\n\n| ID | Pattern | Op | Index | What it does |\n|----|---------|----|-------|--------------|\n")
 	for _, p := range d.Patterns {
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", p.ID, p.Name, p.Op, p.Index, p.Doc)
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", p.ID, cell(p.Name), p.Op, cell(p.Index), cell(p.Doc))
 	}
 	if len(d.Notes) > 0 {
 		b.WriteString("\n## Notes from the import\n\n")
 		for _, n := range d.Notes {
-			fmt.Fprintf(&b, "- %s\n", n)
+			fmt.Fprintf(&b, "- %s\n", line(n))
 		}
 	}
 	return []byte(b.String())

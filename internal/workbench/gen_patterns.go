@@ -2,6 +2,7 @@ package workbench
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/ddbharness/ddbharness/designs"
@@ -70,7 +71,7 @@ func (d *Design) genGet(s *src, p *Pattern) {
 	if len(params) > 0 {
 		params[len(params)-1] += " string"
 	}
-	s.p("// %s is %s (main table, GetItem): %s. An unknown key is", p.Go, p.ID, p.Doc)
+	s.p("// %s is %s (main table, GetItem): %q. An unknown key is", p.Go, p.ID, p.Doc)
 	s.p("// designs.ErrNotFound.")
 	s.p("func (t Table) %s(ctx context.Context, %s) (%s, error) {", p.Go, strings.Join(params, ", "), e.Go)
 	s.p("key := map[string]types.AttributeValue{")
@@ -87,14 +88,14 @@ func (d *Design) genGet(s *src, p *Pattern) {
 	s.p("}")
 	s.p(`out, err := t.DB.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(t.Name), Key: key})
 	if err != nil {
-		return %[1]s{}, fmt.Errorf("%%s: %[2]s %%v: %%w", %[3]sID, key, err)
+		return %[1]s{}, fmt.Errorf("%%s: %%s %%v: %%w", %[3]sID, %[2]q, key, err)
 	}
 	if len(out.Item) == 0 {
-		return %[1]s{}, fmt.Errorf("%%s: %[2]s %%v: %%w", %[3]sID, key, designs.ErrNotFound)
+		return %[1]s{}, fmt.Errorf("%%s: %%s %%v: %%w", %[3]sID, %[2]q, key, designs.ErrNotFound)
 	}
 	v, ok, err := decodeAs%[1]s(out.Item)
 	if err == nil && !ok {
-		err = fmt.Errorf("the item's keys do not fit a %[2]s: %%w", designs.ErrInvalidInput)
+		err = fmt.Errorf("the item's keys do not fit a %%s: %%w", %[2]q, designs.ErrInvalidInput)
 	}
 	if err != nil {
 		return %[1]s{}, fmt.Errorf("%%s: %%w", %[3]sID, err)
@@ -117,7 +118,11 @@ func (d *Design) genQuery(s *src, p *Pattern) {
 	if p.Key.Type == "N" {
 		value = member("N", value)
 	}
-	s.p("// %s is %s (%s, Query): %s. next is empty on the last page.", p.Go, p.ID, p.Index, p.Doc)
+	where := "main table"
+	if p.Index != designs.MainTable {
+		where = "index " + strconv.Quote(p.Index)
+	}
+	s.p("// %s is %s (%s, Query): %q. next is empty on the last page.", p.Go, p.ID, where, p.Doc)
 	s.p("func (t Table) %s(ctx context.Context, %safter designs.Cursor) (page []Entity, next designs.Cursor, err error) {", p.Go, strings.Join(params, ""))
 	s.p(`items, next, err := Schema.QueryPage(ctx, t.DB, designs.PageQuery{
 		Table: t.Name, Index: %s, Size: PageSize, After: after,

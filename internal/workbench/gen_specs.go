@@ -131,7 +131,7 @@ func (d *Design) specGet(s *src, p *Pattern, all []sample) {
 	for _, v := range vars {
 		args = append(args, "want."+v.Go)
 	}
-	s.p("DescribeTable(\"returns each sample %s by its key\",", e.Facet)
+	s.p("DescribeTable(%q,", "returns each sample "+e.Facet+" by its key")
 	s.p("func(ctx SpecContext, want %s.%s) {", d.Name, e.Go)
 	s.p("Expect(table.%s(ctx, %s)).To(Equal(want))", p.Go, strings.Join(args, ", "))
 	s.p("},")

@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbharness/ddbharness/ddbitem"
+	"github.com/ddbharness/ddbharness/designs"
 )
 
 // ErrBadModel is a model the harness cannot read; the error names the JSON
@@ -115,6 +116,9 @@ func checkTable(ctx context.Context, t *Table, at string) error {
 			p := fmt.Sprintf("%s.%s[%d]", at, list.name, j)
 			if ix.IndexName == "" {
 				return pathErr(p+".IndexName", "missing: every index needs a name")
+			}
+			if ix.IndexName == designs.MainTable {
+				return pathErr(p+".IndexName", fmt.Sprintf("%q is what the catalog and the spec labels call the table itself: rename the index", ix.IndexName))
 			}
 			if seen[ix.IndexName] {
 				return pathErr(p+".IndexName", fmt.Sprintf("index %q declared twice", ix.IndexName))

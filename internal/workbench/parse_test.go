@@ -64,6 +64,7 @@ func TestParseRefusesABadModelWithItsPathAndTheFix(t *testing.T) {
 		{"a set that holds one element twice", edit(t, `"sea", "dawn"`, `"sea", "sea"`), "$.DataModel[0].TableFacets[1].TableData[0].Tags.SS", `no element twice ("sea" is)`},
 		{"a number past DynamoDB's range", edit(t, `"N": "120"`, `"N": "1e999999"`), "$.DataModel[0].TableFacets[0].TableData[0].Followers.N", "outside DynamoDB's range of numbers"},
 		{"a number with more digits than DynamoDB keeps", edit(t, `"N": "120"`, `"N": "1234567890123456789012345678901234567891"`), "$.DataModel[0].TableFacets[0].TableData[0].Followers.N", "40 significant digits: DynamoDB keeps at most 38"},
+		{"an index named as the table", edit(t, `"IndexName": "GSI1"`, `"IndexName": "main-table"`), "$.DataModel[0].GlobalSecondaryIndexes[0].IndexName", "call the table itself"},
 		{"an index with a bad projection", edit(t, `"ProjectionType": "ALL"`, `"ProjectionType": "SOME"`), "$.DataModel[0].GlobalSecondaryIndexes[0].Projection.ProjectionType", "want ALL, KEYS_ONLY or INCLUDE"},
 		{"a sample attribute name with a comma", edit(t, `"Email":`, `"a,b":`), "$.DataModel[0].TableFacets[0].TableData[0].a,b", "cannot be a Go attribute tag"},
 		{"a sample attribute named -", edit(t, `"Email":`, `"-":`), "$.DataModel[0].TableFacets[0].TableData[0].-", "cannot be a Go attribute tag"},
