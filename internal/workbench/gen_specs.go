@@ -10,7 +10,14 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbharness/ddbharness/ddbitem"
+	"github.com/ddbharness/ddbharness/internal/figure"
 )
+
+// MaxSpecsPerPattern bounds the specs a pattern gets: the samples a get
+// pattern reads, the partitions a query pattern lists. A model of
+// thousands of samples proves its patterns on the first ones as well as
+// on all, and make verify stays quick; the import says so in a note.
+const MaxSpecsPerPattern = 100
 
 // sample is one sample item and the entity it belongs to.
 type sample struct {
@@ -112,19 +119,32 @@ import (
 
 var _ = designs.ErrNotFound`, d.Name)
 	all := d.samples()
+	capped, most := 0, 0 // patterns with more samples or partitions than they get specs for; the most
 	for _, p := range d.Patterns {
 		label := p.Index
 		s.p("var _ = Describe(%q, Label(%q, %q), func() {", string(p.ID)+" "+p.Name, p.ID, label)
+		var of int
 		if p.Entity != nil {
-			d.specGet(s, p, all)
+			of = d.specGet(s, p, all)
 		} else {
-			d.specQuery(s, p, all)
+			of = d.specQuery(s, p, all)
+		}
+		if of > MaxSpecsPerPattern {
+			capped, most = capped+1, max(most, of)
 		}
 		s.p("})")
 	}
+	note := fmt.Sprintf("the specs of %s take the first %d samples (a get) or partitions (a query) of up to %s, to keep make verify quick",
+		figure.Count(capped, "pattern", "patterns"), MaxSpecsPerPattern, figure.Thousands(most))
+	if capped > 0 && !slices.Contains(d.Notes, note) {
+		d.Notes = append(d.Notes, note)
+	}
 }
 
-func (d *Design) specGet(s *src, p *Pattern, all []sample) {
+// specGet expects each sample of the pattern's entity back by its key, the
+// first MaxSpecsPerPattern of them, and ErrNotFound for a key no sample
+// has; it returns how many samples the entity has.
+func (d *Design) specGet(s *src, p *Pattern, all []sample) (samples int) {
 	e := p.Entity
 	vars := d.vars(p)
 	var args []string
@@ -135,14 +155,19 @@ func (d *Design) specGet(s *src, p *Pattern, all []sample) {
 	s.p("func(ctx SpecContext, want %s.%s) {", d.Name, e.Go)
 	s.p("Expect(table.%s(ctx, %s)).To(Equal(want))", p.Go, strings.Join(args, ", "))
 	s.p("},")
+	schema, entries, of := d.Schema.ItemSchema(), 0, 0
 	for _, x := range all {
-		if x.e == e {
-			s.p("Entry(%q, %s.Samples[%d]),", d.Schema.ItemSchema().KeyText(x.item), d.Name, x.i)
+		if x.e != e {
+			continue
+		}
+		if of++; entries < MaxSpecsPerPattern {
+			entries++
+			s.p("Entry(%q, %s.Samples[%d]),", schema.KeyText(x.item), d.Name, x.i)
 		}
 	}
 	s.p(")")
 	if len(vars) == 0 {
-		return // a key of constants only: there is no other key to ask for
+		return of // a key of constants only: there is no other key to ask for
 	}
 	var missing []string
 	for _, v := range vars {
@@ -151,6 +176,7 @@ func (d *Design) specGet(s *src, p *Pattern, all []sample) {
 	s.p("It(\"reports designs.ErrNotFound for a key no sample has\", func(ctx SpecContext) {")
 	s.p("_, err := table.%s(ctx, %s)", p.Go, strings.Join(missing, ", "))
 	s.p("Expect(err).To(MatchError(designs.ErrNotFound))\n})")
+	return of
 }
 
 // absent is a Go literal of a value for v that no sample's key has: a
@@ -182,29 +208,38 @@ func (d *Design) absent(v *Var, keys ...*KeyUse) string {
 
 // specQuery expects, for each partition key value the samples hold in the
 // pattern's layout, exactly the samples with that value (and the index's
-// sort key) in sort key order, as the index projects them.
-func (d *Design) specQuery(s *src, p *Pattern, all []sample) {
+// sort key) in sort key order, as the index projects them, for the first
+// MaxSpecsPerPattern values; it returns how many values the samples hold.
+func (d *Design) specQuery(s *src, p *Pattern, all []sample) (partitions int) {
 	schema := d.Schema.ItemSchema()
 	sk := d.Schema.SK
 	if ix, ok := schema.Index(p.Index); ok {
 		sk = ix.SK
 	}
-	var values []types.AttributeValue // numbers by value: 7 and 7.0 are one partition
+	// One pass groups the samples by partition value, numbers by value (7
+	// and 7.0 are one partition): a model of many samples stays linear.
+	partition := ddbitem.Schema{PK: p.Key.Attr}
+	var values []string // the group's partition values, by KeyID, in sample order
+	value := map[string]types.AttributeValue{}
+	members := map[string][]sample{} // the samples in each partition of the pattern's index
 	for _, x := range all {
-		if k := x.e.key(p.Key.Attr); k != nil && slices.Contains(p.Group, x.e) {
-			if v := x.item[p.Key.Attr]; !slices.ContainsFunc(values, func(w types.AttributeValue) bool { return ddbitem.EqualValue(v, w) }) {
-				values = append(values, v)
-			}
+		id, ok := partition.KeyID(x.item)
+		if !ok {
+			continue
+		}
+		if _, seen := value[id]; !seen && x.e.key(p.Key.Attr) != nil && slices.Contains(p.Group, x.e) {
+			values = append(values, id)
+			value[id] = x.item[p.Key.Attr]
+		}
+		if sk == "" || x.item[sk] != nil {
+			members[id] = append(members[id], x)
 		}
 	}
-	for _, pv := range values {
-		v := ddbitem.KeyText(pv)
-		var in []sample
-		for _, x := range all {
-			if ddbitem.EqualValue(x.item[p.Key.Attr], pv) && (sk == "" || x.item[sk] != nil) {
-				in = append(in, x)
-			}
-		}
+	of := len(values)
+	values = values[:min(of, MaxSpecsPerPattern)]
+	for _, id := range values {
+		in := members[id]
+		v := ddbitem.KeyText(value[id])
 		ties := false
 		slices.SortStableFunc(in, func(a, b sample) int {
 			c := ddbitem.CompareKey(a.item[sk], b.item[sk])
@@ -247,7 +282,7 @@ func (d *Design) specQuery(s *src, p *Pattern, all []sample) {
 		s.p("}))\n})")
 	}
 	if len(keyVars(p.Key)) == 0 {
-		return // a partition key of constants only: there is no other partition
+		return of // a partition key of constants only: there is no other partition
 	}
 	var missing []string
 	for _, v := range keyVars(p.Key) {
@@ -256,6 +291,7 @@ func (d *Design) specQuery(s *src, p *Pattern, all []sample) {
 	s.p("It(\"returns an empty last page for a partition no sample has\", func(ctx SpecContext) {")
 	s.p("page, next, err := table.%s(ctx, %s\"\")", p.Go, strings.Join(missing, ""))
 	s.p("Expect(err).NotTo(HaveOccurred())\nExpect(next).To(BeEmpty())\nExpect(page).To(BeEmpty())\n})")
+	return of
 }
 
 // partArgs are the pattern's arguments that make partition value v in
