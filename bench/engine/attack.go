@@ -138,36 +138,45 @@ func (a *attack) run(ctx context.Context, began time.Time, d time.Duration, c *c
 	if unbounded(a.pacer) {
 		a.loopSeq = make([]uint64, len(a.steps))
 		for w := range a.workers {
-			wg.Go(func() { a.closedLoop(ctx, calls, began.Add(d), w, record) })
+			wg.Go(func() { a.closedLoop(ctx, calls, began.Add(d), c, w, record) })
 		}
 		wg.Wait()
 		return 0
 	}
 	tickets := make(chan ticket, a.backlog)
 	for w := range a.workers {
-		wg.Go(func() { notSent(a.work(ctx, calls, tickets, w, record, late)) })
+		wg.Go(func() { notSent(a.work(ctx, calls, tickets, c, w, record, late)) })
 	}
-	a.schedule(ctx, began, d, tickets)
+	early := c.early()
+	a.schedule(ctx, began, d, early, tickets)
 	close(tickets)
-	// Calls already due may finish for a while after d; then the rest are cut.
+	// Calls already due may finish for a while after the window; then the
+	// rest are cut.
 	drained := make(chan struct{})
 	go func() { wg.Wait(); close(drained) }()
 	cut := time.NewTimer(time.Until(began.Add(d + a.drain)))
 	defer cut.Stop()
-	select {
-	case <-drained:
-	case <-cut.C:
-		stopCalls()
-		<-drained
+	for {
+		select {
+		case <-drained:
+			return unsent
+		case <-early:
+			early = nil
+			cut.Reset(time.Until(c.endedAt.Add(a.drain)))
+		case <-cut.C:
+			stopCalls()
+			<-drained
+			return unsent
+		}
 	}
-	return unsent
 }
 
 // schedule queues one ticket per call with its due time, from the pacer
 // alone, asked as if every call had left on time: due times do not move
 // when calls wait. It runs ahead of the clock as far as the backlog lets
-// it, and each worker sleeps until its own ticket is due.
-func (a *attack) schedule(ctx context.Context, began time.Time, d time.Duration, tickets chan<- ticket) {
+// it, and each worker sleeps until its own ticket is due. It stops when
+// early closes: the window has ended.
+func (a *attack) schedule(ctx context.Context, began time.Time, d time.Duration, early <-chan struct{}, tickets chan<- ticket) {
 	r := rand.New(rand.NewPCG(uint64(a.seed), 0))
 	// Numbered here, in due order, and counting every shard's calls: the
 	// shards' results together are numbered as one machine's.
@@ -183,6 +192,8 @@ func (a *attack) schedule(ctx context.Context, began time.Time, d time.Duration,
 		case tickets <- ticket{step: st, key: key, due: began.Add(at), seq: n}:
 			return true
 		case <-ctx.Done():
+			return false
+		case <-early:
 			return false
 		}
 	})
@@ -235,11 +246,13 @@ func (a *attack) workerRand(w int) *rand.Rand {
 
 // work makes the calls of the tickets it receives, each when it is due,
 // until they run out or the run is interrupted; it returns how many it
-// could not send before the run was cut.
-func (a *attack) work(ctx, calls context.Context, tickets <-chan ticket, w int, record func(*vegeta.Result), late func(due, now time.Time)) (unsent int) {
+// could not send before the run was cut. Tickets due after a window that
+// c ended early are dropped: they were never due.
+func (a *attack) work(ctx, calls context.Context, tickets <-chan ticket, c *collector, w int, record func(*vegeta.Result), late func(due, now time.Time)) (unsent int) {
 	r := a.workerRand(w)
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
+	early := c.early()
 	for t := range tickets {
 		if wait := time.Until(t.due); wait > 0 && calls.Err() == nil {
 			timer.Reset(wait)
@@ -247,10 +260,13 @@ func (a *attack) work(ctx, calls context.Context, tickets <-chan ticket, w int, 
 			case <-timer.C:
 			case <-calls.Done():
 				timer.Stop()
+			case <-early:
+				timer.Stop()
 			}
 		}
 		switch {
 		case ctx.Err() != nil: // interrupted: drain the queue without calling
+		case early != nil && c.over(t.due):
 		case calls.Err() != nil:
 			unsent++
 		default:
@@ -265,7 +281,7 @@ func (a *attack) work(ctx, calls context.Context, tickets <-chan ticket, w int, 
 
 // closedLoop calls back to back until the deadline: the pacer asked for
 // no pacing at all, so each call is due when the previous one ends.
-func (a *attack) closedLoop(ctx, calls context.Context, deadline time.Time, w int, record func(*vegeta.Result)) {
+func (a *attack) closedLoop(ctx, calls context.Context, deadline time.Time, c *collector, w int, record func(*vegeta.Result)) {
 	r := a.workerRand(w)
 	for calls.Err() == nil {
 		st, key := a.pick(r)
@@ -273,7 +289,7 @@ func (a *attack) closedLoop(ctx, calls context.Context, deadline time.Time, w in
 		t := ticket{step: st, key: key, due: time.Now(), seq: a.loopSeq[st]}
 		a.loopSeq[st]++
 		a.loopMu.Unlock()
-		if !t.due.Before(deadline) {
+		if !t.due.Before(deadline) || c.early() != nil && c.over(t.due) {
 			return
 		}
 		a.call(ctx, t, r, record)

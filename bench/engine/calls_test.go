@@ -34,7 +34,7 @@ func TestMakesCallsCountsAsTheSchedule(t *testing.T) {
 			a := &attack{pacer: one, shard: tc.shard, total: 1,
 				steps: []step{{Step: workload.Step{Keys: workload.Uniform{}}, upto: 1, keys: 1}}}
 			tickets := make(chan ticket, 16)
-			a.schedule(context.Background(), time.Unix(0, 0), tc.d, tickets)
+			a.schedule(context.Background(), time.Unix(0, 0), tc.d, nil, tickets)
 			close(tickets)
 			var due []time.Time
 			for tk := range tickets {

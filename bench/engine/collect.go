@@ -31,19 +31,78 @@ type collector struct {
 	window   vegeta.LatencyMetrics
 	inWindow int
 
+	// short counts, per pattern, the calls MinCalls still asks for; enough
+	// closes, at endedAt, when none is short (nil: the window lasts its
+	// duration).
+	short   map[string]int
+	enough  chan struct{}
+	endedAt time.Time
+
 	began time.Time
 	quit  chan struct{}
 	done  sync.WaitGroup
 }
 
-func newCollector(sc workload.Scenario, progress io.Writer, results *resultsFile) *collector {
+func newCollector(sc workload.Scenario, progress io.Writer, results *resultsFile, minCalls int) *collector {
 	var patterns []string
 	for _, st := range sc.Mix {
 		if st.Weight > 0 {
 			patterns = append(patterns, string(st.Pattern))
 		}
 	}
-	return &collector{name: sc.Name, duration: sc.Duration, progress: progress, results: results, tally: NewTally(patterns...)}
+	c := &collector{name: sc.Name, duration: sc.Duration, progress: progress, results: results, tally: NewTally(patterns...)}
+	if minCalls > 0 {
+		c.short, c.enough = map[string]int{}, make(chan struct{})
+		for _, p := range patterns {
+			c.short[p] = minCalls
+		}
+	}
+	return c
+}
+
+// early closes when the window ends before its duration (MinCalls); nil,
+// which never closes, for a window that lasts it or a run not measured.
+func (c *collector) early() <-chan struct{} {
+	if c == nil {
+		return nil
+	}
+	return c.enough
+}
+
+// over reports whether the window ended early before due: a call due then
+// is not the run's, and is neither made nor counted as not sent.
+func (c *collector) over(due time.Time) bool {
+	select {
+	case <-c.early():
+		return !due.Before(c.endedAt)
+	default:
+		return false
+	}
+}
+
+// count takes a call off what MinCalls asks for, and ends the window when
+// every pattern has its calls. Call with c.mu held.
+func (c *collector) count(r *vegeta.Result) {
+	if len(c.short) == 0 {
+		return
+	}
+	if n, ok := c.short[r.Attack]; ok {
+		if n > 1 {
+			c.short[r.Attack] = n - 1
+			return
+		}
+		delete(c.short, r.Attack)
+	}
+	if len(c.short) == 0 {
+		now := time.Now()
+		if now.Sub(c.began) >= c.duration {
+			c.short = nil // the window ended at its duration: the drain ends nothing
+			return
+		}
+		c.endedAt, c.duration = now, now.Sub(c.began)
+		fmt.Fprintf(c.progress, "%s: every pattern has the calls asked for: the window ends at %s\n", c.name, c.duration.Round(10*time.Millisecond))
+		close(c.enough)
+	}
 }
 
 // add takes one finished call; many workers call it at once.
@@ -54,6 +113,7 @@ func (c *collector) add(r *vegeta.Result) {
 		c.results.write(r)
 	}
 	c.tally.Add(r)
+	c.count(r)
 	if r.Error != "" {
 		c.errors++
 	}
@@ -96,7 +156,7 @@ func (c *collector) stop() {
 	total := c.tally.Total()
 	took := time.Since(c.began).Round(10 * time.Millisecond).String()
 	if c.duration > 0 && time.Since(c.began) > c.duration {
-		took = fmt.Sprintf("%s (+%s drain)", c.duration, (time.Since(c.began) - c.duration).Round(10*time.Millisecond))
+		took = fmt.Sprintf("%s (+%s drain)", c.duration.Round(10*time.Millisecond), (time.Since(c.began) - c.duration).Round(10*time.Millisecond))
 	}
 	fmt.Fprintf(c.progress, "%s: %d calls in %s, p50 %s, p99 %s, errors %d%s\n", c.name, total.Requests,
 		took, Latency(total.Latencies.P50), Latency(total.Latencies.P99), c.errors, throttledText(c.throttle))
@@ -105,12 +165,12 @@ func (c *collector) stop() {
 // line prints one progress line for the window that just ended.
 func (c *collector) line(now time.Time, window time.Duration) {
 	c.mu.Lock()
-	n, lat, errs, throttled := c.inWindow, c.window, c.errors, c.throttle
+	n, lat, errs, throttled, duration := c.inWindow, c.window, c.errors, c.throttle, c.duration
 	c.inWindow, c.window = 0, vegeta.LatencyMetrics{}
 	c.mu.Unlock()
 	rate := float64(n) / window.Seconds()
 	at := fmt.Sprintf("%5.0fs", now.Sub(c.began).Seconds())
-	if past := now.Sub(c.began) - c.duration; c.duration > 0 && past > 0 {
+	if past := now.Sub(c.began) - duration; duration > 0 && past > 0 {
 		// Past the measured window: calls already due are finishing.
 		at = fmt.Sprintf("drain +%.0fs", past.Seconds())
 	}
@@ -131,6 +191,9 @@ func (c *collector) finish(out *Outcome, sc workload.Scenario) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	out.Total, out.Errors = c.tally.Total(), c.tally.Errors()
+	if c.short != nil && len(c.short) == 0 {
+		out.Duration = c.duration
+	}
 	for _, st := range sc.Mix {
 		if st.Weight <= 0 {
 			continue

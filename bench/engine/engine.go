@@ -45,7 +45,7 @@ type Outcome struct {
 	Pool        int
 	Workers     int
 	Seed        int64
-	Duration    time.Duration // asked for
+	Duration    time.Duration // asked for; the window measured, when MinCalls ended it early
 	Warmup      time.Duration
 	SeedTime    time.Duration // filling the table
 	Started     time.Time     // when measuring began
@@ -110,6 +110,10 @@ func Run(ctx context.Context, db DynamoDB, sc workload.Scenario, opts ...Option)
 	}
 	if err := cfg.shard.Check(); err != nil {
 		return Outcome{}, fmt.Errorf("bench %s: %w", sc.Name, err)
+	}
+	if cfg.minCalls < 0 || cfg.minCalls > 0 && cfg.shard.Sharded() {
+		return Outcome{}, fmt.Errorf("bench %s: %w: at least %d calls of each pattern on shard %d/%d: want 0 or more, and 0 for a sharded run",
+			sc.Name, designs.ErrInvalidInput, cfg.minCalls, cfg.shard.I, cfg.shard.N)
 	}
 	remote, err := checkEndpoint(db)
 	if err != nil {
@@ -210,7 +214,7 @@ func Run(ctx context.Context, db DynamoDB, sc workload.Scenario, opts ...Option)
 	if cfg.meter != nil {
 		cfg.meter.Start()
 	}
-	c := newCollector(sc, cfg.progress, results)
+	c := newCollector(sc, cfg.progress, results, cfg.minCalls)
 	began := time.Now()
 	out.Started = began.UTC()
 	unsent := a.run(run, began, sc.Duration, c)

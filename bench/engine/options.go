@@ -40,6 +40,7 @@ type config struct {
 	watch      <-chan struct{}
 	watchCause func() error
 	shard      ShardSpec
+	minCalls   int
 	keep       bool
 	results    string // the results file's path
 	remote     bool   // the endpoint is off this machine
@@ -87,3 +88,12 @@ func Metered(m Meter) Option { return func(c *config) { c.meter = m } }
 // created when Run starts and closed before it returns, however the run
 // ends.
 func ResultsTo(path string) Option { return func(c *config) { c.results = path } }
+
+// MinCalls ends the measured window as soon as every pattern of the mix
+// has had n calls end, instead of at the scenario's duration, which then
+// only bounds it (default 0: the window lasts the duration). A run that
+// needs so many calls asks for them, not for a window it hopes yields them
+// on a machine whose pace it cannot know. Outcome.Duration is then the
+// window measured. A sharded run refuses it: its shards' windows must
+// end together.
+func MinCalls(n int) Option { return func(c *config) { c.minCalls = n } }

@@ -49,7 +49,7 @@ func TestScheduleFollowsThePacer(t *testing.T) {
 	for _, tt := range tests {
 		a := &attack{pacer: tt.pacer, steps: []step{{Step: workload.Step{Pattern: designs.PatternID("AP-01"), Weight: 1, Keys: workload.Uniform{}}, upto: 1, keys: 1}}, total: 1}
 		tickets := make(chan ticket, 10_000)
-		a.schedule(context.Background(), time.Now(), 4*time.Second, tickets)
+		a.schedule(context.Background(), time.Now(), 4*time.Second, nil, tickets)
 		close(tickets)
 		if got := len(tickets); got < tt.want-2 || got > tt.want+2 {
 			t.Errorf("schedule(%s) made %d calls due in 4 s, want %d", tt.name, got, tt.want)
