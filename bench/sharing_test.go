@@ -76,13 +76,21 @@ var _ = Describe("hot keys that share a partition", Label("engine"), func() {
 		// emulator holds them to once the partition's second of units is
 		// spent. Throttled calls wait in the SDK's backoff for a second or
 		// more: enough workers keep the pace while they do.
+		// The window lasts until every key has had 20 calls end (about 2 s
+		// on a quiet machine), a minute at most: a window of fixed length
+		// gives a loaded machine's DynamoDB Local too few, or none.
+		const calls = 20
 		sc := workload.Scenario{Name: "share/two-hot-keys", Design: shareDesign, Pool: 3,
-			Pacer: vegeta.ConstantPacer{Freq: 60, Per: time.Second}, Duration: 2 * time.Second,
+			Pacer: vegeta.ConstantPacer{Freq: 60, Per: time.Second}, Duration: time.Minute,
 			Mix:    []workload.Step{{Pattern: "AP-01", Weight: 3}, {Pattern: "AP-02", Weight: 2}, {Pattern: "AP-03", Weight: 1}},
 			Driver: func(db designs.DB, table string, _ int64) workload.Driver { return sharer{db, table, keys} }}
 		out, err := bench.RunLimited(ctx, raw, sc, bench.Emulation{Scale: 0.02}, engine.Workers(128), engine.Warmup(300*time.Millisecond),
-			engine.Drain(500*time.Millisecond), engine.Progress(GinkgoWriter))
+			engine.MinCalls(calls), engine.Drain(500*time.Millisecond), engine.Progress(GinkgoWriter))
 		Expect(err).NotTo(HaveOccurred())
+		Expect(out.Failure).To(BeNil())
+		for _, p := range out.Patterns {
+			Expect(p.Metrics.Requests).To(BeNumerically(">=", calls), "%s: the run reached its %s bound first", p.ID, sc.Duration)
+		}
 
 		// The mix draws keys at random, so the shares are the run's, not
 		// 3:2: the heavier of the two sharing keys names the partition. A
