@@ -82,6 +82,46 @@ func (im Importer) write(ctx context.Context, file, name string) ([]Imported, er
 		return nil, fmt.Errorf("%w: %v: give the path of a NoSQL Workbench model file", ErrBadModel, err)
 	}
 	im.say("read %s (%s)", file, figure.Bytes(len(data)))
+	// Planning writes nothing and takes seconds on a large model, in steps
+	// that do not all look at ctx: the import stops waiting for it at once.
+	type planned struct {
+		out []Imported
+		err error
+	}
+	done := make(chan planned, 1)
+	go func() {
+		out, err := im.plan(ctx, data, file, name)
+		done <- planned{out, err}
+	}()
+	var out []Imported
+	select {
+	case p := <-done:
+		if p.err != nil {
+			return nil, p.err
+		}
+		out = p.out
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	for i, done := range out {
+		if err := done.Plan.Write(); err != nil {
+			for _, w := range out[:i] {
+				w.Plan.Undo()
+			}
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// plan checks the model in data and renders and plans each table's
+// design, writing nothing.
+func (im Importer) plan(ctx context.Context, data []byte, file, name string) ([]Imported, error) {
+	say := func(format string, args ...any) {
+		if ctx.Err() == nil { // after a stop, the import has said its last
+			im.say(format, args...)
+		}
+	}
 	m, err := parse(ctx, data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
@@ -90,7 +130,7 @@ func (im Importer) write(ctx context.Context, file, name string) ([]Imported, er
 	for _, t := range m.DataModel {
 		samples += len(t.Samples())
 	}
-	im.say("checked %s sample items in %s", figure.Thousands(samples), figure.Count(len(m.DataModel), "table", "tables"))
+	say("checked %s sample items in %s", figure.Thousands(samples), figure.Count(len(m.DataModel), "table", "tables"))
 	if name == "" {
 		name = packageName(m.ModelName)
 		if name == "" {
@@ -127,7 +167,7 @@ func (im Importer) write(ctx context.Context, file, name string) ([]Imported, er
 		for _, f := range files {
 			size += len(f.Content)
 		}
-		im.say("table %q: %s, %s, %d files (%s) rendered", t.TableName, figure.Count(len(d.Entities), "entity", "entities"), figure.Count(len(d.Patterns), "pattern", "patterns"), len(files), figure.Bytes(size))
+		say("table %q: %s, %s, %d files (%s) rendered", t.TableName, figure.Count(len(d.Entities), "entity", "entities"), figure.Count(len(d.Patterns), "pattern", "patterns"), len(files), figure.Bytes(size))
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -137,14 +177,6 @@ func (im Importer) write(ctx context.Context, file, name string) ([]Imported, er
 		}
 		prev = append(prev, p)
 		out = append(out, Imported{d, p})
-	}
-	for i, done := range out {
-		if err := done.Plan.Write(); err != nil {
-			for _, w := range out[:i] {
-				w.Plan.Undo()
-			}
-			return nil, err
-		}
 	}
 	return out, nil
 }
