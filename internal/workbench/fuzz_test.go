@@ -113,6 +113,7 @@ func FuzzGeneratedCodeHoldsOnlyWhatItWrote(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, at uint8, s string) {
+		t.Parallel() // the seed corpus runs as a unit test: on every core
 		why := checkText(t, int(at)%places, s)
 		switch {
 		case why != "" && slices.Contains(hostile, s):

@@ -32,6 +32,8 @@ type Importer struct {
 	// Check runs on the written designs before the lock is let go (the
 	// command's go vet); an error takes every design of the model back.
 	Check func(context.Context, []Imported) error
+	// MaxBytes bounds the model file; 0: MaxModelBytes.
+	MaxBytes int64
 }
 
 // Import reads the model in file and writes one design per table: name
@@ -74,7 +76,11 @@ func (im Importer) say(format string, args ...any) {
 
 // write plans every table's design, then writes them all or none.
 func (im Importer) write(ctx context.Context, file, name string) ([]Imported, error) {
-	data, err := userfile.ReadRegular(file, MaxModelBytes)
+	limit := im.MaxBytes
+	if limit == 0 {
+		limit = MaxModelBytes
+	}
+	data, err := userfile.ReadRegular(file, limit)
 	switch {
 	case errors.Is(err, userfile.ErrTooLarge):
 		return nil, fmt.Errorf("%w: %v (a model needs only a few sample items per facet: trim them)", ErrBadModel, err)

@@ -25,15 +25,16 @@ var errVetFailed = errors.New("vet failed")
 // Imports running at once into one repository, some of them failing their
 // check and taking themselves back, leave registries that list exactly the
 // designs on disk: no registration lost, none naming a missing package.
-// Each round runs eight imports together; the check reads the registries
+// Each round runs six imports together; the check reads the registries
 // as go vet would see them, so a writer that let another's half-done
 // state through fails there too.
 func TestImportsAtOnceKeepEveryRegistration(t *testing.T) {
+	t.Parallel()
 	model := writeModel(t, gallery(t))
-	for round := range 6 {
+	for round := range 3 {
 		root := repo(t)
 		var wg sync.WaitGroup
-		errs := make([]error, 8)
+		errs := make([]error, 6)
 		for i := range errs {
 			wg.Add(1)
 			go func() {
