@@ -31,6 +31,9 @@ func (d *Design) Files(model string) ([]scaffold.File, error) {
 	if err := scaffold.CheckName(d.Name); err != nil { // written bare, as the package clause and in paths
 		return nil, err
 	}
+	if slices.Contains(generatedLocals, d.Name) {
+		return nil, fmt.Errorf("%w: the design name %s is a local name of the generated fixtures, scenario or specs, which would hide the package: name the design otherwise (-name)", scaffold.ErrRefused, d.Name)
+	}
 	dir := filepath.Join("designs", d.Name)
 	var out []scaffold.File
 	for _, g := range []struct {
@@ -61,9 +64,16 @@ func (d *Design) Files(model string) ([]scaffold.File, error) {
 
 func (d *Design) pascal() string { return goName(d.Name) }
 
+// generatedLocals are the locals and parameters of the generated
+// fixtures, scenario and specs, which refer to the design's package by its
+// name: a design of one of these names would be hidden by them.
+var generatedLocals = []string{"ctx", "d", "db", "e", "env", "err", "f", "first", "i", "item", "k", "key", "l", "loaded",
+	"n", "next", "p", "page", "pool", "progress", "put", "s", "seed", "t", "table", "v", "want"}
+
 // paramTaken are the names a parameter cannot take: the generated
-// functions' locals and named results, and the packages they use.
-var paramTaken = []string{"ctx", "after", "t", "v", "av", "err", "out", "key", "items", "next", "page", "ok", "e", "it",
+// functions' locals and named results, the package's functions they call,
+// and the packages they use.
+var paramTaken = []string{"ctx", "after", "t", "v", "av", "err", "out", "key", "items", "next", "page", "ok", "e", "it", "decode", "decoders",
 	"string", "any", "aws", "attributevalue", "bytes", "context", "designs", "dynamodb", "expression", "fmt", "slices", "strings", "types"}
 
 // param is a variable's name as a function parameter.

@@ -137,7 +137,8 @@ func (im Importer) plan(ctx context.Context, data []byte, file, name string) ([]
 		samples += len(t.Samples())
 	}
 	say("checked %s sample items in %s", figure.Thousands(samples), figure.Count(len(m.DataModel), "table", "tables"))
-	if name == "" {
+	given := name != ""
+	if !given {
 		name = packageName(m.ModelName)
 		if name == "" {
 			name = packageName(strings.TrimSuffix(filepath.Base(file), filepath.Ext(file)))
@@ -155,7 +156,9 @@ func (im Importer) plan(ctx context.Context, data []byte, file, name string) ([]
 			return nil, fmt.Errorf("%w: tables %q and %q would both become design %s: rename one of them in the model", ErrBadModel, other, t.TableName, n)
 		}
 		tableOf[n] = t.TableName
-		if err := scaffold.CheckName(n); err != nil {
+		if err := scaffold.CheckName(n); err != nil && given {
+			return nil, err
+		} else if err != nil {
 			return nil, fmt.Errorf("%w (name the design with -name)", err)
 		}
 		d, err := Infer(n, t)

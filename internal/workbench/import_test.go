@@ -267,3 +267,25 @@ func (c cancelOn) Write(p []byte) (int, error) {
 	}
 	return len(p), nil
 }
+
+// A design named as a local of the generated code is refused up front,
+// where it used to fail go vet; a name refused when -name gave it does
+// not ask for -name.
+func TestImportRefusesADesignNameTheGeneratedCodeUses(t *testing.T) {
+	root := repo(t)
+	before := tree(t, root)
+	model := writeModel(t, gallery(t))
+	for _, name := range []string{"put", "first", "e", "k", "loaded"} {
+		_, err := (workbench.Importer{Root: root}).Import(context.Background(), model, name)
+		if !errors.Is(err, scaffold.ErrRefused) || !strings.Contains(err.Error(), "local name of the generated") {
+			t.Errorf("-name %s: %v, want refused as a local of the generated code", name, err)
+		}
+	}
+	_, err := (workbench.Importer{Root: root}).Import(context.Background(), model, "abcdefghijabcdefghijabcdefghijk")
+	if !errors.Is(err, scaffold.ErrRefused) || strings.Contains(err.Error(), "name the design with -name") {
+		t.Errorf("a 31-character -name: %v, want refused without asking for -name", err)
+	}
+	if tree(t, root) != before {
+		t.Errorf("a refused import changed the repository")
+	}
+}
