@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
+	"math"
 	"os"
+	"strconv"
 	"strings"
 )
 
@@ -30,11 +33,42 @@ func newFlags(name, args, about string) *flag.FlagSet {
 // parseFlags parses args into fs; a flag it cannot parse is bad input, and
 // -h or --help is not an error at all.
 func parseFlags(fs *flag.FlagSet, args []string) error {
+	// The flag package prints the whole usage on any error; only -h asks
+	// for it, a bad value wants one line that says what the flag takes.
+	var usage bytes.Buffer
+	out := fs.Output()
+	fs.SetOutput(&usage)
 	err := fs.Parse(args)
+	fs.SetOutput(out)
 	if err == nil || errors.Is(err, flag.ErrHelp) {
+		out.Write(usage.Bytes())
 		return err
 	}
-	return badInputf("%s: %v (see ddbharness %s -h)", fs.Name(), err, fs.Name())
+	return badInputf("%s: %v%s (see ddbharness %s -h)", fs.Name(), err, wants(fs, err), fs.Name())
+}
+
+// wants says what a flag whose value did not parse takes, by its type.
+func wants(fs *flag.FlagSet, err error) string {
+	_, rest, ok := strings.Cut(err.Error(), " for flag -")
+	if !ok {
+		return ""
+	}
+	name, _, _ := strings.Cut(rest, ":")
+	f := fs.Lookup(name)
+	if f == nil {
+		return ""
+	}
+	switch kind, _ := flag.UnquoteUsage(f); kind {
+	case "uint":
+		return ": want a whole number from 0 to " + strconv.FormatUint(math.MaxUint64, 10)
+	case "int":
+		return ": want a whole number"
+	case "float":
+		return ": want a number"
+	case "duration":
+		return ": want a duration such as 20s or 2m"
+	}
+	return ""
 }
 
 // oneArg parses args into fs and returns the one argument left, what
