@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"time"
 
@@ -104,5 +105,27 @@ var _ = Describe("removing a list element", Label("unit"), func() {
 		got, err = scaffold.RemoveElement(got, "All", "x.Design", "example.com/x")
 		Expect(err).NotTo(HaveOccurred())
 		Expect(string(got)).To(Equal("package p\n\nvar All = []int{a.Design, b.Design}\n"))
+	})
+})
+
+var _ = Describe("a repository it cannot write", Label("unit"), func() {
+	It("says how to make it writable, and writes nothing", func() {
+		root := registrySnapshot()
+		p, err := scaffold.Prepare(root, scaffold.Names{Design: "library", Entity: "book"})
+		Expect(err).NotTo(HaveOccurred())
+		// A read-only folder refuses any user but root; an immutable one
+		// (ext4, as the machines' /tmp) refuses root too.
+		designs := filepath.Join(root, "designs")
+		if os.Geteuid() != 0 {
+			Expect(os.Chmod(designs, 0o555)).To(Succeed())
+			DeferCleanup(func() { Expect(os.Chmod(designs, 0o755)).To(Succeed()) })
+		} else {
+			Expect(exec.Command("chattr", "+i", designs).Run()).To(Succeed(), "chattr +i on the test's own folder: as root, the test needs a temporary folder on ext4")
+			DeferCleanup(func() { Expect(exec.Command("chattr", "-i", designs).Run()).To(Succeed()) })
+		}
+		before := treeHashes(root, ".")
+		err = p.Write()
+		Expect(err).To(MatchError(ContainSubstring("chmod -R u+w designs fixtures scenarios")))
+		Expect(treeHashes(root, ".")).To(Equal(before))
 	})
 })

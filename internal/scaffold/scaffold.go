@@ -7,10 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"text/template"
 )
 
@@ -264,6 +266,14 @@ func checkRoot(root string) error {
 // only that, so the tree is as before: a folder that appeared since Prepare
 // (another run's design) is left alone.
 func (p Plan) Write() error {
+	err := p.write()
+	if errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS) {
+		return fmt.Errorf("%w: make designs/, fixtures/ and scenarios/ writable for this user (chmod -R u+w designs fixtures scenarios) and run again", err)
+	}
+	return err
+}
+
+func (p Plan) write() error {
 	design := filepath.Join(p.Root, "designs", p.Names.Design)
 	tmp, err := os.MkdirTemp(filepath.Join(p.Root, "designs"), "."+p.Names.Design+"-")
 	if err != nil {
