@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -219,13 +220,11 @@ func goName(s string) string {
 			r = unicode.ToUpper(r)
 			up = false
 		}
-		if r < 128 {
-			b.WriteRune(r)
-		}
+		b.WriteRune(r) // any letter or digit: Go identifiers are Unicode
 	}
 	out := b.String()
-	if out == "" || unicode.IsDigit(rune(out[0])) {
-		out = "A" + out
+	if first, _ := utf8.DecodeRuneInString(out); out == "" || !unicode.IsUpper(first) {
+		out = "A" + out // a digit, or a letter without case (名前): exported all the same
 	}
 	return out
 }
