@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/ddbharness/ddbharness/internal/userfile/userfiletest"
 )
 
 // export-model -out over a model on a disk that fills up keeps the model
@@ -20,7 +22,7 @@ func TestExportModelKeepsTheOldFileWhenTheWriteFails(t *testing.T) {
 	if err := os.WriteFile(out, old, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	fullDisk(t, 64)
+	userfiletest.FullDisk(t, 64)
 	err := exportModel(context.Background(), newFlags("export-model", "", ""), []string{"-out", out, "shop"})
 	if code, msg := exitCode(context.Background(), err); code != exitBadInput || !strings.Contains(msg, out) {
 		t.Fatalf("export-model on a full disk: exit %d, %q; want exit %d naming %s", code, msg, exitBadInput, out)
@@ -52,20 +54,4 @@ func TestExportModelRefusesANamedPipe(t *testing.T) {
 	case <-time.After(time.Minute):
 		t.Fatal("export-model to a named pipe did not return in a minute")
 	}
-}
-
-// fullDisk makes every file this process writes end after n bytes, as on
-// a full disk (EFBIG where a full disk says ENOSPC; Go ignores the
-// SIGXFSZ that comes with it), until the test ends. It holds for every
-// goroutine: tests using it must not run in parallel.
-func fullDisk(t *testing.T, n uint64) {
-	t.Helper()
-	var old syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_FSIZE, &old); err != nil {
-		t.Skip("no file size limit here:", err)
-	}
-	if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &syscall.Rlimit{Cur: n, Max: old.Max}); err != nil {
-		t.Skip("no file size limit here:", err)
-	}
-	t.Cleanup(func() { syscall.Setrlimit(syscall.RLIMIT_FSIZE, &old) })
 }

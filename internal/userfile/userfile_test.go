@@ -9,23 +9,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
-)
 
-// fullDisk makes every file this process writes end after n bytes, as on
-// a full disk (EFBIG where a full disk says ENOSPC; Go ignores the
-// SIGXFSZ that comes with it), until the test ends. It holds for every
-// goroutine: tests using it must not run in parallel.
-func fullDisk(t *testing.T, n uint64) {
-	t.Helper()
-	var old syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_FSIZE, &old); err != nil {
-		t.Skip("no file size limit here:", err)
-	}
-	if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &syscall.Rlimit{Cur: n, Max: old.Max}); err != nil {
-		t.Skip("no file size limit here:", err)
-	}
-	t.Cleanup(func() { syscall.Setrlimit(syscall.RLIMIT_FSIZE, &old) })
-}
+	"github.com/ddbharness/ddbharness/internal/userfile/userfiletest"
+)
 
 func TestWriteReplacesWholeAndKeepsThePermission(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "model.json")
@@ -49,7 +35,7 @@ func TestWriteThatFailsLeavesTheOldFileIntact(t *testing.T) {
 	if err := os.WriteFile(path, old, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	fullDisk(t, 8)
+	userfiletest.FullDisk(t, 8)
 	err := Write(path, bytes.Repeat([]byte("new "), 100), 0o644)
 	if err == nil || !strings.Contains(err.Error(), path) {
 		t.Fatalf("Write on a full disk: %v, want an error naming %s", err, path)
