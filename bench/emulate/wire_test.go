@@ -240,15 +240,15 @@ var _ = Describe("on the wire, as DynamoDB answers", Label("wire"), func() {
 	})
 
 	It("refuses a write on the table when its GSI partition is spent (back-pressure), naming the index", func(ctx SpecContext) {
-		// a and b on different table partitions: only the index's partition
+		// a and c on different table partitions: only the index's partition
 		// of "hot" is shared, and the first put spends its unit.
-		apart("a", "b")
+		apart("a", "c")
 		Expect(put(ctx, "a", "1", "hot")).To(Succeed())
 
-		err := put(ctx, "b", "1", "hot")
+		err := put(ctx, "c", "1", "hot")
 		throttledAfterRetries(err, "IndexWriteKeyRangeThroughputExceeded", arn()+"/index/ByG")
-		Expect(stored(ctx, "b", "1")).To(BeFalse())
-		Expect(put(ctx, "b", "2", "")).To(Succeed(), "b's table partition had its unit all along")
+		Expect(stored(ctx, "c", "1")).To(BeFalse())
+		Expect(put(ctx, "c", "2", "")).To(Succeed(), "c's table partition had its unit all along")
 	})
 
 	It("charges nothing for a refused request: a second's refill lets exactly one write through", func(ctx SpecContext) {
@@ -282,15 +282,15 @@ var _ = Describe("on the wire, as DynamoDB answers", Label("wire"), func() {
 		})
 
 		It("spends the banked burst, then refuses a write on a partition that still has units", func(ctx SpecContext) {
-			apart("A", "B", "C", "D")
+			apart("A", "B", "C", "E")
 			// 299 units spent on A's and B's partitions, as the client
 			// would debit them: the budget still lets a call in.
-			e.Debit(table, writeCharges(keysOff(13, cfg.Partitions, "C", "D"), 23))
+			e.Debit(table, writeCharges(keysOff(13, cfg.Partitions, "C", "E"), 23))
 			Expect(put(ctx, "C", "1", "")).To(Succeed(), "one unit of the burst left")
 
-			err := put(ctx, "D", "1", "")
+			err := put(ctx, "E", "1", "")
 			throttledAfterRetries(err, "TableWriteProvisionedThroughputExceeded", arn())
-			Expect(stored(ctx, "D", "1")).To(BeFalse())
+			Expect(stored(ctx, "E", "1")).To(BeFalse())
 		})
 	})
 
