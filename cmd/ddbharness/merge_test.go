@@ -100,6 +100,18 @@ func TestMergeTakesTwoWholeShards(t *testing.T) {
 	}
 }
 
+// A GSI key whose entries written before the run moved away knows fewer
+// than 0 bytes: a real shard says so, and the merge takes it.
+func TestMergeTakesAKeyWhoseKnownBytesAreBelowZero(t *testing.T) {
+	root := t.TempDir()
+	moved := func(f map[string]any) {
+		f["ledger"].(map[string]any)["index_keys"] = []any{map[string]any{"index": "GSI1", "pk": "USER", "known_bytes": -1, "added_bytes": -1, "grows": 0}}
+	}
+	if code, msg := merge(t, shardFolder(t, root, 1, moved), shardFolder(t, root, 2, nil)); code != exitOK {
+		t.Fatalf("merge: exit %d, %s", code, msg)
+	}
+}
+
 // Every count the merge sums, a tampered shard.json saying it is below 0,
 // missing, or that the shards ran otherwise, is refused with exit 2,
 // naming the shard and the field.
