@@ -162,7 +162,7 @@ var _ = Describe("a run split over two load machines, merged", Serial, Label("fa
 			{"0 shards", "shard.json's shard", func(_ string, f map[string]any) { f["shard"].(map[string]any)["N"] = 0 }},
 			{"another START", "(start)", func(_ string, f map[string]any) { f["shard"].(map[string]any)["Start"] = "2026-01-01T00:00:00Z" }},
 			{"other limits", "(limits)", func(_ string, f map[string]any) { f["limits"].(map[string]any)["Scale"] = 0.5 }},
-			{"a negative request count", "not a count", func(_ string, f map[string]any) { f["model_inputs"].(map[string]any)["requests"] = -7 }},
+			{"a negative request count", "model_inputs.requests is -7: a count is 0 or more", func(_ string, f map[string]any) { f["model_inputs"].(map[string]any)["requests"] = -7 }},
 		} {
 			second := tamperedCopy(dirs[1], c.edit)
 			r := runtest.Command(ctx, repoRoot, env, bin, "report", "merge", "--out", filepath.Join(out, "refused"), dirs[0], second)
@@ -173,7 +173,7 @@ var _ = Describe("a run split over two load machines, merged", Serial, Label("fa
 
 		By("saying so when a shard's test bed failed: exit 3, the merged run marked failed")
 		failed := tamperedCopy(dirs[1], func(_ string, f map[string]any) {
-			f["run"].(map[string]any)["Failure"] = map[string]any{"At": 4e9, "Phase": "measuring", "Reason": "DynamoDB Local exited (shard 2's)"}
+			f["run"].(map[string]any)["Failure"] = map[string]any{"At": 4e9, "Phase": "measuring", "Reason": "DynamoDB Local exited (shard 2's)", "Logs": "", "Time": "2026-11-27T19:00:04Z"}
 		})
 		r := runtest.Command(ctx, repoRoot, env, bin, "report", "merge", "--out", filepath.Join(out, "failed"), dirs[0], failed)
 		Expect(r.Code).To(Equal(exitTestBed), r.Output)
