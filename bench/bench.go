@@ -92,6 +92,20 @@ func (l Emulation) scale() float64 {
 	return s
 }
 
+// modelOf is the capacity model of a run of sc from what it measured (in),
+// at the target rate, under the limits lim: at the scale they emulated, and
+// with keys placed by lim's seed (limits off too, on AWS's partition
+// count). A run, or a merge of shards, adds what its emulator counted.
+func modelOf(sc workload.Scenario, in ModelInputs, targetRate float64, lim Emulation) capacity.Model {
+	m := capacity.Model{Schema: sc.Design.Schema, Requests: in.Requests, Duration: in.Span, TargetRate: targetRate,
+		TableBytes: in.TableBytes, WarmReads: float64(sc.Warm.Reads), WarmWrites: float64(sc.Warm.Writes),
+		PlacementSeed: lim.PlacementSeed}
+	if !lim.Off {
+		m.Scale = lim.scale()
+	}
+	return m
+}
+
 // CapacitySpan is the stretch of the measured phase the capacity model
 // covers: the phase (without the drain after it), cut at the test bed's
 // failure when there was one; zero when measuring never began.
@@ -174,20 +188,12 @@ func RunLimited(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, l
 	if requests == 0 {
 		return res, nil // no call was due before the failure: nothing to model
 	}
-	model := capacity.Model{
-		Schema:     sc.Design.Schema,
-		Requests:   requests,
-		Duration:   duration,
-		TargetRate: out.TargetRate,
-		TableBytes: m.tableBytes(out.Table),
-		WarmReads:  float64(sc.Warm.Reads),
-		WarmWrites: float64(sc.Warm.Writes),
-		// Limits off, the model places keys on AWS's partition count itself.
-		PlacementSeed: lim.PlacementSeed,
-	}
-	res.Ledger, res.Inputs = m.ledger, ModelInputs{Requests: requests, Span: duration, TableBytes: model.TableBytes}
+	res.Ledger, res.Inputs = m.ledger, ModelInputs{Requests: requests, Span: duration, TableBytes: m.tableBytes(out.Table)}
+	model := modelOf(sc, res.Inputs, out.TargetRate, lim)
 	if m.limits != nil {
-		model.Scale, model.Unserved, model.UnservedAt, model.Placed = m.limits.Scale(), m.limits.Unserved, m.limits.UnservedAt, m.limits.Placed
+		// The live emulator knows when each throttled call ended and where
+		// it placed each key.
+		model.Unserved, model.UnservedAt, model.Placed = m.limits.Unserved, m.limits.UnservedAt, m.limits.Placed
 		res.Unserved = m.limits.UnservedAll()
 		t := m.limits.Measured(requests, duration)
 		res.Throttling = &t

@@ -16,7 +16,10 @@ import (
 	"github.com/tsenart/vegeta/v12/lib/plot"
 
 	"github.com/ddbharness/ddbharness/bench"
+	"github.com/ddbharness/ddbharness/bench/capacity"
 	"github.com/ddbharness/ddbharness/bench/engine"
+	"github.com/ddbharness/ddbharness/bench/throughput"
+	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/scenarios"
 )
@@ -148,6 +151,51 @@ var _ = Describe("merging the shards of a run", Label("unit"), func() {
 			Expect(r.Timestamp).To(Equal(due[r.Attack+"#"+strconv.FormatUint(r.Seq, 10)]), "due as on one machine")
 			Expect(p.Add(&r)).To(Succeed())
 		}
+	})
+
+	It("models the run on the placement seed its shards ran with", func() {
+		// Two hot keys apart on a new on-demand table's partitions under
+		// seed 0 and together under the run's seed: only the run's seed
+		// puts the lighter one beside the heavier in the ceiling.
+		const hot, warm = "HOT#A", "HOT#B"
+		const partitions = 4 // a new on-demand table's, at its warm throughput
+		Expect(throughput.Placement(hot, partitions, 0)).NotTo(Equal(throughput.Placement(warm, partitions, 0)))
+		seed := uint64(GinkgoRandomSeed())
+		for seed == 0 || throughput.Placement(hot, partitions, seed) != throughput.Placement(warm, partitions, seed) {
+			seed++
+		}
+		ledger := capacity.NewLedger(sc.Design.Schema)
+		for sec := range 5 {
+			at := start.Add(time.Duration(sec) * time.Second)
+			for i := range 300 {
+				pk := hot
+				if i%3 == 2 {
+					pk = warm
+				}
+				item := ddbitem.Item{"PK": s(pk), "SK": s(strconv.Itoa(sec*1000 + i))}
+				ledger.Observe(capacity.Observation{At: at, Pattern: sc.Mix[0].Pattern, Op: designs.PutItem, Writes: []capacity.Write{{After: item}}})
+			}
+		}
+		one := shard(1, 1, calls())
+		one.File.Emulation = bench.Emulation{Off: true, PlacementSeed: seed}
+		one.File.Inputs = bench.ModelInputs{Requests: 1000, Span: 5 * time.Second}
+		file := ledger.Export()
+		one.File.Ledger = &file
+		merged, err := bench.Merge(sc, []bench.Shard{one})
+		Expect(err).NotTo(HaveOccurred())
+
+		model := capacity.Model{Schema: sc.Design.Schema, Requests: 1000, Duration: 5 * time.Second, PlacementSeed: seed}
+		want := model.Analyze(ledger)
+		Expect(want.Ceiling).NotTo(BeNil())
+		Expect(want.Ceiling.Key).To(Equal(hot))
+		Expect(want.Ceiling.Sharing.With).To(Equal([]string{warm}), "the run's seed puts both keys on one partition")
+		Expect(merged.Capacity.Ceiling).To(Equal(want.Ceiling))
+		Expect(merged.Capacity.Hot).To(Equal(want.Hot))
+
+		model.PlacementSeed = 0
+		apart := model.Analyze(ledger)
+		Expect(apart.Ceiling.Sharing.With).To(BeEmpty(), "seed 0 keeps the keys apart, so the check has teeth")
+		Expect(merged.Capacity.Ceiling.Rate).To(BeNumerically("<", apart.Ceiling.Rate))
 	})
 
 	It("refuses a missing shard, a shard given twice and shards of two runs, naming them", func() {

@@ -141,11 +141,9 @@ func Merge(sc workload.Scenario, shards []Shard) (Outcome, error) {
 	if err != nil {
 		return out, fmt.Errorf("merge: %w", err)
 	}
-	model := capacity.Model{Schema: sc.Design.Schema, Requests: out.Inputs.Requests, Duration: out.Inputs.Span,
-		TargetRate: out.TargetRate, TableBytes: out.Inputs.TableBytes,
-		WarmReads: float64(sc.Warm.Reads), WarmWrites: float64(sc.Warm.Writes)}
+	model := modelOf(sc, out.Inputs, out.TargetRate, out.Emulation)
 	if !out.Emulation.Off {
-		model.Scale, model.Unserved = out.Emulation.scale(), emulate.UnservedLookup(unserved...)
+		model.Unserved = emulate.UnservedLookup(unserved...)
 	}
 	if len(throttles) > 0 {
 		t := emulate.MergeThrottling(throttles...)
