@@ -78,6 +78,26 @@ const (
 	// Source: as GrowSeconds
 	GrowFactor = 2
 
+	// PartitionSplit is how many partitions one becomes when an on-demand
+	// table's partitions no longer cover its grown throughput: AWS adds
+	// partitions when an on-demand table sees a new high-water mark in
+	// throughput received, by splitting them, and never merges them.
+	// Inferred: AWS publishes neither how many partitions split nor into
+	// how many; two halves of a partition's key range is how the split is
+	// described in public (the blog below, a former DynamoDB engineer's
+	// account at https://news.ycombinator.com/item?id=31211155).
+	// Source: https://aws.amazon.com/blogs/database/part-3-scaling-dynamodb-how-partitions-hot-keys-and-split-for-heat-impact-performance/
+	PartitionSplit = 2
+
+	// OnDemandRampWRU and OnDemandRampSeconds are a public measurement of a
+	// new on-demand table: writes of fresh keys ramped linearly from 0 to
+	// OnDemandRampWRU a second over OnDemandRampSeconds reached it; ramped
+	// over one minute, up to 3,000 a second were never throttled and no
+	// more than about 4,000 were served.
+	// Source: https://theburningmonk.com/2019/03/understanding-the-scaling-behaviour-of-dynamodb-ondemand-tables/
+	OnDemandRampWRU     = 40000
+	OnDemandRampSeconds = 120 * 60
+
 	// MaxPageBytes is the most data one Query or Scan call reads: a larger
 	// result comes back in 1 MB pages, each needing another call with the
 	// previous page's LastEvaluatedKey.

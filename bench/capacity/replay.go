@@ -99,7 +99,13 @@ func (r *run) replaySpace(name string, s *spaceLoad, factor float64, budget *int
 	}
 	c := throughput.Config{Scale: r.scale(), Provisioned: r.Schema.Billing == types.BillingModeProvisioned,
 		RCU: float64(r.Schema.RCU), WCU: float64(r.Schema.WCU), WarmReads: r.WarmReads, WarmWrites: r.WarmWrites,
-		Partitions: s.n, PlacementSeed: r.PlacementSeed, IsolateAfter: -1}
+		PlacementSeed: r.PlacementSeed, IsolateAfter: -1}
+	// A provisioned space keeps the run's partitions; an on-demand one
+	// starts at its warm throughput's and splits as it grows, as the
+	// emulator's did.
+	if c.Provisioned {
+		c.Partitions = s.n
+	}
 	start := r.l.first * int64(time.Second)
 	sp := throughput.NewSpace(c, start)
 	feeds := make([]feed, 0, len(s.hot))
@@ -109,12 +115,7 @@ func (r *run) replaySpace(name string, s *spaceLoad, factor float64, budget *int
 	type at struct{ part, side int }
 	refused := map[at]map[int64]bool{}
 	fed, lost := map[at]float64{}, map[at]float64{}
-	keys := map[int][]string{}
-	for _, f := range feeds {
-		if part, _ := r.place(name, f.key); len(keys[part]) < maxWith {
-			keys[part] = append(keys[part], f.key) // heaviest first
-		}
-	}
+	named := map[int]map[string]bool{} // the values each refusing partition held when it refused
 	type event struct {
 		at    int64
 		key   string
@@ -150,6 +151,13 @@ func (r *run) replaySpace(name string, s *spaceLoad, factor float64, budget *int
 			a := at{part, ev.side} // part -1: the table's or GSI's budget (refused, or a Scan's)
 			fed[a] += ev.units
 			if !ok {
+				sp.Refused(ev.side, ev.at, ev.units)
+				if part >= 0 {
+					if named[part] == nil {
+						named[part] = map[string]bool{}
+					}
+					named[part][ev.key] = true
+				}
 				lost[a] += ev.units
 				if refused[a] == nil {
 					refused[a] = map[int64]bool{}
@@ -160,6 +168,23 @@ func (r *run) replaySpace(name string, s *spaceLoad, factor float64, budget *int
 			var v [2]float64
 			v[ev.side] = ev.units
 			sp.Consume(ev.key, v, ev.at)
+		}
+	}
+	// Each partition names its hot keys, heaviest first: those it holds at
+	// the end and those it refused while they were there (a split may have
+	// moved them since).
+	keys := map[int][]string{}
+	add := func(part int, key string) {
+		if len(keys[part]) < maxWith && !slices.Contains(keys[part], key) {
+			keys[part] = append(keys[part], key)
+		}
+	}
+	for _, f := range feeds {
+		add(sp.Partition(f.key), f.key)
+		for part, vs := range named {
+			if vs[f.key] {
+				add(part, f.key)
+			}
 		}
 	}
 	var out []ReplayedPartition

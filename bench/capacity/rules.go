@@ -95,6 +95,9 @@ func rules() []Rule {
 		{"on-demand growth: up to double the previous peak within 30 minutes", ddbitem.GrowSeconds, "seconds per doubling", doc, guide + "on-demand-capacity-mode.html#on-demand-capacity-mode-initial"},
 		{"on-demand growth factor over the previous peak", ddbitem.GrowFactor, "× the peak", doc, guide + "on-demand-capacity-mode.html#on-demand-capacity-mode-initial"},
 		{"growth counted in doublings from the warm throughput as the first peak", 0, "", guess, guide + "warm-throughput.html"},
+		{"on-demand peak: the throughput received in a second, refused calls (and their retries) included", 0, "", guess, "https://aws.amazon.com/blogs/database/part-3-scaling-dynamodb-how-partitions-hot-keys-and-split-for-heat-impact-performance/"},
+		{"an on-demand table's partitions split in two, every one at once, when its grown throughput passes their limits; never merged", ddbitem.PartitionSplit, "partitions from one", guess, "https://aws.amazon.com/blogs/database/part-3-scaling-dynamodb-how-partitions-hot-keys-and-split-for-heat-impact-performance/"},
+		{"a new on-demand table ramped from 0 to 40,000 writes/s over two hours reaches it", ddbitem.OnDemandRampSeconds, "seconds of ramp", meas, "https://theburningmonk.com/2019/03/understanding-the-scaling-behaviour-of-dynamodb-ondemand-tables/"},
 		{"throttled share of a place over its limit: 1 − limit ÷ demand, per read and write side", 0, "", guess, ""},
 	}
 }

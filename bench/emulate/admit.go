@@ -45,6 +45,9 @@ func (e *Emulator) admit(ts []touch, now int64) *refusal {
 	for _, tc := range ts {
 		s := e.tableOf(tc.table, now).space(tc.target)
 		i, ok := s.Admit(tc.key, tc.side, now)
+		if !ok {
+			s.Refused(tc.side, now, e.estimate(s, tc))
+		}
 		switch {
 		case ok:
 		case i < 0:
@@ -57,6 +60,17 @@ func (e *Emulator) admit(ts []touch, now int64) *refusal {
 	return nil
 }
 
+// estimate is what a call of tc lately consumed on its value, 0 when
+// unknown (the engine then takes what a call on s lately consumed).
+func (e *Emulator) estimate(s *space, tc touch) float64 {
+	k, ok := e.names.Lookup(tc.key)
+	if !ok {
+		return 0
+	}
+	ests, _ := e.estimates.Get(keySlot{s.id, k})
+	return ests[tc.side]
+}
+
 // reserve holds, on each partition and budget an admitted request
 // touches, what a call there consumed lately: calls in flight together
 // then see each other, as DynamoDB, which knows a write's size when it
@@ -66,11 +80,7 @@ func (e *Emulator) admit(ts []touch, now int64) *refusal {
 func (e *Emulator) reserve(ts []touch, now int64, held []reservation) []reservation {
 	for _, tc := range ts {
 		s := e.tableOf(tc.table, now).space(tc.target)
-		var est float64
-		if k, ok := e.names.Lookup(tc.key); ok {
-			ests, _ := e.estimates.Get(keySlot{s.id, k})
-			est = ests[tc.side]
-		}
+		est := e.estimate(s, tc)
 		if est == 0 {
 			continue
 		}

@@ -31,7 +31,8 @@ type Config struct {
 	// Bytes is the data, for the partition count.
 	Bytes int64
 	// Partitions, when set, is the partition count instead of the one
-	// throughput and data give.
+	// throughput and data give, fixed: an on-demand space that grows does
+	// not split them.
 	Partitions int
 	// PlacementSeed salts Placement.
 	PlacementSeed uint64
@@ -46,7 +47,9 @@ type Space struct {
 	limit        [2]float64         // one partition's units per second, scaled
 	parts        map[int]*partition // made at first use: a provisioned table may have very many
 	count        int                // partitions so far
-	hashed       int                // partitions placed by hash; later ones hold isolated values
+	hashed       int                // slots placed by hash: Placement's n
+	slots        []int              // the partition of each slot once a split renumbered them; nil: slot i is partition i
+	fixed        bool               // Config.Partitions set: no split as the space grows
 	placed       map[string]int     // partition key values isolated on a partition of their own
 	seed         uint64
 	isolateAfter time.Duration
@@ -54,6 +57,8 @@ type Space struct {
 	grow         *growth    // on-demand only
 	sec          int64      // the second cur counts
 	cur          [2]float64 // units consumed in sec
+	refused      [2]float64 // units asked in sec by calls refused
+	perCall      [2]float64 // what a call lately consumed, per side: a refused call's units when its caller cannot tell
 }
 
 // partition is one partition: a bucket per side at the partition limit,
@@ -103,7 +108,7 @@ func NewSpace(c Config, now int64) *Space {
 	default:
 		n = WarmPartitions(rcu, wcu, c.Bytes)
 	}
-	s.hashed, s.count = n, n
+	s.hashed, s.count, s.fixed = n, n, c.Partitions > 0
 	return s
 }
 
@@ -135,7 +140,11 @@ func (s *Space) Partition(key string) int {
 	if i, ok := s.placed[key]; ok {
 		return i
 	}
-	return Placement(key, s.hashed, s.seed)
+	i := Placement(key, s.hashed, s.seed)
+	if s.slots != nil {
+		return s.slots[i]
+	}
+	return i
 }
 
 // Admit decides an attempt on side of partition key value key ("" for a
@@ -211,6 +220,7 @@ func (s *Space) Consume(key string, u [2]float64, now int64) (part int, isolated
 		}
 		s.spend(now, side, u[side])
 		s.cur[side] += u[side]
+		s.perCall[side] += perCallWeight * (u[side] - s.perCall[side])
 		if p != nil {
 			p.bucket[side].Take(now, u[side])
 			p.used[side] += u[side]
@@ -254,13 +264,65 @@ func (s *Space) Tick(now int64) {
 		return
 	}
 	if s.grow != nil && s.sec != 0 {
-		s.grow.record(s.sec, s.cur)
+		s.grow.record(s.sec, [2]float64{s.cur[Read] + s.refused[Read], s.cur[Write] + s.refused[Write]})
 		s.grow.settle(sec)
 		for side := range 2 {
 			s.budget[side].resize(now, s.grow.allowance(side))
 		}
+		if !s.fixed {
+			s.splitFor()
+		}
 	}
-	s.sec, s.cur = sec, [2]float64{}
+	s.sec, s.cur, s.refused = sec, [2]float64{}, [2]float64{}
+}
+
+// perCallWeight is how much a call's units move perCall.
+const perCallWeight = 0.25
+
+// Refused counts u units of side asked at now by a call Admit refused (u
+// 0 or less: as much as a call lately consumed here): an on-demand space
+// grows on the throughput it received, served or not. A refused call
+// spends nothing.
+func (s *Space) Refused(side int, now int64, u float64) {
+	if s.grow == nil {
+		return
+	}
+	s.Tick(now)
+	if u <= 0 {
+		u = s.perCall[side]
+	}
+	s.refused[side] += u
+}
+
+// splitFor splits every partition placed by hash in ddbitem.PartitionSplit
+// until they cover the allowance at the partition limit, on either side:
+// an on-demand table adds partitions when its throughput reaches a new
+// high-water mark, and never merges them. A split cuts each partition's
+// hash range in equal parts, so a value stays on its partition or moves
+// to one of the new ones (Placement's multiply-high maps slot j of n onto
+// k·j … k·j+k−1 of k·n); isolated values stay where they are, and one
+// value never gets more than one partition's limit.
+// Source: https://aws.amazon.com/blogs/database/part-3-scaling-dynamodb-how-partitions-hot-keys-and-split-for-heat-impact-performance/
+// (partitions added at a new high-water mark, split, never merged). Which
+// partitions split, into how many, and that they split as the allowance
+// grows rather than later, are inferred.
+func (s *Space) splitFor() {
+	need := max(s.budget[Read].rate/s.limit[Read], s.budget[Write].rate/s.limit[Write])
+	const k = ddbitem.PartitionSplit
+	for float64(s.hashed) < need*(1-1e-9) {
+		slots := make([]int, k*s.hashed)
+		for j := range s.hashed {
+			slots[k*j] = j
+			if s.slots != nil {
+				slots[k*j] = s.slots[j]
+			}
+			for i := 1; i < k; i++ {
+				slots[k*j+i] = s.count
+				s.count++
+			}
+		}
+		s.slots, s.hashed = slots, k*s.hashed
+	}
 }
 
 // tickPartition starts a new second of p: a second at HotShare of the
@@ -308,7 +370,15 @@ func hottest(keys map[string]float64) string {
 // growth is how an on-demand table or GSI comes to serve more: at once up
 // to ddbitem.GrowFactor times its peak, once that peak is
 // ddbitem.GrowSeconds old; never more than its quota, never less than its
-// warm throughput.
+// warm throughput. A second's peak is the throughput the space received
+// in it, the units it served and those of the calls it refused: AWS adds
+// partitions when an on-demand table "sees a new high-water mark in
+// throughput received" (the AWS Database blog's "Scaling DynamoDB", part
+// 3), and a new table ramped from 0 to 40,000 writes/s over two hours
+// reached 40,000 (ddbitem.OnDemandRampWRU), where twice the peak it
+// served, 30 minutes late, would hold it near 34,000. Counting refused
+// calls (each retry of one too) is inferred: AWS does not say whether
+// throttled requests count toward the peak.
 type growth struct {
 	warm, quota [2]float64
 	peak        [2]float64 // the highest second at least ddbitem.GrowSeconds old
