@@ -36,7 +36,8 @@ type Replay struct {
 // ReplayedPartition is one side of one partition (-1: the table's or
 // GSI's budget) the replay refused on:
 // its hot keys, the seconds (Unix, as ranges) it refused in, and the share
-// of the units fed to it that it refused.
+// of the units fed to it that it refused: a budget is fed every call of
+// its space, a partition those its budget let through.
 type ReplayedPartition struct {
 	Target      string        `json:"target"`
 	Partition   int           `json:"partition"`
@@ -148,8 +149,13 @@ func (r *run) replaySpace(name string, s *spaceLoad, factor float64, budget *int
 		slices.SortStableFunc(events, func(a, b event) int { return cmp.Compare(a.at, b.at) })
 		for _, ev := range events {
 			part, ok := sp.Admit(ev.key, ev.side, ev.at)
+			// Every call is offered to the budget first; a partition is fed
+			// only what the budget let through.
+			fed[at{-1, ev.side}] += ev.units
 			a := at{part, ev.side} // part -1: the table's or GSI's budget (refused, or a Scan's)
-			fed[a] += ev.units
+			if part >= 0 {
+				fed[a] += ev.units
+			}
 			if !ok {
 				sp.Refused(ev.side, ev.at, ev.units)
 				if part >= 0 {
