@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -24,27 +26,52 @@ import (
 func repo(t *testing.T) string {
 	t.Helper()
 	root := t.TempDir()
-	for _, glob := range []string{"go.mod", "designs/all/*.go", "scenarios/*.go", "fixtures/*.go"} {
-		files, err := filepath.Glob(filepath.Join("../..", glob))
-		if err != nil || len(files) == 0 {
-			t.Fatalf("glob %s: %v", glob, err)
+	files, err := repoFiles()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rel := range files {
+		b, err := os.ReadFile(filepath.Join("../..", rel))
+		if err != nil {
+			t.Fatal(err)
 		}
-		for _, f := range files {
-			rel, _ := filepath.Rel("../..", f)
-			b, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := os.MkdirAll(filepath.Join(root, filepath.Dir(rel)), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(filepath.Join(root, rel), b, 0o644); err != nil {
-				t.Fatal(err)
-			}
+		if err := os.MkdirAll(filepath.Join(root, filepath.Dir(rel)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, rel), b, 0o644); err != nil {
+			t.Fatal(err)
 		}
 	}
 	return root
 }
+
+// repoFiles lists repo's files, relative to the repository root. go list
+// names them, not a read of their folders: go test's cache keys a test on
+// the folders it reads, mtime included, and every Ginkgo run of those
+// packages writes and removes its binary there, so a glob would make this
+// package's tests run again in every make verify.
+var repoFiles = sync.OnceValues(func() ([]string, error) {
+	out, err := exec.Command("go", "list", "-f", `{{$d := .Dir}}{{range .GoFiles}}{{$d}}/{{.}}
+{{end}}{{range .TestGoFiles}}{{$d}}/{{.}}
+{{end}}{{range .XTestGoFiles}}{{$d}}/{{.}}
+{{end}}`, "../../designs/all", "../../scenarios", "../../fixtures").Output()
+	if err != nil {
+		return nil, fmt.Errorf("go list: %w", err)
+	}
+	top, err := filepath.Abs("../..")
+	if err != nil {
+		return nil, err
+	}
+	files := []string{"go.mod"}
+	for _, f := range strings.Fields(string(out)) {
+		rel, err := filepath.Rel(top, f)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, rel)
+	}
+	return files, nil
+})
 
 // tree is a digest of every file under root, with its path.
 func tree(t *testing.T, root string) string {
