@@ -28,7 +28,7 @@ var _ = Describe("one writer at a time", Label("unit"), func() {
 			Expect(err).NotTo(HaveOccurred())
 			got <- second
 		}()
-		Eventually(said).Should(gbytes.Say("waiting for it to finish"))
+		Eventually(said, 10*time.Second).Should(gbytes.Say("waiting for it to finish"))
 		Consistently(got, 200*time.Millisecond).ShouldNot(Receive(), "the second writer waits while the first holds the lock")
 		unlock()
 		var second func()
