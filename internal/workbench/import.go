@@ -27,7 +27,8 @@ type Imported struct {
 // registry lines.
 type Importer struct {
 	Root string
-	// Log hears that the import waits for another writer; nil: silence.
+	// Log hears the import's steps, and that it waits for another
+	// writer; nil: silence.
 	Log io.Writer
 	// Check runs on the written designs before the lock is let go (the
 	// command's go vet); an error takes every design of the model back.
