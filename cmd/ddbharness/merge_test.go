@@ -79,12 +79,12 @@ func merge(t *testing.T, dirs ...string) (code int, msg string) {
 	args := append([]string{"merge", "--out", t.TempDir()}, dirs...)
 	fs := newFlags("report", "", "")
 	fs.SetOutput(new(bytes.Buffer))
-	var err error
+	null, _ := os.OpenFile(os.DevNull, os.O_WRONLY, 0) // also run off the test's goroutine: no t.Fatal
+	defer null.Close()
 	stdout := os.Stdout
-	os.Stdout, _ = os.Open(os.DevNull)
+	os.Stdout = null
 	defer func() { os.Stdout = stdout }()
-	err = runReport(fs, args)
-	return exitCode(t.Context(), err)
+	return exitCode(t.Context(), runReport(fs, args))
 }
 
 func throttling(f map[string]any) map[string]any { return f["throttling"].(map[string]any) }
