@@ -239,17 +239,12 @@ func checkFlags(s, first Shard) error {
 		return one("served, present", f.Served != nil, f0.Served != nil)
 	}
 	if t := f.Throttling; t != nil {
-		var sum emulate.PatternThrottles
-		for _, p := range t.Patterns {
-			sum.Calls, sum.Attempts, sum.Refused, sum.Throttled = sum.Calls+p.Calls, sum.Attempts+p.Attempts, sum.Refused+p.Refused, sum.Throttled+p.Throttled
-			sum.Unprocessed, sum.Cancelled = sum.Unprocessed+p.Unprocessed, sum.Cancelled+p.Cancelled
-			sum.Conflicts, sum.ConflictCancelled = sum.Conflicts+p.Conflicts, sum.ConflictCancelled+p.ConflictCancelled
-		}
+		sum := t.Totalled()
 		for _, c := range []struct {
 			field      string
 			total, sum int64
 		}{
-			{"calls", t.Calls, sum.Calls}, {"retries", t.Retries, sum.Retries()}, {"refused_attempts", t.Refused, sum.Refused},
+			{"calls", t.Calls, sum.Calls}, {"retries", t.Retries, sum.Retries}, {"refused_attempts", t.Refused, sum.Refused},
 			{"throttled_calls", t.Throttled, sum.Throttled}, {"unprocessed_items", t.Unprocessed, sum.Unprocessed},
 			{"cancelled_transactions", t.Cancelled, sum.Cancelled}, {"transaction_conflicts", t.Conflicts, sum.Conflicts},
 			{"cancelled_for_conflict", t.ConflictCancelled, sum.ConflictCancelled},

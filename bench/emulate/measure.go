@@ -306,6 +306,13 @@ func (t *Throttling) total() {
 	t.Conflicts, t.ConflictCancelled = all.Conflicts, all.ConflictCancelled
 }
 
+// Totalled is t with its totals set to its patterns' sums, as the
+// emulator writes them: a file whose totals differ was edited.
+func (t Throttling) Totalled() Throttling {
+	t.total()
+	return t
+}
+
 // ItemConflicts is the item-level conflicts on one item.
 type ItemConflicts struct {
 	Item      string `json:"item"` // its key: "pk" or "pk / sk"
