@@ -116,7 +116,7 @@ func (r *run) replaySpace(name string, s *spaceLoad, factor float64, budget *int
 	type at struct{ part, side int }
 	refused := map[at]map[int64]bool{}
 	fed, lost := map[at]float64{}, map[at]float64{}
-	named := map[int]map[string]bool{} // the values each refusing partition held when it refused
+	named := map[string][]int{} // the partitions that refused each value while it was there
 	type event struct {
 		at    int64
 		key   string
@@ -158,11 +158,8 @@ func (r *run) replaySpace(name string, s *spaceLoad, factor float64, budget *int
 			}
 			if !ok {
 				sp.Refused(ev.side, ev.at, ev.units)
-				if part >= 0 {
-					if named[part] == nil {
-						named[part] = map[string]bool{}
-					}
-					named[part][ev.key] = true
+				if part >= 0 && !slices.Contains(named[ev.key], part) {
+					named[ev.key] = append(named[ev.key], part)
 				}
 				lost[a] += ev.units
 				if refused[a] == nil {
@@ -187,10 +184,8 @@ func (r *run) replaySpace(name string, s *spaceLoad, factor float64, budget *int
 	}
 	for _, f := range feeds {
 		add(sp.Partition(f.key), f.key)
-		for part, vs := range named {
-			if vs[f.key] {
-				add(part, f.key)
-			}
+		for _, part := range named[f.key] {
+			add(part, f.key)
 		}
 	}
 	var out []ReplayedPartition
