@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"syscall"
+
+	"github.com/ddbharness/ddbharness/internal/figure"
 )
 
 // ErrNotRegular is the error (wrapped) for a path that is not a regular
@@ -53,22 +55,9 @@ func ReadRegular(path string, limit int64) ([]byte, error) {
 		return nil, &fs.PathError{Op: "read", Path: path, Err: unwrapPath(err)}
 	}
 	if int64(len(b)) > limit {
-		return nil, fmt.Errorf("%s is larger than %s, the most this file may hold: %w", path, Size(limit), ErrTooLarge)
+		return nil, fmt.Errorf("%s is larger than %s, the most this file may hold: %w", path, figure.Bytes(limit), ErrTooLarge)
 	}
 	return b, nil
-}
-
-// Size writes a limit for people: 256 MiB, 64 KiB or 1000 bytes.
-func Size(n int64) string {
-	switch {
-	case n >= 1<<30 && n%(1<<30) == 0:
-		return fmt.Sprintf("%d GiB", n>>30)
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", n>>20)
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d KiB", n>>10)
-	}
-	return fmt.Sprintf("%d bytes", n)
 }
 
 // notRegular says what path is instead of a regular file.

@@ -118,7 +118,7 @@ func TestReadRegularRefusesANamedPipeAtOnceAndAFileOverTheLimit(t *testing.T) {
 	}
 	big := filepath.Join(dir, "big.json")
 	os.WriteFile(big, make([]byte, 101), 0o644)
-	if _, err := ReadRegular(big, 100); !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "100 bytes") || !strings.Contains(err.Error(), big) {
+	if _, err := ReadRegular(big, 100); !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "100 B") || !strings.Contains(err.Error(), big) {
 		t.Fatalf("ReadRegular over the limit: %v, want ErrTooLarge naming the file and the limit", err)
 	}
 	if b, err := ReadRegular(big, 101); err != nil || len(b) != 101 {

@@ -236,7 +236,7 @@ func TestImportRefusesWhatIsNotAModelFile(t *testing.T) {
 	if err := os.Truncate(huge, limit+1); err != nil {
 		t.Fatal(err)
 	}
-	for path, says := range map[string]string{fifo: "a named pipe", "/dev/zero": "a device", dir: "a folder", huge: "larger than 64 KiB"} {
+	for path, says := range map[string]string{fifo: "a named pipe", "/dev/zero": "a device", dir: "a folder", huge: "larger than 64 KB"} {
 		done := make(chan error, 1)
 		go func() {
 			_, err := (workbench.Importer{Root: root, MaxBytes: limit}).Import(context.Background(), path, "gallery")
