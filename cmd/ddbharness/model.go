@@ -27,7 +27,7 @@ func importModel(ctx context.Context, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	done, err := workbench.Importer{Root: root, Log: os.Stderr, Check: vetImported}.Import(ctx, file, *name)
+	done, err := workbench.Importer{Root: root, Log: os.Stderr, Check: func(ctx context.Context, done []workbench.Imported) error { return vetImported(ctx, root, done) }}.Import(ctx, file, *name)
 	if err != nil && ctx.Err() != nil {
 		fmt.Fprintln(os.Stderr, "import-model: interrupted: the repository is as it was")
 		return errInterrupted
@@ -58,8 +58,7 @@ const vetTimeout = 10 * time.Minute
 // vetImported runs go vet on what an import wrote, so that generated code
 // that does not compile (a bug of the generator) is taken back at once
 // instead of breaking every command that builds the designs' registry.
-func vetImported(ctx context.Context, done []workbench.Imported) error {
-	root := done[0].Plan.Root
+func vetImported(ctx context.Context, root string, done []workbench.Imported) error {
 	pkgs := []string{"./fixtures", "./scenarios", "./designs/all"}
 	for _, im := range done {
 		pkgs = append(pkgs, "./designs/"+im.Design.Name)

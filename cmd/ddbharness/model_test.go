@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ddbharness/ddbharness/internal/scaffold"
 	"github.com/ddbharness/ddbharness/internal/workbench"
 )
 
@@ -33,12 +32,12 @@ func TestVetImportedCatchesCodeThatDoesNotCompile(t *testing.T) {
 		}
 	}
 	imported := func(name string) []workbench.Imported {
-		return []workbench.Imported{{Design: &workbench.Design{Name: name}, Plan: scaffold.Plan{Root: root}}}
+		return []workbench.Imported{{Design: &workbench.Design{Name: name}}}
 	}
-	if err := vetImported(context.Background(), imported("good")); err != nil {
+	if err := vetImported(context.Background(), root, imported("good")); err != nil {
 		t.Errorf("vetImported(good) = %v, want nil", err)
 	}
-	err := vetImported(context.Background(), imported("bad"))
+	err := vetImported(context.Background(), root, imported("bad"))
 	if err == nil || !strings.Contains(err.Error(), "does not pass go vet") || !strings.Contains(err.Error(), "bad.go") {
 		t.Errorf("vetImported(bad) = %v, want the vet failure naming bad.go", err)
 	}
