@@ -45,17 +45,15 @@ func (e *Emulator) admit(ts []touch, now int64) *refusal {
 	for _, tc := range ts {
 		s := e.tableOf(tc.table, now).space(tc.target)
 		i, ok := s.Admit(tc.key, tc.side, now)
-		if !ok {
-			s.Refused(tc.side, now, e.estimate(s, tc))
+		if ok {
+			continue
 		}
-		switch {
-		case ok:
-		case i < 0:
+		s.Refused(tc.side, now, e.estimate(s, tc))
+		if i < 0 {
 			return e.budgetRefusal(s, tc)
-		default:
-			return &refusal{space: s, part: i, key: tc.key, side: tc.side,
-				reason: reason(s, tc.side, "KeyRangeThroughputExceeded"), exception: ExceptionProvisioned}
 		}
+		return &refusal{space: s, part: i, key: tc.key, side: tc.side,
+			reason: reason(s, tc.side, "KeyRangeThroughputExceeded"), exception: ExceptionProvisioned}
 	}
 	return nil
 }
