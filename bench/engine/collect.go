@@ -191,7 +191,7 @@ func (c *collector) finish(out *Outcome, sc workload.Scenario) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	out.Total, out.Errors = c.tally.Total(), c.tally.Errors()
-	if c.short != nil && len(c.short) == 0 {
+	if !c.endedAt.IsZero() { // MinCalls ended the window early
 		out.Duration = c.duration
 	}
 	for _, st := range sc.Mix {
