@@ -220,7 +220,9 @@ func (s *Space) Consume(key string, u [2]float64, now int64) (part int, isolated
 		}
 		s.spend(now, side, u[side])
 		s.cur[side] += u[side]
-		s.perCall[side] += perCallWeight * (u[side] - s.perCall[side])
+		if s.grow != nil { // only an on-demand space's Refused reads it
+			s.perCall[side] += perCallWeight * (u[side] - s.perCall[side])
+		}
 		if p != nil {
 			p.bucket[side].Take(now, u[side])
 			p.used[side] += u[side]
