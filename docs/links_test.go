@@ -1,5 +1,6 @@
-// Package docs holds the project's documentation pages; its test checks
-// that every link between them, and every anchor, leads somewhere.
+// Package docs holds the project's documentation pages; its tests check
+// that every link between them, and every anchor, leads somewhere, and
+// that the paths and test names they spell in backticks exist.
 package docs
 
 import (
