@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"testing"
@@ -109,13 +110,14 @@ func replayed(rep *capacity.Replay) map[at]bool {
 	return out
 }
 
-// show lists refusals by partition and second from start, to compare.
+// show lists refusals by partition and second from start, in that
+// order, to compare.
 func show(m map[at]bool, start time.Time) []string {
-	var out []string
-	for a := range m {
-		out = append(out, fmt.Sprintf("partition %d second %d", a.part, a.sec-start.Unix()))
+	ats := slices.SortedFunc(maps.Keys(m), func(a, b at) int { return cmp.Or(cmp.Compare(a.part, b.part), cmp.Compare(a.sec, b.sec)) })
+	out := make([]string, len(ats))
+	for i, a := range ats {
+		out[i] = fmt.Sprintf("partition %d second %d", a.part, a.sec-start.Unix())
 	}
-	slices.Sort(out)
 	return out
 }
 
@@ -184,4 +186,63 @@ func TestFirstThrottleIsTheLiveRuns(t *testing.T) {
 	if got := rep.Hot[0].ThrottleRate; math.Abs(got-want) > want/100 {
 		t.Errorf("the model puts HOT's partition at its limit at %.2f requests/s, the emulator at %.2f: want them within 1 %%", got, want)
 	}
+}
+
+// TestReplayIsolatesAsTheLiveRun: over a run longer than the split for
+// heat's delay, the replay isolates a hot value when the live run did, by
+// the same rule (bench/throughput's), and refuses in the same seconds,
+// before it and not after. HOT takes 9 puts of 1 WCU a second and COLD 2
+// on one partition of 10 WCU/s: the partition refuses every second, at
+// its limit (hot), until HOT gets a partition of its own, after which
+// both are served in full.
+func TestReplayIsolatesAsTheLiveRun(t *testing.T) {
+	const secs = 400
+	s := designs.Schema{PK: "PK", SK: "SK"}
+	e, clock := newAt(s, Config{Scale: 0.01, Partitions: 4})
+	const hot = "HOT"
+	cold := ""
+	for i := 0; cold == ""; i++ {
+		if k := fmt.Sprintf("C%d", i); Placement(k, 4) == Placement(hot, 4) {
+			cold = k
+		}
+	}
+	run := record(e, clock, s, secs, func(int) map[string]int { return map[string]int{hot: 9, cold: 2} })
+
+	if n := run.e.Measured(run.requests, secs*time.Second).Isolations; n != 1 {
+		t.Fatalf("the live run isolated %d values, want HOT", n)
+	}
+	if part, n := run.e.Placed(designs.MainTable, hot); part != 4 || n != 5 {
+		t.Fatalf("HOT is on partition %d of %d, want the fifth, its own", part, n)
+	}
+	live := run.live()
+	last := int64(0)
+	for a := range live {
+		last = max(last, a.sec-run.start.Unix())
+	}
+	if len(live) < 250 || last >= secs-60 {
+		t.Fatalf("the live run refused in %d seconds, the last at %d: the spec means its partition to refuse until HOT is isolated, after 5 minutes", len(live), last)
+	}
+	rep := run.analyze(0).Replay
+	if got, want := show(replayed(rep), run.start), show(live, run.start); !slices.Equal(got, want) {
+		t.Errorf("replay refused in %d seconds, the live run in %d; the replay's first differing: %v",
+			len(got), len(want), firstDiff(got, want))
+	}
+	if rep.Isolations != 1 {
+		t.Errorf("the replay isolated %d values, want HOT, as the live run did", rep.Isolations)
+	}
+}
+
+// firstDiff is where two lists of refusals first differ.
+func firstDiff(a, b []string) string {
+	for i := 0; i < len(a) || i < len(b); i++ {
+		switch {
+		case i >= len(a):
+			return "only live: " + b[i]
+		case i >= len(b):
+			return "only replayed: " + a[i]
+		case a[i] != b[i]:
+			return "replayed " + a[i] + ", live " + b[i]
+		}
+	}
+	return "none"
 }
