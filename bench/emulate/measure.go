@@ -149,8 +149,9 @@ func (m *measure) refused(r *refusal, pattern designs.PatternID, now int64) {
 
 // Budgets a table or GSI refuses by, before any partition is asked
 // (BudgetThrottles.Budget): a provisioned one's throughput, an
-// on-demand one's warm throughput (as it has grown), or the account's
-// table quota once that allowance has reached it.
+// on-demand one's warm throughput (which DynamoDB raises as usage grows),
+// or the account's table quota once that allowance has reached it.
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/warm-throughput.html
 const (
 	BudgetProvisioned = "provisioned"
 	BudgetWarm        = "warm throughput"
