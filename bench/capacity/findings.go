@@ -148,14 +148,15 @@ func replayFinding(r Report, f *Forecast) string {
 }
 
 // sharingText says how a key's ceiling depends on where its partition's
-// neighbours are placed, which AWS does not publish.
+// neighbours are placed, which AWS does not publish. The rate as placed
+// counts every key placed there, light ones too.
 func sharingText(sh *Sharing) string {
 	with := "alone among the hot keys"
 	if len(sh.With) > 0 {
 		with = "with " + strings.Join(sh.With, ", ")
 	}
 	return fmt.Sprintf("That rate is its partition's as this run placed the keys (%s, one draw: bench --placement-seed picks another): "+
-		"%s requests/s with a partition of its own, %s with the other hot keys spread over the %d partitions as likely, %s with all %d hot keys on its partition; "+
+		"%s requests/s with a partition of its own, %s with the other hot keys and the light ones spread over the %d partitions as likely, %s with all %d hot keys on its partition and the light ones spread; "+
 		"placed at random, two of the %d hot keys share a partition with p = %.1f %%",
 		with, figure.Units(sh.Alone), figure.Units(sh.Expected), sh.Partitions, figure.Units(sh.Worst), sh.HotKeys, sh.HotKeys, 100*sh.Odds)
 }

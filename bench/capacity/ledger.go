@@ -232,6 +232,9 @@ func (l *Ledger) charge(id slotID, p designs.PatternID, sec int64, rcu, wcu floa
 // usage is a pair of read and write units.
 type usage struct{ rcu, wcu float64 }
 
+// add adds o's units to u's.
+func (u *usage) add(o usage) { u.rcu, u.wcu = u.rcu+o.rcu, u.wcu+o.wcu }
+
 // keyStats is one slot's run: units, the calls that touched it, the
 // weighted units each pattern put on it (a few patterns: a slice) and its
 // units per second, by second.

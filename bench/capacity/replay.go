@@ -14,8 +14,8 @@ import (
 
 // Replay is what the throughput engine (bench/throughput, which the
 // limits emulator runs live) refuses when the run's hot partition key
-// values are replayed through it second by second: the same rules, on the
-// same placement, as the emulator's.
+// values are replayed through it second by second: the same rules, split
+// for heat included, on the same placement, as the emulator's.
 //
 // Each hot key's units of each second are fed as calls of its units a
 // call, evenly over the second (the ledger keeps no time within a second:
@@ -31,6 +31,7 @@ import (
 type Replay struct {
 	First      int64               `json:"first"` // the Unix second replayed first
 	Partitions []ReplayedPartition `json:"partitions"`
+	Isolations int                 `json:"isolations,omitempty"` // values isolated on a partition of their own (split for heat)
 }
 
 // ReplayedPartition is one side of one partition (-1: the table's or
@@ -74,11 +75,12 @@ func (r *run) replay(factor float64) *Replay {
 	out := &Replay{First: r.l.first}
 	budget := maxReplayEvents
 	for _, name := range slices.SortedFunc(maps.Keys(r.placed()), byTarget) {
-		ps, ok := r.replaySpace(name, r.placed()[name], factor, &budget)
+		ps, isolations, ok := r.replaySpace(name, r.placed()[name], factor, &budget)
 		if !ok {
 			return nil // too large to replay call by call
 		}
 		out.Partitions = append(out.Partitions, ps...)
+		out.Isolations += isolations
 	}
 	return out
 }
@@ -94,13 +96,15 @@ type feed struct {
 	per  usage
 }
 
-func (r *run) replaySpace(name string, s *spaceLoad, factor float64, budget *int) ([]ReplayedPartition, bool) {
+// replaySpace replays space name's hot keys, and says how many of them
+// the engine isolated (split for heat, by the rule the emulator follows).
+func (r *run) replaySpace(name string, s *spaceLoad, factor float64, budget *int) (out []ReplayedPartition, isolations int, ok bool) {
 	if len(s.hot) == 0 {
-		return nil, true
+		return nil, 0, true
 	}
 	c := throughput.Config{Scale: r.scale(), Provisioned: r.Schema.Billing == types.BillingModeProvisioned,
 		RCU: float64(r.Schema.RCU), WCU: float64(r.Schema.WCU), WarmReads: r.WarmReads, WarmWrites: r.WarmWrites,
-		PlacementSeed: r.PlacementSeed, IsolateAfter: -1}
+		PlacementSeed: r.PlacementSeed}
 	// A provisioned space keeps the run's partitions; an on-demand one
 	// starts at its warm throughput's and splits as it grows, as the
 	// emulator's did.
@@ -139,7 +143,7 @@ func (r *run) replaySpace(name string, s *spaceLoad, factor float64, budget *int
 					n = int(min(maxReplayCalls, max(1, math.Round(units/per))))
 				}
 				if *budget -= n; *budget < 0 {
-					return nil, false
+					return nil, 0, false
 				}
 				for i := range n {
 					events = append(events, event{sec*int64(time.Second) + int64((float64(i)+0.5)*float64(time.Second)/float64(n)), f.key, side, units / float64(n)})
@@ -170,7 +174,9 @@ func (r *run) replaySpace(name string, s *spaceLoad, factor float64, budget *int
 			}
 			var v [2]float64
 			v[ev.side] = ev.units
-			sp.Consume(ev.key, v, ev.at)
+			if _, isolated := sp.Consume(ev.key, v, ev.at); isolated {
+				isolations++
+			}
 		}
 	}
 	// Each partition names its hot keys, heaviest first: those it holds at
@@ -188,7 +194,6 @@ func (r *run) replaySpace(name string, s *spaceLoad, factor float64, budget *int
 			add(part, f.key)
 		}
 	}
-	var out []ReplayedPartition
 	for a, secs := range refused {
 		p := ReplayedPartition{Target: name, Partition: a.part, Side: [2]string{"read", "write"}[a.side], Keys: keys[a.part],
 			Seconds: len(secs), Refused: lost[a] / fed[a]}
@@ -206,7 +211,7 @@ func (r *run) replaySpace(name string, s *spaceLoad, factor float64, budget *int
 	slices.SortFunc(out, func(a, b ReplayedPartition) int {
 		return cmp.Or(cmp.Compare(a.FirstSecond, b.FirstSecond), cmp.Compare(a.Partition, b.Partition), cmp.Compare(a.Side, b.Side))
 	})
-	return out, true
+	return out, isolations, true
 }
 
 // feedOf is hot group g's demand per second: the units it was served in

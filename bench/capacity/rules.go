@@ -79,7 +79,7 @@ func rules() []Rule {
 		{"partitions of a provisioned table: RCU ÷ 3,000 + WCU ÷ 1,000, and by 10 GB of data", 0, "", doc, "https://github.com/awsdocs/amazon-dynamodb-developer-guide/blob/master/doc_source/GuidelinesForTables.md"},
 		{"partitions of an on-demand table or GSI: its warm reads ÷ 3,000 or writes ÷ 1,000, whichever is more (4 for a new table), and by 10 GB of data", 0, "", guess, guide + "on-demand-capacity-mode.html#on-demand-capacity-mode-initial"},
 		{"LSI item collection size", ddbitem.MaxCollectionBytes, "bytes", doc, guide + "LSI.html#LSI.ItemCollections.SizeLimit"},
-		{"a key's partition: an FNV-1a hash of its value, salted by the placement seed, the hot keys placed there sharing its limit (AWS's placement is not public: one draw of it)", 0, "", guess, guide + "HowItWorks.Partitions.html"},
+		{"a key's partition: an FNV-1a hash of its value, salted by the placement seed, every key placed there sharing its limit (AWS's placement is not public: one draw of it)", 0, "", guess, guide + "HowItWorks.Partitions.html"},
 		{"hot keys ranked by 3 × WCU + RCU", 0, "", doc, guide + "contributorinsights_HowItWorks.html"},
 		{"burst capacity, best effort: a full bank assumed unless the measured rate leaves less", ddbitem.BurstSeconds, "seconds of unused provisioned throughput", doc, guide + "burst-adaptive-capacity.html"},
 		{"burst bank after the run: 300 s of what the measured rate left unused", 0, "", guess, "https://repost.aws/knowledge-center/dynamodb-spiky-workloads-short-intervals"},

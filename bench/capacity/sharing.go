@@ -13,10 +13,13 @@ import (
 // hot keys (the HotKeys heaviest of its table or GSI) sharing its
 // partition. Alone is its rate with a partition of its own (the best
 // case); Expected with the other hot keys' traffic spread evenly over the
-// partitions; Worst with all of them on its partition; Placed on the partition the run's placement (the
-// emulator's, or Placement's) put it on, with the keys in With. Odds is
-// the chance that two of those hot keys share a partition when keys land
-// at random: 1 − P·(P−1)·…·(P−H+1) / P^H for H hot keys on P partitions.
+// partitions; Worst with all of them on its partition; both with the light
+// keys (all but the hot ones) spread evenly too. Placed is on the
+// partition the run's placement (the emulator's, or Placement's) put it
+// on, with every key placed there, the hot ones other than itself in
+// With. Odds is the chance that two of those hot keys share a partition
+// when keys land at random: 1 − P·(P−1)·…·(P−H+1) / P^H for H hot keys on
+// P partitions.
 type Sharing struct {
 	Partitions int      `json:"partitions"`
 	HotKeys    int      `json:"hot_keys"`
@@ -42,9 +45,8 @@ func ShareOdds(h, p int) float64 {
 }
 
 // placedPartition is one partition of a space under the run's placement:
-// the units of the space's hot keys placed there, heaviest first. Only the
-// hot keys (the TopN heaviest of the space) are placed: the many light
-// keys of a table are taken as spread over the partitions its growth adds.
+// the units of every key placed there, hot and light, and its hot keys
+// (the TopN heaviest of the space), heaviest first.
 type placedPartition struct {
 	usage
 	keys []*group // heaviest first
@@ -58,9 +60,12 @@ type spaceLoad struct {
 	parts map[int]*placedPartition
 	n     int      // partitions
 	hot   []*group // the heaviest keys, at most TopN
+	light usage    // the units of every other key
 }
 
-// placed lays every partition group on its partition, once per run.
+// placed lays every partition group on its partition, once per run: a
+// partition's load is every key the run's placement put there, light ones
+// too, as the engine placed and served them.
 func (r *run) placed() map[string]*spaceLoad {
 	if r.loads != nil {
 		return r.loads
@@ -83,21 +88,30 @@ func (r *run) placed() map[string]*spaceLoad {
 			r.loads[g.target] = s
 		}
 		s.hot = keep(s.hot, g, r.topN())
+		part, n := r.place(g.target, g.key)
+		s.n = n
+		s.part(part).add(g.usage)
+		s.light.add(g.usage)
 	})
 	for _, s := range r.loads {
 		for _, g := range s.hot { // heaviest first
-			part, n := r.place(g.target, g.key)
-			s.n = n
-			p := s.parts[part]
-			if p == nil {
-				p = &placedPartition{}
-				s.parts[part] = p
-			}
-			p.rcu, p.wcu = p.rcu+g.rcu, p.wcu+g.wcu
+			part, _ := r.place(g.target, g.key)
+			p := s.part(part)
 			p.keys = append(p.keys, g)
+			s.light.add(usage{-g.rcu, -g.wcu})
 		}
 	}
 	return r.loads
+}
+
+// part is partition i of s, made at its first key.
+func (s *spaceLoad) part(i int) *placedPartition {
+	p := s.parts[i]
+	if p == nil {
+		p = &placedPartition{}
+		s.parts[i] = p
+	}
+	return p
 }
 
 // place is the partition of space that holds key, and how many it has.
@@ -144,8 +158,9 @@ func (r *run) sharing(s *spaceLoad, p *placedPartition, g *group) *Sharing {
 		}
 	}
 	n := float64(max(s.n, 1))
-	sh.Expected = r.rateOf(usage{g.rcu + others.rcu/n, g.wcu + others.wcu/n})
-	sh.Worst = r.rateOf(usage{g.rcu + others.rcu, g.wcu + others.wcu})
+	light := usage{s.light.rcu / n, s.light.wcu / n}
+	sh.Expected = r.rateOf(usage{g.rcu + others.rcu/n + light.rcu, g.wcu + others.wcu/n + light.wcu})
+	sh.Worst = r.rateOf(usage{g.rcu + others.rcu + light.rcu, g.wcu + others.wcu + light.wcu})
 	for _, k := range p.keys {
 		if k != g && len(sh.With) < maxWith {
 			sh.With = append(sh.With, k.key)
@@ -154,25 +169,14 @@ func (r *run) sharing(s *spaceLoad, p *placedPartition, g *group) *Sharing {
 	return sh
 }
 
-// placedRate is the rate at which key's partition of space, with the hot
-// keys the run placed there, reaches its limit.
+// placedRate is the rate at which key's partition of space, with every
+// key the run placed there, reaches its limit.
 func (r *run) placedRate(space, key string) float64 {
-	g := r.group(slot{space, key})
-	s := r.placed()[space]
-	if s == nil {
-		return r.rateOf(g.usage)
-	}
 	part, _ := r.place(space, key)
-	p := s.parts[part]
-	if p == nil {
-		return r.rateOf(g.usage)
+	if s := r.placed()[space]; s != nil && s.parts[part] != nil {
+		return r.rateOf(s.parts[part].usage) // key's own units among them
 	}
-	for _, k := range p.keys {
-		if k.key == key {
-			return r.rateOf(p.usage)
-		}
-	}
-	return r.rateOf(usage{p.rcu + g.rcu, p.wcu + g.wcu})
+	return r.rateOf(r.group(slot{space, key}).usage)
 }
 
 // topN is the hot-key list's length.
@@ -183,12 +187,17 @@ func (r *run) topN() int {
 	return DefaultTopN
 }
 
-// partitionCeilings considers, for the ceiling, each partition under the
-// run's placement at the rate its keys together fill it, named by its
-// heaviest key.
+// partitionCeilings considers, for the ceiling, each partition that holds
+// a hot key under the run's placement, at the rate its keys together fill
+// it, named by its heaviest key. A partition of light keys alone carries
+// its share of traffic spread by hash, which the table's or GSI's own
+// throughput bounds (its partitions are as many as that throughput needs).
 func (r *run) partitionCeilings(consider func(Ceiling)) {
 	for space, s := range r.placed() {
 		for _, p := range s.parts {
+			if len(p.keys) == 0 {
+				continue
+			}
 			g := p.keys[0]
 			rate := r.rateOf(p.usage)
 			if rate <= 0 || math.IsInf(rate, 1) {

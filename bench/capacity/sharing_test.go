@@ -3,9 +3,12 @@ package capacity
 import (
 	"fmt"
 	"math"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/ddbharness/ddbharness/bench/throughput"
+	"github.com/ddbharness/ddbharness/designs"
 )
 
 // Over many placement seeds, the share of seeds on which two of h hot keys
@@ -53,5 +56,37 @@ func TestPlacementSeedsShareAsTheOddsSay(t *testing.T) {
 					name, len(keys), p, 100*got, seeds, 100*want)
 			}
 		}
+	}
+}
+
+// A hot key's first-throttle rate is its partition's with every key the
+// engine placed there, light ones too. On a known placement of two
+// partitions, HOT takes 40 puts of 1 WCU over 10 s and eight light keys
+// 10 each, four of them on HOT's partition: 120 requests, 80 WCU of them
+// on that partition, which reaches 1,000 WCU/s at 1,500 requests/s; HOT
+// alone would take 3,000.
+func TestFirstThrottleCountsTheLightKeysPlacedThere(t *testing.T) {
+	placed := map[string]int{"HOT": 0}
+	put := func(key string) Observation {
+		return Observation{Pattern: "AP-01", Op: designs.PutItem, Writes: []Write{{After: sized(key, "A", 900)}}}
+	}
+	calls := repeat(40, put("HOT"))
+	for i := range 8 {
+		key := fmt.Sprintf("L%d", i)
+		placed[key] = i / 4
+		calls = append(calls, repeat(10, put(key))...)
+	}
+	m := Model{Schema: schema, Duration: 10 * time.Second, TopN: 1,
+		Placed: func(space, key string) (int, int) { return placed[key], 2 }}
+	r := analyze(m, calls...)
+
+	if len(r.Hot) == 0 || r.Hot[0].Key != "HOT" || !near(r.Hot[0].ThrottleRate, 1500) {
+		t.Errorf("Analyze().Hot = %+v, want HOT first, its partition at its limit at 1,500 requests/s", r.Hot)
+	}
+	if c := r.Ceiling; c == nil || c.Key != "HOT" || !near(c.Rate, 1500) || c.Sharing == nil || !near(c.Sharing.Placed, 1500) || !near(c.Sharing.Alone, 3000) {
+		t.Errorf("Analyze().Ceiling = %+v, want HOT's partition at 1,500 requests/s (3,000 alone)", c)
+	}
+	if f := strings.Join(r.Findings, "\n"); !strings.Contains(f, "its partition reaches 3,000 RCU/s or 1,000 WCU/s per partition at 1,500 requests/s of this mix") {
+		t.Errorf("Analyze().Findings = %q, want HOT's partition at 1,500 requests/s", r.Findings)
 	}
 }

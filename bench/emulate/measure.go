@@ -21,6 +21,19 @@ type measure struct {
 	unservedAt map[cell][2]int64            // the same, per value and second they ended in
 	keys       *spill.Map[partKey, float64] // units per partition and value, both sides against their limits
 	items      map[string]int64             // item-level conflicts per item (conflict.go's itemID)
+	budgets    map[budgetID]*budgetStats    // refusals by a table's or GSI's own budget
+}
+
+// budgetID is one budget of a space (by name): its kind, as
+// BudgetThrottles.Budget names it.
+type budgetID struct{ space, kind string }
+
+// budgetStats is a budget's refusals per side: how many, the first (Unix
+// nanoseconds; 0: none), and how many in each second.
+type budgetStats struct {
+	refused [2]int64
+	first   [2]int64
+	seconds map[int64][2]int64
 }
 
 // partKey is a partition key value (by its id in names) of one partition
@@ -62,7 +75,7 @@ type secondStats struct {
 func newMeasure() measure {
 	return measure{parts: map[partID]*partStats{}, cells: map[cell]int64{},
 		patterns: map[designs.PatternID]*PatternThrottles{}, unserved: map[slot][2]int64{}, unservedAt: map[cell][2]int64{}, keys: spill.New[partKey, float64](keyRows),
-		items: map[string]int64{}}
+		items: map[string]int64{}, budgets: map[budgetID]*budgetStats{}}
 }
 
 func (m *measure) part(s *space, i int) *partStats {
@@ -123,6 +136,7 @@ func (m *measure) refused(r *refusal, pattern designs.PatternID, now int64) {
 	m.pattern(pattern).Refused++
 	m.cells[cell{slot{r.space.name, r.key}, second(now)}]++
 	if r.part < 0 {
+		m.budgetRefused(r, now)
 		return
 	}
 	p := m.part(r.space, r.part)
@@ -131,6 +145,42 @@ func (m *measure) refused(r *refusal, pattern designs.PatternID, now int64) {
 	if p.first[r.side] == 0 {
 		p.first[r.side] = now
 	}
+}
+
+// Budgets a table or GSI refuses by, before any partition is asked
+// (BudgetThrottles.Budget): a provisioned one's throughput, an
+// on-demand one's warm throughput (which DynamoDB raises as usage grows),
+// or the account's table quota once that allowance has reached it.
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/warm-throughput.html
+const (
+	BudgetProvisioned = "provisioned"
+	BudgetWarm        = "warm throughput"
+	BudgetQuota       = "table quota"
+)
+
+// budgetRefused counts an attempt r's budget refused, under the budget's
+// kind as the engine stands when it refused (as budgetRefusal names it).
+func (m *measure) budgetRefused(r *refusal, now int64) {
+	kind := BudgetProvisioned
+	switch {
+	case r.space.AtQuota(r.side):
+		kind = BudgetQuota
+	case r.space.OnDemand():
+		kind = BudgetWarm
+	}
+	id := budgetID{r.space.name, kind}
+	b := m.budgets[id]
+	if b == nil {
+		b = &budgetStats{seconds: map[int64][2]int64{}}
+		m.budgets[id] = b
+	}
+	b.refused[r.side]++
+	if b.first[r.side] == 0 {
+		b.first[r.side] = now
+	}
+	sec := b.seconds[second(now)]
+	sec[r.side]++
+	b.seconds[second(now)] = sec
 }
 
 // maxConflictItems bounds the items whose conflicts are counted apart;
@@ -248,6 +298,23 @@ type PartitionThrottles struct {
 	ForecastShare    float64   `json:"forecast_share"`
 }
 
+// BudgetThrottles is one side of a table's or GSI's own budget that
+// refused attempts before any partition was asked: which budget (one of
+// BudgetProvisioned, BudgetWarm, BudgetQuota), when it first refused, in
+// how many seconds, and how many attempts. Its demand is its whole
+// table's or GSI's, which the capacity model's table ceiling gives. The
+// rows of Throttling's Partitions and Budgets together count every
+// attempt refused.
+type BudgetThrottles struct {
+	Target           string    `json:"target"`
+	Budget           string    `json:"budget"`
+	Side             string    `json:"side"`
+	First            time.Time `json:"first_throttle"`
+	FirstSecond      float64   `json:"first_throttle_second"`
+	ThrottledSeconds int       `json:"throttled_seconds"`
+	Refused          int64     `json:"refused_attempts"`
+}
+
 // KeySecond is the attempts refused on one partition key value in one
 // second.
 type KeySecond struct {
@@ -264,6 +331,7 @@ type Throttling struct {
 	Rate       float64              `json:"rate"` // the mix's requests per second the shares are forecast at
 	Patterns   []PatternThrottles   `json:"patterns"`
 	Partitions []PartitionThrottles `json:"partitions"`
+	Budgets    []BudgetThrottles    `json:"budgets,omitempty"` // absent from files written before budgets had rows
 	Keys       []KeySecond          `json:"keys,omitempty"`
 	Isolations int                  `json:"isolations,omitempty"`
 	// Totals over the patterns.
@@ -374,6 +442,14 @@ func (e *Emulator) Measured(requests int64, span time.Duration) Throttling {
 	slices.SortFunc(r.Partitions, func(a, b PartitionThrottles) int {
 		return cmp.Or(a.First.Compare(b.First), cmp.Compare(a.Target, b.Target), cmp.Compare(a.Partition, b.Partition), cmp.Compare(a.Side, b.Side))
 	})
+	for id, b := range e.m.budgets {
+		for side := range 2 {
+			if b.first[side] != 0 {
+				r.Budgets = append(r.Budgets, e.budgetReport(id, b, side))
+			}
+		}
+	}
+	slices.SortFunc(r.Budgets, byFirstRefusal)
 	for c, n := range e.m.cells {
 		r.Keys = append(r.Keys, KeySecond{Target: c.target, Key: c.key, Second: time.Unix(c.sec, 0).UTC(), Refused: n})
 	}
@@ -390,6 +466,24 @@ func topConflicts(items []ItemConflicts) []ItemConflicts {
 		return cmp.Or(cmp.Compare(b.Conflicts, a.Conflicts), cmp.Compare(a.Item, b.Item))
 	})
 	return items[:min(len(items), conflictItemsShown)]
+}
+
+// byFirstRefusal orders budget rows by their first refusal, then by
+// which.
+func byFirstRefusal(a, b BudgetThrottles) int {
+	return cmp.Or(a.First.Compare(b.First), cmp.Compare(a.Target, b.Target), cmp.Compare(a.Budget, b.Budget), cmp.Compare(a.Side, b.Side))
+}
+
+// budgetReport is one side of a budget's row.
+func (e *Emulator) budgetReport(id budgetID, b *budgetStats, side int) BudgetThrottles {
+	pt := BudgetThrottles{Target: id.space, Budget: id.kind, Side: [2]string{"read", "write"}[side],
+		First: time.Unix(0, b.first[side]).UTC(), FirstSecond: float64(b.first[side]-e.m.start) / 1e9, Refused: b.refused[side]}
+	for _, n := range b.seconds {
+		if n[side] > 0 {
+			pt.ThrottledSeconds++
+		}
+	}
+	return pt
 }
 
 func (e *Emulator) partitionReport(id partID, p *partStats, side int, requests int64, rate float64) PartitionThrottles {

@@ -65,8 +65,11 @@ func UnservedLookup(rows ...[]UnservedSlot) func(target, key string) (reads, wri
 // shards': each sees its share of every value's traffic against its share
 // of the limits, so they isolate the same hot values.
 //
-// Rows of one partition side (target, number and side: the shards place
-// values by one hash over one partition count) merge field by field:
+// Rows of one budget side (target, budget and side) merge as a
+// partition's Refused, First and ThrottledSeconds do (a file written
+// before budgets had rows has none). Rows of one partition side (target,
+// number and side: the shards place values by one hash over one
+// partition count) merge field by field:
 //   - Refused, Calls, Throttled and HeldUnits are summed: in a second
 //     the shards all refused in, the partition held what each shard's
 //     share of it held.
@@ -129,6 +132,35 @@ func MergeThrottling(ts ...Throttling) Throttling {
 		return cmp.Or(a.Second.Compare(b.Second), cmp.Compare(a.Target, b.Target), cmp.Compare(a.Key, b.Key))
 	})
 	out.Partitions = mergePartitions(ts, out.Scale, out.Rate)
+	out.Budgets = mergeBudgets(ts)
+	return out
+}
+
+// mergeBudgets merges the shards' rows of each budget side (see
+// MergeThrottling).
+func mergeBudgets(ts []Throttling) []BudgetThrottles {
+	type budgetSide struct{ target, budget, side string }
+	merged := map[budgetSide]*BudgetThrottles{}
+	for _, t := range ts {
+		for _, b := range t.Budgets {
+			id := budgetSide{b.Target, b.Budget, b.Side}
+			m := merged[id]
+			if m == nil {
+				merged[id] = &b
+				continue
+			}
+			if b.First.Before(m.First) {
+				m.First, m.FirstSecond = b.First, b.FirstSecond
+			}
+			m.ThrottledSeconds = max(m.ThrottledSeconds, b.ThrottledSeconds)
+			m.Refused += b.Refused
+		}
+	}
+	var out []BudgetThrottles
+	for _, b := range merged {
+		out = append(out, *b)
+	}
+	slices.SortFunc(out, byFirstRefusal)
 	return out
 }
 

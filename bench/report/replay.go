@@ -40,4 +40,7 @@ func (p *printer) replay(r *capacity.Replay) {
 			strings.Join(spans, ", "), fmt.Sprintf("%.1f%%", 100*pt.Refused)})
 	}
 	p.table("llllll", []string{"Target", "Partition", "Hot keys", "Side", "Seconds refused", "Units refused"}, rows)
+	if r.Isolations > 0 {
+		p.f("Hot partition key values isolated on partitions of their own after their partition stayed hot (split for heat), as the emulated limits isolate them: %d.\n\n", r.Isolations)
+	}
 }

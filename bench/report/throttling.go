@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -70,19 +71,46 @@ func (p *printer) throttling(out bench.Outcome) {
 			strconv.FormatInt(pt.Unprocessed, 10), strconv.FormatInt(pt.Cancelled, 10), p99(pt.Pattern)})
 	}
 	p.table("lrrrrrrr", []string{"Pattern", "Calls", "SDK retries", "Refused attempts", "Throttled calls", "Unprocessed items", "Cancelled tx", "p99 with retries"}, rows)
-	rows = rows[:0]
-	for _, pt := range t.Partitions {
-		rows = append(rows, []string{targetName(pt.Target), partitionName(pt), code(strings.Join(pt.Keys, ", ")), pt.Side,
-			fmt.Sprintf("%.1f s", pt.FirstSecond), strconv.Itoa(pt.ThrottledSeconds),
-			fmt.Sprintf("%s of %s", figure.Units(pt.HeldUnits), figure.Units(pt.Limit)),
-			fmt.Sprintf("%s / %s (%s)", decimal1(pt.ForecastRate), decimal1(pt.MeasuredRate), diff(pt.MeasuredRate, pt.ForecastRate)),
-			fmt.Sprintf("%.1f%% / %.1f%%", 100*pt.ForecastShare, 100*pt.Share)})
-	}
-	p.f("Partitions that refused, by first refusal (seconds from the emulator's first call). *Held* is the units a second it served in the seconds it refused, against its limit. *Rate* is the mix's requests per second at which the model puts this partition at its limit (its demand per request, throttled calls' included), then the rate its held units stand for. *Share* is the model's share refused at the run's %s requests/s, then the share of the calls that reached the partition in the seconds it refused and ended throttled.\n\n", decimal1(t.Rate))
-	p.table("llllrrrrr", []string{"Target", "Partition", "Busiest keys", "Side", "First refusal", "Seconds refused", "Held units/s", "Rate: forecast / measured", "Share: forecast / measured"}, rows)
+	p.refusers(t)
 	if t.Isolations > 0 {
 		p.f("%d partition key values were isolated on partitions of their own after their partition stayed hot (split for heat).\n\n", t.Isolations)
 	}
+}
+
+// refusers writes the partitions and budgets that refused, in one table
+// by first refusal.
+func (p *printer) refusers(t *emulate.Throttling) {
+	type row struct {
+		first time.Time
+		cells []string
+	}
+	var rows []row
+	for _, pt := range t.Partitions {
+		rows = append(rows, row{pt.First, []string{targetName(pt.Target), partitionName(pt), code(strings.Join(pt.Keys, ", ")), pt.Side,
+			fmt.Sprintf("%.1f s", pt.FirstSecond), strconv.Itoa(pt.ThrottledSeconds),
+			fmt.Sprintf("%s of %s", figure.Units(pt.HeldUnits), figure.Units(pt.Limit)),
+			fmt.Sprintf("%s / %s (%s)", decimal1(pt.ForecastRate), decimal1(pt.MeasuredRate), diff(pt.MeasuredRate, pt.ForecastRate)),
+			fmt.Sprintf("%.1f%% / %.1f%%", 100*pt.ForecastShare, 100*pt.Share)}})
+	}
+	for _, b := range t.Budgets {
+		rows = append(rows, row{b.First, []string{targetName(b.Target), "budget (" + b.Budget + ")", "—", b.Side,
+			fmt.Sprintf("%.1f s", b.FirstSecond), strconv.Itoa(b.ThrottledSeconds), "—", "—", "—"}})
+	}
+	slices.SortStableFunc(rows, func(a, b row) int { return a.first.Compare(b.first) })
+	cells := make([][]string, len(rows))
+	for i, r := range rows {
+		cells[i] = r.cells
+	}
+	what := "Partitions"
+	if len(t.Budgets) > 0 {
+		what = "Partitions and budgets"
+	}
+	p.f("%s that refused, by first refusal (seconds from the emulator's first call). *Held* is the units a second it served in the seconds it refused, against its limit. *Rate* is the mix's requests per second at which the model puts this partition at its limit (its demand per request, throttled calls' included), then the rate its held units stand for. *Share* is the model's share refused at the run's %s requests/s, then the share of the calls that reached the partition in the seconds it refused and ended throttled.", what, decimal1(t.Rate))
+	if len(t.Budgets) > 0 {
+		p.f(" A *budget* refused before any partition was asked: the table's or index's provisioned throughput, an on-demand one's warm throughput (as it has grown), or the account's table quota; the capacity section gives the rate at which the mix reaches each.")
+	}
+	p.f("\n\n")
+	p.table("llllrrrrr", []string{"Target", "Partition", "Busiest keys", "Side", "First refusal", "Seconds refused", "Held units/s", "Rate: forecast / measured", "Share: forecast / measured"}, cells)
 }
 
 // p99s gives each pattern's p99 with the caller's retries, as the

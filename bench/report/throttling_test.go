@@ -20,9 +20,10 @@ import (
 // throttledSample is the sample's mix with a plain write added (AP-08,
 // which the SDK retries when throttled) run under DynamoDB's limits at
 // scale 0.01 (30 RCU/s and 10 WCU/s a partition): the write side of the
-// table's partition 3, which holds the hottest key CLIENT#1, refuses in
-// seconds 1 and 2. AP-08 is retried 11 times and 3 of its calls give up;
-// 4 AP-03 transactions are cancelled (the SDK does not retry those).
+// table's partition 3, which holds the hottest key CLIENT#1, refuses
+// AP-08 14 times in seconds 1 and 2, and the table's warm throughput
+// refuses AP-03 4 times. AP-08 is retried 11 times and 3 of its calls give
+// up; 4 AP-03 transactions are cancelled (the SDK does not retry those).
 //
 // Calls by i (every 50 ms from t0): AP-06 at i%5 of 0 and 3, AP-08 at 1,
 // AP-03 at 2, AP-07 at 4; second s holds i from 20s-1 to 20s+18.
@@ -56,8 +57,10 @@ func throttledSample() bench.Outcome {
 		},
 		Partitions: []emulate.PartitionThrottles{{Target: designs.MainTable, Partition: 3, Keys: []string{"CLIENT#1", "CLIENT#4", "CLIENT#2"},
 			Side: "write", Limit: 10, First: t0.Add(1250 * time.Millisecond), FirstSecond: 1.2, ThrottledSeconds: 2,
-			Refused: 18, Calls: 18, Throttled: 7, HeldUnits: 10.4, DemandPerRequest: demand,
+			Refused: 14, Calls: 18, Throttled: 7, HeldUnits: 10.4, DemandPerRequest: demand,
 			ForecastRate: 10 / demand, MeasuredRate: 10.4 / demand, Share: 7.0 / 12, ForecastShare: 1 - 10/demand/20}},
+		Budgets: []emulate.BudgetThrottles{{Target: designs.MainTable, Budget: emulate.BudgetWarm, Side: "write",
+			First: t0.Add(1350 * time.Millisecond), FirstSecond: 1.4, ThrottledSeconds: 2, Refused: 4}},
 		Keys: []emulate.KeySecond{
 			{Target: designs.MainTable, Key: "CLIENT#1", Second: t0.Add(time.Second), Refused: 7},
 			{Target: designs.MainTable, Key: "CLIENT#4", Second: t0.Add(time.Second), Refused: 1}, // not among the hot keys
@@ -105,8 +108,9 @@ func TestThrottledRunReportsWhatTheEmulatorRefused(t *testing.T) {
 		"7 of 60 calls ended throttled (11.7%); SDK retries: 11; attempts refused: 18; 4 transactions were cancelled for throttling.",
 		"| AP-03 | 12 | 0 | 4 | 4 (33.3%) | 0 | 4 | 7.00ms |",
 		"| AP-08 | 12 | 11 | 14 | 3 (25.0%) | 0 | 0 | 75.00ms |",
-		"| table | 3 | `CLIENT#1, CLIENT#4, CLIENT#2` | write | 1.2 s | 2 | 10.4 of 10 | 5.7 / 5.9 (+4%) | 71.4% / 58.3% |",
-		"at the run's 20.0 requests/s")
+		"| table | 3 | `CLIENT#1, CLIENT#4, CLIENT#2` | write | 1.2 s | 2 | 10.4 of 10 | 5.7 / 5.9 (+4%) | 71.4% / 58.3% |\n"+
+			"| table | budget (warm throughput) | — | write | 1.4 s | 2 | — | — | — |",
+		"Partitions and budgets that refused", "at the run's 20.0 requests/s")
 	lacks(t, SummaryFile, sum, "| AP-06 | 24 |", "| AP-07 | 12 |") // nothing refused: no row
 	contains(t, SummaryFile, sum, "## Transaction conflicts, emulated\n\n",
 		"3 item-level conflicts; 2 transactions cancelled for a conflict.",
@@ -128,7 +132,7 @@ func TestThrottledRunReportsWhatTheEmulatorRefused(t *testing.T) {
 
 	m := metricsOf(t, f[MetricsFile])
 	th, _ := m["throttling"].(map[string]any)
-	if th == nil || th["scale"] != 0.01 || th["billing"] != "on-demand" || len(th["partitions"].([]any)) != 1 || len(th["keys"].([]any)) != 3 {
+	if th == nil || th["scale"] != 0.01 || th["billing"] != "on-demand" || len(th["partitions"].([]any)) != 1 || len(th["budgets"].([]any)) != 1 || len(th["keys"].([]any)) != 3 {
 		t.Errorf("metrics.json: throttling %v", m["throttling"])
 	}
 	if lim, _ := m["limits"].(string); !strings.Contains(lim, "scale 0.01") {
