@@ -66,7 +66,7 @@ func (m Model) Analyze(l *Ledger) Report {
 		Requests:     run.requests,
 		MeasuredRate: run.rate,
 		TargetRate:   m.TargetRate,
-		Rules:        rules(),
+		Rules:        Rules(),
 		Scale:        run.scale(),
 	}
 	r.PartitionLimit = run.partitionLimitText()

@@ -215,10 +215,12 @@ type Cost struct {
 }
 
 // Rule is one rule or number the model applied (Value and Unit when it
-// has one), what it rests on (Basis: "documented" by an AWS page,
-// "measured" on real DynamoDB by a public capture, or "inferred" where the
-// public record is silent) and its source.
+// has one), named by ID where a figure's Source cites it, what it rests
+// on (Basis: "documented" by an AWS page, "measured" on real DynamoDB by a
+// public capture, or "inferred" where the public record is silent) and
+// its source.
 type Rule struct {
+	ID     string  `json:"id"`
 	Name   string  `json:"name"`
 	Value  float64 `json:"value,omitempty"`
 	Unit   string  `json:"unit,omitempty"`

@@ -156,8 +156,8 @@ func sampleCapacity() capacity.Report {
 		Warm: &capacity.WarmCeiling{Target: designs.MainTable, Side: "WRU", Limit: "4,000 WRU/s warm throughput of a new on-demand table",
 			ReadUnits: 12000, WriteUnits: 4000, Rate: 1600, Factor: 80, GrowTo: 9000, Doublings: 3, GrowSeconds: 5400},
 		Rules: []capacity.Rule{
-			{Name: "write unit", Value: 1024, Unit: "bytes", Basis: "documented", Source: "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/read-write-operations.html"},
-			{Name: "growth counted in doublings from the warm throughput", Basis: "inferred", Source: "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/warm-throughput.html"},
+			{ID: "write-unit", Name: "write unit", Value: 1024, Unit: "bytes", Basis: "documented", Source: "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/read-write-operations.html"},
+			{ID: "growth-doublings", Name: "growth counted in doublings from the warm throughput", Basis: "inferred", Source: "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/warm-throughput.html"},
 		},
 		Disagreements: []capacity.Disagreement{{PatternOp: capacity.PatternOp{Pattern: "AP-03", Op: designs.TransactWriteItems}, Target: designs.MainTable,
 			Calls: 15, Differing: 15, Units: 150, LocalUnits: 75, ExampleUnits: 10, ExampleLocal: 5}},

@@ -315,11 +315,11 @@ func (p *printer) rules(ls []capacity.Rule) {
 		if src == "" {
 			src = "the model"
 		}
-		rows = append(rows, []string{l.Name, v, basis, src})
+		rows = append(rows, []string{code(l.ID), l.Name, v, basis, src})
 	}
 	p.f("### Rules and limits used\n\n")
 	p.f("Each figure above rests on these: documented by AWS, measured on real DynamoDB by a public capture, or inferred where the public record says nothing (a figure resting on an inferred rule says so).\n\n")
-	p.table("llll", []string{"Rule", "Value", "Basis", "Source"}, rows)
+	p.table("lllll", []string{"Id", "Rule", "Value", "Basis", "Source"}, rows)
 }
 
 func (p *printer) targets(ts []capacity.TargetUsage) {
