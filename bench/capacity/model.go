@@ -84,7 +84,8 @@ func (m Model) Analyze(l *Ledger) Report {
 	r.Growth = run.growth()
 	r.Cost = run.cost()
 	r.Patterns, r.Disagreements = run.patterns()
-	r.Findings = findings(r)
+	run.cite(&r)
+	r.Findings = Findings(r)
 	return r
 }
 

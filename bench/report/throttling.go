@@ -78,10 +78,11 @@ func (p *printer) throttling(out bench.Outcome) {
 			fmt.Sprintf("%s / %s (%s)", decimal1(pt.ForecastRate), decimal1(pt.MeasuredRate), diff(pt.MeasuredRate, pt.ForecastRate)),
 			fmt.Sprintf("%.1f%% / %.1f%%", 100*pt.ForecastShare, 100*pt.Share)})
 	}
-	p.f("Partitions that refused, by first refusal (seconds from the emulator's first call). *Held* is the units a second it served in the seconds it refused, against its limit. *Rate* is the mix's requests per second at which the model puts this partition at its limit (its demand per request, throttled calls' included), then the rate its held units stand for. *Share* is the model's share refused at the run's %s requests/s, then the share of the calls that reached the partition in the seconds it refused and ended throttled.\n\n", decimal1(t.Rate))
+	p.f("Partitions that refused, by first refusal (seconds from the emulator's first call). *Held* is the units a second it served in the seconds it refused, against its limit. *Rate* is the mix's requests per second at which the model puts this partition at its limit (its demand per request, throttled calls' included), then the rate its held units stand for. *Share* is the model's share refused at the run's %s requests/s, then the share of the calls that reached the partition in the seconds it refused and ended throttled. For real DynamoDB, both forecasts rest on where the emulator placed the keys%s.\n\n", decimal1(t.Rate), mark(partitionForecast(t.Billing)))
 	p.table("llllrrrrr", []string{"Target", "Partition", "Busiest keys", "Side", "First refusal", "Seconds refused", "Held units/s", "Rate: forecast / measured", "Share: forecast / measured"}, rows)
 	if t.Isolations > 0 {
-		p.f("%d partition key values were isolated on partitions of their own after their partition stayed hot (split for heat).\n\n", t.Isolations)
+		p.f("%d partition key values were isolated on partitions of their own after their partition stayed at %.0f%% or more of a limit for %s (split for heat)%s.\n\n",
+			t.Isolations, 100*throughput.HotShare, seconds(throughput.DefaultIsolateAfter.Seconds()), mark(splitForHeat()))
 	}
 }
 
