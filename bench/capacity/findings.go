@@ -4,8 +4,10 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
+	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/figure"
 )
@@ -14,74 +16,109 @@ import (
 // lists the rest.
 const maxGrowthFindings = 3
 
-// findings turns a report into one sentence per finding, for people:
-// each names the target, the key, the limit with its number, and a rate.
-func findings(r Report) []string {
-	var out []string
+// Findings turns a report into one sentence per finding, for people:
+// each names the target, the key, the limit with its number, and a rate,
+// and says what every figure beyond the run's own rests on (claim).
+func Findings(r Report) []string {
+	out, _ := findings(r)
+	return out
+}
+
+// findings is Findings, and what its claims got wrong, for the specs.
+func findings(r Report) (out, bad []string) {
+	add := func(cs ...*claim) {
+		for _, c := range cs {
+			if c != nil {
+				out, bad = append(out, c.done()), append(bad, c.bad...)
+			}
+		}
+	}
 	seen := map[string]bool{}
 	for _, h := range r.Hot {
 		if seen[h.Target] || h.Score == 0 {
 			continue
 		}
 		seen[h.Target] = true
-		s := fmt.Sprintf("The hottest partition key of %s is %q (%.0f%% of its 3×WCU+RCU weight, mostly %s), peaking at %s RCU/s and %s WCU/s",
-			targetName(h.Target), h.Key, 100*h.Share, h.Pattern, figure.Units(h.PeakRCU), figure.Units(h.PeakWCU))
-		if h.ThrottleRate > 0 {
-			s += fmt.Sprintf("; its partition reaches %s at %s requests/s of this mix", r.PartitionLimit, figure.Units(h.ThrottleRate))
-		}
-		out = append(out, s+".")
+		add(hotFinding(r, h))
 	}
 	if c := r.Ceiling; c != nil {
-		where := place(c.Target, c.Key)
-		s := fmt.Sprintf("The first limit this mix reaches is %s on %s, at %s requests/s (%s× the measured %s requests/s)",
-			c.Limit, where, figure.Units(c.Rate), figure.Units(c.Factor), figure.Units(r.MeasuredRate))
-		if c.Pattern != "" {
-			s += fmt.Sprintf(", driven mostly by %s", c.Pattern)
-		}
-		if c.BackPressure {
-			s += ", and a GSI that cannot absorb its writes throttles the base table's writes too"
-		}
-		if c.Splittable {
-			s += "; adaptive capacity may move this key's busiest items to partitions of their own over time, which helps traffic spread over many items but never lifts one item above the limit"
-		}
-		if sh := c.Sharing; sh != nil {
-			s += ". " + sharingText(sh)
-		}
-		out = append(out, s+".")
+		add(ceilingFinding(r, c))
 	}
 	if w := r.Warm; w != nil {
-		out = append(out, warmFinding(w))
+		add(warmFinding(w))
 	}
 	if f := r.Forecast; f != nil {
-		out = append(out, forecastFinding(r, f)...)
+		add(forecastFinding(r, f)...)
 	}
 	told := map[string]int{}
 	for _, g := range r.Growth {
-		if s := growthFinding(r, g); s != "" && told[g.Kind] < maxGrowthFindings {
+		if c := growthFinding(r, g); c != nil && told[g.Kind] < maxGrowthFindings {
 			told[g.Kind]++
-			out = append(out, s)
+			add(c)
 		}
 	}
-	out = append(out, fmt.Sprintf("This mix costs $%.4f per million requests on demand and $%.4f provisioned at %.0f%% utilisation (%s %s table prices of %s).",
-		r.Cost.OnDemand, r.Cost.Provisioned, 100*r.Cost.Utilization, r.Cost.Region, r.Cost.TableClass, r.Cost.PriceDate))
+	add(costFinding(r.Cost))
 	for _, p := range r.Patterns {
-		if s := filterFinding(p); s != "" {
-			out = append(out, s)
-		}
+		add(filterFinding(p))
 	}
 	for _, d := range r.Disagreements {
-		out = append(out, fmt.Sprintf("DynamoDB Local reported %s capacity units for %s (%s) on %s where AWS's rules give %s (%d of %d calls differ).",
-			figure.Units(d.ExampleLocal), d.Pattern, d.Op, targetName(d.Target), figure.Units(d.ExampleUnits), d.Differing, d.Calls))
+		add(new(claim).say("DynamoDB Local reported %s capacity units for %s (%s) on %s where AWS's rules give %s (%s of %s calls differ)",
+			ran(figure.Units(d.ExampleLocal)), name(d.Pattern), name(d.Op), name(targetName(d.Target)), ran(figure.Units(d.ExampleUnits)),
+			ran(strconv.FormatInt(d.Differing, 10)), ran(strconv.FormatInt(d.Calls, 10))))
 	}
-	return out
+	return out, bad
+}
+
+// forecastOr says whose a figure is: real DynamoDB's only when AWS's pages
+// state every rule it applies, else the model's forecast.
+func forecastOr(src *Source) name {
+	if src.Documented() {
+		return "on real DynamoDB"
+	}
+	return "forecast"
+}
+
+// hotFinding describes a target's hottest key and where its partition
+// reaches its limit.
+func hotFinding(r Report, h HotKey) *claim {
+	c := new(claim).say("The hottest partition key of %s is %q (%s of its %s weight",
+		name(targetName(h.Target)), name(h.Key), ran(percent(h.Share)), cited(Cite("hot-key-rank"), "3×WCU+RCU")).mark().
+		say(", mostly %s), peaking at %s RCU/s and %s WCU/s", name(h.Pattern), ran(figure.Units(h.PeakRCU)), ran(figure.Units(h.PeakWCU)))
+	if h.ThrottleRate > 0 {
+		src := h.ThrottleRateSource
+		c.say("; its partition, with every key this run placed there, reaches %s at %s requests/s of this mix (%s)",
+			cited(src, r.PartitionLimit), cited(src, figure.Units(h.ThrottleRate)), forecastOr(src))
+	}
+	return c
+}
+
+// ceilingFinding describes the first limit the mix reaches.
+func ceilingFinding(r Report, c *Ceiling) *claim {
+	cl := new(claim).say("The first limit this mix reaches (%s) is %s on %s, at %s requests/s (%s× the measured %s requests/s)",
+		forecastOr(c.Source), cited(c.Source, c.Limit), name(place(c.Target, c.Key)), cited(c.Source, figure.Units(c.Rate)),
+		cited(c.Source, figure.Units(c.Factor)), ran(figure.Units(r.MeasuredRate)))
+	if c.Pattern != "" {
+		cl.say(", driven mostly by %s", name(c.Pattern))
+	}
+	if c.BackPressure {
+		cl.say(", and a GSI that cannot absorb its writes throttles the base table's writes too")
+	}
+	if c.Splittable {
+		cl.say("; adaptive capacity may move this key's busiest items to partitions of their own over time, which helps traffic spread over many items but never lifts one item above the limit")
+	}
+	cl.mark()
+	if sh := c.Sharing; sh != nil && sh.HotKeys > 1 {
+		sharingText(cl, sh)
+	}
+	return cl
 }
 
 // filterFinding describes what a pattern's filtered or counting calls paid
 // for beyond what they returned.
-func filterFinding(p PatternUsage) string {
+func filterFinding(p PatternUsage) *claim {
 	calls := p.Evaluating()
 	if calls == 0 {
-		return ""
+		return nil
 	}
 	what := "filters"
 	switch {
@@ -90,48 +127,46 @@ func filterFinding(p PatternUsage) string {
 	case p.Counted > 0:
 		what = "counts (Select=COUNT)"
 	}
-	s := fmt.Sprintf("%s %s: DynamoDB charges every item it evaluates, so its %s %s calls paid for %s items",
-		p.Pattern, what, figure.Thousands(calls), p.Op, figure.Thousands(p.Evaluated))
+	c := new(claim).say("%s %s: DynamoDB charges every item it evaluates, so its %s %s calls paid for %s items",
+		name(p.Pattern), name(what), ran(figure.Thousands(calls)), name(p.Op), cited(Cite("filter-charge"), figure.Thousands(p.Evaluated)))
 	if p.Counted == 0 && p.Evaluated > 0 {
-		s += fmt.Sprintf(" and returned %s (%.0f%%)", figure.Thousands(p.Returned), 100*float64(p.Returned)/float64(p.Evaluated))
+		c.say(" and returned %s (%s)", ran(figure.Thousands(p.Returned)), ran(percent(float64(p.Returned)/float64(p.Evaluated))))
 	}
-	s += fmt.Sprintf(", %s RCU a call", figure.Units(p.RCU/float64(max(1, p.Calls))))
+	c.say(", %s RCU a call", ran(figure.Units(p.RCU/float64(max(1, p.Calls))))).mark()
 	if p.LocalCharged > 0 {
-		s += fmt.Sprintf("; %s of them are charged at DynamoDB Local's own figure, as the items they evaluated were not known", figure.Thousands(p.LocalCharged))
+		c.say("; %s of them are charged at DynamoDB Local's own figure, as the items they evaluated were not known", ran(figure.Thousands(p.LocalCharged)))
 	}
-	return s + "."
+	return c
 }
 
 // forecastFinding describes the target rate's outcome.
-func forecastFinding(r Report, f *Forecast) []string {
+func forecastFinding(r Report, f *Forecast) []*claim {
 	if len(f.Over) == 0 {
-		return []string{fmt.Sprintf("At the target %s requests/s no partition key, table or index reaches its limit.", figure.Units(f.Rate))}
+		return []*claim{new(claim).say("At the target %s requests/s no partition key, table or index reaches its limit (%s)",
+			ran(figure.Units(f.Rate)), forecastOr(f.Source)).rests(f.Source)}
 	}
 	worst := f.Over[0]
-	where := place(worst.Target, worst.Key)
-	out := []string{fmt.Sprintf("At the target %s requests/s about %.0f%% of requests would be throttled (inferred: the share over each limit is refused): %s would need %s RCU/s and %s WCU/s against %s (%.1f× its limit).",
-		figure.Units(f.Rate), 100*f.ThrottledFraction, where, figure.Units(worst.RCU), figure.Units(worst.WCU), worst.Limit, worst.Utilization)}
+	out := []*claim{new(claim).say("At the target %s requests/s about %s of requests would be throttled (forecast: the share over each limit is refused): %s would need %s RCU/s and %s WCU/s against %s (%s× its limit)",
+		ran(figure.Units(f.Rate)), cited(f.Source, percent(f.ThrottledFraction)), name(place(worst.Target, worst.Key)),
+		ran(figure.Units(worst.RCU)), ran(figure.Units(worst.WCU)), cited(f.Source, worst.Limit), cited(f.Source, fmt.Sprintf("%.1f", worst.Utilization)))}
 	if f.BurstBank > 0 {
-		s := fmt.Sprintf("Burst capacity would hold off the table-level throttling at %s requests/s for about %s if the table had left its throughput unused for the %.0f s before (a full bank; AWS keeps up to %.0f s of it, best effort)",
-			figure.Units(f.Rate), duration(f.BurstSeconds), f.BurstBank, f.BurstBank)
+		c := new(claim).say("Burst capacity would hold off the table-level throttling at %s requests/s for about %s if the table had left its throughput unused for the %s before (a full bank; AWS keeps up to %s of it, best effort)",
+			ran(figure.Units(f.Rate)), cited(f.BurstSource, duration(f.BurstSeconds)), cited(f.BurstSource, duration(f.BurstBank)), cited(f.BurstSource, duration(f.BurstBank))).mark()
 		if f.BurstAfterRunSeconds > 0 {
-			s += fmt.Sprintf(", and for about %s after running at the measured rate (inferred: the bank keeps what that rate leaves unused)", duration(f.BurstAfterRunSeconds))
+			c.say(", and for about %s after running at the measured rate (the bank keeps what that rate leaves unused)", cited(f.BurstAfterRunSource, duration(f.BurstAfterRunSeconds)))
 		} else {
-			s += "; running at the measured rate leaves nothing in the bank"
+			c.say("; running at the measured rate leaves nothing in the bank").rests(f.BurstAfterRunSource)
 		}
-		out = append(out, s+".")
+		out = append(out, c)
 	}
-	if s := replayFinding(r, f); s != "" {
-		out = append(out, s)
-	}
-	return out
+	return append(out, replayFinding(r, f))
 }
 
 // replayFinding says where the throughput engine, replaying the run's hot
 // keys at the target rate on the run's placement, refuses most.
-func replayFinding(r Report, f *Forecast) string {
+func replayFinding(r Report, f *Forecast) *claim {
 	if f.Replay == nil || len(f.Replay.Partitions) == 0 {
-		return ""
+		return nil
 	}
 	ps := slices.Clone(f.Replay.Partitions)
 	slices.SortStableFunc(ps, func(a, b ReplayedPartition) int { return cmp.Compare(b.Refused, a.Refused) })
@@ -143,55 +178,109 @@ func replayFinding(r Report, f *Forecast) string {
 		}
 		parts = append(parts, fmt.Sprintf("%s %.0f%% of its %ss, in %d of %.0f s", where, 100*p.Refused, p.Side, p.Seconds, r.Seconds))
 	}
-	return fmt.Sprintf("Replayed at the target %s requests/s through the throughput engine the emulated limits run, on this run's placement (each call as measured, %s times as many; each key on its own), the hot keys' partitions would refuse: %s.",
-		figure.Units(f.Rate), figure.Units(f.Rate/max(r.MeasuredRate, 1e-9)), strings.Join(parts, "; "))
+	return new(claim).say("Replayed at the target %s requests/s through the throughput engine the emulated limits run, on this run's placement (each call as measured, %s times as many; each key on its own), the hot keys' partitions would refuse (forecast): %s",
+		ran(figure.Units(f.Rate)), ran(figure.Units(f.Rate/max(r.MeasuredRate, 1e-9))), cited(f.ReplaySource, strings.Join(parts, "; ")))
 }
 
-// sharingText says how a key's ceiling depends on where its partition's
-// neighbours are placed, which AWS does not publish. The rate as placed
-// counts every key placed there, light ones too.
-func sharingText(sh *Sharing) string {
-	with := "alone among the hot keys"
+// maxShared bounds the shared partitions a finding names.
+const maxShared = 3
+
+// sharingText says how a key's ceiling depends on where the other hot
+// keys are placed, which AWS does not publish (the rate as placed counts
+// every key placed there, light ones too): the key alone, with the
+// others spread as likely and all together, then which hot keys share a
+// partition under this placement and what each alone would take.
+func sharingText(c *claim, sh *Sharing) {
+	with := "no other hot key"
 	if len(sh.With) > 0 {
-		with = "with " + strings.Join(sh.With, ", ")
+		with = quoted(sh.With)
 	}
-	return fmt.Sprintf("That rate is its partition's as this run placed the keys (%s, one draw: bench --placement-seed picks another): "+
-		"%s requests/s with a partition of its own, %s with the other hot keys and the light ones spread over the %d partitions as likely, %s with all %d hot keys on its partition and the light ones spread; "+
-		"placed at random, two of the %d hot keys share a partition with p = %.1f %%",
-		with, figure.Units(sh.Alone), figure.Units(sh.Expected), sh.Partitions, figure.Units(sh.Worst), sh.HotKeys, sh.HotKeys, 100*sh.Odds)
+	c.say(". That rate is its partition's as this run placed the keys, light ones included, with %s: one draw of a placement AWS does not publish (bench --placement-seed picks another)", name(with))
+	c.say(". On a partition of its own it would reach %s requests/s; with the other hot keys and the light ones spread evenly over the %s partitions, %s; with all %s hot keys on its partition and the light ones spread, %s",
+		cited(sh.Source, figure.Units(sh.Alone)), cited(sh.Source, strconv.Itoa(sh.Partitions)), cited(sh.Source, figure.Units(sh.Expected)),
+		cited(sh.Source, strconv.Itoa(sh.HotKeys)), cited(sh.Source, figure.Units(sh.Worst)))
+	if len(sh.Shared) > 0 {
+		var parts []string
+		for _, p := range sh.Shared[:min(maxShared, len(sh.Shared))] {
+			keys := make([]string, len(p.Keys))
+			for i, k := range p.Keys {
+				keys[i] = fmt.Sprintf("%q (%s)", k, figure.Units(p.Alone[i]))
+			}
+			keys[0] = fmt.Sprintf("%q (alone %s requests/s)", p.Keys[0], figure.Units(p.Alone[0]))
+			parts = append(parts, fmt.Sprintf("on partition %d, %s, together %s", p.Partition, and(keys), figure.Units(p.Rate)))
+		}
+		if n := len(sh.Shared) - maxShared; n > 0 {
+			parts = append(parts, fmt.Sprintf("and on %d more partitions", n))
+		}
+		c.say(". Under this placement the hot keys that share a partition are %s", cited(sh.Source, strings.Join(parts, "; ")))
+	}
+	switch {
+	case sh.HotKeys > sh.Partitions:
+		c.say("; with %s hot keys on %s partitions some share on any placement", cited(sh.Source, strconv.Itoa(sh.HotKeys)), cited(sh.Source, strconv.Itoa(sh.Partitions)))
+	case sh.HotKeys > 1:
+		c.say("; placed at random, two of the %s hot keys would share one of the %s partitions with p = %s",
+			cited(sh.Source, strconv.Itoa(sh.HotKeys)), cited(sh.Source, strconv.Itoa(sh.Partitions)), cited(sh.Source, fmt.Sprintf("%.1f %%", 100*sh.Odds)))
+	}
+}
+
+// quoted lists keys in quotes: "A", "B" and "C".
+func quoted(keys []string) string {
+	q := make([]string, len(keys))
+	for i, k := range keys {
+		q[i] = strconv.Quote(k)
+	}
+	return and(q)
+}
+
+// and lists words: "a", "a and b", "a, b and c".
+func and(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
 }
 
 // warmFinding describes a new on-demand table's own ceiling.
-func warmFinding(w *WarmCeiling) string {
-	whose := fmt.Sprintf("A new on-demand table serves %s RRU/s, or %s WRU/s, or a linear combination of the two (its warm throughput, and each GSI's)",
-		figure.Thousands(w.ReadUnits), figure.Thousands(w.WriteUnits))
+func warmFinding(w *WarmCeiling) *claim {
+	c := new(claim)
 	if w.Declared {
-		whose = fmt.Sprintf("The scenario's warm throughput is %s RRU/s or %s WRU/s, or a linear combination (the table's and each GSI's; inferred to combine as a new table's)",
-			figure.Thousands(w.ReadUnits), figure.Thousands(w.WriteUnits))
+		c.say("The scenario's warm throughput is %s RRU/s or %s WRU/s, or a linear combination (the table's and each GSI's)",
+			cited(w.Source, figure.Thousands(w.ReadUnits)), cited(w.Source, figure.Thousands(w.WriteUnits)))
+	} else {
+		c.say("A new on-demand table serves %s RRU/s, or %s WRU/s, or a linear combination of the two (its warm throughput)",
+			cited(w.Source, figure.Thousands(w.ReadUnits)), cited(w.Source, figure.Thousands(w.WriteUnits)))
 	}
-	s := fmt.Sprintf("%s: this mix reaches it on %s at %s requests/s (%s× the measured rate)",
-		whose, targetName(w.Target), figure.Units(w.Rate), figure.Units(w.Factor))
+	c.say(": this mix reaches it on %s at %s requests/s (%s× the measured rate)",
+		name(targetName(w.Target)), cited(w.Source, figure.Units(w.Rate)), cited(w.Source, figure.Units(w.Factor))).mark()
+	if !w.Declared && w.Target == designs.MainTable {
+		c.say("; a new GSI is taken to serve as much").rests(Cite("warm-gsi")).mark()
+	}
 	if w.GrowTo > 0 {
-		s += fmt.Sprintf("; DynamoDB may throttle traffic that more than doubles the previous peak within 30 minutes, so a ramp to %s requests/s takes %d doublings, about %s (inferred: counted from the warm throughput as the first peak)",
-			figure.Units(w.GrowTo), w.Doublings, duration(w.GrowSeconds))
+		c.say("; DynamoDB may throttle traffic that more than doubles the previous peak within %s", cited(Cite("growth-factor"), duration(ddbitem.GrowSeconds))).mark()
+		steps := "doublings"
+		if w.Doublings == 1 {
+			steps = "doubling"
+		}
+		c.say(", so a ramp to %s requests/s takes %s %s from the warm throughput, about %s at a doubling every window",
+			cited(w.GrowSource, figure.Units(w.GrowTo)), cited(w.GrowSource, strconv.Itoa(w.Doublings)), name(steps), cited(w.GrowSource, duration(w.GrowSeconds))).mark()
 	}
 	if w.DayOneRefused > 0 {
-		s += fmt.Sprintf(", and at the target rate on day one %.0f%% of those units would be refused", 100*w.DayOneRefused)
+		c.say(", and at the target rate on day one %s of those units would be refused", cited(w.RefusedSource, percent(w.DayOneRefused))).mark()
 	}
 	if !w.Declared {
-		s += "; pre-warm the table, or declare its warm throughput in the scenario (Warm) to see the ceiling it would have"
+		c.say("; pre-warm the table, or declare its warm throughput in the scenario (Warm) to see the ceiling it would have")
 	}
-	return s + "."
+	return c
 }
 
 // growthFinding describes one growing item or collection that has a limit.
-func growthFinding(r Report, g Growth) string {
+func growthFinding(r Report, g Growth) *claim {
 	if g.Kind == "index key" {
-		return fmt.Sprintf("Partition key %q of index %s gathered %s bytes during the run (%s bytes/s at %s requests/s): a GSI key has no size limit, but it keeps growing with traffic, every Query of it reads more, and all its writes land on one key.",
-			g.Key, g.Target, figure.Thousands(g.Added), figure.Units(g.BytesPerSecond), figure.Units(r.MeasuredRate))
+		return new(claim).say("Partition key %q of index %s gathered %s bytes during the run (%s bytes/s at %s requests/s): a GSI key has no size limit, but it keeps growing with traffic, every Query of it reads more, and all its writes land on one key",
+			name(g.Key), name(g.Target), ran(figure.Thousands(g.Added)), ran(figure.Units(g.BytesPerSecond)), ran(figure.Units(r.MeasuredRate)))
 	}
 	if g.Limit == 0 || g.SecondsToLimit == 0 {
-		return ""
+		return nil
 	}
 	what, limit := fmt.Sprintf("Item %q", g.Key), "400 KB item limit"
 	if g.Sort != "" {
@@ -200,12 +289,21 @@ func growthFinding(r Report, g Growth) string {
 	if g.Kind == "collection" {
 		what, limit = fmt.Sprintf("The item collection of partition key %q", g.Key), "10 GB LSI item-collection limit"
 	}
-	s := fmt.Sprintf("%s grew by %s bytes during the run to %s bytes (%s bytes/s at %s requests/s): it reaches the %s in %s",
-		what, figure.Thousands(g.Added), figure.Thousands(g.Bytes), figure.Units(g.BytesPerSecond), figure.Units(r.MeasuredRate), limit, duration(g.SecondsToLimit))
+	c := new(claim).say("%s grew by %s bytes during the run to %s bytes (%s bytes/s at %s requests/s): growing so, it would reach the %s in %s",
+		name(what), ran(figure.Thousands(g.Added)), ran(figure.Thousands(g.Bytes)), ran(figure.Units(g.BytesPerSecond)), ran(figure.Units(r.MeasuredRate)),
+		cited(g.Source, limit), cited(g.Source, duration(g.SecondsToLimit)))
 	if g.SecondsAtTarget > 0 {
-		s += fmt.Sprintf(", or %s at the target %s requests/s", duration(g.SecondsAtTarget), figure.Units(r.TargetRate))
+		c.say(", or %s at the target %s requests/s", cited(g.Source, duration(g.SecondsAtTarget)), ran(figure.Units(r.TargetRate)))
 	}
-	return s + "."
+	return c.say(" (forecast)")
+}
+
+// costFinding prices the mix.
+func costFinding(c Cost) *claim {
+	prices := Cite("prices")
+	return new(claim).say("This mix costs %s per million requests on demand (%s)",
+		cited(prices, fmt.Sprintf("$%.4f", c.OnDemand)), cited(prices, fmt.Sprintf("%s %s table prices of %s", c.Region, c.TableClass, c.PriceDate))).mark().
+		say(" and %s provisioned at %s utilisation", cited(prices, fmt.Sprintf("$%.4f", c.Provisioned)), cited(c.UtilizationSource, percent(c.Utilization)))
 }
 
 // place names a partition key of a target, or the whole target.
@@ -226,6 +324,9 @@ func targetName(t string) string {
 	}
 	return "index " + t
 }
+
+// percent renders a share as a whole percentage.
+func percent(share float64) string { return fmt.Sprintf("%.0f%%", 100*share) }
 
 // duration renders seconds as the largest sensible unit.
 func duration(s float64) string {

@@ -66,7 +66,7 @@ func (m Model) Analyze(l *Ledger) Report {
 		Requests:     run.requests,
 		MeasuredRate: run.rate,
 		TargetRate:   m.TargetRate,
-		Rules:        rules(),
+		Rules:        Rules(),
 		Scale:        run.scale(),
 	}
 	r.PartitionLimit = run.partitionLimitText()
@@ -84,7 +84,8 @@ func (m Model) Analyze(l *Ledger) Report {
 	r.Growth = run.growth()
 	r.Cost = run.cost()
 	r.Patterns, r.Disagreements = run.patterns()
-	r.Findings = findings(r)
+	run.cite(&r)
+	r.Findings = Findings(r)
 	return r
 }
 

@@ -204,7 +204,7 @@ func TestWarmThroughputCeiling(t *testing.T) {
 		c.Sharing.Partitions != 4 || c.Sharing.HotKeys != 10 || c.Sharing.Odds != 1 || c.Rate >= 4000 || len(c.Sharing.With) == 0 {
 		t.Errorf("Analyze().Ceiling = %+v (%+v), want the partition with the most keys at %.0f requests/s, before the warm 4,000", c, c.Sharing, want)
 	}
-	if !strings.Contains(strings.Join(r.Findings, "\n"), "or a linear combination of the two (its warm throughput, and each GSI's): this mix reaches it on the table at 4,000 requests/s") {
+	if !strings.Contains(strings.Join(r.Findings, "\n"), "or a linear combination of the two (its warm throughput): this mix reaches it on the table at 4,000 requests/s (400× the measured rate) [documented: warm-reads, warm-writes, warm-combination]; a new GSI is taken to serve as much [inferred: warm-gsi]") {
 		t.Errorf("Analyze().Findings = %q, want the warm ceiling named", r.Findings)
 	}
 
@@ -336,7 +336,7 @@ func TestReportIsJSONWithFindings(t *testing.T) {
 	}
 	all := strings.Join(r.Findings, "\n")
 	for _, want := range []string{
-		`The first limit this mix reaches is 3,000 RCU/s or 1,000 WCU/s per partition on partition key "HOT" of the table, at 1,000 requests/s (100× the measured 10 requests/s), driven mostly by AP-01.`,
+		`The first limit this mix reaches (forecast) is 3,000 RCU/s or 1,000 WCU/s per partition on partition key "HOT" of the table, at 1,000 requests/s (100× the measured 10 requests/s), driven mostly by AP-01 [inferred: partitions-on-demand, placement, hot-keys, light-keys].`,
 		`At the target 5,000 requests/s about 80% of requests would be throttled`,
 	} {
 		if !strings.Contains(all, want) {
@@ -425,5 +425,41 @@ func TestHotKeysThatShareAPartition(t *testing.T) {
 		!near(sh.Worst, 1000/1.2) || sh.HotKeys != 3 || sh.Partitions != 4 || !near(sh.Odds, 0.625) ||
 		len(sh.With) != 1 || sh.With[0] != "B" {
 		t.Errorf("Sharing = %+v (rate %g)", sh, c.Rate)
+	}
+	// The placement shares one partition: A and B, each alone at its own
+	// rate, together at A's ceiling. C alone on its own is not listed.
+	if len(sh.Shared) != 1 || sh.Shared[0].Partition != 0 || !slices.Equal(sh.Shared[0].Keys, []string{"A", "B"}) ||
+		!near(sh.Shared[0].Alone[0], 1000/0.6) || !near(sh.Shared[0].Alone[1], 1000/0.4) || !near(sh.Shared[0].Rate, 1000) {
+		t.Errorf("Sharing.Shared = %+v, want A and B on partition 0", sh.Shared)
+	}
+}
+
+// On a new table's four partitions ten hot keys always share: the
+// findings say so and name the keys each partition holds under this
+// placement, with the rate each would reach alone, instead of odds of
+// 100 %.
+func TestOddsNameTheKeysThatShare(t *testing.T) {
+	var calls []Observation
+	for i := range 100 {
+		calls = append(calls, Observation{Pattern: "AP-01", Op: designs.PutItem, Writes: []Write{{After: sized(fmt.Sprintf("K%d", i), "A", 900)}}})
+	}
+	r := analyze(Model{Schema: schema, Duration: 10 * time.Second}, calls...)
+	sh := r.Ceiling.Sharing
+	all := strings.Join(r.Findings, "\n")
+	if strings.Contains(all, "p = 100") || !strings.Contains(all, "with 10 hot keys on 4 partitions some share on any placement") {
+		t.Errorf("Findings = %s\nwant no odds of 100 %%, and ten hot keys on four partitions said to share", all)
+	}
+	if len(sh.Shared) < 2 {
+		t.Fatalf("Sharing.Shared = %+v, want the partitions that hold two hot keys or more", sh.Shared)
+	}
+	for _, p := range sh.Shared {
+		for i, k := range p.Keys {
+			if got := throughput.Placement(k, 4, 0); got != p.Partition || !near(p.Alone[i], 100000) {
+				t.Errorf("Shared partition %d lists %q (placed on %d), alone at %g; want it placed there, alone at 100,000 requests/s", p.Partition, k, got, p.Alone[i])
+			}
+		}
+		if want := fmt.Sprintf("on partition %d, %q (alone 100,000 requests/s)", p.Partition, p.Keys[0]); !strings.Contains(all, want) || !strings.Contains(all, fmt.Sprintf("%q (100,000)", p.Keys[1])) {
+			t.Errorf("Findings lack %q:\n%s", want, all)
+		}
 	}
 }

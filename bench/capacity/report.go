@@ -22,6 +22,7 @@ type Report struct {
 	Warm          *WarmCeiling   `json:"warm_ceiling,omitempty"`
 	Forecast      *Forecast      `json:"forecast,omitempty"`
 	Replay        *Replay        `json:"replay,omitempty"`
+	ReplaySource  *Source        `json:"replay_source,omitempty"`
 	Growth        []Growth       `json:"growth"`
 	Cost          Cost           `json:"cost"`
 	Patterns      []PatternUsage `json:"patterns"`
@@ -60,8 +61,10 @@ type TargetUsage struct {
 // HotKey is one of the busiest partition key values of a target, ranked as
 // CloudWatch Contributor Insights ranks them (Score = 3 × WCU + RCU over the
 // run; Share of the target's score). ThrottleRate is the request rate of
-// the mix at which its partition reaches the per-partition limit (on an
-// LSI, the table partition it shares). Series is its traffic per second.
+// the mix at which its partition, with the hot keys the run placed there,
+// reaches the per-partition limit (on an LSI, the table partition it
+// shares): a forecast, ThrottleRateSource says on what. Series is its
+// traffic per second.
 type HotKey struct {
 	Target       string            `json:"target"`
 	Key          string            `json:"key"`
@@ -73,6 +76,8 @@ type HotKey struct {
 	PeakWCU      float64           `json:"peak_wcu"`
 	Pattern      designs.PatternID `json:"pattern"` // the pattern that weighs most on it
 	ThrottleRate float64           `json:"throttle_rate,omitempty"`
+	// ThrottleRateSource is what ThrottleRate rests on.
+	ThrottleRateSource *Source `json:"throttle_rate_source,omitempty"`
 	// OneItem is set when all the key's traffic on Target went to one item
 	// (every key of a target without a sort key is one item): adaptive
 	// capacity may give that item a partition of its own but cannot split
@@ -91,7 +96,8 @@ type Point struct {
 
 // Ceiling is the first limit the mix reaches as its rate grows: a
 // partition key (Key set) or a whole table or index (Key empty), at Rate
-// requests per second, Factor times the measured rate.
+// requests per second, Factor times the measured rate; Source says what
+// Rate rests on.
 type Ceiling struct {
 	Target  string            `json:"target"`
 	Key     string            `json:"key,omitempty"`
@@ -111,6 +117,7 @@ type Ceiling struct {
 	// keys spread as likely, with the hot keys together, and on the
 	// partition the run placed it on (Rate), with the odds of sharing.
 	Sharing *Sharing `json:"sharing,omitempty"`
+	Source  *Source  `json:"source,omitempty"`
 }
 
 // WarmCeiling is where a new on-demand table first throttles: the warm
@@ -123,7 +130,8 @@ type Ceiling struct {
 // Rate, else the first steady ceiling) after Doublings doublings, about
 // GrowSeconds (counting the warm throughput as the first peak). At the
 // target rate, DayOneRefused of the units on the side that binds would be
-// refused before the table grows.
+// refused before the table grows. Source says what the limit and Rate
+// rest on, GrowSource the growth, RefusedSource DayOneRefused.
 type WarmCeiling struct {
 	Target        string  `json:"target"`
 	Limit         string  `json:"limit"`
@@ -137,6 +145,9 @@ type WarmCeiling struct {
 	Doublings     int     `json:"doublings,omitempty"`
 	GrowSeconds   float64 `json:"grow_seconds,omitempty"`
 	DayOneRefused float64 `json:"day_one_refused,omitempty"`
+	Source        *Source `json:"source,omitempty"`
+	GrowSource    *Source `json:"grow_source,omitempty"`
+	RefusedSource *Source `json:"day_one_refused_source,omitempty"`
 }
 
 // Forecast is the model's prediction at the target rate: the fraction of
@@ -146,7 +157,8 @@ type WarmCeiling struct {
 // throughput unused: idle before the burst), BurstAfterRunSeconds how long
 // when the bank holds what the measured rate left unused for that long.
 // Burst never lifts a partition over its own limit, and AWS does not
-// guarantee it.
+// guarantee it. Source says what ThrottledFraction and Over rest on,
+// BurstSource, BurstAfterRunSource and ReplaySource the others.
 type Forecast struct {
 	Rate                 float64    `json:"rate"`
 	ThrottledFraction    float64    `json:"throttled_fraction"`
@@ -157,7 +169,11 @@ type Forecast struct {
 	// Replay is the run's hot keys replayed through the throughput engine
 	// at Rate: each call as measured, Rate over the measured rate times as
 	// many.
-	Replay *Replay `json:"replay,omitempty"`
+	Replay              *Replay `json:"replay,omitempty"`
+	Source              *Source `json:"source,omitempty"`
+	BurstSource         *Source `json:"burst_source,omitempty"`
+	BurstAfterRunSource *Source `json:"burst_after_run_source,omitempty"`
+	ReplaySource        *Source `json:"replay_source,omitempty"`
 }
 
 // Pressure is one partition key (Key set) or one table or index (Key
@@ -181,7 +197,8 @@ type Pressure struct {
 // measured rate, and how long until it reaches its limit at the measured
 // and at the target rate (0: no limit applies, or it does not grow).
 // Collections and index keys are known only through the items the run
-// wrote: Bytes is a lower bound.
+// wrote: Bytes is a lower bound. Source says what the times to a limit
+// rest on: the run's growth extrapolated.
 type Growth struct {
 	Kind            string  `json:"kind"`             // "item", "collection" or "index key"
 	Target          string  `json:"target,omitempty"` // the GSI of an index key
@@ -193,11 +210,13 @@ type Growth struct {
 	Limit           int64   `json:"limit,omitempty"`
 	SecondsToLimit  float64 `json:"seconds_to_limit,omitempty"`
 	SecondsAtTarget float64 `json:"seconds_to_limit_at_target,omitempty"`
+	Source          *Source `json:"source,omitempty"`
 }
 
 // Cost is the price of the mix per million requests, on demand and
 // provisioned (sized for the mix at Utilization of the provisioned
-// throughput, as auto scaling targets), with the prices it used.
+// throughput, as auto scaling targets: UtilizationSource), with the prices
+// it used.
 type Cost struct {
 	Region           string  `json:"region"`
 	TableClass       string  `json:"table_class"`
@@ -212,13 +231,17 @@ type Cost struct {
 	WriteRequestUnit float64 `json:"price_per_million_wru"`
 	RCUHour          float64 `json:"price_per_rcu_hour"`
 	WCUHour          float64 `json:"price_per_wcu_hour"`
+	// UtilizationSource is what Utilization rests on.
+	UtilizationSource *Source `json:"provisioned_utilization_source,omitempty"`
 }
 
 // Rule is one rule or number the model applied (Value and Unit when it
-// has one), what it rests on (Basis: "documented" by an AWS page,
-// "measured" on real DynamoDB by a public capture, or "inferred" where the
-// public record is silent) and its source.
+// has one), named by ID where a figure's Source cites it, what it rests
+// on (Basis: "documented" by an AWS page, "measured" on real DynamoDB by a
+// public capture, or "inferred" where the public record is silent) and
+// its source.
 type Rule struct {
+	ID     string  `json:"id"`
 	Name   string  `json:"name"`
 	Value  float64 `json:"value,omitempty"`
 	Unit   string  `json:"unit,omitempty"`

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/internal/figure"
 )
@@ -44,9 +45,9 @@ const (
 	basisInferred   = "inferred"   // the public record is silent; the model assumes it
 )
 
-// rules lists every rule and number the model applied, with what it
+// Rules lists every rule and number the model applied, with what it
 // rests on and its source.
-func rules() []Rule {
+func Rules() []Rule {
 	const (
 		guide  = "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/"
 		rw     = guide + "read-write-operations.html"
@@ -56,49 +57,60 @@ func rules() []Rule {
 		quotas = guide + "ServiceQuotas.html"
 	)
 	return []Rule{
-		{"read unit: strongly consistent; half eventually consistent, double transactional", ddbitem.ReadUnitBytes, "bytes", doc, rw + "#read-operation-consumption"},
-		{"write unit; double transactional", ddbitem.WriteUnitBytes, "bytes", doc, rw + "#write-operation-consumption"},
-		{"index writes inside a transaction are not doubled", 0, "", meas, "https://github.com/nubo-db/dynoxide/pull/188"},
-		{"item size: names and values by type, numbers by base-100 digit pairs on the decimal point, a byte for the minus sign", ddbitem.MaxItemBytes, "bytes per item", meas, "https://github.com/nubo-db/dynamodb-conformance/blob/e776beb2e73bfce88ed8081e33bb1dae977a4dd9/src/item-size.ts"},
-		{"GetItem and BatchGetItem: each item rounded up on its own; a missing key costs the minimum", 0, "", doc, rw + "#read-operation-consumption"},
-		{"TransactGetItems: a missing key costs two units", 2, "read units", meas, "https://github.com/ExtendDB/extenddb/issues/76"},
-		{"Query: the entries it evaluated summed, rounded up once; an empty Query costs the minimum", 0, "", doc, rw + "#read-operation-consumption"},
-		{"filters and Select=COUNT: charged for every item evaluated (ScannedCount), not those returned", 0, "", doc, guide + "Query.FilterExpression.html"},
-		{"Scan: the page's evaluated bytes summed and rounded up once, as a Query's (public measurements fit it within half a unit per page), shared among the partition keys read", 0, "", guess, "https://dev.to/aws-heroes/dynamodb-scan-and-why-128-5-rcu-2k25"},
-		{"Scan: a minimum unit per physical partition touched (not applied: the partitions a page touches are not observable)", 0, "", guess, "https://github.com/awsdocs/amazon-dynamodb-developer-guide/blob/master/doc_source/Scan.md"},
-		{"PutItem and UpdateItem: the larger of the item before and after; DeleteItem: the item deleted", 0, "", doc, rw + "#write-operation-consumption"},
-		{"failed conditional write: the larger of the stored item and the item it would have written", 0, "", doc, rw + "#write-operation-consumption"},
-		{"cancelled transaction: every action charged, sized as a failed conditional write", 0, "", guess, guide + "transaction-apis.html#transaction-capacity-handling"},
-		{"index writes: an entry added or removed is one write, a moved index key a delete and a put", 0, "", doc, guide + "GSI.html#GSI.ThroughputConsiderations.Writes"},
-		{"LSI read of attributes it does not project: each item fetched from the table, rounded on its own", 0, "", doc, guide + "LSI.html#LSI.ThroughputConsiderations.Reads"},
-		{"partition read throughput", ddbitem.PartitionRCU, "RCU/s", doc, guide + "throttling-key-range-limit-exceeded-mitigation.html"},
-		{"a partition's reads and writes throttled apart, as the developer guide states them (the on-demand initial-throughput statement, " +
+		{"read-unit", "read unit: strongly consistent; half eventually consistent, double transactional", ddbitem.ReadUnitBytes, "bytes", doc, rw + "#read-operation-consumption"},
+		{"write-unit", "write unit; double transactional", ddbitem.WriteUnitBytes, "bytes", doc, rw + "#write-operation-consumption"},
+		{"tx-index-writes", "index writes inside a transaction are not doubled", 0, "", meas, "https://github.com/nubo-db/dynoxide/pull/188"},
+		{"item-size", "item size: names and values by type, numbers by base-100 digit pairs on the decimal point, a byte for the minus sign", ddbitem.MaxItemBytes, "bytes per item", meas, "https://github.com/nubo-db/dynamodb-conformance/blob/e776beb2e73bfce88ed8081e33bb1dae977a4dd9/src/item-size.ts"},
+		{"get-rounding", "GetItem and BatchGetItem: each item rounded up on its own; a missing key costs the minimum", 0, "", doc, rw + "#read-operation-consumption"},
+		{"tx-get-missing", "TransactGetItems: a missing key costs two units", 2, "read units", meas, "https://github.com/ExtendDB/extenddb/issues/76"},
+		{"query-rounding", "Query: the entries it evaluated summed, rounded up once; an empty Query costs the minimum", 0, "", doc, rw + "#read-operation-consumption"},
+		{"filter-charge", "filters and Select=COUNT: charged for every item evaluated (ScannedCount), not those returned", 0, "", doc, guide + "Query.FilterExpression.html"},
+		{"scan-rounding", "Scan: the page's evaluated bytes summed and rounded up once, as a Query's (public measurements fit it within half a unit per page), shared among the partition keys read", 0, "", guess, "https://dev.to/aws-heroes/dynamodb-scan-and-why-128-5-rcu-2k25"},
+		{"scan-minimum", "Scan: a minimum unit per physical partition touched (not applied: the partitions a page touches are not observable)", 0, "", guess, "https://github.com/awsdocs/amazon-dynamodb-developer-guide/blob/master/doc_source/Scan.md"},
+		{"write-size", "PutItem and UpdateItem: the larger of the item before and after; DeleteItem: the item deleted", 0, "", doc, rw + "#write-operation-consumption"},
+		{"failed-condition", "failed conditional write: the larger of the stored item and the item it would have written", 0, "", doc, rw + "#write-operation-consumption"},
+		{"cancelled-tx", "cancelled transaction: every action charged, sized as a failed conditional write", 0, "", guess, guide + "transaction-apis.html#transaction-capacity-handling"},
+		{"index-writes", "index writes: an entry added or removed is one write, a moved index key a delete and a put", 0, "", doc, guide + "GSI.html#GSI.ThroughputConsiderations.Writes"},
+		{"lsi-fetch", "LSI read of attributes it does not project: each item fetched from the table, rounded on its own", 0, "", doc, guide + "LSI.html#LSI.ThroughputConsiderations.Reads"},
+		{"partition-reads", "partition read throughput", ddbitem.PartitionRCU, "RCU/s", doc, guide + "throttling-key-range-limit-exceeded-mitigation.html"},
+		{"partition-sides", "a partition's reads and writes throttled apart, as the developer guide states them (the on-demand initial-throughput statement, " +
 			guide + "on-demand-capacity-mode.html#on-demand-capacity-mode-initial, speaks of a linear combination for a whole table)", 0, "", guess, guide + "bp-partition-key-design.html"},
-		{"partition write throughput", ddbitem.PartitionWCU, "WCU/s", doc, guide + "bp-partition-key-design.html"},
-		{"partition data", ddbitem.PartitionBytes, "bytes", doc, guide + "HowItWorks.Partitions.html"},
-		{"partitions of a provisioned table: RCU ÷ 3,000 + WCU ÷ 1,000, and by 10 GB of data", 0, "", doc, "https://github.com/awsdocs/amazon-dynamodb-developer-guide/blob/master/doc_source/GuidelinesForTables.md"},
-		{"partitions of an on-demand table or GSI: its warm reads ÷ 3,000 or writes ÷ 1,000, whichever is more (4 for a new table), and by 10 GB of data", 0, "", guess, guide + "on-demand-capacity-mode.html#on-demand-capacity-mode-initial"},
-		{"LSI item collection size", ddbitem.MaxCollectionBytes, "bytes", doc, guide + "LSI.html#LSI.ItemCollections.SizeLimit"},
-		{"a key's partition: an FNV-1a hash of its value, salted by the placement seed, every key placed there sharing its limit (AWS's placement is not public: one draw of it)", 0, "", guess, guide + "HowItWorks.Partitions.html"},
-		{"hot keys ranked by 3 × WCU + RCU", 0, "", doc, guide + "contributorinsights_HowItWorks.html"},
-		{"burst capacity, best effort: a full bank assumed unless the measured rate leaves less", ddbitem.BurstSeconds, "seconds of unused provisioned throughput", doc, guide + "burst-adaptive-capacity.html"},
-		{"burst bank after the run: 300 s of what the measured rate left unused", 0, "", guess, "https://repost.aws/knowledge-center/dynamodb-spiky-workloads-short-intervals"},
-		{"on-demand table read quota (and each GSI's)", ddbitem.OnDemandTableRRU, "RRU/s", doc, quotas + "#default-limits-throughput"},
-		{"on-demand table write quota (and each GSI's)", ddbitem.OnDemandTableWRU, "WRU/s", doc, quotas + "#default-limits-throughput"},
-		{"new on-demand table warm throughput, reads", ddbitem.NewOnDemandRRU, "RRU/s", doc, guide + "on-demand-capacity-mode.html#on-demand-capacity-mode-initial"},
-		{"new on-demand table warm throughput, writes", ddbitem.NewOnDemandWRU, "WRU/s", doc, guide + "warm-throughput-scenarios.html"},
-		{"warm throughput serves its reads, or its writes, or a linear combination of the two, not both in full at once", 0, "", doc, guide + "on-demand-capacity-mode.html#on-demand-capacity-mode-initial"},
-		{"a declared or grown warm throughput combines as a new table's", 0, "", guess, guide + "warm-throughput.html"},
-		{"over its account quota an on-demand table or GSI answers ThrottlingException with reason …AccountLimitExceeded: AWS names the reason, not the exception (RequestLimitExceeded, described as the account's throughput quota, would fit as well; the SDK retries both)",
+		{"partition-writes", "partition write throughput", ddbitem.PartitionWCU, "WCU/s", doc, guide + "bp-partition-key-design.html"},
+		{"partition-data", "partition data", ddbitem.PartitionBytes, "bytes", doc, guide + "HowItWorks.Partitions.html"},
+		{"partitions-provisioned", "partitions of a provisioned table: RCU ÷ 3,000 + WCU ÷ 1,000, and by 10 GB of data", 0, "", doc, "https://github.com/awsdocs/amazon-dynamodb-developer-guide/blob/master/doc_source/GuidelinesForTables.md"},
+		{"partitions-on-demand", "partitions of an on-demand table or GSI: its warm reads ÷ 3,000 or writes ÷ 1,000, whichever is more, and by 10 GB of data (AWS publishes no count)",
+			float64(throughput.WarmPartitions(ddbitem.NewOnDemandRRU, ddbitem.NewOnDemandWRU, 0)), "partitions for a new table", guess, guide + "on-demand-capacity-mode.html#on-demand-capacity-mode-initial"},
+		{"lsi-collection", "LSI item collection size", ddbitem.MaxCollectionBytes, "bytes", doc, guide + "LSI.html#LSI.ItemCollections.SizeLimit"},
+		{"placement", "a key's partition: its value's FNV-1a hash xored with the mixed placement seed, through SplitMix64's finalizer; every key placed there, hot or light, sharing its limit (AWS's placement is not public: each seed is one draw of it)", 0, "", guess, guide + "HowItWorks.Partitions.html"},
+		{"hot-keys", "the keys placed on partitions: each table's or GSI's heaviest, by 3 × WCU + RCU (an arbitrary cut)", DefaultTopN, "hot keys per table or GSI", guess, ""},
+		{"light-keys", "the other keys (all but the hot keys) count on the partition the placement puts each on; in the odds of other placements they are spread evenly over the partitions", 0, "", guess, guide + "HowItWorks.Partitions.html"},
+		{"bucket-depth", "a partition's token bucket holds one second of its limit, per side (AWS states its limits per second, not how long a bucket is)", 1, "second", guess, guide + "bp-partition-key-design.html"},
+		{"split-for-heat", fmt.Sprintf("split for heat: a partition at %.0f %% or more of a limit (either side) for this many seconds running has its hottest partition key value isolated on a partition of its own (AWS says adaptive capacity isolates frequently accessed items, not when; the emulated limits only)", 100*throughput.HotShare),
+			throughput.DefaultIsolateAfter.Seconds(), "seconds", guess, guide + "burst-adaptive-capacity.html#isolate-frequent-access-items"},
+		{"hot-key-rank", "hot keys ranked by 3 × WCU + RCU", 0, "", doc, guide + "contributorinsights_HowItWorks.html"},
+		{"provisioned-budget", "a provisioned table or GSI throttles past its provisioned RCU or WCU once burst is spent", 0, "", doc, guide + "throttling-provisioned-capacity-exceeded-mitigation.html"},
+		{"burst", "burst capacity, best effort: a full bank assumed unless the measured rate leaves less", ddbitem.BurstSeconds, "seconds of unused provisioned throughput", doc, guide + "burst-adaptive-capacity.html"},
+		{"burst-after-run", "burst bank after the run: 300 s of what the measured rate left unused", 0, "", guess, "https://repost.aws/knowledge-center/dynamodb-spiky-workloads-short-intervals"},
+		{"quota-reads", "on-demand table read quota (and each GSI's)", ddbitem.OnDemandTableRRU, "RRU/s", doc, quotas + "#default-limits-throughput"},
+		{"quota-writes", "on-demand table write quota (and each GSI's)", ddbitem.OnDemandTableWRU, "WRU/s", doc, quotas + "#default-limits-throughput"},
+		{"warm-reads", "new on-demand table warm throughput, reads", ddbitem.NewOnDemandRRU, "RRU/s", doc, guide + "on-demand-capacity-mode.html#on-demand-capacity-mode-initial"},
+		{"warm-writes", "new on-demand table warm throughput, writes", ddbitem.NewOnDemandWRU, "WRU/s", doc, guide + "warm-throughput-scenarios.html"},
+		{"warm-combination", "warm throughput serves its reads, or its writes, or a linear combination of the two, not both in full at once", 0, "", doc, guide + "on-demand-capacity-mode.html#on-demand-capacity-mode-initial"},
+		{"warm-declared", "a declared or grown warm throughput combines as a new table's", 0, "", guess, guide + "warm-throughput.html"},
+		{"account-quota-exception", "over its account quota an on-demand table or GSI answers ThrottlingException with reason …AccountLimitExceeded: AWS names the reason, not the exception (RequestLimitExceeded, described as the account's throughput quota, would fit as well; the SDK retries both)",
 			0, "", guess, "https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_ThrottlingReason.html"},
-		{"a new GSI's warm throughput equals a new table's (shown in AWS's DescribeTable example, stated nowhere)", 0, "", guess, guide + "check-warm-throughput.html"},
-		{"on-demand growth: up to double the previous peak within 30 minutes", ddbitem.GrowSeconds, "seconds per doubling", doc, guide + "on-demand-capacity-mode.html#on-demand-capacity-mode-initial"},
-		{"on-demand growth factor over the previous peak", ddbitem.GrowFactor, "× the peak", doc, guide + "on-demand-capacity-mode.html#on-demand-capacity-mode-initial"},
-		{"growth counted in doublings from the warm throughput as the first peak", 0, "", guess, guide + "warm-throughput.html"},
-		{"on-demand peak: the throughput received in a second, refused calls (and their retries) included", 0, "", guess, "https://aws.amazon.com/blogs/database/part-3-scaling-dynamodb-how-partitions-hot-keys-and-split-for-heat-impact-performance/"},
-		{"an on-demand table's partitions split in two, every one at once, when its grown throughput passes their limits; never merged", ddbitem.PartitionSplit, "partitions from one", guess, "https://aws.amazon.com/blogs/database/part-3-scaling-dynamodb-how-partitions-hot-keys-and-split-for-heat-impact-performance/"},
-		{"a new on-demand table ramped from 0 to 40,000 writes/s over two hours reaches it", ddbitem.OnDemandRampSeconds, "seconds of ramp", meas, "https://theburningmonk.com/2019/03/understanding-the-scaling-behaviour-of-dynamodb-ondemand-tables/"},
-		{"throttled share of a place over its limit: 1 − limit ÷ demand, per read and write side", 0, "", guess, ""},
+		{"warm-gsi", "a new GSI's warm throughput equals a new table's (shown in AWS's DescribeTable example, stated nowhere)", 0, "", guess, guide + "check-warm-throughput.html"},
+		{"growth-window", "on-demand growth: one doubling every 30 minutes, read from AWS's rule that traffic more than double the previous peak within 30 minutes may throttle (AWS gives the window, not a pace)", ddbitem.GrowSeconds, "seconds per doubling", guess, guide + "on-demand-capacity-mode.html#on-demand-capacity-mode-initial"},
+		{"growth-factor", "on-demand growth: up to double the previous peak at once; traffic more than double it within 30 minutes may throttle", ddbitem.GrowFactor, "× the peak", doc, guide + "on-demand-capacity-mode.html#on-demand-capacity-mode-initial"},
+		{"growth-doublings", "growth counted in doublings from the warm throughput as the first peak", 0, "", guess, guide + "warm-throughput.html"},
+		{"peak-received", "on-demand peak: the throughput received in a second, refused calls (and their retries) included", 0, "", guess, "https://aws.amazon.com/blogs/database/part-3-scaling-dynamodb-how-partitions-hot-keys-and-split-for-heat-impact-performance/"},
+		{"partition-split", "an on-demand table's partitions split in two, every one at once, when its grown throughput passes their limits; never merged", ddbitem.PartitionSplit, "partitions from one", guess, "https://aws.amazon.com/blogs/database/part-3-scaling-dynamodb-how-partitions-hot-keys-and-split-for-heat-impact-performance/"},
+		{"on-demand-ramp", "a new on-demand table ramped from 0 to 40,000 writes/s over two hours reaches it", ddbitem.OnDemandRampSeconds, "seconds of ramp", meas, "https://theburningmonk.com/2019/03/understanding-the-scaling-behaviour-of-dynamodb-ondemand-tables/"},
+		{"throttled-share", "throttled share of a place over its limit: 1 − limit ÷ demand, per read and write side", 0, "", guess, ""},
+		{"forecast-alone", "the forecast at a target rate takes each partition key alone on a partition (the replay places them as the run did)", 0, "", guess, ""},
+		{"growth-extrapolation", "growth to a limit: the bytes the run added a second, kept up for as long as it takes, in proportion to traffic (a short run extrapolated)", 0, "", guess, ""},
+		{"prices", "prices: on demand per million request units, provisioned per capacity unit-hour (" + PriceRegion + ", standard table class, as of " + PriceDate + ")", 0, "", doc, priceSource},
+		{"provisioned-utilisation", "provisioned cost: throughput for the mix at this utilisation (the target of AWS's auto scaling example)", 100 * provisionedUtilisation, "%", guess, guide + "AutoScaling.html"},
 	}
 }
 

@@ -3,6 +3,9 @@ package capacity
 import (
 	"strings"
 	"testing"
+
+	"github.com/ddbharness/ddbharness/bench/throughput"
+	"github.com/ddbharness/ddbharness/ddbitem"
 )
 
 // The rules table gives each rule the basis its source supports: a page
@@ -20,7 +23,7 @@ func TestRulesRestOnTheirSources(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			found := false
-			for _, l := range rules() {
+			for _, l := range Rules() {
 				if !strings.Contains(l.Name, c.name) {
 					continue
 				}
@@ -33,5 +36,46 @@ func TestRulesRestOnTheirSources(t *testing.T) {
 				t.Errorf("no rule names %q", c.name)
 			}
 		})
+	}
+}
+
+// Every parameter the model assumes is a row of the rules table, marked
+// inferred, with the value the code applies and the page that is silent
+// on it (or none): the figures that rest on them cite these rows.
+func TestInferredParametersAreRules(t *testing.T) {
+	for _, c := range []struct {
+		id     string
+		value  float64
+		source string
+	}{
+		{"bucket-depth", 1, "bp-partition-key-design.html"},
+		{"split-for-heat", throughput.DefaultIsolateAfter.Seconds(), "burst-adaptive-capacity.html#isolate-frequent-access-items"},
+		{"partitions-on-demand", 4, "on-demand-capacity-mode.html"},
+		{"light-keys", 0, "HowItWorks.Partitions.html"},
+		{"hot-keys", DefaultTopN, ""},
+		{"provisioned-utilisation", 70, "AutoScaling.html"},
+		{"growth-extrapolation", 0, ""},
+		{"growth-window", ddbitem.GrowSeconds, "on-demand-capacity-mode.html#on-demand-capacity-mode-initial"},
+		{"placement", 0, "HowItWorks.Partitions.html"},
+		{"warm-gsi", 0, "check-warm-throughput.html"},
+	} {
+		l, ok := ruleIndex()[c.id]
+		if !ok {
+			t.Errorf("no rule %q", c.id)
+			continue
+		}
+		if l.Basis != basisInferred || !near(l.Value, c.value) || !strings.Contains(l.Source, c.source) || c.source == "" && l.Source != "" {
+			t.Errorf("rule %s = %+v, want inferred, value %g, source %q", c.id, l, c.value, c.source)
+		}
+	}
+	if p := ruleIndex()["placement"].Name; !strings.Contains(p, "SplitMix64") || strings.Contains(p, "salted") {
+		t.Errorf("placement rule %q, want the seed mixed through SplitMix64's finalizer, as throughput.Placement does", p)
+	}
+	ids := map[string]bool{}
+	for _, l := range Rules() {
+		if l.ID == "" || ids[l.ID] {
+			t.Errorf("rule %q: id %q missing or taken twice", l.Name, l.ID)
+		}
+		ids[l.ID] = true
 	}
 }

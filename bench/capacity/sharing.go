@@ -19,7 +19,7 @@ import (
 // on, with every key placed there, the hot ones other than itself in
 // With. Odds is the chance that two of those hot keys share a partition
 // when keys land at random: 1 − P·(P−1)·…·(P−H+1) / P^H for H hot keys on
-// P partitions.
+// P partitions (1 once H passes P: then it says nothing).
 type Sharing struct {
 	Partitions int      `json:"partitions"`
 	HotKeys    int      `json:"hot_keys"`
@@ -29,6 +29,11 @@ type Sharing struct {
 	Worst      float64  `json:"worst"`
 	Placed     float64  `json:"placed"`
 	With       []string `json:"with,omitempty"`
+
+	// Shared lists the space's partitions the run's placement put two
+	// hot keys or more on; Source says what these figures rest on.
+	Shared []SharedPartition `json:"shared,omitempty"`
+	Source *Source           `json:"source,omitempty"`
 }
 
 // ShareOdds is the chance that two of h keys placed at random on p
@@ -166,6 +171,7 @@ func (r *run) sharing(s *spaceLoad, p *placedPartition, g *group) *Sharing {
 			sh.With = append(sh.With, k.key)
 		}
 	}
+	sh.Shared = r.shared(s)
 	return sh
 }
 

@@ -129,24 +129,30 @@ func readCalls(t *testing.T, path string) vegeta.Results {
 	return rs
 }
 
+// sampleCapacity is the model's report of the sample run, its sources as
+// the model gives them on demand and its findings written from it.
 func sampleCapacity() capacity.Report {
-	return capacity.Report{
+	placed := capacity.Cite("partition-reads", "partition-writes", "partitions-on-demand", "placement", "hot-keys", "light-keys")
+	r := capacity.Report{
 		Billing: "on-demand", Start: t0, Seconds: 3, Requests: 60, MeasuredRate: 20,
+		Scale: 1, PartitionLimit: "3,000 RCU/s or 1,000 WCU/s per partition",
 		Targets: []capacity.TargetUsage{
 			{Target: designs.MainTable, Kind: "table", RCU: 41.5, WCU: 120, PeakRCU: 15, PeakWCU: 44, Keys: 12},
 			{Target: "GSI1", Kind: "gsi", RCU: 7.5, WCU: 30, PeakRCU: 3, PeakWCU: 11, Keys: 15},
 		},
 		Hot: []capacity.HotKey{
 			{Target: designs.MainTable, Key: "CLIENT#1", Score: 300, Share: 0.75, RCU: 30, WCU: 90, PeakRCU: 12, PeakWCU: 35,
-				Pattern: "AP-03", ThrottleRate: 571, Series: []capacity.Point{{T: 0, RCU: 9, WCU: 25}, {T: 1, RCU: 12, WCU: 35}, {T: 2, RCU: 9, WCU: 30}}},
+				Pattern: "AP-03", ThrottleRate: 571, ThrottleRateSource: placed, Series: []capacity.Point{{T: 0, RCU: 9, WCU: 25}, {T: 1, RCU: 12, WCU: 35}, {T: 2, RCU: 9, WCU: 30}}},
 			{Target: "GSI1", Key: "INVOICE#9", Score: 40, Share: 0.4, RCU: 4, WCU: 12, PeakRCU: 2, PeakWCU: 6,
-				Pattern: "AP-07", ThrottleRate: 3333, Series: []capacity.Point{{T: 1, RCU: 2, WCU: 6}, {T: 2, RCU: 2, WCU: 6}}},
+				Pattern: "AP-07", ThrottleRate: 3333, ThrottleRateSource: placed, Series: []capacity.Point{{T: 1, RCU: 2, WCU: 6}, {T: 2, RCU: 2, WCU: 6}}},
 		},
-		Ceiling: &capacity.Ceiling{Target: designs.MainTable, Key: "CLIENT#1", Limit: "1,000 WCU/s per partition", Rate: 571, Factor: 28.6, Pattern: "AP-03"},
+		Ceiling: &capacity.Ceiling{Target: designs.MainTable, Key: "CLIENT#1", Limit: "1,000 WCU/s per partition", Rate: 571, Factor: 28.6, Pattern: "AP-03",
+			Source: placed},
 		Growth: []capacity.Growth{{Kind: "collection", Key: "CLIENT#1", Bytes: 52_000, Added: 12_000, BytesPerSecond: 4000,
-			Limit: ddbitem.MaxCollectionBytes, SecondsToLimit: 2.68e6}},
+			Limit: ddbitem.MaxCollectionBytes, SecondsToLimit: 2.68e6, Source: capacity.Cite("lsi-collection", "growth-extrapolation")}},
 		Cost: capacity.Cost{Region: "us-east-1", TableClass: "Standard", PriceDate: "2026-05-01", Source: "https://aws.amazon.com/dynamodb/pricing/",
-			RCUPerRequest: 0.82, WCUPerRequest: 2.5, OnDemand: 3.2313, Provisioned: 0.9876, Utilization: 0.7},
+			RCUPerRequest: 0.82, WCUPerRequest: 2.5, OnDemand: 3.2313, Provisioned: 0.9876, Utilization: 0.7,
+			UtilizationSource: capacity.Cite("provisioned-utilisation")},
 		Patterns: []capacity.PatternUsage{
 			{PatternOp: capacity.PatternOp{Pattern: "AP-03", Op: designs.TransactWriteItems}, Calls: 15, WCU: 150, Local: 75, LocalCalls: 15},
 			{PatternOp: capacity.PatternOp{Pattern: "AP-06", Op: designs.Query}, Calls: 30, RCU: 45, Local: 45, LocalCalls: 30},
@@ -154,18 +160,17 @@ func sampleCapacity() capacity.Report {
 				Evaluated: 60, Returned: 15, LocalCharged: 3},
 		},
 		Warm: &capacity.WarmCeiling{Target: designs.MainTable, Side: "WRU", Limit: "4,000 WRU/s warm throughput of a new on-demand table",
-			ReadUnits: 12000, WriteUnits: 4000, Rate: 1600, Factor: 80, GrowTo: 9000, Doublings: 3, GrowSeconds: 5400},
+			ReadUnits: 12000, WriteUnits: 4000, Rate: 1600, Factor: 80, GrowTo: 9000, Doublings: 3, GrowSeconds: 5400,
+			Source: capacity.Cite("warm-reads", "warm-writes", "warm-combination"), GrowSource: capacity.Cite("growth-factor", "growth-window", "growth-doublings")},
 		Rules: []capacity.Rule{
-			{Name: "write unit", Value: 1024, Unit: "bytes", Basis: "documented", Source: "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/read-write-operations.html"},
-			{Name: "growth counted in doublings from the warm throughput", Basis: "inferred", Source: "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/warm-throughput.html"},
+			{ID: "write-unit", Name: "write unit", Value: 1024, Unit: "bytes", Basis: "documented", Source: "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/read-write-operations.html"},
+			{ID: "growth-doublings", Name: "growth counted in doublings from the warm throughput", Basis: "inferred", Source: "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/warm-throughput.html"},
 		},
 		Disagreements: []capacity.Disagreement{{PatternOp: capacity.PatternOp{Pattern: "AP-03", Op: designs.TransactWriteItems}, Target: designs.MainTable,
 			Calls: 15, Differing: 15, Units: 150, LocalUnits: 75, ExampleUnits: 10, ExampleLocal: 5}},
-		Findings: []string{
-			`The hottest partition key of the table is "CLIENT#1" (75% of its 3×WCU+RCU weight, mostly AP-03).`,
-			"The first limit this mix reaches is 1,000 WCU/s per partition on partition key \"CLIENT#1\" of the table, at 571 requests/s.",
-		},
 	}
+	r.Findings = capacity.Findings(r)
+	return r
 }
 
 // golden compares got with testdata/name, or rewrites it with -update.

@@ -2,11 +2,13 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/ddbharness/ddbharness/bench"
+	"github.com/ddbharness/ddbharness/bench/capacity"
 	"github.com/ddbharness/ddbharness/bench/engine"
 	"github.com/ddbharness/ddbharness/internal/figure"
 )
@@ -159,33 +161,56 @@ func Headline(out bench.Outcome) string {
 		line += "; limits off"
 	}
 	if c := out.Capacity.Ceiling; c != nil && s.FindingsValid() {
-		where := targetName(c.Target)
-		if c.Key != "" {
-			where += " " + c.Key
-		}
-		on, limit := "on real DynamoDB", c.Limit
-		if k := out.Capacity.Scale; k != 0 && k != 1 {
-			// The limit's own scale note would nest in the parentheses.
-			on, limit = fmt.Sprintf("at DynamoDB's limits × %g", k), strings.TrimSuffix(limit, fmt.Sprintf(" (DynamoDB's limits × %g)", k))
-		}
-		line += fmt.Sprintf("; first throttle %s: %s at %s requests/s (%s; %.1f× this run)", on, where, rateText(c.Rate), limit, c.Factor)
-		if sh := c.Sharing; sh != nil && (len(sh.With) > 0 || sh.Alone != sh.Worst) {
-			with := ""
-			if len(sh.With) > 0 {
-				with = " with " + strings.Join(sh.With, ", ")
-			}
-			line += fmt.Sprintf(" on its partition as placed%s; alone %s, expected %s, worst %s requests/s (p = %.0f%% that two of the %d hot keys share a partition)",
-				with, rateText(sh.Alone), rateText(sh.Expected), rateText(sh.Worst), 100*sh.Odds, sh.HotKeys)
-		}
+		line += ceilingText(c, out.Capacity.Scale)
 		if s.State == StateFailed {
 			line += fmt.Sprintf(", from the %s before the failure", secs(s.Healthy))
 		}
 	}
 	if w := out.Capacity.Warm; w != nil && s.FindingsValid() && (out.Capacity.Ceiling == nil || w.Rate < out.Capacity.Ceiling.Rate) {
-		line += fmt.Sprintf("; a new on-demand table throttles sooner, from %.0f requests/s (%s's warm throughput, %s RRU/s or %s WRU/s or a linear combination), until it grows",
-			w.Rate, targetName(w.Target), figure.Thousands(w.ReadUnits), figure.Thousands(w.WriteUnits))
+		line += fmt.Sprintf("; a new on-demand table throttles sooner, from %.0f requests/s (%s's warm throughput, %s RRU/s or %s WRU/s or a linear combination), until it grows%s",
+			w.Rate, targetName(w.Target), figure.Thousands(w.ReadUnits), figure.Thousands(w.WriteUnits), mark(w.Source))
 	}
 	return line
+}
+
+// ceilingText is the headline's first throttle: real DynamoDB's when
+// AWS's pages state every rule it rests on, else a forecast, marked with
+// what it rests on; on a partition, with the hot keys sharing it and the
+// rate each would reach alone.
+func ceilingText(c *capacity.Ceiling, scale float64) string {
+	where := targetName(c.Target)
+	if c.Key != "" {
+		where += " " + c.Key
+	}
+	on, forecast, limit := "on real DynamoDB", "", c.Limit
+	if !c.Source.Documented() {
+		on, forecast = "forecast", "forecast "
+	}
+	if scale != 0 && scale != 1 {
+		// The limit's own scale note would nest in the parentheses.
+		on, limit = fmt.Sprintf("%sat DynamoDB's limits × %g", forecast, scale), strings.TrimSuffix(limit, fmt.Sprintf(" (DynamoDB's limits × %g)", scale))
+	}
+	line := fmt.Sprintf("; first throttle %s: %s at %s requests/s (%s; %.1f× this run)", on, where, rateText(c.Rate), limit, c.Factor)
+	sh := c.Sharing
+	if sh == nil || len(sh.With) == 0 && sh.Alone == sh.Worst {
+		return line + mark(c.Source)
+	}
+	alone := c.Key + " " + rateText(sh.Alone)
+	for _, p := range sh.Shared {
+		if slices.Contains(p.Keys, c.Key) {
+			var each []string
+			for i, k := range p.Keys {
+				each = append(each, k+" "+rateText(p.Alone[i]))
+			}
+			alone = strings.Join(each, ", ")
+		}
+	}
+	with := ""
+	if len(sh.With) > 0 {
+		with = " with " + strings.Join(sh.With, ", ")
+	}
+	return line + fmt.Sprintf(" on its partition as placed%s (alone: %s; hot keys spread as likely: %s; all on its partition: %s requests/s)%s",
+		with, alone, rateText(sh.Expected), rateText(sh.Worst), mark(c.Source))
 }
 
 // rateText prints a request rate: whole above 100, else three figures.

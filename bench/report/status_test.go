@@ -139,8 +139,8 @@ func TestFailedRunOpensWithWhatHappened(t *testing.T) {
 func TestHeadlineNamesTheWarmCeilingWhenItComesFirst(t *testing.T) {
 	out := sample()
 	out.Capacity.Warm.Rate = 400 // below the sample's 571 requests/s partition ceiling
-	if h := Headline(out); !strings.HasSuffix(h, "first throttle on real DynamoDB: table CLIENT#1 at 571 requests/s (1,000 WCU/s per partition; 28.6× this run); "+
-		"a new on-demand table throttles sooner, from 400 requests/s (table's warm throughput, 12,000 RRU/s or 4,000 WRU/s or a linear combination), until it grows") {
+	if h := Headline(out); !strings.HasSuffix(h, "first throttle forecast: table CLIENT#1 at 571 requests/s (1,000 WCU/s per partition; 28.6× this run) [inferred: partitions-on-demand, placement, hot-keys, light-keys]; "+
+		"a new on-demand table throttles sooner, from 400 requests/s (table's warm throughput, 12,000 RRU/s or 4,000 WRU/s or a linear combination), until it grows [documented: warm-reads, warm-writes, warm-combination]") {
 		t.Errorf("Headline = %q", h)
 	}
 	if h := Headline(sample()); strings.Contains(h, "warm") {
@@ -148,12 +148,32 @@ func TestHeadlineNamesTheWarmCeilingWhenItComesFirst(t *testing.T) {
 	}
 }
 
-func TestHeadlineNamesATableLimit(t *testing.T) {
-	out := sample()
-	out.Capacity.Ceiling = &capacity.Ceiling{Target: designs.MainTable, Limit: "40,000 WRU/s on-demand table quota", Rate: 19221, Factor: 961}
-	out.Capacity.Warm = nil
-	if h := Headline(out); !strings.HasSuffix(h, "first throttle on real DynamoDB: table at 19221 requests/s (40,000 WRU/s on-demand table quota; 961.0× this run)") {
-		t.Errorf("Headline = %q", h)
+// The headline says "on real DynamoDB" only of a first throttle whose
+// rules AWS's pages state (a table's quota), and "forecast" of one that
+// rests on the placement or on a source it does not know; each with its
+// mark. On a partition it names the hot keys placed there and what each
+// alone would reach, not the odds of sharing.
+func TestHeadlineSaysWhatTheFirstThrottleRestsOn(t *testing.T) {
+	quota := sample()
+	quota.Capacity.Ceiling = &capacity.Ceiling{Target: designs.MainTable, Limit: "40,000 WRU/s on-demand table quota", Rate: 19221, Factor: 961,
+		Source: capacity.Cite("quota-reads", "quota-writes")}
+	quota.Capacity.Warm = nil
+	if h := Headline(quota); !strings.HasSuffix(h, "first throttle on real DynamoDB: table at 19221 requests/s (40,000 WRU/s on-demand table quota; 961.0× this run) [documented: quota-reads, quota-writes]") {
+		t.Errorf("Headline of a table quota = %q", h)
+	}
+	unknown := quota
+	unknown.Capacity.Ceiling = &capacity.Ceiling{Target: designs.MainTable, Limit: "40,000 WRU/s on-demand table quota", Rate: 19221, Factor: 961}
+	if h := Headline(unknown); !strings.HasSuffix(h, "first throttle forecast: table at 19221 requests/s (40,000 WRU/s on-demand table quota; 961.0× this run)") {
+		t.Errorf("Headline of a ceiling with no source = %q", h)
+	}
+	h := Headline(throttledSample())
+	if want := "first throttle forecast at DynamoDB's limits × 0.01: table CLIENT#1 at 5.71 requests/s (10 WCU/s per partition; 0.3× this run) " +
+		"on its partition as placed with CLIENT#4, CLIENT#2 (alone: CLIENT#1 8, CLIENT#4 40, CLIENT#2 50; hot keys spread as likely: 7.2; all on its partition: 5.71 requests/s) " +
+		"[inferred: partitions-on-demand, placement, hot-keys, light-keys]"; !strings.HasSuffix(h, want) {
+		t.Errorf("Headline of a partition shared by three hot keys = %q, want it to end %q", h, want)
+	}
+	if strings.Contains(h, "p =") || strings.Contains(h, "real DynamoDB") {
+		t.Errorf("Headline = %q: no odds, and no figure of the placement called real DynamoDB's", h)
 	}
 }
 

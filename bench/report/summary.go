@@ -277,8 +277,8 @@ func (p *printer) warm(w *capacity.WarmCeiling) {
 		return
 	}
 	p.f("### A new on-demand table\n\n")
-	rows := [][]string{{targetName(w.Target), w.Limit, figure.Units(w.Rate), fmt.Sprintf("%.1f×", w.Factor), growTo(w), growText(w)}}
-	p.table("llrrrl", []string{"Target", "Limit", "Reached at (req/s)", "Of the measured rate", "Grows to (req/s)", "Growth needs (inferred)"}, rows)
+	rows := [][]string{{targetName(w.Target), w.Limit + mark(w.Source), figure.Units(w.Rate), fmt.Sprintf("%.1f×", w.Factor), growTo(w), growText(w)}}
+	p.table("llrrrl", []string{"Target", "Limit", "Reached at (req/s)", "Of the measured rate", "Grows to (req/s)", "Growth needs"}, rows)
 }
 
 func growTo(w *capacity.WarmCeiling) string {
@@ -292,7 +292,7 @@ func growText(w *capacity.WarmCeiling) string {
 	if w.Doublings == 0 {
 		return "—"
 	}
-	return fmt.Sprintf("%d doublings, %s", w.Doublings, seconds(w.GrowSeconds))
+	return fmt.Sprintf("%d doublings, %s%s", w.Doublings, seconds(w.GrowSeconds), mark(w.GrowSource))
 }
 
 // rules lists every rule and number the model applied, with what it
@@ -315,11 +315,11 @@ func (p *printer) rules(ls []capacity.Rule) {
 		if src == "" {
 			src = "the model"
 		}
-		rows = append(rows, []string{l.Name, v, basis, src})
+		rows = append(rows, []string{code(l.ID), l.Name, v, basis, src})
 	}
 	p.f("### Rules and limits used\n\n")
-	p.f("Each figure above rests on these: documented by AWS, measured on real DynamoDB by a public capture, or inferred where the public record says nothing (a figure resting on an inferred rule says so).\n\n")
-	p.table("llll", []string{"Rule", "Value", "Basis", "Source"}, rows)
+	p.f("Each figure above rests on these: documented by AWS, measured on real DynamoDB by a public capture, or inferred where the public record says nothing. A figure beyond the run's own is marked where it appears with its basis and the ids of the rules that set it: [inferred: placement] rests on the row `placement` below.\n\n")
+	p.table("lllll", []string{"Id", "Rule", "Value", "Basis", "Source"}, rows)
 }
 
 func (p *printer) targets(ts []capacity.TargetUsage) {
@@ -358,8 +358,8 @@ func (p *printer) hot(hs []capacity.HotKey, limit string) {
 	if limit == "" {
 		limit = fmt.Sprintf("%s RCU/s or %s WCU/s per partition", figure.Thousands(ddbitem.PartitionRCU), figure.Thousands(ddbitem.PartitionWCU))
 	}
-	p.f("\"Throttles at\" is the request rate of this mix at which the key's partition reaches %s; heat.svg shows each second.\n\n", limit)
-	p.table("llrrrrrl", []string{"Target", "Partition key", "Score", "Share", "Peak RCU/s", "Peak WCU/s", "Throttles at (req/s)", "Mostly"}, rows)
+	p.f("\"Throttles at\" is the request rate of this mix at which the key's partition, with every key this run placed there, reaches %s: a forecast%s. heat.svg shows each second.\n\n", limit, mark(throttleSource(hs)))
+	p.table("llrrrrrl", []string{"Target", "Partition key", "Score", "Share", "Peak RCU/s", "Peak WCU/s", "Throttles at (req/s, forecast)", "Mostly"}, rows)
 	if oneItem {
 		p.f("A key marked (one item) took all its traffic on a single item. Adaptive capacity can give a hot item a " +
 			"partition of its own but never splits it, so that partition's limit is the key's ceiling however the table " +
@@ -373,7 +373,11 @@ func (p *printer) growth(gs []capacity.Growth) {
 		return
 	}
 	var rows [][]string
+	var src *capacity.Source
 	for _, g := range gs {
+		if g.Source != nil {
+			src = g.Source
+		}
 		kind := g.Kind
 		if g.Target != "" {
 			kind += " of " + g.Target
@@ -382,12 +386,15 @@ func (p *printer) growth(gs []capacity.Growth) {
 			figure.Units(g.BytesPerSecond), limitBytes(g.Limit), seconds(g.SecondsToLimit), seconds(g.SecondsAtTarget)})
 	}
 	p.f("### Growth\n\n")
+	if src != nil {
+		p.f("The times to a limit are a forecast: the bytes this run added a second, kept up until the limit%s.\n\n", mark(src))
+	}
 	p.table("lllrrrrrr", []string{"Kind", "Partition key", "Sort key", "Bytes", "Added", "Bytes/s", "Limit", "Time to limit", "At target rate"}, rows)
 }
 
 func (p *printer) cost(c capacity.Cost) {
 	p.f("### Cost\n\n")
-	p.f("Per million requests of this mix: **$%.4f on demand**, **$%.4f provisioned** at %.0f%% utilisation ", c.OnDemand, c.Provisioned, 100*c.Utilization)
+	p.f("Per million requests of this mix: **$%.4f on demand**, **$%.4f provisioned** at %.0f%% utilisation%s ", c.OnDemand, c.Provisioned, 100*c.Utilization, mark(c.UtilizationSource))
 	p.f("(%.3f RCU and %.3f WCU per request; %s %s prices of %s, %s).\n\n", c.RCUPerRequest, c.WCUPerRequest, c.Region, c.TableClass, c.PriceDate, c.Source)
 }
 

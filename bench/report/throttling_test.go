@@ -66,7 +66,7 @@ func throttledSample() bench.Outcome {
 			{Target: designs.MainTable, Key: "CLIENT#4", Second: t0.Add(time.Second), Refused: 1}, // not among the hot keys
 			{Target: designs.MainTable, Key: "CLIENT#1", Second: t0.Add(2 * time.Second), Refused: 10},
 		},
-		Calls: 60, Retries: 11, Refused: 18, Throttled: 7, Cancelled: 4,
+		Calls: 60, Retries: 11, Refused: 18, Throttled: 7, Cancelled: 4, Isolations: 1,
 		Conflicts: 3, ConflictCancelled: 2, ConflictItems: []emulate.ItemConflicts{{Item: "CLIENT#1 / CLIENT", Conflicts: 2}, {Item: "CLIENT#2 / CLIENT", Conflicts: 1}},
 	}
 	return out
@@ -78,8 +78,13 @@ func throttledCapacity() capacity.Report {
 	r := sampleCapacity()
 	r.Scale, r.PartitionLimit = 0.01, "30 RCU/s or 10 WCU/s per partition (DynamoDB's limits × 0.01)"
 	r.Hot[0].ThrottleRate, r.Hot[1].ThrottleRate = 5.71, 33.3
+	// CLIENT#1 shares its partition with two more of the table's three hot
+	// keys (the emulator's partition 3).
 	r.Ceiling = &capacity.Ceiling{Target: designs.MainTable, Key: "CLIENT#1", Limit: "10 WCU/s per partition (DynamoDB's limits × 0.01)",
-		Rate: 5.71, Factor: 0.286, Pattern: "AP-03"}
+		Rate: 5.71, Factor: 0.286, Pattern: "AP-03", Source: r.Ceiling.Source,
+		Sharing: &capacity.Sharing{Partitions: 4, HotKeys: 3, Odds: capacity.ShareOdds(3, 4), Alone: 8, Expected: 7.2, Worst: 5.71, Placed: 5.71,
+			With: []string{"CLIENT#4", "CLIENT#2"}, Source: r.Ceiling.Source,
+			Shared: []capacity.SharedPartition{{Partition: 3, Keys: []string{"CLIENT#1", "CLIENT#4", "CLIENT#2"}, Alone: []float64{8, 40, 50}, Rate: 5.71}}}}
 	r.Warm = nil
 	r.Patterns = []capacity.PatternUsage{
 		{PatternOp: capacity.PatternOp{Pattern: "AP-03", Op: designs.TransactWriteItems}, Calls: 12, WCU: 120, Local: 60, LocalCalls: 12},
@@ -90,10 +95,7 @@ func throttledCapacity() capacity.Report {
 	}
 	r.Disagreements = []capacity.Disagreement{{PatternOp: capacity.PatternOp{Pattern: "AP-03", Op: designs.TransactWriteItems}, Target: designs.MainTable,
 		Calls: 12, Differing: 12, Units: 120, LocalUnits: 60, ExampleUnits: 10, ExampleLocal: 5}}
-	r.Findings = []string{
-		`The hottest partition key of the table is "CLIENT#1" (75% of its 3×WCU+RCU weight, mostly AP-03); its partition reaches 30 RCU/s or 10 WCU/s per partition (DynamoDB's limits × 0.01) at 5.71 requests/s of this mix.`,
-		"The first limit this mix reaches is 10 WCU/s per partition (DynamoDB's limits × 0.01) on partition key \"CLIENT#1\" of the table, at 5.71 requests/s (0.286× the measured 20 requests/s), driven mostly by AP-03.",
-	}
+	r.Findings = capacity.Findings(r)
 	return r
 }
 

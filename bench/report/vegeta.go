@@ -96,6 +96,9 @@ type metrics struct {
 	// emulator measured (null with limits off).
 	Limits     string              `json:"limits"`
 	Throttling *emulate.Throttling `json:"throttling"`
+	// ThrottlingSources says what Throttling's forecasts for real
+	// DynamoDB rest on, by the field they give.
+	ThrottlingSources map[string]*capacity.Source `json:"throttling_sources,omitempty"`
 	// NonFinite names the figures that were NaN or infinite, written as 0
 	// since JSON has no such numbers.
 	NonFinite []string `json:"non_finite,omitempty"`
@@ -142,6 +145,9 @@ func WriteMetrics(w io.Writer, out bench.Outcome) error {
 		Duration: out.Duration, Warmup: out.Warmup, SeedTime: out.SeedTime, Elapsed: out.Elapsed, Interrupted: out.Interrupted,
 		Unsent: out.Unsent, CutOff: out.CutOff, Approx: out.Fidelity.Approximations, Fidelity: out.Fidelity, Patterns: []patternJSON{},
 		Limits: LimitsText(limitsOf(out)), Throttling: out.Throttling}
+	if t := out.Throttling; t != nil {
+		m.ThrottlingSources = throttlingSources(t.Billing)
+	}
 	if st.Measured {
 		m.Started, m.Total = &out.Started, &out.Total
 		for i := range out.Patterns {

@@ -1,0 +1,96 @@
+package capacity
+
+import "github.com/ddbharness/ddbharness/designs"
+
+// cite gives every figure of rep that rests on more than the run's own
+// charges the Source of the rules it applies.
+func (r *run) cite(rep *Report) {
+	placed := r.placedSource()
+	for i := range rep.Hot {
+		if rep.Hot[i].ThrottleRate > 0 {
+			rep.Hot[i].ThrottleRateSource = placed
+		}
+	}
+	if c := rep.Ceiling; c != nil {
+		c.Source = r.budgetSource()
+		if c.Key != "" {
+			c.Source = placed
+		}
+		if c.Sharing != nil {
+			c.Sharing.Source = placed
+		}
+	}
+	if w := rep.Warm; w != nil {
+		w.Source = Cite("warm-reads", "warm-writes", "warm-combination")
+		switch {
+		case w.Declared:
+			w.Source = Cite("warm-declared")
+		case w.Target != designs.MainTable:
+			w.Source = Cite("warm-reads", "warm-writes", "warm-combination", "warm-gsi")
+		}
+		if w.Doublings > 0 {
+			w.GrowSource = Cite("growth-factor", "growth-window", "growth-doublings")
+		}
+		if w.DayOneRefused > 0 {
+			w.RefusedSource = merged(w.Source, Cite("throttled-share"))
+		}
+	}
+	if f := rep.Forecast; f != nil {
+		f.Source = merged(Cite("partition-reads", "partition-writes", "forecast-alone", "light-keys", "throttled-share"), r.budgetSource())
+		if f.BurstBank > 0 {
+			f.BurstSource = Cite("provisioned-budget", "burst")
+			f.BurstAfterRunSource = Cite("provisioned-budget", "burst-after-run")
+		}
+		if f.Replay != nil {
+			f.ReplaySource = r.replaySource()
+		}
+	}
+	if rep.Replay != nil {
+		rep.ReplaySource = r.replaySource()
+	}
+	for i, g := range rep.Growth {
+		if g.Limit > 0 && g.SecondsToLimit > 0 {
+			limit := "item-size"
+			if g.Kind == "collection" {
+				limit = "lsi-collection"
+			}
+			rep.Growth[i].Source = Cite(limit, "growth-extrapolation")
+		}
+	}
+	rep.Cost.UtilizationSource = Cite("provisioned-utilisation")
+}
+
+// partitionsRule is the rule that gives the partition count of the
+// run's table and GSIs.
+func (r *run) partitionsRule() string {
+	if r.provisioned() {
+		return "partitions-provisioned"
+	}
+	return "partitions-on-demand"
+}
+
+// placedSource is the Source of the rate at which a partition, with the
+// hot keys the run placed on it, reaches its limit.
+func (r *run) placedSource() *Source {
+	return Cite("partition-reads", "partition-writes", r.partitionsRule(), "placement", "hot-keys", "light-keys")
+}
+
+// budgetSource is the Source of the rate at which a whole table or GSI
+// reaches its own limit: its provisioned throughput, or the on-demand
+// table quota.
+func (r *run) budgetSource() *Source {
+	if r.provisioned() {
+		return Cite("provisioned-budget")
+	}
+	return Cite("quota-reads", "quota-writes")
+}
+
+// replaySource is the Source of what the throughput engine refuses when
+// it replays the run's hot keys (with no isolation: replay.go).
+func (r *run) replaySource() *Source {
+	s := merged(r.placedSource(), Cite("bucket-depth"), r.budgetSource())
+	if !r.provisioned() {
+		s = merged(s, Cite("warm-reads", "warm-writes", "warm-combination", "growth-window", "peak-received", "partition-split"))
+	}
+	return s
+}

@@ -1,0 +1,92 @@
+package capacity
+
+import (
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Source is what a figure of the report rests on: Rules, the ids of the
+// rows of the rules table it applies (Report.Rules, summary.md's "Rules
+// and limits used"), and Basis, the weakest of theirs: "documented" when
+// AWS's pages state every one, "measured" when the weakest is a public
+// measurement of real DynamoDB, "inferred" when any is the model's own
+// assumption. A figure the run measured itself (units charged by AWS's
+// rules, counts, rates) has none.
+type Source struct {
+	Basis string   `json:"basis"`
+	Rules []string `json:"rules"`
+}
+
+// ruleIndex is the rules table by id.
+var ruleIndex = sync.OnceValue(func() map[string]Rule {
+	m := map[string]Rule{}
+	for _, l := range Rules() {
+		m[l.ID] = l
+	}
+	return m
+})
+
+// strength orders the bases, weakest first; an id the table lacks has
+// none and counts as inferred, so that no figure claims more than the
+// table shows.
+var strength = map[string]int{basisInferred: 0, basisMeasured: 1, basisDocumented: 2}
+
+// Cite is the Source of a figure that applies the rules ids names.
+func Cite(ids ...string) *Source {
+	s := &Source{Basis: basisDocumented, Rules: ids}
+	for _, id := range ids {
+		if b := ruleIndex()[id].Basis; strength[b] < strength[s.Basis] {
+			s.Basis = b
+		}
+	}
+	if s.Basis == "" {
+		s.Basis = basisInferred
+	}
+	return s
+}
+
+// Documented reports whether AWS's pages state every rule the figure
+// applies: only such a figure is said to be real DynamoDB's.
+func (s *Source) Documented() bool { return s != nil && s.Basis == basisDocumented }
+
+// Mark is how a figure's source reads where the figure appears: its basis
+// and the rules that set it, "[inferred: placement, light-keys]" (the
+// rows of the rules table; the others it applies are stronger), or ""
+// for none.
+func (s *Source) Mark() string {
+	if s == nil || len(s.Rules) == 0 {
+		return ""
+	}
+	var ids []string
+	for _, id := range s.Rules {
+		if b := ruleIndex()[id].Basis; (b == s.Basis || b == "" && s.Basis == basisInferred) && !slices.Contains(ids, id) {
+			ids = append(ids, id)
+		}
+	}
+	return "[" + s.Basis + ": " + strings.Join(ids, ", ") + "]"
+}
+
+// merged is one Source for figures given together: every rule of each,
+// once.
+func merged(ss ...*Source) *Source {
+	var ids []string
+	for _, s := range ss {
+		for _, id := range s.rules() {
+			if !slices.Contains(ids, id) {
+				ids = append(ids, id)
+			}
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	return Cite(ids...)
+}
+
+func (s *Source) rules() []string {
+	if s == nil {
+		return nil
+	}
+	return s.Rules
+}
