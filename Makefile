@@ -64,7 +64,7 @@ catalog: check-go
 
 ## walkthrough: docs/add-a-design.md in a copy of the repository, from make new-design to a bench report (on DynamoDB Local), and the scaffold's unit specs
 walkthrough: check-go
-	$(GO) tool ginkgo --label-filter='scaffold || unit' ./internal/scaffold
+	$(GO) tool ginkgo -p --label-filter='scaffold || unit' ./internal/scaffold
 
 ## faults: break things on purpose (DynamoDB Local killed mid-run, bad input, concurrent runs, broken caches) and check each run says so
 faults: check-go
