@@ -16,7 +16,9 @@ func TestRulesRestOnTheirSources(t *testing.T) {
 		{"partitions of an on-demand table or GSI", basisInferred, "on-demand-capacity-mode.html"},
 		{"or a linear combination of the two", basisDocumented, "on-demand-capacity-mode.html#on-demand-capacity-mode-initial"},
 		{"a partition's reads and writes throttled apart", basisInferred, "bp-partition-key-design.html"},
-		{"answers ThrottlingException with reason …AccountLimitExceeded", basisInferred, "API_ThrottlingReason.html"},
+		{"answers RequestLimitExceeded with reason …AccountLimitExceeded", basisDocumented, "Programming.Errors.html"},
+		{"ThrottlingException on an on-demand one", basisDocumented, "Programming.Errors.html"},
+		{"refused by its warm throughput or growth", basisInferred, "API_ThrottlingReason.html"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			found := false

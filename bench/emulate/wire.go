@@ -356,8 +356,8 @@ type wireReason struct {
 }
 
 // refusalBody is the exception r answers with. ThrottlingException spells
-// its reasons' member throttlingReasons, ProvisionedThroughputExceeded
-// ThrottlingReasons.
+// its reasons' member throttlingReasons, ProvisionedThroughputExceeded and
+// RequestLimitExceeded ThrottlingReasons (the SDK's schemas of the three).
 func refusalBody(r *refusal) []byte {
 	reasons := []wireReason{{r.reason, r.space.arn}}
 	var v any = struct {
