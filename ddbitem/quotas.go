@@ -67,6 +67,14 @@ const (
 	NewOnDemandRRU = 12000
 	NewOnDemandWRU = 4000
 
+	// MinOnDemandMax is the least maximum throughput (OnDemandThroughput)
+	// an on-demand table or GSI may be given, per side: one request unit a
+	// second. The maximum must also be below the table quota
+	// (OnDemandTableRRU, OnDemandTableWRU).
+	// Sources: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_OnDemandThroughput.html
+	// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/on-demand-capacity-mode-max-throughput.html
+	MinOnDemandMax = 1
+
 	// GrowSeconds is how old an on-demand table's previous peak must be
 	// before the table serves twice it: traffic that doubles within 30
 	// minutes can throttle.

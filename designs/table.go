@@ -124,6 +124,29 @@ func WithWarm(in *dynamodb.CreateTableInput, reads, writes int64) {
 	}
 }
 
+// WithMaxOnDemand asks, on table creation, for a maximum throughput of
+// reads and writes units per second (OnDemandThroughput) on the table and
+// on each GSI (0: none on that side).
+func WithMaxOnDemand(in *dynamodb.CreateTableInput, reads, writes int64) {
+	if reads <= 0 && writes <= 0 {
+		return
+	}
+	max := func() *types.OnDemandThroughput {
+		m := &types.OnDemandThroughput{}
+		if reads > 0 {
+			m.MaxReadRequestUnits = aws.Int64(reads)
+		}
+		if writes > 0 {
+			m.MaxWriteRequestUnits = aws.Int64(writes)
+		}
+		return m
+	}
+	in.OnDemandThroughput = max()
+	for i := range in.GlobalSecondaryIndexes {
+		in.GlobalSecondaryIndexes[i].OnDemandThroughput = max()
+	}
+}
+
 // Create sends in and waits until the table and every GSI are active,
 // telling progress (nil: nobody) how they stand as they change.
 func Create(ctx context.Context, db Admin, in *dynamodb.CreateTableInput, progress func(TableState)) error {

@@ -11,8 +11,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 
+	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 )
 
@@ -34,6 +36,11 @@ type Scenario struct {
 	// the table there instead of at a new table's 12,000 reads and 4,000
 	// writes per second. Zero: not declared.
 	Warm Throughput
+	// MaxOnDemand is the maximum throughput (OnDemandThroughput) the
+	// on-demand table and each of its GSIs would be created with: requests
+	// past it are throttled, and growth never takes the table past it.
+	// Zero on a side: none.
+	MaxOnDemand Throughput
 }
 
 // Throughput is read and write units per second.
@@ -56,6 +63,7 @@ func (sc Scenario) Validate() error {
 	if sc.Warm.Reads < 0 || sc.Warm.Writes < 0 {
 		problems = append(problems, fmt.Errorf("Warm %+v: want 0 (not declared) or more units per second", sc.Warm))
 	}
+	problems = append(problems, sc.checkMaxOnDemand()...)
 	total := 0
 	for _, st := range sc.Mix {
 		if _, ok := sc.Design.Pattern(st.Pattern); !ok {
@@ -195,3 +203,28 @@ func (z Zipf) Pick(r *rand.Rand, n int) int {
 }
 
 func (z Zipf) String() string { return "zipf" }
+
+// checkMaxOnDemand refuses a maximum throughput AWS would not take: below
+// its least, one unit per second (-1, which removes a maximum on
+// UpdateTable, is none), not below the on-demand table quota, or on a
+// provisioned table, which has none.
+// Sources: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_OnDemandThroughput.html
+// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/on-demand-capacity-mode-max-throughput.html
+func (sc Scenario) checkMaxOnDemand() []error {
+	m := sc.MaxOnDemand
+	if m == (Throughput{}) {
+		return nil
+	}
+	var problems []error
+	if m.Reads < 0 || m.Writes < 0 {
+		problems = append(problems, fmt.Errorf("MaxOnDemand %+v: want 0 (no maximum) or at least %d unit per second, AWS's least", m, ddbitem.MinOnDemandMax))
+	}
+	if m.Reads >= ddbitem.OnDemandTableRRU || m.Writes >= ddbitem.OnDemandTableWRU {
+		problems = append(problems, fmt.Errorf("MaxOnDemand %+v: want below the on-demand table quota of %d read and %d write units per second, as AWS requires; 0 sets no maximum",
+			m, ddbitem.OnDemandTableRRU, ddbitem.OnDemandTableWRU))
+	}
+	if sc.Design.Schema.Billing == types.BillingModeProvisioned {
+		problems = append(problems, fmt.Errorf("MaxOnDemand %+v on design %s, which is provisioned: a maximum throughput is an on-demand table's; drop it, or make the design on-demand", m, sc.Design.Name))
+	}
+	return problems
+}

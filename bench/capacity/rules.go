@@ -31,10 +31,14 @@ func (r *run) tableLimitText(write bool) string {
 	if write {
 		side, n = "WCU", lim.wcu
 	}
-	if r.provisioned() {
-		return fmt.Sprintf("%s %s/s provisioned%s", figure.Thousands(n), side, scaleText(r.scale()))
+	what := "on-demand table quota"
+	switch {
+	case r.provisioned():
+		what = "provisioned"
+	case write && r.MaxWrites > 0, !write && r.MaxReads > 0:
+		what = "on-demand maximum throughput"
 	}
-	return fmt.Sprintf("%s %s/s on-demand table quota%s", figure.Thousands(n), side, scaleText(r.scale()))
+	return fmt.Sprintf("%s %s/s %s%s", figure.Thousands(n), side, what, scaleText(r.scale()))
 }
 
 // What a rule rests on, in Rule.Basis.
@@ -92,6 +96,11 @@ func rules() []Rule {
 		{"a partition's key range refused: ProvisionedThroughputExceededException on a provisioned table or GSI, ThrottlingException on an on-demand one, reason …KeyRangeThroughputExceeded", 0, "", doc, guide + "Programming.Errors.html"},
 		{"over its account quota an on-demand table or GSI answers RequestLimitExceeded with reason …AccountLimitExceeded", 0, "", doc, guide + "Programming.Errors.html"},
 		{"an on-demand table or GSI refused by its warm throughput or growth answers ThrottlingException with reason …KeyRangeThroughputExceeded (AWS names no reason for it)", 0, "", guess, "https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_ThrottlingReason.html"},
+		{"on-demand maximum throughput (OnDemandThroughput) of the table and each GSI: requests past it are throttled; at least 1 unit per second, below the table quota",
+			ddbitem.MinOnDemandMax, "unit/s at least", doc, guide + "on-demand-capacity-mode-max-throughput.html"},
+		{"past its maximum throughput an on-demand table or GSI answers ThrottlingException with reason …MaxOnDemandThroughputExceeded", 0, "", doc, guide + "Programming.Errors.html"},
+		{"the maximum throughput held to a second of it, with no burst past it (AWS applies it best effort: burst capacity may let a workload pass it for a while)", 0, "", guess, guide + "on-demand-capacity-mode-max-throughput.html"},
+		{"an on-demand table's growth stops at its maximum throughput: its partitions split no further", 0, "", guess, guide + "on-demand-capacity-mode-max-throughput.html"},
 		{"a new GSI's warm throughput equals a new table's (shown in AWS's DescribeTable example, stated nowhere)", 0, "", guess, guide + "check-warm-throughput.html"},
 		{"on-demand growth: up to double the previous peak within 30 minutes", ddbitem.GrowSeconds, "seconds per doubling", doc, guide + "on-demand-capacity-mode.html#on-demand-capacity-mode-initial"},
 		{"on-demand growth factor over the previous peak", ddbitem.GrowFactor, "× the peak", doc, guide + "on-demand-capacity-mode.html#on-demand-capacity-mode-initial"},

@@ -19,6 +19,9 @@ func TestRulesRestOnTheirSources(t *testing.T) {
 		{"answers RequestLimitExceeded with reason …AccountLimitExceeded", basisDocumented, "Programming.Errors.html"},
 		{"ThrottlingException on an on-demand one", basisDocumented, "Programming.Errors.html"},
 		{"refused by its warm throughput or growth", basisInferred, "API_ThrottlingReason.html"},
+		{"answers ThrottlingException with reason …MaxOnDemandThroughputExceeded", basisDocumented, "Programming.Errors.html"},
+		{"at least 1 unit per second, below the table quota", basisDocumented, "on-demand-capacity-mode-max-throughput.html"},
+		{"with no burst past it", basisInferred, "on-demand-capacity-mode-max-throughput.html"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			found := false

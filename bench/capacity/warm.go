@@ -9,6 +9,14 @@ import (
 	"github.com/ddbharness/ddbharness/internal/figure"
 )
 
+// spaceConfig is the throughput engine's table or GSI as the model has
+// it: its billing, throughput, warm and maximum throughput, scale and
+// placement, as the run's emulator was given them.
+func (r *run) spaceConfig() throughput.Config {
+	return throughput.Config{Scale: r.scale(), Provisioned: r.provisioned(), RCU: float64(r.Schema.RCU), WCU: float64(r.Schema.WCU),
+		WarmReads: r.WarmReads, WarmWrites: r.WarmWrites, MaxReads: r.MaxReads, MaxWrites: r.MaxWrites, PlacementSeed: r.PlacementSeed}
+}
+
 // warmUnits is the warm throughput of the table and each GSI: the
 // scenario's, or a new on-demand table's (and, by AWS's DescribeTable
 // example, a new GSI's).

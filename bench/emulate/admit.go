@@ -53,7 +53,7 @@ func (e *Emulator) admit(ts []touch, now int64) *refusal {
 		}
 		s.Refused(tc.side, now, e.estimate(s, tc))
 		if i < 0 {
-			return e.budgetRefusal(s, tc)
+			return e.budgetRefusal(s, tc, now)
 		}
 		return &refusal{space: s, part: i, key: tc.key, side: tc.side,
 			reason: reason(s, tc.side, "KeyRangeThroughputExceeded"), exception: keyRangeException(s)}
@@ -130,14 +130,16 @@ func (e *Emulator) learn(k keySlot, u [2]float64) {
 }
 
 // budgetRefusal is a refusal by the whole table's or GSI's budget: its
-// provisioned throughput, or an on-demand table's quota or allowance (its
-// warm throughput or twice its settled peak, which AWS reports as the key
-// range's; inferred).
-func (e *Emulator) budgetRefusal(s *space, tc touch) *refusal {
+// provisioned throughput, or an on-demand table's maximum throughput,
+// quota or allowance (its warm throughput or twice its settled peak, which
+// AWS reports as the key range's; inferred).
+func (e *Emulator) budgetRefusal(s *space, tc touch, now int64) *refusal {
 	r := &refusal{space: s, part: -1, key: tc.key, side: tc.side}
 	switch {
 	case !s.OnDemand():
 		r.reason, r.exception = reason(s, tc.side, "ProvisionedThroughputExceeded"), ExceptionProvisioned
+	case s.OverMax(tc.side, now):
+		r.reason, r.exception = reason(s, tc.side, "MaxOnDemandThroughputExceeded"), ExceptionThrottling
 	case s.AtQuota(tc.side):
 		r.reason, r.exception = reason(s, tc.side, "AccountLimitExceeded"), ExceptionRequestLimit
 	default:

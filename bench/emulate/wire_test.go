@@ -312,6 +312,22 @@ var _ = Describe("on the wire, as DynamoDB answers", Label("wire"), func() {
 		})
 	})
 
+	Context("on an on-demand table with a maximum write throughput", func() {
+		BeforeEach(func() {
+			// At Scale 0.001: a maximum of 2 WCU/s, below the warm 4, on 8
+			// partitions of 1 WCU/s.
+			cfg = Config{Scale: 0.001, Partitions: 8, MaxWrites: 2000}
+		})
+
+		It("answers ThrottlingException, for the maximum, once the table's writes reach it, on a partition that has units", func(ctx SpecContext) {
+			e.Debit(table, writeCharges(keysOff(2, cfg.Partitions, "A"), 1))
+			throttledAfterRetries(put(ctx, "A", "1", ""), answerOnDemand, "TableWriteMaxOnDemandThroughputExceeded", arn())
+			Expect(stored(ctx, "A", "1")).To(BeFalse())
+			_, err := get(ctx, "A", "1")
+			Expect(err).NotTo(HaveOccurred(), "reads have no maximum")
+		})
+	})
+
 	Context("on an on-demand table warm at its account quota", func() {
 		BeforeEach(func() {
 			// 40,000 WCU warm, the quota, at Scale 0.0001: the table serves
