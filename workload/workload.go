@@ -41,6 +41,12 @@ type Scenario struct {
 	// past it are throttled, and growth never takes the table past it.
 	// Zero on a side: none.
 	MaxOnDemand Throughput
+	// SwitchedFrom is the most read and write capacity the table (and each
+	// GSI) was provisioned with before it was switched to on-demand: the
+	// emulator and the capacity model start it at that throughput, or a
+	// new table's where higher, on the partitions it had. The run's table
+	// itself is created on demand. Zero: created on demand.
+	SwitchedFrom Throughput
 }
 
 // Throughput is read and write units per second.
@@ -64,6 +70,14 @@ func (sc Scenario) Validate() error {
 		problems = append(problems, fmt.Errorf("Warm %+v: want 0 (not declared) or more units per second", sc.Warm))
 	}
 	problems = append(problems, sc.checkMaxOnDemand()...)
+	if sc.SwitchedFrom != (Throughput{}) {
+		if sc.SwitchedFrom.Reads < 0 || sc.SwitchedFrom.Writes < 0 {
+			problems = append(problems, fmt.Errorf("SwitchedFrom %+v: want 0 (created on demand) or the capacity units it was provisioned with", sc.SwitchedFrom))
+		}
+		if sc.Design.Schema.Billing == types.BillingModeProvisioned {
+			problems = append(problems, fmt.Errorf("SwitchedFrom %+v on design %s, which is provisioned: a table switched from provisioned is an on-demand one; drop it, or make the design on-demand", sc.SwitchedFrom, sc.Design.Name))
+		}
+	}
 	total := 0
 	for _, st := range sc.Mix {
 		if _, ok := sc.Design.Pattern(st.Pattern); !ok {

@@ -38,6 +38,10 @@ type Model struct {
 	// MaxReads and MaxWrites are the maximum throughput (OnDemandThroughput)
 	// of an on-demand table and each of its GSIs; 0: none.
 	MaxReads, MaxWrites float64
+	// SwitchedRCU and SwitchedWCU are the most an on-demand table (and each
+	// GSI) was provisioned with before it was switched to on-demand; 0:
+	// created on demand.
+	SwitchedRCU, SwitchedWCU float64
 	// Scale multiplies every limit, as the run's throttling emulator did
 	// (bench/emulate); 0 means 1, DynamoDB's own.
 	Scale float64

@@ -10,10 +10,13 @@ import (
 
 // fresh is n puts of 1 KB, each on a partition key of its own: 1 WRU a
 // request.
-func fresh(n int) []Observation {
+func fresh(n int) []Observation { return puts(n, n) }
+
+// puts is n puts of 1 KB over keys partition key values in turn.
+func puts(n, keys int) []Observation {
 	calls := make([]Observation, n)
 	for i := range calls {
-		calls[i] = Observation{Pattern: "AP-01", Op: designs.PutItem, Writes: []Write{{After: sized(fmt.Sprintf("K%d", i), "A", 900)}}}
+		calls[i] = Observation{Pattern: "AP-01", Op: designs.PutItem, Writes: []Write{{After: sized(fmt.Sprintf("K%d", i%keys), "A", 900)}}}
 	}
 	return calls
 }
@@ -52,4 +55,19 @@ func budgetRefused(r Report) bool {
 		}
 	}
 	return false
+}
+
+// A table switched from provisioned at 24,000 RCU and 8,000 WCU starts at
+// that warm throughput, above a new table's, on the 16 partitions it had:
+// the warm ceiling of a write mix is 8,000 requests/s, not 4,000, and the
+// hot keys (ten, a tenth of the writes each) are placed on 16 partitions.
+func TestSwitchedFromProvisionedWarmCeiling(t *testing.T) {
+	r := analyze(Model{Schema: schema, Duration: 10 * time.Second, TargetRate: 10000, SwitchedRCU: 24000, SwitchedWCU: 8000}, puts(100, 10)...)
+	w := r.Warm
+	if w == nil || !near(w.Rate, 8000) || w.Limit != "24,000 RRU/s or 8,000 WRU/s (or a linear combination) warm throughput of a table switched from provisioned" {
+		t.Errorf("Analyze().Warm = %+v, want the switched table's 8,000 WRU/s at 8,000 requests/s", w)
+	}
+	if c := r.Ceiling; c == nil || c.Sharing == nil || c.Sharing.Partitions != 16 {
+		t.Errorf("Analyze().Ceiling = %+v, want a partition of the 16 the table kept", c)
+	}
 }

@@ -22,6 +22,8 @@ func TestRulesRestOnTheirSources(t *testing.T) {
 		{"answers ThrottlingException with reason …MaxOnDemandThroughputExceeded", basisDocumented, "Programming.Errors.html"},
 		{"at least 1 unit per second, below the table quota", basisDocumented, "on-demand-capacity-mode-max-throughput.html"},
 		{"with no burst past it", basisInferred, "on-demand-capacity-mode-max-throughput.html"},
+		{"its previous peak is half the most it was provisioned with", basisDocumented, "HowItWorks.ReadWriteCapacityMode.md"},
+		{"keeps the partitions it had", basisDocumented, "part-3-scaling-dynamodb"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			found := false

@@ -29,6 +29,10 @@ type Config struct {
 	// MaxReads and MaxWrites are an on-demand table's maximum throughput
 	// (OnDemandThroughput), and each GSI's; 0: none.
 	MaxReads, MaxWrites float64
+	// SwitchedRCU and SwitchedWCU are the most the tables (and each GSI)
+	// were provisioned with before they were switched to on-demand; 0:
+	// created on demand.
+	SwitchedRCU, SwitchedWCU float64
 	// Bytes is the table's data, for its partition count.
 	Bytes int64
 	// Partitions, when set, is each table's and GSI's partition count

@@ -84,6 +84,7 @@ var _ = Describe("the engine's own mechanics", Label("unit"), func() {
 			sc.Design.Schema.Billing, sc.Design.Schema.RCU, sc.Design.Schema.WCU = types.BillingModeProvisioned, 5, 5
 			sc.MaxOnDemand.Writes = 100
 		}, "which is provisioned"),
+		Entry("a negative throughput switched from", func(sc *workload.Scenario) { sc.SwitchedFrom.Reads = -5 }, "SwitchedFrom {Reads:-5 Writes:0}: want 0 (created on demand)"),
 	)
 
 	It("draws each step's keys from the pool it names", func(ctx SpecContext) {

@@ -31,6 +31,11 @@ type Config struct {
 	// MaxReads and MaxWrites are an on-demand table's or GSI's maximum
 	// throughput (its OnDemandThroughput), 0: none.
 	MaxReads, MaxWrites float64
+	// SwitchedRCU and SwitchedWCU, on an on-demand space, are the most it
+	// was provisioned with before it was switched to on-demand (0: created
+	// on demand): it starts serving at least that (Warm), on the partitions
+	// it had (OnDemandPartitions).
+	SwitchedRCU, SwitchedWCU float64
 	// Bytes is the data, for the partition count.
 	Bytes int64
 	// Partitions, when set, is the partition count instead of the one
@@ -97,7 +102,7 @@ func NewSpace(c Config, now int64) *Space {
 			s.budget[side] = NewBucket(rate, rate*ddbitem.BurstSeconds, now)
 		}
 	} else {
-		rcu, wcu = or(c.WarmReads, ddbitem.NewOnDemandRRU), or(c.WarmWrites, ddbitem.NewOnDemandWRU)
+		rcu, wcu = c.Warm()
 		s.grow = &growth{warm: [2]float64{rcu * k, wcu * k}, quota: [2]float64{ddbitem.OnDemandTableRRU * k, ddbitem.OnDemandTableWRU * k},
 			cap: [2]float64{c.MaxReads * k, c.MaxWrites * k}}
 		for side := range 2 {
@@ -114,10 +119,35 @@ func NewSpace(c Config, now int64) *Space {
 	case c.Provisioned:
 		n = Partitions(int64(rcu), int64(wcu), c.Bytes)
 	default:
-		n = WarmPartitions(rcu, wcu, c.Bytes)
+		n = c.OnDemandPartitions()
 	}
 	s.hashed, s.count, s.fixed = n, n, c.Partitions > 0
 	return s
+}
+
+// Warm is the warm throughput an on-demand space of c starts at, read and
+// write units per second before Scale: WarmReads and WarmWrites, else a
+// new table's; a table switched from provisioned, each side at least what
+// it was provisioned with (its previous peak is half that, and it serves
+// twice its previous peak at once). Taking the higher side by side is
+// inferred.
+// Sources: https://github.com/awsdocs/amazon-dynamodb-developer-guide/blob/master/doc_source/HowItWorks.ReadWriteCapacityMode.md
+// (initial throughput of a table switched to on-demand)
+// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-switching-capacity-modes.html
+// (a table switched at 8,000 WCU and 24,000 RCU goes on serving them)
+func (c Config) Warm() (reads, writes float64) {
+	return max(or(c.WarmReads, ddbitem.NewOnDemandRRU), c.SwitchedRCU), max(or(c.WarmWrites, ddbitem.NewOnDemandWRU), c.SwitchedWCU)
+}
+
+// OnDemandPartitions is how many partitions an on-demand space of c
+// starts with: its warm throughput's (WarmPartitions), or the partitions a
+// table switched from provisioned had (Partitions), which it keeps,
+// whichever are more.
+// Source: https://aws.amazon.com/blogs/database/part-3-scaling-dynamodb-how-partitions-hot-keys-and-split-for-heat-impact-performance/
+// (a table switched to on-demand keeps its partitions)
+func (c Config) OnDemandPartitions() int {
+	r, w := c.Warm()
+	return max(WarmPartitions(r, w, c.Bytes), Partitions(int64(c.SwitchedRCU), int64(c.SwitchedWCU), c.Bytes))
 }
 
 func or(v, def float64) float64 {
