@@ -47,6 +47,9 @@ func findings(r Report) []string {
 		if sh := c.Sharing; sh != nil {
 			s += ". " + sharingText(sh)
 		}
+		if c.EventualReads {
+			s += ". " + EventualText
+		}
 		out = append(out, s+".")
 	}
 	if w := r.Warm; w != nil {

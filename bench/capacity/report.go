@@ -111,6 +111,10 @@ type Ceiling struct {
 	// keys spread as likely, with the hot keys together, and on the
 	// partition the run placed it on (Rate), with the odds of sharing.
 	Sharing *Sharing `json:"sharing,omitempty"`
+	// EventualReads is set when the key's partition reaches its read limit
+	// first and those reads are eventually consistent, which AWS was
+	// measured serving above it (EventualText).
+	EventualReads bool `json:"eventual_reads,omitempty"`
 }
 
 // WarmCeiling is where a new on-demand table first throttles: the warm

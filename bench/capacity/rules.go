@@ -79,6 +79,9 @@ func rules() []Rule {
 		{"a partition's reads and writes throttled apart, as the developer guide states them (the on-demand initial-throughput statement, " +
 			guide + "on-demand-capacity-mode.html#on-demand-capacity-mode-initial, speaks of a linear combination for a whole table)", 0, "", guess, guide + "bp-partition-key-design.html"},
 		{"partition write throughput", ddbitem.PartitionWCU, "WCU/s", doc, guide + "bp-partition-key-design.html"},
+		{"one key's eventually consistent reads served in the first ten minutes (the model keeps the partition's 3,000 RCU/s and says where such reads set a key's limit)",
+			ddbitem.EventualKeyRCU, "RCU/s", meas, "https://aws.amazon.com/blogs/database/part-2-scaling-dynamodb-how-partitions-hot-keys-and-split-for-heat-impact-performance/"},
+		{"a table key's reads counted eventually consistent when most of its heaviest pattern's read units were (consistency is kept by pattern, not by key)", 0, "", guess, guide + "GSI.html"},
 		{"partition data", ddbitem.PartitionBytes, "bytes", doc, guide + "HowItWorks.Partitions.html"},
 		{"partitions of a provisioned table: RCU ÷ 3,000 + WCU ÷ 1,000, and by 10 GB of data", 0, "", doc, "https://github.com/awsdocs/amazon-dynamodb-developer-guide/blob/master/doc_source/GuidelinesForTables.md"},
 		{"partitions of an on-demand table or GSI: its warm reads ÷ 3,000 or writes ÷ 1,000, whichever is more (4 for a new table), and by 10 GB of data", 0, "", guess, guide + "on-demand-capacity-mode.html#on-demand-capacity-mode-initial"},

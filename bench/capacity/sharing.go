@@ -194,7 +194,8 @@ func (r *run) partitionCeilings(consider func(Ceiling)) {
 				continue
 			}
 			consider(Ceiling{Target: space, Key: g.key, Limit: r.partitionLimitText(), Rate: rate, Pattern: g.pattern,
-				BackPressure: space != designs.MainTable && p.wcu > 0, Sharing: r.sharing(s, p, g)})
+				BackPressure: space != designs.MainTable && p.wcu > 0, Sharing: r.sharing(s, p, g),
+				EventualReads: r.readsBind(p.usage) && r.eventualReads(space, g.pattern)})
 		}
 	}
 }
