@@ -99,7 +99,8 @@ func (l Emulation) scale() float64 {
 func modelOf(sc workload.Scenario, in ModelInputs, targetRate float64, lim Emulation) capacity.Model {
 	m := capacity.Model{Schema: sc.Design.Schema, Requests: in.Requests, Duration: in.Span, TargetRate: targetRate,
 		TableBytes: in.TableBytes, WarmReads: float64(sc.Warm.Reads), WarmWrites: float64(sc.Warm.Writes),
-		PlacementSeed: lim.PlacementSeed}
+		MaxReads: float64(sc.MaxOnDemand.Reads), MaxWrites: float64(sc.MaxOnDemand.Writes),
+		SwitchedRCU: float64(sc.SwitchedFrom.Reads), SwitchedWCU: float64(sc.SwitchedFrom.Writes), PlacementSeed: lim.PlacementSeed}
 	if !lim.Off {
 		m.Scale = lim.scale()
 	}
@@ -155,7 +156,9 @@ func RunLimited(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, l
 		}
 		if !lim.Off {
 			m.limits = emulate.New(sc.Design.Schema, emulate.Config{Scale: lim.scale(), Creating: lim.Creating,
-				WarmReads: float64(sc.Warm.Reads), WarmWrites: float64(sc.Warm.Writes), Keys: m.names, PlacementSeed: lim.PlacementSeed,
+				WarmReads: float64(sc.Warm.Reads), WarmWrites: float64(sc.Warm.Writes),
+				MaxReads: float64(sc.MaxOnDemand.Reads), MaxWrites: float64(sc.MaxOnDemand.Writes),
+				SwitchedRCU: float64(sc.SwitchedFrom.Reads), SwitchedWCU: float64(sc.SwitchedFrom.Writes), Keys: m.names, PlacementSeed: lim.PlacementSeed,
 				NoConflicts: lim.NoConflicts})
 			install = append(install, m.limits.Install)
 		}

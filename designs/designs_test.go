@@ -105,6 +105,31 @@ func TestCreateTableInput(t *testing.T) {
 	}
 }
 
+// The warm and maximum throughput asked on creation go on the table and
+// on each GSI, each side only when asked.
+func TestCreateTableWithWarmAndMaxOnDemand(t *testing.T) {
+	in := designs.Schema{PK: "PK", GSIs: []designs.Index{{Name: "G", PK: "G"}}}.CreateTableInput("t")
+	designs.WithWarm(in, 20000, 0)
+	designs.WithMaxOnDemand(in, 0, 500)
+	for _, c := range []struct {
+		name string
+		warm *types.WarmThroughput
+		max  *types.OnDemandThroughput
+	}{{"table", in.WarmThroughput, in.OnDemandThroughput}, {"GSI G", in.GlobalSecondaryIndexes[0].WarmThroughput, in.GlobalSecondaryIndexes[0].OnDemandThroughput}} {
+		if c.warm == nil || aws.ToInt64(c.warm.ReadUnitsPerSecond) != 20000 || c.warm.WriteUnitsPerSecond != nil {
+			t.Errorf("%s warm throughput = %+v, want 20,000 reads and no writes asked", c.name, c.warm)
+		}
+		if c.max == nil || c.max.MaxReadRequestUnits != nil || aws.ToInt64(c.max.MaxWriteRequestUnits) != 500 {
+			t.Errorf("%s maximum throughput = %+v, want 500 writes and no reads", c.name, c.max)
+		}
+	}
+	none := designs.Schema{PK: "PK"}.CreateTableInput("t")
+	designs.WithMaxOnDemand(none, 0, 0)
+	if none.OnDemandThroughput != nil {
+		t.Errorf("no maximum asked: OnDemandThroughput = %+v, want none", none.OnDemandThroughput)
+	}
+}
+
 func TestValidate(t *testing.T) {
 	base := designs.Design{Name: "d", Schema: designs.Schema{PK: "PK", GSIs: []designs.Index{{Name: "GSI1", PK: "G"}}}}
 	tests := []struct {

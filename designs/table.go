@@ -108,20 +108,31 @@ func WithWarm(in *dynamodb.CreateTableInput, reads, writes int64) {
 	if reads <= 0 && writes <= 0 {
 		return
 	}
-	warm := func() *types.WarmThroughput {
-		w := &types.WarmThroughput{}
-		if reads > 0 {
-			w.ReadUnitsPerSecond = aws.Int64(reads)
-		}
-		if writes > 0 {
-			w.WriteUnitsPerSecond = aws.Int64(writes)
-		}
-		return w
-	}
-	in.WarmThroughput = warm()
+	in.WarmThroughput = &types.WarmThroughput{ReadUnitsPerSecond: positive(reads), WriteUnitsPerSecond: positive(writes)}
 	for i := range in.GlobalSecondaryIndexes {
-		in.GlobalSecondaryIndexes[i].WarmThroughput = warm()
+		in.GlobalSecondaryIndexes[i].WarmThroughput = &types.WarmThroughput{ReadUnitsPerSecond: positive(reads), WriteUnitsPerSecond: positive(writes)}
 	}
+}
+
+// WithMaxOnDemand asks, on table creation, for a maximum throughput of
+// reads and writes units per second (OnDemandThroughput) on the table and
+// on each GSI (0: none on that side). DynamoDB Local keeps it.
+func WithMaxOnDemand(in *dynamodb.CreateTableInput, reads, writes int64) {
+	if reads <= 0 && writes <= 0 {
+		return
+	}
+	in.OnDemandThroughput = &types.OnDemandThroughput{MaxReadRequestUnits: positive(reads), MaxWriteRequestUnits: positive(writes)}
+	for i := range in.GlobalSecondaryIndexes {
+		in.GlobalSecondaryIndexes[i].OnDemandThroughput = &types.OnDemandThroughput{MaxReadRequestUnits: positive(reads), MaxWriteRequestUnits: positive(writes)}
+	}
+}
+
+// positive is v, nil when it is not above 0 (not asked).
+func positive(v int64) *int64 {
+	if v <= 0 {
+		return nil
+	}
+	return aws.Int64(v)
 }
 
 // Create sends in and waits until the table and every GSI are active,

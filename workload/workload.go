@@ -11,8 +11,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 
+	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 )
 
@@ -34,6 +36,17 @@ type Scenario struct {
 	// the table there instead of at a new table's 12,000 reads and 4,000
 	// writes per second. Zero: not declared.
 	Warm Throughput
+	// MaxOnDemand is the maximum throughput (OnDemandThroughput) the
+	// on-demand table and each of its GSIs would be created with: requests
+	// past it are throttled, and growth never takes the table past it.
+	// Zero on a side: none.
+	MaxOnDemand Throughput
+	// SwitchedFrom is the most read and write capacity the table (and each
+	// GSI) was provisioned with before it was switched to on-demand: the
+	// emulator and the capacity model start it at that throughput, or a
+	// new table's where higher, on the partitions it had. The run's table
+	// itself is created on demand. Zero: created on demand.
+	SwitchedFrom Throughput
 }
 
 // Throughput is read and write units per second.
@@ -55,6 +68,15 @@ func (sc Scenario) Validate() error {
 	}
 	if sc.Warm.Reads < 0 || sc.Warm.Writes < 0 {
 		problems = append(problems, fmt.Errorf("Warm %+v: want 0 (not declared) or more units per second", sc.Warm))
+	}
+	problems = append(problems, sc.checkMaxOnDemand()...)
+	if sc.SwitchedFrom != (Throughput{}) {
+		if sc.SwitchedFrom.Reads < 0 || sc.SwitchedFrom.Writes < 0 {
+			problems = append(problems, fmt.Errorf("SwitchedFrom %+v: want 0 (created on demand) or the capacity units it was provisioned with", sc.SwitchedFrom))
+		}
+		if sc.Design.Schema.Billing == types.BillingModeProvisioned {
+			problems = append(problems, fmt.Errorf("SwitchedFrom %+v on design %s, which is provisioned: a table switched from provisioned is an on-demand one; drop it, or make the design on-demand", sc.SwitchedFrom, sc.Design.Name))
+		}
 	}
 	total := 0
 	for _, st := range sc.Mix {
@@ -195,3 +217,28 @@ func (z Zipf) Pick(r *rand.Rand, n int) int {
 }
 
 func (z Zipf) String() string { return "zipf" }
+
+// checkMaxOnDemand refuses a maximum throughput AWS would not take: below
+// its least, one unit per second (-1, which removes a maximum on
+// UpdateTable, is none), not below the on-demand table quota, or on a
+// provisioned table, which has none.
+// Sources: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_OnDemandThroughput.html
+// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/on-demand-capacity-mode-max-throughput.html
+func (sc Scenario) checkMaxOnDemand() []error {
+	m := sc.MaxOnDemand
+	if m == (Throughput{}) {
+		return nil
+	}
+	var problems []error
+	if m.Reads < 0 || m.Writes < 0 {
+		problems = append(problems, fmt.Errorf("MaxOnDemand %+v: want 0 (no maximum) or at least %d unit per second, AWS's least", m, ddbitem.MinOnDemandMax))
+	}
+	if m.Reads >= ddbitem.OnDemandTableRRU || m.Writes >= ddbitem.OnDemandTableWRU {
+		problems = append(problems, fmt.Errorf("MaxOnDemand %+v: want below the on-demand table quota of %d read and %d write units per second, as AWS requires; 0 sets no maximum",
+			m, ddbitem.OnDemandTableRRU, ddbitem.OnDemandTableWRU))
+	}
+	if sc.Design.Schema.Billing == types.BillingModeProvisioned {
+		problems = append(problems, fmt.Errorf("MaxOnDemand %+v on design %s, which is provisioned: a maximum throughput is an on-demand table's; drop it, or make the design on-demand", m, sc.Design.Name))
+	}
+	return problems
+}

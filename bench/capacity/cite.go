@@ -69,26 +69,29 @@ func (r *run) partitionsRule() string {
 	return "partitions-on-demand"
 }
 
-// placedSource is the Source of the rate at which a partition, with the
-// hot keys the run placed on it, reaches its limit.
+// placedSource is the Source of the rate at which a partition, with every
+// key the run placed on it, reaches its limit.
 func (r *run) placedSource() *Source {
 	return Cite("partition-reads", "partition-writes", r.partitionsRule(), "placement", "hot-keys", "light-keys")
 }
 
 // budgetSource is the Source of the rate at which a whole table or GSI
 // reaches its own limit: its provisioned throughput, or the on-demand
-// table quota.
+// table quota or the maximum throughput it was given.
 func (r *run) budgetSource() *Source {
-	if r.provisioned() {
+	switch {
+	case r.provisioned():
 		return Cite("provisioned-budget")
+	case r.MaxReads > 0 || r.MaxWrites > 0:
+		return Cite("quota-reads", "quota-writes", "max-on-demand", "max-no-burst")
 	}
 	return Cite("quota-reads", "quota-writes")
 }
 
 // replaySource is the Source of what the throughput engine refuses when
-// it replays the run's hot keys (with no isolation: replay.go).
+// it replays the run's hot keys (isolating as the emulator does: replay.go).
 func (r *run) replaySource() *Source {
-	s := merged(r.placedSource(), Cite("bucket-depth"), r.budgetSource())
+	s := merged(r.placedSource(), Cite("bucket-depth", "split-for-heat"), r.budgetSource())
 	if !r.provisioned() {
 		s = merged(s, Cite("warm-reads", "warm-writes", "warm-combination", "growth-window", "peak-received", "partition-split"))
 	}

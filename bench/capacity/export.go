@@ -247,6 +247,7 @@ func (l *Ledger) add(f LedgerFile) {
 		}
 		p.Calls += row.Calls
 		p.RCU, p.WCU = p.RCU+row.RCU, p.WCU+row.WCU
+		p.EventualRCU += row.EventualRCU
 		p.Local, p.LocalCalls = p.Local+row.Local, p.LocalCalls+row.LocalCalls
 		p.Filtered, p.Counted = p.Filtered+row.Filtered, p.Counted+row.Counted
 		p.Evaluated, p.Returned = p.Evaluated+row.Evaluated, p.Returned+row.Returned

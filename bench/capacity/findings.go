@@ -110,6 +110,9 @@ func ceilingFinding(r Report, c *Ceiling) *claim {
 	if sh := c.Sharing; sh != nil && sh.HotKeys > 1 {
 		sharingText(cl, sh)
 	}
+	if c.EventualReads {
+		eventualText(cl)
+	}
 	return cl
 }
 

@@ -486,6 +486,9 @@ func (l *Ledger) record(o Observation, charges []Charge) {
 		l.first, l.last = min(l.first, sec), max(l.last, sec)
 		l.charge(l.slotID(slot{c.Target, c.Key}), o.Pattern, sec, c.RCU, c.WCU, c.Item)
 		p.RCU, p.WCU = p.RCU+c.RCU, p.WCU+c.WCU
+		if !o.Consistent {
+			p.EventualRCU += c.RCU
+		}
 		t := touched[c.Target]
 		touched[c.Target] = usage{t.rcu + c.RCU, t.wcu + c.WCU}
 	}

@@ -25,11 +25,13 @@ func (o Observation) patternOp() PatternOp { return PatternOp{o.Pattern, o.Op} }
 // Select=COUNT, which DynamoDB charges for every item they evaluated
 // (Evaluated, the sum of their ScannedCount), not the Returned ones. Of
 // those calls, LocalCharged were charged at Local's own figure because the
-// items they evaluated were not known.
+// items they evaluated were not known. EventualRCU is the part of RCU its
+// eventually consistent reads took.
 type PatternUsage struct {
 	PatternOp
 	Calls        int64   `json:"calls"`
 	RCU          float64 `json:"rcu"`
+	EventualRCU  float64 `json:"eventual_rcu,omitempty"`
 	WCU          float64 `json:"wcu"`
 	Local        float64 `json:"local_units"`
 	LocalCalls   int64   `json:"local_calls"`

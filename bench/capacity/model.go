@@ -35,6 +35,13 @@ type Model struct {
 	// serves at once. Zero takes a new on-demand table's own (12,000 and
 	// 4,000).
 	WarmReads, WarmWrites float64
+	// MaxReads and MaxWrites are the maximum throughput (OnDemandThroughput)
+	// of an on-demand table and each of its GSIs; 0: none.
+	MaxReads, MaxWrites float64
+	// SwitchedRCU and SwitchedWCU are the most an on-demand table (and each
+	// GSI) was provisioned with before it was switched to on-demand; 0:
+	// created on demand.
+	SwitchedRCU, SwitchedWCU float64
 	// Scale multiplies every limit, as the run's throttling emulator did
 	// (bench/emulate); 0 means 1, DynamoDB's own.
 	Scale float64
@@ -264,13 +271,21 @@ func (r *run) keyThrottleRate(g *group) float64 {
 }
 
 // tableLimit is the throughput a whole target may consume per second: its
-// provisioned throughput, or the on-demand table quota.
+// provisioned throughput, or the on-demand table quota, or the maximum
+// throughput declared below it.
 func (r *run) tableLimit() usage {
 	k := r.scale()
 	if r.provisioned() {
 		return usage{float64(r.Schema.RCU) * k, float64(r.Schema.WCU) * k}
 	}
-	return usage{ddbitem.OnDemandTableRRU * k, ddbitem.OnDemandTableWRU * k}
+	lim := usage{ddbitem.OnDemandTableRRU, ddbitem.OnDemandTableWRU}
+	if r.MaxReads > 0 {
+		lim.rcu = min(lim.rcu, r.MaxReads)
+	}
+	if r.MaxWrites > 0 {
+		lim.wcu = min(lim.wcu, r.MaxWrites)
+	}
+	return usage{lim.rcu * k, lim.wcu * k}
 }
 
 // spaces lists the partition spaces with traffic: the table first, then

@@ -7,8 +7,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
 	"github.com/ddbharness/ddbharness/bench/throughput"
 )
 
@@ -102,9 +100,7 @@ func (r *run) replaySpace(name string, s *spaceLoad, factor float64, budget *int
 	if len(s.hot) == 0 {
 		return nil, 0, true
 	}
-	c := throughput.Config{Scale: r.scale(), Provisioned: r.Schema.Billing == types.BillingModeProvisioned,
-		RCU: float64(r.Schema.RCU), WCU: float64(r.Schema.WCU), WarmReads: r.WarmReads, WarmWrites: r.WarmWrites,
-		PlacementSeed: r.PlacementSeed}
+	c := r.spaceConfig()
 	// A provisioned space keeps the run's partitions; an on-demand one
 	// starts at its warm throughput's and splits as it grows, as the
 	// emulator's did.

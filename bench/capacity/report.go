@@ -118,6 +118,10 @@ type Ceiling struct {
 	// partition the run placed it on (Rate), with the odds of sharing.
 	Sharing *Sharing `json:"sharing,omitempty"`
 	Source  *Source  `json:"source,omitempty"`
+	// EventualReads is set when the key's partition reaches its read limit
+	// first and those reads are eventually consistent, which AWS was
+	// measured serving above it (eventualText).
+	EventualReads bool `json:"eventual_reads,omitempty"`
 }
 
 // WarmCeiling is where a new on-demand table first throttles: the warm

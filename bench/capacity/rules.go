@@ -32,10 +32,14 @@ func (r *run) tableLimitText(write bool) string {
 	if write {
 		side, n = "WCU", lim.wcu
 	}
-	if r.provisioned() {
-		return fmt.Sprintf("%s %s/s provisioned%s", figure.Thousands(n), side, scaleText(r.scale()))
+	what := "on-demand table quota"
+	switch {
+	case r.provisioned():
+		what = "provisioned"
+	case write && r.MaxWrites > 0, !write && r.MaxReads > 0:
+		what = "on-demand maximum throughput"
 	}
-	return fmt.Sprintf("%s %s/s on-demand table quota%s", figure.Thousands(n), side, scaleText(r.scale()))
+	return fmt.Sprintf("%s %s/s %s%s", figure.Thousands(n), side, what, scaleText(r.scale()))
 }
 
 // What a rule rests on, in Rule.Basis.
@@ -75,6 +79,9 @@ func Rules() []Rule {
 		{"partition-reads", "partition read throughput", ddbitem.PartitionRCU, "RCU/s", doc, guide + "throttling-key-range-limit-exceeded-mitigation.html"},
 		{"partition-sides", "a partition's reads and writes throttled apart, as the developer guide states them (the on-demand initial-throughput statement, " +
 			guide + "on-demand-capacity-mode.html#on-demand-capacity-mode-initial, speaks of a linear combination for a whole table)", 0, "", guess, guide + "bp-partition-key-design.html"},
+		{"eventual-key", "one key's eventually consistent reads served in the first ten minutes (the model keeps the partition's 3,000 RCU/s and says where such reads set a key's limit)",
+			ddbitem.EventualKeyRCU, "RCU/s", meas, "https://aws.amazon.com/blogs/database/part-2-scaling-dynamodb-how-partitions-hot-keys-and-split-for-heat-impact-performance/"},
+		{"eventual-by-pattern", "a table key's reads counted eventually consistent when most of its heaviest pattern's read units were (consistency is kept by pattern, not by key)", 0, "", guess, guide + "GSI.html"},
 		{"partition-writes", "partition write throughput", ddbitem.PartitionWCU, "WCU/s", doc, guide + "bp-partition-key-design.html"},
 		{"partition-data", "partition data", ddbitem.PartitionBytes, "bytes", doc, guide + "HowItWorks.Partitions.html"},
 		{"partitions-provisioned", "partitions of a provisioned table: RCU ÷ 3,000 + WCU ÷ 1,000, and by 10 GB of data", 0, "", doc, "https://github.com/awsdocs/amazon-dynamodb-developer-guide/blob/master/doc_source/GuidelinesForTables.md"},
@@ -97,8 +104,18 @@ func Rules() []Rule {
 		{"warm-writes", "new on-demand table warm throughput, writes", ddbitem.NewOnDemandWRU, "WRU/s", doc, guide + "warm-throughput-scenarios.html"},
 		{"warm-combination", "warm throughput serves its reads, or its writes, or a linear combination of the two, not both in full at once", 0, "", doc, guide + "on-demand-capacity-mode.html#on-demand-capacity-mode-initial"},
 		{"warm-declared", "a declared or grown warm throughput combines as a new table's", 0, "", guess, guide + "warm-throughput.html"},
-		{"account-quota-exception", "over its account quota an on-demand table or GSI answers ThrottlingException with reason …AccountLimitExceeded: AWS names the reason, not the exception (RequestLimitExceeded, described as the account's throughput quota, would fit as well; the SDK retries both)",
-			0, "", guess, "https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_ThrottlingReason.html"},
+		{"switched-peak", "a table switched from provisioned to on-demand: its previous peak is half the most it was provisioned with, or a new table's, whichever is higher, so it serves at least that throughput at once",
+			0, "", doc, "https://github.com/awsdocs/amazon-dynamodb-developer-guide/blob/master/doc_source/HowItWorks.ReadWriteCapacityMode.md"},
+		{"switched-partitions", "a table switched from provisioned keeps the partitions it had (RCU ÷ 3,000 + WCU ÷ 1,000)", 0, "", doc, "https://aws.amazon.com/blogs/database/part-3-scaling-dynamodb-how-partitions-hot-keys-and-split-for-heat-impact-performance/"},
+		{"switched-sides", "a switched table's starting throughput taken side by side, each the higher of its provisioned and a new table's", 0, "", guess, guide + "bp-switching-capacity-modes.html"},
+		{"key-range-exception", "a partition's key range refused: ProvisionedThroughputExceededException on a provisioned table or GSI, ThrottlingException on an on-demand one, reason …KeyRangeThroughputExceeded", 0, "", doc, guide + "Programming.Errors.html"},
+		{"account-quota-exception", "over its account quota an on-demand table or GSI answers RequestLimitExceeded with reason …AccountLimitExceeded", 0, "", doc, guide + "Programming.Errors.html"},
+		{"warm-refusal-exception", "an on-demand table or GSI refused by its warm throughput or growth answers ThrottlingException with reason …KeyRangeThroughputExceeded (AWS names no reason for it)", 0, "", guess, "https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_ThrottlingReason.html"},
+		{"max-on-demand", "on-demand maximum throughput (OnDemandThroughput) of the table and each GSI: requests past it are throttled; at least 1 unit per second, below the table quota",
+			ddbitem.MinOnDemandMax, "unit/s at least", doc, guide + "on-demand-capacity-mode-max-throughput.html"},
+		{"max-exception", "past its maximum throughput an on-demand table or GSI answers ThrottlingException with reason …MaxOnDemandThroughputExceeded", 0, "", doc, guide + "Programming.Errors.html"},
+		{"max-no-burst", "the maximum throughput held to a second of it, with no burst past it (AWS applies it best effort: burst capacity may let a workload pass it for a while)", 0, "", guess, guide + "on-demand-capacity-mode-max-throughput.html"},
+		{"max-stops-growth", "an on-demand table's growth stops at its maximum throughput: its partitions split no further", 0, "", guess, guide + "on-demand-capacity-mode-max-throughput.html"},
 		{"warm-gsi", "a new GSI's warm throughput equals a new table's (shown in AWS's DescribeTable example, stated nowhere)", 0, "", guess, guide + "check-warm-throughput.html"},
 		{"growth-window", "on-demand growth: one doubling every 30 minutes, read from AWS's rule that traffic more than double the previous peak within 30 minutes may throttle (AWS gives the window, not a pace)", ddbitem.GrowSeconds, "seconds per doubling", guess, guide + "on-demand-capacity-mode.html#on-demand-capacity-mode-initial"},
 		{"growth-factor", "on-demand growth: up to double the previous peak at once; traffic more than double it within 30 minutes may throttle", ddbitem.GrowFactor, "× the peak", doc, guide + "on-demand-capacity-mode.html#on-demand-capacity-mode-initial"},

@@ -19,7 +19,15 @@ func TestRulesRestOnTheirSources(t *testing.T) {
 		{"partitions of an on-demand table or GSI", basisInferred, "on-demand-capacity-mode.html"},
 		{"or a linear combination of the two", basisDocumented, "on-demand-capacity-mode.html#on-demand-capacity-mode-initial"},
 		{"a partition's reads and writes throttled apart", basisInferred, "bp-partition-key-design.html"},
-		{"answers ThrottlingException with reason …AccountLimitExceeded", basisInferred, "API_ThrottlingReason.html"},
+		{"answers RequestLimitExceeded with reason …AccountLimitExceeded", basisDocumented, "Programming.Errors.html"},
+		{"ThrottlingException on an on-demand one", basisDocumented, "Programming.Errors.html"},
+		{"refused by its warm throughput or growth", basisInferred, "API_ThrottlingReason.html"},
+		{"answers ThrottlingException with reason …MaxOnDemandThroughputExceeded", basisDocumented, "Programming.Errors.html"},
+		{"at least 1 unit per second, below the table quota", basisDocumented, "on-demand-capacity-mode-max-throughput.html"},
+		{"with no burst past it", basisInferred, "on-demand-capacity-mode-max-throughput.html"},
+		{"its previous peak is half the most it was provisioned with", basisDocumented, "HowItWorks.ReadWriteCapacityMode.md"},
+		{"keeps the partitions it had", basisDocumented, "part-3-scaling-dynamodb"},
+		{"one key's eventually consistent reads served", basisMeasured, "part-2-scaling-dynamodb"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			found := false

@@ -130,7 +130,7 @@ func (r *run) place(space, key string) (part, n int) {
 
 // partitionCount is how many partitions space has by AWS's rules: a
 // provisioned table's by its throughput and data, an on-demand one's by
-// its warm throughput.
+// its warm throughput, or those it had provisioned before it was switched.
 func (r *run) partitionCount(space string) int {
 	if r.provisioned() {
 		bytes := int64(0)
@@ -139,8 +139,7 @@ func (r *run) partitionCount(space string) int {
 		}
 		return throughput.Partitions(r.Schema.RCU, r.Schema.WCU, bytes)
 	}
-	w, _ := r.warmUnits()
-	return throughput.WarmPartitions(w.rcu/r.scale(), w.wcu/r.scale(), 0)
+	return r.spaceConfig().OnDemandPartitions()
 }
 
 // rateOf is the request rate of the mix at which u units fill a partition.
@@ -210,7 +209,8 @@ func (r *run) partitionCeilings(consider func(Ceiling)) {
 				continue
 			}
 			consider(Ceiling{Target: space, Key: g.key, Limit: r.partitionLimitText(), Rate: rate, Pattern: g.pattern,
-				BackPressure: space != designs.MainTable && p.wcu > 0, Sharing: r.sharing(s, p, g)})
+				BackPressure: space != designs.MainTable && p.wcu > 0, Sharing: r.sharing(s, p, g),
+				EventualReads: r.readsBind(p.usage) && r.eventualReads(space, g.pattern)})
 		}
 	}
 }

@@ -9,20 +9,24 @@ import (
 	"github.com/ddbharness/ddbharness/internal/figure"
 )
 
-// warmUnits is the warm throughput of the table and each GSI: the
+// spaceConfig is the throughput engine's table or GSI as the model has
+// it: its billing, throughput, warm and maximum throughput, scale and
+// placement, as the run's emulator was given them.
+func (r *run) spaceConfig() throughput.Config {
+	return throughput.Config{Scale: r.scale(), Provisioned: r.provisioned(), RCU: float64(r.Schema.RCU), WCU: float64(r.Schema.WCU),
+		WarmReads: r.WarmReads, WarmWrites: r.WarmWrites, MaxReads: r.MaxReads, MaxWrites: r.MaxWrites,
+		SwitchedRCU: r.SwitchedRCU, SwitchedWCU: r.SwitchedWCU, PlacementSeed: r.PlacementSeed}
+}
+
+// warmUnits is the warm throughput of the table and each GSI, scaled: the
 // scenario's, or a new on-demand table's (and, by AWS's DescribeTable
-// example, a new GSI's).
+// example, a new GSI's), or what a table switched from provisioned was
+// provisioned with where higher (throughput.Config.Warm).
 // Sources: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/warm-throughput-scenarios.html
 // https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/check-warm-throughput.html
 func (r *run) warmUnits() (u usage, declared bool) {
-	u = usage{ddbitem.NewOnDemandRRU, ddbitem.NewOnDemandWRU}
-	if r.WarmReads > 0 {
-		u.rcu, declared = r.WarmReads, true
-	}
-	if r.WarmWrites > 0 {
-		u.wcu, declared = r.WarmWrites, true
-	}
-	return usage{u.rcu * r.scale(), u.wcu * r.scale()}, declared
+	rcu, wcu := r.spaceConfig().Warm()
+	return usage{rcu * r.scale(), wcu * r.scale()}, r.WarmReads > 0 || r.WarmWrites > 0
 }
 
 // warm is the new on-demand table's ceiling: the lowest rate at which the
@@ -55,8 +59,11 @@ func (r *run) warm(steady *Ceiling) *WarmCeiling {
 			side = "RRU"
 		}
 		whose := "of a new on-demand table"
-		if declared {
+		switch {
+		case declared:
 			whose = "declared by the scenario"
+		case r.SwitchedRCU > 0 || r.SwitchedWCU > 0:
+			whose = "of a table switched from provisioned"
 		}
 		best = &WarmCeiling{Target: space, Side: side, ReadUnits: lim.rcu, WriteUnits: lim.wcu, Declared: declared, Rate: rate,
 			Limit: fmt.Sprintf("%s RRU/s or %s WRU/s (or a linear combination) warm throughput %s%s",

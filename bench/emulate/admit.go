@@ -27,16 +27,19 @@ type refusal struct {
 	reason, exception string
 }
 
-// Exceptions DynamoDB throttles with. Which one carries the account
-// quota's reason (AccountLimitExceeded) AWS does not say: ThrottlingException
-// is inferred; RequestLimitExceeded, described as the account's throughput
-// quota, would fit as well, and the SDK retries both as throttling.
-// Sources: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/throttling-diagnosing-workflow.html
-// (the three exceptions), https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_ThrottlingReason.html
-// (the reasons)
+// Exceptions DynamoDB throttles with: a provisioned table's or GSI's
+// refusals (its provisioned throughput, a key range) answer
+// ProvisionedThroughputExceededException; an on-demand one's (a key range,
+// its maximum throughput) ThrottlingException, as public captures of the
+// on-demand message show it (for one,
+// https://github.com/praetorian-inc/chariot-ui/issues/684); the account's
+// per-table quota RequestLimitExceeded.
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Programming.Errors.html
+// (each exception with the reasons it carries)
 const (
-	ExceptionProvisioned = "ProvisionedThroughputExceededException"
-	ExceptionThrottling  = "ThrottlingException"
+	ExceptionProvisioned  = "ProvisionedThroughputExceededException"
+	ExceptionThrottling   = "ThrottlingException"
+	ExceptionRequestLimit = "RequestLimitExceeded"
 )
 
 // admit decides one attempt of a request that touches ts: nil when every
@@ -50,10 +53,10 @@ func (e *Emulator) admit(ts []touch, now int64) *refusal {
 		}
 		s.Refused(tc.side, now, e.estimate(s, tc))
 		if i < 0 {
-			return e.budgetRefusal(s, tc)
+			return e.budgetRefusal(s, tc, now)
 		}
 		return &refusal{space: s, part: i, key: tc.key, side: tc.side,
-			reason: reason(s, tc.side, "KeyRangeThroughputExceeded"), exception: ExceptionProvisioned}
+			reason: reason(s, tc.side, "KeyRangeThroughputExceeded"), exception: keyRangeException(s)}
 	}
 	return nil
 }
@@ -127,20 +130,31 @@ func (e *Emulator) learn(k keySlot, u [2]float64) {
 }
 
 // budgetRefusal is a refusal by the whole table's or GSI's budget: its
-// provisioned throughput, or an on-demand table's allowance (its warm
-// throughput or twice its settled peak, which AWS reports as the key
-// range's; inferred) or quota.
-func (e *Emulator) budgetRefusal(s *space, tc touch) *refusal {
+// provisioned throughput, or an on-demand table's maximum throughput,
+// quota or allowance (its warm throughput or twice its settled peak, which
+// AWS reports as the key range's; inferred).
+func (e *Emulator) budgetRefusal(s *space, tc touch, now int64) *refusal {
 	r := &refusal{space: s, part: -1, key: tc.key, side: tc.side}
 	switch {
 	case !s.OnDemand():
 		r.reason, r.exception = reason(s, tc.side, "ProvisionedThroughputExceeded"), ExceptionProvisioned
+	case s.OverMax(tc.side, now):
+		r.reason, r.exception = reason(s, tc.side, "MaxOnDemandThroughputExceeded"), ExceptionThrottling
 	case s.AtQuota(tc.side):
-		r.reason, r.exception = reason(s, tc.side, "AccountLimitExceeded"), ExceptionThrottling
+		r.reason, r.exception = reason(s, tc.side, "AccountLimitExceeded"), ExceptionRequestLimit
 	default:
-		r.reason, r.exception = reason(s, tc.side, "KeyRangeThroughputExceeded"), ExceptionProvisioned
+		r.reason, r.exception = reason(s, tc.side, "KeyRangeThroughputExceeded"), ExceptionThrottling
 	}
 	return r
+}
+
+// keyRangeException is what a partition of s refusing answers: the
+// exception of its billing mode.
+func keyRangeException(s *space) string {
+	if s.OnDemand() {
+		return ExceptionThrottling
+	}
+	return ExceptionProvisioned
 }
 
 // reason names a throttling reason as DynamoDB does: resource type,

@@ -29,7 +29,12 @@
 //     provisioned rate with 300 s of burst; adaptive capacity lets any
 //     partition use what the table leaves unused, up to the partition
 //     limit. An on-demand table and each GSI serve their warm throughput,
-//     twice their peak once it is 30 minutes old, up to the table quota.
+//     twice their peak once it is 30 minutes old, up to the table quota
+//     and their maximum throughput (Config.MaxReads, MaxWrites).
+//   - A refusal answers the exception of the table's billing mode:
+//     ProvisionedThroughputExceededException on a provisioned table,
+//     ThrottlingException on an on-demand one, RequestLimitExceeded at the
+//     account's table quota.
 //   - A write whose GSI partition cannot take it is refused on the table
 //     (back-pressure).
 //

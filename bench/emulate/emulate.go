@@ -26,6 +26,13 @@ type Config struct {
 	// WarmReads and WarmWrites are an on-demand table's warm throughput
 	// (and each GSI's); 0 takes a new table's (12,000 and 4,000).
 	WarmReads, WarmWrites float64
+	// MaxReads and MaxWrites are an on-demand table's maximum throughput
+	// (OnDemandThroughput), and each GSI's; 0: none.
+	MaxReads, MaxWrites float64
+	// SwitchedRCU and SwitchedWCU are the most the tables (and each GSI)
+	// were provisioned with before they were switched to on-demand; 0:
+	// created on demand.
+	SwitchedRCU, SwitchedWCU float64
 	// Bytes is the table's data, for its partition count.
 	Bytes int64
 	// Partitions, when set, is each table's and GSI's partition count

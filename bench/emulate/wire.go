@@ -334,8 +334,12 @@ func mergeGets(a, b map[string]types.KeysAndAttributes) map[string]types.KeysAnd
 // (service/dynamodb/response_snapshot in aws-sdk-go-v2).
 const typePrefix = "com.amazonaws.dynamodb.v20120810#"
 
-// Messages DynamoDB gives with each limit type.
+// Messages DynamoDB gives with each limit type. Over an on-demand
+// maximum, the error handling page's message of ThrottlingException
+// (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Programming.Errors.html):
+// no capture of that reason's own is public.
 var messages = map[string]string{
+	"MaxOnDemandThroughputExceeded": "Rate of requests exceeds the allowed throughput.",
 	"KeyRangeThroughputExceeded":    "Throughput exceeds the current capacity of your table or index. DynamoDB is automatically scaling your table or index so please try again shortly. If exceptions persist, check if you have a hot key: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html.",
 	"ProvisionedThroughputExceeded": "The level of configured provisioned throughput for the table was exceeded. Consider increasing your provisioning level with the UpdateTable API.",
 	"AccountLimitExceeded":          "Throughput exceeds the current throughput limit for your account, increase account level throughput before retrying.",
@@ -356,8 +360,8 @@ type wireReason struct {
 }
 
 // refusalBody is the exception r answers with. ThrottlingException spells
-// its reasons' member throttlingReasons, ProvisionedThroughputExceeded
-// ThrottlingReasons.
+// its reasons' member throttlingReasons, ProvisionedThroughputExceeded and
+// RequestLimitExceeded ThrottlingReasons (the SDK's schemas of the three).
 func refusalBody(r *refusal) []byte {
 	reasons := []wireReason{{r.reason, r.space.arn}}
 	var v any = struct {

@@ -118,6 +118,33 @@ func writeCharges(keys []string, wcu float64) []capacity.Charge {
 	return cs
 }
 
+// The exceptions a refusal for capacity answers with: an on-demand
+// table's or GSI's, a provisioned one's, and the account quota's.
+const (
+	answerOnDemand    = "ThrottlingException"
+	answerProvisioned = "ProvisionedThroughputExceededException"
+	answerAccount     = "RequestLimitExceeded"
+)
+
+// throttlingReasons is the exception err is, as the SDK parsed it, and
+// the ThrottlingReasons it gave; "" when it is none of the three.
+func throttlingReasons(err error) (string, []types.ThrottlingReason) {
+	var (
+		te  *types.ThrottlingException
+		pte *types.ProvisionedThroughputExceededException
+		rle *types.RequestLimitExceeded
+	)
+	switch {
+	case errors.As(err, &te):
+		return answerOnDemand, te.ThrottlingReasons
+	case errors.As(err, &pte):
+		return answerProvisioned, pte.ThrottlingReasons
+	case errors.As(err, &rle):
+		return answerAccount, rle.ThrottlingReasons
+	}
+	return "", nil
+}
+
 // retriedOut checks the SDK's retryer made its three attempts and gave up
 // with err.
 func retriedOut(err error) {

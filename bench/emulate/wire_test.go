@@ -2,7 +2,6 @@ package emulate
 
 import (
 	"context"
-	"errors"
 	"strings"
 	"time"
 
@@ -98,14 +97,15 @@ var _ = Describe("on the wire, as DynamoDB answers", Label("wire"), func() {
 		}
 	}
 	// throttledAfterRetries checks err is DynamoDB's exception with reason,
-	// on resource, after the SDK's three attempts.
-	throttledAfterRetries := func(err error, reason, resource string) {
+	// on resource, after the SDK's three attempts: the SDK parsed the
+	// reasons from the member that exception spells.
+	throttledAfterRetries := func(err error, exception, reason, resource string) {
 		GinkgoHelper()
-		var pte *types.ProvisionedThroughputExceededException
-		Expect(errors.As(err, &pte)).To(BeTrue(), "want ProvisionedThroughputExceededException, got %v", err)
-		Expect(pte.ThrottlingReasons).To(HaveLen(1))
-		Expect(aws.ToString(pte.ThrottlingReasons[0].Reason)).To(Equal(reason))
-		Expect(aws.ToString(pte.ThrottlingReasons[0].Resource)).To(Equal(resource))
+		name, reasons := throttlingReasons(err)
+		Expect(name).To(Equal(exception), "got %v", err)
+		Expect(reasons).To(HaveLen(1))
+		Expect(aws.ToString(reasons[0].Reason)).To(Equal(reason))
+		Expect(aws.ToString(reasons[0].Resource)).To(Equal(resource))
 		retriedOut(err)
 	}
 	arn := func() string { return "arn:aws:dynamodb:ddblocal:000000000000:table/" + table }
@@ -119,10 +119,10 @@ var _ = Describe("on the wire, as DynamoDB answers", Label("wire"), func() {
 		return PatternThrottles{Pattern: id}
 	}
 
-	It("refuses a single write once its partition is drained, writes nothing, and the SDK retries it", func(ctx SpecContext) {
+	It("refuses a single write once its partition is drained, with ThrottlingException on an on-demand table, writes nothing, and the SDK retries it", func(ctx SpecContext) {
 		Expect(put(ctx, "A", "1", "")).To(Succeed())
 		err := put(ctx, "A", "2", "")
-		throttledAfterRetries(err, "TableWriteKeyRangeThroughputExceeded", arn())
+		throttledAfterRetries(err, answerOnDemand, "TableWriteKeyRangeThroughputExceeded", arn())
 		Expect(stored(ctx, "A", "2")).To(BeFalse())
 		clock.Add(time.Second)
 		Expect(put(ctx, "A", "2", "")).To(Succeed(), "a second later the partition has its unit back")
@@ -135,7 +135,7 @@ var _ = Describe("on the wire, as DynamoDB answers", Label("wire"), func() {
 		drainReads(ctx, "A")
 
 		_, err := get(ctx, "A", "1")
-		throttledAfterRetries(err, "TableReadKeyRangeThroughputExceeded", arn())
+		throttledAfterRetries(err, answerOnDemand, "TableReadKeyRangeThroughputExceeded", arn())
 
 		out, err := get(ctx, "B", "1")
 		Expect(err).NotTo(HaveOccurred())
@@ -148,7 +148,7 @@ var _ = Describe("on the wire, as DynamoDB answers", Label("wire"), func() {
 		drainReads(ctx, "A")
 
 		_, err := query(ctx, "A")
-		throttledAfterRetries(err, "TableReadKeyRangeThroughputExceeded", arn())
+		throttledAfterRetries(err, answerOnDemand, "TableReadKeyRangeThroughputExceeded", arn())
 
 		out, err := query(ctx, "B")
 		Expect(err).NotTo(HaveOccurred())
@@ -182,7 +182,7 @@ var _ = Describe("on the wire, as DynamoDB answers", Label("wire"), func() {
 		bctx := designs.WithPattern(ctx, "batch")
 		_, err := batchWrite(bctx, putRequest("A", "1"), putRequest("B", "1"), putRequest("A", "2"), putRequest("B", "2"))
 		// The first item's refusal answers for the batch.
-		throttledAfterRetries(err, "TableWriteKeyRangeThroughputExceeded", arn())
+		throttledAfterRetries(err, answerOnDemand, "TableWriteKeyRangeThroughputExceeded", arn())
 		for _, k := range [][2]string{{"A", "1"}, {"B", "1"}, {"A", "2"}, {"B", "2"}} {
 			Expect(stored(ctx, k[0], k[1])).To(BeFalse(), "%s/%s", k[0], k[1])
 		}
@@ -246,7 +246,7 @@ var _ = Describe("on the wire, as DynamoDB answers", Label("wire"), func() {
 		Expect(put(ctx, "a", "1", "hot")).To(Succeed())
 
 		err := put(ctx, "c", "1", "hot")
-		throttledAfterRetries(err, "IndexWriteKeyRangeThroughputExceeded", arn()+"/index/ByG")
+		throttledAfterRetries(err, answerOnDemand, "IndexWriteKeyRangeThroughputExceeded", arn()+"/index/ByG")
 		Expect(stored(ctx, "c", "1")).To(BeFalse())
 		Expect(put(ctx, "c", "2", "")).To(Succeed(), "c's table partition had its unit all along")
 	})
@@ -255,13 +255,13 @@ var _ = Describe("on the wire, as DynamoDB answers", Label("wire"), func() {
 		drainWrites(ctx, "A")
 		pctx := designs.WithPattern(ctx, "put")
 		for _, sk := range []string{"1", "2"} {
-			throttledAfterRetries(put(pctx, "A", sk, ""), "TableWriteKeyRangeThroughputExceeded", arn())
+			throttledAfterRetries(put(pctx, "A", sk, ""), answerOnDemand, "TableWriteKeyRangeThroughputExceeded", arn())
 		}
 		Expect(counts("put").Refused).To(BeEquivalentTo(6), "two calls of three refused attempts")
 
 		clock.Add(time.Second) // 1 WCU/s: one unit back, had the refusals taken none
 		Expect(put(pctx, "A", "1", "")).To(Succeed())
-		throttledAfterRetries(put(pctx, "A", "2", ""), "TableWriteKeyRangeThroughputExceeded", arn())
+		throttledAfterRetries(put(pctx, "A", "2", ""), answerOnDemand, "TableWriteKeyRangeThroughputExceeded", arn())
 		Expect(stored(ctx, "A", "1")).To(BeTrue())
 		Expect(stored(ctx, "A", "2")).To(BeFalse())
 	})
@@ -289,8 +289,42 @@ var _ = Describe("on the wire, as DynamoDB answers", Label("wire"), func() {
 			Expect(put(ctx, "C", "1", "")).To(Succeed(), "one unit of the burst left")
 
 			err := put(ctx, "E", "1", "")
-			throttledAfterRetries(err, "TableWriteProvisionedThroughputExceeded", arn())
+			throttledAfterRetries(err, answerProvisioned, "TableWriteProvisionedThroughputExceeded", arn())
 			Expect(stored(ctx, "E", "1")).To(BeFalse())
+		})
+
+		It("answers a spent partition with ProvisionedThroughputExceededException, as on a provisioned table", func(ctx SpecContext) {
+			drainWrites(ctx, "A")
+			throttledAfterRetries(put(ctx, "A", "1", ""), answerProvisioned, "TableWriteKeyRangeThroughputExceeded", arn())
+		})
+	})
+
+	Context("on an on-demand table with more partitions than its warm throughput needs", func() {
+		BeforeEach(func() {
+			// 8 partitions of 1 WCU/s, and a new table's 4 WCU/s at Scale
+			// 0.001.
+			cfg = Config{Scale: 0.001, Partitions: 8}
+		})
+
+		It("answers ThrottlingException, for the key range, once its warm throughput is spent on other partitions", func(ctx SpecContext) {
+			e.Debit(table, writeCharges(keysOff(4, cfg.Partitions, "A"), 1))
+			throttledAfterRetries(put(ctx, "A", "1", ""), answerOnDemand, "TableWriteKeyRangeThroughputExceeded", arn())
+		})
+	})
+
+	Context("on an on-demand table with a maximum write throughput", func() {
+		BeforeEach(func() {
+			// At Scale 0.001: a maximum of 2 WCU/s, below the warm 4, on 8
+			// partitions of 1 WCU/s.
+			cfg = Config{Scale: 0.001, Partitions: 8, MaxWrites: 2000}
+		})
+
+		It("answers ThrottlingException, for the maximum, once the table's writes reach it, on a partition that has units", func(ctx SpecContext) {
+			e.Debit(table, writeCharges(keysOff(2, cfg.Partitions, "A"), 1))
+			throttledAfterRetries(put(ctx, "A", "1", ""), answerOnDemand, "TableWriteMaxOnDemandThroughputExceeded", arn())
+			Expect(stored(ctx, "A", "1")).To(BeFalse())
+			_, err := get(ctx, "A", "1")
+			Expect(err).NotTo(HaveOccurred(), "reads have no maximum")
 		})
 	})
 
@@ -301,17 +335,12 @@ var _ = Describe("on the wire, as DynamoDB answers", Label("wire"), func() {
 			cfg = Config{Scale: 0.0001, Partitions: 64, WarmWrites: 40000}
 		})
 
-		It("answers ThrottlingException for the account limit once the table's throughput is spent", func(ctx SpecContext) {
+		It("answers RequestLimitExceeded for the account limit once the table's throughput is spent", func(ctx SpecContext) {
 			// 8 units on 8 partitions, none of them A's.
 			e.Debit(table, writeCharges(keysOff(8, cfg.Partitions, "A"), 1))
 
 			err := put(ctx, "A", "1", "")
-			var te *types.ThrottlingException
-			Expect(errors.As(err, &te)).To(BeTrue(), "want ThrottlingException, got %v", err)
-			Expect(te.ThrottlingReasons).To(HaveLen(1))
-			Expect(aws.ToString(te.ThrottlingReasons[0].Reason)).To(Equal("TableWriteAccountLimitExceeded"))
-			Expect(aws.ToString(te.ThrottlingReasons[0].Resource)).To(Equal(arn()))
-			retriedOut(err)
+			throttledAfterRetries(err, answerAccount, "TableWriteAccountLimitExceeded", arn())
 			Expect(stored(ctx, "A", "1")).To(BeFalse())
 		})
 	})

@@ -61,6 +61,8 @@ func TestClassify(t *testing.T) {
 			"throttled: keys left unprocessed"},
 		{"throttling", sdk(&types.ProvisionedThroughputExceededException{Message: aws.String("request id XYZ")}), 429,
 			"throttled: ProvisionedThroughputExceededException"},
+		{"an on-demand table's throttling", sdk(&types.ThrottlingException{Message: aws.String("request id XYZ")}), 429, "throttled: ThrottlingException"},
+		{"the account's quota", sdk(&types.RequestLimitExceeded{Message: aws.String("request id XYZ")}), 429, "throttled: RequestLimitExceeded"},
 		{"another service error, without its request ID", sdk(&smithy.GenericAPIError{Code: "ValidationException", Message: "id XYZ"}), 500,
 			"dynamodb: ValidationException"},
 		{"a timeout", fmt.Errorf("AP-01: %w", context.DeadlineExceeded), 500, "timeout"},

@@ -78,6 +78,13 @@ var _ = Describe("the engine's own mechanics", Label("unit"), func() {
 		Entry("no pacer", func(sc *workload.Scenario) { sc.Pacer = nil }, "no Pacer"),
 		Entry("no duration", func(sc *workload.Scenario) { sc.Duration = 0 }, "no Duration"),
 		Entry("a negative warm throughput", func(sc *workload.Scenario) { sc.Warm.Writes = -1 }, "want 0 (not declared) or more"),
+		Entry("a maximum throughput below AWS's least", func(sc *workload.Scenario) { sc.MaxOnDemand.Reads = -1 }, "at least 1 unit per second"),
+		Entry("a maximum throughput at the table quota", func(sc *workload.Scenario) { sc.MaxOnDemand.Writes = 40000 }, "below the on-demand table quota"),
+		Entry("a maximum throughput on a provisioned table", func(sc *workload.Scenario) {
+			sc.Design.Schema.Billing, sc.Design.Schema.RCU, sc.Design.Schema.WCU = types.BillingModeProvisioned, 5, 5
+			sc.MaxOnDemand.Writes = 100
+		}, "which is provisioned"),
+		Entry("a negative throughput switched from", func(sc *workload.Scenario) { sc.SwitchedFrom.Reads = -5 }, "SwitchedFrom {Reads:-5 Writes:0}: want 0 (created on demand)"),
 	)
 
 	It("draws each step's keys from the pool it names", func(ctx SpecContext) {

@@ -98,12 +98,13 @@ func tableName(design string, s ShardSpec) string {
 // item in the run's table would be read by its Scans.
 func seededName(table string) string { return table + "-seeded" }
 
-// createTable creates the run's table (with the scenario's warm throughput
-// on an on-demand table) and waits, with progress, until it and every GSI
-// are active.
+// createTable creates the run's table (with the scenario's warm and
+// maximum throughput on an on-demand table) and waits, with progress,
+// until it and every GSI are active.
 func createTable(ctx context.Context, db DynamoDB, sc workload.Scenario, table string, cfg config) error {
 	in := sc.Design.Schema.CreateTableInput(table)
 	designs.WithWarm(in, sc.Warm.Reads, sc.Warm.Writes)
+	designs.WithMaxOnDemand(in, sc.MaxOnDemand.Reads, sc.MaxOnDemand.Writes)
 	err := designs.Create(ctx, db, in, tableProgress(cfg, sc.Name))
 	var inUse *types.ResourceInUseException
 	if cfg.shard.Run != "" && errors.As(err, &inUse) {

@@ -2,7 +2,7 @@
 // partitions of a table or GSI and where each partition key value lands,
 // a token bucket per partition and side, a provisioned budget with its
 // burst, an on-demand table's warm throughput and its growth up to the
-// account quota, and the isolation of a hot value on a partition of its
+// account quota or its maximum throughput, and the isolation of a hot value on a partition of its
 // own (split for heat). It is pure: no SDK, no clock of its own (times are
 // Unix nanoseconds the caller passes), no report.
 //

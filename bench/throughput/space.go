@@ -28,6 +28,14 @@ type Config struct {
 	Provisioned           bool
 	RCU, WCU              float64
 	WarmReads, WarmWrites float64
+	// MaxReads and MaxWrites are an on-demand table's or GSI's maximum
+	// throughput (its OnDemandThroughput), 0: none.
+	MaxReads, MaxWrites float64
+	// SwitchedRCU and SwitchedWCU, on an on-demand space, are the most it
+	// was provisioned with before it was switched to on-demand (0: created
+	// on demand): it starts serving at least that (Warm), on the partitions
+	// it had (OnDemandPartitions).
+	SwitchedRCU, SwitchedWCU float64
 	// Bytes is the data, for the partition count.
 	Bytes int64
 	// Partitions, when set, is the partition count instead of the one
@@ -54,6 +62,7 @@ type Space struct {
 	seed         uint64
 	isolateAfter time.Duration
 	budget       [2]Bucket  // provisioned throughput with burst, or the on-demand allowance
+	ceil         [2]Bucket  // an on-demand maximum throughput; rate 0: none
 	grow         *growth    // on-demand only
 	sec          int64      // the second cur counts
 	cur          [2]float64 // units consumed in sec
@@ -93,11 +102,15 @@ func NewSpace(c Config, now int64) *Space {
 			s.budget[side] = NewBucket(rate, rate*ddbitem.BurstSeconds, now)
 		}
 	} else {
-		rcu, wcu = or(c.WarmReads, ddbitem.NewOnDemandRRU), or(c.WarmWrites, ddbitem.NewOnDemandWRU)
-		s.grow = &growth{warm: [2]float64{rcu * k, wcu * k}, quota: [2]float64{ddbitem.OnDemandTableRRU * k, ddbitem.OnDemandTableWRU * k}}
+		rcu, wcu = c.Warm()
+		s.grow = &growth{warm: [2]float64{rcu * k, wcu * k}, quota: [2]float64{ddbitem.OnDemandTableRRU * k, ddbitem.OnDemandTableWRU * k},
+			cap: [2]float64{c.MaxReads * k, c.MaxWrites * k}}
 		for side := range 2 {
 			a := s.grow.allowance(side)
 			s.budget[side] = NewBucket(a, a, now)
+			if m := s.grow.cap[side]; m > 0 {
+				s.ceil[side] = NewBucket(m, m, now)
+			}
 		}
 	}
 	n := c.Partitions
@@ -106,10 +119,35 @@ func NewSpace(c Config, now int64) *Space {
 	case c.Provisioned:
 		n = Partitions(int64(rcu), int64(wcu), c.Bytes)
 	default:
-		n = WarmPartitions(rcu, wcu, c.Bytes)
+		n = c.OnDemandPartitions()
 	}
 	s.hashed, s.count, s.fixed = n, n, c.Partitions > 0
 	return s
+}
+
+// Warm is the warm throughput an on-demand space of c starts at, read and
+// write units per second before Scale: WarmReads and WarmWrites, else a
+// new table's; a table switched from provisioned, each side at least what
+// it was provisioned with (its previous peak is half that, and it serves
+// twice its previous peak at once). Taking the higher side by side is
+// inferred.
+// Sources: https://github.com/awsdocs/amazon-dynamodb-developer-guide/blob/master/doc_source/HowItWorks.ReadWriteCapacityMode.md
+// (initial throughput of a table switched to on-demand)
+// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-switching-capacity-modes.html
+// (a table switched at 8,000 WCU and 24,000 RCU goes on serving them)
+func (c Config) Warm() (reads, writes float64) {
+	return max(or(c.WarmReads, ddbitem.NewOnDemandRRU), c.SwitchedRCU), max(or(c.WarmWrites, ddbitem.NewOnDemandWRU), c.SwitchedWCU)
+}
+
+// OnDemandPartitions is how many partitions an on-demand space of c
+// starts with: its warm throughput's (WarmPartitions), or the partitions a
+// table switched from provisioned had (Partitions), which it keeps,
+// whichever are more.
+// Source: https://aws.amazon.com/blogs/database/part-3-scaling-dynamodb-how-partitions-hot-keys-and-split-for-heat-impact-performance/
+// (a table switched to on-demand keeps its partitions)
+func (c Config) OnDemandPartitions() int {
+	r, w := c.Warm()
+	return max(WarmPartitions(r, w, c.Bytes), Partitions(int64(c.SwitchedRCU), int64(c.SwitchedWCU), c.Bytes))
 }
 
 func or(v, def float64) float64 {
@@ -134,6 +172,12 @@ func (s *Space) AtQuota(side int) bool {
 	return s.grow != nil && s.grow.allowance(side) >= s.grow.quota[side]
 }
 
+// OverMax reports whether an on-demand space's maximum throughput on side
+// has nothing left at now: what refused a call Admit refused by the budget.
+func (s *Space) OverMax(side int, now int64) bool {
+	return s.ceil[side].rate > 0 && !s.ceil[side].Open(now)
+}
+
 // Partition is the partition that holds partition key value key: its own
 // when isolated, else the one its hash falls on.
 func (s *Space) Partition(key string) int {
@@ -153,7 +197,7 @@ func (s *Space) Partition(key string) int {
 // refused, -1 for the budget.
 func (s *Space) Admit(key string, side int, now int64) (part int, ok bool) {
 	s.Tick(now)
-	if !s.budget[side].Open(now) {
+	if !s.budget[side].Open(now) || s.OverMax(side, now) {
 		return -1, false
 	}
 	if key == "" {
@@ -249,12 +293,15 @@ func (s *Space) newPartition(now int64) *partition {
 // space's allowance serves reads, or writes, or a linear combination of
 // the two (WarmShare): each side's bucket holds the whole allowance in its
 // own units, so units of one side take their share from the other too. A
-// provisioned space's sides are apart.
+// provisioned space's sides are apart, as an on-demand maximum's are.
 func (s *Space) spend(now int64, side int, u float64) {
 	s.budget[side].Take(now, u)
 	if s.grow != nil {
 		other := 1 - side
 		s.budget[other].Take(now, u*s.budget[other].rate/s.budget[side].rate)
+		if s.ceil[side].rate > 0 {
+			s.ceil[side].Take(now, u)
+		}
 	}
 }
 
@@ -371,8 +418,8 @@ func hottest(keys map[string]float64) string {
 
 // growth is how an on-demand table or GSI comes to serve more: at once up
 // to ddbitem.GrowFactor times its peak, once that peak is
-// ddbitem.GrowSeconds old; never more than its quota, never less than its
-// warm throughput. A second's peak is the throughput the space received
+// ddbitem.GrowSeconds old; never more than its quota, nor past its maximum
+// throughput (cap), never less than its warm throughput. A second's peak is the throughput the space received
 // in it, the units it served and those of the calls it refused: AWS adds
 // partitions when an on-demand table "sees a new high-water mark in
 // throughput received" (the AWS Database blog's "Scaling DynamoDB", part
@@ -383,6 +430,7 @@ func hottest(keys map[string]float64) string {
 // throttled requests count toward the peak.
 type growth struct {
 	warm, quota [2]float64
+	cap         [2]float64 // the maximum throughput; 0: none
 	peak        [2]float64 // the highest second at least ddbitem.GrowSeconds old
 	seconds     []usedSecond
 }
@@ -409,9 +457,14 @@ func (g *growth) settle(now int64) {
 	g.seconds = g.seconds[n:]
 }
 
-// allowance is what the space serves per second on side.
+// allowance is what the space serves per second on side (the maximum
+// throughput, a bucket of its own, may serve less).
 func (g *growth) allowance(side int) float64 {
-	return min(g.quota[side], max(g.warm[side], ddbitem.GrowFactor*g.peak[side]))
+	a := min(g.quota[side], max(g.warm[side], ddbitem.GrowFactor*g.peak[side]))
+	if c := g.cap[side]; c > 0 {
+		a = min(a, max(g.warm[side], c))
+	}
+	return a
 }
 
 // Scale is the factor on DynamoDB's limits a setting asks for: 0 (unset)

@@ -172,7 +172,8 @@ var _ = Describe("seeding through the Loader, table throttled", func() {
 		Expect(invoicing.Table{DB: l, Name: env.Table}.CreateClient(ctx, c)).To(Succeed())
 		e.Enable()
 		// The table's write budget (40 units a second at 0.01) is 10 s in
-		// debt: DynamoDB refuses every batch whole (ProvisionedThroughputExceededException).
+		// debt: DynamoDB refuses every batch whole (ThrottlingException, on
+		// this on-demand table).
 		// The debt lands on a partition none of the client's items is on:
 		// that partition stays in debt four times as long (10 units a
 		// second), and an item on it would be left unprocessed.
