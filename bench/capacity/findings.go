@@ -213,7 +213,7 @@ func sharingText(c *claim, sh *Sharing) {
 			parts = append(parts, fmt.Sprintf("on partition %d, %s, together %s", p.Partition, and(keys), figure.Units(p.Rate)))
 		}
 		if n := len(sh.Shared) - maxShared; n > 0 {
-			parts = append(parts, fmt.Sprintf("and on %d more partitions", n))
+			parts = append(parts, "and on "+figure.Count(n, "more partition", "more partitions"))
 		}
 		c.say(". Under this placement the hot keys that share a partition are %s", cited(sh.Source, strings.Join(parts, "; ")))
 	}

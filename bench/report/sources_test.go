@@ -47,7 +47,7 @@ func TestMarksNameRowsOfTheRulesTable(t *testing.T) {
 			}
 			contains(t, SummaryFile, f[SummaryFile],
 				"both forecasts rest on where the emulator placed the keys [inferred: partitions-on-demand, placement, throttled-share].",
-				"after their partition stayed at 80% or more of a limit for 5 min (split for heat) [inferred: split-for-heat].")
+				"after its partition stayed at 80% or more of a limit for 5 min (split for heat) [inferred: split-for-heat].")
 			m := metricsOf(t, f[MetricsFile])
 			src, _ := m["throttling_sources"].(map[string]any)
 			rate, _ := src["partitions[].forecast_rate"].(map[string]any)

@@ -73,8 +73,8 @@ func (p *printer) throttling(out bench.Outcome) {
 	p.table("lrrrrrrr", []string{"Pattern", "Calls", "SDK retries", "Refused attempts", "Throttled calls", "Unprocessed items", "Cancelled tx", "p99 with retries"}, rows)
 	p.refusers(t)
 	if t.Isolations > 0 {
-		p.f("%d partition key values were isolated on partitions of their own after their partition stayed at %.0f%% or more of a limit for %s (split for heat)%s.\n\n",
-			t.Isolations, 100*throughput.HotShare, seconds(throughput.DefaultIsolateAfter.Seconds()), mark(splitForHeat()))
+		p.f("%s isolated on a partition of its own after its partition stayed at %.0f%% or more of a limit for %s (split for heat)%s.\n\n",
+			figure.Count(t.Isolations, "partition key value was", "partition key values were"), 100*throughput.HotShare, seconds(throughput.DefaultIsolateAfter.Seconds()), mark(splitForHeat()))
 	}
 }
 
