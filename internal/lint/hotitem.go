@@ -48,7 +48,7 @@ func (l *linter) hotItems() {
 			fs = append(fs, Finding{Target: Table, Pattern: pr.pattern, Check: CheckHotItem, Pool: pr.pool, Scenario: pr.scenario, Transactional: pr.tx,
 				Limit: Limit{Values: []Quantity{{ddbitem.PartitionWCU, "WCU/s per partition, which one item cannot pass"}}, Source: sourceHotItem},
 				Keys:  []KeyFigure{{Key: r.key}},
-				Measured: map[string]int{"calls": pr.ok, "rewrites": r.wrote, "keys": r.drew, "key_space": pr.space,
+				Measured: map[string]int{"made": pr.calls, "calls": pr.ok, "rewrites": r.wrote, "keys": r.drew, "key_space": pr.space,
 					"wcu_per_call": int(math.Ceil(item)), "calls_per_second_at_limit": int(ddbitem.PartitionWCU / item),
 					"key_wcu_per_call": int(math.Ceil(key)), "key_calls_per_second_at_limit": int(ddbitem.PartitionWCU / key)},
 				Names: map[string][]string{"scenarios": {pr.scenario}, "partition_key": {r.pk}},

@@ -35,7 +35,8 @@ type Finding struct {
 	// Measured holds the check's figures by name; a name ending in _bytes
 	// is in bytes, any other is a count. By check: partition-key entries,
 	// distinct_keys; item-growth elements, element_bytes, appends_to_limit;
-	// item-size items (over the limit); hot-item calls, rewrites, keys
+	// item-size items (over the limit); hot-item made, calls (those of
+	// them that succeeded), rewrites, keys
 	// (the distinct keys those calls drew), key_space, wcu_per_call and
 	// calls_per_second_at_limit (the item's), key_wcu_per_call and
 	// key_calls_per_second_at_limit (its partition key value's); not-probed

@@ -157,8 +157,12 @@ func renderHotItem(f Finding) sentences {
 	if f.Transactional {
 		tx = " (doubled: a transaction writes each item twice)"
 	}
-	found := fmt.Sprintf("%s writes %s on %s of %s calls in %s, %s: %s WCU a call on the item%s, so the item takes at most %s calls/s of %s",
-		f.Pattern, item, figure.Thousands(m["rewrites"]), figure.Thousands(m["calls"]), f.Scenario, spread,
+	calls := figure.Thousands(m["calls"]) + " calls"
+	if m["made"] > m["calls"] {
+		calls = fmt.Sprintf("%s successful calls of %s", figure.Thousands(m["calls"]), figure.Thousands(m["made"]))
+	}
+	found := fmt.Sprintf("%s writes %s on %s of %s in %s, %s: %s WCU a call on the item%s, so the item takes at most %s calls/s of %s",
+		f.Pattern, item, figure.Thousands(m["rewrites"]), calls, f.Scenario, spread,
 		figure.Thousands(m["wcu_per_call"]), tx, figure.Thousands(m["calls_per_second_at_limit"]), f.Pattern)
 	if pk := n["partition_key"]; len(pk) > 0 && pk[0] != item {
 		found += fmt.Sprintf("; its partition key value %s takes %s WCU a call, at most %s calls/s while its items share one partition",

@@ -38,7 +38,7 @@ var _ = Describe("probing every scenario of a design", func() {
 		// The event item is under 1 KB: one unit, two in a transaction, so
 		// 1,000 ÷ 2 calls a second. Its partition also takes the 2 to 4
 		// seats, two units each.
-		Expect(f.Measured).To(Equal(map[string]int{"calls": 100, "rewrites": 100, "keys": 1, "key_space": 1,
+		Expect(f.Measured).To(Equal(map[string]int{"made": 100, "calls": 100, "rewrites": 100, "keys": 1, "key_space": 1,
 			"wcu_per_call": 2, "calls_per_second_at_limit": 500, "key_wcu_per_call": 10, "key_calls_per_second_at_limit": 100}))
 		Expect(f.Names).To(HaveKeyWithValue("partition_key", []string{"EVENT#e00000"}))
 		Expect(f.Found).To(Equal("TK-02 writes EVENT#e00000 / EVENT on 100 of 100 calls in ticketing/on-sale, all for one key of the event pool's 1 key: " +
