@@ -50,9 +50,9 @@ verify: check-go
 test: check-race
 	$(GO) tool ginkgo -r --race --label-filter=unit
 
-## lint: check every design (or DESIGN=name) against DynamoDB's limits on fixtures seeded in memory; no DynamoDB
+## lint: check every design (or DESIGN=name) against DynamoDB's limits on fixtures seeded in memory, probing every scenario's writes (or SCENARIO=design/name's); no DynamoDB
 lint: check-go
-	$(GO) run $(BUILD_FLAGS) ./cmd/ddbharness lint $$DESIGN
+	$(GO) run $(BUILD_FLAGS) ./cmd/ddbharness lint $${SCENARIO:+--scenario="$$SCENARIO"} $$DESIGN
 
 ## bench: load scenarios, capacity model and reports, throttled as real DynamoDB would (SCENARIO=name|design|all, TARGET_RATE=req/s, DURATION=20s, RATE=req/s constant pace, LIMITS=off, CONFLICTS=off, LIMITS_SCALE=0.01, PLACEMENT_SEED=n; at scale: SHARD=2/4 RUN=name START=time SHARD_WAIT=10m, KEEP_TABLE=1, MAX_COST=dollars)
 bench: check-go

@@ -8,7 +8,7 @@
 //	ddbharness new-design NAME         scaffold a design, its fixtures and scenario
 //	ddbharness import-model FILE       a design from a NoSQL Workbench model
 //	ddbharness export-model DESIGN     a design as a NoSQL Workbench model
-//	ddbharness lint [DESIGN ...]       check designs against DynamoDB's limits
+//	ddbharness lint [-scenario NAME] [DESIGN ...]  check designs against DynamoDB's limits
 //	ddbharness tables [-delete]        list or delete the harness's leftover tables
 //	ddbharness report merge DIR...     merge the shards of a run into one report
 package main
@@ -38,7 +38,7 @@ var commands = []command{
 	{"new-design", "[-entity NAME] [-key ATTR] [-group ATTR|none] DESIGN", "scaffold designs/DESIGN, its fixtures and scenario, and wire them in", newDesign},
 	{"import-model", "[-name NAME] MODEL.json", "a design (package, specs on its sample data, fixtures, scenario) from a NoSQL Workbench model", importModel},
 	{"export-model", "[-out FILE] DESIGN", "a design as a NoSQL Workbench model, its fixtures as sample items", exportModel},
-	{"lint", "[-json] [-pool N] [DESIGN ...]", "check designs against DynamoDB's limits on seeded fixtures (no DynamoDB)", runLint},
+	{"lint", "[-json] [-pool N] [-scenario NAME] [DESIGN ...]", "check designs against DynamoDB's limits on seeded fixtures (no DynamoDB)", runLint},
 	{"tables", "[-delete] [-older-than D]", "list the ddbh-* tables left on AWS_ENDPOINT_URL_DYNAMODB (a killed run's), or delete them", runTables},
 	{"report", "merge " + mergeArgs, "merge the report folders of every shard of one run (bench --shard) into one report", withoutCtx(runReport)},
 }

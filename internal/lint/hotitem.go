@@ -1,137 +1,82 @@
 package lint
 
 import (
-	"context"
-	"maps"
+	"fmt"
 	"math"
-	"math/rand/v2"
-	"slices"
-	"time"
 
-	"github.com/ddbharness/ddbharness/bench/capacity"
 	"github.com/ddbharness/ddbharness/ddbitem"
-	"github.com/ddbharness/ddbharness/designs"
-	"github.com/ddbharness/ddbharness/workload"
 )
 
-// Thresholds of the hot-item check.
-const (
-	// hotItemCalls is how many calls of each write pattern the check makes
-	// on the seeded data, each for another entity of the pool.
-	hotItemCalls = 100
-	// HotItemShare is the share of a write pattern's calls, each for
-	// another entity, that must rewrite one item for the lint to name it:
-	// a parent written by its few children stays below it, a counter or a
-	// set every call updates is at 1.
-	HotItemShare = 0.5
-)
+// HotItemShare is the share of a write step's successful calls that must
+// write one item for the lint to name it: a parent written by its few
+// children stays below it, a counter or a set every call updates is at 1.
+const HotItemShare = 0.5
 
-// sourceHotItem states that one partition serves at most 1,000 WCU/s and
-// that adaptive capacity isolates a hot item on a partition of its own but
-// never splits one item.
+// sourceHotItem is where AWS says that adaptive capacity can give a
+// frequently written item a partition of its own, whose 1,000 WCU/s
+// (ddbitem.PartitionWCU) it never passes: no split divides one item. The
+// partition key value's ceiling is the same figure, which the guide states
+// per partition key value; split for heat can spread a hot collection over
+// more partitions, so only the item's holds however the table scales. A
+// transaction writes each of its items twice (prepare and commit), so it
+// spends twice the units on each, as the capacity ledger charges it.
+// Sources: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/burst-adaptive-capacity.html#isolate-frequent-access-items
+// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html
+// https://aws.amazon.com/blogs/database/part-3-scaling-dynamodb-how-partitions-hot-keys-and-split-for-heat-impact-performance/
+// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/transaction-apis.html#transaction-capacity-handling
 const sourceHotItem = guide + "burst-adaptive-capacity.html#isolate-frequent-access-items"
 
-// rewrite is what calls of one write pattern did to one item.
-type rewrite struct {
-	pattern designs.PatternID
-	key     string  // the item's key, as itemKey writes it
-	calls   int     // the pattern's calls that succeeded
-	wrote   int     // of those, the calls that changed the item
-	wcu     float64 // the most write units a call put on the item's partition key value
-}
-
-// probeWrites calls each write pattern of d hotItemCalls times through
-// driver on the seeded memory table m, each call for another entity of
-// the pool, and returns the items each pattern rewrote on at least
-// HotItemShare of its calls. A pattern the memory table cannot serve (one
-// that reads with a Query first) or whose calls fail is not measured.
-func probeWrites(ctx context.Context, d designs.Design, drv workload.Driver, changes *[]ddbitem.Change, pool int, rnd int64) []rewrite {
-	var out []rewrite
-	is := d.Schema.ItemSchema()
-	for _, p := range d.Patterns {
-		if !writes(p.Op) {
-			continue
-		}
-		calls, wrote, wcu := 0, map[string]int{}, map[string]float64{}
-		for i := range hotItemCalls {
-			*changes = (*changes)[:0]
-			if !call(ctx, drv, p.ID, i*pool/hotItemCalls, rand.New(rand.NewPCG(uint64(rnd), uint64(i)))) {
+// hotItems is the hot-item check: a write step whose calls, in a scenario,
+// write one item on most of them, whether each call is for another entity
+// (a counter or set of the whole table) or the scenario sends them all to
+// one (an on-sale event's seat counter). One item lives on one partition,
+// so the pattern's rate is capped at a partition's write throughput divided
+// by what each call writes to the item. An item hot in several scenarios
+// is named once, with the figures of the first.
+func (l *linter) hotItems() {
+	var fs []Finding
+	at := map[[2]string]int{} // (pattern, item) → its finding in fs
+	for _, pr := range l.probes {
+		for _, r := range pr.hot {
+			id := [2]string{string(pr.pattern), r.key}
+			if i, ok := at[id]; ok {
+				fs[i].Names["scenarios"] = append(fs[i].Names["scenarios"], pr.scenario)
 				continue
 			}
-			calls++
-			o := capacity.Observation{At: time.Unix(0, 0), Pattern: p.ID, Op: p.Op, Table: "lint",
-				Transactional: p.Op == designs.TransactWriteItems}
-			pkOf := map[string]string{} // the items the call changed, each once: their partition key texts
-			for _, c := range *changes {
-				o.Writes = append(o.Writes, capacity.Write{Before: c.Before, After: c.After, Key: c.Write.Key})
-				if img := image(c); img != nil {
-					pkOf[itemKey(d.Schema, img)] = ddbitem.KeyText(img[d.Schema.PK])
-				}
-			}
-			units := map[string]float64{}
-			for _, ch := range capacity.Account(is, o) {
-				if ch.Target == designs.MainTable {
-					units[ch.Key] += ch.WCU
-				}
-			}
-			for k, pk := range pkOf {
-				wrote[k]++
-				wcu[k] = max(wcu[k], units[pk])
+			item, key := max(r.itemWCU, 1), max(r.keyWCU, 1)
+			at[id] = len(fs)
+			fs = append(fs, Finding{Target: Table, Pattern: pr.pattern, Check: CheckHotItem, Pool: pr.pool, Scenario: pr.scenario, Transactional: pr.tx,
+				Limit: Limit{Values: []Quantity{{ddbitem.PartitionWCU, "WCU/s per partition, which one item cannot pass"}}, Source: sourceHotItem},
+				Keys:  []KeyFigure{{Key: r.key}},
+				Measured: map[string]int{"made": pr.calls, "calls": pr.ok, "rewrites": r.wrote, "keys": r.drew, "key_space": pr.space,
+					"wcu_per_call": int(math.Ceil(item)), "calls_per_second_at_limit": int(ddbitem.PartitionWCU / item),
+					"key_wcu_per_call": int(math.Ceil(key)), "key_calls_per_second_at_limit": int(ddbitem.PartitionWCU / key)},
+				Names: map[string][]string{"scenarios": {pr.scenario}, "partition_key": {r.pk}},
+			})
+			if pr.entity != "" {
+				fs[len(fs)-1].Names["pool"] = []string{pr.entity}
 			}
 		}
-		if calls < MinEntries {
+	}
+	for _, f := range fs {
+		l.add(f)
+	}
+}
+
+// notProbed lists every write pattern the hot-item check could not
+// measure, in a scenario or in all of them, with why: the check never
+// passes over a pattern in silence.
+func (l *linter) notProbed() {
+	for _, pr := range l.probes {
+		if pr.failure == "" {
 			continue
 		}
-		for _, k := range slices.Sorted(maps.Keys(wrote)) {
-			if float64(wrote[k]) >= HotItemShare*float64(calls) {
-				out = append(out, rewrite{pattern: p.ID, key: k, calls: calls, wrote: wrote[k], wcu: wcu[k]})
-			}
+		f := Finding{Target: Table, Pattern: pr.pattern, Check: CheckNotProbed, Pool: pr.pool, Scenario: pr.scenario,
+			Limit: Limit{Values: []Quantity{{MinEntries, fmt.Sprintf("successful calls of %d to judge a pattern", probeCalls)}}},
+			Names: map[string][]string{"error": {pr.failure}}}
+		if pr.calls > 0 {
+			f.Measured = map[string]int{"calls": pr.calls, "succeeded": pr.ok}
 		}
-	}
-	return out
-}
-
-// image is the item a change left, or the one it deleted.
-func image(c ddbitem.Change) ddbitem.Item {
-	if c.After != nil {
-		return c.After
-	}
-	return c.Before
-}
-
-// writes reports whether op writes.
-func writes(op designs.Operation) bool {
-	switch op {
-	case designs.PutItem, designs.UpdateItem, designs.DeleteItem, designs.BatchWriteItem, designs.TransactWriteItems:
-		return true
-	}
-	return false
-}
-
-// call makes one call, false when it failed or panicked (a pattern the
-// memory table cannot serve).
-func call(ctx context.Context, drv workload.Driver, p designs.PatternID, key int, r *rand.Rand) (ok bool) {
-	defer func() {
-		if recover() != nil {
-			ok = false
-		}
-	}()
-	return drv.Call(designs.WithPattern(ctx, p), p, key, r) == nil
-}
-
-// hotItems is the hot-item check: a write pattern that rewrites one item
-// on most of its calls, whatever entity each is for. One item lives on one
-// partition, so that pattern's rate is capped at a partition's write
-// throughput divided by what each call writes to the item, however the
-// table scales; splitting for heat cannot help.
-func (l *linter) hotItems() {
-	for _, r := range l.full.rewrites {
-		w := max(r.wcu, 1)
-		l.add(Finding{Target: Table, Pattern: r.pattern, Check: CheckHotItem, Pool: l.full.pool,
-			Limit: Limit{Values: []Quantity{{ddbitem.PartitionWCU, "WCU/s per partition, which one item cannot pass"}}, Source: sourceHotItem},
-			Keys:  []KeyFigure{{Key: r.key}},
-			Measured: map[string]int{"calls": r.calls, "rewrites": r.wrote, "wcu_per_call": int(math.Ceil(w)),
-				"calls_per_second_at_limit": int(ddbitem.PartitionWCU / w)},
-		})
+		l.add(f)
 	}
 }

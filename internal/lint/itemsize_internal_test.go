@@ -20,7 +20,7 @@ func TestItemOverTheSizeLimitIsAFinding(t *testing.T) {
 	fit := ddbitem.Item{"PK": s("DOC#3"), "SK": s("META"), "body": s(strings.Repeat("x", ddbitem.MaxItemBytes-100))}
 
 	var got []Finding
-	for _, f := range check(d, seed{pool: 1, items: []ddbitem.Item{small}}, seed{pool: 3, items: []ddbitem.Item{small, fit, big}}) {
+	for _, f := range check(d, seed{pool: 1, items: []ddbitem.Item{small}}, seed{pool: 3, items: []ddbitem.Item{small, fit, big}}, nil) {
 		if f.Check == CheckItemSize {
 			got = append(got, f)
 		}

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"slices"
 
@@ -9,6 +10,7 @@ import (
 
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/workload"
 )
 
 // Finding is one risk of a design: where it is, the DynamoDB limit it runs
@@ -33,9 +35,12 @@ type Finding struct {
 	// Measured holds the check's figures by name; a name ending in _bytes
 	// is in bytes, any other is a count. By check: partition-key entries,
 	// distinct_keys; item-growth elements, element_bytes, appends_to_limit;
-	// item-size items (over the limit); hot-item calls, rewrites,
-	// wcu_per_call, calls_per_second_at_limit;
-	// transaction-size max_actions (when declared); unpaged-query
+	// item-size items (over the limit); hot-item made, calls (those of
+	// them that succeeded), rewrites, keys
+	// (the distinct keys those calls drew), key_space, wcu_per_call and
+	// calls_per_second_at_limit (the item's), key_wcu_per_call and
+	// key_calls_per_second_at_limit (its partition key value's); not-probed
+	// calls, succeeded; transaction-size max_actions (when declared); unpaged-query
 	// largest_entry_bytes, and max_items, page_bytes when a bound is
 	// declared; projection-all entry_bytes, unread_bytes.
 	Measured map[string]int `json:"measured,omitempty"`
@@ -46,8 +51,16 @@ type Finding struct {
 	// partition key values while the data grows.
 	Types []TypeFigure `json:"types,omitempty"`
 	// Names lists attributes or pattern IDs the finding names: a
-	// projection's readers, needed and unread attributes.
+	// projection's readers, needed and unread attributes; a hot item's
+	// scenarios, its step's pool and its partition_key value; why a
+	// pattern was not probed (error).
 	Names map[string][]string `json:"names,omitempty"`
+	// Scenario is the scenario whose calls gave a hot-item or not-probed
+	// finding its figures.
+	Scenario string `json:"scenario,omitempty"`
+	// Transactional is set on a hot-item finding whose pattern writes in a
+	// transaction, which costs each item twice the units.
+	Transactional bool `json:"transactional,omitempty"`
 	// Unbounded is set on a transaction-size finding whose pattern's
 	// action count follows its input with no bound.
 	Unbounded bool `json:"unbounded,omitempty"`
@@ -113,6 +126,7 @@ const (
 	CheckItemGrowth    = "item-growth"
 	CheckItemSize      = "item-size"
 	CheckHotItem       = "hot-item"
+	CheckNotProbed     = "not-probed"
 	CheckTransaction   = "transaction-size"
 	CheckUnpagedQuery  = "unpaged-query"
 	CheckScan          = "scan"
@@ -160,8 +174,9 @@ const (
 type Option func(*config)
 
 type config struct {
-	pool int
-	seed int64
+	pool      int
+	seed      int64
+	scenarios []workload.Scenario
 }
 
 // WithPool sets how many entities are seeded (half as many are seeded too,
@@ -171,8 +186,17 @@ func WithPool(n int) Option { return func(c *config) { c.pool = max(n, 2) } }
 // WithSeed sets the fixtures' random seed.
 func WithSeed(s int64) Option { return func(c *config) { c.seed = s } }
 
-// Run lints one design: it seeds the design's fixtures at the pool and at
-// half of it, then runs every check. Findings come in check order.
+// WithScenarios sets the scenarios whose write steps are probed, the first
+// also seeding the data the other checks measure. Default: every scenario
+// of the design in scenarios.All, its default first.
+func WithScenarios(scs ...workload.Scenario) Option {
+	return func(c *config) { c.scenarios = scs }
+}
+
+// Run lints one design: it seeds the first scenario's fixtures at the pool
+// and at half of it, probes the write steps of every scenario on its own
+// pool (probeScenario), then runs every check. Findings come in check
+// order.
 func Run(ctx context.Context, d designs.Design, opts ...Option) ([]Finding, error) {
 	c := config{pool: DefaultPool, seed: DefaultSeed}
 	for _, o := range opts {
@@ -181,26 +205,46 @@ func Run(ctx context.Context, d designs.Design, opts ...Option) ([]Finding, erro
 	if err := d.Validate(); err != nil {
 		return nil, err
 	}
-	half, err := seedDesign(ctx, d, c.pool/2, c.seed, false)
+	scs := c.scenarios
+	if scs == nil {
+		scs = designScenarios(d.Name)
+	}
+	if len(scs) == 0 {
+		return nil, fmt.Errorf("lint %s: %w: no scenario to seed fixtures from", d.Name, designs.ErrNotFound)
+	}
+	for _, sc := range scs {
+		if sc.Design.Name != d.Name {
+			return nil, fmt.Errorf("lint %s: %w: scenario %s is of design %s", d.Name, designs.ErrInvalidInput, sc.Name, sc.Design.Name)
+		}
+	}
+	half, err := seedWith(ctx, d, scs[0], c.pool/2, c.seed, false)
 	if err != nil {
 		return nil, err
 	}
-	full, err := seedDesign(ctx, d, c.pool, c.seed, true)
+	full, err := seedWith(ctx, d, scs[0], c.pool, c.seed, scs[0].Pool == c.pool)
 	if err != nil {
 		return nil, err
 	}
-	return check(d, half, full), nil
+	probes := full.probes
+	for i, sc := range scs {
+		if i > 0 || sc.Pool != c.pool {
+			probes = append(probes, probeScenario(ctx, d, sc, c.seed)...)
+		}
+	}
+	return check(d, half, full, append(probes, unmixed(d, scs)...)), nil
 }
 
 // check runs every check on a design and two seeded data sets, the second
-// from a larger pool than the first.
-func check(d designs.Design, half, full seed) []Finding {
-	l := linter{d: d, half: half, full: full, hot: map[string][]string{}}
+// from a larger pool than the first, with what probing the write steps
+// found.
+func check(d designs.Design, half, full seed, probes []probe) []Finding {
+	l := linter{d: d, half: half, full: full, probes: probes, hot: map[string][]string{}}
 	l.partitionKeys()
 	l.lsiCollections()
 	l.itemSizes()
 	l.itemGrowth()
 	l.hotItems()
+	l.notProbed()
 	l.transactions()
 	l.queries()
 	l.filteredReads()
@@ -211,6 +255,7 @@ func check(d designs.Design, half, full seed) []Finding {
 type linter struct {
 	d          designs.Design
 	half, full seed
+	probes     []probe
 	hot        map[string][]string // target → flagged partition key values
 	out        []Finding
 }

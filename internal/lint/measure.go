@@ -17,32 +17,35 @@ import (
 const Table = "table"
 
 // seed is one seeded data set: the pool it was seeded with and the items,
-// and the items write patterns rewrote on most calls when probed.
+// and what probing the scenario's write steps on them found.
 type seed struct {
-	pool     int
-	items    []ddbitem.Item
-	rewrites []rewrite
+	pool   int
+	items  []ddbitem.Item
+	probes []probe
 }
 
-// seedDesign fills an in-memory table (ddbitem.Memory) through the Seed of
-// the design's default scenario driver: the same fixtures bench loads, so
-// the lint measures the data the design would really hold. Seeding in
-// memory keeps the lint a unit check, quick enough for make test and make
-// verify: the seeds fold their writes in memory anyway (fixtures.Loader).
-// With probe, the write patterns are then called on the seeded data
-// (probeWrites).
-func seedDesign(ctx context.Context, d designs.Design, pool int, rnd int64, probe bool) (seed, error) {
-	sc, ok := scenarios.Default(d.Name)
-	if !ok {
-		return seed{}, fmt.Errorf("lint %s: %w: no scenario to seed fixtures from", d.Name, designs.ErrNotFound)
+// designScenarios are the design's scenarios in scenarios.All, its default
+// first.
+func designScenarios(design string) []workload.Scenario {
+	var out []workload.Scenario
+	for _, sc := range scenarios.All {
+		if sc.Design.Name == design {
+			out = append(out, sc)
+		}
 	}
-	return seedWith(ctx, d, sc.Driver, pool, rnd, probe)
+	return out
 }
 
-// seedWith seeds pool entities through driver in memory. A driver that
-// panics is an error naming the design and the panic, not a crash of the
-// run that lints it (make verify prints it and goes on to its totals).
-func seedWith(ctx context.Context, d designs.Design, driver func(designs.DB, string, int64) workload.Driver, pool int, rnd int64, probe bool) (s seed, err error) {
+// seedWith fills an in-memory table (ddbitem.Memory) with pool entities
+// through the Seed of sc's driver: the same fixtures bench loads, so the
+// lint measures the data the design would really hold. Seeding in memory
+// keeps the lint a unit check, quick enough for make test and make verify:
+// the seeds fold their writes in memory anyway (fixtures.Loader). With
+// probe, sc's write steps are then called on the seeded data
+// (probeWrites). A driver that panics is an error naming the design and
+// the panic, not a crash of the run that lints it (make verify prints it
+// and goes on to its totals).
+func seedWith(ctx context.Context, d designs.Design, sc workload.Scenario, pool int, rnd int64, probe bool) (s seed, err error) {
 	table := "lint-" + d.Name
 	var changes []ddbitem.Change
 	probing := false
@@ -53,18 +56,18 @@ func seedWith(ctx context.Context, d designs.Design, driver func(designs.DB, str
 	}))
 	defer func() {
 		if p := recover(); p != nil {
-			err = fmt.Errorf("lint %s: seed %d: the scenario driver's Seed panicked: %v (run the design's default scenario with make bench SCENARIO=%s to see where)",
-				d.Name, pool, p, d.Name)
+			err = fmt.Errorf("lint %s: seed %d: the scenario driver's Seed panicked: %v (run the scenario with make bench SCENARIO=%s to see where)",
+				d.Name, pool, p, sc.Name)
 		}
 	}()
-	drv := driver(sink, table, rnd)
+	drv := sc.Driver(sink, table, rnd)
 	if err := drv.Seed(ctx, pool, nil); err != nil {
 		return seed{}, fmt.Errorf("lint %s: seed %d: %w", d.Name, pool, err)
 	}
 	s = seed{pool: pool, items: sink.Items()}
 	if probe {
 		probing = true
-		s.rewrites = probeWrites(ctx, d, drv, &changes, pool, rnd)
+		s.probes = probeWrites(ctx, d, sc, drv, &changes, rnd)
 	}
 	return s, nil
 }
@@ -179,6 +182,10 @@ func (ps partitions) largest() []*partition {
 // entities, in memory (in no particular order): the data export-model takes
 // its sample items from.
 func Fixtures(ctx context.Context, d designs.Design, n int) ([]ddbitem.Item, error) {
-	s, err := seedDesign(ctx, d, n, DefaultSeed, false)
+	sc, ok := scenarios.Default(d.Name)
+	if !ok {
+		return nil, fmt.Errorf("lint %s: %w: no scenario to seed fixtures from", d.Name, designs.ErrNotFound)
+	}
+	s, err := seedWith(ctx, d, sc, n, DefaultSeed, false)
 	return s.items, err
 }

@@ -20,6 +20,7 @@ var renderers = map[string]func(Finding) sentences{
 	CheckItemGrowth:    renderItemGrowth,
 	CheckItemSize:      renderItemSize,
 	CheckHotItem:       renderHotItem,
+	CheckNotProbed:     renderNotProbed,
 	CheckTransaction:   renderTransaction,
 	CheckScan:          renderScan,
 	CheckUnpagedQuery:  renderUnpagedQuery,
@@ -136,17 +137,62 @@ func renderItemGrowth(f Finding) sentences {
 }
 
 func renderHotItem(f Finding) sentences {
-	m := f.Measured
+	m, n, item := f.Measured, f.Names, f.Keys[0].Key
+	pool := fmt.Sprintf("the scenario's %s", plural(m["key_space"], "key"))
+	if len(n["pool"]) > 0 {
+		pool = fmt.Sprintf("the %s pool's %s", n["pool"][0], plural(m["key_space"], "key"))
+	}
+	spread := fmt.Sprintf("for %s different keys of %s", figure.Thousands(m["keys"]), pool)
+	why := "every call of the pattern, whatever its entity, writes this one item, so its rate stops there however " +
+		"the table scales: adaptive capacity can give the item a partition of its own but never splits it."
+	switch m["keys"] {
+	case 1:
+		spread = "all for one key of " + pool
+		why = "the scenario sends every call to one entity and each writes this item, so the pattern's rate there stops at the item's " +
+			"ceiling however the table scales: adaptive capacity can give the item a partition of its own but never splits it."
+	case m["rewrites"]:
+		spread = "each for another key of " + pool
+	}
+	tx := ""
+	if f.Transactional {
+		tx = " (doubled: a transaction writes each item twice)"
+	}
+	calls := figure.Thousands(m["calls"]) + " calls"
+	if m["made"] > m["calls"] {
+		calls = fmt.Sprintf("%s successful calls of %s", figure.Thousands(m["calls"]), figure.Thousands(m["made"]))
+	}
+	found := fmt.Sprintf("%s writes %s on %s of %s in %s, %s: %s WCU a call on the item%s, so the item takes at most %s calls/s of %s",
+		f.Pattern, item, figure.Thousands(m["rewrites"]), calls, f.Scenario, spread,
+		figure.Thousands(m["wcu_per_call"]), tx, figure.Thousands(m["calls_per_second_at_limit"]), f.Pattern)
+	if pk := n["partition_key"]; len(pk) > 0 && pk[0] != item {
+		found += fmt.Sprintf("; its partition key value %s takes %s WCU a call, at most %s calls/s while its items share one partition",
+			pk[0], figure.Thousands(m["key_wcu_per_call"]), figure.Thousands(m["key_calls_per_second_at_limit"]))
+	}
+	if others := n["scenarios"]; len(others) > 1 {
+		found += "; hot in " + strings.Join(others[1:], ", ") + " too"
+	}
 	return sentences{
-		found: fmt.Sprintf("%s rewrites %s on %s of %s calls, each for another entity, writing %s WCU a call to its "+
-			"partition key value: one such item takes at most %s calls/s of %s, fewer with any other write to it",
-			f.Pattern, f.Keys[0].Key, figure.Thousands(m["rewrites"]), figure.Thousands(m["calls"]), figure.Thousands(m["wcu_per_call"]),
-			figure.Thousands(m["calls_per_second_at_limit"]), f.Pattern),
-		limit: fmt.Sprintf("%s WCU/s per partition; an item lives on one partition", figure.Thousands(f.limitValue(0))),
-		why: "every call of the pattern, whatever its entity, writes this one item, so its rate stops there however " +
-			"the table scales: adaptive capacity can give the item a partition of its own but never splits it.",
+		found: found,
+		limit: fmt.Sprintf("%s WCU/s per partition; an item lives on one partition, never split", figure.Thousands(f.limitValue(0))),
+		why:   why,
 		fix: "shard the item (N copies under key suffixes, one picked per write, summed or merged on read), or keep " +
 			"each entity's part in an item of its own and aggregate on read or from a stream.",
+	}
+}
+
+func renderNotProbed(f Finding) sentences {
+	where := string(f.Pattern)
+	fix := "add a step calling it to a scenario of the design, so that lint can probe it."
+	if f.Scenario != "" {
+		where += " in " + f.Scenario
+		fix = "have the scenario's driver call it successfully on the data its Seed wrote, in memory: no Query, Scan or batch read " +
+			"first (the in-memory table serves GetItem and writes only), and keys inside the step's pool."
+	}
+	return sentences{
+		found: fmt.Sprintf("not probed: %s, %s", where, f.Names["error"][0]),
+		limit: fmt.Sprintf("the hot-item check needs %s of %d successful calls to judge a pattern", figure.Thousands(f.limitValue(0)), probeCalls),
+		why:   "the hot-item check measured nothing of this pattern here, so an item every call of it writes would go unreported.",
+		fix:   fix,
 	}
 }
 

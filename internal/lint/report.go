@@ -8,26 +8,41 @@ import (
 
 // WriteText prints findings as a list, one block per finding: its place,
 // then what was found, the limit, why it matters and the fix, each on its
-// own line so that long sentences stay readable in a terminal.
+// own line so that long sentences stay readable in a terminal. The write
+// patterns the hot-item check could not probe follow, one line each.
 func WriteText(w io.Writer, design string, fs []Finding) error {
-	if len(fs) == 0 {
-		_, err := fmt.Fprintf(w, "lint %s: no findings\n", design)
-		return err
+	var risks, unprobed []Finding
+	for _, f := range fs {
+		if f.Check == CheckNotProbed {
+			unprobed = append(unprobed, f)
+		} else {
+			risks = append(risks, f)
+		}
 	}
-	if _, err := fmt.Fprintf(w, "lint %s: %d finding(s)\n", design, len(fs)); err != nil {
-		return err
+	var err error
+	if len(risks) == 0 {
+		_, err = fmt.Fprintf(w, "lint %s: no findings\n", design)
+	} else {
+		_, err = fmt.Fprintf(w, "lint %s: %d finding(s)\n", design, len(risks))
 	}
-	for i, f := range fs {
+	for i, f := range risks {
+		if err != nil {
+			return err
+		}
 		where := f.Target
 		if f.Pattern != "" {
 			where += " " + string(f.Pattern)
 		}
-		if _, err := fmt.Fprintf(w, "%2d. %s  %s  [%s]\n    found: %s\n    limit: %s\n    why:   %s\n    fix:   %s\n",
-			i+1, f.Design, where, f.Check, f.Found, f.LimitText, f.Why, f.Fix); err != nil {
+		_, err = fmt.Fprintf(w, "%2d. %s  %s  [%s]\n    found: %s\n    limit: %s\n    why:   %s\n    fix:   %s\n",
+			i+1, f.Design, where, f.Check, f.Found, f.LimitText, f.Why, f.Fix)
+	}
+	for _, f := range unprobed {
+		if err != nil {
 			return err
 		}
+		_, err = fmt.Fprintf(w, "    %s\n", f.Found)
 	}
-	return nil
+	return err
 }
 
 // WriteJSON prints findings as one JSON array.
