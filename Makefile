@@ -56,7 +56,7 @@ lint: check-go
 
 ## bench: load scenarios, capacity model and reports, throttled as real DynamoDB would (SCENARIO=name|design|all, TARGET_RATE=req/s, DURATION=20s, RATE=req/s constant pace, LIMITS=off, CONFLICTS=off, LIMITS_SCALE=0.01, PLACEMENT_SEED=n; at scale: SHARD=2/4 RUN=name START=time SHARD_WAIT=10m, KEEP_TABLE=1, MAX_COST=dollars)
 bench: check-go
-	$(GO) run $(BUILD_FLAGS) ./cmd/ddbharness bench $${TARGET_RATE:+--target-rate="$$TARGET_RATE"} $${DURATION:+--duration="$$DURATION"} $${RATE:+--rate="$$RATE"} $${LIMITS:+--limits="$$LIMITS"} $${CONFLICTS:+--conflicts="$$CONFLICTS"} $${LIMITS_SCALE:+--limits-scale="$$LIMITS_SCALE"} $${PLACEMENT_SEED:+--placement-seed="$$PLACEMENT_SEED"} $${SHARD:+--shard="$$SHARD"} $${RUN:+--run="$$RUN"} $${START:+--start="$$START"} $${SHARD_WAIT:+--shard-wait="$$SHARD_WAIT"} $${KEEP_TABLE:+--keep-table} $$SCENARIO
+	@$(GO) run $(BUILD_FLAGS) ./cmd/ddbharness bench $${TARGET_RATE:+--target-rate="$$TARGET_RATE"} $${DURATION:+--duration="$$DURATION"} $${RATE:+--rate="$$RATE"} $${LIMITS:+--limits="$$LIMITS"} $${CONFLICTS:+--conflicts="$$CONFLICTS"} $${LIMITS_SCALE:+--limits-scale="$$LIMITS_SCALE"} $${PLACEMENT_SEED:+--placement-seed="$$PLACEMENT_SEED"} $${SHARD:+--shard="$$SHARD"} $${RUN:+--run="$$RUN"} $${START:+--start="$$START"} $${SHARD_WAIT:+--shard-wait="$$SHARD_WAIT"} $${KEEP_TABLE:+--keep-table} $$SCENARIO
 
 ## catalog: list every design's access patterns
 catalog: check-go
