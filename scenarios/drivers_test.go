@@ -145,15 +145,20 @@ var _ = Describe("scenario drivers", driverSpecs, func() {
 			wg.Wait()
 
 			succeeded := map[designs.PatternID]int{}
+			failed := map[designs.PatternID]map[string]int{} // the errors of each pattern's calls, counted
 			for _, c := range calls {
 				if c.err == nil {
 					succeeded[c.pattern]++
 					continue
 				}
+				if failed[c.pattern] == nil {
+					failed[c.pattern] = map[string]int{}
+				}
+				failed[c.pattern][c.err.Error()]++
 				Expect(expected(sc.Design.Name, c.pattern, c.err)).To(BeTrue(), "%s %s on key %d: %v", sc.Name, c.pattern, c.key, c.err)
 			}
 			for _, st := range sc.Mix {
-				Expect(succeeded[st.Pattern]).To(BeNumerically(">", 0), "%s %s never succeeded", sc.Name, st.Pattern)
+				Expect(succeeded[st.Pattern]).To(BeNumerically(">", 0), "%s %s never succeeded; its calls' errors, counted: %v", sc.Name, st.Pattern, failed[st.Pattern])
 			}
 			Expect(d.Call(ctx, "AP-99", 0, r)).To(MatchError(scenarios.ErrUnknownPattern))
 		},
