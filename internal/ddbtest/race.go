@@ -12,7 +12,11 @@ import (
 )
 
 // Race runs call(0) … call(n-1) at once, released together, and returns
-// each call's error, in call order.
+// each call's error, in call order. The calls run on n goroutines: make
+// what each needs before the race (a fixture generator is not safe for
+// concurrent use: build the n items first, indexed by i), since the race
+// detector reports a shared one only after Ginkgo has printed the suite's
+// passed specs, as "Test Suite Failed".
 func Race(n int, call func(i int) error) []error {
 	errs := make([]error, n)
 	start := make(chan struct{})
