@@ -131,7 +131,8 @@ func (r *run) itemLimitText() string {
 // holding it for about its own time in flight (taken as the p50 of its
 // pattern's calls: AWS does not say how long). The item takes about
 // 1 ÷ (Σ over patterns of their transactions on it per request × their
-// hold) requests of the mix a second.
+// hold) requests of the mix a second, counting the transactions a
+// conflict cancelled (demanded).
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/transaction-apis.html#transaction-conflict-handling
 func (r *run) conflictLimit() *Limit {
 	if len(r.HoldTime) == 0 || r.requests == 0 {
@@ -144,7 +145,8 @@ func (r *run) conflictLimit() *Limit {
 			if b.pattern == 0 || b.txWrites == 0 {
 				continue
 			}
-			term := float64(b.txWrites) / float64(r.requests) * r.HoldTime[r.l.patternOf(b)].Seconds()
+			p := r.l.patternOf(b)
+			term := r.demanded(p, b.txWrites) / float64(r.requests) * r.HoldTime[p].Seconds()
 			busy += term
 			if term > topTerm {
 				top, topTerm = b, term
@@ -160,10 +162,28 @@ func (r *run) conflictLimit() *Limit {
 		p := r.l.patternOf(top)
 		best = &Limit{Kind: LimitConflict, Target: designs.MainTable, Key: pk, Item: item, Pattern: p, Rate: rate,
 			Limit: "one transaction at a time on one item", HoldSeconds: r.HoldTime[p].Seconds(),
-			PatternRate: rate * float64(top.txWrites) / float64(r.requests), Conflicts: r.ItemConflicts[item],
+			PatternRate: rate * r.demanded(p, top.txWrites) / float64(r.requests), Conflicts: r.ItemConflicts[item],
 			Source: Cite("conflict-ceiling")}
 	})
 	return best
+}
+
+// demanded is how many of pattern p's calls asked to write an item that n
+// of its calls the ledger saw wrote: n scaled by the calls the run made of
+// p over those the ledger saw, as a conflict cancels calls before they
+// reach it.
+func (r *run) demanded(p designs.PatternID, n int32) float64 {
+	var seen int64
+	for k, u := range r.l.patterns {
+		if k.Pattern == p {
+			seen += u.Calls
+		}
+	}
+	made := r.PatternCalls[p]
+	if seen == 0 || made <= seen {
+		return float64(n)
+	}
+	return float64(n) * float64(made) / float64(seen)
 }
 
 // partitionLimitFirst is the partition, with the keys the run placed on

@@ -68,6 +68,14 @@ func TestFirstLimitIsTheItemEveryTransactionWrites(t *testing.T) {
 		t.Errorf("findings' faults: %q", bad)
 	}
 
+	// Holds a conflict cancelled never reached the ledger, yet asked for
+	// the item: with twice the holds made that the ledger saw, the item is
+	// full at half the rate.
+	m.PatternCalls = map[designs.PatternID]int64{"AP-01": 200, "AP-02": 100}
+	if r := analyze(m, onSale()...); !near(r.FirstLimit.Rate, 50) || !near(r.FirstLimit.PatternRate, 50) {
+		t.Errorf("with the cancelled holds: first limit %+v, want 50 requests/s and 50 holds a second", r.FirstLimit)
+	}
+
 	// Without the calls' latencies no conflict limit is given: the
 	// partition comes first.
 	m.HoldTime = nil

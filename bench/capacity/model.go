@@ -62,6 +62,10 @@ type Model struct {
 	// long a transaction of the pattern is taken to hold the items it
 	// writes (AWS does not say: the conflict limit is inferred).
 	HoldTime map[designs.PatternID]time.Duration
+	// PatternCalls, when set, is the calls the run made of each pattern,
+	// served or not: a transaction cancelled for a conflict wrote nothing
+	// the ledger saw, yet asked for its items as the others did.
+	PatternCalls map[designs.PatternID]int64
 	// ItemConflicts, when set, counts the item-level conflicts the run met
 	// on each item, by its key ("pk" or "pk / sk").
 	ItemConflicts map[string]int64
