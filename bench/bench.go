@@ -193,6 +193,7 @@ func RunLimited(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, l
 	}
 	res.Ledger, res.Inputs = m.ledger, ModelInputs{Requests: requests, Span: duration, TableBytes: m.tableBytes(out.Table)}
 	model := modelOf(sc, res.Inputs, out.TargetRate, lim)
+	model.HoldTime, model.PatternCalls = holdTimes(out)
 	if m.limits != nil {
 		// The live emulator knows when each throttled call ended and where
 		// it placed each key.
@@ -200,12 +201,35 @@ func RunLimited(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, l
 		res.Unserved = m.limits.UnservedAll()
 		t := m.limits.Measured(requests, duration)
 		res.Throttling = &t
+		model.ItemConflicts = itemConflicts(t)
 		if res.Saturated != nil {
 			res.Saturated.Backoff = heldByBackoff(res.Outcome, t)
 		}
 	}
 	res.Capacity = model.Analyze(m.ledger)
 	return res, nil
+}
+
+// holdTimes is the p50 latency of each pattern's calls, how long the
+// capacity model takes a transaction of the pattern to hold its items,
+// and the calls made of each.
+func holdTimes(out engine.Outcome) (map[designs.PatternID]time.Duration, map[designs.PatternID]int64) {
+	hold, calls := map[designs.PatternID]time.Duration{}, map[designs.PatternID]int64{}
+	for _, p := range out.Patterns {
+		if p.Metrics.Requests > 0 {
+			hold[p.ID], calls[p.ID] = p.Metrics.Latencies.P50, int64(p.Metrics.Requests)
+		}
+	}
+	return hold, calls
+}
+
+// itemConflicts is the item-level conflicts the emulator met, by item.
+func itemConflicts(t emulate.Throttling) map[string]int64 {
+	n := map[string]int64{}
+	for _, it := range t.ConflictItems {
+		n[it.Item] = it.Conflicts
+	}
+	return n
 }
 
 // dueBefore counts the run's calls due before at, from its results file;

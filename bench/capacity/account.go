@@ -49,6 +49,22 @@ const (
 // touched. Charges on the same target and key are merged; the result is
 // empty for an operation this package does not know.
 func Account(s ddbitem.Schema, o Observation) []Charge {
+	charges, _ := account(s, o)
+	return charges
+}
+
+// itemCharge is what one table item a call wrote took of its charges on
+// its partition key: its own write units, as Account prices them, and
+// whether the call wrote it in a transaction, which holds the item while
+// it runs.
+type itemCharge struct {
+	key     ddbitem.Item // an image holding the item's table key
+	wcu     float64
+	txWrite bool
+}
+
+// account is Account, and each written item's own part of the charges.
+func account(s ddbitem.Schema, o Observation) ([]Charge, []itemCharge) {
 	a := accountant{s: s, o: o, at: o.At.Truncate(time.Second)}
 	switch o.Op {
 	case designs.GetItem, designs.BatchGetItem, designs.TransactGetItems:
@@ -63,7 +79,7 @@ func Account(s ddbitem.Schema, o Observation) []Charge {
 	for i, c := range a.out {
 		a.out[i].Item = a.items[[2]string{c.Target, c.Key}]
 	}
-	return a.out
+	return a.out, a.perItem
 }
 
 // accountant gathers the charges of one observation.
@@ -75,6 +91,8 @@ type accountant struct {
 	// items is the item each (target, key) charged touched, or ManyItems;
 	// made at the first item.
 	items map[[2]string]string
+	// perItem is each table item's own units.
+	perItem []itemCharge
 }
 
 // touched notes that the charge on (target, key) read or wrote item, an

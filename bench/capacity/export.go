@@ -44,6 +44,26 @@ type LedgerFile struct {
 	Items       []LedgerItem       `json:"items"`
 	Collections []LedgerCollection `json:"collections"`
 	IndexKeys   []LedgerCollection `json:"index_keys"`
+	// ItemUses are the write units each pattern put on each table item
+	// (absent from files written before they were kept).
+	ItemUses []LedgerItemUse `json:"item_uses,omitempty"`
+}
+
+// LedgerItemUse is one table item (ID, its KeyID; PK, its partition key
+// text) and what each pattern's calls wrote to it: units, calls, and the
+// calls that were transactions.
+type LedgerItemUse struct {
+	ID        string            `json:"id"`
+	PK        string            `json:"pk"`
+	ByPattern []LedgerItemWrite `json:"by_pattern"`
+}
+
+// LedgerItemWrite is one pattern's writes of one item.
+type LedgerItemWrite struct {
+	Pattern  designs.PatternID `json:"pattern"`
+	WCU      float64           `json:"wcu"`
+	Calls    int64             `json:"calls"`
+	TxWrites int64             `json:"tx_writes,omitempty"`
 }
 
 // LedgerTarget is one table or index's units over the run, and how many
@@ -167,6 +187,7 @@ func (l *Ledger) Export() LedgerFile {
 	byCollection := func(a, b LedgerCollection) int { return cmp.Or(cmp.Compare(a.Index, b.Index), cmp.Compare(a.PK, b.PK)) }
 	slices.SortFunc(f.Collections, byCollection)
 	slices.SortFunc(f.IndexKeys, byCollection)
+	f.ItemUses = l.exportUses()
 	return f
 }
 
@@ -285,6 +306,9 @@ func (l *Ledger) add(f LedgerFile) {
 	}
 	for _, row := range f.IndexKeys {
 		mergeTrack(l.indexKeys, l.slotID(slot{row.Index, row.PK}), row)
+	}
+	for _, row := range f.ItemUses {
+		l.addUse(row)
 	}
 }
 

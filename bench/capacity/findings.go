@@ -33,6 +33,7 @@ func findings(r Report) (out, bad []string) {
 			}
 		}
 	}
+	add(firstLimitFinding(r), laterLimitsFinding(r))
 	seen := map[string]bool{}
 	for _, h := range r.Hot {
 		if seen[h.Target] || h.Score == 0 {

@@ -37,6 +37,7 @@ type Ledger struct {
 	patterns    map[PatternOp]*PatternUsage
 	diffs       map[diffKey]*Disagreement
 	items       *spill.Map[itemKey, itemTrack]      // by the ids of the key texts
+	uses        *spill.Map[itemKey, itemUse]        // each table item's own units, by pattern
 	loose       map[string]itemTrack                // items whose KeyID itemKey cannot rebuild
 	collections *spill.Map[uint32, collectionTrack] // by the partition key text's id
 	indexKeys   *spill.Map[slotID, collectionTrack] // GSI partition key values, as collections
@@ -434,6 +435,7 @@ func NewLedgerKeys(s designs.Schema, names *keytab.Table) *Ledger {
 		patterns:    map[PatternOp]*PatternUsage{},
 		diffs:       map[diffKey]*Disagreement{},
 		items:       spill.New[itemKey, itemTrack](ledgerRows),
+		uses:        spill.New[itemKey, itemUse](useRows),
 		loose:       map[string]itemTrack{},
 		collections: spill.New[uint32, collectionTrack](ledgerRows),
 		indexKeys:   spill.New[slotID, collectionTrack](ledgerRows),
@@ -447,12 +449,13 @@ func NewLedgerKeys(s designs.Schema, names *keytab.Table) *Ledger {
 // with DynamoDB Local's figure and follows the sizes of the items it wrote.
 // It returns the charges.
 func (l *Ledger) Observe(o Observation) []Charge {
-	charges := Account(l.schema, o)
+	charges, items := account(l.schema, o)
 	local := localUnits(o)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.observed++
 	l.record(o, charges)
+	l.use(o.Pattern, items)
 	if local != nil && o.Evaluated != EvaluatedLocal {
 		l.compare(o, charges, local)
 	}

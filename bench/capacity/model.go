@@ -58,6 +58,17 @@ type Model struct {
 	// the partitions AWS's rules give.
 	Placed        func(space, key string) (part, partitions int)
 	PlacementSeed uint64
+	// HoldTime, when set, is the p50 latency of each pattern's calls: how
+	// long a transaction of the pattern is taken to hold the items it
+	// writes (AWS does not say: the conflict limit is inferred).
+	HoldTime map[designs.PatternID]time.Duration
+	// PatternCalls, when set, is the calls the run made of each pattern,
+	// served or not: a transaction cancelled for a conflict wrote nothing
+	// the ledger saw, yet asked for its items as the others did.
+	PatternCalls map[designs.PatternID]int64
+	// ItemConflicts, when set, counts the item-level conflicts the run met
+	// on each item, by its key ("pk" or "pk / sk").
+	ItemConflicts map[string]int64
 }
 
 // Analyze runs the model over a run's ledger: hot keys per target, the
@@ -83,6 +94,9 @@ func (m Model) Analyze(l *Ledger) Report {
 	r.Targets = run.targets()
 	r.Hot = run.hot()
 	r.Ceiling = run.ceiling()
+	if r.LimitsInOrder = run.limits(); len(r.LimitsInOrder) > 0 {
+		r.FirstLimit = &r.LimitsInOrder[0]
+	}
 	r.Warm = run.warm(r.Ceiling)
 	if m.TargetRate > 0 {
 		r.Forecast = run.forecast(m.TargetRate)

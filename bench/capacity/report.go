@@ -10,15 +10,20 @@ import (
 // through Findings, summary.md. Rates are requests per second of the run's
 // whole mix; units are per second unless named totals.
 type Report struct {
-	Billing       string         `json:"billing"` // "on-demand" or "provisioned"
-	Start         time.Time      `json:"start"`   // the first second with a charge; Point.T counts from it
-	Seconds       float64        `json:"seconds"`
-	Requests      int64          `json:"requests"`
-	MeasuredRate  float64        `json:"measured_rate"`
-	TargetRate    float64        `json:"target_rate,omitempty"`
-	Targets       []TargetUsage  `json:"targets"`
-	Hot           []HotKey       `json:"hot_keys"`
-	Ceiling       *Ceiling       `json:"ceiling,omitempty"`
+	Billing      string        `json:"billing"` // "on-demand" or "provisioned"
+	Start        time.Time     `json:"start"`   // the first second with a charge; Point.T counts from it
+	Seconds      float64       `json:"seconds"`
+	Requests     int64         `json:"requests"`
+	MeasuredRate float64       `json:"measured_rate"`
+	TargetRate   float64       `json:"target_rate,omitempty"`
+	Targets      []TargetUsage `json:"targets"`
+	Hot          []HotKey      `json:"hot_keys"`
+	Ceiling      *Ceiling      `json:"ceiling,omitempty"`
+	// FirstLimit is what stops the mix first, of every kind of limit
+	// (LimitsInOrder[0]); LimitsInOrder the lowest of each kind, lowest
+	// first.
+	FirstLimit    *Limit         `json:"first_limit,omitempty"`
+	LimitsInOrder []Limit        `json:"limits_in_order,omitempty"`
 	Warm          *WarmCeiling   `json:"warm_ceiling,omitempty"`
 	Forecast      *Forecast      `json:"forecast,omitempty"`
 	Replay        *Replay        `json:"replay,omitempty"`

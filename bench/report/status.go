@@ -160,6 +160,9 @@ func Headline(out bench.Outcome) string {
 	} else {
 		line += "; limits off"
 	}
+	if s.FindingsValid() {
+		line += firstLimitText(out.Capacity.FirstLimit)
+	}
 	if c := out.Capacity.Ceiling; c != nil && s.FindingsValid() {
 		line += ceilingText(c, out.Capacity.Scale)
 		if s.State == StateFailed {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/lint"
+	"github.com/ddbharness/ddbharness/internal/testdesigns/ticketing"
 	"github.com/ddbharness/ddbharness/workload"
 )
 
@@ -20,20 +21,20 @@ func finding(fs []lint.Finding, c string, p designs.PatternID) lint.Finding {
 }
 
 // The event the on-sale scenario seeds, as a hot item's key.
-const onSaleEvent = "EVENT#e00000 / EVENT"
+var onSaleEvent = ticketing.EventItem(ticketing.OnSaleEvent)
 
 var _ = Describe("probing every scenario of a design", func() {
-	both := lint.WithScenarios(ticketBrowse, ticketOnSale)
+	both := lint.WithScenarios(ticketing.Browse, ticketing.OnSale)
 
 	It("names the on-sale hold as a hot item, with the item's ceiling and its partition key value's apart", func(ctx SpecContext) {
-		fs, err := lint.Run(ctx, ticketing, lint.WithPool(200), both)
+		fs, err := lint.Run(ctx, ticketing.Design, lint.WithPool(200), both)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(where(fs)).To(ConsistOf(
-			hot(tkHoldSeats, onSaleEvent), hot(tkAddSeats, onSaleEvent),
-			"not-probed table "+string(tkReleaseHolds), "not-probed table "+string(tkReleaseHolds)))
+			hot(ticketing.HoldSeats, onSaleEvent), hot(ticketing.AddSeats, onSaleEvent),
+			"not-probed table "+string(ticketing.ReleaseHolds), "not-probed table "+string(ticketing.ReleaseHolds)))
 
-		f := finding(fs, lint.CheckHotItem, tkHoldSeats)
-		Expect(f.Scenario).To(Equal(ticketOnSale.Name))
+		f := finding(fs, lint.CheckHotItem, ticketing.HoldSeats)
+		Expect(f.Scenario).To(Equal(ticketing.OnSale.Name))
 		Expect(f.Transactional).To(BeTrue())
 		// The event item is under 1 KB: one unit, two in a transaction, so
 		// 1,000 ÷ 2 calls a second. Its partition also takes the 2 to 4
@@ -47,23 +48,23 @@ var _ = Describe("probing every scenario of a design", func() {
 		Expect(f.Why).To(ContainSubstring("the scenario sends every call to one entity"))
 		Expect(f.Limit.Source).To(HaveSuffix("burst-adaptive-capacity.html#isolate-frequent-access-items"))
 
-		add := finding(fs, lint.CheckHotItem, tkAddSeats)
+		add := finding(fs, lint.CheckHotItem, ticketing.AddSeats)
 		Expect(add.Found).To(ContainSubstring("all for one key of the event pool's 1 key"))
 		Expect(add.Found).NotTo(ContainSubstring("each for another"))
 	})
 
 	It("probes every write step of every scenario, or says why not", func(ctx SpecContext) {
-		fs, err := lint.Run(ctx, ticketing, lint.WithPool(200), both)
+		fs, err := lint.Run(ctx, ticketing.Design, lint.WithPool(200), both)
 		Expect(err).NotTo(HaveOccurred())
-		for _, sc := range []workload.Scenario{ticketBrowse, ticketOnSale} {
+		for _, sc := range []workload.Scenario{ticketing.Browse, ticketing.OnSale} {
 			var stepped []designs.PatternID
 			for _, st := range sc.Mix {
-				if p, _ := ticketing.Pattern(st.Pattern); p.Op != designs.GetItem {
+				if p, _ := ticketing.Design.Pattern(st.Pattern); p.Op != designs.GetItem {
 					stepped = append(stepped, st.Pattern)
 				}
 			}
 			var probed []designs.PatternID
-			for _, p := range lint.Probes(ctx, ticketing, sc) {
+			for _, p := range lint.Probes(ctx, ticketing.Design, sc) {
 				probed = append(probed, p.Pattern)
 				if p.Failure == "" {
 					Expect(p.OK).To(BeNumerically(">=", lint.MinEntries), "%s %s", sc.Name, p.Pattern)
@@ -79,31 +80,31 @@ var _ = Describe("probing every scenario of a design", func() {
 
 	It("lists a write pattern whose calls mostly fail as not probed, with how many succeeded and the error they gave", func(ctx SpecContext) {
 		// 40 seats: the holds sell them out after a dozen calls or so.
-		small := ticketScenario("small-venue", 1, 40, false)
-		fs, err := lint.Run(ctx, ticketing, lint.WithPool(200), lint.WithScenarios(small))
+		small := ticketing.Scenario("small-venue", 1, 40, false)
+		fs, err := lint.Run(ctx, ticketing.Design, lint.WithPool(200), lint.WithScenarios(small))
 		Expect(err).NotTo(HaveOccurred())
-		f := finding(fs, lint.CheckNotProbed, tkHoldSeats)
+		f := finding(fs, lint.CheckNotProbed, ticketing.HoldSeats)
 		Expect(f.Scenario).To(Equal(small.Name))
 		Expect(f.Measured["calls"]).To(Equal(100))
 		Expect(f.Measured["succeeded"]).To(And(BeNumerically(">=", 10), BeNumerically("<", lint.MinEntries)))
 		Expect(f.Found).To(MatchRegexp(`^not probed: TK-02 in ticketing/small-venue, 1\d of 100 calls succeeded: TK-02: event e00000: not enough seats left`))
 
 		var out bytes.Buffer
-		Expect(lint.WriteText(&out, ticketing.Name, fs)).To(Succeed())
+		Expect(lint.WriteText(&out, ticketing.Design.Name, fs)).To(Succeed())
 		Expect(out.String()).To(ContainSubstring("\n    " + f.Found + "\n"))
 	})
 
 	It("probes only the scenarios it is given", func(ctx SpecContext) {
-		fs, err := lint.Run(ctx, ticketing, lint.WithPool(200), lint.WithScenarios(ticketBrowse))
+		fs, err := lint.Run(ctx, ticketing.Design, lint.WithPool(200), lint.WithScenarios(ticketing.Browse))
 		Expect(err).NotTo(HaveOccurred())
-		Expect(where(fs)).To(ConsistOf("not-probed table " + string(tkReleaseHolds)))
-		Expect(fs[0].Scenario).To(Equal(ticketBrowse.Name))
+		Expect(where(fs)).To(ConsistOf("not-probed table " + string(ticketing.ReleaseHolds)))
+		Expect(fs[0].Scenario).To(Equal(ticketing.Browse.Name))
 	})
 
 	It("refuses a scenario of another design", func(ctx SpecContext) {
-		other := ticketBrowse
+		other := ticketing.Browse
 		other.Design = designs.Design{Name: "shop"}
-		_, err := lint.Run(ctx, ticketing, lint.WithPool(200), lint.WithScenarios(other))
+		_, err := lint.Run(ctx, ticketing.Design, lint.WithPool(200), lint.WithScenarios(other))
 		Expect(err).To(MatchError(And(ContainSubstring("scenario ticketing/browse is of design shop"), ContainSubstring("invalid input"))))
 	})
 })

@@ -1,0 +1,75 @@
+package capacity
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/ddbharness/ddbharness/internal/figure"
+)
+
+// firstLimitFinding says what stops the design first, of every kind of
+// limit: what it is, where, the pattern that drives it, the rate of the
+// mix that reaches it, and what to change.
+func firstLimitFinding(r Report) *claim {
+	if len(r.LimitsInOrder) == 0 {
+		return nil
+	}
+	l := r.LimitsInOrder[0]
+	c := new(claim).say("What stops this design first is %s", name(limitWhat(l)))
+	switch l.Kind {
+	case LimitConflict:
+		c.say(": the transactions that write it run one at a time, each %s call holding it about %s, so it takes about %s of them a second",
+			name(l.Pattern), cited(l.Source, millis(l.HoldSeconds)), cited(l.Source, figure.Units(l.PatternRate)))
+	case LimitItem:
+		c.say(": %s takes %s WCU of it a call, and one item never passes %s whatever adaptive capacity does",
+			name(l.Pattern), ran(figure.Units(l.UnitsPerCall)), cited(l.Source, l.Limit))
+	case LimitPartition:
+		c.say(", driven mostly by %s, which reaches %s", name(l.Pattern), cited(l.Source, l.Limit))
+	case LimitBudget:
+		c.say(", which reaches %s", cited(l.Source, l.Limit))
+	}
+	c.say(", at %s requests/s of this mix (%s× the measured %s requests/s)",
+		cited(l.Source, figure.Units(l.Rate)), cited(l.Source, figure.Units(l.Factor)), ran(figure.Units(r.MeasuredRate))).mark()
+	if l.Conflicts > 0 {
+		c.say("; the run met %s item-level conflicts on it", ran(figure.Thousands(l.Conflicts)))
+	}
+	return c.say("; to lift it, %s", name(l.Change))
+}
+
+// laterLimitsFinding lists the limits after the first, in order.
+func laterLimitsFinding(r Report) *claim {
+	if len(r.LimitsInOrder) < 2 {
+		return nil
+	}
+	c := new(claim).say("The limits after it, in order")
+	for i, l := range r.LimitsInOrder[1:] {
+		sep := "; "
+		if i == 0 {
+			sep = ": "
+		}
+		c.say("%s%s at %s requests/s", name(sep), name(limitWhat(l)), cited(l.Source, figure.Units(l.Rate)))
+		if l.Pattern != "" {
+			c.say(", mostly %s", name(l.Pattern))
+		}
+		c.mark()
+	}
+	return c
+}
+
+// limitWhat names a limit for people: its kind and where.
+func limitWhat(l Limit) string {
+	switch l.Kind {
+	case LimitConflict:
+		return fmt.Sprintf("the transactions on item %q", l.Item)
+	case LimitItem:
+		return fmt.Sprintf("the throughput of one item, %q", l.Item)
+	case LimitPartition:
+		return fmt.Sprintf("the partition of key %q of %s", l.Key, targetName(l.Target))
+	}
+	return targetName(l.Target) + "'s own throughput"
+}
+
+// millis renders seconds as milliseconds, to a tenth.
+func millis(s float64) string {
+	return fmt.Sprintf("%.1f ms", float64(time.Duration(s*float64(time.Second)))/float64(time.Millisecond))
+}

@@ -1,0 +1,63 @@
+package bench_test
+
+import (
+	"slices"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+
+	"github.com/ddbharness/ddbharness/bench"
+	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/bench/engine"
+	"github.com/ddbharness/ddbharness/bench/report"
+	"github.com/ddbharness/ddbharness/internal/testdesigns/ticketing"
+)
+
+var _ = Describe("an on-sale moment, every hold writing the event's counter item", Label("engine"), func() {
+	It("names the event item's transactions, the hold pattern and what to change first, far below the partition's ceiling", func(ctx SpecContext) {
+		// 100 calls a second, half of them holds of the one event: each
+		// hold is a transaction that writes the event's seatsLeft. The
+		// window lasts until every pattern has had 10 calls end (about 2 s
+		// on a quiet machine), a minute at most. The limits are
+		// DynamoDB's own: the event's partition takes about 8 WCU a hold
+		// of its 1,000 WCU/s, some 200 requests/s of this mix, while the
+		// holds that serialise on its item, each in flight for
+		// milliseconds on DynamoDB Local, stop it far sooner.
+		const calls = 10
+		sc := ticketing.OnSale
+		sc.Pacer, sc.Duration = vegeta.ConstantPacer{Freq: 100, Per: time.Second}, time.Minute
+		out, err := bench.RunLimited(ctx, raw, sc, bench.Emulation{}, engine.Workers(64), engine.Warmup(300*time.Millisecond),
+			engine.MinCalls(calls), engine.Drain(500*time.Millisecond), engine.Progress(GinkgoWriter))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(out.Failure).To(BeNil())
+		for _, p := range out.Patterns {
+			Expect(p.Metrics.Requests).To(BeNumerically(">=", calls), "%s: the run reached its %s bound first", p.ID, sc.Duration)
+		}
+
+		limits := out.Capacity.LimitsInOrder
+		for _, l := range limits {
+			GinkgoWriter.Printf("%s %s %s %s: %.1f requests/s\n", l.Kind, l.Key, l.Item, l.Pattern, l.Rate)
+		}
+		first := out.Capacity.FirstLimit
+		Expect(first).NotTo(BeNil())
+		event := ticketing.EventItem(ticketing.OnSaleEvent)
+		Expect(first.Kind).To(Equal(capacity.LimitConflict))
+		Expect(first.Item).To(Equal(event))
+		Expect(first.Pattern).To(Equal(ticketing.HoldSeats))
+		Expect(first.Source.Basis).To(Equal("inferred"))
+
+		By("far below the event's partition, which comes later in the order")
+		i := slices.IndexFunc(limits, func(l capacity.Limit) bool { return l.Kind == capacity.LimitPartition })
+		Expect(i).To(BeNumerically(">", 0))
+		Expect(limits[i].Key).To(Equal(ticketing.EventPK(ticketing.OnSaleEvent)))
+		Expect(first.Rate).To(BeNumerically("<", limits[i].Rate/2))
+
+		By("in the first finding and the headline, with what to change")
+		GinkgoWriter.Printf("%s\n%s\n%s\n", out.Capacity.Findings[0], out.Capacity.Findings[1], report.Headline(out))
+		Expect(out.Capacity.Findings[0]).To(And(HavePrefix(`What stops this design first is the transactions on item "`+event+`"`),
+			ContainSubstring(string(ticketing.HoldSeats)+" call holding it"), ContainSubstring("[inferred: conflict-ceiling]"), ContainSubstring("shard the counter")))
+		Expect(report.Headline(out)).To(ContainSubstring("; first limit: conflict limit on item " + event + ", driven by " + string(ticketing.HoldSeats)))
+	})
+})
