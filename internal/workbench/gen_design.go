@@ -194,9 +194,12 @@ func (d *Design) genEntity(s *src, e *Entity) {
 	}
 	for _, k := range e.Keys {
 		s.p("if text, ok := designs.KeyText(av, %q); ok {", k.Attr)
-		if len(k.Segs) == 1 && k.Segs[0].Var != nil {
+		switch {
+		case len(k.Segs) == 1 && k.Segs[0].Var != nil:
 			s.p("v.%s = text", k.Segs[0].Var.Go)
-		} else {
+		case len(k.Segs) == 1: // one constant: nothing to split
+			s.p("if text != %q {\nreturn nil, false, nil\n}", k.Segs[0].Const)
+		default:
 			s.p("p := strings.SplitN(text, %q, %d)", d.Sep, len(k.Segs))
 			var checks []string
 			checks = append(checks, fmt.Sprintf("len(p) != %d", len(k.Segs)))

@@ -1,0 +1,79 @@
+package workbench_test
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/ddbharness/ddbharness/internal/workbench"
+)
+
+// undefined lists the names the generated package designs/<name> uses
+// that none of its files declare or import: what the compiler would call
+// undefined, found without compiling the SDK.
+func undefined(t *testing.T, name string, files map[string]string) []string {
+	t.Helper()
+	fset := token.NewFileSet()
+	declared := map[string]bool{}
+	var parsed []*ast.File
+	for p, src := range files {
+		if path.Dir(p) != "designs/"+name || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, p, src, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		parsed = append(parsed, f)
+		for n := range f.Scope.Objects {
+			declared[n] = true
+		}
+	}
+	var out []string
+	for _, f := range parsed {
+		imported := map[string]bool{}
+		for _, im := range f.Imports {
+			p, _ := strconv.Unquote(im.Path.Value)
+			n := path.Base(p)
+			if im.Name != nil {
+				n = im.Name.Name
+			}
+			imported[n] = true
+		}
+		for _, id := range f.Unresolved {
+			if !declared[id.Name] && !imported[id.Name] && types.Universe.Lookup(id.Name) == nil && !slices.Contains(out, id.Name) {
+				out = append(out, fset.Position(id.Pos()).Filename+": "+id.Name)
+			}
+		}
+	}
+	return out
+}
+
+// inferFiles parses a model, infers its first table as design name and
+// renders its files, failing the test on any error.
+func inferFiles(t *testing.T, name, model string) map[string]string {
+	t.Helper()
+	m, err := workbench.Parse([]byte(model))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return render(t, name, m)
+}
+
+// A key whose every sample holds one constant without a separator is
+// checked whole by the decoder: there is nothing to split, so the file
+// does not need the strings package.
+func TestGeneratedCodeOfAConstantKeyCompiles(t *testing.T) {
+	files := inferFiles(t, "single", `{"ModelName": "Single", "DataModel": [{"TableName": "single",
+	  "KeyAttributes": {"PartitionKey": {"AttributeName": "PK", "AttributeType": "S"}, "SortKey": {"AttributeName": "SK", "AttributeType": "S"}},
+	  "TableData": [{"PK": {"S": "config"}, "SK": {"S": "a1"}}, {"PK": {"S": "config"}, "SK": {"S": "b2"}}]}]}`)
+	if bad := undefined(t, "single", files); len(bad) > 0 {
+		t.Errorf("the generated package uses undefined names %q:\n%s", bad, files["designs/single/entities.go"])
+	}
+}
