@@ -82,7 +82,11 @@ type Pattern struct {
 
 // Infer reads the design in table t of a parsed model.
 func Infer(name string, t Table) (*Design, error) {
+	empty := dropEmptyIndexKeys(&t)
 	d := &Design{Name: name, Table: t, Schema: t.Schema(), Sep: separator(t)}
+	if empty != "" {
+		d.Notes = append(d.Notes, empty)
+	}
 	at := "$.DataModel[?(@.TableName=='" + t.TableName + "')]"
 	for _, name := range slices.Sorted(maps.Keys(d.Schema.Types)) { // every key attribute, the indexes' included, resolved
 		if d.Schema.Types[name] == types.ScalarAttributeTypeB {

@@ -212,6 +212,9 @@ func checkSample(t *Table, item map[string]types.AttributeValue, indexKeys map[s
 		if ddbitem.TypeName(v) != k.AttributeType {
 			return pathErr(at+"."+k.AttributeName, fmt.Sprintf("is %s, the key is declared %s", ddbitem.TypeName(v), k.AttributeType))
 		}
+		if s, ok := v.(*types.AttributeValueMemberS); ok && s.Value == "" {
+			return pathErr(at+"."+k.AttributeName, "is empty text, which DynamoDB refuses in a key attribute: give the sample its key")
+		}
 	}
 	for _, name := range sortedKeys(item) {
 		v := item[name]

@@ -4,12 +4,14 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"go/types"
+	gotypes "go/types"
 	"path"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbharness/ddbharness/internal/workbench"
 )
@@ -47,7 +49,7 @@ func undefined(t *testing.T, name string, files map[string]string) []string {
 			imported[n] = true
 		}
 		for _, id := range f.Unresolved {
-			if !declared[id.Name] && !imported[id.Name] && types.Universe.Lookup(id.Name) == nil && !slices.Contains(out, id.Name) {
+			if !declared[id.Name] && !imported[id.Name] && gotypes.Universe.Lookup(id.Name) == nil && !slices.Contains(out, id.Name) {
 				out = append(out, fset.Position(id.Pos()).Filename+": "+id.Name)
 			}
 		}
@@ -75,5 +77,39 @@ func TestGeneratedCodeOfAConstantKeyCompiles(t *testing.T) {
 	  "TableData": [{"PK": {"S": "config"}, "SK": {"S": "a1"}}, {"PK": {"S": "config"}, "SK": {"S": "b2"}}]}]}`)
 	if bad := undefined(t, "single", files); len(bad) > 0 {
 		t.Errorf("the generated package uses undefined names %q:\n%s", bad, files["designs/single/entities.go"])
+	}
+}
+
+// An item that holds "" for an index's keys (Workbench's way to leave it
+// out of the index) imports without them, with a note: DynamoDB refuses an
+// empty key, and the pattern of that index gets no "" partition.
+func TestEmptyIndexKeysAreLeftOutWithANote(t *testing.T) {
+	d := inferModel(t, "tasks", `{"ModelName": "Tasks", "DataModel": [{"TableName": "tasks",
+	  "KeyAttributes": {"PartitionKey": {"AttributeName": "PK", "AttributeType": "S"}, "SortKey": {"AttributeName": "SK", "AttributeType": "S"}},
+	  "GlobalSecondaryIndexes": [{"IndexName": "ByOwner",
+	    "KeyAttributes": {"PartitionKey": {"AttributeName": "Owner", "AttributeType": "S"}}, "Projection": {"ProjectionType": "ALL"}}],
+	  "TableData": [
+	    {"PK": {"S": "TASK#1"}, "SK": {"S": "TASK#1"}, "Owner": {"S": "ann"}},
+	    {"PK": {"S": "TASK#2"}, "SK": {"S": "TASK#2"}, "Owner": {"S": ""}},
+	    {"PK": {"S": "TASK#3"}, "SK": {"S": "TASK#3"}, "Owner": {"S": "bob"}}]}]}`)
+	for _, e := range d.Entities {
+		for _, it := range e.Samples {
+			if s, ok := it["Owner"].(*types.AttributeValueMemberS); ok && s.Value == "" {
+				t.Errorf("sample %v keeps Owner \"\", which DynamoDB refuses as an index key", it)
+			}
+		}
+	}
+	if !slices.ContainsFunc(d.Notes, func(n string) bool { return strings.Contains(n, "Owner from 1") }) {
+		t.Errorf("notes %q, want one saying Owner was left out of 1 sample", d.Notes)
+	}
+}
+
+// A table key of empty text is refused: DynamoDB would refuse the item.
+func TestEmptyTableKeyIsRefused(t *testing.T) {
+	_, err := workbench.Parse([]byte(`{"ModelName": "E", "DataModel": [{"TableName": "e",
+	  "KeyAttributes": {"PartitionKey": {"AttributeName": "PK", "AttributeType": "S"}},
+	  "TableData": [{"PK": {"S": ""}}]}]}`))
+	if err == nil || !strings.Contains(err.Error(), "TableData[0].PK: is empty text") {
+		t.Errorf("Parse = %v, want the empty PK refused by its path", err)
 	}
 }
