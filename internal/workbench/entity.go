@@ -29,34 +29,76 @@ func (d *Design) entity(f Facet) *Entity {
 	carried := func(attr string) bool {
 		return all(e.Samples, func(it map[string]types.AttributeValue) bool { _, ok := it[attr]; return ok })
 	}
-	key := func(a Attribute, index string) {
-		if carried(a.AttributeName) && !slices.ContainsFunc(e.Keys, func(k *KeyUse) bool { return k.Attr == a.AttributeName }) {
-			e.Keys = append(e.Keys, &KeyUse{Attr: a.AttributeName, Index: index, Type: a.AttributeType})
+	key := func(a Attribute, index string, sparse bool) {
+		if !slices.ContainsFunc(e.Keys, func(k *KeyUse) bool { return k.Attr == a.AttributeName }) {
+			k := &KeyUse{Attr: a.AttributeName, Index: index, Type: a.AttributeType}
+			if sparse {
+				k.Flag = index // named below, once the fields are known
+			}
+			e.Keys = append(e.Keys, k)
 		}
 	}
-	key(t.KeyAttributes.PartitionKey, "")
+	key(t.KeyAttributes.PartitionKey, "", false)
 	if sk := t.KeyAttributes.SortKey; sk != nil {
-		key(*sk, "")
+		key(*sk, "", false)
 	}
-	for _, ix := range t.GlobalSecondaryIndexes {
-		if carried(ix.KeyAttributes.PartitionKey.AttributeName) && (ix.KeyAttributes.SortKey == nil || carried(ix.KeyAttributes.SortKey.AttributeName)) {
-			key(ix.KeyAttributes.PartitionKey, ix.IndexName)
-			if sk := ix.KeyAttributes.SortKey; sk != nil {
-				key(*sk, ix.IndexName)
+	// An index holds the items that carry its keys: all of the entity's,
+	// some (a sparse index: the others are left out of it), or none.
+	index := func(ix Index, keys ...Attribute) {
+		in := 0
+		for _, it := range e.Samples {
+			if all(keys, func(a Attribute) bool { _, ok := it[a.AttributeName]; return ok }) {
+				in++
 			}
 		}
+		if in == 0 {
+			return
+		}
+		for _, a := range keys {
+			key(a, ix.IndexName, in < len(e.Samples) && !carried(a.AttributeName))
+		}
+	}
+	for _, ix := range t.GlobalSecondaryIndexes {
+		index(ix, keyAttrs(ix.KeyAttributes)...)
 	}
 	for _, ix := range t.LocalSecondaryIndexes {
-		if sk := ix.KeyAttributes.SortKey; sk != nil && carried(sk.AttributeName) {
-			key(*sk, ix.IndexName)
+		if sk := ix.KeyAttributes.SortKey; sk != nil {
+			index(ix, *sk)
 		}
 	}
 	d.fields(e, f)
 	for _, k := range e.Keys {
 		d.layout(e, k)
 	}
+	flagNames(e)
 	return e
 }
+
+// flagNames names the field that says an item is in a sparse index
+// ("InByOwner"), one per index, apart from the entity's other names.
+func flagNames(e *Entity) {
+	taken := methodNames()
+	for _, f := range e.Fields {
+		taken[f.Go] = true
+	}
+	for _, v := range e.Vars {
+		taken[v.Go] = true
+	}
+	named := map[string]string{}
+	for _, k := range e.Keys {
+		if k.Flag == "" {
+			continue
+		}
+		if _, ok := named[k.Flag]; !ok {
+			named[k.Flag] = unique("In"+goName(k.Flag), taken)
+		}
+		k.Flag = named[k.Flag]
+	}
+}
+
+// missing stands, in a key's column of sample values, for a sample that
+// does not carry the key (an item outside a sparse index).
+const missing = "\x00"
 
 // fields are the facet's stored attributes: its NonKeyAttributes (or,
 // when it lists none, every attribute its samples have), less the keys it
@@ -102,14 +144,22 @@ func (d *Design) fields(e *Entity, f Facet) {
 // variable parts. A key whose samples split differently, or that is not
 // text, is one variable part.
 func (d *Design) layout(e *Entity, k *KeyUse) {
-	var values []string
-	for _, it := range e.Samples {
-		values = append(values, ddbitem.KeyText(it[k.Attr]))
+	values := make([]string, len(e.Samples))
+	var present []string
+	for i, it := range e.Samples {
+		values[i] = missing
+		if v, ok := it[k.Attr]; ok {
+			values[i] = ddbitem.KeyText(v)
+			present = append(present, values[i])
+		}
 	}
-	distinct := len(slices.Compact(slices.Sorted(slices.Values(values))))
+	distinct := len(slices.Compact(slices.Sorted(slices.Values(present))))
 	split := make([][]string, len(values))
 	n := -1
 	for i, v := range values {
+		if v == missing {
+			continue
+		}
 		split[i] = strings.Split(v, d.Sep)
 		if n >= 0 && len(split[i]) != n {
 			n = -2
@@ -118,33 +168,50 @@ func (d *Design) layout(e *Entity, k *KeyUse) {
 		n = len(split[i])
 	}
 	if k.Type != "S" || n < 0 {
-		k.Segs = []Seg{{Var: d.bind(e, k, "", column(split, -1, values))}}
+		k.Segs = []Seg{{Var: d.bind(e, k, "", values)}}
 		return
 	}
 	tag := ""
 	for i := range n {
-		col := column(split, i, values)
-		same := all(col, func(s string) bool { return s == col[0] })
-		looksID := strings.ContainsFunc(col[0], unicode.IsDigit) || (i%2 == 1 && n > 1)
+		col := column(split, i)
+		first := col[slices.IndexFunc(col, func(s string) bool { return s != missing })]
+		same := all(col, func(s string) bool { return s == first || s == missing })
+		looksID := strings.ContainsFunc(first, unicode.IsDigit) || (i%2 == 1 && n > 1)
 		if same && (distinct > 1 || !looksID) {
-			k.Segs = append(k.Segs, Seg{Const: col[0]})
-			tag = col[0]
+			k.Segs = append(k.Segs, Seg{Const: first})
+			tag = first
 			continue
 		}
 		k.Segs = append(k.Segs, Seg{Var: d.bind(e, k, tag, col)})
 	}
 }
 
-// column is the i-th segment of each sample (i < 0: the whole values).
-func column(split [][]string, i int, whole []string) []string {
-	if i < 0 {
-		return whole
-	}
+// column is the i-th segment of each sample, missing where a sample does
+// not carry the key.
+func column(split [][]string, i int) []string {
 	out := make([]string, len(split))
 	for j, s := range split {
-		out[j] = s[i]
+		out[j] = missing
+		if s != nil {
+			out[j] = s[i]
+		}
 	}
 	return out
+}
+
+// sameValues says two columns agree on every sample that both carry,
+// and that there is one.
+func sameValues(a, b []string) bool {
+	both := false
+	for j := range a {
+		if a[j] != missing && b[j] != missing {
+			if a[j] != b[j] {
+				return false
+			}
+			both = true
+		}
+	}
+	return both
 }
 
 // bind finds the variable a key segment holds: a stored text attribute
@@ -166,9 +233,10 @@ func (d *Design) bind(e *Entity, k *KeyUse, tag string, col []string) *Var {
 			return v
 		}
 	}
-	distinct := len(slices.Compact(slices.Sorted(slices.Values(col))))
+	present := slices.DeleteFunc(slices.Clone(col), func(s string) bool { return s == missing })
+	distinct := len(slices.Compact(slices.Sorted(slices.Values(present))))
 	for _, v := range e.Vars {
-		if v.Field == nil && slices.Equal(v.values, col) && (distinct > 1 || tag != "" && v.Tag == tag) {
+		if v.Field == nil && sameValues(v.values, col) && (distinct > 1 || tag != "" && v.Tag == tag) {
 			return v
 		}
 	}
@@ -190,6 +258,9 @@ func (d *Design) bind(e *Entity, k *KeyUse, tag string, col []string) *Var {
 
 func matches(e *Entity, attr string, col []string) bool {
 	for j, it := range e.Samples {
+		if col[j] == missing {
+			continue
+		}
 		s, ok := it[attr].(*types.AttributeValueMemberS)
 		if !ok || s.Value != col[j] {
 			return false

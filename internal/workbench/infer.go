@@ -44,6 +44,7 @@ type KeyUse struct {
 	Index string // "" for the table's own keys
 	Type  string // S, N or B
 	Segs  []Seg
+	Flag  string // a sparse index's key: the bool field saying the item is in it
 }
 
 // Seg is a segment of a key's layout: a constant, or a variable part.

@@ -29,6 +29,9 @@ func (d *Design) literal(e *Entity, item map[string]types.AttributeValue, pkg st
 		if !ok {
 			continue
 		}
+		if k.Flag != "" {
+			vals[k.Flag] = "true"
+		}
 		text := ddbitem.KeyText(v)
 		if len(k.Segs) == 1 && k.Segs[0].Var != nil {
 			vals[k.Segs[0].Var.Go] = strconv.Quote(text)
@@ -45,6 +48,11 @@ func (d *Design) literal(e *Entity, item map[string]types.AttributeValue, pkg st
 	for _, v := range e.Vars {
 		if v.Field == nil && vals[v.Go] != "" && vals[v.Go] != `""` {
 			fields = append(fields, v.Go+": "+vals[v.Go])
+		}
+	}
+	for _, f := range e.flags() {
+		if vals[f] != "" {
+			fields = append(fields, f+": true")
 		}
 	}
 	for _, f := range e.Fields {

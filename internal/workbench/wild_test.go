@@ -113,3 +113,51 @@ func TestEmptyTableKeyIsRefused(t *testing.T) {
 		t.Errorf("Parse = %v, want the empty PK refused by its path", err)
 	}
 }
+
+// sparse is a model whose open orders alone carry the ByStatus keys, and
+// whose ByArchive index no item carries.
+const sparse = `{"ModelName": "Sparse", "DataModel": [{"TableName": "orders",
+  "KeyAttributes": {"PartitionKey": {"AttributeName": "PK", "AttributeType": "S"}, "SortKey": {"AttributeName": "SK", "AttributeType": "S"}},
+  "GlobalSecondaryIndexes": [
+    {"IndexName": "ByStatus", "KeyAttributes": {"PartitionKey": {"AttributeName": "GSI1PK", "AttributeType": "S"},
+      "SortKey": {"AttributeName": "GSI1SK", "AttributeType": "S"}}, "Projection": {"ProjectionType": "ALL"}},
+    {"IndexName": "ByArchive", "KeyAttributes": {"PartitionKey": {"AttributeName": "Archived", "AttributeType": "S"}}, "Projection": {"ProjectionType": "ALL"}}],
+  "TableData": [
+    {"PK": {"S": "ORDER#1"}, "SK": {"S": "ORDER#1"}, "GSI1PK": {"S": "STATUS#open"}, "GSI1SK": {"S": "ORDER#1"}},
+    {"PK": {"S": "ORDER#2"}, "SK": {"S": "ORDER#2"}},
+    {"PK": {"S": "ORDER#3"}, "SK": {"S": "ORDER#3"}, "GSI1PK": {"S": "STATUS#held"}, "GSI1SK": {"S": "ORDER#3"}}]}]}`
+
+// Every index gets a pattern or a note saying why not: a sparse index
+// (only some items carry its keys) is queried like any other, its items
+// say they are in it, and seeded copies vary its key as the table's.
+func TestSparseIndexGetsAPatternAndAnEmptyOneANote(t *testing.T) {
+	d := inferModel(t, "sparse", sparse)
+	var q *workbench.Pattern
+	for _, p := range d.Patterns {
+		if p.Index == "ByStatus" {
+			q = p
+		}
+	}
+	if q == nil {
+		t.Fatalf("no pattern on ByStatus among %d patterns", len(d.Patterns))
+	}
+	if got := q.Key.Layout(d.Sep); got != "STATUS#<GSI1PK>" && !strings.HasPrefix(got, "STATUS#<") {
+		t.Errorf("ByStatus's partition key laid out %s, want STATUS#<...>", got)
+	}
+	if !slices.ContainsFunc(d.Notes, func(n string) bool { return strings.Contains(n, "index ByArchive has no pattern") }) {
+		t.Errorf("notes %q, want one saying why ByArchive has no pattern", d.Notes)
+	}
+	files := inferFiles(t, "sparse", sparse)
+	if bad := undefined(t, "sparse", files); len(bad) > 0 {
+		t.Errorf("undefined names %q", bad)
+	}
+	specs := files["designs/sparse/patterns_test.go"]
+	if !strings.Contains(specs, "returns the 1 sample item of partition STATUS#open") || strings.Contains(specs, `"GSI1PK"`) {
+		t.Errorf("the ByStatus specs do not expect the open order alone in its partition:\n%s", specs)
+	}
+	grown := files["designs/sparse/samples.go"]
+	v := q.Key.Segs[len(q.Key.Segs)-1].Var
+	if v == nil || !strings.Contains(grown, "v."+v.Go+" = vary(v."+v.Go) {
+		t.Errorf("Grown does not vary the index's key part:\n%s", grown)
+	}
+}
