@@ -3,6 +3,7 @@ package workbench
 import (
 	"cmp"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -11,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbharness/ddbharness/ddbitem"
+	"github.com/ddbharness/ddbharness/designs"
 )
 
 // entity reads one facet: which keys its items carry, how each is laid
@@ -67,8 +69,12 @@ func (d *Design) entity(f Facet) *Entity {
 		}
 	}
 	d.fields(e, f)
+	alias := map[string]string{t.KeyAttributes.PartitionKey.AttributeName: f.KeyAttributeAlias.PartitionKeyAlias}
+	if sk := t.KeyAttributes.SortKey; sk != nil {
+		alias[sk.AttributeName] = f.KeyAttributeAlias.SortKeyAlias
+	}
 	for _, k := range e.Keys {
-		d.layout(e, k)
+		d.layout(e, k, alias[k.Attr])
 	}
 	flagNames(e)
 	return e
@@ -139,11 +145,13 @@ func (d *Design) fields(e *Entity, f Facet) {
 }
 
 // layout splits a key's sample values on the separator. A segment that
-// all samples share is a constant, unless it looks like an ID (digits, or
-// the value after a tag, when only one value was seen); the rest are
-// variable parts. A key whose samples split differently, or that is not
-// text, is one variable part.
-func (d *Design) layout(e *Entity, k *KeyUse) {
+// all samples share is a constant unless something says it varies: the
+// facet's alias of the key names a part there (ITEMS#ItemID), a text
+// attribute holds its value, it is a date, time or ID (digits, a UUID),
+// or, when only one value was seen, it has digits or follows a tag. The
+// rest are variable parts. A key whose samples split differently, or that
+// is not text, is one variable part.
+func (d *Design) layout(e *Entity, k *KeyUse, alias string) {
 	values := make([]string, len(e.Samples))
 	var present []string
 	for i, it := range e.Samples {
@@ -160,15 +168,21 @@ func (d *Design) layout(e *Entity, k *KeyUse) {
 		if v == missing {
 			continue
 		}
-		split[i] = strings.Split(v, d.Sep)
+		split[i] = designs.SplitKey(v, d.Sep, -1)
 		if n >= 0 && len(split[i]) != n {
 			n = -2
 			break
 		}
 		n = len(split[i])
 	}
+	var hints []string // the alias's segments, when it spells this layout out
+	if alias != "" && alias != k.Attr {
+		if h := designs.SplitKey(alias, d.Sep, -1); len(h) == max(n, 1) {
+			hints = h
+		}
+	}
 	if k.Type != "S" || n < 0 {
-		k.Segs = []Seg{{Var: d.bind(e, k, "", values)}}
+		k.Segs = []Seg{{Var: d.bind(e, k, "", values, hint(hints, 0, ""))}}
 		return
 	}
 	tag := ""
@@ -176,15 +190,46 @@ func (d *Design) layout(e *Entity, k *KeyUse) {
 		col := column(split, i)
 		first := col[slices.IndexFunc(col, func(s string) bool { return s != missing })]
 		same := all(col, func(s string) bool { return s == first || s == missing })
-		looksID := strings.ContainsFunc(first, unicode.IsDigit) || (i%2 == 1 && n > 1)
-		if same && (distinct > 1 || !looksID) {
+		name := hint(hints, i, first)
+		varies := name != "" || d.heldByField(e, col) || idLike(first) ||
+			(n == 1 && idName(k.Attr)) ||
+			(distinct == 1 && (strings.ContainsFunc(first, unicode.IsDigit) || (i%2 == 1 && n > 1)))
+		if same && !varies {
 			k.Segs = append(k.Segs, Seg{Const: first})
 			tag = first
 			continue
 		}
-		k.Segs = append(k.Segs, Seg{Var: d.bind(e, k, tag, col)})
+		k.Segs = append(k.Segs, Seg{Var: d.bind(e, k, tag, col, name)})
 	}
 }
+
+// hint is the name the alias gives segment i, "" where it has none or
+// repeats the samples' constant.
+func hint(hints []string, i int, value string) string {
+	if i >= len(hints) || hints[i] == value || strings.IndexFunc(hints[i], unicode.IsLetter) < 0 {
+		return ""
+	}
+	return hints[i]
+}
+
+// heldByField says a stored text attribute of e holds a key segment's
+// value in every sample that carries the key.
+func (d *Design) heldByField(e *Entity, col []string) bool {
+	return slices.ContainsFunc(e.Fields, func(f *Field) bool { return f.Type == "S" && matches(e, f.Attr, col) })
+}
+
+var (
+	idText   = regexp.MustCompile(`^([0-9]+|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[0-9A-HJKMNP-TV-Z]{26}|[0-9]{4}-[0-9]{2}-[0-9]{2}([T ].*)?)$`)
+	dateText = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}`)
+	idNamed  = regexp.MustCompile(`(Id|ID|_id|Date|At|Time|Name)$`)
+)
+
+// idLike says a segment is an ID or a date, which varies from item to
+// item even when the samples share it: digits, a UUID, a ULID, a date.
+func idLike(s string) bool { return idText.MatchString(s) }
+
+// idName says an attribute's name says it holds an ID, a date or a name.
+func idName(attr string) bool { return idNamed.MatchString(attr) }
 
 // column is the i-th segment of each sample, missing where a sample does
 // not carry the key.
@@ -217,7 +262,7 @@ func sameValues(a, b []string) bool {
 // bind finds the variable a key segment holds: a stored text attribute
 // with the same value in every sample, else an earlier variable with the
 // same tag and values, else a new one named after its tag or its key.
-func (d *Design) bind(e *Entity, k *KeyUse, tag string, col []string) *Var {
+func (d *Design) bind(e *Entity, k *KeyUse, tag string, col []string, named string) *Var {
 	for _, f := range e.Fields {
 		if f.Type != "S" {
 			continue
@@ -240,10 +285,6 @@ func (d *Design) bind(e *Entity, k *KeyUse, tag string, col []string) *Var {
 			return v
 		}
 	}
-	name := tagName(tag) + "ID"
-	if tag == "" || strings.IndexFunc(tag, unicode.IsLetter) < 0 {
-		name = goName(k.Attr)
-	}
 	taken := methodNames()
 	for _, f := range e.Fields {
 		taken[f.Go] = true
@@ -251,9 +292,42 @@ func (d *Design) bind(e *Entity, k *KeyUse, tag string, col []string) *Var {
 	for _, v := range e.Vars {
 		taken[v.Go] = true
 	}
-	v := &Var{Go: unique(name, taken), Tag: tag, values: col}
+	v := &Var{Go: partName(k, tag, named, col, taken), Tag: tag, values: col}
 	e.Vars = append(e.Vars, v)
 	return v
+}
+
+// partName names a new key part: as the alias names it, else after the
+// tag before it (USER: UserID; ID: ID), else after its key attribute; a
+// name taken in the entity is qualified by the key attribute (OrderID in
+// GSI1PK: GSI1PKOrderID), then numbered with a Part (SKPart2).
+func partName(k *KeyUse, tag, named string, col []string, taken map[string]bool) string {
+	name := goName(k.Attr)
+	switch {
+	case named != "":
+		name = goName(named)
+	case tag != "" && strings.IndexFunc(tag, unicode.IsLetter) >= 0:
+		name = tagName(tag)
+		switch {
+		case slices.ContainsFunc(col, func(s string) bool { return dateText.MatchString(s) }):
+			name += "Time" // EVENT#<EventTime>#<EventID>
+		case !strings.HasSuffix(name, "Id") && !strings.HasSuffix(name, "ID"):
+			name += "ID"
+		}
+		if taken[name] && goName(k.Attr) != name {
+			name = goName(k.Attr) + name
+		}
+	}
+	if !taken[name] {
+		taken[name] = true
+		return name
+	}
+	out := name + "Part2"
+	for i := 3; taken[out]; i++ {
+		out = fmt.Sprintf("%sPart%d", name, i)
+	}
+	taken[out] = true
+	return out
 }
 
 func matches(e *Entity, attr string, col []string) bool {

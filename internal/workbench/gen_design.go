@@ -93,11 +93,6 @@ func (d *Design) genEntities(s *src) {
 	s.p("package %s", d.Name)
 	imports := []string{`"fmt"`}
 	for _, e := range d.Entities {
-		for _, k := range e.Keys {
-			if len(k.Segs) > 1 && !slices.Contains(imports, `"strings"`) {
-				imports = append(imports, `"strings"`)
-			}
-		}
 		for _, f := range e.Fields {
 			if f.Type == "BS" && !slices.Contains(imports, `"bytes"`) {
 				imports = append(imports, `"bytes"`)
@@ -210,7 +205,7 @@ func (d *Design) genEntity(s *src, e *Entity) {
 		case len(k.Segs) == 1: // one constant: nothing to split
 			s.p("if text != %q {\nreturn nil, false, nil\n}", k.Segs[0].Const)
 		default:
-			s.p("p := strings.SplitN(text, %q, %d)", d.Sep, len(k.Segs))
+			s.p("p := designs.SplitKey(text, %q, %d)", d.Sep, len(k.Segs))
 			var checks []string
 			checks = append(checks, fmt.Sprintf("len(p) != %d", len(k.Segs)))
 			for i, seg := range k.Segs {

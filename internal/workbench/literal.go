@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbharness/ddbharness/ddbitem"
+	"github.com/ddbharness/ddbharness/designs"
 )
 
 // literal is the Go value of item as entity e, written as a composite
@@ -37,7 +38,7 @@ func (d *Design) literal(e *Entity, item map[string]types.AttributeValue, pkg st
 			vals[k.Segs[0].Var.Go] = strconv.Quote(text)
 			continue
 		}
-		parts := strings.SplitN(text, d.Sep, len(k.Segs))
+		parts := designs.SplitKey(text, d.Sep, len(k.Segs))
 		for i, s := range k.Segs {
 			if s.Var != nil && i < len(parts) {
 				vals[s.Var.Go] = strconv.Quote(parts[i])

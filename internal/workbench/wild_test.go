@@ -161,3 +161,69 @@ func TestSparseIndexGetsAPatternAndAnEmptyOneANote(t *testing.T) {
 		t.Errorf("Grown does not vary the index's key part:\n%s", grown)
 	}
 }
+
+// layouts are the design's key layouts by "Entity Attr".
+func layouts(d *workbench.Design) map[string]string {
+	out := map[string]string{}
+	for _, e := range d.Entities {
+		for _, k := range e.Keys {
+			out[e.Go+" "+k.Attr] = k.Layout(d.Sep)
+		}
+	}
+	return out
+}
+
+// Key layouts as designers write them: ':' separators around ISO
+// timestamps, values every sample shares that are IDs or names, aliases
+// that spell the layout out, and parts that would be named alike.
+func TestInferReadsKeyLayoutsAsDesignersWriteThem(t *testing.T) {
+	d := inferModel(t, "wild", `{"ModelName": "Wild", "DataModel": [{"TableName": "wild",
+	  "KeyAttributes": {"PartitionKey": {"AttributeName": "PK", "AttributeType": "S"}, "SortKey": {"AttributeName": "SK", "AttributeType": "S"}},
+	  "GlobalSecondaryIndexes": [{"IndexName": "G", "KeyAttributes": {"PartitionKey": {"AttributeName": "GPK", "AttributeType": "S"}}, "Projection": {"ProjectionType": "ALL"}}],
+	  "TableFacets": [
+	    {"FacetName": "Event", "KeyAttributeAlias": {"PartitionKeyAlias": "PK", "SortKeyAlias": "SK"},
+	     "TableData": [
+	       {"PK": {"S": "DEVICE:d1"}, "SK": {"S": "EVENT:2024-05-01T10:00:00Z:7"}, "GPK": {"S": "ID:x1:y1"}},
+	       {"PK": {"S": "DEVICE:d2"}, "SK": {"S": "EVENT:2024-05-02T11:30:00Z:8"}, "GPK": {"S": "ID:x2:y2"}}]},
+	    {"FacetName": "Booking", "KeyAttributeAlias": {"PartitionKeyAlias": "CustomerName", "SortKeyAlias": "SK"},
+	     "TableData": [
+	       {"PK": {"S": "Smith, Jon"}, "SK": {"S": "BOOKING:2024-06-01"}},
+	       {"PK": {"S": "Smith, Jon"}, "SK": {"S": "BOOKING:2024-06-02"}}]},
+	    {"FacetName": "Item", "KeyAttributeAlias": {"PartitionKeyAlias": "ITEMS:ItemID", "SortKeyAlias": "SK"},
+	     "TableData": [{"PK": {"S": "ITEMS:widget"}, "SK": {"S": "META"}}]},
+	    {"FacetName": "Guest", "KeyAttributeAlias": {"PartitionKeyAlias": "PK", "SortKeyAlias": "SK"},
+	     "TableData": [
+	       {"PK": {"S": "GUEST:Ann Lee"}, "SK": {"S": "ORDER:5"}, "name": {"S": "Ann Lee"}},
+	       {"PK": {"S": "GUEST:Ann Lee"}, "SK": {"S": "ORDER:6"}, "name": {"S": "Ann Lee"}}]}]}]}`)
+	if d.Sep != ":" {
+		t.Fatalf("separator %q, want :", d.Sep)
+	}
+	got := layouts(d)
+	for key, want := range map[string]string{
+		"Event SK":   "EVENT:<EventTime>:<EventID>", // the timestamp is one part
+		"Event GPK":  "ID:<Id>:<GPKId>",
+		"Booking PK": "<CustomerName>", // the alias names it: not a constant
+		"Item PK":    "ITEMS:<ItemID>", // the alias spells the layout out
+		"Guest PK":   "GUEST:<Name>",   // an attribute holds the shared value
+	} {
+		if got[key] != want {
+			t.Errorf("%s = %q, want %q", key, got[key], want)
+		}
+	}
+	files, err := d.Files("Wild")
+	if err != nil {
+		t.Fatal(err)
+	}
+	byPath := map[string]string{}
+	for _, f := range files {
+		byPath[f.Path] = string(f.Content)
+	}
+	if bad := undefined(t, "wild", byPath); len(bad) > 0 {
+		t.Errorf("undefined names %q", bad)
+	}
+	for key, layout := range got {
+		if strings.Contains(layout, "IDID") || strings.Contains(layout, "IdID") {
+			t.Errorf("%s = %q: a part named ID twice", key, layout)
+		}
+	}
+}
