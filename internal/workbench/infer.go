@@ -6,11 +6,9 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"unicode"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 )
 
@@ -148,44 +146,6 @@ func separator(t Table) string {
 }
 
 var timeOfDay = regexp.MustCompile(`[0-9]{2}:[0-9]{2}(:[0-9]{2})?`)
-
-// facetsByType splits a model without facets by its type attribute, or
-// by the prefix of the partition key.
-func facetsByType(t Table, sep string) []Facet {
-	var out []Facet
-	at := map[string]int{}
-	attr := ""
-	for _, a := range designs.TypeAttributes {
-		if all(t.TableData, func(it Item) bool { _, ok := it.Attrs[a].(*types.AttributeValueMemberS); return ok }) {
-			attr = a
-			break
-		}
-	}
-	for _, it := range t.TableData {
-		name := ""
-		if attr != "" {
-			name = it.Attrs[attr].(*types.AttributeValueMemberS).Value
-		} else {
-			// Without a type attribute, items whose partition keys share a
-			// prefix ("USER#...") are one entity; keys without one are all
-			// the table's single entity.
-			pk := ddbitem.KeyText(it.Attrs[t.KeyAttributes.PartitionKey.AttributeName])
-			prefix, _, tagged := strings.Cut(pk, sep)
-			name = strings.ToLower(goName(t.TableName))
-			if tagged && strings.IndexFunc(prefix, unicode.IsLetter) >= 0 {
-				name = prefix
-			}
-		}
-		i, ok := at[name]
-		if !ok {
-			i = len(out)
-			at[name] = i
-			out = append(out, Facet{FacetName: name})
-		}
-		out[i].TableData = append(out[i].TableData, it)
-	}
-	return out
-}
 
 // typeAttribute is the attribute that holds one constant text per facet,
 // distinct across facets (the facet's name, usually); when there is none,

@@ -227,3 +227,30 @@ func TestInferReadsKeyLayoutsAsDesignersWriteThem(t *testing.T) {
 		}
 	}
 }
+
+// facetNames are the design's entities by their facet names.
+func facetNames(d *workbench.Design) []string {
+	var out []string
+	for _, e := range d.Entities {
+		out = append(out, e.Facet)
+	}
+	return out
+}
+
+// Without facets or a type attribute, item kinds are told apart by the
+// words of their sort keys and partition key suffixes, and named after
+// those words rather than a one-letter tag.
+func TestInferSplitsItemKindsByKeyLayouts(t *testing.T) {
+	d := inferModel(t, "social", `{"ModelName": "Social", "DataModel": [{"TableName": "social",
+	  "KeyAttributes": {"PartitionKey": {"AttributeName": "pk", "AttributeType": "S"}, "SortKey": {"AttributeName": "sk", "AttributeType": "S"}},
+	  "TableData": [
+	    {"pk": {"S": "u#1"}, "sk": {"S": "metadata"}, "name": {"S": "ann"}},
+	    {"pk": {"S": "u#2"}, "sk": {"S": "metadata"}, "name": {"S": "bob"}},
+	    {"pk": {"S": "u#1"}, "sk": {"S": "comm#2024-05-01#c1"}, "text": {"S": "hi"}},
+	    {"pk": {"S": "u#1"}, "sk": {"S": "comm#2024-05-02#c2"}, "text": {"S": "yo"}},
+	    {"pk": {"S": "u#1#follower"}, "sk": {"S": "u#2"}},
+	    {"pk": {"S": "u#2#post"}, "sk": {"S": "p#9"}}]}]}`)
+	if got, want := facetNames(d), []string{"metadata", "comm", "follower", "post"}; !slices.Equal(got, want) {
+		t.Errorf("entities %q, want %q", got, want)
+	}
+}
