@@ -81,10 +81,18 @@ type Pattern struct {
 
 // Infer reads the design in table t of a parsed model.
 func Infer(name string, t Table) (*Design, error) {
+	made := len(t.Samples()) == 0
+	if made {
+		t.TableFacets = slices.Clone(t.TableFacets)
+		makeSamples(&t, aliasSeparator(t))
+	}
 	empty := dropEmptyIndexKeys(&t)
 	d := &Design{Name: name, Table: t, Schema: t.Schema(), Sep: separator(t)}
 	if empty != "" {
 		d.Notes = append(d.Notes, empty)
+	}
+	if made {
+		d.Notes = append(d.Notes, fmt.Sprintf("the model has no sample items: the import made %d per entity from its keys, aliases and attributes, for the specs to expect (replace them with real ones in samples.go)", SamplesMade))
 	}
 	at := "$.DataModel[?(@.TableName=='" + t.TableName + "')]"
 	for _, name := range slices.Sorted(maps.Keys(d.Schema.Types)) { // every key attribute, the indexes' included, resolved

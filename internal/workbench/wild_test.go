@@ -254,3 +254,40 @@ func TestInferSplitsItemKindsByKeyLayouts(t *testing.T) {
 		t.Errorf("entities %q, want %q", got, want)
 	}
 }
+
+// A model of keys, indexes and facets but no items is imported on sample
+// items the import makes, laid out as the facets' aliases spell them, so
+// every index still gets its pattern and the specs exact items.
+func TestAModelWithoutSamplesImportsOnItsOwn(t *testing.T) {
+	model := `{"ModelName": "Bare", "DataModel": [{"TableName": "bare",
+	  "KeyAttributes": {"PartitionKey": {"AttributeName": "PK", "AttributeType": "S"}, "SortKey": {"AttributeName": "SK", "AttributeType": "S"}},
+	  "NonKeyAttributes": [{"AttributeName": "Title", "AttributeType": "S"}, {"AttributeName": "GSI1PK", "AttributeType": "S"}],
+	  "GlobalSecondaryIndexes": [{"IndexName": "GSI1", "KeyAttributes": {"PartitionKey": {"AttributeName": "GSI1PK", "AttributeType": "S"}}, "Projection": {"ProjectionType": "ALL"}}],
+	  "BillingMode": "PROVISIONED", "ProvisionedCapacitySettings": {"ProvisionedThroughput": {"ReadCapacityUnits": 5, "WriteCapacityUnits": 5}},
+	  "TableFacets": [
+	    {"FacetName": "Task", "KeyAttributeAlias": {"PartitionKeyAlias": "TASK#TaskID", "SortKeyAlias": "DETAILS"}, "NonKeyAttributes": ["Title"]},
+	    {"FacetName": "Item", "KeyAttributeAlias": {"PartitionKeyAlias": "ITEMS#ItemID", "SortKeyAlias": "SK"}}]}]}`
+	d := inferModel(t, "bare", model)
+	got := layouts(d)
+	for key, want := range map[string]string{"Task PK": "TASK#<TaskID>", "Task SK": "DETAILS", "Item PK": "ITEMS#<ItemID>"} {
+		if got[key] != want {
+			t.Errorf("%s = %q, want %q (all: %v)", key, got[key], want, got)
+		}
+	}
+	if !slices.ContainsFunc(d.Patterns, func(p *workbench.Pattern) bool { return p.Index == "GSI1" }) {
+		t.Errorf("no pattern on GSI1; notes %q", d.Notes)
+	}
+	if !slices.ContainsFunc(d.Notes, func(n string) bool { return strings.Contains(n, "no sample items: the import made") }) {
+		t.Errorf("notes %q, want one saying the samples were made", d.Notes)
+	}
+	if d.Schema.Billing != "PROVISIONED" || d.Schema.RCU != 5 {
+		t.Errorf("billing %q %d, want the model's PROVISIONED 5", d.Schema.Billing, d.Schema.RCU)
+	}
+	files := inferFiles(t, "bare", model)
+	if bad := undefined(t, "bare", files); len(bad) > 0 {
+		t.Errorf("undefined names %q", bad)
+	}
+	if !strings.Contains(files["designs/bare/samples.go"], `Task{TaskID: "taskid-1"`) {
+		t.Errorf("samples.go does not hold the made task:\n%s", files["designs/bare/samples.go"])
+	}
+}
