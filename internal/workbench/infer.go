@@ -87,7 +87,7 @@ func Infer(name string, t Table) (*Design, error) {
 		makeSamples(&t, aliasSeparator(t))
 	}
 	empty := dropEmptyIndexKeys(&t)
-	d := &Design{Name: name, Table: t, Schema: t.Schema(), Sep: separator(t)}
+	d := &Design{Name: name, Table: t, Schema: t.Schema(), Sep: separator(t), Notes: slices.Clone(t.Notes)}
 	if empty != "" {
 		d.Notes = append(d.Notes, empty)
 	}

@@ -291,3 +291,42 @@ func TestAModelWithoutSamplesImportsOnItsOwn(t *testing.T) {
 		t.Errorf("samples.go does not hold the made task:\n%s", files["designs/bare/samples.go"])
 	}
 }
+
+// Refusals as gentle as they can be: a blank row is skipped with a note,
+// a bad value in one table of several refuses that table alone, and maps
+// written without types, or wrapped twice, are named as such.
+func TestParseSkipsBlankRowsAndRefusesOneBadTableOnly(t *testing.T) {
+	table := func(name, items string) string {
+		return `{"TableName": "` + name + `", "KeyAttributes": {"PartitionKey": {"AttributeName": "PK", "AttributeType": "S"}}, "TableData": [` + items + `]}`
+	}
+	m, err := workbench.Parse([]byte(`{"ModelName": "Two", "DataModel": [` +
+		table("good", `{"PK": {"S": "a"}}, {}, {"PK": {"S": "b"}}`) + `, ` +
+		table("bad", `{"PK": {"S": "a"}, "n": {"N": "ten"}}`) + `]}`))
+	if err != nil {
+		t.Fatalf("Parse = %v, want the good table imported", err)
+	}
+	if len(m.DataModel) != 1 || m.DataModel[0].TableName != "good" || len(m.DataModel[0].Samples()) != 2 {
+		t.Fatalf("tables %+v, want good alone with its 2 items", m.DataModel)
+	}
+	if len(m.Notes) != 1 || !strings.Contains(m.Notes[0], `table "bad" not imported`) || !strings.Contains(m.Notes[0], ".n.N") {
+		t.Errorf("model notes %q, want one naming table bad and its value", m.Notes)
+	}
+	d, err := workbench.Infer("good", m.DataModel[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(d.Notes, func(n string) bool { return strings.Contains(n, "TableData[1]: a blank row") }) {
+		t.Errorf("notes %q, want the blank row noted", d.Notes)
+	}
+	for item, want := range map[string]string{
+		`{"PK": {"S": "a"}, "m": {"M": {"M": {"x": {"S": "y"}}}}}`:    "a map wrapped twice",
+		`{"PK": {"S": "a"}, "m": {"x": {"S": "y"}, "z": {"S": "w"}}}`: "an untyped map",
+		`{"PK": {"S": "a"}, "m": {"M": {"x": "y"}}}`:                  "want one type member",
+		`{"PK": {"S": "a"}, "m": {"name": "y"}}`:                      "an untyped value or map",
+	} {
+		_, err := workbench.Parse([]byte(`{"ModelName": "One", "DataModel": [` + table("one", item) + `]}`))
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Parse of %s = %v, want %q", item, err, want)
+		}
+	}
+}
