@@ -40,7 +40,13 @@ func Parse(data []byte) (Model, error) { return parse(context.Background(), data
 // parse is Parse that stops, with ctx's error, once ctx ends: a model of
 // many sample items takes seconds to check.
 func parse(ctx context.Context, data []byte) (Model, error) {
-	var m Model
+	m, isMCP, err := fromMCP(data)
+	if err != nil {
+		return m, err
+	}
+	if isMCP {
+		return m, checkTables(ctx, &m)
+	}
 	if err := json.Unmarshal(data, &m); err != nil {
 		var se *json.SyntaxError
 		if errors.As(err, &se) && strings.Contains(se.Error(), "exceeded max depth") {
@@ -55,8 +61,13 @@ func parse(ctx context.Context, data []byte) (Model, error) {
 		}
 		return m, pathErr("$", "not a NoSQL Workbench model: "+err.Error())
 	}
+	return m, checkTables(ctx, &m)
+}
+
+// checkTables checks each table of m, keeping those it can import.
+func checkTables(ctx context.Context, m *Model) error {
 	if len(m.DataModel) == 0 {
-		return m, pathErr("$.DataModel", "missing or empty: a NoSQL Workbench model lists its tables in DataModel (is this a CloudFormation template or a table export? export the model in NoSQL Workbench model format)")
+		return pathErr("$.DataModel", "missing or empty: a NoSQL Workbench model lists its tables in DataModel (is this a CloudFormation template or a table export? export the model in NoSQL Workbench model format)")
 	}
 	names := map[string]bool{}
 	var kept []Table
@@ -64,22 +75,22 @@ func parse(ctx context.Context, data []byte) (Model, error) {
 		t := &m.DataModel[i]
 		at := fmt.Sprintf("$.DataModel[%d]", i)
 		if err := checkTable(ctx, t, at); err != nil && (len(m.DataModel) == 1 || !nonKeyValue(*t, err)) {
-			return m, err
+			return err
 		} else if err != nil {
 			m.Notes = append(m.Notes, fmt.Sprintf("table %q not imported: %v", t.TableName, err))
 			continue
 		}
 		if names[t.TableName] {
-			return m, pathErr(at+".TableName", fmt.Sprintf("table %q appears twice: give each table its own name", t.TableName))
+			return pathErr(at+".TableName", fmt.Sprintf("table %q appears twice: give each table its own name", t.TableName))
 		}
 		names[t.TableName] = true
 		kept = append(kept, *t)
 	}
 	if len(kept) == 0 {
-		return m, pathErr("$.DataModel", "no table could be imported: "+strings.Join(m.Notes, "; "))
+		return pathErr("$.DataModel", "no table could be imported: "+strings.Join(m.Notes, "; "))
 	}
 	m.DataModel = kept
-	return m, nil
+	return nil
 }
 
 func syntaxAt(data []byte, err error) string {

@@ -330,3 +330,37 @@ func TestParseSkipsBlankRowsAndRefusesOneBadTableOnly(t *testing.T) {
 		}
 	}
 }
+
+// The DynamoDB MCP server's dynamodb_data_model.json is read: its tables,
+// their indexes and billing, its items; each access pattern is named in a
+// note that says it was not generated, and why.
+func TestImportReadsAnMCPDataModel(t *testing.T) {
+	m, err := workbench.Parse([]byte(`{"tables": [{"TableName": "Shop",
+	    "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}, {"AttributeName": "sk", "AttributeType": "S"}, {"AttributeName": "email", "AttributeType": "S"}],
+	    "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
+	    "GlobalSecondaryIndexes": [{"IndexName": "ByEmail", "KeySchema": [{"AttributeName": "email", "KeyType": "HASH"}], "Projection": {"ProjectionType": "ALL"}}],
+	    "BillingMode": "PAY_PER_REQUEST"}],
+	  "items": {"Shop": [
+	    {"PutRequest": {"Item": {"pk": {"S": "USER#1"}, "sk": {"S": "PROFILE"}, "email": {"S": "a@x"}}}},
+	    {"PutRequest": {"Item": {"pk": {"S": "USER#2"}, "sk": {"S": "PROFILE"}, "email": {"S": "b@x"}}}}]},
+	  "access_patterns": [{"pattern": "1", "description": "find user by email", "table": "Shop", "index": "ByEmail",
+	    "dynamodb_operation": "Query", "implementation": "aws dynamodb query --table-name Shop"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := workbench.Infer("shop", m.DataModel[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Schema.PK != "pk" || d.Schema.SK != "sk" || len(d.Schema.GSIs) != 1 || len(d.Entities[0].Samples) != 2 {
+		t.Errorf("schema %+v with %d samples, want pk/sk, ByEmail and the 2 items", d.Schema, len(d.Entities[0].Samples))
+	}
+	if !slices.ContainsFunc(d.Patterns, func(p *workbench.Pattern) bool { return p.Index == "ByEmail" }) {
+		t.Error("no pattern on ByEmail")
+	}
+	if !slices.ContainsFunc(d.Notes, func(n string) bool {
+		return strings.Contains(n, "access pattern 1 (find user by email, Query on ByEmail) not generated")
+	}) {
+		t.Errorf("notes %q, want access pattern 1 listed as not generated", d.Notes)
+	}
+}
