@@ -68,6 +68,9 @@ func decodeValue(raw json.RawMessage, at string, level int) (types.AttributeValu
 	}
 	var typed map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &typed); err != nil || len(typed) != 1 {
+		if len(typed) > 1 {
+			return nil, pathErr(at, fmt.Sprintf("an untyped map (members %s): write it with its type, {\"M\": {\"name\": {\"S\": \"text\"}}}", strings.Join(sortedKeys(typed), ", ")))
+		}
 		return nil, pathErr(at, "want one type member, e.g. {\"S\": \"text\"} or {\"N\": \"42\"}")
 	}
 	for t, v := range typed {
@@ -167,7 +170,13 @@ func decodeValue(raw json.RawMessage, at string, level int) (types.AttributeValu
 			}
 			return out, nil
 		default:
-			return nil, pathErr(at, fmt.Sprintf("unknown type %q: want S, N, B, BOOL, NULL, SS, NS, BS, M or L", t))
+			if strings.HasSuffix(at, ".M.M") {
+				return nil, pathErr(at, "a map wrapped twice ({\"M\": {\"M\": ...}}): write {\"M\": {...}} once")
+			}
+			if validType(strings.ToUpper(t)) {
+				return nil, pathErr(at, fmt.Sprintf("unknown type %q: DynamoDB's type names are in capitals (%s)", t, strings.ToUpper(t)))
+			}
+			return nil, pathErr(at, fmt.Sprintf("unknown type %q: an untyped value or map? write each value with its type, e.g. {\"S\": \"text\"}, {\"M\": {\"name\": {\"S\": \"text\"}}} (types: S, N, B, BOOL, NULL, SS, NS, BS, M, L)", t))
 		}
 	}
 	panic("unreachable")

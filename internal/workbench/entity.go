@@ -3,6 +3,7 @@ package workbench
 import (
 	"cmp"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -11,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbharness/ddbharness/ddbitem"
+	"github.com/ddbharness/ddbharness/designs"
 )
 
 // entity reads one facet: which keys its items carry, how each is laid
@@ -29,34 +31,80 @@ func (d *Design) entity(f Facet) *Entity {
 	carried := func(attr string) bool {
 		return all(e.Samples, func(it map[string]types.AttributeValue) bool { _, ok := it[attr]; return ok })
 	}
-	key := func(a Attribute, index string) {
-		if carried(a.AttributeName) && !slices.ContainsFunc(e.Keys, func(k *KeyUse) bool { return k.Attr == a.AttributeName }) {
-			e.Keys = append(e.Keys, &KeyUse{Attr: a.AttributeName, Index: index, Type: a.AttributeType})
+	key := func(a Attribute, index string, sparse bool) {
+		if !slices.ContainsFunc(e.Keys, func(k *KeyUse) bool { return k.Attr == a.AttributeName }) {
+			k := &KeyUse{Attr: a.AttributeName, Index: index, Type: a.AttributeType}
+			if sparse {
+				k.Flag = index // named below, once the fields are known
+			}
+			e.Keys = append(e.Keys, k)
 		}
 	}
-	key(t.KeyAttributes.PartitionKey, "")
+	key(t.KeyAttributes.PartitionKey, "", false)
 	if sk := t.KeyAttributes.SortKey; sk != nil {
-		key(*sk, "")
+		key(*sk, "", false)
 	}
-	for _, ix := range t.GlobalSecondaryIndexes {
-		if carried(ix.KeyAttributes.PartitionKey.AttributeName) && (ix.KeyAttributes.SortKey == nil || carried(ix.KeyAttributes.SortKey.AttributeName)) {
-			key(ix.KeyAttributes.PartitionKey, ix.IndexName)
-			if sk := ix.KeyAttributes.SortKey; sk != nil {
-				key(*sk, ix.IndexName)
+	// An index holds the items that carry its keys: all of the entity's,
+	// some (a sparse index: the others are left out of it), or none.
+	index := func(ix Index, keys ...Attribute) {
+		in := 0
+		for _, it := range e.Samples {
+			if all(keys, func(a Attribute) bool { _, ok := it[a.AttributeName]; return ok }) {
+				in++
 			}
 		}
+		if in == 0 {
+			return
+		}
+		for _, a := range keys {
+			key(a, ix.IndexName, in < len(e.Samples) && !carried(a.AttributeName))
+		}
+	}
+	for _, ix := range t.GlobalSecondaryIndexes {
+		index(ix, keyAttrs(ix.KeyAttributes)...)
 	}
 	for _, ix := range t.LocalSecondaryIndexes {
-		if sk := ix.KeyAttributes.SortKey; sk != nil && carried(sk.AttributeName) {
-			key(*sk, ix.IndexName)
+		if sk := ix.KeyAttributes.SortKey; sk != nil {
+			index(ix, *sk)
 		}
 	}
 	d.fields(e, f)
-	for _, k := range e.Keys {
-		d.layout(e, k)
+	alias := map[string]string{t.KeyAttributes.PartitionKey.AttributeName: f.KeyAttributeAlias.PartitionKeyAlias}
+	if sk := t.KeyAttributes.SortKey; sk != nil {
+		alias[sk.AttributeName] = f.KeyAttributeAlias.SortKeyAlias
 	}
+	for _, k := range e.Keys {
+		d.layout(e, k, alias[k.Attr])
+	}
+	flagNames(e)
 	return e
 }
+
+// flagNames names the field that says an item is in a sparse index
+// ("InByOwner"), one per index, apart from the entity's other names.
+func flagNames(e *Entity) {
+	taken := methodNames()
+	for _, f := range e.Fields {
+		taken[f.Go] = true
+	}
+	for _, v := range e.Vars {
+		taken[v.Go] = true
+	}
+	named := map[string]string{}
+	for _, k := range e.Keys {
+		if k.Flag == "" {
+			continue
+		}
+		if _, ok := named[k.Flag]; !ok {
+			named[k.Flag] = unique("In"+goName(k.Flag), taken)
+		}
+		k.Flag = named[k.Flag]
+	}
+}
+
+// missing stands, in a key's column of sample values, for a sample that
+// does not carry the key (an item outside a sparse index).
+const missing = "\x00"
 
 // fields are the facet's stored attributes: its NonKeyAttributes (or,
 // when it lists none, every attribute its samples have), less the keys it
@@ -97,60 +145,124 @@ func (d *Design) fields(e *Entity, f Facet) {
 }
 
 // layout splits a key's sample values on the separator. A segment that
-// all samples share is a constant, unless it looks like an ID (digits, or
-// the value after a tag, when only one value was seen); the rest are
-// variable parts. A key whose samples split differently, or that is not
-// text, is one variable part.
-func (d *Design) layout(e *Entity, k *KeyUse) {
-	var values []string
-	for _, it := range e.Samples {
-		values = append(values, ddbitem.KeyText(it[k.Attr]))
+// all samples share is a constant unless something says it varies: the
+// facet's alias of the key names a part there (ITEMS#ItemID), a text
+// attribute holds its value, it is a date, time or ID (digits, a UUID),
+// or, when only one value was seen, it has digits or follows a tag. The
+// rest are variable parts. A key whose samples split differently, or that
+// is not text, is one variable part.
+func (d *Design) layout(e *Entity, k *KeyUse, alias string) {
+	values := make([]string, len(e.Samples))
+	var present []string
+	for i, it := range e.Samples {
+		values[i] = missing
+		if v, ok := it[k.Attr]; ok {
+			values[i] = ddbitem.KeyText(v)
+			present = append(present, values[i])
+		}
 	}
-	distinct := len(slices.Compact(slices.Sorted(slices.Values(values))))
+	distinct := len(slices.Compact(slices.Sorted(slices.Values(present))))
 	split := make([][]string, len(values))
 	n := -1
 	for i, v := range values {
-		split[i] = strings.Split(v, d.Sep)
+		if v == missing {
+			continue
+		}
+		split[i] = designs.SplitKey(v, d.Sep, -1)
 		if n >= 0 && len(split[i]) != n {
 			n = -2
 			break
 		}
 		n = len(split[i])
 	}
+	var hints []string // the alias's segments, when it spells this layout out
+	if alias != "" && alias != k.Attr {
+		if h := designs.SplitKey(alias, d.Sep, -1); len(h) == max(n, 1) {
+			hints = h
+		}
+	}
 	if k.Type != "S" || n < 0 {
-		k.Segs = []Seg{{Var: d.bind(e, k, "", column(split, -1, values))}}
+		k.Segs = []Seg{{Var: d.bind(e, k, "", values, hint(hints, 0, ""))}}
 		return
 	}
 	tag := ""
 	for i := range n {
-		col := column(split, i, values)
-		same := all(col, func(s string) bool { return s == col[0] })
-		looksID := strings.ContainsFunc(col[0], unicode.IsDigit) || (i%2 == 1 && n > 1)
-		if same && (distinct > 1 || !looksID) {
-			k.Segs = append(k.Segs, Seg{Const: col[0]})
-			tag = col[0]
+		col := column(split, i)
+		first := col[slices.IndexFunc(col, func(s string) bool { return s != missing })]
+		same := all(col, func(s string) bool { return s == first || s == missing })
+		name := hint(hints, i, first)
+		varies := name != "" || d.heldByField(e, col) || idLike(first) ||
+			(n == 1 && idName(k.Attr)) ||
+			(distinct == 1 && (strings.ContainsFunc(first, unicode.IsDigit) || (i%2 == 1 && n > 1)))
+		if same && !varies {
+			k.Segs = append(k.Segs, Seg{Const: first})
+			tag = first
 			continue
 		}
-		k.Segs = append(k.Segs, Seg{Var: d.bind(e, k, tag, col)})
+		k.Segs = append(k.Segs, Seg{Var: d.bind(e, k, tag, col, name)})
 	}
 }
 
-// column is the i-th segment of each sample (i < 0: the whole values).
-func column(split [][]string, i int, whole []string) []string {
-	if i < 0 {
-		return whole
+// hint is the name the alias gives segment i, "" where it has none or
+// repeats the samples' constant.
+func hint(hints []string, i int, value string) string {
+	if i >= len(hints) || hints[i] == value || strings.IndexFunc(hints[i], unicode.IsLetter) < 0 {
+		return ""
 	}
+	return hints[i]
+}
+
+// heldByField says a stored text attribute of e holds a key segment's
+// value in every sample that carries the key.
+func (d *Design) heldByField(e *Entity, col []string) bool {
+	return slices.ContainsFunc(e.Fields, func(f *Field) bool { return f.Type == "S" && matches(e, f.Attr, col) })
+}
+
+var (
+	idText   = regexp.MustCompile(`^([0-9]+|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[0-9A-HJKMNP-TV-Z]{26}|[0-9]{4}-[0-9]{2}-[0-9]{2}([T ].*)?)$`)
+	dateText = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}`)
+	idNamed  = regexp.MustCompile(`(Id|ID|_id|Date|At|Time|Name)$`)
+)
+
+// idLike says a segment is an ID or a date, which varies from item to
+// item even when the samples share it: digits, a UUID, a ULID, a date.
+func idLike(s string) bool { return idText.MatchString(s) }
+
+// idName says an attribute's name says it holds an ID, a date or a name.
+func idName(attr string) bool { return idNamed.MatchString(attr) }
+
+// column is the i-th segment of each sample, missing where a sample does
+// not carry the key.
+func column(split [][]string, i int) []string {
 	out := make([]string, len(split))
 	for j, s := range split {
-		out[j] = s[i]
+		out[j] = missing
+		if s != nil {
+			out[j] = s[i]
+		}
 	}
 	return out
+}
+
+// sameValues says two columns agree on every sample that both carry,
+// and that there is one.
+func sameValues(a, b []string) bool {
+	both := false
+	for j := range a {
+		if a[j] != missing && b[j] != missing {
+			if a[j] != b[j] {
+				return false
+			}
+			both = true
+		}
+	}
+	return both
 }
 
 // bind finds the variable a key segment holds: a stored text attribute
 // with the same value in every sample, else an earlier variable with the
 // same tag and values, else a new one named after its tag or its key.
-func (d *Design) bind(e *Entity, k *KeyUse, tag string, col []string) *Var {
+func (d *Design) bind(e *Entity, k *KeyUse, tag string, col []string, named string) *Var {
 	for _, f := range e.Fields {
 		if f.Type != "S" {
 			continue
@@ -166,15 +278,12 @@ func (d *Design) bind(e *Entity, k *KeyUse, tag string, col []string) *Var {
 			return v
 		}
 	}
-	distinct := len(slices.Compact(slices.Sorted(slices.Values(col))))
+	present := slices.DeleteFunc(slices.Clone(col), func(s string) bool { return s == missing })
+	distinct := len(slices.Compact(slices.Sorted(slices.Values(present))))
 	for _, v := range e.Vars {
-		if v.Field == nil && slices.Equal(v.values, col) && (distinct > 1 || tag != "" && v.Tag == tag) {
+		if v.Field == nil && sameValues(v.values, col) && (distinct > 1 || tag != "" && v.Tag == tag) {
 			return v
 		}
-	}
-	name := tagName(tag) + "ID"
-	if tag == "" || strings.IndexFunc(tag, unicode.IsLetter) < 0 {
-		name = goName(k.Attr)
 	}
 	taken := methodNames()
 	for _, f := range e.Fields {
@@ -183,13 +292,49 @@ func (d *Design) bind(e *Entity, k *KeyUse, tag string, col []string) *Var {
 	for _, v := range e.Vars {
 		taken[v.Go] = true
 	}
-	v := &Var{Go: unique(name, taken), Tag: tag, values: col}
+	v := &Var{Go: partName(k, tag, named, col, taken), Tag: tag, values: col}
 	e.Vars = append(e.Vars, v)
 	return v
 }
 
+// partName names a new key part: as the alias names it, else after the
+// tag before it (USER: UserID; ID: ID), else after its key attribute; a
+// name taken in the entity is qualified by the key attribute (OrderID in
+// GSI1PK: GSI1PKOrderID), then numbered with a Part (SKPart2).
+func partName(k *KeyUse, tag, named string, col []string, taken map[string]bool) string {
+	name := goName(k.Attr)
+	switch {
+	case named != "":
+		name = goName(named)
+	case tag != "" && strings.IndexFunc(tag, unicode.IsLetter) >= 0:
+		name = tagName(tag)
+		switch {
+		case slices.ContainsFunc(col, func(s string) bool { return dateText.MatchString(s) }):
+			name += "Time" // EVENT#<EventTime>#<EventID>
+		case !strings.HasSuffix(name, "Id") && !strings.HasSuffix(name, "ID"):
+			name += "ID"
+		}
+		if taken[name] && goName(k.Attr) != name {
+			name = goName(k.Attr) + name
+		}
+	}
+	if !taken[name] {
+		taken[name] = true
+		return name
+	}
+	out := name + "Part2"
+	for i := 3; taken[out]; i++ {
+		out = fmt.Sprintf("%sPart%d", name, i)
+	}
+	taken[out] = true
+	return out
+}
+
 func matches(e *Entity, attr string, col []string) bool {
 	for j, it := range e.Samples {
+		if col[j] == missing {
+			continue
+		}
 		s, ok := it[attr].(*types.AttributeValueMemberS)
 		if !ok || s.Value != col[j] {
 			return false

@@ -353,7 +353,7 @@ func shape(d *workbench.Design) string {
 				b.WriteString(" " + valueShape(it[f.Attr]))
 			}
 			for _, k := range e.Keys {
-				for _, p := range strings.SplitN(ddbitem.KeyText(it[k.Attr]), d.Sep, len(k.Segs)) {
+				for _, p := range designs.SplitKey(ddbitem.KeyText(it[k.Attr]), d.Sep, len(k.Segs)) {
 					fmt.Fprintf(&b, " part %t", p == "")
 				}
 			}

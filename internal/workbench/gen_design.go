@@ -93,11 +93,6 @@ func (d *Design) genEntities(s *src) {
 	s.p("package %s", d.Name)
 	imports := []string{`"fmt"`}
 	for _, e := range d.Entities {
-		for _, k := range e.Keys {
-			if len(k.Segs) > 1 && !slices.Contains(imports, `"strings"`) {
-				imports = append(imports, `"strings"`)
-			}
-		}
 		for _, f := range e.Fields {
 			if f.Type == "BS" && !slices.Contains(imports, `"bytes"`) {
 				imports = append(imports, `"bytes"`)
@@ -146,6 +141,9 @@ func (d *Design) genEntity(s *src, e *Entity) {
 			s.p("%s string `dynamodbav:\"-\"` // a part of its keys", v.Go)
 		}
 	}
+	for _, f := range e.flags() {
+		s.p("%s bool `dynamodbav:\"-\"` // it is in a sparse index", f)
+	}
 	for _, f := range e.Fields {
 		s.p("%s %s %s", f.Go, goType(f.Type), tag("dynamodbav:"+strconv.Quote(f.Attr+tagOpts(f.Type))))
 	}
@@ -176,7 +174,11 @@ func (d *Design) genEntity(s *src, e *Entity) {
 		for _, v := range keyVars(k) {
 			args = append(args, "v."+v.Go)
 		}
-		s.p("av[%q] = %s", k.Attr, member(k.Type, e.builder(k)+"("+strings.Join(args, ", ")+")"))
+		set := fmt.Sprintf("av[%q] = %s", k.Attr, member(k.Type, e.builder(k)+"("+strings.Join(args, ", ")+")"))
+		if k.Flag != "" {
+			set = fmt.Sprintf("if v.%s {\n%s\n}", k.Flag, set)
+		}
+		s.p("%s", set)
 	}
 	s.p("av[typeAttribute] = &types.AttributeValueMemberS{Value: %q}", e.TypeValue)
 	s.p("return av, nil\n}")
@@ -194,10 +196,16 @@ func (d *Design) genEntity(s *src, e *Entity) {
 	}
 	for _, k := range e.Keys {
 		s.p("if text, ok := designs.KeyText(av, %q); ok {", k.Attr)
-		if len(k.Segs) == 1 && k.Segs[0].Var != nil {
+		if k.Flag != "" {
+			s.p("v.%s = true", k.Flag)
+		}
+		switch {
+		case len(k.Segs) == 1 && k.Segs[0].Var != nil:
 			s.p("v.%s = text", k.Segs[0].Var.Go)
-		} else {
-			s.p("p := strings.SplitN(text, %q, %d)", d.Sep, len(k.Segs))
+		case len(k.Segs) == 1: // one constant: nothing to split
+			s.p("if text != %q {\nreturn nil, false, nil\n}", k.Segs[0].Const)
+		default:
+			s.p("p := designs.SplitKey(text, %q, %d)", d.Sep, len(k.Segs))
 			var checks []string
 			checks = append(checks, fmt.Sprintf("len(p) != %d", len(k.Segs)))
 			for i, seg := range k.Segs {
@@ -215,6 +223,17 @@ func (d *Design) genEntity(s *src, e *Entity) {
 		s.p("}")
 	}
 	s.p("return v, true, nil\n}")
+}
+
+// flags are the entity's sparse index fields, once each.
+func (e *Entity) flags() []string {
+	var out []string
+	for _, k := range e.Keys {
+		if k.Flag != "" && !slices.Contains(out, k.Flag) {
+			out = append(out, k.Flag)
+		}
+	}
+	return out
 }
 
 func goType(t string) string {

@@ -197,7 +197,11 @@ func (d *Design) readme(model string) []byte {
 	for _, e := range d.Entities {
 		var keys []string
 		for _, k := range e.Keys {
-			keys = append(keys, fmt.Sprintf("`%s` = `%s`", cell(k.Attr), cell(k.Layout(d.Sep))))
+			some := ""
+			if k.Flag != "" {
+				some = " (items with " + k.Flag + ")"
+			}
+			keys = append(keys, fmt.Sprintf("`%s` = `%s`%s", cell(k.Attr), cell(k.Layout(d.Sep)), some))
 		}
 		fmt.Fprintf(&b, "| %s (`%s`) | %s |\n", cell(e.Facet), e.Go, strings.Join(keys, "; "))
 	}

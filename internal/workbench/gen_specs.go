@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbharness/ddbharness/ddbitem"
+	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/figure"
 )
 
@@ -301,7 +302,7 @@ func (d *Design) partArgs(e *Entity, k *KeyUse, v string) string {
 	if len(k.Segs) == 1 && k.Segs[0].Var != nil {
 		vals[k.Segs[0].Var] = v
 	} else {
-		parts := strings.SplitN(v, d.Sep, len(k.Segs))
+		parts := designs.SplitKey(v, d.Sep, len(k.Segs))
 		for i, s := range k.Segs {
 			if s.Var != nil && i < len(parts) {
 				vals[s.Var] = parts[i]

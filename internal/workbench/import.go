@@ -138,6 +138,9 @@ func (im Importer) plan(ctx context.Context, data []byte, file, name string) ([]
 		samples += len(t.Samples())
 	}
 	say("checked %s sample items in %s", figure.Thousands(samples), figure.Count(len(m.DataModel), "table", "tables"))
+	for _, n := range m.Notes {
+		say("%s", n)
+	}
 	given := name != ""
 	if !given {
 		name = packageName(m.ModelName)

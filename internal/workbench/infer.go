@@ -6,11 +6,9 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"unicode"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 )
 
@@ -44,6 +42,7 @@ type KeyUse struct {
 	Index string // "" for the table's own keys
 	Type  string // S, N or B
 	Segs  []Seg
+	Flag  string // a sparse index's key: the bool field saying the item is in it
 }
 
 // Seg is a segment of a key's layout: a constant, or a variable part.
@@ -82,7 +81,19 @@ type Pattern struct {
 
 // Infer reads the design in table t of a parsed model.
 func Infer(name string, t Table) (*Design, error) {
-	d := &Design{Name: name, Table: t, Schema: t.Schema(), Sep: separator(t)}
+	made := len(t.Samples()) == 0
+	if made {
+		t.TableFacets = slices.Clone(t.TableFacets)
+		makeSamples(&t, aliasSeparator(t))
+	}
+	empty := dropEmptyIndexKeys(&t)
+	d := &Design{Name: name, Table: t, Schema: t.Schema(), Sep: separator(t), Notes: slices.Clone(t.Notes)}
+	if empty != "" {
+		d.Notes = append(d.Notes, empty)
+	}
+	if made {
+		d.Notes = append(d.Notes, fmt.Sprintf("the model has no sample items: the import made %d per entity from its keys, aliases and attributes, for the specs to expect (replace them with real ones in samples.go)", SamplesMade))
+	}
 	at := "$.DataModel[?(@.TableName=='" + t.TableName + "')]"
 	for _, name := range slices.Sorted(maps.Keys(d.Schema.Types)) { // every key attribute, the indexes' included, resolved
 		if d.Schema.Types[name] == types.ScalarAttributeTypeB {
@@ -143,44 +154,6 @@ func separator(t Table) string {
 }
 
 var timeOfDay = regexp.MustCompile(`[0-9]{2}:[0-9]{2}(:[0-9]{2})?`)
-
-// facetsByType splits a model without facets by its type attribute, or
-// by the prefix of the partition key.
-func facetsByType(t Table, sep string) []Facet {
-	var out []Facet
-	at := map[string]int{}
-	attr := ""
-	for _, a := range designs.TypeAttributes {
-		if all(t.TableData, func(it Item) bool { _, ok := it.Attrs[a].(*types.AttributeValueMemberS); return ok }) {
-			attr = a
-			break
-		}
-	}
-	for _, it := range t.TableData {
-		name := ""
-		if attr != "" {
-			name = it.Attrs[attr].(*types.AttributeValueMemberS).Value
-		} else {
-			// Without a type attribute, items whose partition keys share a
-			// prefix ("USER#...") are one entity; keys without one are all
-			// the table's single entity.
-			pk := ddbitem.KeyText(it.Attrs[t.KeyAttributes.PartitionKey.AttributeName])
-			prefix, _, tagged := strings.Cut(pk, sep)
-			name = strings.ToLower(goName(t.TableName))
-			if tagged && strings.IndexFunc(prefix, unicode.IsLetter) >= 0 {
-				name = prefix
-			}
-		}
-		i, ok := at[name]
-		if !ok {
-			i = len(out)
-			at[name] = i
-			out = append(out, Facet{FacetName: name})
-		}
-		out[i].TableData = append(out[i].TableData, it)
-	}
-	return out
-}
 
 // typeAttribute is the attribute that holds one constant text per facet,
 // distinct across facets (the facet's name, usually); when there is none,

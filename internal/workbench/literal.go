@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbharness/ddbharness/ddbitem"
+	"github.com/ddbharness/ddbharness/designs"
 )
 
 // literal is the Go value of item as entity e, written as a composite
@@ -29,12 +30,15 @@ func (d *Design) literal(e *Entity, item map[string]types.AttributeValue, pkg st
 		if !ok {
 			continue
 		}
+		if k.Flag != "" {
+			vals[k.Flag] = "true"
+		}
 		text := ddbitem.KeyText(v)
 		if len(k.Segs) == 1 && k.Segs[0].Var != nil {
 			vals[k.Segs[0].Var.Go] = strconv.Quote(text)
 			continue
 		}
-		parts := strings.SplitN(text, d.Sep, len(k.Segs))
+		parts := designs.SplitKey(text, d.Sep, len(k.Segs))
 		for i, s := range k.Segs {
 			if s.Var != nil && i < len(parts) {
 				vals[s.Var.Go] = strconv.Quote(parts[i])
@@ -45,6 +49,11 @@ func (d *Design) literal(e *Entity, item map[string]types.AttributeValue, pkg st
 	for _, v := range e.Vars {
 		if v.Field == nil && vals[v.Go] != "" && vals[v.Go] != `""` {
 			fields = append(fields, v.Go+": "+vals[v.Go])
+		}
+	}
+	for _, f := range e.flags() {
+		if vals[f] != "" {
+			fields = append(fields, f+": true")
 		}
 	}
 	for _, f := range e.Fields {

@@ -15,6 +15,8 @@ type Model struct {
 	ModelName     string    `json:"ModelName"`
 	ModelMetadata *Metadata `json:"ModelMetadata,omitempty"`
 	DataModel     []Table   `json:"DataModel"`
+	// Notes are what Parse skipped: tables it could not import.
+	Notes []string `json:"-"`
 }
 
 // Metadata is the model's header.
@@ -39,6 +41,8 @@ type Table struct {
 	DataAccess             map[string]any   `json:"DataAccess,omitempty"`
 	BillingMode            string           `json:"BillingMode,omitempty"`
 	ProvisionedCapacity    *CapacitySetting `json:"ProvisionedCapacitySettings,omitempty"`
+	// Notes are what Parse skipped of the table: blank rows.
+	Notes []string `json:"-"`
 }
 
 // CapacitySetting is a provisioned table's throughput.

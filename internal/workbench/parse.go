@@ -40,7 +40,13 @@ func Parse(data []byte) (Model, error) { return parse(context.Background(), data
 // parse is Parse that stops, with ctx's error, once ctx ends: a model of
 // many sample items takes seconds to check.
 func parse(ctx context.Context, data []byte) (Model, error) {
-	var m Model
+	m, isMCP, err := fromMCP(data)
+	if err != nil {
+		return m, err
+	}
+	if isMCP {
+		return m, checkTables(ctx, &m)
+	}
 	if err := json.Unmarshal(data, &m); err != nil {
 		var se *json.SyntaxError
 		if errors.As(err, &se) && strings.Contains(se.Error(), "exceeded max depth") {
@@ -55,22 +61,36 @@ func parse(ctx context.Context, data []byte) (Model, error) {
 		}
 		return m, pathErr("$", "not a NoSQL Workbench model: "+err.Error())
 	}
+	return m, checkTables(ctx, &m)
+}
+
+// checkTables checks each table of m, keeping those it can import.
+func checkTables(ctx context.Context, m *Model) error {
 	if len(m.DataModel) == 0 {
-		return m, pathErr("$.DataModel", "missing or empty: a NoSQL Workbench model lists its tables in DataModel (is this a CloudFormation template or a table export? export the model in NoSQL Workbench model format)")
+		return pathErr("$.DataModel", "missing or empty: a NoSQL Workbench model lists its tables in DataModel (is this a CloudFormation template or a table export? export the model in NoSQL Workbench model format)")
 	}
 	names := map[string]bool{}
+	var kept []Table
 	for i := range m.DataModel {
 		t := &m.DataModel[i]
 		at := fmt.Sprintf("$.DataModel[%d]", i)
-		if err := checkTable(ctx, t, at); err != nil {
-			return m, err
+		if err := checkTable(ctx, t, at); err != nil && (len(m.DataModel) == 1 || !nonKeyValue(*t, err)) {
+			return err
+		} else if err != nil {
+			m.Notes = append(m.Notes, fmt.Sprintf("table %q not imported: %v", t.TableName, err))
+			continue
 		}
 		if names[t.TableName] {
-			return m, pathErr(at+".TableName", fmt.Sprintf("table %q appears twice: give each table its own name", t.TableName))
+			return pathErr(at+".TableName", fmt.Sprintf("table %q appears twice: give each table its own name", t.TableName))
 		}
 		names[t.TableName] = true
+		kept = append(kept, *t)
 	}
-	return m, nil
+	if len(kept) == 0 {
+		return pathErr("$.DataModel", "no table could be imported: "+strings.Join(m.Notes, "; "))
+	}
+	m.DataModel = kept
+	return nil
 }
 
 func syntaxAt(data []byte, err error) string {
@@ -175,29 +195,59 @@ func checkTable(ctx context.Context, t *Table, at string) error {
 		}
 	}
 	keys := map[string]string{}
-	check := func(items []Item, p string) error {
+	check := func(items []Item, p string) ([]Item, error) {
+		kept := items[:0:0]
 		for k := range items {
 			if err := ctx.Err(); err != nil {
-				return err
+				return nil, err
 			}
 			ip := fmt.Sprintf("%s.TableData[%d]", p, k)
+			if len(bytes.TrimSpace(items[k].raw)) > 0 && string(bytes.Join(bytes.Fields(items[k].raw), nil)) == "{}" {
+				t.Notes = append(t.Notes, ip+": a blank row (Workbench saves one for an empty line): skipped")
+				continue
+			}
 			attrs, err := decodeItem(items[k].raw, ip)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			items[k].Attrs = attrs
 			if err := checkSample(t, attrs, indexKeys, ip, keys); err != nil {
-				return err
+				return nil, err
 			}
+			kept = append(kept, items[k])
 		}
-		return nil
+		return kept, nil
 	}
 	for j := range t.TableFacets {
-		if err := check(t.TableFacets[j].TableData, fmt.Sprintf("%s.TableFacets[%d]", at, j)); err != nil {
+		items, err := check(t.TableFacets[j].TableData, fmt.Sprintf("%s.TableFacets[%d]", at, j))
+		if err != nil {
 			return err
 		}
+		t.TableFacets[j].TableData = items
 	}
-	return check(t.TableData, at)
+	items, err := check(t.TableData, at)
+	t.TableData = items
+	return err
+}
+
+// nonKeyValue says err is a bad value of an attribute that is no key of
+// t (a sample's text where a number should be, say): what refuses only
+// that table of a larger model.
+func nonKeyValue(t Table, err error) bool {
+	var me *ModelError
+	if !errors.As(err, &me) || !strings.Contains(me.Path, ".TableData[") {
+		return false
+	}
+	_, attr, _ := strings.Cut(me.Path[strings.LastIndex(me.Path, ".TableData["):], "].")
+	if attr == "" {
+		return false
+	}
+	for _, k := range t.keyNames() {
+		if attr == k || strings.HasPrefix(attr, k+".") {
+			return false
+		}
+	}
+	return true
 }
 
 // checkSample refuses an item without its key, with an index key of
@@ -211,6 +261,9 @@ func checkSample(t *Table, item map[string]types.AttributeValue, indexKeys map[s
 		}
 		if ddbitem.TypeName(v) != k.AttributeType {
 			return pathErr(at+"."+k.AttributeName, fmt.Sprintf("is %s, the key is declared %s", ddbitem.TypeName(v), k.AttributeType))
+		}
+		if s, ok := v.(*types.AttributeValueMemberS); ok && s.Value == "" {
+			return pathErr(at+"."+k.AttributeName, "is empty text, which DynamoDB refuses in a key attribute: give the sample its key")
 		}
 	}
 	for _, name := range sortedKeys(item) {

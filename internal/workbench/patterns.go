@@ -2,6 +2,7 @@ package workbench
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/ddbharness/ddbharness/designs"
@@ -27,6 +28,15 @@ func (d *Design) patterns() {
 	}
 	for _, ix := range d.Schema.LSIs {
 		d.queries(ix.Name, d.Schema.PK, add)
+	}
+	for _, ix := range d.Schema.ItemSchema().Indexes {
+		if !slices.ContainsFunc(d.Patterns, func(p *Pattern) bool { return p.Index == ix.Name }) {
+			keys := ix.PK
+			if ix.SK != "" {
+				keys += " and " + ix.SK
+			}
+			d.Notes = append(d.Notes, fmt.Sprintf("index %s has no pattern: no sample item carries %s, so there is nothing to prove a query on (add a sample that does in Workbench)", ix.Name, keys))
+		}
 	}
 }
 

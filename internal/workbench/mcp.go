@@ -1,0 +1,128 @@
+package workbench
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// The DynamoDB MCP server's dynamodb_data_model.json: tables in
+// CreateTable's shape, sample items as BatchWriteItem's PutRequests by
+// table, and access patterns with their operation and a CLI command.
+// Format: https://github.com/awslabs/mcp/blob/main/src/dynamodb-mcp-server/awslabs/dynamodb_mcp_server/prompts/json_generation_guide.md
+type mcpModel struct {
+	Tables []struct {
+		TableName            string
+		AttributeDefinitions []Attribute
+		KeySchema            []mcpKey
+		GlobalSecondaryIndexes,
+		LocalSecondaryIndexes []struct {
+			IndexName  string
+			KeySchema  []mcpKey
+			Projection Projection
+		}
+		BillingMode           string
+		ProvisionedThroughput *struct{ ReadCapacityUnits, WriteCapacityUnits int64 }
+	} `json:"tables"`
+	Items map[string][]struct {
+		PutRequest struct {
+			Item json.RawMessage
+		}
+	} `json:"items"`
+	AccessPatterns []struct {
+		Pattern     string `json:"pattern"`
+		Description string `json:"description"`
+		Table       string `json:"table"`
+		Index       string `json:"index"`
+		Operation   string `json:"dynamodb_operation"`
+		Reason      string `json:"reason"`
+	} `json:"access_patterns"`
+}
+
+type mcpKey struct{ AttributeName, KeyType string }
+
+// fromMCP reads an MCP data model as a Workbench model; ok is false when
+// data is not one (it has no "tables" list). Its access patterns are not
+// generated as written: each becomes a note on its table saying so.
+func fromMCP(data []byte) (m Model, ok bool, err error) {
+	var probe map[string]json.RawMessage
+	if json.Unmarshal(data, &probe) != nil || probe["tables"] == nil || probe["DataModel"] != nil {
+		return m, false, nil
+	}
+	var in mcpModel
+	if err := json.Unmarshal(data, &in); err != nil {
+		return m, true, pathErr("$", "a DynamoDB MCP data model (dynamodb_data_model.json) the import cannot read: "+err.Error())
+	}
+	m.ModelName = "dynamodb_data_model"
+	for i, t := range in.Tables {
+		at := fmt.Sprintf("$.tables[%d]", i)
+		typed := func(name string) Attribute {
+			for _, a := range t.AttributeDefinitions {
+				if a.AttributeName == name {
+					return a
+				}
+			}
+			return Attribute{AttributeName: name}
+		}
+		keys := func(ks []mcpKey, p string) (KeyAttributes, error) {
+			var k KeyAttributes
+			for _, e := range ks {
+				switch {
+				case e.KeyType == "HASH" && k.PartitionKey.AttributeName == "":
+					k.PartitionKey = typed(e.AttributeName)
+				case e.KeyType == "RANGE" && k.SortKey == nil:
+					a := typed(e.AttributeName)
+					k.SortKey = &a
+				default:
+					return k, pathErr(p, "a key of several attributes of one kind (a multi-attribute GSI key): the harness's schema has one partition and one sort key attribute per index, so this table cannot be imported yet")
+				}
+			}
+			return k, nil
+		}
+		out := Table{TableName: t.TableName, BillingMode: t.BillingMode}
+		if out.KeyAttributes, err = keys(t.KeySchema, at+".KeySchema"); err != nil {
+			return m, true, err
+		}
+		if p := t.ProvisionedThroughput; p != nil {
+			out.ProvisionedCapacity = &CapacitySetting{}
+			out.ProvisionedCapacity.ProvisionedThroughput.ReadCapacityUnits = p.ReadCapacityUnits
+			out.ProvisionedCapacity.ProvisionedThroughput.WriteCapacityUnits = p.WriteCapacityUnits
+		}
+		for j, ix := range t.GlobalSecondaryIndexes {
+			k, err := keys(ix.KeySchema, fmt.Sprintf("%s.GlobalSecondaryIndexes[%d].KeySchema", at, j))
+			if err != nil {
+				return m, true, err
+			}
+			out.GlobalSecondaryIndexes = append(out.GlobalSecondaryIndexes, Index{IndexName: ix.IndexName, KeyAttributes: k, Projection: ix.Projection})
+		}
+		for j, ix := range t.LocalSecondaryIndexes {
+			k, err := keys(ix.KeySchema, fmt.Sprintf("%s.LocalSecondaryIndexes[%d].KeySchema", at, j))
+			if err != nil {
+				return m, true, err
+			}
+			out.LocalSecondaryIndexes = append(out.LocalSecondaryIndexes, Index{IndexName: ix.IndexName, KeyAttributes: k, Projection: ix.Projection})
+		}
+		for _, it := range in.Items[t.TableName] {
+			out.TableData = append(out.TableData, Item{raw: it.PutRequest.Item})
+		}
+		for _, ap := range in.AccessPatterns {
+			if ap.Table != t.TableName {
+				continue
+			}
+			why := "the import generates a get per entity and a query per key layout, not the model's own patterns: add it by hand"
+			if ap.Reason != "" {
+				why = ap.Reason
+			}
+			where := cmpOr(ap.Index, "the table")
+			out.Notes = append(out.Notes, fmt.Sprintf("access pattern %s (%s, %s on %s) not generated: %s", ap.Pattern, ap.Description, ap.Operation, where, why))
+		}
+		m.DataModel = append(m.DataModel, out)
+	}
+	return m, true, nil
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
