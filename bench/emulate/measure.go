@@ -208,12 +208,14 @@ func (m *measure) isolated(s *space) {
 	m.part(s, s.Count()-1).isolated = true
 }
 
-// ended counts a call's outcome: its attempts, and when it ended throttled,
+// ended counts a call's outcome: its attempts and the SDK's retries
+// among them (each beyond the call's first), and when it ended throttled,
 // every partition it would have consumed on.
 func (m *measure) ended(e *Emulator, c *call, now int64) {
 	p := m.pattern(c.pattern)
 	p.Calls++
 	p.Attempts += int64(c.attempts)
+	p.Retries += int64(max(c.attempts-1, 0))
 	p.Unprocessed += int64(c.unprocessed)
 	if c.cancelled() {
 		p.Cancelled++
@@ -243,16 +245,21 @@ func (m *measure) ended(e *Emulator, c *call, now int64) {
 	}
 }
 
-// PatternThrottles is what throttling did to one pattern's calls: Calls
-// made, Attempts the SDK sent for them (Attempts - Calls are its retries),
-// Refused attempts, Throttled calls (the SDK gave up, or a transaction was
-// cancelled), batch items left Unprocessed and transactions Cancelled for
-// throttling; item-level Conflicts (as CloudWatch's TransactionConflict
-// counts them) and transactions ConflictCancelled for a conflict.
+// PatternThrottles is what throttling did to one pattern's DynamoDB
+// requests (a pattern call makes one or more: pages, a design's resending
+// of a write in conflict): Calls, the requests made through the SDK;
+// Attempts the SDK sent for them and Retries, its attempts beyond each
+// request's first (a request cut short before its first attempt has none,
+// so Attempts may be fewer than Calls); Refused attempts, Throttled
+// requests (the SDK gave up, or a transaction was cancelled), batch items
+// left Unprocessed and transactions Cancelled for throttling; item-level
+// Conflicts (as CloudWatch's TransactionConflict counts them) and
+// transactions ConflictCancelled for a conflict.
 type PatternThrottles struct {
 	Pattern     designs.PatternID `json:"pattern"`
 	Calls       int64             `json:"calls"`
 	Attempts    int64             `json:"attempts"`
+	Retries     int64             `json:"retries"`
 	Refused     int64             `json:"refused_attempts"`
 	Throttled   int64             `json:"throttled_calls"`
 	Unprocessed int64             `json:"unprocessed_items,omitempty"`
@@ -261,9 +268,6 @@ type PatternThrottles struct {
 	Conflicts         int64 `json:"transaction_conflicts,omitempty"`
 	ConflictCancelled int64 `json:"cancelled_for_conflict,omitempty"`
 }
-
-// Retries is how many attempts the SDK made beyond the first.
-func (p PatternThrottles) Retries() int64 { return p.Attempts - p.Calls }
 
 // PartitionThrottles is one side of a partition that throttled: where, its
 // busiest partition key values, when it first refused and for how many
@@ -354,6 +358,7 @@ type Throttling struct {
 func (p *PatternThrottles) add(o PatternThrottles) {
 	p.Calls += o.Calls
 	p.Attempts += o.Attempts
+	p.Retries += o.Retries
 	p.Refused += o.Refused
 	p.Throttled += o.Throttled
 	p.Unprocessed += o.Unprocessed
@@ -369,7 +374,7 @@ func (t *Throttling) total() {
 	for _, p := range t.Patterns {
 		all.add(p)
 	}
-	t.Calls, t.Retries, t.Refused, t.Throttled = all.Calls, all.Retries(), all.Refused, all.Throttled
+	t.Calls, t.Retries, t.Refused, t.Throttled = all.Calls, all.Retries, all.Refused, all.Throttled
 	t.Unprocessed, t.Cancelled = all.Unprocessed, all.Cancelled
 	t.Conflicts, t.ConflictCancelled = all.Conflicts, all.ConflictCancelled
 }

@@ -56,7 +56,8 @@ func UnservedLookup(rows ...[]UnservedSlot) func(target, key string) (reads, wri
 // of every limit (its Scale), on one clock. One Throttling comes back as
 // it is.
 //
-// Counts (calls, attempts, refusals, throttled calls, conflicts, totals)
+// Counts (calls, attempts, retries, refusals, throttled calls, conflicts,
+// totals)
 // are summed per pattern, per partition, per value and second and per
 // item (of the items each shard lists: each shard's own calls conflict
 // only with each other); so are Rate (each

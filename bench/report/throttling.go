@@ -66,7 +66,7 @@ func (p *printer) throttling(out bench.Outcome) {
 		if pt.Refused == 0 && pt.Unprocessed == 0 {
 			continue
 		}
-		rows = append(rows, []string{string(pt.Pattern), strconv.FormatInt(pt.Calls, 10), strconv.FormatInt(pt.Retries(), 10),
+		rows = append(rows, []string{string(pt.Pattern), strconv.FormatInt(pt.Calls, 10), strconv.FormatInt(pt.Retries, 10),
 			strconv.FormatInt(pt.Refused, 10), fmt.Sprintf("%d (%.1f%%)", pt.Throttled, pct(pt.Throttled, pt.Calls)),
 			strconv.FormatInt(pt.Unprocessed, 10), strconv.FormatInt(pt.Cancelled, 10), p99(pt.Pattern)})
 	}

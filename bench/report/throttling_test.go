@@ -49,11 +49,13 @@ func throttledSample() bench.Outcome {
 	out.Capacity = throttledCapacity()
 	const demand = 1.75 // WCU per request of the mix on the partition
 	out.Throttling = &emulate.Throttling{Scale: 0.01, Billing: "on-demand", Rate: 20,
+		// AP-03's last two requests were cut short before their first
+		// attempt.
 		Patterns: []emulate.PatternThrottles{
-			{Pattern: "AP-03", Calls: 12, Attempts: 12, Refused: 4, Throttled: 4, Cancelled: 4, Conflicts: 3, ConflictCancelled: 2},
+			{Pattern: "AP-03", Calls: 12, Attempts: 10, Refused: 4, Throttled: 4, Cancelled: 4, Conflicts: 3, ConflictCancelled: 2},
 			{Pattern: "AP-06", Calls: 24, Attempts: 24},
 			{Pattern: "AP-07", Calls: 12, Attempts: 12},
-			{Pattern: "AP-08", Calls: 12, Attempts: 23, Refused: 14, Throttled: 3},
+			{Pattern: "AP-08", Calls: 12, Attempts: 23, Retries: 11, Refused: 14, Throttled: 3},
 		},
 		Partitions: []emulate.PartitionThrottles{{Target: designs.MainTable, Partition: 3, Keys: []string{"CLIENT#1", "CLIENT#4", "CLIENT#2"},
 			Side: "write", Limit: 10, First: t0.Add(1250 * time.Millisecond), FirstSecond: 1.2, ThrottledSeconds: 2,
