@@ -39,8 +39,9 @@ type Outcome struct {
 	// machines' runs are modelled as one (Merge).
 	Ledger *capacity.Ledger `json:"-"`
 	Inputs ModelInputs
-	// Unserved is the emulator's count of throttled calls per partition
-	// key, the model's Unserved.
+	// Unserved is the emulator's count of unserved calls (throttled, or
+	// given up for a transaction conflict) per partition key, the model's
+	// Unserved.
 	Unserved []emulate.UnservedSlot
 	// Merged names the shard reports a merged run was made of.
 	Merged []string
@@ -191,7 +192,7 @@ func RunLimited(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, l
 	res.Ledger, res.Inputs = m.ledger, ModelInputs{Requests: requests, Span: duration, TableBytes: m.tableBytes(out.Table)}
 	model := modelOf(sc, res.Inputs, out.TargetRate, lim)
 	if m.limits != nil {
-		// The live emulator knows when each throttled call ended and where
+		// The live emulator knows when each unserved call ended and where
 		// it placed each key.
 		model.Unserved, model.UnservedAt, model.Placed = m.limits.Unserved, m.limits.UnservedAt, m.limits.Placed
 		res.Unserved = m.limits.UnservedAll()

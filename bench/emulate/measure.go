@@ -17,7 +17,7 @@ type measure struct {
 	parts      map[partID]*partStats
 	cells      map[cell]int64 // refused attempts per value and second
 	patterns   map[designs.PatternID]*PatternThrottles
-	unserved   map[slot][2]int64            // calls that ended throttled, per value and side
+	unserved   map[slot][2]int64            // calls that ended unserved (Unserved), per value and side
 	unservedAt map[cell][2]int64            // the same, per value and second they ended in
 	keys       *spill.Map[partKey, float64] // units per partition and value, both sides against their limits
 	items      map[string]int64             // item-level conflicts per item (conflict.go's itemID)
@@ -59,6 +59,7 @@ type partStats struct {
 	units    [2]float64
 	calls    [2]int64 // charges that consumed on the side
 	unserved [2]int64 // calls that ended throttled here
+	dropped  [2]int64 // calls given up for a transaction conflict here
 	refused  [2]int64 // attempts refused here
 	first    [2]int64 // first refusal, Unix nanoseconds; 0: none
 	seconds  map[int64]*secondStats
@@ -209,7 +210,7 @@ func (m *measure) isolated(s *space) {
 }
 
 // ended counts a call's outcome: its attempts and the SDK's retries
-// among them (each beyond the call's first), and when it ended throttled,
+// among them (each beyond the call's first), and when it ended unserved,
 // every partition it would have consumed on.
 func (m *measure) ended(e *Emulator, c *call, now int64) {
 	p := m.pattern(c.pattern)
@@ -223,10 +224,12 @@ func (m *measure) ended(e *Emulator, c *call, now int64) {
 	if c.conflictCancelled() {
 		p.ConflictCancelled++
 	}
-	if !c.throttled() {
+	throttled := c.throttled()
+	if throttled {
+		p.Throttled++
+	} else if !c.givenUp() {
 		return
 	}
-	p.Throttled++
 	for _, tc := range c.touches {
 		s := e.tableOf(tc.table, now).space(tc.target)
 		k := slot{s.name, tc.key}
@@ -237,10 +240,15 @@ func (m *measure) ended(e *Emulator, c *call, now int64) {
 		u = m.unservedAt[at]
 		u[tc.side]++
 		m.unservedAt[at] = u
-		if tc.key != "" {
-			p := m.part(s, s.Partition(tc.key))
+		if tc.key == "" {
+			continue
+		}
+		p := m.part(s, s.Partition(tc.key))
+		if throttled {
 			p.unserved[tc.side]++
 			p.second(second(now)).unserved[tc.side]++
+		} else {
+			p.dropped[tc.side]++
 		}
 	}
 }
@@ -274,10 +282,11 @@ type PatternThrottles struct {
 // seconds, and what it held against what the model forecasts.
 //
 // Demand per request is the side's units per call that consumed there,
-// times the calls that reached it (served, or refused to the end) per
-// request of the mix. ForecastRate is the mix rate at which that demand
-// reaches the partition's limit; MeasuredRate is the rate its units in
-// the seconds it refused stand for, HeldUnits a second. Share is the share
+// times the calls that asked for it (Calls: served, refused to the end,
+// or given up for a transaction conflict) per request of the mix.
+// ForecastRate is the mix rate at which that demand reaches the
+// partition's limit; MeasuredRate is the rate its units in the seconds it
+// refused stand for, HeldUnits a second. Share is the share
 // of the calls that reached it in those seconds and ended throttled (a
 // call counts in the second it ended); ForecastShare is the model's share
 // refused at the run's rate, once the partition is at its limit.
@@ -396,8 +405,16 @@ type ItemConflicts struct {
 const conflictItemsShown = 10
 
 // Unserved is how many calls that would have read from (reads) and
-// written to (writes) a target's partition key value ended throttled: the
-// capacity model adds their demand back.
+// written to (writes) a target's partition key value ended unserved:
+// throttled, or refused for a transaction conflict and given up (the
+// design does not send them again). The capacity model adds their demand
+// back, so that its forecast moves neither with the throttling nor with
+// the conflicts a run met.
+//
+// A design sends a write in conflict again a few times
+// (designs.ConflictRetries) and marks the sendings it will repeat
+// (designs.ResentOnConflict): those are not counted, as the pattern call's
+// demand is the next sending's.
 func (e *Emulator) Unserved(target, key string) (reads, writes int64) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -496,7 +513,7 @@ func (e *Emulator) partitionReport(id partID, p *partStats, side int, requests i
 	pt := PartitionThrottles{Target: id.space, Partition: id.i, Isolated: p.isolated, Keys: e.topKeys(p.n, 3),
 		Side: [2]string{"read", "write"}[side], Limit: limit, First: time.Unix(0, p.first[side]).UTC(),
 		FirstSecond: float64(p.first[side]-e.m.start) / 1e9, Refused: p.refused[side],
-		Calls: p.calls[side] + p.unserved[side], Throttled: p.unserved[side]}
+		Calls: p.calls[side] + p.unserved[side] + p.dropped[side], Throttled: p.unserved[side]}
 	var held float64
 	var reached, unserved int64
 	for _, s := range p.seconds {

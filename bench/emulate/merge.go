@@ -10,8 +10,9 @@ import (
 )
 
 // UnservedSlot is how many calls that would have read from (Reads) and
-// written to (Writes) a target's partition key value ended throttled: one
-// row of Unserved, for a shard to write out.
+// written to (Writes) a target's partition key value ended unserved
+// (throttled, or given up for a transaction conflict): one row of
+// Unserved, for a shard to write out.
 type UnservedSlot struct {
 	Target string `json:"target"`
 	Key    string `json:"key"`
@@ -34,7 +35,7 @@ func (e *Emulator) UnservedAll() []UnservedSlot {
 
 // UnservedLookup is Emulator.Unserved over the rows of several shards'
 // UnservedAll, summed: each shard's calls are its own, so the calls that
-// ended throttled add up.
+// ended unserved add up.
 func UnservedLookup(rows ...[]UnservedSlot) func(target, key string) (reads, writes int64) {
 	sum := map[slot][2]int64{}
 	for _, shard := range rows {
