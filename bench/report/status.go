@@ -153,7 +153,8 @@ func Headline(out bench.Outcome) string {
 	}
 	if t := out.Throttling; t != nil {
 		line += fmt.Sprintf("; limits scale %g", t.Scale)
-		line += fmt.Sprintf(": %.1f%% of calls throttled, %d SDK retries", pct(t.Throttled, t.Calls), t.Retries)
+		all, _ := patternCalls(out)
+		line += fmt.Sprintf(": %s throttled, %d SDK retries", throttledOf(all), t.Retries)
 		if t.Conflicts > 0 {
 			line += fmt.Sprintf("; %d transaction conflicts, %d transactions cancelled by them", t.Conflicts, t.ConflictCancelled)
 		}

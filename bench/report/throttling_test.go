@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -50,10 +51,10 @@ func throttledSample() bench.Outcome {
 	const demand = 1.75 // WCU per request of the mix on the partition
 	out.Throttling = &emulate.Throttling{Scale: 0.01, Billing: "on-demand", Rate: 20,
 		// AP-03's last two requests were cut short before their first
-		// attempt.
+		// attempt; AP-06's calls each read a second page half the time.
 		Patterns: []emulate.PatternThrottles{
 			{Pattern: "AP-03", Calls: 12, Attempts: 10, Refused: 4, Throttled: 4, Cancelled: 4, Conflicts: 3, ConflictCancelled: 2},
-			{Pattern: "AP-06", Calls: 24, Attempts: 24},
+			{Pattern: "AP-06", Calls: 36, Attempts: 36},
 			{Pattern: "AP-07", Calls: 12, Attempts: 12},
 			{Pattern: "AP-08", Calls: 12, Attempts: 23, Retries: 11, Refused: 14, Throttled: 3},
 		},
@@ -68,7 +69,7 @@ func throttledSample() bench.Outcome {
 			{Target: designs.MainTable, Key: "CLIENT#4", Second: t0.Add(time.Second), Refused: 1}, // not among the hot keys
 			{Target: designs.MainTable, Key: "CLIENT#1", Second: t0.Add(2 * time.Second), Refused: 10},
 		},
-		Calls: 60, Retries: 11, Refused: 18, Throttled: 7, Cancelled: 4, Isolations: 1,
+		Calls: 72, Retries: 11, Refused: 18, Throttled: 7, Cancelled: 4, Isolations: 1,
 		Conflicts: 3, ConflictCancelled: 2, ConflictItems: []emulate.ItemConflicts{{Item: "CLIENT#1 / CLIENT", Conflicts: 2}, {Item: "CLIENT#2 / CLIENT", Conflicts: 1}},
 	}
 	return out
@@ -109,9 +110,9 @@ func TestThrottledRunReportsWhatTheEmulatorRefused(t *testing.T) {
 		"Limits: DynamoDB's limits emulated partition by partition, scale 0.01 (a partition serves 30 RCU/s and 10 WCU/s).",
 		"## Throttling, emulated\n\n",
 		"(scale 0.01, on-demand table)",
-		"7 of 60 calls ended throttled (11.7%); SDK retries: 11; attempts refused: 18; 4 transactions were cancelled for throttling.",
-		"| AP-03 | 12 | 0 | 4 | 4 (33.3%) | 0 | 4 | 7.00ms |",
-		"| AP-08 | 12 | 11 | 14 | 3 (25.0%) | 0 | 0 | 75.00ms |",
+		"7 of 60 pattern calls (11.7%) ended throttled; they made 72 DynamoDB requests (each page, and each sending of a write in conflict, is one), which the SDK retried 11 times; attempts refused: 18; 4 transactions were cancelled for throttling.",
+		"| AP-03 | 12 | 12 | 0 | 4 | 4 (33.3%) | 0 | 4 | 7.00ms |",
+		"| AP-08 | 12 | 12 | 11 | 14 | 3 (25.0%) | 0 | 0 | 75.00ms |",
 		"| table | 3 | `CLIENT#1, CLIENT#4, CLIENT#2` | write | 1.2 s | 2 | 10.4 of 10 | 5.7 / 5.9 (+4%) | 71.4% / 58.3% |\n"+
 			"| table | budget (warm throughput) | — | write | 1.4 s | 2 | — | — | — |",
 		"Partitions and budgets that refused", "at the run's 20.0 requests/s")
@@ -125,7 +126,7 @@ func TestThrottledRunReportsWhatTheEmulatorRefused(t *testing.T) {
 	}
 
 	h := Headline(out)
-	for _, want := range []string{"; limits scale 0.01: 11.7% of calls throttled, 11 SDK retries", "limits scale 0.01", "11.7%", "; 3 transaction conflicts, 2 transactions cancelled by them"} {
+	for _, want := range []string{"; limits scale 0.01: 7 of 60 pattern calls (11.7%) throttled, 11 SDK retries", "; 3 transaction conflicts, 2 transactions cancelled by them"} {
 		if !strings.Contains(h, want) {
 			t.Errorf("Headline lacks %q: %q", want, h)
 		}
@@ -191,7 +192,7 @@ func TestThrottledRunWithNothingRefused(t *testing.T) {
 	out.Throttling = &emulate.Throttling{Scale: 1, Billing: "on-demand", Rate: 20, Calls: 60,
 		Patterns: []emulate.PatternThrottles{{Pattern: "AP-03", Calls: 15, Attempts: 15}, {Pattern: "AP-06", Calls: 30, Attempts: 30}, {Pattern: "AP-07", Calls: 15, Attempts: 15}}}
 	h := Headline(out)
-	if !strings.Contains(h, "; limits scale 1: 0.0% of calls throttled, 0 SDK retries;") || strings.Contains(h, "limits off") {
+	if !strings.Contains(h, "; limits scale 1: 0 of 60 pattern calls (0.0%) throttled, 0 SDK retries;") || strings.Contains(h, "limits off") {
 		t.Errorf("Headline of a run that was not throttled under limits = %q", h)
 	}
 	var b bytes.Buffer
@@ -293,4 +294,39 @@ func TestHeatShowsTheLastPartOfAWindowStartedMidSecond(t *testing.T) {
 	contains(t, HeatFile, svg, "The 2s measured window; calls that ended in the drain after it are not shown.")
 	lacks(t, HeatFile, svg, "3s: ")
 	wellFormed(t, HeatFile, b.Bytes())
+}
+
+// TestThrottledCallsHaveOneDenominator: the headline, the throttling
+// section and its table count throttled calls among the pattern calls, as
+// the latency table counts them, and say so; not among the DynamoDB
+// requests those calls made (pages, resent writes), of which there are
+// more.
+func TestThrottledCallsHaveOneDenominator(t *testing.T) {
+	out := throttledSample()
+	f := files(t, out)
+	sum := f[SummaryFile]
+	const share = "7 of 60 pattern calls (11.7%)"
+	if h := Headline(out); !strings.Contains(h, ": "+share+" throttled, ") {
+		t.Errorf("Headline = %q, want %q", h, share)
+	}
+	contains(t, SummaryFile, sum, share+" ended throttled; they made 72 DynamoDB requests")
+	rows := 0
+	for _, pm := range out.Patterns {
+		calls, throttled := pm.Metrics.Requests, pm.Metrics.StatusCodes["429"]
+		row := regexp.MustCompile(`\n\| ` + string(pm.ID) + ` \| (\d+) \| (\d+) \| (-?\d+) \| \d+ \| (\d+) \(`).FindStringSubmatch(sum)
+		if row == nil {
+			continue // nothing refused: no row
+		}
+		rows++
+		if row[1] != strconv.FormatUint(calls, 10) || row[4] != strconv.Itoa(throttled) {
+			t.Errorf("throttling table: %s has %s calls, %s throttled; the latency table counts %d calls, %d throttled", pm.ID, row[1], row[4], calls, throttled)
+		}
+		if strings.HasPrefix(row[3], "-") {
+			t.Errorf("throttling table: %s has %s SDK retries", pm.ID, row[3])
+		}
+	}
+	if rows != 2 {
+		t.Errorf("throttling table: %d rows read, want AP-03's and AP-08's", rows)
+	}
+	lacks(t, SummaryFile, sum, "% of calls throttled", "of 72 calls")
 }
