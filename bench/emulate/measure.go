@@ -22,6 +22,7 @@ type measure struct {
 	keys       *spill.Map[partKey, float64] // units per partition and value, both sides against their limits
 	items      map[string]int64             // item-level conflicts per item (conflict.go's itemID)
 	budgets    map[budgetID]*budgetStats    // refusals by a table's or GSI's own budget
+	backoff    map[int64]int64              // nanoseconds calls waited in the SDK's backoff, per Unix second
 }
 
 // budgetID is one budget of a space (by name): its kind, as
@@ -76,7 +77,7 @@ type secondStats struct {
 func newMeasure() measure {
 	return measure{parts: map[partID]*partStats{}, cells: map[cell]int64{},
 		patterns: map[designs.PatternID]*PatternThrottles{}, unserved: map[slot][2]int64{}, unservedAt: map[cell][2]int64{}, keys: spill.New[partKey, float64](keyRows),
-		items: map[string]int64{}, budgets: map[budgetID]*budgetStats{}}
+		items: map[string]int64{}, budgets: map[budgetID]*budgetStats{}, backoff: map[int64]int64{}}
 }
 
 func (m *measure) part(s *space, i int) *partStats {
@@ -253,6 +254,29 @@ func (m *measure) ended(e *Emulator, c *call, now int64) {
 	}
 }
 
+// attempted follows an attempt of c decided at now: the SDK's backoff
+// since the call's previous attempt, when that one was refused, and when
+// this one is.
+func (m *measure) attempted(c *call, now int64) {
+	if c.refusedAt != 0 {
+		m.waited(c.refusedAt, now)
+	}
+	c.refusedAt = 0
+	if c.last != nil {
+		c.refusedAt = now
+	}
+}
+
+// waited counts a wait in the SDK's backoff, from one refused attempt
+// (Unix nanoseconds) to the call's next, in the seconds it spans.
+func (m *measure) waited(from, to int64) {
+	for from < to {
+		end := min(to, (from/1e9+1)*1e9)
+		m.backoff[from/1e9] += end - from
+		from = end
+	}
+}
+
 // PatternThrottles is what throttling did to one pattern's DynamoDB
 // requests (a pattern call makes one or more: pages, a design's resending
 // of a write in conflict): Calls, the requests made through the SDK;
@@ -420,6 +444,22 @@ func (e *Emulator) Unserved(target, key string) (reads, writes int64) {
 	defer e.mu.Unlock()
 	u := e.m.unserved[slot{target, key}]
 	return u[read], u[write]
+}
+
+// BackoffHeld is how long calls waited in the SDK's backoff between a
+// refused attempt and their next one, in the time from from to to (each
+// second's waits counted as spread over it).
+func (e *Emulator) BackoffHeld(from, to time.Time) time.Duration {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var held float64
+	for sec := from.Unix(); sec <= to.Unix(); sec++ {
+		lo, hi := max(from.UnixNano(), sec*1e9), min(to.UnixNano(), (sec+1)*1e9)
+		if hi > lo {
+			held += float64(e.m.backoff[sec]) * float64(hi-lo) / 1e9
+		}
+	}
+	return time.Duration(held)
 }
 
 // UnservedAt is Unserved for the calls that ended in second sec (Unix):

@@ -29,6 +29,7 @@ type call struct {
 	last        *refusal      // the refusal of the latest attempt, nil if let through
 	conflicted  bool          // the latest attempt was refused for a transaction conflict
 	resent      bool          // refused for a conflict, the design sends it again (designs.ResentOnConflict)
+	refusedAt   int64         // when the latest attempt was refused, Unix nanoseconds; 0: it was not
 	met         []bool        // a TransactGetItems's items a write met while it was in flight
 	held        []reservation // units held while the call is in flight
 	unprocessed int

@@ -274,9 +274,10 @@ var _ = Describe("on the wire, as DynamoDB answers", Label("wire"), func() {
 		Expect(counts("put")).To(Equal(PatternThrottles{Pattern: "put", Calls: 1, Attempts: 2, Retries: 1, Refused: 1}))
 	})
 
-	It("counts each retry of the SDK where it happens: a request cut short before its first attempt hides none", func(ctx SpecContext) {
+	It("counts each retry of the SDK where it happens, and the backoff it waited: a request cut short before its first attempt hides none", func(ctx SpecContext) {
 		drainWrites(ctx, "A")
 		pctx := designs.WithPattern(ctx, "put")
+		before := clock.Now()
 		Expect(put(pctx, "A", "1", "", clock.Backoff(time.Second))).To(Succeed())
 		cut, cancel := context.WithCancel(pctx)
 		cancel() // as the end of a run's drain cuts a call short
@@ -284,6 +285,8 @@ var _ = Describe("on the wire, as DynamoDB answers", Label("wire"), func() {
 
 		Expect(counts("put")).To(Equal(PatternThrottles{Pattern: "put", Calls: 2, Attempts: 2, Retries: 1, Refused: 1}))
 		Expect(e.Measured(2, time.Second).Retries).To(BeEquivalentTo(1), "the run's one retry, not attempts less requests (0)")
+		Expect(e.BackoffHeld(before, clock.Now())).To(Equal(time.Second), "the retry was sent a second after its refusal")
+		Expect(e.BackoffHeld(clock.Now(), clock.Now().Add(time.Second))).To(BeZero())
 	})
 
 	It("counts each page of a paged call as a request, with its own retries", func(ctx SpecContext) {

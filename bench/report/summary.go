@@ -118,13 +118,13 @@ func (p *printer) header(out bench.Outcome, st Status) {
 		p.f("Seeding %d entities did not finish; the pacer %s %s.\n\n", out.Pool, out.Pacer, st.Ran(out))
 	}
 	if sat := out.Saturated; sat != nil && sat.Backoff {
-		p.f("**Held by the SDK's backoff**: %s.\n\n", upper(Saturated(sat)))
+		p.f("**Held by the SDK's backoff**: %s.\n\n", upper(Saturated(out)))
 	} else if sat != nil {
-		p.f("**Saturated**: %s.", upper(Saturated(sat)))
+		p.f("**Saturated**: %s.", upper(Saturated(out)))
 		if sat.Reason != "" {
 			p.f(" %s.", upper(strings.TrimSuffix(strings.TrimSpace(sat.Reason), ".")))
 		}
-		p.f(" Run at a lower rate to measure the design.\n\n")
+		p.f("\n\n")
 	}
 	if out.CutOff > 0 {
 		p.f("**%d calls were cut short** when the drain after the run ended (%s): still in flight then, they are neither errors nor latencies and are not counted above.\n\n", out.CutOff, engine.DefaultDrain)
