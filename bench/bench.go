@@ -39,8 +39,9 @@ type Outcome struct {
 	// machines' runs are modelled as one (Merge).
 	Ledger *capacity.Ledger `json:"-"`
 	Inputs ModelInputs
-	// Unserved is the emulator's count of throttled calls per partition
-	// key, the model's Unserved.
+	// Unserved is the emulator's count of unserved calls (throttled, or
+	// given up for a transaction conflict) per partition key, the model's
+	// Unserved.
 	Unserved []emulate.UnservedSlot
 	// Merged names the shard reports a merged run was made of.
 	Merged []string
@@ -195,7 +196,7 @@ func RunLimited(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, l
 	model := modelOf(sc, res.Inputs, out.TargetRate, lim)
 	model.HoldTime, model.PatternCalls = holdTimes(out)
 	if m.limits != nil {
-		// The live emulator knows when each throttled call ended and where
+		// The live emulator knows when each unserved call ended and where
 		// it placed each key.
 		model.Unserved, model.UnservedAt, model.Placed = m.limits.Unserved, m.limits.UnservedAt, m.limits.Placed
 		res.Unserved = m.limits.UnservedAll()
@@ -203,7 +204,7 @@ func RunLimited(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, l
 		res.Throttling = &t
 		model.ItemConflicts = itemConflicts(t)
 		if res.Saturated != nil {
-			res.Saturated.Backoff = heldByBackoff(res.Outcome, t)
+			heldByBackoff(res.Saturated, res.Outcome, t.Retries, m.limits.BackoffHeld)
 		}
 	}
 	res.Capacity = model.Analyze(m.ledger)
@@ -255,15 +256,26 @@ func remote(c *dynamodb.Client) bool {
 	return e == "" || !ddblocal.IsLoopback(e)
 }
 
-// heldByBackoff reports whether a run fell behind its pace while the SDK
-// was backing off from throttling: the emulator had refused an attempt by
-// the second the run saturated, and the SDK retried.
-func heldByBackoff(out engine.Outcome, t emulate.Throttling) bool {
-	if out.Saturated == nil || t.Retries == 0 || len(t.Keys) == 0 {
-		return false
+// backoffHolds is the share of the workers' time the SDK's backoff must
+// take around the moment they fell behind to account for it: most of it.
+// Below that, the workers were busy with the test bed's answers, and the
+// test bed could not keep the pace.
+const backoffHolds = 0.5
+
+// heldByBackoff tells whether the workers fell behind the pace because the
+// SDK held them in its backoff after throttling: the run's SDK retries,
+// and the share of the workers' time held (how long calls waited in the
+// backoff, held's answer) from a second before the call that fell behind
+// was due to the end of its wait for a worker.
+func heldByBackoff(sat *engine.Saturation, out engine.Outcome, retries int64, held func(from, to time.Time) time.Duration) {
+	sat.Retries = retries
+	if retries == 0 || out.Workers == 0 {
+		return
 	}
-	saturated := out.Started.Add(out.Saturated.At)
-	return !t.Keys[0].Second.After(saturated) // Keys are by second, earliest first
+	due := out.Started.Add(sat.At)
+	from, to := due.Add(-time.Second), due.Add(engine.SaturationWait)
+	sat.BackoffShare = held(from, to).Seconds() / (float64(out.Workers) * to.Sub(from).Seconds())
+	sat.Backoff = sat.BackoffShare >= backoffHolds
 }
 
 // metered is the engine's Meter: an instrumented client for the run, and a

@@ -22,7 +22,7 @@ import (
 
 // ShardFormat versions ShardFile: a change that an older merge would read
 // wrongly gets a new number.
-const ShardFormat = "ddbharness-shard/1"
+const ShardFormat = "ddbharness-shard/2"
 
 // ShardFile is what one shard of a run writes beside its report (as
 // shard.json, with its calls in results.bin): everything Merge needs to

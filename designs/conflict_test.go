@@ -3,6 +3,7 @@ package designs_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -49,10 +50,12 @@ type conflictingDB struct {
 	conflicts int
 	answer    error
 	tokens    []string
+	resent    []bool // each sending's ResentOnConflict
 }
 
-func (c *conflictingDB) TransactWriteItems(_ context.Context, in *dynamodb.TransactWriteItemsInput, _ ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
+func (c *conflictingDB) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput, _ ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
 	c.tokens = append(c.tokens, aws.ToString(in.ClientRequestToken))
+	c.resent = append(c.resent, designs.ResentOnConflict(ctx))
 	if len(c.tokens) <= c.conflicts {
 		return nil, cancelled("TransactionConflict")
 	}
@@ -90,6 +93,23 @@ func TestTxGivesUpOnConflictsAsErrConflict(t *testing.T) {
 	}
 	if len(db.tokens) != designs.ConflictRetries+1 {
 		t.Fatalf("sent %d times, want %d", len(db.tokens), designs.ConflictRetries+1)
+	}
+}
+
+// TestTxMarksTheSendingsItWouldRepeat: what measures a run tells a write
+// given up for a conflict (the last sending) from one sent again.
+func TestTxMarksTheSendingsItWouldRepeat(t *testing.T) {
+	db := &conflictingDB{conflicts: designs.ConflictRetries + 1}
+	_ = counterTx().Write(context.Background(), db)
+	want := make([]bool, designs.ConflictRetries+1)
+	for i := range designs.ConflictRetries {
+		want[i] = true
+	}
+	if !slices.Equal(db.resent, want) {
+		t.Fatalf("ResentOnConflict per sending = %v, want %v: every sending but the last is sent again on a conflict", db.resent, want)
+	}
+	if designs.ResentOnConflict(context.Background()) {
+		t.Fatal("a write no helper sends is marked as sent again")
 	}
 }
 

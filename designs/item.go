@@ -38,7 +38,7 @@ func PutNew(ctx context.Context, db DB, table string, s Schema, item any) error 
 	if err != nil {
 		return fmt.Errorf("marshal: %w", err)
 	}
-	return conditional(ctx, s.IsNew(), ErrAlreadyExists, func(expr expression.Expression) error {
+	return conditional(ctx, s.IsNew(), ErrAlreadyExists, func(ctx context.Context, expr expression.Expression) error {
 		_, err := db.PutItem(ctx, &dynamodb.PutItemInput{
 			TableName:                 aws.String(table),
 			Item:                      av,
@@ -90,7 +90,7 @@ func Update[T any](ctx context.Context, db DB, table string, key map[string]type
 		return v, fmt.Errorf("build: %w", err)
 	}
 	var out *dynamodb.UpdateItemOutput
-	err = retryConflicts(ctx, func() (err error) {
+	err = retryConflicts(ctx, func(ctx context.Context) (err error) {
 		out, err = db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 			TableName:                           aws.String(table),
 			Key:                                 key,
@@ -116,7 +116,7 @@ func Update[T any](ctx context.Context, db DB, table string, key map[string]type
 // if the item exists, so a caller can tell a delete from a repeat: a missing
 // item is ErrNotFound.
 func DeleteStored(ctx context.Context, db DB, table string, s Schema, key map[string]types.AttributeValue) error {
-	return conditional(ctx, s.IsStored(), ErrNotFound, func(expr expression.Expression) error {
+	return conditional(ctx, s.IsStored(), ErrNotFound, func(ctx context.Context, expr expression.Expression) error {
 		_, err := db.DeleteItem(ctx, &dynamodb.DeleteItemInput{
 			TableName:                 aws.String(table),
 			Key:                       key,
@@ -130,12 +130,12 @@ func DeleteStored(ctx context.Context, db DB, table string, s Schema, key map[st
 
 // conditional sends a write whose condition is cond, again while it meets
 // a transaction conflict; a condition that does not hold is lost.
-func conditional(ctx context.Context, cond expression.ConditionBuilder, lost error, send func(expression.Expression) error) error {
+func conditional(ctx context.Context, cond expression.ConditionBuilder, lost error, send func(context.Context, expression.Expression) error) error {
 	expr, err := expression.NewBuilder().WithCondition(cond).Build()
 	if err != nil {
 		return fmt.Errorf("build: %w", err)
 	}
-	err = retryConflicts(ctx, func() error { return send(expr) })
+	err = retryConflicts(ctx, func(ctx context.Context) error { return send(ctx, expr) })
 	if IsConditionFailed(err) {
 		return lost
 	}

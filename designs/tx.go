@@ -114,7 +114,7 @@ func (tx *Tx) Write(ctx context.Context, db DB) error {
 	if err := CheckTransactSize(len(tx.items)); err != nil {
 		return err
 	}
-	err := retryConflicts(ctx, func() error {
+	err := retryConflicts(ctx, func(ctx context.Context) error {
 		_, err := db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: tx.items, ClientRequestToken: newToken()})
 		return err
 	})

@@ -144,3 +144,38 @@ func eachSource(v reflect.Value, path string, f func(string, *Source)) {
 		}
 	}
 }
+
+// Local's disagreements with AWS's rules are for the model, not for a
+// designer looking for the first limit: the findings give them one line at
+// most, how many and where to look, and none when Local agreed.
+func TestFindingsGiveLocalsDisagreementsOneLine(t *testing.T) {
+	r := representative()["shard mix"]
+	differs := func(p designs.PatternID, differing, calls int64) Disagreement {
+		return Disagreement{PatternOp: PatternOp{p, designs.TransactWriteItems}, Target: designs.MainTable, Calls: calls, Differing: differing,
+			Units: 12, LocalUnits: 4, ExampleUnits: 12, ExampleLocal: 4}
+	}
+	var about []string
+	count := func(r Report) int {
+		about = about[:0]
+		for _, f := range Findings(r) {
+			if strings.Contains(f, "test bed reported") || strings.Contains(f, "DynamoDB Local reported") {
+				about = append(about, f)
+			}
+		}
+		return len(about)
+	}
+	r.Disagreements = nil
+	if n := count(r); n != 0 {
+		t.Errorf("no disagreement, yet the findings say %q", about)
+	}
+	for i := range 7 {
+		r.Disagreements = append(r.Disagreements, differs(designs.PatternID(fmt.Sprintf("AP-%02d", i+1)), 2, 3))
+	}
+	if n := count(r); n != 1 {
+		t.Fatalf("seven disagreements take %d lines of the findings, want one: %q", n, about)
+	}
+	want := "The consumed capacity the test bed reported differs from AWS's rules for 7 pattern operations on a target (14 of their 21 calls); the report uses AWS's rules throughout, and the appendix at the end of summary.md lists each (disagreements in metrics.json)."
+	if about[0] != want {
+		t.Errorf("finding %q, want %q", about[0], want)
+	}
+}

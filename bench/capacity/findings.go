@@ -62,12 +62,28 @@ func findings(r Report) (out, bad []string) {
 	for _, p := range r.Patterns {
 		add(filterFinding(p))
 	}
-	for _, d := range r.Disagreements {
-		add(new(claim).say("DynamoDB Local reported %s capacity units for %s (%s) on %s where AWS's rules give %s (%s of %s calls differ)",
-			ran(figure.Units(d.ExampleLocal)), name(d.Pattern), name(d.Op), name(targetName(d.Target)), ran(figure.Units(d.ExampleUnits)),
-			ran(strconv.FormatInt(d.Differing, 10)), ran(strconv.FormatInt(d.Calls, 10))))
-	}
+	add(disagreementFinding(r.Disagreements))
 	return out, bad
+}
+
+// disagreementFinding says, in one sentence, how often the test bed's own
+// consumed capacity differed from AWS's rules, and where the differences
+// are listed: they tell how far DynamoDB Local is from the service, not
+// where a design meets its first limit.
+func disagreementFinding(ds []Disagreement) *claim {
+	if len(ds) == 0 {
+		return nil
+	}
+	var differing, calls int64
+	for _, d := range ds {
+		differing, calls = differing+d.Differing, calls+d.Calls
+	}
+	ops := "operations"
+	if len(ds) == 1 {
+		ops = "operation"
+	}
+	return new(claim).say("The consumed capacity the test bed reported differs from AWS's rules for %s pattern %s on a target (%s of their %s calls); the report uses AWS's rules throughout, and the appendix at the end of summary.md lists each (disagreements in metrics.json)",
+		ran(strconv.Itoa(len(ds))), name(ops), ran(figure.Thousands(differing)), ran(figure.Thousands(calls)))
 }
 
 // forecastOr says whose a figure is: real DynamoDB's only when AWS's pages

@@ -46,8 +46,11 @@ type Model struct {
 	// (bench/emulate); 0 means 1, DynamoDB's own.
 	Scale float64
 	// Unserved, when set, counts the calls that would have read from and
-	// written to a target's partition key value but ended throttled: their
-	// demand is added to what the served calls consumed there.
+	// written to a target's partition key value but ended unserved:
+	// throttled, or given up for a transaction conflict. Their demand is
+	// added to what the served calls consumed there, so that neither how
+	// much a run was throttled nor how many conflicts it met (which grow
+	// as the test bed slows) moves the forecast.
 	Unserved func(target, key string) (reads, writes int64)
 	// UnservedAt, when set, is Unserved for the calls that ended in one
 	// second (Unix): the replay puts their demand in that second.
@@ -200,8 +203,9 @@ func (r *run) group(gs slot) *group {
 	return g
 }
 
-// addUnserved adds to g the demand of the calls throttled away from it:
-// each as much as a served call of its side consumed there.
+// addUnserved adds to g the demand of the calls that went unserved there
+// (throttled, or given up for a conflict): each as much as a served call
+// of its side consumed there.
 func (r *run) addUnserved(g *group) {
 	if r.Unserved == nil {
 		return

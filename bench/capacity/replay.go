@@ -17,8 +17,8 @@ import (
 //
 // Each hot key's units of each second are fed as calls of its units a
 // call, evenly over the second (the ledger keeps no time within a second:
-// inferred), with the demand of its calls that ended throttled in
-// that second (limits on; for a merged run of shards, spread over the
+// inferred), with the demand of its calls that ended unserved in that
+// second, throttled or given up for a transaction conflict (limits on; for a merged run of shards, spread over the
 // seconds in proportion to the units served in each: inferred). Only the
 // hot keys (TopN of each table and GSI) are replayed:
 // a table's budget sees no other traffic. Each key is replayed on its own:
@@ -211,8 +211,8 @@ func (r *run) replaySpace(name string, s *spaceLoad, factor float64, budget *int
 }
 
 // feedOf is hot group g's demand per second: the units it was served in
-// each, and its calls that ended throttled there (each as much as a served
-// call of its side); without UnservedAt, the throttled calls' demand is
+// each, and its calls that ended unserved there (each as much as a served
+// call of its side); without UnservedAt, the unserved calls' demand is
 // spread over the seconds in proportion to the units served in each.
 func (r *run) feedOf(space string, g *group, factor float64) feed {
 	f := feed{key: g.key, secs: map[int64]usage{}}

@@ -17,11 +17,12 @@ type measure struct {
 	parts      map[partID]*partStats
 	cells      map[cell]int64 // refused attempts per value and second
 	patterns   map[designs.PatternID]*PatternThrottles
-	unserved   map[slot][2]int64            // calls that ended throttled, per value and side
+	unserved   map[slot][2]int64            // calls that ended unserved (Unserved), per value and side
 	unservedAt map[cell][2]int64            // the same, per value and second they ended in
 	keys       *spill.Map[partKey, float64] // units per partition and value, both sides against their limits
 	items      map[string]int64             // item-level conflicts per item (conflict.go's itemID)
 	budgets    map[budgetID]*budgetStats    // refusals by a table's or GSI's own budget
+	backoff    map[int64]int64              // nanoseconds calls waited in the SDK's backoff, per Unix second
 }
 
 // budgetID is one budget of a space (by name): its kind, as
@@ -59,6 +60,7 @@ type partStats struct {
 	units    [2]float64
 	calls    [2]int64 // charges that consumed on the side
 	unserved [2]int64 // calls that ended throttled here
+	dropped  [2]int64 // calls given up for a transaction conflict here
 	refused  [2]int64 // attempts refused here
 	first    [2]int64 // first refusal, Unix nanoseconds; 0: none
 	seconds  map[int64]*secondStats
@@ -75,7 +77,7 @@ type secondStats struct {
 func newMeasure() measure {
 	return measure{parts: map[partID]*partStats{}, cells: map[cell]int64{},
 		patterns: map[designs.PatternID]*PatternThrottles{}, unserved: map[slot][2]int64{}, unservedAt: map[cell][2]int64{}, keys: spill.New[partKey, float64](keyRows),
-		items: map[string]int64{}, budgets: map[budgetID]*budgetStats{}}
+		items: map[string]int64{}, budgets: map[budgetID]*budgetStats{}, backoff: map[int64]int64{}}
 }
 
 func (m *measure) part(s *space, i int) *partStats {
@@ -208,12 +210,14 @@ func (m *measure) isolated(s *space) {
 	m.part(s, s.Count()-1).isolated = true
 }
 
-// ended counts a call's outcome: its attempts, and when it ended throttled,
+// ended counts a call's outcome: its attempts and the SDK's retries
+// among them (each beyond the call's first), and when it ended unserved,
 // every partition it would have consumed on.
 func (m *measure) ended(e *Emulator, c *call, now int64) {
 	p := m.pattern(c.pattern)
 	p.Calls++
 	p.Attempts += int64(c.attempts)
+	p.Retries += int64(max(c.attempts-1, 0))
 	p.Unprocessed += int64(c.unprocessed)
 	if c.cancelled() {
 		p.Cancelled++
@@ -221,10 +225,12 @@ func (m *measure) ended(e *Emulator, c *call, now int64) {
 	if c.conflictCancelled() {
 		p.ConflictCancelled++
 	}
-	if !c.throttled() {
+	throttled := c.throttled()
+	if throttled {
+		p.Throttled++
+	} else if !c.givenUp() {
 		return
 	}
-	p.Throttled++
 	for _, tc := range c.touches {
 		s := e.tableOf(tc.table, now).space(tc.target)
 		k := slot{s.name, tc.key}
@@ -235,24 +241,57 @@ func (m *measure) ended(e *Emulator, c *call, now int64) {
 		u = m.unservedAt[at]
 		u[tc.side]++
 		m.unservedAt[at] = u
-		if tc.key != "" {
-			p := m.part(s, s.Partition(tc.key))
+		if tc.key == "" {
+			continue
+		}
+		p := m.part(s, s.Partition(tc.key))
+		if throttled {
 			p.unserved[tc.side]++
 			p.second(second(now)).unserved[tc.side]++
+		} else {
+			p.dropped[tc.side]++
 		}
 	}
 }
 
-// PatternThrottles is what throttling did to one pattern's calls: Calls
-// made, Attempts the SDK sent for them (Attempts - Calls are its retries),
-// Refused attempts, Throttled calls (the SDK gave up, or a transaction was
-// cancelled), batch items left Unprocessed and transactions Cancelled for
-// throttling; item-level Conflicts (as CloudWatch's TransactionConflict
-// counts them) and transactions ConflictCancelled for a conflict.
+// attempted follows an attempt of c decided at now: the SDK's backoff
+// since the call's previous attempt, when that one was refused, and when
+// this one is.
+func (m *measure) attempted(c *call, now int64) {
+	if c.refusedAt != 0 {
+		m.waited(c.refusedAt, now)
+	}
+	c.refusedAt = 0
+	if c.last != nil {
+		c.refusedAt = now
+	}
+}
+
+// waited counts a wait in the SDK's backoff, from one refused attempt
+// (Unix nanoseconds) to the call's next, in the seconds it spans.
+func (m *measure) waited(from, to int64) {
+	for from < to {
+		end := min(to, (from/1e9+1)*1e9)
+		m.backoff[from/1e9] += end - from
+		from = end
+	}
+}
+
+// PatternThrottles is what throttling did to one pattern's DynamoDB
+// requests (a pattern call makes one or more: pages, a design's resending
+// of a write in conflict): Calls, the requests made through the SDK;
+// Attempts the SDK sent for them and Retries, its attempts beyond each
+// request's first (a request cut short before its first attempt has none,
+// so Attempts may be fewer than Calls); Refused attempts, Throttled
+// requests (the SDK gave up, or a transaction was cancelled), batch items
+// left Unprocessed and transactions Cancelled for throttling; item-level
+// Conflicts (as CloudWatch's TransactionConflict counts them) and
+// transactions ConflictCancelled for a conflict.
 type PatternThrottles struct {
 	Pattern     designs.PatternID `json:"pattern"`
 	Calls       int64             `json:"calls"`
 	Attempts    int64             `json:"attempts"`
+	Retries     int64             `json:"retries"`
 	Refused     int64             `json:"refused_attempts"`
 	Throttled   int64             `json:"throttled_calls"`
 	Unprocessed int64             `json:"unprocessed_items,omitempty"`
@@ -262,18 +301,16 @@ type PatternThrottles struct {
 	ConflictCancelled int64 `json:"cancelled_for_conflict,omitempty"`
 }
 
-// Retries is how many attempts the SDK made beyond the first.
-func (p PatternThrottles) Retries() int64 { return p.Attempts - p.Calls }
-
 // PartitionThrottles is one side of a partition that throttled: where, its
 // busiest partition key values, when it first refused and for how many
 // seconds, and what it held against what the model forecasts.
 //
 // Demand per request is the side's units per call that consumed there,
-// times the calls that reached it (served, or refused to the end) per
-// request of the mix. ForecastRate is the mix rate at which that demand
-// reaches the partition's limit; MeasuredRate is the rate its units in
-// the seconds it refused stand for, HeldUnits a second. Share is the share
+// times the calls that asked for it (Calls: served, refused to the end,
+// or given up for a transaction conflict) per request of the mix.
+// ForecastRate is the mix rate at which that demand reaches the
+// partition's limit; MeasuredRate is the rate its units in the seconds it
+// refused stand for, HeldUnits a second. Share is the share
 // of the calls that reached it in those seconds and ended throttled (a
 // call counts in the second it ended); ForecastShare is the model's share
 // refused at the run's rate, once the partition is at its limit.
@@ -354,6 +391,7 @@ type Throttling struct {
 func (p *PatternThrottles) add(o PatternThrottles) {
 	p.Calls += o.Calls
 	p.Attempts += o.Attempts
+	p.Retries += o.Retries
 	p.Refused += o.Refused
 	p.Throttled += o.Throttled
 	p.Unprocessed += o.Unprocessed
@@ -369,7 +407,7 @@ func (t *Throttling) total() {
 	for _, p := range t.Patterns {
 		all.add(p)
 	}
-	t.Calls, t.Retries, t.Refused, t.Throttled = all.Calls, all.Retries(), all.Refused, all.Throttled
+	t.Calls, t.Retries, t.Refused, t.Throttled = all.Calls, all.Retries, all.Refused, all.Throttled
 	t.Unprocessed, t.Cancelled = all.Unprocessed, all.Cancelled
 	t.Conflicts, t.ConflictCancelled = all.Conflicts, all.ConflictCancelled
 }
@@ -391,13 +429,37 @@ type ItemConflicts struct {
 const conflictItemsShown = 10
 
 // Unserved is how many calls that would have read from (reads) and
-// written to (writes) a target's partition key value ended throttled: the
-// capacity model adds their demand back.
+// written to (writes) a target's partition key value ended unserved:
+// throttled, or refused for a transaction conflict and given up (the
+// design does not send them again). The capacity model adds their demand
+// back, so that its forecast moves neither with the throttling nor with
+// the conflicts a run met.
+//
+// A design sends a write in conflict again a few times
+// (designs.ConflictRetries) and marks the sendings it will repeat
+// (designs.ResentOnConflict): those are not counted, as the pattern call's
+// demand is the next sending's.
 func (e *Emulator) Unserved(target, key string) (reads, writes int64) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	u := e.m.unserved[slot{target, key}]
 	return u[read], u[write]
+}
+
+// BackoffHeld is how long calls waited in the SDK's backoff between a
+// refused attempt and their next one, in the time from from to to (each
+// second's waits counted as spread over it).
+func (e *Emulator) BackoffHeld(from, to time.Time) time.Duration {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var held float64
+	for sec := from.Unix(); sec <= to.Unix(); sec++ {
+		lo, hi := max(from.UnixNano(), sec*1e9), min(to.UnixNano(), (sec+1)*1e9)
+		if hi > lo {
+			held += float64(e.m.backoff[sec]) * float64(hi-lo) / 1e9
+		}
+	}
+	return time.Duration(held)
 }
 
 // UnservedAt is Unserved for the calls that ended in second sec (Unix):
@@ -491,7 +553,7 @@ func (e *Emulator) partitionReport(id partID, p *partStats, side int, requests i
 	pt := PartitionThrottles{Target: id.space, Partition: id.i, Isolated: p.isolated, Keys: e.topKeys(p.n, 3),
 		Side: [2]string{"read", "write"}[side], Limit: limit, First: time.Unix(0, p.first[side]).UTC(),
 		FirstSecond: float64(p.first[side]-e.m.start) / 1e9, Refused: p.refused[side],
-		Calls: p.calls[side] + p.unserved[side], Throttled: p.unserved[side]}
+		Calls: p.calls[side] + p.unserved[side] + p.dropped[side], Throttled: p.unserved[side]}
 	var held float64
 	var reached, unserved int64
 	for _, s := range p.seconds {

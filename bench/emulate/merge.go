@@ -10,8 +10,9 @@ import (
 )
 
 // UnservedSlot is how many calls that would have read from (Reads) and
-// written to (Writes) a target's partition key value ended throttled: one
-// row of Unserved, for a shard to write out.
+// written to (Writes) a target's partition key value ended unserved
+// (throttled, or given up for a transaction conflict): one row of
+// Unserved, for a shard to write out.
 type UnservedSlot struct {
 	Target string `json:"target"`
 	Key    string `json:"key"`
@@ -34,7 +35,7 @@ func (e *Emulator) UnservedAll() []UnservedSlot {
 
 // UnservedLookup is Emulator.Unserved over the rows of several shards'
 // UnservedAll, summed: each shard's calls are its own, so the calls that
-// ended throttled add up.
+// ended unserved add up.
 func UnservedLookup(rows ...[]UnservedSlot) func(target, key string) (reads, writes int64) {
 	sum := map[slot][2]int64{}
 	for _, shard := range rows {
@@ -56,7 +57,8 @@ func UnservedLookup(rows ...[]UnservedSlot) func(target, key string) (reads, wri
 // of every limit (its Scale), on one clock. One Throttling comes back as
 // it is.
 //
-// Counts (calls, attempts, refusals, throttled calls, conflicts, totals)
+// Counts (calls, attempts, retries, refusals, throttled calls, conflicts,
+// totals)
 // are summed per pattern, per partition, per value and second and per
 // item (of the items each shard lists: each shard's own calls conflict
 // only with each other); so are Rate (each

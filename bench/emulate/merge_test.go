@@ -133,14 +133,14 @@ var _ = Describe("merging shards' throttling", Label("unit"), func() {
 		t0 := time.Unix(1_800_000_000, 0).UTC()
 		at := func(s int) time.Time { return t0.Add(time.Duration(s) * time.Second) }
 		a := Throttling{Scale: 0.005, Billing: "on-demand", Rate: 10,
-			Patterns: []PatternThrottles{{Pattern: "AP-01", Calls: 10, Attempts: 14, Refused: 4, Throttled: 1}},
+			Patterns: []PatternThrottles{{Pattern: "AP-01", Calls: 10, Attempts: 14, Retries: 4, Refused: 4, Throttled: 1}},
 			Partitions: []PartitionThrottles{{Target: designs.MainTable, Partition: 2, Keys: []string{"HOT", "B"}, Side: "write", Limit: 5,
 				First: at(3), FirstSecond: 3, ThrottledSeconds: 4, Refused: 4, Calls: 20, Throttled: 1, HeldUnits: 5,
 				DemandPerRequest: 1, ForecastRate: 5, MeasuredRate: 5, Share: 0.125, ForecastShare: 0.5}},
 			Keys:       []KeySecond{{designs.MainTable, "HOT", at(3), 2}, {designs.MainTable, "HOT", at(4), 2}},
 			Isolations: 1} // no totals: the merge takes them from the patterns' rows
 		b := Throttling{Scale: 0.005, Billing: "provisioned", Rate: 30,
-			Patterns: []PatternThrottles{{Pattern: "AP-01", Calls: 20, Attempts: 24, Refused: 6, Throttled: 3},
+			Patterns: []PatternThrottles{{Pattern: "AP-01", Calls: 20, Attempts: 24, Retries: 4, Refused: 6, Throttled: 3},
 				{Pattern: "AP-02", Calls: 10, Attempts: 10, Unprocessed: 2, Cancelled: 1}},
 			Partitions: []PartitionThrottles{
 				{Target: designs.MainTable, Partition: 2, Isolated: true, Keys: []string{"C", "HOT"}, Side: "write", Limit: 5,
@@ -169,7 +169,7 @@ var _ = Describe("merging shards' throttling", Label("unit"), func() {
 			ThrottledSeconds: 1, Refused: 1, Calls: 3, HeldUnits: 15, DemandPerRequest: gsiDemand,
 			ForecastRate: 30 / gsiDemand, MeasuredRate: 15 / gsiDemand}
 		Expect(got).To(Equal(Throttling{Scale: 0.01, Billing: "on-demand", Rate: rate,
-			Patterns: []PatternThrottles{{Pattern: "AP-01", Calls: 30, Attempts: 38, Refused: 10, Throttled: 4},
+			Patterns: []PatternThrottles{{Pattern: "AP-01", Calls: 30, Attempts: 38, Retries: 8, Refused: 10, Throttled: 4},
 				{Pattern: "AP-02", Calls: 10, Attempts: 10, Unprocessed: 2, Cancelled: 1}},
 			Partitions: []PartitionThrottles{hot, gsi},
 			// One row per value and second, as one emulator has.

@@ -28,6 +28,8 @@ type call struct {
 	attempts    int
 	last        *refusal      // the refusal of the latest attempt, nil if let through
 	conflicted  bool          // the latest attempt was refused for a transaction conflict
+	resent      bool          // refused for a conflict, the design sends it again (designs.ResentOnConflict)
+	refusedAt   int64         // when the latest attempt was refused, Unix nanoseconds; 0: it was not
 	met         []bool        // a TransactGetItems's items a write met while it was in flight
 	held        []reservation // units held while the call is in flight
 	unprocessed int
@@ -43,6 +45,11 @@ func (c *call) cancelled() bool { return c.tx && c.throttled() }
 // conflictCancelled reports whether the call was a transaction cancelled
 // for a transaction conflict.
 func (c *call) conflictCancelled() bool { return c.tx && c.conflicted }
+
+// givenUp reports whether the call ended refused for a transaction
+// conflict and its design does not send it again: its demand went
+// unserved.
+func (c *call) givenUp() bool { return c.conflicted && !c.resent }
 
 // newCall is the call params make, or nil when it reads and writes no item.
 func (e *Emulator) newCall(ctx context.Context, params any) *call {
@@ -113,6 +120,9 @@ func (e *Emulator) newCall(ctx context.Context, params any) *call {
 	}
 	if len(c.touches) == 0 {
 		return nil
+	}
+	if len(c.items) > 0 {
+		c.resent = designs.ResentOnConflict(ctx)
 	}
 	return c
 }

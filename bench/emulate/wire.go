@@ -91,6 +91,7 @@ func (e *Emulator) attempt(ctx context.Context, in middleware.DeserializeInput, 
 		r, actions = e.decide(c, now)
 	}
 	c.last, c.conflicted = r, hit != nil
+	e.m.attempted(c, now)
 	if hit != nil {
 		e.m.conflicted(c, hit)
 	} else if r != nil {

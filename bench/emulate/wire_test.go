@@ -271,7 +271,41 @@ var _ = Describe("on the wire, as DynamoDB answers", Label("wire"), func() {
 		pctx := designs.WithPattern(ctx, "put")
 		Expect(put(pctx, "A", "1", "", clock.Backoff(time.Second))).To(Succeed())
 		Expect(stored(ctx, "A", "1")).To(BeTrue())
-		Expect(counts("put")).To(Equal(PatternThrottles{Pattern: "put", Calls: 1, Attempts: 2, Refused: 1}))
+		Expect(counts("put")).To(Equal(PatternThrottles{Pattern: "put", Calls: 1, Attempts: 2, Retries: 1, Refused: 1}))
+	})
+
+	It("counts each retry of the SDK where it happens, and the backoff it waited: a request cut short before its first attempt hides none", func(ctx SpecContext) {
+		drainWrites(ctx, "A")
+		pctx := designs.WithPattern(ctx, "put")
+		before := clock.Now()
+		Expect(put(pctx, "A", "1", "", clock.Backoff(time.Second))).To(Succeed())
+		cut, cancel := context.WithCancel(pctx)
+		cancel() // as the end of a run's drain cuts a call short
+		Expect(put(cut, "B", "1", "")).To(MatchError(context.Canceled))
+
+		Expect(counts("put")).To(Equal(PatternThrottles{Pattern: "put", Calls: 2, Attempts: 2, Retries: 1, Refused: 1}))
+		Expect(e.Measured(2, time.Second).Retries).To(BeEquivalentTo(1), "the run's one retry, not attempts less requests (0)")
+		Expect(e.BackoffHeld(before, clock.Now())).To(Equal(time.Second), "the retry was sent a second after its refusal")
+		Expect(e.BackoffHeld(clock.Now(), clock.Now().Add(time.Second))).To(BeZero())
+	})
+
+	It("counts each page of a paged call as a request, with its own retries", func(ctx SpecContext) {
+		seed(ctx, "A/1", "A/2", "A/3")
+		drainReads(ctx, "A")
+		pctx := designs.WithPattern(ctx, "list")
+		pages := dynamodb.NewQueryPaginator(db, &dynamodb.QueryInput{TableName: aws.String(table), KeyConditionExpression: aws.String("PK = :pk"),
+			ExpressionAttributeValues: map[string]types.AttributeValue{":pk": str("A")}, Limit: aws.Int32(1)})
+		_, err := pages.NextPage(pctx, clock.Backoff(time.Second)) // refused, then served a second later
+		Expect(err).NotTo(HaveOccurred())
+		_, err = pages.NextPage(pctx)
+		Expect(err).NotTo(HaveOccurred())
+		cut, cancel := context.WithCancel(pctx)
+		cancel() // the call is cut short between its pages
+		_, err = pages.NextPage(cut)
+		Expect(err).To(MatchError(context.Canceled))
+
+		Expect(counts("list")).To(Equal(PatternThrottles{Pattern: "list", Calls: 3, Attempts: 3, Retries: 1, Refused: 1}))
+		Expect(e.Measured(3, time.Second).Retries).To(BeEquivalentTo(1))
 	})
 
 	Context("on a provisioned table", func() {

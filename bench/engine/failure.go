@@ -39,8 +39,12 @@ type Saturation struct {
 	Reason string        // what was seen, for people
 	// Backoff says the workers were held by the SDK's retry backoff after
 	// throttling (set by whoever throttled the run): the latencies are the
-	// design's under its limits, not the test bed's.
-	Backoff bool
+	// design's under its limits, not the test bed's. Retries and
+	// BackoffShare are what it is decided on: the SDK's retries over the
+	// run, and the share of the workers' time its backoff took around At.
+	Backoff      bool
+	Retries      int64
+	BackoffShare float64
 }
 
 // Thresholds of the test bed's health.

@@ -341,3 +341,28 @@ func TestWriteToKeepsTheCallsTheRunWroteIntoItsFolder(t *testing.T) {
 		t.Errorf("%d calls left in the run's own results.bin, want its 60", len(calls))
 	}
 }
+
+// TestLocalsDisagreementsAreAnAppendix: where DynamoDB Local's own figure
+// differs from AWS's rules matters to the model, not to a designer: the
+// findings give it one line saying where to look, the summary lists it in
+// an appendix after everything else, and metrics.json keeps it as it is.
+func TestLocalsDisagreementsAreAnAppendix(t *testing.T) {
+	f := files(t, sample())
+	sum := f[SummaryFile]
+	const appendix = "## Appendix: DynamoDB Local against AWS's rules\n\n"
+	i := strings.Index(sum, appendix)
+	if i < 0 {
+		t.Fatalf("summary.md lacks %q:\n%s", appendix, sum)
+	}
+	if strings.Contains(sum[i+len(appendix):], "\n## ") || i < strings.Index(sum, "## Files") {
+		t.Errorf("summary.md: the appendix is not its last section, after the files")
+	}
+	contains(t, SummaryFile, sum[i:], "| AP-03 | TransactWriteItems | table | 15 of 15 | 150 | 75 | 10 vs 5 |")
+	findings := sum[strings.Index(sum, "## Findings"):strings.Index(sum, "## Latency")]
+	contains(t, SummaryFile, findings, "differs from AWS's rules for 1 pattern operation on a target (15 of their 15 calls); the report uses AWS's rules throughout, and the appendix at the end of summary.md lists each")
+	lacks(t, SummaryFile, findings, "DynamoDB Local reported", "10 vs 5")
+	capacity, _ := metricsOf(t, f[MetricsFile])["capacity"].(map[string]any)
+	if ds, _ := capacity["disagreements"].([]any); len(ds) != 1 {
+		t.Errorf("metrics.json: capacity.disagreements %v, want the one disagreement", capacity["disagreements"])
+	}
+}

@@ -148,12 +148,13 @@ func Headline(out bench.Outcome) string {
 		rate = float64(m.Requests) / span.Seconds()
 	}
 	line += fmt.Sprintf("%.0f calls/s, p99 %s, %.1f%% errors", rate, engine.Latency(m.Latencies.P99.Round(10*time.Microsecond)), 100*(1-m.Success))
-	if sat := out.Saturated; sat != nil {
-		line += "; " + Saturated(sat)
+	if out.Saturated != nil {
+		line += "; " + Saturated(out)
 	}
 	if t := out.Throttling; t != nil {
 		line += fmt.Sprintf("; limits scale %g", t.Scale)
-		line += fmt.Sprintf(": %.1f%% of calls throttled, %d SDK retries", pct(t.Throttled, t.Calls), t.Retries)
+		all, _ := patternCalls(out)
+		line += fmt.Sprintf(": %s throttled, %d SDK retries", throttledOf(all), t.Retries)
 		if t.Conflicts > 0 {
 			line += fmt.Sprintf("; %d transaction conflicts, %d transactions cancelled by them", t.Conflicts, t.ConflictCancelled)
 		}
@@ -247,13 +248,30 @@ func secs(d time.Duration) string {
 	return fmt.Sprintf("%.1f s", d.Seconds())
 }
 
-// Saturated says the test bed saturated, at which rate and when: the
-// latencies from then on are the test bed's, not the design's.
-func Saturated(sat *engine.Saturation) string {
+// Saturated says the workers fell behind the pace, at which rate and
+// when, and why. Under emulated limits whose SDK backoff took most of the
+// workers' time then, the backoff held them: the latencies are the
+// design's under DynamoDB's limits. Otherwise the test bed (this client or
+// DynamoDB Local) could not keep the pace, with the SDK's retries and
+// their share of the workers' time said, and what tells which.
+func Saturated(out bench.Outcome) string {
+	sat := out.Saturated
+	when := fmt.Sprintf("at %.0f calls/s, %s into measuring", sat.Rate, secs(sat.At))
 	if sat.Backoff {
-		return fmt.Sprintf("the workers fell behind the pace at %.0f calls/s, %s into measuring, held by the SDK's retry backoff after throttling: latencies are the design's under DynamoDB's limits; more workers or a lower rate keep the pace",
-			sat.Rate, secs(sat.At))
+		return fmt.Sprintf("the workers fell behind the pace %s, held by the SDK's backoff after throttling (%d SDK retries, whose waits took %.0f%% of the workers' time then): latencies are the design's under DynamoDB's limits; a lower rate (RATE) keeps the pace",
+			when, sat.Retries, 100*sat.BackoffShare)
 	}
-	return fmt.Sprintf("the test bed saturated at %.0f calls/s, %s into measuring: latencies from then on are DynamoDB Local's, not the design's",
-		sat.Rate, secs(sat.At))
+	line, bed := "the test bed saturated "+when, "DynamoDB Local"
+	if out.Service != "" {
+		bed = out.Service
+	}
+	if out.Throttling == nil {
+		return line + ": this client or " + bed + " could not keep the pace, so latencies from then on are the test bed's, not the design's; a lower rate (RATE) keeps it"
+	}
+	if sat.Retries == 0 {
+		line += ", with 0 SDK retries"
+	} else {
+		line += fmt.Sprintf(", with %d SDK retries whose waits took only %.0f%% of the workers' time then", sat.Retries, 100*sat.BackoffShare)
+	}
+	return line + ": DynamoDB's limits did not hold the workers, this client or " + bed + " could not keep the pace, so latencies from then on are the test bed's, not the design's; the same run with LIMITS=off, or at a lower rate (RATE), tells which"
 }

@@ -47,6 +47,9 @@ func WriteSummary(w io.Writer, out bench.Outcome) error {
 		p.capacity(out.Capacity)
 	}
 	p.files()
+	if st.FindingsValid() {
+		p.disagreements(out.Capacity.Disagreements)
+	}
 	return p.err
 }
 
@@ -118,13 +121,13 @@ func (p *printer) header(out bench.Outcome, st Status) {
 		p.f("Seeding %d entities did not finish; the pacer %s %s.\n\n", out.Pool, out.Pacer, st.Ran(out))
 	}
 	if sat := out.Saturated; sat != nil && sat.Backoff {
-		p.f("**Held by the SDK's backoff**: %s.\n\n", upper(Saturated(sat)))
+		p.f("**Held by the SDK's backoff**: %s.\n\n", upper(Saturated(out)))
 	} else if sat != nil {
-		p.f("**Saturated**: %s.", upper(Saturated(sat)))
+		p.f("**Saturated**: %s.", upper(Saturated(out)))
 		if sat.Reason != "" {
 			p.f(" %s.", upper(strings.TrimSuffix(strings.TrimSpace(sat.Reason), ".")))
 		}
-		p.f(" Run at a lower rate to measure the design.\n\n")
+		p.f("\n\n")
 	}
 	if out.CutOff > 0 {
 		p.f("**%d calls were cut short** when the drain after the run ended (%s): still in flight then, they are neither errors nor latencies and are not counted above.\n\n", out.CutOff, engine.DefaultDrain)
@@ -236,7 +239,6 @@ func (p *printer) capacity(r capacity.Report) {
 	p.cost(r.Cost)
 	p.patterns(r.Patterns)
 	p.filtered(r.Patterns)
-	p.disagreements(r.Disagreements)
 	p.warm(r.Warm)
 	p.rules(r.Rules)
 }
@@ -417,8 +419,12 @@ func (p *printer) patterns(ps []capacity.PatternUsage) {
 	p.table("llrrrrrr", []string{"Pattern", "Operation", "DynamoDB calls", "RCU", "WCU", "RCU/call", "WCU/call", p.service + "'s units"}, rows)
 }
 
+// disagreements is the appendix: where the test bed's own consumed
+// capacity differs from AWS's rules. It matters to the model, which needs
+// a correction from the field where the service's own figure differs, and
+// little to a designer looking for the first limit.
 func (p *printer) disagreements(ds []capacity.Disagreement) {
-	p.f("### %s against AWS's rules\n\n", p.service)
+	p.f("\n## Appendix: %s against AWS's rules\n\n", p.service)
 	if len(ds) == 0 {
 		p.f("%s's consumed capacity agreed with AWS's rules on every call that reported one.\n\n", p.service)
 		return

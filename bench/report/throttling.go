@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+
 	"github.com/ddbharness/ddbharness/bench"
 	"github.com/ddbharness/ddbharness/bench/emulate"
 	"github.com/ddbharness/ddbharness/bench/engine"
@@ -36,10 +38,11 @@ func limitsOf(out bench.Outcome) bench.Emulation {
 }
 
 // throttling writes what the emulator measured beside the model's
-// forecast: per pattern, calls, the SDK's retries, throttled calls, batch
-// items left unprocessed, cancelled transactions and p99 with retries;
-// per partition that refused, when it began, what it held against its
-// limit, and the rate and share measured against the forecast.
+// forecast: per pattern, calls and the DynamoDB requests they made, the
+// SDK's retries, throttled calls, batch items left unprocessed, cancelled
+// transactions and p99 with retries; per partition that refused, when it
+// began, what it held against its limit, and the rate and share measured
+// against the forecast.
 func (p *printer) throttling(out bench.Outcome) {
 	t := out.Throttling
 	if t == nil {
@@ -51,31 +54,58 @@ func (p *printer) throttling(out bench.Outcome) {
 		p.f("Nothing was throttled.\n\n")
 		return
 	}
-	p.f("%d of %d calls ended throttled (%.1f%%); SDK retries: %d; attempts refused: %d",
-		t.Throttled, t.Calls, pct(t.Throttled, t.Calls), t.Retries, t.Refused)
+	all, by := patternCalls(out)
+	p.f("%s ended throttled; they made %d DynamoDB requests (each page, and each sending of a write in conflict, is one), which the SDK retried %d times; attempts refused: %d",
+		throttledOf(all), t.Calls, t.Retries, t.Refused)
 	if t.Unprocessed > 0 {
 		p.f("; %d batch items came back unprocessed", t.Unprocessed)
 	}
 	if t.Cancelled > 0 {
 		p.f("; %d transactions were cancelled for throttling", t.Cancelled)
 	}
-	p.f(".\n\n")
+	p.f(". *Calls* are the pattern's calls, as the latency table counts them; *Requests*, the DynamoDB requests they made.\n\n")
 	p99 := p99s(out)
 	var rows [][]string
 	for _, pt := range t.Patterns {
 		if pt.Refused == 0 && pt.Unprocessed == 0 {
 			continue
 		}
-		rows = append(rows, []string{string(pt.Pattern), strconv.FormatInt(pt.Calls, 10), strconv.FormatInt(pt.Retries(), 10),
-			strconv.FormatInt(pt.Refused, 10), fmt.Sprintf("%d (%.1f%%)", pt.Throttled, pct(pt.Throttled, pt.Calls)),
+		c := by[pt.Pattern]
+		rows = append(rows, []string{string(pt.Pattern), strconv.FormatInt(c.calls, 10), strconv.FormatInt(pt.Calls, 10), strconv.FormatInt(pt.Retries, 10),
+			strconv.FormatInt(pt.Refused, 10), fmt.Sprintf("%d (%.1f%%)", c.throttled, pct(c.throttled, c.calls)),
 			strconv.FormatInt(pt.Unprocessed, 10), strconv.FormatInt(pt.Cancelled, 10), p99(pt.Pattern)})
 	}
-	p.table("lrrrrrrr", []string{"Pattern", "Calls", "SDK retries", "Refused attempts", "Throttled calls", "Unprocessed items", "Cancelled tx", "p99 with retries"}, rows)
+	p.table("lrrrrrrrr", []string{"Pattern", "Calls", "Requests", "SDK retries", "Refused attempts", "Throttled calls", "Unprocessed items", "Cancelled tx", "p99 with retries"}, rows)
 	p.refusers(t)
 	if t.Isolations > 0 {
 		p.f("%s isolated on a partition of its own after its partition stayed at %.0f%% or more of a limit for %s (split for heat)%s.\n\n",
 			figure.Count(t.Isolations, "partition key value was", "partition key values were"), 100*throughput.HotShare, seconds(throughput.DefaultIsolateAfter.Seconds()), mark(splitForHeat()))
 	}
+}
+
+// callCount is a count of pattern calls, each a call of the design's
+// pattern function however many DynamoDB requests it made, and how many
+// of them ended throttled.
+type callCount struct{ calls, throttled int64 }
+
+// patternCalls counts the run's pattern calls as the engine classed them,
+// all and per pattern: the one count the headline, the throttling section
+// and the latency table share.
+func patternCalls(out bench.Outcome) (all callCount, by map[designs.PatternID]callCount) {
+	count := func(m vegeta.Metrics) callCount {
+		return callCount{int64(m.Requests), int64(m.StatusCodes[strconv.Itoa(engine.StatusThrottled)])}
+	}
+	by = map[designs.PatternID]callCount{}
+	for _, pm := range out.Patterns {
+		by[pm.ID] = count(pm.Metrics)
+	}
+	return count(out.Total), by
+}
+
+// throttledOf says how many of the pattern calls ended throttled, of how
+// many, and their share: "7 of 60 pattern calls (11.7%)".
+func throttledOf(c callCount) string {
+	return fmt.Sprintf("%d of %d pattern calls (%.1f%%)", c.throttled, c.calls, pct(c.throttled, c.calls))
 }
 
 // refusers writes the partitions and budgets that refused, in one table
@@ -106,7 +136,7 @@ func (p *printer) refusers(t *emulate.Throttling) {
 	if len(t.Budgets) > 0 {
 		what = "Partitions and budgets"
 	}
-	p.f("%s that refused, by first refusal (seconds from the emulator's first call). *Held* is the units a second it served in the seconds it refused, against its limit. *Rate* is the mix's requests per second at which the model puts this partition at its limit (its demand per request, throttled calls' included), then the rate its held units stand for. *Share* is the model's share refused at the run's %s requests/s, then the share of the calls that reached the partition in the seconds it refused and ended throttled. For real DynamoDB, both forecasts rest on where the emulator placed the keys%s.", what, decimal1(t.Rate), mark(partitionForecast(t.Billing)))
+	p.f("%s that refused, by first refusal (seconds from the emulator's first call). *Held* is the units a second it served in the seconds it refused, against its limit. *Rate* is the mix's requests per second at which the model puts this partition at its limit (its demand per request, with the calls throttled or given up for a transaction conflict put back), then the rate its held units stand for. *Share* is the model's share refused at the run's %s requests/s, then the share of the calls that reached the partition in the seconds it refused and ended throttled. For real DynamoDB, both forecasts rest on where the emulator placed the keys%s.", what, decimal1(t.Rate), mark(partitionForecast(t.Billing)))
 	if len(t.Budgets) > 0 {
 		p.f(" A *budget* refused before any partition was asked: the table's or index's provisioned throughput, an on-demand one's warm throughput (as it has grown), or the account's table quota; the capacity section gives the rate at which the mix reaches each.")
 	}

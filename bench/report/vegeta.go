@@ -122,8 +122,12 @@ type saturatedJSON struct {
 	Rate   float64       `json:"rate"`
 	Reason string        `json:"reason"`
 	// Backoff: the workers were held by the SDK's retry backoff after
-	// throttling, not by the test bed.
-	Backoff bool `json:"backoff,omitempty"`
+	// throttling, not by the test bed; Retries and BackoffShare, under
+	// emulated limits, what that was decided on: the SDK's retries over
+	// the run, and the share of the workers' time its backoff took then.
+	Backoff      bool    `json:"backoff,omitempty"`
+	Retries      int64   `json:"retries,omitempty"`
+	BackoffShare float64 `json:"backoff_share,omitempty"`
 }
 
 type patternJSON struct {
@@ -166,7 +170,7 @@ func WriteMetrics(w io.Writer, out bench.Outcome) error {
 		}
 	}
 	if sat := out.Saturated; sat != nil {
-		m.Saturated = &saturatedJSON{At: sat.At, Rate: sat.Rate, Reason: sat.Reason, Backoff: sat.Backoff}
+		m.Saturated = &saturatedJSON{At: sat.At, Rate: sat.Rate, Reason: sat.Reason, Backoff: sat.Backoff, Retries: sat.Retries, BackoffShare: sat.BackoffShare}
 	}
 	clean, nonFinite := finiteCopy(m)
 	clean.NonFinite = nonFinite
