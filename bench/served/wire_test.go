@@ -66,8 +66,9 @@ var _ = Describe("what the service answered, on the wire", Label("wire"), func()
 		Expect(put(pctx, "A", "0")).To(Succeed(), "spends the partition's unit")
 		err := put(pctx, "A", "1")
 
-		var pte *types.ProvisionedThroughputExceededException
-		Expect(errors.As(err, &pte)).To(BeTrue(), "want ProvisionedThroughputExceededException, got %v", err)
+		// The table is on demand: a key range refused answers ThrottlingException.
+		var pte *types.ThrottlingException
+		Expect(errors.As(err, &pte)).To(BeTrue(), "want ThrottlingException, got %v", err)
 		Expect(pte.ThrottlingReasons).To(HaveLen(1))
 		sent := pte.ThrottlingReasons[0]
 		Expect(aws.ToString(sent.Reason)).To(Equal("TableWriteKeyRangeThroughputExceeded"))
@@ -77,7 +78,7 @@ var _ = Describe("what the service answered, on the wire", Label("wire"), func()
 		// The SDK's retryer made three attempts of the refused call: the
 		// retries show as attempts beyond the calls.
 		Expect(rowOf(s, "put", "PutItem").Counts).To(Equal(served.Counts{Calls: 2, Attempts: 4, ThrottledAttempts: 3, ThrottledCalls: 1}))
-		Expect(s.Reasons).To(Equal([]served.Reason{{Exception: "ProvisionedThroughputExceededException",
+		Expect(s.Reasons).To(Equal([]served.Reason{{Exception: "ThrottlingException",
 			Reason: aws.ToString(sent.Reason), Resource: aws.ToString(sent.Resource), Count: 3}}))
 	})
 
