@@ -72,4 +72,3 @@ func runCompare(args []string) error {
 
 // reportUsage names report's subcommands.
 var reportUsage = strings.Join([]string{"ddbharness report merge " + mergeArgs, "ddbharness report compare " + compareArgs}, ", or ")
-
