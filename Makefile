@@ -72,9 +72,9 @@ BASELINE_DURATION = 2s
 bench-baseline: check-go
 	$(GO) run $(BUILD_FLAGS) ./cmd/ddbharness bench --limits off --duration $(BASELINE_DURATION) --out reports/baseline --write-baseline bench/baseline.json
 
-## bench-check: run the default scenarios briefly, limits off, and exit 99 naming each pattern and figure that regressed from bench/baseline.json (THRESHOLDS= too)
+## bench-check: run the default scenarios briefly, limits off, and exit 99 naming each pattern and figure that regressed from bench/baseline.json (SCENARIO=design to check one, THRESHOLDS= too)
 bench-check: check-go
-	$(GO) run $(BUILD_FLAGS) ./cmd/ddbharness bench --limits off --duration $(BASELINE_DURATION) --out reports/check --check-baseline bench/baseline.json $${THRESHOLDS:+--threshold="$$THRESHOLDS"}
+	$(GO) run $(BUILD_FLAGS) ./cmd/ddbharness bench --limits off --duration $(BASELINE_DURATION) --out reports/check --check-baseline bench/baseline.json $${THRESHOLDS:+--threshold="$$THRESHOLDS"} $$SCENARIO
 
 ## bench-compare: two report folders side by side, per pattern, with their change (BASE=dir NEW=dir [FAIL_ON='wcu>0%,p99>20%'] exits 99 on such a regression)
 bench-compare: check-go

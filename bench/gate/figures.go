@@ -10,7 +10,7 @@ import (
 // billing mode, and the bytes its writes added to the table's items. They
 // depend on item sizes and the mix's keys, not on timing.
 type Figures struct {
-	Calls int64   `json:"calls"`
+	Calls int64   `json:"calls,omitempty"`
 	RCU   float64 `json:"rcu_per_call"`
 	WCU   float64 `json:"wcu_per_call"`
 	Cost  float64 `json:"cost_per_million"`

@@ -130,9 +130,14 @@ func TestBaselineNamesWhatRegressed(t *testing.T) {
 	if cs, err := b.Compare(run()); err != nil || len(cs) != 0 {
 		t.Fatalf("the same run compared: %v, %v; want no change", cs, err)
 	}
+	wobble := run()
+	wobble.Capacity.Patterns[1].WCU = 21 // AP-01: 2.1 WCU a call, within the tolerance
+	if cs, _ := b.Compare(wobble); len(cs) != 0 {
+		t.Errorf("a run within the tolerance compared: %v, want no change", cs)
+	}
 	worse := run()
-	worse.Capacity.Patterns[1].WCU = 30  // AP-01: 3 WCU a call
-	worse.Capacity.Patterns[2].RCU = 1.6 // AP-02: cheaper reads
+	worse.Capacity.Patterns[1].WCU = 30 // AP-01: 3 WCU a call
+	worse.Capacity.Patterns[2].RCU = 1  // AP-02: cheaper reads
 	cs, err := b.Compare(worse)
 	if err != nil {
 		t.Fatal(err)
@@ -148,8 +153,8 @@ func TestBaselineNamesWhatRegressed(t *testing.T) {
 	if len(regressed) != 2 || !strings.Contains(regressed[0], "AP-01: cost per million") || !strings.Contains(regressed[1], "AP-01: wcu per call 2 → 3") {
 		t.Errorf("regressed: %q, want AP-01's wcu and cost", regressed)
 	}
-	if len(improved) != 2 || !strings.Contains(improved[1], "AP-02: rcu per call 0.5 → 0.4") {
-		t.Errorf("improved: %q, want AP-02's rcu and cost", improved)
+	if len(improved) != 1 || !strings.Contains(improved[0], "AP-02: rcu per call 0.5 → 0.25") {
+		t.Errorf("improved: %q, want AP-02's rcu (its cost moved by less than the slack)", improved)
 	}
 	if _, err := b.Compare(bench.Outcome{Outcome: engine.Outcome{Scenario: "shop/other"}}); err == nil {
 		t.Error("a scenario the baseline lacks compared without an error")
