@@ -4,7 +4,12 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+
+	"github.com/ddbharness/ddbharness/bench"
+	"github.com/ddbharness/ddbharness/bench/threshold"
 	"github.com/ddbharness/ddbharness/scenarios"
 )
 
@@ -31,5 +36,29 @@ func TestBenchRefusesBadThresholds(t *testing.T) {
 	sc.Thresholds = []string{"wcu(AP-05) <= 4 ms"}
 	if _, err := (&gateFlags{retry: new(int)}).thresholds(append(scenarios.Defaults()[:0:0], sc)); err == nil || !strings.Contains(err.Error(), "shop/browse's Thresholds") {
 		t.Errorf("a scenario's bad threshold: %v, want it refused, naming the scenario", err)
+	}
+}
+
+// A rerun settles latency thresholds only: they are measured on the
+// rerun and marked so; every other threshold keeps the first run's
+// verdict, never rerun.
+func TestRerunEvaluatesLatenciesOnly(t *testing.T) {
+	ts, err := threshold.ParseList("p99 < 20ms; wcu <= 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !latencyBreached(ts, []threshold.Result{{Pass: false}, {Pass: true}}) || latencyBreached(ts, []threshold.Result{{Pass: true}, {Pass: false}}) {
+		t.Fatal("latencyBreached: want true for a breached p99 only")
+	}
+	first := []threshold.Result{{Threshold: "p99 < 20ms", Text: "25ms"}, {Threshold: "wcu <= 1", Text: "2 (first run)"}}
+	var rerun bench.Outcome
+	rerun.Started = time.Unix(1_800_000_000, 0)
+	rerun.Total = vegeta.Metrics{Requests: 10, Success: 1, Latencies: vegeta.LatencyMetrics{P99: 12 * time.Millisecond}}
+	rs := rerunEval(ts, first)(rerun)
+	if !rs[0].Pass || !rs[0].Retried || rs[0].Text != "12ms" {
+		t.Errorf("p99 on the rerun: %+v, want held at 12ms, marked retried", rs[0])
+	}
+	if rs[1] != first[1] {
+		t.Errorf("wcu on the rerun: %+v, want the first run's %+v", rs[1], first[1])
 	}
 }
