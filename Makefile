@@ -6,6 +6,11 @@ GO ?= go
 GINKGO_FLAGS ?=
 SCENARIO ?=
 TARGET_RATE ?=
+THRESHOLDS ?=
+RETRY_THRESHOLDS ?=
+BASE ?=
+NEW ?=
+FAIL_ON ?=
 MODEL ?=
 OUT ?=
 SHARD ?=
@@ -38,9 +43,9 @@ BUILD_FLAGS ?= -trimpath -buildvcs=false
 # SCENARIO and DESIGN are split on spaces (several names); GINKGO_FLAGS is
 # the one value pasted as shell words, so that a label filter can be quoted
 # inside it, as README shows.
-export SCENARIO TARGET_RATE DURATION NAME ENTITY KEY GROUP DESIGN LIMITS CONFLICTS LIMITS_SCALE PLACEMENT_SEED RATE MODEL OUT SHARD RUN START SHARD_WAIT KEEP_TABLE MAX_COST
+export THRESHOLDS RETRY_THRESHOLDS BASE NEW FAIL_ON SCENARIO TARGET_RATE DURATION NAME ENTITY KEY GROUP DESIGN LIMITS CONFLICTS LIMITS_SCALE PLACEMENT_SEED RATE MODEL OUT SHARD RUN START SHARD_WAIT KEEP_TABLE MAX_COST
 
-.PHONY: verify test lint walkthrough faults deploy-check bench catalog new-design import-model export-model build clean check-go check-race
+.PHONY: verify test lint walkthrough faults deploy-check bench bench-baseline bench-check bench-compare catalog new-design import-model export-model build clean check-go check-race
 
 ## verify: every access pattern of every design, proven on DynamoDB Local, plus the coverage gate (DESIGN=name: that design's suite, its scenario specs, lint and gate only)
 verify: check-go
@@ -54,9 +59,27 @@ test: check-race
 lint: check-go
 	$(GO) run $(BUILD_FLAGS) ./cmd/ddbharness lint $${SCENARIO:+--scenario="$$SCENARIO"} $$DESIGN
 
-## bench: load scenarios, capacity model and reports, throttled as real DynamoDB would (SCENARIO=name|design|all, TARGET_RATE=req/s, DURATION=20s, RATE=req/s constant pace, LIMITS=off, CONFLICTS=off, LIMITS_SCALE=0.01, PLACEMENT_SEED=n; at scale: SHARD=2/4 RUN=name START=time SHARD_WAIT=10m, KEEP_TABLE=1, MAX_COST=dollars)
+## bench: load scenarios, capacity model and reports, throttled as real DynamoDB would (SCENARIO=name|design|all, TARGET_RATE=req/s, DURATION=20s, RATE=req/s constant pace, LIMITS=off, CONFLICTS=off, LIMITS_SCALE=0.01, PLACEMENT_SEED=n; THRESHOLDS='p99(AP-03) < 20ms; errors < 1%' exits 99 when one is breached, RETRY_THRESHOLDS=1; at scale: SHARD=2/4 RUN=name START=time SHARD_WAIT=10m, KEEP_TABLE=1, MAX_COST=dollars)
 bench: check-go
-	@$(GO) run $(BUILD_FLAGS) ./cmd/ddbharness bench $${TARGET_RATE:+--target-rate="$$TARGET_RATE"} $${DURATION:+--duration="$$DURATION"} $${RATE:+--rate="$$RATE"} $${LIMITS:+--limits="$$LIMITS"} $${CONFLICTS:+--conflicts="$$CONFLICTS"} $${LIMITS_SCALE:+--limits-scale="$$LIMITS_SCALE"} $${PLACEMENT_SEED:+--placement-seed="$$PLACEMENT_SEED"} $${SHARD:+--shard="$$SHARD"} $${RUN:+--run="$$RUN"} $${START:+--start="$$START"} $${SHARD_WAIT:+--shard-wait="$$SHARD_WAIT"} $${KEEP_TABLE:+--keep-table} $$SCENARIO
+	@$(GO) run $(BUILD_FLAGS) ./cmd/ddbharness bench $${THRESHOLDS:+--threshold="$$THRESHOLDS"} $${RETRY_THRESHOLDS:+--retry-thresholds="$$RETRY_THRESHOLDS"} $${TARGET_RATE:+--target-rate="$$TARGET_RATE"} $${DURATION:+--duration="$$DURATION"} $${RATE:+--rate="$$RATE"} $${LIMITS:+--limits="$$LIMITS"} $${CONFLICTS:+--conflicts="$$CONFLICTS"} $${LIMITS_SCALE:+--limits-scale="$$LIMITS_SCALE"} $${PLACEMENT_SEED:+--placement-seed="$$PLACEMENT_SEED"} $${SHARD:+--shard="$$SHARD"} $${RUN:+--run="$$RUN"} $${START:+--start="$$START"} $${SHARD_WAIT:+--shard-wait="$$SHARD_WAIT"} $${KEEP_TABLE:+--keep-table} $$SCENARIO
+
+# BASELINE_DURATION is how long bench-baseline and bench-check measure each
+# default scenario: the figures are averages over the calls the seeded
+# schedule draws, so both must measure the same window.
+BASELINE_DURATION = 2s
+
+## bench-baseline: write bench/baseline.json, each default scenario's deterministic figures per pattern (units and cost per call, bytes grown per call), limits off
+bench-baseline: check-go
+	$(GO) run $(BUILD_FLAGS) ./cmd/ddbharness bench --limits off --duration $(BASELINE_DURATION) --out reports/baseline --write-baseline bench/baseline.json
+
+## bench-check: run the default scenarios briefly, limits off, and exit 99 naming each pattern and figure that regressed from bench/baseline.json (SCENARIO=design to check one, THRESHOLDS= too)
+bench-check: check-go
+	$(GO) run $(BUILD_FLAGS) ./cmd/ddbharness bench --limits off --duration $(BASELINE_DURATION) --out reports/check --check-baseline bench/baseline.json $${THRESHOLDS:+--threshold="$$THRESHOLDS"} $$SCENARIO
+
+## bench-compare: two report folders side by side, per pattern, with their change (BASE=dir NEW=dir [FAIL_ON='wcu>0%,p99>20%'] exits 99 on such a regression)
+bench-compare: check-go
+	@test -n "$$BASE" -a -n "$$NEW" || { echo "usage: make bench-compare BASE=<report folder> NEW=<report folder> [FAIL_ON='wcu>0%,p99>20%']" >&2; exit 2; }
+	$(GO) run $(BUILD_FLAGS) ./cmd/ddbharness report compare $${FAIL_ON:+--fail-on="$$FAIL_ON"} "$$BASE" "$$NEW"
 
 ## catalog: list every design's access patterns
 catalog: check-go

@@ -15,6 +15,7 @@ import (
 	"github.com/ddbharness/ddbharness/bench/engine"
 	"github.com/ddbharness/ddbharness/bench/meter"
 	"github.com/ddbharness/ddbharness/bench/served"
+	"github.com/ddbharness/ddbharness/bench/threshold"
 	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
@@ -53,6 +54,8 @@ type Outcome struct {
 	// Local ("real DynamoDB in eu-west-1"): its consumed capacity is then
 	// the service's own.
 	Service string
+	// Thresholds are the run's gates, evaluated on it (package gate).
+	Thresholds []threshold.Result
 }
 
 // ModelInputs are the run's figures the capacity model takes beside its

@@ -14,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 
+	"github.com/ddbharness/ddbharness/bench/threshold"
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 )
@@ -47,6 +48,11 @@ type Scenario struct {
 	// new table's where higher, on the partitions it had. The run's table
 	// itself is created on demand. Zero: created on demand.
 	SwitchedFrom Throughput
+	// Thresholds are the gates every run of the scenario must pass, in
+	// package threshold's expressions ("p99(AP-03) < 20ms", "wcu(AP-05)
+	// <= 4"), beside those bench --threshold adds: one breached makes
+	// bench exit 99.
+	Thresholds []string
 }
 
 // Throughput is read and write units per second.
@@ -76,6 +82,11 @@ func (sc Scenario) Validate() error {
 		}
 		if sc.Design.Schema.Billing == types.BillingModeProvisioned {
 			problems = append(problems, fmt.Errorf("SwitchedFrom %+v on design %s, which is provisioned: a table switched from provisioned is an on-demand one; drop it, or make the design on-demand", sc.SwitchedFrom, sc.Design.Name))
+		}
+	}
+	for _, t := range sc.Thresholds {
+		if _, err := threshold.Parse(t); err != nil {
+			problems = append(problems, err)
 		}
 	}
 	total := 0

@@ -40,8 +40,24 @@ func (r *run) cost() Cost {
 	}
 	per := r.perRequest(total)
 	c.RCUPerRequest, c.WCUPerRequest = per.rcu, per.wcu
-	c.OnDemand = per.rcu*PricePerMillionRRU + per.wcu*PricePerMillionWRU
-	const secondsPerHour = 3600
-	c.Provisioned = 1e6 * (per.rcu*PricePerRCUHour + per.wcu*PricePerWCUHour) / secondsPerHour / provisionedUtilisation
+	c.OnDemand, c.Provisioned = c.PerMillion(per.rcu, per.wcu)
 	return c
+}
+
+// PerMillion prices a million requests of rcu read and wcu write units
+// each, on demand and provisioned, at c's prices (cost says how).
+func (c Cost) PerMillion(rcu, wcu float64) (onDemand, provisioned float64) {
+	const secondsPerHour = 3600
+	onDemand = rcu*c.ReadRequestUnit + wcu*c.WriteRequestUnit
+	provisioned = 1e6 * (rcu*c.RCUHour + wcu*c.WCUHour) / secondsPerHour / c.Utilization
+	return onDemand, provisioned
+}
+
+// ForBilling is the price per million requests on the billing mode a
+// report's table has ("on-demand" or "provisioned").
+func (c Cost) ForBilling(billing string) float64 {
+	if billing == "provisioned" {
+		return c.Provisioned
+	}
+	return c.OnDemand
 }

@@ -273,6 +273,7 @@ func (l *Ledger) add(f LedgerFile) {
 		p.Filtered, p.Counted = p.Filtered+row.Filtered, p.Counted+row.Counted
 		p.Evaluated, p.Returned = p.Evaluated+row.Evaluated, p.Returned+row.Returned
 		p.LocalCharged += row.LocalCharged
+		p.Grown += row.Grown
 	}
 	for _, row := range f.Disagreements {
 		k := diffKey{row.PatternOp, row.Target}

@@ -459,9 +459,11 @@ func (l *Ledger) Observe(o Observation) []Charge {
 	if local != nil && o.Evaluated != EvaluatedLocal {
 		l.compare(o, charges, local)
 	}
+	p := l.patterns[o.patternOp()]
 	for _, w := range o.Writes {
 		if !w.Failed && !ddbitem.Equal(w.Before, w.After) {
 			l.follow(l.schema, w)
+			p.Grown += int64(ddbitem.Size(w.After) - ddbitem.Size(w.Before))
 		}
 	}
 	return charges

@@ -93,3 +93,34 @@ func BenchmarkObserve(b *testing.B) {
 		l.Observe(o)
 	}
 }
+
+// TestPatternGrowth: a pattern's Grown is the bytes its writes added to
+// the table, net: an item created counts whole, an item enlarged by what
+// it gained, a delete takes its bytes back, a failed write adds nothing;
+// and a merged ledger keeps it.
+func TestPatternGrowth(t *testing.T) {
+	l := NewLedger(schema)
+	at := time.Unix(1_800_000_000, 0)
+	l.Observe(Observation{At: at, Pattern: "AP-01", Op: "PutItem", Writes: []Write{{After: sized("A", "1", 500)}}})
+	l.Observe(Observation{At: at, Pattern: "AP-01", Op: "UpdateItem", Writes: []Write{{Before: sized("A", "1", 500), After: sized("A", "1", 800)}}})
+	l.Observe(Observation{At: at, Pattern: "AP-01", Op: "UpdateItem", Writes: []Write{{Before: sized("A", "1", 800), After: sized("A", "1", 800), Failed: true, Attempted: sized("A", "1", 2000)}}})
+	l.Observe(Observation{At: at, Pattern: "AP-02", Op: "DeleteItem", Writes: []Write{{Before: sized("B", "1", 300)}}})
+	grown := func(r Report) map[designs.PatternID]int64 {
+		g := map[designs.PatternID]int64{}
+		for _, p := range r.Patterns {
+			g[p.Pattern] += p.Grown
+		}
+		return g
+	}
+	m := Model{Schema: schema, Requests: 4, Duration: time.Second}
+	if g := grown(m.Analyze(l)); g["AP-01"] != 800 || g["AP-02"] != -300 {
+		t.Errorf("grown %v, want AP-01 800 and AP-02 -300", g)
+	}
+	merged, err := MergeLedgers(schema, l.Export())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := grown(m.Analyze(merged)); g["AP-01"] != 800 {
+		t.Errorf("merged ledger grown %v, want AP-01 800", g)
+	}
+}

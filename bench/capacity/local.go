@@ -40,6 +40,9 @@ type PatternUsage struct {
 	Evaluated    int64   `json:"evaluated_items,omitempty"`
 	Returned     int64   `json:"returned_items,omitempty"`
 	LocalCharged int64   `json:"local_charged_calls,omitempty"`
+	// Grown is the bytes its writes added to the table's items, net:
+	// items created and enlarged, less items shrunk and deleted.
+	Grown int64 `json:"bytes_grown"`
 }
 
 // Evaluating is how many of the pattern's calls filtered or counted: the

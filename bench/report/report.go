@@ -21,6 +21,9 @@ const (
 	ResultsFile = "results.bin"
 	PlotFile    = "plot.html"
 	HeatFile    = "heat.svg"
+	// ThresholdsFile is the thresholds as JUnit XML, for CI; written when
+	// the run had any.
+	ThresholdsFile = "thresholds.xml"
 	// LatestLink is a symbolic link to the newest run's folder; LatestFile
 	// holds its name, for file systems without links.
 	LatestLink = "latest"
@@ -78,6 +81,12 @@ func WriteTo(dir string, out bench.Outcome) error {
 			name  string
 			write func(io.Writer, bench.Outcome) error
 		}{ShardFile, WriteShard})
+	}
+	if len(out.Thresholds) > 0 {
+		all = append(all[:len(all):len(all)], struct {
+			name  string
+			write func(io.Writer, bench.Outcome) error
+		}{ThresholdsFile, WriteThresholds})
 	}
 	for _, w := range all {
 		path := filepath.Join(dir, w.name)

@@ -27,6 +27,7 @@ func WriteSummary(w io.Writer, out bench.Outcome) error {
 	}
 	st := StatusOf(out)
 	p.header(out, st)
+	p.thresholds(out.Thresholds)
 	if !st.Measured {
 		p.f("## Nothing measured\n\n")
 		p.f("The run stopped while %s, before its measured phase began: there are no latencies, errors or capacity findings to report.\n\n", st.Phase)

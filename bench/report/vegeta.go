@@ -18,6 +18,7 @@ import (
 	"github.com/ddbharness/ddbharness/bench/emulate"
 	"github.com/ddbharness/ddbharness/bench/engine"
 	"github.com/ddbharness/ddbharness/bench/meter"
+	"github.com/ddbharness/ddbharness/bench/threshold"
 	"github.com/ddbharness/ddbharness/designs"
 )
 
@@ -99,6 +100,8 @@ type metrics struct {
 	// ThrottlingSources says what Throttling's forecasts for real
 	// DynamoDB rest on, by the field they give.
 	ThrottlingSources map[string]*capacity.Source `json:"throttling_sources,omitempty"`
+	// Thresholds are the run's gates: each with its figure and verdict.
+	Thresholds []threshold.Result `json:"thresholds,omitempty"`
 	// NonFinite names the figures that were NaN or infinite, written as 0
 	// since JSON has no such numbers.
 	NonFinite []string `json:"non_finite,omitempty"`
@@ -148,7 +151,7 @@ func WriteMetrics(w io.Writer, out bench.Outcome) error {
 		Pool: out.Pool, Workers: out.Workers, Seed: out.Seed, State: st.State, StoppedWhile: st.Phase,
 		Duration: out.Duration, Warmup: out.Warmup, SeedTime: out.SeedTime, Elapsed: out.Elapsed, Interrupted: out.Interrupted,
 		Unsent: out.Unsent, CutOff: out.CutOff, Approx: out.Fidelity.Approximations, Fidelity: out.Fidelity, Patterns: []patternJSON{},
-		Limits: LimitsText(limitsOf(out)), Throttling: out.Throttling}
+		Limits: LimitsText(limitsOf(out)), Throttling: out.Throttling, Thresholds: out.Thresholds}
 	if t := out.Throttling; t != nil {
 		m.ThrottlingSources = throttlingSources(t.Billing)
 	}

@@ -17,7 +17,9 @@ import (
 
 	"github.com/ddbharness/ddbharness/bench"
 	"github.com/ddbharness/ddbharness/bench/engine"
+	"github.com/ddbharness/ddbharness/bench/gate"
 	"github.com/ddbharness/ddbharness/bench/report"
+	"github.com/ddbharness/ddbharness/bench/threshold"
 	"github.com/ddbharness/ddbharness/internal/ddblocal"
 	"github.com/ddbharness/ddbharness/scenarios"
 	"github.com/ddbharness/ddbharness/workload"
@@ -46,6 +48,7 @@ func runBench(ctx context.Context, fs *flag.FlagSet, args []string) error {
 	shardWait := fs.Duration("shard-wait", 0, "how long a shard other than 1 waits for shard 1 to create and seed the table before it exits 3 (0: until the run's measured window ends with --start, 10m without)")
 	keep := fs.Bool("keep-table", false, "leave the run's table in place for inspection (ddbharness tables -delete removes it)")
 	maxCost := fs.Float64("max-cost", defaultMaxCost(), "on real DynamoDB, refuse a run whose estimated cost is above this many US dollars (MAX_COST)")
+	gf := addGateFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -68,6 +71,14 @@ func runBench(ctx context.Context, fs *flag.FlagSet, args []string) error {
 		return listScenarios(os.Stdout)
 	}
 	runs, err := pickScenarios(fs.Args())
+	if err != nil {
+		return err
+	}
+	gates, err := gf.thresholds(runs)
+	if err != nil {
+		return err
+	}
+	baseline, err := gf.baselineMode(limits)
 	if err != nil {
 		return err
 	}
@@ -99,22 +110,64 @@ func runBench(ctx context.Context, fs *flag.FlagSet, args []string) error {
 			return err
 		}
 	}
-	for _, sc := range runs {
-		dir, out, err := benchOne(ctx, sc, *target, *root, limits, plan)
-		if dir != "" {
-			written = append(written, dir)
-			fmt.Printf("%s: %s\n  %s\n", sc.Name, dir, report.Headline(out))
+	var breached, regressed []string
+	for i, sc := range runs {
+		ts := gates[i]
+		one := func(eval func(bench.Outcome) []threshold.Result) (bench.Outcome, error) {
+			dir, out, err := benchOne(ctx, sc, *target, *root, limits, plan, eval)
+			if dir != "" {
+				written = append(written, dir)
+				fmt.Printf("%s: %s\n  %s\n", sc.Name, dir, report.Headline(out))
+			}
+			switch {
+			case out.Failure != nil:
+				fmt.Println("the test bed failed: the report says how and when; no further scenario runs")
+				return out, testBedFailed(errors.Join(fmt.Errorf("bench %s: %s (report: %s)", sc.Name, report.FailureReason(out.Failure), dir), err))
+			case err != nil:
+				return out, err
+			case out.Interrupted:
+				fmt.Println("interrupted: the report holds what ran; no further scenario runs")
+				return out, errInterrupted
+			}
+			return out, nil
 		}
-		switch {
-		case out.Failure != nil:
-			fmt.Println("the test bed failed: the report says how and when; no further scenario runs")
-			return testBedFailed(errors.Join(fmt.Errorf("bench %s: %s (report: %s)", sc.Name, report.FailureReason(out.Failure), dir), err))
-		case err != nil:
+		out, err := one(func(o bench.Outcome) []threshold.Result { return gate.Evaluate(o, ts) })
+		for retry := *gf.retry; err == nil && retry > 0 && latencyBreached(ts, out.Thresholds); retry-- {
+			printResults(out.Thresholds)
+			fmt.Printf("%s: a latency threshold was breached: running the scenario again (--retry-thresholds); the other figures keep this run's\n", sc.Name)
+			out, err = one(rerunEval(ts, out.Thresholds))
+		}
+		if err != nil {
 			return err
-		case out.Interrupted:
-			fmt.Println("interrupted: the report holds what ran; no further scenario runs")
-			return errInterrupted
 		}
+		bad, abort := printResults(out.Thresholds)
+		if bad {
+			breached = append(breached, sc.Name)
+		}
+		if baseline != nil && *gf.checkBaseline != "" {
+			worse, err := checkBaseline(*baseline, out)
+			if err != nil {
+				return err
+			}
+			if worse {
+				regressed = append(regressed, sc.Name)
+			}
+		} else if baseline != nil {
+			baseline.Add(out)
+		}
+		if abort && i < len(runs)-1 {
+			fmt.Println("a threshold marked abort was breached: no further scenario runs")
+			break
+		}
+	}
+	if baseline != nil && *gf.writeBaseline != "" {
+		if err := gate.WriteBaseline(*gf.writeBaseline, *baseline); err != nil {
+			return err
+		}
+		fmt.Printf("\nbaseline of %d scenario(s) written to %s\n", len(baseline.Scenarios), *gf.writeBaseline)
+	}
+	if len(breached)+len(regressed) > 0 {
+		return breachedErr(breached, regressed)
 	}
 	return nil
 }
@@ -207,7 +260,7 @@ func gcd(a, b int) int {
 // and the report is still written, marked failed. Off this machine it
 // first prints what the run will cost and refuses it above the plan's
 // limit, before anything is created.
-func benchOne(ctx context.Context, sc workload.Scenario, target float64, root string, lim bench.Emulation, plan scale) (string, bench.Outcome, error) {
+func benchOne(ctx context.Context, sc workload.Scenario, target float64, root string, lim bench.Emulation, plan scale, eval func(bench.Outcome) []threshold.Result) (string, bench.Outcome, error) {
 	srv, err := startDynamo(ctx, ddblocal.AWS())
 	if err != nil {
 		return "", bench.Outcome{}, err
@@ -252,6 +305,7 @@ func benchOne(ctx context.Context, sc workload.Scenario, target float64, root st
 	if srv.Remote() {
 		out.Service = serviceName(srv)
 	}
+	out.Thresholds = eval(out)
 	return dir, out, errors.Join(err, report.WriteTo(dir, out))
 }
 

@@ -14,6 +14,7 @@ const (
 	exitFailed      = 1   // the run completed and found failures: specs, coverage gaps, lint errors
 	exitBadInput    = 2   // unknown command, scenario or design; a flag or variable out of range
 	exitTestBed     = 3   // the test bed failed: DynamoDB Local died or could not start, an endpoint did not answer, calls failed for infrastructure reasons
+	exitBreached    = 99  // a threshold or the baseline was breached (as k6 exits); the reports are written
 	exitInterrupted = 130 // Ctrl-C or SIGTERM: what ran is reported, the rest did not run
 )
 
@@ -33,6 +34,10 @@ func badInputf(format string, args ...any) error { return failure.BadInputf(form
 
 // testBedFailed wraps err (nil stays nil) as a failure of the test bed.
 func testBedFailed(err error) error { return failure.TestBedFailed(err) }
+
+// errBreached is a run that measured what its thresholds or the baseline
+// refuse: the report says which, and the command exits 99.
+var errBreached = errors.New("breached")
 
 // errInterrupted is a run stopped by Ctrl-C or SIGTERM, already reported.
 var errInterrupted = errors.New("interrupted")
@@ -54,6 +59,8 @@ func exitCode(ctx context.Context, err error) (code int, message string) {
 		return exitOK, ""
 	case errors.As(err, &bed):
 		return exitTestBed, err.Error()
+	case errors.Is(err, errBreached):
+		return exitBreached, err.Error()
 	case errors.Is(err, errReported):
 		return exitFailed, ""
 	default:

@@ -26,6 +26,7 @@ func TestExitCode(t *testing.T) {
 		{"bad input", live, badInputf("--duration=-5s: want more than 0"), exitBadInput},
 		{"bad input, wrapped", live, fmt.Errorf("bench: %w", badInputf("x")), exitBadInput},
 		{"the test bed", live, testBedFailed(errors.New("DynamoDB Local exited")), exitTestBed},
+		{"a threshold breached", live, fmt.Errorf("bench: %w", errBreached), exitBreached},
 		{"interrupted, said by the command", live, errInterrupted, exitInterrupted},
 		{"interrupted, any error after the signal", stopped, errors.New("context canceled"), exitInterrupted},
 		{"interrupted with a clean return", stopped, nil, exitInterrupted},

@@ -11,6 +11,7 @@
 //	ddbharness lint [-scenario NAME] [DESIGN ...]  check designs against DynamoDB's limits
 //	ddbharness tables [-delete]        list or delete the harness's leftover tables
 //	ddbharness report merge DIR...     merge the shards of a run into one report
+//	ddbharness report compare BASE NEW two reports side by side, per pattern, with their change
 package main
 
 import (
@@ -40,7 +41,7 @@ var commands = []command{
 	{"export-model", "[-out FILE] DESIGN", "a design as a NoSQL Workbench model, its fixtures as sample items", exportModel},
 	{"lint", "[-json] [-pool N] [-scenario NAME] [DESIGN ...]", "check designs against DynamoDB's limits on seeded fixtures (no DynamoDB)", runLint},
 	{"tables", "[-delete] [-older-than D]", "list the ddbh-* tables left on AWS_ENDPOINT_URL_DYNAMODB (a killed run's), or delete them", runTables},
-	{"report", "merge " + mergeArgs, "merge the report folders of every shard of one run (bench --shard) into one report", withoutCtx(runReport)},
+	{"report", "merge|compare ...", "merge the report folders of every shard of one run (report merge " + mergeArgs + "), or set two reports side by side (report compare " + compareArgs + ")", withoutCtx(runReport)},
 }
 
 // command is one of ddbharness's commands: its name, the arguments usage

@@ -21,8 +21,12 @@ func runReport(cmd *flag.FlagSet, args []string) error {
 	if err := parseFlags(cmd, args); err != nil {
 		return err
 	}
-	if cmd.Arg(0) != "merge" {
-		return badInputf("report: want: ddbharness report merge %s (the report folders of every shard of one run)", mergeArgs)
+	switch cmd.Arg(0) {
+	case "compare":
+		return runCompare(cmd.Args()[1:])
+	case "merge":
+	default:
+		return badInputf("report: want %s", reportUsage)
 	}
 	fs := newFlags("report merge", mergeArgs, "")
 	root := fs.String("out", "reports", "folder the merged report goes in")

@@ -1,0 +1,147 @@
+package gate
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"math"
+	"os"
+	"slices"
+
+	"github.com/ddbharness/ddbharness/bench"
+	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/internal/userfile"
+)
+
+// BaselineFormat names the baseline file's layout.
+const BaselineFormat = "ddbharness-baseline/1"
+
+// A figure counts as changed when it moved by more than Tolerance of the
+// baseline's value plus a slack of its own. The figures are sums of item
+// sizes by AWS's rules, but not the same on every run of an unchanged
+// tree: the drivers stamp live items with the clock (fixtures.Live), and
+// concurrent writes of one item land in either order. Three runs of
+// every default scenario (limits off, 2 s) differed by up to 7% in a
+// pattern's units per call (0.15 units) and up to 220 bytes in growth per
+// call; the tolerance covers that with room, and still sees an item
+// widened by a kilobyte.
+const (
+	Tolerance  = 0.10
+	unitsSlack = 0.05 // capacity units per call
+	costSlack  = unitsSlack * capacity.PricePerMillionWRU
+	bytesSlack = 512 // bytes per call
+)
+
+// Baseline is each scenario's Figures per pattern, as make bench-baseline
+// wrote them with the limits off.
+type Baseline struct {
+	Format    string                                   `json:"format"`
+	Note      string                                   `json:"note"`
+	Scenarios map[string]map[designs.PatternID]Figures `json:"scenarios"`
+}
+
+// Add records out's figures as its scenario's.
+func (b *Baseline) Add(out bench.Outcome) {
+	if b.Scenarios == nil {
+		b.Scenarios = map[string]map[designs.PatternID]Figures{}
+	}
+	figs := PatternFigures(out)
+	for id, f := range figs {
+		f.Calls = 0 // the schedule's, not the design's: left out of the file
+		figs[id] = f
+	}
+	b.Scenarios[out.Scenario] = figs
+}
+
+// WriteBaseline writes b to path, whole or not at all.
+func WriteBaseline(path string, b Baseline) error {
+	b.Format = BaselineFormat
+	b.Note = "Figures per call of each default scenario's patterns, computed from item sizes by AWS's rules with the limits off: written by make bench-baseline, checked by make bench-check within the tolerance bench/gate/baseline.go states."
+	raw, err := json.MarshalIndent(b, "", "  ")
+	if err != nil {
+		return err
+	}
+	return userfile.Write(path, append(raw, '\n'), 0o644)
+}
+
+// ReadBaseline reads a baseline file.
+func ReadBaseline(path string) (Baseline, error) {
+	var b Baseline
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return b, fmt.Errorf("baseline: %w (make bench-baseline writes it)", err)
+	}
+	if err := json.Unmarshal(raw, &b); err != nil || b.Format != BaselineFormat {
+		return b, fmt.Errorf("baseline %s: not a %s file (%v): write it again with make bench-baseline", path, BaselineFormat, err)
+	}
+	return b, nil
+}
+
+// Change is one figure of one pattern that moved from the baseline.
+type Change struct {
+	Scenario  string
+	Pattern   designs.PatternID
+	Figure    string
+	Base, Now float64
+}
+
+// Worse reports whether the change costs more (every figure is one that
+// a design wants lower), or the mix changed under the baseline.
+func (c Change) Worse() bool { return c.Now > c.Base || c.Figure == "calls" }
+
+func (c Change) String() string {
+	switch {
+	case c.Figure == "calls" && c.Now == 0:
+		return fmt.Sprintf("%s %s: in the baseline, but made no call in this run", c.Scenario, c.Pattern)
+	case c.Figure == "calls":
+		return fmt.Sprintf("%s %s: made calls, but is not in the baseline", c.Scenario, c.Pattern)
+	}
+	return fmt.Sprintf("%s %s: %s %s → %s (%+.1f%%)", c.Scenario, c.Pattern, c.Figure, num(c.Base), num(c.Now), 100*(c.Now-c.Base)/max(math.Abs(c.Base), 1e-12))
+}
+
+func num(v float64) string { return fmt.Sprintf("%.6g", v) }
+
+// Compare lists every figure of out that moved from the baseline, and
+// the patterns the baseline or the run lacks (Figure "calls": made no
+// call in one of them).
+func (b Baseline) Compare(out bench.Outcome) ([]Change, error) {
+	base, ok := b.Scenarios[out.Scenario]
+	if !ok {
+		return nil, fmt.Errorf("baseline has no scenario %s: write it again with make bench-baseline", out.Scenario)
+	}
+	now := PatternFigures(out)
+	var cs []Change
+	for _, id := range slices.Sorted(maps.Keys(base)) {
+		f, ok := now[id]
+		if !ok {
+			cs = append(cs, Change{out.Scenario, id, "calls", 1, 0})
+			continue
+		}
+		was := base[id]
+		for _, fig := range []struct {
+			name      string
+			base, now float64
+			slack     float64
+		}{{"rcu per call", was.RCU, f.RCU, unitsSlack}, {"wcu per call", was.WCU, f.WCU, unitsSlack},
+			{"cost per million", was.Cost, f.Cost, costSlack}, {"bytes grown per call", was.Bytes, f.Bytes, bytesSlack}} {
+			if moved(fig.base, fig.now, fig.slack) {
+				cs = append(cs, Change{out.Scenario, id, fig.name, fig.base, fig.now})
+			}
+		}
+	}
+	for id := range now {
+		if _, ok := base[id]; !ok {
+			cs = append(cs, Change{out.Scenario, id, "calls", 0, 1})
+		}
+	}
+	slices.SortFunc(cs, func(a, b Change) int {
+		return cmp.Or(cmp.Compare(a.Pattern, b.Pattern), cmp.Compare(a.Figure, b.Figure))
+	})
+	return cs, nil
+}
+
+func moved(base, now, slack float64) bool {
+	return math.Abs(now-base) > Tolerance*math.Abs(base)+slack
+}

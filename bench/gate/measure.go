@@ -1,0 +1,158 @@
+package gate
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+
+	"github.com/ddbharness/ddbharness/bench"
+	"github.com/ddbharness/ddbharness/bench/report"
+	"github.com/ddbharness/ddbharness/bench/threshold"
+	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/workload"
+)
+
+// Check refuses, before anything runs, a threshold that names a pattern
+// sc's mix does not call: it could never be measured.
+func Check(ts []threshold.Threshold, sc workload.Scenario) error {
+	var mix []string
+	for _, st := range sc.Mix {
+		mix = append(mix, string(st.Pattern))
+	}
+	slices.Sort(mix)
+	for _, t := range ts {
+		if t.Pattern == "" || slices.Contains(mix, t.Pattern) {
+			continue
+		}
+		in := "is not a pattern of design " + sc.Design.Name
+		if _, ok := sc.Design.Pattern(designs.PatternID(t.Pattern)); ok {
+			in = "is not in its mix"
+		}
+		return fmt.Errorf("threshold %q: pattern %s %s, which scenario %s runs: name one of %s, or run a scenario that calls it (SCENARIO=)",
+			t, t.Pattern, in, sc.Name, strings.Join(mix, ", "))
+	}
+	return nil
+}
+
+// Evaluate measures each threshold on out and says whether it held.
+func Evaluate(out bench.Outcome, ts []threshold.Threshold) []threshold.Result {
+	rs := make([]threshold.Result, len(ts))
+	for i, t := range ts {
+		if v, why := Measure(out, t); why != "" {
+			rs[i] = t.Unmeasured(why)
+		} else {
+			rs[i] = t.Evaluate(v)
+		}
+	}
+	return rs
+}
+
+// Measure is the figure t names on out, in threshold's base unit, or why
+// out has none.
+func Measure(out bench.Outcome, t threshold.Threshold) (float64, string) {
+	st := report.StatusOf(out)
+	if !st.Measured {
+		return 0, "the run stopped before measuring"
+	}
+	id := designs.PatternID(t.Pattern)
+	switch t.Metric {
+	case "rcu", "wcu", "cost", "headroom":
+		if !st.FindingsValid() {
+			return 0, "the capacity model did not run"
+		}
+		return capacityFigure(out, t, id)
+	case "throttled", "conflicts":
+		return emulated(out, t.Metric, id)
+	}
+	m := &out.Total
+	if t.Pattern != "" {
+		i := slices.IndexFunc(out.Patterns, func(p engineMetrics) bool { return p.ID == id })
+		if i < 0 {
+			return 0, t.Pattern + " made no call"
+		}
+		m = &out.Patterns[i].Metrics
+	}
+	if m.Requests == 0 {
+		return 0, "no call was made"
+	}
+	if t.Metric == "errors" {
+		return 1 - m.Success, ""
+	}
+	return float64(latency(m.Latencies, t.Metric)), ""
+}
+
+// latency is the figure of vegeta's latency metrics a metric names.
+func latency(l vegeta.LatencyMetrics, metric string) time.Duration {
+	switch metric {
+	case "p50":
+		return l.P50
+	case "p90":
+		return l.P90
+	case "p95":
+		return l.P95
+	case "p99":
+		return l.P99
+	case "avg":
+		return l.Mean
+	}
+	return l.Max
+}
+
+func capacityFigure(out bench.Outcome, t threshold.Threshold, id designs.PatternID) (float64, string) {
+	c := out.Capacity
+	if t.Metric == "headroom" {
+		return headroom(c.Ceiling, c.Warm, c.TargetRate, c.MeasuredRate)
+	}
+	if t.Pattern == "" {
+		switch t.Metric {
+		case "rcu":
+			return c.Cost.RCUPerRequest, ""
+		case "wcu":
+			return c.Cost.WCUPerRequest, ""
+		}
+		return c.Cost.ForBilling(c.Billing), ""
+	}
+	f, ok := PatternFigures(out)[id]
+	if !ok {
+		return 0, t.Pattern + " made no call"
+	}
+	switch t.Metric {
+	case "rcu":
+		return f.RCU, ""
+	case "wcu":
+		return f.WCU, ""
+	}
+	return f.Cost, ""
+}
+
+// emulated is the share of calls the emulated limits ended throttled, or
+// that a transaction conflict cancelled; with the limits off nothing is
+// emulated, and the share is 0.
+func emulated(out bench.Outcome, metric string, id designs.PatternID) (float64, string) {
+	th := out.Throttling
+	if th == nil {
+		return 0, ""
+	}
+	calls, n := th.Calls, th.Throttled
+	if metric == "conflicts" {
+		n = th.ConflictCancelled
+	}
+	if id != "" {
+		i := slices.IndexFunc(th.Patterns, func(p patternThrottles) bool { return p.Pattern == id })
+		if i < 0 {
+			return 0, string(id) + " made no call"
+		}
+		p := th.Patterns[i]
+		calls, n = p.Calls, p.Throttled
+		if metric == "conflicts" {
+			n = p.ConflictCancelled
+		}
+	}
+	if calls == 0 {
+		return 0, "no call was made"
+	}
+	return float64(n) / float64(calls), ""
+}
