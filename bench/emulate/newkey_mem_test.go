@@ -1,3 +1,9 @@
+// Heap and long-simulation tests run one goroutine: the race detector has
+// nothing to find in them and makes them ten times slower (34 s of make
+// verify's race build), so they build without it; make faults runs them.
+
+//go:build !race
+
 package emulate
 
 import (
