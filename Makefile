@@ -89,9 +89,9 @@ catalog: check-go
 walkthrough: check-go
 	$(GO) tool ginkgo -p --label-filter='scaffold || unit' ./internal/scaffold
 
-## faults: break things on purpose (DynamoDB Local killed mid-run, bad input, concurrent runs, broken caches) and check each run says so; also the emulator's heap and 30-minute tests, which build without the race detector
+## faults: break things on purpose (DynamoDB Local killed mid-run, bad input, concurrent runs, broken caches) and check each run says so; also the emulator's and the meter's heap tests and the 30-minute doubling, which build without the race detector
 faults: check-go
-	$(GO) test -count=1 -run '^(TestNewKeysKeepTheHeap|TestOnDemandDoubling)$$' ./bench/emulate
+	$(GO) test -count=1 -run '^(TestNewKeysKeepTheHeap|TestOnDemandDoubling|TestShadow.*)$$' ./bench/emulate ./bench/meter
 	$(GO) tool ginkgo -p --label-filter=faults ./internal/faults
 
 ## deploy-check: the deploy specs: the Kubernetes Job's manifest and command, and the Dockerfile building make build's binary, byte for byte (verify leaves them out: they build ddbharness twice)
