@@ -17,7 +17,7 @@ import (
 )
 
 // groups are the two ginkgo runs suites goes in at once: the design suites
-// (and the scenarios' drivers) and the harness's own. Each runs its suites one after the other, and a
+// and the harness's own (the scenarios' drivers with it). Each runs its suites one after the other, and a
 // suite waits on DynamoDB Local more than it computes, so two at a time
 // keep a 2-core machine busy where one would leave it half idle.
 var groups = []string{"designs", "harness"}
@@ -28,8 +28,8 @@ func suites(ctx context.Context, reap *reaper, ginkgoBin, endpoint, dir string, 
 	byGroup := map[string][]testPackage{}
 	for _, p := range all {
 		g := "harness"
-		if strings.Contains(p.ImportPath, "/designs/") || strings.HasSuffix(p.ImportPath, "/scenarios") {
-			g = "designs" // the scenarios' drivers, one per design, with them: the two groups take about as long
+		if strings.Contains(p.ImportPath, "/designs/") {
+			g = "designs" // the scenarios' drivers run with the harness: the two groups then take about as long
 		}
 		byGroup[g] = append(byGroup[g], p)
 	}
