@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/ddbharness/ddbharness/bench/engine"
+	"github.com/ddbharness/ddbharness/designs"
 )
 
 // TestHeldByBackoffOnlyWhenItsWaitsAccountForIt: workers that fell behind
@@ -45,5 +46,21 @@ func TestHeldByBackoffOnlyWhenItsWaitsAccountForIt(t *testing.T) {
 		if sat.Backoff != c.backoff || sat.Retries != c.retries || sat.BackoffShare < c.share-1e-9 || sat.BackoffShare > c.share+1e-9 {
 			t.Errorf("%s: Backoff %t, Retries %d, BackoffShare %.3f; want %t, %d, %.3f", c.name, sat.Backoff, sat.Retries, sat.BackoffShare, c.backoff, c.retries, c.share)
 		}
+	}
+}
+
+// A run that fell behind its pace gives the model no hold times: its p50
+// counts the wait for a worker, and an item's conflict limit taken from it
+// would be far too low (LIMITS=off lease-rush put one at 1 request/s, each
+// transaction "holding" its item 1.26 s).
+func TestHoldTimesNotFromARunThatFellBehind(t *testing.T) {
+	out := engine.Outcome{Patterns: []engine.PatternMetrics{{Pattern: designs.Pattern{ID: "AP-10"}}}}
+	out.Patterns[0].Metrics.Requests, out.Patterns[0].Metrics.Latencies.P50 = 40, 30*time.Millisecond
+	if hold, calls := holdTimes(out); hold["AP-10"] != 30*time.Millisecond || calls["AP-10"] != 40 {
+		t.Errorf("holdTimes = %v, %v; want AP-10 holding 30ms over 40 calls", hold, calls)
+	}
+	out.Saturated = &engine.Saturation{At: time.Second}
+	if hold, calls := holdTimes(out); len(hold) != 0 || calls["AP-10"] != 40 {
+		t.Errorf("holdTimes of a run that fell behind = %v, %v; want no hold time, the 40 calls still counted", hold, calls)
 	}
 }

@@ -216,13 +216,19 @@ func RunLimited(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, l
 
 // holdTimes is the p50 latency of each pattern's calls, how long the
 // capacity model takes a transaction of the pattern to hold its items,
-// and the calls made of each.
+// and the calls made of each. A run whose workers fell behind the pace
+// gives no hold times: its latencies count the wait for a worker (and
+// any backoff), not a transaction's time in flight, and would put an
+// item's conflict limit far too low.
 func holdTimes(out engine.Outcome) (map[designs.PatternID]time.Duration, map[designs.PatternID]int64) {
 	hold, calls := map[designs.PatternID]time.Duration{}, map[designs.PatternID]int64{}
 	for _, p := range out.Patterns {
 		if p.Metrics.Requests > 0 {
 			hold[p.ID], calls[p.ID] = p.Metrics.Latencies.P50, int64(p.Metrics.Requests)
 		}
+	}
+	if out.Saturated != nil {
+		clear(hold)
 	}
 	return hold, calls
 }
