@@ -25,10 +25,12 @@ const BaselineFormat = "ddbharness-baseline/1"
 // concurrent writes of one item land in either order. Three runs of
 // every default scenario (limits off, 2 s) differed by up to 7% in a
 // pattern's units per call (0.15 units) and up to 220 bytes in growth per
-// call; the tolerance covers that with room, and still sees an item
-// widened by a kilobyte.
+// call, and one run beside two busy loops by 12% (services' AP-07, a
+// Query whose partition the run's own writes grow: how many writes come
+// before each read follows the machine); the tolerance covers that with
+// room, and still sees an item widened by a kilobyte (+50% of a write).
 const (
-	Tolerance  = 0.10
+	Tolerance  = 0.20
 	unitsSlack = 0.05 // capacity units per call
 	costSlack  = unitsSlack * capacity.PricePerMillionWRU
 	bytesSlack = 512 // bytes per call
