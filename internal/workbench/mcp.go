@@ -1,6 +1,7 @@
 package workbench
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 )
@@ -112,17 +113,10 @@ func fromMCP(data []byte) (m Model, ok bool, err error) {
 			if ap.Reason != "" {
 				why = ap.Reason
 			}
-			where := cmpOr(ap.Index, "the table")
+			where := cmp.Or(ap.Index, "the table")
 			out.Notes = append(out.Notes, fmt.Sprintf("access pattern %s (%s, %s on %s) not generated: %s", ap.Pattern, ap.Description, ap.Operation, where, why))
 		}
 		m.DataModel = append(m.DataModel, out)
 	}
 	return m, true, nil
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
