@@ -83,13 +83,7 @@ func (d *Design) entity(f Facet) *Entity {
 // flagNames names the field that says an item is in a sparse index
 // ("InByOwner"), one per index, apart from the entity's other names.
 func flagNames(e *Entity) {
-	taken := methodNames()
-	for _, f := range e.Fields {
-		taken[f.Go] = true
-	}
-	for _, v := range e.Vars {
-		taken[v.Go] = true
-	}
+	taken := e.takenNames()
 	named := map[string]string{}
 	for _, k := range e.Keys {
 		if k.Flag == "" {
@@ -285,14 +279,7 @@ func (d *Design) bind(e *Entity, k *KeyUse, tag string, col []string, named stri
 			return v
 		}
 	}
-	taken := methodNames()
-	for _, f := range e.Fields {
-		taken[f.Go] = true
-	}
-	for _, v := range e.Vars {
-		taken[v.Go] = true
-	}
-	v := &Var{Go: partName(k, tag, named, col, taken), Tag: tag, values: col}
+	v := &Var{Go: partName(k, tag, named, col, e.takenNames()), Tag: tag, values: col}
 	e.Vars = append(e.Vars, v)
 	return v
 }
@@ -394,3 +381,16 @@ func uniqueNames(es []*Entity) {
 // methodNames are the generated entity's methods, which no field or key
 // part may be named.
 func methodNames() map[string]bool { return map[string]bool{"Item": true} }
+
+// takenNames are the Go names a new field of e may not take: its methods,
+// its fields and its key parts.
+func (e *Entity) takenNames() map[string]bool {
+	taken := methodNames()
+	for _, f := range e.Fields {
+		taken[f.Go] = true
+	}
+	for _, v := range e.Vars {
+		taken[v.Go] = true
+	}
+	return taken
+}
