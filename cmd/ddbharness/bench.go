@@ -365,13 +365,18 @@ func pickScenarios(names []string) ([]workload.Scenario, error) {
 			out = append(out, sc)
 			continue
 		}
-		var known []string
-		for _, sc := range scenarios.All {
-			known = append(known, sc.Name)
-		}
-		return nil, badInputf("bench: no scenario or design %q: pick one of %s, a design name, or all (see ddbharness bench -list)", n, strings.Join(known, ", "))
+		return nil, badInputf("bench: no scenario or design %q: pick one of %s, a design name, or all (see ddbharness bench -list)", n, scenarioNames())
 	}
 	return out, nil
+}
+
+// scenarioNames lists every scenario's name, for a refusal to name them.
+func scenarioNames() string {
+	var known []string
+	for _, sc := range scenarios.All {
+		known = append(known, sc.Name)
+	}
+	return strings.Join(known, ", ")
 }
 
 func listScenarios(w io.Writer) error {

@@ -71,11 +71,7 @@ func lintTo(ctx context.Context, w io.Writer, fs *flag.FlagSet, args []string) e
 func lintScenario(name string, designs []string) (workload.Scenario, error) {
 	sc, ok := scenarios.Find(name)
 	if !ok {
-		var known []string
-		for _, s := range scenarios.All {
-			known = append(known, s.Name)
-		}
-		return sc, badInputf("lint: --scenario=%q: no such scenario: pick one of %s (see ddbharness bench -list)", name, strings.Join(known, ", "))
+		return sc, badInputf("lint: --scenario=%q: no such scenario: pick one of %s (see ddbharness bench -list)", name, scenarioNames())
 	}
 	for _, d := range designs {
 		if d != sc.Design.Name {
