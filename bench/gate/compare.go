@@ -137,8 +137,8 @@ func Compare(base, next Run) []Row {
 		}
 	}
 	cb, cn := base.Out.Capacity, next.Out.Capacity
-	hb, _ := headroom(cb.Ceiling, cb.Warm, cb.TargetRate, cb.MeasuredRate)
-	hn, _ := headroom(cn.Ceiling, cn.Warm, cn.TargetRate, cn.MeasuredRate)
+	hb, _ := headroom(cb)
+	hn, _ := headroom(cn)
 	add("mix", "headroom", hb, hn, false)
 	add("mix", "cost", cb.Cost.ForBilling(cb.Billing), cn.Cost.ForBilling(cn.Billing), true)
 	add("mix", "throughput", base.Out.Total.Throughput, next.Out.Total.Throughput, false)

@@ -17,17 +17,17 @@ type (
 // throttle (a partition, a table or index, or a new table's warm
 // throughput, whichever comes first) over the target rate, or over the
 // measured rate without one.
-func headroom(c *capacity.Ceiling, w *capacity.WarmCeiling, target, measured float64) (float64, string) {
+func headroom(c capacity.Report) (float64, string) {
 	first := math.Inf(1)
-	if c != nil && c.Rate > 0 {
-		first = c.Rate
+	if c.Ceiling != nil && c.Ceiling.Rate > 0 {
+		first = c.Ceiling.Rate
 	}
-	if w != nil && w.Rate > 0 {
-		first = min(first, w.Rate)
+	if c.Warm != nil && c.Warm.Rate > 0 {
+		first = min(first, c.Warm.Rate)
 	}
-	base := target
+	base := c.TargetRate
 	if base <= 0 {
-		base = measured
+		base = c.MeasuredRate
 	}
 	switch {
 	case math.IsInf(first, 1):

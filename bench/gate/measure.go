@@ -104,7 +104,7 @@ func latency(l vegeta.LatencyMetrics, metric string) time.Duration {
 func capacityFigure(out bench.Outcome, t threshold.Threshold, id designs.PatternID) (float64, string) {
 	c := out.Capacity
 	if t.Metric == "headroom" {
-		return headroom(c.Ceiling, c.Warm, c.TargetRate, c.MeasuredRate)
+		return headroom(c)
 	}
 	if t.Pattern == "" {
 		switch t.Metric {
