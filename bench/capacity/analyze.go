@@ -110,24 +110,40 @@ func (r *run) series(s slot) (pts []Point, peakRCU, peakWCU float64) {
 	return pts, peakRCU, peakWCU
 }
 
-// ceiling is the first limit the mix reaches as its rate grows: the
-// lowest throttle rate over every partition, its keys as the run placed
-// them, and every table or GSI.
-func (r *run) ceiling() *Ceiling {
-	var best *Ceiling
-	consider := func(c Ceiling) {
-		if c.Rate <= 0 || math.IsInf(c.Rate, 1) {
-			return
-		}
-		if best == nil || c.Rate < best.Rate || (c.Rate == best.Rate && c.Target+c.Key < best.Target+best.Key) {
-			best = &c
-		}
-	}
-	r.partitionCeilings(consider)
+// firstCeilings is the partition, its keys as the run placed them, and
+// the table or GSI that reach their limit at the lowest rate (nil for
+// none): the first limit of each of those kinds, which ceiling and
+// limits both start from.
+func (r *run) firstCeilings() (part, budget *Ceiling) {
+	r.partitionCeilings(func(c Ceiling) { part = lower(part, c) })
 	for _, space := range r.spaces() {
 		rate, write := r.tableThrottleRate(space)
-		consider(Ceiling{Target: space, Limit: r.tableLimitText(write), Rate: rate,
+		budget = lower(budget, Ceiling{Target: space, Limit: r.tableLimitText(write), Rate: rate,
 			BackPressure: write && space != designs.MainTable})
+	}
+	return part, budget
+}
+
+// lower is a copy of c when the mix reaches it before best (on a tie, the
+// first by target and key), else best; a rate never reached is passed over.
+func lower(best *Ceiling, c Ceiling) *Ceiling {
+	if c.Rate <= 0 || math.IsInf(c.Rate, 1) {
+		return best
+	}
+	if best == nil || c.Rate < best.Rate || (c.Rate == best.Rate && c.Target+c.Key < best.Target+best.Key) {
+		return &c
+	}
+	return best
+}
+
+// ceiling is the first limit the mix reaches as its rate grows: the lower
+// of the first partition and the first table or GSI (firstCeilings).
+func (r *run) ceiling(part, budget *Ceiling) *Ceiling {
+	var best *Ceiling
+	for _, c := range []*Ceiling{part, budget} {
+		if c != nil {
+			best = lower(best, *c)
+		}
 	}
 	if best != nil && r.rate > 0 {
 		best.Factor = best.Rate / r.rate

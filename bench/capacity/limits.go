@@ -60,10 +60,11 @@ var limitChange = map[string]string{
 }
 
 // limits lists the lowest limit of each kind the mix reaches, lowest
-// first.
-func (r *run) limits() []Limit {
+// first: part and budget are the first partition and table or GSI
+// (firstCeilings).
+func (r *run) limits(part, budget *Ceiling) []Limit {
 	var out []Limit
-	for _, l := range []*Limit{r.conflictLimit(), r.itemLimit(), r.partitionLimitFirst(), r.budgetLimit()} {
+	for _, l := range []*Limit{r.conflictLimit(), r.itemLimit(), ceilingLimit(LimitPartition, part, r.placedSource()), ceilingLimit(LimitBudget, budget, r.budgetSource())} {
 		if l != nil && l.Rate > 0 && !math.IsInf(l.Rate, 1) {
 			l.Change = limitChange[l.Kind]
 			if r.rate > 0 {
@@ -186,31 +187,11 @@ func (r *run) demanded(p designs.PatternID, n int32) float64 {
 	return float64(n) * float64(made) / float64(seen)
 }
 
-// partitionLimitFirst is the partition, with the keys the run placed on
-// it, that reaches its limit at the lowest rate.
-func (r *run) partitionLimitFirst() *Limit {
-	var best *Ceiling
-	r.partitionCeilings(func(c Ceiling) {
-		if best == nil || c.Rate < best.Rate || c.Rate == best.Rate && c.Target+c.Key < best.Target+best.Key {
-			best = &c
-		}
-	})
-	if best == nil {
+// ceilingLimit is the limit of kind that c, a partition's or a table's or
+// GSI's first ceiling, names, resting on src.
+func ceilingLimit(kind string, c *Ceiling, src *Source) *Limit {
+	if c == nil {
 		return nil
 	}
-	return &Limit{Kind: LimitPartition, Target: best.Target, Key: best.Key, Pattern: best.Pattern, Limit: best.Limit, Rate: best.Rate,
-		Source: r.placedSource()}
-}
-
-// budgetLimit is the table or GSI whose own throughput the mix reaches at
-// the lowest rate.
-func (r *run) budgetLimit() *Limit {
-	var best *Limit
-	for _, space := range r.spaces() {
-		rate, write := r.tableThrottleRate(space)
-		if best == nil || rate < best.Rate {
-			best = &Limit{Kind: LimitBudget, Target: space, Limit: r.tableLimitText(write), Rate: rate, Source: r.budgetSource()}
-		}
-	}
-	return best
+	return &Limit{Kind: kind, Target: c.Target, Key: c.Key, Pattern: c.Pattern, Limit: c.Limit, Rate: c.Rate, Source: src}
 }

@@ -96,8 +96,9 @@ func (m Model) Analyze(l *Ledger) Report {
 	}
 	r.Targets = run.targets()
 	r.Hot = run.hot()
-	r.Ceiling = run.ceiling()
-	if r.LimitsInOrder = run.limits(); len(r.LimitsInOrder) > 0 {
+	part, budget := run.firstCeilings()
+	r.Ceiling = run.ceiling(part, budget)
+	if r.LimitsInOrder = run.limits(part, budget); len(r.LimitsInOrder) > 0 {
 		r.FirstLimit = &r.LimitsInOrder[0]
 	}
 	r.Warm = run.warm(r.Ceiling)
