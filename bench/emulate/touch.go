@@ -28,7 +28,7 @@ type call struct {
 	attempts    int
 	last        *refusal      // the refusal of the latest attempt, nil if let through
 	conflicted  bool          // the latest attempt was refused for a transaction conflict
-	resent      bool          // refused for a conflict, the design sends it again (designs.ResentOnConflict)
+	resent      bool          // ended refused for a conflict, and the design sends it again (designs.ResentOnConflict)
 	refusedAt   int64         // when the latest attempt was refused, Unix nanoseconds; 0: it was not
 	met         []bool        // a TransactGetItems's items a write met while it was in flight
 	held        []reservation // units held while the call is in flight
@@ -120,9 +120,6 @@ func (e *Emulator) newCall(ctx context.Context, params any) *call {
 	}
 	if len(c.touches) == 0 {
 		return nil
-	}
-	if len(c.items) > 0 {
-		c.resent = designs.ResentOnConflict(ctx)
 	}
 	return c
 }

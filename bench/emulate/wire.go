@@ -65,6 +65,9 @@ func (e *Emulator) initialize(ctx context.Context, in middleware.InitializeInput
 			putBack(out.Result)
 		}
 	}
+	if c.conflicted { // looked up only for the few calls that end so
+		c.resent = designs.ResentOnConflict(ctx)
+	}
 	e.end(c)
 	return out, md, err
 }
