@@ -11,6 +11,7 @@ import (
 
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/fixtures"
+	"github.com/ddbharness/ddbharness/scenarios"
 	"github.com/ddbharness/ddbharness/workload"
 )
 
@@ -108,5 +109,5 @@ func (d *driver) Call(ctx context.Context, p designs.PatternID, key int, r *rand
 	case ReleaseHolds:
 		return d.t.releaseHolds(ctx, e.id, "fan0")
 	}
-	return fmt.Errorf("ticketing %s: pattern not driven", p)
+	return fmt.Errorf("ticketing %s: %w", p, scenarios.ErrUnknownPattern)
 }
