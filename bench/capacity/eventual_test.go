@@ -22,9 +22,14 @@ func TestEventualReadsOfAHotKeyMayBeAThirdLow(t *testing.T) {
 		if c == nil || c.Key != "HOT" {
 			t.Fatalf("consistent %v: Analyze().Ceiling = %+v, want HOT's partition", consistent, c)
 		}
-		said := strings.Contains(strings.Join(r.Findings, "\n"), "may be a third low")
+		findings := strings.Join(r.Findings, "\n")
+		said := strings.Contains(findings, "may be a third low")
 		if c.EventualReads == consistent || said == consistent {
 			t.Errorf("consistent %v: Ceiling.EventualReads %v, findings say a third low: %v; want both %v", consistent, c.EventualReads, said, !consistent)
+		}
+		// On the table, the reads' consistency is its pattern's: inferred.
+		if cites := strings.Contains(findings, "eventually consistent [inferred: eventual-by-pattern]"); cites != !consistent {
+			t.Errorf("consistent %v: findings cite eventual-by-pattern: %v, want %v:\n%s", consistent, cites, !consistent, findings)
 		}
 	}
 }

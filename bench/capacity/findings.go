@@ -128,7 +128,7 @@ func ceilingFinding(r Report, c *Ceiling) *claim {
 		sharingText(cl, sh)
 	}
 	if c.EventualReads {
-		eventualText(cl)
+		eventualText(cl, c.Target)
 	}
 	return cl
 }
