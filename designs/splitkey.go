@@ -13,10 +13,13 @@ var timeInKey = regexp.MustCompile(`[0-9]{2}:[0-9]{2}(:[0-9]{2}(\.[0-9]+)?)?(Z|[
 // strings.SplitN does, but keeps times whole: with ":" as the separator,
 // "EVENT:2024-05-01T10:00:00Z:7" is three parts, not five.
 func SplitKey(text, sep string, n int) []string {
-	if sep != ":" || n == 0 || !timeInKey.MatchString(text) {
+	var times [][]int
+	if sep == ":" && n != 0 {
+		times = timeInKey.FindAllStringIndex(text, -1)
+	}
+	if len(times) == 0 {
 		return strings.SplitN(text, sep, n)
 	}
-	times := timeInKey.FindAllStringIndex(text, -1)
 	inTime := func(i int) bool {
 		for _, t := range times {
 			if i > t[0] && i < t[1] {
