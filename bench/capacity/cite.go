@@ -62,8 +62,12 @@ func (r *run) cite(rep *Report) {
 
 // partitionsRule is the rule that gives the partition count of the
 // run's table and GSIs.
-func (r *run) partitionsRule() string {
-	if r.provisioned() {
+func (r *run) partitionsRule() string { return PartitionsRule(r.provisioned()) }
+
+// PartitionsRule is the id of the rule that gives the partition count of
+// a provisioned or an on-demand table and its GSIs.
+func PartitionsRule(provisioned bool) string {
+	if provisioned {
 		return "partitions-provisioned"
 	}
 	return "partitions-on-demand"

@@ -28,11 +28,7 @@ func throttleSource(hs []capacity.HotKey) *capacity.Source {
 // partition rests on, for real DynamoDB: the partition the emulator placed
 // its keys on, at its limit, with the share over it refused.
 func partitionForecast(billing string) *capacity.Source {
-	partitions := "partitions-on-demand"
-	if billing == "provisioned" {
-		partitions = "partitions-provisioned"
-	}
-	return capacity.Cite("partition-reads", "partition-writes", partitions, "placement", "throttled-share")
+	return capacity.Cite("partition-reads", "partition-writes", capacity.PartitionsRule(billing == "provisioned"), "placement", "throttled-share")
 }
 
 // throttlingSources names what the emulated figures that forecast real
