@@ -25,6 +25,7 @@ type refusal struct {
 	side  int
 	// reason and exception are what DynamoDB answers.
 	reason, exception string
+	budget            string // a budget's refusal: its kind (BudgetProvisioned, BudgetWarm, BudgetQuota)
 }
 
 // Exceptions DynamoDB throttles with: a provisioned table's or GSI's
@@ -137,13 +138,13 @@ func (e *Emulator) budgetRefusal(s *space, tc touch, now int64) *refusal {
 	r := &refusal{space: s, part: -1, key: tc.key, side: tc.side}
 	switch {
 	case !s.OnDemand():
-		r.reason, r.exception = reason(s, tc.side, "ProvisionedThroughputExceeded"), ExceptionProvisioned
+		r.reason, r.exception, r.budget = reason(s, tc.side, "ProvisionedThroughputExceeded"), ExceptionProvisioned, BudgetProvisioned
 	case s.OverMax(tc.side, now):
-		r.reason, r.exception = reason(s, tc.side, "MaxOnDemandThroughputExceeded"), ExceptionThrottling
+		r.reason, r.exception, r.budget = reason(s, tc.side, "MaxOnDemandThroughputExceeded"), ExceptionThrottling, BudgetWarm
 	case s.AtQuota(tc.side):
-		r.reason, r.exception = reason(s, tc.side, "AccountLimitExceeded"), ExceptionRequestLimit
+		r.reason, r.exception, r.budget = reason(s, tc.side, "AccountLimitExceeded"), ExceptionRequestLimit, BudgetQuota
 	default:
-		r.reason, r.exception = reason(s, tc.side, "KeyRangeThroughputExceeded"), ExceptionThrottling
+		r.reason, r.exception, r.budget = reason(s, tc.side, "KeyRangeThroughputExceeded"), ExceptionThrottling, BudgetWarm
 	}
 	return r
 }

@@ -161,16 +161,9 @@ const (
 )
 
 // budgetRefused counts an attempt r's budget refused, under the budget's
-// kind as the engine stands when it refused (as budgetRefusal names it).
+// kind budgetRefusal named.
 func (m *measure) budgetRefused(r *refusal, now int64) {
-	kind := BudgetProvisioned
-	switch {
-	case r.space.AtQuota(r.side):
-		kind = BudgetQuota
-	case r.space.OnDemand():
-		kind = BudgetWarm
-	}
-	id := budgetID{r.space.name, kind}
+	id := budgetID{r.space.name, r.budget}
 	b := m.budgets[id]
 	if b == nil {
 		b = &budgetStats{seconds: map[int64][2]int64{}}
