@@ -25,7 +25,7 @@ type refusal struct {
 	side  int
 	// reason and exception are what DynamoDB answers.
 	reason, exception string
-	budget            string // a budget's refusal: its kind (BudgetProvisioned, BudgetWarm, BudgetQuota)
+	budget            string // a budget's refusal: its kind (BudgetProvisioned, BudgetWarm, BudgetMax, BudgetQuota)
 }
 
 // Exceptions DynamoDB throttles with: a provisioned table's or GSI's
@@ -142,7 +142,7 @@ func (e *Emulator) budgetRefusal(s *space, tc touch, now int64) *refusal {
 	case !s.OnDemand():
 		r.reason, r.exception, r.budget = reason(s, tc.side, "ProvisionedThroughputExceeded"), ExceptionProvisioned, BudgetProvisioned
 	case s.OverMax(tc.side, now):
-		r.reason, r.exception, r.budget = reason(s, tc.side, "MaxOnDemandThroughputExceeded"), ExceptionThrottling, BudgetWarm
+		r.reason, r.exception, r.budget = reason(s, tc.side, "MaxOnDemandThroughputExceeded"), ExceptionThrottling, BudgetMax
 	case s.AtQuota(tc.side):
 		r.reason, r.exception, r.budget = reason(s, tc.side, "AccountLimitExceeded"), ExceptionRequestLimit, BudgetQuota
 	default:

@@ -152,11 +152,14 @@ func (m *measure) refused(r *refusal, pattern designs.PatternID, now int64) {
 // Budgets a table or GSI refuses by, before any partition is asked
 // (BudgetThrottles.Budget): a provisioned one's throughput, an
 // on-demand one's warm throughput (which DynamoDB raises as usage grows),
-// or the account's table quota once that allowance has reached it.
-// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/warm-throughput.html
+// the maximum throughput it was given, or the account's table quota once
+// that allowance has reached it.
+// Sources: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/warm-throughput.html
+// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/on-demand-capacity-mode-max-throughput.html
 const (
 	BudgetProvisioned = "provisioned"
 	BudgetWarm        = "warm throughput"
+	BudgetMax         = "maximum throughput"
 	BudgetQuota       = "table quota"
 )
 
@@ -330,7 +333,7 @@ type PartitionThrottles struct {
 
 // BudgetThrottles is one side of a table's or GSI's own budget that
 // refused attempts before any partition was asked: which budget (one of
-// BudgetProvisioned, BudgetWarm, BudgetQuota), when it first refused, in
+// BudgetProvisioned, BudgetWarm, BudgetMax, BudgetQuota), when it first refused, in
 // how many seconds, and how many attempts. Its demand is its whole
 // table's or GSI's, which the capacity model's table ceiling gives. The
 // rows of Throttling's Partitions and Budgets together count every

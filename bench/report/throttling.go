@@ -138,7 +138,7 @@ func (p *printer) refusers(t *emulate.Throttling) {
 	}
 	p.f("%s that refused, by first refusal (seconds from the emulator's first call). *Held* is the units a second it served in the seconds it refused, against its limit. *Rate* is the mix's requests per second at which the model puts this partition at its limit (its demand per request, with the calls throttled or given up for a transaction conflict put back), then the rate its held units stand for. *Share* is the model's share refused at the run's %s requests/s, then the share of the calls that reached the partition in the seconds it refused and ended throttled. For real DynamoDB, both forecasts rest on where the emulator placed the keys%s.", what, decimal1(t.Rate), mark(partitionForecast(t.Billing)))
 	if len(t.Budgets) > 0 {
-		p.f(" A *budget* refused before any partition was asked: the table's or index's provisioned throughput, an on-demand one's warm throughput (as it has grown), or the account's table quota; the capacity section gives the rate at which the mix reaches each.")
+		p.f(" A *budget* refused before any partition was asked: the table's or index's provisioned throughput, an on-demand one's warm throughput (as it has grown) or the maximum throughput it was given, or the account's table quota; the capacity section gives the rate at which the mix reaches each.")
 	}
 	p.f("\n\n")
 	p.table("llllrrrrr", []string{"Target", "Partition", "Busiest keys", "Side", "First refusal", "Seconds refused", "Held units/s", "Rate: forecast / measured", "Share: forecast / measured"}, cells)
