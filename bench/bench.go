@@ -268,7 +268,9 @@ func remote(c *dynamodb.Client) bool {
 // backoffHolds is the share of the workers' time the SDK's backoff must
 // take around the moment they fell behind to account for it: most of it.
 // Below that, the workers were busy with the test bed's answers, and the
-// test bed could not keep the pace.
+// test bed could not keep the pace. Inferred: a threshold of the
+// harness's own diagnosis, not a DynamoDB figure; the report prints the
+// share measured, not this bound.
 const backoffHolds = 0.5
 
 // heldByBackoff tells whether the workers fell behind the pace because the
