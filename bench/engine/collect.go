@@ -32,35 +32,42 @@ type collector struct {
 	inWindow int
 
 	// short counts, per pattern, the calls MinCalls still asks for; enough
-	// closes, at endedAt, when none is short (nil: the window lasts its
-	// duration).
-	short   map[string]int
-	enough  chan struct{}
-	endedAt time.Time
+	// closes, at endedAt, when none is short or stopWhen gave a reason,
+	// stopped (nil: the window lasts its duration).
+	short    map[string]int
+	stopWhen func(Outcome) string
+	sc       workload.Scenario
+	enough   chan struct{}
+	endedAt  time.Time
+	stopped  string
 
 	began time.Time
 	quit  chan struct{}
 	done  sync.WaitGroup
 }
 
-func newCollector(sc workload.Scenario, progress io.Writer, results *resultsFile, minCalls int) *collector {
+func newCollector(sc workload.Scenario, progress io.Writer, results *resultsFile, minCalls int, stopWhen func(Outcome) string) *collector {
 	var patterns []string
 	for _, st := range sc.Mix {
 		if st.Weight > 0 {
 			patterns = append(patterns, string(st.Pattern))
 		}
 	}
-	c := &collector{name: sc.Name, duration: sc.Duration, progress: progress, results: results, tally: NewTally(patterns...)}
+	c := &collector{name: sc.Name, duration: sc.Duration, progress: progress, results: results, tally: NewTally(patterns...), stopWhen: stopWhen, sc: sc}
 	if minCalls > 0 {
-		c.short, c.enough = map[string]int{}, make(chan struct{})
+		c.short = map[string]int{}
 		for _, p := range patterns {
 			c.short[p] = minCalls
 		}
 	}
+	if minCalls > 0 || stopWhen != nil {
+		c.enough = make(chan struct{})
+	}
 	return c
 }
 
-// early closes when the window ends before its duration (MinCalls); nil,
+// early closes when the window ends before its duration (MinCalls,
+// StopWhen); nil,
 // which never closes, for a window that lasts it or a run not measured.
 func (c *collector) early() <-chan struct{} {
 	if c == nil {
@@ -94,14 +101,43 @@ func (c *collector) count(r *vegeta.Result) {
 		delete(c.short, r.Attack)
 	}
 	if len(c.short) == 0 {
-		now := time.Now()
-		if now.Sub(c.began) >= c.duration {
-			c.short = nil // the window ended at its duration: the drain ends nothing
-			return
-		}
-		c.endedAt, c.duration = now, now.Sub(c.began)
-		fmt.Fprintf(c.progress, "%s: every pattern has the calls asked for: the window ends at %s\n", c.name, c.duration.Round(10*time.Millisecond))
-		close(c.enough)
+		c.short = nil
+		c.end(time.Now(), "every pattern has the calls asked for")
+	}
+}
+
+// end ends the window at now, before its duration, saying why; a window
+// already ended, or at its duration, is left as it is. Call with c.mu
+// held.
+func (c *collector) end(now time.Time, why string) bool {
+	if !c.endedAt.IsZero() || now.Sub(c.began) >= c.duration {
+		return false // the drain ends nothing
+	}
+	c.endedAt, c.duration = now, now.Sub(c.began)
+	fmt.Fprintf(c.progress, "%s: %s: the window ends at %s\n", c.name, why, c.duration.Round(10*time.Millisecond))
+	close(c.enough)
+	return true
+}
+
+// check asks stopWhen about the calls ended so far, and ends the window
+// when it gives a reason.
+func (c *collector) check(now time.Time) {
+	c.mu.Lock()
+	over := !c.endedAt.IsZero() || now.Sub(c.began) >= c.duration
+	c.mu.Unlock()
+	if c.stopWhen == nil || over {
+		return
+	}
+	var so Outcome
+	c.finish(&so, c.sc)
+	why := c.stopWhen(so)
+	if why == "" {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.end(now, why) {
+		c.stopped = why
 	}
 }
 
@@ -137,6 +173,7 @@ func (c *collector) start(began time.Time) {
 				return
 			case now := <-tick.C:
 				c.line(now, now.Sub(last))
+				c.check(now)
 				last = now
 			}
 		}
@@ -191,8 +228,8 @@ func (c *collector) finish(out *Outcome, sc workload.Scenario) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	out.Total, out.Errors = c.tally.Total(), c.tally.Errors()
-	if !c.endedAt.IsZero() { // MinCalls ended the window early
-		out.Duration = c.duration
+	if !c.endedAt.IsZero() { // MinCalls or StopWhen ended the window early
+		out.Duration, out.Stopped = c.duration, c.stopped
 	}
 	for _, st := range sc.Mix {
 		if st.Weight <= 0 {

@@ -37,15 +37,17 @@ type Meter interface {
 // per pattern, the failed calls, and the file every call went to as a
 // vegeta Result. An interrupted run returns what it measured until then.
 type Outcome struct {
-	Scenario    string
-	About       string
-	Design      string
-	Table       string
-	Pacer       string // the pacer, as vegeta prints it
-	Pool        int
-	Workers     int
-	Seed        int64
-	Duration    time.Duration // asked for; the window measured, when MinCalls ended it early
+	Scenario string
+	About    string
+	Design   string
+	Table    string
+	Pacer    string // the pacer, as vegeta prints it
+	Pool     int
+	Workers  int
+	Seed     int64
+	Duration time.Duration // asked for; the window measured, when MinCalls or StopWhen ended it early
+	// Stopped is why StopWhen ended the window early (empty: it did not).
+	Stopped     string `json:",omitempty"`
 	Warmup      time.Duration
 	SeedTime    time.Duration // filling the table
 	Started     time.Time     // when measuring began
@@ -110,6 +112,10 @@ func Run(ctx context.Context, db DynamoDB, sc workload.Scenario, opts ...Option)
 	}
 	if err := cfg.shard.Check(); err != nil {
 		return Outcome{}, fmt.Errorf("bench %s: %w", sc.Name, err)
+	}
+	if cfg.stopWhen != nil && cfg.shard.Sharded() {
+		return Outcome{}, fmt.Errorf("bench %s: %w: a sharded run (shard %d/%d) cannot stop its window early: its shards' windows end together",
+			sc.Name, designs.ErrInvalidInput, cfg.shard.I, cfg.shard.N)
 	}
 	if cfg.minCalls < 0 || cfg.minCalls > 0 && cfg.shard.Sharded() {
 		return Outcome{}, fmt.Errorf("bench %s: %w: at least %d calls of each pattern on shard %d/%d: want 0 or more, and 0 for a sharded run",
@@ -214,7 +220,7 @@ func Run(ctx context.Context, db DynamoDB, sc workload.Scenario, opts ...Option)
 	if cfg.meter != nil {
 		cfg.meter.Start()
 	}
-	c := newCollector(sc, cfg.progress, results, cfg.minCalls)
+	c := newCollector(sc, cfg.progress, results, cfg.minCalls, cfg.stopWhen)
 	began := time.Now()
 	out.Started = began.UTC()
 	unsent := a.run(run, began, sc.Duration, c)

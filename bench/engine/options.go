@@ -41,6 +41,7 @@ type config struct {
 	watchCause func() error
 	shard      ShardSpec
 	minCalls   int
+	stopWhen   func(Outcome) string
 	keep       bool
 	results    string // the results file's path
 	remote     bool   // the endpoint is off this machine
@@ -97,3 +98,10 @@ func ResultsTo(path string) Option { return func(c *config) { c.results = path }
 // window measured. A sharded run refuses it: its shards' windows must
 // end together.
 func MinCalls(n int) Option { return func(c *config) { c.minCalls = n } }
+
+// StopWhen asks f, every progress line, about the run so far (its
+// metrics, as Outcome's Total and Patterns, over the calls ended yet); a
+// reason it gives ends the measured window there, as MinCalls does, and
+// is the Outcome's Stopped. A breached abort threshold stops a run this
+// way. A sharded run refuses it: its shards' windows must end together.
+func StopWhen(f func(Outcome) string) Option { return func(c *config) { c.stopWhen = f } }

@@ -36,7 +36,7 @@ func heapAfter(t *testing.T, n int) uint64 {
 	}
 	defer results.close()
 	sc := workload.Scenario{Name: "memory", Mix: []workload.Step{{Pattern: "AP-01", Weight: 1}, {Pattern: "AP-02", Weight: 1}}}
-	c := newCollector(sc, io.Discard, results, 0)
+	c := newCollector(sc, io.Discard, results, 0, nil)
 	r := rand.New(rand.NewPCG(1, 2))
 	for i := range n {
 		res := fakeCall(r, i)

@@ -160,3 +160,38 @@ func TestBaselineNamesWhatRegressed(t *testing.T) {
 		t.Error("a scenario the baseline lacks compared without an error")
 	}
 }
+
+func TestLiveChecksOnlyAbortThresholdsOnTheCalls(t *testing.T) {
+	so := run().Outcome
+	so.Patterns[1].Metrics.StatusCodes = map[string]int{"200": 3, "429": 1}
+	for _, tc := range []struct {
+		exprs string
+		want  string // "" when Live gives no check; "-" for a check that holds
+	}{
+		{"p99(AP-01) < 20ms", ""},                          // no abort
+		{"wcu <= 1 abort; headroom >= 9x abort", ""},       // known once modelled
+		{"conflicts < 1% abort", ""},                       // the emulator's, after the run
+		{"errors(AP-02) < 50% abort; p99 < 1s abort", "-"}, // hold; the mix's p99 is 0
+		{"p99(AP-01) < 20ms abort", "threshold p99(AP-01) < 20ms abort breached (30ms on the calls ended so far)"},
+		{"throttled(AP-02) < 10% abort", "threshold throttled(AP-02) < 10% abort breached (25% on the calls ended so far)"},
+		{"errors < 5% abort; errors(AP-02) <= 10% abort", "threshold errors(AP-02) <= 10% abort breached (25% on the calls ended so far)"},
+		{"p99(AP-09) < 1ms abort", "-"}, // a pattern with no call yet
+	} {
+		ts, err := threshold.ParseList(tc.exprs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check := Live(ts)
+		switch {
+		case tc.want == "" && check != nil:
+			t.Errorf("%s: a live check, want none", tc.exprs)
+		case tc.want == "":
+		case check == nil:
+			t.Errorf("%s: no live check", tc.exprs)
+		case tc.want == "-" && check(so) != "":
+			t.Errorf("%s: stops with %q, want it to hold", tc.exprs, check(so))
+		case tc.want != "-" && check(so) != tc.want:
+			t.Errorf("%s: stops with %q, want %q", tc.exprs, check(so), tc.want)
+		}
+	}
+}

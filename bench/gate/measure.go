@@ -3,12 +3,14 @@ package gate
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 
 	"github.com/ddbharness/ddbharness/bench"
+	"github.com/ddbharness/ddbharness/bench/engine"
 	"github.com/ddbharness/ddbharness/bench/report"
 	"github.com/ddbharness/ddbharness/bench/threshold"
 	"github.com/ddbharness/ddbharness/designs"
@@ -67,19 +69,28 @@ func Measure(out bench.Outcome, t threshold.Threshold) (float64, string) {
 	case "throttled", "conflicts":
 		return emulated(out, t.Metric, id)
 	}
+	return onCalls(out.Outcome, t)
+}
+
+// onCalls is a figure of the calls' own metrics (errors, a latency, or the
+// calls that ended throttled), of the mix or of t's pattern, or why there
+// is none.
+func onCalls(out engine.Outcome, t threshold.Threshold) (float64, string) {
 	m := &out.Total
 	if t.Pattern != "" {
-		i := slices.IndexFunc(out.Patterns, func(p engineMetrics) bool { return p.ID == id })
+		i := slices.IndexFunc(out.Patterns, func(p engineMetrics) bool { return p.ID == designs.PatternID(t.Pattern) })
 		if i < 0 {
 			return 0, t.Pattern + " made no call"
 		}
 		m = &out.Patterns[i].Metrics
 	}
-	if m.Requests == 0 {
+	switch {
+	case m.Requests == 0:
 		return 0, "no call was made"
-	}
-	if t.Metric == "errors" {
+	case t.Metric == "errors":
 		return 1 - m.Success, ""
+	case t.Metric == "throttled":
+		return float64(m.StatusCodes[strconv.Itoa(engine.StatusThrottled)]) / float64(m.Requests), ""
 	}
 	return float64(latency(m.Latencies, t.Metric)), ""
 }
@@ -155,4 +166,30 @@ func emulated(out bench.Outcome, metric string, id designs.PatternID) (float64, 
 		return 0, "no call was made"
 	}
 	return float64(n) / float64(calls), ""
+}
+
+// Live is a check for engine.StopWhen: on the calls ended so far, it
+// measures each abort threshold a run can measure while it runs
+// (latencies, errors, throttled calls) and gives the first one breached
+// as the reason to stop; nil when ts holds none. Units, cost, headroom
+// and conflicts are known once the run is modelled: an abort threshold on
+// them stops the scenarios after it.
+func Live(ts []threshold.Threshold) func(engine.Outcome) string {
+	var live []threshold.Threshold
+	for _, t := range ts {
+		if t.Abort && (t.Latency() || t.Metric == "errors" || t.Metric == "throttled") {
+			live = append(live, t)
+		}
+	}
+	if len(live) == 0 {
+		return nil
+	}
+	return func(so engine.Outcome) string {
+		for _, t := range live {
+			if v, why := onCalls(so, t); why == "" && !t.Holds(v) {
+				return fmt.Sprintf("threshold %s breached (%s on the calls ended so far)", t, t.FormatBase(v))
+			}
+		}
+		return ""
+	}
 }

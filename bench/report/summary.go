@@ -98,6 +98,9 @@ func (p *printer) header(out bench.Outcome, st Status) {
 			p.f("**Interrupted while %s**, before measuring: nothing was measured.\n\n", st.Phase)
 		}
 	}
+	if out.Stopped != "" {
+		p.f("**Stopped** at %s into measuring: %s. The figures cover the calls made until then.\n\n", secs(out.Duration), out.Stopped)
+	}
 	if out.About != "" {
 		p.f("%s\n\n", out.About)
 	}

@@ -82,6 +82,7 @@ type metrics struct {
 	Started      *time.Time      `json:"started"` // null: measuring never began
 	Elapsed      time.Duration   `json:"elapsed"`
 	Interrupted  bool            `json:"interrupted"`
+	Stopped      string          `json:"stopped,omitempty"` // why an abort threshold ended the window early
 	Unsent       int             `json:"unsent"`
 	CutOff       int             `json:"cut_off"`
 	Approx       int64           `json:"approximations"`
@@ -149,7 +150,7 @@ func WriteMetrics(w io.Writer, out bench.Outcome) error {
 	st := StatusOf(out)
 	m := metrics{Scenario: out.Scenario, About: out.About, Design: out.Design, Table: out.Table, Pacer: out.Pacer,
 		Pool: out.Pool, Workers: out.Workers, Seed: out.Seed, State: st.State, StoppedWhile: st.Phase,
-		Duration: out.Duration, Warmup: out.Warmup, SeedTime: out.SeedTime, Elapsed: out.Elapsed, Interrupted: out.Interrupted,
+		Duration: out.Duration, Warmup: out.Warmup, SeedTime: out.SeedTime, Elapsed: out.Elapsed, Interrupted: out.Interrupted, Stopped: out.Stopped,
 		Unsent: out.Unsent, CutOff: out.CutOff, Approx: out.Fidelity.Approximations, Fidelity: out.Fidelity, Patterns: []patternJSON{},
 		Limits: LimitsText(limitsOf(out)), Throttling: out.Throttling, Thresholds: out.Thresholds}
 	if t := out.Throttling; t != nil {

@@ -10,7 +10,9 @@
 //	cost <= $1.20/M        US dollars per million calls
 //	headroom >= 3x         first-throttle forecast rate ÷ the target rate
 //
-// A trailing "abort" stops the bench once the threshold is breached:
-// no further scenario runs. The package parses, prints and compares;
-// bench/gate measures the figures on a run.
+// A trailing "abort" stops the bench once the threshold is breached: a
+// figure of the calls themselves (latency, errors, throttled) is checked
+// while the run goes and ends its window (gate.Live); the others, once
+// the run is modelled, stop the scenarios after it. The package parses,
+// prints and compares; bench/gate measures the figures on a run.
 package threshold

@@ -5,12 +5,17 @@ import (
 	"flag"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/ddbharness/ddbharness/bench"
 	"github.com/ddbharness/ddbharness/bench/gate"
 	"github.com/ddbharness/ddbharness/bench/threshold"
 	"github.com/ddbharness/ddbharness/workload"
 )
+
+// baselineDrain bounds how long a baseline run waits for the calls due
+// in its window to end; the engine's default drain is 10 s.
+const baselineDrain = 5 * time.Minute
 
 // gateFlags are bench's pass/fail flags: thresholds, their rerun, and
 // the baseline.

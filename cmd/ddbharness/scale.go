@@ -43,6 +43,9 @@ type scale struct {
 	keep     bool
 	maxCost  float64
 	limitsOn bool // --limits was given on the command line
+	// drain is how long calls due in the window may still finish (0: the
+	// engine's default).
+	drain time.Duration
 }
 
 // maxCostEnv reads MAX_COST once: the flag's default, and whether the

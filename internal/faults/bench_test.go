@@ -424,3 +424,27 @@ var _ = Describe("leftover tables", Label("faults"), func() {
 		Expect(r.Output).To(ContainSubstring("no ddbh-* table on " + srv.Endpoint))
 	})
 })
+
+var _ = Describe("bench with an abort threshold breached while it runs", Label("faults"), func() {
+	It("ends the window at that progress line, writes the report, runs no further scenario and exits 99", func(ctx SpecContext) {
+		out := GinkgoT().TempDir()
+		bounded, cancel := context.WithTimeout(ctx, 3*exitWait)
+		defer cancel()
+		// No call ends in under a nanosecond: the first progress line breaks
+		// the threshold, a minute before the window would end.
+		r := runtest.Command(bounded, out, ownLocal(), bin, "bench", "--duration=1m", "--limits=off", "--out="+out,
+			"--threshold", "p99 < 1ns abort", "--threshold", "errors < 100%", "invoicing/big-client", "invoicing/month-end")
+		Expect(r.Code).To(Equal(exitBreached), r.Output)
+		Expect(r.Output).To(MatchRegexp(`invoicing/big-client: threshold p99 < 1ns abort breached \([\d.]+[a-zµ]+ on the calls ended so far\): the window ends at \d`))
+		Expect(r.Output).To(ContainSubstring("no further scenario runs"))
+		Expect(r.Output).NotTo(ContainSubstring("invoicing/month-end: DynamoDB at"), "the next scenario ran")
+		Expect(r.Elapsed).To(BeNumerically("<", exitWait), "the minute's window was cut short")
+		m := latestMetrics(out)
+		Expect(m["scenario"]).To(Equal("invoicing/big-client"))
+		Expect(m["stopped"]).To(HavePrefix("threshold p99 < 1ns abort breached"))
+		Expect(m["duration"]).To(BeNumerically("<", float64(30*time.Second)), "the window measured, not the minute asked for")
+		Expect(latestReport(out, report.SummaryFile)).To(MatchRegexp(`\*\*Stopped\*\* at [\d.]+ s into measuring: threshold p99 < 1ns abort breached`))
+		junit := latestReport(out, report.ThresholdsFile)
+		Expect(junit).To(ContainSubstring(`failures="1"`), "one of the two thresholds breached:\n%s", junit)
+	})
+})

@@ -46,6 +46,7 @@ const (
 	exitFailed      = 1
 	exitBadInput    = 2
 	exitTestBed     = 3
+	exitBreached    = 99
 	exitInterrupted = 130
 )
 
