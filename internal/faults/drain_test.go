@@ -77,7 +77,7 @@ var _ = Describe("calls the run's own drain cuts short", Label("faults"), func()
 		r := startBin(given(proxy.URL), "bench", "--limits=off", "--duration=15s", "--out="+out, "invoicing/month-end")
 
 		By("holding every request from the window's third second on: 13 s left, which a busy machine reaches before the window ends")
-		r.waitFor("invoicing/month-end     2s", 1, time.Minute)
+		r.waitFor("invoicing/month-end     2s", 1, 3*time.Minute) // seeding 1,500 items comes first
 		proxy.hold.Store(true)
 
 		By("releasing them once the drain's deadline has cut the calls short")
@@ -102,5 +102,5 @@ var _ = Describe("calls the run's own drain cuts short", Label("faults"), func()
 		Expect(total).NotTo(BeNil())
 		Expect(total["status_codes"]).NotTo(HaveKey("500"), "no call counts as cancelled (500)")
 		Expect(total["errors"]).NotTo(ContainElement(ContainSubstring("cancel")), "none of them is the design's error")
-	}, SpecTimeout(3*time.Minute))
+	}, SpecTimeout(5*time.Minute))
 })
