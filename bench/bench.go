@@ -21,6 +21,7 @@ import (
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/ddblocal"
 	"github.com/ddbharness/ddbharness/internal/keytab"
+	"github.com/ddbharness/ddbharness/pricing"
 	"github.com/ddbharness/ddbharness/workload"
 )
 
@@ -314,7 +315,7 @@ func (m *metered) Client(db designs.DB) designs.DB {
 // call consumed is debited from its partitions as the ledger charges it.
 func (m *metered) Start() {
 	m.ledger = capacity.NewLedgerKeys(m.schema, m.names)
-	m.client.Observe(func(o capacity.Observation) {
+	m.client.Observe(func(o pricing.Observation) {
 		if cut := m.cut.Load(); cut == 0 || o.At.UnixNano() < cut {
 			charges := m.ledger.Observe(o)
 			if m.limits != nil {

@@ -3,8 +3,8 @@ package emulate
 import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
-	"github.com/ddbharness/ddbharness/bench/capacity"
 	"github.com/ddbharness/ddbharness/bench/meter"
+	"github.com/ddbharness/ddbharness/pricing"
 )
 
 // Client returns what a spec or a tool hands a design to see it throttled:
@@ -14,6 +14,6 @@ import (
 func (e *Emulator) Client(db *dynamodb.Client) *meter.Client {
 	mc := meter.NewClient(dynamodb.New(db.Options(), e.Install), e.schema)
 	e.Lookup(mc.Current)
-	mc.Observe(func(o capacity.Observation) { e.Debit(o.Table, capacity.Account(e.item, o)) })
+	mc.Observe(func(o pricing.Observation) { e.Debit(o.Table, pricing.Account(e.item, o)) })
 	return mc
 }

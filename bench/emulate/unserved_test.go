@@ -18,6 +18,7 @@ import (
 	"github.com/ddbharness/ddbharness/bench/meter"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/ddbtest"
+	"github.com/ddbharness/ddbharness/pricing"
 )
 
 // TestForecastHoldsWhateverTheConflicts: two runs of one mix of holds (a
@@ -55,7 +56,7 @@ func holdsRun(t *testing.T, holds, givenUp int) (rate float64, unserved int64) {
 	db := meter.NewClient(dynamodb.New(opts, e.Install), s)
 	e.Lookup(db.Current)
 	ledger := capacity.NewLedger(s)
-	db.Observe(func(o capacity.Observation) { e.Debit(o.Table, ledger.Observe(o)) })
+	db.Observe(func(o pricing.Observation) { e.Debit(o.Table, ledger.Observe(o)) })
 	e.Enable()
 
 	ctx := designs.WithPattern(context.Background(), "AP-01")

@@ -1,4 +1,4 @@
-package capacity
+package pricing
 
 import (
 	"fmt"
@@ -173,4 +173,38 @@ func sized(pk, sk string, size int) ddbitem.Item {
 	item := ddbitem.Item{"PK": s(pk), "SK": s(sk)}
 	item["D"] = s(strings.Repeat("x", size-ddbitem.Size(item)-len("D")))
 	return item
+}
+
+// Each charge names the item it touched: one item read or written, on the
+// table and on each index whose entry the write changed; a Query of two
+// items names many.
+func TestChargesNameTheirItem(t *testing.T) {
+	is := schema.ItemSchema()
+	one := with(sized("P1", "S1", 300), "G", s("G1"), "GS", s("x"))
+	id, _ := is.KeyID(one)
+	item := func(cs []Charge, target, key string) string {
+		for _, c := range cs {
+			if c.Target == target && c.Key == key {
+				return c.Item
+			}
+		}
+		t.Fatalf("no charge on %s %s in %+v", target, key, cs)
+		return ""
+	}
+	get := Account(is, Observation{At: t0, Op: designs.GetItem, Reads: nil, Addressed: []ddbitem.Item{one}})
+	if got := item(get, designs.MainTable, "P1"); got != id {
+		t.Errorf("GetItem of a missing item: Item %q, want the key it named %q", got, id)
+	}
+	put := Account(is, Observation{At: t0, Op: designs.PutItem, Writes: []Write{{After: one}}})
+	if got := item(put, designs.MainTable, "P1"); got != id {
+		t.Errorf("PutItem: table Item %q, want %q", got, id)
+	}
+	if got := item(put, "GSI1", "G1"); got != id {
+		t.Errorf("PutItem: GSI1 Item %q, want the base item's key %q", got, id)
+	}
+	two := sized("P1", "S2", 300)
+	q := Account(is, Observation{At: t0, Op: designs.Query, Reads: []ddbitem.Item{one, two}, Addressed: []ddbitem.Item{{"PK": s("P1")}}})
+	if got := item(q, designs.MainTable, "P1"); got != ManyItems {
+		t.Errorf("Query of two items: Item %q, want ManyItems", got)
+	}
 }
