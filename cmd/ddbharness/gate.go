@@ -8,8 +8,8 @@ import (
 
 	"github.com/ddbharness/ddbharness/bench"
 	"github.com/ddbharness/ddbharness/bench/gate"
-	"github.com/ddbharness/ddbharness/bench/threshold"
 	"github.com/ddbharness/ddbharness/workload"
+	"github.com/ddbharness/ddbharness/workload/threshold"
 )
 
 // gateFlags are bench's pass/fail flags: thresholds, their rerun, and
