@@ -305,9 +305,6 @@ type metered struct {
 
 func (m *metered) Client(db designs.DB) designs.DB {
 	m.client = meter.NewClient(db, m.schema)
-	if m.limits != nil {
-		m.limits.Lookup(m.client.Current)
-	}
 	return m.client
 }
 
@@ -315,13 +312,11 @@ func (m *metered) Client(db designs.DB) designs.DB {
 // call consumed is debited from its partitions as the ledger charges it.
 func (m *metered) Start() {
 	m.ledger = capacity.NewLedgerKeys(m.schema, m.names)
-	m.client.Observe(func(o pricing.Observation) {
-		if cut := m.cut.Load(); cut == 0 || o.At.UnixNano() < cut {
-			charges := m.ledger.Observe(o)
-			if m.limits != nil {
-				m.limits.Debit(o.Table, charges)
-			}
+	emulate.Attach(m.limits, m.client, func(o pricing.Observation) []pricing.Charge {
+		if cut := m.cut.Load(); cut != 0 && o.At.UnixNano() >= cut {
+			return nil
 		}
+		return m.ledger.Observe(o)
 	})
 	if m.limits != nil {
 		m.limits.Enable()

@@ -42,8 +42,7 @@ func BenchmarkOverhead(b *testing.B) {
 			if on {
 				e := New(s, Config{})
 				c = meter.NewClient(dynamodb.New(opts, e.Install), s)
-				e.Lookup(c.Current)
-				c.Observe(func(o pricing.Observation) { e.Debit(o.Table, ledger.Observe(o)) })
+				Attach(e, c, ledger.Observe)
 				e.Enable()
 				defer func() {
 					if t := e.Measured(0, 0); t.Refused > 0 {
@@ -52,7 +51,7 @@ func BenchmarkOverhead(b *testing.B) {
 				}()
 			} else {
 				c = meter.NewClient(dynamodb.New(opts), s)
-				c.Observe(func(o pricing.Observation) { ledger.Observe(o) })
+				Attach(nil, c, ledger.Observe)
 			}
 			b.ReportAllocs()
 			i := 0
