@@ -59,9 +59,9 @@ type Client struct {
 // Option configures a Client.
 type Option func(*Client)
 
-// WithClock sets what stamps each observation with its start (default
+// Clock sets what stamps each observation with its start (default
 // time.Now), so that specs of the ledger's seconds need no real time.
-func WithClock(now func() time.Time) Option { return func(c *Client) { c.clock = now } }
+func Clock(now func() time.Time) Option { return func(c *Client) { c.clock = now } }
 
 // NewClient wraps db for a table of schema s. It observes nothing until
 // Observe is called; it keeps its shadow of the table from the first call.
