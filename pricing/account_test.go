@@ -7,39 +7,16 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/pricing/pricingtest"
 )
 
-// schema is a table with a GSI on G/GS (ALL), a KEYS_ONLY GSI on K and an
-// LSI on L, enough for every rule.
-var schema = designs.Schema{PK: "PK", SK: "SK",
-	GSIs: []designs.Index{
-		{Name: "GSI1", PK: "G", SK: "GS"},
-		{Name: "Slim", PK: "K", Projection: types.ProjectionTypeKeysOnly},
-	},
-	LSIs: []designs.Index{{Name: "LSI1", SK: "L"}},
-}
-
-var t0 = time.Date(2026, 3, 1, 12, 0, 0, 300_000_000, time.UTC)
-
-// with returns a copy of item with attributes set (nil deletes one).
-func with(item ddbitem.Item, kv ...any) ddbitem.Item {
-	out := ddbitem.Item{}
-	for k, v := range item {
-		out[k] = v
-	}
-	for i := 0; i < len(kv); i += 2 {
-		if kv[i+1] == nil {
-			delete(out, kv[i].(string))
-			continue
-		}
-		out[kv[i].(string)] = kv[i+1].(types.AttributeValue)
-	}
-	return out
-}
+// The specs' table, items and time, shared with the ledger's.
+var (
+	schema, t0     = pricingtest.Schema, pricingtest.T0
+	s, with, sized = pricingtest.S, pricingtest.With, pricingtest.Sized
+)
 
 // render prints charges sorted, one "target/key rcu=… wcu=…" each.
 func render(cs []Charge) string {
@@ -163,16 +140,6 @@ func TestAccountTruncatesToTheSecond(t *testing.T) {
 	if len(cs) != 1 || !cs[0].At.Equal(t0.Truncate(time.Second)) || cs[0].Pattern != "AP-01" {
 		t.Errorf("Account(GetItem at %v) = %+v, want one AP-01 charge at %v", t0, cs, t0.Truncate(time.Second))
 	}
-}
-
-func s(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
-
-// sized builds an item of exactly size bytes: PK and SK, padded with a
-// string attribute D.
-func sized(pk, sk string, size int) ddbitem.Item {
-	item := ddbitem.Item{"PK": s(pk), "SK": s(sk)}
-	item["D"] = s(strings.Repeat("x", size-ddbitem.Size(item)-len("D")))
-	return item
 }
 
 // Each charge names the item it touched: one item read or written, on the

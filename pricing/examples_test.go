@@ -10,6 +10,7 @@ import (
 
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/pricing/pricingtest"
 )
 
 // Sources of the worked examples and captures below.
@@ -45,14 +46,7 @@ func padded(item ddbitem.Item, attr string, size int) ddbitem.Item {
 	return with(out, attr, s(strings.Repeat("x", size-ddbitem.Size(out)-len(attr))))
 }
 
-// items returns n items of size bytes each on partition pk.
-func items(pk string, n, size int) []ddbitem.Item {
-	out := make([]ddbitem.Item, n)
-	for i := range out {
-		out[i] = sized(pk, fmt.Sprintf("%05d", i), size)
-	}
-	return out
-}
+var items = pricingtest.Items
 
 // TestAWSExamples reproduces, to the unit, AWS's worked examples and the
 // public captures of real DynamoDB's ConsumedCapacity: each row names its
