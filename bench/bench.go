@@ -15,13 +15,14 @@ import (
 	"github.com/ddbharness/ddbharness/bench/engine"
 	"github.com/ddbharness/ddbharness/bench/meter"
 	"github.com/ddbharness/ddbharness/bench/served"
-	"github.com/ddbharness/ddbharness/bench/threshold"
 	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/ddblocal"
 	"github.com/ddbharness/ddbharness/internal/keytab"
+	"github.com/ddbharness/ddbharness/pricing"
 	"github.com/ddbharness/ddbharness/workload"
+	"github.com/ddbharness/ddbharness/workload/threshold"
 )
 
 // Outcome is what a run measured: the engine's results and metrics, the
@@ -304,9 +305,6 @@ type metered struct {
 
 func (m *metered) Client(db designs.DB) designs.DB {
 	m.client = meter.NewClient(db, m.schema)
-	if m.limits != nil {
-		m.limits.Lookup(m.client.Current)
-	}
 	return m.client
 }
 
@@ -314,13 +312,11 @@ func (m *metered) Client(db designs.DB) designs.DB {
 // call consumed is debited from its partitions as the ledger charges it.
 func (m *metered) Start() {
 	m.ledger = capacity.NewLedgerKeys(m.schema, m.names)
-	m.client.Observe(func(o capacity.Observation) {
-		if cut := m.cut.Load(); cut == 0 || o.At.UnixNano() < cut {
-			charges := m.ledger.Observe(o)
-			if m.limits != nil {
-				m.limits.Debit(o.Table, charges)
-			}
+	emulate.Attach(m.limits, m.client, func(o pricing.Observation) []pricing.Charge {
+		if cut := m.cut.Load(); cut != 0 && o.At.UnixNano() >= cut {
+			return nil
 		}
+		return m.ledger.Observe(o)
 	})
 	if m.limits != nil {
 		m.limits.Enable()

@@ -21,6 +21,7 @@ import (
 	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/pricing"
 	"github.com/ddbharness/ddbharness/scenarios"
 )
 
@@ -173,7 +174,7 @@ var _ = Describe("merging the shards of a run", Label("unit"), func() {
 					pk = warm
 				}
 				item := ddbitem.Item{"PK": s(pk), "SK": s(strconv.Itoa(sec*1000 + i))}
-				ledger.Observe(capacity.Observation{At: at, Pattern: sc.Mix[0].Pattern, Op: designs.PutItem, Writes: []capacity.Write{{After: item}}})
+				ledger.Observe(pricing.Observation{At: at, Pattern: sc.Mix[0].Pattern, Op: designs.PutItem, Writes: []pricing.Write{{After: item}}})
 			}
 		}
 		one := shard(1, 1, calls())

@@ -76,77 +76,112 @@ func Merge(sc workload.Scenario, shards []Shard) (Outcome, error) {
 		return Outcome{}, err
 	}
 	slices.SortFunc(shards, func(a, b Shard) int { return cmp.Compare(a.File.Shard.I, b.File.Shard.I) })
+	out, parts := sumShards(shards)
+	var err error
+	if out.Total, out.Patterns, out.Errors, err = metricsOf(shards, shards[0].File.Run.Patterns); err != nil {
+		return out, fmt.Errorf("merge: %w", err)
+	}
+	if len(parts.answers) > 0 {
+		s := served.Merge(parts.answers...)
+		out.Served = &s
+	}
+	if len(parts.ledgers) == 0 {
+		return out, nil
+	}
+	if err := parts.model(sc, &out); err != nil {
+		return out, fmt.Errorf("merge: %w", err)
+	}
+	return out, nil
+}
+
+// shardParts is what the shards' files hold beside their runs, gathered
+// for the merge: ledgers, the calls left unserved, the emulator's counts
+// and the service's answers.
+type shardParts struct {
+	ledgers   []capacity.LedgerFile
+	unserved  [][]emulate.UnservedSlot
+	throttles []emulate.Throttling
+	answers   []served.Summary
+}
+
+// sumShards adds the shards' runs (sorted by shard) into one run, as one
+// machine's, and gathers the rest of their files.
+func sumShards(shards []Shard) (Outcome, shardParts) {
 	first := shards[0].File
 	out := Outcome{Outcome: first.Run, Emulation: first.Emulation, Service: first.Service}
 	out.Emulation.Share = 0
 	out.Shard = engine.ShardSpec{N: first.Shard.N, Run: first.Shard.Run, Start: first.Shard.Start}
 	out.Workers, out.Unsent, out.CutOff, out.Merged = 0, 0, 0, nil
-	var ledgers []capacity.LedgerFile
-	var unserved [][]emulate.UnservedSlot
-	var throttles []emulate.Throttling
-	var answers []served.Summary
+	var parts shardParts
 	end := time.Time{}
 	for _, s := range shards {
-		f := s.File
 		out.Merged = append(out.Merged, s.Dir)
-		out.Workers += f.Run.Workers
-		out.Unsent += f.Run.Unsent
-		out.CutOff += f.Run.CutOff
-		out.Interrupted = out.Interrupted || f.Run.Interrupted
-		out.LateStart = max(out.LateStart, f.Run.LateStart)
-		out.Fidelity = addFidelity(out.Fidelity, f.Fidelity)
-		out.Inputs.Requests += f.Inputs.Requests
-		out.Inputs.Span = max(out.Inputs.Span, f.Inputs.Span)
-		out.Inputs.TableBytes = max(out.Inputs.TableBytes, f.Inputs.TableBytes)
-		if !f.Run.Started.IsZero() {
-			if out.Started.IsZero() || f.Run.Started.Before(out.Started) {
-				out.Started = f.Run.Started
-			}
-			if e := f.Run.Started.Add(f.Run.Elapsed); e.After(end) {
-				end = e
-			}
+		if e := addRun(&out, s.File); e.After(end) {
+			end = e
 		}
-		if f.Run.Failure != nil && (out.Failure == nil || f.Run.Failure.At < out.Failure.At) {
-			out.Failure = f.Run.Failure
-		}
-		if f.Run.Saturated != nil && (out.Saturated == nil || f.Run.Saturated.At < out.Saturated.At) {
-			out.Saturated = f.Run.Saturated
-		}
-		if f.Ledger != nil {
-			ledgers = append(ledgers, *f.Ledger)
-		}
-		if f.Throttling != nil {
-			throttles = append(throttles, *f.Throttling)
-		}
-		if f.Served != nil {
-			answers = append(answers, *f.Served)
-		}
-		unserved = append(unserved, f.Unserved)
+		parts.add(s.File)
 	}
 	if !out.Started.IsZero() {
 		out.Elapsed = end.Sub(out.Started)
 	}
-	var err error
-	if out.Total, out.Patterns, out.Errors, err = metricsOf(shards, first.Run.Patterns); err != nil {
-		return out, fmt.Errorf("merge: %w", err)
+	return out, parts
+}
+
+// addRun adds shard f's run to out: its workers and counts summed, the
+// earliest start, failure and saturation, the latest late start. It
+// returns when the shard ended measuring (zero: it never began).
+func addRun(out *Outcome, f ShardFile) (end time.Time) {
+	out.Workers += f.Run.Workers
+	out.Unsent += f.Run.Unsent
+	out.CutOff += f.Run.CutOff
+	out.Interrupted = out.Interrupted || f.Run.Interrupted
+	out.LateStart = max(out.LateStart, f.Run.LateStart)
+	out.Fidelity = addFidelity(out.Fidelity, f.Fidelity)
+	out.Inputs.Requests += f.Inputs.Requests
+	out.Inputs.Span = max(out.Inputs.Span, f.Inputs.Span)
+	out.Inputs.TableBytes = max(out.Inputs.TableBytes, f.Inputs.TableBytes)
+	if f.Run.Failure != nil && (out.Failure == nil || f.Run.Failure.At < out.Failure.At) {
+		out.Failure = f.Run.Failure
 	}
-	if len(answers) > 0 {
-		s := served.Merge(answers...)
-		out.Served = &s
+	if f.Run.Saturated != nil && (out.Saturated == nil || f.Run.Saturated.At < out.Saturated.At) {
+		out.Saturated = f.Run.Saturated
 	}
-	if len(ledgers) == 0 {
-		return out, nil
+	if f.Run.Started.IsZero() {
+		return time.Time{}
 	}
-	ledger, err := capacity.MergeLedgers(sc.Design.Schema, ledgers...)
+	if out.Started.IsZero() || f.Run.Started.Before(out.Started) {
+		out.Started = f.Run.Started
+	}
+	return f.Run.Started.Add(f.Run.Elapsed)
+}
+
+// add gathers what shard file f holds beside its run.
+func (p *shardParts) add(f ShardFile) {
+	if f.Ledger != nil {
+		p.ledgers = append(p.ledgers, *f.Ledger)
+	}
+	if f.Throttling != nil {
+		p.throttles = append(p.throttles, *f.Throttling)
+	}
+	if f.Served != nil {
+		p.answers = append(p.answers, *f.Served)
+	}
+	p.unserved = append(p.unserved, f.Unserved)
+}
+
+// model sums the shards' ledgers and runs the capacity model on the sum
+// at the run's own limits, with the emulator's counts merged, into out.
+func (p shardParts) model(sc workload.Scenario, out *Outcome) error {
+	ledger, err := capacity.MergeLedgers(sc.Design.Schema, p.ledgers...)
 	if err != nil {
-		return out, fmt.Errorf("merge: %w", err)
+		return err
 	}
 	model := modelOf(sc, out.Inputs, out.TargetRate, out.Emulation)
 	if !out.Emulation.Off {
-		model.Unserved = emulate.UnservedLookup(unserved...)
+		model.Unserved = emulate.UnservedLookup(p.unserved...)
 	}
-	if len(throttles) > 0 {
-		t := emulate.MergeThrottling(throttles...)
+	if len(p.throttles) > 0 {
+		t := emulate.MergeThrottling(p.throttles...)
 		t.Scale = out.Emulation.scale()
 		if out.Inputs.Span > 0 {
 			t.Rate = float64(out.Inputs.Requests) / out.Inputs.Span.Seconds()
@@ -155,7 +190,7 @@ func Merge(sc workload.Scenario, shards []Shard) (Outcome, error) {
 	}
 	out.Ledger = ledger
 	out.Capacity = model.Analyze(ledger)
-	return out, nil
+	return nil
 }
 
 // MaxStartSpread is how far apart the shards of one run may have begun

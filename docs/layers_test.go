@@ -85,3 +85,21 @@ func TestNoPackageImportsAFloorAbove(t *testing.T) {
 		}
 	}
 }
+
+// TestLintImportsNothingUnderBench keeps the design lint off the
+// measurement packages: what it needs of DynamoDB's rules (the pricing of
+// a call, items, quotas) lives below them, so no package under bench/ is
+// among its dependencies, however indirect.
+func TestLintImportsNothingUnderBench(t *testing.T) {
+	cmd := exec.Command("go", "list", "-deps", "./internal/lint")
+	cmd.Dir = ".."
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, p := range strings.Fields(string(out)) {
+		if q, ours := strings.CutPrefix(p, module); ours && (q == "bench" || strings.HasPrefix(q, "bench/")) {
+			t.Errorf("internal/lint depends on %s: move the rule it needs out of bench/ (as pricing was)", q)
+		}
+	}
+}

@@ -13,11 +13,11 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/ddbharness/ddbharness/bench/capacity"
 	"github.com/ddbharness/ddbharness/bench/meter"
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/ddbtest"
+	"github.com/ddbharness/ddbharness/pricing"
 	"github.com/ddbharness/ddbharness/scenarios"
 	"github.com/ddbharness/ddbharness/workload"
 )
@@ -116,7 +116,7 @@ var _ = Describe("capacity attribution", attributionSpecs, func() {
 // checkReads checks that every item a read observed is the item as stored
 // (ref), projected onto the index it read, and that every key a point read
 // found nothing at holds nothing.
-func checkReads(s designs.Schema, o capacity.Observation, ref map[string]ddbitem.Item, call string) {
+func checkReads(s designs.Schema, o pricing.Observation, ref map[string]ddbitem.Item, call string) {
 	GinkgoHelper()
 	for _, img := range o.Reads {
 		id := itemID(s, img)

@@ -22,7 +22,7 @@ var _ = Describe("the fixtures loader", loaderSpecs, func() {
 			var reports [][2]int
 			// A small flush threshold and memory make several flushes, and
 			// make later updates read their items back from the table.
-			l := fixtures.NewLoader(db, folded, sc.Design.Schema, fixtures.WithFlushAt(10), fixtures.WithKeep(5))
+			l := fixtures.NewLoader(db, folded, sc.Design.Schema, fixtures.FlushAt(10), fixtures.Keep(5))
 			Expect(sc.Driver(l, folded, seed()).Seed(ctx, n, func(done, total int) { reports = append(reports, [2]int{done, total}) })).To(Succeed())
 			Expect(sc.Driver(fixtures.NewLoader(db, direct, sc.Design.Schema, fixtures.Direct()), direct, seed()).Seed(ctx, n, nil)).To(Succeed())
 			Expect(sc.Driver(db, other, seed()+1).Seed(ctx, n, nil)).To(Succeed())

@@ -21,6 +21,7 @@ import (
 	"github.com/ddbharness/ddbharness/designs/services"
 	"github.com/ddbharness/ddbharness/designs/shop"
 	"github.com/ddbharness/ddbharness/internal/ddbtest"
+	"github.com/ddbharness/ddbharness/pricing"
 )
 
 // Known workloads: a short fixed sequence of one design's pattern calls
@@ -78,14 +79,14 @@ type metered struct {
 	want   spent // the sum of every call's expected charges
 
 	mu      sync.Mutex
-	charges []capacity.Charge // of the call under way
+	charges []pricing.Charge // of the call under way
 }
 
 func newMeter(ctx context.Context, d designs.Design) *metered {
 	GinkgoHelper()
 	m := &metered{design: d, table: newTable(ctx, d, "workload"), client: meter.NewClient(db, d.Schema),
 		ledger: capacity.NewLedger(d.Schema), want: spent{}}
-	m.client.Observe(func(o capacity.Observation) {
+	m.client.Observe(func(o pricing.Observation) {
 		charges := m.ledger.Observe(o)
 		m.mu.Lock()
 		defer m.mu.Unlock()
@@ -493,7 +494,7 @@ var _ = Describe("capacity attribution of known workloads", attributionSpecs, fu
 			})
 			Expect(errors.Join(errs...)).NotTo(HaveOccurred())
 		}
-		var writes []capacity.Write
+		var writes []pricing.Write
 		for _, o := range rec.Take() {
 			ledger.Observe(o)
 			writes = append(writes, o.Writes...)
@@ -507,7 +508,7 @@ var _ = Describe("capacity attribution of known workloads", attributionSpecs, fu
 		status := func(img ddbitem.Item) string { return ddbitem.KeyText(img["GSI1PK"]) }
 		cur, left := placed, slices.Clone(writes)
 		for len(left) > 0 {
-			i := slices.IndexFunc(left, func(w capacity.Write) bool {
+			i := slices.IndexFunc(left, func(w pricing.Write) bool {
 				return ddbitem.Equal(w.Before, cur)
 			})
 			Expect(i).NotTo(Equal(-1), "no write took the order on from %s at %s; %d writes left", status(cur), ddbitem.KeyText(cur["GSI1SK"]), len(left))

@@ -14,9 +14,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 
-	"github.com/ddbharness/ddbharness/bench/threshold"
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/workload/threshold"
 )
 
 // Scenario is a load scenario: a weighted mix of one design's patterns, the

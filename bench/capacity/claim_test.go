@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/pricing"
 )
 
 // representative is the report of runs that fill every part of a Report:
@@ -17,9 +18,9 @@ import (
 // keys (ten hot keys on a new table's four partitions, the warm ceiling
 // and its growth), with and without a declared warm throughput.
 func representative() map[string]Report {
-	var spread []Observation
+	var spread []pricing.Observation
 	for i := range 100 {
-		spread = append(spread, Observation{Pattern: "AP-01", Op: designs.PutItem, Writes: []Write{{After: sized(fmt.Sprintf("K%d", i), "A", 900)}}})
+		spread = append(spread, pricing.Observation{Pattern: "AP-01", Op: designs.PutItem, Writes: []pricing.Write{{After: sized(fmt.Sprintf("K%d", i), "A", 900)}}})
 	}
 	prov := schema
 	prov.Billing, prov.RCU, prov.WCU = types.BillingModeProvisioned, 100, 50

@@ -1,9 +1,9 @@
-// Package capacity turns what a run's DynamoDB calls did into the capacity
-// real DynamoDB would charge, attributed to table and index partitions, and
-// models where that traffic would throttle.
+// Package capacity gathers the capacity a run's DynamoDB calls would take
+// of real DynamoDB, attributed to table and index partitions, and models
+// where that traffic would throttle.
 //
-// Bench's instrumented client reports each call as an Observation; a
-// Ledger accounts it by AWS's rules (Account) and gathers the charges per
+// Bench's instrumented client reports each call as a pricing.Observation;
+// a Ledger prices it by AWS's rules (pricing.Account) and gathers the charges per
 // table or index, partition key and second, beside DynamoDB Local's own
 // figures. After the run, Model.Analyze turns the ledger into a Report:
 // hot keys, the request rate at which the first limit is reached, the

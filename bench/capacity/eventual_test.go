@@ -7,6 +7,7 @@ import (
 
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/pricing"
 )
 
 // A hot key whose partition reaches its read limit on eventually
@@ -16,7 +17,7 @@ import (
 // Source: https://aws.amazon.com/blogs/database/part-2-scaling-dynamodb-how-partitions-hot-keys-and-split-for-heat-impact-performance/
 func TestEventualReadsOfAHotKeyMayBeAThirdLow(t *testing.T) {
 	for _, consistent := range []bool{false, true} {
-		get := Observation{Pattern: "AP-02", Op: designs.GetItem, Consistent: consistent, Reads: []ddbitem.Item{sized("HOT", "B", 4000)}}
+		get := pricing.Observation{Pattern: "AP-02", Op: designs.GetItem, Consistent: consistent, Reads: []ddbitem.Item{sized("HOT", "B", 4000)}}
 		r := analyze(Model{Schema: schema, Duration: 10 * time.Second}, repeat(100, get)...)
 		c := r.Ceiling
 		if c == nil || c.Key != "HOT" {

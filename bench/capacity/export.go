@@ -7,6 +7,7 @@ import (
 
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/spill"
+	"github.com/ddbharness/ddbharness/pricing"
 )
 
 // LedgerFormat versions LedgerFile: a change that an older MergeLedgers
@@ -249,7 +250,7 @@ func (l *Ledger) add(f LedgerFile) {
 		k.readCalls, k.writeCalls = k.readCalls+row.ReadCalls, k.writeCalls+row.WriteCalls
 		k.fold(l.names, row.Item)
 		if row.ManyItems {
-			k.fold(l.names, ManyItems)
+			k.fold(l.names, pricing.ManyItems)
 		}
 		for _, w := range row.ByPattern {
 			k.weigh(w.Pattern, w.Weight)

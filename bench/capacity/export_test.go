@@ -14,6 +14,7 @@ import (
 
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/pricing"
 )
 
 // shardMix is a run's calls over 10 seconds with every kind of row a
@@ -21,30 +22,30 @@ import (
 // keys moved, an item that keeps growing, transactions DynamoDB Local
 // reports otherwise and filtered queries it agrees on. Every charge is a
 // multiple of ½ unit, so sums come out the same in any order.
-func shardMix() []Observation {
-	var out []Observation
+func shardMix() []pricing.Observation {
+	var out []pricing.Observation
 	members := []string{"m000"}
 	for i := range 280 {
-		var o Observation
+		var o pricing.Observation
 		switch i % 7 {
 		case 0, 1:
-			o = Observation{Pattern: "AP-01", Op: designs.PutItem, Writes: []Write{{After: with(sized("HOT", fmt.Sprint(i%3), 1000), "L", s("sku"))}}}
+			o = pricing.Observation{Pattern: "AP-01", Op: designs.PutItem, Writes: []pricing.Write{{After: with(sized("HOT", fmt.Sprint(i%3), 1000), "L", s("sku"))}}}
 		case 2:
-			o = Observation{Pattern: "AP-02", Op: designs.GetItem, Consistent: true, Reads: []ddbitem.Item{sized(fmt.Sprintf("COLD#%d", i%5), "A", 4000)}}
+			o = pricing.Observation{Pattern: "AP-02", Op: designs.GetItem, Consistent: true, Reads: []ddbitem.Item{sized(fmt.Sprintf("COLD#%d", i%5), "A", 4000)}}
 		case 3:
 			before := with(sized(fmt.Sprintf("ITEM#%d", i%4), "A", 800), "G", s("GROUP#a"), "GS", s("1"))
-			o = Observation{Pattern: "AP-04", Op: designs.UpdateItem, Writes: []Write{{Before: before, After: with(before, "G", s(fmt.Sprintf("GROUP#%d", i%3)))}}}
+			o = pricing.Observation{Pattern: "AP-04", Op: designs.UpdateItem, Writes: []pricing.Write{{Before: before, After: with(before, "G", s(fmt.Sprintf("GROUP#%d", i%3)))}}}
 		case 4:
 			before := ddbitem.Item{"PK": s("POOL"), "SK": s("A"), "Members": &types.AttributeValueMemberSS{Value: members}}
 			members = append(members[:len(members):len(members)], fmt.Sprintf("m%03d", i))
 			after := ddbitem.Item{"PK": s("POOL"), "SK": s("A"), "Members": &types.AttributeValueMemberSS{Value: members}}
-			o = Observation{Pattern: "AP-07", Op: designs.UpdateItem, Writes: []Write{{Before: before, After: after}}}
+			o = pricing.Observation{Pattern: "AP-07", Op: designs.UpdateItem, Writes: []pricing.Write{{Before: before, After: after}}}
 		case 5:
-			o = Observation{Pattern: "AP-03", Op: designs.TransactWriteItems,
-				Writes: []Write{{After: sized(fmt.Sprintf("INV#%d", i), "A", 500)}, {After: sized(fmt.Sprintf("INV#%d", i+1), "A", 500)}},
+			o = pricing.Observation{Pattern: "AP-03", Op: designs.TransactWriteItems,
+				Writes: []pricing.Write{{After: sized(fmt.Sprintf("INV#%d", i), "A", 500)}, {After: sized(fmt.Sprintf("INV#%d", i+1), "A", 500)}},
 				Local:  []types.ConsumedCapacity{{CapacityUnits: aws.Float64(2), Table: &types.Capacity{CapacityUnits: aws.Float64(2)}}}}
 		case 6:
-			o = Observation{Pattern: "AP-06", Op: designs.Query, Filtered: true, Returned: 1, Scanned: 3, Evaluated: EvaluatedShadow,
+			o = pricing.Observation{Pattern: "AP-06", Op: designs.Query, Filtered: true, Returned: 1, Scanned: 3, Evaluated: pricing.EvaluatedShadow,
 				Reads: items("HOT", 3, 1000), Addressed: []ddbitem.Item{{"PK": s("HOT")}},
 				Local: []types.ConsumedCapacity{{CapacityUnits: aws.Float64(0.5)}}}
 		}
@@ -58,7 +59,7 @@ func shardMix() []Observation {
 // Report is filled.
 var shardModel = Model{Schema: schema, Duration: 10 * time.Second, TargetRate: 5000}
 
-func ledgerOf(calls []Observation) *Ledger {
+func ledgerOf(calls []pricing.Observation) *Ledger {
 	l := NewLedger(schema)
 	for _, o := range calls {
 		l.Observe(o)
@@ -101,7 +102,7 @@ func TestMergeOfShardsIsOneMachine(t *testing.T) {
 	// Two shards that each made every other call of the run, on one
 	// clock, sum to the machine that made them all.
 	calls := shardMix()
-	var halves [2][]Observation
+	var halves [2][]pricing.Observation
 	for i, o := range calls {
 		halves[i%2] = append(halves[i%2], o)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/figure"
+	"github.com/ddbharness/ddbharness/pricing"
 )
 
 // maxGrowthFindings bounds the growth sentences per kind: the report
@@ -339,7 +340,7 @@ func targetName(t string) string {
 	switch t {
 	case designs.MainTable:
 		return "the table"
-	case wholeCall:
+	case pricing.WholeCall:
 		return "the whole call"
 	}
 	return "index " + t

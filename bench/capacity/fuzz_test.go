@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"testing"
 	"time"
+
+	"github.com/ddbharness/ddbharness/pricing"
 )
 
 // FuzzLedgerFile reads a ledger file a user hands over (a shard's, inside
@@ -12,8 +14,8 @@ import (
 func FuzzLedgerFile(f *testing.F) {
 	l := NewLedger(schema)
 	for i := range 20 {
-		l.Observe(Observation{At: time.Unix(1_800_000_000+int64(i%3), 0), Pattern: "AP-01", Op: "PutItem",
-			Writes: []Write{{After: sized("HOT", "A", 1000+i)}}})
+		l.Observe(pricing.Observation{At: time.Unix(1_800_000_000+int64(i%3), 0), Pattern: "AP-01", Op: "PutItem",
+			Writes: []pricing.Write{{After: sized("HOT", "A", 1000+i)}}})
 	}
 	good, err := json.Marshal(l.Export())
 	if err != nil {

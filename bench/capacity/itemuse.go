@@ -6,6 +6,7 @@ import (
 
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/pricing"
 )
 
 // itemPatterns is how many patterns an item's use keeps apart; a later
@@ -37,20 +38,20 @@ type patternUse struct {
 // use adds each item's own write units of one call of pattern p. Reads
 // are left out: keeping every item a run reads would grow the heap with
 // them, and a key read on one item is already a hot key on one item.
-func (l *Ledger) use(p designs.PatternID, items []itemCharge) {
+func (l *Ledger) use(p designs.PatternID, items []pricing.ItemCharge) {
 	for _, c := range items {
-		id, ok := l.schema.KeyID(c.key)
+		id, ok := l.schema.KeyID(c.Key)
 		if !ok {
 			continue
 		}
-		pkLen := len(ddbitem.KeyText(c.key[l.schema.PK]))
+		pkLen := len(ddbitem.KeyText(c.Key[l.schema.PK]))
 		k, ok := l.itemKeyOf(id, pkLen)
 		if !ok {
 			continue
 		}
 		u, _ := l.uses.Get(k)
 		u.pkLen = int32(pkLen)
-		u.add(l.names.ID(string(p))+1, c.wcu, 1, b2i(c.txWrite))
+		u.add(l.names.ID(string(p))+1, c.WCU, 1, b2i(c.TxWrite))
 		l.uses.Set(k, u)
 	}
 }

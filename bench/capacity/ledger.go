@@ -9,6 +9,7 @@ import (
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/keytab"
 	"github.com/ddbharness/ddbharness/internal/spill"
+	"github.com/ddbharness/ddbharness/pricing"
 )
 
 // Ledger gathers a run's charges: per (target, partition key, second), per
@@ -86,7 +87,7 @@ type touches struct {
 func (it *touches) fold(names *keytab.Table, item string) {
 	switch {
 	case item == "" || it.many:
-	case item == ManyItems:
+	case item == pricing.ManyItems:
 		it.many = true
 	default:
 		id := names.ID(item) + 1
@@ -445,21 +446,21 @@ func NewLedgerKeys(s designs.Schema, names *keytab.Table) *Ledger {
 	}
 }
 
-// Observe accounts one call (Account), records its charges, compares them
+// Observe prices one call (pricing.Account), records its charges, compares them
 // with DynamoDB Local's figure and follows the sizes of the items it wrote.
 // It returns the charges.
-func (l *Ledger) Observe(o Observation) []Charge {
-	charges, items := account(l.schema, o)
-	local := localUnits(o)
+func (l *Ledger) Observe(o pricing.Observation) []pricing.Charge {
+	charges, items := pricing.AccountItems(l.schema, o)
+	local := pricing.LocalUnits(o)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.observed++
 	l.record(o, charges)
 	l.use(o.Pattern, items)
-	if local != nil && o.Evaluated != EvaluatedLocal {
+	if local != nil && o.Evaluated != pricing.EvaluatedLocal {
 		l.compare(o, charges, local)
 	}
-	p := l.patterns[o.patternOp()]
+	p := l.patterns[patternOpOf(o)]
 	for _, w := range o.Writes {
 		if !w.Failed && !ddbitem.Equal(w.Before, w.After) {
 			l.follow(l.schema, w)
@@ -470,8 +471,8 @@ func (l *Ledger) Observe(o Observation) []Charge {
 }
 
 // record adds the charges to the cells, slots, targets and pattern.
-func (l *Ledger) record(o Observation, charges []Charge) {
-	k := o.patternOp()
+func (l *Ledger) record(o pricing.Observation, charges []pricing.Charge) {
+	k := patternOpOf(o)
 	p := l.patterns[k]
 	if p == nil {
 		p = &PatternUsage{PatternOp: k}
@@ -483,7 +484,7 @@ func (l *Ledger) record(o Observation, charges []Charge) {
 		p.Counted += b2i(o.Counted)
 		p.Returned += int64(o.Returned)
 		p.Evaluated += int64(o.Scanned)
-		p.LocalCharged += b2i(o.Evaluated == EvaluatedLocal)
+		p.LocalCharged += b2i(o.Evaluated == pricing.EvaluatedLocal)
 	}
 	touched := map[string]usage{}
 	for _, c := range charges {

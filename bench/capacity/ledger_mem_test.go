@@ -8,6 +8,7 @@ import (
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/heaptest"
+	"github.com/ddbharness/ddbharness/pricing"
 )
 
 // ledgerHeap observes calls writes and reads of items distinct items, of
@@ -26,9 +27,9 @@ func observe(items, pks, seconds, calls int) *Ledger {
 		at := t0.Add(time.Duration(i%seconds) * time.Second)
 		if i%2 == 0 {
 			item["D"] = s(fmt.Sprintf("%0*d", 260+i%7, i))
-			l.Observe(Observation{At: at, Pattern: "AP-01", Op: designs.PutItem, Writes: []Write{{After: item}}})
+			l.Observe(pricing.Observation{At: at, Pattern: "AP-01", Op: designs.PutItem, Writes: []pricing.Write{{After: item}}})
 		} else {
-			l.Observe(Observation{At: at, Pattern: "AP-02", Op: designs.GetItem, Reads: []ddbitem.Item{item}})
+			l.Observe(pricing.Observation{At: at, Pattern: "AP-02", Op: designs.GetItem, Reads: []ddbitem.Item{item}})
 		}
 	}
 	return l

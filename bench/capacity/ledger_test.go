@@ -10,6 +10,7 @@ import (
 
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/pricing"
 )
 
 func TestLedgerConcurrentObserve(t *testing.T) {
@@ -20,8 +21,8 @@ func TestLedgerConcurrentObserve(t *testing.T) {
 		wg.Go(func() {
 			for i := range calls {
 				at := t0.Add(time.Duration(i%5) * time.Second)
-				l.Observe(Observation{At: at, Pattern: "AP-01", Op: designs.PutItem,
-					Writes: []Write{{After: sized("HOT", string(rune('a'+w)), 1000)}}})
+				l.Observe(pricing.Observation{At: at, Pattern: "AP-01", Op: designs.PutItem,
+					Writes: []pricing.Write{{After: sized("HOT", string(rune('a'+w)), 1000)}}})
 			}
 		})
 	}
@@ -40,10 +41,10 @@ func TestLedgerKeepsEachOperationOfAPattern(t *testing.T) {
 	// the read and not on the transaction, and the disagreement names the
 	// transaction, not whichever call came first.
 	l := NewLedger(schema)
-	read := Observation{At: t0, Pattern: "AP-04", Op: designs.GetItem, Consistent: true, Reads: []ddbitem.Item{sized("INV#1", "A", 500)},
+	read := pricing.Observation{At: t0, Pattern: "AP-04", Op: designs.GetItem, Consistent: true, Reads: []ddbitem.Item{sized("INV#1", "A", 500)},
 		Local: []types.ConsumedCapacity{{CapacityUnits: aws.Float64(1)}}}
-	tx := Observation{At: t0, Pattern: "AP-04", Op: designs.TransactWriteItems,
-		Writes: []Write{{After: sized("INV#1", "A", 500)}, {After: sized("INV#2", "A", 500)}},
+	tx := pricing.Observation{At: t0, Pattern: "AP-04", Op: designs.TransactWriteItems,
+		Writes: []pricing.Write{{After: sized("INV#1", "A", 500)}, {After: sized("INV#2", "A", 500)}},
 		Local:  []types.ConsumedCapacity{{CapacityUnits: aws.Float64(2), Table: &types.Capacity{CapacityUnits: aws.Float64(2)}}}}
 	l.Observe(read)
 	l.Observe(tx)
@@ -59,10 +60,10 @@ func TestLedgerKeepsEachOperationOfAPattern(t *testing.T) {
 func TestLedgerComparesWithLocal(t *testing.T) {
 	l := NewLedger(schema)
 	// DynamoDB Local 3.x reports a two-item TransactWriteItems as 2 units; AWS charges 4.
-	tx := Observation{At: t0, Pattern: "AP-03", Op: designs.TransactWriteItems,
-		Writes: []Write{{After: sized("INV#1", "A", 500)}, {After: sized("INV#2", "A", 500)}},
+	tx := pricing.Observation{At: t0, Pattern: "AP-03", Op: designs.TransactWriteItems,
+		Writes: []pricing.Write{{After: sized("INV#1", "A", 500)}, {After: sized("INV#2", "A", 500)}},
 		Local:  []types.ConsumedCapacity{{CapacityUnits: aws.Float64(2), Table: &types.Capacity{CapacityUnits: aws.Float64(2)}}}}
-	get := Observation{At: t0, Pattern: "AP-05", Op: designs.GetItem, Reads: []ddbitem.Item{sized("INV#1", "A", 500)},
+	get := pricing.Observation{At: t0, Pattern: "AP-05", Op: designs.GetItem, Reads: []ddbitem.Item{sized("INV#1", "A", 500)},
 		Local: []types.ConsumedCapacity{{CapacityUnits: aws.Float64(0.5)}}}
 	for range 3 {
 		l.Observe(tx)
@@ -87,8 +88,8 @@ func TestLedgerComparesWithLocal(t *testing.T) {
 func BenchmarkObserve(b *testing.B) {
 	l := NewLedger(schema)
 	before := with(sized("ITEM#1", "A", 800), "G", s("GROUP#a"), "GS", s("1"), "K", s("k1"))
-	o := Observation{At: t0, Pattern: "AP-01", Op: designs.UpdateItem,
-		Writes: []Write{{Before: before, After: with(before, "G", s("GROUP#b"))}}}
+	o := pricing.Observation{At: t0, Pattern: "AP-01", Op: designs.UpdateItem,
+		Writes: []pricing.Write{{Before: before, After: with(before, "G", s("GROUP#b"))}}}
 	for b.Loop() {
 		l.Observe(o)
 	}
@@ -101,10 +102,10 @@ func BenchmarkObserve(b *testing.B) {
 func TestPatternGrowth(t *testing.T) {
 	l := NewLedger(schema)
 	at := time.Unix(1_800_000_000, 0)
-	l.Observe(Observation{At: at, Pattern: "AP-01", Op: "PutItem", Writes: []Write{{After: sized("A", "1", 500)}}})
-	l.Observe(Observation{At: at, Pattern: "AP-01", Op: "UpdateItem", Writes: []Write{{Before: sized("A", "1", 500), After: sized("A", "1", 800)}}})
-	l.Observe(Observation{At: at, Pattern: "AP-01", Op: "UpdateItem", Writes: []Write{{Before: sized("A", "1", 800), After: sized("A", "1", 800), Failed: true, Attempted: sized("A", "1", 2000)}}})
-	l.Observe(Observation{At: at, Pattern: "AP-02", Op: "DeleteItem", Writes: []Write{{Before: sized("B", "1", 300)}}})
+	l.Observe(pricing.Observation{At: at, Pattern: "AP-01", Op: "PutItem", Writes: []pricing.Write{{After: sized("A", "1", 500)}}})
+	l.Observe(pricing.Observation{At: at, Pattern: "AP-01", Op: "UpdateItem", Writes: []pricing.Write{{Before: sized("A", "1", 500), After: sized("A", "1", 800)}}})
+	l.Observe(pricing.Observation{At: at, Pattern: "AP-01", Op: "UpdateItem", Writes: []pricing.Write{{Before: sized("A", "1", 800), After: sized("A", "1", 800), Failed: true, Attempted: sized("A", "1", 2000)}}})
+	l.Observe(pricing.Observation{At: at, Pattern: "AP-02", Op: "DeleteItem", Writes: []pricing.Write{{Before: sized("B", "1", 300)}}})
 	grown := func(r Report) map[designs.PatternID]int64 {
 		g := map[designs.PatternID]int64{}
 		for _, p := range r.Patterns {

@@ -7,22 +7,23 @@ import (
 
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/pricing"
 )
 
 // onSale is an on-sale moment of a ticketing design: each hold (AP-01) is
 // one transaction that takes three seats and counts them off the event's
 // item, so every hold writes that one item; the reads (AP-02) get it.
 // Every item is under 1 KB: two units in a transaction.
-func onSale() []Observation {
+func onSale() []pricing.Observation {
 	event := sized("EVENT#1", "EVENT", 300)
-	var calls []Observation
+	var calls []pricing.Observation
 	for i := range 100 {
-		hold := Observation{Pattern: "AP-01", Op: designs.TransactWriteItems, Writes: []Write{{Before: event, After: event}}}
+		hold := pricing.Observation{Pattern: "AP-01", Op: designs.TransactWriteItems, Writes: []pricing.Write{{Before: event, After: event}}}
 		for j := range 3 {
 			seat := sized("EVENT#1", "SEAT#"+string(rune('a'+(3*i+j)%26))+string(rune('a'+(3*i+j)/26)), 300)
-			hold.Writes = append(hold.Writes, Write{Before: seat, After: seat})
+			hold.Writes = append(hold.Writes, pricing.Write{Before: seat, After: seat})
 		}
-		calls = append(calls, hold, Observation{Pattern: "AP-02", Op: designs.GetItem, Reads: []ddbitem.Item{event}})
+		calls = append(calls, hold, pricing.Observation{Pattern: "AP-02", Op: designs.GetItem, Reads: []ddbitem.Item{event}})
 	}
 	return calls
 }

@@ -3,9 +3,8 @@ package capacity
 import (
 	"math"
 
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/pricing"
 )
 
 // PatternOp is one operation of one pattern: a pattern that reads, then
@@ -15,7 +14,8 @@ type PatternOp struct {
 	Op      designs.Operation `json:"op"`
 }
 
-func (o Observation) patternOp() PatternOp { return PatternOp{o.Pattern, o.Op} }
+// patternOpOf is the pattern operation o made.
+func patternOpOf(o pricing.Observation) PatternOp { return PatternOp{o.Pattern, o.Op} }
 
 // PatternUsage is one pattern's capacity over a run: the units AWS's rules
 // give (RCU, WCU) and the units DynamoDB Local reported (Local, over the
@@ -65,81 +65,14 @@ type Disagreement struct {
 	ExampleLocal float64 `json:"example_local_units"`
 }
 
-// wholeCall is the Disagreement.Target of a call whose Local figure came
-// without a per-table and per-index breakdown: the whole call's units are
-// compared.
-const wholeCall = "*"
-
-// localUnits sums DynamoDB Local's ConsumedCapacity per target: the table
-// arm and each index arm, or only the total (under wholeCall) when no
-// breakdown came. It is nil when the call carried no figure.
-func localUnits(o Observation) map[string]float64 {
-	if len(o.Local) == 0 {
-		return nil
-	}
-	out := map[string]float64{}
-	if !broken(o.Local) {
-		for _, cc := range o.Local {
-			if cc.CapacityUnits != nil {
-				out[wholeCall] += *cc.CapacityUnits
-			}
-		}
-		return out
-	}
-	for _, cc := range o.Local {
-		indexed := 0.0
-		for name, c := range cc.GlobalSecondaryIndexes {
-			out[name] += capUnits(c)
-			indexed += capUnits(c)
-		}
-		for name, c := range cc.LocalSecondaryIndexes {
-			out[name] += capUnits(c)
-			indexed += capUnits(c)
-		}
-		switch {
-		case cc.Table != nil:
-			out[designs.MainTable] += capUnits(*cc.Table)
-		case cc.CapacityUnits != nil:
-			out[designs.MainTable] += *cc.CapacityUnits - indexed
-		}
-	}
-	return out
-}
-
-// broken reports whether Local broke its figure down per table and index.
-func broken(cs []types.ConsumedCapacity) bool {
-	for _, cc := range cs {
-		if cc.Table != nil || len(cc.GlobalSecondaryIndexes) > 0 || len(cc.LocalSecondaryIndexes) > 0 {
-			return true
-		}
-	}
-	return false
-}
-
-// capUnits is a Capacity's total units, from its read and write figures
-// when the total is missing.
-func capUnits(c types.Capacity) float64 {
-	if c.CapacityUnits != nil {
-		return *c.CapacityUnits
-	}
-	var u float64
-	if c.ReadCapacityUnits != nil {
-		u += *c.ReadCapacityUnits
-	}
-	if c.WriteCapacityUnits != nil {
-		u += *c.WriteCapacityUnits
-	}
-	return u
-}
-
 // compare sets one call's charges beside Local's figures, per target.
-func (l *Ledger) compare(o Observation, charges []Charge, local map[string]float64) {
-	p := l.patterns[o.patternOp()]
+func (l *Ledger) compare(o pricing.Observation, charges []pricing.Charge, local map[string]float64) {
+	p := l.patterns[patternOpOf(o)]
 	p.LocalCalls++
 	ours := map[string]float64{}
 	for _, c := range charges {
-		if _, whole := local[wholeCall]; whole {
-			ours[wholeCall] += c.RCU + c.WCU
+		if _, whole := local[pricing.WholeCall]; whole {
+			ours[pricing.WholeCall] += c.RCU + c.WCU
 		} else {
 			ours[c.Target] += c.RCU + c.WCU
 		}
@@ -151,7 +84,7 @@ func (l *Ledger) compare(o Observation, charges []Charge, local map[string]float
 		}
 	}
 	for target, u := range ours {
-		k := diffKey{o.patternOp(), target}
+		k := diffKey{patternOpOf(o), target}
 		d := l.diffs[k]
 		if d == nil {
 			d = &Disagreement{PatternOp: k.PatternOp, Target: target}

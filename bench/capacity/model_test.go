@@ -15,13 +15,14 @@ import (
 	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/pricing"
 )
 
 // near compares model figures, which are sums of fractions.
 func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
 
 // run observes calls spread evenly over seconds and analyzes them.
-func analyze(m Model, calls ...Observation) Report {
+func analyze(m Model, calls ...pricing.Observation) Report {
 	l := NewLedger(m.Schema)
 	secs := int(m.Duration / time.Second)
 	for i, o := range calls {
@@ -32,8 +33,8 @@ func analyze(m Model, calls ...Observation) Report {
 	return m.Analyze(l)
 }
 
-func repeat(n int, o Observation) []Observation {
-	out := make([]Observation, n)
+func repeat(n int, o pricing.Observation) []pricing.Observation {
+	out := make([]pricing.Observation, n)
 	for i := range out {
 		out[i] = o
 	}
@@ -46,8 +47,8 @@ func TestCeilingOfAHotKey(t *testing.T) {
 	// average. Reads and writes are throttled on their own: the writes
 	// fill the partition's 1,000 WCU/s first, at 2,000 requests/s, 100×
 	// the measured rate (the reads would take 6,000).
-	put := Observation{Pattern: "AP-01", Op: designs.PutItem, Writes: []Write{{After: sized("HOT", "A", 1000)}}}
-	get := Observation{Pattern: "AP-02", Op: designs.GetItem, Consistent: true, Reads: []ddbitem.Item{sized("HOT", "B", 4000)}}
+	put := pricing.Observation{Pattern: "AP-01", Op: designs.PutItem, Writes: []pricing.Write{{After: sized("HOT", "A", 1000)}}}
+	get := pricing.Observation{Pattern: "AP-02", Op: designs.GetItem, Consistent: true, Reads: []ddbitem.Item{sized("HOT", "B", 4000)}}
 	calls := append(repeat(100, put), repeat(100, get)...)
 	r := analyze(Model{Schema: schema, Duration: 10 * time.Second}, calls...)
 
@@ -72,7 +73,7 @@ func TestCeilingOfAHotKey(t *testing.T) {
 func TestForecastAtTargetRate(t *testing.T) {
 	// Every request writes 1 WCU on HOT: the partition serves 1,000
 	// requests/s. At 2,000 requests/s half the writes are refused.
-	put := Observation{Pattern: "AP-01", Op: designs.PutItem, Writes: []Write{{After: sized("HOT", "A", 1000)}}}
+	put := pricing.Observation{Pattern: "AP-01", Op: designs.PutItem, Writes: []pricing.Write{{After: sized("HOT", "A", 1000)}}}
 	r := analyze(Model{Schema: schema, Duration: 10 * time.Second, TargetRate: 2000}, repeat(100, put)...)
 	f := r.Forecast
 	if f == nil || !near(f.ThrottledFraction, 0.5) || len(f.Over) != 1 {
@@ -103,8 +104,8 @@ func TestReadsAndWritesThrottleApart(t *testing.T) {
 	// HOT. At 5,000 requests/s the reads take 2,500 of 3,000 RCU/s and pass;
 	// the writes take 2,500 of 1,000 WCU/s, so 60% of the write calls (half
 	// of all calls) are refused: 30% of requests.
-	put := Observation{Pattern: "AP-01", Op: designs.PutItem, Writes: []Write{{After: sized("HOT", "A", 1000)}}}
-	get := Observation{Pattern: "AP-02", Op: designs.GetItem, Consistent: true, Reads: []ddbitem.Item{sized("HOT", "B", 4000)}}
+	put := pricing.Observation{Pattern: "AP-01", Op: designs.PutItem, Writes: []pricing.Write{{After: sized("HOT", "A", 1000)}}}
+	get := pricing.Observation{Pattern: "AP-02", Op: designs.GetItem, Consistent: true, Reads: []ddbitem.Item{sized("HOT", "B", 4000)}}
 	r := analyze(Model{Schema: schema, Duration: 10 * time.Second, TargetRate: 5000}, append(repeat(100, put), repeat(100, get)...)...)
 	if f := r.Forecast; f == nil || !near(f.ThrottledFraction, 0.3) || len(f.Over) != 1 || !near(f.Over[0].Utilization, 2.5) {
 		t.Errorf("Analyze().Forecast = %+v, want 30%% throttled, HOT at 2.5× its write limit", f)
@@ -115,10 +116,10 @@ func TestGSIBackPressure(t *testing.T) {
 	// Every create puts a new table key and an entry under one GSI key
 	// "Agency": the index partition is the ceiling, at 1,000 creates/s,
 	// and its throttling throttles the table's writes.
-	var calls []Observation
+	var calls []pricing.Observation
 	for i := range 50 {
 		item := with(sized(fmt.Sprintf("AGENCY#%d", i), "A", 600), "G", s("Agency"), "GS", s(fmt.Sprint(i)))
-		calls = append(calls, Observation{Pattern: "AP-01", Op: designs.PutItem, Writes: []Write{{After: item}}})
+		calls = append(calls, pricing.Observation{Pattern: "AP-01", Op: designs.PutItem, Writes: []pricing.Write{{After: item}}})
 	}
 	r := analyze(Model{Schema: schema, Duration: 5 * time.Second}, calls...)
 	c := r.Ceiling
@@ -131,8 +132,8 @@ func TestGSIBackPressure(t *testing.T) {
 func TestLSITrafficSharesTheTablePartition(t *testing.T) {
 	// Each put writes 1 WCU to the table and 1 to LSI1 under the same
 	// partition key: the partition takes 2 WCU per request, full at 500/s.
-	put := Observation{Pattern: "AP-01", Op: designs.PutItem,
-		Writes: []Write{{After: with(sized("CAT", "A", 500), "L", s("sku"))}}}
+	put := pricing.Observation{Pattern: "AP-01", Op: designs.PutItem,
+		Writes: []pricing.Write{{After: with(sized("CAT", "A", 500), "L", s("sku"))}}}
 	r := analyze(Model{Schema: schema, Duration: 10 * time.Second}, repeat(100, put)...)
 	// With an LSI, an item collection stays on one partition: no split.
 	if c := r.Ceiling; c == nil || c.Target != designs.MainTable || c.Key != "CAT" || !near(c.Rate, 500) || c.Splittable {
@@ -145,10 +146,10 @@ func TestProvisionedTableLimitAndBurst(t *testing.T) {
 	// table throttles at 50 requests/s. At 100/s half is refused, and 300 s
 	// of saved 50 WCU/s covers the 50 WCU/s excess for 300 s.
 	prov := designs.Schema{PK: "PK", SK: "SK", Billing: types.BillingModeProvisioned, RCU: 100, WCU: 50}
-	var calls []Observation
+	var calls []pricing.Observation
 	for i := range 100 {
-		calls = append(calls, Observation{Pattern: "AP-01", Op: designs.PutItem,
-			Writes: []Write{{After: sized(fmt.Sprintf("K%d", i), "A", 900)}}})
+		calls = append(calls, pricing.Observation{Pattern: "AP-01", Op: designs.PutItem,
+			Writes: []pricing.Write{{After: sized(fmt.Sprintf("K%d", i), "A", 900)}}})
 	}
 	r := analyze(Model{Schema: prov, Duration: 10 * time.Second, TargetRate: 100}, calls...)
 	if c := r.Ceiling; c == nil || c.Key != "" || !near(c.Rate, 50) || c.Limit != "50 WCU/s provisioned" {
@@ -174,9 +175,9 @@ func TestWarmThroughputCeiling(t *testing.T) {
 	// 100 puts of 1 KB on keys of their own over 10 s: 10 requests/s, 1 WRU
 	// each. A new on-demand table serves 4,000 WRU/s at once: the mix
 	// reaches it at 4,000 requests/s, long before the 40,000 quota.
-	var calls []Observation
+	var calls []pricing.Observation
 	for i := range 100 {
-		calls = append(calls, Observation{Pattern: "AP-01", Op: designs.PutItem, Writes: []Write{{After: sized(fmt.Sprintf("K%d", i), "A", 900)}}})
+		calls = append(calls, pricing.Observation{Pattern: "AP-01", Op: designs.PutItem, Writes: []pricing.Write{{After: sized(fmt.Sprintf("K%d", i), "A", 900)}}})
 	}
 	r := analyze(Model{Schema: schema, Duration: 10 * time.Second, TargetRate: 10000}, calls...)
 	w := r.Warm
@@ -226,12 +227,12 @@ func TestGrowthOfASetItem(t *testing.T) {
 	// (409,600 − 1,023) / 100 = 4,085.77 s away, half that at twice the rate.
 	single := designs.Schema{PK: "PK"}
 	members := []string{"m000000000"}
-	var calls []Observation
+	var calls []pricing.Observation
 	for i := 1; i <= 100; i++ {
 		before := ddbitem.Item{"PK": s("POOL"), "Members": &types.AttributeValueMemberSS{Value: members}}
 		members = append(members[:len(members):len(members)], fmt.Sprintf("m%09d", i))
 		after := ddbitem.Item{"PK": s("POOL"), "Members": &types.AttributeValueMemberSS{Value: members}}
-		calls = append(calls, Observation{Pattern: "AP-07", Op: designs.UpdateItem, Writes: []Write{{Before: before, After: after}}})
+		calls = append(calls, pricing.Observation{Pattern: "AP-07", Op: designs.UpdateItem, Writes: []pricing.Write{{Before: before, After: after}}})
 	}
 	r := analyze(Model{Schema: single, Duration: 10 * time.Second, TargetRate: 20}, calls...)
 	var item, coll Growth
@@ -258,15 +259,15 @@ func TestCollectionsAndIndexKeysNeedRepeatedGrowth(t *testing.T) {
 	// 30 orders, each created with three writes of its own collection:
 	// none is growth. One warehouse takes a shipment entry on GSI1 with
 	// every order: that key grows with traffic.
-	var calls []Observation
+	var calls []pricing.Observation
 	shipped := 0
 	for i := range 30 {
 		order := fmt.Sprintf("ORDER#%d", i)
 		head := with(sized(order, "A", 300), "G", s("WAREHOUSE#1"), "GS", s(order))
 		shipped += ddbitem.Size(head) // GSI1 projects ALL
-		calls = append(calls, Observation{Pattern: "AP-01", Op: designs.PutItem, Writes: []Write{{After: head}}})
+		calls = append(calls, pricing.Observation{Pattern: "AP-01", Op: designs.PutItem, Writes: []pricing.Write{{After: head}}})
 		for _, sk := range []string{"B", "C"} {
-			calls = append(calls, Observation{Pattern: "AP-01", Op: designs.PutItem, Writes: []Write{{After: sized(order, sk, 200)}}})
+			calls = append(calls, pricing.Observation{Pattern: "AP-01", Op: designs.PutItem, Writes: []pricing.Write{{After: sized(order, sk, 200)}}})
 		}
 	}
 	r := analyze(Model{Schema: schema, Duration: 10 * time.Second}, calls...)
@@ -287,11 +288,11 @@ func TestGrowthNeedsRepeatedGrowth(t *testing.T) {
 	// The same item enlarged by three writes is projected.
 	single := designs.Schema{PK: "PK"}
 	grow := func(writes int) []Growth {
-		var calls []Observation
+		var calls []pricing.Observation
 		before := sized("ITEM", "", 100)
 		for i := 1; i <= writes; i++ {
 			after := sized("ITEM", "", 100+200*i)
-			calls = append(calls, Observation{Pattern: "AP-09", Op: designs.UpdateItem, Writes: []Write{{Before: before, After: after}}})
+			calls = append(calls, pricing.Observation{Pattern: "AP-09", Op: designs.UpdateItem, Writes: []pricing.Write{{Before: before, After: after}}})
 			before = after
 		}
 		return analyze(Model{Schema: single, Duration: 10 * time.Second}, calls...).Growth
@@ -318,8 +319,8 @@ func TestCost(t *testing.T) {
 	// read (0.5 RCU), half each: 0.5 WCU and 0.25 RCU per request.
 	// On demand: 0.5 × $0.625 + 0.25 × $0.125 = $0.34375 per million.
 	// Provisioned at 70%: 10⁶ × (0.25 × 0.00013 + 0.5 × 0.00065) / 3600 / 0.7.
-	put := Observation{Pattern: "AP-01", Op: designs.PutItem, Writes: []Write{{After: sized("A", "A", 1000)}}}
-	get := Observation{Pattern: "AP-02", Op: designs.GetItem, Reads: []ddbitem.Item{sized("B", "B", 4000)}}
+	put := pricing.Observation{Pattern: "AP-01", Op: designs.PutItem, Writes: []pricing.Write{{After: sized("A", "A", 1000)}}}
+	get := pricing.Observation{Pattern: "AP-02", Op: designs.GetItem, Reads: []ddbitem.Item{sized("B", "B", 4000)}}
 	r := analyze(Model{Schema: schema, Duration: 10 * time.Second}, append(repeat(10, put), repeat(10, get)...)...)
 	wantProvisioned := 1e6 * (0.25*0.00013 + 0.5*0.00065) / 3600 / 0.7
 	if !near(r.Cost.OnDemand, 0.34375) || !near(r.Cost.Provisioned, wantProvisioned) {
@@ -329,7 +330,7 @@ func TestCost(t *testing.T) {
 }
 
 func TestReportIsJSONWithFindings(t *testing.T) {
-	put := Observation{Pattern: "AP-01", Op: designs.PutItem, Writes: []Write{{After: sized("HOT", "A", 1000)}}}
+	put := pricing.Observation{Pattern: "AP-01", Op: designs.PutItem, Writes: []pricing.Write{{After: sized("HOT", "A", 1000)}}}
 	r := analyze(Model{Schema: schema, Duration: 10 * time.Second, TargetRate: 5000}, repeat(100, put)...)
 	if _, err := json.Marshal(r); err != nil {
 		t.Fatalf("json.Marshal(Report) error %v", err)
@@ -371,10 +372,10 @@ func TestWarmThroughputIsALinearCombination(t *testing.T) {
 	}
 	// 100 calls over 10 s: 50 puts of 1 KB (1 WRU) and 50 eventually
 	// consistent reads of 8 KB (1 RRU): half a unit of each a request.
-	var calls []Observation
+	var calls []pricing.Observation
 	for i := range 50 {
-		calls = append(calls, Observation{Pattern: "AP-01", Op: designs.PutItem, Writes: []Write{{After: sized(fmt.Sprintf("W%d", i), "A", 900)}}},
-			Observation{Pattern: "AP-02", Op: designs.GetItem, Reads: []ddbitem.Item{sized(fmt.Sprintf("R%d", i), "A", 8000)}})
+		calls = append(calls, pricing.Observation{Pattern: "AP-01", Op: designs.PutItem, Writes: []pricing.Write{{After: sized(fmt.Sprintf("W%d", i), "A", 900)}}},
+			pricing.Observation{Pattern: "AP-02", Op: designs.GetItem, Reads: []ddbitem.Item{sized(fmt.Sprintf("R%d", i), "A", 8000)}})
 	}
 	w := analyze(Model{Schema: schema, Duration: 10 * time.Second}, calls...).Warm
 	if w == nil || !near(w.Rate, 6000) || w.Side != "WRU" {
@@ -392,13 +393,13 @@ func TestHotKeysThatShareAPartition(t *testing.T) {
 		t.Errorf("ShareOdds(3, 4) = %g, want 0.625", got)
 	}
 	// Per request: A 0.6 WCU, B 0.4 WCU, C 0.2 WCU (1 KB writes).
-	var calls []Observation
+	var calls []pricing.Observation
 	for _, k := range []struct {
 		key string
 		n   int
 	}{{"A", 30}, {"B", 20}, {"C", 10}} {
 		for range k.n {
-			calls = append(calls, Observation{Pattern: "AP-01", Op: designs.PutItem, Writes: []Write{{After: sized(k.key, "S", 900)}}})
+			calls = append(calls, pricing.Observation{Pattern: "AP-01", Op: designs.PutItem, Writes: []pricing.Write{{After: sized(k.key, "S", 900)}}})
 		}
 	}
 	placed := func(_, key string) (int, int) {
@@ -439,9 +440,9 @@ func TestHotKeysThatShareAPartition(t *testing.T) {
 // placement, with the rate each would reach alone, instead of odds of
 // 100 %.
 func TestOddsNameTheKeysThatShare(t *testing.T) {
-	var calls []Observation
+	var calls []pricing.Observation
 	for i := range 100 {
-		calls = append(calls, Observation{Pattern: "AP-01", Op: designs.PutItem, Writes: []Write{{After: sized(fmt.Sprintf("K%d", i), "A", 900)}}})
+		calls = append(calls, pricing.Observation{Pattern: "AP-01", Op: designs.PutItem, Writes: []pricing.Write{{After: sized(fmt.Sprintf("K%d", i), "A", 900)}}})
 	}
 	r := analyze(Model{Schema: schema, Duration: 10 * time.Second}, calls...)
 	sh := r.Ceiling.Sharing

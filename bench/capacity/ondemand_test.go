@@ -6,17 +6,18 @@ import (
 	"time"
 
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/pricing"
 )
 
 // fresh is n puts of 1 KB, each on a partition key of its own: 1 WRU a
 // request.
-func fresh(n int) []Observation { return puts(n, n) }
+func fresh(n int) []pricing.Observation { return puts(n, n) }
 
 // puts is n puts of 1 KB over keys partition key values in turn.
-func puts(n, keys int) []Observation {
-	calls := make([]Observation, n)
+func puts(n, keys int) []pricing.Observation {
+	calls := make([]pricing.Observation, n)
 	for i := range calls {
-		calls[i] = Observation{Pattern: "AP-01", Op: designs.PutItem, Writes: []Write{{After: sized(fmt.Sprintf("K%d", i%keys), "A", 900)}}}
+		calls[i] = pricing.Observation{Pattern: "AP-01", Op: designs.PutItem, Writes: []pricing.Write{{After: sized(fmt.Sprintf("K%d", i%keys), "A", 900)}}}
 	}
 	return calls
 }

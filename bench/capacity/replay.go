@@ -107,77 +107,112 @@ func (r *run) replaySpace(name string, s *spaceLoad, factor float64, budget *int
 	if c.Provisioned {
 		c.Partitions = s.n
 	}
-	start := r.l.first * int64(time.Second)
-	sp := throughput.NewSpace(c, start)
+	sp := throughput.NewSpace(c, r.l.first*int64(time.Second))
 	feeds := make([]feed, 0, len(s.hot))
 	for _, g := range s.hot {
 		feeds = append(feeds, r.feedOf(name, g, factor))
 	}
-	type at struct{ part, side int }
-	refused := map[at]map[int64]bool{}
-	fed, lost := map[at]float64{}, map[at]float64{}
-	named := map[string][]int{} // the partitions that refused each value while it was there
-	type event struct {
-		at    int64
-		key   string
-		side  int
-		units float64
-	}
-	var events []event
+	rf := newRefusals()
+	var calls []replayCall
 	for sec := r.l.first; sec <= r.l.last; sec++ {
-		events = events[:0]
-		for _, f := range feeds {
-			u := f.secs[sec]
-			for side, units := range [2]float64{u.rcu, u.wcu} {
-				if units <= 0 {
-					continue
-				}
-				// As many calls as the units make at the key's units a
-				// call, evenly over the second.
-				n := 1
-				if per := [2]float64{f.per.rcu, f.per.wcu}[side]; per > 0 {
-					n = int(min(maxReplayCalls, max(1, math.Round(units/per))))
-				}
-				if *budget -= n; *budget < 0 {
-					return nil, 0, false
-				}
-				for i := range n {
-					events = append(events, event{sec*int64(time.Second) + int64((float64(i)+0.5)*float64(time.Second)/float64(n)), f.key, side, units / float64(n)})
-				}
-			}
+		if calls, ok = callsIn(calls[:0], feeds, sec, budget); !ok {
+			return nil, 0, false
 		}
-		slices.SortStableFunc(events, func(a, b event) int { return cmp.Compare(a.at, b.at) })
-		for _, ev := range events {
-			part, ok := sp.Admit(ev.key, ev.side, ev.at)
-			// Every call is offered to the budget first; a partition is fed
-			// only what the budget let through.
-			fed[at{-1, ev.side}] += ev.units
-			a := at{part, ev.side} // part -1: the table's or GSI's budget (refused, or a Scan's)
-			if part >= 0 {
-				fed[a] += ev.units
-			}
-			if !ok {
-				sp.Refused(ev.side, ev.at, ev.units)
-				if part >= 0 && !slices.Contains(named[ev.key], part) {
-					named[ev.key] = append(named[ev.key], part)
-				}
-				lost[a] += ev.units
-				if refused[a] == nil {
-					refused[a] = map[int64]bool{}
-				}
-				refused[a][sec] = true
-				continue
-			}
-			var v [2]float64
-			v[ev.side] = ev.units
-			if _, isolated := sp.Consume(ev.key, v, ev.at); isolated {
+		for _, call := range calls {
+			if rf.play(sp, call, sec) {
 				isolations++
 			}
 		}
 	}
-	// Each partition names its hot keys, heaviest first: those it holds at
-	// the end and those it refused while they were there (a split may have
-	// moved them since).
+	return rf.partitions(name, r.l.first, sp, feeds), isolations, true
+}
+
+// replayCall is one call a replay plays: when (Unix nanoseconds), on which
+// key and side, of how many units.
+type replayCall struct {
+	at    int64
+	key   string
+	side  int
+	units float64
+}
+
+// callsIn appends to calls the calls feeds make in second sec, in time
+// order: each key's units of a side as calls of its units a call, evenly
+// over the second. It reports false once they spend more than budget.
+func callsIn(calls []replayCall, feeds []feed, sec int64, budget *int) ([]replayCall, bool) {
+	for _, f := range feeds {
+		u := f.secs[sec]
+		for side, units := range [2]float64{u.rcu, u.wcu} {
+			if units <= 0 {
+				continue
+			}
+			n := 1
+			if per := [2]float64{f.per.rcu, f.per.wcu}[side]; per > 0 {
+				n = int(min(maxReplayCalls, max(1, math.Round(units/per))))
+			}
+			if *budget -= n; *budget < 0 {
+				return calls, false
+			}
+			for i := range n {
+				calls = append(calls, replayCall{sec*int64(time.Second) + int64((float64(i)+0.5)*float64(time.Second)/float64(n)), f.key, side, units / float64(n)})
+			}
+		}
+	}
+	slices.SortStableFunc(calls, func(a, b replayCall) int { return cmp.Compare(a.at, b.at) })
+	return calls, true
+}
+
+// sidePart is one side of one partition; part -1 is the table's or GSI's
+// budget (a call it refused, or a Scan's).
+type sidePart struct{ part, side int }
+
+// refusals is what a replay's space refused: by side of each partition,
+// the seconds it refused in and the units fed to it and refused; and the
+// partitions that refused each key while it was there.
+type refusals struct {
+	secs      map[sidePart]map[int64]bool
+	fed, lost map[sidePart]float64
+	named     map[string][]int
+}
+
+func newRefusals() *refusals {
+	return &refusals{secs: map[sidePart]map[int64]bool{}, fed: map[sidePart]float64{}, lost: map[sidePart]float64{}, named: map[string][]int{}}
+}
+
+// play offers call c of second sec to sp, notes a refusal, and reports
+// whether the engine isolated c's key (split for heat).
+func (rf *refusals) play(sp *throughput.Space, c replayCall, sec int64) (isolated bool) {
+	part, ok := sp.Admit(c.key, c.side, c.at)
+	// Every call is offered to the budget first; a partition is fed only
+	// what the budget let through.
+	rf.fed[sidePart{-1, c.side}] += c.units
+	a := sidePart{part, c.side}
+	if part >= 0 {
+		rf.fed[a] += c.units
+	}
+	if !ok {
+		sp.Refused(c.side, c.at, c.units)
+		if part >= 0 && !slices.Contains(rf.named[c.key], part) {
+			rf.named[c.key] = append(rf.named[c.key], part)
+		}
+		rf.lost[a] += c.units
+		if rf.secs[a] == nil {
+			rf.secs[a] = map[int64]bool{}
+		}
+		rf.secs[a][sec] = true
+		return false
+	}
+	var v [2]float64
+	v[c.side] = c.units
+	_, isolated = sp.Consume(c.key, v, c.at)
+	return isolated
+}
+
+// partitions lists the sides of space name's partitions that refused, in
+// the order they first did (seconds from first). Each names its hot keys,
+// heaviest first: those it holds at the end and those it refused while
+// they were there (a split may have moved them since).
+func (rf *refusals) partitions(name string, first int64, sp *throughput.Space, feeds []feed) []ReplayedPartition {
 	keys := map[int][]string{}
 	add := func(part int, key string) {
 		if len(keys[part]) < maxWith && !slices.Contains(keys[part], key) {
@@ -186,15 +221,16 @@ func (r *run) replaySpace(name string, s *spaceLoad, factor float64, budget *int
 	}
 	for _, f := range feeds {
 		add(sp.Partition(f.key), f.key)
-		for _, part := range named[f.key] {
+		for _, part := range rf.named[f.key] {
 			add(part, f.key)
 		}
 	}
-	for a, secs := range refused {
+	var out []ReplayedPartition
+	for a, secs := range rf.secs {
 		p := ReplayedPartition{Target: name, Partition: a.part, Side: [2]string{"read", "write"}[a.side], Keys: keys[a.part],
-			Seconds: len(secs), Refused: lost[a] / fed[a]}
+			Seconds: len(secs), Refused: rf.lost[a] / rf.fed[a]}
 		sorted := slices.Sorted(maps.Keys(secs))
-		p.FirstSecond = float64(sorted[0] - r.l.first)
+		p.FirstSecond = float64(sorted[0] - first)
 		for _, sec := range sorted {
 			if n := len(p.Ranges); n > 0 && p.Ranges[n-1].To == sec-1 {
 				p.Ranges[n-1].To = sec
@@ -207,7 +243,7 @@ func (r *run) replaySpace(name string, s *spaceLoad, factor float64, budget *int
 	slices.SortFunc(out, func(a, b ReplayedPartition) int {
 		return cmp.Or(cmp.Compare(a.FirstSecond, b.FirstSecond), cmp.Compare(a.Partition, b.Partition), cmp.Compare(a.Side, b.Side))
 	})
-	return out, isolations, true
+	return out
 }
 
 // feedOf is hot group g's demand per second: the units it was served in

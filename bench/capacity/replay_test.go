@@ -11,6 +11,7 @@ import (
 	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/pricing"
 )
 
 // The replay gives a table's budget the share of the units offered to it
@@ -34,10 +35,10 @@ func TestReplayBudgetShareIsTheEngines(t *testing.T) {
 			keys = append(keys, key)
 		}
 	}
-	var calls []Observation
+	var calls []pricing.Observation
 	for _, key := range keys {
-		put := Observation{Pattern: "AP-01", Op: designs.PutItem, Writes: []Write{{After: sized(key, "A", 900)}}}
-		get := Observation{Pattern: "AP-02", Op: designs.GetItem, Consistent: true, Reads: []ddbitem.Item{sized(key, "B", 4000)}}
+		put := pricing.Observation{Pattern: "AP-01", Op: designs.PutItem, Writes: []pricing.Write{{After: sized(key, "A", 900)}}}
+		get := pricing.Observation{Pattern: "AP-02", Op: designs.GetItem, Consistent: true, Reads: []ddbitem.Item{sized(key, "B", 4000)}}
 		calls = append(calls, repeat(perSec[throughput.Write]*secs, put)...)
 		calls = append(calls, repeat(perSec[throughput.Read]*secs, get)...)
 	}

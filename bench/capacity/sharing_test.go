@@ -9,6 +9,7 @@ import (
 
 	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/pricing"
 )
 
 // Over many placement seeds, the share of seeds on which two of h hot keys
@@ -67,8 +68,8 @@ func TestPlacementSeedsShareAsTheOddsSay(t *testing.T) {
 // alone would take 3,000.
 func TestFirstThrottleCountsTheLightKeysPlacedThere(t *testing.T) {
 	placed := map[string]int{"HOT": 0}
-	put := func(key string) Observation {
-		return Observation{Pattern: "AP-01", Op: designs.PutItem, Writes: []Write{{After: sized(key, "A", 900)}}}
+	put := func(key string) pricing.Observation {
+		return pricing.Observation{Pattern: "AP-01", Op: designs.PutItem, Writes: []pricing.Write{{After: sized(key, "A", 900)}}}
 	}
 	calls := repeat(40, put("HOT"))
 	for i := range 8 {

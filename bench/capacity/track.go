@@ -2,13 +2,14 @@ package capacity
 
 import (
 	"github.com/ddbharness/ddbharness/ddbitem"
+	"github.com/ddbharness/ddbharness/pricing"
 )
 
 // follow records the sizes one successful write left: the item's, and its
 // item collection's (the items of one table partition key value plus, on a
 // table with LSIs, their LSI entries).
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LSI.html#LSI.ItemCollections
-func (l *Ledger) follow(s ddbitem.Schema, w Write) {
+func (l *Ledger) follow(s ddbitem.Schema, w pricing.Write) {
 	keyed := w.After
 	if keyed == nil {
 		keyed = w.Before
@@ -60,7 +61,7 @@ func (l *Ledger) addCollection(pk string, known, added int, grew bool) {
 // partition key value it touched: a GSI key has no size limit, but one
 // that gathers entries with traffic (a warehouse's shipments) makes every
 // read of it longer.
-func (l *Ledger) followIndexes(s ddbitem.Schema, w Write) {
+func (l *Ledger) followIndexes(s ddbitem.Schema, w pricing.Write) {
 	for _, ix := range s.Indexes {
 		if ix.Local {
 			continue

@@ -3,7 +3,7 @@
 // refused. It counts the calls the pacer asks for and splits them over the
 // mix by weight; seeds the scenario's driver into an in-memory table as the
 // design lint does; and prices every request by DynamoDB's unit rules
-// (bench/capacity's Account): the seed's own writes, and each step's calls,
+// (pricing.Account): the seed's own writes, and each step's calls,
 // run through the driver on the seeded table in memory where it serves
 // them (item reads and writes, transactions included). Then it adds the
 // data's storage and, for a provisioned table, its hourly capacity.

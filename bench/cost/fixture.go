@@ -8,9 +8,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
-	"github.com/ddbharness/ddbharness/bench/capacity"
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/pricing"
 	"github.com/ddbharness/ddbharness/workload"
 )
 
@@ -65,7 +65,7 @@ func seedFixture(ctx context.Context, sc workload.Scenario, rnd int64) (f *fixtu
 }
 
 // meter adds up the requests an in-memory table served and what real
-// DynamoDB would charge for them (capacity.Account).
+// DynamoDB would charge for them (pricing.Account).
 type meter struct {
 	reads, writes int // items read by key, items written
 	rru, wru      float64
@@ -85,10 +85,10 @@ type memDB struct {
 }
 
 func (db *memDB) changed(c ddbitem.Change) {
-	w := capacity.Write{Before: c.Before, After: c.After, Key: c.Write.Key}
+	w := pricing.Write{Before: c.Before, After: c.After, Key: c.Write.Key}
 	db.mu.Lock()
 	defer db.mu.Unlock()
-	db.charge(capacity.Observation{Op: db.writeOp(), Writes: []capacity.Write{w}})
+	db.charge(pricing.Observation{Op: db.writeOp(), Writes: []pricing.Write{w}})
 }
 
 func (db *memDB) writeOp() designs.Operation {
@@ -99,8 +99,8 @@ func (db *memDB) writeOp() designs.Operation {
 }
 
 // charge adds what o costs to the meter; the caller holds mu.
-func (db *memDB) charge(o capacity.Observation) {
-	for _, c := range capacity.Account(db.keys, o) {
+func (db *memDB) charge(o pricing.Observation) {
+	for _, c := range pricing.Account(db.keys, o) {
 		db.to.rru += c.RCU
 		db.to.wru += c.WCU
 	}
@@ -116,7 +116,7 @@ func (db *memDB) GetItem(ctx context.Context, in *dynamodb.GetItemInput, opts ..
 	if err != nil {
 		return out, err
 	}
-	o := capacity.Observation{Op: designs.GetItem, Consistent: aws.ToBool(in.ConsistentRead), Addressed: []ddbitem.Item{in.Key}}
+	o := pricing.Observation{Op: designs.GetItem, Consistent: aws.ToBool(in.ConsistentRead), Addressed: []ddbitem.Item{in.Key}}
 	if out.Item != nil {
 		o.Reads = []ddbitem.Item{out.Item}
 	}
@@ -148,9 +148,9 @@ func (db *memDB) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWr
 		if err != nil {
 			return out, err
 		}
-		w := capacity.Write{Before: got.Item, After: got.Item, Key: check.Key}
+		w := pricing.Write{Before: got.Item, After: got.Item, Key: check.Key}
 		db.mu.Lock()
-		db.charge(capacity.Observation{Op: designs.TransactWriteItems, Writes: []capacity.Write{w}})
+		db.charge(pricing.Observation{Op: designs.TransactWriteItems, Writes: []pricing.Write{w}})
 		db.mu.Unlock()
 	}
 	return out, nil
@@ -177,7 +177,7 @@ func (db *memDB) metered(m *meter, call func() error) error {
 }
 
 // sum adds up the read (or write) units of charges.
-func sum(cs []capacity.Charge, reads bool) float64 {
+func sum(cs []pricing.Charge, reads bool) float64 {
 	total := 0.0
 	for _, c := range cs {
 		if reads {

@@ -3,9 +3,9 @@ package cost
 import (
 	"fmt"
 
-	"github.com/ddbharness/ddbharness/bench/capacity"
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/pricing"
 )
 
 // perCall is what one call of a pattern consumes, in request units.
@@ -52,11 +52,11 @@ func actions(p designs.Pattern, limit int) float64 {
 // consistent, on average over the seeded items.
 func (f *fixture) itemRead(op designs.Operation) float64 {
 	return f.mean("read "+string(op), func(it ddbitem.Item) float64 {
-		o := capacity.Observation{Op: op, Consistent: true}
+		o := pricing.Observation{Op: op, Consistent: true}
 		if it != nil {
 			o.Reads = []ddbitem.Item{it}
 		}
-		return sum(capacity.Account(f.keys, o), true)
+		return sum(pricing.Account(f.keys, o), true)
 	})
 }
 
@@ -67,7 +67,7 @@ func (f *fixture) itemRead(op designs.Operation) float64 {
 func (f *fixture) itemWrite(tx bool) float64 {
 	table := func(op designs.Operation) float64 {
 		return f.mean("write "+string(op), func(it ddbitem.Item) float64 {
-			cs := capacity.Account(f.keys, capacity.Observation{Op: op, Writes: []capacity.Write{{After: it}}})
+			cs := pricing.Account(f.keys, pricing.Observation{Op: op, Writes: []pricing.Write{{After: it}}})
 			for _, c := range cs {
 				if c.Target == designs.MainTable {
 					return c.WCU
@@ -115,7 +115,7 @@ func (f *fixture) rangeRead(p designs.Pattern) (float64, error) {
 	if v, ok := f.memo[key]; ok {
 		return v, nil
 	}
-	o := capacity.Observation{Op: p.Op, Index: index, Consistent: index == ""}
+	o := pricing.Observation{Op: p.Op, Index: index, Consistent: index == ""}
 	read := func(pages [][]ddbitem.Item, all bool) float64 {
 		if !all {
 			pages = pages[:1]
@@ -123,7 +123,7 @@ func (f *fixture) rangeRead(p designs.Pattern) (float64, error) {
 		units := 0.0
 		for _, page := range pages {
 			o.Reads = page
-			units += sum(capacity.Account(f.keys, o), true)
+			units += sum(pricing.Account(f.keys, o), true)
 		}
 		return units
 	}

@@ -3,11 +3,11 @@ package emulate
 import (
 	"time"
 
-	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/pricing"
 )
 
 // touch is one partition a request reads from or writes to: the table or
-// a GSI (target, as capacity.Charge names it), and the partition key value
+// a GSI (target, as pricing.Charge names it), and the partition key value
 // there; "" for a Scan, which only the budget admits.
 type touch struct {
 	table  string
@@ -175,8 +175,8 @@ func reason(s *space, side int, limit string) string {
 }
 
 // Debit takes what a completed call on table name consumed, as
-// capacity.Account charged it, from the partitions and budgets it touched.
-func (e *Emulator) Debit(name string, charges []capacity.Charge) {
+// pricing.Account charged it, from the partitions and budgets it touched.
+func (e *Emulator) Debit(name string, charges []pricing.Charge) {
 	if !e.on.Load() || len(charges) == 0 {
 		return
 	}

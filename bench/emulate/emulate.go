@@ -119,11 +119,11 @@ func (e *Emulator) Disable() { e.on.Store(false) }
 // Scale is the scale in force.
 func (e *Emulator) Scale() float64 { return e.cfg.Scale }
 
-// Lookup gives the emulator the items as the caller knows them (bench's
-// instrumented client keeps a shadow of the table): the GSI keys an update
-// or delete moves away from are then known before the call, for
+// lookupIn gives the emulator the items as the caller knows them (bench's
+// instrumented client keeps a shadow of the table; Attach): the GSI keys
+// an update or delete moves away from are then known before the call, for
 // back-pressure. Without it, only a put's GSI keys are.
-func (e *Emulator) Lookup(f func(table string, key ddbitem.Item) ddbitem.Item) { e.lookup.Store(&f) }
+func (e *Emulator) lookupIn(f func(table string, key ddbitem.Item) ddbitem.Item) { e.lookup.Store(&f) }
 
 func (e *Emulator) now() int64 { return e.cfg.Now().UnixNano() }
 

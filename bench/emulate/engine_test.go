@@ -8,8 +8,8 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/ddbharness/ddbharness/bench/capacity"
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/pricing"
 )
 
 // flow is steady traffic on one partition key value: units per second,
@@ -40,13 +40,13 @@ func simulate(e *Emulator, clock *time.Time, seconds, ticks int, flows []flow) s
 				if r != nil {
 					continue
 				}
-				c := capacity.Charge{Target: designs.MainTable, Key: f.key}
+				c := pricing.Charge{Target: designs.MainTable, Key: f.key}
 				if f.side == read {
 					c.RCU = u
 				} else {
 					c.WCU = u
 				}
-				e.Debit("t", []capacity.Charge{c})
+				e.Debit("t", []pricing.Charge{c})
 				out[s][i] += u
 			}
 			*clock = clock.Add(step)

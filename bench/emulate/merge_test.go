@@ -7,8 +7,8 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/ddbharness/ddbharness/bench/capacity"
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/pricing"
 )
 
 // send makes one call of pattern writing units on key of table "t" through
@@ -26,7 +26,7 @@ func send(e *Emulator, pattern designs.PatternID, key string, units float64) {
 		}
 		e.mu.Unlock()
 		if c.last == nil {
-			e.Debit("t", []capacity.Charge{{Target: designs.MainTable, Key: key, WCU: units}})
+			e.Debit("t", []pricing.Charge{{Target: designs.MainTable, Key: key, WCU: units}})
 			break
 		}
 	}

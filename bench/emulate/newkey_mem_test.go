@@ -18,6 +18,7 @@ import (
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/heaptest"
 	"github.com/ddbharness/ddbharness/internal/keytab"
+	"github.com/ddbharness/ddbharness/pricing"
 )
 
 // newKeyHeap feeds a ledger and an emulator sharing one keytab calls that
@@ -42,8 +43,8 @@ func newKeyHeap(distinct, calls int) uint64 {
 				"GSI1SK": str("LINEITEM#1"), "Amount": &types.AttributeValueMemberN{Value: "1250"}, "Text": str("a line of an invoice")}
 			at := t0.Add(time.Duration(i) * 200 * time.Second / time.Duration(calls)) // 200 seconds however many calls
 			now = at
-			charges := l.Observe(capacity.Observation{At: at, Pattern: "AP-03", Op: designs.PutItem, Table: "t",
-				Writes: []capacity.Write{{After: item}}})
+			charges := l.Observe(pricing.Observation{At: at, Pattern: "AP-03", Op: designs.PutItem, Table: "t",
+				Writes: []pricing.Write{{After: item}}})
 			e.Debit("t", charges)
 		}
 		return []any{l, e}

@@ -14,6 +14,7 @@ import (
 	"github.com/ddbharness/ddbharness/bench/meter"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/ddbtest"
+	"github.com/ddbharness/ddbharness/pricing"
 )
 
 // BenchmarkOverhead measures what emulating DynamoDB's limits adds to a
@@ -41,8 +42,7 @@ func BenchmarkOverhead(b *testing.B) {
 			if on {
 				e := New(s, Config{})
 				c = meter.NewClient(dynamodb.New(opts, e.Install), s)
-				e.Lookup(c.Current)
-				c.Observe(func(o capacity.Observation) { e.Debit(o.Table, ledger.Observe(o)) })
+				Attach(e, c, ledger.Observe)
 				e.Enable()
 				defer func() {
 					if t := e.Measured(0, 0); t.Refused > 0 {
@@ -51,7 +51,7 @@ func BenchmarkOverhead(b *testing.B) {
 				}()
 			} else {
 				c = meter.NewClient(dynamodb.New(opts), s)
-				c.Observe(func(o capacity.Observation) { ledger.Observe(o) })
+				Attach(nil, c, ledger.Observe)
 			}
 			b.ReportAllocs()
 			i := 0
@@ -75,19 +75,19 @@ func BenchmarkEmulator(b *testing.B) {
 	ctx := designs.WithPattern(context.Background(), "AP-01")
 	const n = 1000
 	gets, puts := make([]any, n), make([]any, n)
-	reads, writes := make([][]capacity.Charge, n), make([][]capacity.Charge, n)
+	reads, writes := make([][]pricing.Charge, n), make([][]pricing.Charge, n)
 	for i := range n {
 		k := fmt.Sprintf("K%d", i)
 		key := map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: k}, "SK": &types.AttributeValueMemberS{Value: "A"}}
 		gets[i] = &dynamodb.GetItemInput{TableName: aws.String("t"), Key: key}
 		puts[i] = &dynamodb.PutItemInput{TableName: aws.String("t"), Item: key}
-		reads[i] = []capacity.Charge{{Target: designs.MainTable, Key: k, RCU: 0.5}}
-		writes[i] = []capacity.Charge{{Target: designs.MainTable, Key: k, WCU: 1}}
+		reads[i] = []pricing.Charge{{Target: designs.MainTable, Key: k, RCU: 0.5}}
+		writes[i] = []pricing.Charge{{Target: designs.MainTable, Key: k, WCU: 1}}
 	}
 	for _, c := range []struct {
 		name    string
 		ins     []any
-		charges [][]capacity.Charge
+		charges [][]pricing.Charge
 		off     bool
 	}{{"GetItem", gets, reads, false}, {"PutItem", puts, writes, false}, {"PutItem, conflicts off", puts, writes, true}} {
 		b.Run(c.name, func(b *testing.B) {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/ddbharness/ddbharness/bench/capacity"
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/pricing"
 )
 
 // recorded is a run of puts recorded through an emulator: each attempt
@@ -65,8 +66,8 @@ func record(e *Emulator, clock *time.Time, s designs.Schema, secs int, rates fun
 			e.end(c)
 			r.requests++
 			if refused == nil {
-				charges := r.ledger.Observe(capacity.Observation{At: *clock, Pattern: "AP-01", Op: designs.PutItem, Table: "t",
-					Writes: []capacity.Write{{After: item, Key: item}}})
+				charges := r.ledger.Observe(pricing.Observation{At: *clock, Pattern: "AP-01", Op: designs.PutItem, Table: "t",
+					Writes: []pricing.Write{{After: item, Key: item}}})
 				e.Debit("t", charges)
 			}
 		}

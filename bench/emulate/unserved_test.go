@@ -53,9 +53,8 @@ func holdsRun(t *testing.T, holds, givenUp int) (rate float64, unserved int64) {
 	opts := dynamodb.Options{Region: "us-east-1", BaseEndpoint: aws.String("http://127.0.0.1:1"), HTTPClient: ddbtest.Answer(`{}`),
 		Credentials: credentials.NewStaticCredentialsProvider("k", "s", "")}
 	db := meter.NewClient(dynamodb.New(opts, e.Install), s)
-	e.Lookup(db.Current)
 	ledger := capacity.NewLedger(s)
-	db.Observe(func(o capacity.Observation) { e.Debit(o.Table, ledger.Observe(o)) })
+	Attach(e, db, ledger.Observe)
 	e.Enable()
 
 	ctx := designs.WithPattern(context.Background(), "AP-01")

@@ -10,10 +10,10 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/ddbharness/ddbharness/bench/capacity"
 	"github.com/ddbharness/ddbharness/bench/meter"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/ddbtest"
+	"github.com/ddbharness/ddbharness/pricing"
 )
 
 // emulated is an enabled emulator of schema and cfg, its client over this
@@ -110,10 +110,10 @@ func keysOff(n, parts int, avoid ...string) []string {
 
 // writeCharges is wcu write units on each key of the table, as the
 // instrumented client's observer would debit them.
-func writeCharges(keys []string, wcu float64) []capacity.Charge {
-	cs := make([]capacity.Charge, len(keys))
+func writeCharges(keys []string, wcu float64) []pricing.Charge {
+	cs := make([]pricing.Charge, len(keys))
 	for i, k := range keys {
-		cs[i] = capacity.Charge{Target: designs.MainTable, Key: k, WCU: wcu}
+		cs[i] = pricing.Charge{Target: designs.MainTable, Key: k, WCU: wcu}
 	}
 	return cs
 }

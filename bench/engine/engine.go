@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
@@ -132,8 +131,8 @@ func Run(ctx context.Context, db DynamoDB, sc workload.Scenario, opts ...Option)
 	tb := newBed(cfg, stop)
 	tb.watching(run)
 
-	table := tableName(sc.Design.Name, cfg.shard)
-	out := Outcome{TargetRate: cfg.targetRate, Scenario: sc.Name, About: sc.About, Design: sc.Design.Name, Table: table, Pacer: fmt.Sprint(sc.Pacer),
+	t := newRunTable(db, sc, cfg, tb)
+	out := Outcome{TargetRate: cfg.targetRate, Scenario: sc.Name, About: sc.About, Design: sc.Design.Name, Table: t.name, Pacer: fmt.Sprint(sc.Pacer),
 		Pool: sc.Pool, Workers: cfg.workers, Seed: cfg.seed, Duration: sc.Duration, Warmup: cfg.warmup, Shard: cfg.shard, KeptTable: cfg.keep}
 	// ended closes out for a run that stopped before measuring.
 	ended := func(err error, what string) (Outcome, error) {
@@ -157,44 +156,22 @@ func Run(ctx context.Context, db DynamoDB, sc workload.Scenario, opts ...Option)
 		// measuring closes it itself, to report an error.
 		defer results.close()
 	}
-	lead := cfg.shard.leads()
-	if lead {
-		if cfg.shard.Sharded() {
-			clearSignals(run, db, table, cfg)
-		}
-		if err := createTable(run, db, sc, table, cfg); err != nil {
-			return ended(err, "")
-		}
-		defer func() { finishTable(ctx, db, table, tb, cfg, sc) }()
-	} else {
-		defer signalDone(ctx, db, table, cfg)
-		if err := awaitSeeded(run, db, sc.Name, table, cfg, sc.Duration); err != nil {
-			return ended(err, "")
-		}
+	defer t.close(ctx)
+	if err := t.open(run); err != nil {
+		return ended(err, "")
 	}
-
-	var base designs.DB = db
-	var dry *memorySeed
-	if !lead {
-		dry = newMemorySeed(db, sc.Design.Schema, table)
-		base = dry
-	}
-	client := base
+	client := t.client()
 	if cfg.meter != nil {
-		client = cfg.meter.Client(base)
+		client = cfg.meter.Client(client)
 	}
-	driver := sc.Driver(client, table, cfg.seed)
+	driver := sc.Driver(client, t.name, cfg.seed)
 	tb.enter(PhaseSeed)
 	seeded := time.Now()
 	if err := driver.Seed(run, sc.Pool, seedProgress(cfg.progress, sc.Name, seeded)); err != nil {
 		return ended(err, "seed: ")
 	}
-	if dry != nil {
-		dry.Done()
-	} else if cfg.shard.Sharded() {
-		if err := signalSeeded(run, db, table); err != nil {
-			return ended(err, "")
-		}
+	if err := t.seeded(run); err != nil {
+		return ended(err, "")
 	}
 	out.SeedTime = time.Since(seeded)
 	keys, err := sc.KeySpace(driver)
@@ -241,65 +218,4 @@ func Run(ctx context.Context, db DynamoDB, sc workload.Scenario, opts ...Option)
 		out.ResultsErr = results.close() // before Run returns, for its caller to read
 	}
 	return out, nil
-}
-
-// finishTable deletes the run's table, or says how to when it is kept.
-// Shard 1 of a sharded run first waits until the other shards are done
-// with it, unless interrupted, and deletes the shards' signals too.
-func finishTable(ctx context.Context, db DynamoDB, table string, tb *bed, cfg config, sc workload.Scenario) {
-	if cfg.keep {
-		fmt.Fprintf(cfg.progress, "bench: kept table %s for inspection; delete it with: ddbharness tables -delete (or aws dynamodb delete-table --table-name %s)\n", table, table)
-		return
-	}
-	if s := cfg.shard; s.Sharded() {
-		if ctx.Err() == nil && !tb.failed() {
-			awaitShards(ctx, db, table, cfg, sc)
-		} else if running := stillRunning(ctx, db, table, cfg); len(running) > 0 {
-			// Interrupted (or failed) while other shards use the table: it
-			// stays for them, and the last of them to end deletes it.
-			abandon(ctx, db, table, cfg, running)
-			return
-		}
-		for i := 2; i <= s.N; i++ {
-			deleteTable(ctx, db, doneName(table, i), tb, cfg)
-		}
-		deleteTable(ctx, db, seededName(table), tb, cfg)
-	}
-	deleteTable(ctx, db, table, tb, cfg)
-}
-
-// deleteTable deletes the run's table; after the test bed failed it tries
-// only briefly, and not at all when the watched service (whose tables were
-// in memory) has exited.
-func deleteTable(ctx context.Context, db DynamoDB, table string, tb *bed, cfg config) {
-	wait := time.Minute
-	if tb.failed() && !cfg.remote { // a remote table left behind costs money: keep trying
-		select {
-		case <-cfg.watch:
-			return
-		default:
-		}
-		wait = FailedCleanup
-	}
-	cleanup, cancel := context.WithTimeout(context.WithoutCancel(ctx), wait)
-	defer cancel()
-	// Tried again until the wait is over: after a failure the SDK's retry
-	// quota is spent, so a single call would give up at once.
-	for told := false; ; told = true {
-		err := designs.DeleteTable(cleanup, db, table)
-		if err == nil {
-			return
-		}
-		if !told {
-			deadline, _ := cleanup.Deadline()
-			fmt.Fprintf(cfg.progress, "bench: table %s not deleted yet (%s); trying again until %s\n",
-				table, strings.Join(strings.Fields(err.Error()), " "), deadline.Format(time.TimeOnly))
-		}
-		select {
-		case <-cleanup.Done():
-			fmt.Fprintf(cfg.progress, "bench: table %s not deleted: %s\n", table, strings.Join(strings.Fields(err.Error()), " "))
-			return
-		case <-time.After(time.Second):
-		}
-	}
 }

@@ -75,51 +75,15 @@ const MaxShards = 1000
 // machine, in a table of its own).
 func Shard(s ShardSpec) Option { return func(c *config) { c.shard = s } }
 
-// KeepTable leaves the run's table in place for inspection instead of
-// deleting it.
-func KeepTable() Option { return func(c *config) { c.keep = true } }
-
 // ShardGrace is how long after the shards' common end (start, duration
 // and drain) shard 1 waits for the others' done signals before deleting
 // the shared table anyway.
 const ShardGrace = 30 * time.Second
 
-// tableName is the run's table: a fresh name for a run of its own, the
-// run's for a named (sharded) one.
-func tableName(design string, s ShardSpec) string {
-	if s.Run == "" {
-		return designs.TableName(design, "bench")
-	}
-	return designs.TablePrefix + design + "-" + s.Run
-}
-
 // seededName is the table shard 1 creates once the run's table is seeded:
 // the signal the other shards wait for. DynamoDB Local has no tags, and an
 // item in the run's table would be read by its Scans.
 func seededName(table string) string { return table + "-seeded" }
-
-// createTable creates the run's table (with the scenario's warm and
-// maximum throughput on an on-demand table) and waits, with progress,
-// until it and every GSI are active.
-func createTable(ctx context.Context, db DynamoDB, sc workload.Scenario, table string, cfg config) error {
-	in := sc.Design.Schema.CreateTableInput(table)
-	designs.WithWarm(in, sc.Warm.Reads, sc.Warm.Writes)
-	designs.WithMaxOnDemand(in, sc.MaxOnDemand.Reads, sc.MaxOnDemand.Writes)
-	err := designs.Create(ctx, db, in, tableProgress(cfg, sc.Name))
-	var inUse *types.ResourceInUseException
-	if cfg.shard.Run != "" && errors.As(err, &inUse) {
-		return failure.BadInputf("%s: the run's table %s already exists: another shard 1 of run %q holds it, or an earlier run of that name left it; give this run a new --run, or delete the table with ddbharness tables -delete if no run uses it",
-			cfg.shard, table, cfg.shard.Run)
-	}
-	return err
-}
-
-// tableProgress prints a table's state while it is created.
-func tableProgress(cfg config, name string) func(designs.TableState) {
-	return func(st designs.TableState) {
-		fmt.Fprintf(cfg.progress, "%s: waiting for %s: %s (%s)\n", name, st.Table, st, st.Waited.Round(time.Second))
-	}
-}
 
 // signalSeeded tells the other shards the table is seeded.
 func signalSeeded(ctx context.Context, db DynamoDB, table string) error {

@@ -13,9 +13,9 @@ import (
 	"github.com/ddbharness/ddbharness/bench/capacity"
 	"github.com/ddbharness/ddbharness/bench/emulate"
 	"github.com/ddbharness/ddbharness/bench/engine"
-	"github.com/ddbharness/ddbharness/bench/threshold"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/scenarios"
+	"github.com/ddbharness/ddbharness/workload/threshold"
 )
 
 // run is a measured run: AP-01 made 10 calls (a Query and a PutItem

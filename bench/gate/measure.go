@@ -12,9 +12,9 @@ import (
 	"github.com/ddbharness/ddbharness/bench"
 	"github.com/ddbharness/ddbharness/bench/engine"
 	"github.com/ddbharness/ddbharness/bench/report"
-	"github.com/ddbharness/ddbharness/bench/threshold"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/workload"
+	"github.com/ddbharness/ddbharness/workload/threshold"
 )
 
 // Check refuses, before anything runs, a threshold that names a pattern

@@ -10,20 +10,20 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/ddbharness/ddbharness/bench/capacity"
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/pricing"
 )
 
 // Observer receives what each call did. The client calls it from the
 // goroutine that made the call, so it must be safe for concurrent use and
 // quick.
-type Observer func(capacity.Observation)
+type Observer func(pricing.Observation)
 
 // Client is the designs.DB bench hands to a scenario's driver. Every call
 // asks DynamoDB for its consumed capacity (INDEXES; TOTAL for
 // TransactGetItems, which takes nothing else) and becomes a
-// capacity.Observation naming the pattern in the call's context
+// pricing.Observation naming the pattern in the call's context
 // (designs.WithPattern), the operation, the table or index, the
 // consistency, the items read and, for writes, each item's image before and
 // after.
@@ -59,9 +59,9 @@ type Client struct {
 // Option configures a Client.
 type Option func(*Client)
 
-// WithClock sets what stamps each observation with its start (default
+// Clock sets what stamps each observation with its start (default
 // time.Now), so that specs of the ledger's seconds need no real time.
-func WithClock(now func() time.Time) Option { return func(c *Client) { c.clock = now } }
+func Clock(now func() time.Time) Option { return func(c *Client) { c.clock = now } }
 
 // NewClient wraps db for a table of schema s. It observes nothing until
 // Observe is called; it keeps its shadow of the table from the first call.
@@ -121,8 +121,8 @@ func (c *Client) observer() Observer {
 }
 
 // observation starts the observation of a call made at start.
-func observation(ctx context.Context, start time.Time, op designs.Operation, table string) capacity.Observation {
-	return capacity.Observation{At: start, Pattern: designs.PatternOf(ctx), Op: op, Table: table}
+func observation(ctx context.Context, start time.Time, op designs.Operation, table string) pricing.Observation {
+	return pricing.Observation{At: start, Pattern: designs.PatternOf(ctx), Op: op, Table: table}
 }
 
 // readBack is the shadow's settling read: consistent, unobserved.

@@ -13,10 +13,10 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/ddbharness/ddbharness/bench/capacity"
 	"github.com/ddbharness/ddbharness/bench/meter"
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/pricing"
 )
 
 const pattern designs.PatternID = "AP-T1"
@@ -48,7 +48,7 @@ var _ = Describe("the instrumented client", Label("client"), func() {
 			Expect(o.Pattern).To(Equal(pattern))
 			Expect(o.Op).To(Equal(designs.PutItem))
 			Expect(o.Table).To(Equal(table))
-			Expect(o.Writes).To(Equal([]capacity.Write{{After: v1, Key: key(pk, "A")}}))
+			Expect(o.Writes).To(Equal([]pricing.Write{{After: v1, Key: key(pk, "A")}}))
 			Expect(o.Local).To(HaveLen(1), "DynamoDB Local's own figure is kept")
 
 			v2 := item(pk, "A", "Name", "second", "G", "grp")
@@ -79,7 +79,7 @@ var _ = Describe("the instrumented client", Label("client"), func() {
 			var ccf *types.ConditionalCheckFailedException
 			Expect(errors.As(err, &ccf)).To(BeTrue())
 			Expect(ccf.Item).To(BeNil(), "the pattern did not ask for the item on failure")
-			Expect(only(rec).Writes).To(Equal([]capacity.Write{{Failed: true, Key: key(pk, "missing")}}))
+			Expect(only(rec).Writes).To(Equal([]pricing.Write{{Failed: true, Key: key(pk, "missing")}}))
 		})
 
 		It("sizes a failed conditional write on the larger of the stored item and the item it would have written", func(ctx SpecContext) {
@@ -93,7 +93,7 @@ var _ = Describe("the instrumented client", Label("client"), func() {
 			o := only(rec)
 			Expect(o.Writes[0].Before).To(sameItem(small))
 			Expect(o.Writes[0].Attempted).To(sameItem(big))
-			charges := capacity.Account(schema.ItemSchema(), o)
+			charges := pricing.Account(schema.ItemSchema(), o)
 			Expect(charges).To(HaveLen(1))
 			Expect(charges[0].WCU).To(Equal(3.0), "a 2,5xx-byte attempted item over a small stored one")
 		})
@@ -174,7 +174,7 @@ var _ = Describe("the instrumented client", Label("client"), func() {
 		Expect(client.Settle(ctx).Approximations).To(BeZero())
 		// The update left the Slim entry where it was: it is charged on the
 		// table alone, not as a move out of v1's Slim partition.
-		charges := capacity.Account(schema.ItemSchema(), o)
+		charges := pricing.Account(schema.ItemSchema(), o)
 		Expect(charges).To(HaveLen(1))
 		Expect(charges[0].Target).To(Equal(designs.MainTable))
 		Expect(charges[0].Key).To(Equal(pk))
@@ -220,7 +220,7 @@ var _ = Describe("the instrumented client", Label("client"), func() {
 			Expect(o.Writes[1].After).To(sameItem(stored(ctx, key(pk, "status"))))
 			Expect(o.Writes[2].Before).To(sameItem(item(pk, "gone")))
 			Expect(o.Writes[2].After).To(BeNil())
-			Expect(o.Writes[3]).To(Equal(capacity.Write{Key: key(pk, "absent")}), "a check of a missing item")
+			Expect(o.Writes[3]).To(Equal(pricing.Write{Key: key(pk, "absent")}), "a check of a missing item")
 		})
 
 		It("records a cancelled transaction as failed writes of the items as they stand, and writes nothing", func(ctx SpecContext) {
@@ -338,7 +338,7 @@ var _ = Describe("the instrumented client", Label("client"), func() {
 			_, err := client.BatchWriteItem(as(ctx), &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{
 				table: {{PutRequest: &types.PutRequest{Item: next}}, {DeleteRequest: &types.DeleteRequest{Key: key(pk, "B")}}}}})
 			Expect(err).NotTo(HaveOccurred())
-			Expect(only(rec).Writes).To(Equal([]capacity.Write{
+			Expect(only(rec).Writes).To(Equal([]pricing.Write{
 				{Before: whole, After: next, Key: key(pk, "A")},
 				{Key: key(pk, "B")},
 			}))

@@ -14,6 +14,7 @@ import (
 	"github.com/ddbharness/ddbharness/bench/meter"
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/pricing"
 )
 
 // A filter or a COUNT hides from the pattern items DynamoDB read and
@@ -57,8 +58,8 @@ var _ = Describe("filtered and counting reads", Label("client"), func() {
 		in.ExpressionAttributeValues[":k"] = s("yes")
 	}
 	// charged is what AWS's rules give the observed call, and what Local said.
-	charged := func(o capacity.Observation) (ours, local float64) {
-		for _, c := range capacity.Account(schema.ItemSchema(), o) {
+	charged := func(o pricing.Observation) (ours, local float64) {
+		for _, c := range pricing.Account(schema.ItemSchema(), o) {
 			ours += c.RCU
 		}
 		for _, cc := range o.Local {
@@ -73,7 +74,7 @@ var _ = Describe("filtered and counting reads", Label("client"), func() {
 		Expect(out.Items).To(HaveLen(3))
 		o := only(rec)
 		Expect(o.Filtered).To(BeTrue())
-		Expect(o.Evaluated).To(Equal(capacity.EvaluatedShadow))
+		Expect(o.Evaluated).To(Equal(pricing.EvaluatedShadow))
 		Expect(o.Returned).To(Equal(3))
 		Expect(o.Scanned).To(Equal(4))
 		Expect(o.Reads).To(HaveLen(4))
@@ -88,7 +89,7 @@ var _ = Describe("filtered and counting reads", Label("client"), func() {
 		Expect(out.Count).To(Equal(int32(4)))
 		o := only(rec)
 		Expect(o.Counted).To(BeTrue())
-		Expect(o.Evaluated).To(Equal(capacity.EvaluatedShadow))
+		Expect(o.Evaluated).To(Equal(pricing.EvaluatedShadow))
 		Expect(o.Reads).To(HaveLen(4))
 		ours, local := charged(o)
 		Expect(ours).To(Equal(2.0))
@@ -104,7 +105,7 @@ var _ = Describe("filtered and counting reads", Label("client"), func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(out.LastEvaluatedKey).To(Equal(key(pk, "B")))
 		o := only(rec)
-		Expect(o.Evaluated).To(Equal(capacity.EvaluatedShadow))
+		Expect(o.Evaluated).To(Equal(pricing.EvaluatedShadow))
 		Expect(o.Reads).To(HaveExactElements(sameItem(items[2]), sameItem(items[1])))
 		Expect(o.Returned).To(Equal(1))
 		ours, local := charged(o)
@@ -136,7 +137,7 @@ var _ = Describe("filtered and counting reads", Label("client"), func() {
 		_, err := client.Query(as(ctx), query(filter))
 		Expect(err).NotTo(HaveOccurred())
 		o := only(rec)
-		Expect(o.Evaluated).To(Equal(capacity.EvaluatedLocal))
+		Expect(o.Evaluated).To(Equal(pricing.EvaluatedLocal))
 		Expect(o.Scanned).To(Equal(5))
 		ours, local := charged(o)
 		Expect(local).To(BeNumerically(">", 0))
@@ -158,7 +159,7 @@ var _ = Describe("filtered and counting reads", Label("client"), func() {
 		Expect(err).NotTo(HaveOccurred())
 		o := only(rec)
 		Expect(o.Filtered).To(BeTrue())
-		Expect(o.Evaluated).To(Equal(capacity.EvaluatedLocal))
+		Expect(o.Evaluated).To(Equal(pricing.EvaluatedLocal))
 		ours, local := charged(o)
 		Expect(ours).To(Equal(local))
 	})

@@ -12,14 +12,14 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/ddbharness/ddbharness/bench/capacity"
 	"github.com/ddbharness/ddbharness/bench/meter"
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/internal/ddbtest"
+	"github.com/ddbharness/ddbharness/pricing"
 )
 
 // only returns the one observation recorded since the last take.
-func only(r *meter.Recorder) capacity.Observation {
+func only(r *meter.Recorder) pricing.Observation {
 	GinkgoHelper()
 	obs := r.Take()
 	Expect(obs).To(HaveLen(1))
@@ -87,8 +87,8 @@ func sameItem(want ddbitem.Item) OmegaMatcher {
 }
 
 // writesOf returns the writes of observations, in order.
-func writesOf(obs []capacity.Observation) []capacity.Write {
-	var ws []capacity.Write
+func writesOf(obs []pricing.Observation) []pricing.Write {
+	var ws []pricing.Write
 	for _, o := range obs {
 		ws = append(ws, o.Writes...)
 	}

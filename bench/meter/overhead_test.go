@@ -13,6 +13,7 @@ import (
 	"github.com/ddbharness/ddbharness/bench/meter"
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/pricing"
 )
 
 // cannedDB answers GetItem and TransactWriteItems at once with fixed
@@ -39,7 +40,7 @@ func BenchmarkClient(b *testing.B) {
 		"Email": s("someone@example.com"), "Address": s("1 Main Street, Springfield")}
 	ledger := capacity.NewLedger(schema)
 	c := meter.NewClient(cannedDB{item: item}, schema)
-	c.Observe(func(o capacity.Observation) { ledger.Observe(o) })
+	c.Observe(func(o pricing.Observation) { ledger.Observe(o) })
 	ctx := designs.WithPattern(context.Background(), pattern)
 
 	b.Run("GetItem", func(b *testing.B) {

@@ -9,9 +9,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/ddbharness/ddbharness/bench/capacity"
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/pricing"
 )
 
 // The read calls. Each goes out as the pattern sent it, asking also for
@@ -105,9 +105,9 @@ func (c *Client) TransactGetItems(ctx context.Context, in *dynamodb.TransactGetI
 		return out, err
 	}
 	observe := c.observer()
-	var byTable map[string]*capacity.Observation
+	var byTable map[string]*pricing.Observation
 	if observe != nil {
-		byTable = map[string]*capacity.Observation{}
+		byTable = map[string]*pricing.Observation{}
 	}
 	var tables []string
 	for i, g := range in.TransactItems {
@@ -221,9 +221,9 @@ func (c *Client) readPage(ctx context.Context, sent uint64, start time.Time, op 
 		o.Reads, o.Addressed = c.readImages(pg.table, pg.index, res.items, pg.whole), res.addressed
 		if pg.filtered || pg.counted {
 			o.Filtered, o.Counted, o.Returned, o.Scanned = pg.filtered, pg.counted, res.count, res.scanned
-			o.Evaluated = capacity.EvaluatedLocal
+			o.Evaluated = pricing.EvaluatedLocal
 			if reads, ok := c.evaluated(pg, res, o.Reads); ok {
-				o.Reads, o.Evaluated = reads, capacity.EvaluatedShadow
+				o.Reads, o.Evaluated = reads, pricing.EvaluatedShadow
 			}
 		}
 		observe(o)

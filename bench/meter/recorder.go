@@ -3,25 +3,25 @@ package meter
 import (
 	"sync"
 
-	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/pricing"
 )
 
 // Recorder collects the observations a Client sends it, for tools and
 // specs that look at calls one by one: client.Observe(rec.Observe).
 type Recorder struct {
 	mu  sync.Mutex
-	obs []capacity.Observation
+	obs []pricing.Observation
 }
 
 // Observe keeps o; it is an Observer.
-func (r *Recorder) Observe(o capacity.Observation) {
+func (r *Recorder) Observe(o pricing.Observation) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.obs = append(r.obs, o)
 }
 
 // Take returns the observations so far and forgets them.
-func (r *Recorder) Take() []capacity.Observation {
+func (r *Recorder) Take() []pricing.Observation {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	obs := r.obs

@@ -12,9 +12,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/ddbharness/ddbharness/bench/capacity"
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/pricing"
 )
 
 // Asking for return values costs no capacity, for writes and for failed
@@ -39,7 +39,7 @@ func (c *Client) PutItem(ctx context.Context, in *dynamodb.PutItemInput, opts ..
 	}
 	before := nilIfEmpty(out.Attributes)
 	c.shadow.known(table, key, before, in.Item)
-	c.wrote(ctx, start, designs.PutItem, table, out.ConsumedCapacity, capacity.Write{Before: before, After: in.Item, Key: key})
+	c.wrote(ctx, start, designs.PutItem, table, out.ConsumedCapacity, pricing.Write{Before: before, After: in.Item, Key: key})
 	if in.ReturnValues != types.ReturnValueAllOld {
 		out.Attributes = nil
 	}
@@ -63,7 +63,7 @@ func (c *Client) DeleteItem(ctx context.Context, in *dynamodb.DeleteItemInput, o
 	}
 	before := nilIfEmpty(out.Attributes)
 	c.shadow.known(table, in.Key, before, nil)
-	c.wrote(ctx, start, designs.DeleteItem, table, out.ConsumedCapacity, capacity.Write{Before: before, Key: in.Key})
+	c.wrote(ctx, start, designs.DeleteItem, table, out.ConsumedCapacity, pricing.Write{Before: before, Key: in.Key})
 	if in.ReturnValues != types.ReturnValueAllOld {
 		out.Attributes = nil
 	}
@@ -99,7 +99,7 @@ func (c *Client) UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput, o
 		c.failed(ctx, start, designs.UpdateItem, table, in.Key, err, failOld, w)
 		return out, err
 	}
-	cw := capacity.Write{Key: in.Key}
+	cw := pricing.Write{Key: in.Key}
 	switch {
 	case computes:
 		cw.Before = nilIfEmpty(out.Attributes)
@@ -156,7 +156,7 @@ func (c *Client) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWr
 	}
 	start := c.clock()
 	out, err := c.db.TransactWriteItems(ctx, &req, opts...)
-	var writes []capacity.Write
+	var writes []pricing.Write
 	var cc []types.ConsumedCapacity
 	var tce *types.TransactionCanceledException
 	switch {
@@ -202,7 +202,7 @@ func (c *Client) BatchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItem
 		return out, err
 	}
 	skip := c.unprocessed(out.UnprocessedItems)
-	byTable := map[string][]capacity.Write{}
+	byTable := map[string][]pricing.Write{}
 	for _, w := range ws {
 		if skip != nil { // usually nothing comes back: no ID to make
 			if id, _ := c.shadow.id(w.Table, w.Key); skip[id] {
@@ -212,7 +212,7 @@ func (c *Client) BatchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItem
 		}
 		before, after, exact := c.shadow.assumed(w.Table, w.Key, c.apply(w))
 		c.countUnsure(exact)
-		byTable[w.Table] = append(byTable[w.Table], capacity.Write{Before: before, After: after, Key: w.Key})
+		byTable[w.Table] = append(byTable[w.Table], pricing.Write{Before: before, After: after, Key: w.Key})
 	}
 	if observe := c.observer(); observe != nil {
 		for _, table := range slices.Sorted(maps.Keys(byTable)) {
@@ -277,7 +277,7 @@ func (c *Client) failed(ctx context.Context, start time.Time, op designs.Operati
 	if asked {
 		ccf.Item = nil
 	}
-	c.wrote(ctx, start, op, table, nil, capacity.Write{Before: old, After: old, Failed: true, Key: key, Attempted: attempted(w, old)})
+	c.wrote(ctx, start, op, table, nil, pricing.Write{Before: old, After: old, Failed: true, Key: key, Attempted: attempted(w, old)})
 }
 
 // attempted is the item w would have written over old, had its condition
@@ -292,13 +292,13 @@ func attempted(w ddbitem.Write, old ddbitem.Item) ddbitem.Item {
 }
 
 // wrote sends the observation of a single-item write.
-func (c *Client) wrote(ctx context.Context, start time.Time, op designs.Operation, table string, cc *types.ConsumedCapacity, w capacity.Write) {
+func (c *Client) wrote(ctx context.Context, start time.Time, op designs.Operation, table string, cc *types.ConsumedCapacity, w pricing.Write) {
 	observe := c.observer()
 	if observe == nil {
 		return
 	}
 	o := observation(ctx, start, op, table)
-	o.Writes, o.Local = []capacity.Write{w}, local(cc)
+	o.Writes, o.Local = []pricing.Write{w}, local(cc)
 	observe(o)
 }
 
@@ -333,20 +333,20 @@ func askTxFailureImages(items []types.TransactWriteItem, ws []ddbitem.Write) []t
 // txApplied moves the shadow past a committed transaction and returns its
 // writes, in action order: a transaction returns no images, so each old
 // image is the shadow's.
-func (c *Client) txApplied(ws []ddbitem.Write) []capacity.Write {
-	writes := make([]capacity.Write, len(ws))
+func (c *Client) txApplied(ws []ddbitem.Write) []pricing.Write {
+	writes := make([]pricing.Write, len(ws))
 	for i, w := range ws {
 		before, after, exact := c.shadow.assumed(w.Table, w.Key, c.apply(w))
 		c.countUnsure(exact)
-		writes[i] = capacity.Write{Before: before, After: after, Key: w.Key}
+		writes[i] = pricing.Write{Before: before, After: after, Key: w.Key}
 	}
 	return writes
 }
 
 // txCancelled returns the failed writes of a cancelled transaction, and
 // takes out of the cancellation the images the pattern did not ask for.
-func (c *Client) txCancelled(ws []ddbitem.Write, tce *types.TransactionCanceledException) []capacity.Write {
-	writes := make([]capacity.Write, len(ws))
+func (c *Client) txCancelled(ws []ddbitem.Write, tce *types.TransactionCanceledException) []pricing.Write {
+	writes := make([]pricing.Write, len(ws))
 	for i, w := range ws {
 		var img ddbitem.Item
 		if i < len(tce.CancellationReasons) && aws.ToString(tce.CancellationReasons[i].Code) == "ConditionalCheckFailed" {
@@ -361,7 +361,7 @@ func (c *Client) txCancelled(ws []ddbitem.Write, tce *types.TransactionCanceledE
 			img, _, exact = c.shadow.assumed(w.Table, w.Key, unchanged)
 			c.countUnsure(exact)
 		}
-		writes[i] = capacity.Write{Before: img, After: img, Failed: true, Key: w.Key, Attempted: attempted(w, img)}
+		writes[i] = pricing.Write{Before: img, After: img, Failed: true, Key: w.Key, Attempted: attempted(w, img)}
 	}
 	return writes
 }
@@ -380,7 +380,7 @@ func (c *Client) refusedForConflict(ws []ddbitem.Write) {
 func unchanged(before ddbitem.Item) (ddbitem.Item, bool) { return before, true }
 
 // observeTx sends one observation per table the transaction wrote.
-func (c *Client) observeTx(ctx context.Context, start time.Time, observe Observer, ws []ddbitem.Write, writes []capacity.Write, cc []types.ConsumedCapacity) {
+func (c *Client) observeTx(ctx context.Context, start time.Time, observe Observer, ws []ddbitem.Write, writes []pricing.Write, cc []types.ConsumedCapacity) {
 	var tables []string
 	for _, w := range ws {
 		if !slices.Contains(tables, w.Table) {

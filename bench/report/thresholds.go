@@ -8,7 +8,7 @@ import (
 	"github.com/onsi/ginkgo/v2/reporters"
 
 	"github.com/ddbharness/ddbharness/bench"
-	"github.com/ddbharness/ddbharness/bench/threshold"
+	"github.com/ddbharness/ddbharness/workload/threshold"
 )
 
 // thresholds writes the run's gates near the top of summary.md, each

@@ -9,7 +9,7 @@ import (
 
 	"github.com/onsi/ginkgo/v2/reporters"
 
-	"github.com/ddbharness/ddbharness/bench/threshold"
+	"github.com/ddbharness/ddbharness/workload/threshold"
 )
 
 // TestThresholdsReported: a run's thresholds open summary.md's findings,

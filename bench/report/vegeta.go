@@ -18,8 +18,8 @@ import (
 	"github.com/ddbharness/ddbharness/bench/emulate"
 	"github.com/ddbharness/ddbharness/bench/engine"
 	"github.com/ddbharness/ddbharness/bench/meter"
-	"github.com/ddbharness/ddbharness/bench/threshold"
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/workload/threshold"
 )
 
 // PlotPoints bounds the points of each series of plot.html: vegeta's plot

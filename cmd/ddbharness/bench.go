@@ -19,10 +19,10 @@ import (
 	"github.com/ddbharness/ddbharness/bench/engine"
 	"github.com/ddbharness/ddbharness/bench/gate"
 	"github.com/ddbharness/ddbharness/bench/report"
-	"github.com/ddbharness/ddbharness/bench/threshold"
 	"github.com/ddbharness/ddbharness/internal/ddblocal"
 	"github.com/ddbharness/ddbharness/scenarios"
 	"github.com/ddbharness/ddbharness/workload"
+	"github.com/ddbharness/ddbharness/workload/threshold"
 )
 
 // runBench runs the named scenarios (each design's default when none is

@@ -9,8 +9,8 @@ import (
 
 	"github.com/ddbharness/ddbharness/bench"
 	"github.com/ddbharness/ddbharness/bench/gate"
-	"github.com/ddbharness/ddbharness/bench/threshold"
 	"github.com/ddbharness/ddbharness/workload"
+	"github.com/ddbharness/ddbharness/workload/threshold"
 )
 
 // baselineDrain bounds how long a baseline run waits for the calls due

@@ -9,8 +9,8 @@ import (
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 
 	"github.com/ddbharness/ddbharness/bench"
-	"github.com/ddbharness/ddbharness/bench/threshold"
 	"github.com/ddbharness/ddbharness/scenarios"
+	"github.com/ddbharness/ddbharness/workload/threshold"
 )
 
 // Bench refuses a threshold it could never evaluate before anything runs:

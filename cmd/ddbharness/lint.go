@@ -34,14 +34,14 @@ func lintTo(ctx context.Context, w io.Writer, fs *flag.FlagSet, args []string) e
 	if *pool < minLintPool || *pool > maxLintPool {
 		return badInputf("lint: --pool=%d: want %d to %d entities (default %d)", *pool, minLintPool, maxLintPool, lint.DefaultPool)
 	}
-	opts := []lint.Option{lint.WithPool(*pool)}
+	opts := []lint.Option{lint.Pool(*pool)}
 	names := fs.Args()
 	if *scenario != "" {
 		sc, err := lintScenario(*scenario, names)
 		if err != nil {
 			return err
 		}
-		opts, names = append(opts, lint.WithScenarios(sc)), []string{sc.Design.Name}
+		opts, names = append(opts, lint.Scenarios(sc)), []string{sc.Design.Name}
 	}
 	ds, err := pickDesigns(names)
 	if err != nil {

@@ -8,12 +8,12 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/ddbharness/ddbharness/bench/capacity"
 	"github.com/ddbharness/ddbharness/bench/emulate"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/designs/invoicing"
 	"github.com/ddbharness/ddbharness/fixtures"
 	"github.com/ddbharness/ddbharness/internal/ddbtest"
+	"github.com/ddbharness/ddbharness/pricing"
 )
 
 // Throttling specs: the same patterns, run through bench's instrumented
@@ -118,7 +118,7 @@ var _ = Describe("seeding through the Loader, throttled", func() {
 		// and the other partitions have units left, so the first batches
 		// are split: that partition's items come back unprocessed.
 		e.Enable()
-		e.Debit(env.Table, []capacity.Charge{{Target: designs.MainTable, Key: invoicing.ClientPK(clients[0].client.ID), WCU: 30}})
+		e.Debit(env.Table, []pricing.Charge{{Target: designs.MainTable, Key: invoicing.ClientPK(clients[0].client.ID), WCU: 30}})
 
 		// Time stands still until the emulator first refuses (so the first
 		// batch meets the drained partition), then runs 100 times faster
@@ -177,7 +177,7 @@ var _ = Describe("seeding through the Loader, table throttled", func() {
 		// The debt lands on a partition none of the client's items is on:
 		// that partition stays in debt four times as long (10 units a
 		// second), and an item on it would be left unprocessed.
-		e.Debit(env.Table, []capacity.Charge{{Target: designs.MainTable, Key: keyApart(4, invoicing.ClientPK(c.ID), invoicing.ClientEmailKey(c.Email)), WCU: 440}})
+		e.Debit(env.Table, []pricing.Charge{{Target: designs.MainTable, Key: keyApart(4, invoicing.ClientPK(c.ID), invoicing.ClientEmailKey(c.Email)), WCU: 440}})
 		Expect(l.Flush(ctx)).To(Succeed())
 		Expect(stored(ctx, invoicing.ClientPK(c.ID), invoicing.ClientSK(c.ID))).To(BeTrue())
 		t := e.Measured(0, 0)

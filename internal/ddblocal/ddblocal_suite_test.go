@@ -114,7 +114,7 @@ const atOnce = DefaultReadyTimeout / 4
 var _ = Describe("refusing an endpoint", Label("ddblocal"), func() {
 	It("refuses a remote endpoint without the opt-in before sending anything", func(ctx SpecContext) {
 		began := time.Now()
-		srv, err := Start(ctx, WithEnv(Env{Endpoint: "http://ddbh-remote.invalid:8000"}))
+		srv, err := Start(ctx, FromEnv(Env{Endpoint: "http://ddbh-remote.invalid:8000"}))
 		Expect(time.Since(began)).To(BeNumerically("<", atOnce))
 		Expect(srv).To(BeNil())
 		var remote *RemoteError
@@ -130,7 +130,7 @@ var _ = Describe("refusing an endpoint", Label("ddblocal"), func() {
 		}
 		url, requests := testnet.NotDynamoDB(ip, http.StatusNotFound, "")
 
-		_, err := Start(ctx, WithEnv(Env{Endpoint: url}))
+		_, err := Start(ctx, FromEnv(Env{Endpoint: url}))
 		Expect(err).To(BeAssignableToTypeOf(&RemoteError{}))
 		Expect(requests.Load()).To(BeZero())
 
@@ -138,7 +138,7 @@ var _ = Describe("refusing an endpoint", Label("ddblocal"), func() {
 			DeferCleanup(os.Setenv, k, os.Getenv(k))
 			Expect(os.Setenv(k, v)).To(Succeed())
 		}
-		_, err = Start(ctx, WithEnv(Env{Endpoint: url, AllowRemote: true}))
+		_, err = Start(ctx, FromEnv(Env{Endpoint: url, AllowRemote: true}))
 		Expect(err).To(MatchError(ContainSubstring("HTTP 404")), "with the opt-in the request goes out, and the listener is not DynamoDB")
 		Expect(requests.Load()).To(BeNumerically(">", 0))
 	})
@@ -146,7 +146,7 @@ var _ = Describe("refusing an endpoint", Label("ddblocal"), func() {
 	It("names a closed port within seconds, and the fix", func(ctx SpecContext) {
 		endpoint := testnet.ClosedPort()
 		began := time.Now()
-		srv, err := Start(ctx, WithEnv(Env{Endpoint: endpoint}))
+		srv, err := Start(ctx, FromEnv(Env{Endpoint: endpoint}))
 		Expect(time.Since(began)).To(BeNumerically("<", atOnce))
 		Expect(srv).To(BeNil())
 		Expect(err).To(MatchError(And(ContainSubstring(EnvEndpoint+"="+endpoint), ContainSubstring("connection refused"),
@@ -156,7 +156,7 @@ var _ = Describe("refusing an endpoint", Label("ddblocal"), func() {
 	It("names the run's own DynamoDB Local when it has gone, never the user's variable", func(ctx SpecContext) {
 		endpoint := testnet.ClosedPort()
 		began := time.Now()
-		_, err := Start(ctx, WithEnv(Env{Endpoint: endpoint, FromRunner: true}))
+		_, err := Start(ctx, FromEnv(Env{Endpoint: endpoint, FromRunner: true}))
 		Expect(time.Since(began)).To(BeNumerically("<", atOnce))
 		Expect(err).To(MatchError(And(ContainSubstring("the run's DynamoDB Local at "+endpoint), ContainSubstring("connection refused"))))
 		Expect(err.Error()).NotTo(ContainSubstring(EnvEndpoint))
@@ -166,7 +166,7 @@ var _ = Describe("refusing an endpoint", Label("ddblocal"), func() {
 		func(ctx SpecContext, status int, body, want string) {
 			url, _ := testnet.NotDynamoDB("127.0.0.1", status, body)
 			began := time.Now()
-			_, err := Start(ctx, WithEnv(Env{Endpoint: url}))
+			_, err := Start(ctx, FromEnv(Env{Endpoint: url}))
 			Expect(time.Since(began)).To(BeNumerically("<", atOnce))
 			Expect(err).To(MatchError(And(ContainSubstring(want), ContainSubstring(EnvEndpoint+"="+url))))
 		},
@@ -177,7 +177,7 @@ var _ = Describe("refusing an endpoint", Label("ddblocal"), func() {
 
 	It("keeps waiting, within the ready timeout, on a gateway that says try later", func(ctx SpecContext) {
 		url, requests := testnet.NotDynamoDB("127.0.0.1", http.StatusServiceUnavailable, "")
-		_, err := Start(ctx, WithEnv(Env{Endpoint: url}), WithReadyTimeout(time.Second))
+		_, err := Start(ctx, FromEnv(Env{Endpoint: url}), ReadyTimeout(time.Second))
 		Expect(err).To(MatchError(ContainSubstring("no answer to ListTables within 1s")))
 		Expect(requests.Load()).To(BeNumerically(">", 1), "it asked again")
 	})
@@ -187,7 +187,7 @@ var _ = Describe("refusing to start", Label("ddblocal"), func() {
 	It("names the fix when Java is missing", func(ctx SpecContext) {
 		DeferCleanup(os.Setenv, "PATH", os.Getenv("PATH"))
 		Expect(os.Setenv("PATH", GinkgoT().TempDir())).To(Succeed())
-		_, err := Start(ctx, WithEnv(Env{CacheDir: GinkgoT().TempDir()}))
+		_, err := Start(ctx, FromEnv(Env{CacheDir: GinkgoT().TempDir()}))
 		Expect(err).To(MatchError(And(ContainSubstring("java not found"), ContainSubstring("apt-get install openjdk-17"))))
 	})
 

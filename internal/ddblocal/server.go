@@ -52,14 +52,14 @@ type options struct {
 // named no endpoint: bench runs there; the test suites never do.
 func AWS() Option { return func(o *options) { o.aws = true } }
 
-// WithLog sends install and start messages to w (default os.Stderr).
-func WithLog(w io.Writer) Option { return func(o *options) { o.log = w } }
+// Log sends install and start messages to w (default os.Stderr).
+func Log(w io.Writer) Option { return func(o *options) { o.log = w } }
 
-// WithEnv uses e instead of the process environment.
-func WithEnv(e Env) Option { return func(o *options) { o.env = &e } }
+// FromEnv uses e instead of the process environment.
+func FromEnv(e Env) Option { return func(o *options) { o.env = &e } }
 
-// WithReadyTimeout bounds the wait for the first answer to ListTables.
-func WithReadyTimeout(d time.Duration) Option { return func(o *options) { o.readyTimeout = d } }
+// ReadyTimeout bounds the wait for the first answer to ListTables.
+func ReadyTimeout(d time.Duration) Option { return func(o *options) { o.readyTimeout = d } }
 
 // Server is the DynamoDB endpoint a run talks to: an embedded DynamoDB
 // Local this process started, or one the user gave.

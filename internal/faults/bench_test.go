@@ -391,7 +391,7 @@ var _ = Describe("leftover tables", Label("faults"), func() {
 	It("tables lists the ddbh-* tables, and tables --delete removes only those", func(ctx SpecContext) {
 		env, err := ddblocal.LoadEnv()
 		Expect(err).NotTo(HaveOccurred())
-		srv, err := ddblocal.Start(ctx, ddblocal.WithEnv(ddblocal.Env{CacheDir: env.CacheDir}), ddblocal.WithLog(GinkgoWriter))
+		srv, err := ddblocal.Start(ctx, ddblocal.FromEnv(ddblocal.Env{CacheDir: env.CacheDir}), ddblocal.Log(GinkgoWriter))
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(srv.Stop)
 		db := ddblocal.Client(srv.Endpoint)

@@ -23,7 +23,7 @@ func embedded(ctx SpecContext) *ddblocal.Server {
 	GinkgoHelper()
 	env, err := ddblocal.LoadEnv()
 	Expect(err).NotTo(HaveOccurred())
-	srv, err := ddblocal.Start(ctx, ddblocal.WithEnv(ddblocal.Env{CacheDir: env.CacheDir}), ddblocal.WithLog(GinkgoWriter))
+	srv, err := ddblocal.Start(ctx, ddblocal.FromEnv(ddblocal.Env{CacheDir: env.CacheDir}), ddblocal.Log(GinkgoWriter))
 	Expect(err).NotTo(HaveOccurred())
 	DeferCleanup(srv.Stop)
 	Expect(srv.Embedded()).To(BeTrue())
@@ -47,7 +47,7 @@ var _ = Describe("an embedded DynamoDB Local", Label("faults"), func() {
 		Expect(err).NotTo(HaveOccurred())
 
 		By("using it as a given endpoint: nothing new starts, and releasing it stops nothing")
-		given, err := ddblocal.Start(ctx, ddblocal.WithEnv(ddblocal.Env{Endpoint: endpoint}))
+		given, err := ddblocal.Start(ctx, ddblocal.FromEnv(ddblocal.Env{Endpoint: endpoint}))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(given.Endpoint).To(Equal(endpoint))
 		Expect(given.Embedded()).To(BeFalse())

@@ -40,7 +40,7 @@ var _ = Describe("bench on a remote endpoint", Ordered, Label("faults"), func() 
 	BeforeAll(func(ctx SpecContext) {
 		ip := testnet.OutsideIPv4()
 		Expect(ip).NotTo(BeEmpty(), "this machine has no IPv4 address but loopback: the remote flow needs one to reach DynamoDB Local as a remote endpoint")
-		srv, err := ddblocal.Start(ctx, ddblocal.WithLog(GinkgoWriter), ddblocal.WithEnv(ddblocal.Env{CacheDir: cacheDir()}))
+		srv, err := ddblocal.Start(ctx, ddblocal.Log(GinkgoWriter), ddblocal.FromEnv(ddblocal.Env{CacheDir: cacheDir()}))
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(srv.Stop)
 		u, err := url.Parse(srv.Endpoint)

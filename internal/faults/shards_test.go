@@ -58,7 +58,7 @@ func withinAQuarter(want float64) OmegaMatcher {
 // so it runs alone, after the suite's parallel specs.
 var _ = Describe("a run split over two load machines, merged", Serial, Label("faults"), func() {
 	It("reads as the one-machine run: the same calls and hot keys, rates within 10 %, throttling and its forecast within a quarter", func(ctx SpecContext) {
-		srv, err := ddblocal.Start(ctx, ddblocal.WithLog(GinkgoWriter), ddblocal.WithEnv(ddblocal.Env{CacheDir: cacheDir()}))
+		srv, err := ddblocal.Start(ctx, ddblocal.Log(GinkgoWriter), ddblocal.FromEnv(ddblocal.Env{CacheDir: cacheDir()}))
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(srv.Stop)
 		env := given(srv.Endpoint)

@@ -179,17 +179,17 @@ type config struct {
 	scenarios []workload.Scenario
 }
 
-// WithPool sets how many entities are seeded (half as many are seeded too,
+// Pool sets how many entities are seeded (half as many are seeded too,
 // to see what grows with the pool).
-func WithPool(n int) Option { return func(c *config) { c.pool = max(n, 2) } }
+func Pool(n int) Option { return func(c *config) { c.pool = max(n, 2) } }
 
-// WithSeed sets the fixtures' random seed.
-func WithSeed(s int64) Option { return func(c *config) { c.seed = s } }
+// Seed sets the fixtures' random seed.
+func Seed(s int64) Option { return func(c *config) { c.seed = s } }
 
-// WithScenarios sets the scenarios whose write steps are probed, the first
+// Scenarios sets the scenarios whose write steps are probed, the first
 // also seeding the data the other checks measure. Default: every scenario
 // of the design in scenarios.All, its default first.
-func WithScenarios(scs ...workload.Scenario) Option {
+func Scenarios(scs ...workload.Scenario) Option {
 	return func(c *config) { c.scenarios = scs }
 }
 

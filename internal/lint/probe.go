@@ -8,9 +8,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ddbharness/ddbharness/bench/capacity"
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/pricing"
 	"github.com/ddbharness/ddbharness/workload"
 )
 
@@ -152,9 +152,9 @@ func probeStep(ctx context.Context, d designs.Design, sc workload.Scenario, st w
 			}
 			k, pk := itemKey(d.Schema, img), ddbitem.KeyText(img[d.Schema.PK])
 			pkOf[k] = pk
-			o := capacity.Observation{At: time.Unix(0, 0), Pattern: p.ID, Op: p.Op, Table: "lint", Transactional: pr.tx,
-				Writes: []capacity.Write{{Before: c.Before, After: c.After, Key: c.Write.Key}}}
-			for _, ch := range capacity.Account(is, o) {
+			o := pricing.Observation{At: time.Unix(0, 0), Pattern: p.ID, Op: p.Op, Table: "lint", Transactional: pr.tx,
+				Writes: []pricing.Write{{Before: c.Before, After: c.After, Key: c.Write.Key}}}
+			for _, ch := range pricing.Account(is, o) {
 				if ch.Target == designs.MainTable {
 					itemWCU[k] += ch.WCU
 					keyWCU[ch.Key] += ch.WCU

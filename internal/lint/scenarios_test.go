@@ -24,10 +24,10 @@ func finding(fs []lint.Finding, c string, p designs.PatternID) lint.Finding {
 var onSaleEvent = ticketing.EventItem(ticketing.OnSaleEvent)
 
 var _ = Describe("probing every scenario of a design", func() {
-	both := lint.WithScenarios(ticketing.Browse, ticketing.OnSale)
+	both := lint.Scenarios(ticketing.Browse, ticketing.OnSale)
 
 	It("names the on-sale hold as a hot item, with the item's ceiling and its partition key value's apart", func(ctx SpecContext) {
-		fs, err := lint.Run(ctx, ticketing.Design, lint.WithPool(200), both)
+		fs, err := lint.Run(ctx, ticketing.Design, lint.Pool(200), both)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(where(fs)).To(ConsistOf(
 			hot(ticketing.HoldSeats, onSaleEvent), hot(ticketing.AddSeats, onSaleEvent),
@@ -54,7 +54,7 @@ var _ = Describe("probing every scenario of a design", func() {
 	})
 
 	It("probes every write step of every scenario, or says why not", func(ctx SpecContext) {
-		fs, err := lint.Run(ctx, ticketing.Design, lint.WithPool(200), both)
+		fs, err := lint.Run(ctx, ticketing.Design, lint.Pool(200), both)
 		Expect(err).NotTo(HaveOccurred())
 		for _, sc := range []workload.Scenario{ticketing.Browse, ticketing.OnSale} {
 			var stepped []designs.PatternID
@@ -81,7 +81,7 @@ var _ = Describe("probing every scenario of a design", func() {
 	It("lists a write pattern whose calls mostly fail as not probed, with how many succeeded and the error they gave", func(ctx SpecContext) {
 		// 40 seats: the holds sell them out after a dozen calls or so.
 		small := ticketing.Scenario("small-venue", 1, 40, false)
-		fs, err := lint.Run(ctx, ticketing.Design, lint.WithPool(200), lint.WithScenarios(small))
+		fs, err := lint.Run(ctx, ticketing.Design, lint.Pool(200), lint.Scenarios(small))
 		Expect(err).NotTo(HaveOccurred())
 		f := finding(fs, lint.CheckNotProbed, ticketing.HoldSeats)
 		Expect(f.Scenario).To(Equal(small.Name))
@@ -95,7 +95,7 @@ var _ = Describe("probing every scenario of a design", func() {
 	})
 
 	It("probes only the scenarios it is given", func(ctx SpecContext) {
-		fs, err := lint.Run(ctx, ticketing.Design, lint.WithPool(200), lint.WithScenarios(ticketing.Browse))
+		fs, err := lint.Run(ctx, ticketing.Design, lint.Pool(200), lint.Scenarios(ticketing.Browse))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(where(fs)).To(ConsistOf("not-probed table " + string(ticketing.ReleaseHolds)))
 		Expect(fs[0].Scenario).To(Equal(ticketing.Browse.Name))
@@ -104,7 +104,7 @@ var _ = Describe("probing every scenario of a design", func() {
 	It("refuses a scenario of another design", func(ctx SpecContext) {
 		other := ticketing.Browse
 		other.Design = designs.Design{Name: "shop"}
-		_, err := lint.Run(ctx, ticketing.Design, lint.WithPool(200), lint.WithScenarios(other))
+		_, err := lint.Run(ctx, ticketing.Design, lint.Pool(200), lint.Scenarios(other))
 		Expect(err).To(MatchError(And(ContainSubstring("scenario ticketing/browse is of design shop"), ContainSubstring("invalid input"))))
 	})
 })

@@ -67,10 +67,9 @@ func Run(ctx context.Context, o Options) error {
 	if err != nil {
 		return err
 	}
-	srv, ginkgoBin, dynamo, pure := prep.srv, prep.ginkgo, prep.dynamo, prep.pure
+	srv := prep.srv
 	defer srv.Stop()
-	endpoint := srv.Endpoint
-	fmt.Printf("verify: DynamoDB at %s\n", ddblocal.Redact(endpoint))
+	fmt.Printf("verify: DynamoDB at %s\n", ddblocal.Redact(srv.Endpoint))
 	if filter != "" {
 		fmt.Printf("verify: label filter %q\n", filter)
 	}
@@ -78,10 +77,56 @@ func Run(ctx context.Context, o Options) error {
 		fmt.Print(sc.describe(sc.labelFilter(filter)))
 	}
 
-	// The run's own context ends with a cause when DynamoDB Local exits
-	// unasked, which stops every child at once.
-	runCtx, cancel := context.WithCancelCause(ctx)
+	runCtx, cancel := watchServer(ctx, srv)
 	defer cancel(nil)
+	reap, err := startReaper(!srv.Embedded())
+	if err != nil {
+		return err
+	}
+	defer reap.close()
+	scratch, err := scratchDir()
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(scratch)
+	var warnings bytes.Buffer
+	linted := make(chan struct{})
+	go func() { defer close(linted); lintWarnings(runCtx, &warnings, sc.designs) }()
+
+	units, unitErr := runUnits(runCtx, reap, unitsToRun(sc, filter, prep.pure), os.Stdout)
+	if unitErr != nil || runCtx.Err() != nil {
+		return stopped(ctx, runCtx, unitErr)
+	}
+	unlock, err := lockSuites(runCtx)
+	if err != nil {
+		return stopped(ctx, runCtx, err)
+	}
+	runErr := suites(runCtx, reap, prep.ginkgo, srv.Endpoint, scratch, prep.dynamo, ginkgoArgs, filter == "")
+	unlock()
+	if runCtx.Err() != nil {
+		return stopped(ctx, runCtx, runErr)
+	}
+	cov, crashed, err := gate(scratch, sc, filter, srv.Endpoint, prep.dynamo, runErr)
+	if err != nil {
+		return err
+	}
+
+	fmt.Println()
+	gaps, err := printCoverage(cov)
+	if err != nil {
+		return err
+	}
+	<-linted
+	fmt.Print(warnings.String()) // advice on the designs' limits: printed, never a failure
+	fmt.Printf("reports: %s (junit.xml, report.json, summary.md)\n", ReportDir)
+	return verdict(sc, filter, outcome{cov: cov, crashed: crashed, gaps: gaps, units: units, runErr: runErr})
+}
+
+// watchServer is the run's own context: it ends with a cause (the test
+// bed failed) when DynamoDB Local exits unasked, which stops every child
+// at once.
+func watchServer(ctx context.Context, srv *ddblocal.Server) (context.Context, context.CancelCauseFunc) {
+	runCtx, cancel := context.WithCancelCause(ctx)
 	go func() {
 		select {
 		case <-srv.Done():
@@ -91,65 +136,51 @@ func Run(ctx context.Context, o Options) error {
 		case <-runCtx.Done():
 		}
 	}()
-	reap, err := startReaper(!srv.Embedded())
-	if err != nil {
-		return err
-	}
-	defer reap.close()
+	return runCtx, cancel
+}
 
-	scratch, err := scratchDir()
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(scratch)
-	var warnings bytes.Buffer
-	linted := make(chan struct{})
-	go func() { defer close(linted); lintWarnings(runCtx, &warnings, sc.designs) }()
-	// A label filter picks specs; the unit tests of pure code carry no
-	// labels, so a filtered run leaves them to make test. A narrowed run
-	// has said so already: a design's own unit specs run in its suite.
+// unitsToRun is the unit tests of pure code a run takes of pure. A label
+// filter picks specs; the unit tests of pure code carry no labels, so a
+// filtered run leaves them to make test. A narrowed run has said so
+// already: a design's own unit specs run in its suite.
+func unitsToRun(sc scope, filter string, pure []testPackage) []testPackage {
 	switch {
 	case sc.named:
-		pure = nil
+		return nil
 	case filter != "":
 		fmt.Printf("verify: the unit tests of pure code do not run under a label filter (make test runs them)\n")
-		pure = nil
+		return nil
 	}
-	units, unitErr := runUnits(runCtx, reap, pure, os.Stdout)
-	if unitErr != nil || runCtx.Err() != nil {
-		return stopped(ctx, runCtx, unitErr)
-	}
-	unlock, err := lockSuites(runCtx)
-	if err != nil {
-		return stopped(ctx, runCtx, err)
-	}
-	runErr := suites(runCtx, reap, ginkgoBin, endpoint, scratch, dynamo, ginkgoArgs, filter == "")
-	unlock()
-	if runCtx.Err() != nil {
-		return stopped(ctx, runCtx, runErr)
-	}
+	return pure
+}
+
+// gate measures the catalog's coverage from the suites' reports in
+// scratch, counts the suites that crashed before they reported, and
+// publishes the run's reports.
+func gate(scratch string, sc scope, filter, endpoint string, ran []testPackage, runErr error) (Coverage, int, error) {
 	reports, err := mergeReports(scratch)
 	if err != nil {
-		return fmt.Errorf("ginkgo wrote no report (%v): %w", runErr, err)
+		return Coverage{}, 0, fmt.Errorf("ginkgo wrote no report (%v): %w", runErr, err)
 	}
 	cov, err := MeasureFiltered(sc.designs, reports, filter)
 	if err != nil {
-		return failure.BadInputf("verify: %v", err) // checked before the run; kept for safety
+		return Coverage{}, 0, failure.BadInputf("verify: %v", err) // checked before the run; kept for safety
 	}
 	if sc.named {
 		cov.Designs = sc.names()
 	}
-	crashed := markCrashed(&cov, dynamo, reports)
+	crashed := markCrashed(&cov, ran, reports)
 	if err := writeSummary(scratch, cov, endpoint); err != nil {
-		return err
+		return Coverage{}, 0, err
 	}
-	if err := publish(scratch); err != nil {
-		return err
-	}
+	return cov, crashed, publish(scratch)
+}
 
-	fmt.Println()
+// printCoverage prints the coverage table, the suites that did not run,
+// the catalog's gaps and the stray labels; it returns the gaps.
+func printCoverage(cov Coverage) ([]string, error) {
 	if err := cov.WriteText(os.Stdout); err != nil {
-		return err
+		return nil, err
 	}
 	for _, n := range cov.NotRun {
 		fmt.Println("suite did not run:", n)
@@ -161,26 +192,59 @@ func Run(ctx context.Context, o Options) error {
 	for _, s := range cov.Stray {
 		fmt.Println("warning: label names no catalog pattern:", s)
 	}
-	<-linted
-	fmt.Print(warnings.String()) // advice on the designs' limits: printed, never a failure
-	fmt.Printf("reports: %s (junit.xml, report.json, summary.md)\n", ReportDir)
+	return gaps, nil
+}
+
+// outcome is what a run's tests came to, for its verdict.
+type outcome struct {
+	cov     Coverage
+	crashed int      // suites that crashed before they reported
+	gaps    []string // catalog patterns without a passing spec
+	units   unitTotals
+	runErr  error // the suites' failure
+}
+
+// verdict prints the run's verdict and its summary line, and returns
+// failure.ErrReported when it failed, or bad input when a label filter
+// selected no spec.
+func verdict(sc scope, filter string, r outcome) error {
+	cov, units := r.cov, r.units
 	ran := cov.Totals.Passed + cov.Totals.Failed
 	printSelected(sc, filter, cov)
-	empty := filter != "" && ran == 0 && runErr == nil
+	empty := filter != "" && ran == 0 && r.runErr == nil
 	switch {
-	case crashed > 0:
-		fmt.Printf("verify: FAILED: %d suite(s) crashed before they reported: a panic outside a spec's own goroutine, or an exit (the output above shows it)\n", crashed)
-	case runErr != nil:
+	case r.crashed > 0:
+		fmt.Printf("verify: FAILED: %d suite(s) crashed before they reported: a panic outside a spec's own goroutine, or an exit (the output above shows it)\n", r.crashed)
+	case r.runErr != nil:
 		fmt.Println("verify: FAILED: specs failed (details above)")
 	case units.failed > 0:
 		fmt.Println("verify: FAILED: unit tests failed (details above)")
-	case len(gaps) > 0:
-		fmt.Printf("verify: FAILED: %d catalog pattern(s) without passing specs\n", len(gaps))
+	case len(r.gaps) > 0:
+		fmt.Printf("verify: FAILED: %d catalog pattern(s) without passing specs\n", len(r.gaps))
 	case empty:
 		fmt.Printf("verify: FAILED: the label filter %q selected no spec%s on DynamoDB\n", filter, ofDesigns(sc))
 	}
 	fmt.Printf("verify: %d specs on DynamoDB (%d passed, %d failed), %d unit tests of pure code (%d passed, %d failed)\n",
 		ran, cov.Totals.Passed, cov.Totals.Failed, units.passed+units.failed, units.passed, units.failed)
+	fmt.Println(summaryLine(sc, filter, cov, r.crashed, units))
+	if r.crashed > 0 || r.runErr != nil || units.failed > 0 || len(r.gaps) > 0 {
+		return failure.ErrReported
+	}
+	if empty {
+		example := "design:shop && AP-03"
+		if sc.named && len(sc.designs[0].Patterns) > 0 { // the design's label is there already
+			example = string(sc.designs[0].Patterns[0].ID)
+		}
+		return failure.BadInputf("verify: the label filter %q matched no spec%s that reaches DynamoDB: "+
+			"pattern specs carry design:NAME, the pattern ID and its index (make catalog lists them), e.g. --label-filter=%q",
+			filter, ofDesigns(sc), example)
+	}
+	return nil
+}
+
+// summaryLine is verify's last line: what passed and failed, suites and
+// unit tests together, and what was skipped and why.
+func summaryLine(sc scope, filter string, cov Coverage, crashed int, units unitTotals) string {
 	summary := fmt.Sprintf("verify: %d passed, %d failed", cov.Totals.Passed+units.passed, cov.Totals.Failed+units.failed)
 	if crashed > 0 {
 		summary += fmt.Sprintf(", %d suite(s) crashed", crashed)
@@ -194,20 +258,7 @@ func Run(ctx context.Context, o Options) error {
 			summary += " (other designs')"
 		}
 	}
-	fmt.Println(summary)
-	if crashed > 0 || runErr != nil || units.failed > 0 || len(gaps) > 0 {
-		return failure.ErrReported
-	}
-	if empty {
-		example := "design:shop && AP-03"
-		if sc.named && len(sc.designs[0].Patterns) > 0 { // the design's label is there already
-			example = string(sc.designs[0].Patterns[0].ID)
-		}
-		return failure.BadInputf("verify: the label filter %q matched no spec%s that reaches DynamoDB: "+
-			"pattern specs carry design:NAME, the pattern ID and its index (make catalog lists them), e.g. --label-filter=%q",
-			filter, ofDesigns(sc), example)
-	}
-	return nil
+	return summary
 }
 
 // markCrashed adds to cov the suites that ran but wrote no report: their

@@ -74,7 +74,7 @@ func checkTables(ctx context.Context, m *Model) error {
 	for i := range m.DataModel {
 		t := &m.DataModel[i]
 		at := fmt.Sprintf("$.DataModel[%d]", i)
-		if err := checkTable(ctx, t, at); err != nil && (len(m.DataModel) == 1 || !nonKeyValue(*t, err)) {
+		if err := readTable(ctx, t, at); err != nil && (len(m.DataModel) == 1 || !nonKeyValue(*t, err)) {
 			return err
 		} else if err != nil {
 			m.Notes = append(m.Notes, fmt.Sprintf("table %q not imported: %v", t.TableName, err))
@@ -102,12 +102,33 @@ func syntaxAt(data []byte, err error) string {
 	return fmt.Sprint(err)
 }
 
-func checkTable(ctx context.Context, t *Table, at string) error {
+// readTable checks table t of a model, at path at, and reads it in: its
+// index keys take their types from the table's attributes, and its sample
+// items are decoded (Item.Attrs) and checked against its keys, the blank
+// rows Workbench saves dropped with a note.
+func readTable(ctx context.Context, t *Table, at string) error {
+	declared, err := checkAttributes(*t, at)
+	if err != nil {
+		return err
+	}
+	if err := checkIndexes(*t, at, declared); err != nil {
+		return err
+	}
+	t.typeIndexKeys()
+	if err := checkFacets(*t, at, declared); err != nil {
+		return err
+	}
+	return readSamples(ctx, t, at)
+}
+
+// checkAttributes checks t's name, key and non-key attributes, and returns
+// the type of each attribute it declares, by name.
+func checkAttributes(t Table, at string) (map[string]string, error) {
 	if t.TableName == "" {
-		return pathErr(at+".TableName", "missing: every table needs a name")
+		return nil, pathErr(at+".TableName", "missing: every table needs a name")
 	}
 	if err := checkKey(t.KeyAttributes, at+".KeyAttributes", true); err != nil {
-		return err
+		return nil, err
 	}
 	declared := map[string]string{t.KeyAttributes.PartitionKey.AttributeName: t.KeyAttributes.PartitionKey.AttributeType}
 	if sk := t.KeyAttributes.SortKey; sk != nil {
@@ -116,18 +137,23 @@ func checkTable(ctx context.Context, t *Table, at string) error {
 	for j, a := range t.NonKeyAttributes {
 		p := fmt.Sprintf("%s.NonKeyAttributes[%d]", at, j)
 		if a.AttributeName == "" {
-			return pathErr(p+".AttributeName", "missing")
+			return nil, pathErr(p+".AttributeName", "missing")
 		}
 		if !validType(a.AttributeType) {
-			return pathErr(p+".AttributeType", fmt.Sprintf("%q: want S, N, B, BOOL, NULL, SS, NS, BS, M or L", a.AttributeType))
+			return nil, pathErr(p+".AttributeType", fmt.Sprintf("%q: want S, N, B, BOOL, NULL, SS, NS, BS, M or L", a.AttributeType))
 		}
 		if strings.Contains(a.AttributeName, ",") || a.AttributeName == "-" {
-			return pathErr(p+".AttributeName", fmt.Sprintf("%q cannot be a Go attribute tag (a comma ends the name, a lone - skips the field): rename it in the model", a.AttributeName))
+			return nil, pathErr(p+".AttributeName", fmt.Sprintf("%q cannot be a Go attribute tag (a comma ends the name, a lone - skips the field): rename it in the model", a.AttributeName))
 		}
 		declared[a.AttributeName] = a.AttributeType
 	}
+	return declared, nil
+}
+
+// checkIndexes checks t's indexes: each named once, its keys agreeing with
+// the attributes' types, which it adds to declared, and its projection.
+func checkIndexes(t Table, at string, declared map[string]string) error {
 	seen := map[string]bool{}
-	indexKeys := map[string]string{}
 	for _, list := range []struct {
 		name string
 		ixs  []Index
@@ -162,15 +188,15 @@ func checkTable(ctx context.Context, t *Table, at string) error {
 			}
 		}
 	}
-	t.typeIndexKeys()
-	for _, ix := range slices.Concat(t.GlobalSecondaryIndexes, t.LocalSecondaryIndexes) {
-		for _, k := range keyAttrs(ix.KeyAttributes) {
-			indexKeys[k.AttributeName] = k.AttributeType
-		}
-	}
+	return nil
+}
+
+// checkFacets checks t's facets: each named once, naming the table's keys,
+// and declaring only attributes the table declares.
+func checkFacets(t Table, at string, declared map[string]string) error {
 	facets := map[string]bool{}
 	for j := range t.TableFacets {
-		f := &t.TableFacets[j]
+		f := t.TableFacets[j]
 		p := fmt.Sprintf("%s.TableFacets[%d]", at, j)
 		if f.FacetName == "" {
 			return pathErr(p+".FacetName", "missing: every facet needs a name")
@@ -192,6 +218,19 @@ func checkTable(ctx context.Context, t *Table, at string) error {
 			if _, ok := declared[a]; !ok {
 				return pathErr(fmt.Sprintf("%s.NonKeyAttributes[%d]", p, k), fmt.Sprintf("%q is not among the table's NonKeyAttributes: declare it there with its type", a))
 			}
+		}
+	}
+	return nil
+}
+
+// readSamples decodes t's sample items, on the table and on each facet,
+// checks each against t's keys (and the type of each index key), and
+// drops the blank rows Workbench saves, with a note.
+func readSamples(ctx context.Context, t *Table, at string) error {
+	indexKeys := map[string]string{}
+	for _, ix := range slices.Concat(t.GlobalSecondaryIndexes, t.LocalSecondaryIndexes) {
+		for _, k := range keyAttrs(ix.KeyAttributes) {
+			indexKeys[k.AttributeName] = k.AttributeType
 		}
 	}
 	keys := map[string]string{}

@@ -1,4 +1,4 @@
-package capacity
+package pricing
 
 import (
 	"time"
@@ -49,22 +49,23 @@ const (
 // touched. Charges on the same target and key are merged; the result is
 // empty for an operation this package does not know.
 func Account(s ddbitem.Schema, o Observation) []Charge {
-	charges, _ := account(s, o)
+	charges, _ := AccountItems(s, o)
 	return charges
 }
 
-// itemCharge is what one table item a call wrote took of its charges on
+// ItemCharge is what one table item a call wrote took of its charges on
 // its partition key: its own write units, as Account prices them, and
 // whether the call wrote it in a transaction, which holds the item while
 // it runs.
-type itemCharge struct {
-	key     ddbitem.Item // an image holding the item's table key
-	wcu     float64
-	txWrite bool
+type ItemCharge struct {
+	Key     ddbitem.Item // an image holding the item's table key
+	WCU     float64
+	TxWrite bool
 }
 
-// account is Account, and each written item's own part of the charges.
-func account(s ddbitem.Schema, o Observation) ([]Charge, []itemCharge) {
+// AccountItems is Account, and each written item's own part of the
+// charges, in the order the call wrote them.
+func AccountItems(s ddbitem.Schema, o Observation) ([]Charge, []ItemCharge) {
 	a := accountant{s: s, o: o, at: o.At.Truncate(time.Second)}
 	switch o.Op {
 	case designs.GetItem, designs.BatchGetItem, designs.TransactGetItems:
@@ -92,7 +93,7 @@ type accountant struct {
 	// made at the first item.
 	items map[[2]string]string
 	// perItem is each table item's own units.
-	perItem []itemCharge
+	perItem []ItemCharge
 }
 
 // touched notes that the charge on (target, key) read or wrote item, an

@@ -1,4 +1,4 @@
-package capacity_test
+package pricing_test
 
 import (
 	"fmt"
@@ -7,9 +7,9 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/ddbharness/ddbharness/bench/capacity"
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/pricing"
 )
 
 // An update that moves an item from one GSI partition to another, inside a
@@ -22,9 +22,9 @@ func ExampleAccount() {
 	before := ddbitem.Item{"PK": s("ORDER#1"), "SK": s("ORDER#1"), "Status": s("open"), "Note": s(strings.Repeat("x", 1500))}
 	after := ddbitem.Item{"PK": s("ORDER#1"), "SK": s("ORDER#1"), "Status": s("shipped"), "Note": s(strings.Repeat("x", 1500))}
 
-	charges := capacity.Account(schema.ItemSchema(), capacity.Observation{
+	charges := pricing.Account(schema.ItemSchema(), pricing.Observation{
 		At: time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC), Pattern: "AP-07", Op: designs.TransactWriteItems,
-		Writes: []capacity.Write{{Before: before, After: after, Key: ddbitem.Item{"PK": s("ORDER#1"), "SK": s("ORDER#1")}}},
+		Writes: []pricing.Write{{Before: before, After: after, Key: ddbitem.Item{"PK": s("ORDER#1"), "SK": s("ORDER#1")}}},
 	})
 	for _, c := range charges {
 		fmt.Printf("%-10s %-8s %g WCU\n", c.Target, c.Key, c.WCU)

@@ -1,4 +1,4 @@
-package capacity
+package pricing
 
 import (
 	"fmt"
@@ -7,39 +7,16 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/pricing/pricingtest"
 )
 
-// schema is a table with a GSI on G/GS (ALL), a KEYS_ONLY GSI on K and an
-// LSI on L, enough for every rule.
-var schema = designs.Schema{PK: "PK", SK: "SK",
-	GSIs: []designs.Index{
-		{Name: "GSI1", PK: "G", SK: "GS"},
-		{Name: "Slim", PK: "K", Projection: types.ProjectionTypeKeysOnly},
-	},
-	LSIs: []designs.Index{{Name: "LSI1", SK: "L"}},
-}
-
-var t0 = time.Date(2026, 3, 1, 12, 0, 0, 300_000_000, time.UTC)
-
-// with returns a copy of item with attributes set (nil deletes one).
-func with(item ddbitem.Item, kv ...any) ddbitem.Item {
-	out := ddbitem.Item{}
-	for k, v := range item {
-		out[k] = v
-	}
-	for i := 0; i < len(kv); i += 2 {
-		if kv[i+1] == nil {
-			delete(out, kv[i].(string))
-			continue
-		}
-		out[kv[i].(string)] = kv[i+1].(types.AttributeValue)
-	}
-	return out
-}
+// The specs' table, items and time, shared with the ledger's.
+var (
+	schema, t0     = pricingtest.Schema, pricingtest.T0
+	s, with, sized = pricingtest.S, pricingtest.With, pricingtest.Sized
+)
 
 // render prints charges sorted, one "target/key rcu=… wcu=…" each.
 func render(cs []Charge) string {
@@ -165,12 +142,36 @@ func TestAccountTruncatesToTheSecond(t *testing.T) {
 	}
 }
 
-func s(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
-
-// sized builds an item of exactly size bytes: PK and SK, padded with a
-// string attribute D.
-func sized(pk, sk string, size int) ddbitem.Item {
-	item := ddbitem.Item{"PK": s(pk), "SK": s(sk)}
-	item["D"] = s(strings.Repeat("x", size-ddbitem.Size(item)-len("D")))
-	return item
+// Each charge names the item it touched: one item read or written, on the
+// table and on each index whose entry the write changed; a Query of two
+// items names many.
+func TestChargesNameTheirItem(t *testing.T) {
+	is := schema.ItemSchema()
+	one := with(sized("P1", "S1", 300), "G", s("G1"), "GS", s("x"))
+	id, _ := is.KeyID(one)
+	item := func(cs []Charge, target, key string) string {
+		for _, c := range cs {
+			if c.Target == target && c.Key == key {
+				return c.Item
+			}
+		}
+		t.Fatalf("no charge on %s %s in %+v", target, key, cs)
+		return ""
+	}
+	get := Account(is, Observation{At: t0, Op: designs.GetItem, Reads: nil, Addressed: []ddbitem.Item{one}})
+	if got := item(get, designs.MainTable, "P1"); got != id {
+		t.Errorf("GetItem of a missing item: Item %q, want the key it named %q", got, id)
+	}
+	put := Account(is, Observation{At: t0, Op: designs.PutItem, Writes: []Write{{After: one}}})
+	if got := item(put, designs.MainTable, "P1"); got != id {
+		t.Errorf("PutItem: table Item %q, want %q", got, id)
+	}
+	if got := item(put, "GSI1", "G1"); got != id {
+		t.Errorf("PutItem: GSI1 Item %q, want the base item's key %q", got, id)
+	}
+	two := sized("P1", "S2", 300)
+	q := Account(is, Observation{At: t0, Op: designs.Query, Reads: []ddbitem.Item{one, two}, Addressed: []ddbitem.Item{{"PK": s("P1")}}})
+	if got := item(q, designs.MainTable, "P1"); got != ManyItems {
+		t.Errorf("Query of two items: Item %q, want ManyItems", got)
+	}
 }

@@ -1,4 +1,4 @@
-package capacity
+package pricing
 
 import (
 	"github.com/ddbharness/ddbharness/ddbitem"
@@ -61,7 +61,7 @@ func (a *accountant) missedKeys() []string {
 // a Query named (a Scan's is unknown). It reports false when Local gave no
 // figure.
 func (a *accountant) localRead(pk string) bool {
-	local := localUnits(a.o)
+	local := LocalUnits(a.o)
 	if local == nil {
 		return false
 	}
@@ -70,7 +70,7 @@ func (a *accountant) localRead(pk string) bool {
 		key = ddbitem.KeyText(a.o.Addressed[0][pk])
 	}
 	for target, u := range local {
-		if target == wholeCall {
+		if target == WholeCall {
 			target = designs.MainTable
 			if a.o.Index != "" {
 				target = a.o.Index

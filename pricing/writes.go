@@ -1,4 +1,4 @@
-package capacity
+package pricing
 
 import (
 	"github.com/ddbharness/ddbharness/ddbitem"
@@ -24,7 +24,7 @@ func (a *accountant) write(w Write) {
 	}
 	key := ddbitem.KeyText(a.itemKey(w)[a.s.PK])
 	a.charge(designs.MainTable, key, 0, wcu)
-	a.perItem = append(a.perItem, itemCharge{key: a.itemKey(w), wcu: wcu, txWrite: a.transactional()})
+	a.perItem = append(a.perItem, ItemCharge{Key: a.itemKey(w), WCU: wcu, TxWrite: a.transactional()})
 	a.touched(designs.MainTable, key, a.itemKey(w))
 	if w.Failed {
 		return
