@@ -1,0 +1,277 @@
+package endpoint
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/ddbharness/ddbharness/bench/emulate"
+	"github.com/ddbharness/ddbharness/ddbitem"
+	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/internal/ddblocal"
+	"github.com/ddbharness/ddbharness/internal/ddbtest"
+)
+
+// schema is the specs' table: on demand, keys PK and SK.
+var schema = designs.Schema{PK: "PK", SK: "SK"}
+
+func str(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+
+func itemAt(pk, sk string) map[string]types.AttributeValue {
+	return map[string]types.AttributeValue{"PK": str(pk), "SK": str(sk)}
+}
+
+var _ = Describe("an SDK client through the endpoint", Label("wire"), func() {
+	var (
+		clock  *ddbtest.Clock
+		cfg    Config
+		sc     designs.Schema
+		db     *dynamodb.Client // the end client, through the endpoint, with the SDK's retryer
+		direct *dynamodb.Client // DynamoDB Local itself
+		table  string
+	)
+	BeforeEach(func() {
+		clock = ddbtest.NewClock()
+		sc = schema
+		// 0.001: a partition serves 3 read and 1 write unit per second,
+		// and the clock stands still, so nothing comes back.
+		cfg = Config{Local: local, Emulation: emulate.Config{Scale: 0.001, Partitions: 4}}
+	})
+	JustBeforeEach(func(ctx SpecContext) {
+		cfg.Emulation.Now = clock.Now
+		srv := httptest.NewServer(New(cfg))
+		DeferCleanup(srv.Close)
+		db = ddblocal.Client(srv.URL, ddbtest.QuickRetries)
+		direct = ddblocal.Client(local)
+		table = designs.TableName("endpoint", fmt.Sprintf("p%d", GinkgoParallelProcess()))
+		// Created through the endpoint: its limits are learnt from the
+		// client's own CreateTable.
+		Expect(designs.CreateTable(ctx, db, sc, table)).To(Succeed())
+		DeferCleanup(func(ctx SpecContext) { Expect(designs.DeleteTable(ctx, direct, table)).To(Succeed()) })
+	})
+
+	seed := func(ctx SpecContext, keys ...[2]string) {
+		GinkgoHelper()
+		for _, k := range keys {
+			_, err := direct.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(table), Item: itemAt(k[0], k[1])})
+			Expect(err).NotTo(HaveOccurred())
+		}
+	}
+	get := func(ctx context.Context, c *dynamodb.Client, pk, sk string) (*dynamodb.GetItemOutput, error) {
+		return c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(table), Key: itemAt(pk, sk), ConsistentRead: aws.Bool(true)})
+	}
+	stored := func(ctx SpecContext, pk, sk string) bool {
+		GinkgoHelper()
+		out, err := get(ctx, direct, pk, sk)
+		Expect(err).NotTo(HaveOccurred())
+		return len(out.Item) > 0
+	}
+	apart := func(keys ...string) {
+		GinkgoHelper()
+		seen := map[int]string{}
+		for _, k := range keys {
+			p := emulate.Placement(k, cfg.Emulation.Partitions)
+			Expect(seen).NotTo(HaveKey(p), "%s shares partition %d with %s", k, p, seen[p])
+			seen[p] = k
+		}
+	}
+	arn := func() string { return "arn:aws:dynamodb:ddblocal:000000000000:table/" + table }
+
+	Context("under DynamoDB's own limits", func() {
+		BeforeEach(func() { cfg.Emulation.Scale = 1 })
+		It("answers reads and writes as DynamoDB Local does, with only what the client asked for", func(ctx SpecContext) {
+			seed(ctx, [2]string{"A", "1"}, [2]string{"A", "2"})
+			item := map[string]types.AttributeValue{"PK": str("A"), "SK": str("3"), "n": &types.AttributeValueMemberN{Value: "1.50"},
+				"l": &types.AttributeValueMemberL{Value: []types.AttributeValue{&types.AttributeValueMemberB{Value: []byte{0, 1}}, &types.AttributeValueMemberNULL{Value: true}}},
+				"m": &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"ss": &types.AttributeValueMemberSS{Value: []string{"x", "y"}}}}}
+			put, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(table), Item: item})
+			Expect(err).NotTo(HaveOccurred())
+			Expect(put.Attributes).To(BeNil(), "the client asked for no old image")
+			Expect(put.ConsumedCapacity).To(BeNil(), "nor for its capacity")
+
+			up, err := db.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(table), Key: itemAt("A", "3"),
+				UpdateExpression: aws.String("SET n = n + :one"), ExpressionAttributeValues: map[string]types.AttributeValue{":one": &types.AttributeValueMemberN{Value: "1"}},
+				ReturnValues: types.ReturnValueUpdatedNew, ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal})
+			Expect(err).NotTo(HaveOccurred())
+			Expect(ddbitem.CanonicalJSON(up.Attributes)).To(Equal(ddbitem.CanonicalJSON(map[string]types.AttributeValue{"n": &types.AttributeValueMemberN{Value: "2.5"}})))
+			Expect(up.ConsumedCapacity).NotTo(BeNil(), "the client asked for its capacity")
+			Expect(up.ConsumedCapacity.GlobalSecondaryIndexes).To(BeNil(), "TOTAL, not the INDEXES the meter asks")
+
+			query := &dynamodb.QueryInput{TableName: aws.String(table), KeyConditionExpression: aws.String("PK = :pk"), Limit: aws.Int32(2),
+				ProjectionExpression: aws.String("SK, n"), ExpressionAttributeValues: map[string]types.AttributeValue{":pk": str("A")}}
+			want, err := direct.Query(ctx, query)
+			Expect(err).NotTo(HaveOccurred())
+			got, err := db.Query(ctx, query)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(got.Count).To(Equal(want.Count))
+			Expect(got.ScannedCount).To(Equal(want.ScannedCount))
+			Expect(ddbitem.CanonicalJSON(got.LastEvaluatedKey)).To(Equal(ddbitem.CanonicalJSON(want.LastEvaluatedKey)))
+			Expect(got.Items).To(HaveLen(len(want.Items)))
+			for i := range want.Items {
+				Expect(ddbitem.CanonicalJSON(got.Items[i])).To(Equal(ddbitem.CanonicalJSON(want.Items[i])), "item %d, projected as asked", i)
+			}
+
+			whole, err := get(ctx, db, "A", "3")
+			Expect(err).NotTo(HaveOccurred())
+			item["n"] = &types.AttributeValueMemberN{Value: "2.5"}
+			Expect(ddbitem.CanonicalJSON(whole.Item)).To(Equal(ddbitem.CanonicalJSON(item)))
+
+			cond := &dynamodb.PutItemInput{TableName: aws.String(table), Item: itemAt("A", "1"), ConditionExpression: aws.String("attribute_not_exists(PK)")}
+			_, err = db.PutItem(ctx, cond)
+			var ccf *types.ConditionalCheckFailedException
+			Expect(errors.As(err, &ccf)).To(BeTrue(), "got %v", err)
+			Expect(ccf.Item).To(BeNil(), "the client did not ask for the item on failure")
+			cond.ReturnValuesOnConditionCheckFailure = types.ReturnValuesOnConditionCheckFailureAllOld
+			_, err = db.PutItem(ctx, cond)
+			Expect(errors.As(err, &ccf)).To(BeTrue(), "got %v", err)
+			Expect(ddbitem.CanonicalJSON(ccf.Item)).To(Equal(ddbitem.CanonicalJSON(itemAt("A", "1"))))
+		})
+	})
+
+	It("throttles a hot key with ThrottlingReasons naming its key range, which the client's retryer retries, and serves a key on another partition", func(ctx SpecContext) {
+		apart("A", "B")
+		seed(ctx, [2]string{"A", "1"}, [2]string{"B", "1"})
+		for range 3 { // a partition's 3 read units: a strongly consistent read of a small item costs 1
+			_, err := get(ctx, db, "A", "1")
+			Expect(err).NotTo(HaveOccurred())
+		}
+		_, err := get(ctx, db, "A", "1")
+		var te *types.ThrottlingException
+		Expect(errors.As(err, &te)).To(BeTrue(), "got %v", err)
+		Expect(te.ThrottlingReasons).To(HaveLen(1))
+		Expect(aws.ToString(te.ThrottlingReasons[0].Reason)).To(Equal("TableReadKeyRangeThroughputExceeded"))
+		Expect(aws.ToString(te.ThrottlingReasons[0].Resource)).To(Equal(arn()))
+		var gaveUp *retry.MaxAttemptsError
+		Expect(errors.As(err, &gaveUp)).To(BeTrue(), "the client's own retryer retried and gave up: %v", err)
+
+		out, err := get(ctx, db, "B", "1")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(out.Item).To(HaveKey("PK"))
+	})
+
+	It("returns a batch write's requests on a spent partition as UnprocessedItems and writes the others", func(ctx SpecContext) {
+		apart("A", "B")
+		_, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(table), Item: itemAt("A", "0")}) // A's one write unit
+		Expect(err).NotTo(HaveOccurred())
+
+		reqs := []types.WriteRequest{}
+		for _, k := range [][2]string{{"A", "1"}, {"B", "1"}, {"A", "2"}, {"B", "2"}} {
+			reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: itemAt(k[0], k[1])}})
+		}
+		out, err := db.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{table: reqs}})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(out.UnprocessedItems).To(HaveKey(table))
+		var back []any
+		for _, w := range out.UnprocessedItems[table] {
+			back = append(back, ddbitem.CanonicalJSON(w.PutRequest.Item))
+		}
+		Expect(back).To(Equal([]any{ddbitem.CanonicalJSON(itemAt("A", "1")), ddbitem.CanonicalJSON(itemAt("A", "2"))}))
+		Expect(stored(ctx, "A", "1")).To(BeFalse())
+		Expect(stored(ctx, "A", "2")).To(BeFalse())
+		Expect(stored(ctx, "B", "1")).To(BeTrue())
+		Expect(stored(ctx, "B", "2")).To(BeTrue())
+	})
+
+	Context("with a provisioned table", func() {
+		BeforeEach(func() {
+			sc.Billing, sc.RCU, sc.WCU = types.BillingModeProvisioned, 1, 1
+			cfg.Emulation.Partitions = 0
+		})
+		It("learns its throughput from the client's CreateTable and answers ProvisionedThroughputExceededException once its burst is spent", func(ctx SpecContext) {
+			seed(ctx, [2]string{"A", "1"})
+			var err error
+			for range 10 { // 1 RCU at 0.001 is 0.3 units of burst: the first strongly consistent read spends it
+				if _, err = get(ctx, db, "A", "1"); err != nil {
+					break
+				}
+			}
+			var pte *types.ProvisionedThroughputExceededException
+			Expect(errors.As(err, &pte)).To(BeTrue(), "got %v", err)
+			Expect(pte.ThrottlingReasons).To(HaveLen(1))
+			Expect(aws.ToString(pte.ThrottlingReasons[0].Reason)).To(Equal("TableReadProvisionedThroughputExceeded"))
+		})
+	})
+
+	Context("with limits off", func() {
+		BeforeEach(func() { cfg.Off = true })
+		It("passes every call through", func(ctx SpecContext) {
+			seed(ctx, [2]string{"A", "1"})
+			for range 10 {
+				_, err := get(ctx, db, "A", "1")
+				Expect(err).NotTo(HaveOccurred())
+			}
+		})
+	})
+
+	Context("with a transaction in flight", func() {
+		var hold *holdFirst
+		BeforeEach(func() {
+			cfg.Emulation.Scale = 1 // units to spare: only the conflict refuses
+			hold = &holdFirst{target: "DynamoDB_20120810.TransactWriteItems", next: http.DefaultClient, entered: make(chan struct{}), open: make(chan struct{})}
+			cfg.HTTPClient = hold
+			DeferCleanup(hold.release)
+		})
+		It("cancels a second transaction on the same item for a TransactionConflict, and commits the first", func(ctx SpecContext) {
+			tx := func(ctx context.Context, v string) error {
+				_, err := db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
+					{Update: &types.Update{TableName: aws.String(table), Key: itemAt("A", "1"), UpdateExpression: aws.String("SET v = :v"),
+						ExpressionAttributeValues: map[string]types.AttributeValue{":v": str(v)}}},
+					{Put: &types.Put{TableName: aws.String(table), Item: itemAt("A", "other-"+v)}}}})
+				return err
+			}
+			first := make(chan error, 1)
+			go func() { first <- tx(ctx, "first") }()
+			Eventually(hold.entered).WithTimeout(10 * time.Second).Should(BeClosed())
+
+			err := tx(ctx, "second")
+			var tce *types.TransactionCanceledException
+			Expect(errors.As(err, &tce)).To(BeTrue(), "got %v", err)
+			Expect(tce.CancellationReasons).To(HaveLen(2))
+			Expect(aws.ToString(tce.CancellationReasons[0].Code)).To(Equal("TransactionConflict"))
+
+			hold.release()
+			Eventually(first).WithTimeout(10 * time.Second).Should(Receive(BeNil()))
+			Expect(stored(ctx, "A", "other-first")).To(BeTrue())
+			Expect(stored(ctx, "A", "other-second")).To(BeFalse())
+		})
+	})
+})
+
+// holdFirst holds the first request of one X-Amz-Target in flight until
+// release; every other goes on at once.
+type holdFirst struct {
+	target  string
+	next    Doer
+	entered chan struct{}
+	open    chan struct{}
+	held    atomicOnce
+	opened  atomicOnce
+}
+
+func (h *holdFirst) Do(r *http.Request) (*http.Response, error) {
+	if r.Header.Get("X-Amz-Target") == h.target && h.held.first() {
+		close(h.entered)
+		select {
+		case <-h.open:
+		case <-r.Context().Done():
+			return nil, r.Context().Err()
+		}
+	}
+	return h.next.Do(r)
+}
+
+func (h *holdFirst) release() {
+	if h.opened.first() {
+		close(h.open)
+	}
+}
