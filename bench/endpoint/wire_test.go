@@ -1,7 +1,9 @@
 package endpoint
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -33,12 +35,13 @@ func itemAt(pk, sk string) map[string]types.AttributeValue {
 
 var _ = Describe("an SDK client through the endpoint", Label("wire"), func() {
 	var (
-		clock  *ddbtest.Clock
-		cfg    Config
-		sc     designs.Schema
-		db     *dynamodb.Client // the end client, through the endpoint, with the SDK's retryer
-		direct *dynamodb.Client // DynamoDB Local itself
-		table  string
+		clock    *ddbtest.Clock
+		cfg      Config
+		sc       designs.Schema
+		db       *dynamodb.Client // the end client, through the endpoint, with the SDK's retryer
+		endpoint string           // the endpoint's URL
+		direct   *dynamodb.Client // DynamoDB Local itself
+		table    string
 	)
 	BeforeEach(func() {
 		clock = ddbtest.NewClock()
@@ -51,6 +54,7 @@ var _ = Describe("an SDK client through the endpoint", Label("wire"), func() {
 		cfg.Emulation.Now = clock.Now
 		srv := httptest.NewServer(New(cfg))
 		DeferCleanup(srv.Close)
+		endpoint = srv.URL
 		db = ddblocal.Client(srv.URL, ddbtest.QuickRetries)
 		direct = ddblocal.Client(local)
 		table = designs.TableName("endpoint", fmt.Sprintf("p%d", GinkgoParallelProcess()))
@@ -200,6 +204,42 @@ var _ = Describe("an SDK client through the endpoint", Label("wire"), func() {
 			Expect(pte.ThrottlingReasons).To(HaveLen(1))
 			Expect(aws.ToString(pte.ThrottlingReasons[0].Reason)).To(Equal("TableReadProvisionedThroughputExceeded"))
 		})
+	})
+
+	It("answers a request it cannot read as DynamoDB Local does, refuses a body over its bound in DynamoDB's shape, and serves the next call", func(ctx SpecContext) {
+		raw := func(url, target string, body []byte) (int, map[string]any) {
+			GinkgoHelper()
+			req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+			Expect(err).NotTo(HaveOccurred())
+			req.Header.Set("Content-Type", "application/x-amz-json-1.0")
+			req.Header.Set("X-Amz-Target", target)
+			req.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential=ddbharness/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=00")
+			resp, err := http.DefaultClient.Do(req)
+			Expect(err).NotTo(HaveOccurred())
+			defer resp.Body.Close()
+			var answer map[string]any
+			Expect(json.NewDecoder(resp.Body).Decode(&answer)).To(Succeed())
+			return resp.StatusCode, answer
+		}
+		for _, c := range []struct{ target, body string }{
+			{"DynamoDB_20120810.GetItem", `{"TableName": 5}`},
+			{"DynamoDB_20120810.GetItem", `{"TableName": "` + table + `", "Key": {"PK": {"X": "a"}}}`},
+			{"DynamoDB_20120810.PutItem", `{"TableName": "` + table + `", "Item": `},
+			{"DynamoDB_20120810.NoSuchOperation", `{}`},
+		} {
+			wantCode, want := raw(local, c.target, []byte(c.body))
+			code, got := raw(endpoint, c.target, []byte(c.body))
+			Expect(code).To(Equal(wantCode), "%s %s", c.target, c.body)
+			Expect(got["__type"]).To(Equal(want["__type"]), "%s %s", c.target, c.body)
+		}
+		code, got := raw(endpoint, "DynamoDB_20120810.PutItem", make([]byte, MaxBody+1))
+		Expect(code).To(Equal(http.StatusBadRequest))
+		Expect(got).To(HaveKeyWithValue("__type", "com.amazon.coral.validate#ValidationException"))
+		Expect(got).To(HaveKeyWithValue("message", ContainSubstring("at most")))
+
+		seed(ctx, [2]string{"A", "1"})
+		_, err := get(ctx, db, "A", "1")
+		Expect(err).NotTo(HaveOccurred())
 	})
 
 	Context("with limits off", func() {
