@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/smithy-go/middleware"
@@ -53,9 +54,10 @@ type Handler struct {
 	http Doer
 	db   *dynamodb.Client // to Local: one attempt, its answer captured
 
-	mu     sync.Mutex
-	tables map[string]*table
-	asked  map[string]asked
+	mu      sync.Mutex
+	tables  map[string]*table
+	retired []*table // tables learnt again since: their traffic is still reported
+	asked   map[string]asked
 
 	stats Stats
 }
@@ -106,12 +108,14 @@ func (h *Handler) emulated(w http.ResponseWriter, r *http.Request, name string, 
 	}
 	got := &answer{}
 	ctx := context.WithValue(designs.WithPattern(r.Context(), designs.PatternID(name)), answerKey{}, got)
+	start := time.Now()
 	out, err := o.call(ctx, t.db, in)
 	if got.status == 0 {
 		// Nothing reached the wire: the SDK refused the input itself,
 		// and DynamoDB Local says why in its own words.
 		return false
 	}
+	t.traffic.record(name, start, got.status, err)
 	h.stats.count(t, name, in, got, out)
 	if err != nil {
 		write(w, got.status, got.header, unasked(in, got.body))

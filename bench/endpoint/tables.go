@@ -8,6 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/ddbharness/ddbharness/bench/capacity"
 	"github.com/ddbharness/ddbharness/bench/emulate"
 	"github.com/ddbharness/ddbharness/bench/meter"
 	"github.com/ddbharness/ddbharness/designs"
@@ -16,9 +17,12 @@ import (
 // table is one emulated table: its emulator and the instrumented client
 // its calls go through, which debits what each consumed by AWS's rules.
 type table struct {
-	schema designs.Schema
-	em     *emulate.Emulator
-	db     *meter.Client
+	name    string
+	schema  designs.Schema
+	cfg     emulate.Config
+	em      *emulate.Emulator
+	db      *meter.Client
+	traffic *traffic
 }
 
 // asked is the throughput a client's CreateTable or UpdateTable asked
@@ -48,7 +52,10 @@ func (h *Handler) tableOf(ctx context.Context, name string) (*table, error) {
 	}
 	s, cfg := h.limits(out.Table, h.asked[name])
 	em := emulate.New(s, cfg)
-	t := &table{schema: s, em: em, db: em.Client(h.db)}
+	t := &table{name: name, schema: s, cfg: cfg, em: em, db: em.Client(h.db), traffic: newTraffic(s)}
+	// As bench's meter does: the ledger prices each call by AWS's rules,
+	// and the emulator debits what it charged.
+	t.db.Observe(func(o capacity.Observation) { em.Debit(o.Table, t.traffic.observe(o)) })
 	em.Enable()
 	h.tables[name] = t
 	return t, nil
@@ -60,6 +67,9 @@ func (h *Handler) tableOf(ctx context.Context, name string) (*table, error) {
 func (h *Handler) forget(name string, in any) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if t := h.tables[name]; t != nil {
+		h.retired = append(h.retired, t) // its traffic is still reported
+	}
 	delete(h.tables, name)
 	switch in := in.(type) {
 	case *dynamodb.CreateTableInput:

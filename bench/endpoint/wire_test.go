@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -18,6 +20,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/ddbharness/ddbharness/bench/emulate"
+	"github.com/ddbharness/ddbharness/bench/report"
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/ddblocal"
@@ -40,6 +43,7 @@ var _ = Describe("an SDK client through the endpoint", Label("wire"), func() {
 		sc       designs.Schema
 		db       *dynamodb.Client // the end client, through the endpoint, with the SDK's retryer
 		endpoint string           // the endpoint's URL
+		h        *Handler
 		direct   *dynamodb.Client // DynamoDB Local itself
 		table    string
 	)
@@ -52,7 +56,8 @@ var _ = Describe("an SDK client through the endpoint", Label("wire"), func() {
 	})
 	JustBeforeEach(func(ctx SpecContext) {
 		cfg.Emulation.Now = clock.Now
-		srv := httptest.NewServer(New(cfg))
+		h = New(cfg)
+		srv := httptest.NewServer(h)
 		DeferCleanup(srv.Close)
 		endpoint = srv.URL
 		db = ddblocal.Client(srv.URL, ddbtest.QuickRetries)
@@ -161,6 +166,28 @@ var _ = Describe("an SDK client through the endpoint", Label("wire"), func() {
 		out, err := get(ctx, db, "B", "1")
 		Expect(err).NotTo(HaveOccurred())
 		Expect(out.Item).To(HaveKey("PK"))
+	})
+
+	It("writes the report a bench writes for the traffic it saw, naming the hot key", func(ctx SpecContext) {
+		apart("A", "B")
+		seed(ctx, [2]string{"A", "1"}, [2]string{"B", "1"})
+		for range 4 {
+			get(ctx, db, "A", "1") // the fourth is throttled
+		}
+		_, err := get(ctx, db, "B", "1")
+		Expect(err).NotTo(HaveOccurred())
+
+		dirs, err := h.Report(GinkgoT().TempDir())
+		Expect(err).NotTo(HaveOccurred())
+		Expect(dirs).To(HaveLen(1))
+		summary, err := os.ReadFile(filepath.Join(dirs[0], report.SummaryFile))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(summary)).To(ContainSubstring(table))
+		Expect(string(summary)).To(ContainSubstring(`The hottest partition key of the table is "A"`))
+		Expect(string(summary)).To(MatchRegexp(`\| GetItem \| 400 \| ThrottlingException \| [1-9]`), "the throttled attempts, by exception")
+		for _, f := range []string{report.MetricsFile, report.HeatFile} {
+			Expect(filepath.Join(dirs[0], f)).To(BeARegularFile())
+		}
 	})
 
 	It("returns a batch write's requests on a spent partition as UnprocessedItems and writes the others", func(ctx SpecContext) {

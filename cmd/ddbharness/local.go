@@ -28,6 +28,7 @@ func runLocal(ctx context.Context, fs *flag.FlagSet, args []string) error {
 	scale := fs.Float64("limits-scale", 1, "with --limits: multiply every DynamoDB limit by this (0.01: a partition serves 30 RCU/s and 10 WCU/s), so throttling shows at rates a test drives")
 	conflicts := fs.String("conflicts", "on", "with --limits: on refuses writes of an item another request in flight holds, as DynamoDB's transaction conflicts do; off lets them through")
 	port := fs.Int("port", 0, "with --limits: the endpoint's port on 127.0.0.1 (0: a free one, printed)")
+	root := fs.String("report", "reports", "with --limits: on Ctrl-C, write under this folder the report a bench writes (summary.md, metrics.json, heat.svg...) for each table's calls")
 	return noArgs(fs, args, func() error {
 		limits, err := benchLimits("local", string(lim), *scale)
 		if err != nil {
@@ -74,14 +75,15 @@ func runLocal(ctx context.Context, fs *flag.FlagSet, args []string) error {
 		if srv.Remote() {
 			return badInputf("local: --limits forwards to DynamoDB Local, not to %s: unset %s", ddblocal.Redact(srv.Endpoint), ddblocal.EnvEndpoint)
 		}
-		return serveLimits(ctx, srv, lis, endpoint.Config{Local: srv.Endpoint,
+		return serveLimits(ctx, srv, lis, *root, endpoint.Config{Local: srv.Endpoint,
 			Emulation: emulate.Config{Scale: limits.Scale, NoConflicts: limits.NoConflicts}})
 	})
 }
 
 // serveLimits serves the endpoint on lis until interrupted, with a line a
-// second while calls come.
-func serveLimits(ctx context.Context, srv *ddblocal.Server, lis net.Listener, cfg endpoint.Config) error {
+// second while calls come, and then writes the report of each table's
+// calls under root.
+func serveLimits(ctx context.Context, srv *ddblocal.Server, lis net.Listener, root string, cfg endpoint.Config) error {
 	h := endpoint.New(cfg)
 	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan error, 1)
@@ -116,6 +118,13 @@ func serveLimits(ctx context.Context, srv *ddblocal.Server, lis net.Listener, cf
 	requests, passed, throttled, conflicts := h.Totals()
 	fmt.Fprintf(os.Stderr, "endpoint: %s data-plane calls, %s throttled, %s transaction conflicts; %s other calls passed through\n",
 		figure.Thousands(requests), figure.Thousands(throttled), figure.Thousands(conflicts), figure.Thousands(passed))
+	dirs, rerr := h.Report(root)
+	for _, d := range dirs {
+		fmt.Fprintf(os.Stderr, "report: %s\n", d)
+	}
+	if rerr != nil {
+		fmt.Fprintf(os.Stderr, "ddbharness: local: %v\n", rerr)
+	}
 	return err
 }
 

@@ -13,6 +13,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/ddbharness/ddbharness/bench/report"
 	"github.com/ddbharness/ddbharness/internal/ddblocal"
 	"github.com/ddbharness/ddbharness/internal/runtest"
 )
@@ -70,7 +71,8 @@ var _ = Describe("local --limits, for clients the harness did not write", Label(
 			defer cancel()
 			run := client(cctx, abs)
 
-			r := startBin(ownLocal(), "local", "--limits", "--limits-scale=0.01")
+			out := GinkgoT().TempDir()
+			r := startBin(ownLocal(), "local", "--limits", "--limits-scale=0.01", "--report="+out)
 			r.waitFor("endpoint: http://127.0.0.1:", 1, jvmWait)
 			url := endpointLine.FindStringSubmatch(r.Output())[1]
 			name, args := run(url, table)
@@ -106,6 +108,7 @@ var _ = Describe("local --limits, for clients the harness did not write", Label(
 			code, _ := r.waitExit(exitWait)
 			Expect(code).To(Equal(exitInterrupted), r.Output())
 			Expect(r.Output()).To(MatchRegexp(`endpoint: [\d,]+ data-plane calls, [1-9][\d,]* throttled, [1-9][\d,]* transaction conflicts`))
+			Expect(latestReport(out, report.SummaryFile)).To(ContainSubstring(`key "hot"`), "the report after Ctrl-C names the hot key")
 		},
 		Entry("boto3", boto3, "endpoint_boto3.py", "ddbh-boto3-faults", SpecTimeout(jvmWait+clientWait+exitWait)),
 		Entry("the AWS SDK for JavaScript v3", sdkForJS, "endpoint_js.cjs", "ddbh-js-faults", SpecTimeout(jvmWait+clientWait+exitWait)))
