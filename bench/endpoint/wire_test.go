@@ -168,6 +168,57 @@ var _ = Describe("an SDK client through the endpoint", Label("wire"), func() {
 		Expect(out.Item).To(HaveKey("PK"))
 	})
 
+	It("refuses the same calls as the bench's middleware does on the same workload", func(ctx SpecContext) {
+		// The middleware: the emulator installed on an SDK client of Local,
+		// on a table of its own, with a clock of its own moved alike.
+		mclock := ddbtest.NewClock()
+		mcfg := cfg.Emulation
+		mcfg.Now = mclock.Now
+		em := emulate.New(sc, mcfg)
+		mtable := designs.TableName("endpoint-mw", fmt.Sprintf("p%d", GinkgoParallelProcess()))
+		Expect(designs.CreateTable(ctx, direct, sc, mtable)).To(Succeed())
+		DeferCleanup(func(ctx SpecContext) { Expect(designs.DeleteTable(ctx, direct, mtable)).To(Succeed()) })
+		mw := em.Client(dynamodb.New(direct.Options(), func(o *dynamodb.Options) { o.RetryMaxAttempts = 1 }))
+		em.Enable()
+		once := dynamodb.New(db.Options(), func(o *dynamodb.Options) { o.RetryMaxAttempts = 1 })
+
+		// refused runs the workload on one side: each call's outcome,
+		// "ok" or the refusal's reason.
+		refused := func(table string, get func(*dynamodb.GetItemInput) error, put func(*dynamodb.PutItemInput) error, clock *ddbtest.Clock) []string {
+			var got []string
+			for i := range 60 {
+				pk := []string{"A", "A", "B", "A", "C", "A"}[i%6]
+				var err error
+				if i%4 == 3 {
+					err = put(&dynamodb.PutItemInput{TableName: aws.String(table), Item: itemAt(pk, fmt.Sprint(i))})
+				} else {
+					err = get(&dynamodb.GetItemInput{TableName: aws.String(table), Key: itemAt(pk, "1"), ConsistentRead: aws.Bool(true)})
+				}
+				var te *types.ThrottlingException
+				switch {
+				case err == nil:
+					got = append(got, "ok")
+				case errors.As(err, &te) && len(te.ThrottlingReasons) == 1:
+					got = append(got, pk+" "+aws.ToString(te.ThrottlingReasons[0].Reason))
+				default:
+					got = append(got, err.Error())
+				}
+				if i%10 == 9 {
+					clock.Add(time.Second)
+				}
+			}
+			return got
+		}
+		viaMiddleware := refused(mtable,
+			func(in *dynamodb.GetItemInput) error { _, err := mw.GetItem(ctx, in); return err },
+			func(in *dynamodb.PutItemInput) error { _, err := mw.PutItem(ctx, in); return err }, mclock)
+		viaEndpoint := refused(table,
+			func(in *dynamodb.GetItemInput) error { _, err := once.GetItem(ctx, in); return err },
+			func(in *dynamodb.PutItemInput) error { _, err := once.PutItem(ctx, in); return err }, clock)
+		Expect(viaMiddleware).To(ContainElement(ContainSubstring("KeyRangeThroughputExceeded")), "the workload meets the limits")
+		Expect(viaEndpoint).To(Equal(viaMiddleware))
+	})
+
 	It("writes the report a bench writes for the traffic it saw, naming the hot key", func(ctx SpecContext) {
 		apart("A", "B")
 		seed(ctx, [2]string{"A", "1"}, [2]string{"B", "1"})
