@@ -82,6 +82,10 @@ func New(cfg Config) *Handler {
 // decided by its table's emulator, anything else as DynamoDB Local
 // answers it.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodGet && r.URL.Path == StatusPath {
+		h.serveStatus(w)
+		return
+	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBody))
 	if err != nil {
 		refuse(w, fmt.Sprintf("the request could not be read whole (at most %d bytes): %v", MaxBody, err))

@@ -18,6 +18,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	. "github.com/onsi/gomega/gstruct"
 
 	"github.com/ddbharness/ddbharness/bench/emulate"
 	"github.com/ddbharness/ddbharness/bench/report"
@@ -219,7 +220,7 @@ var _ = Describe("an SDK client through the endpoint", Label("wire"), func() {
 		Expect(viaEndpoint).To(Equal(viaMiddleware))
 	})
 
-	It("writes the report a bench writes for the traffic it saw, naming the hot key", func(ctx SpecContext) {
+	It("answers its status document, and writes the report a bench writes for the traffic it saw, naming the hot key", func(ctx SpecContext) {
 		apart("A", "B")
 		seed(ctx, [2]string{"A", "1"}, [2]string{"B", "1"})
 		for range 4 {
@@ -227,6 +228,15 @@ var _ = Describe("an SDK client through the endpoint", Label("wire"), func() {
 		}
 		_, err := get(ctx, db, "B", "1")
 		Expect(err).NotTo(HaveOccurred())
+
+		resp, err := http.Get(endpoint + StatusPath)
+		Expect(err).NotTo(HaveOccurred())
+		defer resp.Body.Close()
+		var st Status
+		Expect(json.NewDecoder(resp.Body).Decode(&st)).To(Succeed())
+		Expect(st.Requests).To(BeNumerically(">=", 5))
+		Expect(st.Throttled).To(BeNumerically(">=", 1))
+		Expect(st.Tables).To(ConsistOf(MatchFields(IgnoreExtras, Fields{"Name": Equal(table), "Billing": Equal("PAY_PER_REQUEST"), "Scale": Equal(0.001)})))
 
 		dirs, err := h.Report(GinkgoT().TempDir())
 		Expect(err).NotTo(HaveOccurred())
