@@ -82,6 +82,13 @@ func New(cfg Config) *Handler {
 // decided by its table's emulator, anything else as DynamoDB Local
 // answers it.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	defer func() {
+		// A request that finds a bug answers DynamoDB's 500, which SDKs
+		// retry, rather than a dropped connection.
+		if p := recover(); p != nil {
+			internal(w, fmt.Errorf("the endpoint failed on this request: %v", p))
+		}
+	}()
 	if r.Method == http.MethodGet && r.URL.Path == StatusPath {
 		h.serveStatus(w)
 		return

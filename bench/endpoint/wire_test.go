@@ -314,6 +314,20 @@ var _ = Describe("an SDK client through the endpoint", Label("wire"), func() {
 			{"DynamoDB_20120810.GetItem", `{"TableName": "` + table + `", "Key": {"PK": {"X": "a"}}}`},
 			{"DynamoDB_20120810.PutItem", `{"TableName": "` + table + `", "Item": `},
 			{"DynamoDB_20120810.NoSuchOperation", `{}`},
+			// Read whole, and refused by DynamoDB Local (or by the SDK first).
+			{"DynamoDB_20120810.GetItem", `{"TableName": "` + table + `"}`},
+			{"DynamoDB_20120810.GetItem", `{"TableName": "` + table + `", "Key": {"PK": {"N": "1"}, "SK": {"S": "a"}}}`},
+			{"DynamoDB_20120810.GetItem", `{"TableName": "no-such-table", "Key": {"PK": {"S": "a"}, "SK": {"S": "a"}}}`},
+			{"DynamoDB_20120810.PutItem", `{"TableName": "` + table + `", "Item": {}}`},
+			{"DynamoDB_20120810.UpdateItem", `{"TableName": "` + table + `", "Key": {"PK": {"S": "a"}}, "UpdateExpression": "SET"}`},
+			{"DynamoDB_20120810.Query", `{"TableName": "` + table + `"}`},
+			{"DynamoDB_20120810.Query", `{"TableName": "` + table + `", "KeyConditionExpression": "SK = :v", "ExpressionAttributeValues": {":v": {"S": "a"}}}`},
+			{"DynamoDB_20120810.Scan", `{"TableName": "` + table + `", "IndexName": "NoSuchIndex"}`},
+			{"DynamoDB_20120810.BatchGetItem", `{"RequestItems": {}}`},
+			{"DynamoDB_20120810.BatchWriteItem", `{"RequestItems": {"` + table + `": [{}]}}`},
+			{"DynamoDB_20120810.TransactWriteItems", `{"TransactItems": []}`},
+			{"DynamoDB_20120810.TransactWriteItems", `{"TransactItems": [{"Put": {"TableName": "` + table + `", "Item": {"PK": {"S": "a"}}}}]}`},
+			{"DynamoDB_20120810.TransactGetItems", `{"TransactItems": [{"Get": {"TableName": "` + table + `", "Key": {}}}]}`},
 		} {
 			wantCode, want := raw(local, c.target, []byte(c.body))
 			code, got := raw(endpoint, c.target, []byte(c.body))
