@@ -35,5 +35,7 @@
 // cannot hold (an unknown member, a value of the wrong type: Local
 // answers it in its own words); and a call to a table Local does not
 // know. A GSI's own provisioned throughput is not read: the emulator
-// gives each GSI its table's.
+// gives each GSI its table's. A write that passes through is not seen by
+// the meter's shadow of the table, so a later transaction's capacity (its
+// images come from the shadow) may be sized on an older item.
 package endpoint
