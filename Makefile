@@ -6,6 +6,7 @@ GO ?= go
 GINKGO_FLAGS ?=
 SCENARIO ?=
 TARGET_RATE ?=
+PORT ?=
 THRESHOLDS ?=
 RETRY_THRESHOLDS ?=
 BASE ?=
@@ -43,9 +44,9 @@ BUILD_FLAGS ?= -trimpath -buildvcs=false
 # SCENARIO and DESIGN are split on spaces (several names); GINKGO_FLAGS is
 # the one value pasted as shell words, so that a label filter can be quoted
 # inside it, as README shows.
-export THRESHOLDS RETRY_THRESHOLDS BASE NEW FAIL_ON SCENARIO TARGET_RATE DURATION NAME ENTITY KEY GROUP DESIGN LIMITS CONFLICTS LIMITS_SCALE PLACEMENT_SEED RATE MODEL OUT SHARD RUN START SHARD_WAIT KEEP_TABLE MAX_COST
+export THRESHOLDS RETRY_THRESHOLDS BASE NEW FAIL_ON SCENARIO TARGET_RATE DURATION NAME ENTITY KEY GROUP DESIGN LIMITS CONFLICTS LIMITS_SCALE PLACEMENT_SEED RATE PORT MODEL OUT SHARD RUN START SHARD_WAIT KEEP_TABLE MAX_COST
 
-.PHONY: verify test lint walkthrough faults deploy-check bench bench-baseline bench-check bench-compare catalog new-design import-model export-model build clean check-go check-race
+.PHONY: verify test lint local walkthrough faults deploy-check bench bench-baseline bench-check bench-compare catalog new-design import-model export-model build clean check-go check-race
 
 ## verify: every access pattern of every design, proven on DynamoDB Local, plus the coverage gate (DESIGN=name: that design's suite, its scenario specs, lint and gate only)
 verify: check-go
@@ -58,6 +59,10 @@ test: check-race
 ## lint: check every design (or DESIGN=name) against DynamoDB's limits on fixtures seeded in memory, probing every scenario's writes (or SCENARIO=design/name's); no DynamoDB
 lint: check-go
 	$(GO) run $(BUILD_FLAGS) ./cmd/ddbharness lint $${SCENARIO:+--scenario="$$SCENARIO"} $$DESIGN
+
+## local: DynamoDB Local in the foreground until Ctrl-C (LIMITS=on: behind an endpoint any SDK can use, every data-plane call throttled and transactions conflicted as DynamoDB would; LIMITS_SCALE=0.01, CONFLICTS=off, PORT=n, OUT=folder of the report written on Ctrl-C, default reports)
+local: check-go
+	$(GO) run $(BUILD_FLAGS) ./cmd/ddbharness local $${LIMITS:+--limits="$$LIMITS"} $${LIMITS_SCALE:+--limits-scale="$$LIMITS_SCALE"} $${CONFLICTS:+--conflicts="$$CONFLICTS"} $${PORT:+--port="$$PORT"} $${OUT:+--report="$$OUT"}
 
 ## bench: load scenarios, capacity model and reports, throttled as real DynamoDB would (SCENARIO=name|design|all, TARGET_RATE=req/s, DURATION=20s, RATE=req/s constant pace, LIMITS=off, CONFLICTS=off, LIMITS_SCALE=0.01, PLACEMENT_SEED=n; THRESHOLDS='p99(AP-03) < 20ms; errors < 1%' exits 99 when one is breached, RETRY_THRESHOLDS=1; at scale: SHARD=2/4 RUN=name START=time SHARD_WAIT=10m, KEEP_TABLE=1, MAX_COST=dollars)
 bench: check-go

@@ -55,12 +55,12 @@ func runBench(ctx context.Context, fs *flag.FlagSet, args []string) error {
 	if err := checkBenchFlags(fs, *target, *duration, *root); err != nil {
 		return err
 	}
-	limits, err := benchLimits(*lim, *scale)
+	limits, err := benchLimits("bench", *lim, *scale)
 	if err != nil {
 		return err
 	}
 	limits.PlacementSeed = *seed
-	if limits.NoConflicts, err = conflictsOff(*conflicts); err != nil {
+	if limits.NoConflicts, err = conflictsOff("bench", *conflicts); err != nil {
 		return err
 	}
 	pacer, err := ratePacer(*rate)
@@ -340,32 +340,32 @@ func serviceName(srv *ddblocal.Server) string {
 	return "the DynamoDB at " + srv.Where()
 }
 
-// benchLimits reads --limits and --limits-scale.
-func benchLimits(on string, scale float64) (bench.Emulation, error) {
+// benchLimits reads --limits and --limits-scale of command cmd.
+func benchLimits(cmd, on string, scale float64) (bench.Emulation, error) {
 	var lim bench.Emulation
 	switch strings.ToLower(strings.TrimSpace(on)) {
 	case "on", "":
 	case "off":
 		lim.Off = true
 	default:
-		return lim, badInputf("bench: --limits=%q (LIMITS): want on (the default: throttle as real DynamoDB would) or off", on)
+		return lim, badInputf("%s: --limits=%q (LIMITS): want on (throttle as real DynamoDB would) or off", cmd, on)
 	}
 	if math.IsNaN(scale) || math.IsInf(scale, 0) || scale <= 0 || scale > 1000 {
-		return lim, badInputf("bench: --limits-scale=%v (LIMITS_SCALE): want a factor above 0 and at most 1000, like 0.01 (1, the default, is DynamoDB's own limits)", scale)
+		return lim, badInputf("%s: --limits-scale=%v (LIMITS_SCALE): want a factor above 0 and at most 1000, like 0.01 (1, the default, is DynamoDB's own limits)", cmd, scale)
 	}
 	lim.Scale = scale
 	return lim, nil
 }
 
-// conflictsOff reads --conflicts.
-func conflictsOff(on string) (bool, error) {
+// conflictsOff reads --conflicts of command cmd.
+func conflictsOff(cmd, on string) (bool, error) {
 	switch strings.ToLower(strings.TrimSpace(on)) {
 	case "on", "":
 		return false, nil
 	case "off":
 		return true, nil
 	}
-	return false, badInputf("bench: --conflicts=%q (CONFLICTS): want on (the default: transaction conflicts as DynamoDB has them) or off", on)
+	return false, badInputf("%s: --conflicts=%q (CONFLICTS): want on (the default: transaction conflicts as DynamoDB has them) or off", cmd, on)
 }
 
 // pickScenarios turns names into scenarios: a scenario name

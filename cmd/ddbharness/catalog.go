@@ -1,14 +1,11 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
-	"os"
 	"text/tabwriter"
 
 	"github.com/ddbharness/ddbharness/designs/all"
-	"github.com/ddbharness/ddbharness/internal/ddblocal"
 )
 
 // catalog prints every pattern of every design.
@@ -24,27 +21,4 @@ func catalog(w io.Writer) error {
 		}
 	}
 	return tw.Flush()
-}
-
-// local runs DynamoDB Local until interrupted, for people who want one
-// instance across several commands. It listens on 127.0.0.1 only, when
-// this Java can build the loopback launcher (it says so).
-func local(ctx context.Context) error {
-	srv, err := startDynamo(ctx)
-	if err != nil {
-		return err
-	}
-	defer srv.Stop()
-	where := ""
-	if srv.LoopbackOnly {
-		where = " (this machine only)"
-	}
-	fmt.Fprintf(os.Stderr, "DynamoDB Local is ready on %s%s. In another shell:\n  export %s=%s\nCtrl-C stops it.\n",
-		srv.Endpoint, where, ddblocal.EnvEndpoint, srv.Endpoint)
-	select {
-	case <-ctx.Done():
-		return nil
-	case <-srv.Done():
-		return testBedFailed(srv.Exit())
-	}
 }

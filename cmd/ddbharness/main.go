@@ -4,7 +4,7 @@
 //	ddbharness bench [SCENARIO ...]    load scenarios, capacity model and reports
 //	ddbharness coverage REPORT.json    the coverage gate alone, on a Ginkgo JSON report
 //	ddbharness catalog                 list every design's access patterns
-//	ddbharness local                   run DynamoDB Local in the foreground
+//	ddbharness local [--limits]        run DynamoDB Local in the foreground, with --limits behind an endpoint that throttles as DynamoDB does
 //	ddbharness new-design NAME         scaffold a design, its fixtures and scenario
 //	ddbharness import-model FILE       a design from a NoSQL Workbench model
 //	ddbharness export-model DESIGN     a design as a NoSQL Workbench model
@@ -33,9 +33,7 @@ var commands = []command{
 	{"catalog", "", "list every design's access patterns", func(_ context.Context, fs *flag.FlagSet, args []string) error {
 		return noArgs(fs, args, func() error { return catalog(os.Stdout) })
 	}},
-	{"local", "", "run DynamoDB Local in the foreground until Ctrl-C", func(ctx context.Context, fs *flag.FlagSet, args []string) error {
-		return noArgs(fs, args, func() error { return local(ctx) })
-	}},
+	{"local", "[--limits [--limits-scale S] [--conflicts off] [--port N] [--report DIR]]", "run DynamoDB Local in the foreground until Ctrl-C; with --limits, behind an endpoint any SDK can use that throttles and conflicts as DynamoDB does", runLocal},
 	{"new-design", "[-entity NAME] [-key ATTR] [-group ATTR|none] DESIGN", "scaffold designs/DESIGN, its fixtures and scenario, and wire them in", newDesign},
 	{"import-model", "[-name NAME] MODEL.json", "a design (package, specs on its sample data, fixtures, scenario) from a NoSQL Workbench model", importModel},
 	{"export-model", "[-out FILE] DESIGN", "a design as a NoSQL Workbench model, its fixtures as sample items", exportModel},

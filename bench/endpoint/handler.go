@@ -1,0 +1,263 @@
+package endpoint
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/smithy-go/middleware"
+	smithyhttp "github.com/aws/smithy-go/transport/http"
+
+	"github.com/ddbharness/ddbharness/bench/emulate"
+	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/internal/ddblocal"
+)
+
+// MaxBody bounds a request's body: BatchWriteItem's 16 MB, with room for
+// its JSON. The bound is the endpoint's own; a larger body is refused.
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchWriteItem.html
+const MaxBody = 20 << 20
+
+// Doer sends an HTTP request (an *http.Client, or a spec's testnet.Gate).
+type Doer interface {
+	Do(*http.Request) (*http.Response, error)
+}
+
+// Config is what an endpoint forwards to and how it decides.
+type Config struct {
+	// Local is DynamoDB Local's endpoint, which answers every call the
+	// emulator lets through.
+	Local string
+	// Off passes every call through as sent: DynamoDB Local's answers,
+	// with no limits and no conflicts.
+	Off bool
+	// Emulation configures each table's emulator (Scale, NoConflicts,
+	// PlacementSeed...); its warm and maximum throughput come from the
+	// table.
+	Emulation emulate.Config
+	// HTTPClient sends to Local; default a pooled client.
+	HTTPClient Doer
+}
+
+// Handler serves DynamoDB's JSON protocol, forwarding to DynamoDB Local.
+type Handler struct {
+	cfg  Config
+	http Doer
+	db   *dynamodb.Client // to Local: one attempt, its answer captured
+
+	mu      sync.Mutex
+	tables  map[string]*table
+	retired []*table // tables learnt again since: their traffic is still reported
+	asked   map[string]asked
+
+	stats Stats
+}
+
+// New returns the handler of cfg.
+func New(cfg Config) *Handler {
+	h := &Handler{cfg: cfg, http: cfg.HTTPClient, tables: map[string]*table{}, asked: map[string]asked{}}
+	if h.http == nil {
+		h.http = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: ddblocal.DefaultMaxConns, MaxIdleConns: ddblocal.DefaultMaxConns}}
+	}
+	h.db = ddblocal.Client(cfg.Local, func(o *dynamodb.Options) {
+		o.RetryMaxAttempts = 1 // retrying is the end client's job
+		o.HTTPClient = h.http
+		o.APIOptions = append(o.APIOptions, func(s *middleware.Stack) error {
+			return s.Deserialize.Add(middleware.DeserializeMiddlewareFunc("ddbharnessEndpointCapture", capture), middleware.After)
+		})
+	})
+	return h
+}
+
+// ServeHTTP answers one request as DynamoDB would: a data-plane call
+// decided by its table's emulator, anything else as DynamoDB Local
+// answers it.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	defer func() {
+		// A request that finds a bug answers DynamoDB's 500, which SDKs
+		// retry, rather than a dropped connection.
+		if p := recover(); p != nil {
+			internal(w, fmt.Errorf("the endpoint failed on this request: %v", p))
+		}
+	}()
+	if r.Method == http.MethodGet && r.URL.Path == StatusPath {
+		h.serveStatus(w)
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBody))
+	if err != nil {
+		refuse(w, fmt.Sprintf("the request could not be read whole (at most %d bytes): %v", MaxBody, err))
+		return
+	}
+	name, _ := strings.CutPrefix(r.Header.Get("X-Amz-Target"), "DynamoDB_20120810.")
+	if o, ok := dataPlane[name]; ok && !h.cfg.Off && h.emulated(w, r, name, o, body) {
+		return
+	}
+	h.pass(w, r, name, body)
+}
+
+// emulated sends a data-plane call through its table's client; false when
+// it cannot (a body the SDK's input cannot hold, a call spanning tables, a
+// table DynamoDB Local does not know), and the call passes through.
+func (h *Handler) emulated(w http.ResponseWriter, r *http.Request, name string, o operation, body []byte) bool {
+	in, names, err := o.decode(body)
+	if err != nil || len(names) != 1 {
+		return false
+	}
+	t, err := h.tableOf(r.Context(), names[0])
+	if err != nil || t == nil {
+		return false
+	}
+	got := &answer{}
+	ctx := context.WithValue(designs.WithPattern(r.Context(), designs.PatternID(name)), answerKey{}, got)
+	start := time.Now()
+	out, err := o.call(ctx, t.db, in)
+	if got.status == 0 {
+		// Nothing reached the wire: the SDK refused the input itself,
+		// and DynamoDB Local says why in its own words.
+		return false
+	}
+	t.traffic.record(name, start, got.status, err)
+	h.stats.count(t, name, in, got, out)
+	if err != nil {
+		write(w, got.status, got.header, unasked(in, got.body))
+		return true
+	}
+	b, err := encodeOutput(h.db, out)
+	if err != nil {
+		internal(w, err)
+		return true
+	}
+	write(w, http.StatusOK, got.header, b)
+	return true
+}
+
+// pass sends the request to DynamoDB Local as the client sent it, and its
+// answer back as Local gave it. A table's limits that a CreateTable,
+// UpdateTable or DeleteTable changed are learnt again at its next call.
+func (h *Handler) pass(w http.ResponseWriter, r *http.Request, name string, body []byte) {
+	req, err := http.NewRequestWithContext(r.Context(), r.Method, strings.TrimSuffix(h.cfg.Local, "/")+r.URL.RequestURI(), bytes.NewReader(body))
+	if err != nil {
+		internal(w, err)
+		return
+	}
+	for k, vs := range r.Header {
+		if k != "Content-Length" && k != "Connection" {
+			req.Header[k] = vs
+		}
+	}
+	resp, err := h.http.Do(req)
+	if err != nil {
+		internal(w, fmt.Errorf("DynamoDB Local did not answer: %w", err))
+		return
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		internal(w, fmt.Errorf("DynamoDB Local's answer was cut: %w", err))
+		return
+	}
+	if resp.StatusCode == http.StatusOK {
+		h.learn(name, body)
+	}
+	h.stats.passed()
+	for k, vs := range resp.Header {
+		if k != "Content-Length" && k != "Connection" {
+			w.Header()[k] = vs
+		}
+	}
+	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
+	w.WriteHeader(resp.StatusCode)
+	w.Write(b)
+}
+
+// learn notes a table call's effect on the table's limits.
+func (h *Handler) learn(name string, body []byte) {
+	var in any
+	switch name {
+	case "CreateTable":
+		in = &dynamodb.CreateTableInput{}
+	case "UpdateTable":
+		in = &dynamodb.UpdateTableInput{}
+	case "DeleteTable":
+		in = &dynamodb.DeleteTableInput{}
+	default:
+		return
+	}
+	var named struct{ TableName string }
+	if json.Unmarshal(body, &named) != nil {
+		return
+	}
+	if decodeInput(body, in) != nil {
+		in = nil // forgotten all the same; the throughput asked is not known
+	}
+	h.forget(named.TableName, in)
+}
+
+// answer is the HTTP answer the call's one attempt got: DynamoDB Local's,
+// or the emulator's refusal.
+type answer struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+type answerKey struct{}
+
+// capture keeps the raw answer of the endpoint's call (not the meter's
+// own reads), under the SDK's deserializer, beside the wire.
+func capture(ctx context.Context, in middleware.DeserializeInput, next middleware.DeserializeHandler) (middleware.DeserializeOutput, middleware.Metadata, error) {
+	out, md, err := next.HandleDeserialize(ctx, in)
+	got, _ := ctx.Value(answerKey{}).(*answer)
+	r, _ := out.RawResponse.(*smithyhttp.Response)
+	if got == nil || r == nil || designs.HarnessCall(ctx) || got.status != 0 {
+		return out, md, err
+	}
+	b, rerr := io.ReadAll(r.Body)
+	r.Body.Close()
+	if rerr != nil {
+		return out, md, rerr
+	}
+	r.Body = io.NopCloser(bytes.NewReader(b))
+	got.status, got.header, got.body = r.StatusCode, r.Header.Clone(), b
+	return out, md, err
+}
+
+// write answers with status, the answer's headers and body b, whose
+// length and CRC32 (which SDKs check) it states.
+func write(w http.ResponseWriter, status int, header http.Header, b []byte) {
+	for k, vs := range header {
+		switch k {
+		case "Content-Length", "Connection", "Content-Encoding", "X-Amz-Crc32":
+		default:
+			w.Header()[k] = vs
+		}
+	}
+	w.Header().Set("Content-Type", "application/x-amz-json-1.0")
+	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
+	w.Header().Set("X-Amz-Crc32", strconv.FormatUint(uint64(crc32.ChecksumIEEE(b)), 10))
+	w.WriteHeader(status)
+	w.Write(b)
+}
+
+// refuse answers a request the endpoint cannot read, in DynamoDB's shape.
+func refuse(w http.ResponseWriter, msg string) {
+	b, _ := json.Marshal(map[string]string{"__type": "com.amazon.coral.validate#ValidationException", "message": msg})
+	write(w, http.StatusBadRequest, nil, b)
+}
+
+// internal answers a failure of the endpoint or of DynamoDB Local as
+// DynamoDB answers its own (HTTP 500, which SDKs retry).
+func internal(w http.ResponseWriter, err error) {
+	b, _ := json.Marshal(map[string]string{"__type": "com.amazonaws.dynamodb.v20120810#InternalServerError", "message": "ddbharness endpoint: " + err.Error()})
+	write(w, http.StatusInternalServerError, nil, b)
+}

@@ -1,0 +1,145 @@
+package endpoint
+
+import (
+	"errors"
+	"maps"
+	"slices"
+	"sync"
+	"time"
+
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+
+	"github.com/ddbharness/ddbharness/bench"
+	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/bench/engine"
+	"github.com/ddbharness/ddbharness/bench/report"
+	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/pricing"
+)
+
+// traffic is what one table's emulated calls were, for the report a bench
+// writes: vegeta's metrics per operation (each operation is a "pattern"),
+// the errors, and the capacity ledger the meter's observations fill.
+type traffic struct {
+	mu     sync.Mutex
+	ledger *capacity.Ledger
+	first  time.Time
+	last   time.Time
+	total  vegeta.Metrics
+	ops    map[string]*vegeta.Metrics
+	errs   map[engine.ErrorCount]int // Calls zero: the count is the value
+}
+
+func newTraffic(s designs.Schema) *traffic {
+	return &traffic{ledger: capacity.NewLedger(s), ops: map[string]*vegeta.Metrics{}, errs: map[engine.ErrorCount]int{}}
+}
+
+// observe charges one observed call in the ledger.
+func (t *traffic) observe(o pricing.Observation) []pricing.Charge {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.ledger.Observe(o)
+}
+
+// record adds one call of op that began at start and was answered with
+// status (and err's text, when it failed).
+func (t *traffic) record(op string, start time.Time, status int, err error) {
+	end := time.Now()
+	r := &vegeta.Result{Attack: op, Code: uint16(status), Timestamp: start, Latency: end.Sub(start)}
+	if err != nil {
+		r.Error = errorName(err)
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.first.IsZero() {
+		t.first = start
+	}
+	t.last = end
+	t.total.Add(r)
+	m := t.ops[op]
+	if m == nil {
+		m = &vegeta.Metrics{}
+		t.ops[op] = m
+	}
+	m.Add(r)
+	if err != nil {
+		t.errs[engine.ErrorCount{Pattern: op, Code: r.Code, Error: r.Error}]++
+	}
+}
+
+// errorName is an error answer's exception: the report counts errors by
+// it, not by each message.
+func errorName(err error) string {
+	var api interface{ ErrorCode() string }
+	if errors.As(err, &api) {
+		return api.ErrorCode()
+	}
+	return err.Error()
+}
+
+// Report writes, under root, the report a bench writes for the traffic
+// each emulated table saw (summary.md, metrics.json, heat.svg...), one
+// folder a table, and returns their paths.
+func (h *Handler) Report(root string) ([]string, error) {
+	h.mu.Lock()
+	tables := slices.Collect(func(yield func(*table) bool) {
+		for _, t := range h.tables {
+			if !yield(t) {
+				return
+			}
+		}
+	})
+	tables = append(tables, h.retired...)
+	h.mu.Unlock()
+	var dirs []string
+	var errs []error
+	for _, t := range tables {
+		out, ok := h.outcome(t)
+		if !ok {
+			continue
+		}
+		dir, err := report.Write(root, out)
+		if dir != "" {
+			dirs = append(dirs, dir)
+		}
+		errs = append(errs, err)
+	}
+	return dirs, errors.Join(errs...)
+}
+
+// outcome is a table's traffic as a bench run's outcome: each operation a
+// pattern, modelled by the capacity model at the emulator's scale.
+func (h *Handler) outcome(t *table) (bench.Outcome, bool) {
+	tr := t.traffic
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	if tr.total.Requests == 0 {
+		return bench.Outcome{}, false
+	}
+	tr.total.Close()
+	span := tr.last.Sub(tr.first)
+	eo := engine.Outcome{Scenario: "endpoint", About: "the calls ddbharness local --limits served", Design: t.name, Table: t.name,
+		Pacer: "the clients'", Started: tr.first, Elapsed: span, Duration: span, Total: tr.total}
+	for _, op := range slices.Sorted(maps.Keys(tr.ops)) {
+		m := tr.ops[op]
+		m.Close()
+		eo.Patterns = append(eo.Patterns, engine.PatternMetrics{Pattern: designs.Pattern{ID: designs.PatternID(op), Name: op,
+			Op: designs.Operation(op), Index: designs.MainTable}, Weight: 1, Keys: "the clients'", Metrics: *m})
+	}
+	for e, n := range tr.errs {
+		e.Calls = n
+		eo.Errors = append(eo.Errors, e)
+	}
+	slices.SortFunc(eo.Errors, func(a, b engine.ErrorCount) int { return b.Calls - a.Calls })
+	cfg := t.cfg
+	lim := bench.Emulation{Scale: cfg.Scale, PlacementSeed: cfg.PlacementSeed, NoConflicts: cfg.NoConflicts}
+	requests := int64(tr.total.Requests)
+	model := capacity.Model{Schema: t.schema, Requests: requests, Duration: span, Scale: cfg.Scale,
+		WarmReads: cfg.WarmReads, WarmWrites: cfg.WarmWrites, MaxReads: cfg.MaxReads, MaxWrites: cfg.MaxWrites, PlacementSeed: cfg.PlacementSeed,
+		Unserved: t.em.Unserved, UnservedAt: t.em.UnservedAt, Placed: t.em.Placed}
+	th := t.em.Measured(requests, span)
+	out := bench.Outcome{Outcome: eo, Emulation: lim, Throttling: &th, Unserved: t.em.UnservedAll(), Ledger: tr.ledger,
+		Inputs: bench.ModelInputs{Requests: requests, Span: span}}
+	out.Capacity = model.Analyze(tr.ledger)
+	return out, true
+}

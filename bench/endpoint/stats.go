@@ -1,0 +1,192 @@
+package endpoint
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/smithy-go"
+
+	"github.com/ddbharness/ddbharness/ddbitem"
+	"github.com/ddbharness/ddbharness/internal/figure"
+)
+
+// Stats counts what the endpoint answered: in total, and in the second
+// the progress line is about.
+type Stats struct {
+	mu         sync.Mutex
+	total, sec counts
+	keys       map[string]int // "table/key": data-plane calls this second
+}
+
+// counts is one stretch's calls.
+type counts struct{ Requests, Passed, Throttled, Conflicts int64 }
+
+// Totals is the run's counts so far.
+func (h *Handler) Totals() (requests, passed, throttled, conflicts int64) {
+	h.stats.mu.Lock()
+	defer h.stats.mu.Unlock()
+	c := h.stats.total
+	return c.Requests, c.Passed, c.Throttled, c.Conflicts
+}
+
+// Line is the progress line of the second since the last Line, and
+// starts the next; "" when no call came.
+func (h *Handler) Line() string {
+	s := &h.stats
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, keys := s.sec, s.keys
+	s.sec, s.keys = counts{}, nil
+	if c.Requests == 0 && c.Passed == 0 {
+		return ""
+	}
+	line := fmt.Sprintf("requests %s, throttled %s, conflicts %s, passed through %s", figure.Thousands(c.Requests), figure.Thousands(c.Throttled), figure.Thousands(c.Conflicts), figure.Thousands(c.Passed))
+	hot, n := "", 0
+	for k, m := range keys {
+		if m > n || m == n && k < hot {
+			hot, n = k, m
+		}
+	}
+	if n > 0 {
+		line += fmt.Sprintf(", hottest key %q (%d calls)", hot, n)
+	}
+	return line
+}
+
+func (s *Stats) passed() {
+	s.mu.Lock()
+	s.total.Passed++
+	s.sec.Passed++
+	s.mu.Unlock()
+}
+
+// count counts one emulated call and the partition key values it named.
+func (s *Stats) count(t *table, name string, in any, got *answer, out smithy.Serializable) {
+	throttled, conflict := refusal(got)
+	if !throttled {
+		throttled = unprocessed(out)
+	}
+	keys := partitionKeys(t, in)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, c := range []*counts{&s.total, &s.sec} {
+		c.Requests++
+		if throttled {
+			c.Throttled++
+		}
+		if conflict {
+			c.Conflicts++
+		}
+	}
+	if s.keys == nil {
+		s.keys = map[string]int{}
+	}
+	for _, k := range keys {
+		s.keys[k]++
+	}
+}
+
+// refusal classes an error answer: throttled (an exception of the
+// limits, or a transaction cancelled for them), or a transaction
+// conflict.
+func refusal(got *answer) (throttled, conflict bool) {
+	if got.status < 400 {
+		return false, false
+	}
+	var e struct {
+		Type    string                  `json:"__type"`
+		Reasons []struct{ Code string } `json:"CancellationReasons"`
+	}
+	if json.Unmarshal(got.body, &e) != nil {
+		return false, false
+	}
+	_, kind, _ := strings.Cut(e.Type, "#")
+	switch kind {
+	case "ProvisionedThroughputExceededException", "ThrottlingException", "RequestLimitExceeded":
+		return true, false
+	case "TransactionConflictException":
+		return false, true
+	case "TransactionCanceledException":
+		for _, r := range e.Reasons {
+			switch r.Code {
+			case "ThrottlingError", "ProvisionedThroughputExceeded":
+				throttled = true
+			case "TransactionConflict":
+				conflict = true
+			}
+		}
+	}
+	return throttled, conflict
+}
+
+func unprocessed(out smithy.Serializable) bool {
+	switch o := out.(type) {
+	case *dynamodb.BatchWriteItemOutput:
+		return len(o.UnprocessedItems) > 0
+	case *dynamodb.BatchGetItemOutput:
+		return len(o.UnprocessedKeys) > 0
+	}
+	return false
+}
+
+// partitionKeys is "table/value" of each partition key value a call
+// names, for the hottest key.
+func partitionKeys(t *table, in any) []string {
+	pk := t.schema.PK
+	var items []ddbitem.Item
+	var table string
+	switch in := in.(type) {
+	case *dynamodb.GetItemInput:
+		table, items = aws.ToString(in.TableName), []ddbitem.Item{in.Key}
+	case *dynamodb.PutItemInput:
+		table, items = aws.ToString(in.TableName), []ddbitem.Item{in.Item}
+	case *dynamodb.UpdateItemInput:
+		table, items = aws.ToString(in.TableName), []ddbitem.Item{in.Key}
+	case *dynamodb.DeleteItemInput:
+		table, items = aws.ToString(in.TableName), []ddbitem.Item{in.Key}
+	case *dynamodb.QueryInput:
+		table = aws.ToString(in.TableName)
+		target := t.schema.ItemSchema().PartitionKey(aws.ToString(in.IndexName))
+		if v, ok := ddbitem.PartitionValue(aws.ToString(in.KeyConditionExpression), in.ExpressionAttributeNames, in.ExpressionAttributeValues, target); ok {
+			pk, items = target, []ddbitem.Item{{target: v}}
+		}
+	case *dynamodb.BatchWriteItemInput:
+		for name, ws := range in.RequestItems {
+			table = name
+			for _, w := range ws {
+				switch {
+				case w.PutRequest != nil:
+					items = append(items, w.PutRequest.Item)
+				case w.DeleteRequest != nil:
+					items = append(items, w.DeleteRequest.Key)
+				}
+			}
+		}
+	case *dynamodb.BatchGetItemInput:
+		for name, ka := range in.RequestItems {
+			table, items = name, append(items, ka.Keys...)
+		}
+	case *dynamodb.TransactWriteItemsInput:
+		for _, w := range in.TransactItems {
+			table = txWriteTable(w)
+			items = append(items, txWriteKey(w))
+		}
+	case *dynamodb.TransactGetItemsInput:
+		for _, g := range in.TransactItems {
+			if g.Get != nil {
+				table, items = aws.ToString(g.Get.TableName), append(items, g.Get.Key)
+			}
+		}
+	}
+	var out []string
+	for _, it := range items {
+		if v := ddbitem.KeyText(it[pk]); v != "" {
+			out = append(out, table+"/"+v)
+		}
+	}
+	return out
+}

@@ -1,0 +1,60 @@
+package endpoint
+
+import (
+	"encoding/json"
+	"net/http"
+	"slices"
+	"strings"
+)
+
+// StatusPath is where the endpoint answers a GET with its status
+// document (Status, as JSON), for scripts; DynamoDB's own calls are POSTs
+// to /.
+const StatusPath = "/ddbharness/status"
+
+// Status is what the endpoint has answered so far.
+type Status struct {
+	Requests  int64         `json:"requests"`  // data-plane calls decided by an emulator
+	Throttled int64         `json:"throttled"` // of those, refused or with items unprocessed for the limits
+	Conflicts int64         `json:"conflicts"` // of those, refused for a transaction conflict
+	Passed    int64         `json:"passed"`    // calls passed through to DynamoDB Local as sent
+	Tables    []TableStatus `json:"tables"`    // the tables emulated now
+}
+
+// TableStatus is one emulated table's limits.
+type TableStatus struct {
+	Name    string  `json:"name"`
+	Billing string  `json:"billing"`
+	RCU     int64   `json:"rcu,omitempty"`
+	WCU     int64   `json:"wcu,omitempty"`
+	GSIs    int     `json:"gsis"`
+	Scale   float64 `json:"scale"`
+	Calls   int     `json:"calls"`
+}
+
+// Status is the endpoint's status now.
+func (h *Handler) Status() Status {
+	var s Status
+	s.Requests, s.Passed, s.Throttled, s.Conflicts = h.Totals()
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, t := range h.tables {
+		t.traffic.mu.Lock()
+		calls := int(t.traffic.total.Requests)
+		t.traffic.mu.Unlock()
+		s.Tables = append(s.Tables, TableStatus{Name: t.name, Billing: string(t.schema.Billing), RCU: t.schema.RCU, WCU: t.schema.WCU,
+			GSIs: len(t.schema.GSIs), Scale: t.em.Scale(), Calls: calls})
+	}
+	slices.SortFunc(s.Tables, func(a, b TableStatus) int { return strings.Compare(a.Name, b.Name) })
+	return s
+}
+
+func (h *Handler) serveStatus(w http.ResponseWriter) {
+	b, err := json.Marshal(h.Status())
+	if err != nil {
+		internal(w, err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Write(b)
+}

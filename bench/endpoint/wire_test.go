@@ -1,0 +1,419 @@
+package endpoint
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	. "github.com/onsi/gomega/gstruct"
+
+	"github.com/ddbharness/ddbharness/bench/emulate"
+	"github.com/ddbharness/ddbharness/bench/report"
+	"github.com/ddbharness/ddbharness/ddbitem"
+	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/internal/ddblocal"
+	"github.com/ddbharness/ddbharness/internal/ddbtest"
+)
+
+// schema is the specs' table: on demand, keys PK and SK.
+var schema = designs.Schema{PK: "PK", SK: "SK"}
+
+func str(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+
+func itemAt(pk, sk string) map[string]types.AttributeValue {
+	return map[string]types.AttributeValue{"PK": str(pk), "SK": str(sk)}
+}
+
+var _ = Describe("an SDK client through the endpoint", Label("wire"), func() {
+	var (
+		clock    *ddbtest.Clock
+		cfg      Config
+		sc       designs.Schema
+		db       *dynamodb.Client // the end client, through the endpoint, with the SDK's retryer
+		endpoint string           // the endpoint's URL
+		h        *Handler
+		direct   *dynamodb.Client // DynamoDB Local itself
+		table    string
+	)
+	BeforeEach(func() {
+		clock = ddbtest.NewClock()
+		sc = schema
+		// 0.001: a partition serves 3 read and 1 write unit per second,
+		// and the clock stands still, so nothing comes back.
+		cfg = Config{Local: local, Emulation: emulate.Config{Scale: 0.001, Partitions: 4}}
+	})
+	JustBeforeEach(func(ctx SpecContext) {
+		cfg.Emulation.Now = clock.Now
+		h = New(cfg)
+		srv := httptest.NewServer(h)
+		DeferCleanup(srv.Close)
+		endpoint = srv.URL
+		db = ddblocal.Client(srv.URL, ddbtest.QuickRetries)
+		direct = ddblocal.Client(local)
+		table = designs.TableName("endpoint", fmt.Sprintf("p%d", GinkgoParallelProcess()))
+		// Created through the endpoint: its limits are learnt from the
+		// client's own CreateTable.
+		Expect(designs.CreateTable(ctx, db, sc, table)).To(Succeed())
+		DeferCleanup(func(ctx SpecContext) { Expect(designs.DeleteTable(ctx, direct, table)).To(Succeed()) })
+	})
+
+	seed := func(ctx SpecContext, keys ...[2]string) {
+		GinkgoHelper()
+		for _, k := range keys {
+			_, err := direct.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(table), Item: itemAt(k[0], k[1])})
+			Expect(err).NotTo(HaveOccurred())
+		}
+	}
+	get := func(ctx context.Context, c *dynamodb.Client, pk, sk string) (*dynamodb.GetItemOutput, error) {
+		return c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(table), Key: itemAt(pk, sk), ConsistentRead: aws.Bool(true)})
+	}
+	stored := func(ctx SpecContext, pk, sk string) bool {
+		GinkgoHelper()
+		out, err := get(ctx, direct, pk, sk)
+		Expect(err).NotTo(HaveOccurred())
+		return len(out.Item) > 0
+	}
+	apart := func(keys ...string) {
+		GinkgoHelper()
+		seen := map[int]string{}
+		for _, k := range keys {
+			p := emulate.Placement(k, cfg.Emulation.Partitions)
+			Expect(seen).NotTo(HaveKey(p), "%s shares partition %d with %s", k, p, seen[p])
+			seen[p] = k
+		}
+	}
+	arn := func() string { return "arn:aws:dynamodb:ddblocal:000000000000:table/" + table }
+
+	Context("under DynamoDB's own limits", func() {
+		BeforeEach(func() { cfg.Emulation.Scale = 1 })
+		It("answers reads and writes as DynamoDB Local does, with only what the client asked for", func(ctx SpecContext) {
+			seed(ctx, [2]string{"A", "1"}, [2]string{"A", "2"})
+			item := map[string]types.AttributeValue{"PK": str("A"), "SK": str("3"), "n": &types.AttributeValueMemberN{Value: "1.50"},
+				"l": &types.AttributeValueMemberL{Value: []types.AttributeValue{&types.AttributeValueMemberB{Value: []byte{0, 1}}, &types.AttributeValueMemberNULL{Value: true}}},
+				"m": &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"ss": &types.AttributeValueMemberSS{Value: []string{"x", "y"}}}}}
+			put, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(table), Item: item})
+			Expect(err).NotTo(HaveOccurred())
+			Expect(put.Attributes).To(BeNil(), "the client asked for no old image")
+			Expect(put.ConsumedCapacity).To(BeNil(), "nor for its capacity")
+
+			up, err := db.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(table), Key: itemAt("A", "3"),
+				UpdateExpression: aws.String("SET n = n + :one"), ExpressionAttributeValues: map[string]types.AttributeValue{":one": &types.AttributeValueMemberN{Value: "1"}},
+				ReturnValues: types.ReturnValueUpdatedNew, ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal})
+			Expect(err).NotTo(HaveOccurred())
+			Expect(ddbitem.CanonicalJSON(up.Attributes)).To(Equal(ddbitem.CanonicalJSON(map[string]types.AttributeValue{"n": &types.AttributeValueMemberN{Value: "2.5"}})))
+			Expect(up.ConsumedCapacity).NotTo(BeNil(), "the client asked for its capacity")
+			Expect(up.ConsumedCapacity.GlobalSecondaryIndexes).To(BeNil(), "TOTAL, not the INDEXES the meter asks")
+
+			query := &dynamodb.QueryInput{TableName: aws.String(table), KeyConditionExpression: aws.String("PK = :pk"), Limit: aws.Int32(2),
+				ProjectionExpression: aws.String("SK, n"), ExpressionAttributeValues: map[string]types.AttributeValue{":pk": str("A")}}
+			want, err := direct.Query(ctx, query)
+			Expect(err).NotTo(HaveOccurred())
+			got, err := db.Query(ctx, query)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(got.Count).To(Equal(want.Count))
+			Expect(got.ScannedCount).To(Equal(want.ScannedCount))
+			Expect(ddbitem.CanonicalJSON(got.LastEvaluatedKey)).To(Equal(ddbitem.CanonicalJSON(want.LastEvaluatedKey)))
+			Expect(got.Items).To(HaveLen(len(want.Items)))
+			for i := range want.Items {
+				Expect(ddbitem.CanonicalJSON(got.Items[i])).To(Equal(ddbitem.CanonicalJSON(want.Items[i])), "item %d, projected as asked", i)
+			}
+
+			whole, err := get(ctx, db, "A", "3")
+			Expect(err).NotTo(HaveOccurred())
+			item["n"] = &types.AttributeValueMemberN{Value: "2.5"}
+			Expect(ddbitem.CanonicalJSON(whole.Item)).To(Equal(ddbitem.CanonicalJSON(item)))
+
+			cond := &dynamodb.PutItemInput{TableName: aws.String(table), Item: itemAt("A", "1"), ConditionExpression: aws.String("attribute_not_exists(PK)")}
+			_, err = db.PutItem(ctx, cond)
+			var ccf *types.ConditionalCheckFailedException
+			Expect(errors.As(err, &ccf)).To(BeTrue(), "got %v", err)
+			Expect(ccf.Item).To(BeNil(), "the client did not ask for the item on failure")
+			cond.ReturnValuesOnConditionCheckFailure = types.ReturnValuesOnConditionCheckFailureAllOld
+			_, err = db.PutItem(ctx, cond)
+			Expect(errors.As(err, &ccf)).To(BeTrue(), "got %v", err)
+			Expect(ddbitem.CanonicalJSON(ccf.Item)).To(Equal(ddbitem.CanonicalJSON(itemAt("A", "1"))))
+		})
+	})
+
+	It("throttles a hot key with ThrottlingReasons naming its key range, which the client's retryer retries, and serves a key on another partition", func(ctx SpecContext) {
+		apart("A", "B")
+		seed(ctx, [2]string{"A", "1"}, [2]string{"B", "1"})
+		for range 3 { // a partition's 3 read units: a strongly consistent read of a small item costs 1
+			_, err := get(ctx, db, "A", "1")
+			Expect(err).NotTo(HaveOccurred())
+		}
+		_, err := get(ctx, db, "A", "1")
+		var te *types.ThrottlingException
+		Expect(errors.As(err, &te)).To(BeTrue(), "got %v", err)
+		Expect(te.ThrottlingReasons).To(HaveLen(1))
+		Expect(aws.ToString(te.ThrottlingReasons[0].Reason)).To(Equal("TableReadKeyRangeThroughputExceeded"))
+		Expect(aws.ToString(te.ThrottlingReasons[0].Resource)).To(Equal(arn()))
+		var gaveUp *retry.MaxAttemptsError
+		Expect(errors.As(err, &gaveUp)).To(BeTrue(), "the client's own retryer retried and gave up: %v", err)
+
+		out, err := get(ctx, db, "B", "1")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(out.Item).To(HaveKey("PK"))
+	})
+
+	It("refuses the same calls as the bench's middleware does on the same workload", func(ctx SpecContext) {
+		// The middleware: the emulator installed on an SDK client of Local,
+		// on a table of its own, with a clock of its own moved alike.
+		mclock := ddbtest.NewClock()
+		mcfg := cfg.Emulation
+		mcfg.Now = mclock.Now
+		em := emulate.New(sc, mcfg)
+		mtable := designs.TableName("endpoint-mw", fmt.Sprintf("p%d", GinkgoParallelProcess()))
+		Expect(designs.CreateTable(ctx, direct, sc, mtable)).To(Succeed())
+		DeferCleanup(func(ctx SpecContext) { Expect(designs.DeleteTable(ctx, direct, mtable)).To(Succeed()) })
+		mw := em.Client(dynamodb.New(direct.Options(), func(o *dynamodb.Options) { o.RetryMaxAttempts = 1 }))
+		em.Enable()
+		once := dynamodb.New(db.Options(), func(o *dynamodb.Options) { o.RetryMaxAttempts = 1 })
+
+		// refused runs the workload on one side: each call's outcome,
+		// "ok" or the refusal's reason.
+		refused := func(table string, get func(*dynamodb.GetItemInput) error, put func(*dynamodb.PutItemInput) error, clock *ddbtest.Clock) []string {
+			var got []string
+			for i := range 60 {
+				pk := []string{"A", "A", "B", "A", "C", "A"}[i%6]
+				var err error
+				if i%4 == 3 {
+					err = put(&dynamodb.PutItemInput{TableName: aws.String(table), Item: itemAt(pk, fmt.Sprint(i))})
+				} else {
+					err = get(&dynamodb.GetItemInput{TableName: aws.String(table), Key: itemAt(pk, "1"), ConsistentRead: aws.Bool(true)})
+				}
+				var te *types.ThrottlingException
+				switch {
+				case err == nil:
+					got = append(got, "ok")
+				case errors.As(err, &te) && len(te.ThrottlingReasons) == 1:
+					got = append(got, pk+" "+aws.ToString(te.ThrottlingReasons[0].Reason))
+				default:
+					got = append(got, err.Error())
+				}
+				if i%10 == 9 {
+					clock.Add(time.Second)
+				}
+			}
+			return got
+		}
+		viaMiddleware := refused(mtable,
+			func(in *dynamodb.GetItemInput) error { _, err := mw.GetItem(ctx, in); return err },
+			func(in *dynamodb.PutItemInput) error { _, err := mw.PutItem(ctx, in); return err }, mclock)
+		viaEndpoint := refused(table,
+			func(in *dynamodb.GetItemInput) error { _, err := once.GetItem(ctx, in); return err },
+			func(in *dynamodb.PutItemInput) error { _, err := once.PutItem(ctx, in); return err }, clock)
+		Expect(viaMiddleware).To(ContainElement(ContainSubstring("KeyRangeThroughputExceeded")), "the workload meets the limits")
+		Expect(viaEndpoint).To(Equal(viaMiddleware))
+	})
+
+	It("answers its status document, and writes the report a bench writes for the traffic it saw, naming the hot key", func(ctx SpecContext) {
+		apart("A", "B")
+		seed(ctx, [2]string{"A", "1"}, [2]string{"B", "1"})
+		for range 4 {
+			get(ctx, db, "A", "1") // the fourth is throttled
+		}
+		_, err := get(ctx, db, "B", "1")
+		Expect(err).NotTo(HaveOccurred())
+
+		resp, err := http.Get(endpoint + StatusPath)
+		Expect(err).NotTo(HaveOccurred())
+		defer resp.Body.Close()
+		var st Status
+		Expect(json.NewDecoder(resp.Body).Decode(&st)).To(Succeed())
+		Expect(st.Requests).To(BeNumerically(">=", 5))
+		Expect(st.Throttled).To(BeNumerically(">=", 1))
+		Expect(st.Tables).To(ConsistOf(MatchFields(IgnoreExtras, Fields{"Name": Equal(table), "Billing": Equal("PAY_PER_REQUEST"), "Scale": Equal(0.001)})))
+
+		dirs, err := h.Report(GinkgoT().TempDir())
+		Expect(err).NotTo(HaveOccurred())
+		Expect(dirs).To(HaveLen(1))
+		summary, err := os.ReadFile(filepath.Join(dirs[0], report.SummaryFile))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(summary)).To(ContainSubstring(table))
+		Expect(string(summary)).To(ContainSubstring(`The hottest partition key of the table is "A"`))
+		Expect(string(summary)).To(MatchRegexp(`\| GetItem \| 400 \| ThrottlingException \| [1-9]`), "the throttled attempts, by exception")
+		for _, f := range []string{report.MetricsFile, report.HeatFile} {
+			Expect(filepath.Join(dirs[0], f)).To(BeARegularFile())
+		}
+	})
+
+	It("returns a batch write's requests on a spent partition as UnprocessedItems and writes the others", func(ctx SpecContext) {
+		apart("A", "B")
+		_, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(table), Item: itemAt("A", "0")}) // A's one write unit
+		Expect(err).NotTo(HaveOccurred())
+
+		reqs := []types.WriteRequest{}
+		for _, k := range [][2]string{{"A", "1"}, {"B", "1"}, {"A", "2"}, {"B", "2"}} {
+			reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: itemAt(k[0], k[1])}})
+		}
+		out, err := db.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{table: reqs}})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(out.UnprocessedItems).To(HaveKey(table))
+		var back []any
+		for _, w := range out.UnprocessedItems[table] {
+			back = append(back, ddbitem.CanonicalJSON(w.PutRequest.Item))
+		}
+		Expect(back).To(Equal([]any{ddbitem.CanonicalJSON(itemAt("A", "1")), ddbitem.CanonicalJSON(itemAt("A", "2"))}))
+		Expect(stored(ctx, "A", "1")).To(BeFalse())
+		Expect(stored(ctx, "A", "2")).To(BeFalse())
+		Expect(stored(ctx, "B", "1")).To(BeTrue())
+		Expect(stored(ctx, "B", "2")).To(BeTrue())
+	})
+
+	Context("with a provisioned table", func() {
+		BeforeEach(func() {
+			sc.Billing, sc.RCU, sc.WCU = types.BillingModeProvisioned, 1, 1
+			cfg.Emulation.Partitions = 0
+		})
+		It("learns its throughput from the client's CreateTable and answers ProvisionedThroughputExceededException once its burst is spent", func(ctx SpecContext) {
+			seed(ctx, [2]string{"A", "1"})
+			var err error
+			for range 10 { // 1 RCU at 0.001 is 0.3 units of burst: the first strongly consistent read spends it
+				if _, err = get(ctx, db, "A", "1"); err != nil {
+					break
+				}
+			}
+			var pte *types.ProvisionedThroughputExceededException
+			Expect(errors.As(err, &pte)).To(BeTrue(), "got %v", err)
+			Expect(pte.ThrottlingReasons).To(HaveLen(1))
+			Expect(aws.ToString(pte.ThrottlingReasons[0].Reason)).To(Equal("TableReadProvisionedThroughputExceeded"))
+		})
+	})
+
+	It("answers a request it cannot read as DynamoDB Local does, refuses a body over its bound in DynamoDB's shape, and serves the next call", func(ctx SpecContext) {
+		raw := func(url, target string, body []byte) (int, map[string]any) {
+			GinkgoHelper()
+			req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+			Expect(err).NotTo(HaveOccurred())
+			req.Header.Set("Content-Type", "application/x-amz-json-1.0")
+			req.Header.Set("X-Amz-Target", target)
+			req.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential=ddbharness/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=00")
+			resp, err := http.DefaultClient.Do(req)
+			Expect(err).NotTo(HaveOccurred())
+			defer resp.Body.Close()
+			var answer map[string]any
+			Expect(json.NewDecoder(resp.Body).Decode(&answer)).To(Succeed())
+			return resp.StatusCode, answer
+		}
+		for _, c := range []struct{ target, body string }{
+			{"DynamoDB_20120810.GetItem", `{"TableName": 5}`},
+			{"DynamoDB_20120810.GetItem", `{"TableName": "` + table + `", "Key": {"PK": {"X": "a"}}}`},
+			{"DynamoDB_20120810.PutItem", `{"TableName": "` + table + `", "Item": `},
+			{"DynamoDB_20120810.NoSuchOperation", `{}`},
+			// Read whole, and refused by DynamoDB Local (or by the SDK first).
+			{"DynamoDB_20120810.GetItem", `{"TableName": "` + table + `"}`},
+			{"DynamoDB_20120810.GetItem", `{"TableName": "` + table + `", "Key": {"PK": {"N": "1"}, "SK": {"S": "a"}}}`},
+			{"DynamoDB_20120810.GetItem", `{"TableName": "no-such-table", "Key": {"PK": {"S": "a"}, "SK": {"S": "a"}}}`},
+			{"DynamoDB_20120810.PutItem", `{"TableName": "` + table + `", "Item": {}}`},
+			{"DynamoDB_20120810.UpdateItem", `{"TableName": "` + table + `", "Key": {"PK": {"S": "a"}}, "UpdateExpression": "SET"}`},
+			{"DynamoDB_20120810.Query", `{"TableName": "` + table + `"}`},
+			{"DynamoDB_20120810.Query", `{"TableName": "` + table + `", "KeyConditionExpression": "SK = :v", "ExpressionAttributeValues": {":v": {"S": "a"}}}`},
+			{"DynamoDB_20120810.Scan", `{"TableName": "` + table + `", "IndexName": "NoSuchIndex"}`},
+			{"DynamoDB_20120810.BatchGetItem", `{"RequestItems": {}}`},
+			{"DynamoDB_20120810.BatchWriteItem", `{"RequestItems": {"` + table + `": [{}]}}`},
+			{"DynamoDB_20120810.TransactWriteItems", `{"TransactItems": []}`},
+			{"DynamoDB_20120810.TransactWriteItems", `{"TransactItems": [{"Put": {"TableName": "` + table + `", "Item": {"PK": {"S": "a"}}}}]}`},
+			{"DynamoDB_20120810.TransactGetItems", `{"TransactItems": [{"Get": {"TableName": "` + table + `", "Key": {}}}]}`},
+		} {
+			wantCode, want := raw(local, c.target, []byte(c.body))
+			code, got := raw(endpoint, c.target, []byte(c.body))
+			Expect(code).To(Equal(wantCode), "%s %s", c.target, c.body)
+			Expect(got["__type"]).To(Equal(want["__type"]), "%s %s", c.target, c.body)
+		}
+		code, got := raw(endpoint, "DynamoDB_20120810.PutItem", make([]byte, MaxBody+1))
+		Expect(code).To(Equal(http.StatusBadRequest))
+		Expect(got).To(HaveKeyWithValue("__type", "com.amazon.coral.validate#ValidationException"))
+		Expect(got).To(HaveKeyWithValue("message", ContainSubstring("at most")))
+
+		seed(ctx, [2]string{"A", "1"})
+		_, err := get(ctx, db, "A", "1")
+		Expect(err).NotTo(HaveOccurred())
+	})
+
+	Context("with limits off", func() {
+		BeforeEach(func() { cfg.Off = true })
+		It("passes every call through", func(ctx SpecContext) {
+			seed(ctx, [2]string{"A", "1"})
+			for range 10 {
+				_, err := get(ctx, db, "A", "1")
+				Expect(err).NotTo(HaveOccurred())
+			}
+		})
+	})
+
+	Context("with a transaction in flight", func() {
+		var hold *holdFirst
+		BeforeEach(func() {
+			cfg.Emulation.Scale = 1 // units to spare: only the conflict refuses
+			hold = &holdFirst{target: "DynamoDB_20120810.TransactWriteItems", next: http.DefaultClient, entered: make(chan struct{}), open: make(chan struct{})}
+			cfg.HTTPClient = hold
+			DeferCleanup(hold.release)
+		})
+		It("cancels a second transaction on the same item for a TransactionConflict, and commits the first", func(ctx SpecContext) {
+			tx := func(ctx context.Context, v string) error {
+				_, err := db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
+					{Update: &types.Update{TableName: aws.String(table), Key: itemAt("A", "1"), UpdateExpression: aws.String("SET v = :v"),
+						ExpressionAttributeValues: map[string]types.AttributeValue{":v": str(v)}}},
+					{Put: &types.Put{TableName: aws.String(table), Item: itemAt("A", "other-"+v)}}}})
+				return err
+			}
+			first := make(chan error, 1)
+			go func() { first <- tx(ctx, "first") }()
+			Eventually(hold.entered).WithTimeout(10 * time.Second).Should(BeClosed())
+
+			err := tx(ctx, "second")
+			var tce *types.TransactionCanceledException
+			Expect(errors.As(err, &tce)).To(BeTrue(), "got %v", err)
+			Expect(tce.CancellationReasons).To(HaveLen(2))
+			Expect(aws.ToString(tce.CancellationReasons[0].Code)).To(Equal("TransactionConflict"))
+
+			hold.release()
+			Eventually(first).WithTimeout(10 * time.Second).Should(Receive(BeNil()))
+			Expect(stored(ctx, "A", "other-first")).To(BeTrue())
+			Expect(stored(ctx, "A", "other-second")).To(BeFalse())
+		})
+	})
+})
+
+// holdFirst holds the first request of one X-Amz-Target in flight until
+// release; every other goes on at once.
+type holdFirst struct {
+	target  string
+	next    Doer
+	entered chan struct{}
+	open    chan struct{}
+	held    atomicOnce
+	opened  atomicOnce
+}
+
+func (h *holdFirst) Do(r *http.Request) (*http.Response, error) {
+	if r.Header.Get("X-Amz-Target") == h.target && h.held.first() {
+		close(h.entered)
+		select {
+		case <-h.open:
+		case <-r.Context().Done():
+			return nil, r.Context().Err()
+		}
+	}
+	return h.next.Do(r)
+}
+
+func (h *holdFirst) release() {
+	if h.opened.first() {
+		close(h.open)
+	}
+}

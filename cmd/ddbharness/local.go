@@ -1,0 +1,158 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/ddbharness/ddbharness/bench/emulate"
+	"github.com/ddbharness/ddbharness/bench/endpoint"
+	"github.com/ddbharness/ddbharness/internal/ddblocal"
+	"github.com/ddbharness/ddbharness/internal/figure"
+)
+
+// runLocal runs DynamoDB Local until interrupted, for people who want one
+// instance across several commands; with --limits, behind an endpoint
+// (bench/endpoint) that decides every data-plane call as the bench's
+// emulator does. Both listen on 127.0.0.1 only (DynamoDB Local when this
+// Java can build the loopback launcher, which it says).
+func runLocal(ctx context.Context, fs *flag.FlagSet, args []string) error {
+	lim := switchFlag("off")
+	fs.Var(&lim, "limits", "on (or --limits alone): serve an endpoint in front of DynamoDB Local that throttles every data-plane call and conflicts transactions as DynamoDB does; off: DynamoDB Local alone")
+	scale := fs.Float64("limits-scale", 1, "with --limits: multiply every DynamoDB limit by this (0.01: a partition serves 30 RCU/s and 10 WCU/s), so throttling shows at rates a test drives")
+	conflicts := fs.String("conflicts", "on", "with --limits: on refuses writes of an item another request in flight holds, as DynamoDB's transaction conflicts do; off lets them through")
+	port := fs.Int("port", 0, "with --limits: the endpoint's port on 127.0.0.1 (0: a free one, printed)")
+	root := fs.String("report", "reports", "with --limits: on Ctrl-C, write under this folder the report a bench writes (summary.md, metrics.json, heat.svg...) for each table's calls")
+	return noArgs(fs, args, func() error {
+		limits, err := benchLimits("local", string(lim), *scale)
+		if err != nil {
+			return err
+		}
+		if limits.NoConflicts, err = conflictsOff("local", *conflicts); err != nil {
+			return err
+		}
+		if *port < 0 || *port > 65535 {
+			return badInputf("local: --port=%d (PORT): want a TCP port, 1 to 65535, or 0 for a free one", *port)
+		}
+		if limits.Off {
+			var set []string
+			fs.Visit(func(f *flag.Flag) {
+				if f.Name != "limits" {
+					set = append(set, "--"+f.Name)
+				}
+			})
+			if len(set) > 0 {
+				return badInputf("local: %v apply to the endpoint --limits serves: add --limits (LIMITS=on), or leave them out", set)
+			}
+		}
+		var lis net.Listener
+		if !limits.Off { // before DynamoDB Local starts: a port in use is bad input, said at once
+			if lis, err = net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(*port))); err != nil {
+				return badInputf("local: --port=%d: cannot listen on 127.0.0.1:%d (%v): choose another port, or 0 for a free one", *port, *port, err)
+			}
+			defer lis.Close()
+		}
+		srv, err := startDynamo(ctx)
+		if err != nil {
+			return err
+		}
+		defer srv.Stop()
+		if lis == nil {
+			where := ""
+			if srv.LoopbackOnly {
+				where = " (this machine only)"
+			}
+			fmt.Fprintf(os.Stderr, "DynamoDB Local is ready on %s%s. In another shell:\n  export %s=%s\nCtrl-C stops it.\n",
+				srv.Endpoint, where, ddblocal.EnvEndpoint, srv.Endpoint)
+			return waitLocal(ctx, srv)
+		}
+		if srv.Remote() {
+			return badInputf("local: --limits forwards to DynamoDB Local, not to %s: unset %s", ddblocal.Redact(srv.Endpoint), ddblocal.EnvEndpoint)
+		}
+		return serveLimits(ctx, srv, lis, *root, endpoint.Config{Local: srv.Endpoint,
+			Emulation: emulate.Config{Scale: limits.Scale, NoConflicts: limits.NoConflicts}})
+	})
+}
+
+// serveLimits serves the endpoint on lis until interrupted, with a line a
+// second while calls come, and then writes the report of each table's
+// calls under root.
+func serveLimits(ctx context.Context, srv *ddblocal.Server, lis net.Listener, root string, cfg endpoint.Config) error {
+	h := endpoint.New(cfg)
+	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(lis) }()
+	url := "http://" + lis.Addr().String()
+	fmt.Printf("endpoint: %s\n", url)
+	fmt.Fprintf(os.Stderr, "DynamoDB Local (%s) throttled as DynamoDB would, at %v of its limits. In another shell:\n  export %s=%s\nCtrl-C stops it.\n",
+		srv.Endpoint, cfg.Emulation.Scale, ddblocal.EnvEndpoint, url)
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	var err error
+	for done := false; !done; {
+		select {
+		case <-tick.C:
+			if line := h.Line(); line != "" {
+				fmt.Fprintln(os.Stderr, line)
+			}
+			continue
+		case <-ctx.Done():
+		case <-srv.Done():
+			err = testBedFailed(srv.Exit())
+		case err = <-served:
+			err = testBedFailed(fmt.Errorf("the endpoint stopped serving: %w", err))
+		}
+		done = true
+	}
+	shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if serr := hs.Shutdown(shut); serr != nil && !errors.Is(serr, http.ErrServerClosed) {
+		hs.Close()
+	}
+	requests, passed, throttled, conflicts := h.Totals()
+	fmt.Fprintf(os.Stderr, "endpoint: %s data-plane calls, %s throttled, %s transaction conflicts; %s other calls passed through\n",
+		figure.Thousands(requests), figure.Thousands(throttled), figure.Thousands(conflicts), figure.Thousands(passed))
+	dirs, rerr := h.Report(root)
+	for _, d := range dirs {
+		fmt.Fprintf(os.Stderr, "report: %s\n", d)
+	}
+	if rerr != nil {
+		fmt.Fprintf(os.Stderr, "ddbharness: local: %v\n", rerr)
+	}
+	return err
+}
+
+// waitLocal waits for Ctrl-C, or DynamoDB Local's end.
+func waitLocal(ctx context.Context, srv *ddblocal.Server) error {
+	select {
+	case <-ctx.Done():
+		return nil
+	case <-srv.Done():
+		return testBedFailed(srv.Exit())
+	}
+}
+
+// switchFlag is an on/off flag that may stand alone: --limits is
+// --limits=on.
+type switchFlag string
+
+func (s *switchFlag) String() string { return string(*s) }
+
+func (s *switchFlag) Set(v string) error {
+	switch v {
+	case "true":
+		v = "on"
+	case "false":
+		v = "off"
+	}
+	*s = switchFlag(v)
+	return nil
+}
+
+func (s *switchFlag) IsBoolFlag() bool { return true }

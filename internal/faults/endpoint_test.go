@@ -1,0 +1,115 @@
+package faults_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/ddbharness/ddbharness/bench/report"
+	"github.com/ddbharness/ddbharness/internal/ddblocal"
+	"github.com/ddbharness/ddbharness/internal/runtest"
+)
+
+// clientWait bounds a client's set-up (an npm install at most) and its
+// script's whole run against the endpoint: the script stops each step at
+// the answer it looks for, in seconds on an idle machine.
+const clientWait = 3 * time.Minute
+
+// sdkJS is the AWS SDK for JavaScript v3's DynamoDB client the JavaScript
+// spec installs, pinned.
+const sdkJS = "@aws-sdk/client-dynamodb@3.1169.0"
+
+var endpointLine = regexp.MustCompile(`endpoint: (http://127\.0\.0\.1:\d+)\n`)
+
+// clientRun is a client script's command line against the endpoint at
+// url, on table.
+type clientRun func(url, table string) (name string, args []string)
+
+// boto3 runs the boto3 script, or fails saying what to install.
+func boto3(ctx context.Context, script string) clientRun {
+	if out, err := exec.CommandContext(ctx, "python3", "-c", "import boto3").CombinedOutput(); err != nil {
+		Fail(fmt.Sprintf("this spec drives the endpoint with boto3, which python3 cannot import (%v: %s): install it (apt-get install python3-boto3) and run make faults again", err, out))
+	}
+	return func(url, table string) (string, []string) { return "python3", []string{script, url, table} }
+}
+
+// sdkForJS installs the AWS SDK for JavaScript v3's DynamoDB client once
+// into the harness's cache folder, and runs the JavaScript script with
+// it.
+func sdkForJS(ctx context.Context, script string) clientRun {
+	for _, tool := range []string{"node", "npm"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			Fail(fmt.Sprintf("this spec drives the endpoint with the AWS SDK for JavaScript v3, which needs %s: install Node.js and npm (apt-get install nodejs npm) and run make faults again", tool))
+		}
+	}
+	env, err := ddblocal.LoadEnv()
+	Expect(err).NotTo(HaveOccurred())
+	prefix := filepath.Join(env.CacheDir, "faults-sdk-js")
+	if _, err := os.Stat(filepath.Join(prefix, "node_modules", "@aws-sdk", "client-dynamodb", "package.json")); err != nil {
+		r := runtest.Command(ctx, "", nil, "npm", "install", "--prefix", prefix, "--ignore-scripts", "--no-audit", "--no-fund", sdkJS)
+		Expect(r.Code).To(Equal(0), "npm install %s into %s (is the npm registry reachable?):\n%s", sdkJS, prefix, r.Output)
+	}
+	return func(url, table string) (string, []string) {
+		return "node", []string{"--no-warnings", script, url, table, prefix}
+	}
+}
+
+var _ = Describe("local --limits, for clients the harness did not write", Label("faults"), func() {
+	DescribeTable("a hot key throttled with its reasons and retried by the client's own retryer, UnprocessedItems, and a transaction conflict",
+		func(ctx SpecContext, client func(context.Context, string) clientRun, script, table string) {
+			abs, err := filepath.Abs(filepath.Join("testdata", script))
+			Expect(err).NotTo(HaveOccurred())
+			cctx, cancel := context.WithTimeout(ctx, clientWait)
+			defer cancel()
+			run := client(cctx, abs)
+
+			out := GinkgoT().TempDir()
+			r := startBin(ownLocal(), "local", "--limits", "--limits-scale=0.01", "--report="+out)
+			r.waitFor("endpoint: http://127.0.0.1:", 1, jvmWait)
+			url := endpointLine.FindStringSubmatch(r.Output())[1]
+			name, args := run(url, table)
+			py := runtest.Command(cctx, GinkgoT().TempDir(), []string{"AWS_CONFIG_FILE=" + os.DevNull, "AWS_SHARED_CREDENTIALS_FILE=" + os.DevNull}, name, args...)
+			Expect(py.Code).To(Equal(0), py.Output)
+			var got struct {
+				Throttled *struct {
+					Code    string
+					Reasons []struct{ Reason, Resource string }
+					Retries int
+				}
+				Unprocessed int
+				Conflict    *struct {
+					Code    string
+					Reasons []string
+				}
+			}
+			Expect(json.Unmarshal([]byte(py.Output), &got)).To(Succeed(), py.Output)
+
+			Expect(got.Throttled).NotTo(BeNil(), "the hot key was never refused")
+			Expect(got.Throttled.Code).To(Equal("ThrottlingException"))
+			Expect(got.Throttled.Reasons).To(HaveLen(1))
+			Expect(got.Throttled.Reasons[0].Reason).To(Equal("TableReadKeyRangeThroughputExceeded"))
+			Expect(got.Throttled.Reasons[0].Resource).To(Equal("arn:aws:dynamodb:ddblocal:000000000000:table/" + table))
+			Expect(got.Throttled.Retries).To(BeNumerically(">=", 1), "the client's own retryer retried")
+			Expect(got.Unprocessed).To(BeNumerically(">", 0), "a batch write came back with UnprocessedItems")
+			Expect(got.Conflict).NotTo(BeNil(), "no transaction was cancelled for a conflict")
+			Expect(got.Conflict.Code).To(Equal("TransactionCanceledException"))
+			Expect(got.Conflict.Reasons).To(Equal([]string{"TransactionConflict"}))
+
+			Expect(r.Output()).To(ContainSubstring(`hottest key "`+table+`/hot"`), "the line a second names the hot key")
+			Expect(r.Signal(os.Interrupt)).NotTo(BeNil())
+			code, _ := r.waitExit(exitWait)
+			Expect(code).To(Equal(exitInterrupted), r.Output())
+			Expect(r.Output()).To(MatchRegexp(`endpoint: [\d,]+ data-plane calls, [1-9][\d,]* throttled, [1-9][\d,]* transaction conflicts`))
+			Expect(latestReport(out, report.SummaryFile)).To(ContainSubstring(`key "hot"`), "the report after Ctrl-C names the hot key")
+		},
+		Entry("boto3", boto3, "endpoint_boto3.py", "ddbh-boto3-faults", SpecTimeout(jvmWait+clientWait+exitWait)),
+		Entry("the AWS SDK for JavaScript v3", sdkForJS, "endpoint_js.cjs", "ddbh-js-faults", SpecTimeout(jvmWait+clientWait+exitWait)))
+})
