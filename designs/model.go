@@ -104,6 +104,13 @@ type Design struct {
 	Summary  string
 	Schema   Schema
 	Patterns []Pattern
+	// Table is the table's name in the model the design was imported
+	// from, which export-model writes back; empty: the design's name.
+	Table string
+	// Facets names each entity type (its TypeAttribute value) as the
+	// model's facet did, where the two differ; export-model writes them
+	// back as facet names.
+	Facets map[string]string
 }
 
 // Pattern returns the catalog entry with the given ID.

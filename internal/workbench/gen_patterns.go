@@ -28,6 +28,14 @@ Name: %q,`, d.Name, d.Name)
 	}
 	s.p("Summary: %q,", "imported from NoSQL Workbench: table "+d.Table.TableName+" ("+strings.Join(names, ", ")+")")
 	s.p("Schema: Schema,")
+	s.p("Table: %q,", d.Table.TableName)
+	if facets := d.facetNames(); len(facets) > 0 {
+		s.p("Facets: map[string]string{")
+		for _, v := range sortedKeys(facets) {
+			s.p("%q: %q,", v, facets[v])
+		}
+		s.p("},")
+	}
 	s.p("Patterns: []designs.Pattern{")
 	for _, p := range d.Patterns {
 		index := "designs.MainTable"
@@ -141,4 +149,28 @@ func (d *Design) genQuery(s *src, p *Pattern) {
 	}
 	return page, next, nil
 }`, index, p.Key.Attr, value, p.Go, p.Go)
+}
+
+// facetNames are the entities' facet names by type value, where the two
+// differ: the catalog keeps them for export-model.
+func (d *Design) facetNames() map[string]string {
+	out := map[string]string{}
+	for _, e := range d.Entities {
+		if e.Facet != e.TypeValue {
+			out[e.TypeValue] = e.Facet
+		}
+	}
+	return out
+}
+
+// Catalog is the designs.Design the generated catalog.go declares.
+func (d *Design) Catalog() designs.Design {
+	out := designs.Design{Name: d.Name, Table: d.Table.TableName, Schema: d.Schema}
+	if f := d.facetNames(); len(f) > 0 {
+		out.Facets = f
+	}
+	for _, p := range d.Patterns {
+		out.Patterns = append(out.Patterns, designs.Pattern{ID: p.ID, Name: p.Name, Op: p.Op, Index: p.Index, Doc: p.Doc, Pages: p.Op == designs.Query})
+	}
+	return out
 }

@@ -49,13 +49,15 @@ func (d *Design) genSamples(s *src) {
 	s.p("}")
 	s.p("// Grown is e as the n-th copy of the samples: every part of its keys")
 	s.p("// passed through vary, so copies keep the samples' layouts and how many")
-	s.p("// items each partition holds.")
+	s.p("// items each partition holds. Each part name has its own copy numbers,")
+	s.p("// so parts that hold one value in a sample by chance differ in copies.")
 	s.p("func Grown(e Entity, n int, vary func(part string, n int) string) Entity {")
 	s.p("switch v := e.(type) {")
+	copies := d.copyNumbers()
 	for _, e := range d.Entities {
 		s.p("case %s:", e.Go)
 		for _, v := range e.Vars {
-			s.p("v.%[1]s = vary(v.%[1]s, n)", v.Go)
+			s.p("v.%[1]s = vary(v.%[1]s, %[2]s)", v.Go, copies.expr(v))
 		}
 		s.p("return v")
 	}

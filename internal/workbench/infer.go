@@ -164,6 +164,11 @@ var timeOfDay = regexp.MustCompile(`[0-9]{2}:[0-9]{2}(:[0-9]{2})?`)
 // would qualify, so only a name that designs.TypeAttributes lists is
 // taken.
 func typeAttribute(t Table, facets []Facet) string {
+	if a := t.typeAttr; a != "" && all(facets, func(f Facet) bool {
+		return all(f.TableData, func(it Item) bool { _, ok := it.Attrs[a].(*types.AttributeValueMemberS); return ok })
+	}) {
+		return a // an export's, named in its metadata
+	}
 	candidates := map[string]bool{}
 	for _, a := range t.NonKeyAttributes {
 		if a.AttributeType == "S" || a.AttributeType == "" {
