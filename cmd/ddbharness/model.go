@@ -23,11 +23,12 @@ import (
 // input (exit 2) and writes nothing.
 func importModel(ctx context.Context, fs *flag.FlagSet, args []string) error {
 	name := fs.String("name", "", "the design's name (default: the model's name, lower case); a model of several tables gets one design per table, this name plus the table's")
+	strict := fs.Bool("strict", false, "refuse a model with an access pattern the import cannot generate, instead of leaving it in the catalog uncovered")
 	file, root, err := writerArgs(fs, args, "model file")
 	if err != nil {
 		return err
 	}
-	done, err := workbench.Importer{Root: root, Log: os.Stderr, Check: func(ctx context.Context, done []workbench.Imported) error { return vetImported(ctx, root, done) }}.Import(ctx, file, *name)
+	done, err := workbench.Importer{Root: root, Log: os.Stderr, Strict: *strict, Check: func(ctx context.Context, done []workbench.Imported) error { return vetImported(ctx, root, done) }}.Import(ctx, file, *name)
 	if err != nil && ctx.Err() != nil {
 		fmt.Fprintln(os.Stderr, "import-model: interrupted: the repository is as it was")
 		return errInterrupted

@@ -1,6 +1,7 @@
 package workbench
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -43,10 +44,14 @@ Name: %q,`, d.Name, d.Name)
 			index = indexConst(p.Index)
 		}
 		extra := ""
-		if p.Op == designs.Query {
+		if p.Op == designs.Query && p.MCP == nil {
 			extra = ", Pages: true"
 		}
-		s.p("{ID: %sID, Name: %q, Op: designs.%s, Index: %s, Doc: %q%s},", p.Go, p.Name, p.Op, index, p.Doc, extra)
+		op := "designs." + string(p.Op)
+		if !slices.Contains(mcpOpsList(), p.Op) {
+			op = fmt.Sprintf("designs.Operation(%q)", p.Op) // a model's pattern that names no operation
+		}
+		s.p("{ID: %sID, Name: %q, Op: %s, Index: %s, Doc: %q%s},", p.Go, p.Name, op, index, p.Doc, extra)
 	}
 	s.p("},\n}")
 }
@@ -55,15 +60,25 @@ Name: %q,`, d.Name, d.Name)
 func (d *Design) genPatterns(s *src) {
 	s.p("package %s", d.Name)
 	sdk := []string{`"github.com/aws/aws-sdk-go-v2/aws"`, `"github.com/aws/aws-sdk-go-v2/service/dynamodb"`, `"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"`}
-	if slices.ContainsFunc(d.Patterns, func(p *Pattern) bool { return p.Op == designs.Query }) {
+	if slices.ContainsFunc(d.Patterns, func(p *Pattern) bool { return p.Op == designs.Query && p.MCP == nil }) {
 		sdk = append(sdk, `"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"`)
 	}
-	s.p("import (\n\"context\"\n\"fmt\"\n\n%s\n\n\"github.com/ddbharness/ddbharness/designs\"\n)", strings.Join(sdk, "\n"))
+	std := `"context"` + "\n" + `"fmt"`
+	if slices.ContainsFunc(d.Patterns, func(p *Pattern) bool {
+		return slices.ContainsFunc(p.Params, func(a mcpParam) bool { return a.Type == "float64" })
+	}) {
+		std += "\n" + `"strconv"`
+	}
+	s.p("import (\n%s\n\n%s\n\n\"github.com/ddbharness/ddbharness/designs\"\n)", std, strings.Join(sdk, "\n"))
+	s.p("var _ = designs.ErrNotFound")
 	for _, p := range d.Patterns {
-		if p.Entity != nil {
+		switch {
+		case p.Entity != nil:
 			d.genGet(s, p)
-		} else {
+		case p.Group != nil:
 			d.genQuery(s, p)
+		case p.MCP != nil:
+			d.genModelPattern(s, p)
 		}
 	}
 }

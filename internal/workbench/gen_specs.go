@@ -110,9 +110,14 @@ var _ = BeforeEach(func(ctx SpecContext) {
 }
 
 func (d *Design) genSpecs(s *src) {
+	sdk := ""
+	if d.hasModelPatterns() {
+		sdk = `"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"`
+	}
 	s.p(`package %[1]s_test
 
 import (
+	%[2]s
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -120,17 +125,26 @@ import (
 	"github.com/ddbharness/ddbharness/designs/%[1]s"
 )
 
-var _ = designs.ErrNotFound`, d.Name)
+var _ = designs.ErrNotFound`, d.Name, sdk)
+	if sdk != "" {
+		s.p("var _ types.AttributeValue")
+	}
 	all := d.samples()
 	capped, most := 0, 0 // patterns with more samples or partitions than they get specs for; the most
 	for _, p := range d.Patterns {
+		if p.Why != "" {
+			continue // not generated: uncovered, as the catalog says
+		}
 		label := p.Index
 		s.p("var _ = Describe(%q, Label(%q, %q), func() {", string(p.ID)+" "+p.Name, p.ID, label)
 		var of int
-		if p.Entity != nil {
+		switch {
+		case p.Entity != nil:
 			of = d.specGet(s, p, all)
-		} else {
+		case p.Group != nil:
 			of = d.specQuery(s, p, all)
+		case p.MCP != nil:
+			d.specModelPattern(s, p)
 		}
 		if of > MaxSpecsPerPattern {
 			capped, most = capped+1, max(most, of)

@@ -77,6 +77,19 @@ type Pattern struct {
 	Entity *Entity   // Get: the entity read
 	Group  []*Entity // Query: the entities its partitions hold
 	Key    *KeyUse   // Query: the partition key layout (of Group[0])
+
+	// A model's own pattern (an MCP data model's): its request, what it
+	// does to the samples and its arguments, or why it was not generated.
+	MCP    *mcpCall
+	Result mcpResult
+	Params []mcpParam
+	Why    string
+}
+
+// own are the patterns the import makes of the keys and indexes (not a
+// model's own): the default scenario mixes them.
+func (d *Design) own() []*Pattern {
+	return slices.DeleteFunc(slices.Clone(d.Patterns), func(p *Pattern) bool { return p.Entity == nil && p.Group == nil })
 }
 
 // Infer reads the design in table t of a parsed model.
@@ -127,6 +140,7 @@ func Infer(name string, t Table) (*Design, error) {
 	}
 	uniqueNames(d.Entities)
 	d.patterns()
+	d.modelPatterns(t.mcp)
 	return d, nil
 }
 

@@ -56,6 +56,8 @@ type Table struct {
 	// typeAttr is the type attribute the model's metadata names (an
 	// export's), which Infer takes when every sample holds it.
 	typeAttr string
+	// mcp are the access patterns an MCP data model gives for the table.
+	mcp []mcpPattern
 }
 
 // CapacitySetting is a provisioned table's throughput.
