@@ -62,6 +62,10 @@ type Pattern struct {
 	Doc   string    // what the doc asks of it, restated
 	Op    Operation // the call that serves it (the main one for multi-step patterns)
 	Index string    // MainTable or the index name
+	// Command is the request as the model the design was imported from
+	// gave it (an MCP data model's AWS CLI implementation), which
+	// export-model writes back; empty for a pattern written in Go.
+	Command string
 
 	// Lint metadata, all optional: what the design lint (internal/lint)
 	// cannot see from the schema or from seeded items, declared next to

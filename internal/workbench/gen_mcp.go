@@ -45,6 +45,22 @@ const maxParams = 12
 // under their own IDs and names: each a generated function and spec when
 // its command translates, else an uncovered row saying why.
 func (d *Design) modelPatterns(aps []mcpPattern) {
+	// A pattern without a command that is one of the import's own (an
+	// export's) is made again from the keys, not listed twice.
+	aps = slices.DeleteFunc(slices.Clone(aps), func(ap mcpPattern) bool {
+		return ap.Implementation == "" && slices.ContainsFunc(d.Patterns, func(p *Pattern) bool {
+			return string(p.ID) == ap.Pattern && p.Name == ap.Description && string(p.Op) == ap.Operation && p.Index == cmp.Or(ap.Index, designs.MainTable)
+		})
+	})
+	// The import's own patterns leave the model's IDs to the model's.
+	n := 0
+	for _, p := range d.Patterns {
+		n++
+		for slices.ContainsFunc(aps, func(ap mcpPattern) bool { return ap.Pattern == fmt.Sprintf("AP-%02d", n) }) {
+			n++
+		}
+		p.ID = designs.PatternID(fmt.Sprintf("AP-%02d", n))
+	}
 	taken := map[string]bool{}
 	for _, p := range d.Patterns {
 		taken[p.Go] = true
@@ -62,6 +78,7 @@ func (d *Design) modelPatterns(aps []mcpPattern) {
 		p := &Pattern{ID: designs.PatternID(id), Name: cmp.Or(ap.Description, "pattern "+ap.Pattern), Index: cmp.Or(ap.Index, designs.MainTable),
 			Op: designs.Operation(ap.Operation), Go: unique("AP"+goName("P" + id)[1:]+shortName(ap.Description), taken)}
 		p.Doc = "the model's pattern " + strconv.Quote(ap.Pattern) + ": " + ap.Description
+		p.Command = ap.Implementation
 		why := d.translate(p, ap)
 		if why != nil {
 			p.Why = strings.TrimPrefix(why.Error(), errUntranslatable.Error()+": ")

@@ -47,6 +47,9 @@ Name: %q,`, d.Name, d.Name)
 		if p.Op == designs.Query && p.MCP == nil {
 			extra = ", Pages: true"
 		}
+		if p.Command != "" {
+			extra += ", Command: " + strconv.Quote(p.Command)
+		}
 		op := "designs." + string(p.Op)
 		if !slices.Contains(mcpOpsList(), p.Op) {
 			op = fmt.Sprintf("designs.Operation(%q)", p.Op) // a model's pattern that names no operation
@@ -185,7 +188,7 @@ func (d *Design) Catalog() designs.Design {
 		out.Facets = f
 	}
 	for _, p := range d.Patterns {
-		out.Patterns = append(out.Patterns, designs.Pattern{ID: p.ID, Name: p.Name, Op: p.Op, Index: p.Index, Doc: p.Doc, Pages: p.Op == designs.Query})
+		out.Patterns = append(out.Patterns, designs.Pattern{ID: p.ID, Name: p.Name, Op: p.Op, Index: p.Index, Doc: p.Doc, Pages: p.Op == designs.Query && p.MCP == nil, Command: p.Command})
 	}
 	return out
 }

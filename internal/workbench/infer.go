@@ -80,10 +80,11 @@ type Pattern struct {
 
 	// A model's own pattern (an MCP data model's): its request, what it
 	// does to the samples and its arguments, or why it was not generated.
-	MCP    *mcpCall
-	Result mcpResult
-	Params []mcpParam
-	Why    string
+	MCP     *mcpCall
+	Command string // the model's implementation, as written
+	Result  mcpResult
+	Params  []mcpParam
+	Why     string
 }
 
 // own are the patterns the import makes of the keys and indexes (not a

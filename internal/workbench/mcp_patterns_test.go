@@ -3,12 +3,19 @@ package workbench_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/designs/all"
+	"github.com/ddbharness/ddbharness/fixtures"
+	"github.com/ddbharness/ddbharness/internal/lint"
 	"github.com/ddbharness/ddbharness/internal/workbench"
 )
 
@@ -150,5 +157,89 @@ func TestStrictImportRefusesAnUntranslatablePattern(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(root, "designs", "mcpshop")); !os.IsNotExist(err) {
 		t.Errorf("the refused import wrote designs/mcpshop (%v)", err)
+	}
+}
+
+// catalogRows is a catalog as export and import must keep it: each
+// pattern's ID, name, operation, index and command.
+func catalogRows(d designs.Design) []string {
+	var out []string
+	for _, p := range d.Patterns {
+		out = append(out, fmt.Sprintf("%s %q %s %s %q", p.ID, p.Name, p.Op, p.Index, p.Command))
+	}
+	return out
+}
+
+// A design imported from an MCP data model, exported in that format from
+// its fixtures and imported again, has the same catalog: the model's
+// patterns with their commands, the import's own gets and queries.
+func TestExportMCPThenImportGivesBackTheCatalog(t *testing.T) {
+	first := mcpShop(t)
+	var items []map[string]types.AttributeValue
+	for n := range 3 {
+		for _, e := range first.Entities {
+			for _, it := range e.Samples {
+				items = append(items, first.Grow(e, it, n, fixtures.Vary))
+			}
+		}
+	}
+	data, err := workbench.ExportMCP(first.Catalog(), items).MarshalIndent()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := workbench.Parse(data)
+	if err != nil {
+		t.Fatalf("Parse(ExportMCP): %v\n%s", err, data)
+	}
+	again, err := workbench.Infer(first.Name, m.DataModel[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := catalogRows(again.Catalog()), catalogRows(first.Catalog()); !slices.Equal(got, want) {
+		t.Errorf("the catalog came back as\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	generated := func(d *workbench.Design) (out []string) {
+		for _, p := range d.Patterns {
+			out = append(out, fmt.Sprintf("%s %t", p.ID, p.Why == ""))
+		}
+		return out
+	}
+	if got, want := generated(again), generated(first); !slices.Equal(got, want) {
+		t.Errorf("the patterns generated came back as %q, want %q", got, want)
+	}
+	if again.Table.TableName != "Shop" {
+		t.Errorf("the table came back as %q, want Shop", again.Table.TableName)
+	}
+}
+
+// Every design exports to an MCP data model that imports, each pattern
+// written in Go back in the catalog, uncovered, under its ID, name,
+// operation and index.
+func TestExportMCPOfEachDesignImportsItsCatalog(t *testing.T) {
+	for _, d := range all.Designs {
+		t.Run(d.Name, func(t *testing.T) {
+			items, err := lint.Fixtures(context.Background(), d, 200)
+			if err != nil {
+				t.Fatal(err)
+			}
+			data, err := workbench.ExportMCP(d, items).MarshalIndent()
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := workbench.Parse(data)
+			if err != nil {
+				t.Fatalf("Parse(ExportMCP(%s)): %v", d.Name, err)
+			}
+			again, err := workbench.Infer(d.Name, m.DataModel[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := catalogRows(again.Catalog())
+			for _, row := range catalogRows(d) {
+				if !slices.Contains(got, row) {
+					t.Errorf("%s is not in the imported catalog:\n%s", row, strings.Join(got, "\n"))
+				}
+			}
+		})
 	}
 }
