@@ -47,6 +47,16 @@ Name: %q,`, d.Name, d.Name)
 		if p.Op == designs.Query && p.MCP == nil {
 			extra = ", Pages: true"
 		}
+		if c := p.MCP; c != nil {
+			if n := c.maxItems(); n > 0 {
+				extra += fmt.Sprintf(", MaxItems: %d", n)
+			} else if c.Op == designs.Query || c.Op == designs.Scan {
+				extra += ", AllPages: true"
+			}
+			if n := c.maxActions(); n > 0 {
+				extra += fmt.Sprintf(", MaxActions: %d", n)
+			}
+		}
 		if p.Command != "" {
 			extra += ", Command: " + strconv.Quote(p.Command)
 		}
@@ -188,7 +198,12 @@ func (d *Design) Catalog() designs.Design {
 		out.Facets = f
 	}
 	for _, p := range d.Patterns {
-		out.Patterns = append(out.Patterns, designs.Pattern{ID: p.ID, Name: p.Name, Op: p.Op, Index: p.Index, Doc: p.Doc, Pages: p.Op == designs.Query && p.MCP == nil, Command: p.Command})
+		dp := designs.Pattern{ID: p.ID, Name: p.Name, Op: p.Op, Index: p.Index, Doc: p.Doc, Pages: p.Op == designs.Query && p.MCP == nil, Command: p.Command}
+		if c := p.MCP; c != nil {
+			dp.MaxItems, dp.MaxActions = c.maxItems(), c.maxActions()
+			dp.AllPages = dp.MaxItems == 0 && (c.Op == designs.Query || c.Op == designs.Scan)
+		}
+		out.Patterns = append(out.Patterns, dp)
 	}
 	return out
 }

@@ -76,6 +76,24 @@ func TestMCPAccessPatternsAreCataloguedUnderTheirIDs(t *testing.T) {
 	if err := d.Catalog().Validate(); err != nil {
 		t.Error(err)
 	}
+	// The lint reads how much a read returns: a limited query one page,
+	// an unlimited one every page, a transaction its actions.
+	for _, p := range d.Catalog().Patterns {
+		switch p.ID {
+		case "2":
+			if p.MaxItems != 1 || p.AllPages {
+				t.Errorf("pattern 2 (--limit 1) declares MaxItems %d, AllPages %t; want 1, false", p.MaxItems, p.AllPages)
+			}
+		case "3":
+			if !p.AllPages {
+				t.Error("pattern 3 (no limit) does not declare AllPages")
+			}
+		case "11":
+			if p.MaxActions != 2 {
+				t.Errorf("pattern 11 declares %d actions, want 2", p.MaxActions)
+			}
+		}
+	}
 }
 
 // A read's spec expects exactly the sample items DynamoDB would return

@@ -220,3 +220,24 @@ func (c *mcpCall) write(ctx context.Context, db designs.DB, table string) error 
 	}
 	return err
 }
+
+// maxItems is the most items one call of a read returns, for the lint: a
+// query or scan's limit (it reads one page then), a batch or
+// transaction's keys; 0 where it follows every page.
+func (c *mcpCall) maxItems() int {
+	switch c.Op {
+	case designs.Query, designs.Scan:
+		return int(c.Limit)
+	case designs.BatchGetItem, designs.TransactGetItems:
+		return len(c.Actions)
+	}
+	return 0
+}
+
+// maxActions is a transaction's action count, for the lint.
+func (c *mcpCall) maxActions() int {
+	if c.Op == designs.TransactWriteItems || c.Op == designs.TransactGetItems {
+		return len(c.Actions)
+	}
+	return 0
+}
