@@ -261,3 +261,30 @@ func TestExportMCPOfEachDesignImportsItsCatalog(t *testing.T) {
 		})
 	}
 }
+
+// A number the generated entity holds as a float64 is stored as that
+// float64 (the SDK writes it 'f', -1): a read's spec expects it so, not
+// as the sample spells it.
+func TestMCPReadsExpectNumbersAsTheEntityStoresThem(t *testing.T) {
+	m, err := workbench.Parse([]byte(`{"tables": [{"TableName": "T", "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
+	    "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}], "BillingMode": "PAY_PER_REQUEST"}],
+	  "items": {"T": [{"PutRequest": {"Item": {"pk": {"S": "a"}, "score": {"N": "12345678901234567891"}}}}]},
+	  "access_patterns": [{"pattern": "1", "description": "get a", "table": "T", "dynamodb_operation": "GetItem",
+	    "implementation": "aws dynamodb get-item --table-name T --key '{\"pk\": {\"S\": \"a\"}}'"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := workbench.Infer("t", m.DataModel[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range d.Patterns {
+		if p.ID == "1" {
+			if got := workbench.ItemText(p.Result.Items[0]); !strings.Contains(got, `"score":{"N":"12345678901234567000"}`) {
+				t.Errorf("pattern 1 expects %s, want score as the float64 the entity stores, 12345678901234567000", got)
+			}
+			return
+		}
+	}
+	t.Fatal("no pattern 1")
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"maps"
 	"slices"
+	"strconv"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -27,15 +28,21 @@ type mcpResult struct {
 }
 
 // stored is a sample item as its entity's generated Item writes it: with
-// its type attribute, without the zero values omitempty leaves out.
+// its type attribute, without the zero values omitempty leaves out, a
+// number field as the float64 it holds.
 func (d *Design) stored(e *Entity, it map[string]types.AttributeValue) map[string]types.AttributeValue {
 	out := maps.Clone(it)
 	out[d.Schema.TypeAttribute] = &types.AttributeValueMemberS{Value: e.TypeValue}
 	for _, f := range e.Fields {
-		if v, ok := it[f.Attr]; ok {
-			if _, keep := fieldLiteral(f.Type, v); !keep {
-				delete(out, f.Attr)
-			}
+		v, ok := it[f.Attr]
+		if !ok {
+			continue
+		}
+		if _, keep := fieldLiteral(f.Type, v); !keep {
+			delete(out, f.Attr)
+		} else if n, isN := v.(*types.AttributeValueMemberN); isN && f.Type == "N" {
+			x, _ := strconv.ParseFloat(n.Value, 64)
+			out[f.Attr] = &types.AttributeValueMemberN{Value: strconv.FormatFloat(x, 'f', -1, 64)}
 		}
 	}
 	return out
