@@ -13,6 +13,8 @@ BASE ?=
 NEW ?=
 FAIL_ON ?=
 MODEL ?=
+STRICT ?=
+FORMAT ?=
 OUT ?=
 SHARD ?=
 RUN ?=
@@ -44,7 +46,7 @@ BUILD_FLAGS ?= -trimpath -buildvcs=false
 # SCENARIO and DESIGN are split on spaces (several names); GINKGO_FLAGS is
 # the one value pasted as shell words, so that a label filter can be quoted
 # inside it, as README shows.
-export THRESHOLDS RETRY_THRESHOLDS BASE NEW FAIL_ON SCENARIO TARGET_RATE DURATION NAME ENTITY KEY GROUP DESIGN LIMITS CONFLICTS LIMITS_SCALE PLACEMENT_SEED RATE PORT MODEL OUT SHARD RUN START SHARD_WAIT KEEP_TABLE MAX_COST
+export THRESHOLDS RETRY_THRESHOLDS BASE NEW FAIL_ON SCENARIO TARGET_RATE DURATION NAME ENTITY KEY GROUP DESIGN LIMITS CONFLICTS LIMITS_SCALE PLACEMENT_SEED RATE PORT MODEL STRICT FORMAT OUT SHARD RUN START SHARD_WAIT KEEP_TABLE MAX_COST
 
 .PHONY: verify test lint local walkthrough faults deploy-check bench bench-baseline bench-check bench-compare catalog new-design import-model export-model build clean check-go check-race
 
@@ -108,15 +110,15 @@ new-design: check-go
 	@test -n "$$NAME" || { echo "usage: make new-design NAME=<name> [ENTITY=<entity>] [KEY=<attribute>] [GROUP=<attribute>|none]   (NAME: lower-case letters and digits, e.g. make new-design NAME=library ENTITY=book KEY=isbn GROUP=shelf)" >&2; exit 2; }
 	$(GO) run $(BUILD_FLAGS) ./cmd/ddbharness new-design $${ENTITY:+-entity="$$ENTITY"} $${KEY:+-key="$$KEY"} $${GROUP:+-group="$$GROUP"} "$$NAME"
 
-## import-model: a design from a NoSQL Workbench model: schema, an entity per facet, patterns with specs proven on its sample data, fixtures and a scenario (MODEL=file.json [NAME=design])
+## import-model: a design from a NoSQL Workbench model or an MCP dynamodb_data_model.json: schema, an entity per facet, patterns with specs proven on its sample data, fixtures and a scenario (MODEL=file.json [NAME=design] [STRICT=1: refuse a model access pattern it cannot generate])
 import-model: check-go
 	@test -n "$$MODEL" || { echo "usage: make import-model MODEL=<file.json> [NAME=<design>]   (e.g. make import-model MODEL=docs/models/gallery.json NAME=gallery)" >&2; exit 2; }
-	$(GO) run $(BUILD_FLAGS) ./cmd/ddbharness import-model $${NAME:+-name="$$NAME"} "$$MODEL"
+	$(GO) run $(BUILD_FLAGS) ./cmd/ddbharness import-model $${NAME:+-name="$$NAME"} $${STRICT:+-strict} "$$MODEL"
 
-## export-model: a design as a NoSQL Workbench model, its fixtures as sample items (DESIGN=name [OUT=file.json], default reports/models/<name>.json)
+## export-model: a design as a NoSQL Workbench model, its fixtures as sample items (DESIGN=name [OUT=file.json], default reports/models/<name>.json; FORMAT=mcp: a dynamodb_data_model.json with the catalog)
 export-model: check-go
 	@test -n "$$DESIGN" || { echo "usage: make export-model DESIGN=<design> [OUT=<file.json>]   (e.g. make export-model DESIGN=shop)" >&2; exit 2; }
-	$(GO) run $(BUILD_FLAGS) ./cmd/ddbharness export-model -out="$${OUT:-reports/models/$$DESIGN.json}" "$$DESIGN"
+	$(GO) run $(BUILD_FLAGS) ./cmd/ddbharness export-model $${FORMAT:+-format="$$FORMAT"} -out="$${OUT:-reports/models/$$DESIGN.json}" "$$DESIGN"
 
 ## build: the static ddbharness binary in bin/, built as deploy/Dockerfile builds the image's
 build: check-go

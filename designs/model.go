@@ -62,6 +62,10 @@ type Pattern struct {
 	Doc   string    // what the doc asks of it, restated
 	Op    Operation // the call that serves it (the main one for multi-step patterns)
 	Index string    // MainTable or the index name
+	// Command is the request as the model the design was imported from
+	// gave it (an MCP data model's AWS CLI implementation), which
+	// export-model writes back; empty for a pattern written in Go.
+	Command string
 
 	// Lint metadata, all optional: what the design lint (internal/lint)
 	// cannot see from the schema or from seeded items, declared next to
@@ -104,6 +108,13 @@ type Design struct {
 	Summary  string
 	Schema   Schema
 	Patterns []Pattern
+	// Table is the table's name in the model the design was imported
+	// from, which export-model writes back; empty: the design's name.
+	Table string
+	// Facets names each entity type (its TypeAttribute value) as the
+	// model's facet did, where the two differ; export-model writes them
+	// back as facet names.
+	Facets map[string]string
 }
 
 // Pattern returns the catalog entry with the given ID.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ddbharness/ddbharness/internal/userfile/userfiletest"
+	"github.com/ddbharness/ddbharness/internal/workbench"
 )
 
 // export-model -out over a model on a disk that fills up keeps the model
@@ -53,5 +54,30 @@ func TestExportModelRefusesANamedPipe(t *testing.T) {
 		}
 	case <-time.After(time.Minute):
 		t.Fatal("export-model to a named pipe did not return in a minute")
+	}
+}
+
+// export-model -format mcp writes a dynamodb_data_model.json that
+// import-model reads back, the design's patterns among its access
+// patterns; another format is bad input.
+func TestExportModelWritesTheMCPFormat(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "dynamodb_data_model.json")
+	if err := exportModel(context.Background(), newFlags("export-model", "", ""), []string{"-format", "mcp", "-out", out, "shop"}); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := workbench.Parse(data)
+	if err != nil {
+		t.Fatalf("import-model cannot read what export-model -format mcp wrote: %v", err)
+	}
+	if len(m.DataModel) != 1 || !strings.Contains(string(data), `"pattern": "AP-01"`) {
+		t.Errorf("the MCP export has %d tables and no access pattern AP-01:\n%.400s", len(m.DataModel), data)
+	}
+	err = exportModel(context.Background(), newFlags("export-model", "", ""), []string{"-format", "yaml", "shop"})
+	if code, msg := exitCode(context.Background(), err); code != exitBadInput || !strings.Contains(msg, "want workbench or mcp") {
+		t.Errorf("export-model -format yaml: exit %d, %q; want exit %d naming the formats", code, msg, exitBadInput)
 	}
 }

@@ -23,11 +23,12 @@ import (
 // input (exit 2) and writes nothing.
 func importModel(ctx context.Context, fs *flag.FlagSet, args []string) error {
 	name := fs.String("name", "", "the design's name (default: the model's name, lower case); a model of several tables gets one design per table, this name plus the table's")
+	strict := fs.Bool("strict", false, "refuse a model with an access pattern the import cannot generate, instead of leaving it in the catalog uncovered")
 	file, root, err := writerArgs(fs, args, "model file")
 	if err != nil {
 		return err
 	}
-	done, err := workbench.Importer{Root: root, Log: os.Stderr, Check: func(ctx context.Context, done []workbench.Imported) error { return vetImported(ctx, root, done) }}.Import(ctx, file, *name)
+	done, err := workbench.Importer{Root: root, Log: os.Stderr, Strict: *strict, Check: func(ctx context.Context, done []workbench.Imported) error { return vetImported(ctx, root, done) }}.Import(ctx, file, *name)
 	if err != nil && ctx.Err() != nil {
 		fmt.Fprintln(os.Stderr, "import-model: interrupted: the repository is as it was")
 		return errInterrupted
@@ -88,6 +89,7 @@ const exportPool = 200
 // to -out. Its sample items are the design's fixtures, seeded in memory.
 func exportModel(ctx context.Context, fs *flag.FlagSet, args []string) error {
 	out := fs.String("out", "", "the file to write (default: standard output)")
+	format := fs.String("format", "workbench", "workbench: a NoSQL Workbench model; mcp: the DynamoDB MCP server's dynamodb_data_model.json, with the catalog as access patterns")
 	name, err := oneArg(fs, args, "design")
 	if err != nil {
 		return err
@@ -96,11 +98,19 @@ func exportModel(ctx context.Context, fs *flag.FlagSet, args []string) error {
 	if !ok {
 		return badInputf("export-model: no design %q (designs: %s)", name, strings.Join(all.Names(all.Designs), ", "))
 	}
+	if *format != "workbench" && *format != "mcp" {
+		return badInputf("export-model: -format %q: want workbench or mcp", *format)
+	}
 	items, err := lint.Fixtures(ctx, d, exportPool)
 	if err != nil {
 		return err
 	}
-	data, err := json.MarshalIndent(workbench.Export(d, items, time.Now()), "", "  ")
+	var data []byte
+	if *format == "mcp" {
+		data, err = workbench.ExportMCP(d, items).MarshalIndent()
+	} else {
+		data, err = json.MarshalIndent(workbench.Export(d, items, time.Now()), "", "  ")
+	}
 	if err != nil {
 		return err
 	}
@@ -119,6 +129,10 @@ func exportModel(ctx context.Context, fs *flag.FlagSet, args []string) error {
 		return badInputf("export-model: %v: give -out a regular file, or leave -out out to write to standard output", err)
 	case err != nil:
 		return badInputf("export-model: %v: give -out a file in a folder you can write, on a disk with room (a file there already is left as it was)", err)
+	}
+	if *format == "mcp" {
+		fmt.Fprintf(os.Stderr, "export-model: wrote %s (%d bytes): give it to the DynamoDB MCP server's tools, or import-model it again\n", *out, len(data))
+		return nil
 	}
 	fmt.Fprintf(os.Stderr, "export-model: wrote %s (%d bytes): open it in NoSQL Workbench (Import data model)\n", *out, len(data))
 	return nil

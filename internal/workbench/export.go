@@ -1,6 +1,7 @@
 package workbench
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 	"time"
@@ -14,13 +15,16 @@ import (
 // PerFacet is how many sample items Export keeps of each entity type.
 const PerFacet = 3
 
-// Export writes design d as a Workbench model: its table, indexes and
-// billing, and a facet per entity type holding the first PerFacet of
-// items of that type (items: the design's fixtures, seeded in order).
+// Export writes design d as a Workbench model: its table (named as the
+// model it came from named it), indexes and billing, and a facet per
+// entity type, named as its model's facet was, holding the first PerFacet
+// of items of that type (items: the design's fixtures, seeded in order).
+// What Workbench has no field for (the type attribute) is in the model's
+// metadata.
 func Export(d designs.Design, items []map[string]types.AttributeValue, now time.Time) Model {
 	s := d.Schema
 	t := Table{
-		TableName:     d.Name,
+		TableName:     cmp.Or(d.Table, d.Name),
 		KeyAttributes: keyOf(s, s.PK, s.SK),
 		DataAccess:    map[string]any{"MySql": map[string]any{}},
 	}
@@ -50,6 +54,7 @@ func Export(d designs.Design, items []map[string]types.AttributeValue, now time.
 	facet := map[string]int{}
 	for _, it := range items {
 		name := strings.TrimSuffix(s.ItemType(it, s.PK), "#")
+		name = cmp.Or(d.Facets[name], name)
 		i, ok := facet[name]
 		if !ok {
 			i = len(t.TableFacets)
@@ -83,6 +88,7 @@ func Export(d designs.Design, items []map[string]types.AttributeValue, now time.
 		ModelMetadata: &Metadata{
 			Author: "ddbharness export-model", Description: d.Summary, AWSService: "Amazon DynamoDB", Version: "3.0",
 			DateCreated: now.Format("Jan 02, 2006, 03:04 PM"), DateLastModified: now.Format("Jan 02, 2006, 03:04 PM"),
+			Harness: &HarnessMetadata{Design: d.Name, TypeAttribute: s.TypeAttribute},
 		},
 		DataModel: []Table{t},
 	}

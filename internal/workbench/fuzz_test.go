@@ -362,7 +362,18 @@ func shape(d *workbench.Design) string {
 		}
 	}
 	for _, p := range d.Patterns {
-		fmt.Fprintf(&b, "pattern %s main %t entity %d group", p.Op, p.Index == designs.MainTable, slices.Index(d.Entities, p.Entity))
+		fmt.Fprintf(&b, "pattern %s main %t entity %d", p.Op, p.Index == designs.MainTable, slices.Index(d.Entities, p.Entity))
+		if p.MCP != nil || p.Why != "" { // a model's own: its arguments and what its spec expects
+			fmt.Fprintf(&b, " generated %t params", p.Why == "")
+			for _, a := range p.Params {
+				b.WriteString(" " + a.Type)
+			}
+			fmt.Fprintf(&b, " fails %t keys %d items", p.Result.Fails, len(p.Result.Keys))
+			for _, it := range slices.Concat(p.Result.Items, p.Result.After) {
+				fmt.Fprintf(&b, " %d", len(it))
+			}
+		}
+		b.WriteString(" group")
 		for _, e := range p.Group {
 			fmt.Fprintf(&b, " %d", slices.Index(d.Entities, e))
 		}

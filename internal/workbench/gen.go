@@ -47,9 +47,13 @@ func (d *Design) Files(model string) ([]scaffold.File, error) {
 		{filepath.Join(dir, "samples.go"), d.genSamples},
 		{filepath.Join(dir, d.Name+"_suite_test.go"), d.genSuite},
 		{filepath.Join(dir, "patterns_test.go"), d.genSpecs},
+		{filepath.Join(dir, "model_patterns_test.go"), d.genModelHelpers},
 		{filepath.Join("fixtures", d.Name+".go"), d.genFixtures},
 		{filepath.Join("scenarios", d.Name+".go"), d.genScenario},
 	} {
+		if strings.HasSuffix(g.path, "model_patterns_test.go") && !d.hasModelPatterns() {
+			continue
+		}
 		var s src
 		g.gen(&s)
 		f, err := s.file(g.path)

@@ -96,7 +96,7 @@ var %[2]sSteady = workload.Scenario{
 	Pacer:    vegeta.ConstantPacer{Freq: 50, Per: time.Second},
 	Duration: 10 * time.Second,
 	Mix: []workload.Step{`, d.Name, P)
-	for _, p := range d.Patterns {
+	for _, p := range d.own() {
 		s.p("{Pattern: %s.%sID, Weight: 10, Entity: %q, Keys: workload.Zipf{S: 1.1}},", d.Name, p.Go, d.poolOf(p).Facet)
 	}
 	s.p(`},
@@ -140,7 +140,7 @@ func (d *%[1]sDriver) Call(ctx context.Context, p designs.PatternID, key int, _ 
 	}
 	var err error
 	switch p {`, d.Name, plural(d.Entities[0]))
-	for _, p := range d.Patterns {
+	for _, p := range d.own() {
 		e := d.poolOf(p)
 		s.p("case %s.%sID:", d.Name, p.Go)
 		vars := d.vars(p)

@@ -1,6 +1,7 @@
 package workbench
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -28,6 +29,14 @@ Name: %q,`, d.Name, d.Name)
 	}
 	s.p("Summary: %q,", "imported from NoSQL Workbench: table "+d.Table.TableName+" ("+strings.Join(names, ", ")+")")
 	s.p("Schema: Schema,")
+	s.p("Table: %q,", d.Table.TableName)
+	if facets := d.facetNames(); len(facets) > 0 {
+		s.p("Facets: map[string]string{")
+		for _, v := range sortedKeys(facets) {
+			s.p("%q: %q,", v, facets[v])
+		}
+		s.p("},")
+	}
 	s.p("Patterns: []designs.Pattern{")
 	for _, p := range d.Patterns {
 		index := "designs.MainTable"
@@ -35,10 +44,27 @@ Name: %q,`, d.Name, d.Name)
 			index = indexConst(p.Index)
 		}
 		extra := ""
-		if p.Op == designs.Query {
+		if p.Op == designs.Query && p.MCP == nil {
 			extra = ", Pages: true"
 		}
-		s.p("{ID: %sID, Name: %q, Op: designs.%s, Index: %s, Doc: %q%s},", p.Go, p.Name, p.Op, index, p.Doc, extra)
+		if c := p.MCP; c != nil {
+			if n := c.maxItems(); n > 0 {
+				extra += fmt.Sprintf(", MaxItems: %d", n)
+			} else if c.Op == designs.Query || c.Op == designs.Scan {
+				extra += ", AllPages: true"
+			}
+			if n := c.maxActions(); n > 0 {
+				extra += fmt.Sprintf(", MaxActions: %d", n)
+			}
+		}
+		if p.Command != "" {
+			extra += ", Command: " + strconv.Quote(p.Command)
+		}
+		op := "designs." + string(p.Op)
+		if !slices.Contains(mcpOpsList(), p.Op) {
+			op = fmt.Sprintf("designs.Operation(%q)", p.Op) // a model's pattern that names no operation
+		}
+		s.p("{ID: %sID, Name: %q, Op: %s, Index: %s, Doc: %q%s},", p.Go, p.Name, op, index, p.Doc, extra)
 	}
 	s.p("},\n}")
 }
@@ -47,15 +73,25 @@ Name: %q,`, d.Name, d.Name)
 func (d *Design) genPatterns(s *src) {
 	s.p("package %s", d.Name)
 	sdk := []string{`"github.com/aws/aws-sdk-go-v2/aws"`, `"github.com/aws/aws-sdk-go-v2/service/dynamodb"`, `"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"`}
-	if slices.ContainsFunc(d.Patterns, func(p *Pattern) bool { return p.Op == designs.Query }) {
+	if slices.ContainsFunc(d.Patterns, func(p *Pattern) bool { return p.Op == designs.Query && p.MCP == nil }) {
 		sdk = append(sdk, `"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"`)
 	}
-	s.p("import (\n\"context\"\n\"fmt\"\n\n%s\n\n\"github.com/ddbharness/ddbharness/designs\"\n)", strings.Join(sdk, "\n"))
+	std := `"context"` + "\n" + `"fmt"`
+	if slices.ContainsFunc(d.Patterns, func(p *Pattern) bool {
+		return slices.ContainsFunc(p.Params, func(a mcpParam) bool { return a.Type == "float64" })
+	}) {
+		std += "\n" + `"strconv"`
+	}
+	s.p("import (\n%s\n\n%s\n\n\"github.com/ddbharness/ddbharness/designs\"\n)", std, strings.Join(sdk, "\n"))
+	s.p("var _ = designs.ErrNotFound")
 	for _, p := range d.Patterns {
-		if p.Entity != nil {
+		switch {
+		case p.Entity != nil:
 			d.genGet(s, p)
-		} else {
+		case p.Group != nil:
 			d.genQuery(s, p)
+		case p.MCP != nil:
+			d.genModelPattern(s, p)
 		}
 	}
 }
@@ -141,4 +177,33 @@ func (d *Design) genQuery(s *src, p *Pattern) {
 	}
 	return page, next, nil
 }`, index, p.Key.Attr, value, p.Go, p.Go)
+}
+
+// facetNames are the entities' facet names by type value, where the two
+// differ: the catalog keeps them for export-model.
+func (d *Design) facetNames() map[string]string {
+	out := map[string]string{}
+	for _, e := range d.Entities {
+		if e.Facet != e.TypeValue {
+			out[e.TypeValue] = e.Facet
+		}
+	}
+	return out
+}
+
+// Catalog is the designs.Design the generated catalog.go declares.
+func (d *Design) Catalog() designs.Design {
+	out := designs.Design{Name: d.Name, Table: d.Table.TableName, Schema: d.Schema}
+	if f := d.facetNames(); len(f) > 0 {
+		out.Facets = f
+	}
+	for _, p := range d.Patterns {
+		dp := designs.Pattern{ID: p.ID, Name: p.Name, Op: p.Op, Index: p.Index, Doc: p.Doc, Pages: p.Op == designs.Query && p.MCP == nil, Command: p.Command}
+		if c := p.MCP; c != nil {
+			dp.MaxItems, dp.MaxActions = c.maxItems(), c.maxActions()
+			dp.AllPages = dp.MaxItems == 0 && (c.Op == designs.Query || c.Op == designs.Scan)
+		}
+		out.Patterns = append(out.Patterns, dp)
+	}
+	return out
 }

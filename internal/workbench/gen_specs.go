@@ -49,13 +49,15 @@ func (d *Design) genSamples(s *src) {
 	s.p("}")
 	s.p("// Grown is e as the n-th copy of the samples: every part of its keys")
 	s.p("// passed through vary, so copies keep the samples' layouts and how many")
-	s.p("// items each partition holds.")
+	s.p("// items each partition holds. Each part name has its own copy numbers,")
+	s.p("// so parts that hold one value in a sample by chance differ in copies.")
 	s.p("func Grown(e Entity, n int, vary func(part string, n int) string) Entity {")
 	s.p("switch v := e.(type) {")
+	copies := d.copyNumbers()
 	for _, e := range d.Entities {
 		s.p("case %s:", e.Go)
 		for _, v := range e.Vars {
-			s.p("v.%[1]s = vary(v.%[1]s, n)", v.Go)
+			s.p("v.%[1]s = vary(v.%[1]s, %[2]s)", v.Go, copies.expr(v))
 		}
 		s.p("return v")
 	}
@@ -108,9 +110,14 @@ var _ = BeforeEach(func(ctx SpecContext) {
 }
 
 func (d *Design) genSpecs(s *src) {
+	sdk := ""
+	if d.hasModelPatterns() {
+		sdk = `"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"`
+	}
 	s.p(`package %[1]s_test
 
 import (
+	%[2]s
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -118,17 +125,26 @@ import (
 	"github.com/ddbharness/ddbharness/designs/%[1]s"
 )
 
-var _ = designs.ErrNotFound`, d.Name)
+var _ = designs.ErrNotFound`, d.Name, sdk)
+	if sdk != "" {
+		s.p("var _ types.AttributeValue")
+	}
 	all := d.samples()
 	capped, most := 0, 0 // patterns with more samples or partitions than they get specs for; the most
 	for _, p := range d.Patterns {
+		if p.Why != "" {
+			continue // not generated: uncovered, as the catalog says
+		}
 		label := p.Index
 		s.p("var _ = Describe(%q, Label(%q, %q), func() {", string(p.ID)+" "+p.Name, p.ID, label)
 		var of int
-		if p.Entity != nil {
+		switch {
+		case p.Entity != nil:
 			of = d.specGet(s, p, all)
-		} else {
+		case p.Group != nil:
 			of = d.specQuery(s, p, all)
+		case p.MCP != nil:
+			d.specModelPattern(s, p)
 		}
 		if of > MaxSpecsPerPattern {
 			capped, most = capped+1, max(most, of)

@@ -35,6 +35,9 @@ type Importer struct {
 	Check func(context.Context, []Imported) error
 	// MaxBytes bounds the model file; 0: MaxModelBytes.
 	MaxBytes int64
+	// Strict refuses a model with an access pattern the import cannot
+	// generate, instead of leaving it in the catalog uncovered.
+	Strict bool
 }
 
 // Import reads the model in file and writes one design per table: name
@@ -169,6 +172,9 @@ func (im Importer) plan(ctx context.Context, data []byte, file, name string) ([]
 		if err != nil {
 			return nil, err
 		}
+		if err := im.strict(d); err != nil {
+			return nil, err
+		}
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -205,4 +211,23 @@ func packageName(s string) string {
 		s = s[:scaffold.MaxNameLen]
 	}
 	return s
+}
+
+// strict refuses, when Strict is set, a design with model patterns the
+// import could not generate, naming each and why.
+func (im Importer) strict(d *Design) error {
+	if !im.Strict {
+		return nil
+	}
+	var why []string
+	for _, p := range d.Patterns {
+		if p.Why != "" {
+			why = append(why, fmt.Sprintf("%s (%s): %s", p.ID, p.Name, p.Why))
+		}
+	}
+	if len(why) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%w: table %q: -strict, and %s cannot be generated: %s (write them as one aws dynamodb command each, or import without -strict to keep them as uncovered catalog rows)",
+		ErrBadModel, d.Table.TableName, figure.Count(len(why), "access pattern", "access patterns"), strings.Join(why, "; "))
 }

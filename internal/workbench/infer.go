@@ -77,6 +77,20 @@ type Pattern struct {
 	Entity *Entity   // Get: the entity read
 	Group  []*Entity // Query: the entities its partitions hold
 	Key    *KeyUse   // Query: the partition key layout (of Group[0])
+
+	// A model's own pattern (an MCP data model's): its request, what it
+	// does to the samples and its arguments, or why it was not generated.
+	MCP     *mcpCall
+	Command string // the model's implementation, as written
+	Result  mcpResult
+	Params  []mcpParam
+	Why     string
+}
+
+// own are the patterns the import makes of the keys and indexes (not a
+// model's own): the default scenario mixes them.
+func (d *Design) own() []*Pattern {
+	return slices.DeleteFunc(slices.Clone(d.Patterns), func(p *Pattern) bool { return p.Entity == nil && p.Group == nil })
 }
 
 // Infer reads the design in table t of a parsed model.
@@ -127,6 +141,7 @@ func Infer(name string, t Table) (*Design, error) {
 	}
 	uniqueNames(d.Entities)
 	d.patterns()
+	d.modelPatterns(t.mcp)
 	return d, nil
 }
 
@@ -164,6 +179,11 @@ var timeOfDay = regexp.MustCompile(`[0-9]{2}:[0-9]{2}(:[0-9]{2})?`)
 // would qualify, so only a name that designs.TypeAttributes lists is
 // taken.
 func typeAttribute(t Table, facets []Facet) string {
+	if a := t.typeAttr; a != "" && all(facets, func(f Facet) bool {
+		return all(f.TableData, func(it Item) bool { _, ok := it.Attrs[a].(*types.AttributeValueMemberS); return ok })
+	}) {
+		return a // an export's, named in its metadata
+	}
 	candidates := map[string]bool{}
 	for _, a := range t.NonKeyAttributes {
 		if a.AttributeType == "S" || a.AttributeType == "" {

@@ -1,7 +1,6 @@
 package workbench
 
 import (
-	"cmp"
 	"encoding/json"
 	"fmt"
 )
@@ -29,21 +28,14 @@ type mcpModel struct {
 			Item json.RawMessage
 		}
 	} `json:"items"`
-	AccessPatterns []struct {
-		Pattern     string `json:"pattern"`
-		Description string `json:"description"`
-		Table       string `json:"table"`
-		Index       string `json:"index"`
-		Operation   string `json:"dynamodb_operation"`
-		Reason      string `json:"reason"`
-	} `json:"access_patterns"`
+	AccessPatterns []mcpPattern `json:"access_patterns"`
 }
 
 type mcpKey struct{ AttributeName, KeyType string }
 
 // fromMCP reads an MCP data model as a Workbench model; ok is false when
-// data is not one (it has no "tables" list). Its access patterns are not
-// generated as written: each becomes a note on its table saying so.
+// data is not one (it has no "tables" list). Each table keeps its access
+// patterns, which Infer generates (modelPatterns).
 func fromMCP(data []byte) (m Model, ok bool, err error) {
 	var probe map[string]json.RawMessage
 	if json.Unmarshal(data, &probe) != nil || probe["tables"] == nil || probe["DataModel"] != nil {
@@ -106,15 +98,11 @@ func fromMCP(data []byte) (m Model, ok bool, err error) {
 			out.TableData = append(out.TableData, Item{raw: it.PutRequest.Item})
 		}
 		for _, ap := range in.AccessPatterns {
-			if ap.Table != t.TableName {
-				continue
+			// A pattern that names no table (an external service's) is
+			// the first table's, so that it is listed, uncovered.
+			if ap.Table == t.TableName || ap.Table == "" && i == 0 {
+				out.mcp = append(out.mcp, ap)
 			}
-			why := "the import generates a get per entity and a query per key layout, not the model's own patterns: add it by hand"
-			if ap.Reason != "" {
-				why = ap.Reason
-			}
-			where := cmp.Or(ap.Index, "the table")
-			out.Notes = append(out.Notes, fmt.Sprintf("access pattern %s (%s, %s on %s) not generated: %s", ap.Pattern, ap.Description, ap.Operation, where, why))
 		}
 		m.DataModel = append(m.DataModel, out)
 	}

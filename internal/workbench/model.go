@@ -27,6 +27,16 @@ type Metadata struct {
 	Description      string `json:"Description,omitempty"`
 	AWSService       string `json:"AWSService,omitempty"`
 	Version          string `json:"Version,omitempty"`
+	// Harness is what export-model keeps of a design that Workbench has
+	// no field for; Workbench models have none.
+	Harness *HarnessMetadata `json:"ddbharness,omitempty"`
+}
+
+// HarnessMetadata is what export-model writes beside Workbench's own
+// fields, for import-model to read back.
+type HarnessMetadata struct {
+	Design        string `json:"Design,omitempty"`
+	TypeAttribute string `json:"TypeAttribute,omitempty"` // the attribute holding each item's entity type
 }
 
 // Table is one table of the model.
@@ -43,6 +53,11 @@ type Table struct {
 	ProvisionedCapacity    *CapacitySetting `json:"ProvisionedCapacitySettings,omitempty"`
 	// Notes are what Parse skipped of the table: blank rows.
 	Notes []string `json:"-"`
+	// typeAttr is the type attribute the model's metadata names (an
+	// export's), which Infer takes when every sample holds it.
+	typeAttr string
+	// mcp are the access patterns an MCP data model gives for the table.
+	mcp []mcpPattern
 }
 
 // CapacitySetting is a provisioned table's throughput.

@@ -61,6 +61,11 @@ func parse(ctx context.Context, data []byte) (Model, error) {
 		}
 		return m, pathErr("$", "not a NoSQL Workbench model: "+err.Error())
 	}
+	if md := m.ModelMetadata; md != nil && md.Harness != nil {
+		for i := range m.DataModel {
+			m.DataModel[i].typeAttr = md.Harness.TypeAttribute
+		}
+	}
 	return m, checkTables(ctx, &m)
 }
 

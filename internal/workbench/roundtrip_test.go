@@ -75,6 +75,11 @@ func TestExportThenImportGivesBackEachDesignsSchema(t *testing.T) {
 			if _, err := imported.Files(m.ModelName); err != nil {
 				t.Errorf("the import of Export(%s) does not render: %v", d.Name, err)
 			}
+			// The imported design, exported from its own fixtures and
+			// imported again, keeps its entities and key layouts.
+			if got, want := entityLayouts(reimport(t, imported)), entityLayouts(imported); !maps.Equal(got, want) {
+				t.Errorf("a second round trip gives the entities\n%s\nwant\n%s", show(got), show(want))
+			}
 		})
 	}
 }

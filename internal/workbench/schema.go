@@ -39,7 +39,10 @@ func (t Table) Schema() designs.Schema {
 	if len(scalars) > 0 {
 		s.Types = scalars
 	}
-	if t.BillingMode == "PROVISIONED" {
+	// A model that gives throughput and no billing mode (Workbench's older
+	// saves, a CreateTable input) is provisioned: throughput is only
+	// provisioned capacity's.
+	if t.BillingMode == "PROVISIONED" || t.BillingMode == "" && t.ProvisionedCapacity != nil {
 		s.Billing = "PROVISIONED"
 		if c := t.ProvisionedCapacity; c != nil {
 			s.RCU, s.WCU = c.ProvisionedThroughput.ReadCapacityUnits, c.ProvisionedThroughput.WriteCapacityUnits

@@ -1,0 +1,544 @@
+package workbench
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbharness/ddbharness/ddbitem"
+	"github.com/ddbharness/ddbharness/designs"
+)
+
+// mcpPattern is one access pattern of an MCP data model, as written.
+type mcpPattern struct {
+	Pattern        string `json:"pattern"`
+	Description    string `json:"description"`
+	Table          string `json:"table"`
+	Index          string `json:"index"`
+	Operation      string `json:"dynamodb_operation"`
+	Implementation string `json:"implementation"`
+	Reason         string `json:"reason"`
+}
+
+// mcpParam is one argument of a generated pattern function: a value of
+// the model's command, which its spec passes back.
+type mcpParam struct {
+	Go   string // the parameter's name
+	Type string // its Go type
+	AV   types.AttributeValue
+}
+
+// goodID is a pattern ID the catalog and a spec label can carry as it is.
+var goodID = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$`)
+
+// maxParams bounds a generated function's arguments: past it, the
+// function sends the model's request as written.
+const maxParams = 12
+
+// modelPatterns adds the MCP model's access patterns to the catalog,
+// under their own IDs and names: each a generated function and spec when
+// its command translates, else an uncovered row saying why.
+func (d *Design) modelPatterns(aps []mcpPattern) {
+	// A pattern without a command that is one of the import's own (an
+	// export's) is made again from the keys, not listed twice.
+	aps = slices.DeleteFunc(slices.Clone(aps), func(ap mcpPattern) bool {
+		return ap.Implementation == "" && slices.ContainsFunc(d.Patterns, func(p *Pattern) bool {
+			return string(p.ID) == ap.Pattern && p.Name == ap.Description && string(p.Op) == ap.Operation && p.Index == cmp.Or(ap.Index, designs.MainTable)
+		})
+	})
+	// The import's own patterns leave the model's IDs to the model's.
+	n := 0
+	for _, p := range d.Patterns {
+		n++
+		for slices.ContainsFunc(aps, func(ap mcpPattern) bool { return ap.Pattern == fmt.Sprintf("AP-%02d", n) }) {
+			n++
+		}
+		p.ID = designs.PatternID(fmt.Sprintf("AP-%02d", n))
+	}
+	taken := map[string]bool{}
+	for _, p := range d.Patterns {
+		taken[p.Go] = true
+		taken[string(p.ID)] = true
+	}
+	for i, ap := range aps {
+		id := ap.Pattern
+		if !goodID.MatchString(id) {
+			id = fmt.Sprintf("MCP-%02d", i+1)
+		}
+		for n := 2; taken[id]; n++ { // a range split by operation repeats its ID
+			id = fmt.Sprintf("%s.%d", ap.Pattern, n)
+		}
+		taken[id] = true
+		p := &Pattern{ID: designs.PatternID(id), Name: cmp.Or(ap.Description, "pattern "+ap.Pattern), Index: cmp.Or(ap.Index, designs.MainTable),
+			Op: designs.Operation(ap.Operation), Go: unique("AP"+goName("P" + id)[1:]+shortName(ap.Description), taken)}
+		p.Doc = "the model's pattern " + strconv.Quote(ap.Pattern) + ": " + ap.Description
+		p.Command = ap.Implementation
+		why := d.translate(p, ap)
+		if why != nil {
+			p.Why = strings.TrimPrefix(why.Error(), errUntranslatable.Error()+": ")
+			if !slices.Contains(mcpOpsList(), p.Op) {
+				p.Op = "none"
+			}
+			if _, ok := d.Schema.ItemSchema().Index(p.Index); !ok {
+				p.Index = designs.MainTable
+			}
+			p.Doc += " (not generated: " + p.Why + ")"
+			d.Notes = append(d.Notes, fmt.Sprintf("access pattern %s (%s) not generated: %s; it stays in the catalog uncovered, so verify says so: write it by hand", ap.Pattern, ap.Description, p.Why))
+		}
+		p.ID = designs.PatternID(id)
+		d.Patterns = append(d.Patterns, p)
+	}
+}
+
+func mcpOpsList() []designs.Operation {
+	out := make([]designs.Operation, 0, len(mcpOps))
+	for _, op := range mcpOps {
+		out = append(out, op)
+	}
+	return out
+}
+
+// translate reads the pattern's command and what it does to the samples.
+func (d *Design) translate(p *Pattern, ap mcpPattern) error {
+	switch {
+	case ap.Reason != "" && ap.Implementation == "":
+		return untranslatable("the model says: %s", ap.Reason)
+	case ap.Implementation == "":
+		return untranslatable("the model gives no implementation")
+	}
+	c, err := parseCommand(ap.Implementation, d.Table.TableName)
+	if err != nil {
+		return err
+	}
+	if ap.Operation != "" && designs.Operation(ap.Operation) != c.Op && !(ap.Operation == "TransactWrite" && c.Op == designs.TransactWriteItems) {
+		return untranslatable("its operation %s and its command's %s differ", ap.Operation, c.Op)
+	}
+	if ap.Index != "" && ap.Index != c.Index {
+		return untranslatable("it names index %q and its command %q", ap.Index, c.Index)
+	}
+	r, err := d.expect(c)
+	if err != nil {
+		return err
+	}
+	p.Op, p.Index, p.MCP, p.Result = c.Op, cmp.Or(c.Index, designs.MainTable), c, r
+	p.Params = mcpParams(c)
+	return nil
+}
+
+// shortName is the first words of a description as a Go name.
+func shortName(desc string) string {
+	words := strings.Fields(desc)
+	return goName(strings.Join(words[:min(len(words), 4)], " "))
+}
+
+// mcpParams are a single-item call's values as typed arguments: its key's,
+// its item's and its expressions' values; none for a batch, a
+// transaction, or past maxParams.
+func mcpParams(c *mcpCall) []mcpParam {
+	if len(c.Actions) > 1 {
+		return nil
+	}
+	var out []mcpParam
+	taken := map[string]bool{}
+	add := func(name string, v types.AttributeValue) {
+		t := "types.AttributeValue"
+		switch v := v.(type) {
+		case *types.AttributeValueMemberS:
+			t = "string"
+		case *types.AttributeValueMemberBOOL:
+			t = "bool"
+		case *types.AttributeValueMemberN:
+			if f, err := strconv.ParseFloat(v.Value, 64); err == nil && strconv.FormatFloat(f, 'f', -1, 64) == v.Value {
+				t = "float64"
+			}
+		}
+		p := param(&Var{Go: goName(name)})
+		out = append(out, mcpParam{Go: unique(p, taken), Type: t, AV: v})
+	}
+	if len(c.Actions) == 1 {
+		a := c.Actions[0]
+		for _, k := range sortedKeys(a.Key) {
+			add(k, a.Key[k])
+		}
+		for _, k := range sortedKeys(a.Item) {
+			add(k, a.Item[k])
+		}
+	}
+	for _, k := range sortedKeys(c.Values) {
+		add(strings.TrimPrefix(k, ":"), c.Values[k])
+	}
+	if len(out) > maxParams {
+		return nil
+	}
+	return out
+}
+
+// argOf is the parameter that carries v, if any.
+func argOf(params []mcpParam, v types.AttributeValue) *mcpParam {
+	for i := range params {
+		if params[i].AV == v {
+			return &params[i]
+		}
+	}
+	return nil
+}
+
+// valueExpr is the Go expression of v in the request: its parameter's,
+// or its literal.
+func valueExpr(params []mcpParam, v types.AttributeValue) string {
+	p := argOf(params, v)
+	if p == nil {
+		return avLiteral(v)
+	}
+	switch p.Type {
+	case "string":
+		return "&types.AttributeValueMemberS{Value: " + p.Go + "}"
+	case "bool":
+		return "&types.AttributeValueMemberBOOL{Value: " + p.Go + "}"
+	case "float64":
+		return "&types.AttributeValueMemberN{Value: strconv.FormatFloat(" + p.Go + ", 'f', -1, 64)}"
+	}
+	return p.Go
+}
+
+// avMap is a map of attributes as a Go literal, values by valueExpr.
+func avMap(params []mcpParam, m map[string]types.AttributeValue) string {
+	if m == nil {
+		return "nil"
+	}
+	var parts []string
+	for _, k := range sortedKeys(m) {
+		parts = append(parts, strconv.Quote(k)+": "+valueExpr(params, m[k]))
+	}
+	return "map[string]types.AttributeValue{" + strings.Join(parts, ", ") + "}"
+}
+
+// avLiteral is v as a Go literal of the SDK's types.
+func avLiteral(v types.AttributeValue) string {
+	switch v := v.(type) {
+	case *types.AttributeValueMemberS:
+		return "&types.AttributeValueMemberS{Value: " + strconv.Quote(v.Value) + "}"
+	case *types.AttributeValueMemberN:
+		return "&types.AttributeValueMemberN{Value: " + strconv.Quote(v.Value) + "}"
+	case *types.AttributeValueMemberB:
+		return fmt.Sprintf("&types.AttributeValueMemberB{Value: []byte(%q)}", v.Value)
+	case *types.AttributeValueMemberBOOL:
+		return fmt.Sprintf("&types.AttributeValueMemberBOOL{Value: %t}", v.Value)
+	case *types.AttributeValueMemberNULL:
+		return "&types.AttributeValueMemberNULL{Value: true}"
+	case *types.AttributeValueMemberSS:
+		return "&types.AttributeValueMemberSS{Value: []string{" + join(v.Value, strconv.Quote) + "}}"
+	case *types.AttributeValueMemberNS:
+		return "&types.AttributeValueMemberNS{Value: []string{" + join(v.Value, strconv.Quote) + "}}"
+	case *types.AttributeValueMemberBS:
+		var parts []string
+		for _, b := range v.Value {
+			parts = append(parts, fmt.Sprintf("[]byte(%q)", b))
+		}
+		return "&types.AttributeValueMemberBS{Value: [][]byte{" + strings.Join(parts, ", ") + "}}"
+	case *types.AttributeValueMemberM:
+		return "&types.AttributeValueMemberM{Value: " + avMap(nil, v.Value) + "}"
+	case *types.AttributeValueMemberL:
+		var parts []string
+		for _, e := range v.Value {
+			parts = append(parts, avLiteral(e))
+		}
+		return "&types.AttributeValueMemberL{Value: []types.AttributeValue{" + strings.Join(parts, ", ") + "}}"
+	}
+	return "nil"
+}
+
+func quoteOrNil(s string) string {
+	if s == "" {
+		return "nil"
+	}
+	return "aws.String(" + strconv.Quote(s) + ")"
+}
+
+func namesLiteral(names map[string]string) string {
+	if names == nil {
+		return "nil"
+	}
+	var parts []string
+	for _, k := range sortedKeys(names) {
+		parts = append(parts, strconv.Quote(k)+": "+strconv.Quote(names[k]))
+	}
+	return "map[string]string{" + strings.Join(parts, ", ") + "}"
+}
+
+// exprFields are an action's expression fields of an SDK input, as Go.
+func exprFields(params []mcpParam, a mcpAction, extra ...string) string {
+	fields := slices.Clone(extra)
+	if a.Cond != "" {
+		fields = append(fields, "ConditionExpression: "+quoteOrNil(a.Cond))
+	}
+	if a.Update != "" {
+		fields = append(fields, "UpdateExpression: "+quoteOrNil(a.Update))
+	}
+	if a.Projection != "" {
+		fields = append(fields, "ProjectionExpression: "+quoteOrNil(a.Projection))
+	}
+	if a.Names != nil {
+		fields = append(fields, "ExpressionAttributeNames: "+namesLiteral(a.Names))
+	}
+	if a.Values != nil {
+		fields = append(fields, "ExpressionAttributeValues: "+avMap(params, a.Values))
+	}
+	return strings.Join(fields, ", ")
+}
+
+// genModelPattern writes the function of a model's pattern: the request
+// its command makes, on the design's table.
+func (d *Design) genModelPattern(s *src, p *Pattern) {
+	c, params := p.MCP, p.Params
+	var args []string
+	for _, a := range params {
+		args = append(args, a.Go+" "+a.Type)
+	}
+	sig := strings.Join(append([]string{"ctx context.Context"}, args...), ", ")
+	where := "main table"
+	if c.Index != "" {
+		where = "index " + strconv.Quote(c.Index)
+	}
+	s.p("// %s is %s (%s, %s): %q, the request of the model's command.", p.Go, p.ID, where, c.Op, p.Name)
+	fail := fmt.Sprintf("fmt.Errorf(\"%%s: %%w\", %sID, err)", p.Go)
+	switch c.Op {
+	case designs.GetItem:
+		a := c.Actions[0]
+		s.p("// A key without an item gives nil.")
+		s.p("func (t Table) %s(%s) (map[string]types.AttributeValue, error) {", p.Go, sig)
+		s.p("out, err := t.DB.GetItem(ctx, &dynamodb.GetItemInput{%s})", exprFields(params, mcpAction{Projection: a.Projection, Names: a.Names},
+			"TableName: aws.String(t.Name)", "Key: "+avMap(params, a.Key), fmt.Sprintf("ConsistentRead: aws.Bool(%t)", c.Consistent)))
+		s.p("if err != nil {\nreturn nil, %s\n}\nreturn out.Item, nil\n}", fail)
+	case designs.Query, designs.Scan:
+		extra := []string{"TableName: aws.String(t.Name)", fmt.Sprintf("ConsistentRead: aws.Bool(%t)", c.Consistent)}
+		if c.Index != "" {
+			extra = append(extra, "IndexName: aws.String("+indexConst(c.Index)+")")
+		}
+		if c.Op == designs.Query {
+			extra = append(extra, "KeyConditionExpression: "+quoteOrNil(c.KeyCond), fmt.Sprintf("ScanIndexForward: aws.Bool(%t)", !c.Backward))
+		}
+		if c.Filter != "" {
+			extra = append(extra, "FilterExpression: "+quoteOrNil(c.Filter))
+		}
+		if c.Limit > 0 {
+			extra = append(extra, fmt.Sprintf("Limit: aws.Int32(%d)", c.Limit))
+		}
+		s.p("// It reads every page, or the first alone when the command sets a limit.")
+		s.p("func (t Table) %s(%s) ([]map[string]types.AttributeValue, error) {", p.Go, sig)
+		s.p("in := &dynamodb.%sInput{%s}", c.Op, exprFields(params, mcpAction{Projection: c.Projection, Names: c.Names, Values: c.Values}, extra...))
+		s.p("var items []map[string]types.AttributeValue\nfor {")
+		s.p("out, err := t.DB.%s(ctx, in)\nif err != nil {\nreturn nil, %s\n}", c.Op, fail)
+		s.p("items = append(items, out.Items...)\nif len(out.LastEvaluatedKey) == 0 || in.Limit != nil {\nreturn items, nil\n}\nin.ExclusiveStartKey = out.LastEvaluatedKey\n}\n}")
+	case designs.BatchGetItem:
+		var keys []string
+		for _, a := range c.Actions {
+			keys = append(keys, avMap(params, a.Key))
+		}
+		a := c.Actions[0]
+		s.p("// Keys DynamoDB hands back unprocessed are asked for again.")
+		s.p("func (t Table) %s(%s) ([]map[string]types.AttributeValue, error) {", p.Go, sig)
+		s.p("req := map[string]types.KeysAndAttributes{t.Name: {%s}}", exprFields(params, mcpAction{Projection: a.Projection, Names: a.Names}, "Keys: []map[string]types.AttributeValue{"+strings.Join(keys, ", ")+"}"))
+		s.p("var items []map[string]types.AttributeValue\nfor len(req) > 0 {")
+		s.p("out, err := t.DB.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: req})\nif err != nil {\nreturn nil, %s\n}", fail)
+		s.p("items = append(items, out.Responses[t.Name]...)\nreq = out.UnprocessedKeys\n}\nreturn items, nil\n}")
+	case designs.TransactGetItems:
+		var gets []string
+		for _, a := range c.Actions {
+			gets = append(gets, "{Get: &types.Get{"+exprFields(params, mcpAction{Projection: a.Projection, Names: a.Names}, "TableName: aws.String(t.Name)", "Key: "+avMap(params, a.Key))+"}}")
+		}
+		s.p("// Its items in the order of its requests, nil where a key has none.")
+		s.p("func (t Table) %s(%s) ([]map[string]types.AttributeValue, error) {", p.Go, sig)
+		s.p("out, err := t.DB.TransactGetItems(ctx, &dynamodb.TransactGetItemsInput{TransactItems: []types.TransactGetItem{%s}})", strings.Join(gets, ", "))
+		s.p("if err != nil {\nreturn nil, %s\n}", fail)
+		s.p("items := make([]map[string]types.AttributeValue, len(out.Responses))\nfor i, r := range out.Responses {\nitems[i] = r.Item\n}\nreturn items, nil\n}")
+	default:
+		s.p("func (t Table) %s(%s) error {", p.Go, sig)
+		s.p("%s\nif err != nil {\nreturn %s\n}\nreturn nil\n}", d.writeCall(c, params), fail)
+	}
+}
+
+// writeCall is the Go statement that sends a write.
+func (d *Design) writeCall(c *mcpCall, params []mcpParam) string {
+	a := c.Actions[0]
+	table := "TableName: aws.String(t.Name)"
+	switch c.Op {
+	case designs.PutItem:
+		return "_, err := t.DB.PutItem(ctx, &dynamodb.PutItemInput{" + exprFields(params, a, table, "Item: "+avMap(params, a.Item)) + "})"
+	case designs.UpdateItem:
+		return "_, err := t.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{" + exprFields(params, a, table, "Key: "+avMap(params, a.Key)) + "})"
+	case designs.DeleteItem:
+		return "_, err := t.DB.DeleteItem(ctx, &dynamodb.DeleteItemInput{" + exprFields(params, a, table, "Key: "+avMap(params, a.Key)) + "})"
+	case designs.BatchWriteItem:
+		var ws []string
+		for _, a := range c.Actions {
+			if a.Kind == "Put" {
+				ws = append(ws, "{PutRequest: &types.PutRequest{Item: "+avMap(params, a.Item)+"}}")
+			} else {
+				ws = append(ws, "{DeleteRequest: &types.DeleteRequest{Key: "+avMap(params, a.Key)+"}}")
+			}
+		}
+		return "req := map[string][]types.WriteRequest{t.Name: {" + strings.Join(ws, ", ") + "}}\nvar err error\nfor len(req) > 0 && err == nil {\nvar out *dynamodb.BatchWriteItemOutput\nif out, err = t.DB.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: req}); err == nil {\nreq = out.UnprocessedItems\n}\n}"
+	}
+	var ts []string
+	for _, a := range c.Actions {
+		switch a.Kind {
+		case "Put":
+			ts = append(ts, "{Put: &types.Put{"+exprFields(params, a, table, "Item: "+avMap(params, a.Item))+"}}")
+		case "Check":
+			ts = append(ts, "{ConditionCheck: &types.ConditionCheck{"+exprFields(params, a, table, "Key: "+avMap(params, a.Key))+"}}")
+		default:
+			ts = append(ts, "{"+a.Kind+": &types."+a.Kind+"{"+exprFields(params, a, table, "Key: "+avMap(params, a.Key))+"}}")
+		}
+	}
+	return "_, err := t.DB.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{" + strings.Join(ts, ", ") + "}})"
+}
+
+// ItemText is an item as the generated specs of a model's patterns
+// compare it: DynamoDB's JSON, numbers as DynamoDB returns them; "" for
+// no item.
+func ItemText(item map[string]types.AttributeValue) string {
+	if item == nil {
+		return ""
+	}
+	b, _ := json.Marshal(ddbitem.CanonicalJSON(item))
+	return string(b)
+}
+
+// specModelPattern expects a read's items from the samples, or a write's
+// items afterwards at every key it touches, each put back as the samples
+// had it once the spec ends.
+func (d *Design) specModelPattern(s *src, p *Pattern) {
+	var args []string
+	for _, a := range p.Params {
+		switch a.Type {
+		case "string":
+			args = append(args, strconv.Quote(ddbitem.KeyText(a.AV)))
+		case "float64":
+			args = append(args, a.AV.(*types.AttributeValueMemberN).Value)
+		case "bool":
+			args = append(args, strconv.FormatBool(a.AV.(*types.AttributeValueMemberBOOL).Value))
+		default:
+			args = append(args, avLiteral(a.AV))
+		}
+	}
+	call := fmt.Sprintf("table.%s(%s)", p.Go, strings.Join(append([]string{"ctx"}, args...), ", "))
+	r := p.Result
+	texts := func(items []map[string]types.AttributeValue) string {
+		var out []string
+		for _, it := range items {
+			out = append(out, strconv.Quote(ItemText(it)))
+		}
+		return "[]string{" + strings.Join(out, ", ") + "}"
+	}
+	switch p.Op {
+	case designs.GetItem:
+		s.p("It(%q, func(ctx SpecContext) {", "returns the model's item for its command's key")
+		s.p("item, err := %s\nExpect(err).NotTo(HaveOccurred())", call)
+		s.p("Expect(itemTexts(item)).To(Equal(%s))\n})", texts(r.Items))
+	case designs.Query, designs.Scan, designs.BatchGetItem, designs.TransactGetItems:
+		match, order := "Equal", "in order"
+		if r.Unordered {
+			match, order = "ConsistOf", "in any order"
+		}
+		s.p("It(%q, func(ctx SpecContext) {", fmt.Sprintf("returns the %d sample items its command selects, %s", len(r.Items), order))
+		s.p("items, err := %s\nExpect(err).NotTo(HaveOccurred())", call)
+		s.p("Expect(itemTexts(items...)).To(%s(%s))\n})", match, texts(r.Items))
+	default:
+		var keys []string
+		for _, k := range r.Keys {
+			keys = append(keys, avMap(nil, k))
+		}
+		what := "leaves the items its command writes"
+		if r.Fails {
+			what = "is refused by its condition on the samples, which it leaves as they were"
+		}
+		s.p("It(%q, func(ctx SpecContext) {", what)
+		s.p("keys := []map[string]types.AttributeValue{%s}", strings.Join(keys, ", "))
+		s.p("DeferCleanup(restore, keys)")
+		s.p("err := %s", call)
+		switch {
+		case r.Fails && p.Op == designs.TransactWriteItems:
+			s.p("_, failed := designs.FailedConditions(err)\nExpect(failed).To(BeTrue(), \"%%v\", err)")
+		case r.Fails:
+			s.p("Expect(designs.IsConditionFailed(err)).To(BeTrue(), \"%%v\", err)")
+		default:
+			s.p("Expect(err).NotTo(HaveOccurred())")
+		}
+		s.p("Expect(itemsAt(ctx, keys)).To(Equal(%s))\n})", texts(r.After))
+	}
+}
+
+func (d *Design) hasModelPatterns() bool {
+	return slices.ContainsFunc(d.Patterns, func(p *Pattern) bool { return p.MCP != nil })
+}
+
+// genModelHelpers writes what the model's patterns' specs share: items as
+// text, the items at keys, and the samples put back at keys a write
+// touched.
+func (d *Design) genModelHelpers(s *src) {
+	s.p(`package %[1]s_test
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	. "github.com/onsi/gomega"
+
+	"github.com/ddbharness/ddbharness/ddbitem"
+	"github.com/ddbharness/ddbharness/designs/%[1]s"
+)
+
+// itemTexts are items in DynamoDB's JSON, numbers as DynamoDB returns
+// them, "" for no item: what the model's patterns' specs compare.
+func itemTexts(items ...map[string]types.AttributeValue) []string {
+	out := make([]string, len(items))
+	for i, it := range items {
+		if it == nil {
+			continue
+		}
+		b, err := json.Marshal(ddbitem.CanonicalJSON(it))
+		Expect(err).NotTo(HaveOccurred())
+		out[i] = string(b)
+	}
+	return out
+}
+
+// itemsAt reads the item at each key, strongly consistent.
+func itemsAt(ctx context.Context, keys []map[string]types.AttributeValue) []string {
+	var items []map[string]types.AttributeValue
+	for _, k := range keys {
+		out, err := env.DB.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(env.Table), Key: k, ConsistentRead: aws.Bool(true)})
+		Expect(err).NotTo(HaveOccurred())
+		items = append(items, out.Item)
+	}
+	return itemTexts(items...)
+}
+
+// restore puts back at each key what the samples hold there (nothing,
+// for a key no sample has), so that a write's spec leaves the table as
+// the other specs expect it.
+func restore(ctx context.Context, keys []map[string]types.AttributeValue) {
+	for _, k := range keys {
+		_, err := env.DB.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String(env.Table), Key: k})
+		Expect(err).NotTo(HaveOccurred())
+		for _, e := range %[1]s.Samples {
+			item, err := e.Item()
+			Expect(err).NotTo(HaveOccurred())
+			if ddbitem.SameKey(item, k) {
+				_, err = env.DB.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(env.Table), Item: item})
+				Expect(err).NotTo(HaveOccurred())
+			}
+		}
+	}
+}`, d.Name)
+}
