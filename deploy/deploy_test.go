@@ -473,3 +473,35 @@ func sum(path string) [sha256.Size]byte {
 	Expect(err).NotTo(HaveOccurred())
 	return sha256.Sum256(data)
 }
+
+// compose is the part of docker-compose.yml these specs read.
+type compose struct {
+	Services map[string]struct {
+		Image       string                               `yaml:"image"`
+		Build       struct{ Context, Dockerfile string } `yaml:"build"`
+		NetworkMode string                               `yaml:"network_mode"`
+		Ports       []string                             `yaml:"ports"`
+		Environment map[string]string                    `yaml:"environment"`
+		Command     []string                             `yaml:"command"`
+		DependsOn   []string                             `yaml:"depends_on"`
+	} `yaml:"services"`
+}
+
+var _ = Describe("docker-compose.yml's ddbharness-limits", func() {
+	It("runs local --limits from this image, in front of the compose file's DynamoDB Local, on loopback", func() {
+		b, err := os.ReadFile(filepath.Join(root, "docker-compose.yml"))
+		Expect(err).NotTo(HaveOccurred())
+		var c compose
+		Expect(yaml.Unmarshal(b, &c)).To(Succeed())
+		local, limits := c.Services["dynamodb-local"], c.Services["ddbharness-limits"]
+		Expect(limits.Build.Dockerfile).To(Equal("deploy/" + dockerfile))
+		Expect(filepath.Join(root, limits.Build.Context, limits.Build.Dockerfile)).To(BeAnExistingFile())
+		Expect(limits.Command).To(HaveExactElements("local", "--limits", "--limits-scale", "${LIMITS_SCALE:-1}", "--port", "8001", "--report", "/reports"))
+		// The endpoint forwards only to a DynamoDB Local on loopback and
+		// listens on loopback: the host's network is the one both share.
+		Expect(limits.NetworkMode).To(Equal("host"))
+		Expect(local.Ports).To(ContainElement("127.0.0.1:8000:8000"))
+		Expect(limits.Environment).To(HaveKeyWithValue("AWS_ENDPOINT_URL_DYNAMODB", "http://127.0.0.1:8000"))
+		Expect(limits.DependsOn).To(ConsistOf("dynamodb-local"))
+	})
+})
