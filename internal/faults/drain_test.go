@@ -74,10 +74,10 @@ var _ = Describe("calls the run's own drain cuts short", Label("faults"), func()
 		srv := embedded(ctx)
 		proxy := newHoldingProxy(srv.Endpoint)
 		out := GinkgoT().TempDir()
-		r := startBin(given(proxy.URL), "bench", "--limits=off", "--duration=15s", "--out="+out, "invoicing/month-end")
+		r := startBin(given(proxy.URL), "bench", "--limits=off", "--duration=15s", "--out="+out, "invoicing/big-client")
 
 		By("holding every request from the window's third second on: 13 s left, which a busy machine reaches before the window ends")
-		r.waitFor("invoicing/month-end     2s", 1, 3*time.Minute) // seeding 1,500 items comes first
+		r.waitFor("invoicing/big-client     2s", 1, 3*time.Minute) // seeding comes first
 		proxy.hold.Store(true)
 
 		By("releasing them once the drain's deadline has cut the calls short")
