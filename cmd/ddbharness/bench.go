@@ -93,13 +93,7 @@ func runBench(ctx context.Context, fs *flag.FlagSet, args []string) error {
 		return badInputf("bench: --shard-wait=%s (SHARD_WAIT): want a duration from 0 (the default: the run's window) to 24h", *shardWait)
 	}
 	plan.shard.Wait = *shardWait
-	if baseline != nil {
-		// A baseline's per-call figures are exact only if every call due
-		// in the window ends: a call the drain cut short has charged what
-		// it read, yet is not counted, which on a loaded machine put a
-		// read-then-write pattern's read units 40 % high.
-		plan.drain = baselineDrain
-	}
+	plan.baseline = baseline != nil
 	var written []string
 	defer func() {
 		if len(written) > 0 {
@@ -305,8 +299,8 @@ func benchOne(ctx context.Context, sc workload.Scenario, target float64, root st
 	if stop != nil {
 		opts = append(opts, engine.StopWhen(stop))
 	}
-	if plan.drain > 0 {
-		opts = append(opts, engine.Drain(plan.drain))
+	if plan.baseline {
+		opts = append(opts, baselineRun...)
 	}
 	// The run's folder comes first: its calls go to results.bin as they end.
 	dir, err := report.NewFolder(root, bench.Outcome{Outcome: engine.Outcome{Scenario: sc.Name, Design: sc.Design.Name, Shard: plan.shard}})

@@ -43,9 +43,9 @@ type scale struct {
 	keep     bool
 	maxCost  float64
 	limitsOn bool // --limits was given on the command line
-	// drain is how long calls due in the window may still finish (0: the
-	// engine's default).
-	drain time.Duration
+	// baseline is set when the run writes or checks a baseline of per-call
+	// figures (baselineRun).
+	baseline bool
 }
 
 // maxCostEnv reads MAX_COST once: the flag's default, and whether the
