@@ -99,7 +99,7 @@ walkthrough: check-go
 ## faults: break things on purpose (DynamoDB Local killed mid-run, bad input, concurrent runs, broken caches) and check each run says so; also the emulator's and the meter's heap tests and the 30-minute doubling, which build without the race detector
 faults: check-go
 	$(GO) test -count=1 -run '^(TestNewKeysKeepTheHeap|TestOnDemandDoubling|TestShadow.*)$$' ./bench/emulate ./bench/meter
-	$(GO) tool ginkgo -p --label-filter=faults ./internal/faults
+	$(GO) tool ginkgo --procs=3 --label-filter=faults ./internal/faults
 
 ## deploy-check: the deploy specs: the Kubernetes Job's manifest and command, and the Dockerfile building make build's binary, byte for byte (verify leaves them out: they build ddbharness twice)
 deploy-check: check-race

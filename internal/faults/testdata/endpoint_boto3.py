@@ -87,4 +87,4 @@ def tx(c, i):
             return {"code": e.response["Error"]["Code"], "reasons": codes}
 
 
-print(json.dumps({"throttled": until(4, 2000, hot), "unprocessed": until(1, 40, batch), "conflict": until(2, 300, tx)}))
+print(json.dumps({"throttled": until(8, 2000, hot), "unprocessed": until(1, 40, batch), "conflict": until(2, 300, tx)}))
