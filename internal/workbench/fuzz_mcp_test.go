@@ -2,16 +2,9 @@ package workbench_test
 
 import (
 	"encoding/json"
-	"errors"
-	"go/parser"
-	"go/token"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
-
-	"github.com/ddbharness/ddbharness/internal/scaffold"
-	"github.com/ddbharness/ddbharness/internal/workbench"
 )
 
 // The free text of an MCP data model's access patterns, by where it sits.
@@ -95,65 +88,13 @@ func FuzzModelPatternsHoldOnlyWhatTheyWrote(f *testing.F) {
 	})
 }
 
-var (
-	plainMCPOnce sync.Once
-	plainMCP     *plain
-	plainMCPErr  error
-)
-
+// checkMCPText generates the MCP model with s in place at and compares
+// it with the plain model's (compareWithPlain).
 func checkMCPText(t *testing.T, at int, s string) string {
 	t.Helper()
 	text := mcpText
 	text[at] = s
-	d, files, err := generate(mcpModel(text))
-	if errors.Is(err, workbench.ErrBadModel) || errors.Is(err, scaffold.ErrRefused) {
-		return "refused: " + err.Error()
-	}
-	if err != nil {
-		msg, _, _ := strings.Cut(err.Error(), "\n")
-		t.Errorf("%q in place %d: %s", s, at, msg)
-		return ""
-	}
-	plainMCPOnce.Do(func() {
-		pd, pfiles, err := generate(mcpModel(mcpText))
-		if err != nil {
-			plainMCPErr = err
-			return
-		}
-		plainMCP = &plain{d: pd, nodes: map[string][]node{}}
-		for path, src := range pfiles {
-			if strings.HasSuffix(path, ".go") {
-				fset := token.NewFileSet()
-				file, err := parser.ParseFile(fset, path, src, parser.ParseComments)
-				if err != nil {
-					plainMCPErr = err
-					return
-				}
-				plainMCP.nodes[path] = nodes(fset, file)
-			}
-		}
+	return compareWithPlain(t, at, s, mcpModel(text), func() *plain {
+		return plainModel(t, "MCP", func() []byte { return mcpModel(mcpText) })
 	})
-	if plainMCPErr != nil {
-		t.Fatalf("the plain MCP model: %v", plainMCPErr)
-	}
-	if got, want := shape(d), shape(plainMCP.d); got != want {
-		return "read otherwise:\n" + got + "\nnot\n" + want
-	}
-	for path, src := range files {
-		if !strings.HasSuffix(path, ".go") {
-			continue
-		}
-		fset := token.NewFileSet()
-		file, err := parser.ParseFile(fset, path, src, parser.ParseComments)
-		if err != nil {
-			t.Errorf("%q in place %d: %s does not parse: %v", s, at, path, err)
-			continue
-		}
-		got, want := nodes(fset, file), plainMCP.nodes[path]
-		if i := firstDiff(got, want); i >= 0 {
-			t.Errorf("%q in place %d: %s holds code the plain model's does not: %s where the plain model has %s, at\n%s",
-				s, at, path, got[i].kind, at0(want, i), around(src, got[i].pos.Line))
-		}
-	}
-	return ""
 }

@@ -125,8 +125,7 @@ func FuzzGeneratedCodeHoldsOnlyWhatItWrote(f *testing.F) {
 }
 
 // checkText generates the shop model with s in place at and compares it
-// with the plain model's. It returns why it compared nothing: the model
-// was refused, or its text changed what the import reads.
+// with the plain model's (compareWithPlain).
 func checkText(t *testing.T, at int, s string) string {
 	t.Helper()
 	facets := at != atTypeAsFacet
@@ -136,7 +135,18 @@ func checkText(t *testing.T, at int, s string) string {
 	} else {
 		text[atTypeValue] = s
 	}
-	d, files, err := generate(shopModel(text, facets))
+	return compareWithPlain(t, at, s, shopModel(text, facets), func() *plain {
+		return plainModel(t, fmt.Sprintf("shop, facets %t", facets), func() []byte { return shopModel(shopText, facets) })
+	})
+}
+
+// compareWithPlain generates model, which holds s in place at, and
+// compares its design and its files' code with the plain model's. It
+// returns why it compared nothing: the model was refused, or its text
+// changed what the import reads.
+func compareWithPlain(t *testing.T, at int, s string, model []byte, plainOf func() *plain) string {
+	t.Helper()
+	d, files, err := generate(model)
 	if errors.Is(err, workbench.ErrBadModel) || errors.Is(err, scaffold.ErrRefused) {
 		return "refused: " + err.Error()
 	}
@@ -145,7 +155,7 @@ func checkText(t *testing.T, at int, s string) string {
 		t.Errorf("%q in place %d: %s", s, at, msg)
 		return ""
 	}
-	plain := plainShop(t, facets)
+	plain := plainOf()
 	if got, want := shape(d), shape(plain.d); got != want {
 		return "read otherwise:\n" + got + "\nnot\n" + want
 	}
@@ -196,21 +206,20 @@ type plain struct {
 
 var (
 	plainMu   sync.Mutex
-	plainDone = map[bool]*plain{}
+	plainDone = map[string]*plain{}
 )
 
-// plainShop is the plain shop model, with facets or without, generated
-// once.
-func plainShop(t *testing.T, facets bool) *plain {
+// plainModel is the plain model named name, generated once.
+func plainModel(t *testing.T, name string, model func() []byte) *plain {
 	t.Helper()
 	plainMu.Lock()
 	defer plainMu.Unlock()
-	if p, ok := plainDone[facets]; ok {
+	if p, ok := plainDone[name]; ok {
 		return p
 	}
-	d, files, err := generate(shopModel(shopText, facets))
+	d, files, err := generate(model())
 	if err != nil {
-		t.Fatalf("the plain shop model: %v", err)
+		t.Fatalf("the plain %s model: %v", name, err)
 	}
 	p := &plain{d: d, nodes: map[string][]node{}}
 	for path, src := range files {
@@ -220,11 +229,11 @@ func plainShop(t *testing.T, facets bool) *plain {
 		fset := token.NewFileSet()
 		file, err := parser.ParseFile(fset, path, src, parser.ParseComments)
 		if err != nil {
-			t.Fatalf("the plain shop model's %s does not parse: %v", path, err)
+			t.Fatalf("the plain %s model's %s does not parse: %v", name, path, err)
 		}
 		p.nodes[path] = nodes(fset, file)
 	}
-	plainDone[facets] = p
+	plainDone[name] = p
 	return p
 }
 
