@@ -440,11 +440,13 @@ var _ = Describe("bench with an abort threshold breached while it runs", Label("
 		Expect(r.Output).To(MatchRegexp(`invoicing/big-client: threshold p99 < 1ns abort breached \([\d.]+[a-zµ]+ on the calls ended so far\): the window ends at \d`))
 		Expect(r.Output).To(ContainSubstring("no further scenario runs"))
 		Expect(r.Output).NotTo(ContainSubstring("invoicing/month-end: DynamoDB at"), "the next scenario ran")
-		Expect(r.Elapsed).To(BeNumerically("<", exitWait), "the minute's window was cut short")
 		m := latestMetrics(out)
 		Expect(m["scenario"]).To(Equal("invoicing/big-client"))
 		Expect(m["stopped"]).To(HavePrefix("threshold p99 < 1ns abort breached"))
+		// The measuring, not the command, is bounded: seeding and DynamoDB
+		// Local's start take what the machine gives them.
 		Expect(m["duration"]).To(BeNumerically("<", float64(30*time.Second)), "the window measured, not the minute asked for")
+		Expect(m["elapsed"]).To(BeNumerically("<", float64(30*time.Second)), "the minute's window was cut short")
 		Expect(latestReport(out, report.SummaryFile)).To(MatchRegexp(`\*\*Stopped\*\* at [\d.]+ s into measuring: threshold p99 < 1ns abort breached`))
 		junit := latestReport(out, report.ThresholdsFile)
 		Expect(junit).To(ContainSubstring(`failures="1"`), "one of the two thresholds breached:\n%s", junit)
