@@ -2,6 +2,7 @@ package engine
 
 import (
 	"cmp"
+	"maps"
 	"slices"
 	"time"
 
@@ -60,8 +61,11 @@ func (s *stats) add(r *vegeta.Result) {
 }
 
 // metrics closes a copy of the metrics, its percentiles the histogram's.
+// The copy owns its status codes and errors: a live check (StopWhen)
+// reads them while the workers add calls to the originals.
 func (s *stats) metrics() vegeta.Metrics {
 	m := s.m
+	m.StatusCodes, m.Errors = maps.Clone(m.StatusCodes), slices.Clone(m.Errors)
 	m.Close()
 	if s.h.TotalCount() > 0 {
 		l := &m.Latencies
