@@ -74,7 +74,9 @@ var _ = Describe("local --limits, for clients the harness did not write", Label(
 			out := GinkgoT().TempDir()
 			r := startBin(ownLocal(), "local", "--limits", "--limits-scale=0.01", "--report="+out)
 			r.waitFor("endpoint: http://127.0.0.1:", 1, jvmWait)
-			url := endpointLine.FindStringSubmatch(r.Output())[1]
+			m := endpointLine.FindStringSubmatch(r.Output())
+			Expect(m).NotTo(BeNil(), "no endpoint line:\n%s", r.Output())
+			url := m[1]
 			name, args := run(url, table)
 			py := runtest.Command(cctx, GinkgoT().TempDir(), []string{"AWS_CONFIG_FILE=" + os.DevNull, "AWS_SHARED_CREDENTIALS_FILE=" + os.DevNull}, name, args...)
 			Expect(py.Code).To(Equal(0), py.Output)
@@ -104,7 +106,7 @@ var _ = Describe("local --limits, for clients the harness did not write", Label(
 			Expect(got.Conflict.Reasons).To(Equal([]string{"TransactionConflict"}))
 
 			Expect(r.Output()).To(ContainSubstring(`hottest key "`+table+`/hot"`), "the line a second names the hot key")
-			Expect(r.Signal(os.Interrupt)).NotTo(BeNil())
+			Expect(r.Command.Process.Signal(os.Interrupt)).To(Succeed())
 			code, _ := r.waitExit(exitWait)
 			Expect(code).To(Equal(exitInterrupted), r.Output())
 			Expect(r.Output()).To(MatchRegexp(`endpoint: [\d,]+ data-plane calls, [1-9][\d,]* throttled, [1-9][\d,]* transaction conflicts`))
