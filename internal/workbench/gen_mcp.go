@@ -67,12 +67,13 @@ func (d *Design) modelPatterns(aps []mcpPattern) {
 		taken[string(p.ID)] = true
 	}
 	for i, ap := range aps {
-		id := ap.Pattern
-		if !goodID.MatchString(id) {
-			id = fmt.Sprintf("MCP-%02d", i+1)
+		base := ap.Pattern
+		if !goodID.MatchString(base) {
+			base = fmt.Sprintf("MCP-%02d", i+1)
 		}
+		id := base
 		for n := 2; taken[id]; n++ { // a range split by operation repeats its ID
-			id = fmt.Sprintf("%s.%d", ap.Pattern, n)
+			id = fmt.Sprintf("%s.%d", base, n)
 		}
 		taken[id] = true
 		p := &Pattern{ID: designs.PatternID(id), Name: cmp.Or(ap.Description, "pattern "+ap.Pattern), Index: cmp.Or(ap.Index, designs.MainTable),
@@ -91,7 +92,6 @@ func (d *Design) modelPatterns(aps []mcpPattern) {
 			p.Doc += " (not generated: " + p.Why + ")"
 			d.Notes = append(d.Notes, fmt.Sprintf("access pattern %s (%s) not generated: %s; it stays in the catalog uncovered, so verify says so: write it by hand", ap.Pattern, ap.Description, p.Why))
 		}
-		p.ID = designs.PatternID(id)
 		d.Patterns = append(d.Patterns, p)
 	}
 }

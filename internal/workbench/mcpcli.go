@@ -162,8 +162,8 @@ func parseCommand(cmd, table string) (*mcpCall, error) {
 			return nil, err
 		}
 	}
-	for name := range opts {
-		return nil, untranslatable("the option %s does not belong to %s, or the import does not translate it", name, op)
+	if len(opts) > 0 { // the first by name, so that the generated files do not vary
+		return nil, untranslatable("the option %s does not belong to %s, or the import does not translate it", sortedKeys(opts)[0], op)
 	}
 	return c, nil
 }
@@ -283,7 +283,8 @@ func batchActions(op designs.Operation, text, table string) ([]mcpAction, error)
 		if err := jsonOption(text, "--request-items", &in); err != nil {
 			return nil, err
 		}
-		for name, r := range in {
+		for _, name := range sortedKeys(in) {
+			r := in[name]
 			if name != table {
 				return nil, untranslatable("it reads table %q too: a design is one table", name)
 			}
@@ -300,7 +301,8 @@ func batchActions(op designs.Operation, text, table string) ([]mcpAction, error)
 		if err := jsonOption(text, "--request-items", &in); err != nil {
 			return nil, err
 		}
-		for name, rs := range in {
+		for _, name := range sortedKeys(in) {
+			rs := in[name]
 			if name != table {
 				return nil, untranslatable("it writes table %q too: a design is one table", name)
 			}
