@@ -42,11 +42,14 @@ func (t *traffic) observe(o pricing.Observation) []pricing.Charge {
 }
 
 // record adds one call of op that began at start and was answered with
-// status (and err's text, when it failed).
+// status (and err's text, when it failed). A failed call is filed under the
+// engine's status for its error, as a bench run's are (429 for throttled,
+// 409 for a conflict...), so the report counts it where a bench's counts it.
 func (t *traffic) record(op string, start time.Time, status int, err error) {
 	end := time.Now()
 	r := &vegeta.Result{Attack: op, Code: uint16(status), Timestamp: start, Latency: end.Sub(start)}
 	if err != nil {
+		r.Code, _ = engine.Classify(err)
 		r.Error = errorName(err)
 	}
 	t.mu.Lock()

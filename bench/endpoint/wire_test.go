@@ -245,7 +245,7 @@ var _ = Describe("an SDK client through the endpoint", Label("wire"), func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(string(summary)).To(ContainSubstring(table))
 		Expect(string(summary)).To(ContainSubstring(`The hottest partition key of the table is "A"`))
-		Expect(string(summary)).To(MatchRegexp(`\| GetItem \| 400 \| ThrottlingException \| [1-9]`), "the throttled attempts, by exception")
+		Expect(string(summary)).To(MatchRegexp(`\| GetItem \| 429 \| ThrottlingException \| [1-9]`), "the throttled attempts, by exception")
 		for _, f := range []string{report.MetricsFile, report.HeatFile} {
 			Expect(filepath.Join(dirs[0], f)).To(BeARegularFile())
 		}
