@@ -1,7 +1,6 @@
 package scaffold
 
 import (
-	"bytes"
 	"context"
 	"embed"
 	"errors"
@@ -13,7 +12,6 @@ import (
 	"slices"
 	"strings"
 	"syscall"
-	"text/template"
 )
 
 // Module is the import path of the repository the scaffold writes into; a
@@ -33,6 +31,8 @@ const (
 	NoGroup      = "none"
 )
 
+// templates are the one template set of a design package (render.go).
+//
 //go:embed templates/*.tmpl
 var templates embed.FS
 
@@ -55,9 +55,10 @@ func (n Names) withDefaults() Names {
 	return n
 }
 
-// data is what the templates see.
+// data is what the templates see: the package as every generator
+// describes it, and the example entity's names only new-design has.
 type data struct {
-	Name, Pascal, Scenario            string
+	Package
 	Entity, EntityPascal, EntityUpper string
 	EntityLower                       string
 	// The key: Generated when it is a KSUID the fixtures make; Key names
@@ -75,7 +76,6 @@ type data struct {
 func (n Names) data() data {
 	n = n.withDefaults()
 	d := data{
-		Name: n.Design, Pascal: pascal(n.Design), Scenario: pascal(n.Design) + "Steady",
 		Entity: n.Entity, EntityPascal: pascal(n.Entity), EntityUpper: strings.ToUpper(n.Entity),
 		EntityLower: n.Entity, Lbr: "[", Rbr: "]",
 		Generated: n.Key == DefaultKey, Key: n.Key, KeyField: pascal(n.Key), KeyAttr: pascal(n.Key), KeyProse: n.Key,
@@ -90,10 +90,9 @@ func (n Names) data() data {
 		d.GroupsLower = Plural(n.Group)
 		d.GroupsPascal = pascal(d.GroupsLower)
 	}
+	d.Package = d.pkg(n.Design)
 	return d
 }
-
-func pascal(s string) string { return strings.ToUpper(s[:1]) + s[1:] }
 
 // article is the indefinite article a sentence puts before word.
 func article(word string) string {
@@ -165,11 +164,11 @@ func Prepare(root string, n Names) (Plan, error) {
 	var files []File
 	d := n.data()
 	for _, o := range n.output() {
-		b, err := render(o.tmpl, d, strings.HasSuffix(o.path, ".go"))
+		f, err := Render(o.tmpl, d, o.path)
 		if err != nil {
-			return Plan{}, fmt.Errorf("render %s: %w", o.path, err)
+			return Plan{}, err
 		}
-		files = append(files, File{o.path, b})
+		files = append(files, f)
 	}
 	// The repository's checks and the wiring are the same for every
 	// generator of a design.
@@ -179,23 +178,6 @@ func Prepare(root string, n Names) (Plan, error) {
 	}
 	p.Names = n
 	return p, nil
-}
-
-// render executes one template; Go output goes through go/format, so the
-// files are gofmt-clean whatever the name lengths do to alignment.
-func render(name string, d data, gofile bool) ([]byte, error) {
-	t, err := template.New(name).Delims("[[", "]]").Option("missingkey=error").ParseFS(templates, "templates/"+name)
-	if err != nil {
-		return nil, err
-	}
-	var buf bytes.Buffer
-	if err := t.Execute(&buf, d); err != nil {
-		return nil, err
-	}
-	if !gofile {
-		return buf.Bytes(), nil
-	}
-	return Format(buf.Bytes())
 }
 
 // commentWidth is where reflow wraps comments, tabs counted as four.

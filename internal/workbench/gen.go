@@ -1,7 +1,6 @@
 package workbench
 
 import (
-	"bytes"
 	"fmt"
 	"go/token"
 	"path/filepath"
@@ -13,19 +12,6 @@ import (
 	"github.com/ddbharness/ddbharness/internal/scaffold"
 )
 
-// src accumulates one generated Go file.
-type src struct{ bytes.Buffer }
-
-func (s *src) p(format string, args ...any) { fmt.Fprintf(s, format+"\n", args...) }
-
-func (s *src) file(path string) (scaffold.File, error) {
-	out, err := scaffold.Format(s.Bytes())
-	if err != nil {
-		return scaffold.File{}, fmt.Errorf("generated %s does not parse: %w\n%s", path, err, s.Bytes())
-	}
-	return scaffold.File{Path: path, Content: out}, nil
-}
-
 // Files renders the design package, its fixtures and its scenario.
 func (d *Design) Files(model string) ([]scaffold.File, error) {
 	if err := scaffold.CheckName(d.Name); err != nil { // written bare, as the package clause and in paths
@@ -35,34 +21,41 @@ func (d *Design) Files(model string) ([]scaffold.File, error) {
 		return nil, fmt.Errorf("%w: the design name %s is a local name of the generated fixtures, scenario or specs, which would hide the package: name the design otherwise (-name)", scaffold.ErrRefused, d.Name)
 	}
 	dir := filepath.Join("designs", d.Name)
+	// The files every design has come from the templates new-design
+	// writes them from; a file only an import has is code, written
+	// through the same Source. The data is made per file, so the README,
+	// last, lists the notes the specs added.
+	shared := func(tmpl string) func(*scaffold.Source) {
+		return func(s *scaffold.Source) { s.Section(tmpl, d.pkg(model)) }
+	}
 	var out []scaffold.File
 	for _, g := range []struct {
 		path string
-		gen  func(*src)
+		gen  func(*scaffold.Source)
 	}{
-		{filepath.Join(dir, "schema.go"), func(s *src) { d.genSchema(s, model) }},
+		{filepath.Join(dir, "schema.go"), shared("schema.go.tmpl")},
 		{filepath.Join(dir, "entities.go"), d.genEntities},
-		{filepath.Join(dir, "catalog.go"), d.genCatalog},
+		{filepath.Join(dir, "catalog.go"), shared("catalog.go.tmpl")},
 		{filepath.Join(dir, "patterns.go"), d.genPatterns},
 		{filepath.Join(dir, "samples.go"), d.genSamples},
-		{filepath.Join(dir, d.Name+"_suite_test.go"), d.genSuite},
+		{filepath.Join(dir, d.Name+"_suite_test.go"), shared("suite_test.go.tmpl")},
 		{filepath.Join(dir, "patterns_test.go"), d.genSpecs},
-		{filepath.Join(dir, "model_patterns_test.go"), d.genModelHelpers},
-		{filepath.Join("fixtures", d.Name+".go"), d.genFixtures},
-		{filepath.Join("scenarios", d.Name+".go"), d.genScenario},
+		{filepath.Join(dir, "model_patterns_test.go"), shared("model_patterns_test.go.tmpl")},
+		{filepath.Join("fixtures", d.Name+".go"), shared("fixtures.go.tmpl")},
+		{filepath.Join("scenarios", d.Name+".go"), shared("scenarios.go.tmpl")},
+		{filepath.Join(dir, "README.md"), shared("README.md.tmpl")},
 	} {
 		if strings.HasSuffix(g.path, "model_patterns_test.go") && !d.hasModelPatterns() {
 			continue
 		}
-		var s src
+		var s scaffold.Source
 		g.gen(&s)
-		f, err := s.file(g.path)
+		f, err := s.File(g.path)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, f)
 	}
-	out = append(out, scaffold.File{Path: filepath.Join(dir, "README.md"), Content: d.readme(model)})
 	return out, nil
 }
 

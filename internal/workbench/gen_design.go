@@ -8,89 +8,11 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
-	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/internal/scaffold"
 )
 
-func (d *Design) genSchema(s *src, model string) {
-	s.p("// Package %s is the %q table of the NoSQL Workbench model %q, imported", d.Name, d.Table.TableName, model)
-	s.p("// by ddbharness import-model: its keys and indexes, one Go type per facet")
-	s.p("// with key builders read from the sample keys, and the patterns the sample")
-	s.p("// data proves. README.md beside this file lists them; change the code")
-	s.p("// freely, the model is not read again.")
-	s.p("package %s", d.Name)
-	needsTypes := len(d.Schema.Types) > 0
-	for _, ix := range d.Schema.ItemSchema().Indexes {
-		needsTypes = needsTypes || ix.Projection == types.ProjectionTypeKeysOnly || ix.Projection == types.ProjectionTypeInclude
-	}
-	if needsTypes {
-		s.p("import (\n\"github.com/aws/aws-sdk-go-v2/service/dynamodb/types\"\n")
-	} else {
-		s.p("import (")
-	}
-	s.p("\"github.com/ddbharness/ddbharness/designs\"\n)")
-	s.p("// Schema is the table as the model declares it.")
-	s.p("var Schema = designs.Schema{")
-	s.p("PK: %q, SK: %q,", d.Schema.PK, d.Schema.SK)
-	if len(d.Schema.Types) > 0 {
-		s.p("Types: map[string]types.ScalarAttributeType{")
-		for _, n := range sortedKeys(d.Schema.Types) {
-			s.p("%q: %q,", n, string(d.Schema.Types[n]))
-		}
-		s.p("},")
-	}
-	for _, list := range []struct {
-		name string
-		ixs  []designs.Index
-	}{{"GSIs", d.Schema.GSIs}, {"LSIs", d.Schema.LSIs}} {
-		if len(list.ixs) == 0 {
-			continue
-		}
-		s.p("%s: []designs.Index{", list.name)
-		for _, ix := range list.ixs {
-			fields := []string{"Name: " + indexConst(ix.Name)}
-			if ix.PK != "" {
-				fields = append(fields, "PK: "+strconv.Quote(ix.PK))
-			}
-			if ix.SK != "" {
-				fields = append(fields, "SK: "+strconv.Quote(ix.SK))
-			}
-			switch ix.Projection {
-			case types.ProjectionTypeKeysOnly:
-				fields = append(fields, "Projection: types.ProjectionTypeKeysOnly")
-			case types.ProjectionTypeInclude:
-				fields = append(fields, "Projection: types.ProjectionTypeInclude", "NonKey: "+quoteList(ix.NonKey))
-			}
-			s.p("{%s},", strings.Join(fields, ", "))
-		}
-		s.p("},")
-	}
-	if d.Schema.Billing != "" {
-		s.p("Billing: %q, RCU: %d, WCU: %d,", string(d.Schema.Billing), d.Schema.RCU, d.Schema.WCU)
-	}
-	s.p("TypeAttribute: typeAttribute,")
-	s.p("}")
-	if n := len(d.Schema.GSIs) + len(d.Schema.LSIs); n > 0 {
-		s.p("// The table's indexes.")
-		s.p("const (")
-		for _, ix := range d.Schema.ItemSchema().Indexes {
-			s.p("%s = %q", indexConst(ix.Name), ix.Name)
-		}
-		s.p(")")
-	}
-	s.p("// typeAttribute holds each item's entity type, so a read of a mixed")
-	s.p("// partition can tell its items apart.")
-	s.p("const typeAttribute = %q", d.Schema.TypeAttribute)
-	s.p("// PageSize is how many items a query pattern returns at most per call.")
-	s.p("const PageSize = 100")
-	s.p("// Table is a handle on one table of this design: specs, seeds and bench")
-	s.p("// each bring their own client.")
-	s.p("type Table struct {\nDB designs.DB\nName string\n}")
-}
-
-func (d *Design) genEntities(s *src) {
-	s.p("package %s", d.Name)
+func (d *Design) genEntities(s *scaffold.Source) {
+	s.Code("package %s", d.Name)
 	imports := []string{`"fmt"`}
 	for _, e := range d.Entities {
 		for _, f := range e.Fields {
@@ -102,7 +24,7 @@ func (d *Design) genEntities(s *src) {
 			}
 		}
 	}
-	s.p(`import (
+	s.Code(`import (
 	` + strings.Join(imports, "\n") + `
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
@@ -110,7 +32,7 @@ func (d *Design) genEntities(s *src) {
 
 	"github.com/ddbharness/ddbharness/designs"
 )`)
-	s.p(`// Entity is an item of any type of the table, as its Go value.
+	s.Code(`// Entity is an item of any type of the table, as its Go value.
 type Entity interface {
 // Item is the item as DynamoDB stores it: its attributes, keys and type.
 Item() (map[string]types.AttributeValue, error)
@@ -122,9 +44,9 @@ Item() (map[string]types.AttributeValue, error)
 // takes only what none of them fits.
 var decoders = []designs.TypeDecoder[Entity]{`)
 	for _, e := range d.decodeOrder() {
-		s.p("{Type: %q, Decode: decodeAs%s},", e.TypeValue, e.Go)
+		s.Code("{Type: %q, Decode: decodeAs%s},", e.TypeValue, e.Go)
 	}
-	s.p(`}
+	s.Code(`}
 func decode(item map[string]types.AttributeValue) (Entity, error) {
 return designs.Decode(item, typeAttribute, decoders)
 }`)
@@ -133,22 +55,22 @@ return designs.Decode(item, typeAttribute, decoders)
 	}
 }
 
-func (d *Design) genEntity(s *src, e *Entity) {
-	s.p("// %s is an item of facet %q of the model.", e.Go, e.Facet)
-	s.p("type %s struct {", e.Go)
+func (d *Design) genEntity(s *scaffold.Source, e *Entity) {
+	s.Code("// %s is an item of facet %q of the model.", e.Go, e.Facet)
+	s.Code("type %s struct {", e.Go)
 	for _, v := range e.Vars {
 		if v.Field == nil {
-			s.p("%s string `dynamodbav:\"-\"` // a part of its keys", v.Go)
+			s.Code("%s string `dynamodbav:\"-\"` // a part of its keys", v.Go)
 		}
 	}
 	for _, f := range e.flags() {
-		s.p("%s bool `dynamodbav:\"-\"` // it is in a sparse index", f)
+		s.Code("%s bool `dynamodbav:\"-\"` // it is in a sparse index", f)
 	}
 	for _, f := range e.Fields {
-		s.p("%s %s %s", f.Go, goType(f.Type), tag("dynamodbav:"+strconv.Quote(f.Attr+tagOpts(f.Type))))
+		s.Code("%s %s %s", f.Go, goType(f.Type), tag("dynamodbav:"+strconv.Quote(f.Attr+tagOpts(f.Type))))
 	}
-	s.p("}")
-	s.p("// Key builders: every key of a %s is made here and nowhere else.", e.Go)
+	s.Code("}")
+	s.Code("// Key builders: every key of a %s is made here and nowhere else.", e.Go)
 	for _, k := range e.Keys {
 		vars := keyVars(k)
 		var params []string
@@ -159,16 +81,16 @@ func (d *Design) genEntity(s *src, e *Entity) {
 		if k.Index != "" {
 			where = "index " + strconv.Quote(k.Index) + "'s"
 		}
-		s.p("// %s builds %s %q: %q.", e.builder(k), where, k.Attr, k.Layout(d.Sep))
+		s.Code("// %s builds %s %q: %q.", e.builder(k), where, k.Attr, k.Layout(d.Sep))
 		ps := ""
 		if len(params) > 0 {
 			ps = strings.Join(params, ", ") + " string"
 		}
-		s.p("func %s(%s) string { return %s }", e.builder(k), ps, d.expr(k, param))
+		s.Code("func %s(%s) string { return %s }", e.builder(k), ps, d.expr(k, param))
 	}
-	s.p("// Item is the %s as DynamoDB stores it.", e.Go)
-	s.p("func (v %s) Item() (map[string]types.AttributeValue, error) {", e.Go)
-	s.p("av, err := attributevalue.MarshalMap(v)\nif err != nil {\nreturn nil, fmt.Errorf(\"%%s: %%w\", %q, err)\n}", e.Facet)
+	s.Code("// Item is the %s as DynamoDB stores it.", e.Go)
+	s.Code("func (v %s) Item() (map[string]types.AttributeValue, error) {", e.Go)
+	s.Code("av, err := attributevalue.MarshalMap(v)\nif err != nil {\nreturn nil, fmt.Errorf(\"%%s: %%w\", %q, err)\n}", e.Facet)
 	for _, k := range e.Keys {
 		var args []string
 		for _, v := range keyVars(k) {
@@ -178,34 +100,34 @@ func (d *Design) genEntity(s *src, e *Entity) {
 		if k.Flag != "" {
 			set = fmt.Sprintf("if v.%s {\n%s\n}", k.Flag, set)
 		}
-		s.p("%s", set)
+		s.Code("%s", set)
 	}
-	s.p("av[typeAttribute] = &types.AttributeValueMemberS{Value: %q}", e.TypeValue)
-	s.p("return av, nil\n}")
-	s.p("// decodeAs%s reads a %s; keys the item lacks (an index that does not", e.Go, e.Go)
-	s.p("// project them) leave their parts as the attributes have them.")
-	s.p("func decodeAs%s(av map[string]types.AttributeValue) (Entity, bool, error) {", e.Go)
-	s.p("var v %s\nif err := attributevalue.UnmarshalMap(av, &v); err != nil {\nreturn nil, false, fmt.Errorf(\"%%s: %%w\", %q, err)\n}", e.Go, e.Facet)
+	s.Code("av[typeAttribute] = &types.AttributeValueMemberS{Value: %q}", e.TypeValue)
+	s.Code("return av, nil\n}")
+	s.Code("// decodeAs%s reads a %s; keys the item lacks (an index that does not", e.Go, e.Go)
+	s.Code("// project them) leave their parts as the attributes have them.")
+	s.Code("func decodeAs%s(av map[string]types.AttributeValue) (Entity, bool, error) {", e.Go)
+	s.Code("var v %s\nif err := attributevalue.UnmarshalMap(av, &v); err != nil {\nreturn nil, false, fmt.Errorf(\"%%s: %%w\", %q, err)\n}", e.Go, e.Facet)
 	for _, f := range e.Fields {
 		switch f.Type {
 		case "SS", "NS":
-			s.p("slices.Sort(v.%s) // a set has no order: the Go value keeps it sorted", f.Go)
+			s.Code("slices.Sort(v.%s) // a set has no order: the Go value keeps it sorted", f.Go)
 		case "BS":
-			s.p("slices.SortFunc(v.%s, bytes.Compare) // a set has no order: the Go value keeps it sorted", f.Go)
+			s.Code("slices.SortFunc(v.%s, bytes.Compare) // a set has no order: the Go value keeps it sorted", f.Go)
 		}
 	}
 	for _, k := range e.Keys {
-		s.p("if text, ok := designs.KeyText(av, %q); ok {", k.Attr)
+		s.Code("if text, ok := designs.KeyText(av, %q); ok {", k.Attr)
 		if k.Flag != "" {
-			s.p("v.%s = true", k.Flag)
+			s.Code("v.%s = true", k.Flag)
 		}
 		switch {
 		case len(k.Segs) == 1 && k.Segs[0].Var != nil:
-			s.p("v.%s = text", k.Segs[0].Var.Go)
+			s.Code("v.%s = text", k.Segs[0].Var.Go)
 		case len(k.Segs) == 1: // one constant: nothing to split
-			s.p("if text != %q {\nreturn nil, false, nil\n}", k.Segs[0].Const)
+			s.Code("if text != %q {\nreturn nil, false, nil\n}", k.Segs[0].Const)
 		default:
-			s.p("p := designs.SplitKey(text, %q, %d)", d.Sep, len(k.Segs))
+			s.Code("p := designs.SplitKey(text, %q, %d)", d.Sep, len(k.Segs))
 			var checks []string
 			checks = append(checks, fmt.Sprintf("len(p) != %d", len(k.Segs)))
 			for i, seg := range k.Segs {
@@ -213,16 +135,16 @@ func (d *Design) genEntity(s *src, e *Entity) {
 					checks = append(checks, fmt.Sprintf("p[%d] != %q", i, seg.Const))
 				}
 			}
-			s.p("if %s {\nreturn nil, false, nil\n}", strings.Join(checks, " || "))
+			s.Code("if %s {\nreturn nil, false, nil\n}", strings.Join(checks, " || "))
 			for i, seg := range k.Segs {
 				if seg.Var != nil {
-					s.p("v.%s = p[%d]", seg.Var.Go, i)
+					s.Code("v.%s = p[%d]", seg.Var.Go, i)
 				}
 			}
 		}
-		s.p("}")
+		s.Code("}")
 	}
-	s.p("return v, true, nil\n}")
+	s.Code("return v, true, nil\n}")
 }
 
 // flags are the entity's sparse index fields, once each.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/internal/scaffold"
 )
 
 // mcpPattern is one access pattern of an MCP data model, as written.
@@ -295,7 +296,7 @@ func exprFields(params []mcpParam, a mcpAction, extra ...string) string {
 
 // genModelPattern writes the function of a model's pattern: the request
 // its command makes, on the design's table.
-func (d *Design) genModelPattern(s *src, p *Pattern) {
+func (d *Design) genModelPattern(s *scaffold.Source, p *Pattern) {
 	c, params := p.MCP, p.Params
 	var args []string
 	for _, a := range params {
@@ -306,16 +307,16 @@ func (d *Design) genModelPattern(s *src, p *Pattern) {
 	if c.Index != "" {
 		where = "index " + strconv.Quote(c.Index)
 	}
-	s.p("// %s is %s (%s, %s): %q, the request of the model's command.", p.Go, p.ID, where, c.Op, p.Name)
+	s.Code("// %s is %s (%s, %s): %q, the request of the model's command.", p.Go, p.ID, where, c.Op, p.Name)
 	fail := fmt.Sprintf("fmt.Errorf(\"%%s: %%w\", %sID, err)", p.Go)
 	switch c.Op {
 	case designs.GetItem:
 		a := c.Actions[0]
-		s.p("// A key without an item gives nil.")
-		s.p("func (t Table) %s(%s) (map[string]types.AttributeValue, error) {", p.Go, sig)
-		s.p("out, err := t.DB.GetItem(ctx, &dynamodb.GetItemInput{%s})", exprFields(params, mcpAction{Projection: a.Projection, Names: a.Names},
+		s.Code("// A key without an item gives nil.")
+		s.Code("func (t Table) %s(%s) (map[string]types.AttributeValue, error) {", p.Go, sig)
+		s.Code("out, err := t.DB.GetItem(ctx, &dynamodb.GetItemInput{%s})", exprFields(params, mcpAction{Projection: a.Projection, Names: a.Names},
 			"TableName: aws.String(t.Name)", "Key: "+avMap(params, a.Key), fmt.Sprintf("ConsistentRead: aws.Bool(%t)", c.Consistent)))
-		s.p("if err != nil {\nreturn nil, %s\n}\nreturn out.Item, nil\n}", fail)
+		s.Code("if err != nil {\nreturn nil, %s\n}\nreturn out.Item, nil\n}", fail)
 	case designs.Query, designs.Scan:
 		extra := []string{"TableName: aws.String(t.Name)", fmt.Sprintf("ConsistentRead: aws.Bool(%t)", c.Consistent)}
 		if c.Index != "" {
@@ -330,37 +331,37 @@ func (d *Design) genModelPattern(s *src, p *Pattern) {
 		if c.Limit > 0 {
 			extra = append(extra, fmt.Sprintf("Limit: aws.Int32(%d)", c.Limit))
 		}
-		s.p("// It reads every page, or the first alone when the command sets a limit.")
-		s.p("func (t Table) %s(%s) ([]map[string]types.AttributeValue, error) {", p.Go, sig)
-		s.p("in := &dynamodb.%sInput{%s}", c.Op, exprFields(params, mcpAction{Projection: c.Projection, Names: c.Names, Values: c.Values}, extra...))
-		s.p("var items []map[string]types.AttributeValue\nfor {")
-		s.p("out, err := t.DB.%s(ctx, in)\nif err != nil {\nreturn nil, %s\n}", c.Op, fail)
-		s.p("items = append(items, out.Items...)\nif len(out.LastEvaluatedKey) == 0 || in.Limit != nil {\nreturn items, nil\n}\nin.ExclusiveStartKey = out.LastEvaluatedKey\n}\n}")
+		s.Code("// It reads every page, or the first alone when the command sets a limit.")
+		s.Code("func (t Table) %s(%s) ([]map[string]types.AttributeValue, error) {", p.Go, sig)
+		s.Code("in := &dynamodb.%sInput{%s}", c.Op, exprFields(params, mcpAction{Projection: c.Projection, Names: c.Names, Values: c.Values}, extra...))
+		s.Code("var items []map[string]types.AttributeValue\nfor {")
+		s.Code("out, err := t.DB.%s(ctx, in)\nif err != nil {\nreturn nil, %s\n}", c.Op, fail)
+		s.Code("items = append(items, out.Items...)\nif len(out.LastEvaluatedKey) == 0 || in.Limit != nil {\nreturn items, nil\n}\nin.ExclusiveStartKey = out.LastEvaluatedKey\n}\n}")
 	case designs.BatchGetItem:
 		var keys []string
 		for _, a := range c.Actions {
 			keys = append(keys, avMap(params, a.Key))
 		}
 		a := c.Actions[0]
-		s.p("// Keys DynamoDB hands back unprocessed are asked for again.")
-		s.p("func (t Table) %s(%s) ([]map[string]types.AttributeValue, error) {", p.Go, sig)
-		s.p("req := map[string]types.KeysAndAttributes{t.Name: {%s}}", exprFields(params, mcpAction{Projection: a.Projection, Names: a.Names}, "Keys: []map[string]types.AttributeValue{"+strings.Join(keys, ", ")+"}"))
-		s.p("var items []map[string]types.AttributeValue\nfor len(req) > 0 {")
-		s.p("out, err := t.DB.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: req})\nif err != nil {\nreturn nil, %s\n}", fail)
-		s.p("items = append(items, out.Responses[t.Name]...)\nreq = out.UnprocessedKeys\n}\nreturn items, nil\n}")
+		s.Code("// Keys DynamoDB hands back unprocessed are asked for again.")
+		s.Code("func (t Table) %s(%s) ([]map[string]types.AttributeValue, error) {", p.Go, sig)
+		s.Code("req := map[string]types.KeysAndAttributes{t.Name: {%s}}", exprFields(params, mcpAction{Projection: a.Projection, Names: a.Names}, "Keys: []map[string]types.AttributeValue{"+strings.Join(keys, ", ")+"}"))
+		s.Code("var items []map[string]types.AttributeValue\nfor len(req) > 0 {")
+		s.Code("out, err := t.DB.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: req})\nif err != nil {\nreturn nil, %s\n}", fail)
+		s.Code("items = append(items, out.Responses[t.Name]...)\nreq = out.UnprocessedKeys\n}\nreturn items, nil\n}")
 	case designs.TransactGetItems:
 		var gets []string
 		for _, a := range c.Actions {
 			gets = append(gets, "{Get: &types.Get{"+exprFields(params, mcpAction{Projection: a.Projection, Names: a.Names}, "TableName: aws.String(t.Name)", "Key: "+avMap(params, a.Key))+"}}")
 		}
-		s.p("// Its items in the order of its requests, nil where a key has none.")
-		s.p("func (t Table) %s(%s) ([]map[string]types.AttributeValue, error) {", p.Go, sig)
-		s.p("out, err := t.DB.TransactGetItems(ctx, &dynamodb.TransactGetItemsInput{TransactItems: []types.TransactGetItem{%s}})", strings.Join(gets, ", "))
-		s.p("if err != nil {\nreturn nil, %s\n}", fail)
-		s.p("items := make([]map[string]types.AttributeValue, len(out.Responses))\nfor i, r := range out.Responses {\nitems[i] = r.Item\n}\nreturn items, nil\n}")
+		s.Code("// Its items in the order of its requests, nil where a key has none.")
+		s.Code("func (t Table) %s(%s) ([]map[string]types.AttributeValue, error) {", p.Go, sig)
+		s.Code("out, err := t.DB.TransactGetItems(ctx, &dynamodb.TransactGetItemsInput{TransactItems: []types.TransactGetItem{%s}})", strings.Join(gets, ", "))
+		s.Code("if err != nil {\nreturn nil, %s\n}", fail)
+		s.Code("items := make([]map[string]types.AttributeValue, len(out.Responses))\nfor i, r := range out.Responses {\nitems[i] = r.Item\n}\nreturn items, nil\n}")
 	default:
-		s.p("func (t Table) %s(%s) error {", p.Go, sig)
-		s.p("%s\nif err != nil {\nreturn %s\n}\nreturn nil\n}", d.writeCall(c, params), fail)
+		s.Code("func (t Table) %s(%s) error {", p.Go, sig)
+		s.Code("%s\nif err != nil {\nreturn %s\n}\nreturn nil\n}", d.writeCall(c, params), fail)
 	}
 }
 
@@ -414,7 +415,7 @@ func ItemText(item map[string]types.AttributeValue) string {
 // specModelPattern expects a read's items from the samples, or a write's
 // items afterwards at every key it touches, each put back as the samples
 // had it once the spec ends.
-func (d *Design) specModelPattern(s *src, p *Pattern) {
+func (d *Design) specModelPattern(s *scaffold.Source, p *Pattern) {
 	var args []string
 	for _, a := range p.Params {
 		switch a.Type {
@@ -439,17 +440,17 @@ func (d *Design) specModelPattern(s *src, p *Pattern) {
 	}
 	switch p.Op {
 	case designs.GetItem:
-		s.p("It(%q, func(ctx SpecContext) {", "returns the model's item for its command's key")
-		s.p("item, err := %s\nExpect(err).NotTo(HaveOccurred())", call)
-		s.p("Expect(itemTexts(item)).To(Equal(%s))\n})", texts(r.Items))
+		s.Code("It(%q, func(ctx SpecContext) {", "returns the model's item for its command's key")
+		s.Code("item, err := %s\nExpect(err).NotTo(HaveOccurred())", call)
+		s.Code("Expect(itemTexts(item)).To(Equal(%s))\n})", texts(r.Items))
 	case designs.Query, designs.Scan, designs.BatchGetItem, designs.TransactGetItems:
 		match, order := "Equal", "in order"
 		if r.Unordered {
 			match, order = "ConsistOf", "in any order"
 		}
-		s.p("It(%q, func(ctx SpecContext) {", fmt.Sprintf("returns the %d sample items its command selects, %s", len(r.Items), order))
-		s.p("items, err := %s\nExpect(err).NotTo(HaveOccurred())", call)
-		s.p("Expect(itemTexts(items...)).To(%s(%s))\n})", match, texts(r.Items))
+		s.Code("It(%q, func(ctx SpecContext) {", fmt.Sprintf("returns the %d sample items its command selects, %s", len(r.Items), order))
+		s.Code("items, err := %s\nExpect(err).NotTo(HaveOccurred())", call)
+		s.Code("Expect(itemTexts(items...)).To(%s(%s))\n})", match, texts(r.Items))
 	default:
 		var keys []string
 		for _, k := range r.Keys {
@@ -459,86 +460,22 @@ func (d *Design) specModelPattern(s *src, p *Pattern) {
 		if r.Fails {
 			what = "is refused by its condition on the samples, which it leaves as they were"
 		}
-		s.p("It(%q, func(ctx SpecContext) {", what)
-		s.p("keys := []map[string]types.AttributeValue{%s}", strings.Join(keys, ", "))
-		s.p("DeferCleanup(restore, keys)")
-		s.p("err := %s", call)
+		s.Code("It(%q, func(ctx SpecContext) {", what)
+		s.Code("keys := []map[string]types.AttributeValue{%s}", strings.Join(keys, ", "))
+		s.Code("DeferCleanup(restore, keys)")
+		s.Code("err := %s", call)
 		switch {
 		case r.Fails && p.Op == designs.TransactWriteItems:
-			s.p("_, failed := designs.FailedConditions(err)\nExpect(failed).To(BeTrue(), \"%%v\", err)")
+			s.Code("_, failed := designs.FailedConditions(err)\nExpect(failed).To(BeTrue(), \"%%v\", err)")
 		case r.Fails:
-			s.p("Expect(designs.IsConditionFailed(err)).To(BeTrue(), \"%%v\", err)")
+			s.Code("Expect(designs.IsConditionFailed(err)).To(BeTrue(), \"%%v\", err)")
 		default:
-			s.p("Expect(err).NotTo(HaveOccurred())")
+			s.Code("Expect(err).NotTo(HaveOccurred())")
 		}
-		s.p("Expect(itemsAt(ctx, keys)).To(Equal(%s))\n})", texts(r.After))
+		s.Code("Expect(itemsAt(ctx, keys)).To(Equal(%s))\n})", texts(r.After))
 	}
 }
 
 func (d *Design) hasModelPatterns() bool {
 	return slices.ContainsFunc(d.Patterns, func(p *Pattern) bool { return p.MCP != nil })
-}
-
-// genModelHelpers writes what the model's patterns' specs share: items as
-// text, the items at keys, and the samples put back at keys a write
-// touched.
-func (d *Design) genModelHelpers(s *src) {
-	s.p(`package %[1]s_test
-
-import (
-	"context"
-	"encoding/json"
-
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	. "github.com/onsi/gomega"
-
-	"github.com/ddbharness/ddbharness/ddbitem"
-	"github.com/ddbharness/ddbharness/designs/%[1]s"
-)
-
-// itemTexts are items in DynamoDB's JSON, numbers as DynamoDB returns
-// them, "" for no item: what the model's patterns' specs compare.
-func itemTexts(items ...map[string]types.AttributeValue) []string {
-	out := make([]string, len(items))
-	for i, it := range items {
-		if it == nil {
-			continue
-		}
-		b, err := json.Marshal(ddbitem.CanonicalJSON(it))
-		Expect(err).NotTo(HaveOccurred())
-		out[i] = string(b)
-	}
-	return out
-}
-
-// itemsAt reads the item at each key, strongly consistent.
-func itemsAt(ctx context.Context, keys []map[string]types.AttributeValue) []string {
-	var items []map[string]types.AttributeValue
-	for _, k := range keys {
-		out, err := env.DB.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(env.Table), Key: k, ConsistentRead: aws.Bool(true)})
-		Expect(err).NotTo(HaveOccurred())
-		items = append(items, out.Item)
-	}
-	return itemTexts(items...)
-}
-
-// restore puts back at each key what the samples hold there (nothing,
-// for a key no sample has), so that a write's spec leaves the table as
-// the other specs expect it.
-func restore(ctx context.Context, keys []map[string]types.AttributeValue) {
-	for _, k := range keys {
-		_, err := env.DB.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String(env.Table), Key: k})
-		Expect(err).NotTo(HaveOccurred())
-		for _, e := range %[1]s.Samples {
-			item, err := e.Item()
-			Expect(err).NotTo(HaveOccurred())
-			if ddbitem.SameKey(item, k) {
-				_, err = env.DB.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(env.Table), Item: item})
-				Expect(err).NotTo(HaveOccurred())
-			}
-		}
-	}
-}`, d.Name)
 }

@@ -1,77 +1,17 @@
 package workbench
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/internal/scaffold"
 )
 
-func (d *Design) genCatalog(s *src) {
-	s.p("package %s", d.Name)
-	s.p(`import "github.com/ddbharness/ddbharness/designs"`)
-	s.p(`// Pattern IDs, in catalog order. Specs carry them as labels and
-// scenarios name them, so a typo does not compile.
-const (`)
-	for _, p := range d.Patterns {
-		s.p("%sID designs.PatternID = %q", p.Go, p.ID)
-	}
-	s.p(")")
-	s.p(`// Design is the %s catalog: verify's coverage gate wants a passing spec
-// labelled with each ID, and bench scenarios may mix only these.
-var Design = designs.Design{
-Name: %q,`, d.Name, d.Name)
-	var names []string
-	for _, e := range d.Entities {
-		names = append(names, e.Facet)
-	}
-	s.p("Summary: %q,", "imported from NoSQL Workbench: table "+d.Table.TableName+" ("+strings.Join(names, ", ")+")")
-	s.p("Schema: Schema,")
-	s.p("Table: %q,", d.Table.TableName)
-	if facets := d.facetNames(); len(facets) > 0 {
-		s.p("Facets: map[string]string{")
-		for _, v := range sortedKeys(facets) {
-			s.p("%q: %q,", v, facets[v])
-		}
-		s.p("},")
-	}
-	s.p("Patterns: []designs.Pattern{")
-	for _, p := range d.Patterns {
-		index := "designs.MainTable"
-		if p.Index != designs.MainTable {
-			index = indexConst(p.Index)
-		}
-		extra := ""
-		if p.Op == designs.Query && p.MCP == nil {
-			extra = ", Pages: true"
-		}
-		if c := p.MCP; c != nil {
-			if n := c.maxItems(); n > 0 {
-				extra += fmt.Sprintf(", MaxItems: %d", n)
-			} else if c.Op == designs.Query || c.Op == designs.Scan {
-				extra += ", AllPages: true"
-			}
-			if n := c.maxActions(); n > 0 {
-				extra += fmt.Sprintf(", MaxActions: %d", n)
-			}
-		}
-		if p.Command != "" {
-			extra += ", Command: " + strconv.Quote(p.Command)
-		}
-		op := "designs." + string(p.Op)
-		if !slices.Contains(mcpOpsList(), p.Op) {
-			op = fmt.Sprintf("designs.Operation(%q)", p.Op) // a model's pattern that names no operation
-		}
-		s.p("{ID: %sID, Name: %q, Op: %s, Index: %s, Doc: %q%s},", p.Go, p.Name, op, index, p.Doc, extra)
-	}
-	s.p("},\n}")
-}
-
 // genPatterns writes the pattern functions, one per pattern.
-func (d *Design) genPatterns(s *src) {
-	s.p("package %s", d.Name)
+func (d *Design) genPatterns(s *scaffold.Source) {
+	s.Code("package %s", d.Name)
 	sdk := []string{`"github.com/aws/aws-sdk-go-v2/aws"`, `"github.com/aws/aws-sdk-go-v2/service/dynamodb"`, `"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"`}
 	if slices.ContainsFunc(d.Patterns, func(p *Pattern) bool { return p.Op == designs.Query && p.MCP == nil }) {
 		sdk = append(sdk, `"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"`)
@@ -82,8 +22,8 @@ func (d *Design) genPatterns(s *src) {
 	}) {
 		std += "\n" + `"strconv"`
 	}
-	s.p("import (\n%s\n\n%s\n\n\"github.com/ddbharness/ddbharness/designs\"\n)", std, strings.Join(sdk, "\n"))
-	s.p("var _ = designs.ErrNotFound")
+	s.Code("import (\n%s\n\n%s\n\n\"github.com/ddbharness/ddbharness/designs\"\n)", std, strings.Join(sdk, "\n"))
+	s.Code("var _ = designs.ErrNotFound")
 	for _, p := range d.Patterns {
 		switch {
 		case p.Entity != nil:
@@ -96,7 +36,7 @@ func (d *Design) genPatterns(s *src) {
 	}
 }
 
-func (d *Design) genGet(s *src, p *Pattern) {
+func (d *Design) genGet(s *scaffold.Source, p *Pattern) {
 	e := p.Entity
 	pk, sk := e.key(d.Schema.PK), e.key(d.Schema.SK)
 	vars := d.vars(p)
@@ -107,10 +47,10 @@ func (d *Design) genGet(s *src, p *Pattern) {
 	if len(params) > 0 {
 		params[len(params)-1] += " string"
 	}
-	s.p("// %s is %s (main table, GetItem): %q. An unknown key is", p.Go, p.ID, p.Doc)
-	s.p("// designs.ErrNotFound.")
-	s.p("func (t Table) %s(ctx context.Context, %s) (%s, error) {", p.Go, strings.Join(params, ", "), e.Go)
-	s.p("key := map[string]types.AttributeValue{")
+	s.Code("// %s is %s (main table, GetItem): %q. An unknown key is", p.Go, p.ID, p.Doc)
+	s.Code("// designs.ErrNotFound.")
+	s.Code("func (t Table) %s(ctx context.Context, %s) (%s, error) {", p.Go, strings.Join(params, ", "), e.Go)
+	s.Code("key := map[string]types.AttributeValue{")
 	for _, k := range []*KeyUse{pk, sk} {
 		if k == nil {
 			continue
@@ -119,10 +59,10 @@ func (d *Design) genGet(s *src, p *Pattern) {
 		for _, v := range keyVars(k) {
 			a = append(a, param(v))
 		}
-		s.p("%q: %s,", k.Attr, member(k.Type, e.builder(k)+"("+strings.Join(a, ", ")+")"))
+		s.Code("%q: %s,", k.Attr, member(k.Type, e.builder(k)+"("+strings.Join(a, ", ")+")"))
 	}
-	s.p("}")
-	s.p(`out, err := t.DB.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(t.Name), Key: key})
+	s.Code("}")
+	s.Code(`out, err := t.DB.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(t.Name), Key: key})
 	if err != nil {
 		return %[1]s{}, fmt.Errorf("%%s: %%s %%v: %%w", %[3]sID, %[2]q, key, err)
 	}
@@ -140,7 +80,7 @@ func (d *Design) genGet(s *src, p *Pattern) {
 }`, e.Go, e.Facet, p.Go)
 }
 
-func (d *Design) genQuery(s *src, p *Pattern) {
+func (d *Design) genQuery(s *scaffold.Source, p *Pattern) {
 	vars := d.vars(p)
 	var params []string
 	for _, v := range vars {
@@ -158,9 +98,9 @@ func (d *Design) genQuery(s *src, p *Pattern) {
 	if p.Index != designs.MainTable {
 		where = "index " + strconv.Quote(p.Index)
 	}
-	s.p("// %s is %s (%s, Query): %q. next is empty on the last page.", p.Go, p.ID, where, p.Doc)
-	s.p("func (t Table) %s(ctx context.Context, %safter designs.Cursor) (page []Entity, next designs.Cursor, err error) {", p.Go, strings.Join(params, ""))
-	s.p(`items, next, err := Schema.QueryPage(ctx, t.DB, designs.PageQuery{
+	s.Code("// %s is %s (%s, Query): %q. next is empty on the last page.", p.Go, p.ID, where, p.Doc)
+	s.Code("func (t Table) %s(ctx context.Context, %safter designs.Cursor) (page []Entity, next designs.Cursor, err error) {", p.Go, strings.Join(params, ""))
+	s.Code(`items, next, err := Schema.QueryPage(ctx, t.DB, designs.PageQuery{
 		Table: t.Name, Index: %s, Size: PageSize, After: after,
 		Key:   expression.Key(%q).Equal(expression.Value(%s)),
 	})

@@ -12,6 +12,7 @@ import (
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/figure"
+	"github.com/ddbharness/ddbharness/internal/scaffold"
 )
 
 // MaxSpecsPerPattern bounds the specs a pattern gets: the samples a get
@@ -37,84 +38,39 @@ func (d *Design) samples() []sample {
 	return out
 }
 
-func (d *Design) genSamples(s *src) {
-	s.p("package %s", d.Name)
-	s.p("// Samples are the model's sample items, facet by facet: the specs load")
-	s.p("// them and expect the patterns to return them; the fixtures load them,")
-	s.p("// then grow copies of them (Grown) for volume.")
-	s.p("var Samples = []Entity{")
+func (d *Design) genSamples(s *scaffold.Source) {
+	s.Code("package %s", d.Name)
+	s.Code("// Samples are the model's sample items, facet by facet: the specs load")
+	s.Code("// them and expect the patterns to return them; the fixtures load them,")
+	s.Code("// then grow copies of them (Grown) for volume.")
+	s.Code("var Samples = []Entity{")
 	for _, x := range d.samples() {
-		s.p("%s,", d.literal(x.e, x.item, ""))
+		s.Code("%s,", d.literal(x.e, x.item, ""))
 	}
-	s.p("}")
-	s.p("// Grown is e as the n-th copy of the samples: every part of its keys")
-	s.p("// passed through vary, so copies keep the samples' layouts and how many")
-	s.p("// items each partition holds. Each part name has its own copy numbers,")
-	s.p("// so parts that hold one value in a sample by chance differ in copies.")
-	s.p("func Grown(e Entity, n int, vary func(part string, n int) string) Entity {")
-	s.p("switch v := e.(type) {")
+	s.Code("}")
+	s.Code("// Grown is e as the n-th copy of the samples: every part of its keys")
+	s.Code("// passed through vary, so copies keep the samples' layouts and how many")
+	s.Code("// items each partition holds. Each part name has its own copy numbers,")
+	s.Code("// so parts that hold one value in a sample by chance differ in copies.")
+	s.Code("func Grown(e Entity, n int, vary func(part string, n int) string) Entity {")
+	s.Code("switch v := e.(type) {")
 	copies := d.copyNumbers()
 	for _, e := range d.Entities {
-		s.p("case %s:", e.Go)
+		s.Code("case %s:", e.Go)
 		for _, v := range e.Vars {
-			s.p("v.%[1]s = vary(v.%[1]s, %[2]s)", v.Go, copies.expr(v))
+			s.Code("v.%[1]s = vary(v.%[1]s, %[2]s)", v.Go, copies.expr(v))
 		}
-		s.p("return v")
+		s.Code("return v")
 	}
-	s.p("}\nreturn e\n}")
+	s.Code("}\nreturn e\n}")
 }
 
-func (d *Design) genSuite(s *src) {
-	s.p(`package %[1]s_test
-
-import (
-	"testing"
-
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
-
-	"github.com/ddbharness/ddbharness/designs/%[1]s"
-	"github.com/ddbharness/ddbharness/internal/ddbtest"
-)
-
-func Test%[2]s(t *testing.T) {
-	RegisterFailHandler(Fail)
-	RunSpecs(t, %[1]q, Label(%[1]s.Design.Label()))
-}
-
-// env is this process's DynamoDB client and table: one DynamoDB Local for
-// the run, one table per parallel process, deleted when the suite ends.
-var env = ddbtest.Setup(%[1]s.Design)
-
-var (
-	table  %[1]s.Table // this process's own table
-	loaded bool       // the model's sample items are in it
-)
-
-// The specs only read, so each process loads the sample items once.
-var _ = BeforeEach(func(ctx SpecContext) {
-	table = %[1]s.Table{DB: env.DB, Name: env.Table}
-	if loaded {
-		return
-	}
-	for _, e := range %[1]s.Samples {
-		item, err := e.Item()
-		Expect(err).NotTo(HaveOccurred())
-		_, err = env.DB.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(env.Table), Item: item})
-		Expect(err).NotTo(HaveOccurred())
-	}
-	loaded = true
-})`, d.Name, d.pascal())
-}
-
-func (d *Design) genSpecs(s *src) {
+func (d *Design) genSpecs(s *scaffold.Source) {
 	sdk := ""
 	if d.hasModelPatterns() {
 		sdk = `"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"`
 	}
-	s.p(`package %[1]s_test
+	s.Code(`package %[1]s_test
 
 import (
 	%[2]s
@@ -127,7 +83,7 @@ import (
 
 var _ = designs.ErrNotFound`, d.Name, sdk)
 	if sdk != "" {
-		s.p("var _ types.AttributeValue")
+		s.Code("var _ types.AttributeValue")
 	}
 	all := d.samples()
 	capped, most := 0, 0 // patterns with more samples or partitions than they get specs for; the most
@@ -136,7 +92,7 @@ var _ = designs.ErrNotFound`, d.Name, sdk)
 			continue // not generated: uncovered, as the catalog says
 		}
 		label := p.Index
-		s.p("var _ = Describe(%q, Label(%q, %q), func() {", string(p.ID)+" "+p.Name, p.ID, label)
+		s.Code("var _ = Describe(%q, Label(%q, %q), func() {", string(p.ID)+" "+p.Name, p.ID, label)
 		var of int
 		switch {
 		case p.Entity != nil:
@@ -149,7 +105,7 @@ var _ = designs.ErrNotFound`, d.Name, sdk)
 		if of > MaxSpecsPerPattern {
 			capped, most = capped+1, max(most, of)
 		}
-		s.p("})")
+		s.Code("})")
 	}
 	note := fmt.Sprintf("the specs of %s take the first %d samples (a get) or partitions (a query) of up to %s, to keep make verify quick",
 		figure.Count(capped, "pattern", "patterns"), MaxSpecsPerPattern, figure.Thousands(most))
@@ -161,17 +117,17 @@ var _ = designs.ErrNotFound`, d.Name, sdk)
 // specGet expects each sample of the pattern's entity back by its key, the
 // first MaxSpecsPerPattern of them, and ErrNotFound for a key no sample
 // has; it returns how many samples the entity has.
-func (d *Design) specGet(s *src, p *Pattern, all []sample) (samples int) {
+func (d *Design) specGet(s *scaffold.Source, p *Pattern, all []sample) (samples int) {
 	e := p.Entity
 	vars := d.vars(p)
 	var args []string
 	for _, v := range vars {
 		args = append(args, "want."+v.Go)
 	}
-	s.p("DescribeTable(%q,", "returns each sample "+e.Facet+" by its key")
-	s.p("func(ctx SpecContext, want %s.%s) {", d.Name, e.Go)
-	s.p("Expect(table.%s(ctx, %s)).To(Equal(want))", p.Go, strings.Join(args, ", "))
-	s.p("},")
+	s.Code("DescribeTable(%q,", "returns each sample "+e.Facet+" by its key")
+	s.Code("func(ctx SpecContext, want %s.%s) {", d.Name, e.Go)
+	s.Code("Expect(table.%s(ctx, %s)).To(Equal(want))", p.Go, strings.Join(args, ", "))
+	s.Code("},")
 	schema, entries, of := d.Schema.ItemSchema(), 0, 0
 	for _, x := range all {
 		if x.e != e {
@@ -179,10 +135,10 @@ func (d *Design) specGet(s *src, p *Pattern, all []sample) (samples int) {
 		}
 		if of++; entries < MaxSpecsPerPattern {
 			entries++
-			s.p("Entry(%q, %s.Samples[%d]),", schema.KeyText(x.item), d.Name, x.i)
+			s.Code("Entry(%q, %s.Samples[%d]),", schema.KeyText(x.item), d.Name, x.i)
 		}
 	}
-	s.p(")")
+	s.Code(")")
 	if len(vars) == 0 {
 		return of // a key of constants only: there is no other key to ask for
 	}
@@ -190,9 +146,9 @@ func (d *Design) specGet(s *src, p *Pattern, all []sample) (samples int) {
 	for _, v := range vars {
 		missing = append(missing, d.absent(v, e.key(d.Schema.PK), e.key(d.Schema.SK)))
 	}
-	s.p("It(\"reports designs.ErrNotFound for a key no sample has\", func(ctx SpecContext) {")
-	s.p("_, err := table.%s(ctx, %s)", p.Go, strings.Join(missing, ", "))
-	s.p("Expect(err).To(MatchError(designs.ErrNotFound))\n})")
+	s.Code("It(\"reports designs.ErrNotFound for a key no sample has\", func(ctx SpecContext) {")
+	s.Code("_, err := table.%s(ctx, %s)", p.Go, strings.Join(missing, ", "))
+	s.Code("Expect(err).To(MatchError(designs.ErrNotFound))\n})")
 	return of
 }
 
@@ -227,7 +183,7 @@ func (d *Design) absent(v *Var, keys ...*KeyUse) string {
 // pattern's layout, exactly the samples with that value (and the index's
 // sort key) in sort key order, as the index projects them, for the first
 // MaxSpecsPerPattern values; it returns how many values the samples hold.
-func (d *Design) specQuery(s *src, p *Pattern, all []sample) (partitions int) {
+func (d *Design) specQuery(s *scaffold.Source, p *Pattern, all []sample) (partitions int) {
 	schema := d.Schema.ItemSchema()
 	sk := d.Schema.SK
 	if ix, ok := schema.Index(p.Index); ok {
@@ -285,18 +241,18 @@ func (d *Design) specQuery(s *src, p *Pattern, all []sample) (partitions int) {
 		if len(in) == 1 {
 			items = "item"
 		}
-		s.p("It(%q, func(ctx SpecContext) {", fmt.Sprintf("returns the %d sample %s of partition %s %s", len(in), items, v, order))
-		s.p("page, next, err := table.%s(ctx, %s\"\")", p.Go, args)
-		s.p("Expect(err).NotTo(HaveOccurred())\nExpect(next).To(BeEmpty())")
-		s.p("Expect(page).To(%s([]%s.Entity{", match, d.Name)
+		s.Code("It(%q, func(ctx SpecContext) {", fmt.Sprintf("returns the %d sample %s of partition %s %s", len(in), items, v, order))
+		s.Code("page, next, err := table.%s(ctx, %s\"\")", p.Go, args)
+		s.Code("Expect(err).NotTo(HaveOccurred())\nExpect(next).To(BeEmpty())")
+		s.Code("Expect(page).To(%s([]%s.Entity{", match, d.Name)
 		for _, x := range in {
 			entry := x.item // the table's own query returns whole items
 			if e := schema.EntryOf(p.Index, x.item); e != nil {
 				entry = e // as the index projects it
 			}
-			s.p("%s,", d.literal(x.e, entry, d.Name+"."))
+			s.Code("%s,", d.literal(x.e, entry, d.Name+"."))
 		}
-		s.p("}))\n})")
+		s.Code("}))\n})")
 	}
 	if len(keyVars(p.Key)) == 0 {
 		return of // a partition key of constants only: there is no other partition
@@ -305,9 +261,9 @@ func (d *Design) specQuery(s *src, p *Pattern, all []sample) (partitions int) {
 	for _, v := range keyVars(p.Key) {
 		missing = append(missing, d.absent(v, p.Key)+", ")
 	}
-	s.p("It(\"returns an empty last page for a partition no sample has\", func(ctx SpecContext) {")
-	s.p("page, next, err := table.%s(ctx, %s\"\")", p.Go, strings.Join(missing, ""))
-	s.p("Expect(err).NotTo(HaveOccurred())\nExpect(next).To(BeEmpty())\nExpect(page).To(BeEmpty())\n})")
+	s.Code("It(\"returns an empty last page for a partition no sample has\", func(ctx SpecContext) {")
+	s.Code("page, next, err := table.%s(ctx, %s\"\")", p.Go, strings.Join(missing, ""))
+	s.Code("Expect(err).NotTo(HaveOccurred())\nExpect(next).To(BeEmpty())\nExpect(page).To(BeEmpty())\n})")
 	return of
 }
 

@@ -1,0 +1,72 @@
+package scaffold
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+	"text/template"
+)
+
+// Code is Go source a generator built for a template to print as it is:
+// each value from input in it is already quoted (strconv.Quote).
+type Code string
+
+// set is the one template set every design package is written from: both
+// generators render their files, and the sections they share, from it.
+// Parsed together, any template may use another's defines.
+var set = template.Must(template.New("design").Delims("[[", "]]").Option("missingkey=error").Funcs(template.FuncMap{
+	"q":    strconv.Quote, // any value from input in Go source: a string literal, or quoted in a comment
+	"line": mdLine.Replace,
+	"cell": mdCell.Replace,
+}).ParseFS(templates, "templates/*.tmpl"))
+
+// A name the input spells with a line break keeps a README's lines and
+// table rows whole; a table cell also escapes its pipes.
+var (
+	mdLine = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ")
+	mdCell = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ", "|", `\|`)
+)
+
+// Source is one generated file as it is written: sections from the
+// template set and lines of code a generator computes, in order. File
+// formats it once whole, so the two read as one file.
+type Source struct {
+	buf bytes.Buffer
+	err error
+}
+
+// Section appends the template name of the set, executed on data.
+func (s *Source) Section(name string, data any) {
+	if s.err == nil {
+		s.err = set.ExecuteTemplate(&s.buf, name, data)
+	}
+}
+
+// Code appends one or more lines of code, as fmt.Sprintf formats them.
+func (s *Source) Code(format string, args ...any) {
+	fmt.Fprintf(&s.buf, format+"\n", args...)
+}
+
+// File is the source as the file at path: Go formatted (Format), any
+// other file as written.
+func (s *Source) File(path string) (File, error) {
+	if s.err != nil {
+		return File{}, fmt.Errorf("render %s: %w", path, s.err)
+	}
+	if !strings.HasSuffix(path, ".go") {
+		return File{path, bytes.Clone(s.buf.Bytes())}, nil
+	}
+	out, err := Format(s.buf.Bytes())
+	if err != nil {
+		return File{}, fmt.Errorf("generated %s does not parse: %w\n%s", path, err, s.buf.Bytes())
+	}
+	return File{path, out}, nil
+}
+
+// Render is the file at path made of the one template name of the set.
+func Render(name string, data any, path string) (File, error) {
+	var s Source
+	s.Section(name, data)
+	return s.File(path)
+}

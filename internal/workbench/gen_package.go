@@ -1,0 +1,191 @@
+package workbench
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/internal/scaffold"
+)
+
+// pkg is the design as the shared templates of a design package read it
+// (scaffold.Package): its schema, catalog, suite, fixtures, scenario and
+// README are written from the same templates as new-design's.
+func (d *Design) pkg(model string) scaffold.Package {
+	p := scaffold.Package{Name: d.Name, Pascal: d.pascal(), Notes: d.Notes,
+		Import: &scaffold.Import{Model: model, Table: d.Table.TableName, Sep: d.Sep, TypeAttribute: d.Schema.TypeAttribute},
+		Schema: d.schema(),
+	}
+	var names []string
+	for _, e := range d.Entities {
+		names = append(names, e.Facet)
+		p.Import.Pools = append(p.Import.Pools, scaffold.Pool{Facet: e.Facet, Field: plural(e), Type: e.Go})
+	}
+	p.Summary = "imported from NoSQL Workbench: table " + d.Table.TableName + " (" + strings.Join(names, ", ") + ")"
+	facets := d.facetNames()
+	for _, v := range sortedKeys(facets) {
+		p.Facets = append(p.Facets, [2]string{v, facets[v]})
+	}
+	for _, pt := range d.Patterns {
+		p.Patterns = append(p.Patterns, d.catalogRow(pt))
+	}
+	for _, pt := range d.own() {
+		e := d.poolOf(pt)
+		s := scaffold.Step{Pattern: pt.Go, Weight: 10, Entity: e.Facet, Zipf: true, Field: plural(e), Query: pt.Entity == nil}
+		var args []string
+		for _, v := range d.vars(pt) {
+			args = append(args, "v."+v.Go)
+		}
+		s.Args = scaffold.Code(strings.Join(args, ", "))
+		if s.Query && len(args) > 0 {
+			s.Args += ", "
+		}
+		p.Mix = append(p.Mix, s)
+	}
+	d.readmeRows(&p)
+	return p
+}
+
+// schema is the Schema literal's data: the table as the model declares it.
+func (d *Design) schema() scaffold.Schema {
+	s := scaffold.Schema{PK: d.Schema.PK, SK: d.Schema.SK, Billing: string(d.Schema.Billing), RCU: d.Schema.RCU, WCU: d.Schema.WCU}
+	for _, n := range sortedKeys(d.Schema.Types) {
+		s.Types = append(s.Types, [2]string{n, string(d.Schema.Types[n])})
+	}
+	index := func(ix designs.Index) scaffold.Index {
+		out := scaffold.Index{Const: indexConst(ix.Name), Name: ix.Name, PK: ix.PK, SK: ix.SK}
+		if ix.Projection == types.ProjectionTypeKeysOnly || ix.Projection == types.ProjectionTypeInclude {
+			out.Projection, out.NonKey = string(ix.Projection), ix.NonKey
+		}
+		return out
+	}
+	for _, ix := range d.Schema.GSIs {
+		s.GSIs = append(s.GSIs, index(ix))
+	}
+	for _, ix := range d.Schema.LSIs {
+		s.LSIs = append(s.LSIs, index(ix))
+	}
+	return s
+}
+
+// catalogRow is the pattern's entry in the catalog and row in the README.
+func (d *Design) catalogRow(p *Pattern) scaffold.Pattern {
+	row := scaffold.Pattern{Go: p.Go, ID: string(p.ID), Name: p.Name, Op: string(p.Op), Doc: p.Doc, Missing: p.Why != "",
+		OpExpr: scaffold.Code("designs." + string(p.Op)), Where: "main table", Index: "designs.MainTable"}
+	if !slices.Contains(mcpOpsList(), p.Op) {
+		row.OpExpr = scaffold.Code(fmt.Sprintf("designs.Operation(%q)", p.Op)) // a model's pattern that names no operation
+	}
+	if p.Index != designs.MainTable {
+		row.Where, row.Index = p.Index, scaffold.Code(indexConst(p.Index))
+	}
+	var extra []string
+	if p.Op == designs.Query && p.MCP == nil {
+		extra = append(extra, "Pages: true")
+	}
+	if c := p.MCP; c != nil {
+		if n := c.maxItems(); n > 0 {
+			extra = append(extra, fmt.Sprintf("MaxItems: %d", n))
+		} else if c.Op == designs.Query || c.Op == designs.Scan {
+			extra = append(extra, "AllPages: true")
+		}
+		if n := c.maxActions(); n > 0 {
+			extra = append(extra, fmt.Sprintf("MaxActions: %d", n))
+		}
+	}
+	if p.Command != "" {
+		extra = append(extra, "Command: "+strconv.Quote(p.Command))
+	}
+	for _, x := range extra {
+		row.Extra += scaffold.Code(", " + x)
+	}
+	var keys []*KeyUse
+	switch {
+	case p.Entity != nil:
+		keys = []*KeyUse{p.Entity.key(d.Schema.PK), p.Entity.key(d.Schema.SK)}
+	case p.Group != nil:
+		keys = []*KeyUse{p.Key}
+	case p.MCP != nil:
+		row.Keys = "the model's command (`Command` in catalog.go)"
+	}
+	var conds []string
+	for _, k := range keys {
+		if k != nil {
+			conds = append(conds, "`"+k.Attr+"` = `"+k.Layout(d.Sep)+"`")
+		}
+	}
+	if len(conds) > 0 {
+		row.Keys = strings.Join(conds, ", ")
+	}
+	return row
+}
+
+// readmeRows adds the README's entity rows and key chart.
+func (d *Design) readmeRows(p *scaffold.Package) {
+	layout := func(k *KeyUse) string {
+		if k == nil {
+			return ""
+		}
+		return k.Layout(d.Sep)
+	}
+	main := scaffold.KeyChart{Title: "Main table (`" + d.Schema.PK + "`" + cond(d.Schema.SK != "", ", `"+d.Schema.SK+"`") + "):",
+		PK: d.Schema.PK, SK: d.Schema.SK, Other: true}
+	for _, e := range d.Entities {
+		var vars, attrs, sparse []string
+		for _, v := range keyVars(e.key(d.Schema.PK), e.key(d.Schema.SK)) {
+			vars = append(vars, v.Go)
+		}
+		for _, f := range e.Fields {
+			attrs = append(attrs, f.Attr)
+		}
+		for _, k := range e.Keys {
+			if k.Flag != "" {
+				sparse = append(sparse, "in index `"+k.Index+"` only with "+k.Flag)
+			}
+		}
+		p.Entities = append(p.Entities, scaffold.Entity{Name: e.Facet + " (`" + e.Go + "`)", Key: strings.Join(vars, ", "),
+			Attributes: strings.Join(attrs, ", "), Notes: strings.Join(slices.Compact(sparse), "; ")})
+		main.Rows = append(main.Rows, scaffold.KeyRow{Item: e.Facet, PK: layout(e.key(d.Schema.PK)), SK: layout(e.key(d.Schema.SK)), Other: strings.Join(attrs, ", ")})
+	}
+	p.Charts = append(p.Charts, main)
+	for _, ix := range d.Schema.ItemSchema().Indexes {
+		c := scaffold.KeyChart{Title: "Index `" + ix.Name + "` (`" + ix.PK + "`" + cond(ix.SK != "", ", `"+ix.SK+"`") + ", projection " + string(ix.Projection) + "):",
+			PK: ix.PK, SK: ix.SK}
+		for _, e := range d.Entities {
+			pk, sk := e.key(ix.PK), e.key(ix.SK)
+			if pk == nil || ix.SK != "" && sk == nil {
+				continue
+			}
+			item := e.Facet
+			if sk != nil && sk.Flag != "" {
+				item += " (with " + sk.Flag + ")"
+			} else if pk.Flag != "" {
+				item += " (with " + pk.Flag + ")"
+			}
+			c.Rows = append(c.Rows, scaffold.KeyRow{Item: item, PK: layout(pk), SK: layout(sk)})
+		}
+		p.Charts = append(p.Charts, c)
+	}
+}
+
+// cond is s when ok, else "".
+func cond(ok bool, s string) string {
+	if ok {
+		return s
+	}
+	return ""
+}
+
+// plural is the field of Seeded<Design> holding an entity's items.
+func plural(e *Entity) string { return scaffold.Plural(e.Go) }
+
+// poolOf is the entity whose seeded items give a pattern its arguments.
+func (d *Design) poolOf(p *Pattern) *Entity {
+	if p.Entity != nil {
+		return p.Entity
+	}
+	return p.Group[0]
+}
