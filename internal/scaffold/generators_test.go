@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -115,3 +116,42 @@ func declarations(path, src string) map[string]string {
 	}
 	return out
 }
+
+// hostile is input text that would be code, or break a line, if a
+// template printed it unquoted.
+const hostile = "x\" + boom() + \"\n}\nfunc init() { boom() } // `|"
+
+var _ = Describe("the shared templates", Label("unit"), func() {
+	It("print text from input only quoted in Go, and on one line in the README", func() {
+		pkg := func(text string) scaffold.Package {
+			return scaffold.Package{Name: "evil", Pascal: "Evil", Summary: text, Facets: [][2]string{{text, text}}, Notes: []string{text},
+				Import: &scaffold.Import{Model: text, Table: text, Sep: text, TypeAttribute: text,
+					Pools: []scaffold.Pool{{Facet: text, Field: "Items", Type: "Item"}}},
+				Schema: scaffold.Schema{PK: text, SK: text, Types: [][2]string{{text, text}}, Billing: text,
+					GSIs: []scaffold.Index{{Const: "IndexX", Name: text, PK: text, SK: text, Projection: "INCLUDE", NonKey: []string{text}}}},
+				Patterns: []scaffold.Pattern{{Go: "GetItem", ID: text, Name: text, Op: text, OpExpr: "designs.GetItem", Index: "IndexX",
+					Where: text, Keys: text, Doc: text}},
+				Mix:      []scaffold.Step{{Pattern: "GetItem", Weight: 1, Entity: text, Zipf: true, Field: "Items"}},
+				Entities: []scaffold.Entity{{Name: text, Key: text, Attributes: text, Notes: text}},
+				Charts:   []scaffold.KeyChart{{Title: text, PK: text, SK: text, Other: true, Rows: []scaffold.KeyRow{{Item: text, PK: text, SK: text, Other: text}}}},
+			}
+		}
+		for _, tmpl := range []string{"schema.go.tmpl", "catalog.go.tmpl", "suite_test.go.tmpl", "fixtures.go.tmpl", "scenarios.go.tmpl"} {
+			f, err := scaffold.Render(tmpl, pkg(hostile), "x.go")
+			Expect(err).NotTo(HaveOccurred(), tmpl)
+			file, err := parser.ParseFile(token.NewFileSet(), tmpl, f.Content, parser.SkipObjectResolution)
+			Expect(err).NotTo(HaveOccurred(), tmpl)
+			ast.Inspect(file, func(n ast.Node) bool {
+				if id, ok := n.(*ast.Ident); ok {
+					Expect(id.Name).NotTo(BeElementOf("boom", "init"), "%s:\n%s", tmpl, f.Content)
+				}
+				return true
+			})
+		}
+		plain, err := scaffold.Render("README.md.tmpl", pkg("x"), "README.md")
+		Expect(err).NotTo(HaveOccurred())
+		evil, err := scaffold.Render("README.md.tmpl", pkg(hostile), "README.md")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(strings.Count(string(evil.Content), "\n")).To(Equal(strings.Count(string(plain.Content), "\n")), string(evil.Content))
+	})
+})
