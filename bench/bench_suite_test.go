@@ -49,3 +49,7 @@ func readCalls(path string) vegeta.Results {
 	})
 	return rs
 }
+
+// TestMain runs ExampleRun, which calls DynamoDB, where the specs that
+// need it would run.
+func TestMain(m *testing.M) { ddbtest.Main(m, []Labels{Label("bench", "engine")}, "ExampleRun") }

@@ -36,3 +36,9 @@ func stored(ctx context.Context, pk, sk string) bool {
 	GinkgoHelper()
 	return env.Stored(ctx, invoicing.Schema.Key(pk, sk))
 }
+
+// TestMain runs ExampleTable_CreateClient, which calls DynamoDB, where the
+// pattern specs would run.
+func TestMain(m *testing.M) {
+	ddbtest.Main(m, ddbtest.Needs(invoicing.Design), "ExampleTable_CreateClient")
+}

@@ -36,10 +36,6 @@ type Env struct {
 func Setup(d designs.Design) *Env {
 	EnforceDefaultTimeoutsWhenUsingContexts()
 	SetDefaultEventuallyTimeout(DefaultEventuallyTimeout)
-	var needs []Labels
-	for _, p := range d.Patterns {
-		needs = append(needs, Label(d.Label(), string(p.ID), p.Index))
-	}
 	env := &Env{}
 	_ = Local(func(ctx SpecContext, db *dynamodb.Client) {
 		env.DB = db
@@ -48,8 +44,18 @@ func Setup(d designs.Design) *Env {
 		DeferCleanup(func(ctx SpecContext) {
 			Expect(designs.DeleteTable(ctx, env.DB, env.Table)).To(Succeed())
 		})
-	}, func() bool { Expect(d.Validate()).To(Succeed()); return WillRun(needs...) })
+	}, func() bool { Expect(d.Validate()).To(Succeed()); return WillRun(Needs(d)...) })
 	return env
+}
+
+// Needs is the labels of d's pattern specs, each with the design's: Setup
+// starts DynamoDB when the label filter lets one of them run.
+func Needs(d designs.Design) []Labels {
+	var needs []Labels
+	for _, p := range d.Patterns {
+		needs = append(needs, Label(d.Label(), string(p.ID), p.Index))
+	}
+	return needs
 }
 
 // Local registers a suite's one SynchronizedBeforeSuite: when needed says a

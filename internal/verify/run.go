@@ -212,17 +212,8 @@ func verdict(sc scope, filter string, r outcome) error {
 	ran := cov.Totals.Passed + cov.Totals.Failed
 	printSelected(sc, filter, cov)
 	empty := filter != "" && ran == 0 && r.runErr == nil
-	switch {
-	case r.crashed > 0:
-		fmt.Printf("verify: FAILED: %d suite(s) crashed before they reported: a panic outside a spec's own goroutine, or an exit (the output above shows it)\n", r.crashed)
-	case r.runErr != nil:
-		fmt.Println("verify: FAILED: specs failed (details above)")
-	case units.failed > 0:
-		fmt.Println("verify: FAILED: unit tests failed (details above)")
-	case len(r.gaps) > 0:
-		fmt.Printf("verify: FAILED: %d catalog pattern(s) without passing specs\n", len(r.gaps))
-	case empty:
-		fmt.Printf("verify: FAILED: the label filter %q selected no spec%s on DynamoDB\n", filter, ofDesigns(sc))
+	if why := failedBecause(sc, filter, r, empty); why != "" {
+		fmt.Println("verify: FAILED: " + why)
 	}
 	fmt.Printf("verify: %d specs on DynamoDB (%d passed, %d failed), %d unit tests of pure code (%d passed, %d failed)\n",
 		ran, cov.Totals.Passed, cov.Totals.Failed, units.passed+units.failed, units.passed, units.failed)
@@ -240,6 +231,29 @@ func verdict(sc scope, filter string, r outcome) error {
 			filter, ofDesigns(sc), example)
 	}
 	return nil
+}
+
+// failedBecause says why the run failed, first cause first; "" when it
+// did not.
+func failedBecause(sc scope, filter string, r outcome, empty bool) string {
+	switch {
+	case r.crashed > 0:
+		return fmt.Sprintf("%d suite(s) crashed before they reported: a panic outside a spec's own goroutine, or an exit (the output above shows it)", r.crashed)
+	case r.runErr != nil && r.cov.Totals.Failed == 0:
+		// Go runs a suite's Examples and plain tests after RunSpecs; in
+		// parallel processes ginkgo keeps their output to itself.
+		return "a suite failed although no spec did: an Example (or a plain Go test) run after its specs, whose output " +
+			"ginkgo's parallel run does not show (go test -run Example on the suite ginkgo names above shows it), or what ginkgo printed above"
+	case r.runErr != nil:
+		return "specs failed (details above)"
+	case r.units.failed > 0:
+		return "unit tests failed (details above)"
+	case len(r.gaps) > 0:
+		return fmt.Sprintf("%d catalog pattern(s) without passing specs", len(r.gaps))
+	case empty:
+		return fmt.Sprintf("the label filter %q selected no spec%s on DynamoDB", filter, ofDesigns(sc))
+	}
+	return ""
 }
 
 // summaryLine is verify's last line: what passed and failed, suites and

@@ -39,6 +39,19 @@ func TestVerdict(t *testing.T) {
 	}
 }
 
+// A suite that failed with no failed spec is said to have failed after its
+// specs, where ginkgo's parallel run hides the output: an Example's.
+func TestFailedBecauseNamesExamples(t *testing.T) {
+	ginkgoFailed := errors.New("exit 1")
+	after := failedBecause(scope{}, "", outcome{cov: Coverage{Totals: Cell{Passed: 3}}, runErr: ginkgoFailed}, false)
+	if !strings.Contains(after, "an Example") || !strings.Contains(after, "go test -run Example") {
+		t.Errorf("no spec failed: %q, want it to name an Example and how to see its output", after)
+	}
+	if got := failedBecause(scope{}, "", outcome{cov: Coverage{Totals: Cell{Passed: 2, Failed: 1}}, runErr: ginkgoFailed}, false); got != "specs failed (details above)" {
+		t.Errorf("a spec failed: %q, want the specs said to have failed", got)
+	}
+}
+
 // The summary line says why specs were skipped.
 func TestSummaryLineSaysWhySkipped(t *testing.T) {
 	cov := Coverage{Totals: Cell{Passed: 2, Failed: 1, Skipped: 4}}
