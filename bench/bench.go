@@ -31,10 +31,10 @@ type Outcome struct {
 	engine.Outcome
 	Capacity capacity.Report
 	Fidelity meter.Fidelity
-	// Emulation is the limits the run was under, also when it stopped
+	// Limits is the limits the run was under, also when it stopped
 	// before measuring; Throttling is what the emulator measured (nil with
 	// limits off, or when nothing was measured).
-	Emulation  Emulation
+	Limits     Limits
 	Throttling *emulate.Throttling
 	// Ledger and Inputs are what the capacity model ran on (nil and zero
 	// when it did not run): a shard writes them out, so that several
@@ -67,9 +67,9 @@ type ModelInputs struct {
 	TableBytes int64         `json:"table_bytes"`
 }
 
-// Emulation says whether a run throttles as real DynamoDB would (package
+// Limits says whether a run throttles as real DynamoDB would (package
 // emulate), at what scale of its limits, and with transaction conflicts.
-type Emulation struct {
+type Limits struct {
 	Off   bool
 	Scale float64 // 0 means 1
 	// Share is this process's share of the run's traffic: 1/N for one of
@@ -89,7 +89,7 @@ type Emulation struct {
 }
 
 // scale is the scale of the limits this process emulates.
-func (l Emulation) scale() float64 {
+func (l Limits) scale() float64 {
 	s := throughput.Scale(l.Scale)
 	if l.Share > 0 && l.Share < 1 {
 		s *= l.Share
@@ -101,7 +101,7 @@ func (l Emulation) scale() float64 {
 // at the target rate, under the limits lim: at the scale they emulated, and
 // with keys placed by lim's seed (limits off too, on AWS's partition
 // count). A run, or a merge of shards, adds what its emulator counted.
-func modelOf(sc workload.Scenario, in ModelInputs, targetRate float64, lim Emulation) capacity.Model {
+func modelOf(sc workload.Scenario, in ModelInputs, targetRate float64, lim Limits) capacity.Model {
 	m := capacity.Model{Schema: sc.Design.Schema, Requests: in.Requests, Duration: in.Span, TargetRate: targetRate,
 		TableBytes: in.TableBytes, WarmReads: float64(sc.Warm.Reads), WarmWrites: float64(sc.Warm.Writes),
 		MaxReads: float64(sc.MaxOnDemand.Reads), MaxWrites: float64(sc.MaxOnDemand.Writes),
@@ -135,14 +135,14 @@ func (o Outcome) CapacitySpan() time.Duration {
 // see RunLimited. An interrupted run returns what it measured; a run whose
 // test bed failed, what it measured before the failure (CapacitySpan).
 func Run(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, opts ...engine.Option) (Outcome, error) {
-	return RunLimited(ctx, db, sc, Emulation{Off: true}, opts...)
+	return RunLimited(ctx, db, sc, Limits{Off: true}, opts...)
 }
 
 // RunLimited is Run with DynamoDB's limits emulated as lim says: the
 // measured phase's calls are throttled partition by partition (package
 // emulate) through the SDK's own retryer, which needs db to be an SDK
 // client. Seeding and warm-up are not throttled.
-func RunLimited(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, lim Emulation, opts ...engine.Option) (Outcome, error) {
+func RunLimited(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, lim Limits, opts ...engine.Option) (Outcome, error) {
 	m := &metered{schema: sc.Design.Schema, names: keytab.New()}
 	if !lim.Off {
 		lim.Scale = throughput.Scale(lim.Scale)
@@ -170,7 +170,7 @@ func RunLimited(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, l
 		db = dynamodb.New(c.Options(), install...)
 	}
 	out, err := engine.Run(ctx, db, sc, append(opts, engine.Metered(m))...)
-	res := Outcome{Outcome: out, Fidelity: m.fidelity, Emulation: lim}
+	res := Outcome{Outcome: out, Fidelity: m.fidelity, Limits: lim}
 	if m.served != nil && m.ledger != nil {
 		s := m.served.Summary()
 		res.Served = &s

@@ -89,7 +89,7 @@ func BenchmarkThroughput(b *testing.B) {
 		Driver: func(db designs.DB, table string, _ int64) workload.Driver { return getter{db, table} }}
 
 	var plain, measured, limited []float64
-	rate := func(lim bench.Emulation) float64 {
+	rate := func(lim bench.Limits) float64 {
 		out, err := bench.RunLimited(ctx, db, sc, lim, engine.Workers(throughputWorkers), engine.Warmup(time.Second), engine.Progress(io.Discard))
 		if err != nil {
 			b.Fatal(err)
@@ -101,8 +101,8 @@ func BenchmarkThroughput(b *testing.B) {
 	}
 	for range 2 {
 		plain = append(plain, plainLoop(ctx, db, table))
-		measured = append(measured, rate(bench.Emulation{Off: true}))
-		limited = append(limited, rate(bench.Emulation{}))
+		measured = append(measured, rate(bench.Limits{Off: true}))
+		limited = append(limited, rate(bench.Limits{}))
 	}
 	p, m, l := (plain[0]+plain[1])/2, (measured[0]+measured[1])/2, (limited[0]+limited[1])/2
 	b.ReportMetric(p, "plain-calls/s")

@@ -42,7 +42,7 @@ type Model struct {
 	// GSI) was provisioned with before it was switched to on-demand; 0:
 	// created on demand.
 	SwitchedRCU, SwitchedWCU float64
-	// Scale multiplies every limit, as the run's throttling emulator did
+	// Scale multiplies every limit, as the run's limits emulator did
 	// (bench/emulate); 0 means 1, DynamoDB's own.
 	Scale float64
 	// Unserved, when set, counts the calls that would have read from and
@@ -57,7 +57,7 @@ type Model struct {
 	UnservedAt func(target, key string, sec int64) (reads, writes int64)
 	// Placed, when set, is the partition of a table's or GSI's (space's)
 	// partition key value, and the space's partition count, as the run's
-	// throttling emulator placed it; else Placement with PlacementSeed on
+	// limits emulator placed it; else Placement with PlacementSeed on
 	// the partitions AWS's rules give.
 	Placed        func(space, key string) (part, partitions int)
 	PlacementSeed uint64

@@ -40,10 +40,10 @@ type Config struct {
 	// Off passes every call through as sent: DynamoDB Local's answers,
 	// with no limits and no conflicts.
 	Off bool
-	// Emulation configures each table's emulator (Scale, NoConflicts,
+	// Limits configures each table's emulator (Scale, NoConflicts,
 	// PlacementSeed...); its warm and maximum throughput come from the
 	// table.
-	Emulation emulate.Config
+	Limits emulate.Config
 	// HTTPClient sends to Local; default a pooled client.
 	HTTPClient Doer
 }

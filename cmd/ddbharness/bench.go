@@ -271,7 +271,7 @@ func gcd(a, b int) int {
 // and the report is still written, marked failed. Off this machine it
 // first prints what the run will cost and refuses it above the plan's
 // limit, before anything is created.
-func benchOne(ctx context.Context, sc workload.Scenario, target float64, root string, lim bench.Emulation, plan scale, eval func(bench.Outcome) []threshold.Result, stop func(engine.Outcome) string) (string, bench.Outcome, error) {
+func benchOne(ctx context.Context, sc workload.Scenario, target float64, root string, lim bench.Limits, plan scale, eval func(bench.Outcome) []threshold.Result, stop func(engine.Outcome) string) (string, bench.Outcome, error) {
 	srv, err := startDynamo(ctx, ddblocal.AWS())
 	if err != nil {
 		return "", bench.Outcome{}, err
@@ -335,8 +335,8 @@ func serviceName(srv *ddblocal.Server) string {
 }
 
 // benchLimits reads --limits and --limits-scale of command cmd.
-func benchLimits(cmd, on string, scale float64) (bench.Emulation, error) {
-	var lim bench.Emulation
+func benchLimits(cmd, on string, scale float64) (bench.Limits, error) {
+	var lim bench.Limits
 	switch strings.ToLower(strings.TrimSpace(on)) {
 	case "on", "":
 	case "off":

@@ -76,7 +76,7 @@ func runLocal(ctx context.Context, fs *flag.FlagSet, args []string) error {
 			return badInputf("local: --limits forwards to DynamoDB Local, not to %s: unset %s", ddblocal.Redact(srv.Endpoint), ddblocal.EnvEndpoint)
 		}
 		return serveLimits(ctx, srv, lis, *root, endpoint.Config{Local: srv.Endpoint,
-			Emulation: emulate.Config{Scale: limits.Scale, NoConflicts: limits.NoConflicts}})
+			Limits: emulate.Config{Scale: limits.Scale, NoConflicts: limits.NoConflicts}})
 	})
 }
 
@@ -91,7 +91,7 @@ func serveLimits(ctx context.Context, srv *ddblocal.Server, lis net.Listener, ro
 	url := "http://" + lis.Addr().String()
 	fmt.Printf("endpoint: %s\n", url)
 	fmt.Fprintf(os.Stderr, "DynamoDB Local (%s) throttled as DynamoDB would, at %v of its limits. In another shell:\n  export %s=%s\nCtrl-C stops it.\n",
-		srv.Endpoint, cfg.Emulation.Scale, ddblocal.EnvEndpoint, url)
+		srv.Endpoint, cfg.Limits.Scale, ddblocal.EnvEndpoint, url)
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
 	var err error

@@ -110,7 +110,7 @@ func scalePlan(fs *flag.FlagSet, shard, run, start string, keep bool, maxCost fl
 // asking is refused, since every call would be throttled twice. On
 // another remote endpoint (a DynamoDB Local elsewhere) the emulator stays
 // on and plays table creation too.
-func remoteLimits(lim bench.Emulation, srv *ddblocal.Server, p scale) (bench.Emulation, error) {
+func remoteLimits(lim bench.Limits, srv *ddblocal.Server, p scale) (bench.Limits, error) {
 	if p.shard.Sharded() {
 		lim.Share = 1 / float64(p.shard.N)
 	}
@@ -128,7 +128,7 @@ func remoteLimits(lim bench.Emulation, srv *ddblocal.Server, p scale) (bench.Emu
 
 // costGate prints what the run will cost on a remote endpoint and refuses
 // it above the plan's limit, before anything is created.
-func costGate(ctx context.Context, sc workload.Scenario, lim bench.Emulation, p scale) error {
+func costGate(ctx context.Context, sc workload.Scenario, lim bench.Limits, p scale) error {
 	warm := engine.DefaultWarmup
 	est, err := cost.Of(ctx, cost.Plan{Scenario: sc, Duration: sc.Duration, Warmup: warm, Seed: engine.DefaultSeed, Shards: p.shard.N})
 	if err != nil {
