@@ -41,10 +41,10 @@ type Outcome struct {
 	// machines' runs are modelled as one (Merge).
 	Ledger *capacity.Ledger `json:"-"`
 	Inputs ModelInputs
-	// Unserved is the emulator's count of unserved calls (throttled, or
+	// Denied is the emulator's count of denied calls (throttled, or
 	// given up for a transaction conflict) per partition key, the model's
-	// Unserved.
-	Unserved []emulate.UnservedSlot
+	// Denied.
+	Denied []emulate.DeniedRow
 	// Merged names the shard reports a merged run was made of.
 	Merged []string
 	// Served is what a remote service answered each attempt, from the
@@ -200,10 +200,10 @@ func RunLimited(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, l
 	model := modelOf(sc, res.Inputs, out.TargetRate, lim)
 	model.HoldTime, model.PatternCalls = holdTimes(out)
 	if m.limits != nil {
-		// The live emulator knows when each unserved call ended and where
+		// The live emulator knows when each denied call ended and where
 		// it placed each key.
-		model.Unserved, model.UnservedAt, model.Placed = m.limits.Unserved, m.limits.UnservedAt, m.limits.Placed
-		res.Unserved = m.limits.UnservedAll()
+		model.Denied, model.DeniedAt, model.Placed = m.limits.Denied, m.limits.DeniedAt, m.limits.Placed
+		res.Denied = m.limits.DeniedAll()
 		t := m.limits.Measured(requests, duration)
 		res.Throttling = &t
 		model.ItemConflicts = itemConflicts(t)

@@ -22,7 +22,7 @@ import (
 
 // ShardFormat versions ShardFile: a change that an older merge would read
 // wrongly gets a new number.
-const ShardFormat = "ddbharness-shard/2"
+const ShardFormat = "ddbharness-shard/3"
 
 // ShardFile is what one shard of a run writes beside its report (as
 // shard.json, with its calls in results.bin): everything Merge needs to
@@ -30,23 +30,23 @@ const ShardFormat = "ddbharness-shard/2"
 // per target, per partition key) included. docs/endpoints-and-scale.md
 // documents it.
 type ShardFile struct {
-	Format     string                 `json:"format"`
-	Shard      engine.ShardSpec       `json:"shard"`
-	Service    string                 `json:"service,omitempty"`
-	Run        engine.Outcome         `json:"run"`
-	Limits     Limits                 `json:"limits"`
-	Throttling *emulate.Throttling    `json:"throttling,omitempty"`
-	Unserved   []emulate.UnservedSlot `json:"unserved,omitempty"`
-	Fidelity   meter.Fidelity         `json:"fidelity"`
-	Served     *served.Summary        `json:"served,omitempty"`
-	Inputs     ModelInputs            `json:"model_inputs"`
-	Ledger     *capacity.LedgerFile   `json:"ledger,omitempty"` // nil: the run stopped before measuring
+	Format     string               `json:"format"`
+	Shard      engine.ShardSpec     `json:"shard"`
+	Service    string               `json:"service,omitempty"`
+	Run        engine.Outcome       `json:"run"`
+	Limits     Limits               `json:"limits"`
+	Throttling *emulate.Throttling  `json:"throttling,omitempty"`
+	Denied     []emulate.DeniedRow  `json:"denied,omitempty"`
+	Fidelity   meter.Fidelity       `json:"fidelity"`
+	Served     *served.Summary      `json:"served,omitempty"`
+	Inputs     ModelInputs          `json:"model_inputs"`
+	Ledger     *capacity.LedgerFile `json:"ledger,omitempty"` // nil: the run stopped before measuring
 }
 
 // ShardFileOf is the shard file of a run.
 func ShardFileOf(out Outcome) ShardFile {
 	f := ShardFile{Format: ShardFormat, Shard: out.Shard, Service: out.Service, Run: out.Outcome, Limits: out.Limits, Throttling: out.Throttling,
-		Unserved: out.Unserved, Fidelity: out.Fidelity, Served: out.Served, Inputs: out.Inputs}
+		Denied: out.Denied, Fidelity: out.Fidelity, Served: out.Served, Inputs: out.Inputs}
 	if out.Ledger != nil {
 		l := out.Ledger.Export()
 		f.Ledger = &l
@@ -95,11 +95,11 @@ func Merge(sc workload.Scenario, shards []Shard) (Outcome, error) {
 }
 
 // shardParts is what the shards' files hold beside their runs, gathered
-// for the merge: ledgers, the calls left unserved, the emulator's counts
+// for the merge: ledgers, the calls denied, the emulator's counts
 // and the service's answers.
 type shardParts struct {
 	ledgers   []capacity.LedgerFile
-	unserved  [][]emulate.UnservedSlot
+	denied    [][]emulate.DeniedRow
 	throttles []emulate.Throttling
 	answers   []served.Summary
 }
@@ -166,7 +166,7 @@ func (p *shardParts) add(f ShardFile) {
 	if f.Served != nil {
 		p.answers = append(p.answers, *f.Served)
 	}
-	p.unserved = append(p.unserved, f.Unserved)
+	p.denied = append(p.denied, f.Denied)
 }
 
 // model sums the shards' ledgers and runs the capacity model on the sum
@@ -178,7 +178,7 @@ func (p shardParts) model(sc workload.Scenario, out *Outcome) error {
 	}
 	model := modelOf(sc, out.Inputs, out.TargetRate, out.Limits)
 	if !out.Limits.Off {
-		model.Unserved = emulate.UnservedLookup(p.unserved...)
+		model.Denied = emulate.DeniedLookup(p.denied...)
 	}
 	if len(p.throttles) > 0 {
 		t := emulate.MergeThrottling(p.throttles...)

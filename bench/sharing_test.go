@@ -102,11 +102,11 @@ var _ = Describe("hot keys that share a partition", Label("engine"), func() {
 			return out.Capacity.Hot[h]
 		}
 		demand := func(h capacity.HotKey) float64 {
-			i := slices.IndexFunc(out.Unserved, func(u emulate.UnservedSlot) bool { return u.Target == h.Target && u.Key == h.Key })
+			i := slices.IndexFunc(out.Denied, func(u emulate.DeniedRow) bool { return u.Target == h.Target && u.Key == h.Key })
 			if i < 0 {
 				return h.WCU
 			}
-			return h.WCU + float64(out.Unserved[i].Writes)
+			return h.WCU + float64(out.Denied[i].Writes)
 		}
 		heavy, light := hot(keys[0]), hot(keys[1])
 		if demand(light) > demand(heavy) || demand(light) == demand(heavy) && light.Key < heavy.Key {

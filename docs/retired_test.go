@@ -25,6 +25,7 @@ type retired struct {
 
 var retiredNames = []retired{
 	{"", "Emulation", "Limits"},
+	{"", "Unserved", "Denied"},
 }
 
 // TestRetiredNamesStayRetired fails when a retired name comes back as an
