@@ -26,6 +26,15 @@ type retired struct {
 var retiredNames = []retired{
 	{"", "Emulation", "Limits"},
 	{"", "Unserved", "Denied"},
+	// Seed is what fills a table (workload.Driver.Seed); a random seed is
+	// RandomSeed.
+	{"bench/engine", "Seed", "RandomSeed"},
+	{"bench/engine", "DefaultSeed", "DefaultRandomSeed"},
+	{"bench/engine", "Outcome.Seed", "Outcome.RandomSeed"},
+	{"internal/lint", "Seed", "RandomSeed"},
+	{"internal/lint", "DefaultSeed", "DefaultRandomSeed"},
+	{"bench/cost", "Plan.Seed", "Plan.RandomSeed"},
+	{"bench/cost", "DefaultSeed", "DefaultRandomSeed"},
 }
 
 // TestRetiredNamesStayRetired fails when a retired name comes back as an

@@ -36,15 +36,15 @@ type Meter interface {
 // per pattern, the failed calls, and the file every call went to as a
 // vegeta Result. An interrupted run returns what it measured until then.
 type Outcome struct {
-	Scenario string
-	About    string
-	Design   string
-	Table    string
-	Pacer    string // the pacer, as vegeta prints it
-	Pool     int
-	Workers  int
-	Seed     int64
-	Duration time.Duration // asked for; the window measured, when MinCalls or StopWhen ended it early
+	Scenario   string
+	About      string
+	Design     string
+	Table      string
+	Pacer      string // the pacer, as vegeta prints it
+	Pool       int
+	Workers    int
+	RandomSeed int64
+	Duration   time.Duration // asked for; the window measured, when MinCalls or StopWhen ended it early
 	// Stopped is why StopWhen ended the window early (empty: it did not).
 	Stopped     string `json:",omitempty"`
 	Warmup      time.Duration
@@ -133,7 +133,7 @@ func Run(ctx context.Context, db DynamoDB, sc workload.Scenario, opts ...Option)
 
 	t := newRunTable(db, sc, cfg, tb)
 	out := Outcome{TargetRate: cfg.targetRate, Scenario: sc.Name, About: sc.About, Design: sc.Design.Name, Table: t.name, Pacer: fmt.Sprint(sc.Pacer),
-		Pool: sc.Pool, Workers: cfg.workers, Seed: cfg.seed, Duration: sc.Duration, Warmup: cfg.warmup, Shard: cfg.shard, KeptTable: cfg.keep}
+		Pool: sc.Pool, Workers: cfg.workers, RandomSeed: cfg.seed, Duration: sc.Duration, Warmup: cfg.warmup, Shard: cfg.shard, KeptTable: cfg.keep}
 	// ended closes out for a run that stopped before measuring.
 	ended := func(err error, what string) (Outcome, error) {
 		switch {

@@ -54,7 +54,7 @@ func calls(cat []designs.Pattern, order []int, weight map[designs.PatternID]int,
 	out := bench.Outcome{Limits: bench.Limits{Off: true}, Outcome: engine.Outcome{
 		Scenario: "invoicing/month-end", About: "clients read their invoices while a few big clients are billed",
 		Design: "invoicing", Table: "ddbh-invoicing-bench-1", Pacer: "Constant{20 hits/1s}", Pool: 100, Workers: 8,
-		Seed: 7, Duration: 3 * time.Second, Warmup: time.Second, SeedTime: 1500 * time.Millisecond,
+		RandomSeed: 7, Duration: 3 * time.Second, Warmup: time.Second, SeedTime: 1500 * time.Millisecond,
 		Started: t0, Elapsed: 3 * time.Second,
 	}}
 	seq := map[string]uint64{}

@@ -130,7 +130,7 @@ func remoteLimits(lim bench.Limits, srv *ddblocal.Server, p scale) (bench.Limits
 // it above the plan's limit, before anything is created.
 func costGate(ctx context.Context, sc workload.Scenario, lim bench.Limits, p scale) error {
 	warm := engine.DefaultWarmup
-	est, err := cost.Of(ctx, cost.Plan{Scenario: sc, Duration: sc.Duration, Warmup: warm, Seed: engine.DefaultSeed, Shards: p.shard.N})
+	est, err := cost.Of(ctx, cost.Plan{Scenario: sc, Duration: sc.Duration, Warmup: warm, RandomSeed: engine.DefaultRandomSeed, Shards: p.shard.N})
 	if err != nil {
 		return badInputf("bench %s: the cost gate cannot estimate this run: %v", sc.Name, err)
 	}

@@ -165,9 +165,9 @@ const (
 const (
 	// DefaultPool is how many entities the lint seeds: bench's usual pool.
 	DefaultPool = 2000
-	// DefaultSeed is the fixtures' random seed (non-zero: gofakeit reads 0
-	// as "random"), so that every run reports the same figures.
-	DefaultSeed = 1
+	// DefaultRandomSeed is the fixtures' random seed (non-zero: gofakeit
+	// reads 0 as "random"), so that every run reports the same figures.
+	DefaultRandomSeed = 1
 )
 
 // Option configures Run.
@@ -183,8 +183,8 @@ type config struct {
 // to see what grows with the pool).
 func Pool(n int) Option { return func(c *config) { c.pool = max(n, 2) } }
 
-// Seed sets the fixtures' random seed.
-func Seed(s int64) Option { return func(c *config) { c.seed = s } }
+// RandomSeed sets the fixtures' random seed.
+func RandomSeed(s int64) Option { return func(c *config) { c.seed = s } }
 
 // Scenarios sets the scenarios whose write steps are probed, the first
 // also seeding the data the other checks measure. Default: every scenario
@@ -198,7 +198,7 @@ func Scenarios(scs ...workload.Scenario) Option {
 // pool (probeScenario), then runs every check. Findings come in check
 // order.
 func Run(ctx context.Context, d designs.Design, opts ...Option) ([]Finding, error) {
-	c := config{pool: DefaultPool, seed: DefaultSeed}
+	c := config{pool: DefaultPool, seed: DefaultRandomSeed}
 	for _, o := range opts {
 		o(&c)
 	}
