@@ -294,7 +294,7 @@ func heldByBackoff(sat *engine.Saturation, out engine.Outcome, retries int64, he
 // ledger of the measured phase.
 type metered struct {
 	schema   designs.Schema
-	names    *keytab.Table     // key texts the ledger and the emulator share
+	names    *keytab.Numbering // key texts the ledger and the emulator share
 	limits   *emulate.Emulator // nil: limits off
 	served   *served.Observer  // nil: not an SDK client
 	client   *meter.Client
