@@ -37,6 +37,8 @@ var retiredNames = []retired{
 	{"bench/cost", "DefaultSeed", "DefaultRandomSeed"},
 	// Table is a DynamoDB table, however a package holds it.
 	{"internal/keytab", "Table", "Numbering"},
+	// Model is the capacity model (capacity.Model).
+	{"internal/workbench", "Model", "ModelFile"},
 }
 
 // TestRetiredNamesStayRetired fails when a retired name comes back as an
