@@ -39,6 +39,8 @@ var retiredNames = []retired{
 	{"internal/keytab", "Table", "Numbering"},
 	// Model is the capacity model (capacity.Model).
 	{"internal/workbench", "Model", "ModelFile"},
+	// HotShare is a partition's heat (throughput.HotShare).
+	{"internal/lint", "HotShare", "MaxKeyShare"},
 }
 
 // TestRetiredNamesStayRetired fails when a retired name comes back as an

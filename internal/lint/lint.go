@@ -135,15 +135,15 @@ const (
 )
 
 // Thresholds of the partition key check. A target is flagged when one key
-// value holds more than HotShare of its entries, when its distinct key
+// value holds more than MaxKeyShare of its entries, when its distinct key
 // values are fewer than MinDistinctShare of its entries, or when an item
 // type keeps to a fixed set of key values while the pool doubles: the
 // first two catch a hot key in one data set; the third catches constant
 // keys (USER, CAT) that hold a small share today and grow with the data.
 const (
-	// HotShare is the largest share of a target's entries one partition
+	// MaxKeyShare is the largest share of a target's entries one partition
 	// key value may hold.
-	HotShare = 0.20
+	MaxKeyShare = 0.20
 	// MinDistinctShare is the fewest distinct partition key values a
 	// target may have, as a share of its entries.
 	MinDistinctShare = 0.01
@@ -307,7 +307,7 @@ func (l *linter) partitionKeys() {
 		var types []TypeFigure
 		largest := full.largest()
 		for _, p := range largest {
-			if share := float64(p.entries) / float64(full.entries); share > HotShare {
+			if share := float64(p.entries) / float64(full.entries); share > MaxKeyShare {
 				flagged[p.key] = true
 			}
 		}
