@@ -143,7 +143,7 @@ func Run(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, opts ...
 // emulate) through the SDK's own retryer, which needs db to be an SDK
 // client. Seeding and warm-up are not throttled.
 func RunLimited(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, lim Limits, opts ...engine.Option) (Outcome, error) {
-	m := &metered{schema: sc.Design.Schema, names: keytab.New()}
+	m := &measurer{schema: sc.Design.Schema, names: keytab.New()}
 	if !lim.Off {
 		lim.Scale = throughput.Scale(lim.Scale)
 	}
@@ -169,7 +169,7 @@ func RunLimited(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, l
 		}
 		db = dynamodb.New(c.Options(), install...)
 	}
-	out, err := engine.Run(ctx, db, sc, append(opts, engine.Metered(m))...)
+	out, err := engine.Run(ctx, db, sc, append(opts, engine.Measured(m))...)
 	res := Outcome{Outcome: out, Fidelity: m.fidelity, Limits: lim}
 	if m.served != nil && m.ledger != nil {
 		s := m.served.Summary()
@@ -183,7 +183,7 @@ func RunLimited(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, l
 		return res, nil // no call was made: nothing to model
 	}
 	if f := out.Failure; f != nil {
-		// The ledger stopped at the failure (metered.Cut); the rate it is
+		// The ledger stopped at the failure (measurer.Cut); the rate it is
 		// modelled at counts the calls due before it, over the time before
 		// it.
 		if f.At <= 0 {
@@ -290,9 +290,9 @@ func heldByBackoff(sat *engine.Saturation, out engine.Outcome, retries int64, he
 	sat.Backoff = sat.BackoffShare >= backoffHolds
 }
 
-// metered is the engine's Meter: an instrumented client for the run, and a
+// measurer is the engine's Measurer: an instrumented client for the run, and a
 // ledger of the measured phase.
-type metered struct {
+type measurer struct {
 	schema   designs.Schema
 	names    *keytab.Numbering // key texts the ledger and the emulator share
 	limits   *emulate.Emulator // nil: limits off
@@ -303,14 +303,14 @@ type metered struct {
 	cut      atomic.Int64 // Unix nanoseconds from which calls are not accounted; 0: none
 }
 
-func (m *metered) Client(db designs.DB) designs.DB {
+func (m *measurer) Client(db designs.DB) designs.DB {
 	m.client = meter.NewClient(db, m.schema)
 	return m.client
 }
 
 // Start begins measuring, and throttling when limits are on: what each
 // call consumed is debited from its partitions as the ledger charges it.
-func (m *metered) Start() {
+func (m *measurer) Start() {
 	m.ledger = capacity.NewLedgerKeys(m.schema, m.names)
 	emulate.Attach(m.limits, m.client, func(o pricing.Observation) []pricing.Charge {
 		if cut := m.cut.Load(); cut != 0 && o.At.UnixNano() >= cut {
@@ -328,7 +328,7 @@ func (m *metered) Start() {
 
 // Cut stops accounting the calls made from at on: the test bed failed
 // then, and what they consumed is not the design's.
-func (m *metered) Cut(at time.Time) { m.cut.Store(at.UnixNano()) }
+func (m *measurer) Cut(at time.Time) { m.cut.Store(at.UnixNano()) }
 
 // settleWait bounds how long the end of a run waits for the client's
 // settling reads.
@@ -336,7 +336,7 @@ const settleWait = 30 * time.Second
 
 // Stop waits for the settling reads, unless the run was interrupted: then
 // it reports what is settled so far at once.
-func (m *metered) Stop(ctx context.Context) {
+func (m *measurer) Stop(ctx context.Context) {
 	if m.limits != nil {
 		m.limits.Disable()
 	}
@@ -353,7 +353,7 @@ func (m *metered) Stop(ctx context.Context) {
 }
 
 // tableBytes is the size of the table as the run left it.
-func (m *metered) tableBytes(table string) int64 {
+func (m *measurer) tableBytes(table string) int64 {
 	var n int64
 	m.client.Items(table, func(it ddbitem.Item) { n += int64(ddbitem.Size(it)) })
 	return n

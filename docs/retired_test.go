@@ -41,6 +41,9 @@ var retiredNames = []retired{
 	{"internal/workbench", "Model", "ModelFile"},
 	// HotShare is a partition's heat (throughput.HotShare).
 	{"internal/lint", "HotShare", "MaxKeyShare"},
+	// meter is the instrumented client (bench/meter).
+	{"bench/engine", "Meter", "Measurer"},
+	{"bench/engine", "Metered", "Measured"},
 }
 
 // TestRetiredNamesStayRetired fails when a retired name comes back as an

@@ -36,7 +36,7 @@ type config struct {
 	progress   io.Writer
 	targetRate float64
 	drain      time.Duration
-	meter      Meter
+	measurer   Measurer
 	watch      <-chan struct{}
 	watchCause func() error
 	shard      ShardSpec
@@ -80,9 +80,9 @@ func TargetRate(r float64) Option { return func(c *config) { c.targetRate = r } 
 // (default DefaultDrain).
 func Drain(d time.Duration) Option { return func(c *config) { c.drain = d } }
 
-// Metered has m measure the run's calls beyond their latency (default:
+// Measured has m measure the run's calls beyond their latency (default:
 // none, the driver calls db as it is).
-func Metered(m Meter) Option { return func(c *config) { c.meter = m } }
+func Measured(m Measurer) Option { return func(c *config) { c.measurer = m } }
 
 // ResultsTo writes each measured call to a new file at path as it ends,
 // in vegeta's format (default: calls are only tallied). The file is
