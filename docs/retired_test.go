@@ -91,22 +91,7 @@ func (d decl) last() string { return d.name[strings.LastIndex(d.name, ".")+1:] }
 func exportedDecls(t *testing.T) []decl {
 	t.Helper()
 	var out []decl
-	fset := token.NewFileSet()
-	err := filepath.WalkDir("..", func(path string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && path != ".." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "reports" || d.Name() == "testdata" || d.Name() == "node_modules") {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || !strings.HasSuffix(path, ".go") {
-			return nil
-		}
-		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
-		if err != nil {
-			return err
-		}
-		pkg := filepath.ToSlash(filepath.Dir(strings.TrimPrefix(path, "../")))
+	goFiles(t, func(pkg string, fset *token.FileSet, f *ast.File) {
 		add := func(name string, pos token.Pos) {
 			if ast.IsExported(name[strings.LastIndex(name, ".")+1:]) {
 				out = append(out, decl{pkg, name, fset.Position(pos).String()})
@@ -137,12 +122,73 @@ func exportedDecls(t *testing.T) []decl {
 				}
 			}
 		}
+	})
+	return out
+}
+
+// goFiles parses every Go file of the module, tests included, and hands
+// each to f with its package's folder.
+func goFiles(t *testing.T, f func(pkg string, fset *token.FileSet, file *ast.File)) {
+	t.Helper()
+	fset := token.NewFileSet()
+	err := filepath.WalkDir("..", func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && path != ".." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "reports" || d.Name() == "testdata" || d.Name() == "node_modules") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") {
+			return nil
+		}
+		file, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		f(filepath.ToSlash(filepath.Dir(strings.TrimPrefix(path, "../"))), fset, file)
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return out
+}
+
+// TestOptionsHaveNoWithPrefix holds CONTRIBUTING.md's options rule: an
+// exported function is named for what it sets or does, never With…, but
+// for one that returns a context carrying a value, as package context's
+// own do (designs.WithPattern).
+func TestOptionsHaveNoWithPrefix(t *testing.T) {
+	with := regexp.MustCompile(`^With[A-Z]`)
+	checked := 0
+	goFiles(t, func(pkg string, fset *token.FileSet, f *ast.File) {
+		for _, dl := range f.Decls {
+			fn, ok := dl.(*ast.FuncDecl)
+			if !ok || !fn.Name.IsExported() {
+				continue
+			}
+			checked++
+			if with.MatchString(fn.Name.Name) && !returnsContext(fn) {
+				t.Errorf("%s: %s.%s: name it for what it sets or does, without With (CONTRIBUTING.md, Options)", fset.Position(fn.Pos()), pkg, fn.Name.Name)
+			}
+		}
+	})
+	if checked == 0 {
+		t.Fatal("no exported function found: the walk finds no Go code")
+	}
+}
+
+// returnsContext reports whether fn returns a context.Context alone.
+func returnsContext(fn *ast.FuncDecl) bool {
+	r := fn.Type.Results
+	if r == nil || len(r.List) != 1 {
+		return false
+	}
+	sel, ok := r.List[0].Type.(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	x, ok := sel.X.(*ast.Ident)
+	return ok && x.Name == "context" && sel.Sel.Name == "Context"
 }
 
 // members adds the named fields of a struct type and the methods of an
