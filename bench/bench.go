@@ -18,8 +18,8 @@ import (
 	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
-	"github.com/ddbharness/ddbharness/internal/ddblocal"
 	"github.com/ddbharness/ddbharness/internal/keytab"
+	"github.com/ddbharness/ddbharness/internal/testbed"
 	"github.com/ddbharness/ddbharness/pricing"
 	"github.com/ddbharness/ddbharness/workload"
 	"github.com/ddbharness/ddbharness/workload/threshold"
@@ -263,7 +263,7 @@ func dueBefore(out engine.Outcome, at time.Time) (int64, error) {
 // DynamoDB (no endpoint set), or an endpoint that is not loopback.
 func remote(c *dynamodb.Client) bool {
 	e := aws.ToString(c.Options().BaseEndpoint)
-	return e == "" || !ddblocal.IsLoopback(e)
+	return e == "" || !testbed.IsLoopback(e)
 }
 
 // backoffHolds is the share of the workers' time the SDK's backoff must

@@ -18,7 +18,7 @@ import (
 	"github.com/ddbharness/ddbharness/bench"
 	"github.com/ddbharness/ddbharness/bench/engine"
 	"github.com/ddbharness/ddbharness/designs"
-	"github.com/ddbharness/ddbharness/internal/ddblocal"
+	"github.com/ddbharness/ddbharness/internal/testbed"
 	"github.com/ddbharness/ddbharness/workload"
 )
 
@@ -69,12 +69,12 @@ func (g getter) Call(ctx context.Context, _ designs.PatternID, key int, _ *rand.
 // no partition refuses), at the same concurrency; each runs twice, in turn.
 // Run it alone: go test ./bench -run '^$' -bench Throughput -benchtime 1x
 func BenchmarkThroughput(b *testing.B) {
-	env, err := ddblocal.LoadEnv()
+	env, err := testbed.LoadEnv()
 	if err != nil || env.Endpoint == "" {
 		b.Skip("set AWS_ENDPOINT_URL_DYNAMODB to a DynamoDB Local to compare throughputs")
 	}
 	ctx := context.Background()
-	db := ddblocal.Client(env.Endpoint)
+	db := testbed.Client(env.Endpoint)
 	table := designs.TableName("read", "plain")
 	if err := designs.CreateTable(ctx, db, schema, table); err != nil {
 		b.Fatal(err)

@@ -46,9 +46,23 @@ var retiredNames = []retired{
 	{"bench/engine", "Metered", "Measured"},
 }
 
+// retiredPackages are package names retired, with what they are now.
+var retiredPackages = map[string]string{
+	// It builds clients for real DynamoDB too: DynamoDB Local is one test
+	// bed of several.
+	"ddblocal": "testbed",
+}
+
 // TestRetiredNamesStayRetired fails when a retired name comes back as an
-// exported identifier in the module's Go code, tests included.
+// exported identifier or a package name in the module's Go code, tests
+// included.
 func TestRetiredNamesStayRetired(t *testing.T) {
+	goFiles(t, func(pkg string, fset *token.FileSet, f *ast.File) {
+		name := strings.TrimSuffix(f.Name.Name, "_test")
+		if now, ok := retiredPackages[name]; ok {
+			t.Errorf("%s: package %s, a retired name: call it %s (docs/architecture.md, Names)", fset.Position(f.Package), name, now)
+		}
+	})
 	decls := exportedDecls(t)
 	if len(decls) == 0 {
 		t.Fatal("no exported declaration found: the walk finds no Go code")

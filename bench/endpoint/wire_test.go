@@ -24,8 +24,8 @@ import (
 	"github.com/ddbharness/ddbharness/bench/report"
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
-	"github.com/ddbharness/ddbharness/internal/ddblocal"
 	"github.com/ddbharness/ddbharness/internal/ddbtest"
+	"github.com/ddbharness/ddbharness/internal/testbed"
 )
 
 // schema is the specs' table: on demand, keys PK and SK.
@@ -61,8 +61,8 @@ var _ = Describe("an SDK client through the endpoint", Label("wire"), func() {
 		srv := httptest.NewServer(h)
 		DeferCleanup(srv.Close)
 		endpoint = srv.URL
-		db = ddblocal.Client(srv.URL, ddbtest.QuickRetries)
-		direct = ddblocal.Client(local)
+		db = testbed.Client(srv.URL, ddbtest.QuickRetries)
+		direct = testbed.Client(local)
 		table = designs.TableName("endpoint", fmt.Sprintf("p%d", GinkgoParallelProcess()))
 		// Created through the endpoint: its limits are learnt from the
 		// client's own CreateTable.

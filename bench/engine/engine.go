@@ -100,7 +100,7 @@ type PatternMetrics struct {
 // stops at once: Run returns what it measured until then, with Failure set,
 // and no error. Against an
 // endpoint off this machine it refuses to run unless the user opted in
-// (ddblocal.EnvAllowRemote), and then touches only the table it created.
+// (testbed.EnvAllowRemote), and then touches only the table it created.
 func Run(ctx context.Context, db DynamoDB, sc workload.Scenario, opts ...Option) (Outcome, error) {
 	cfg := newConfig(opts)
 	if err := sc.Validate(); err != nil {
