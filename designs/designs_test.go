@@ -107,7 +107,7 @@ func TestCreateTableInput(t *testing.T) {
 
 // The warm and maximum throughput asked on creation go on the table and
 // on each GSI, each side only when asked.
-func TestCreateTableWithWarmAndMaxOnDemand(t *testing.T) {
+func TestCreateTableAsksWarmAndMaxOnDemand(t *testing.T) {
 	in := designs.Schema{PK: "PK", GSIs: []designs.Index{{Name: "G", PK: "G"}}}.CreateTableInput("t")
 	designs.AskWarm(in, 20000, 0)
 	designs.AskMaxOnDemand(in, 0, 500)
