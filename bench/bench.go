@@ -18,8 +18,8 @@ import (
 	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
-	"github.com/ddbharness/ddbharness/internal/ddblocal"
 	"github.com/ddbharness/ddbharness/internal/keytab"
+	"github.com/ddbharness/ddbharness/internal/testbed"
 	"github.com/ddbharness/ddbharness/pricing"
 	"github.com/ddbharness/ddbharness/workload"
 	"github.com/ddbharness/ddbharness/workload/threshold"
@@ -31,20 +31,20 @@ type Outcome struct {
 	engine.Outcome
 	Capacity capacity.Report
 	Fidelity meter.Fidelity
-	// Emulation is the limits the run was under, also when it stopped
+	// Limits is the limits the run was under, also when it stopped
 	// before measuring; Throttling is what the emulator measured (nil with
 	// limits off, or when nothing was measured).
-	Emulation  Emulation
+	Limits     Limits
 	Throttling *emulate.Throttling
 	// Ledger and Inputs are what the capacity model ran on (nil and zero
 	// when it did not run): a shard writes them out, so that several
 	// machines' runs are modelled as one (Merge).
 	Ledger *capacity.Ledger `json:"-"`
 	Inputs ModelInputs
-	// Unserved is the emulator's count of unserved calls (throttled, or
+	// Denied is the emulator's count of denied calls (throttled, or
 	// given up for a transaction conflict) per partition key, the model's
-	// Unserved.
-	Unserved []emulate.UnservedSlot
+	// Denied.
+	Denied []emulate.DeniedRow
 	// Merged names the shard reports a merged run was made of.
 	Merged []string
 	// Served is what a remote service answered each attempt, from the
@@ -67,9 +67,9 @@ type ModelInputs struct {
 	TableBytes int64         `json:"table_bytes"`
 }
 
-// Emulation says whether a run throttles as real DynamoDB would (package
+// Limits says whether a run throttles as real DynamoDB would (package
 // emulate), at what scale of its limits, and with transaction conflicts.
-type Emulation struct {
+type Limits struct {
 	Off   bool
 	Scale float64 // 0 means 1
 	// Share is this process's share of the run's traffic: 1/N for one of
@@ -89,7 +89,7 @@ type Emulation struct {
 }
 
 // scale is the scale of the limits this process emulates.
-func (l Emulation) scale() float64 {
+func (l Limits) scale() float64 {
 	s := throughput.Scale(l.Scale)
 	if l.Share > 0 && l.Share < 1 {
 		s *= l.Share
@@ -101,7 +101,7 @@ func (l Emulation) scale() float64 {
 // at the target rate, under the limits lim: at the scale they emulated, and
 // with keys placed by lim's seed (limits off too, on AWS's partition
 // count). A run, or a merge of shards, adds what its emulator counted.
-func modelOf(sc workload.Scenario, in ModelInputs, targetRate float64, lim Emulation) capacity.Model {
+func modelOf(sc workload.Scenario, in ModelInputs, targetRate float64, lim Limits) capacity.Model {
 	m := capacity.Model{Schema: sc.Design.Schema, Requests: in.Requests, Duration: in.Span, TargetRate: targetRate,
 		TableBytes: in.TableBytes, WarmReads: float64(sc.Warm.Reads), WarmWrites: float64(sc.Warm.Writes),
 		MaxReads: float64(sc.MaxOnDemand.Reads), MaxWrites: float64(sc.MaxOnDemand.Writes),
@@ -135,15 +135,15 @@ func (o Outcome) CapacitySpan() time.Duration {
 // see RunLimited. An interrupted run returns what it measured; a run whose
 // test bed failed, what it measured before the failure (CapacitySpan).
 func Run(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, opts ...engine.Option) (Outcome, error) {
-	return RunLimited(ctx, db, sc, Emulation{Off: true}, opts...)
+	return RunLimited(ctx, db, sc, Limits{Off: true}, opts...)
 }
 
 // RunLimited is Run with DynamoDB's limits emulated as lim says: the
 // measured phase's calls are throttled partition by partition (package
 // emulate) through the SDK's own retryer, which needs db to be an SDK
 // client. Seeding and warm-up are not throttled.
-func RunLimited(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, lim Emulation, opts ...engine.Option) (Outcome, error) {
-	m := &metered{schema: sc.Design.Schema, names: keytab.New()}
+func RunLimited(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, lim Limits, opts ...engine.Option) (Outcome, error) {
+	m := &measurer{schema: sc.Design.Schema, names: keytab.New()}
 	if !lim.Off {
 		lim.Scale = throughput.Scale(lim.Scale)
 	}
@@ -169,8 +169,8 @@ func RunLimited(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, l
 		}
 		db = dynamodb.New(c.Options(), install...)
 	}
-	out, err := engine.Run(ctx, db, sc, append(opts, engine.Metered(m))...)
-	res := Outcome{Outcome: out, Fidelity: m.fidelity, Emulation: lim}
+	out, err := engine.Run(ctx, db, sc, append(opts, engine.Measured(m))...)
+	res := Outcome{Outcome: out, Fidelity: m.fidelity, Limits: lim}
 	if m.served != nil && m.ledger != nil {
 		s := m.served.Summary()
 		res.Served = &s
@@ -183,7 +183,7 @@ func RunLimited(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, l
 		return res, nil // no call was made: nothing to model
 	}
 	if f := out.Failure; f != nil {
-		// The ledger stopped at the failure (metered.Cut); the rate it is
+		// The ledger stopped at the failure (measurer.Cut); the rate it is
 		// modelled at counts the calls due before it, over the time before
 		// it.
 		if f.At <= 0 {
@@ -200,10 +200,10 @@ func RunLimited(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, l
 	model := modelOf(sc, res.Inputs, out.TargetRate, lim)
 	model.HoldTime, model.PatternCalls = holdTimes(out)
 	if m.limits != nil {
-		// The live emulator knows when each unserved call ended and where
+		// The live emulator knows when each denied call ended and where
 		// it placed each key.
-		model.Unserved, model.UnservedAt, model.Placed = m.limits.Unserved, m.limits.UnservedAt, m.limits.Placed
-		res.Unserved = m.limits.UnservedAll()
+		model.Denied, model.DeniedAt, model.Placed = m.limits.Denied, m.limits.DeniedAt, m.limits.Placed
+		res.Denied = m.limits.DeniedAll()
 		t := m.limits.Measured(requests, duration)
 		res.Throttling = &t
 		model.ItemConflicts = itemConflicts(t)
@@ -263,7 +263,7 @@ func dueBefore(out engine.Outcome, at time.Time) (int64, error) {
 // DynamoDB (no endpoint set), or an endpoint that is not loopback.
 func remote(c *dynamodb.Client) bool {
 	e := aws.ToString(c.Options().BaseEndpoint)
-	return e == "" || !ddblocal.IsLoopback(e)
+	return e == "" || !testbed.IsLoopback(e)
 }
 
 // backoffHolds is the share of the workers' time the SDK's backoff must
@@ -290,11 +290,11 @@ func heldByBackoff(sat *engine.Saturation, out engine.Outcome, retries int64, he
 	sat.Backoff = sat.BackoffShare >= backoffHolds
 }
 
-// metered is the engine's Meter: an instrumented client for the run, and a
+// measurer is the engine's Measurer: an instrumented client for the run, and a
 // ledger of the measured phase.
-type metered struct {
+type measurer struct {
 	schema   designs.Schema
-	names    *keytab.Table     // key texts the ledger and the emulator share
+	names    *keytab.Numbering // key texts the ledger and the emulator share
 	limits   *emulate.Emulator // nil: limits off
 	served   *served.Observer  // nil: not an SDK client
 	client   *meter.Client
@@ -303,14 +303,14 @@ type metered struct {
 	cut      atomic.Int64 // Unix nanoseconds from which calls are not accounted; 0: none
 }
 
-func (m *metered) Client(db designs.DB) designs.DB {
+func (m *measurer) Client(db designs.DB) designs.DB {
 	m.client = meter.NewClient(db, m.schema)
 	return m.client
 }
 
 // Start begins measuring, and throttling when limits are on: what each
 // call consumed is debited from its partitions as the ledger charges it.
-func (m *metered) Start() {
+func (m *measurer) Start() {
 	m.ledger = capacity.NewLedgerKeys(m.schema, m.names)
 	emulate.Attach(m.limits, m.client, func(o pricing.Observation) []pricing.Charge {
 		if cut := m.cut.Load(); cut != 0 && o.At.UnixNano() >= cut {
@@ -328,7 +328,7 @@ func (m *metered) Start() {
 
 // Cut stops accounting the calls made from at on: the test bed failed
 // then, and what they consumed is not the design's.
-func (m *metered) Cut(at time.Time) { m.cut.Store(at.UnixNano()) }
+func (m *measurer) Cut(at time.Time) { m.cut.Store(at.UnixNano()) }
 
 // settleWait bounds how long the end of a run waits for the client's
 // settling reads.
@@ -336,7 +336,7 @@ const settleWait = 30 * time.Second
 
 // Stop waits for the settling reads, unless the run was interrupted: then
 // it reports what is settled so far at once.
-func (m *metered) Stop(ctx context.Context) {
+func (m *measurer) Stop(ctx context.Context) {
 	if m.limits != nil {
 		m.limits.Disable()
 	}
@@ -353,7 +353,7 @@ func (m *metered) Stop(ctx context.Context) {
 }
 
 // tableBytes is the size of the table as the run left it.
-func (m *metered) tableBytes(table string) int64 {
+func (m *measurer) tableBytes(table string) int64 {
 	var n int64
 	m.client.Items(table, func(it ddbitem.Item) { n += int64(ddbitem.Size(it)) })
 	return n

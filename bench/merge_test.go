@@ -178,7 +178,7 @@ var _ = Describe("merging the shards of a run", Label("unit"), func() {
 			}
 		}
 		one := shard(1, 1, calls())
-		one.File.Emulation = bench.Emulation{Off: true, PlacementSeed: seed}
+		one.File.Limits = bench.Limits{Off: true, PlacementSeed: seed}
 		one.File.Inputs = bench.ModelInputs{Requests: 1000, Span: 5 * time.Second}
 		file := ledger.Export()
 		one.File.Ledger = &file

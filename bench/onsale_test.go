@@ -28,7 +28,7 @@ var _ = Describe("an on-sale moment, every hold writing the event's counter item
 		const calls = 10
 		sc := ticketing.OnSale
 		sc.Pacer, sc.Duration = vegeta.ConstantPacer{Freq: 100, Per: time.Second}, time.Minute
-		out, err := bench.RunLimited(ctx, raw, sc, bench.Emulation{}, engine.Workers(64), engine.Warmup(300*time.Millisecond),
+		out, err := bench.RunLimited(ctx, raw, sc, bench.Limits{}, engine.Workers(64), engine.Warmup(300*time.Millisecond),
 			engine.MinCalls(calls), engine.Drain(500*time.Millisecond), engine.Progress(GinkgoWriter))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(out.Failure).To(BeNil())

@@ -22,7 +22,7 @@ import (
 
 // ShardFormat versions ShardFile: a change that an older merge would read
 // wrongly gets a new number.
-const ShardFormat = "ddbharness-shard/2"
+const ShardFormat = "ddbharness-shard/3"
 
 // ShardFile is what one shard of a run writes beside its report (as
 // shard.json, with its calls in results.bin): everything Merge needs to
@@ -30,23 +30,23 @@ const ShardFormat = "ddbharness-shard/2"
 // per target, per partition key) included. docs/endpoints-and-scale.md
 // documents it.
 type ShardFile struct {
-	Format     string                 `json:"format"`
-	Shard      engine.ShardSpec       `json:"shard"`
-	Service    string                 `json:"service,omitempty"`
-	Run        engine.Outcome         `json:"run"`
-	Emulation  Emulation              `json:"limits"`
-	Throttling *emulate.Throttling    `json:"throttling,omitempty"`
-	Unserved   []emulate.UnservedSlot `json:"unserved,omitempty"`
-	Fidelity   meter.Fidelity         `json:"fidelity"`
-	Served     *served.Summary        `json:"served,omitempty"`
-	Inputs     ModelInputs            `json:"model_inputs"`
-	Ledger     *capacity.LedgerFile   `json:"ledger,omitempty"` // nil: the run stopped before measuring
+	Format     string               `json:"format"`
+	Shard      engine.ShardSpec     `json:"shard"`
+	Service    string               `json:"service,omitempty"`
+	Run        engine.Outcome       `json:"run"`
+	Limits     Limits               `json:"limits"`
+	Throttling *emulate.Throttling  `json:"throttling,omitempty"`
+	Denied     []emulate.DeniedRow  `json:"denied,omitempty"`
+	Fidelity   meter.Fidelity       `json:"fidelity"`
+	Served     *served.Summary      `json:"served,omitempty"`
+	Inputs     ModelInputs          `json:"model_inputs"`
+	Ledger     *capacity.LedgerFile `json:"ledger,omitempty"` // nil: the run stopped before measuring
 }
 
 // ShardFileOf is the shard file of a run.
 func ShardFileOf(out Outcome) ShardFile {
-	f := ShardFile{Format: ShardFormat, Shard: out.Shard, Service: out.Service, Run: out.Outcome, Emulation: out.Emulation, Throttling: out.Throttling,
-		Unserved: out.Unserved, Fidelity: out.Fidelity, Served: out.Served, Inputs: out.Inputs}
+	f := ShardFile{Format: ShardFormat, Shard: out.Shard, Service: out.Service, Run: out.Outcome, Limits: out.Limits, Throttling: out.Throttling,
+		Denied: out.Denied, Fidelity: out.Fidelity, Served: out.Served, Inputs: out.Inputs}
 	if out.Ledger != nil {
 		l := out.Ledger.Export()
 		f.Ledger = &l
@@ -95,11 +95,11 @@ func Merge(sc workload.Scenario, shards []Shard) (Outcome, error) {
 }
 
 // shardParts is what the shards' files hold beside their runs, gathered
-// for the merge: ledgers, the calls left unserved, the emulator's counts
+// for the merge: ledgers, the calls denied, the emulator's counts
 // and the service's answers.
 type shardParts struct {
 	ledgers   []capacity.LedgerFile
-	unserved  [][]emulate.UnservedSlot
+	denied    [][]emulate.DeniedRow
 	throttles []emulate.Throttling
 	answers   []served.Summary
 }
@@ -108,8 +108,8 @@ type shardParts struct {
 // machine's, and gathers the rest of their files.
 func sumShards(shards []Shard) (Outcome, shardParts) {
 	first := shards[0].File
-	out := Outcome{Outcome: first.Run, Emulation: first.Emulation, Service: first.Service}
-	out.Emulation.Share = 0
+	out := Outcome{Outcome: first.Run, Limits: first.Limits, Service: first.Service}
+	out.Limits.Share = 0
 	out.Shard = engine.ShardSpec{N: first.Shard.N, Run: first.Shard.Run, Start: first.Shard.Start}
 	out.Workers, out.Unsent, out.CutOff, out.Merged = 0, 0, 0, nil
 	var parts shardParts
@@ -166,7 +166,7 @@ func (p *shardParts) add(f ShardFile) {
 	if f.Served != nil {
 		p.answers = append(p.answers, *f.Served)
 	}
-	p.unserved = append(p.unserved, f.Unserved)
+	p.denied = append(p.denied, f.Denied)
 }
 
 // model sums the shards' ledgers and runs the capacity model on the sum
@@ -176,13 +176,13 @@ func (p shardParts) model(sc workload.Scenario, out *Outcome) error {
 	if err != nil {
 		return err
 	}
-	model := modelOf(sc, out.Inputs, out.TargetRate, out.Emulation)
-	if !out.Emulation.Off {
-		model.Unserved = emulate.UnservedLookup(p.unserved...)
+	model := modelOf(sc, out.Inputs, out.TargetRate, out.Limits)
+	if !out.Limits.Off {
+		model.Denied = emulate.DeniedLookup(p.denied...)
 	}
 	if len(p.throttles) > 0 {
 		t := emulate.MergeThrottling(p.throttles...)
-		t.Scale = out.Emulation.scale()
+		t.Scale = out.Limits.scale()
 		if out.Inputs.Span > 0 {
 			t.Rate = float64(out.Inputs.Requests) / out.Inputs.Span.Seconds()
 		}
@@ -219,8 +219,8 @@ func checkShards(sc workload.Scenario, shards []Shard) error {
 			return fmt.Errorf("merge: %s and %s are both %s: give each shard once", seen[f.Shard.I], s.Dir, f.Shard)
 		case !f.Shard.Start.Equal(first.Shard.Start):
 			return fmt.Errorf("merge: %s started at %s, %s at %s (start): the shards of one run share one START", s.Dir, f.Shard.Start.Format(time.RFC3339), shards[0].Dir, first.Shard.Start.Format(time.RFC3339))
-		case !sameLimits(f.Emulation, first.Emulation):
-			return fmt.Errorf("merge: %s ran under %+v, %s under %+v (limits): the shards of one run share their limits", s.Dir, f.Emulation, shards[0].Dir, first.Emulation)
+		case !sameLimits(f.Limits, first.Limits):
+			return fmt.Errorf("merge: %s ran under %+v, %s under %+v (limits): the shards of one run share their limits", s.Dir, f.Limits, shards[0].Dir, first.Limits)
 		case f.Run.Started.IsZero():
 			return fmt.Errorf("merge: %s never measured (it stopped while %s): its share of the run's calls is missing; run the whole run again", s.Dir, stoppedWhile(f.Run))
 		case f.Inputs.Requests < 0:
@@ -260,12 +260,12 @@ func checkFlags(s, first Shard) error {
 		return fmt.Errorf("%s says %v, %s says %v (%s): the shards of one run share it; merge one run's shards at a time", s.Dir, v, first.Dir, v0, field)
 	}
 	switch t := f.Throttling; {
-	case f.Emulation.Off && t != nil:
+	case f.Limits.Off && t != nil:
 		return fmt.Errorf("%s ran with limits off (limits.Off) yet has throttling counts (throttling): %s", s.Dir, damaged)
-	case !f.Emulation.Off && t == nil && f.Ledger != nil:
+	case !f.Limits.Off && t == nil && f.Ledger != nil:
 		return fmt.Errorf("%s ran under limits (limits.Off is false) yet has no throttling counts (throttling): %s", s.Dir, damaged)
-	case t != nil && t.ConflictsOff != f.Emulation.NoConflicts:
-		return fmt.Errorf("%s: throttling.conflicts_off is %t, limits.NoConflicts %t: %s", s.Dir, t.ConflictsOff, f.Emulation.NoConflicts, damaged)
+	case t != nil && t.ConflictsOff != f.Limits.NoConflicts:
+		return fmt.Errorf("%s: throttling.conflicts_off is %t, limits.NoConflicts %t: %s", s.Dir, t.ConflictsOff, f.Limits.NoConflicts, damaged)
 	case t != nil && f0.Throttling != nil && t.Billing != f0.Throttling.Billing:
 		return one("throttling.billing", t.Billing, f0.Throttling.Billing)
 	case f.Service != f0.Service:
@@ -294,7 +294,7 @@ func checkFlags(s, first Shard) error {
 
 // sameLimits reports whether two shards ran under one run's limits (each
 // shard's Share is its own).
-func sameLimits(a, b Emulation) bool {
+func sameLimits(a, b Limits) bool {
 	a.Share, b.Share = 0, 0
 	return a == b
 }

@@ -84,7 +84,7 @@ var _ = Describe("hot keys that share a partition", Label("engine"), func() {
 			Pacer: vegeta.ConstantPacer{Freq: 60, Per: time.Second}, Duration: time.Minute,
 			Mix:    []workload.Step{{Pattern: "AP-01", Weight: 3}, {Pattern: "AP-02", Weight: 2}, {Pattern: "AP-03", Weight: 1}},
 			Driver: func(db designs.DB, table string, _ int64) workload.Driver { return sharer{db, table, keys} }}
-		out, err := bench.RunLimited(ctx, raw, sc, bench.Emulation{Scale: 0.02}, engine.Workers(128), engine.Warmup(300*time.Millisecond),
+		out, err := bench.RunLimited(ctx, raw, sc, bench.Limits{Scale: 0.02}, engine.Workers(128), engine.Warmup(300*time.Millisecond),
 			engine.MinCalls(calls), engine.Drain(500*time.Millisecond), engine.Progress(GinkgoWriter))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(out.Failure).To(BeNil())
@@ -102,11 +102,11 @@ var _ = Describe("hot keys that share a partition", Label("engine"), func() {
 			return out.Capacity.Hot[h]
 		}
 		demand := func(h capacity.HotKey) float64 {
-			i := slices.IndexFunc(out.Unserved, func(u emulate.UnservedSlot) bool { return u.Target == h.Target && u.Key == h.Key })
+			i := slices.IndexFunc(out.Denied, func(u emulate.DeniedRow) bool { return u.Target == h.Target && u.Key == h.Key })
 			if i < 0 {
 				return h.WCU
 			}
-			return h.WCU + float64(out.Unserved[i].Writes)
+			return h.WCU + float64(out.Denied[i].Writes)
 		}
 		heavy, light := hot(keys[0]), hot(keys[1])
 		if demand(light) > demand(heavy) || demand(light) == demand(heavy) && light.Key < heavy.Key {

@@ -18,7 +18,7 @@ import (
 	"github.com/ddbharness/ddbharness/bench"
 	"github.com/ddbharness/ddbharness/bench/engine"
 	"github.com/ddbharness/ddbharness/designs"
-	"github.com/ddbharness/ddbharness/internal/ddblocal"
+	"github.com/ddbharness/ddbharness/internal/testbed"
 	"github.com/ddbharness/ddbharness/workload"
 )
 
@@ -69,12 +69,12 @@ func (g getter) Call(ctx context.Context, _ designs.PatternID, key int, _ *rand.
 // no partition refuses), at the same concurrency; each runs twice, in turn.
 // Run it alone: go test ./bench -run '^$' -bench Throughput -benchtime 1x
 func BenchmarkThroughput(b *testing.B) {
-	env, err := ddblocal.LoadEnv()
+	env, err := testbed.LoadEnv()
 	if err != nil || env.Endpoint == "" {
 		b.Skip("set AWS_ENDPOINT_URL_DYNAMODB to a DynamoDB Local to compare throughputs")
 	}
 	ctx := context.Background()
-	db := ddblocal.Client(env.Endpoint)
+	db := testbed.Client(env.Endpoint)
 	table := designs.TableName("read", "plain")
 	if err := designs.CreateTable(ctx, db, schema, table); err != nil {
 		b.Fatal(err)
@@ -89,7 +89,7 @@ func BenchmarkThroughput(b *testing.B) {
 		Driver: func(db designs.DB, table string, _ int64) workload.Driver { return getter{db, table} }}
 
 	var plain, measured, limited []float64
-	rate := func(lim bench.Emulation) float64 {
+	rate := func(lim bench.Limits) float64 {
 		out, err := bench.RunLimited(ctx, db, sc, lim, engine.Workers(throughputWorkers), engine.Warmup(time.Second), engine.Progress(io.Discard))
 		if err != nil {
 			b.Fatal(err)
@@ -101,8 +101,8 @@ func BenchmarkThroughput(b *testing.B) {
 	}
 	for range 2 {
 		plain = append(plain, plainLoop(ctx, db, table))
-		measured = append(measured, rate(bench.Emulation{Off: true}))
-		limited = append(limited, rate(bench.Emulation{}))
+		measured = append(measured, rate(bench.Limits{Off: true}))
+		limited = append(limited, rate(bench.Limits{}))
 	}
 	p, m, l := (plain[0]+plain[1])/2, (measured[0]+measured[1])/2, (limited[0]+limited[1])/2
 	b.ReportMetric(p, "plain-calls/s")

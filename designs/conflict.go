@@ -83,8 +83,8 @@ type resentKey struct{}
 // ResentOnConflict reports whether a write sent with ctx is sent again if
 // DynamoDB refuses it for a transaction conflict: false for the last
 // sending, and for a write no helper here sends. What measures a run
-// (bench/emulate) tells by it a write given up, whose demand went
-// unserved, from one the next sending serves.
+// (bench/emulate) tells by it a write given up (denied: its demand not
+// served) from one the next sending serves.
 func ResentOnConflict(ctx context.Context) bool { return ctx.Value(resentKey{}) != nil }
 
 // newToken is a TransactWriteItems ClientRequestToken: the SDK sends the

@@ -107,10 +107,10 @@ func TestCreateTableInput(t *testing.T) {
 
 // The warm and maximum throughput asked on creation go on the table and
 // on each GSI, each side only when asked.
-func TestCreateTableWithWarmAndMaxOnDemand(t *testing.T) {
+func TestCreateTableAsksWarmAndMaxOnDemand(t *testing.T) {
 	in := designs.Schema{PK: "PK", GSIs: []designs.Index{{Name: "G", PK: "G"}}}.CreateTableInput("t")
-	designs.WithWarm(in, 20000, 0)
-	designs.WithMaxOnDemand(in, 0, 500)
+	designs.AskWarm(in, 20000, 0)
+	designs.AskMaxOnDemand(in, 0, 500)
 	for _, c := range []struct {
 		name string
 		warm *types.WarmThroughput
@@ -124,7 +124,7 @@ func TestCreateTableWithWarmAndMaxOnDemand(t *testing.T) {
 		}
 	}
 	none := designs.Schema{PK: "PK"}.CreateTableInput("t")
-	designs.WithMaxOnDemand(none, 0, 0)
+	designs.AskMaxOnDemand(none, 0, 0)
 	if none.OnDemandThroughput != nil {
 		t.Errorf("no maximum asked: OnDemandThroughput = %+v, want none", none.OnDemandThroughput)
 	}

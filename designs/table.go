@@ -101,10 +101,10 @@ func CreateTable(ctx context.Context, db Admin, s Schema, name string) error {
 	return Create(ctx, db, s.CreateTableInput(name), nil)
 }
 
-// WithWarm asks, on table creation, for warm throughput of reads and writes
+// AskWarm asks, on table creation, for warm throughput of reads and writes
 // units per second on the table and on each GSI (0: not asked). DynamoDB
 // Local accepts the parameter and ignores it.
-func WithWarm(in *dynamodb.CreateTableInput, reads, writes int64) {
+func AskWarm(in *dynamodb.CreateTableInput, reads, writes int64) {
 	if reads <= 0 && writes <= 0 {
 		return
 	}
@@ -114,10 +114,10 @@ func WithWarm(in *dynamodb.CreateTableInput, reads, writes int64) {
 	}
 }
 
-// WithMaxOnDemand asks, on table creation, for a maximum throughput of
+// AskMaxOnDemand asks, on table creation, for a maximum throughput of
 // reads and writes units per second (OnDemandThroughput) on the table and
 // on each GSI (0: none on that side). DynamoDB Local keeps it.
-func WithMaxOnDemand(in *dynamodb.CreateTableInput, reads, writes int64) {
+func AskMaxOnDemand(in *dynamodb.CreateTableInput, reads, writes int64) {
 	if reads <= 0 && writes <= 0 {
 		return
 	}

@@ -28,7 +28,7 @@ import (
 type Ledger struct {
 	schema      ddbitem.Schema
 	mu          sync.Mutex
-	names       *keytab.Table               // key texts, target and pattern names
+	names       *keytab.Numbering           // key texts, target and pattern names
 	keys        map[slotID]*keyStats        // keys charged in two seconds or more
 	once        *spill.Map[slotID, onceRow] // keys charged in one second only
 	patternIDs  []designs.PatternID         // the patterns once rows name
@@ -84,7 +84,7 @@ type touches struct {
 }
 
 // fold adds a charge's Item.
-func (it *touches) fold(names *keytab.Table, item string) {
+func (it *touches) fold(names *keytab.Numbering, item string) {
 	switch {
 	case item == "" || it.many:
 	case item == pricing.ManyItems:
@@ -103,7 +103,7 @@ func (it *touches) fold(names *keytab.Table, item string) {
 func (it touches) single() bool { return !it.many && it.item != 0 }
 
 // one is that item's KeyID when single, else "".
-func (it touches) one(names *keytab.Table) string {
+func (it touches) one(names *keytab.Numbering) string {
 	if !it.single() {
 		return ""
 	}
@@ -426,7 +426,7 @@ func NewLedger(s designs.Schema) *Ledger { return NewLedgerKeys(s, keytab.New())
 
 // NewLedgerKeys is NewLedger keeping its key texts in names, which others
 // naming the same keys may share.
-func NewLedgerKeys(s designs.Schema, names *keytab.Table) *Ledger {
+func NewLedgerKeys(s designs.Schema, names *keytab.Numbering) *Ledger {
 	return &Ledger{
 		schema:      s.ItemSchema(),
 		names:       names,

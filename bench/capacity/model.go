@@ -42,22 +42,22 @@ type Model struct {
 	// GSI) was provisioned with before it was switched to on-demand; 0:
 	// created on demand.
 	SwitchedRCU, SwitchedWCU float64
-	// Scale multiplies every limit, as the run's throttling emulator did
+	// Scale multiplies every limit, as the run's limits emulator did
 	// (bench/emulate); 0 means 1, DynamoDB's own.
 	Scale float64
-	// Unserved, when set, counts the calls that would have read from and
-	// written to a target's partition key value but ended unserved:
+	// Denied, when set, counts the calls that would have read from and
+	// written to a target's partition key value but were denied:
 	// throttled, or given up for a transaction conflict. Their demand is
 	// added to what the served calls consumed there, so that neither how
 	// much a run was throttled nor how many conflicts it met (which grow
 	// as the test bed slows) moves the forecast.
-	Unserved func(target, key string) (reads, writes int64)
-	// UnservedAt, when set, is Unserved for the calls that ended in one
+	Denied func(target, key string) (reads, writes int64)
+	// DeniedAt, when set, is Denied for the calls that ended in one
 	// second (Unix): the replay puts their demand in that second.
-	UnservedAt func(target, key string, sec int64) (reads, writes int64)
+	DeniedAt func(target, key string, sec int64) (reads, writes int64)
 	// Placed, when set, is the partition of a table's or GSI's (space's)
 	// partition key value, and the space's partition count, as the run's
-	// throttling emulator placed it; else Placement with PlacementSeed on
+	// limits emulator placed it; else Placement with PlacementSeed on
 	// the partitions AWS's rules give.
 	Placed        func(space, key string) (part, partitions int)
 	PlacementSeed uint64
@@ -200,18 +200,18 @@ func (r *run) group(gs slot) *group {
 		}
 	}
 	g.pattern = heaviest(g.weights)
-	r.addUnserved(g)
+	r.addDenied(g)
 	return g
 }
 
-// addUnserved adds to g the demand of the calls that went unserved there
+// addDenied adds to g the demand of the calls denied there
 // (throttled, or given up for a conflict): each as much as a served call
 // of its side consumed there.
-func (r *run) addUnserved(g *group) {
-	if r.Unserved == nil {
+func (r *run) addDenied(g *group) {
+	if r.Denied == nil {
 		return
 	}
-	reads, writes := r.Unserved(g.target, g.key)
+	reads, writes := r.Denied(g.target, g.key)
 	if reads > 0 && g.readCalls > 0 {
 		g.rcu *= float64(g.readCalls+reads) / float64(g.readCalls)
 		g.readCalls += reads

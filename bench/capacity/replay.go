@@ -17,7 +17,7 @@ import (
 //
 // Each hot key's units of each second are fed as calls of its units a
 // call, evenly over the second (the ledger keeps no time within a second:
-// inferred), with the demand of its calls that ended unserved in that
+// inferred), with the demand of its calls that were denied in that
 // second, throttled or given up for a transaction conflict (limits on; for a merged run of shards, spread over the
 // seconds in proportion to the units served in each: inferred). Only the
 // hot keys (TopN of each table and GSI) are replayed:
@@ -247,8 +247,8 @@ func (rf *refusals) partitions(name string, first int64, sp *throughput.Space, f
 }
 
 // feedOf is hot group g's demand per second: the units it was served in
-// each, and its calls that ended unserved there (each as much as a served
-// call of its side); without UnservedAt, the unserved calls' demand is
+// each, and its calls that were denied there (each as much as a served
+// call of its side); without DeniedAt, the denied calls' demand is
 // spread over the seconds in proportion to the units served in each.
 func (r *run) feedOf(space string, g *group, factor float64) feed {
 	f := feed{key: g.key, secs: map[int64]usage{}}
@@ -273,9 +273,9 @@ func (r *run) feedOf(space string, g *group, factor float64) feed {
 		}
 	}
 	f.per = per
-	if r.UnservedAt != nil {
+	if r.DeniedAt != nil {
 		for sec := r.l.first; sec <= r.l.last; sec++ {
-			if reads, writes := r.UnservedAt(space, g.key, sec); reads+writes > 0 {
+			if reads, writes := r.DeniedAt(space, g.key, sec); reads+writes > 0 {
 				u := f.secs[sec]
 				f.secs[sec] = usage{u.rcu + float64(reads)*per.rcu, u.wcu + float64(writes)*per.wcu}
 			}

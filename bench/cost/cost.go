@@ -16,12 +16,12 @@ import (
 
 // Plan is the run to estimate.
 type Plan struct {
-	Scenario workload.Scenario
-	Duration time.Duration // measured phase (the scenario's own, or overridden)
-	Warmup   time.Duration // unmeasured calls before it, at the pacer's rate
-	Rate     float64       // >0: constant rate instead of the pacer
-	Seed     int64         // driver seed
-	Shards   int           // 0 or 1: one machine; n: the estimate is for the whole run (all shards)
+	Scenario   workload.Scenario
+	Duration   time.Duration // measured phase (the scenario's own, or overridden)
+	Warmup     time.Duration // unmeasured calls before it, at the pacer's rate
+	Rate       float64       // >0: constant rate instead of the pacer
+	RandomSeed int64         // the driver's random seed
+	Shards     int           // 0 or 1: one machine; n: the estimate is for the whole run (all shards)
 }
 
 // Line is one charge of the run: Units of Unit at Price dollars each, as
@@ -48,9 +48,10 @@ type Estimate struct {
 // capacity by the hour over all of it.
 const LifecycleAllowance = 10 * time.Minute
 
-// DefaultSeed is the driver seed of a Plan that names none, as the engine's
-// default (fixtures read 0 as "random", which would not repeat).
-const DefaultSeed int64 = 1
+// DefaultRandomSeed is the driver's random seed of a Plan that names
+// none, as the engine's default (fixtures read 0 as "random", which would
+// not repeat).
+const DefaultRandomSeed int64 = 1
 
 // ErrUnpaced is a scenario whose pacer sets no rate: its calls cannot be
 // counted before the run.
@@ -72,9 +73,9 @@ func Of(ctx context.Context, p Plan) (Estimate, error) {
 	if err != nil {
 		return Estimate{}, fmt.Errorf("cost %s: warm-up: %w", sc.Name, err)
 	}
-	seed := p.Seed
+	seed := p.RandomSeed
 	if seed == 0 {
-		seed = DefaultSeed
+		seed = DefaultRandomSeed
 	}
 	f, err := seedFixture(ctx, sc, seed)
 	if err != nil {

@@ -1,5 +1,7 @@
-// Package emulate throttles DynamoDB calls the way real DynamoDB does, on any
-// endpoint (DynamoDB Local never throttles): partition by partition, on the
+// Package emulate is the limits emulator: the mechanism that applies the
+// limits a run is under (bench.Limits, local --limits) to its calls. It
+// throttles DynamoDB calls the way real DynamoDB does, on any endpoint
+// (DynamoDB Local never throttles): partition by partition, on the
 // capacity rules bench's report uses, with the errors AWS answers, so that
 // the SDK's own retryer, a batch's unprocessed items and a transaction
 // cancelled for throttling show before production.

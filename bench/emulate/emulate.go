@@ -59,7 +59,7 @@ type Config struct {
 	// Keys numbers the partition key values the emulator follows; others
 	// naming the same values (bench's capacity ledger) may share it. A new
 	// table when nil.
-	Keys *keytab.Table
+	Keys *keytab.Numbering
 }
 
 // Emulator throttles the calls of one design's tables. It is off until
@@ -75,7 +75,7 @@ type Emulator struct {
 
 	mu        sync.Mutex
 	tables    map[string]*table
-	names     *keytab.Table
+	names     *keytab.Numbering
 	estimates *spill.Map[keySlot, [2]float64] // what a call lately consumed per value and side
 	inflight  map[string]*holds               // items of the requests in flight, for conflicts
 	m         measure

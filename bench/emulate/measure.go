@@ -13,16 +13,16 @@ import (
 // measure is what the emulator saw: per partition, per partition key value
 // and second, and per pattern. Guarded by Emulator.mu.
 type measure struct {
-	start      int64
-	parts      map[partID]*partStats
-	cells      map[cell]int64 // refused attempts per value and second
-	patterns   map[designs.PatternID]*PatternThrottles
-	unserved   map[slot][2]int64            // calls that ended unserved (Unserved), per value and side
-	unservedAt map[cell][2]int64            // the same, per value and second they ended in
-	keys       *spill.Map[partKey, float64] // units per partition and value, both sides against their limits
-	items      map[string]int64             // item-level conflicts per item (conflict.go's itemID)
-	budgets    map[budgetID]*budgetStats    // refusals by a table's or GSI's own budget
-	backoff    map[int64]int64              // nanoseconds calls waited in the SDK's backoff, per Unix second
+	start    int64
+	parts    map[partID]*partStats
+	cells    map[cell]int64 // refused attempts per value and second
+	patterns map[designs.PatternID]*PatternThrottles
+	denied   map[slot][2]int64            // calls that were denied (Denied), per value and side
+	deniedAt map[cell][2]int64            // the same, per value and second they ended in
+	keys     *spill.Map[partKey, float64] // units per partition and value, both sides against their limits
+	items    map[string]int64             // item-level conflicts per item (conflict.go's itemID)
+	budgets  map[budgetID]*budgetStats    // refusals by a table's or GSI's own budget
+	backoff  map[int64]int64              // nanoseconds calls waited in the SDK's backoff, per Unix second
 }
 
 // budgetID is one budget of a space (by name): its kind, as
@@ -55,28 +55,28 @@ type cell struct {
 
 // partStats is one partition's run.
 type partStats struct {
-	space    *space
-	n        uint32 // the partition's number, in order of first use
-	units    [2]float64
-	calls    [2]int64 // charges that consumed on the side
-	unserved [2]int64 // calls that ended throttled here
-	dropped  [2]int64 // calls given up for a transaction conflict here
-	refused  [2]int64 // attempts refused here
-	first    [2]int64 // first refusal, Unix nanoseconds; 0: none
-	seconds  map[int64]*secondStats
-	isolated bool
+	space     *space
+	n         uint32 // the partition's number, in order of first use
+	units     [2]float64
+	calls     [2]int64 // charges that consumed on the side
+	throttled [2]int64 // calls that ended throttled here
+	dropped   [2]int64 // calls given up for a transaction conflict here
+	refused   [2]int64 // attempts refused here
+	first     [2]int64 // first refusal, Unix nanoseconds; 0: none
+	seconds   map[int64]*secondStats
+	isolated  bool
 }
 
 type secondStats struct {
-	units    [2]float64
-	refused  [2]int64
-	calls    [2]int64 // charges that consumed on the side
-	unserved [2]int64 // calls that ended throttled here
+	units     [2]float64
+	refused   [2]int64
+	calls     [2]int64 // charges that consumed on the side
+	throttled [2]int64 // calls that ended throttled here
 }
 
 func newMeasure() measure {
 	return measure{parts: map[partID]*partStats{}, cells: map[cell]int64{},
-		patterns: map[designs.PatternID]*PatternThrottles{}, unserved: map[slot][2]int64{}, unservedAt: map[cell][2]int64{}, keys: spill.New[partKey, float64](keyRows),
+		patterns: map[designs.PatternID]*PatternThrottles{}, denied: map[slot][2]int64{}, deniedAt: map[cell][2]int64{}, keys: spill.New[partKey, float64](keyRows),
 		items: map[string]int64{}, budgets: map[budgetID]*budgetStats{}, backoff: map[int64]int64{}}
 }
 
@@ -207,7 +207,7 @@ func (m *measure) isolated(s *space) {
 }
 
 // ended counts a call's outcome: its attempts and the SDK's retries
-// among them (each beyond the call's first), and when it ended unserved,
+// among them (each beyond the call's first), and when it was denied,
 // every partition it would have consumed on.
 func (m *measure) ended(e *Emulator, c *call, now int64) {
 	p := m.pattern(c.pattern)
@@ -230,20 +230,20 @@ func (m *measure) ended(e *Emulator, c *call, now int64) {
 	for _, tc := range c.touches {
 		s := e.tableOf(tc.table, now).space(tc.target)
 		k := slot{s.name, tc.key}
-		u := m.unserved[k]
+		u := m.denied[k]
 		u[tc.side]++
-		m.unserved[k] = u
+		m.denied[k] = u
 		at := cell{k, second(now)}
-		u = m.unservedAt[at]
+		u = m.deniedAt[at]
 		u[tc.side]++
-		m.unservedAt[at] = u
+		m.deniedAt[at] = u
 		if tc.key == "" {
 			continue
 		}
 		p := m.part(s, s.Partition(tc.key))
 		if throttled {
-			p.unserved[tc.side]++
-			p.second(second(now)).unserved[tc.side]++
+			p.throttled[tc.side]++
+			p.second(second(now)).throttled[tc.side]++
 		} else {
 			p.dropped[tc.side]++
 		}
@@ -424,8 +424,8 @@ type ItemConflicts struct {
 // conflictItemsShown is how many items Measured lists by their conflicts.
 const conflictItemsShown = 10
 
-// Unserved is how many calls that would have read from (reads) and
-// written to (writes) a target's partition key value ended unserved:
+// Denied is how many calls that would have read from (reads) and
+// written to (writes) a target's partition key value were denied:
 // throttled, or refused for a transaction conflict and given up (the
 // design does not send them again). The capacity model adds their demand
 // back, so that its forecast moves neither with the throttling nor with
@@ -435,10 +435,10 @@ const conflictItemsShown = 10
 // (designs.ConflictRetries) and marks the sendings it will repeat
 // (designs.ResentOnConflict): those are not counted, as the pattern call's
 // demand is the next sending's.
-func (e *Emulator) Unserved(target, key string) (reads, writes int64) {
+func (e *Emulator) Denied(target, key string) (reads, writes int64) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	u := e.m.unserved[slot{target, key}]
+	u := e.m.denied[slot{target, key}]
 	return u[read], u[write]
 }
 
@@ -458,12 +458,12 @@ func (e *Emulator) BackoffHeld(from, to time.Time) time.Duration {
 	return time.Duration(held)
 }
 
-// UnservedAt is Unserved for the calls that ended in second sec (Unix):
+// DeniedAt is Denied for the calls that ended in second sec (Unix):
 // the capacity model's replay puts their demand back in its second.
-func (e *Emulator) UnservedAt(target, key string, sec int64) (reads, writes int64) {
+func (e *Emulator) DeniedAt(target, key string, sec int64) (reads, writes int64) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	u := e.m.unservedAt[cell{slot{target, key}, sec}]
+	u := e.m.deniedAt[cell{slot{target, key}, sec}]
 	return u[read], u[write]
 }
 
@@ -549,15 +549,15 @@ func (e *Emulator) partitionReport(id partID, p *partStats, side int, requests i
 	pt := PartitionThrottles{Target: id.space, Partition: id.i, Isolated: p.isolated, Keys: e.topKeys(p.n, 3),
 		Side: [2]string{"read", "write"}[side], Limit: limit, First: time.Unix(0, p.first[side]).UTC(),
 		FirstSecond: float64(p.first[side]-e.m.start) / 1e9, Refused: p.refused[side],
-		Calls: p.calls[side] + p.unserved[side] + p.dropped[side], Throttled: p.unserved[side]}
+		Calls: p.calls[side] + p.throttled[side] + p.dropped[side], Throttled: p.throttled[side]}
 	var held float64
-	var reached, unserved int64
+	var reached, throttled int64
 	for _, s := range p.seconds {
 		if s.refused[side] > 0 {
 			pt.ThrottledSeconds++
 			held += s.units[side]
-			reached += s.calls[side] + s.unserved[side]
-			unserved += s.unserved[side]
+			reached += s.calls[side] + s.throttled[side]
+			throttled += s.throttled[side]
 		}
 	}
 	if pt.ThrottledSeconds > 0 {
@@ -574,7 +574,7 @@ func (e *Emulator) partitionReport(id partID, p *partStats, side int, requests i
 		}
 	}
 	if reached > 0 {
-		pt.Share = float64(unserved) / float64(reached)
+		pt.Share = float64(throttled) / float64(reached)
 	}
 	return pt
 }

@@ -9,34 +9,34 @@ import (
 	"github.com/ddbharness/ddbharness/designs"
 )
 
-// UnservedSlot is how many calls that would have read from (Reads) and
-// written to (Writes) a target's partition key value ended unserved
+// DeniedRow is how many calls that would have read from (Reads) and
+// written to (Writes) a target's partition key value were denied
 // (throttled, or given up for a transaction conflict): one row of
-// Unserved, for a shard to write out.
-type UnservedSlot struct {
+// Denied, for a shard to write out.
+type DeniedRow struct {
 	Target string `json:"target"`
 	Key    string `json:"key"`
 	Reads  int64  `json:"reads"`
 	Writes int64  `json:"writes"`
 }
 
-// UnservedAll lists every partition key value Unserved counts, by target,
+// DeniedAll lists every partition key value Denied counts, by target,
 // then key.
-func (e *Emulator) UnservedAll() []UnservedSlot {
+func (e *Emulator) DeniedAll() []DeniedRow {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	out := make([]UnservedSlot, 0, len(e.m.unserved))
-	for s, u := range e.m.unserved {
-		out = append(out, UnservedSlot{Target: s.target, Key: s.key, Reads: u[read], Writes: u[write]})
+	out := make([]DeniedRow, 0, len(e.m.denied))
+	for s, u := range e.m.denied {
+		out = append(out, DeniedRow{Target: s.target, Key: s.key, Reads: u[read], Writes: u[write]})
 	}
-	slices.SortFunc(out, func(a, b UnservedSlot) int { return cmp.Or(cmp.Compare(a.Target, b.Target), cmp.Compare(a.Key, b.Key)) })
+	slices.SortFunc(out, func(a, b DeniedRow) int { return cmp.Or(cmp.Compare(a.Target, b.Target), cmp.Compare(a.Key, b.Key)) })
 	return out
 }
 
-// UnservedLookup is Emulator.Unserved over the rows of several shards'
-// UnservedAll, summed: each shard's calls are its own, so the calls that
-// ended unserved add up.
-func UnservedLookup(rows ...[]UnservedSlot) func(target, key string) (reads, writes int64) {
+// DeniedLookup is Emulator.Denied over the rows of several shards'
+// DeniedAll, summed: each shard's calls are its own, so the calls that
+// were denied add up.
+func DeniedLookup(rows ...[]DeniedRow) func(target, key string) (reads, writes int64) {
 	sum := map[slot][2]int64{}
 	for _, shard := range rows {
 		for _, r := range shard {

@@ -196,20 +196,20 @@ var _ = Describe("merging shards' throttling", Label("unit"), func() {
 	})
 
 	Describe("the calls throttled away from each value", func() {
-		It("lists every value the emulator counts, sorted, as Unserved counts it", func() {
+		It("lists every value the emulator counts, sorted, as Denied counts it", func() {
 			es, clock := onClock(0.01)
 			hotRun(clock, es...)
 			e := es[0]
-			rows := e.UnservedAll()
+			rows := e.DeniedAll()
 			Expect(rows).NotTo(BeEmpty(), "the run throttles")
 			for i, r := range rows {
-				reads, writes := e.Unserved(r.Target, r.Key)
+				reads, writes := e.Denied(r.Target, r.Key)
 				Expect([]int64{r.Reads, r.Writes}).To(Equal([]int64{reads, writes}), "%s %s", r.Target, r.Key)
 				if i > 0 {
 					Expect(rows[i-1].Target < r.Target || rows[i-1].Target == r.Target && rows[i-1].Key < r.Key).To(BeTrue(), "sorted")
 				}
 			}
-			lookup := UnservedLookup(rows)
+			lookup := DeniedLookup(rows)
 			for _, r := range rows {
 				reads, writes := lookup(r.Target, r.Key)
 				Expect([]int64{reads, writes}).To(Equal([]int64{r.Reads, r.Writes}))
@@ -218,10 +218,10 @@ var _ = Describe("merging shards' throttling", Label("unit"), func() {
 
 		DescribeTable("sums the shards' rows",
 			func(target, key string, reads, writes int64) {
-				lookup := UnservedLookup(
-					[]UnservedSlot{{designs.MainTable, "HOT", 1, 2}, {"GSI1", "G", 0, 1}},
+				lookup := DeniedLookup(
+					[]DeniedRow{{designs.MainTable, "HOT", 1, 2}, {"GSI1", "G", 0, 1}},
 					nil,
-					[]UnservedSlot{{designs.MainTable, "HOT", 3, 0}, {designs.MainTable, "HOT", 1, 0}},
+					[]DeniedRow{{designs.MainTable, "HOT", 3, 0}, {designs.MainTable, "HOT", 1, 0}},
 				)
 				gotReads, gotWrites := lookup(target, key)
 				Expect([]int64{gotReads, gotWrites}).To(Equal([]int64{reads, writes}))

@@ -79,7 +79,7 @@ func record(e *Emulator, clock *time.Time, s designs.Schema, secs int, rates fun
 // placement and with its throttled calls put back, as bench builds it.
 func (r recorded) analyze(topN int) capacity.Report {
 	return capacity.Model{Schema: r.schema, Requests: r.requests, Duration: time.Duration(r.secs) * time.Second, Scale: r.e.Scale(), TopN: topN,
-		Unserved: r.e.Unserved, UnservedAt: r.e.UnservedAt, Placed: r.e.Placed}.Analyze(r.ledger)
+		Denied: r.e.Denied, DeniedAt: r.e.DeniedAt, Placed: r.e.Placed}.Analyze(r.ledger)
 }
 
 // at is a partition refusing in a Unix second.

@@ -39,7 +39,7 @@ func TestSplitAcrossTables(t *testing.T) {
 
 // TestCallTouchesEachKeyOnce: a batch of three items under one partition
 // key touches that key once, so the call holds its estimate there once
-// and counts once among the calls the key left unserved; its groups keep
+// and counts once among the calls denied on the key; its groups keep
 // one entry per item, for splitting.
 func TestCallTouchesEachKeyOnce(t *testing.T) {
 	e, _ := newAt(designs.Schema{PK: "PK", SK: "SK"}, Config{Partitions: 1})

@@ -47,8 +47,8 @@ func (c *call) cancelled() bool { return c.tx && c.throttled() }
 func (c *call) conflictCancelled() bool { return c.tx && c.conflicted }
 
 // givenUp reports whether the call ended refused for a transaction
-// conflict and its design does not send it again: its demand went
-// unserved.
+// conflict and its design does not send it again: it is denied
+// (its demand not served).
 func (c *call) givenUp() bool { return c.conflicted && !c.resent }
 
 // newCall is the call params make, or nil when it reads and writes no item.
@@ -138,7 +138,7 @@ func (c *call) group(ts []touch) {
 // distinct is ts with each touch once, in place: a call holds its
 // estimate on a key once however many of its items the key holds (the
 // estimate is what a whole call consumed there), and counts once among the
-// calls that key left unserved.
+// calls denied on that key.
 func distinct(ts []touch) []touch {
 	if len(ts) < 2 {
 		return ts

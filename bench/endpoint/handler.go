@@ -19,7 +19,7 @@ import (
 
 	"github.com/ddbharness/ddbharness/bench/emulate"
 	"github.com/ddbharness/ddbharness/designs"
-	"github.com/ddbharness/ddbharness/internal/ddblocal"
+	"github.com/ddbharness/ddbharness/internal/testbed"
 )
 
 // MaxBody bounds a request's body: BatchWriteItem's 16 MB, with room for
@@ -40,10 +40,10 @@ type Config struct {
 	// Off passes every call through as sent: DynamoDB Local's answers,
 	// with no limits and no conflicts.
 	Off bool
-	// Emulation configures each table's emulator (Scale, NoConflicts,
+	// Limits configures each table's emulator (Scale, NoConflicts,
 	// PlacementSeed...); its warm and maximum throughput come from the
 	// table.
-	Emulation emulate.Config
+	Limits emulate.Config
 	// HTTPClient sends to Local; default a pooled client.
 	HTTPClient Doer
 }
@@ -66,9 +66,9 @@ type Handler struct {
 func New(cfg Config) *Handler {
 	h := &Handler{cfg: cfg, http: cfg.HTTPClient, tables: map[string]*table{}, asked: map[string]asked{}}
 	if h.http == nil {
-		h.http = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: ddblocal.DefaultMaxConns, MaxIdleConns: ddblocal.DefaultMaxConns}}
+		h.http = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: testbed.DefaultMaxConns, MaxIdleConns: testbed.DefaultMaxConns}}
 	}
-	h.db = ddblocal.Client(cfg.Local, func(o *dynamodb.Options) {
+	h.db = testbed.Client(cfg.Local, func(o *dynamodb.Options) {
 		o.RetryMaxAttempts = 1 // retrying is the end client's job
 		o.HTTPClient = h.http
 		o.APIOptions = append(o.APIOptions, func(s *middleware.Stack) error {

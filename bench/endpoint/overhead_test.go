@@ -12,7 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbharness/ddbharness/designs"
-	"github.com/ddbharness/ddbharness/internal/ddblocal"
+	"github.com/ddbharness/ddbharness/internal/testbed"
 )
 
 // BenchmarkGetItemThroughEndpoint is a GetItem loop on DynamoDB Local,
@@ -21,12 +21,12 @@ import (
 // Run it: ddbharness local in another shell, then
 // AWS_ENDPOINT_URL_DYNAMODB=<its endpoint> go test ./bench/endpoint -run '^$' -bench GetItemThroughEndpoint -benchtime 5s
 func BenchmarkGetItemThroughEndpoint(b *testing.B) {
-	local := os.Getenv(ddblocal.EnvEndpoint)
+	local := os.Getenv(testbed.EnvEndpoint)
 	if local == "" {
-		b.Skip("set " + ddblocal.EnvEndpoint + " to a DynamoDB Local (ddbharness local prints one)")
+		b.Skip("set " + testbed.EnvEndpoint + " to a DynamoDB Local (ddbharness local prints one)")
 	}
 	ctx := context.Background()
-	direct := ddblocal.Client(local)
+	direct := testbed.Client(local)
 	table := designs.TableName("endpoint", "bench")
 	if err := designs.CreateTable(ctx, direct, schema, table); err != nil {
 		b.Fatal(err)
@@ -44,7 +44,7 @@ func BenchmarkGetItemThroughEndpoint(b *testing.B) {
 	through := func(off bool) *dynamodb.Client {
 		srv := httptest.NewServer(New(Config{Local: local, Off: off}))
 		b.Cleanup(srv.Close)
-		return ddblocal.Client(srv.URL)
+		return testbed.Client(srv.URL)
 	}
 	for _, c := range []struct {
 		name string

@@ -135,13 +135,13 @@ func (h *Handler) outcome(t *table) (bench.Outcome, bool) {
 	}
 	slices.SortFunc(eo.Errors, func(a, b engine.ErrorCount) int { return b.Calls - a.Calls })
 	cfg := t.cfg
-	lim := bench.Emulation{Scale: cfg.Scale, PlacementSeed: cfg.PlacementSeed, NoConflicts: cfg.NoConflicts}
+	lim := bench.Limits{Scale: cfg.Scale, PlacementSeed: cfg.PlacementSeed, NoConflicts: cfg.NoConflicts}
 	requests := int64(tr.total.Requests)
 	model := capacity.Model{Schema: t.schema, Requests: requests, Duration: span, Scale: cfg.Scale,
 		WarmReads: cfg.WarmReads, WarmWrites: cfg.WarmWrites, MaxReads: cfg.MaxReads, MaxWrites: cfg.MaxWrites, PlacementSeed: cfg.PlacementSeed,
-		Unserved: t.em.Unserved, UnservedAt: t.em.UnservedAt, Placed: t.em.Placed}
+		Denied: t.em.Denied, DeniedAt: t.em.DeniedAt, Placed: t.em.Placed}
 	th := t.em.Measured(requests, span)
-	out := bench.Outcome{Outcome: eo, Emulation: lim, Throttling: &th, Unserved: t.em.UnservedAll(), Ledger: tr.ledger,
+	out := bench.Outcome{Outcome: eo, Limits: lim, Throttling: &th, Denied: t.em.DeniedAll(), Ledger: tr.ledger,
 		Inputs: bench.ModelInputs{Requests: requests, Span: span}}
 	out.Capacity = model.Analyze(tr.ledger)
 	return out, true

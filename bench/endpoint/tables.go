@@ -109,7 +109,7 @@ func (h *Handler) limits(d *types.TableDescription, a asked) (designs.Schema, em
 	if b := d.BillingModeSummary; b != nil && b.BillingMode != "" {
 		s.Billing = b.BillingMode
 	}
-	cfg := h.cfg.Emulation
+	cfg := h.cfg.Limits
 	if w := d.WarmThroughput; w != nil {
 		cfg.WarmReads, cfg.WarmWrites = float64(aws.ToInt64(w.ReadUnitsPerSecond)), float64(aws.ToInt64(w.WriteUnitsPerSecond))
 	}

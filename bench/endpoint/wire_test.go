@@ -24,8 +24,8 @@ import (
 	"github.com/ddbharness/ddbharness/bench/report"
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
-	"github.com/ddbharness/ddbharness/internal/ddblocal"
 	"github.com/ddbharness/ddbharness/internal/ddbtest"
+	"github.com/ddbharness/ddbharness/internal/testbed"
 )
 
 // schema is the specs' table: on demand, keys PK and SK.
@@ -53,16 +53,16 @@ var _ = Describe("an SDK client through the endpoint", Label("wire"), func() {
 		sc = schema
 		// 0.001: a partition serves 3 read and 1 write unit per second,
 		// and the clock stands still, so nothing comes back.
-		cfg = Config{Local: local, Emulation: emulate.Config{Scale: 0.001, Partitions: 4}}
+		cfg = Config{Local: local, Limits: emulate.Config{Scale: 0.001, Partitions: 4}}
 	})
 	JustBeforeEach(func(ctx SpecContext) {
-		cfg.Emulation.Now = clock.Now
+		cfg.Limits.Now = clock.Now
 		h = New(cfg)
 		srv := httptest.NewServer(h)
 		DeferCleanup(srv.Close)
 		endpoint = srv.URL
-		db = ddblocal.Client(srv.URL, ddbtest.QuickRetries)
-		direct = ddblocal.Client(local)
+		db = testbed.Client(srv.URL, ddbtest.QuickRetries)
+		direct = testbed.Client(local)
 		table = designs.TableName("endpoint", fmt.Sprintf("p%d", GinkgoParallelProcess()))
 		// Created through the endpoint: its limits are learnt from the
 		// client's own CreateTable.
@@ -90,7 +90,7 @@ var _ = Describe("an SDK client through the endpoint", Label("wire"), func() {
 		GinkgoHelper()
 		seen := map[int]string{}
 		for _, k := range keys {
-			p := emulate.Placement(k, cfg.Emulation.Partitions)
+			p := emulate.Placement(k, cfg.Limits.Partitions)
 			Expect(seen).NotTo(HaveKey(p), "%s shares partition %d with %s", k, p, seen[p])
 			seen[p] = k
 		}
@@ -98,7 +98,7 @@ var _ = Describe("an SDK client through the endpoint", Label("wire"), func() {
 	arn := func() string { return "arn:aws:dynamodb:ddblocal:000000000000:table/" + table }
 
 	Context("under DynamoDB's own limits", func() {
-		BeforeEach(func() { cfg.Emulation.Scale = 1 })
+		BeforeEach(func() { cfg.Limits.Scale = 1 })
 		It("answers reads and writes as DynamoDB Local does, with only what the client asked for", func(ctx SpecContext) {
 			seed(ctx, [2]string{"A", "1"}, [2]string{"A", "2"})
 			item := map[string]types.AttributeValue{"PK": str("A"), "SK": str("3"), "n": &types.AttributeValueMemberN{Value: "1.50"},
@@ -173,7 +173,7 @@ var _ = Describe("an SDK client through the endpoint", Label("wire"), func() {
 		// The middleware: the emulator installed on an SDK client of Local,
 		// on a table of its own, with a clock of its own moved alike.
 		mclock := ddbtest.NewClock()
-		mcfg := cfg.Emulation
+		mcfg := cfg.Limits
 		mcfg.Now = mclock.Now
 		em := emulate.New(sc, mcfg)
 		mtable := designs.TableName("endpoint-mw", fmt.Sprintf("p%d", GinkgoParallelProcess()))
@@ -277,7 +277,7 @@ var _ = Describe("an SDK client through the endpoint", Label("wire"), func() {
 	Context("with a provisioned table", func() {
 		BeforeEach(func() {
 			sc.Billing, sc.RCU, sc.WCU = types.BillingModeProvisioned, 1, 1
-			cfg.Emulation.Partitions = 0
+			cfg.Limits.Partitions = 0
 		})
 		It("learns its throughput from the client's CreateTable and answers ProvisionedThroughputExceededException once its burst is spent", func(ctx SpecContext) {
 			seed(ctx, [2]string{"A", "1"})
@@ -358,7 +358,7 @@ var _ = Describe("an SDK client through the endpoint", Label("wire"), func() {
 	Context("with a transaction in flight", func() {
 		var hold *holdFirst
 		BeforeEach(func() {
-			cfg.Emulation.Scale = 1 // units to spare: only the conflict refuses
+			cfg.Limits.Scale = 1 // units to spare: only the conflict refuses
 			hold = &holdFirst{target: "DynamoDB_20120810.TransactWriteItems", next: http.DefaultClient, entered: make(chan struct{}), open: make(chan struct{})}
 			cfg.HTTPClient = hold
 			DeferCleanup(hold.release)

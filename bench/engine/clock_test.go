@@ -27,7 +27,7 @@ import (
 
 	"github.com/ddbharness/ddbharness/bench/engine"
 	"github.com/ddbharness/ddbharness/designs"
-	"github.com/ddbharness/ddbharness/internal/ddblocal"
+	"github.com/ddbharness/ddbharness/internal/testbed"
 	"github.com/ddbharness/ddbharness/workload"
 )
 
@@ -257,7 +257,7 @@ func watched(d time.Duration) (engine.Option, *time.Time) {
 		close(done)
 	})
 	return engine.Watch(done, func() error {
-		return &ddblocal.ExitError{Endpoint: "http://127.0.0.1:1", At: *closed, State: "signal: killed", Logs: "line one\nline two\n"}
+		return &testbed.ExitError{Endpoint: "http://127.0.0.1:1", At: *closed, State: "signal: killed", Logs: "line one\nline two\n"}
 	}), closed
 }
 

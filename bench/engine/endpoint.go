@@ -6,11 +6,11 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
-	"github.com/ddbharness/ddbharness/internal/ddblocal"
+	"github.com/ddbharness/ddbharness/internal/testbed"
 )
 
 // checkEndpoint refuses a client whose endpoint is not on this machine,
-// unless the user opted in (ddblocal's Env.Reach decides), and reports
+// unless the user opted in (testbed's Env.Reach decides), and reports
 // whether it is off this machine. A client that does not say where it
 // sends requests is refused too.
 func checkEndpoint(db DynamoDB) (remote bool, err error) {
@@ -22,7 +22,7 @@ func checkEndpoint(db DynamoDB) (remote bool, err error) {
 	} else {
 		endpoint = "an unknown endpoint"
 	}
-	env, err := ddblocal.LoadEnv()
+	env, err := testbed.LoadEnv()
 	if err != nil {
 		return true, err
 	}

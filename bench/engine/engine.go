@@ -18,14 +18,14 @@ type DynamoDB interface {
 	designs.Admin
 }
 
-// Meter is the one seam between the engine and what measures a run's calls
+// Measurer is the one seam between the engine and what measures a run's calls
 // beyond their latency. Client wraps the table's client for the driver
 // (seeding and warm-up included); Start is called when the measured phase
 // begins and Stop when its last call has ended, before the table is
 // deleted. Cut is called once, as soon as the test bed fails, with the
-// time from which its calls are not the design's: nothing the Meter sees
+// time from which its calls are not the design's: nothing the Measurer sees
 // from then on should count.
-type Meter interface {
+type Measurer interface {
 	Client(db designs.DB) designs.DB
 	Start()
 	Stop(ctx context.Context)
@@ -36,15 +36,15 @@ type Meter interface {
 // per pattern, the failed calls, and the file every call went to as a
 // vegeta Result. An interrupted run returns what it measured until then.
 type Outcome struct {
-	Scenario string
-	About    string
-	Design   string
-	Table    string
-	Pacer    string // the pacer, as vegeta prints it
-	Pool     int
-	Workers  int
-	Seed     int64
-	Duration time.Duration // asked for; the window measured, when MinCalls or StopWhen ended it early
+	Scenario   string
+	About      string
+	Design     string
+	Table      string
+	Pacer      string // the pacer, as vegeta prints it
+	Pool       int
+	Workers    int
+	RandomSeed int64
+	Duration   time.Duration // asked for; the window measured, when MinCalls or StopWhen ended it early
 	// Stopped is why StopWhen ended the window early (empty: it did not).
 	Stopped     string `json:",omitempty"`
 	Warmup      time.Duration
@@ -91,7 +91,7 @@ type PatternMetrics struct {
 }
 
 // Run runs scenario sc against db: it creates the design's table, seeds it
-// through the scenario's driver (on the Meter's client, when one is set),
+// through the scenario's driver (on the Measurer's client, when one is set),
 // warms up, then paces the mix open-loop for sc.Duration, and deletes the
 // table. Cancelling ctx (Ctrl-C) stops the run
 // cleanly: Run returns what it measured, with Interrupted set. When the test
@@ -100,7 +100,7 @@ type PatternMetrics struct {
 // stops at once: Run returns what it measured until then, with Failure set,
 // and no error. Against an
 // endpoint off this machine it refuses to run unless the user opted in
-// (ddblocal.EnvAllowRemote), and then touches only the table it created.
+// (testbed.EnvAllowRemote), and then touches only the table it created.
 func Run(ctx context.Context, db DynamoDB, sc workload.Scenario, opts ...Option) (Outcome, error) {
 	cfg := newConfig(opts)
 	if err := sc.Validate(); err != nil {
@@ -133,7 +133,7 @@ func Run(ctx context.Context, db DynamoDB, sc workload.Scenario, opts ...Option)
 
 	t := newRunTable(db, sc, cfg, tb)
 	out := Outcome{TargetRate: cfg.targetRate, Scenario: sc.Name, About: sc.About, Design: sc.Design.Name, Table: t.name, Pacer: fmt.Sprint(sc.Pacer),
-		Pool: sc.Pool, Workers: cfg.workers, Seed: cfg.seed, Duration: sc.Duration, Warmup: cfg.warmup, Shard: cfg.shard, KeptTable: cfg.keep}
+		Pool: sc.Pool, Workers: cfg.workers, RandomSeed: cfg.seed, Duration: sc.Duration, Warmup: cfg.warmup, Shard: cfg.shard, KeptTable: cfg.keep}
 	// ended closes out for a run that stopped before measuring.
 	ended := func(err error, what string) (Outcome, error) {
 		switch {
@@ -161,8 +161,8 @@ func Run(ctx context.Context, db DynamoDB, sc workload.Scenario, opts ...Option)
 		return ended(err, "")
 	}
 	client := t.client()
-	if cfg.meter != nil {
-		client = cfg.meter.Client(client)
+	if cfg.measurer != nil {
+		client = cfg.measurer.Client(client)
 	}
 	driver := sc.Driver(client, t.name, cfg.seed)
 	tb.enter(PhaseSeed)
@@ -194,15 +194,15 @@ func Run(ctx context.Context, db DynamoDB, sc workload.Scenario, opts ...Option)
 		return ended(run.Err(), "")
 	}
 	tb.enter(PhaseMeasure)
-	if cfg.meter != nil {
-		cfg.meter.Start()
+	if cfg.measurer != nil {
+		cfg.measurer.Start()
 	}
 	c := newCollector(sc, cfg.progress, results, cfg.minCalls, cfg.stopWhen)
 	began := time.Now()
 	out.Started = began.UTC()
 	unsent := a.run(run, began, sc.Duration, c)
-	if cfg.meter != nil {
-		cfg.meter.Stop(run)
+	if cfg.measurer != nil {
+		cfg.measurer.Stop(run)
 	}
 	out.Elapsed = time.Since(out.Started)
 	out.Interrupted = ctx.Err() != nil

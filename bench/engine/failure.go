@@ -4,7 +4,7 @@ import (
 	"errors"
 	"time"
 
-	"github.com/ddbharness/ddbharness/internal/ddblocal"
+	"github.com/ddbharness/ddbharness/internal/testbed"
 )
 
 // Failure is why a run stopped before its end for a reason of the test
@@ -85,7 +85,7 @@ const (
 
 // Watch has Run stop promptly, with Outcome.Failure set, when done closes;
 // cause says what happened (its error text becomes Failure.Reason; a
-// *ddblocal.ExitError gives Reason and Logs apart). Pass an embedded
+// *testbed.ExitError gives Reason and Logs apart). Pass an embedded
 // DynamoDB Local's Done and Exit.
 func Watch(done <-chan struct{}, cause func() error) Option {
 	return func(c *config) { c.watch, c.watchCause = done, cause }
@@ -97,10 +97,10 @@ func exited(cause func() error) (reason, logs string) {
 	if cause != nil {
 		err = cause()
 	}
-	var exit *ddblocal.ExitError
+	var exit *testbed.ExitError
 	switch {
 	case errors.As(err, &exit):
-		return (&ddblocal.ExitError{Endpoint: exit.Endpoint, At: exit.At, State: exit.State}).Error(), exit.Logs
+		return (&testbed.ExitError{Endpoint: exit.Endpoint, At: exit.At, State: exit.State}).Error(), exit.Logs
 	case err != nil:
 		return err.Error(), ""
 	}

@@ -17,7 +17,7 @@ var errTestBed = errors.New("the test bed failed")
 // is kept); falling behind the pace is noted and the run goes on.
 type bed struct {
 	stop      context.CancelCauseFunc
-	cut       func(time.Time) // the Meter's Cut, when the run has a Meter
+	cut       func(time.Time) // the Measurer's Cut, when the run has a Measurer
 	watch     <-chan struct{}
 	cause     func() error
 	mu        sync.Mutex
@@ -30,8 +30,8 @@ type bed struct {
 
 func newBed(cfg config, stop context.CancelCauseFunc) *bed {
 	b := &bed{stop: stop, watch: cfg.watch, cause: cfg.watchCause, phase: PhaseCreate}
-	if cfg.meter != nil {
-		b.cut = cfg.meter.Cut
+	if cfg.measurer != nil {
+		b.cut = cfg.measurer.Cut
 	}
 	return b
 }

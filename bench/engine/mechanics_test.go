@@ -17,7 +17,7 @@ import (
 
 	"github.com/ddbharness/ddbharness/bench/engine"
 	"github.com/ddbharness/ddbharness/designs"
-	"github.com/ddbharness/ddbharness/internal/ddblocal"
+	"github.com/ddbharness/ddbharness/internal/testbed"
 	"github.com/ddbharness/ddbharness/workload"
 )
 
@@ -30,7 +30,7 @@ var _ = Describe("the engine's own mechanics", Label("unit"), func() {
 		closed := closedPort()
 		sc := workload.Scenario{Name: "fake/closed", Design: fakeDesign, Pool: 1, Duration: time.Minute,
 			Pacer: vegeta.ConstantPacer{Freq: 50, Per: time.Second}, Mix: []workload.Step{{Pattern: "AP-01", Weight: 1}},
-			Driver: func(designs.DB, string, int64) workload.Driver { return getter{ddblocal.Client(closed)} }}
+			Driver: func(designs.DB, string, int64) workload.Driver { return getter{testbed.Client(closed)} }}
 		out, err := engine.Run(ctx, newFakeDB(), sc, engine.Warmup(0), quiet)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(out.Failure).NotTo(BeNil())
@@ -118,16 +118,16 @@ var _ = Describe("the engine's own mechanics", Label("unit"), func() {
 	})
 
 	It("refuses an endpoint off this machine without the user's opt-in, and sends nothing", func(ctx SpecContext) {
-		if env, _ := ddblocal.LoadEnv(); env.AllowRemote {
-			Skip(ddblocal.EnvAllowRemote + " is set: the opt-in this spec checks for is given")
+		if env, _ := testbed.LoadEnv(); env.AllowRemote {
+			Skip(testbed.EnvAllowRemote + " is set: the opt-in this spec checks for is given")
 		}
 		sent := errors.New("a request was sent")
-		remote := ddblocal.Client("https://dynamodb.eu-west-1.amazonaws.com", func(o *dynamodb.Options) {
+		remote := testbed.Client("https://dynamodb.eu-west-1.amazonaws.com", func(o *dynamodb.Options) {
 			o.HTTPClient = doerFunc(func(*http.Request) (*http.Response, error) { return nil, sent })
 		})
 		sc := sleeping(0, workload.Scenario{Pacer: vegeta.ConstantPacer{Freq: 1, Per: time.Second}, Duration: time.Second})
 		_, err := engine.Run(ctx, remote, sc, quiet)
-		Expect(err).To(MatchError(ContainSubstring(ddblocal.EnvAllowRemote + "=1")))
+		Expect(err).To(MatchError(ContainSubstring(testbed.EnvAllowRemote + "=1")))
 		Expect(err).NotTo(MatchError(sent))
 	})
 })

@@ -15,9 +15,9 @@ const (
 	// DefaultWarmup runs the mix, unmeasured, before measuring: a young JVM
 	// and a cold connection pool would otherwise weigh on the first seconds.
 	DefaultWarmup = 3 * time.Second
-	// DefaultSeed makes runs repeatable: the same seed draws the same
+	// DefaultRandomSeed makes runs repeatable: the same seed draws the same
 	// patterns and keys in the same order, and seeds the same entities.
-	DefaultSeed int64 = 1
+	DefaultRandomSeed int64 = 1
 	// DefaultDrain is how long calls already due when the run ends may
 	// still finish; those not started by then are recorded as not sent.
 	DefaultDrain = 10 * time.Second
@@ -36,7 +36,7 @@ type config struct {
 	progress   io.Writer
 	targetRate float64
 	drain      time.Duration
-	meter      Meter
+	measurer   Measurer
 	watch      <-chan struct{}
 	watchCause func() error
 	shard      ShardSpec
@@ -48,7 +48,7 @@ type config struct {
 }
 
 func newConfig(opts []Option) config {
-	c := config{workers: DefaultWorkers, warmup: DefaultWarmup, seed: DefaultSeed, progress: os.Stderr, drain: DefaultDrain, shard: ShardSpec{I: 1, N: 1}}
+	c := config{workers: DefaultWorkers, warmup: DefaultWarmup, seed: DefaultRandomSeed, progress: os.Stderr, drain: DefaultDrain, shard: ShardSpec{I: 1, N: 1}}
 	for _, o := range opts {
 		o(&c)
 	}
@@ -63,9 +63,9 @@ func Workers(n int) Option { return func(c *config) { c.workers = n } }
 // DefaultWarmup; 0 skips it).
 func Warmup(d time.Duration) Option { return func(c *config) { c.warmup = d } }
 
-// Seed sets the seed of the run's random choices and of the seeded data
-// (default DefaultSeed).
-func Seed(n int64) Option { return func(c *config) { c.seed = n } }
+// RandomSeed sets the seed of the run's random choices and of the seeded data
+// (default DefaultRandomSeed).
+func RandomSeed(n int64) Option { return func(c *config) { c.seed = n } }
 
 // Progress sends the progress lines to w (default os.Stderr; io.Discard
 // silences them).
@@ -80,9 +80,9 @@ func TargetRate(r float64) Option { return func(c *config) { c.targetRate = r } 
 // (default DefaultDrain).
 func Drain(d time.Duration) Option { return func(c *config) { c.drain = d } }
 
-// Metered has m measure the run's calls beyond their latency (default:
+// Measured has m measure the run's calls beyond their latency (default:
 // none, the driver calls db as it is).
-func Metered(m Meter) Option { return func(c *config) { c.meter = m } }
+func Measured(m Measurer) Option { return func(c *config) { c.measurer = m } }
 
 // ResultsTo writes each measured call to a new file at path as it ends,
 // in vegeta's format (default: calls are only tallied). The file is

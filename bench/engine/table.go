@@ -104,8 +104,8 @@ func tableName(design string, s ShardSpec) string {
 // until it and every GSI are active.
 func createTable(ctx context.Context, db DynamoDB, sc workload.Scenario, table string, cfg config) error {
 	in := sc.Design.Schema.CreateTableInput(table)
-	designs.WithWarm(in, sc.Warm.Reads, sc.Warm.Writes)
-	designs.WithMaxOnDemand(in, sc.MaxOnDemand.Reads, sc.MaxOnDemand.Writes)
+	designs.AskWarm(in, sc.Warm.Reads, sc.Warm.Writes)
+	designs.AskMaxOnDemand(in, sc.MaxOnDemand.Reads, sc.MaxOnDemand.Writes)
 	err := designs.Create(ctx, db, in, tableProgress(cfg, sc.Name))
 	var inUse *types.ResourceInUseException
 	if cfg.shard.Run != "" && errors.As(err, &inUse) {

@@ -12,9 +12,9 @@ import (
 	"github.com/ddbharness/ddbharness/internal/spill"
 )
 
-// shadowShards spreads the items over this many locks, so that workers
+// shadowStripes spreads the items over this many locks, so that workers
 // writing different items rarely wait for each other.
-const shadowShards = 64
+const shadowStripes = 64
 
 // settleTimeout bounds one settling read.
 const settleTimeout = 10 * time.Second
@@ -33,26 +33,26 @@ const settleTimeout = 10 * time.Second
 // file, as the images are. Only an item with writes in flight keeps an
 // order, with its image decoded, in memory.
 type shadow struct {
-	schema ddbitem.Schema
-	seeds  [2]maphash.Seed
-	seq    atomic.Uint64 // numbers every write event, for order
-	shards [shadowShards]shadowShard
-	images *images
-	settle settler
+	schema  ddbitem.Schema
+	seeds   [2]maphash.Seed
+	seq     atomic.Uint64 // numbers every write event, for order
+	stripes [shadowStripes]shadowStripe
+	images  *images
+	settle  settler
 
 	tmu    sync.Mutex
 	tables []string // the tables the shadow has seen (a run writes one or two); a record holds the index
 }
 
-type shadowShard struct {
+type shadowStripe struct {
 	mu     sync.Mutex
 	items  *spill.Map[itemHash, record]
 	active map[itemHash]*order // the orders of items with writes in flight
 }
 
-// shardRecords is how many records a shard keeps in memory, about: the
-// items of a run's last tens of thousands of writes, over all shards.
-const shardRecords = 256
+// stripeRecords is how many records a stripe keeps in memory, about: the
+// items of a run's last tens of thousands of writes, over all stripes.
+const stripeRecords = 256
 
 // itemHash names an item by two 64-bit hashes of its table and key: two
 // items of a run sharing one has odds of about n²/2¹²⁹, none in practice.
@@ -68,9 +68,9 @@ type record struct {
 
 func newShadow(s ddbitem.Schema, read func(ctx context.Context, table string, key ddbitem.Item) (ddbitem.Item, error)) *shadow {
 	sh := &shadow{schema: s, seeds: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}, images: newImages()}
-	for i := range sh.shards {
-		sh.shards[i].items = spill.New[itemHash, record](shardRecords)
-		sh.shards[i].active = map[itemHash]*order{}
+	for i := range sh.stripes {
+		sh.stripes[i].items = spill.New[itemHash, record](stripeRecords)
+		sh.stripes[i].active = map[itemHash]*order{}
 	}
 	sh.settle = settler{read: read, pending: map[string]settleItem{}, shadow: sh}
 	return sh
@@ -96,7 +96,7 @@ func (s *shadow) table(name string) uint16 {
 	return uint16(len(s.tables) - 1)
 }
 
-// with calls f with the item's order under its shard's lock, making the
+// with calls f with the item's order under its stripe's lock, making the
 // order on first use; nothing happens for an item without its key. Between
 // writes the order is folded back into the item's record, its image stored
 // again only when f changed it.
@@ -106,7 +106,7 @@ func (s *shadow) with(table string, key ddbitem.Item, f func(o *order)) {
 		return
 	}
 	h := itemHash{maphash.String(s.seeds[0], id), maphash.String(s.seeds[1], id)}
-	sh := &s.shards[h[0]%shadowShards]
+	sh := &s.stripes[h[0]%shadowStripes]
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
 	r, found := sh.items.Get(h)
@@ -209,12 +209,12 @@ func (s *shadow) get(table string, key ddbitem.Item) (img ddbitem.Item) {
 	return img
 }
 
-// each calls f with every image the shadow holds for table, shard by
-// shard; f must not call back into the shadow.
+// each calls f with every image the shadow holds for table, stripe by
+// stripe; f must not call back into the shadow.
 func (s *shadow) each(table string, f func(ddbitem.Item)) {
 	t := s.table(table)
-	for i := range s.shards {
-		sh := &s.shards[i]
+	for i := range s.stripes {
+		sh := &s.stripes[i]
 		sh.mu.Lock()
 		for h, r := range sh.items.All() {
 			if r.table != t {
@@ -235,8 +235,8 @@ func (s *shadow) each(table string, f func(ddbitem.Item)) {
 // unsure counts the items of every table whose image is unsure.
 func (s *shadow) unsure() int {
 	n := 0
-	for i := range s.shards {
-		sh := &s.shards[i]
+	for i := range s.stripes {
+		sh := &s.stripes[i]
 		sh.mu.Lock()
 		for h, r := range sh.items.All() {
 			if o := sh.active[h]; r.unsure || o != nil && o.unsure {

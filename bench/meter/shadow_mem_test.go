@@ -43,7 +43,7 @@ func TestShadowMemoryDoesNotGrowWithCalls(t *testing.T) {
 }
 
 // A run that creates an item at every call keeps its heap: the records of
-// items at rest go to a file once a shard holds more than it keeps in
+// items at rest go to a file once a stripe holds more than it keeps in
 // memory.
 func TestShadowHeapDoesNotGrowWithItems(t *testing.T) {
 	const n = 50_000

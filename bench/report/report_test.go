@@ -51,10 +51,10 @@ func sample() bench.Outcome {
 // of pattern cat[order[i%len(order)]] and 1 to 7 ms long; outcome sets a
 // call's status, error or latency.
 func calls(cat []designs.Pattern, order []int, weight map[designs.PatternID]int, outcome func(i int, p designs.Pattern, r *vegeta.Result)) bench.Outcome {
-	out := bench.Outcome{Emulation: bench.Emulation{Off: true}, Outcome: engine.Outcome{
+	out := bench.Outcome{Limits: bench.Limits{Off: true}, Outcome: engine.Outcome{
 		Scenario: "invoicing/month-end", About: "clients read their invoices while a few big clients are billed",
 		Design: "invoicing", Table: "ddbh-invoicing-bench-1", Pacer: "Constant{20 hits/1s}", Pool: 100, Workers: 8,
-		Seed: 7, Duration: 3 * time.Second, Warmup: time.Second, SeedTime: 1500 * time.Millisecond,
+		RandomSeed: 7, Duration: 3 * time.Second, Warmup: time.Second, SeedTime: 1500 * time.Millisecond,
 		Started: t0, Elapsed: 3 * time.Second,
 	}}
 	seq := map[string]uint64{}

@@ -26,7 +26,7 @@ var signed = map[string]bool{
 // summed are the parts of a shard file whose figures a merge adds up.
 var summed = map[string]bool{
 	"run.Workers": true, "run.Unsent": true, "run.CutOff": true, "run.LateStart": true,
-	"fidelity": true, "model_inputs": true, "ledger": true, "throttling": true, "unserved": true, "served": true,
+	"fidelity": true, "model_inputs": true, "ledger": true, "throttling": true, "denied": true, "served": true,
 }
 
 // checkShardFile checks raw, a shard file as read, against f, what it

@@ -108,9 +108,9 @@ func (p *printer) header(out bench.Outcome, st Status) {
 	p.scale(out)
 	if st.Measured {
 		p.f("Started %s on table `%s` of design %s, seed %d, %d workers.\n",
-			out.Started.UTC().Format("2006-01-02 15:04:05 UTC"), out.Table, out.Design, out.Seed, out.Workers)
+			out.Started.UTC().Format("2006-01-02 15:04:05 UTC"), out.Table, out.Design, out.RandomSeed, out.Workers)
 	} else {
-		p.f("Table `%s` of design %s, seed %d, %d workers.\n", out.Table, out.Design, out.Seed, out.Workers)
+		p.f("Table `%s` of design %s, seed %d, %d workers.\n", out.Table, out.Design, out.RandomSeed, out.Workers)
 	}
 	switch {
 	case st.State == StateComplete:

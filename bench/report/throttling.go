@@ -19,7 +19,7 @@ import (
 )
 
 // LimitsText says which limits a run is under, for its first lines.
-func LimitsText(lim bench.Emulation) string {
+func LimitsText(lim bench.Limits) string {
 	if lim.Off {
 		return "DynamoDB's limits off (LIMITS=off): nothing is throttled"
 	}
@@ -30,11 +30,11 @@ func LimitsText(lim bench.Emulation) string {
 
 // limitsOf is the limits a run was under: what the emulator measured at,
 // else what the run was given (a run that stopped before measuring).
-func limitsOf(out bench.Outcome) bench.Emulation {
+func limitsOf(out bench.Outcome) bench.Limits {
 	if t := out.Throttling; t != nil {
-		return bench.Emulation{Scale: t.Scale}
+		return bench.Limits{Scale: t.Scale}
 	}
-	return out.Emulation
+	return out.Limits
 }
 
 // throttling writes what the emulator measured beside the model's

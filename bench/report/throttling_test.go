@@ -255,7 +255,7 @@ func TestSaturationWithoutRetriesIsTheTestBeds(t *testing.T) {
 // TestStoppedBeforeMeasuringSaysItsLimits: a run under scaled limits that
 // stopped while seeding measured nothing, yet its report names its limits.
 func TestStoppedBeforeMeasuringSaysItsLimits(t *testing.T) {
-	out := bench.Outcome{Emulation: bench.Emulation{Scale: 0.01}, Outcome: engine.Outcome{Scenario: "invoicing/month-end", Design: "invoicing", Interrupted: true}}
+	out := bench.Outcome{Limits: bench.Limits{Scale: 0.01}, Outcome: engine.Outcome{Scenario: "invoicing/month-end", Design: "invoicing", Interrupted: true}}
 	var b bytes.Buffer
 	if err := WriteSummary(&b, out); err != nil {
 		t.Fatal(err)

@@ -62,14 +62,14 @@ func WritePlot(w io.Writer, out bench.Outcome) error {
 // metrics for the whole mix and per pattern, and the capacity model's
 // report.
 type metrics struct {
-	Scenario string `json:"scenario"`
-	About    string `json:"about,omitempty"`
-	Design   string `json:"design"`
-	Table    string `json:"table"`
-	Pacer    string `json:"pacer"`
-	Pool     int    `json:"pool"`
-	Workers  int    `json:"workers"`
-	Seed     int64  `json:"seed"`
+	Scenario   string `json:"scenario"`
+	About      string `json:"about,omitempty"`
+	Design     string `json:"design"`
+	Table      string `json:"table"`
+	Pacer      string `json:"pacer"`
+	Pool       int    `json:"pool"`
+	Workers    int    `json:"workers"`
+	RandomSeed int64  `json:"seed"`
 	// State is complete, interrupted or failed; StoppedWhile says in which
 	// phase (seeding, warm-up, measuring) an incomplete run stopped.
 	State        string          `json:"state"`
@@ -149,7 +149,7 @@ type patternJSON struct {
 func WriteMetrics(w io.Writer, out bench.Outcome) error {
 	st := StatusOf(out)
 	m := metrics{Scenario: out.Scenario, About: out.About, Design: out.Design, Table: out.Table, Pacer: out.Pacer,
-		Pool: out.Pool, Workers: out.Workers, Seed: out.Seed, State: st.State, StoppedWhile: st.Phase,
+		Pool: out.Pool, Workers: out.Workers, RandomSeed: out.RandomSeed, State: st.State, StoppedWhile: st.Phase,
 		Duration: out.Duration, Warmup: out.Warmup, SeedTime: out.SeedTime, Elapsed: out.Elapsed, Interrupted: out.Interrupted, Stopped: out.Stopped,
 		Unsent: out.Unsent, CutOff: out.CutOff, Approx: out.Fidelity.Approximations, Fidelity: out.Fidelity, Patterns: []patternJSON{},
 		Limits: LimitsText(limitsOf(out)), Throttling: out.Throttling, Thresholds: out.Thresholds}

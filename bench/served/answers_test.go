@@ -18,8 +18,8 @@ import (
 
 	"github.com/ddbharness/ddbharness/bench/served"
 	"github.com/ddbharness/ddbharness/designs"
-	"github.com/ddbharness/ddbharness/internal/ddblocal"
 	"github.com/ddbharness/ddbharness/internal/ddbtest"
+	"github.com/ddbharness/ddbharness/internal/testbed"
 )
 
 // answers is an HTTP client that answers each request with the next body
@@ -58,7 +58,7 @@ var _ = Describe("DynamoDB's answers", Label("unit"), func() {
 		obs = served.New()
 		// A loopback endpoint signs with placeholder credentials; nothing
 		// listens there: the answers client stands in for the wire.
-		db = ddblocal.Client("http://127.0.0.1:9", ddbtest.QuickRetries, observed(obs),
+		db = testbed.Client("http://127.0.0.1:9", ddbtest.QuickRetries, observed(obs),
 			func(o *dynamodb.Options) { o.HTTPClient = a })
 		obs.Enable()
 	})

@@ -19,7 +19,7 @@ import (
 	"github.com/ddbharness/ddbharness/bench/engine"
 	"github.com/ddbharness/ddbharness/bench/gate"
 	"github.com/ddbharness/ddbharness/bench/report"
-	"github.com/ddbharness/ddbharness/internal/ddblocal"
+	"github.com/ddbharness/ddbharness/internal/testbed"
 	"github.com/ddbharness/ddbharness/scenarios"
 	"github.com/ddbharness/ddbharness/workload"
 	"github.com/ddbharness/ddbharness/workload/threshold"
@@ -271,15 +271,15 @@ func gcd(a, b int) int {
 // and the report is still written, marked failed. Off this machine it
 // first prints what the run will cost and refuses it above the plan's
 // limit, before anything is created.
-func benchOne(ctx context.Context, sc workload.Scenario, target float64, root string, lim bench.Emulation, plan scale, eval func(bench.Outcome) []threshold.Result, stop func(engine.Outcome) string) (string, bench.Outcome, error) {
-	srv, err := startDynamo(ctx, ddblocal.AWS())
+func benchOne(ctx context.Context, sc workload.Scenario, target float64, root string, lim bench.Limits, plan scale, eval func(bench.Outcome) []threshold.Result, stop func(engine.Outcome) string) (string, bench.Outcome, error) {
+	srv, err := startDynamo(ctx, testbed.AWS())
 	if err != nil {
 		return "", bench.Outcome{}, err
 	}
 	defer srv.Stop()
 	if plan.shard.Sharded() && srv.Embedded() {
 		return "", bench.Outcome{}, badInputf("bench: --shard=%d/%d: the shards share one table, which an embedded DynamoDB Local of each process is not: set %s to a DynamoDB all shards reach (ddbharness local prints one), or %s=1 for real DynamoDB",
-			plan.shard.I, plan.shard.N, ddblocal.EnvEndpoint, ddblocal.EnvAllowRemote)
+			plan.shard.I, plan.shard.N, testbed.EnvEndpoint, testbed.EnvAllowRemote)
 	}
 	lim, err = remoteLimits(lim, srv, plan)
 	if err != nil {
@@ -308,7 +308,7 @@ func benchOne(ctx context.Context, sc workload.Scenario, target float64, root st
 		return "", bench.Outcome{}, err
 	}
 	opts = append(opts, engine.ResultsTo(filepath.Join(dir, report.ResultsFile)))
-	out, err := bench.RunLimited(ctx, ddblocal.Client(srv.Endpoint), sc, lim, opts...)
+	out, err := bench.RunLimited(ctx, testbed.Client(srv.Endpoint), sc, lim, opts...)
 	if err != nil && out.Failure == nil {
 		if out.Started.IsZero() { // nothing measured: no report, no folder
 			_ = os.Remove(filepath.Join(dir, report.ResultsFile))
@@ -327,16 +327,16 @@ func benchOne(ctx context.Context, sc workload.Scenario, target float64, root st
 }
 
 // serviceName names a remote endpoint for the report.
-func serviceName(srv *ddblocal.Server) string {
-	if ddblocal.IsAWS(srv.Endpoint) {
+func serviceName(srv *testbed.Server) string {
+	if testbed.IsAWS(srv.Endpoint) {
 		return srv.Where()
 	}
 	return "the DynamoDB at " + srv.Where()
 }
 
 // benchLimits reads --limits and --limits-scale of command cmd.
-func benchLimits(cmd, on string, scale float64) (bench.Emulation, error) {
-	var lim bench.Emulation
+func benchLimits(cmd, on string, scale float64) (bench.Limits, error) {
+	var lim bench.Limits
 	switch strings.ToLower(strings.TrimSpace(on)) {
 	case "on", "":
 	case "off":

@@ -71,7 +71,7 @@ func (g *gateFlags) thresholds(runs []workload.Scenario) ([][]threshold.Threshol
 
 // baselineMode refuses a baseline flag with the limits on, or both at
 // once, and reads the baseline to check against.
-func (g *gateFlags) baselineMode(lim bench.Emulation) (*gate.Baseline, error) {
+func (g *gateFlags) baselineMode(lim bench.Limits) (*gate.Baseline, error) {
 	w, c := *g.writeBaseline, *g.checkBaseline
 	switch {
 	case w == "" && c == "":

@@ -13,8 +13,8 @@ import (
 
 	"github.com/ddbharness/ddbharness/bench/emulate"
 	"github.com/ddbharness/ddbharness/bench/endpoint"
-	"github.com/ddbharness/ddbharness/internal/ddblocal"
 	"github.com/ddbharness/ddbharness/internal/figure"
+	"github.com/ddbharness/ddbharness/internal/testbed"
 )
 
 // runLocal runs DynamoDB Local until interrupted, for people who want one
@@ -69,21 +69,21 @@ func runLocal(ctx context.Context, fs *flag.FlagSet, args []string) error {
 				where = " (this machine only)"
 			}
 			fmt.Fprintf(os.Stderr, "DynamoDB Local is ready on %s%s. In another shell:\n  export %s=%s\nCtrl-C stops it.\n",
-				srv.Endpoint, where, ddblocal.EnvEndpoint, srv.Endpoint)
+				srv.Endpoint, where, testbed.EnvEndpoint, srv.Endpoint)
 			return waitLocal(ctx, srv)
 		}
 		if srv.Remote() {
-			return badInputf("local: --limits forwards to DynamoDB Local, not to %s: unset %s", ddblocal.Redact(srv.Endpoint), ddblocal.EnvEndpoint)
+			return badInputf("local: --limits forwards to DynamoDB Local, not to %s: unset %s", testbed.Redact(srv.Endpoint), testbed.EnvEndpoint)
 		}
 		return serveLimits(ctx, srv, lis, *root, endpoint.Config{Local: srv.Endpoint,
-			Emulation: emulate.Config{Scale: limits.Scale, NoConflicts: limits.NoConflicts}})
+			Limits: emulate.Config{Scale: limits.Scale, NoConflicts: limits.NoConflicts}})
 	})
 }
 
 // serveLimits serves the endpoint on lis until interrupted, with a line a
 // second while calls come, and then writes the report of each table's
 // calls under root.
-func serveLimits(ctx context.Context, srv *ddblocal.Server, lis net.Listener, root string, cfg endpoint.Config) error {
+func serveLimits(ctx context.Context, srv *testbed.Server, lis net.Listener, root string, cfg endpoint.Config) error {
 	h := endpoint.New(cfg)
 	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan error, 1)
@@ -91,7 +91,7 @@ func serveLimits(ctx context.Context, srv *ddblocal.Server, lis net.Listener, ro
 	url := "http://" + lis.Addr().String()
 	fmt.Printf("endpoint: %s\n", url)
 	fmt.Fprintf(os.Stderr, "DynamoDB Local (%s) throttled as DynamoDB would, at %v of its limits. In another shell:\n  export %s=%s\nCtrl-C stops it.\n",
-		srv.Endpoint, cfg.Emulation.Scale, ddblocal.EnvEndpoint, url)
+		srv.Endpoint, cfg.Limits.Scale, testbed.EnvEndpoint, url)
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
 	var err error
@@ -129,7 +129,7 @@ func serveLimits(ctx context.Context, srv *ddblocal.Server, lis net.Listener, ro
 }
 
 // waitLocal waits for Ctrl-C, or DynamoDB Local's end.
-func waitLocal(ctx context.Context, srv *ddblocal.Server) error {
+func waitLocal(ctx context.Context, srv *testbed.Server) error {
 	select {
 	case <-ctx.Done():
 		return nil

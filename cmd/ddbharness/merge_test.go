@@ -50,7 +50,7 @@ func shardFolder(t *testing.T, root string, i int, edit func(map[string]any)) st
 	out.Patterns = []engine.PatternMetrics{{Pattern: p, Weight: 1}}
 	out.Total.Requests = 10
 	out.Inputs = bench.ModelInputs{Requests: 10, Span: time.Second}
-	out.Emulation = bench.Emulation{Scale: 0.05, Share: 0.5}
+	out.Limits = bench.Limits{Scale: 0.05, Share: 0.5}
 	out.Ledger = capacity.NewLedger(sc.Design.Schema)
 	out.Throttling = &emulate.Throttling{Scale: 0.025, Billing: "on-demand", Calls: 10, Conflicts: 3, ConflictCancelled: 1,
 		Patterns: []emulate.PatternThrottles{{Pattern: p.ID, Calls: 10, Attempts: 10, Conflicts: 3, ConflictCancelled: 1}}}

@@ -14,7 +14,7 @@ import (
 	"github.com/ddbharness/ddbharness/bench"
 	"github.com/ddbharness/ddbharness/bench/cost"
 	"github.com/ddbharness/ddbharness/bench/engine"
-	"github.com/ddbharness/ddbharness/internal/ddblocal"
+	"github.com/ddbharness/ddbharness/internal/testbed"
 	"github.com/ddbharness/ddbharness/workload"
 )
 
@@ -110,15 +110,15 @@ func scalePlan(fs *flag.FlagSet, shard, run, start string, keep bool, maxCost fl
 // asking is refused, since every call would be throttled twice. On
 // another remote endpoint (a DynamoDB Local elsewhere) the emulator stays
 // on and plays table creation too.
-func remoteLimits(lim bench.Emulation, srv *ddblocal.Server, p scale) (bench.Emulation, error) {
+func remoteLimits(lim bench.Limits, srv *testbed.Server, p scale) (bench.Limits, error) {
 	if p.shard.Sharded() {
 		lim.Share = 1 / float64(p.shard.N)
 	}
 	switch {
 	case !srv.Remote():
-	case ddblocal.IsAWS(srv.Endpoint) && p.limitsOn && !lim.Off:
+	case testbed.IsAWS(srv.Endpoint) && p.limitsOn && !lim.Off:
 		return lim, badInputf("bench: --limits=on (LIMITS) on %s: real DynamoDB throttles for itself, and the emulator would throttle every call a second time; leave LIMITS unset there", srv.Where())
-	case ddblocal.IsAWS(srv.Endpoint):
+	case testbed.IsAWS(srv.Endpoint):
 		lim.Off = true
 	case !lim.Off:
 		lim.Creating = emulatedCreation
@@ -128,9 +128,9 @@ func remoteLimits(lim bench.Emulation, srv *ddblocal.Server, p scale) (bench.Emu
 
 // costGate prints what the run will cost on a remote endpoint and refuses
 // it above the plan's limit, before anything is created.
-func costGate(ctx context.Context, sc workload.Scenario, lim bench.Emulation, p scale) error {
+func costGate(ctx context.Context, sc workload.Scenario, lim bench.Limits, p scale) error {
 	warm := engine.DefaultWarmup
-	est, err := cost.Of(ctx, cost.Plan{Scenario: sc, Duration: sc.Duration, Warmup: warm, Seed: engine.DefaultSeed, Shards: p.shard.N})
+	est, err := cost.Of(ctx, cost.Plan{Scenario: sc, Duration: sc.Duration, Warmup: warm, RandomSeed: engine.DefaultRandomSeed, Shards: p.shard.N})
 	if err != nil {
 		return badInputf("bench %s: the cost gate cannot estimate this run: %v", sc.Name, err)
 	}

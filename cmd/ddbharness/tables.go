@@ -16,7 +16,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/ddbharness/ddbharness/designs"
-	"github.com/ddbharness/ddbharness/internal/ddblocal"
+	"github.com/ddbharness/ddbharness/internal/testbed"
 )
 
 // tablesTimeout bounds listing and describing the tables: an endpoint
@@ -40,30 +40,30 @@ func runTables(ctx context.Context, fs *flag.FlagSet, args []string) error {
 	if *older < 0 {
 		return badInputf("tables: --older-than=%s: want a duration of 0 or more, like 1h", *older)
 	}
-	env, err := ddblocal.LoadEnv()
+	env, err := testbed.LoadEnv()
 	if err != nil {
 		return badInputf("tables: %v", err)
 	}
 	if err := checkTablesEndpoint(env); err != nil {
 		return err
 	}
-	db := ddblocal.Client(env.Endpoint)
+	db := testbed.Client(env.Endpoint)
 	listCtx, cancel := context.WithTimeout(ctx, tablesTimeout)
 	defer cancel()
 	found, err := leftovers(listCtx, db, time.Now().Add(-*older))
 	if err != nil {
-		return testBedFailed(fmt.Errorf("tables: %s=%s: %w", env.EndpointVar(), ddblocal.Redact(env.Endpoint), err))
+		return testBedFailed(fmt.Errorf("tables: %s=%s: %w", env.EndpointVar(), testbed.Redact(env.Endpoint), err))
 	}
 	printTables(os.Stdout, found, time.Now())
 	switch {
 	case len(found) == 0 && *older > 0:
-		fmt.Printf("no %s* table older than %s on %s\n", designs.TablePrefix, *older, ddblocal.Redact(env.Endpoint))
+		fmt.Printf("no %s* table older than %s on %s\n", designs.TablePrefix, *older, testbed.Redact(env.Endpoint))
 		return nil
 	case len(found) == 0:
-		fmt.Printf("no %s* table on %s\n", designs.TablePrefix, ddblocal.Redact(env.Endpoint))
+		fmt.Printf("no %s* table on %s\n", designs.TablePrefix, testbed.Redact(env.Endpoint))
 		return nil
 	case !*del:
-		fmt.Printf("%d %s* table(s) on %s; delete them with ddbharness tables -delete\n", len(found), designs.TablePrefix, ddblocal.Redact(env.Endpoint))
+		fmt.Printf("%d %s* table(s) on %s; delete them with ddbharness tables -delete\n", len(found), designs.TablePrefix, testbed.Redact(env.Endpoint))
 		return nil
 	}
 	var errs []error
@@ -76,7 +76,7 @@ func runTables(ctx context.Context, fs *flag.FlagSet, args []string) error {
 		deleted++
 		fmt.Printf("deleted %s\n", t.name)
 	}
-	fmt.Printf("deleted %d of %d %s* table(s) on %s\n", deleted, len(found), designs.TablePrefix, ddblocal.Redact(env.Endpoint))
+	fmt.Printf("deleted %d of %d %s* table(s) on %s\n", deleted, len(found), designs.TablePrefix, testbed.Redact(env.Endpoint))
 	return errors.Join(errs...)
 }
 
@@ -84,16 +84,16 @@ func runTables(ctx context.Context, fs *flag.FlagSet, args []string) error {
 // endpoint set, or one off this machine without the opt-in. A refusal for
 // a remote endpoint gives this command's fix; the shared message's are a
 // run's ("unset the variable"), which tables needs.
-func checkTablesEndpoint(env ddblocal.Env) error {
+func checkTablesEndpoint(env testbed.Env) error {
 	if env.Endpoint == "" {
-		return badInputf("tables: %s is not set: set it to the endpoint to look at (an embedded DynamoDB Local keeps nothing once its run ends)", ddblocal.EnvEndpoint)
+		return badInputf("tables: %s is not set: set it to the endpoint to look at (an embedded DynamoDB Local keeps nothing once its run ends)", testbed.EnvEndpoint)
 	}
 	_, err := env.Reach(env.Endpoint, env.EndpointVar())
-	var remote *ddblocal.RemoteError
+	var remote *testbed.RemoteError
 	switch {
 	case errors.As(err, &remote):
 		return badInputf("tables: %s=%s is not on this machine, and the harness sends nothing there without %s=1: set it to list (and with -delete delete) the %s* tables there with your AWS credentials",
-			env.EndpointVar(), ddblocal.Redact(env.Endpoint), ddblocal.EnvAllowRemote, designs.TablePrefix)
+			env.EndpointVar(), testbed.Redact(env.Endpoint), testbed.EnvAllowRemote, designs.TablePrefix)
 	case err != nil:
 		return badInputf("tables: %v", err)
 	}

@@ -11,7 +11,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/ddbharness/ddbharness/designs"
-	"github.com/ddbharness/ddbharness/internal/ddblocal"
+	"github.com/ddbharness/ddbharness/internal/testbed"
 )
 
 // DefaultEventuallyTimeout bounds how long a spec waits for an index to
@@ -64,7 +64,7 @@ func Needs(d designs.Design) []Labels {
 // user's, AWS_ENDPOINT_URL_DYNAMODB) and stops it when the suite ends, and
 // every process calls ready with its own client. Otherwise (make test's
 // --label-filter=unit) nothing starts and ready is not called. When the
-// endpoint is unusable the suite fails at once with ddblocal's sentence,
+// endpoint is unusable the suite fails at once with testbed's sentence,
 // which names the endpoint, where it came from and the cause (a run's
 // DynamoDB Local that has died refuses connections: seconds, not the
 // ready timeout).
@@ -73,7 +73,7 @@ func Local(ready func(ctx SpecContext, db *dynamodb.Client), needed func() bool)
 		if !needed() {
 			return nil
 		}
-		srv, err := ddblocal.Start(ctx)
+		srv, err := testbed.Start(ctx)
 		if err != nil {
 			Fail("no DynamoDB for this suite: " + err.Error())
 		}
@@ -81,7 +81,7 @@ func Local(ready func(ctx SpecContext, db *dynamodb.Client), needed func() bool)
 		return []byte(srv.Endpoint)
 	}, func(ctx SpecContext, endpoint []byte) {
 		if len(endpoint) > 0 {
-			ready(ctx, ddblocal.Client(string(endpoint)))
+			ready(ctx, testbed.Client(string(endpoint)))
 		}
 	})
 }

@@ -21,8 +21,8 @@ import (
 	"github.com/ddbharness/ddbharness/bench/report"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/designs/invoicing"
-	"github.com/ddbharness/ddbharness/internal/ddblocal"
 	"github.com/ddbharness/ddbharness/internal/runtest"
+	"github.com/ddbharness/ddbharness/internal/testbed"
 )
 
 // javaUnder returns the java processes descending from pid (DynamoDB Local's
@@ -129,10 +129,10 @@ var _ = Describe("bench flags out of range", Label("faults"), func() {
 	})
 
 	It("refuses to list tables off this machine without the opt-in, before any call", func(ctx SpecContext) {
-		env := []string{ddblocal.EnvEndpoint + "=http://192.0.2.1:8000", ddblocal.EnvAllowRemote + "="}
+		env := []string{testbed.EnvEndpoint + "=http://192.0.2.1:8000", testbed.EnvAllowRemote + "="}
 		r := runtest.Command(ctx, GinkgoT().TempDir(), env, bin, "tables", "--delete")
 		Expect(r.Code).To(Equal(exitBadInput))
-		Expect(r.Output).To(ContainSubstring(ddblocal.EnvAllowRemote + "=1"))
+		Expect(r.Output).To(ContainSubstring(testbed.EnvAllowRemote + "=1"))
 		Expect(r.Elapsed).To(BeNumerically("<", atOnce), "192.0.2.1 never answers: no call was made")
 	})
 })
@@ -252,7 +252,7 @@ var _ = Describe("a shard whose shard 1 never comes", Label("faults"), func() {
 			code, _ = w.waitExit(exitWait)
 			Expect(code).To(Equal(exitTestBed), w.Output())
 			Expect(w.Output()).To(ContainSubstring("(--shard-wait=3s)"))
-			l, err := ddblocal.Client(endpoint).ListTables(ctx, &dynamodb.ListTablesInput{})
+			l, err := testbed.Client(endpoint).ListTables(ctx, &dynamodb.ListTablesInput{})
 			Expect(err).NotTo(HaveOccurred())
 			Expect(l.TableNames).NotTo(ContainElement(HavePrefix("ddbh-invoicing-lonely")), "no done signal left behind")
 		})
@@ -263,7 +263,7 @@ var _ = Describe("a second shard 1 of one run", Label("faults"), func() {
 	It("is refused, exit 2, saying another shard 1 holds the run, and leaves the table alone", func(ctx SpecContext) {
 		out := GinkgoT().TempDir()
 		upLocal(ctx, nil, func(endpoint string) {
-			db := ddblocal.Client(endpoint)
+			db := testbed.Client(endpoint)
 			const table = "ddbh-invoicing-dup"
 			Expect(designs.CreateTable(ctx, db, invoicing.Design.Schema, table)).To(Succeed()) // the first shard 1's
 			env := given(endpoint)
@@ -295,7 +295,7 @@ var _ = Describe("a run whose name an earlier run left a done signal under", Lab
 	It("clears the stale signal first, so shard 1 waits for the real one and both shards end well", func(ctx SpecContext) {
 		out := GinkgoT().TempDir()
 		upLocal(ctx, nil, func(endpoint string) {
-			Expect(designs.CreateTable(ctx, ddblocal.Client(endpoint), designs.Schema{PK: "PK"}, "ddbh-invoicing-stale-done2")).To(Succeed())
+			Expect(designs.CreateTable(ctx, testbed.Client(endpoint), designs.Schema{PK: "PK"}, "ddbh-invoicing-stale-done2")).To(Succeed())
 			env := given(endpoint)
 			shards := startShards(env, out, "stale", 3*time.Second)
 			for _, s := range shards {
@@ -323,7 +323,7 @@ var _ = Describe("shard 1 stopped while another shard runs", Label("faults"), fu
 			Expect(code).To(Equal(exitOK), shards[1].Output())
 			Expect(shards[1].Output()).NotTo(ContainSubstring("table is gone"))
 			Expect(shards[1].Output()).To(ContainSubstring("the last shard to end: deleted ddbh-invoicing-abandon"))
-			l, err := ddblocal.Client(endpoint).ListTables(ctx, &dynamodb.ListTablesInput{})
+			l, err := testbed.Client(endpoint).ListTables(ctx, &dynamodb.ListTablesInput{})
 			Expect(err).NotTo(HaveOccurred())
 			Expect(l.TableNames).NotTo(ContainElement(HavePrefix("ddbh-invoicing-abandon")))
 		})
@@ -390,12 +390,12 @@ var _ = Describe("bench interrupted", Label("faults"), func() {
 
 var _ = Describe("leftover tables", Label("faults"), func() {
 	It("tables lists the ddbh-* tables, and tables --delete removes only those", func(ctx SpecContext) {
-		env, err := ddblocal.LoadEnv()
+		env, err := testbed.LoadEnv()
 		Expect(err).NotTo(HaveOccurred())
-		srv, err := ddblocal.Start(ctx, ddblocal.FromEnv(ddblocal.Env{CacheDir: env.CacheDir}), ddblocal.Log(GinkgoWriter))
+		srv, err := testbed.Start(ctx, testbed.FromEnv(testbed.Env{CacheDir: env.CacheDir}), testbed.Log(GinkgoWriter))
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(srv.Stop)
-		db := ddblocal.Client(srv.Endpoint)
+		db := testbed.Client(srv.Endpoint)
 		ours, theirs := "ddbh-shop-bench-1", "orders"
 		for _, name := range []string{ours, theirs} {
 			_, err := db.CreateTable(ctx, &dynamodb.CreateTableInput{
@@ -406,7 +406,7 @@ var _ = Describe("leftover tables", Label("faults"), func() {
 			})
 			Expect(err).NotTo(HaveOccurred())
 		}
-		at := []string{ddblocal.EnvEndpoint + "=" + srv.Endpoint}
+		at := []string{testbed.EnvEndpoint + "=" + srv.Endpoint}
 
 		r := runtest.Command(ctx, GinkgoT().TempDir(), at, bin, "tables")
 		Expect(r.Code).To(Equal(exitOK))

@@ -10,7 +10,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/ddbharness/ddbharness/internal/ddblocal"
+	"github.com/ddbharness/ddbharness/internal/testbed"
 )
 
 // jvmWait bounds a wait for a JVM to start answering or to end: far beyond
@@ -19,11 +19,11 @@ const jvmWait = time.Minute
 
 // embedded starts a DynamoDB Local of this process's own, whatever
 // endpoint the surrounding run was given, stopped when the spec ends.
-func embedded(ctx SpecContext) *ddblocal.Server {
+func embedded(ctx SpecContext) *testbed.Server {
 	GinkgoHelper()
-	env, err := ddblocal.LoadEnv()
+	env, err := testbed.LoadEnv()
 	Expect(err).NotTo(HaveOccurred())
-	srv, err := ddblocal.Start(ctx, ddblocal.FromEnv(ddblocal.Env{CacheDir: env.CacheDir}), ddblocal.Log(GinkgoWriter))
+	srv, err := testbed.Start(ctx, testbed.FromEnv(testbed.Env{CacheDir: env.CacheDir}), testbed.Log(GinkgoWriter))
 	Expect(err).NotTo(HaveOccurred())
 	DeferCleanup(srv.Stop)
 	Expect(srv.Embedded()).To(BeTrue())
@@ -32,7 +32,7 @@ func embedded(ctx SpecContext) *ddblocal.Server {
 
 // killJava kills with SIGKILL the JVM this process started for the
 // DynamoDB Local at srv, as the kernel's OOM killer or a user would.
-func killJava(srv *ddblocal.Server) {
+func killJava(srv *testbed.Server) {
 	GinkgoHelper()
 	jvms := javaUnder(os.Getpid())
 	Expect(jvms).To(HaveLen(1), "one JVM of this process serves %s", srv.Endpoint)
@@ -43,23 +43,23 @@ var _ = Describe("an embedded DynamoDB Local", Label("faults"), func() {
 	It("starts on a free port, answers, and leaves no JVM behind", func(ctx SpecContext) {
 		srv := embedded(ctx)
 		endpoint := srv.Endpoint
-		_, err := ddblocal.Client(endpoint).ListTables(ctx, &dynamodb.ListTablesInput{})
+		_, err := testbed.Client(endpoint).ListTables(ctx, &dynamodb.ListTablesInput{})
 		Expect(err).NotTo(HaveOccurred())
 
 		By("using it as a given endpoint: nothing new starts, and releasing it stops nothing")
-		given, err := ddblocal.Start(ctx, ddblocal.FromEnv(ddblocal.Env{Endpoint: endpoint}))
+		given, err := testbed.Start(ctx, testbed.FromEnv(testbed.Env{Endpoint: endpoint}))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(given.Endpoint).To(Equal(endpoint))
 		Expect(given.Embedded()).To(BeFalse())
 		given.Stop()
-		_, err = ddblocal.Client(endpoint).ListTables(ctx, &dynamodb.ListTablesInput{})
+		_, err = testbed.Client(endpoint).ListTables(ctx, &dynamodb.ListTablesInput{})
 		Expect(err).NotTo(HaveOccurred())
 
 		srv.Stop()
 		Eventually(srv.Done(), jvmWait).Should(BeClosed())
 		Expect(srv.Exit()).To(Succeed(), "a stop asked for is not an unexpected exit")
 		Expect(javaUnder(os.Getpid())).To(BeEmpty(), "a JVM outlived Stop")
-		probe := ddblocal.Client(endpoint, func(o *dynamodb.Options) { o.RetryMaxAttempts = 1 })
+		probe := testbed.Client(endpoint, func(o *dynamodb.Options) { o.RetryMaxAttempts = 1 })
 		_, err = probe.ListTables(ctx, &dynamodb.ListTablesInput{})
 		Expect(err).To(HaveOccurred(), "the JVM still answers after stop")
 	}, SpecTimeout(3*jvmWait))
@@ -71,7 +71,7 @@ var _ = Describe("an embedded DynamoDB Local", Label("faults"), func() {
 
 		killJava(srv)
 		Eventually(srv.Done(), jvmWait).Should(BeClosed())
-		var exit *ddblocal.ExitError
+		var exit *testbed.ExitError
 		Expect(errors.As(srv.Exit(), &exit)).To(BeTrue(), "an exit nobody asked for is reported")
 		Expect(exit.State).To(Equal("signal: killed"))
 		Expect(exit.Endpoint).To(Equal(srv.Endpoint))

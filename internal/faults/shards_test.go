@@ -17,8 +17,8 @@ import (
 	"github.com/ddbharness/ddbharness/bench/capacity"
 	"github.com/ddbharness/ddbharness/bench/emulate"
 	"github.com/ddbharness/ddbharness/bench/report"
-	"github.com/ddbharness/ddbharness/internal/ddblocal"
 	"github.com/ddbharness/ddbharness/internal/runtest"
+	"github.com/ddbharness/ddbharness/internal/testbed"
 )
 
 // runFigures is what the comparison reads of a report's metrics.json.
@@ -58,7 +58,7 @@ func withinAQuarter(want float64) OmegaMatcher {
 // so it runs alone, after the suite's parallel specs.
 var _ = Describe("a run split over two load machines, merged", Serial, Label("faults"), func() {
 	It("reads as the one-machine run: the same calls and hot keys, rates within 10 %, throttling and its forecast within a quarter", func(ctx SpecContext) {
-		srv, err := ddblocal.Start(ctx, ddblocal.Log(GinkgoWriter), ddblocal.FromEnv(ddblocal.Env{CacheDir: cacheDir()}))
+		srv, err := testbed.Start(ctx, testbed.Log(GinkgoWriter), testbed.FromEnv(testbed.Env{CacheDir: cacheDir()}))
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(srv.Stop)
 		env := given(srv.Endpoint)

@@ -14,20 +14,20 @@ import (
 )
 
 const (
-	// chunkBytes is how many bytes of texts the table keeps in memory
+	// chunkBytes is how many bytes of texts a numbering keeps in memory
 	// before writing them to its file.
 	chunkBytes = 64 << 10
-	// MaxText is the longest text a table holds (a DynamoDB key value is
+	// MaxText is the longest text a numbering holds (a DynamoDB key value is
 	// at most 2,048 bytes).
 	MaxText = 1<<20 - 1
 	// indexRows is how many texts' index entries stay in memory, about.
 	indexRows = 16384
 )
 
-// Table maps texts to ids. Its texts may take 4 GiB in all. It is safe for
+// Numbering maps texts to ids. Its texts may take 4 GiB in all. It is safe for
 // concurrent use. Two texts sharing a 128-bit hash would share an id: the
 // odds, for n texts, are about n²/2¹²⁹, none in practice.
-type Table struct {
+type Numbering struct {
 	mu     sync.Mutex
 	seeds  [2]maphash.Seed
 	ids    *spill.Map[[2]uint64, uint32] // by the text's hash
@@ -46,13 +46,13 @@ type chunk struct {
 	b    []byte
 }
 
-// New returns an empty table.
-func New() *Table {
-	return &Table{seeds: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}, ids: spill.New[[2]uint64, uint32](indexRows)}
+// New returns an empty numbering.
+func New() *Numbering {
+	return &Numbering{seeds: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}, ids: spill.New[[2]uint64, uint32](indexRows)}
 }
 
 // open makes the file texts go to, unlinked at once. Call with t.mu held.
-func (t *Table) open() {
+func (t *Numbering) open() {
 	f, err := os.CreateTemp("", "ddbharness-keys-*")
 	if err == nil && os.Remove(f.Name()) == nil {
 		t.file = f
@@ -64,12 +64,12 @@ func (t *Table) open() {
 	t.nofile = true
 }
 
-func (t *Table) hash(text string) [2]uint64 {
+func (t *Numbering) hash(text string) [2]uint64 {
 	return [2]uint64{maphash.String(t.seeds[0], text), maphash.String(t.seeds[1], text)}
 }
 
 // ID returns text's id, numbering it if new.
-func (t *Table) ID(text string) uint32 {
+func (t *Numbering) ID(text string) uint32 {
 	if len(text) > MaxText {
 		panic(fmt.Sprintf("keytab: a text of %d bytes, at most %d", len(text), MaxText))
 	}
@@ -95,7 +95,7 @@ func (t *Table) ID(text string) uint32 {
 
 // flush moves the tail to the file or, when there is none or it failed
 // once, to old. Call with t.mu held.
-func (t *Table) flush() {
+func (t *Numbering) flush() {
 	if t.file == nil && !t.nofile {
 		t.open()
 	}
@@ -113,8 +113,8 @@ func (t *Table) flush() {
 }
 
 // Lookup returns text's id without numbering it; ok is false for a text
-// the table does not hold.
-func (t *Table) Lookup(text string) (id uint32, ok bool) {
+// the numbering does not hold.
+func (t *Numbering) Lookup(text string) (id uint32, ok bool) {
 	h := t.hash(text)
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -122,7 +122,7 @@ func (t *Table) Lookup(text string) (id uint32, ok bool) {
 }
 
 // Text returns the text of id, which ID returned.
-func (t *Table) Text(id uint32) string {
+func (t *Numbering) Text(id uint32) string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	at := int64(id)
@@ -144,7 +144,7 @@ func record(b []byte) string {
 }
 
 // read is the text at offset at, before the tail. Call with t.mu held.
-func (t *Table) read(at int64) string {
+func (t *Numbering) read(at int64) string {
 	var head [binary.MaxVarintLen32]byte
 	k, _ := t.file.ReadAt(head[:], at)
 	n, w := binary.Uvarint(head[:k])
@@ -159,7 +159,7 @@ func (t *Table) read(at int64) string {
 }
 
 // Len is the number of texts.
-func (t *Table) Len() int {
+func (t *Numbering) Len() int {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.n

@@ -46,7 +46,7 @@ func TestIDsAreStableAndTextsKept(t *testing.T) {
 // Texts that went to the file, or stayed in memory where no file could be
 // made, read back as they were given.
 func TestTextsComeBackFromTheFile(t *testing.T) {
-	check := func(t *testing.T, tab *Table) {
+	check := func(t *testing.T, tab *Numbering) {
 		ids := map[uint32]string{}
 		for i := range 20_000 {
 			text := fmt.Sprintf("INVOICE#%027d#%d", i*7919, i)

@@ -17,7 +17,7 @@ func CheckItems(d designs.Design, pool int, half, full []ddbitem.Item) []Finding
 // SeedWith seeds a design through driver, as Run does through the
 // scenario named after the design, and returns how many items it wrote.
 func SeedWith(ctx context.Context, d designs.Design, driver func(designs.DB, string, int64) workload.Driver, pool int) (int, error) {
-	s, err := seedWith(ctx, d, workload.Scenario{Name: d.Name, Design: d, Driver: driver}, pool, DefaultSeed, false)
+	s, err := seedWith(ctx, d, workload.Scenario{Name: d.Name, Design: d, Driver: driver}, pool, DefaultRandomSeed, false)
 	return len(s.items), err
 }
 
@@ -31,7 +31,7 @@ type Probe struct {
 // Probes seeds sc's pool and probes its write steps, as Run does.
 func Probes(ctx context.Context, d designs.Design, sc workload.Scenario) []Probe {
 	var out []Probe
-	for _, p := range probeScenario(ctx, d, sc, DefaultSeed) {
+	for _, p := range probeScenario(ctx, d, sc, DefaultRandomSeed) {
 		out = append(out, Probe{Pattern: p.pattern, Calls: p.calls, OK: p.ok, Failure: p.failure})
 	}
 	return out

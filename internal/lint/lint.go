@@ -135,15 +135,15 @@ const (
 )
 
 // Thresholds of the partition key check. A target is flagged when one key
-// value holds more than HotShare of its entries, when its distinct key
+// value holds more than MaxKeyShare of its entries, when its distinct key
 // values are fewer than MinDistinctShare of its entries, or when an item
 // type keeps to a fixed set of key values while the pool doubles: the
 // first two catch a hot key in one data set; the third catches constant
 // keys (USER, CAT) that hold a small share today and grow with the data.
 const (
-	// HotShare is the largest share of a target's entries one partition
+	// MaxKeyShare is the largest share of a target's entries one partition
 	// key value may hold.
-	HotShare = 0.20
+	MaxKeyShare = 0.20
 	// MinDistinctShare is the fewest distinct partition key values a
 	// target may have, as a share of its entries.
 	MinDistinctShare = 0.01
@@ -165,9 +165,9 @@ const (
 const (
 	// DefaultPool is how many entities the lint seeds: bench's usual pool.
 	DefaultPool = 2000
-	// DefaultSeed is the fixtures' random seed (non-zero: gofakeit reads 0
-	// as "random"), so that every run reports the same figures.
-	DefaultSeed = 1
+	// DefaultRandomSeed is the fixtures' random seed (non-zero: gofakeit
+	// reads 0 as "random"), so that every run reports the same figures.
+	DefaultRandomSeed = 1
 )
 
 // Option configures Run.
@@ -183,8 +183,8 @@ type config struct {
 // to see what grows with the pool).
 func Pool(n int) Option { return func(c *config) { c.pool = max(n, 2) } }
 
-// Seed sets the fixtures' random seed.
-func Seed(s int64) Option { return func(c *config) { c.seed = s } }
+// RandomSeed sets the fixtures' random seed.
+func RandomSeed(s int64) Option { return func(c *config) { c.seed = s } }
 
 // Scenarios sets the scenarios whose write steps are probed, the first
 // also seeding the data the other checks measure. Default: every scenario
@@ -198,7 +198,7 @@ func Scenarios(scs ...workload.Scenario) Option {
 // pool (probeScenario), then runs every check. Findings come in check
 // order.
 func Run(ctx context.Context, d designs.Design, opts ...Option) ([]Finding, error) {
-	c := config{pool: DefaultPool, seed: DefaultSeed}
+	c := config{pool: DefaultPool, seed: DefaultRandomSeed}
 	for _, o := range opts {
 		o(&c)
 	}
@@ -307,7 +307,7 @@ func (l *linter) partitionKeys() {
 		var types []TypeFigure
 		largest := full.largest()
 		for _, p := range largest {
-			if share := float64(p.entries) / float64(full.entries); share > HotShare {
+			if share := float64(p.entries) / float64(full.entries); share > MaxKeyShare {
 				flagged[p.key] = true
 			}
 		}

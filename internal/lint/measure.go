@@ -186,6 +186,6 @@ func Fixtures(ctx context.Context, d designs.Design, n int) ([]ddbitem.Item, err
 	if !ok {
 		return nil, fmt.Errorf("lint %s: %w: no scenario to seed fixtures from", d.Name, designs.ErrNotFound)
 	}
-	s, err := seedWith(ctx, d, sc, n, DefaultSeed, false)
+	s, err := seedWith(ctx, d, sc, n, DefaultRandomSeed, false)
 	return s.items, err
 }

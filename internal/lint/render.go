@@ -50,7 +50,7 @@ func renderPartitionKey(f Finding) sentences {
 		if i < maxListedKeys {
 			listed = append(listed, fmt.Sprintf("%s (%s entries)", k.Key, figure.Thousands(k.Entries)))
 		}
-		if k.Share > HotShare {
+		if k.Share > MaxKeyShare {
 			reasons = append(reasons, fmt.Sprintf("%s holds %.0f%% of the entries", k.Key, 100*k.Share))
 		}
 	}

@@ -11,8 +11,8 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/ddbharness/ddbharness/internal/ddblocal"
 	"github.com/ddbharness/ddbharness/internal/runtest"
+	"github.com/ddbharness/ddbharness/internal/testbed"
 )
 
 // The import walkthrough follows docs/import-a-model.md in a copy of the
@@ -25,12 +25,12 @@ import (
 // imported driver, and a bad model refused with nothing written.
 var _ = Describe("the Import a model walkthrough", Label("dynamodb", "scaffold"), func() {
 	It("takes docs/models/gallery.json to a verified design, a lint, a bench report and back to a model", func(ctx SpecContext) {
-		srv, err := ddblocal.Start(ctx)
+		srv, err := testbed.Start(ctx)
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(srv.Stop)
 		out := GinkgoT().TempDir()
 		repo := runtest.CopyRepo(ctx, repoRoot, filepath.Join(out, "repo"))
-		env := []string{ddblocal.EnvEndpoint + "=" + srv.Endpoint}
+		env := []string{testbed.EnvEndpoint + "=" + srv.Endpoint}
 
 		By("docs/import-a-model.md's commands: import-model, verify, lint and bench")
 		doc, err := os.ReadFile(filepath.Join(repoRoot, "docs", "import-a-model.md"))

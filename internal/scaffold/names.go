@@ -29,9 +29,9 @@ var nameRule = regexp.MustCompile(`^[a-z][a-z0-9]*$`)
 // would shadow or be shadowed by.
 var reservedDesign = []string{
 	// imported by the generated files, or harness packages
-	"all", "attributevalue", "aws", "bench", "context", "ddblocal", "ddbtest", "designs", "dynamodb",
+	"all", "attributevalue", "aws", "bench", "context", "ddbtest", "designs", "dynamodb",
 	"errors", "expression", "fixtures", "fmt", "ginkgo", "gomega", "rand", "scenarios", "testing", "time",
-	"types", "vegeta", "verify", "scaffold", "report", "capacity",
+	"types", "vegeta", "verify", "scaffold", "report", "capacity", "testbed",
 	// folder names with a meaning to the go command, and the command package
 	"internal", "testdata", "vendor", "main",
 	// locals, parameters and suite variables of the templates

@@ -16,8 +16,8 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/ddbharness/ddbharness/internal/ddblocal"
 	"github.com/ddbharness/ddbharness/internal/runtest"
+	"github.com/ddbharness/ddbharness/internal/testbed"
 )
 
 // The walkthrough's design, as docs/add-a-design.md names it.
@@ -42,13 +42,13 @@ var _ = Describe("the Add a design walkthrough", Label("dynamodb", "scaffold"), 
 				Skip(tool + " is not on PATH")
 			}
 		}
-		srv, err := ddblocal.Start(ctx)
+		srv, err := testbed.Start(ctx)
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(srv.Stop)
 		endpoint := srv.Endpoint
 		out := GinkgoT().TempDir()
 		repo := runtest.CopyRepo(ctx, repoRoot, filepath.Join(out, "repo"))
-		env := []string{ddblocal.EnvEndpoint + "=" + endpoint}
+		env := []string{testbed.EnvEndpoint + "=" + endpoint}
 
 		By("make new-design")
 		Expect(run(ctx, repo, env, "make", "new-design", "NAME="+walkName, "ENTITY="+walkEntity)).

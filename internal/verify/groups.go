@@ -12,8 +12,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/ddbharness/ddbharness/internal/ddblocal"
 	"github.com/ddbharness/ddbharness/internal/failure"
+	"github.com/ddbharness/ddbharness/internal/testbed"
 )
 
 // groups are the two ginkgo runs suites goes in at once: the design suites
@@ -125,8 +125,8 @@ func ginkgo(ctx context.Context, reap *reaper, ginkgoBin, endpoint, dir, group s
 	cmd := exec.Command(ginkgoBin, args...)
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.Env = os.Environ()
-	if env, _ := ddblocal.LoadEnv(); env.Endpoint == "" {
-		cmd.Env = append(cmd.Env, ddblocal.EnvRunEndpoint+"="+endpoint)
+	if env, _ := testbed.LoadEnv(); env.Endpoint == "" {
+		cmd.Env = append(cmd.Env, testbed.EnvRunEndpoint+"="+endpoint)
 	}
 	wait, err := reap.startGroup(ctx, cmd)
 	if err != nil {

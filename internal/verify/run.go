@@ -13,8 +13,8 @@ import (
 
 	"github.com/onsi/ginkgo/v2/types"
 
-	"github.com/ddbharness/ddbharness/internal/ddblocal"
 	"github.com/ddbharness/ddbharness/internal/failure"
+	"github.com/ddbharness/ddbharness/internal/testbed"
 )
 
 // ReportDir holds what make verify writes: junit.xml, report.json and
@@ -38,7 +38,7 @@ type Options struct {
 	Designs []string
 	// StartDynamo starts (or finds) the run's DynamoDB; its errors say
 	// whose fault a failure is (failure.BadInput, failure.TestBed).
-	StartDynamo func(context.Context, ...ddblocal.Option) (*ddblocal.Server, error)
+	StartDynamo func(context.Context, ...testbed.Option) (*testbed.Server, error)
 }
 
 // Run starts one DynamoDB Local (or uses AWS_ENDPOINT_URL_DYNAMODB),
@@ -57,7 +57,7 @@ func Run(ctx context.Context, o Options) error {
 		return err
 	}
 	filter := o.Filter
-	if _, err := ddblocal.LoadEnv(); err != nil {
+	if _, err := testbed.LoadEnv(); err != nil {
 		return failure.BadInputf("verify: %v", err) // a variable the run cannot use: refused before anything starts
 	}
 	if err := checkRaceDetector(ctx); err != nil {
@@ -69,7 +69,7 @@ func Run(ctx context.Context, o Options) error {
 	}
 	srv := prep.srv
 	defer srv.Stop()
-	fmt.Printf("verify: DynamoDB at %s\n", ddblocal.Redact(srv.Endpoint))
+	fmt.Printf("verify: DynamoDB at %s\n", testbed.Redact(srv.Endpoint))
 	if filter != "" {
 		fmt.Printf("verify: label filter %q\n", filter)
 	}
@@ -125,7 +125,7 @@ func Run(ctx context.Context, o Options) error {
 // watchServer is the run's own context: it ends with a cause (the test
 // bed failed) when DynamoDB Local exits unasked, which stops every child
 // at once.
-func watchServer(ctx context.Context, srv *ddblocal.Server) (context.Context, context.CancelCauseFunc) {
+func watchServer(ctx context.Context, srv *testbed.Server) (context.Context, context.CancelCauseFunc) {
 	runCtx, cancel := context.WithCancelCause(ctx)
 	go func() {
 		select {
@@ -352,7 +352,7 @@ func plan(o Options) (sc scope, ginkgoArgs []string, err error) {
 // prepared is what a run needs before its suites: the DynamoDB, the
 // ginkgo tool and the packages, split as splitPackages does.
 type prepared struct {
-	srv          *ddblocal.Server
+	srv          *testbed.Server
 	ginkgo       string
 	dynamo, pure []testPackage
 }
@@ -361,9 +361,9 @@ type prepared struct {
 // finds ginkgo and lists the scope's packages: seconds that a run narrowed
 // to one design would otherwise spend waiting. On error nothing is left
 // running.
-func prepare(ctx context.Context, sc scope, startDynamo func(context.Context, ...ddblocal.Option) (*ddblocal.Server, error)) (prepared, error) {
+func prepare(ctx context.Context, sc scope, startDynamo func(context.Context, ...testbed.Option) (*testbed.Server, error)) (prepared, error) {
 	type started struct {
-		srv *ddblocal.Server
+		srv *testbed.Server
 		err error
 	}
 	dynamo := make(chan started, 1)

@@ -12,8 +12,8 @@ import (
 	"testing"
 
 	"github.com/ddbharness/ddbharness/designs/all"
-	"github.com/ddbharness/ddbharness/internal/ddblocal"
 	"github.com/ddbharness/ddbharness/internal/failure"
+	"github.com/ddbharness/ddbharness/internal/testbed"
 )
 
 func TestNewScope(t *testing.T) {
@@ -82,7 +82,7 @@ func TestScopeNarrowsSuitesAndFilter(t *testing.T) {
 	if err := os.Chdir(filepath.Join("..", "..")); err != nil { // checkDirs looks for designs/<name>
 		t.Fatal(err)
 	}
-	o := Options{GinkgoArgs: []string{"--label-filter=AP-03", "-v"}, Filter: "AP-03", Designs: []string{"shop", "invoicing"}, StartDynamo: ddblocal.Start}
+	o := Options{GinkgoArgs: []string{"--label-filter=AP-03", "-v"}, Filter: "AP-03", Designs: []string{"shop", "invoicing"}, StartDynamo: testbed.Start}
 	sc, args, err := plan(o)
 	if want := []string{"--label-filter=AP-03", "-v", "--label-filter=" + two.labelFilter("AP-03")}; err != nil || !slices.Equal(args, want) || !slices.Equal(sc.names(), two.names()) {
 		t.Errorf("plan(%+v) = %q, %q, %v; want %q, %q", o, sc.names(), args, err, two.names(), want)

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/ddbharness/ddbharness/internal/ddblocal"
+	"github.com/ddbharness/ddbharness/internal/testbed"
 )
 
 // WriteText prints the coverage table for a terminal.
@@ -23,7 +23,7 @@ func (c Coverage) WriteText(w io.Writer) error {
 // WriteMarkdown writes the summary kept under reports/.
 func (c Coverage) WriteMarkdown(w io.Writer, endpoint string) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# make verify\n\nEndpoint: `%s`\n\n", ddblocal.Redact(endpoint))
+	fmt.Fprintf(&b, "# make verify\n\nEndpoint: `%s`\n\n", testbed.Redact(endpoint))
 	fmt.Fprintf(&b, "Specs: %d passed, %d failed, %d skipped.\n\n", c.Totals.Passed, c.Totals.Failed, c.Totals.Skipped)
 	if len(c.Designs) > 0 {
 		fmt.Fprintf(&b, "Designs: `%s` only (%d catalog patterns); the other designs are not counted.\n\n", strings.Join(c.Designs, " "), c.Catalog)

@@ -13,10 +13,10 @@ import (
 )
 
 // Suites reach DynamoDB through ddbtest (which hands them the run's
-// DynamoDB Local), or are the launcher's own (ddblocal).
+// DynamoDB Local), or are the launcher's own (testbed).
 const (
-	ddbtestPackage  = "github.com/ddbharness/ddbharness/internal/ddbtest"
-	ddblocalPackage = "github.com/ddbharness/ddbharness/internal/ddblocal"
+	ddbtestPackage = "github.com/ddbharness/ddbharness/internal/ddbtest"
+	testbedPackage = "github.com/ddbharness/ddbharness/internal/testbed"
 )
 
 // testPackage is one package of the repository with tests.
@@ -59,7 +59,7 @@ func splitPackages(ctx context.Context, patterns []string) (dynamo, pure []testP
 		if len(p.TestGoFiles)+len(p.XTestGoFiles) == 0 || slices.Contains(otherTargets, p.ImportPath) {
 			continue
 		}
-		if p.ImportPath == ddblocalPackage || slices.Contains(slices.Concat(p.TestImports, p.XTestImports), ddbtestPackage) {
+		if p.ImportPath == testbedPackage || slices.Contains(slices.Concat(p.TestImports, p.XTestImports), ddbtestPackage) {
 			dynamo = append(dynamo, p)
 		} else {
 			pure = append(pure, p)

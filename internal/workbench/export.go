@@ -21,7 +21,7 @@ const PerFacet = 3
 // of items of that type (items: the design's fixtures, seeded in order).
 // What Workbench has no field for (the type attribute) is in the model's
 // metadata.
-func Export(d designs.Design, items []map[string]types.AttributeValue, now time.Time) Model {
+func Export(d designs.Design, items []map[string]types.AttributeValue, now time.Time) ModelFile {
 	s := d.Schema
 	t := Table{
 		TableName:     cmp.Or(d.Table, d.Name),
@@ -83,7 +83,7 @@ func Export(d designs.Design, items []map[string]types.AttributeValue, now time.
 			}
 		}
 	}
-	return Model{
+	return ModelFile{
 		ModelName: d.Name,
 		ModelMetadata: &Metadata{
 			Author: "ddbharness export-model", Description: d.Summary, AWSService: "Amazon DynamoDB", Version: "3.0",

@@ -36,7 +36,7 @@ type mcpKey struct{ AttributeName, KeyType string }
 // fromMCP reads an MCP data model as a Workbench model; ok is false when
 // data is not one (it has no "tables" list). Each table keeps its access
 // patterns, which Infer generates (modelPatterns).
-func fromMCP(data []byte) (m Model, ok bool, err error) {
+func fromMCP(data []byte) (m ModelFile, ok bool, err error) {
 	var probe map[string]json.RawMessage
 	if json.Unmarshal(data, &probe) != nil || probe["tables"] == nil || probe["DataModel"] != nil {
 		return m, false, nil

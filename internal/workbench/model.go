@@ -8,10 +8,10 @@ import (
 	"github.com/ddbharness/ddbharness/ddbitem"
 )
 
-// Model is a Workbench model file. Fields Workbench writes that the harness
+// ModelFile is a Workbench model file. Fields Workbench writes that the harness
 // has no use for (ModelMetadata's dates, DataAccess) are kept as they are
 // on export and ignored on import.
-type Model struct {
+type ModelFile struct {
 	ModelName     string    `json:"ModelName"`
 	ModelMetadata *Metadata `json:"ModelMetadata,omitempty"`
 	DataModel     []Table   `json:"DataModel"`

@@ -35,11 +35,11 @@ func pathErr(path, problem string) error { return &ModelError{Path: path, Proble
 // Parse reads a model and checks everything the import relies on: the
 // keys and indexes are declared, each facet's aliases name the table's
 // keys, and every sample item has its key, of the declared type, once.
-func Parse(data []byte) (Model, error) { return parse(context.Background(), data) }
+func Parse(data []byte) (ModelFile, error) { return parse(context.Background(), data) }
 
 // parse is Parse that stops, with ctx's error, once ctx ends: a model of
 // many sample items takes seconds to check.
-func parse(ctx context.Context, data []byte) (Model, error) {
+func parse(ctx context.Context, data []byte) (ModelFile, error) {
 	m, isMCP, err := fromMCP(data)
 	if err != nil {
 		return m, err
@@ -70,7 +70,7 @@ func parse(ctx context.Context, data []byte) (Model, error) {
 }
 
 // checkTables checks each table of m, keeping those it can import.
-func checkTables(ctx context.Context, m *Model) error {
+func checkTables(ctx context.Context, m *ModelFile) error {
 	if len(m.DataModel) == 0 {
 		return pathErr("$.DataModel", "missing or empty: a NoSQL Workbench model lists its tables in DataModel (is this a CloudFormation template or a table export? export the model in NoSQL Workbench model format)")
 	}

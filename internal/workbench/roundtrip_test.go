@@ -230,7 +230,7 @@ func TestMissingNumberKeyIsExactPastFloatPrecision(t *testing.T) {
 
 // render imports the model's first table as the design name and returns
 // the files the import would write, by path.
-func render(t *testing.T, name string, m workbench.Model) map[string]string {
+func render(t *testing.T, name string, m workbench.ModelFile) map[string]string {
 	t.Helper()
 	d, err := workbench.Infer(name, m.DataModel[0])
 	if err != nil {

@@ -1,4 +1,4 @@
-package ddblocal
+package testbed
 
 import (
 	"errors"

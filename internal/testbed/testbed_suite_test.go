@@ -1,4 +1,4 @@
-package ddblocal
+package testbed
 
 import (
 	"errors"
@@ -16,9 +16,9 @@ import (
 	"github.com/ddbharness/ddbharness/internal/testnet"
 )
 
-func TestDDBLocal(t *testing.T) {
+func TestTestbed(t *testing.T) {
 	RegisterFailHandler(Fail)
-	RunSpecs(t, "ddblocal")
+	RunSpecs(t, "testbed")
 }
 
 var _ = Describe("the remote guard", Label("unit"), func() {

@@ -28,13 +28,13 @@ import (
 // as it puts back a throttled one's.
 func TestForecastHoldsWhateverTheConflicts(t *testing.T) {
 	const holds = 40
-	many, manyUnserved := holdsRun(t, holds, 10)
-	few, fewUnserved := holdsRun(t, holds, 1)
+	many, manyDenied := holdsRun(t, holds, 10)
+	few, fewDenied := holdsRun(t, holds, 1)
 	if math.Abs(many/few-1) > 0.03 {
 		t.Errorf("first throttle at %.1f requests/s with 10 of %d holds given up for a conflict, %.1f with 1: want one rate, within 3%%", many, holds, few)
 	}
-	if manyUnserved != 10 || fewUnserved != 1 {
-		t.Errorf("writes unserved on the event's key: %d and %d, want one for each hold given up (10 and 1), none for a sending resent", manyUnserved, fewUnserved)
+	if manyDenied != 10 || fewDenied != 1 {
+		t.Errorf("writes denied on the event's key: %d and %d, want one for each hold given up (10 and 1), none for a sending resent", manyDenied, fewDenied)
 	}
 }
 
@@ -43,8 +43,8 @@ func TestForecastHoldsWhateverTheConflicts(t *testing.T) {
 // second a hold, givenUp of them (spread over the run) in conflict with
 // another transaction in flight on the event's item at each sending. It
 // returns the capacity model's first throttle, as bench builds the model,
-// and the writes the emulator counts unserved on the event's key.
-func holdsRun(t *testing.T, holds, givenUp int) (rate float64, unserved int64) {
+// and the writes the emulator counts denied on the event's key.
+func holdsRun(t *testing.T, holds, givenUp int) (rate float64, denied int64) {
 	t.Helper()
 	s := designs.Schema{PK: "PK", SK: "SK"}
 	start := time.Unix(1_800_000_000, 0)
@@ -88,10 +88,10 @@ func holdsRun(t *testing.T, holds, givenUp int) (rate float64, unserved int64) {
 		}
 	}
 	rep := capacity.Model{Schema: s, Requests: int64(holds), Duration: time.Duration(holds) * time.Second / 5,
-		Unserved: e.Unserved, UnservedAt: e.UnservedAt, Placed: e.Placed}.Analyze(ledger)
+		Denied: e.Denied, DeniedAt: e.DeniedAt, Placed: e.Placed}.Analyze(ledger)
 	if rep.Ceiling == nil || rep.Ceiling.Key != "EVENT#1" {
 		t.Fatalf("first throttle %+v, want the event's partition key", rep.Ceiling)
 	}
-	_, unserved = e.Unserved(designs.MainTable, "EVENT#1")
-	return rep.Ceiling.Rate, unserved
+	_, denied = e.Denied(designs.MainTable, "EVENT#1")
+	return rep.Ceiling.Rate, denied
 }
