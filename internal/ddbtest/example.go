@@ -14,7 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	. "github.com/onsi/ginkgo/v2"
 
-	"github.com/ddbharness/ddbharness/internal/ddblocal"
+	"github.com/ddbharness/ddbharness/internal/testbed"
 )
 
 // ExampleStart bounds finding or starting the examples' DynamoDB Local,
@@ -26,7 +26,7 @@ const ExampleStart = 2 * time.Minute
 // found) by the first that asks, stopped by Main.
 var exampleDynamo struct {
 	once sync.Once
-	srv  *ddblocal.Server
+	srv  *testbed.Server
 	err  error
 }
 
@@ -41,12 +41,12 @@ func ExampleDB() (*dynamodb.Client, error) {
 	exampleDynamo.once.Do(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), ExampleStart)
 		defer cancel()
-		exampleDynamo.srv, exampleDynamo.err = ddblocal.Start(ctx)
+		exampleDynamo.srv, exampleDynamo.err = testbed.Start(ctx)
 	})
 	if exampleDynamo.err != nil {
 		return nil, fmt.Errorf("no DynamoDB for the examples: %w", exampleDynamo.err)
 	}
-	return ddblocal.Client(exampleDynamo.srv.Endpoint), nil
+	return testbed.Client(exampleDynamo.srv.Endpoint), nil
 }
 
 // Main is the TestMain of a suite whose examples (named, each calling
