@@ -6,6 +6,7 @@ GO ?= go
 GINKGO_FLAGS ?=
 SCENARIO ?=
 TARGET_RATE ?=
+POOL ?=
 PORT ?=
 THRESHOLDS ?=
 RETRY_THRESHOLDS ?=
@@ -46,7 +47,7 @@ BUILD_FLAGS ?= -trimpath -buildvcs=false
 # SCENARIO and DESIGN are split on spaces (several names); GINKGO_FLAGS is
 # the one value pasted as shell words, so that a label filter can be quoted
 # inside it, as README shows.
-export THRESHOLDS RETRY_THRESHOLDS BASE NEW FAIL_ON SCENARIO TARGET_RATE DURATION NAME ENTITY KEY GROUP DESIGN LIMITS CONFLICTS LIMITS_SCALE PLACEMENT_SEED RATE PORT MODEL STRICT FORMAT OUT SHARD RUN START SHARD_WAIT KEEP_TABLE MAX_COST
+export THRESHOLDS RETRY_THRESHOLDS BASE NEW FAIL_ON SCENARIO TARGET_RATE DURATION NAME ENTITY KEY GROUP DESIGN LIMITS CONFLICTS LIMITS_SCALE PLACEMENT_SEED RATE POOL PORT MODEL STRICT FORMAT OUT SHARD RUN START SHARD_WAIT KEEP_TABLE MAX_COST
 
 .PHONY: verify test lint local walkthrough faults deploy-check bench bench-baseline bench-check bench-compare catalog new-design import-model export-model build clean check-go check-race
 
@@ -66,22 +67,26 @@ lint: check-go
 local: check-go
 	$(GO) run $(BUILD_FLAGS) ./cmd/ddbharness local $${LIMITS:+--limits="$$LIMITS"} $${LIMITS_SCALE:+--limits-scale="$$LIMITS_SCALE"} $${CONFLICTS:+--conflicts="$$CONFLICTS"} $${PORT:+--port="$$PORT"} $${OUT:+--report="$$OUT"}
 
-## bench: load scenarios, capacity model and reports, throttled as real DynamoDB would (SCENARIO=name|design|all, TARGET_RATE=req/s, DURATION=20s, RATE=req/s constant pace, LIMITS=off, CONFLICTS=off, LIMITS_SCALE=0.01, PLACEMENT_SEED=n; THRESHOLDS='p99(AP-03) < 20ms; errors < 1%' exits 99 when one is breached, RETRY_THRESHOLDS=1; at scale: SHARD=2/4 RUN=name START=time SHARD_WAIT=10m, KEEP_TABLE=1, MAX_COST=dollars)
+## bench: load scenarios, capacity model and reports, throttled as real DynamoDB would (SCENARIO=name|design|all, TARGET_RATE=req/s, DURATION=20s, RATE=req/s constant pace, POOL=n entities seeded, LIMITS=off, CONFLICTS=off, LIMITS_SCALE=0.01, PLACEMENT_SEED=n; THRESHOLDS='p99(AP-03) < 20ms; errors < 1%' exits 99 when one is breached, RETRY_THRESHOLDS=1; at scale: SHARD=2/4 RUN=name START=time SHARD_WAIT=10m, KEEP_TABLE=1, MAX_COST=dollars)
 bench: check-go
-	@$(GO) run $(BUILD_FLAGS) ./cmd/ddbharness bench $${THRESHOLDS:+--threshold="$$THRESHOLDS"} $${RETRY_THRESHOLDS:+--retry-thresholds="$$RETRY_THRESHOLDS"} $${TARGET_RATE:+--target-rate="$$TARGET_RATE"} $${DURATION:+--duration="$$DURATION"} $${RATE:+--rate="$$RATE"} $${LIMITS:+--limits="$$LIMITS"} $${CONFLICTS:+--conflicts="$$CONFLICTS"} $${LIMITS_SCALE:+--limits-scale="$$LIMITS_SCALE"} $${PLACEMENT_SEED:+--placement-seed="$$PLACEMENT_SEED"} $${SHARD:+--shard="$$SHARD"} $${RUN:+--run="$$RUN"} $${START:+--start="$$START"} $${SHARD_WAIT:+--shard-wait="$$SHARD_WAIT"} $${KEEP_TABLE:+--keep-table} $$SCENARIO
+	@$(GO) run $(BUILD_FLAGS) ./cmd/ddbharness bench $${THRESHOLDS:+--threshold="$$THRESHOLDS"} $${RETRY_THRESHOLDS:+--retry-thresholds="$$RETRY_THRESHOLDS"} $${TARGET_RATE:+--target-rate="$$TARGET_RATE"} $${DURATION:+--duration="$$DURATION"} $${RATE:+--rate="$$RATE"} $${POOL:+--pool="$$POOL"} $${LIMITS:+--limits="$$LIMITS"} $${CONFLICTS:+--conflicts="$$CONFLICTS"} $${LIMITS_SCALE:+--limits-scale="$$LIMITS_SCALE"} $${PLACEMENT_SEED:+--placement-seed="$$PLACEMENT_SEED"} $${SHARD:+--shard="$$SHARD"} $${RUN:+--run="$$RUN"} $${START:+--start="$$START"} $${SHARD_WAIT:+--shard-wait="$$SHARD_WAIT"} $${KEEP_TABLE:+--keep-table} $$SCENARIO
 
 # BASELINE_DURATION is how long bench-baseline and bench-check measure each
-# default scenario: the figures are averages over the calls the seeded
-# schedule draws, so both must measure the same window.
+# default scenario, and BASELINE_POOL how many entities each seeds: the
+# figures are averages over the calls the seeded schedule draws, so both
+# must measure the same window on the same pool. A call's units follow the
+# size of the items it touches, not how many there are, so a small pool
+# gives the figures a full one does, seeded in a tenth of the time.
 BASELINE_DURATION = 2s
+BASELINE_POOL = 200
 
 ## bench-baseline: write bench/baseline.json, each default scenario's deterministic figures per pattern (units and cost per call, bytes grown per call), limits off
 bench-baseline: check-go
-	$(GO) run $(BUILD_FLAGS) ./cmd/ddbharness bench --limits off --duration $(BASELINE_DURATION) --out reports/baseline --write-baseline bench/baseline.json
+	$(GO) run $(BUILD_FLAGS) ./cmd/ddbharness bench --limits off --duration $(BASELINE_DURATION) --pool $(BASELINE_POOL) --out reports/baseline --write-baseline bench/baseline.json
 
 ## bench-check: run the default scenarios briefly, limits off, and exit 99 naming each pattern and figure that regressed from bench/baseline.json (SCENARIO=design to check one, THRESHOLDS= too)
 bench-check: check-go
-	$(GO) run $(BUILD_FLAGS) ./cmd/ddbharness bench --limits off --duration $(BASELINE_DURATION) --out reports/check --check-baseline bench/baseline.json $${THRESHOLDS:+--threshold="$$THRESHOLDS"} $$SCENARIO
+	$(GO) run $(BUILD_FLAGS) ./cmd/ddbharness bench --limits off --duration $(BASELINE_DURATION) --pool $(BASELINE_POOL) --out reports/check --check-baseline bench/baseline.json $${THRESHOLDS:+--threshold="$$THRESHOLDS"} $$SCENARIO
 
 ## bench-compare: two report folders side by side, per pattern, with their change (BASE=dir NEW=dir [FAIL_ON='wcu>0%,p99>20%'] exits 99 on such a regression)
 bench-compare: check-go

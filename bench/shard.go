@@ -219,6 +219,8 @@ func checkShards(sc workload.Scenario, shards []Shard) error {
 			return fmt.Errorf("merge: %s and %s are both %s: give each shard once", seen[f.Shard.I], s.Dir, f.Shard)
 		case !f.Shard.Start.Equal(first.Shard.Start):
 			return fmt.Errorf("merge: %s started at %s, %s at %s (start): the shards of one run share one START", s.Dir, f.Shard.Start.Format(time.RFC3339), shards[0].Dir, first.Shard.Start.Format(time.RFC3339))
+		case f.Run.Pool != first.Run.Pool:
+			return fmt.Errorf("merge: %s seeded %d entities, %s %d (pool): the shards of one run draw keys from one pool; give each the same --pool", s.Dir, f.Run.Pool, shards[0].Dir, first.Run.Pool)
 		case !sameLimits(f.Limits, first.Limits):
 			return fmt.Errorf("merge: %s ran under %+v, %s under %+v (limits): the shards of one run share their limits", s.Dir, f.Limits, shards[0].Dir, first.Limits)
 		case f.Run.Started.IsZero():

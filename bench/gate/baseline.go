@@ -42,6 +42,10 @@ type Baseline struct {
 	Format    string                                   `json:"format"`
 	Note      string                                   `json:"note"`
 	Scenarios map[string]map[designs.PatternID]Figures `json:"scenarios"`
+	// Pools is how many entities each scenario seeded: some figures follow
+	// it (an item that lists every entity grows with the pool), so a run
+	// is compared only with a baseline of its own pool.
+	Pools map[string]int `json:"pools,omitempty"`
 }
 
 // Add records out's figures as its scenario's.
@@ -55,6 +59,10 @@ func (b *Baseline) Add(out bench.Outcome) {
 		figs[id] = f
 	}
 	b.Scenarios[out.Scenario] = figs
+	if b.Pools == nil {
+		b.Pools = map[string]int{}
+	}
+	b.Pools[out.Scenario] = out.Pool
 }
 
 // WriteBaseline writes b to path, whole or not at all.
@@ -112,6 +120,9 @@ func (b Baseline) Compare(out bench.Outcome) ([]Change, error) {
 	base, ok := b.Scenarios[out.Scenario]
 	if !ok {
 		return nil, fmt.Errorf("baseline has no scenario %s: write it again with make bench-baseline", out.Scenario)
+	}
+	if pool := b.Pools[out.Scenario]; pool != 0 && pool != out.Pool {
+		return nil, fmt.Errorf("baseline of %s was written on %d entities, this run seeded %d: run with --pool %d, as make bench-check does, or write the baseline again", out.Scenario, pool, out.Pool, pool)
 	}
 	now := PatternFigures(out)
 	var cs []Change

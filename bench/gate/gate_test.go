@@ -161,6 +161,22 @@ func TestBaselineNamesWhatRegressed(t *testing.T) {
 	}
 }
 
+func TestBaselineComparesOnlyARunOnItsOwnPool(t *testing.T) {
+	var b Baseline
+	small := run()
+	small.Pool = 200
+	b.Add(small)
+	if _, err := b.Compare(small); err != nil {
+		t.Fatalf("a run on the baseline's pool: %v", err)
+	}
+	full := run()
+	full.Pool = 2000
+	_, err := b.Compare(full)
+	if err == nil || !strings.Contains(err.Error(), "written on 200 entities, this run seeded 2000: run with --pool 200") {
+		t.Errorf("a run on another pool: %v, want a refusal naming both pools and the flag", err)
+	}
+}
+
 func TestLiveChecksOnlyAbortThresholdsOnTheCalls(t *testing.T) {
 	so := run().Outcome
 	so.Patterns[1].Metrics.StatusCodes = map[string]int{"200": 3, "429": 1}

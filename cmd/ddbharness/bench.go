@@ -41,6 +41,7 @@ func runBench(ctx context.Context, fs *flag.FlagSet, args []string) error {
 	scale := fs.Float64("limits-scale", 1, "multiply every DynamoDB limit by this (0.01: a partition serves 30 RCU/s and 10 WCU/s), so throttling shows at rates this machine drives")
 	conflicts := fs.String("conflicts", "on", "on: refuse writes of an item another request in flight holds, as DynamoDB's transaction conflicts do (with the limits); off: let them through, as DynamoDB Local does")
 	seed := fs.Uint64("placement-seed", 0, "place partition key values on partitions with this seed: where AWS places a key is not public, and each seed is another draw (0: the default one)")
+	pool := fs.Int("pool", 0, "seed this many entities instead of each scenario's own pool, and draw its keys from them (0: the scenario's; fewer seed sooner, for a quick run: every shard of a run takes the same)")
 	rate := fs.Float64("rate", 0, "pace the mix at this many requests per second, constant, instead of the scenario's pacer (0: the scenario's)")
 	shard := fs.String("shard", "", "run shard I of N of one scenario (I/N, like 2/4): every N-th call of the schedule, in a table shared by all shards (needs --run and a shared endpoint)")
 	run := fs.String("run", "", "name of a sharded run, the same on every shard: the shared table is ddbh-<design>-<run>")
@@ -54,6 +55,9 @@ func runBench(ctx context.Context, fs *flag.FlagSet, args []string) error {
 	}
 	if err := checkBenchFlags(fs, *target, *duration, *root); err != nil {
 		return err
+	}
+	if *pool < 0 || *pool > maxPool {
+		return badInputf("bench: --pool=%d (POOL): want a number of entities from 1 to %d, or 0 (the default) for each scenario's own", *pool, maxPool)
 	}
 	limits, err := benchLimits("bench", *lim, *scale)
 	if err != nil {
@@ -106,6 +110,9 @@ func runBench(ctx context.Context, fs *flag.FlagSet, args []string) error {
 		}
 		if pacer != nil {
 			runs[i].Pacer = *pacer
+		}
+		if *pool > 0 {
+			runs[i].Pool = *pool
 		}
 		if err := makesCalls(runs[i], plan.shard); err != nil {
 			return err
@@ -201,6 +208,10 @@ func makesCalls(sc workload.Scenario, shard engine.ShardSpec) error {
 // its calls (they go to results.bin), but its capacity ledger and plot
 // keep a little per second and per call.
 const maxBenchDuration = 24 * time.Hour
+
+// maxPool bounds --pool: a run seeds every entity before it measures, so a
+// pool a typing slip made huge would seed for hours.
+const maxPool = 10_000_000
 
 // checkBenchFlags refuses values out of range before anything starts.
 func checkBenchFlags(fs *flag.FlagSet, target float64, duration time.Duration, root string) error {

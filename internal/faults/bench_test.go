@@ -96,6 +96,8 @@ var _ = Describe("bench flags out of range", Label("faults"), func() {
 		Entry("LIMITS_SCALE=-0.5", "want a factor above 0 and at most 1000", "bench", "--limits-scale=-0.5", "invoicing/month-end"),
 		Entry("LIMITS_SCALE=NaN", "want a factor above 0 and at most 1000", "bench", "--limits-scale=NaN", "invoicing/month-end"),
 		Entry("RATE=-1", "want requests per second from 1 to 1000000", "bench", "--rate=-1", "invoicing/month-end"),
+		Entry("POOL=-1", "want a number of entities from 1 to 10000000", "bench", "--pool=-1", "invoicing/month-end"),
+		Entry("POOL=99999999999", "want a number of entities from 1 to 10000000", "bench", "--pool=99999999999", "invoicing/month-end"),
 		Entry("RATE=0.3", "want requests per second from 1 to 1000000", "bench", "--rate=0.3", "invoicing/month-end"),
 		Entry("RATE=1e19, which the pacer cannot represent", "want requests per second from 1 to 1000000", "bench", "--rate=1e19", "invoicing/month-end"),
 		Entry("RATE=5000000000, a call less than a nanosecond apart", "want requests per second from 1 to 1000000", "bench", "--rate=5000000000", "invoicing/month-end"),
