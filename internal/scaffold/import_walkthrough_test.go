@@ -56,16 +56,16 @@ var _ = Describe("the Import a model walkthrough", Label("dynamodb", "scaffold")
 		By("make export-model, and its import gives back the schema")
 		exported := filepath.Join(out, "gallery-out.json")
 		run(ctx, repo, env, "make", "export-model", "DESIGN=gallery", "OUT="+exported)
-		Expect(run(ctx, repo, env, "go", "run", "./cmd/ddbharness", "import-model", "-name", "galleryback", exported)).
+		Expect(run(ctx, repo, env, "go", "run", "-trimpath", "-buildvcs=false", "./cmd/ddbharness", "import-model", "-name", "galleryback", exported)).
 			To(ContainSubstring("wrote design galleryback"))
 		Expect(schemaOf(repo, "galleryback")).To(Equal(schemaOf(repo, "gallery")))
 
 		By("a seed design with an LSI, two GSIs and constant partition keys, exported and imported back, proves its own fixtures")
 		shopModel := filepath.Join(out, "shop.json")
 		run(ctx, repo, env, "make", "export-model", "DESIGN=shop", "OUT="+shopModel)
-		Expect(run(ctx, repo, env, "go", "run", "./cmd/ddbharness", "import-model", "-name", "shopback", shopModel)).
+		Expect(run(ctx, repo, env, "go", "run", "-trimpath", "-buildvcs=false", "./cmd/ddbharness", "import-model", "-name", "shopback", shopModel)).
 			To(MatchRegexp(`wrote design shopback from table shop: 6 entities, \d+ patterns`))
-		Expect(run(ctx, repo, env, "go", "tool", "ginkgo", "--no-color", "-p", "./designs/shopback")).To(MatchRegexp(`\d+ Passed \| 0 Failed`))
+		Expect(run(ctx, repo, env, "go", "tool", "ginkgo", "--no-color", "--trimpath", "-p", "./designs/shopback")).To(MatchRegexp(`\d+ Passed \| 0 Failed`))
 
 		By("a model keyed by numbers, docs/models/readings.json, imported and verified")
 		Expect(run(ctx, repo, env, "make", "import-model", "MODEL=docs/models/readings.json", "NAME=readings")).
@@ -73,7 +73,7 @@ var _ = Describe("the Import a model walkthrough", Label("dynamodb", "scaffold")
 		Expect(run(ctx, repo, env, "make", "verify", "DESIGN=readings")).To(MatchRegexp(`verify: \d+ specs on DynamoDB \(\d+ passed, 0 failed\)`))
 
 		By("the scenario catalog's own checks take the imported designs' drivers too")
-		Expect(run(ctx, repo, env, "go", "tool", "ginkgo", "--no-color", "--label-filter=unit", "./scenarios")).To(MatchRegexp(`\d+ Passed \| 0 Failed`))
+		Expect(run(ctx, repo, env, "go", "tool", "ginkgo", "--no-color", "--trimpath", "--label-filter=unit", "./scenarios")).To(MatchRegexp(`\d+ Passed \| 0 Failed`))
 
 		By("a bad model is refused with its path, exit 2, nothing written")
 		bad := filepath.Join(out, "bad.json")

@@ -58,10 +58,10 @@ var _ = Describe("the Add a design walkthrough", Label("dynamodb", "scaffold"), 
 		By("gofmt and go vet")
 		Expect(run(ctx, repo, env, "gofmt", "-l", "designs/"+walkName, "fixtures/"+walkName+".go", "scenarios/"+walkName+".go",
 			"designs/all/all.go", "scenarios/scenarios.go")).To(BeEmpty())
-		run(ctx, repo, env, "go", "vet", pkg, "./designs/all", "./fixtures", "./scenarios", "./cmd/ddbharness")
+		run(ctx, repo, env, "go", "vet", "-trimpath", pkg, "./designs/all", "./fixtures", "./scenarios", "./cmd/ddbharness")
 
 		By("its suite passes at once")
-		Expect(run(ctx, repo, env, "go", "tool", "ginkgo", "--no-color", "-p", pkg)).To(ContainSubstring("6 Passed"))
+		Expect(run(ctx, repo, env, "go", "tool", "ginkgo", "--no-color", "--trimpath", "-p", pkg)).To(ContainSubstring("6 Passed"))
 
 		By("make new-design with the key shape given: KEY=isbn GROUP=shelf, and KEY=username GROUP=none")
 		shapes := []struct{ name, entity, key, group string }{{"bookshop", "book", "isbn", "shelf"}, {"accounts", "user", "username", "none"}}
@@ -72,8 +72,8 @@ var _ = Describe("the Add a design walkthrough", Label("dynamodb", "scaffold"), 
 			shaped = append(shaped, "./designs/"+sh.name)
 		}
 		Expect(run(ctx, repo, env, "gofmt", "-l", "designs/bookshop", "designs/accounts", "fixtures", "scenarios")).To(BeEmpty())
-		run(ctx, repo, env, "go", "vet", shaped[0], shaped[1], "./fixtures", "./scenarios")
-		shapedRun := run(ctx, repo, env, "go", "tool", "ginkgo", "--no-color", "-p", shaped[0], shaped[1])
+		run(ctx, repo, env, "go", "vet", "-trimpath", shaped[0], shaped[1], "./fixtures", "./scenarios")
+		shapedRun := run(ctx, repo, env, "go", "tool", "ginkgo", "--no-color", "--trimpath", "-p", shaped[0], shaped[1])
 		Expect(shapedRun).To(MatchRegexp(`bookshop .* 6/6 specs .* SUCCESS!`), "create, its race and two refusals (isbn, shelf), get and a miss")
 		Expect(shapedRun).To(MatchRegexp(`accounts .* 5/5 specs .* SUCCESS!`), "no group: one refusal fewer")
 		schema, err := os.ReadFile(filepath.Join(repo, "designs", "accounts", "schema.go"))
@@ -89,10 +89,10 @@ var _ = Describe("the Add a design walkthrough", Label("dynamodb", "scaffold"), 
 		Expect(err).NotTo(HaveOccurred())
 		Expect(applyBlocks(repo, string(readme))).To(Equal(11), "code blocks marked <!-- walkthrough: ... --> in docs/add-a-design.md")
 		Expect(run(ctx, repo, env, "gofmt", "-l", "designs/"+walkName, "fixtures/"+walkName+".go", "scenarios/"+walkName+".go")).To(BeEmpty())
-		run(ctx, repo, env, "go", "vet", pkg, "./fixtures", "./scenarios")
+		run(ctx, repo, env, "go", "vet", "-trimpath", pkg, "./fixtures", "./scenarios")
 
 		By("make verify DESIGN=library: its suite, its scenario's specs, its lint and its coverage gate")
-		catalog := run(ctx, repo, env, "go", "run", "./cmd/ddbharness", "catalog")
+		catalog := run(ctx, repo, env, "go", "run", "-trimpath", "-buildvcs=false", "./cmd/ddbharness", "catalog")
 		patterns := 0
 		for line := range strings.Lines(catalog) {
 			if f := strings.Fields(line); len(f) > 1 && f[0] == walkName {
@@ -113,7 +113,7 @@ var _ = Describe("the Add a design walkthrough", Label("dynamodb", "scaffold"), 
 		Expect(lint).To(MatchRegexp(`GSI2 AP-05 +\[filtered-read\]`))
 
 		By("a short bench")
-		bench := run(ctx, repo, env, "go", "run", "./cmd/ddbharness", "bench", "--duration=1s", "--out="+filepath.Join(out, "reports"), walkName)
+		bench := run(ctx, repo, env, "go", "run", "-trimpath", "-buildvcs=false", "./cmd/ddbharness", "bench", "--duration=1s", "--out="+filepath.Join(out, "reports"), walkName)
 		Expect(bench).To(ContainSubstring("1 report(s)"))
 		summary, err := os.ReadFile(filepath.Join(out, "reports", "latest", "summary.md"))
 		Expect(err).NotTo(HaveOccurred())
