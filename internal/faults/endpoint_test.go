@@ -54,8 +54,23 @@ func sdkForJS(ctx context.Context, script string) clientRun {
 	Expect(err).NotTo(HaveOccurred())
 	prefix := filepath.Join(env.CacheDir, "faults-sdk-js")
 	if _, err := os.Stat(filepath.Join(prefix, "node_modules", "@aws-sdk", "client-dynamodb", "package.json")); err != nil {
-		r := runtest.Command(ctx, "", nil, "npm", "install", "--prefix", prefix, "--ignore-scripts", "--no-audit", "--no-fund", sdkJS)
-		Expect(r.Code).To(Equal(0), "npm install %s into %s (is the npm registry reachable?):\n%s", sdkJS, prefix, r.Output)
+		// Installed beside the cache folder and renamed into it whole: a
+		// run killed mid-install, or another clone's run installing at the
+		// same time, leaves no half-installed SDK for the next run to use.
+		Expect(os.MkdirAll(env.CacheDir, 0o755)).To(Succeed())
+		tmp, err := os.MkdirTemp(env.CacheDir, "faults-sdk-js-*")
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(os.RemoveAll, tmp)
+		r := runtest.Command(ctx, "", nil, "npm", "install", "--prefix", tmp, "--ignore-scripts", "--no-audit", "--no-fund", sdkJS)
+		Expect(r.Code).To(Equal(0), "npm install %s into %s (is the npm registry reachable?):\n%s", sdkJS, tmp, r.Output)
+		if err := os.Rename(tmp, prefix); err != nil {
+			// Another run got there first (its install is whole), or a run
+			// of the older, in-place install left half of one.
+			if _, statErr := os.Stat(filepath.Join(prefix, "node_modules", "@aws-sdk", "client-dynamodb", "package.json")); statErr != nil {
+				Expect(os.RemoveAll(prefix)).To(Succeed())
+				Expect(os.Rename(tmp, prefix)).To(Succeed(), "moving the installed SDK into %s", prefix)
+			}
+		}
 	}
 	return func(url, table string) (string, []string) {
 		return "node", []string{"--no-warnings", script, url, table, prefix}
