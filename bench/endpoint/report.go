@@ -39,14 +39,13 @@ func (t *traffic) observe(o pricing.Observation) []pricing.Charge {
 }
 
 // record adds one call of op that began at start and was answered with
-// status (and err's text, when it failed). A failed call is filed under the
-// engine's status for its error, as a bench run's are (429 for throttled,
-// 409 for a conflict...), so the report counts it where a bench's counts it.
-func (t *traffic) record(op string, start time.Time, status int, err error) {
+// status, and err's exception when it failed. A failed call's status is the
+// engine's for its error (engine.Classify: 429 for throttled, 409 for a
+// conflict...), so the report counts it where a bench's counts it.
+func (t *traffic) record(op string, start time.Time, status uint16, err error) {
 	end := time.Now()
-	r := &vegeta.Result{Attack: op, Code: uint16(status), Timestamp: start, Latency: end.Sub(start)}
+	r := &vegeta.Result{Attack: op, Code: status, Timestamp: start, Latency: end.Sub(start)}
 	if err != nil {
-		r.Code, _ = engine.Classify(err)
 		r.Error = errorName(err)
 	}
 	t.mu.Lock()

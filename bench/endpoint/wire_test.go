@@ -385,6 +385,8 @@ var _ = Describe("an SDK client through the endpoint", Label("wire"), func() {
 			Eventually(first).WithTimeout(10 * time.Second).Should(Receive(BeNil()))
 			Expect(stored(ctx, "A", "other-first")).To(BeTrue())
 			Expect(stored(ctx, "A", "other-second")).To(BeFalse())
+			_, _, throttled, conflicts := h.Totals()
+			Expect([]int64{throttled, conflicts}).To(Equal([]int64{0, 1}), "counted a conflict, not a throttle")
 		})
 	})
 })
