@@ -118,25 +118,16 @@ func partitionKeys(t *table, in any) []string {
 			pk, items = target, []ddbitem.Item{{target: v}}
 		}
 	case *dynamodb.BatchWriteItemInput:
-		for name, ws := range in.RequestItems {
-			table = name
-			for _, w := range ws {
-				switch {
-				case w.PutRequest != nil:
-					items = append(items, w.PutRequest.Item)
-				case w.DeleteRequest != nil:
-					items = append(items, w.DeleteRequest.Key)
-				}
-			}
+		for _, w := range t.schema.ItemSchema().BatchWrites(in.RequestItems) {
+			table, items = w.Table, append(items, w.Key)
 		}
 	case *dynamodb.BatchGetItemInput:
 		for name, ka := range in.RequestItems {
 			table, items = name, append(items, ka.Keys...)
 		}
 	case *dynamodb.TransactWriteItemsInput:
-		for _, w := range in.TransactItems {
-			table = txWriteTable(w)
-			items = append(items, txWriteKey(w))
+		for _, w := range t.schema.ItemSchema().TransactWrites(in.TransactItems) {
+			table, items = w.Table, append(items, w.Key)
 		}
 	case *dynamodb.TransactGetItemsInput:
 		for _, g := range in.TransactItems {
