@@ -20,6 +20,7 @@ import (
 	. "github.com/onsi/gomega"
 	. "github.com/onsi/gomega/gstruct"
 
+	"github.com/ddbharness/ddbharness/bench/capacity"
 	"github.com/ddbharness/ddbharness/bench/emulate"
 	"github.com/ddbharness/ddbharness/bench/report"
 	"github.com/ddbharness/ddbharness/ddbitem"
@@ -352,6 +353,31 @@ var _ = Describe("an SDK client through the endpoint", Label("wire"), func() {
 				_, err := get(ctx, db, "A", "1")
 				Expect(err).NotTo(HaveOccurred())
 			}
+		})
+	})
+
+	Context("with the limits scaled 100 times", func() {
+		// So that no partition's or item's throughput comes near: the
+		// transactions' hold on their item, which no scale moves, is all
+		// that can come first.
+		BeforeEach(func() { cfg.Limits.Scale = 100 })
+		It("reports the conflict limit first when every transaction writes one item, as a bench's report does", func(ctx SpecContext) {
+			for i := range 20 {
+				_, err := db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
+					{Update: &types.Update{TableName: aws.String(table), Key: itemAt("A", "1"), UpdateExpression: aws.String("SET v = :v"),
+						ExpressionAttributeValues: map[string]types.AttributeValue{":v": str(fmt.Sprint(i))}}}}})
+				Expect(err).NotTo(HaveOccurred())
+			}
+			h.mu.Lock()
+			t := h.tables[table]
+			h.mu.Unlock()
+			out, ok := h.outcome(t)
+			Expect(ok).To(BeTrue())
+			first := out.Capacity.FirstLimit
+			Expect(first).NotTo(BeNil())
+			Expect(*first).To(MatchFields(IgnoreExtras, Fields{"Kind": Equal(capacity.LimitConflict), "Item": Equal("A / 1"),
+				"Pattern": Equal(designs.PatternID("TransactWriteItems")), "HoldSeconds": BeNumerically(">", 0)}))
+			Expect(report.Headline(out)).To(ContainSubstring("first limit: conflict limit on item A / 1"))
 		})
 	})
 
