@@ -130,6 +130,7 @@ func (h *Handler) outcome(t *table) (bench.Outcome, bool) {
 	// hold their items, which, with the item conflicts the emulator met,
 	// gives the model its conflict limit.
 	out.Measure(&model, t.em, requests, span)
+	out.Throttling.ClientRetries = true // each attempt came as a call: the retries are the client's
 	out.Capacity = model.Analyze(tr.ledger)
 	return out, true
 }

@@ -247,6 +247,8 @@ var _ = Describe("an SDK client through the endpoint", Label("wire"), func() {
 		Expect(string(summary)).To(ContainSubstring(table))
 		Expect(string(summary)).To(ContainSubstring(`The hottest partition key of the table is "A"`))
 		Expect(string(summary)).To(MatchRegexp(`\| GetItem \| 429 \| ThrottlingException \| [1-9]`), "the throttled attempts, by exception")
+		Expect(string(summary)).NotTo(ContainSubstring("SDK retr"), "the client's retries are out of the endpoint's sight")
+		Expect(string(summary)).To(ContainSubstring("which the client retried out of sight"))
 		for _, f := range []string{report.MetricsFile, report.HeatFile} {
 			Expect(filepath.Join(dirs[0], f)).To(BeARegularFile())
 		}
