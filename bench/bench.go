@@ -198,21 +198,30 @@ func RunLimited(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, l
 	}
 	res.Ledger, res.Inputs = m.ledger, ModelInputs{Requests: requests, Span: duration, TableBytes: m.tableBytes(out.Table)}
 	model := modelOf(sc, res.Inputs, out.TargetRate, lim)
-	model.HoldTime, model.PatternCalls = holdTimes(out)
-	if m.limits != nil {
-		// The live emulator knows when each denied call ended and where
-		// it placed each key.
-		model.Denied, model.DeniedAt, model.Placed = m.limits.Denied, m.limits.DeniedAt, m.limits.Placed
-		res.Denied = m.limits.DeniedAll()
-		t := m.limits.Measured(requests, duration)
-		res.Throttling = &t
-		model.ItemConflicts = itemConflicts(t)
-		if res.Saturated != nil {
-			heldByBackoff(res.Saturated, res.Outcome, t.Retries, m.limits.BackoffHeld)
-		}
+	res.Measure(&model, m.limits, requests, duration)
+	if m.limits != nil && res.Saturated != nil {
+		heldByBackoff(res.Saturated, res.Outcome, res.Throttling.Retries, m.limits.BackoffHeld)
 	}
 	res.Capacity = model.Analyze(m.ledger)
 	return res, nil
+}
+
+// Measure gives model what the run measured beside its ledger, as
+// RunLimited does: each pattern's hold time and calls, from o's
+// latencies; and with the run's live emulator em (nil: limits off), the
+// calls it denied, when they ended, where it placed each key and the item
+// conflicts it met. o keeps what em measured over requests in span
+// (Throttling, Denied).
+func (o *Outcome) Measure(model *capacity.Model, em *emulate.Emulator, requests int64, span time.Duration) {
+	model.HoldTime, model.PatternCalls = holdTimes(o.Outcome)
+	if em == nil {
+		return
+	}
+	model.Denied, model.DeniedAt, model.Placed = em.Denied, em.DeniedAt, em.Placed
+	o.Denied = em.DeniedAll()
+	t := em.Measured(requests, span)
+	o.Throttling = &t
+	model.ItemConflicts = itemConflicts(t)
 }
 
 // holdTimes is the p50 latency of each pattern's calls, how long the

@@ -381,6 +381,11 @@ type Throttling struct {
 	ConflictCancelled int64           `json:"cancelled_for_conflict"`
 	ConflictItems     []ItemConflicts `json:"conflict_items,omitempty"`
 	ConflictsOff      bool            `json:"conflicts_off,omitempty"`
+
+	// ClientRetries says the retries were a client's own, out of the
+	// emulator's sight (local --limits: each attempt comes as a call of
+	// its own); Retries then counts none.
+	ClientRetries bool `json:"client_retries,omitempty"`
 }
 
 // add counts another row of the same pattern into p: another shard's.

@@ -103,6 +103,7 @@ func MergeThrottling(ts ...Throttling) Throttling {
 		out.Rate += t.Rate
 		out.Isolations = max(out.Isolations, t.Isolations)
 		out.ConflictsOff = out.ConflictsOff || t.ConflictsOff
+		out.ClientRetries = out.ClientRetries || t.ClientRetries
 		for _, it := range t.ConflictItems {
 			items[it.Item] += it.Conflicts
 		}

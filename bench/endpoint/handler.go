@@ -18,6 +18,7 @@ import (
 	smithyhttp "github.com/aws/smithy-go/transport/http"
 
 	"github.com/ddbharness/ddbharness/bench/emulate"
+	"github.com/ddbharness/ddbharness/bench/engine"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/testbed"
 )
@@ -126,8 +127,12 @@ func (h *Handler) emulated(w http.ResponseWriter, r *http.Request, name string, 
 		// and DynamoDB Local says why in its own words.
 		return false
 	}
-	t.traffic.record(name, start, got.status, err)
-	h.stats.count(t, name, in, got, out)
+	status, _ := engine.Classify(err)
+	if err == nil {
+		status = uint16(got.status)
+	}
+	t.traffic.record(name, start, status, err)
+	h.stats.count(t, in, status == engine.StatusThrottled || unprocessed(out), designs.IsTransactionConflict(err))
 	if err != nil {
 		write(w, got.status, got.header, unasked(in, got.body))
 		return true

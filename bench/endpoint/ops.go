@@ -7,10 +7,10 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go"
 
 	"github.com/ddbharness/ddbharness/bench/meter"
+	"github.com/ddbharness/ddbharness/ddbitem"
 )
 
 // operation is one data-plane operation: how its request is read and
@@ -73,41 +73,13 @@ func txGetTables(in *dynamodb.TransactGetItemsInput) []string {
 
 func txWriteTables(in *dynamodb.TransactWriteItemsInput) []string {
 	var names []string
-	for _, w := range in.TransactItems {
-		names = append(names, txWriteTable(w))
+	for _, w := range (ddbitem.Schema{}).TransactWrites(in.TransactItems) {
+		names = append(names, w.Table)
 	}
 	return distinct(names)
-}
-
-func txWriteTable(w types.TransactWriteItem) string {
-	switch {
-	case w.Put != nil:
-		return aws.ToString(w.Put.TableName)
-	case w.Update != nil:
-		return aws.ToString(w.Update.TableName)
-	case w.Delete != nil:
-		return aws.ToString(w.Delete.TableName)
-	case w.ConditionCheck != nil:
-		return aws.ToString(w.ConditionCheck.TableName)
-	}
-	return ""
 }
 
 func distinct(names []string) []string {
 	slices.Sort(names)
 	return slices.Compact(names)
-}
-
-func txWriteKey(w types.TransactWriteItem) map[string]types.AttributeValue {
-	switch {
-	case w.Put != nil:
-		return w.Put.Item
-	case w.Update != nil:
-		return w.Update.Key
-	case w.Delete != nil:
-		return w.Delete.Key
-	case w.ConditionCheck != nil:
-		return w.ConditionCheck.Key
-	}
-	return nil
 }

@@ -2,7 +2,6 @@ package endpoint
 
 import (
 	"errors"
-	"maps"
 	"slices"
 	"sync"
 	"time"
@@ -18,20 +17,18 @@ import (
 )
 
 // traffic is what one table's emulated calls were, for the report a bench
-// writes: vegeta's metrics per operation (each operation is a "pattern"),
-// the errors, and the capacity ledger the meter's observations fill.
+// writes: the engine's tally of them (each operation is a "pattern"), and
+// the capacity ledger the meter's observations fill.
 type traffic struct {
 	mu     sync.Mutex
 	ledger *capacity.Ledger
 	first  time.Time
 	last   time.Time
-	total  vegeta.Metrics
-	ops    map[string]*vegeta.Metrics
-	errs   map[engine.ErrorCount]int // Calls zero: the count is the value
+	tally  *engine.Tally
 }
 
 func newTraffic(s designs.Schema) *traffic {
-	return &traffic{ledger: capacity.NewLedger(s), ops: map[string]*vegeta.Metrics{}, errs: map[engine.ErrorCount]int{}}
+	return &traffic{ledger: capacity.NewLedger(s), tally: engine.NewOpenTally()}
 }
 
 // observe charges one observed call in the ledger.
@@ -42,14 +39,13 @@ func (t *traffic) observe(o pricing.Observation) []pricing.Charge {
 }
 
 // record adds one call of op that began at start and was answered with
-// status (and err's text, when it failed). A failed call is filed under the
-// engine's status for its error, as a bench run's are (429 for throttled,
-// 409 for a conflict...), so the report counts it where a bench's counts it.
-func (t *traffic) record(op string, start time.Time, status int, err error) {
+// status, and err's exception when it failed. A failed call's status is the
+// engine's for its error (engine.Classify: 429 for throttled, 409 for a
+// conflict...), so the report counts it where a bench's counts it.
+func (t *traffic) record(op string, start time.Time, status uint16, err error) {
 	end := time.Now()
-	r := &vegeta.Result{Attack: op, Code: uint16(status), Timestamp: start, Latency: end.Sub(start)}
+	r := &vegeta.Result{Attack: op, Code: status, Timestamp: start, Latency: end.Sub(start)}
 	if err != nil {
-		r.Code, _ = engine.Classify(err)
 		r.Error = errorName(err)
 	}
 	t.mu.Lock()
@@ -58,16 +54,14 @@ func (t *traffic) record(op string, start time.Time, status int, err error) {
 		t.first = start
 	}
 	t.last = end
-	t.total.Add(r)
-	m := t.ops[op]
-	if m == nil {
-		m = &vegeta.Metrics{}
-		t.ops[op] = m
-	}
-	m.Add(r)
-	if err != nil {
-		t.errs[engine.ErrorCount{Pattern: op, Code: r.Code, Error: r.Error}]++
-	}
+	t.tally.Add(r)
+}
+
+// calls is how many calls the table's traffic counts.
+func (t *traffic) calls() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return int(t.tally.Requests())
 }
 
 // errorName is an error answer's exception: the report counts errors by
@@ -116,33 +110,27 @@ func (h *Handler) outcome(t *table) (bench.Outcome, bool) {
 	tr := t.traffic
 	tr.mu.Lock()
 	defer tr.mu.Unlock()
-	if tr.total.Requests == 0 {
+	if tr.tally.Requests() == 0 {
 		return bench.Outcome{}, false
 	}
-	tr.total.Close()
 	span := tr.last.Sub(tr.first)
 	eo := engine.Outcome{Scenario: "endpoint", About: "the calls ddbharness local --limits served", Design: t.name, Table: t.name,
-		Pacer: "the clients'", Started: tr.first, Elapsed: span, Duration: span, Total: tr.total}
-	for _, op := range slices.Sorted(maps.Keys(tr.ops)) {
-		m := tr.ops[op]
-		m.Close()
+		Pacer: "the clients'", Started: tr.first, Elapsed: span, Duration: span, Total: tr.tally.Total(), Errors: tr.tally.Errors()}
+	for _, op := range tr.tally.Patterns() {
 		eo.Patterns = append(eo.Patterns, engine.PatternMetrics{Pattern: designs.Pattern{ID: designs.PatternID(op), Name: op,
-			Op: designs.Operation(op), Index: designs.MainTable}, Weight: 1, Keys: "the clients'", Metrics: *m})
+			Op: designs.Operation(op), Index: designs.MainTable}, Weight: 1, Keys: "the clients'", Metrics: tr.tally.Pattern(op)})
 	}
-	for e, n := range tr.errs {
-		e.Calls = n
-		eo.Errors = append(eo.Errors, e)
-	}
-	slices.SortFunc(eo.Errors, func(a, b engine.ErrorCount) int { return b.Calls - a.Calls })
 	cfg := t.cfg
 	lim := bench.Limits{Scale: cfg.Scale, PlacementSeed: cfg.PlacementSeed, NoConflicts: cfg.NoConflicts}
-	requests := int64(tr.total.Requests)
+	requests := int64(eo.Total.Requests)
 	model := capacity.Model{Schema: t.schema, Requests: requests, Duration: span, Scale: cfg.Scale,
-		WarmReads: cfg.WarmReads, WarmWrites: cfg.WarmWrites, MaxReads: cfg.MaxReads, MaxWrites: cfg.MaxWrites, PlacementSeed: cfg.PlacementSeed,
-		Denied: t.em.Denied, DeniedAt: t.em.DeniedAt, Placed: t.em.Placed}
-	th := t.em.Measured(requests, span)
-	out := bench.Outcome{Outcome: eo, Limits: lim, Throttling: &th, Denied: t.em.DeniedAll(), Ledger: tr.ledger,
-		Inputs: bench.ModelInputs{Requests: requests, Span: span}}
+		WarmReads: cfg.WarmReads, WarmWrites: cfg.WarmWrites, MaxReads: cfg.MaxReads, MaxWrites: cfg.MaxWrites, PlacementSeed: cfg.PlacementSeed}
+	out := bench.Outcome{Outcome: eo, Limits: lim, Ledger: tr.ledger, Inputs: bench.ModelInputs{Requests: requests, Span: span}}
+	// As a bench run: each operation's p50 is how long its transactions
+	// hold their items, which, with the item conflicts the emulator met,
+	// gives the model its conflict limit.
+	out.Measure(&model, t.em, requests, span)
+	out.Throttling.ClientRetries = true // each attempt came as a call: the retries are the client's
 	out.Capacity = model.Analyze(tr.ledger)
 	return out, true
 }

@@ -1,9 +1,7 @@
 package endpoint
 
 import (
-	"encoding/json"
 	"fmt"
-	"strings"
 	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -64,12 +62,10 @@ func (s *Stats) passed() {
 	s.mu.Unlock()
 }
 
-// count counts one emulated call and the partition key values it named.
-func (s *Stats) count(t *table, name string, in any, got *answer, out smithy.Serializable) {
-	throttled, conflict := refusal(got)
-	if !throttled {
-		throttled = unprocessed(out)
-	}
+// count counts one emulated call, throttled (refused for the limits, or
+// with items unprocessed) or refused for a transaction conflict, and the
+// partition key values it named.
+func (s *Stats) count(t *table, in any, throttled, conflict bool) {
 	keys := partitionKeys(t, in)
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -88,39 +84,6 @@ func (s *Stats) count(t *table, name string, in any, got *answer, out smithy.Ser
 	for _, k := range keys {
 		s.keys[k]++
 	}
-}
-
-// refusal classes an error answer: throttled (an exception of the
-// limits, or a transaction cancelled for them), or a transaction
-// conflict.
-func refusal(got *answer) (throttled, conflict bool) {
-	if got.status < 400 {
-		return false, false
-	}
-	var e struct {
-		Type    string                  `json:"__type"`
-		Reasons []struct{ Code string } `json:"CancellationReasons"`
-	}
-	if json.Unmarshal(got.body, &e) != nil {
-		return false, false
-	}
-	_, kind, _ := strings.Cut(e.Type, "#")
-	switch kind {
-	case "ProvisionedThroughputExceededException", "ThrottlingException", "RequestLimitExceeded":
-		return true, false
-	case "TransactionConflictException":
-		return false, true
-	case "TransactionCanceledException":
-		for _, r := range e.Reasons {
-			switch r.Code {
-			case "ThrottlingError", "ProvisionedThroughputExceeded":
-				throttled = true
-			case "TransactionConflict":
-				conflict = true
-			}
-		}
-	}
-	return throttled, conflict
 }
 
 func unprocessed(out smithy.Serializable) bool {
@@ -155,25 +118,16 @@ func partitionKeys(t *table, in any) []string {
 			pk, items = target, []ddbitem.Item{{target: v}}
 		}
 	case *dynamodb.BatchWriteItemInput:
-		for name, ws := range in.RequestItems {
-			table = name
-			for _, w := range ws {
-				switch {
-				case w.PutRequest != nil:
-					items = append(items, w.PutRequest.Item)
-				case w.DeleteRequest != nil:
-					items = append(items, w.DeleteRequest.Key)
-				}
-			}
+		for _, w := range t.schema.ItemSchema().BatchWrites(in.RequestItems) {
+			table, items = w.Table, append(items, w.Key)
 		}
 	case *dynamodb.BatchGetItemInput:
 		for name, ka := range in.RequestItems {
 			table, items = name, append(items, ka.Keys...)
 		}
 	case *dynamodb.TransactWriteItemsInput:
-		for _, w := range in.TransactItems {
-			table = txWriteTable(w)
-			items = append(items, txWriteKey(w))
+		for _, w := range t.schema.ItemSchema().TransactWrites(in.TransactItems) {
+			table, items = w.Table, append(items, w.Key)
 		}
 	case *dynamodb.TransactGetItemsInput:
 		for _, g := range in.TransactItems {

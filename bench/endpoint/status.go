@@ -39,11 +39,8 @@ func (h *Handler) Status() Status {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for _, t := range h.tables {
-		t.traffic.mu.Lock()
-		calls := int(t.traffic.total.Requests)
-		t.traffic.mu.Unlock()
 		s.Tables = append(s.Tables, TableStatus{Name: t.name, Billing: string(t.schema.Billing), RCU: t.schema.RCU, WCU: t.schema.WCU,
-			GSIs: len(t.schema.GSIs), Scale: t.em.Scale(), Calls: calls})
+			GSIs: len(t.schema.GSIs), Scale: t.em.Scale(), Calls: t.traffic.calls()})
 	}
 	slices.SortFunc(s.Tables, func(a, b TableStatus) int { return strings.Compare(a.Name, b.Name) })
 	return s

@@ -6,6 +6,8 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbharness/ddbharness/ddbitem"
 )
 
 // unasked is an error answer without the item images the instrumented
@@ -36,8 +38,9 @@ func unasked(in any, body []byte) []byte {
 		if json.Unmarshal(e["CancellationReasons"], &reasons) != nil {
 			return body
 		}
+		ws := (ddbitem.Schema{}).TransactWrites(in.TransactItems)
 		for i := range reasons {
-			if i < len(in.TransactItems) && txAsked(in.TransactItems[i]) != allOld {
+			if i < len(ws) && !ws[i].OldOnFailure {
 				delete(reasons[i], "Item")
 			}
 		}
@@ -55,18 +58,4 @@ func without(e map[string]json.RawMessage, body []byte, strip bool) []byte {
 	delete(e, "Item")
 	b, _ := json.Marshal(e)
 	return b
-}
-
-func txAsked(w types.TransactWriteItem) types.ReturnValuesOnConditionCheckFailure {
-	switch {
-	case w.Put != nil:
-		return w.Put.ReturnValuesOnConditionCheckFailure
-	case w.Update != nil:
-		return w.Update.ReturnValuesOnConditionCheckFailure
-	case w.Delete != nil:
-		return w.Delete.ReturnValuesOnConditionCheckFailure
-	case w.ConditionCheck != nil:
-		return w.ConditionCheck.ReturnValuesOnConditionCheckFailure
-	}
-	return ""
 }

@@ -20,6 +20,7 @@ import (
 	. "github.com/onsi/gomega"
 	. "github.com/onsi/gomega/gstruct"
 
+	"github.com/ddbharness/ddbharness/bench/capacity"
 	"github.com/ddbharness/ddbharness/bench/emulate"
 	"github.com/ddbharness/ddbharness/bench/report"
 	"github.com/ddbharness/ddbharness/ddbitem"
@@ -246,6 +247,8 @@ var _ = Describe("an SDK client through the endpoint", Label("wire"), func() {
 		Expect(string(summary)).To(ContainSubstring(table))
 		Expect(string(summary)).To(ContainSubstring(`The hottest partition key of the table is "A"`))
 		Expect(string(summary)).To(MatchRegexp(`\| GetItem \| 429 \| ThrottlingException \| [1-9]`), "the throttled attempts, by exception")
+		Expect(string(summary)).NotTo(ContainSubstring("SDK retr"), "the client's retries are out of the endpoint's sight")
+		Expect(string(summary)).To(ContainSubstring("which the client retried out of sight"))
 		for _, f := range []string{report.MetricsFile, report.HeatFile} {
 			Expect(filepath.Join(dirs[0], f)).To(BeARegularFile())
 		}
@@ -355,6 +358,31 @@ var _ = Describe("an SDK client through the endpoint", Label("wire"), func() {
 		})
 	})
 
+	Context("with the limits scaled 100 times", func() {
+		// So that no partition's or item's throughput comes near: the
+		// transactions' hold on their item, which no scale moves, is all
+		// that can come first.
+		BeforeEach(func() { cfg.Limits.Scale = 100 })
+		It("reports the conflict limit first when every transaction writes one item, as a bench's report does", func(ctx SpecContext) {
+			for i := range 20 {
+				_, err := db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
+					{Update: &types.Update{TableName: aws.String(table), Key: itemAt("A", "1"), UpdateExpression: aws.String("SET v = :v"),
+						ExpressionAttributeValues: map[string]types.AttributeValue{":v": str(fmt.Sprint(i))}}}}})
+				Expect(err).NotTo(HaveOccurred())
+			}
+			h.mu.Lock()
+			t := h.tables[table]
+			h.mu.Unlock()
+			out, ok := h.outcome(t)
+			Expect(ok).To(BeTrue())
+			first := out.Capacity.FirstLimit
+			Expect(first).NotTo(BeNil())
+			Expect(*first).To(MatchFields(IgnoreExtras, Fields{"Kind": Equal(capacity.LimitConflict), "Item": Equal("A / 1"),
+				"Pattern": Equal(designs.PatternID("TransactWriteItems")), "HoldSeconds": BeNumerically(">", 0)}))
+			Expect(report.Headline(out)).To(ContainSubstring("first limit: conflict limit on item A / 1"))
+		})
+	})
+
 	Context("with a transaction in flight", func() {
 		var hold *holdFirst
 		BeforeEach(func() {
@@ -385,6 +413,8 @@ var _ = Describe("an SDK client through the endpoint", Label("wire"), func() {
 			Eventually(first).WithTimeout(10 * time.Second).Should(Receive(BeNil()))
 			Expect(stored(ctx, "A", "other-first")).To(BeTrue())
 			Expect(stored(ctx, "A", "other-second")).To(BeFalse())
+			_, _, throttled, conflicts := h.Totals()
+			Expect([]int64{throttled, conflicts}).To(Equal([]int64{0, 1}), "counted a conflict, not a throttle")
 		})
 	})
 })

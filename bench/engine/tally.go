@@ -32,6 +32,7 @@ const LatencyError = 1.0 / 1024
 type Tally struct {
 	total  stats
 	by     map[string]*stats
+	open   bool               // a pattern is tallied from its first call
 	errors map[ErrorCount]int // keyed with Calls 0
 }
 
@@ -90,10 +91,24 @@ func NewTally(patterns ...string) *Tally {
 	return t
 }
 
+// NewOpenTally tallies each pattern from its first call, for calls whose
+// patterns are not known ahead (the endpoint's operations): a pattern
+// takes its histogram's memory only once called.
+func NewOpenTally() *Tally {
+	t := NewTally()
+	t.open = true
+	return t
+}
+
 // Add counts one call; it is not safe for concurrent use.
 func (t *Tally) Add(r *vegeta.Result) {
 	t.total.add(r)
-	if s := t.by[r.Attack]; s != nil {
+	s := t.by[r.Attack]
+	if s == nil && t.open {
+		s = newStats()
+		t.by[r.Attack] = s
+	}
+	if s != nil {
 		s.add(r)
 	}
 	if r.Code < 200 || r.Code >= 400 {
@@ -103,6 +118,9 @@ func (t *Tally) Add(r *vegeta.Result) {
 
 // Requests is how many calls it counted.
 func (t *Tally) Requests() uint64 { return t.total.m.Requests }
+
+// Patterns are the patterns tallied, in name order.
+func (t *Tally) Patterns() []string { return slices.Sorted(maps.Keys(t.by)) }
 
 // Total is vegeta's metrics of every call, closed.
 func (t *Tally) Total() vegeta.Metrics { return t.total.metrics() }

@@ -104,3 +104,28 @@ func TestPercentilesWithinTheStatedError(t *testing.T) {
 		t.Errorf("errors %+v, want AP-01's 2000 throttled calls", errs)
 	}
 }
+
+// An open tally takes each pattern at its first call, as a tally given
+// the patterns ahead does.
+func TestOpenTallyTakesEachPatternAtItsFirstCall(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	open, given := NewOpenTally(), NewTally("AP-01", "AP-02")
+	for i := range 1_000 {
+		res := fakeCall(r, i)
+		open.Add(&res)
+		given.Add(&res)
+	}
+	if got := open.Patterns(); !slices.Equal(got, []string{"AP-01", "AP-02"}) {
+		t.Fatalf("patterns %v, want AP-01 and AP-02", got)
+	}
+	for _, p := range open.Patterns() {
+		o, g := open.Pattern(p), given.Pattern(p)
+		ol, gl := o.Latencies, g.Latencies
+		if o.Requests != g.Requests || o.Success != g.Success || ol.P50 != gl.P50 || ol.P99 != gl.P99 || ol.Max != gl.Max || ol.Mean != gl.Mean {
+			t.Errorf("%s: open %d calls %+v, given %d calls %+v", p, o.Requests, ol, g.Requests, gl)
+		}
+	}
+	if !slices.Equal(open.Errors(), given.Errors()) {
+		t.Errorf("errors %+v, want %+v", open.Errors(), given.Errors())
+	}
+}

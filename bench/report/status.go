@@ -154,7 +154,7 @@ func Headline(out bench.Outcome) string {
 	if t := out.Throttling; t != nil {
 		line += fmt.Sprintf("; limits scale %g", t.Scale)
 		all, _ := patternCalls(out)
-		line += fmt.Sprintf(": %s throttled, %d SDK retries", throttledOf(all), t.Retries)
+		line += fmt.Sprintf(": %s throttled, %s", throttledOf(all), retriesText(t))
 		if t.Conflicts > 0 {
 			line += fmt.Sprintf("; %d transaction conflicts, %d transactions cancelled by them", t.Conflicts, t.ConflictCancelled)
 		}

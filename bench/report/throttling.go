@@ -49,14 +49,18 @@ func (p *printer) throttling(out bench.Outcome) {
 		return
 	}
 	p.f("## Throttling, emulated\n\n")
-	p.f("Every call went through an emulation of DynamoDB's limits (scale %g, %s table): a refused attempt got DynamoDB's own error, which the SDK's retryer retried with its backoff and retry quota (a transaction cancelled for throttling is not retried); latencies above include those retries. ", t.Scale, t.Billing)
+	if t.ClientRetries {
+		p.f("Every call went through an emulation of DynamoDB's limits (scale %g, %s table): a refused attempt got DynamoDB's own error, which the client retried with its own SDK, out of sight; each attempt counts as a call, and latencies are each attempt's. ", t.Scale, t.Billing)
+	} else {
+		p.f("Every call went through an emulation of DynamoDB's limits (scale %g, %s table): a refused attempt got DynamoDB's own error, which the SDK's retryer retried with its backoff and retry quota (a transaction cancelled for throttling is not retried); latencies above include those retries. ", t.Scale, t.Billing)
+	}
 	if t.Refused == 0 {
 		p.f("Nothing was throttled.\n\n")
 		return
 	}
 	all, by := patternCalls(out)
-	p.f("%s ended throttled; they made %d DynamoDB requests (each page, and each sending of a write in conflict, is one), which the SDK retried %d times; attempts refused: %d",
-		throttledOf(all), t.Calls, t.Retries, t.Refused)
+	p.f("%s ended throttled; they made %d DynamoDB requests (each page, and each sending of a write in conflict, is one), %s; attempts refused: %d",
+		throttledOf(all), t.Calls, retriedText(t), t.Refused)
 	if t.Unprocessed > 0 {
 		p.f("; %d batch items came back unprocessed", t.Unprocessed)
 	}
@@ -75,12 +79,37 @@ func (p *printer) throttling(out bench.Outcome) {
 			strconv.FormatInt(pt.Refused, 10), fmt.Sprintf("%d (%.1f%%)", c.throttled, pct(c.throttled, c.calls)),
 			strconv.FormatInt(pt.Unprocessed, 10), strconv.FormatInt(pt.Cancelled, 10), p99(pt.Pattern)})
 	}
-	p.table("lrrrrrrrr", []string{"Pattern", "Calls", "Requests", "SDK retries", "Refused attempts", "Throttled calls", "Unprocessed items", "Cancelled tx", "p99 with retries"}, rows)
+	head := []string{"Pattern", "Calls", "Requests", "SDK retries", "Refused attempts", "Throttled calls", "Unprocessed items", "Cancelled tx", "p99 with retries"}
+	if t.ClientRetries { // no retry seen: no column of them
+		head = slices.Delete(head, 3, 4)
+		head[len(head)-1] = "p99"
+		for i := range rows {
+			rows[i] = slices.Delete(rows[i], 3, 4)
+		}
+	}
+	p.table("lrrrrrrrr"[:len(head)], head, rows)
 	p.refusers(t)
 	if t.Isolations > 0 {
 		p.f("%s isolated on a partition of its own after its partition stayed at %.0f%% or more of a limit for %s (split for heat)%s.\n\n",
 			figure.Count(t.Isolations, "partition key value was", "partition key values were"), 100*throughput.HotShare, seconds(throughput.DefaultIsolateAfter.Seconds()), mark(splitForHeat()))
 	}
+}
+
+// retriesText is the run's SDK retries for the headline, or that they
+// were the client's, unseen.
+func retriesText(t *emulate.Throttling) string {
+	if t.ClientRetries {
+		return "retried by the client, unseen"
+	}
+	return fmt.Sprintf("%d SDK retries", t.Retries)
+}
+
+// retriedText is retriesText for the throttling section's sentence.
+func retriedText(t *emulate.Throttling) string {
+	if t.ClientRetries {
+		return "which the client retried out of sight"
+	}
+	return fmt.Sprintf("which the SDK retried %d times", t.Retries)
 }
 
 // callCount is a count of pattern calls, each a call of the design's

@@ -357,3 +357,25 @@ func TestThrottledCallsHaveOneDenominator(t *testing.T) {
 	}
 	lacks(t, SummaryFile, sum, "% of calls throttled", "of 72 calls")
 }
+
+// TestClientRetriesAreNotCounted: an endpoint's report (local --limits)
+// sees each attempt of a client's as a call, never its retries: it gives
+// no count of SDK retries, and says whose they were.
+func TestClientRetriesAreNotCounted(t *testing.T) {
+	out := throttledSample()
+	th := out.Throttling
+	th.ClientRetries, th.Retries = true, 0
+	for i := range th.Patterns {
+		th.Patterns[i].Retries = 0
+	}
+	sum := files(t, out)[SummaryFile]
+	lacks(t, SummaryFile, sum, "SDK retr", "with retries", "The designs retry")
+	contains(t, SummaryFile, sum, "which the client retried with its own SDK, out of sight",
+		"they made 72 DynamoDB requests (each page, and each sending of a write in conflict, is one), which the client retried out of sight; attempts refused: 18",
+		"| Pattern | Calls | Requests | Refused attempts | Throttled calls | Unprocessed items | Cancelled tx | p99 |",
+		"| AP-08 | 12 | 12 | 14 | 3 (25.0%) | 0 | 0 | 75.00ms |",
+		"The client retries a conflict as its own code does, out of sight")
+	if h := Headline(out); strings.Contains(h, "SDK retries") || !strings.Contains(h, "throttled, retried by the client, unseen") {
+		t.Errorf("Headline = %q, want the client's retries unseen, not counted", h)
+	}
+}
