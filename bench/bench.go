@@ -102,14 +102,21 @@ func (l Limits) scale() float64 {
 // with keys placed by lim's seed (limits off too, on AWS's partition
 // count). A run, or a merge of shards, adds what its emulator counted.
 func modelOf(sc workload.Scenario, in ModelInputs, targetRate float64, lim Limits) capacity.Model {
-	m := capacity.Model{Schema: sc.Design.Schema, Requests: in.Requests, Duration: in.Span, TargetRate: targetRate,
-		TableBytes: in.TableBytes, WarmReads: float64(sc.Warm.Reads), WarmWrites: float64(sc.Warm.Writes),
+	return capacity.Model{Schema: sc.Design.Schema, Requests: in.Requests, Duration: in.Span, TargetRate: targetRate,
+		TableBytes: in.TableBytes, Settings: settingsOf(sc, lim)}
+}
+
+// settingsOf is how a run of sc under lim configures the throughput
+// engine beyond the schema: the emulator's, which the capacity model
+// carries to replay the run alike (limits off, at DynamoDB's own scale).
+func settingsOf(sc workload.Scenario, lim Limits) throughput.Settings {
+	s := throughput.Settings{WarmReads: float64(sc.Warm.Reads), WarmWrites: float64(sc.Warm.Writes),
 		MaxReads: float64(sc.MaxOnDemand.Reads), MaxWrites: float64(sc.MaxOnDemand.Writes),
 		SwitchedRCU: float64(sc.SwitchedFrom.Reads), SwitchedWCU: float64(sc.SwitchedFrom.Writes), PlacementSeed: lim.PlacementSeed}
 	if !lim.Off {
-		m.Scale = lim.scale()
+		s.Scale = lim.scale()
 	}
-	return m
+	return s
 }
 
 // CapacitySpan is the stretch of the measured phase the capacity model
@@ -160,11 +167,8 @@ func RunLimited(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, l
 			install = append(install, func(o *dynamodb.Options) { o.APIOptions = append(o.APIOptions, m.served.Install) })
 		}
 		if !lim.Off {
-			m.limits = emulate.New(sc.Design.Schema, emulate.Config{Scale: lim.scale(), Creating: lim.Creating,
-				WarmReads: float64(sc.Warm.Reads), WarmWrites: float64(sc.Warm.Writes),
-				MaxReads: float64(sc.MaxOnDemand.Reads), MaxWrites: float64(sc.MaxOnDemand.Writes),
-				SwitchedRCU: float64(sc.SwitchedFrom.Reads), SwitchedWCU: float64(sc.SwitchedFrom.Writes), Keys: m.names, PlacementSeed: lim.PlacementSeed,
-				NoConflicts: lim.NoConflicts})
+			m.limits = emulate.New(sc.Design.Schema, emulate.Config{Settings: settingsOf(sc, lim), Creating: lim.Creating,
+				Keys: m.names, NoConflicts: lim.NoConflicts})
 			install = append(install, m.limits.Install)
 		}
 		db = dynamodb.New(c.Options(), install...)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ddbharness/ddbharness/bench/capacity"
 	"github.com/ddbharness/ddbharness/bench/meter"
+	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/ddbtest"
 	"github.com/ddbharness/ddbharness/pricing"
@@ -91,7 +92,7 @@ func BenchmarkEmulator(b *testing.B) {
 		off     bool
 	}{{"GetItem", gets, reads, false}, {"PutItem", puts, writes, false}, {"PutItem, conflicts off", puts, writes, true}} {
 		b.Run(c.name, func(b *testing.B) {
-			e := New(s, Config{Scale: 1000, NoConflicts: c.off})
+			e := New(s, Config{Settings: throughput.Settings{Scale: 1000}, NoConflicts: c.off})
 			e.Enable()
 			b.ReportAllocs()
 			i := 0

@@ -137,8 +137,7 @@ func (h *Handler) outcome(t *table) (bench.Outcome, bool) {
 	cfg := t.cfg
 	lim := bench.Limits{Scale: cfg.Scale, PlacementSeed: cfg.PlacementSeed, NoConflicts: cfg.NoConflicts}
 	requests := int64(tr.total.Requests)
-	model := capacity.Model{Schema: t.schema, Requests: requests, Duration: span, Scale: cfg.Scale,
-		WarmReads: cfg.WarmReads, WarmWrites: cfg.WarmWrites, MaxReads: cfg.MaxReads, MaxWrites: cfg.MaxWrites, PlacementSeed: cfg.PlacementSeed,
+	model := capacity.Model{Schema: t.schema, Requests: requests, Duration: span, Settings: t.em.Settings(),
 		Denied: t.em.Denied, DeniedAt: t.em.DeniedAt, Placed: t.em.Placed}
 	th := t.em.Measured(requests, span)
 	out := bench.Outcome{Outcome: eo, Limits: lim, Throttling: &th, Denied: t.em.DeniedAll(), Ledger: tr.ledger,
