@@ -316,9 +316,12 @@ func (m *measurer) Client(db designs.DB) designs.DB {
 // call consumed is debited from its partitions as the ledger charges it.
 func (m *measurer) Start() {
 	m.ledger = capacity.NewLedgerKeys(m.schema, m.names)
-	emulate.Attach(m.limits, m.client, func(o pricing.Observation) []pricing.Charge {
+	emulate.Attach(m.limits, m.client, func(ctx context.Context, o pricing.Observation) []pricing.Charge {
 		if cut := m.cut.Load(); cut != 0 && o.At.UnixNano() >= cut {
 			return nil
+		}
+		if h, ok := ctx.Value(heldKey{}).(*capacity.Held); ok {
+			return h.Observe(o)
 		}
 		return m.ledger.Observe(o)
 	})
@@ -333,6 +336,22 @@ func (m *measurer) Start() {
 // Cut stops accounting the calls made from at on: the test bed failed
 // then, and what they consumed is not the design's.
 func (m *measurer) Cut(at time.Time) { m.cut.Store(at.UnixNano()) }
+
+// heldKey marks a pattern call's context with its capacity.Held.
+type heldKey struct{}
+
+// Call holds what a measured pattern call consumes until the engine says
+// whether it counted the call: one the drain cut short is charged nothing,
+// as it is in none of the pattern's calls, so that the units per call
+// (charged over counted) stay exact whatever the drain cuts. The limits
+// emulator still debits what it consumed at once: DynamoDB did.
+func (m *measurer) Call(ctx context.Context) (context.Context, func(counted bool)) {
+	if m.ledger == nil {
+		return ctx, func(bool) {} // warming up: nothing is charged
+	}
+	h := m.ledger.Hold()
+	return context.WithValue(ctx, heldKey{}, h), h.End
+}
 
 // settleWait bounds how long the end of a run waits for the client's
 // settling reads.

@@ -43,7 +43,7 @@ func BenchmarkOverhead(b *testing.B) {
 			if on {
 				e := New(s, Config{})
 				c = meter.NewClient(dynamodb.New(opts, e.Install), s)
-				Attach(e, c, ledger.Observe)
+				Attach(e, c, func(_ context.Context, o pricing.Observation) []pricing.Charge { return ledger.Observe(o) })
 				e.Enable()
 				defer func() {
 					if t := e.Measured(0, 0); t.Refused > 0 {
@@ -52,7 +52,7 @@ func BenchmarkOverhead(b *testing.B) {
 				}()
 			} else {
 				c = meter.NewClient(dynamodb.New(opts), s)
-				Attach(nil, c, ledger.Observe)
+				Attach(nil, c, func(_ context.Context, o pricing.Observation) []pricing.Charge { return ledger.Observe(o) })
 			}
 			b.ReportAllocs()
 			i := 0

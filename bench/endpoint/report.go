@@ -1,6 +1,7 @@
 package endpoint
 
 import (
+	"context"
 	"errors"
 	"maps"
 	"slices"
@@ -35,7 +36,7 @@ func newTraffic(s designs.Schema) *traffic {
 }
 
 // observe charges one observed call in the ledger.
-func (t *traffic) observe(o pricing.Observation) []pricing.Charge {
+func (t *traffic) observe(_ context.Context, o pricing.Observation) []pricing.Charge {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.ledger.Observe(o)
