@@ -102,14 +102,21 @@ func (l Limits) scale() float64 {
 // with keys placed by lim's seed (limits off too, on AWS's partition
 // count). A run, or a merge of shards, adds what its emulator counted.
 func modelOf(sc workload.Scenario, in ModelInputs, targetRate float64, lim Limits) capacity.Model {
-	m := capacity.Model{Schema: sc.Design.Schema, Requests: in.Requests, Duration: in.Span, TargetRate: targetRate,
-		TableBytes: in.TableBytes, WarmReads: float64(sc.Warm.Reads), WarmWrites: float64(sc.Warm.Writes),
+	return capacity.Model{Schema: sc.Design.Schema, Requests: in.Requests, Duration: in.Span, TargetRate: targetRate,
+		TableBytes: in.TableBytes, Settings: settingsOf(sc, lim)}
+}
+
+// settingsOf is how a run of sc under lim configures the throughput
+// engine beyond the schema: the emulator's, which the capacity model
+// carries to replay the run alike (limits off, at DynamoDB's own scale).
+func settingsOf(sc workload.Scenario, lim Limits) throughput.Settings {
+	s := throughput.Settings{WarmReads: float64(sc.Warm.Reads), WarmWrites: float64(sc.Warm.Writes),
 		MaxReads: float64(sc.MaxOnDemand.Reads), MaxWrites: float64(sc.MaxOnDemand.Writes),
 		SwitchedRCU: float64(sc.SwitchedFrom.Reads), SwitchedWCU: float64(sc.SwitchedFrom.Writes), PlacementSeed: lim.PlacementSeed}
 	if !lim.Off {
-		m.Scale = lim.scale()
+		s.Scale = lim.scale()
 	}
-	return m
+	return s
 }
 
 // CapacitySpan is the stretch of the measured phase the capacity model
@@ -160,11 +167,8 @@ func RunLimited(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, l
 			install = append(install, func(o *dynamodb.Options) { o.APIOptions = append(o.APIOptions, m.served.Install) })
 		}
 		if !lim.Off {
-			m.limits = emulate.New(sc.Design.Schema, emulate.Config{Scale: lim.scale(), Creating: lim.Creating,
-				WarmReads: float64(sc.Warm.Reads), WarmWrites: float64(sc.Warm.Writes),
-				MaxReads: float64(sc.MaxOnDemand.Reads), MaxWrites: float64(sc.MaxOnDemand.Writes),
-				SwitchedRCU: float64(sc.SwitchedFrom.Reads), SwitchedWCU: float64(sc.SwitchedFrom.Writes), Keys: m.names, PlacementSeed: lim.PlacementSeed,
-				NoConflicts: lim.NoConflicts})
+			m.limits = emulate.New(sc.Design.Schema, emulate.Config{Settings: settingsOf(sc, lim), Creating: lim.Creating,
+				Keys: m.names, NoConflicts: lim.NoConflicts})
 			install = append(install, m.limits.Install)
 		}
 		db = dynamodb.New(c.Options(), install...)
@@ -321,9 +325,12 @@ func (m *measurer) Client(db designs.DB) designs.DB {
 // call consumed is debited from its partitions as the ledger charges it.
 func (m *measurer) Start() {
 	m.ledger = capacity.NewLedgerKeys(m.schema, m.names)
-	emulate.Attach(m.limits, m.client, func(o pricing.Observation) []pricing.Charge {
+	emulate.Attach(m.limits, m.client, func(ctx context.Context, o pricing.Observation) []pricing.Charge {
 		if cut := m.cut.Load(); cut != 0 && o.At.UnixNano() >= cut {
 			return nil
+		}
+		if h, ok := ctx.Value(heldKey{}).(*capacity.Held); ok {
+			return h.Observe(o)
 		}
 		return m.ledger.Observe(o)
 	})
@@ -338,6 +345,22 @@ func (m *measurer) Start() {
 // Cut stops accounting the calls made from at on: the test bed failed
 // then, and what they consumed is not the design's.
 func (m *measurer) Cut(at time.Time) { m.cut.Store(at.UnixNano()) }
+
+// heldKey marks a pattern call's context with its capacity.Held.
+type heldKey struct{}
+
+// Call holds what a measured pattern call consumes until the engine says
+// whether it counted the call: one the drain cut short is charged nothing,
+// as it is in none of the pattern's calls, so that the units per call
+// (charged over counted) stay exact whatever the drain cuts. The limits
+// emulator still debits what it consumed at once: DynamoDB did.
+func (m *measurer) Call(ctx context.Context) (context.Context, func(counted bool)) {
+	if m.ledger == nil {
+		return ctx, func(bool) {} // warming up: nothing is charged
+	}
+	h := m.ledger.Hold()
+	return context.WithValue(ctx, heldKey{}, h), h.End
+}
 
 // settleWait bounds how long the end of a run waits for the client's
 // settling reads.

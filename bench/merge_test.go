@@ -185,7 +185,7 @@ var _ = Describe("merging the shards of a run", Label("unit"), func() {
 		merged, err := bench.Merge(sc, []bench.Shard{one})
 		Expect(err).NotTo(HaveOccurred())
 
-		model := capacity.Model{Schema: sc.Design.Schema, Requests: 1000, Duration: 5 * time.Second, PlacementSeed: seed}
+		model := capacity.Model{Schema: sc.Design.Schema, Requests: 1000, Duration: 5 * time.Second, Settings: throughput.Settings{PlacementSeed: seed}}
 		want := model.Analyze(ledger)
 		Expect(want.Ceiling).NotTo(BeNil())
 		Expect(want.Ceiling.Key).To(Equal(hot))

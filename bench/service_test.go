@@ -33,7 +33,7 @@ var _ = Describe("the service's own consumed capacity", Label("unit"), func() {
 			HTTPClient: a, Credentials: credentials.NewStaticCredentialsProvider("k", "s", "")})
 		ledger := capacity.NewLedger(s)
 		c := meter.NewClient(sdk, s)
-		c.Observe(func(o pricing.Observation) { ledger.Observe(o) })
+		c.Observe(func(_ context.Context, o pricing.Observation) { ledger.Observe(o) })
 		ctx := designs.WithPattern(context.Background(), "AP-01")
 		_, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("ddbh-t"),
 			Key: map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "K1"}, "SK": &types.AttributeValueMemberS{Value: "A"}}})

@@ -14,6 +14,7 @@ import (
 
 	"github.com/ddbharness/ddbharness/bench/emulate"
 	"github.com/ddbharness/ddbharness/bench/engine"
+	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/testnet"
 	"github.com/ddbharness/ddbharness/scenarios"
@@ -73,7 +74,7 @@ var _ = Describe("the designs under transaction conflicts", conflictSpecs, func(
 		It(d.Name+": each pattern that writes in a transaction, in conflict with one in flight on its items, writes nothing and ends in ErrConflict", Label(d.Label()), func(ctx SpecContext) {
 			table := newTable(ctx, d, "conflicts")
 			// Limits far above the calls': conflicts alone refuse.
-			e := emulate.New(d.Schema, emulate.Config{Scale: 1000})
+			e := emulate.New(d.Schema, emulate.Config{Settings: throughput.Settings{Scale: 1000}})
 			plain := e.Client(dynamodb.New(db.Options()))
 			tw := &twinDB{DB: plain, twin: make(chan error, 1)}
 			drv := sc.Driver(tw, table, seed())

@@ -86,7 +86,7 @@ func newMeter(ctx context.Context, d designs.Design) *metered {
 	GinkgoHelper()
 	m := &metered{design: d, table: newTable(ctx, d, "workload"), client: meter.NewClient(db, d.Schema),
 		ledger: capacity.NewLedger(d.Schema), want: spent{}}
-	m.client.Observe(func(o pricing.Observation) {
+	m.client.Observe(func(_ context.Context, o pricing.Observation) {
 		charges := m.ledger.Observe(o)
 		m.mu.Lock()
 		defer m.mu.Unlock()

@@ -9,6 +9,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/pricing"
 )
@@ -28,7 +29,7 @@ func representative() map[string]Report {
 		"shard mix":               shardModel.Analyze(ledgerOf(shardMix())),
 		"shard mix, provisioned":  Model{Schema: prov, Duration: 10 * time.Second, TargetRate: 5000}.Analyze(ledgerOf(shardMix())),
 		"spread writes":           analyze(Model{Schema: schema, Duration: 10 * time.Second, TargetRate: 10000}, spread...),
-		"spread writes, declared": analyze(Model{Schema: schema, Duration: 10 * time.Second, TargetRate: 10000, WarmWrites: 20000}, spread...),
+		"spread writes, declared": analyze(Model{Schema: schema, Duration: 10 * time.Second, TargetRate: 10000, Settings: throughput.Settings{WarmWrites: 20000}}, spread...),
 	}
 }
 

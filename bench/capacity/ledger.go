@@ -450,15 +450,37 @@ func NewLedgerKeys(s designs.Schema, names *keytab.Numbering) *Ledger {
 // with DynamoDB Local's figure and follows the sizes of the items it wrote.
 // It returns the charges.
 func (l *Ledger) Observe(o pricing.Observation) []pricing.Charge {
+	p := l.price(o)
+	l.addPriced(p)
+	return p.charges
+}
+
+// priced is a call priced, for the ledger to record.
+type priced struct {
+	o       pricing.Observation
+	charges []pricing.Charge
+	items   []pricing.ItemCharge
+	local   map[string]float64
+}
+
+// price prices o (pricing.Account) and DynamoDB Local's figure for it,
+// without recording anything.
+func (l *Ledger) price(o pricing.Observation) priced {
 	charges, items := pricing.AccountItems(l.schema, o)
-	local := pricing.LocalUnits(o)
+	return priced{o: o, charges: charges, items: items, local: pricing.LocalUnits(o)}
+}
+
+// addPriced records a priced call: its charges, DynamoDB Local's figure beside
+// them, and the sizes of the items it wrote.
+func (l *Ledger) addPriced(c priced) {
+	o := c.o
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.observed++
-	l.record(o, charges)
-	l.use(o.Pattern, items)
-	if local != nil && o.Evaluated != pricing.EvaluatedLocal {
-		l.compare(o, charges, local)
+	l.record(o, c.charges)
+	l.use(o.Pattern, c.items)
+	if c.local != nil && o.Evaluated != pricing.EvaluatedLocal {
+		l.compare(o, c.charges, c.local)
 	}
 	p := l.patterns[patternOpOf(o)]
 	for _, w := range o.Writes {
@@ -467,7 +489,6 @@ func (l *Ledger) Observe(o pricing.Observation) []pricing.Charge {
 			p.Grown += int64(ddbitem.Size(w.After) - ddbitem.Size(w.Before))
 		}
 	}
-	return charges
 }
 
 // record adds the charges to the cells, slots, targets and pattern.

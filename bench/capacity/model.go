@@ -21,8 +21,9 @@ const DefaultTopN = 10
 // billing mode and provisioned throughput, which a provisioned table's GSIs
 // share), what the run did (Requests calls of the whole mix over Duration),
 // and the rate to forecast (TargetRate requests per second; 0: none).
-// TableBytes, when known, counts the table's data for the partitions of a
-// provisioned table.
+// TableBytes, when known, counts the table's data at the end of the run,
+// for the partitions AWS's rules give a provisioned table (Settings.Bytes
+// is what the emulator's engine was given, which the replay takes).
 type Model struct {
 	Schema     designs.Schema
 	Requests   int64
@@ -30,21 +31,10 @@ type Model struct {
 	TargetRate float64
 	TopN       int
 	TableBytes int64
-	// WarmReads and WarmWrites are the warm throughput an on-demand table
-	// and each of its GSIs is created with, in units per second: what it
-	// serves at once. Zero takes a new on-demand table's own (12,000 and
-	// 4,000).
-	WarmReads, WarmWrites float64
-	// MaxReads and MaxWrites are the maximum throughput (OnDemandThroughput)
-	// of an on-demand table and each of its GSIs; 0: none.
-	MaxReads, MaxWrites float64
-	// SwitchedRCU and SwitchedWCU are the most an on-demand table (and each
-	// GSI) was provisioned with before it was switched to on-demand; 0:
-	// created on demand.
-	SwitchedRCU, SwitchedWCU float64
-	// Scale multiplies every limit, as the run's limits emulator did
-	// (bench/emulate); 0 means 1, DynamoDB's own.
-	Scale float64
+	// Settings is how the run's limits emulator configured the engine
+	// (bench/throughput) beyond the schema: the replay configures it the
+	// same way (throughput.ConfigOf). Its Scale multiplies every limit.
+	throughput.Settings
 	// Denied, when set, counts the calls that would have read from and
 	// written to a target's partition key value but were denied:
 	// throttled, or given up for a transaction conflict. Their demand is
@@ -59,8 +49,7 @@ type Model struct {
 	// partition key value, and the space's partition count, as the run's
 	// limits emulator placed it; else Placement with PlacementSeed on
 	// the partitions AWS's rules give.
-	Placed        func(space, key string) (part, partitions int)
-	PlacementSeed uint64
+	Placed func(space, key string) (part, partitions int)
 	// HoldTime, when set, is the p50 latency of each pattern's calls: how
 	// long a transaction of the pattern is taken to hold the items it
 	// writes (AWS does not say: the conflict limit is inferred).

@@ -211,11 +211,11 @@ func TestWarmThroughputCeiling(t *testing.T) {
 
 	// Declared at 20,000 WRU/s, below a target of 30,000: one doubling,
 	// and a third of the units refused on day one.
-	pre := analyze(Model{Schema: schema, Duration: 10 * time.Second, TargetRate: 30000, WarmWrites: 20000}, calls...)
+	pre := analyze(Model{Schema: schema, Duration: 10 * time.Second, TargetRate: 30000, Settings: throughput.Settings{WarmWrites: 20000}}, calls...)
 	if w := pre.Warm; w == nil || !w.Declared || !near(w.Rate, 20000) || !near(w.GrowTo, 30000) || w.Doublings != 1 || !near(w.DayOneRefused, 1.0/3) {
 		t.Errorf("Analyze(warm 20,000).Warm = %+v, want 20,000 requests/s, declared, one doubling to the target", w)
 	}
-	if over := analyze(Model{Schema: schema, Duration: 10 * time.Second, WarmWrites: 50000}, calls...); over.Warm != nil {
+	if over := analyze(Model{Schema: schema, Duration: 10 * time.Second, Settings: throughput.Settings{WarmWrites: 50000}}, calls...); over.Warm != nil {
 		t.Errorf("Analyze(warm 50,000).Warm = %+v, want none: the quota comes first", over.Warm)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/pricing"
 )
@@ -27,7 +28,7 @@ func puts(n, keys int) []pricing.Observation {
 // ceiling, and the forecast's replay refuses on the table's budget, which
 // it does not without one.
 func TestMaxOnDemandIsTheTablesLimit(t *testing.T) {
-	m := Model{Schema: schema, Duration: 10 * time.Second, TargetRate: 1000, MaxWrites: 100}
+	m := Model{Schema: schema, Duration: 10 * time.Second, TargetRate: 1000, Settings: throughput.Settings{MaxWrites: 100}}
 	r := analyze(m, fresh(100)...)
 	if c := r.Ceiling; c == nil || c.Key != "" || c.Target != designs.MainTable || !near(c.Rate, 100) || c.Limit != "100 WCU/s on-demand maximum throughput" {
 		t.Errorf("Analyze().Ceiling = %+v, want the table's 100 WCU/s maximum at 100 requests/s", c)
@@ -63,7 +64,7 @@ func budgetRefused(r Report) bool {
 // the warm ceiling of a write mix is 8,000 requests/s, not 4,000, and the
 // hot keys (ten, a tenth of the writes each) are placed on 16 partitions.
 func TestSwitchedFromProvisionedWarmCeiling(t *testing.T) {
-	r := analyze(Model{Schema: schema, Duration: 10 * time.Second, TargetRate: 10000, SwitchedRCU: 24000, SwitchedWCU: 8000}, puts(100, 10)...)
+	r := analyze(Model{Schema: schema, Duration: 10 * time.Second, TargetRate: 10000, Settings: throughput.Settings{SwitchedRCU: 24000, SwitchedWCU: 8000}}, puts(100, 10)...)
 	w := r.Warm
 	if w == nil || !near(w.Rate, 8000) || w.Limit != "24,000 RRU/s or 8,000 WRU/s (or a linear combination) warm throughput of a table switched from provisioned" {
 		t.Errorf("Analyze().Warm = %+v, want the switched table's 8,000 WRU/s at 8,000 requests/s", w)

@@ -101,10 +101,13 @@ func (r *run) replaySpace(name string, s *spaceLoad, factor float64, budget *int
 		return nil, 0, true
 	}
 	c := r.spaceConfig()
-	// A provisioned space keeps the run's partitions; an on-demand one
-	// starts at its warm throughput's and splits as it grows, as the
-	// emulator's did.
-	if c.Provisioned {
+	// The engine is configured as the run's emulator configured it, so it
+	// lays out the same partitions: a provisioned space's by its
+	// throughput, an on-demand one's at its warm throughput, splitting as
+	// it grows. Without an emulator (Placed nil) a provisioned space takes
+	// those AWS's rules give its data (partitionCount). The emulator's
+	// count (Placed) is no layout: it counts the values isolated since.
+	if c.Provisioned && r.Placed == nil {
 		c.Partitions = s.n
 	}
 	sp := throughput.NewSpace(c, r.l.first*int64(time.Second))

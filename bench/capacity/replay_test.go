@@ -42,7 +42,7 @@ func TestReplayBudgetShareIsTheEngines(t *testing.T) {
 		calls = append(calls, repeat(perSec[throughput.Write]*secs, put)...)
 		calls = append(calls, repeat(perSec[throughput.Read]*secs, get)...)
 	}
-	r := analyze(Model{Schema: schema, Duration: secs * time.Second, Scale: scale}, calls...)
+	r := analyze(Model{Schema: schema, Duration: secs * time.Second, Settings: throughput.Settings{Scale: scale}}, calls...)
 	if r.Replay == nil {
 		t.Fatal("Analyze().Replay = nil, want the run replayed")
 	}

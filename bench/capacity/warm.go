@@ -10,13 +10,8 @@ import (
 )
 
 // spaceConfig is the throughput engine's table or GSI as the model has
-// it: its billing, throughput, warm and maximum throughput, scale and
-// placement, as the run's emulator was given them.
-func (r *run) spaceConfig() throughput.Config {
-	return throughput.Config{Scale: r.scale(), Provisioned: r.provisioned(), RCU: float64(r.Schema.RCU), WCU: float64(r.Schema.WCU),
-		WarmReads: r.WarmReads, WarmWrites: r.WarmWrites, MaxReads: r.MaxReads, MaxWrites: r.MaxWrites,
-		SwitchedRCU: r.SwitchedRCU, SwitchedWCU: r.SwitchedWCU, PlacementSeed: r.PlacementSeed}
-}
+// it: configured as the run's emulator configured it (throughput.ConfigOf).
+func (r *run) spaceConfig() throughput.Config { return throughput.ConfigOf(r.Settings, r.Schema) }
 
 // warmUnits is the warm throughput of the table and each GSI, scaled: the
 // scenario's, or a new on-demand table's (and, by AWS's DescribeTable

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/designs"
 )
 
@@ -18,7 +19,7 @@ import (
 // each, 57 in all, so both the budget and HOT's partition refuse.
 func TestBudgetRefusalsHaveRows(t *testing.T) {
 	const secs, ticks = 10, 20
-	e, clock := newAt(designs.Schema{PK: "PK"}, Config{Scale: 0.01, Partitions: 8})
+	e, clock := newAt(designs.Schema{PK: "PK"}, Config{Settings: throughput.Settings{Scale: 0.01, Partitions: 8}})
 	rates := map[string]int{"HOT": 15}
 	taken := map[int]bool{Placement("HOT", 8): true}
 	for i := 0; len(rates) < 7; i++ {

@@ -21,6 +21,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/ddbharness/ddbharness/bench/meter"
+	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/ddbtest"
 	"github.com/ddbharness/ddbharness/internal/testnet"
@@ -43,7 +44,7 @@ var _ = Describe("transaction conflicts on the wire", Label("wire"), func() {
 		cfg   Config
 		g     *testnet.Gate
 	)
-	BeforeEach(func() { cfg = Config{Partitions: 4} })
+	BeforeEach(func() { cfg = Config{Settings: throughput.Settings{Partitions: 4}} })
 	JustBeforeEach(func(ctx SpecContext) {
 		e, db, table = emulated(ctx, wireSchema, cfg, "conflicts")
 		g = testnet.NewGate(raw.Options().HTTPClient)

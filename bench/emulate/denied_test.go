@@ -18,6 +18,7 @@ import (
 	"github.com/ddbharness/ddbharness/bench/meter"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/ddbtest"
+	"github.com/ddbharness/ddbharness/pricing"
 )
 
 // TestForecastHoldsWhateverTheConflicts: two runs of one mix of holds (a
@@ -54,7 +55,7 @@ func holdsRun(t *testing.T, holds, givenUp int) (rate float64, denied int64) {
 		Credentials: credentials.NewStaticCredentialsProvider("k", "s", "")}
 	db := meter.NewClient(dynamodb.New(opts, e.Install), s)
 	ledger := capacity.NewLedger(s)
-	Attach(e, db, ledger.Observe)
+	Attach(e, db, func(_ context.Context, o pricing.Observation) []pricing.Charge { return ledger.Observe(o) })
 	e.Enable()
 
 	ctx := designs.WithPattern(context.Background(), "AP-01")

@@ -21,32 +21,13 @@ const DefaultIsolateAfter = throughput.DefaultIsolateAfter
 
 // Config is what the emulator needs beyond the schema.
 type Config struct {
-	// Scale multiplies every limit; 0 means 1 (real DynamoDB's).
-	Scale float64
-	// WarmReads and WarmWrites are an on-demand table's warm throughput
-	// (and each GSI's); 0 takes a new table's (12,000 and 4,000).
-	WarmReads, WarmWrites float64
-	// MaxReads and MaxWrites are an on-demand table's maximum throughput
-	// (OnDemandThroughput), and each GSI's; 0: none.
-	MaxReads, MaxWrites float64
-	// SwitchedRCU and SwitchedWCU are the most the tables (and each GSI)
-	// were provisioned with before they were switched to on-demand; 0:
-	// created on demand.
-	SwitchedRCU, SwitchedWCU float64
-	// Bytes is the table's data, for its partition count.
-	Bytes int64
-	// Partitions, when set, is each table's and GSI's partition count
-	// instead of the one its throughput and data give.
-	Partitions int
+	// Settings is the engine's configuration of each table and GSI
+	// beyond the schema (throughput.ConfigOf), which the capacity model
+	// carries to replay the run alike.
+	throughput.Settings
 	// NoConflicts turns transaction conflicts off (see conflict.go), which
 	// are emulated with the throttling otherwise.
 	NoConflicts bool
-	// PlacementSeed salts the hash that places partition key values on
-	// partitions: where AWS places a key is not public, and each seed is
-	// another draw (0: the default one).
-	PlacementSeed uint64
-	// IsolateAfter is DefaultIsolateAfter when zero; negative: never.
-	IsolateAfter time.Duration
 	// Region and Account make the ARNs of throttling reasons; defaults
 	// "ddblocal" and "000000000000", as DynamoDB Local's.
 	Region, Account string
@@ -118,6 +99,10 @@ func (e *Emulator) Disable() { e.on.Store(false) }
 
 // Scale is the scale in force.
 func (e *Emulator) Scale() float64 { return e.cfg.Scale }
+
+// Settings is how the emulator configures the engine beyond the schema
+// (throughput.ConfigOf): what a capacity model of its run carries.
+func (e *Emulator) Settings() throughput.Settings { return e.cfg.Settings }
 
 // lookupIn gives the emulator the items as the caller knows them (bench's
 // instrumented client keeps a shadow of the table; Attach): the GSI keys

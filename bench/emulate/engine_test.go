@@ -8,6 +8,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/pricing"
 )
@@ -131,7 +132,7 @@ func TestAdaptiveExample(t *testing.T) {
 		{"300 on one partition, 450 in all", 300, 400, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			e, clock := newAt(provisioned(1, 400), Config{Partitions: 4})
+			e, clock := newAt(provisioned(1, 400), Config{Settings: throughput.Settings{Partitions: 4}})
 			e.tableOf("t", clock.UnixNano()).spaces[designs.MainTable].Drain(-1, write, clock.UnixNano(), 0) // no burst left
 			flows := []flow{{keys[0], 50, write}, {keys[1], 50, write}, {keys[2], 50, write}, {keys[3], c.hot, write}}
 			got := simulate(e, clock, 60, ticks, flows)
@@ -155,7 +156,7 @@ func TestAdaptiveExample(t *testing.T) {
 func TestPartitionLimit(t *testing.T) {
 	const ticks = 50
 	for _, scale := range []float64{1, 0.01} {
-		e, clock := newAt(designs.Schema{PK: "PK"}, Config{Scale: scale})
+		e, clock := newAt(designs.Schema{PK: "PK"}, Config{Settings: throughput.Settings{Scale: scale}})
 		got := simulate(e, clock, 10, ticks, []flow{{key: "hot", units: 1500 * scale, side: write}, {key: "hot-read", units: 2000 * scale, side: read}})
 		for s := 2; s < 10; s++ {
 			if math.Abs(got[s][0]-1000*scale) > 1500*scale/ticks {
@@ -182,7 +183,7 @@ func TestIsolation(t *testing.T) {
 			b = k
 		}
 	}
-	e, clock := newAt(designs.Schema{PK: "PK"}, Config{Partitions: 4, IsolateAfter: 30 * time.Second})
+	e, clock := newAt(designs.Schema{PK: "PK"}, Config{Settings: throughput.Settings{Partitions: 4, IsolateAfter: 30 * time.Second}})
 	got := simulate(e, clock, 90, ticks, []flow{{a, 900, write}, {b, 300, write}})
 	if got[10][0]+got[10][1] > 1000+1200.0/ticks {
 		t.Errorf("second 10: %.0f WCU served on one partition, want at most 1,000", got[10][0]+got[10][1])
@@ -212,7 +213,7 @@ func TestOnDemandLinearCombination(t *testing.T) {
 		share         float64 // of the warm throughput served
 	}{{4800, 1600, 0.8}, {9000, 3000, 1}} {
 		// Many keys, so that no partition limits them: Partitions 64.
-		e, clock := newAt(designs.Schema{PK: "PK"}, Config{Partitions: 64})
+		e, clock := newAt(designs.Schema{PK: "PK"}, Config{Settings: throughput.Settings{Partitions: 64}})
 		var flows []flow
 		for i := range 40 {
 			flows = append(flows, flow{fmt.Sprintf("R%d", i), c.reads / 40, read}, flow{fmt.Sprintf("W%d", i), c.writes / 40, write})

@@ -7,6 +7,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/pricing"
 )
@@ -66,7 +67,7 @@ func onClock(scales ...float64) ([]*Emulator, *time.Time) {
 	clock := time.Unix(1_800_000_000, 0)
 	var es []*Emulator
 	for _, scale := range scales {
-		e := New(designs.Schema{PK: "PK"}, Config{Scale: scale, Partitions: 4, Now: func() time.Time { return clock }})
+		e := New(designs.Schema{PK: "PK"}, Config{Settings: throughput.Settings{Scale: scale, Partitions: 4}, Now: func() time.Time { return clock }})
 		e.Enable()
 		es = append(es, e)
 	}

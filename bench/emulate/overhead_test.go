@@ -12,6 +12,7 @@ import (
 
 	"github.com/ddbharness/ddbharness/bench/capacity"
 	"github.com/ddbharness/ddbharness/bench/meter"
+	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/ddbtest"
 	"github.com/ddbharness/ddbharness/pricing"
@@ -42,7 +43,7 @@ func BenchmarkOverhead(b *testing.B) {
 			if on {
 				e := New(s, Config{})
 				c = meter.NewClient(dynamodb.New(opts, e.Install), s)
-				Attach(e, c, ledger.Observe)
+				Attach(e, c, func(_ context.Context, o pricing.Observation) []pricing.Charge { return ledger.Observe(o) })
 				e.Enable()
 				defer func() {
 					if t := e.Measured(0, 0); t.Refused > 0 {
@@ -51,7 +52,7 @@ func BenchmarkOverhead(b *testing.B) {
 				}()
 			} else {
 				c = meter.NewClient(dynamodb.New(opts), s)
-				Attach(nil, c, ledger.Observe)
+				Attach(nil, c, func(_ context.Context, o pricing.Observation) []pricing.Charge { return ledger.Observe(o) })
 			}
 			b.ReportAllocs()
 			i := 0
@@ -91,7 +92,7 @@ func BenchmarkEmulator(b *testing.B) {
 		off     bool
 	}{{"GetItem", gets, reads, false}, {"PutItem", puts, writes, false}, {"PutItem, conflicts off", puts, writes, true}} {
 		b.Run(c.name, func(b *testing.B) {
-			e := New(s, Config{Scale: 1000, NoConflicts: c.off})
+			e := New(s, Config{Settings: throughput.Settings{Scale: 1000}, NoConflicts: c.off})
 			e.Enable()
 			b.ReportAllocs()
 			i := 0

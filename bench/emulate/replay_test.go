@@ -15,6 +15,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/pricing"
 )
@@ -78,7 +79,7 @@ func record(e *Emulator, clock *time.Time, s designs.Schema, secs int, rates fun
 // analyze is the capacity model of the recorded run, on the emulator's
 // placement and with its throttled calls put back, as bench builds it.
 func (r recorded) analyze(topN int) capacity.Report {
-	return capacity.Model{Schema: r.schema, Requests: r.requests, Duration: time.Duration(r.secs) * time.Second, Scale: r.e.Scale(), TopN: topN,
+	return capacity.Model{Schema: r.schema, Requests: r.requests, Duration: time.Duration(r.secs) * time.Second, Settings: r.e.Settings(), TopN: topN,
 		Denied: r.e.Denied, DeniedAt: r.e.DeniedAt, Placed: r.e.Placed}.Analyze(r.ledger)
 }
 
@@ -129,7 +130,7 @@ func show(m map[at]bool, start time.Time) []string {
 func TestReplayRefusesAsTheLiveRun(t *testing.T) {
 	s := designs.Schema{PK: "PK", SK: "SK"}
 	// 0.01: a partition takes 10 WCU/s; the table's warm 40 WRU/s.
-	e, clock := newAt(s, Config{Scale: 0.01, Partitions: 4})
+	e, clock := newAt(s, Config{Settings: throughput.Settings{Scale: 0.01, Partitions: 4}})
 	hot, cold := keysOff(2, 4)[0], keysOff(2, 4)[1]
 	if Placement(hot, 4) == Placement(cold, 4) {
 		t.Fatal("the two keys share a partition")
@@ -160,7 +161,7 @@ func TestReplayRefusesAsTheLiveRun(t *testing.T) {
 // hot key (TopN 1).
 func TestFirstThrottleIsTheLiveRuns(t *testing.T) {
 	s := designs.Schema{PK: "PK", SK: "SK"}
-	e, clock := newAt(s, Config{Scale: 0.01, Partitions: 4})
+	e, clock := newAt(s, Config{Settings: throughput.Settings{Scale: 0.01, Partitions: 4}})
 	const hot = "HOT"
 	var beside, elsewhere []string
 	for i := 0; len(beside) < 2 || len(elsewhere) < 1; i++ {
@@ -199,7 +200,7 @@ func TestFirstThrottleIsTheLiveRuns(t *testing.T) {
 func TestReplayIsolatesAsTheLiveRun(t *testing.T) {
 	const secs = 400
 	s := designs.Schema{PK: "PK", SK: "SK"}
-	e, clock := newAt(s, Config{Scale: 0.01, Partitions: 4})
+	e, clock := newAt(s, Config{Settings: throughput.Settings{Scale: 0.01, Partitions: 4}})
 	const hot = "HOT"
 	cold := ""
 	for i := 0; cold == ""; i++ {
@@ -246,4 +247,59 @@ func firstDiff(a, b []string) string {
 		}
 	}
 	return "none"
+}
+
+// TestReplayConfiguresTheEngineAsTheLiveRun: whatever the emulator's
+// settings (billing, warm, maximum and switched-from throughput, a fixed
+// partition count, a placement seed, a shorter split for heat), the
+// capacity model that carries them (Emulator.Settings) runs the engine
+// configured as the emulator did: the same isolation, the refusals in the
+// same seconds. HOT takes 9 puts of 1 WCU a second and COLD 2 on one
+// partition of 10 WCU/s until HOT gets a partition of its own, after 20 s.
+func TestReplayConfiguresTheEngineAsTheLiveRun(t *testing.T) {
+	const secs = 60
+	split := throughput.Settings{Scale: 0.01, IsolateAfter: 20 * time.Second}
+	for _, c := range []struct {
+		name   string
+		schema designs.Schema
+		set    func(*throughput.Settings)
+	}{
+		{"on-demand", designs.Schema{PK: "PK", SK: "SK"}, func(*throughput.Settings) {}},
+		{"on-demand, 2 partitions, seed 7", designs.Schema{PK: "PK", SK: "SK"}, func(s *throughput.Settings) { s.Partitions, s.PlacementSeed = 2, 7 }},
+		{"on-demand, warm", designs.Schema{PK: "PK", SK: "SK"}, func(s *throughput.Settings) { s.WarmReads, s.WarmWrites = 36000, 12000 }},
+		{"on-demand, max", designs.Schema{PK: "PK", SK: "SK"}, func(s *throughput.Settings) { s.MaxWrites = 2000 }},
+		{"on-demand, switched", designs.Schema{PK: "PK", SK: "SK"}, func(s *throughput.Settings) { s.SwitchedRCU, s.SwitchedWCU = 24000, 8000 }},
+		{"provisioned, seed 3", provisioned(100, 2000), func(s *throughput.Settings) { s.PlacementSeed = 3 }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			st := split
+			c.set(&st)
+			e, clock := newAt(c.schema, Config{Settings: st})
+			e.tableOf("t", clock.UnixNano())
+			const hot = "HOT"
+			_, n := e.Placed(designs.MainTable, hot)
+			cold := ""
+			for i := 0; cold == ""; i++ {
+				if k := fmt.Sprintf("C%d", i); throughput.Placement(k, n, st.PlacementSeed) == throughput.Placement(hot, n, st.PlacementSeed) {
+					cold = k
+				}
+			}
+			run := record(e, clock, c.schema, secs, func(int) map[string]int { return map[string]int{hot: 9, cold: 2} })
+
+			if n := run.e.Measured(run.requests, secs*time.Second).Isolations; n != 1 {
+				t.Fatalf("the live run isolated %d values, want HOT", n)
+			}
+			live := run.live()
+			if len(live) < 5 {
+				t.Fatalf("the live run refused in %d seconds: the spec means its partition to refuse until HOT is isolated", len(live))
+			}
+			rep := run.analyze(0).Replay
+			if got, want := show(replayed(rep), run.start), show(live, run.start); !slices.Equal(got, want) {
+				t.Errorf("replay refused in %d seconds, the live run in %d; the first differing: %v", len(got), len(want), firstDiff(got, want))
+			}
+			if rep.Isolations != 1 {
+				t.Errorf("the replay isolated %d values, want HOT, as the live run did", rep.Isolations)
+			}
+		})
+	}
 }

@@ -23,10 +23,7 @@ type space struct {
 // newSpace lays out a table's or a GSI's partitions and budget
 // (throughput.NewSpace) from the schema and the emulator's config.
 func (e *Emulator) newSpace(name, arn string, index bool, now int64) *space {
-	c := throughput.Config{Scale: e.cfg.Scale, Provisioned: e.provisioned(), RCU: float64(e.schema.RCU), WCU: float64(e.schema.WCU),
-		WarmReads: e.cfg.WarmReads, WarmWrites: e.cfg.WarmWrites, MaxReads: e.cfg.MaxReads, MaxWrites: e.cfg.MaxWrites,
-		SwitchedRCU: e.cfg.SwitchedRCU, SwitchedWCU: e.cfg.SwitchedWCU, Bytes: e.cfg.Bytes, Partitions: e.cfg.Partitions,
-		PlacementSeed: e.cfg.PlacementSeed, IsolateAfter: e.cfg.IsolateAfter}
+	c := throughput.ConfigOf(e.cfg.Settings, e.schema)
 	return &space{Space: throughput.NewSpace(c, now), name: name, id: e.names.ID(name), arn: arn, index: index}
 }
 

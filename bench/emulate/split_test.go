@@ -8,6 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/designs"
 )
 
@@ -20,7 +21,7 @@ func TestSplitAcrossTables(t *testing.T) {
 			"PK": &types.AttributeValueMemberS{Value: pk}, "SK": &types.AttributeValueMemberS{Value: "A"}}}}
 	}
 	for run := range 20 {
-		e, clock := newAt(designs.Schema{PK: "PK", SK: "SK"}, Config{Partitions: 1})
+		e, clock := newAt(designs.Schema{PK: "PK", SK: "SK"}, Config{Settings: throughput.Settings{Partitions: 1}})
 		e.mu.Lock()
 		e.tableOf("spent", clock.UnixNano()).spaces[designs.MainTable].Drain(0, write, clock.UnixNano(), -1)
 		e.mu.Unlock()
@@ -42,7 +43,7 @@ func TestSplitAcrossTables(t *testing.T) {
 // and counts once among the calls denied on the key; its groups keep
 // one entry per item, for splitting.
 func TestCallTouchesEachKeyOnce(t *testing.T) {
-	e, _ := newAt(designs.Schema{PK: "PK", SK: "SK"}, Config{Partitions: 1})
+	e, _ := newAt(designs.Schema{PK: "PK", SK: "SK"}, Config{Settings: throughput.Settings{Partitions: 1}})
 	put := func(sk string) types.WriteRequest {
 		return types.WriteRequest{PutRequest: &types.PutRequest{Item: map[string]types.AttributeValue{
 			"PK": &types.AttributeValueMemberS{Value: "K"}, "SK": &types.AttributeValueMemberS{Value: sk}}}}

@@ -13,6 +13,7 @@ import (
 	. "github.com/onsi/gomega/gstruct"
 
 	"github.com/ddbharness/ddbharness/bench/meter"
+	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/ddbtest"
 )
@@ -32,7 +33,7 @@ var _ = Describe("on the wire, as DynamoDB answers", Label("wire"), func() {
 		// 0.001: a partition serves 3 read and 1 write unit per second; an
 		// on-demand table's budget (its new-table warm throughput) is 12
 		// read and 4 write units per second, out of the specs' way.
-		cfg = Config{Scale: 0.001, Partitions: 4}
+		cfg = Config{Settings: throughput.Settings{Scale: 0.001, Partitions: 4}}
 	})
 	// After every BeforeEach, so that a Context can change schema and cfg.
 	JustBeforeEach(func(ctx SpecContext) {
@@ -337,7 +338,7 @@ var _ = Describe("on the wire, as DynamoDB answers", Label("wire"), func() {
 		BeforeEach(func() {
 			// 8 partitions of 1 WCU/s, and a new table's 4 WCU/s at Scale
 			// 0.001.
-			cfg = Config{Scale: 0.001, Partitions: 8}
+			cfg = Config{Settings: throughput.Settings{Scale: 0.001, Partitions: 8}}
 		})
 
 		It("answers ThrottlingException, for the key range, once its warm throughput is spent on other partitions", func(ctx SpecContext) {
@@ -350,7 +351,7 @@ var _ = Describe("on the wire, as DynamoDB answers", Label("wire"), func() {
 		BeforeEach(func() {
 			// At Scale 0.001: a maximum of 2 WCU/s, below the warm 4, on 8
 			// partitions of 1 WCU/s.
-			cfg = Config{Scale: 0.001, Partitions: 8, MaxWrites: 2000}
+			cfg = Config{Settings: throughput.Settings{Scale: 0.001, Partitions: 8, MaxWrites: 2000}}
 		})
 
 		It("answers ThrottlingException, for the maximum, once the table's writes reach it, on a partition that has units", func(ctx SpecContext) {
@@ -366,7 +367,7 @@ var _ = Describe("on the wire, as DynamoDB answers", Label("wire"), func() {
 		BeforeEach(func() {
 			// 40,000 WCU warm, the quota, at Scale 0.0001: the table serves
 			// 4 WCU/s, and a partition 0.1.
-			cfg = Config{Scale: 0.0001, Partitions: 64, WarmWrites: 40000}
+			cfg = Config{Settings: throughput.Settings{Scale: 0.0001, Partitions: 64, WarmWrites: 40000}}
 		})
 
 		It("answers RequestLimitExceeded for the account limit once the table's throughput is spent", func(ctx SpecContext) {

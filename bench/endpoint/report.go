@@ -1,6 +1,7 @@
 package endpoint
 
 import (
+	"context"
 	"errors"
 	"slices"
 	"sync"
@@ -32,7 +33,7 @@ func newTraffic(s designs.Schema) *traffic {
 }
 
 // observe charges one observed call in the ledger.
-func (t *traffic) observe(o pricing.Observation) []pricing.Charge {
+func (t *traffic) observe(_ context.Context, o pricing.Observation) []pricing.Charge {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.ledger.Observe(o)
@@ -123,8 +124,7 @@ func (h *Handler) outcome(t *table) (bench.Outcome, bool) {
 	cfg := t.cfg
 	lim := bench.Limits{Scale: cfg.Scale, PlacementSeed: cfg.PlacementSeed, NoConflicts: cfg.NoConflicts}
 	requests := int64(eo.Total.Requests)
-	model := capacity.Model{Schema: t.schema, Requests: requests, Duration: span, Scale: cfg.Scale,
-		WarmReads: cfg.WarmReads, WarmWrites: cfg.WarmWrites, MaxReads: cfg.MaxReads, MaxWrites: cfg.MaxWrites, PlacementSeed: cfg.PlacementSeed}
+	model := capacity.Model{Schema: t.schema, Requests: requests, Duration: span, Settings: t.em.Settings()}
 	out := bench.Outcome{Outcome: eo, Limits: lim, Ledger: tr.ledger, Inputs: bench.ModelInputs{Requests: requests, Span: span}}
 	// As a bench run: each operation's p50 is how long its transactions
 	// hold their items, which, with the item conflicts the emulator met,

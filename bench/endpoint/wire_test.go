@@ -23,6 +23,7 @@ import (
 	"github.com/ddbharness/ddbharness/bench/capacity"
 	"github.com/ddbharness/ddbharness/bench/emulate"
 	"github.com/ddbharness/ddbharness/bench/report"
+	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/ddbtest"
@@ -54,7 +55,7 @@ var _ = Describe("an SDK client through the endpoint", Label("wire"), func() {
 		sc = schema
 		// 0.001: a partition serves 3 read and 1 write unit per second,
 		// and the clock stands still, so nothing comes back.
-		cfg = Config{Local: local, Limits: emulate.Config{Scale: 0.001, Partitions: 4}}
+		cfg = Config{Local: local, Limits: emulate.Config{Settings: throughput.Settings{Scale: 0.001, Partitions: 4}}}
 	})
 	JustBeforeEach(func(ctx SpecContext) {
 		cfg.Limits.Now = clock.Now

@@ -29,6 +29,7 @@ type attack struct {
 	seed    int64
 	shard   ShardSpec
 	tb      *bed
+	measure Measurer // nil: none
 
 	// What the stall watch reads while measuring.
 	inflight atomic.Int64 // calls started and not yet ended
@@ -65,7 +66,8 @@ type ticket struct {
 // (sc.KeySpace).
 func newAttack(sc workload.Scenario, d workload.Driver, keys []int, cfg config, tb *bed) *attack {
 	a := &attack{driver: d, pacer: sc.Pacer, workers: cfg.workers,
-		backlog: DefaultBacklog, drain: cfg.drain, seed: cfg.seed, shard: cfg.shard, tb: tb}
+		backlog: DefaultBacklog, drain: cfg.drain, seed: cfg.seed, shard: cfg.shard, tb: tb,
+		measure: cfg.measurer}
 	for i, st := range sc.Mix {
 		if st.Weight <= 0 {
 			continue
@@ -297,24 +299,32 @@ func (a *attack) closedLoop(ctx, calls context.Context, deadline time.Time, c *c
 }
 
 // call makes one call and records it, unless the run was interrupted under
-// it: then its latency means nothing.
+// it: then its latency means nothing. The Measurer learns whether the call
+// was counted.
 func (a *attack) call(ctx context.Context, t ticket, r *rand.Rand, record func(*vegeta.Result)) {
 	st := &a.steps[t.step]
+	callCtx, counted := st.ctx, func(bool) {}
+	if a.measure != nil {
+		callCtx, counted = a.measure.Call(st.ctx)
+	}
 	a.inflight.Add(1)
-	err := a.driver.Call(st.ctx, st.Pattern, t.key, r)
+	err := a.driver.Call(callCtx, st.Pattern, t.key, r)
 	end := time.Now()
 	a.inflight.Add(-1)
 	a.ended.Add(1)
 	a.lastEnd.Store(end.UnixNano())
 	if err != nil && ctx.Err() != nil {
+		counted(false)
 		return
 	}
 	if err != nil && st.ctx.Err() != nil {
 		// The run's own drain deadline cut it short: neither the design's
 		// outcome nor a latency; counted apart (Outcome.CutOff).
 		a.cutOff.Add(1)
+		counted(false)
 		return
 	}
+	counted(true)
 	code, class := Classify(err)
 	a.tb.callEnded(end, err, code)
 	record(&vegeta.Result{

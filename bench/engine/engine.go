@@ -24,12 +24,17 @@ type DynamoDB interface {
 // begins and Stop when its last call has ended, before the table is
 // deleted. Cut is called once, as soon as the test bed fails, with the
 // time from which its calls are not the design's: nothing the Measurer sees
-// from then on should count.
+// from then on should count. Call is called as each pattern call begins,
+// with its context; the call is made with the context it returns, and end
+// is called once it has ended, saying whether the run counted it: a call
+// the drain or an interrupt cut short is in none of the run's figures, so
+// what it consumed should not count either.
 type Measurer interface {
 	Client(db designs.DB) designs.DB
 	Start()
 	Stop(ctx context.Context)
 	Cut(at time.Time)
+	Call(ctx context.Context) (_ context.Context, end func(counted bool))
 }
 
 // Outcome is what a run measured: vegeta's metrics for the whole mix and
@@ -71,7 +76,8 @@ type Outcome struct {
 	Patterns    []PatternMetrics
 	Errors      []ErrorCount // the failed calls by pattern, status and error
 	// Unsent counts calls still waiting when the run ended; CutOff, calls
-	// in flight when the drain after it ended, cut short and not recorded.
+	// in flight when the drain after it ended, cut short and not recorded
+	// (nor charged: Measurer.Call).
 	Unsent int
 	CutOff int `json:",omitempty"`
 	// Shard is the part of a run split over several machines this one

@@ -130,11 +130,10 @@ func Compare(base, next Run) []Row {
 			rows[len(rows)-1].P = p
 		}
 		add(string(id), "throughput", lb.Throughput, ln.Throughput, false)
-		for _, m := range []string{"throttled", "conflicts"} {
-			sb, _ := emulated(base.Out, m, id)
-			sn, _ := emulated(next.Out, m, id)
-			add(string(id), m, sb, sn, true)
-		}
+		add(string(id), "throttled", throttled(&lb), throttled(&ln), true)
+		sb, _ := conflicts(base.Out, id)
+		sn, _ := conflicts(next.Out, id)
+		add(string(id), "conflicts", sb, sn, true)
 	}
 	cb, cn := base.Out.Capacity, next.Out.Capacity
 	hb, _ := headroom(cb)

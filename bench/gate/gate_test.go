@@ -66,7 +66,7 @@ func TestMeasure(t *testing.T) {
 		{"errors < 1%", 0.01},
 		{"errors(AP-02) < 1%", 0.25},
 		{"p99(AP-01) < 20ms", float64(30 * time.Millisecond)},
-		{"throttled < 1%", 0}, // limits off: nothing emulated
+		{"throttled < 1%", 0}, // no call ended throttled
 	} {
 		got, why := Measure(out, must(t, tc.expr))
 		if why != "" || math.Abs(got-tc.want) > 1e-12 {
@@ -82,9 +82,36 @@ func TestMeasureEmulated(t *testing.T) {
 	out := run()
 	out.Throttling = &emulate.Throttling{Calls: 14, Throttled: 7, ConflictCancelled: 1, Patterns: []emulate.PatternThrottles{
 		{Pattern: "AP-01", Calls: 10, Throttled: 2, ConflictCancelled: 1}, {Pattern: "AP-02", Calls: 4, Throttled: 5}}}
-	for expr, want := range map[string]float64{"throttled < 1%": 0.5, "throttled(AP-01) < 1%": 0.2, "conflicts(AP-01) < 1%": 0.1, "conflicts < 1%": 1.0 / 14} {
+	for expr, want := range map[string]float64{"conflicts(AP-01) < 1%": 0.1, "conflicts < 1%": 1.0 / 14} {
 		if got, why := Measure(out, must(t, expr)); why != "" || math.Abs(got-want) > 1e-12 {
 			t.Errorf("%s: measured %v (%s), want %v", expr, got, why, want)
+		}
+	}
+}
+
+// TestThrottledIsOneFigureLiveAndAfter: a throttled threshold reads one
+// figure while the run goes (Live) and once it has ended (Measure,
+// Evaluate): the share of pattern calls that ended throttled, which the
+// report shows, not the emulator's share of DynamoDB requests (a pattern
+// call may make several). A run a breach stopped shows it breached.
+func TestThrottledIsOneFigureLiveAndAfter(t *testing.T) {
+	out := run()
+	out.Patterns[1].Metrics.StatusCodes = map[string]int{"200": 3, "429": 1}
+	out.Total.StatusCodes = map[string]int{"200": 13, "429": 1}
+	// The emulator counts requests: AP-01's 10 calls made 20, 1 throttled;
+	// AP-02's 4 made 4, 1 throttled.
+	out.Throttling = &emulate.Throttling{Calls: 24, Throttled: 2, Patterns: []emulate.PatternThrottles{
+		{Pattern: "AP-01", Calls: 20, Throttled: 1}, {Pattern: "AP-02", Calls: 4, Throttled: 1}}}
+	for expr, want := range map[string]float64{"throttled < 7% abort": 1.0 / 14, "throttled(AP-01) < 1% abort": 0, "throttled(AP-02) < 20% abort": 0.25} {
+		th := must(t, expr)
+		got, why := Measure(out, th)
+		if why != "" || math.Abs(got-want) > 1e-12 {
+			t.Errorf("%s: measured %v (%s), want %v, the pattern calls' share", expr, got, why, want)
+		}
+		stop := Live([]threshold.Threshold{th})(out.Outcome)
+		held := Evaluate(out, []threshold.Threshold{th})[0].Pass
+		if (stop != "") == held {
+			t.Errorf("%s: the live check says %q, the threshold after the run held=%v: want one verdict", expr, stop, held)
 		}
 	}
 }

@@ -66,9 +66,14 @@ func Measure(out bench.Outcome, t threshold.Threshold) (float64, string) {
 			return 0, "the capacity model did not run"
 		}
 		return capacityFigure(out, t, id)
-	case "throttled", "conflicts":
-		return emulated(out, t.Metric, id)
+	case "conflicts":
+		return conflicts(out, id)
 	}
+	// throttled too: the pattern calls that ended throttled, the share the
+	// report shows and Live checks while the run goes, so that a run a
+	// breach stopped never shows the threshold held (the emulator's own
+	// count is of DynamoDB requests, of which a pattern call may make
+	// several).
 	return onCalls(out.Outcome, t)
 }
 
@@ -90,9 +95,18 @@ func onCalls(out engine.Outcome, t threshold.Threshold) (float64, string) {
 	case t.Metric == "errors":
 		return 1 - m.Success, ""
 	case t.Metric == "throttled":
-		return float64(m.StatusCodes[strconv.Itoa(engine.StatusThrottled)]) / float64(m.Requests), ""
+		return throttled(m), ""
 	}
 	return float64(latency(m.Latencies, t.Metric)), ""
+}
+
+// throttled is the share of m's calls that ended throttled, after the
+// SDK's retries: the share the report shows.
+func throttled(m *vegeta.Metrics) float64 {
+	if m.Requests == 0 {
+		return 0
+	}
+	return float64(m.StatusCodes[strconv.Itoa(engine.StatusThrottled)]) / float64(m.Requests)
 }
 
 // latency is the figure of vegeta's latency metrics a metric names.
@@ -139,28 +153,21 @@ func capacityFigure(out bench.Outcome, t threshold.Threshold, id designs.Pattern
 	return f.Cost, ""
 }
 
-// emulated is the share of calls the emulated limits ended throttled, or
-// that a transaction conflict cancelled; with the limits off nothing is
-// emulated, and the share is 0.
-func emulated(out bench.Outcome, metric string, id designs.PatternID) (float64, string) {
+// conflicts is the share of calls the emulated limits saw a transaction
+// conflict cancel; with the limits off nothing is emulated, and the share
+// is 0.
+func conflicts(out bench.Outcome, id designs.PatternID) (float64, string) {
 	th := out.Throttling
 	if th == nil {
 		return 0, ""
 	}
-	calls, n := th.Calls, th.Throttled
-	if metric == "conflicts" {
-		n = th.ConflictCancelled
-	}
+	calls, n := th.Calls, th.ConflictCancelled
 	if id != "" {
 		i := slices.IndexFunc(th.Patterns, func(p patternThrottles) bool { return p.Pattern == id })
 		if i < 0 {
 			return 0, string(id) + " made no call"
 		}
-		p := th.Patterns[i]
-		calls, n = p.Calls, p.Throttled
-		if metric == "conflicts" {
-			n = p.ConflictCancelled
-		}
+		calls, n = th.Patterns[i].Calls, th.Patterns[i].ConflictCancelled
 	}
 	if calls == 0 {
 		return 0, "no call was made"

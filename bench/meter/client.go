@@ -15,10 +15,11 @@ import (
 	"github.com/ddbharness/ddbharness/pricing"
 )
 
-// Observer receives what each call did. The client calls it from the
+// Observer receives what each call did, with the call's context (which
+// may carry the pattern call it belongs to). The client calls it from the
 // goroutine that made the call, so it must be safe for concurrent use and
 // quick.
-type Observer func(pricing.Observation)
+type Observer func(context.Context, pricing.Observation)
 
 // Client is the designs.DB bench hands to a scenario's driver. Every call
 // asks DynamoDB for its consumed capacity (INDEXES; TOTAL for

@@ -40,7 +40,7 @@ func BenchmarkClient(b *testing.B) {
 		"Email": s("someone@example.com"), "Address": s("1 Main Street, Springfield")}
 	ledger := capacity.NewLedger(schema)
 	c := meter.NewClient(cannedDB{item: item}, schema)
-	c.Observe(func(o pricing.Observation) { ledger.Observe(o) })
+	c.Observe(func(_ context.Context, o pricing.Observation) { ledger.Observe(o) })
 	ctx := designs.WithPattern(context.Background(), pattern)
 
 	b.Run("GetItem", func(b *testing.B) {

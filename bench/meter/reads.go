@@ -40,7 +40,7 @@ func (c *Client) GetItem(ctx context.Context, in *dynamodb.GetItemInput, opts ..
 		} else {
 			o.Misses, o.Addressed = 1, []ddbitem.Item{in.Key}
 		}
-		observe(o)
+		observe(ctx, o)
 	}
 	unasked(in.ReturnConsumedCapacity, &out.ConsumedCapacity)
 	return out, nil
@@ -138,7 +138,7 @@ func (c *Client) TransactGetItems(ctx context.Context, in *dynamodb.TransactGetI
 		}
 	}
 	for _, t := range tables {
-		observe(*byTable[t])
+		observe(ctx, *byTable[t])
 	}
 	unasked(in.ReturnConsumedCapacity, &out.ConsumedCapacity)
 	return out, nil
@@ -180,7 +180,7 @@ func (c *Client) BatchGetItem(ctx context.Context, in *dynamodb.BatchGetItemInpu
 		o.Reads = c.readImages(table, "", found, whole)
 		o.Addressed = c.missing(table, ka.Keys, found, out.UnprocessedKeys[table].Keys)
 		o.Misses = len(ka.Keys) - len(found) - len(out.UnprocessedKeys[table].Keys)
-		observe(o)
+		observe(ctx, o)
 	}
 	unasked(in.ReturnConsumedCapacity, &out.ConsumedCapacity)
 	return out, nil
@@ -226,7 +226,7 @@ func (c *Client) readPage(ctx context.Context, sent uint64, start time.Time, op 
 				o.Reads, o.Evaluated = reads, pricing.EvaluatedShadow
 			}
 		}
-		observe(o)
+		observe(ctx, o)
 	}
 	c.learnAll(pg.table, res.items, pg.whole, pg.consistent, sent)
 	stripKeys(res.items, pg.added)

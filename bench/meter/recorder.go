@@ -1,6 +1,7 @@
 package meter
 
 import (
+	"context"
 	"sync"
 
 	"github.com/ddbharness/ddbharness/pricing"
@@ -14,7 +15,7 @@ type Recorder struct {
 }
 
 // Observe keeps o; it is an Observer.
-func (r *Recorder) Observe(o pricing.Observation) {
+func (r *Recorder) Observe(_ context.Context, o pricing.Observation) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.obs = append(r.obs, o)

@@ -218,7 +218,7 @@ func (c *Client) BatchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItem
 		for _, table := range slices.Sorted(maps.Keys(byTable)) {
 			o := observation(ctx, start, designs.BatchWriteItem, table)
 			o.Writes, o.Local = byTable[table], tableCapacity(out.ConsumedCapacity, table)
-			observe(o)
+			observe(ctx, o)
 		}
 	}
 	unasked(in.ReturnConsumedCapacity, &out.ConsumedCapacity)
@@ -299,7 +299,7 @@ func (c *Client) wrote(ctx context.Context, start time.Time, op designs.Operatio
 	}
 	o := observation(ctx, start, op, table)
 	o.Writes, o.Local = []pricing.Write{w}, local(cc)
-	observe(o)
+	observe(ctx, o)
 }
 
 // askTxFailureImages asks every conditional action for the old image on
@@ -395,7 +395,7 @@ func (c *Client) observeTx(ctx context.Context, start time.Time, observe Observe
 				o.Writes = append(o.Writes, writes[i])
 			}
 		}
-		observe(o)
+		observe(ctx, o)
 	}
 }
 

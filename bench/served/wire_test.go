@@ -15,6 +15,7 @@ import (
 	"github.com/ddbharness/ddbharness/bench/emulate"
 	"github.com/ddbharness/ddbharness/bench/meter"
 	"github.com/ddbharness/ddbharness/bench/served"
+	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/ddbtest"
 )
@@ -37,7 +38,7 @@ var _ = Describe("what the service answered, on the wire", Label("wire"), func()
 		// Scale 0.001 on one partition: the table serves 1 write unit a
 		// second, so while the clock stands still a second small put is
 		// refused, and so is every retry of it.
-		e = emulate.New(wireSchema, emulate.Config{Scale: 0.001, Partitions: 1, Now: clock.Now})
+		e = emulate.New(wireSchema, emulate.Config{Settings: throughput.Settings{Scale: 0.001, Partitions: 1}, Now: clock.Now})
 		obs = served.New()
 		db = e.Client(dynamodb.New(raw.Options(), ddbtest.QuickRetries, observed(obs)))
 		table = designs.TableName("served", fmt.Sprintf("p%d", GinkgoParallelProcess()))

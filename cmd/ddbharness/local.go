@@ -13,6 +13,7 @@ import (
 
 	"github.com/ddbharness/ddbharness/bench/emulate"
 	"github.com/ddbharness/ddbharness/bench/endpoint"
+	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/internal/figure"
 	"github.com/ddbharness/ddbharness/internal/testbed"
 )
@@ -76,7 +77,7 @@ func runLocal(ctx context.Context, fs *flag.FlagSet, args []string) error {
 			return badInputf("local: --limits forwards to DynamoDB Local, not to %s: unset %s", testbed.Redact(srv.Endpoint), testbed.EnvEndpoint)
 		}
 		return serveLimits(ctx, srv, lis, *root, endpoint.Config{Local: srv.Endpoint,
-			Limits: emulate.Config{Scale: limits.Scale, NoConflicts: limits.NoConflicts}})
+			Limits: emulate.Config{Settings: throughput.Settings{Scale: limits.Scale}, NoConflicts: limits.NoConflicts}})
 	})
 }
 

@@ -9,6 +9,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/ddbharness/ddbharness/bench/emulate"
+	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/designs/invoicing"
 	"github.com/ddbharness/ddbharness/fixtures"
@@ -43,7 +44,7 @@ var _ = Describe("AP-03 create invoice, throttled", Label("AP-03", "main-table")
 		Expect(table.CreateClient(ctx, client)).To(Succeed())
 		clock = ddbtest.NewClock()
 		// 0.001: each of the 4 partitions serves 1 write unit a second.
-		e = emulate.New(invoicing.Schema, emulate.Config{Scale: 0.001, Partitions: 4, Now: clock.Now})
+		e = emulate.New(invoicing.Schema, emulate.Config{Settings: throughput.Settings{Scale: 0.001, Partitions: 4}, Now: clock.Now})
 		throttled = invoicing.Table{DB: e.Client(dynamodb.New(env.DB.Options(), ddbtest.QuickRetries)), Name: env.Table}
 		e.Enable()
 	})
@@ -89,7 +90,7 @@ var _ = Describe("seeding through the Loader, throttled", func() {
 		clock := ddbtest.NewClock()
 		// 0.01: each of the 4 partitions serves 10 write units a second,
 		// the table 40 (a new on-demand table's warm throughput, scaled).
-		e := emulate.New(invoicing.Schema, emulate.Config{Scale: 0.01, Partitions: 4, Now: clock.Now})
+		e := emulate.New(invoicing.Schema, emulate.Config{Settings: throughput.Settings{Scale: 0.01, Partitions: 4}, Now: clock.Now})
 		// The SDK's own retryer, as a seed has it.
 		l := fixtures.NewLoader(e.Client(env.DB), env.Table, invoicing.Schema)
 		seed := invoicing.Table{DB: l, Name: env.Table}
@@ -166,8 +167,8 @@ var _ = Describe("seeding through the Loader, throttled", func() {
 })
 var _ = Describe("seeding through the Loader, table throttled", func() {
 	It("rides out a table that refuses whole batches for 10 s, as DefaultRetry documents", func(ctx SpecContext) {
-		e := emulate.New(invoicing.Schema, emulate.Config{Scale: 0.01, Partitions: 4}) // the real clock
-		l := fixtures.NewLoader(e.Client(env.DB), env.Table, invoicing.Schema)         // the SDK's default retryer
+		e := emulate.New(invoicing.Schema, emulate.Config{Settings: throughput.Settings{Scale: 0.01, Partitions: 4}}) // the real clock
+		l := fixtures.NewLoader(e.Client(env.DB), env.Table, invoicing.Schema)                                        // the SDK's default retryer
 		c := fake.Client()
 		Expect(invoicing.Table{DB: l, Name: env.Table}.CreateClient(ctx, c)).To(Succeed())
 		e.Enable()
