@@ -39,7 +39,9 @@ RATE ?=
 # the binary, so that deploy/Dockerfile, which runs this same command, builds
 # the same bytes from the same source and Go release; every go run below
 # uses them too, so that a copy of the repository (the walkthrough's, a
-# fault spec's) finds the command in the build cache.
+# fault spec's) finds the command in the build cache. The test targets
+# build with -trimpath too, as verify's suites do: a fresh clone then
+# compiles each package once for the whole of CI, whatever folder it is in.
 BUILD_FLAGS ?= -trimpath -buildvcs=false
 
 # Values reach the commands through the environment, never pasted into the
@@ -57,7 +59,7 @@ verify: check-go
 
 ## test: unit tests of pure code (key builders, cursors, the coverage gate); no DynamoDB
 test: check-race
-	$(GO) tool ginkgo -r --race --label-filter=unit
+	$(GO) tool ginkgo -r --race --trimpath --label-filter=unit
 
 ## lint: check every design (or DESIGN=name) against DynamoDB's limits on fixtures seeded in memory, probing every scenario's writes (or SCENARIO=design/name's); no DynamoDB
 lint: check-go
@@ -99,16 +101,16 @@ catalog: check-go
 
 ## walkthrough: docs/add-a-design.md in a copy of the repository, from make new-design to a bench report (on DynamoDB Local), and the scaffold's unit specs
 walkthrough: check-go
-	$(GO) tool ginkgo -p --label-filter='scaffold || unit' ./internal/scaffold
+	$(GO) tool ginkgo -p --trimpath --label-filter='scaffold || unit' ./internal/scaffold
 
 ## faults: break things on purpose (DynamoDB Local killed mid-run, bad input, concurrent runs, broken caches) and check each run says so; also the emulator's and the meter's heap tests and the 30-minute doubling, which build without the race detector
 faults: check-go
-	$(GO) test -count=1 -run '^(TestNewKeysKeepTheHeap|TestOnDemandDoubling|TestShadow.*)$$' ./bench/emulate ./bench/meter
-	$(GO) tool ginkgo --procs=3 --label-filter=faults ./internal/faults
+	$(GO) test -trimpath -count=1 -run '^(TestNewKeysKeepTheHeap|TestOnDemandDoubling|TestShadow.*)$$' ./bench/emulate ./bench/meter
+	$(GO) tool ginkgo --procs=3 --trimpath --label-filter=faults ./internal/faults
 
 ## deploy-check: the deploy specs: the Kubernetes Job's manifest and command, and the Dockerfile building make build's binary, byte for byte (verify leaves them out: they build ddbharness twice)
 deploy-check: check-race
-	$(GO) tool ginkgo --race ./deploy
+	$(GO) tool ginkgo --race --trimpath ./deploy
 
 ## new-design: scaffold designs/NAME (README, schema, catalog, two patterns, specs), its fixtures and scenario, wired into verify and bench (NAME=library [ENTITY=book] [KEY=isbn: the entity's key attribute, default a generated ID] [GROUP=shelf: what GSI1 groups by, default owner, none: no GSI1])
 new-design: check-go

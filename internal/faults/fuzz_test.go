@@ -14,7 +14,7 @@ const fuzzWait = 5 * time.Minute
 
 var _ = Describe("import-model given fuzzed model text", Label("faults"), func() {
 	It("generates only the code it writes, whatever text the model holds", func() {
-		r := start(repoRoot, nil, "go", "test", "-run", "^$", "-fuzz", "^FuzzGeneratedCodeHoldsOnlyWhatItWrote$", "-fuzztime", "10s", "./internal/workbench")
+		r := start(repoRoot, nil, "go", "test", "-trimpath", "-run", "^$", "-fuzz", "^FuzzGeneratedCodeHoldsOnlyWhatItWrote$", "-fuzztime", "10s", "./internal/workbench")
 		code, _ := r.waitExit(fuzzWait)
 		Expect(code).To(Equal(exitOK), "model text reached the generated code as code, or the fuzzing did not run:\n%s", r.Output())
 	})
