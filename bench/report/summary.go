@@ -106,13 +106,19 @@ func (p *printer) header(out bench.Outcome, st Status) {
 	}
 	p.f("Limits: %s.\n\n", LimitsText(limitsOf(out)))
 	p.scale(out)
-	if st.Measured {
+	if forClients(out) {
+		// local --limits served calls it did not make: no seed, workers,
+		// seeding or pacer of the harness's were involved.
+		p.f("The clients' calls on table `%s`, from %s over %s, each attempt one call.\n\n",
+			out.Table, out.Started.UTC().Format("2006-01-02 15:04:05 UTC"), secs(out.Duration))
+	} else if st.Measured {
 		p.f("Started %s on table `%s` of design %s, seed %d, %d workers.\n",
 			out.Started.UTC().Format("2006-01-02 15:04:05 UTC"), out.Table, out.Design, out.RandomSeed, out.Workers)
 	} else {
 		p.f("Table `%s` of design %s, seed %d, %d workers.\n", out.Table, out.Design, out.RandomSeed, out.Workers)
 	}
 	switch {
+	case forClients(out):
 	case st.State == StateComplete:
 		p.f("The pacer %s %s after a %s warm-up; %d entities were seeded in %s.\n\n",
 			out.Pacer, st.Ran(out), out.Warmup, out.Pool, out.SeedTime.Round(time.Millisecond))
@@ -198,7 +204,11 @@ func (p *printer) latency(out bench.Outcome, st Status) {
 	if st.State == StateFailed {
 		p.f("These figures include the calls after the test bed failed.\n\n")
 	}
-	p.f("Latency counts from each call's intended send time, so waiting for a busy worker counts too. Rates are per second.\n\n")
+	if forClients(out) {
+		p.f("Latency is each attempt's, from its arrival at the endpoint to its answer: the clients' own waits and retries are theirs, unseen. Rates are per second.\n\n")
+	} else {
+		p.f("Latency counts from each call's intended send time, so waiting for a busy worker counts too. Rates are per second.\n\n")
+	}
 	var rows [][]string
 	for _, pm := range out.Patterns {
 		rows = append(rows, append([]string{string(pm.ID), pm.Name, string(pm.Op), pm.Index, strconv.Itoa(pm.Weight), pm.Keys},
@@ -504,4 +514,10 @@ func seconds(s float64) string {
 		return fmt.Sprintf("%.1f h", d.Hours())
 	}
 	return fmt.Sprintf("%.0f days", d.Hours()/24)
+}
+
+// forClients reports whether out is an endpoint's (local --limits): calls
+// clients the harness did not write made, each attempt seen as a call.
+func forClients(out bench.Outcome) bool {
+	return out.Throttling != nil && out.Throttling.ClientRetries
 }
