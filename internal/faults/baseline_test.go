@@ -18,7 +18,7 @@ import (
 // spec takes under a minute on an idle machine (copy, link, DynamoDB
 // Local's start, a 2 s bench); its bound is narrow's, for the same work
 // under make faults' load.
-var _ = Describe("make bench-check", Label("faults"), func() {
+var _ = Describe("make bench-check", Label("faults"), SpecPriority(1), func() {
 	It("exits 99 naming the pattern and figure when a design widens an item its write pattern writes", func(ctx SpecContext) {
 		repo := runtest.CopyRepo(ctx, repoRoot, filepath.Join(GinkgoT().TempDir(), "repo"))
 		widenClientEmailItem(filepath.Join(repo, "designs", "invoicing", "schema.go"))

@@ -293,7 +293,7 @@ func startShards(env []string, out, run string, d time.Duration) []*running {
 	return shards
 }
 
-var _ = Describe("a run whose name an earlier run left a done signal under", Label("faults"), func() {
+var _ = Describe("a run whose name an earlier run left a done signal under", Label("faults"), SpecPriority(1), func() {
 	It("clears the stale signal first, so shard 1 waits for the real one and both shards end well", func(ctx SpecContext) {
 		out := GinkgoT().TempDir()
 		upLocal(ctx, nil, func(endpoint string) {
@@ -310,7 +310,7 @@ var _ = Describe("a run whose name an earlier run left a done signal under", Lab
 	})
 })
 
-var _ = Describe("shard 1 stopped while another shard runs", Label("faults"), func() {
+var _ = Describe("shard 1 stopped while another shard runs", Label("faults"), SpecPriority(1), func() {
 	It("leaves the table to it, and the last shard to end deletes it and every signal", func(ctx SpecContext) {
 		out := GinkgoT().TempDir()
 		upLocal(ctx, nil, func(endpoint string) {
@@ -332,7 +332,7 @@ var _ = Describe("shard 1 stopped while another shard runs", Label("faults"), fu
 	})
 })
 
-var _ = Describe("bench whose table is deleted under it", Label("faults"), func() {
+var _ = Describe("bench whose table is deleted under it", Label("faults"), SpecPriority(1), func() {
 	It("stops as the test bed failing, exit 3, and says the table is gone", func(ctx SpecContext) {
 		out := GinkgoT().TempDir()
 		upLocal(ctx, nil, func(endpoint string) {

@@ -24,6 +24,13 @@ func TestFaults(t *testing.T) {
 	RunSpecs(t, "faults")
 }
 
+// The specs run three at a time (make faults), and the suite lasts as
+// long as its busiest process: the longest of them carry a SpecPriority
+// (2 for the ordered chains of verify and of the remote endpoint, 50 to
+// 100 s each; 1 for single specs of 25 s and more), so that Ginkgo starts
+// them first and the short ones fill in around them: left to the random
+// order of the containers, a long chain can begin last.
+
 // repoRoot is the checkout under test.
 var repoRoot = filepath.Join("..", "..")
 

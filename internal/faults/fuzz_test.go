@@ -12,7 +12,7 @@ import (
 // included, which took 2 minutes on a cold cache at load 6 on two cores.
 const fuzzWait = 5 * time.Minute
 
-var _ = Describe("import-model given fuzzed model text", Label("faults"), func() {
+var _ = Describe("import-model given fuzzed model text", Label("faults"), SpecPriority(1), func() {
 	It("generates only the code it writes, whatever text the model holds", func() {
 		r := start(repoRoot, nil, "go", "test", "-trimpath", "-run", "^$", "-fuzz", "^FuzzGeneratedCodeHoldsOnlyWhatItWrote$", "-fuzztime", "10s", "./internal/workbench")
 		code, _ := r.waitExit(fuzzWait)

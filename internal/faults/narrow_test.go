@@ -18,7 +18,7 @@ import (
 // spec fails it, named. The row goes into a copy of the repository, so
 // that the checkout and its reports stay as they were; the copy builds
 // the command and the two suites afresh, which is most of the spec's time.
-var _ = Describe("make verify DESIGN=name", Label("faults"), func() {
+var _ = Describe("make verify DESIGN=name", Label("faults"), SpecPriority(1), func() {
 	It("runs that design's suite, its scenario specs and its gate alone, and fails naming a catalog pattern no spec covers", func(ctx SpecContext) {
 		repo := runtest.CopyRepo(ctx, repoRoot, filepath.Join(GinkgoT().TempDir(), "repo"))
 		addUncoveredPattern(filepath.Join(repo, "designs", "invoicing", "catalog.go"))
@@ -58,7 +58,7 @@ var _ = Describe("make verify DESIGN=name", Label("faults"), func() {
 
 // A suite whose process crashes writes no report: verify must say so, with
 // the crash's own text, instead of counting what the other suites passed.
-var _ = Describe("make verify with a suite that crashes", Label("faults"), func() {
+var _ = Describe("make verify with a suite that crashes", Label("faults"), SpecPriority(1), func() {
 	It("reports the crash, its text and the suite, and exits 1", func(ctx SpecContext) {
 		repo := runtest.CopyRepo(ctx, repoRoot, filepath.Join(GinkgoT().TempDir(), "repo"))
 		// The spec blocks until its goroutine's panic ends the process.

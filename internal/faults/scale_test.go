@@ -26,7 +26,7 @@ import (
 // addresses: to the harness it is a remote endpoint like real DynamoDB's,
 // with the opt-in, credentials and cost gate that needs; table creation
 // reads CREATING for a while, as the throughput emulator plays it.
-var _ = Describe("bench on a remote endpoint", Ordered, Label("faults"), func() {
+var _ = Describe("bench on a remote endpoint", Ordered, SpecPriority(2), Label("faults"), func() {
 	var (
 		local  *dynamodb.Client // straight to DynamoDB Local
 		relay  *testnet.Forwarder
