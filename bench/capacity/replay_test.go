@@ -25,7 +25,7 @@ import (
 func TestReplayBudgetShareIsTheEngines(t *testing.T) {
 	const secs, scale = 20, 0.01
 	perSec := [2]int{12, 4} // calls a second of each key, per side
-	cfg := throughput.Config{Scale: scale, IsolateAfter: -1}
+	cfg := throughput.Config{Settings: throughput.Settings{Scale: scale, IsolateAfter: -1}}
 	var keys []string
 	per := map[int]int{}
 	for i, placed := 0, throughput.NewSpace(cfg, 0); len(keys) < 8; i++ {

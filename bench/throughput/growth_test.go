@@ -50,7 +50,7 @@ func TestNewOnDemandTableRampedOverAMinute(t *testing.T) {
 		top      float64
 		min, max float64 // served a second over the last minute
 	}{{3000, 3000, 3000}, {4000, 3700, 4000}, {5000, 3700, 4000}} {
-		s := NewSpace(Config{IsolateAfter: -1}, sec)
+		s := NewSpace(Config{Settings: Settings{IsolateAfter: -1}}, sec)
 		asked, served := ramp(s, 1, 60, 180, c.top, 200)
 		if v := sum(served[120:]) / 60; v < c.min-1e-6 || v > c.max+1e-6 {
 			t.Errorf("ramped to %.0f writes/s: served %.0f WCU/s over the third minute, want %.0f to %.0f", c.top, v, c.min, c.max)
@@ -72,7 +72,7 @@ func TestNewOnDemandTableRampedOverAMinute(t *testing.T) {
 // moving to a new one, and a single hot value on the grown table is still
 // held to one partition's 1,000 WCU/s.
 func TestNewOnDemandTableRampedToTheQuota(t *testing.T) {
-	s := NewSpace(Config{IsolateAfter: -1}, sec)
+	s := NewSpace(Config{Settings: Settings{IsolateAfter: -1}}, sec)
 	keys := make([]string, 2000)
 	before := make([]int, len(keys))
 	for i := range keys {

@@ -11,7 +11,7 @@ import (
 func TestMaxOnDemandRefusesPastIt(t *testing.T) {
 	// At 0.01: 10 WCU/s of maximum beside 40 WRU/s warm, on 8 partitions
 	// of 10 WCU/s each.
-	s := NewSpace(Config{Scale: 0.01, MaxWrites: 1000, Partitions: 8, IsolateAfter: -1}, sec)
+	s := NewSpace(Config{Settings: Settings{Scale: 0.01, MaxWrites: 1000, Partitions: 8, IsolateAfter: -1}}, sec)
 	keys := keysOnPartitions(s, 3)
 	for _, k := range keys[:2] {
 		if _, ok := s.Admit(k, Write, sec); !ok {
@@ -45,7 +45,7 @@ func TestMaxOnDemandCapsGrowth(t *testing.T) {
 		max    float64
 		lo, hi float64 // served a second over the last ten minutes
 	}{{6000, 5900, 6100}, {0, 19000, 20000}} {
-		s := NewSpace(Config{MaxWrites: c.max, IsolateAfter: -1}, sec)
+		s := NewSpace(Config{Settings: Settings{MaxWrites: c.max, IsolateAfter: -1}}, sec)
 		_, served := ramp(s, 1, 60, 7200, 20000, 200)
 		if got := sum(served[7200-600:]) / 600; got < c.lo || got > c.hi {
 			t.Errorf("maximum %.0f: served %.0f WCU/s over the last ten minutes, want %.0f to %.0f", c.max, got, c.lo, c.hi)

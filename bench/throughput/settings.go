@@ -25,13 +25,15 @@ type Settings struct {
 	MaxReads, MaxWrites float64
 	// SwitchedRCU and SwitchedWCU are the most the table (and each GSI)
 	// was provisioned with before it was switched to on-demand; 0: created
-	// on demand.
+	// on demand. Such a space starts serving at least that (Warm), on the
+	// partitions it had (OnDemandPartitions).
 	SwitchedRCU, SwitchedWCU float64
 	// Bytes is the table's data, for the partition count of the table and
 	// of each GSI (a GSI's own data is not known apart: inferred).
 	Bytes int64
 	// Partitions, when set, is each table's and GSI's partition count
-	// instead of the one its throughput and data give, fixed.
+	// instead of the one its throughput and data give, fixed: an on-demand
+	// space that grows does not split them.
 	Partitions int
 	// PlacementSeed salts the hash that places partition key values on
 	// partitions: where AWS places a key is not public, and each seed is
@@ -45,8 +47,5 @@ type Settings struct {
 // settings st: its billing and provisioned throughput from the schema
 // (a provisioned table's GSIs take the table's), the rest from st.
 func ConfigOf(st Settings, s designs.Schema) Config {
-	return Config{Scale: st.Scale, Provisioned: s.Billing == types.BillingModeProvisioned, RCU: float64(s.RCU), WCU: float64(s.WCU),
-		WarmReads: st.WarmReads, WarmWrites: st.WarmWrites, MaxReads: st.MaxReads, MaxWrites: st.MaxWrites,
-		SwitchedRCU: st.SwitchedRCU, SwitchedWCU: st.SwitchedWCU, Bytes: st.Bytes, Partitions: st.Partitions,
-		PlacementSeed: st.PlacementSeed, IsolateAfter: st.IsolateAfter}
+	return Config{Settings: st, Provisioned: s.Billing == types.BillingModeProvisioned, RCU: float64(s.RCU), WCU: float64(s.WCU)}
 }

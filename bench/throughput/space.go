@@ -18,34 +18,15 @@ const (
 	HotShare = 0.8
 )
 
-// Config is one table's or GSI's throughput.
+// Config is one table's or GSI's throughput: its billing and provisioned
+// units, which come from the schema, and the run's Settings.
 type Config struct {
-	// Scale multiplies every rate; 0 means 1 (real DynamoDB's).
-	Scale float64
+	Settings
 	// Provisioned, with RCU and WCU, is a provisioned table or GSI;
 	// otherwise on-demand, at WarmReads and WarmWrites (0: a new table's
 	// 12,000 and 4,000).
-	Provisioned           bool
-	RCU, WCU              float64
-	WarmReads, WarmWrites float64
-	// MaxReads and MaxWrites are an on-demand table's or GSI's maximum
-	// throughput (its OnDemandThroughput), 0: none.
-	MaxReads, MaxWrites float64
-	// SwitchedRCU and SwitchedWCU, on an on-demand space, are the most it
-	// was provisioned with before it was switched to on-demand (0: created
-	// on demand): it starts serving at least that (Warm), on the partitions
-	// it had (OnDemandPartitions).
-	SwitchedRCU, SwitchedWCU float64
-	// Bytes is the data, for the partition count.
-	Bytes int64
-	// Partitions, when set, is the partition count instead of the one
-	// throughput and data give, fixed: an on-demand space that grows does
-	// not split them.
-	Partitions int
-	// PlacementSeed salts Placement.
-	PlacementSeed uint64
-	// IsolateAfter is DefaultIsolateAfter when zero; negative: never.
-	IsolateAfter time.Duration
+	Provisioned bool
+	RCU, WCU    float64
 }
 
 // Space is one table (with its LSIs, which live in its partitions) or one

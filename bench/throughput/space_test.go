@@ -31,7 +31,7 @@ func TestNewOnDemandSpace(t *testing.T) {
 // A partition lets a call in while it holds units, goes into debt by what
 // the call consumed, and refuses until it refills; the budget is apart.
 func TestPartitionRefusesWhenSpent(t *testing.T) {
-	s := NewSpace(Config{Scale: 0.01, Partitions: 1, IsolateAfter: -1}, sec)
+	s := NewSpace(Config{Settings: Settings{Scale: 0.01, Partitions: 1, IsolateAfter: -1}}, sec)
 	now := sec
 	if _, ok := s.Admit("k", Write, now); !ok {
 		t.Fatal("a full partition refused")
@@ -51,7 +51,7 @@ func TestPartitionRefusesWhenSpent(t *testing.T) {
 // A partition at 80 % of its limit for IsolateAfter moves its hottest
 // value to a partition of its own.
 func TestHotPartitionIsolatesItsHottestValue(t *testing.T) {
-	s := NewSpace(Config{Scale: 0.01, Partitions: 1, IsolateAfter: 3 * time.Second}, sec)
+	s := NewSpace(Config{Settings: Settings{Scale: 0.01, Partitions: 1, IsolateAfter: 3 * time.Second}}, sec)
 	var isolated bool
 	for i := int64(1); i <= 5 && !isolated; i++ {
 		_, a := s.Consume("hot", [2]float64{0, 8}, i*sec)
@@ -67,7 +67,7 @@ func TestHotPartitionIsolatesItsHottestValue(t *testing.T) {
 // limit beside writes at 45% of the write limit are neither side at the
 // hot share, however long they last.
 func TestHeatIsEachSideApart(t *testing.T) {
-	s := NewSpace(Config{Scale: 0.01, Partitions: 1, IsolateAfter: 2 * time.Second}, sec)
+	s := NewSpace(Config{Settings: Settings{Scale: 0.01, Partitions: 1, IsolateAfter: 2 * time.Second}}, sec)
 	lim := s.Limit()
 	for i := int64(1); i <= 6; i++ {
 		_, a := s.Consume("reader", [2]float64{0.45 * lim[Read], 0}, i*sec)
@@ -91,7 +91,7 @@ func TestHeatIsEachSideApart(t *testing.T) {
 // A charge no key addressed (key "") spends the budget alone: no
 // partition is debited, whatever the placement would give "".
 func TestConsumeWithoutAKeyIsTheBudgetsAlone(t *testing.T) {
-	s := NewSpace(Config{Scale: 0.01, Partitions: 1, IsolateAfter: -1}, sec)
+	s := NewSpace(Config{Settings: Settings{Scale: 0.01, Partitions: 1, IsolateAfter: -1}}, sec)
 	if part, _ := s.Consume("", [2]float64{2 * s.Limit()[Read], 0}, sec); part != -1 { // within the budget, twice the partition's
 		t.Errorf("Consume(\"\") on partition %d, want -1", part)
 	}
@@ -114,7 +114,7 @@ func TestReleaseStopsAtTheBucketsSize(t *testing.T) {
 // A call stamped a little before the second the space is in counts in
 // that second: the second is neither recorded twice nor its heat reset.
 func TestATimeBehindCountsInTheCurrentSecond(t *testing.T) {
-	s := NewSpace(Config{Scale: 0.01, Partitions: 1, IsolateAfter: 3 * time.Second}, sec)
+	s := NewSpace(Config{Settings: Settings{Scale: 0.01, Partitions: 1, IsolateAfter: 3 * time.Second}}, sec)
 	lim := s.Limit()[Write]
 	isolated := false
 	for i := int64(1); i <= 6 && !isolated; i++ {

@@ -28,7 +28,7 @@ func TestSwitchedFromProvisioned(t *testing.T) {
 		// Each side the higher of the two.
 		{"10,000 WCU and 10,000 RCU", 10000, 10000, ddbitem.NewOnDemandRRU, 10000, 14},
 	} {
-		s := NewSpace(Config{SwitchedRCU: c.rcu, SwitchedWCU: c.wcu}, sec)
+		s := NewSpace(Config{Settings: Settings{SwitchedRCU: c.rcu, SwitchedWCU: c.wcu}}, sec)
 		if got := [2]float64{s.budget[Read].rate, s.budget[Write].rate}; got != [2]float64{c.reads, c.writes} {
 			t.Errorf("switched from %s: serves %v RRU and WRU a second, want %g and %g", c.name, got, c.reads, c.writes)
 		}
