@@ -374,7 +374,8 @@ func conflictsOff(cmd, on string) (bool, error) {
 }
 
 // pickScenarios turns names into scenarios: a scenario name
-// ("shop/constant-partitions"), a design name (its default), or "all".
+// ("shop/constant-partitions"), a design name (its default), "all", or
+// a spec design's scenario named in full ("leaderboard/launch-day").
 func pickScenarios(names []string) ([]workload.Scenario, error) {
 	if len(names) == 0 {
 		return scenarios.Defaults(), nil
@@ -390,6 +391,10 @@ func pickScenarios(names []string) ([]workload.Scenario, error) {
 			continue
 		}
 		if sc, ok := scenarios.Default(n); ok {
+			out = append(out, sc)
+			continue
+		}
+		if sc, ok := findSpecScenario(n); ok {
 			out = append(out, sc)
 			continue
 		}
