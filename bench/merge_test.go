@@ -28,15 +28,23 @@ import (
 var _ = Describe("merging the shards of a run", Label("unit"), func() {
 	sc := scenarios.ShopBrowse
 	start := time.Date(2026, 11, 23, 21, 0, 0, 0, time.UTC)
-	// calls is one machine's run: two patterns, the second slower.
+	// calls is one machine's run: two patterns, the second slower, one
+	// call in ten refused and one in 25 failed.
 	// Each pattern's calls are numbered in order of intended time, as the
 	// schedule numbers them whichever shard makes them.
 	calls := func() vegeta.Results {
 		var rs vegeta.Results
 		for i := range 1000 {
 			p := []designs.PatternID{sc.Mix[0].Pattern, sc.Mix[1].Pattern}[i%2]
-			rs = append(rs, vegeta.Result{Attack: string(p), Seq: uint64(i / 2), Code: 200, Timestamp: start.Add(time.Duration(i) * 5 * time.Millisecond),
-				Latency: time.Duration(1+i%2*10+i%7) * time.Millisecond})
+			r := vegeta.Result{Attack: string(p), Seq: uint64(i / 2), Code: 200, Timestamp: start.Add(time.Duration(i) * 5 * time.Millisecond),
+				Latency: time.Duration(1+i%2*10+i%7) * time.Millisecond}
+			switch {
+			case i%10 == 3:
+				r.Code, r.Error = engine.StatusRefused, "out of stock"
+			case i%25 == 4:
+				r.Code, r.Error = engine.StatusConflict, "transaction conflict"
+			}
+			rs = append(rs, r)
 		}
 		return rs
 	}
@@ -89,6 +97,10 @@ var _ = Describe("merging the shards of a run", Label("unit"), func() {
 		Expect(json.Marshal(merged.Patterns)).To(MatchJSON(must(json.Marshal(one.Patterns))))
 		Expect(merged.Total.Latencies.P99).NotTo(Equal(merged.Patterns[0].Metrics.Latencies.P99), "the patterns' latencies differ, so the check has teeth")
 		Expect(merged.Workers).To(Equal(128))
+		Expect(one.Refusals).To(HaveLen(1), "the refused calls, apart from the errors")
+		Expect(one.Errors).NotTo(BeEmpty())
+		Expect(merged.Refusals).To(Equal(one.Refusals))
+		Expect(merged.Errors).To(Equal(one.Errors))
 
 		By("writing the shards' calls as one machine's, in order of end")
 		var b2 bytes.Buffer

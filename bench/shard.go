@@ -22,7 +22,9 @@ import (
 
 // ShardFormat versions ShardFile: a change that an older merge would read
 // wrongly gets a new number.
-const ShardFormat = "ddbharness-shard/3"
+// 4: a refusal is its own status in results.bin (engine.StatusRefused),
+// where 3 wrote it as a 409 error.
+const ShardFormat = "ddbharness-shard/4"
 
 // ShardFile is what one shard of a run writes beside its report (as
 // shard.json, with its calls in results.bin): everything Merge needs to
@@ -78,7 +80,7 @@ func Merge(sc workload.Scenario, shards []Shard) (Outcome, error) {
 	slices.SortFunc(shards, func(a, b Shard) int { return cmp.Compare(a.File.Shard.I, b.File.Shard.I) })
 	out, parts := sumShards(shards)
 	var err error
-	if out.Total, out.Patterns, out.Errors, err = metricsOf(shards, shards[0].File.Run.Patterns); err != nil {
+	if out.Total, out.Patterns, out.Errors, out.Refusals, err = metricsOf(shards, shards[0].File.Run.Patterns); err != nil {
 		return out, fmt.Errorf("merge: %w", err)
 	}
 	if len(parts.answers) > 0 {
@@ -320,8 +322,8 @@ func absDuration(d time.Duration) time.Duration {
 }
 
 // metricsOf computes vegeta's metrics of the mix and of each pattern in
-// steps, and the failed calls, over every shard's calls.
-func metricsOf(shards []Shard, steps []engine.PatternMetrics) (vegeta.Metrics, []engine.PatternMetrics, []engine.ErrorCount, error) {
+// steps, the failed calls and the refused ones, over every shard's calls.
+func metricsOf(shards []Shard, steps []engine.PatternMetrics) (vegeta.Metrics, []engine.PatternMetrics, []engine.ErrorCount, []engine.ErrorCount, error) {
 	ids := make([]string, len(steps))
 	for i, p := range steps {
 		ids[i] = string(p.ID)
@@ -330,10 +332,10 @@ func metricsOf(shards []Shard, steps []engine.PatternMetrics) (vegeta.Metrics, [
 	for _, s := range shards {
 		var calls uint64
 		if err := engine.ReadResults(s.Results, func(r *vegeta.Result) error { t.Add(r); calls++; return nil }); err != nil {
-			return vegeta.Metrics{}, nil, nil, err
+			return vegeta.Metrics{}, nil, nil, nil, err
 		}
 		if want := s.File.Run.Total.Requests; calls != want {
-			return vegeta.Metrics{}, nil, nil, fmt.Errorf("%s holds %d calls, its shard.json counts %d (run.total.requests): the results file was cut, emptied or replaced; merge the shard's folder as the run wrote it",
+			return vegeta.Metrics{}, nil, nil, nil, fmt.Errorf("%s holds %d calls, its shard.json counts %d (run.total.requests): the results file was cut, emptied or replaced; merge the shard's folder as the run wrote it",
 				s.Results, calls, want)
 		}
 	}
@@ -342,7 +344,7 @@ func metricsOf(shards []Shard, steps []engine.PatternMetrics) (vegeta.Metrics, [
 		out[i] = p
 		out[i].Metrics = t.Pattern(ids[i])
 	}
-	return t.Total(), out, t.Errors(), nil
+	return t.Total(), out, t.Errors(), t.Refusals(), nil
 }
 
 // MergeResults writes the calls of every shard's results file to w, in

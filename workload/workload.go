@@ -53,6 +53,13 @@ type Scenario struct {
 	// <= 4"), beside those bench --threshold adds: one breached makes
 	// bench exit 99.
 	Thresholds []string
+	// RefusalsAsErrors names the patterns whose refusals count as errors
+	// (AllPatterns: every one's). By default a refusal (a condition
+	// failed, a domain rule said no, a key taken, an item not stored) is
+	// an outcome the design expects, counted apart from errors as
+	// DynamoDB's metrics count a failed condition; name a pattern here
+	// when a refusal of it means the design or the driver went wrong.
+	RefusalsAsErrors []designs.PatternID
 }
 
 // Throughput is read and write units per second.
@@ -89,6 +96,7 @@ func (sc Scenario) Validate() error {
 			problems = append(problems, err)
 		}
 	}
+	problems = append(problems, sc.checkRefusalsAsErrors()...)
 	total := 0
 	for _, st := range sc.Mix {
 		if _, ok := sc.Design.Pattern(st.Pattern); !ok {

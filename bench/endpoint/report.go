@@ -116,7 +116,7 @@ func (h *Handler) outcome(t *table) (bench.Outcome, bool) {
 	}
 	span := tr.last.Sub(tr.first)
 	eo := engine.Outcome{Scenario: "endpoint", About: "the calls ddbharness local --limits served", Design: t.name, Table: t.name,
-		Pacer: "the clients'", Started: tr.first, Elapsed: span, Duration: span, Total: tr.tally.Total(), Errors: tr.tally.Errors()}
+		Pacer: "the clients'", Started: tr.first, Elapsed: span, Duration: span, Total: tr.tally.Total(), Errors: tr.tally.Errors(), Refusals: tr.tally.Refusals()}
 	for _, op := range tr.tally.Patterns() {
 		eo.Patterns = append(eo.Patterns, engine.PatternMetrics{Pattern: designs.Pattern{ID: designs.PatternID(op), Name: op,
 			Op: designs.Operation(op), Index: designs.MainTable}, Weight: 1, Keys: "the clients'", Metrics: tr.tally.Pattern(op)})

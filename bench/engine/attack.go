@@ -51,6 +51,9 @@ type step struct {
 	keys   int             // how many keys it draws from: its pool's size
 	method string
 	url    string
+	// refusalIsError: the scenario counts this pattern's refusals as
+	// errors (workload.Scenario.RefusalsAsErrors).
+	refusalIsError bool
 }
 
 // ticket is one call the pacer made due: seq numbers it among its
@@ -78,7 +81,7 @@ func newAttack(sc workload.Scenario, d workload.Driver, keys []int, cfg config, 
 		p, _ := sc.Design.Pattern(st.Pattern)
 		a.total += st.Weight
 		a.steps = append(a.steps, step{Step: st, upto: a.total, keys: keys[i], method: string(p.Op),
-			url: "ddb://" + sc.Design.Name + "/" + string(st.Pattern)})
+			url: "ddb://" + sc.Design.Name + "/" + string(st.Pattern), refusalIsError: sc.RefusalIsError(st.Pattern)})
 	}
 	return a
 }
@@ -325,7 +328,11 @@ func (a *attack) call(ctx context.Context, t ticket, r *rand.Rand, record func(*
 		return
 	}
 	counted(true)
-	code, class := Classify(err)
+	classOf := Classify
+	if st.refusalIsError {
+		classOf = ClassifyAsError
+	}
+	code, class := classOf(err)
 	a.tb.callEnded(end, err, code)
 	record(&vegeta.Result{
 		Attack:    string(st.Pattern),

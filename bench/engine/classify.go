@@ -15,31 +15,49 @@ import (
 )
 
 // Pseudo HTTP statuses of a call's vegeta Result: vegeta groups results by
-// status, and counts 2xx and 3xx as successes.
+// status, and counts 2xx and 3xx as successes, so a refusal, which the
+// design answered, is one (vegeta's Success is the share answered) and
+// every status from 400 up is an error.
 const (
-	StatusOK        = 200
+	StatusOK = 200
+	// StatusRefused is a refusal: the design answered the call with an
+	// outcome it expects (a condition failed, a domain rule said no, a key
+	// taken, the item not stored). 299 is no status HTTP defines.
+	StatusRefused   = 299
 	StatusInvalid   = 400 // the pattern refused its input
-	StatusNotFound  = 404 // the pattern found nothing (designs.ErrNotFound)
-	StatusConflict  = 409 // a condition or domain rule said no
+	StatusNotFound  = 404 // a refusal for an item not stored, where the scenario counts refusals as errors
+	StatusConflict  = 409 // the item changed concurrently: a transaction conflict after its retries, a lost optimistic lock
 	StatusThrottled = 429 // DynamoDB throttled the call
 	StatusError     = 500 // anything else
 )
 
-// categories are the designs' error categories and their statuses. A
+// A refusal is an outcome, not an error, as DynamoDB's own metrics count
+// it: a failed conditional write is in ConditionalCheckFailedRequests and
+// not in UserErrors, and an absent item is a GetItem answered without
+// one. A design's ErrNotFound is one or the other (a condition on the
+// item's existence, or a read that found nothing), so it is a refusal
+// too. A conflict (ErrConflict, ErrTransactionConflict) stays an error:
+// the call lost a race it would retry, and DynamoDB counts it apart again
+// (TransactionConflict). A scenario may count a pattern's refusals as
+// errors (workload.Scenario.RefusalsAsErrors; ClassifyAsError).
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/metrics-dimensions.html (ConditionalCheckFailedRequests, UserErrors, TransactionConflict)
+
+// categories are the designs' error categories and their statuses, with
+// the status a refusal takes where its scenario counts it as an error. A
 // pattern's error wraps at most one of them, either itself or through a
 // design's own sentinel (a *designs.DomainError), whose text is the class:
 // stable, unlike an SDK error's, which carries a request ID. No design's
 // sentinel is listed here, so a design declares its own without touching
 // bench.
 var categories = []struct {
-	err    error
-	status uint16
+	err             error
+	status, asError uint16
 }{
-	{designs.ErrInvalidInput, StatusInvalid},
-	{designs.ErrNotFound, StatusNotFound},
-	{designs.ErrAlreadyExists, StatusConflict},
-	{designs.ErrConflict, StatusConflict},
-	{designs.ErrRefused, StatusConflict},
+	{designs.ErrInvalidInput, StatusInvalid, StatusInvalid},
+	{designs.ErrNotFound, StatusRefused, StatusNotFound},
+	{designs.ErrAlreadyExists, StatusRefused, StatusConflict},
+	{designs.ErrConflict, StatusConflict, StatusConflict},
+	{designs.ErrRefused, StatusRefused, StatusConflict},
 }
 
 // throttles are the error codes of DynamoDB refusing for capacity.
@@ -55,27 +73,50 @@ var throttles = map[string]bool{
 var throttledUnprocessed = "throttled: " + designs.ErrUnprocessed.Error()
 
 // Classify maps a pattern call's error to a pseudo status and a stable
-// class text for vegeta: nil is 200 and "".
+// class text for vegeta: nil is 200 and "", a refusal StatusRefused.
 func Classify(err error) (status uint16, class string) {
+	status, class, _ = classify(err)
+	return status, class
+}
+
+// ClassifyAsError is Classify for a pattern whose scenario counts its
+// refusals as errors: a refusal keeps its class and takes the error status
+// it would have as one, 404 for an item not stored and 409 for any other.
+func ClassifyAsError(err error) (status uint16, class string) {
+	status, class, asError := classify(err)
+	if status == StatusRefused {
+		status = asError
+	}
+	return status, class
+}
+
+// classify is Classify, with the status a refusal takes as an error.
+func classify(err error) (status uint16, class string, asError uint16) {
 	if err == nil {
-		return StatusOK, ""
+		return StatusOK, "", StatusOK
 	}
 	for _, c := range categories {
 		if errors.Is(err, c.err) {
-			return c.status, domainClass(err, c.err)
+			return c.status, domainClass(err, c.err), c.asError
 		}
 	}
 	if errors.Is(err, designs.ErrUnprocessed) {
 		// DynamoDB kept handing a batch's keys back: most often throttled
 		// reads, which it answers so rather than with an error.
-		return StatusThrottled, throttledUnprocessed
+		return StatusThrottled, throttledUnprocessed, StatusThrottled
 	}
 	if designs.IsConditionFailed(err) {
-		return StatusConflict, "condition failed"
+		return StatusRefused, "condition failed", StatusConflict
 	}
 	if _, ok := designs.FailedConditions(err); ok {
-		return StatusConflict, "transaction cancelled: condition failed"
+		return StatusRefused, "transaction cancelled: condition failed", StatusConflict
 	}
+	status, class = classifyFailure(err)
+	return status, class, status
+}
+
+// classifyFailure is Classify for an error that is no refusal.
+func classifyFailure(err error) (status uint16, class string) {
 	if designs.IsTransactionConflict(err) {
 		return StatusConflict, "transaction conflict"
 	}

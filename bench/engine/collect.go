@@ -17,7 +17,8 @@ const ProgressEvery = time.Second
 // collector tallies a measured run's calls as they finish, writes each to
 // the results file (when there is one) and keeps none, and prints a
 // progress line every second: elapsed time, the rate achieved over the
-// last second, that second's p50 and p99, and the errors so far.
+// last second, that second's p50 and p99, and the errors and refusals so
+// far.
 type collector struct {
 	name     string
 	duration time.Duration // the measured window; past it, calls drain
@@ -28,6 +29,7 @@ type collector struct {
 	tally    *Tally
 	errors   int
 	throttle int // calls that ended throttled
+	refused  int
 	window   vegeta.LatencyMetrics
 	inWindow int
 
@@ -150,8 +152,11 @@ func (c *collector) add(r *vegeta.Result) {
 	}
 	c.tally.Add(r)
 	c.count(r)
-	if r.Error != "" {
+	switch {
+	case Failed(r.Code):
 		c.errors++
+	case r.Code == StatusRefused:
+		c.refused++
 	}
 	if r.Code == StatusThrottled {
 		c.throttle++
@@ -195,14 +200,14 @@ func (c *collector) stop() {
 	if c.duration > 0 && time.Since(c.began) > c.duration {
 		took = fmt.Sprintf("%s (+%s drain)", c.duration.Round(10*time.Millisecond), (time.Since(c.began) - c.duration).Round(10*time.Millisecond))
 	}
-	fmt.Fprintf(c.progress, "%s: %d calls in %s, p50 %s, p99 %s, errors %d%s\n", c.name, total.Requests,
-		took, Latency(total.Latencies.P50), Latency(total.Latencies.P99), c.errors, throttledText(c.throttle))
+	fmt.Fprintf(c.progress, "%s: %d calls in %s, p50 %s, p99 %s, errors %d%s%s\n", c.name, total.Requests,
+		took, Latency(total.Latencies.P50), Latency(total.Latencies.P99), c.errors, throttledText(c.throttle), refusedText(c.refused))
 }
 
 // line prints one progress line for the window that just ended.
 func (c *collector) line(now time.Time, window time.Duration) {
 	c.mu.Lock()
-	n, lat, errs, throttled, duration := c.inWindow, c.window, c.errors, c.throttle, c.duration
+	n, lat, errs, throttled, refused, duration := c.inWindow, c.window, c.errors, c.throttle, c.refused, c.duration
 	c.inWindow, c.window = 0, vegeta.LatencyMetrics{}
 	c.mu.Unlock()
 	rate := float64(n) / window.Seconds()
@@ -211,8 +216,17 @@ func (c *collector) line(now time.Time, window time.Duration) {
 		// Past the measured window: calls already due are finishing.
 		at = fmt.Sprintf("drain +%.0fs", past.Seconds())
 	}
-	fmt.Fprintf(c.progress, "%s %s %9.1f/s  p50 %-9s p99 %-9s errors %d%s\n", c.name,
-		at, rate, Latency(lat.Quantile(0.5)), Latency(lat.Quantile(0.99)), errs, throttledText(throttled))
+	fmt.Fprintf(c.progress, "%s %s %9.1f/s  p50 %-9s p99 %-9s errors %d%s%s\n", c.name,
+		at, rate, Latency(lat.Quantile(0.5)), Latency(lat.Quantile(0.99)), errs, throttledText(throttled), refusedText(refused))
+}
+
+// refusedText counts the calls refused, apart from the errors, when any
+// were.
+func refusedText(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", refused %d", n)
 }
 
 // throttledText counts the errors that were throttling, when any were.
@@ -227,7 +241,7 @@ func throttledText(n int) string {
 func (c *collector) finish(out *Outcome, sc workload.Scenario) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	out.Total, out.Errors = c.tally.Total(), c.tally.Errors()
+	out.Total, out.Errors, out.Refusals = c.tally.Total(), c.tally.Errors(), c.tally.Refusals()
 	if !c.endedAt.IsZero() { // MinCalls or StopWhen ended the window early
 		out.Duration, out.Stopped = c.duration, c.stopped
 	}

@@ -75,6 +75,7 @@ type Outcome struct {
 	Total       vegeta.Metrics
 	Patterns    []PatternMetrics
 	Errors      []ErrorCount // the failed calls by pattern, status and error
+	Refusals    []ErrorCount `json:",omitempty"` // the refused calls by pattern and class
 	// Unsent counts calls still waiting when the run ended; CutOff, calls
 	// in flight when the drain after it ended, cut short and not recorded
 	// (nor charged: Measurer.Call).

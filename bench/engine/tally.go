@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"maps"
 	"slices"
+	"strconv"
 	"time"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
@@ -27,17 +28,18 @@ const LatencyError = 1.0 / 1024
 
 // Tally sums calls as they end, in memory that does not grow with their
 // number: vegeta's metrics of the mix and of each pattern, with
-// percentiles from an HDR histogram, and the failed calls by pattern,
-// status and error.
+// percentiles from an HDR histogram, the failed calls by pattern, status
+// and error, and the refused calls by pattern and class.
 type Tally struct {
-	total  stats
-	by     map[string]*stats
-	open   bool               // a pattern is tallied from its first call
-	errors map[ErrorCount]int // keyed with Calls 0
+	total   stats
+	by      map[string]*stats
+	open    bool               // a pattern is tallied from its first call
+	errors  map[ErrorCount]int // keyed with Calls 0
+	refused map[ErrorCount]int // likewise
 }
 
-// ErrorCount is how many calls of a pattern failed with one status and
-// error class.
+// ErrorCount is how many calls of a pattern ended with one status and
+// class: an error, or a refusal (StatusRefused).
 type ErrorCount struct {
 	Pattern string `json:"pattern"`
 	Code    uint16 `json:"code"`
@@ -84,7 +86,7 @@ func (s *stats) at(percentile float64, most time.Duration) time.Duration {
 // NewTally tallies the calls of the given patterns (vegeta's Attack);
 // calls of others count in the mix only.
 func NewTally(patterns ...string) *Tally {
-	t := &Tally{total: *newStats(), by: map[string]*stats{}, errors: map[ErrorCount]int{}}
+	t := &Tally{total: *newStats(), by: map[string]*stats{}, errors: map[ErrorCount]int{}, refused: map[ErrorCount]int{}}
 	for _, p := range patterns {
 		t.by[p] = newStats()
 	}
@@ -111,9 +113,30 @@ func (t *Tally) Add(r *vegeta.Result) {
 	if s != nil {
 		s.add(r)
 	}
-	if r.Code < 200 || r.Code >= 400 {
+	switch {
+	case Failed(r.Code):
 		t.errors[ErrorCount{Pattern: r.Attack, Code: r.Code, Error: r.Error}]++
+	case r.Code == StatusRefused:
+		t.refused[ErrorCount{Pattern: r.Attack, Code: r.Code, Error: r.Error}]++
 	}
+}
+
+// Failed reports whether a call's status is an error: any outside
+// vegeta's successes (2xx and 3xx), which hold the refusals.
+func Failed(code uint16) bool { return code < 200 || code >= 400 }
+
+// Refused is how many of m's calls were refused.
+func Refused(m vegeta.Metrics) uint64 { return uint64(m.StatusCodes[strconv.Itoa(StatusRefused)]) }
+
+// Errored is how many of m's calls failed.
+func Errored(m vegeta.Metrics) uint64 {
+	var n uint64
+	for code, calls := range m.StatusCodes {
+		if c, err := strconv.Atoi(code); err == nil && (c < 200 || c >= 400) {
+			n += uint64(calls)
+		}
+	}
+	return n
 }
 
 // Requests is how many calls it counted.
@@ -135,9 +158,14 @@ func (t *Tally) Pattern(p string) vegeta.Metrics {
 
 // Errors are the failed calls by pattern, status and error class, in that
 // order.
-func (t *Tally) Errors() []ErrorCount {
-	out := make([]ErrorCount, 0, len(t.errors))
-	for e, n := range t.errors {
+func (t *Tally) Errors() []ErrorCount { return counts(t.errors) }
+
+// Refusals are the refused calls by pattern and class, in that order.
+func (t *Tally) Refusals() []ErrorCount { return counts(t.refused) }
+
+func counts(by map[ErrorCount]int) []ErrorCount {
+	out := make([]ErrorCount, 0, len(by))
+	for e, n := range by {
 		e.Calls = n
 		out = append(out, e)
 	}

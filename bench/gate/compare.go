@@ -134,6 +134,7 @@ func Compare(base, next Run) []Row {
 		sb, _ := conflicts(base.Out, id)
 		sn, _ := conflicts(next.Out, id)
 		add(string(id), "conflicts", sb, sn, true)
+		add(string(id), "refused", refusedShare(&lb), refusedShare(&ln), true)
 	}
 	cb, cn := base.Out.Capacity, next.Out.Capacity
 	hb, _ := headroom(cb)
@@ -141,7 +142,8 @@ func Compare(base, next Run) []Row {
 	add("mix", "headroom", hb, hn, false)
 	add("mix", "cost", cb.Cost.ForBilling(cb.Billing), cn.Cost.ForBilling(cn.Billing), true)
 	add("mix", "throughput", base.Out.Total.Throughput, next.Out.Total.Throughput, false)
-	add("mix", "errors", 1-base.Out.Total.Success, 1-next.Out.Total.Success, true)
+	add("mix", "errors", errorShare(&base.Out.Total), errorShare(&next.Out.Total), true)
+	add("mix", "refused", refusedShare(&base.Out.Total), refusedShare(&next.Out.Total), true)
 	return rows
 }
 
@@ -169,7 +171,7 @@ func (r Row) Format(v float64) string {
 	switch r.Figure {
 	case "p50", "p99":
 		return engine.Latency(time.Duration(v).Round(10 * time.Microsecond))
-	case "throttled", "conflicts", "errors":
+	case "throttled", "conflicts", "errors", "refused":
 		return strconv.FormatFloat(100*v, 'g', 3, 64) + "%"
 	case "cost":
 		return "$" + strconv.FormatFloat(v, 'g', 4, 64) + "/M"
@@ -206,7 +208,7 @@ type FailOn struct {
 }
 
 // figures are the figures a rule may name.
-var figures = []string{"rcu", "wcu", "cost", "bytes", "p50", "p99", "throughput", "throttled", "conflicts", "headroom", "errors"}
+var figures = []string{"rcu", "wcu", "cost", "bytes", "p50", "p99", "throughput", "throttled", "conflicts", "headroom", "errors", "refused"}
 
 // ParseFailOn reads rules like "wcu>0%,p99>20%".
 func ParseFailOn(s string) ([]FailOn, error) {

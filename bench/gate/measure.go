@@ -77,9 +77,9 @@ func Measure(out bench.Outcome, t threshold.Threshold) (float64, string) {
 	return onCalls(out.Outcome, t)
 }
 
-// onCalls is a figure of the calls' own metrics (errors, a latency, or the
-// calls that ended throttled), of the mix or of t's pattern, or why there
-// is none.
+// onCalls is a figure of the calls' own metrics (errors, refusals, a
+// latency, or the calls that ended throttled), of the mix or of t's
+// pattern, or why there is none.
 func onCalls(out engine.Outcome, t threshold.Threshold) (float64, string) {
 	m := &out.Total
 	if t.Pattern != "" {
@@ -93,7 +93,9 @@ func onCalls(out engine.Outcome, t threshold.Threshold) (float64, string) {
 	case m.Requests == 0:
 		return 0, "no call was made"
 	case t.Metric == "errors":
-		return 1 - m.Success, ""
+		return errorShare(m), ""
+	case t.Metric == "refused":
+		return refusedShare(m), ""
 	case t.Metric == "throttled":
 		return throttled(m), ""
 	}
@@ -107,6 +109,23 @@ func throttled(m *vegeta.Metrics) float64 {
 		return 0
 	}
 	return float64(m.StatusCodes[strconv.Itoa(engine.StatusThrottled)]) / float64(m.Requests)
+}
+
+// errorShare is the share of m's calls that failed: vegeta's Success
+// counts the refusals as answered, so they are not among them.
+func errorShare(m *vegeta.Metrics) float64 {
+	if m.Requests == 0 {
+		return 0
+	}
+	return 1 - m.Success
+}
+
+// refusedShare is the share of m's calls the design refused.
+func refusedShare(m *vegeta.Metrics) float64 {
+	if m.Requests == 0 {
+		return 0
+	}
+	return float64(engine.Refused(*m)) / float64(m.Requests)
 }
 
 // latency is the figure of vegeta's latency metrics a metric names.
@@ -177,14 +196,14 @@ func conflicts(out bench.Outcome, id designs.PatternID) (float64, string) {
 
 // Live is a check for engine.StopWhen: on the calls ended so far, it
 // measures each abort threshold a run can measure while it runs
-// (latencies, errors, throttled calls) and gives the first one breached
+// (latencies, errors, refusals, throttled calls) and gives the first one breached
 // as the reason to stop; nil when ts holds none. Units, cost, headroom
 // and conflicts are known once the run is modelled: an abort threshold on
 // them stops the scenarios after it.
 func Live(ts []threshold.Threshold) func(engine.Outcome) string {
 	var live []threshold.Threshold
 	for _, t := range ts {
-		if t.Abort && (t.Latency() || t.Metric == "errors" || t.Metric == "throttled") {
+		if t.Abort && (t.Latency() || t.Metric == "errors" || t.Metric == "refused" || t.Metric == "throttled") {
 			live = append(live, t)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -12,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 
 	"github.com/ddbharness/ddbharness/bench"
@@ -20,6 +23,10 @@ import (
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 )
+
+// errInvoiceNumberTaken is a design's refusal, as the sample's AP-03 meets
+// it.
+var errInvoiceNumberTaken = designs.Refusal("invoice number taken")
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
@@ -31,14 +38,18 @@ var catalog = []designs.Pattern{
 	{ID: "AP-07", Name: "view invoice and line items", Op: designs.Query, Index: "GSI1"},
 }
 
-// sample is a run of 60 calls over 3 s: AP-06 reads, AP-03 writes, AP-07
-// misses every fifth call and fails once.
+// sample is a run of 60 calls over 3 s: AP-06 reads, AP-03 writes and
+// once loses its condition, AP-07 misses every fifth call (both refusals)
+// and fails once.
 func sample() bench.Outcome {
 	out := calls(catalog, []int{1, 1, 0, 2}, map[designs.PatternID]int{"AP-03": 1, "AP-06": 2, "AP-07": 1},
 		func(i int, p designs.Pattern, r *vegeta.Result) {
 			switch {
 			case p.ID == "AP-07" && i%5 == 3:
-				r.Code, r.Error = 404, "not found"
+				r.Code, r.Error = engine.Classify(fmt.Errorf("AP-07: invoice 9: %w", designs.ErrNotFound))
+			case i == 6:
+				r.Code, r.Error = engine.Classify(errors.Join(errInvoiceNumberTaken, &types.TransactionCanceledException{
+					CancellationReasons: []types.CancellationReason{{Code: aws.String("ConditionalCheckFailed")}}}))
 			case i == 59:
 				r.Code, r.Error = 500, "dynamodb: ValidationException"
 			}
@@ -84,7 +95,7 @@ func calls(cat []designs.Pattern, order []int, weight map[designs.PatternID]int,
 		errs.Add(&results[i])
 	}
 	out.Total.Close()
-	out.Errors = errs.Errors()
+	out.Errors, out.Refusals = errs.Errors(), errs.Refusals()
 	out.ResultsFile = writeCalls(results)
 	return out
 }

@@ -148,6 +148,9 @@ func Headline(out bench.Outcome) string {
 		rate = float64(m.Requests) / span.Seconds()
 	}
 	line += fmt.Sprintf("%.0f calls/s, p99 %s, %.1f%% errors", rate, engine.Latency(m.Latencies.P99.Round(10*time.Microsecond)), 100*(1-m.Success))
+	if n := engine.Refused(m); n > 0 {
+		line += fmt.Sprintf(", %.1f%% refused", 100*float64(n)/float64(m.Requests))
+	}
 	if out.Saturated != nil {
 		line += "; " + Saturated(out)
 	}

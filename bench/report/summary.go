@@ -36,6 +36,7 @@ func WriteSummary(w io.Writer, out bench.Outcome) error {
 	p.findings(out.Capacity, st)
 	p.latency(out, st)
 	p.errors(out.Errors)
+	p.refusals(out.Refusals)
 	p.throttling(out)
 	p.conflicts(out)
 	if out.Throttling == nil && st.FindingsValid() {
@@ -215,20 +216,16 @@ func (p *printer) latency(out bench.Outcome, st Status) {
 			metricCells(pm.Metrics)...))
 	}
 	rows = append(rows, append([]string{"**all**", "", "", "", "", ""}, metricCells(out.Total)...))
-	p.table("lllllrrrrrrrrrr", []string{"Pattern", "Name", "Operation", "Index", "Weight", "Keys",
-		"Requests", "Rate", "Throughput", "p50", "p90", "p99", "Max", "Success", "Errors"}, rows)
+	p.f("Success is the share of calls answered, refusals included: a refusal (a condition failed, a rule said no, a key taken, an item not stored) is an outcome the design expects, not an error, as DynamoDB's metrics count a failed condition.\n\n")
+	p.table("lllllrrrrrrrrrrr", []string{"Pattern", "Name", "Operation", "Index", "Weight", "Keys",
+		"Requests", "Rate", "Throughput", "p50", "p90", "p99", "Max", "Success", "Refused", "Errors"}, rows)
 }
 
 func metricCells(m vegeta.Metrics) []string {
-	errs := 0
-	for code, n := range m.StatusCodes {
-		if c, _ := strconv.Atoi(code); c < 200 || c >= 400 {
-			errs += n
-		}
-	}
 	return []string{strconv.FormatUint(m.Requests, 10), fmt.Sprintf("%.1f", m.Rate), fmt.Sprintf("%.1f", m.Throughput),
 		engine.Latency(m.Latencies.P50), engine.Latency(m.Latencies.P90), engine.Latency(m.Latencies.P99),
-		engine.Latency(m.Latencies.Max), fmt.Sprintf("%.1f%%", 100*m.Success), strconv.Itoa(errs)}
+		engine.Latency(m.Latencies.Max), fmt.Sprintf("%.1f%%", 100*m.Success),
+		strconv.FormatUint(engine.Refused(m), 10), strconv.FormatUint(engine.Errored(m), 10)}
 }
 
 // errors lists the failed calls by pattern, status and error class.
@@ -242,6 +239,20 @@ func (p *printer) errors(counts []engine.ErrorCount) {
 	}
 	p.f("### Errors\n\n")
 	p.table("lrlr", []string{"Pattern", "Status", "Error", "Calls"}, rows)
+}
+
+// refusals lists the refused calls by pattern and class.
+func (p *printer) refusals(counts []engine.ErrorCount) {
+	if len(counts) == 0 {
+		return
+	}
+	var rows [][]string
+	for _, c := range counts {
+		rows = append(rows, []string{c.Pattern, c.Error, strconv.Itoa(c.Calls)})
+	}
+	p.f("### Refused\n\n")
+	p.f("Calls the design answered with an outcome it expects; a scenario counts a pattern's as errors with RefusalsAsErrors.\n\n")
+	p.table("llr", []string{"Pattern", "Refusal", "Calls"}, rows)
 }
 
 func (p *printer) capacity(r capacity.Report) {

@@ -44,7 +44,7 @@ func throttledSample() bench.Outcome {
 			case cancelled[i]:
 				r.Code, r.Error = engine.StatusThrottled, "throttled: transaction cancelled: ThrottlingError"
 			case p.ID == "AP-07" && i%20 == 19:
-				r.Code, r.Error = 404, "not found"
+				r.Code, r.Error = engine.Classify(designs.ErrNotFound)
 			}
 		})
 	out.Capacity = throttledCapacity()

@@ -47,7 +47,7 @@ func WriteResults(w io.Writer, out bench.Outcome) error {
 // the results file one at a time; the plot keeps each as a compressed
 // point (a few bytes) until it downsamples them.
 func WritePlot(w io.Writer, out bench.Outcome) error {
-	p := plot.New(plot.Title(StatusOf(out).Title(out)), plot.Downsample(PlotPoints), plot.Label(plot.ErrorLabeler))
+	p := plot.New(plot.Title(StatusOf(out).Title(out)), plot.Downsample(PlotPoints), plot.Label(outcomeLabel))
 	if out.ResultsFile != "" {
 		if err := engine.ReadResults(out.ResultsFile, p.Add); err != nil {
 			return err
@@ -56,6 +56,19 @@ func WritePlot(w io.Writer, out bench.Outcome) error {
 	p.Close()
 	_, err := p.WriteTo(w)
 	return err
+}
+
+// outcomeLabel splits each pattern's series of plot.html into OK,
+// REFUSED and ERROR, where vegeta's own labeler would call a refusal,
+// which carries its class as an error text, an error.
+func outcomeLabel(r *vegeta.Result) string {
+	switch {
+	case r.Code == engine.StatusRefused:
+		return "REFUSED"
+	case engine.Failed(r.Code):
+		return "ERROR"
+	}
+	return "OK"
 }
 
 // metrics is metrics.json: the run and what became of it, vegeta's
@@ -88,7 +101,13 @@ type metrics struct {
 	Approx       int64           `json:"approximations"`
 	Fidelity     meter.Fidelity  `json:"fidelity"`
 	Total        *vegeta.Metrics `json:"total"` // null: nothing measured
-	Patterns     []patternJSON   `json:"patterns"`
+	// Refused and Errors count the mix's calls refused and failed: a
+	// refusal is an answer (in total's success), not an error. Refusals
+	// are the refused calls by pattern and class.
+	Refused  uint64              `json:"refused"`
+	Errors   uint64              `json:"errors"`
+	Refusals []engine.ErrorCount `json:"refusals,omitempty"`
+	Patterns []patternJSON       `json:"patterns"`
 	// CapacityCovers is how much of the measured phase the capacity report
 	// covers: all of it, or the healthy part before a failure. Capacity is
 	// null when it covers nothing.
@@ -141,6 +160,8 @@ type patternJSON struct {
 	Index   string            `json:"index"`
 	Weight  int               `json:"weight"`
 	Keys    string            `json:"keys"`
+	Refused uint64            `json:"refused"` // calls refused, as in metrics' success
+	Errors  uint64            `json:"errors"`  // calls failed
 	Metrics *vegeta.Metrics   `json:"metrics"`
 }
 
@@ -158,10 +179,11 @@ func WriteMetrics(w io.Writer, out bench.Outcome) error {
 	}
 	if st.Measured {
 		m.Started, m.Total = &out.Started, &out.Total
+		m.Refused, m.Errors, m.Refusals = engine.Refused(out.Total), engine.Errored(out.Total), out.Refusals
 		for i := range out.Patterns {
 			p := &out.Patterns[i]
 			m.Patterns = append(m.Patterns, patternJSON{ID: p.ID, Name: p.Name, Op: p.Op, Index: p.Index,
-				Weight: p.Weight, Keys: p.Keys, Metrics: &p.Metrics})
+				Weight: p.Weight, Keys: p.Keys, Refused: engine.Refused(p.Metrics), Errors: engine.Errored(p.Metrics), Metrics: &p.Metrics})
 		}
 	}
 	if st.FindingsValid() {

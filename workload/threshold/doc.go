@@ -3,7 +3,8 @@
 // optional pattern, a comparison and a value with its unit.
 //
 //	p99(AP-03) < 20ms      latency percentile (p50, p90, p95, p99), avg or max
-//	errors < 1%            failed calls, of the mix or of one pattern
+//	errors < 1%            failed calls, of the mix or of one pattern; refusals are not errors
+//	refused(AP-02) < 30%   calls the design refused: a condition failed, a rule said no, a key taken, an item not stored
 //	throttled < 5%         calls that ended throttled, after the SDK's retries
 //	conflicts(AP-10) < 1%  calls a transaction conflict cancelled
 //	wcu(AP-05) <= 4        write units per call (rcu: read units)
@@ -11,7 +12,7 @@
 //	headroom >= 3x         first-throttle forecast rate ÷ the target rate
 //
 // A trailing "abort" stops the bench once the threshold is breached: a
-// figure of the calls themselves (latency, errors, throttled) is checked
+// figure of the calls themselves (latency, errors, refused, throttled) is checked
 // while the run goes and ends its window (gate.Live); the others, once
 // the run is modelled, stop the scenarios after it. The package parses,
 // prints and compares; bench/gate measures the figures on a run.

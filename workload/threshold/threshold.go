@@ -32,7 +32,7 @@ const (
 // metrics are the metrics a threshold names, with their kinds.
 var metrics = map[string]kind{
 	"p50": latency, "p90": latency, "p95": latency, "p99": latency, "avg": latency, "max": latency,
-	"errors": share, "throttled": share, "conflicts": share,
+	"errors": share, "refused": share, "throttled": share, "conflicts": share,
 	"rcu": units, "wcu": units,
 	"cost":     dollars,
 	"headroom": factor,

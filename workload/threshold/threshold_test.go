@@ -16,6 +16,8 @@ func TestParse(t *testing.T) {
 		{"errors < 1%", Threshold{Metric: "errors", Op: "<", Value: 1, Unit: "%"}},
 		{"errors < 1% abort", Threshold{Metric: "errors", Op: "<", Value: 1, Unit: "%", Abort: true}},
 		{"throttled < 5%", Threshold{Metric: "throttled", Op: "<", Value: 5, Unit: "%"}},
+		{"refused(AP-02) < 30%", Threshold{Metric: "refused", Pattern: "AP-02", Op: "<", Value: 30, Unit: "%"}},
+		{"refused <= 25% abort", Threshold{Metric: "refused", Op: "<=", Value: 25, Unit: "%", Abort: true}},
 		{"wcu(AP-05) <= 4", Threshold{Metric: "wcu", Pattern: "AP-05", Op: "<=", Value: 4}},
 		{"rcu( AP-07 ) <= 2.5", Threshold{Metric: "rcu", Pattern: "AP-07", Op: "<=", Value: 2.5}},
 		{"cost <= $1.20/M", Threshold{Metric: "cost", Op: "<=", Value: 1.2, Unit: "$/M"}},
