@@ -2,24 +2,75 @@ package report
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/ddbharness/ddbharness/bench/capacity"
 )
 
-// firstLimitText is the headline's first limit when it is an item's (its
-// transactions serialise, or its own throughput), which the first
-// throttle, a partition's or a budget's, comes after: its kind, the item,
-// the pattern that drives it, the rate, what it rests on and what to
-// change.
-func firstLimitText(l *capacity.Limit) string {
-	if l == nil || l.Kind != capacity.LimitConflict && l.Kind != capacity.LimitItem {
+// LimitLabel names a limit in a few words, as the headline and report
+// compare show it: its kind and where, "partition GSI1 key X", "budget
+// table", "item K / S", "conflict on item K / S".
+func LimitLabel(kind, target, key, item string) string {
+	switch kind {
+	case capacity.LimitConflict:
+		return "conflict on item " + item
+	case capacity.LimitItem:
+		return "item " + item
+	case capacity.LimitPartition:
+		return fmt.Sprintf("partition %s key %s", targetName(target), key)
+	}
+	return kind + " " + targetName(target)
+}
+
+// causeText is what a limit's refusals are, in parentheses: the side
+// that binds, the reason DynamoDB gives there, and back-pressure when a
+// GSI's writes throttle the table's writes that feed it.
+func causeText(side, reason string, backPressure bool) string {
+	var parts []string
+	if side != "" {
+		parts = append(parts, side+"s")
+	}
+	if reason != "" {
+		parts = append(parts, reason)
+	}
+	if backPressure {
+		parts = append(parts, "back-pressure: it throttles the table's writes too")
+	}
+	if len(parts) == 0 {
 		return ""
 	}
-	what := fmt.Sprintf("%s limit on item %s, driven by %s, at %s requests/s", l.Kind, l.Item, l.Pattern, rateText(l.Rate))
-	if l.Kind == capacity.LimitConflict {
+	return " (" + strings.Join(parts, ", ") + ")"
+}
+
+// firstLimitText is the headline's first limit, of every kind: where,
+// its side, DynamoDB's reason and back-pressure, the pattern that drives
+// it, the rate, what it rests on, the limits tied with it and what to
+// change. The first throttle, a partition's or a budget's, follows it.
+func firstLimitText(l *capacity.Limit) string {
+	if l == nil {
+		return ""
+	}
+	what := LimitLabel(l.Kind, l.Target, l.Key, l.Item) + causeText(l.Side, l.Reason, l.BackPressure)
+	if l.Spread() {
+		what += fmt.Sprintf(", spread: %s carries %s of its partition's load", l.Key, fmt.Sprintf("%.0f%%", 100*l.KeyShare))
+	}
+	if l.Pattern != "" {
+		what += ", driven by " + string(l.Pattern)
+	}
+	what += fmt.Sprintf(", at %s requests/s", rateText(l.Rate))
+	switch l.Kind {
+	case capacity.LimitConflict:
 		what += fmt.Sprintf(" (one transaction at a time, each holding it about %.1f ms)", 1000*l.HoldSeconds)
-	} else {
+	case capacity.LimitItem:
 		what += fmt.Sprintf(" (%s)", l.Limit)
 	}
-	return fmt.Sprintf("; first limit: %s%s: %s", what, mark(l.Source), l.Change)
+	what += mark(l.Source)
+	if len(l.Tied) > 0 {
+		var tied []string
+		for _, t := range l.Tied {
+			tied = append(tied, fmt.Sprintf("%s%s at %s requests/s", LimitLabel(t.Kind, t.Target, t.Key, t.Item), causeText(t.Side, t.Reason, false), rateText(t.Rate)))
+		}
+		what += fmt.Sprintf("; tied within %s with %s%s", fmt.Sprintf("%.0f%%", 100*capacity.TieShare), strings.Join(tied, ", "), mark(capacity.Cite("limit-tie")))
+	}
+	return fmt.Sprintf("; first limit: %s: %s", what, l.Change)
 }

@@ -88,6 +88,13 @@ func throttledCapacity() capacity.Report {
 		Sharing: &capacity.Sharing{Partitions: 4, HotKeys: 3, Odds: capacity.ShareOdds(3, 4), Alone: 8, Expected: 7.2, Worst: 5.71, Placed: 5.71,
 			With: []string{"CLIENT#4", "CLIENT#2"}, Source: r.Ceiling.Source,
 			Shared: []capacity.SharedPartition{{Partition: 3, Keys: []string{"CLIENT#1", "CLIENT#4", "CLIENT#2"}, Alone: []float64{8, 40, 50}, Rate: 5.71}}}}
+	r.Ceiling.Side, r.Ceiling.Reason, r.Ceiling.Metric = capacity.SideWrite, "TableWriteKeyRangeThroughputExceeded", "WriteKeyRangeThroughputThrottleEvents"
+	// Scaled, the first limit is tied with GSI1's partition of INVOICE#9.
+	first := &r.LimitsInOrder[0]
+	first.Limit, first.Rate, first.Factor, first.KeyShare = r.Ceiling.Limit, 5.71, 0.286, 5.71/8
+	first.Tied = []capacity.Tie{{Kind: capacity.LimitPartition, Target: "GSI1", Key: "INVOICE#9", Side: capacity.SideWrite,
+		Reason: "IndexWriteKeyRangeThroughputExceeded", Rate: 5.9, Source: r.Ceiling.Source}}
+	r.LimitsInOrder[1].Rate, r.LimitsInOrder[1].Factor = 160, 8
 	r.Warm = nil
 	r.Patterns = []capacity.PatternUsage{
 		{PatternOp: capacity.PatternOp{Pattern: "AP-03", Op: designs.TransactWriteItems}, Calls: 12, WCU: 120, Local: 60, LocalCalls: 12},
