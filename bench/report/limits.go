@@ -74,3 +74,10 @@ func firstLimitText(l *capacity.Limit) string {
 	}
 	return fmt.Sprintf("; first limit: %s: %s", what, l.Change)
 }
+
+// LimitBrief is a limit in one phrase, as report compare shows it moving:
+// where, the rate of the mix that reaches it, and its cause,
+// "partition GSI1 key X at 120 requests/s (writes, IndexWriteKeyRangeThroughputExceeded)".
+func LimitBrief(l capacity.Limit) string {
+	return fmt.Sprintf("%s at %s requests/s%s", LimitLabel(l.Kind, l.Target, l.Key, l.Item), rateText(l.Rate), causeText(l.Side, l.Reason, l.BackPressure))
+}
