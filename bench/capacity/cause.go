@@ -28,9 +28,10 @@ const TieShare = 0.05
 // maxTied bounds the tied limits a limit names.
 const maxTied = 3
 
-// spreadShare is the share of its partition's load under which a
+// spreadShare is the share of its partition's load at or under which a
 // partition's named key does not drive it: the traffic is spread over
-// many keys, and sharding that one key would not lift the limit.
+// several keys (two write shards of equal traffic carry half each), and
+// sharding that one key would lift the limit twice at most.
 const spreadShare = 0.5
 
 // Tie is another limit the mix reaches within TieShare of the first: its
@@ -98,10 +99,10 @@ func ceilingCause(l *Limit, c *Ceiling) {
 	}
 }
 
-// Spread reports whether a partition limit's load is spread over many
-// keys: its named key carries less than half of it.
+// Spread reports whether a partition limit's load is spread over several
+// keys: its named key carries half of it or less.
 func (l Limit) Spread() bool {
-	return l.Kind == LimitPartition && l.KeyShare > 0 && l.KeyShare < spreadShare
+	return l.Kind == LimitPartition && l.KeyShare > 0 && l.KeyShare <= spreadShare+1e-9
 }
 
 // tieOf is a limit as another names it.

@@ -186,3 +186,18 @@ func TestSpreadPartitionIsAdvisedMorePartitionsNotSharding(t *testing.T) {
 		}
 	}
 }
+
+// Two write shards of equal traffic on one partition carry half of it
+// each: spread. A key that carries three fifths of its partition drives
+// it: shard that key.
+func TestSpreadStartsAtHalfThePartition(t *testing.T) {
+	m := Model{Schema: schema, Duration: 10 * time.Second, Placed: func(space, key string) (int, int) { return 0, 4 }}
+	r := analyze(m, append(spreadPuts("SHARD#0", 50), spreadPuts("SHARD#1", 50)...)...)
+	if f := r.FirstLimit; f == nil || !near(f.KeyShare, 0.5) || !f.Spread() || strings.Contains(f.Change, "write sharding") {
+		t.Errorf("two equal shards: first limit %+v, want spread at half each, advised more partitions", f)
+	}
+	r = analyze(m, append(spreadPuts("HOT", 60), spreadPuts("COLD", 40)...)...)
+	if f := r.FirstLimit; f == nil || f.Key != "HOT" || !near(f.KeyShare, 0.6) || f.Spread() || !strings.Contains(f.Change, "write sharding") {
+		t.Errorf("a key at three fifths: first limit %+v, want HOT sharded", f)
+	}
+}
