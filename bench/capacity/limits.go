@@ -40,9 +40,9 @@ var limitOrder = []string{LimitConflict, LimitItem, LimitPartition, LimitBudget}
 // ReasonConflict) and Metric the CloudWatch metric that counts it;
 // BackPressure says a GSI's writes throttle the table's writes that feed
 // it. KeyShare is the share of a partition's load its Key carries (at
-// one half or under the traffic is spread, Spread). Tied lists the other limits
-// the mix reaches within TieShare of Rate, which may come first in
-// another run.
+// one half or under the traffic is spread, Spread). Tied lists the other
+// limits the mix reaches within TieShare of Rate, which may come first
+// in another run.
 type Limit struct {
 	Kind         string            `json:"kind"`
 	Target       string            `json:"target"`
