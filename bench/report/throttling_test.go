@@ -58,11 +58,11 @@ func throttledSample() bench.Outcome {
 			{Pattern: "AP-07", Calls: 12, Attempts: 12},
 			{Pattern: "AP-08", Calls: 12, Attempts: 23, Retries: 11, Refused: 14, Throttled: 3},
 		},
-		Partitions: []emulate.PartitionThrottles{{Target: designs.MainTable, Partition: 3, Keys: []string{"CLIENT#1", "CLIENT#4", "CLIENT#2"},
+		Partitions: []emulate.PartitionThrottles{{Target: designs.MainTable, Partition: 3, Keys: []string{"CLIENT#1", "CLIENT#4", "CLIENT#2"}, Reason: "TableWriteKeyRangeThroughputExceeded",
 			Side: "write", Limit: 10, First: t0.Add(1250 * time.Millisecond), FirstSecond: 1.2, ThrottledSeconds: 2,
 			Refused: 14, Calls: 18, Throttled: 7, HeldUnits: 10.4, DemandPerRequest: demand,
 			ForecastRate: 10 / demand, MeasuredRate: 10.4 / demand, Share: 7.0 / 12, ForecastShare: 1 - 10/demand/20}},
-		Budgets: []emulate.BudgetThrottles{{Target: designs.MainTable, Budget: emulate.BudgetWarm, Side: "write",
+		Budgets: []emulate.BudgetThrottles{{Target: designs.MainTable, Budget: emulate.BudgetWarm, Side: "write", Reason: "TableWriteKeyRangeThroughputExceeded",
 			First: t0.Add(1350 * time.Millisecond), FirstSecond: 1.4, ThrottledSeconds: 2, Refused: 4}},
 		Keys: []emulate.KeySecond{
 			{Target: designs.MainTable, Key: "CLIENT#1", Second: t0.Add(time.Second), Refused: 7},
@@ -120,8 +120,8 @@ func TestThrottledRunReportsWhatTheEmulatorRefused(t *testing.T) {
 		"7 of 60 pattern calls (11.7%) ended throttled; they made 72 DynamoDB requests (each page, and each sending of a write in conflict, is one), which the SDK retried 11 times; attempts refused: 18; 4 transactions were cancelled for throttling.",
 		"| AP-03 | 12 | 12 | 0 | 4 | 4 (33.3%) | 0 | 4 | 7.00ms |",
 		"| AP-08 | 12 | 12 | 11 | 14 | 3 (25.0%) | 0 | 0 | 75.00ms |",
-		"| table | 3 | `CLIENT#1, CLIENT#4, CLIENT#2` | write | 1.2 s | 2 | 10.4 of 10 | 5.7 / 5.9 (+4%) | 71.4% / 58.3% |\n"+
-			"| table | budget (warm throughput) | — | write | 1.4 s | 2 | — | — | — |",
+		"| table | 3 | `CLIENT#1, CLIENT#4, CLIENT#2` | write | `TableWriteKeyRangeThroughputExceeded` | 1.2 s | 2 | 10.4 of 10 | 5.7 / 5.9 (+4%) | 71.4% / 58.3% |\n"+
+			"| table | budget (warm throughput) | — | write | `TableWriteKeyRangeThroughputExceeded` | 1.4 s | 2 | — | — | — |",
 		"Partitions and budgets that refused", "at the run's 20.0 requests/s")
 	lacks(t, SummaryFile, sum, "| AP-06 | 24 |", "| AP-07 | 12 |") // nothing refused: no row
 	contains(t, SummaryFile, sum, "## Transaction conflicts, emulated\n\n",
