@@ -113,15 +113,23 @@ func (r *run) series(s slot) (pts []Point, peakRCU, peakWCU float64) {
 // firstCeilings is the partition, its keys as the run placed them, and
 // the table or GSI that reach their limit at the lowest rate (nil for
 // none): the first limit of each of those kinds, which ceiling and
-// limits both start from.
-func (r *run) firstCeilings() (part, budget *Ceiling) {
-	r.partitionCeilings(func(c Ceiling) { part = lower(part, c) })
+// limits both start from; all is every one the mix reaches, for the
+// limits tied with the first. Each names its side and reason.
+func (r *run) firstCeilings() (part, budget *Ceiling, all []Ceiling) {
+	consider := func(c Ceiling, first **Ceiling) {
+		r.withReason(&c)
+		*first = lower(*first, c)
+		if c.Rate > 0 && !math.IsInf(c.Rate, 1) {
+			all = append(all, c)
+		}
+	}
+	r.partitionCeilings(func(c Ceiling) { consider(c, &part) })
 	for _, space := range r.spaces() {
 		rate, write := r.tableThrottleRate(space)
-		budget = lower(budget, Ceiling{Target: space, Limit: r.tableLimitText(write), Rate: rate,
-			BackPressure: write && space != designs.MainTable})
+		consider(Ceiling{Target: space, Limit: r.tableLimitText(write), Rate: rate,
+			BackPressure: write && space != designs.MainTable, Side: sideName(write)}, &budget)
 	}
-	return part, budget
+	return part, budget, all
 }
 
 // lower is a copy of c when the mix reaches it before best (on a tie, the

@@ -118,6 +118,9 @@ func ceilingFinding(r Report, c *Ceiling) *claim {
 	if c.Pattern != "" {
 		cl.say(", driven mostly by %s", name(c.Pattern))
 	}
+	if c.Reason != "" {
+		cl.say(", on its %s side, where DynamoDB answers %s", name(c.Side), name(c.Reason))
+	}
 	if c.BackPressure {
 		cl.say(", and a GSI that cannot absorb its writes throttles the base table's writes too")
 	}

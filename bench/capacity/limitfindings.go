@@ -2,6 +2,7 @@ package capacity
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/ddbharness/ddbharness/internal/figure"
@@ -30,10 +31,56 @@ func firstLimitFinding(r Report) *claim {
 	}
 	c.say(", at %s requests/s of this mix (%s× the measured %s requests/s)",
 		cited(l.Source, figure.Units(l.Rate)), cited(l.Source, figure.Units(l.Factor)), ran(figure.Units(r.MeasuredRate))).mark()
+	causeFinding(c, l)
 	if l.Conflicts > 0 {
 		c.say("; the run met %s item-level conflicts on it", ran(figure.Thousands(l.Conflicts)))
 	}
+	tiesFinding(c, l)
 	return c.say("; to lift it, %s", name(l.Change))
+}
+
+// causeFinding says which side of l binds, what DynamoDB would answer
+// and where CloudWatch counts it, a GSI's back-pressure, and a partition
+// whose traffic is spread over many keys.
+func causeFinding(c *claim, l Limit) {
+	if l.Kind == LimitConflict {
+		c.say("; DynamoDB cancels the transactions that meet there with reason %s, which CloudWatch counts in %s", name(l.Reason), name(l.Metric))
+		return
+	}
+	if l.Side != "" {
+		c.say("; it binds on the %s side", name(l.Side))
+	}
+	if l.Reason != "" {
+		c.say(", where DynamoDB answers %s", name(l.Reason))
+		if l.Metric != "" {
+			c.say(" (CloudWatch counts it in %s)", name(l.Metric))
+		}
+		c.rests(Cite("throttling-reason", "throttling-metrics")).mark()
+	}
+	if l.BackPressure {
+		c.say("; as a GSI's writes, it throttles the table's writes that feed the index too (back-pressure)")
+	}
+	if l.Spread() {
+		c.say("; %q carries only %s of its partition's load, the rest spread over other keys",
+			name(l.Key), cited(Cite("spread-partition"), percent(l.KeyShare))).mark()
+	}
+}
+
+// tiesFinding names the limits within TieShare of l, which may come
+// first in another run.
+func tiesFinding(c *claim, l Limit) {
+	if len(l.Tied) == 0 {
+		return
+	}
+	c.say("; tied within %s with", cited(Cite("limit-tie"), percent(TieShare)))
+	for i, t := range l.Tied {
+		sep := ", "
+		if i == 0 {
+			sep = " "
+		}
+		c.say("%s%s at %s requests/s", name(sep), name(TieName(t)), cited(t.Source, figure.Units(t.Rate)))
+	}
+	c.mark().say(", so another run may reach one of them first")
 }
 
 // laterLimitsFinding lists the limits after the first, in order.
@@ -50,6 +97,9 @@ func laterLimitsFinding(r Report) *claim {
 		c.say("%s%s at %s requests/s", name(sep), name(limitWhat(l)), cited(l.Source, figure.Units(l.Rate)))
 		if l.Pattern != "" {
 			c.say(", mostly %s", name(l.Pattern))
+		}
+		if l.Reason != "" {
+			c.say(" (%s)", name(l.Reason))
 		}
 		c.mark()
 	}
@@ -72,4 +122,20 @@ func limitWhat(l Limit) string {
 // millis renders seconds as milliseconds, to a tenth.
 func millis(s float64) string {
 	return fmt.Sprintf("%.1f ms", float64(time.Duration(s*float64(time.Second)))/float64(time.Millisecond))
+}
+
+// TieName names a tied limit for people: its kind, where and side.
+func TieName(t Tie) string {
+	s := limitWhat(Limit{Kind: t.Kind, Target: t.Target, Key: t.Key, Item: t.Item})
+	var cause []string
+	if t.Side != "" {
+		cause = append(cause, t.Side+"s")
+	}
+	if t.Reason != "" {
+		cause = append(cause, t.Reason)
+	}
+	if len(cause) > 0 {
+		s += " (" + strings.Join(cause, ", ") + ")"
+	}
+	return s
 }

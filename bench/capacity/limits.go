@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/figure"
 )
@@ -33,6 +34,15 @@ var limitOrder = []string{LimitConflict, LimitItem, LimitPartition, LimitBudget}
 // (UnitsPerCall a call of Pattern) reach one partition's. A
 // partition limit names the partition Key the run placed there, a budget
 // limit only its Target.
+//
+// Side is the side that reaches it (SideRead or SideWrite), Reason what
+// DynamoDB answers there (a throttling reason, throughput.Reason, or
+// ReasonConflict) and Metric the CloudWatch metric that counts it;
+// BackPressure says a GSI's writes throttle the table's writes that feed
+// it. KeyShare is the share of a partition's load its Key carries (at
+// one half or under the traffic is spread, Spread). Tied lists the other
+// limits the mix reaches within TieShare of Rate, which may come first
+// in another run.
 type Limit struct {
 	Kind         string            `json:"kind"`
 	Target       string            `json:"target"`
@@ -48,25 +58,23 @@ type Limit struct {
 	Conflicts    int64             `json:"conflicts,omitempty"`
 	Change       string            `json:"change"`
 	Source       *Source           `json:"source,omitempty"`
-}
-
-// What to change in the design, by kind of limit.
-var limitChange = map[string]string{
-	LimitConflict: "shard the counter (or whatever every transaction writes there) over several items and sum them when read, or move that write out of the transaction",
-	LimitItem:     "spread the item's traffic over several items (write sharding), or cache its reads",
-	LimitPartition: "spread the key's traffic over more partition key values (write sharding), " +
-		"or move its busiest items to keys of their own",
-	LimitBudget: "raise the table's or index's throughput (provisioned, warm or maximum), or cut the units each call takes",
+	Side         string            `json:"side,omitempty"`
+	Reason       string            `json:"reason,omitempty"`
+	Metric       string            `json:"cloudwatch_metric,omitempty"`
+	BackPressure bool              `json:"back_pressure,omitempty"`
+	KeyShare     float64           `json:"key_share,omitempty"`
+	Tied         []Tie             `json:"tied,omitempty"`
 }
 
 // limits lists the lowest limit of each kind the mix reaches, lowest
-// first: part and budget are the first partition and table or GSI
-// (firstCeilings).
-func (r *run) limits(part, budget *Ceiling) []Limit {
+// first: part and budget are the first partition and table or GSI, all
+// every partition and table or GSI the mix reaches (firstCeilings). The
+// first names the others within TieShare of it.
+func (r *run) limits(part, budget *Ceiling, all []Ceiling) []Limit {
 	var out []Limit
 	for _, l := range []*Limit{r.conflictLimit(), r.itemLimit(), ceilingLimit(LimitPartition, part, r.placedSource()), ceilingLimit(LimitBudget, budget, r.budgetSource())} {
 		if l != nil && l.Rate > 0 && !math.IsInf(l.Rate, 1) {
-			l.Change = limitChange[l.Kind]
+			l.Change = limitChange(*l, r.provisioned())
 			if r.rate > 0 {
 				l.Factor = l.Rate / r.rate
 			}
@@ -76,6 +84,9 @@ func (r *run) limits(part, budget *Ceiling) []Limit {
 	slices.SortStableFunc(out, func(a, b Limit) int {
 		return cmp.Or(cmp.Compare(a.Rate, b.Rate), cmp.Compare(slices.Index(limitOrder, a.Kind), slices.Index(limitOrder, b.Kind)))
 	})
+	if len(out) > 0 {
+		r.ties(&out[0], out[1:], all)
+	}
 	return out
 }
 
@@ -109,6 +120,7 @@ func (r *run) itemLimit() *Limit {
 		}
 		p := heaviest(weights)
 		l := &Limit{Kind: LimitItem, Target: designs.MainTable, Key: pk, Item: item, Pattern: p, Rate: rate, Limit: r.itemLimitText(),
+			Side: SideWrite, Reason: itemReason, Metric: throughput.ReasonMetric(itemReason),
 			Source: Cite("item-ceiling", "partition-writes", "write-unit")}
 		for _, b := range u.by {
 			if b.pattern != 0 && r.l.patternOf(b) == p && b.calls > 0 {
@@ -163,6 +175,7 @@ func (r *run) conflictLimit() *Limit {
 		p := r.l.patternOf(top)
 		best = &Limit{Kind: LimitConflict, Target: designs.MainTable, Key: pk, Item: item, Pattern: p, Rate: rate,
 			Limit: "one transaction at a time on one item", HoldSeconds: r.HoldTime[p].Seconds(),
+			Side: SideWrite, Reason: ReasonConflict, Metric: ReasonConflict,
 			PatternRate: rate * r.demanded(p, top.txWrites) / float64(r.requests), Conflicts: r.ItemConflicts[item],
 			Source: Cite("conflict-ceiling")}
 	})
@@ -193,5 +206,11 @@ func ceilingLimit(kind string, c *Ceiling, src *Source) *Limit {
 	if c == nil {
 		return nil
 	}
-	return &Limit{Kind: kind, Target: c.Target, Key: c.Key, Pattern: c.Pattern, Limit: c.Limit, Rate: c.Rate, Source: src}
+	l := &Limit{Kind: kind, Target: c.Target, Key: c.Key, Pattern: c.Pattern, Limit: c.Limit, Rate: c.Rate, Source: src}
+	ceilingCause(l, c)
+	return l
 }
+
+// itemReason is what DynamoDB answers when one item's writes pass its
+// partition's: the table's key range is exceeded.
+var itemReason = throughput.Reason(false, throughput.Write, throughput.KeyRange)

@@ -58,11 +58,11 @@ func TestFirstLimitIsTheItemEveryTransactionWrites(t *testing.T) {
 	if it := r.LimitsInOrder[2]; it.Item != "EVENT#1 / EVENT" || it.Pattern != "AP-01" || !near(it.Rate, 1000) || it.UnitsPerCall != 2 || !it.Source.Documented() {
 		t.Errorf("item limit %+v, want the event item at 1,000 requests/s, 2 WCU a hold, documented", it)
 	}
-	want := `What stops this design first is the transactions on item "EVENT#1 / EVENT": the transactions that write it run one at a time, each AP-01 call holding it about 20.0 ms, so it takes about 50 of them a second, at 100 requests/s of this mix (5× the measured 20 requests/s) [inferred: conflict-ceiling]; the run met 826 item-level conflicts on it; to lift it, shard the counter`
+	want := `What stops this design first is the transactions on item "EVENT#1 / EVENT": the transactions that write it run one at a time, each AP-01 call holding it about 20.0 ms, so it takes about 50 of them a second, at 100 requests/s of this mix (5× the measured 20 requests/s) [inferred: conflict-ceiling]; DynamoDB cancels the transactions that meet there with reason TransactionConflict, which CloudWatch counts in TransactionConflict; the run met 826 item-level conflicts on it; to lift it, shard the counter`
 	if !strings.HasPrefix(r.Findings[0], want) {
 		t.Errorf("first finding:\n%s\nwant it to begin:\n%s", r.Findings[0], want)
 	}
-	if !strings.HasPrefix(r.Findings[1], `The limits after it, in order: the partition of key "EVENT#1" of the table at 250 requests/s, mostly AP-01 [inferred:`) {
+	if !strings.HasPrefix(r.Findings[1], `The limits after it, in order: the partition of key "EVENT#1" of the table at 250 requests/s, mostly AP-01 (TableWriteKeyRangeThroughputExceeded) [inferred:`) {
 		t.Errorf("second finding: %s", r.Findings[1])
 	}
 	if _, bad := findings(r); len(bad) > 0 {

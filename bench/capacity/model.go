@@ -85,9 +85,9 @@ func (m Model) Analyze(l *Ledger) Report {
 	}
 	r.Targets = run.targets()
 	r.Hot = run.hot()
-	part, budget := run.firstCeilings()
+	part, budget, all := run.firstCeilings()
 	r.Ceiling = run.ceiling(part, budget)
-	if r.LimitsInOrder = run.limits(part, budget); len(r.LimitsInOrder) > 0 {
+	if r.LimitsInOrder = run.limits(part, budget, all); len(r.LimitsInOrder) > 0 {
 		r.FirstLimit = &r.LimitsInOrder[0]
 	}
 	r.Warm = run.warm(r.Ceiling)

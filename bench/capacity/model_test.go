@@ -337,7 +337,7 @@ func TestReportIsJSONWithFindings(t *testing.T) {
 	}
 	all := strings.Join(r.Findings, "\n")
 	for _, want := range []string{
-		`The first limit this mix reaches (forecast) is 3,000 RCU/s or 1,000 WCU/s per partition on partition key "HOT" of the table, at 1,000 requests/s (100× the measured 10 requests/s), driven mostly by AP-01 [inferred: partitions-on-demand, placement, hot-keys, light-keys].`,
+		`The first limit this mix reaches (forecast) is 3,000 RCU/s or 1,000 WCU/s per partition on partition key "HOT" of the table, at 1,000 requests/s (100× the measured 10 requests/s), driven mostly by AP-01, on its write side, where DynamoDB answers TableWriteKeyRangeThroughputExceeded [inferred: partitions-on-demand, placement, hot-keys, light-keys].`,
 		`At the target 5,000 requests/s about 80% of requests would be throttled`,
 	} {
 		if !strings.Contains(all, want) {

@@ -113,6 +113,13 @@ type Ceiling struct {
 	// BackPressure is set when the limit is a GSI's writes: DynamoDB then
 	// throttles the base table's writes that feed it.
 	BackPressure bool `json:"back_pressure,omitempty"`
+	// Side is the side that reaches the limit, SideRead or SideWrite;
+	// Reason is the throttling reason DynamoDB gives there
+	// (throughput.Reason), Metric the CloudWatch metric that counts its
+	// events.
+	Side   string `json:"side,omitempty"`
+	Reason string `json:"reason,omitempty"`
+	Metric string `json:"cloudwatch_metric,omitempty"`
 	// Splittable is set when the key's items could be spread over several
 	// partitions (the target has a sort key and no LSI pins its item
 	// collections to one partition): adaptive capacity may isolate busy

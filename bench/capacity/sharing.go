@@ -209,7 +209,7 @@ func (r *run) partitionCeilings(consider func(Ceiling)) {
 				continue
 			}
 			consider(Ceiling{Target: space, Key: g.key, Limit: r.partitionLimitText(), Rate: rate, Pattern: g.pattern,
-				BackPressure: space != designs.MainTable && p.wcu > 0, Sharing: r.sharing(s, p, g),
+				BackPressure: space != designs.MainTable && p.wcu > 0 && !r.readsBind(p.usage), Sharing: r.sharing(s, p, g), Side: sideName(!r.readsBind(p.usage)),
 				EventualReads: r.readsBind(p.usage) && r.eventualReads(space, g.pattern)})
 		}
 	}

@@ -3,6 +3,7 @@ package emulate
 import (
 	"time"
 
+	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/pricing"
 )
 
@@ -59,7 +60,7 @@ func (e *Emulator) admit(ts []touch, now int64) *refusal {
 			return e.budgetRefusal(s, tc, now)
 		}
 		return &refusal{space: s, part: i, key: tc.key, side: tc.side,
-			reason: reason(s, tc.side, "KeyRangeThroughputExceeded"), exception: keyRangeException(s)}
+			reason: reason(s, tc.side, throughput.KeyRange), exception: keyRangeException(s)}
 	}
 	return nil
 }
@@ -140,13 +141,13 @@ func (e *Emulator) budgetRefusal(s *space, tc touch, now int64) *refusal {
 	r := &refusal{space: s, part: -1, key: tc.key, side: tc.side}
 	switch {
 	case !s.OnDemand():
-		r.reason, r.exception, r.budget = reason(s, tc.side, "ProvisionedThroughputExceeded"), ExceptionProvisioned, BudgetProvisioned
+		r.reason, r.exception, r.budget = reason(s, tc.side, throughput.Provisioned), ExceptionProvisioned, BudgetProvisioned
 	case s.OverMax(tc.side, now):
-		r.reason, r.exception, r.budget = reason(s, tc.side, "MaxOnDemandThroughputExceeded"), ExceptionThrottling, BudgetMax
+		r.reason, r.exception, r.budget = reason(s, tc.side, throughput.MaxOnDemand), ExceptionThrottling, BudgetMax
 	case s.AtQuota(tc.side):
-		r.reason, r.exception, r.budget = reason(s, tc.side, "AccountLimitExceeded"), ExceptionRequestLimit, BudgetQuota
+		r.reason, r.exception, r.budget = reason(s, tc.side, throughput.AccountLimit), ExceptionRequestLimit, BudgetQuota
 	default:
-		r.reason, r.exception, r.budget = reason(s, tc.side, "KeyRangeThroughputExceeded"), ExceptionThrottling, BudgetWarm
+		r.reason, r.exception, r.budget = reason(s, tc.side, throughput.KeyRange), ExceptionThrottling, BudgetWarm
 	}
 	return r
 }
@@ -160,18 +161,10 @@ func keyRangeException(s *space) string {
 	return ExceptionProvisioned
 }
 
-// reason names a throttling reason as DynamoDB does: resource type,
-// operation type, limit type.
-// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_ThrottlingReason.html
+// reason names a throttling reason of s as DynamoDB does
+// (throughput.Reason, which the capacity model names its limits with).
 func reason(s *space, side int, limit string) string {
-	r := "Table"
-	if s.index {
-		r = "Index"
-	}
-	if side == write {
-		return r + "Write" + limit
-	}
-	return r + "Read" + limit
+	return throughput.Reason(s.index, side, limit)
 }
 
 // Debit takes what a completed call on table name consumed, as

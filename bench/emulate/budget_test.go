@@ -46,10 +46,13 @@ func TestBudgetRefusalsHaveRows(t *testing.T) {
 	var budget, parts int64
 	for _, p := range m.Partitions {
 		parts += p.Refused
+		if p.Reason != "TableWriteKeyRangeThroughputExceeded" {
+			t.Errorf("partition row %+v: want the reason its refusals answered, TableWriteKeyRangeThroughputExceeded", p)
+		}
 	}
 	for _, b := range m.Budgets {
-		if b.Target != designs.MainTable || b.Budget != BudgetWarm || b.Side != "write" {
-			t.Errorf("budget row %+v: want the table's warm throughput, writes", b)
+		if b.Target != designs.MainTable || b.Budget != BudgetWarm || b.Side != "write" || b.Reason != "TableWriteKeyRangeThroughputExceeded" {
+			t.Errorf("budget row %+v: want the table's warm throughput, writes, the reason its refusals answered", b)
 		}
 		if b.ThrottledSeconds == 0 || b.First.IsZero() || b.FirstSecond < 0 {
 			t.Errorf("budget row %+v: want its first refusal and the seconds it refused", b)
@@ -65,7 +68,7 @@ func TestBudgetRefusalsHaveRows(t *testing.T) {
 
 	// Two shards' budget rows merge into one, their refusals summed.
 	merged := MergeThrottling(m, m).Budgets
-	if want := (BudgetThrottles{Target: designs.MainTable, Budget: BudgetWarm, Side: "write", First: m.Budgets[0].First,
+	if want := (BudgetThrottles{Target: designs.MainTable, Budget: BudgetWarm, Side: "write", Reason: "TableWriteKeyRangeThroughputExceeded", First: m.Budgets[0].First,
 		FirstSecond: m.Budgets[0].FirstSecond, ThrottledSeconds: m.Budgets[0].ThrottledSeconds, Refused: 2 * budget}); len(merged) != 1 || merged[0] != want {
 		t.Errorf("two shards' budgets merged: %+v, want %+v", merged, want)
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/spill"
 )
@@ -35,6 +36,7 @@ type budgetStats struct {
 	refused [2]int64
 	first   [2]int64
 	seconds map[int64][2]int64
+	reason  [2]string // what its refusals answered, per side
 }
 
 // partKey is a partition key value (by its id in names) of one partition
@@ -173,6 +175,7 @@ func (m *measure) budgetRefused(r *refusal, now int64) {
 		m.budgets[id] = b
 	}
 	b.refused[r.side]++
+	b.reason[r.side] = r.reason
 	if b.first[r.side] == 0 {
 		b.first[r.side] = now
 	}
@@ -316,6 +319,7 @@ type PartitionThrottles struct {
 	Isolated         bool      `json:"isolated,omitempty"`
 	Keys             []string  `json:"keys"`
 	Side             string    `json:"side"`
+	Reason           string    `json:"reason,omitempty"`
 	Limit            float64   `json:"limit_units_per_second"`
 	First            time.Time `json:"first_throttle"`
 	FirstSecond      float64   `json:"first_throttle_second"`
@@ -342,6 +346,7 @@ type BudgetThrottles struct {
 	Target           string    `json:"target"`
 	Budget           string    `json:"budget"`
 	Side             string    `json:"side"`
+	Reason           string    `json:"reason,omitempty"`
 	First            time.Time `json:"first_throttle"`
 	FirstSecond      float64   `json:"first_throttle_second"`
 	ThrottledSeconds int       `json:"throttled_seconds"`
@@ -539,7 +544,7 @@ func byFirstRefusal(a, b BudgetThrottles) int {
 
 // budgetReport is one side of a budget's row.
 func (e *Emulator) budgetReport(id budgetID, b *budgetStats, side int) BudgetThrottles {
-	pt := BudgetThrottles{Target: id.space, Budget: id.kind, Side: [2]string{"read", "write"}[side],
+	pt := BudgetThrottles{Target: id.space, Budget: id.kind, Side: [2]string{"read", "write"}[side], Reason: b.reason[side],
 		First: time.Unix(0, b.first[side]).UTC(), FirstSecond: float64(b.first[side]-e.m.start) / 1e9, Refused: b.refused[side]}
 	for _, n := range b.seconds {
 		if n[side] > 0 {
@@ -552,7 +557,7 @@ func (e *Emulator) budgetReport(id budgetID, b *budgetStats, side int) BudgetThr
 func (e *Emulator) partitionReport(id partID, p *partStats, side int, requests int64, rate float64) PartitionThrottles {
 	limit := p.space.Limit()[side]
 	pt := PartitionThrottles{Target: id.space, Partition: id.i, Isolated: p.isolated, Keys: e.topKeys(p.n, 3),
-		Side: [2]string{"read", "write"}[side], Limit: limit, First: time.Unix(0, p.first[side]).UTC(),
+		Side: [2]string{"read", "write"}[side], Reason: reason(p.space, side, throughput.KeyRange), Limit: limit, First: time.Unix(0, p.first[side]).UTC(),
 		FirstSecond: float64(p.first[side]-e.m.start) / 1e9, Refused: p.refused[side],
 		Calls: p.calls[side] + p.throttled[side] + p.dropped[side], Throttled: p.throttled[side]}
 	var held float64

@@ -210,7 +210,7 @@ func mergeRows(rows []shardRow, scale, rate float64) PartitionThrottles {
 	if len(rows) == 1 && first.scale == scale && first.rate == rate {
 		return first.PartitionThrottles // one shard's row, as it measured it
 	}
-	pt := PartitionThrottles{Target: first.Target, Partition: first.Partition, Side: first.Side, Limit: first.Limit,
+	pt := PartitionThrottles{Target: first.Target, Partition: first.Partition, Side: first.Side, Reason: first.Reason, Limit: first.Limit,
 		First: first.First, FirstSecond: first.FirstSecond}
 	if first.scale > 0 && scale > 0 {
 		pt.Limit = first.Limit * (scale / first.scale)

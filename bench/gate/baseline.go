@@ -55,7 +55,7 @@ func (b *Baseline) Add(out bench.Outcome) {
 	}
 	figs := PatternFigures(out)
 	for id, f := range figs {
-		f.Calls = 0 // the schedule's, not the design's: left out of the file
+		f.Calls, f.Served = 0, 0 // the schedule's, not the design's: left out of the file
 		figs[id] = f
 	}
 	b.Scenarios[out.Scenario] = figs

@@ -5,26 +5,35 @@ import (
 	"github.com/ddbharness/ddbharness/designs"
 )
 
-// Figures are one pattern's deterministic figures per call: capacity
-// units by AWS's rules, the price of a million calls on the table's
-// billing mode, and the bytes its writes added to the table's items. They
-// depend on item sizes and the mix's keys, not on timing.
+// Figures are one pattern's deterministic figures per served call:
+// capacity units by AWS's rules, the price of a million calls on the
+// table's billing mode, and the bytes its writes added to the table's
+// items. They depend on item sizes and the mix's keys, not on timing: a
+// call the limits denied (throttled to the end, or cancelled for a
+// conflict) took no units, so it counts in Calls but not in Served.
 type Figures struct {
-	Calls int64   `json:"calls,omitempty"`
-	RCU   float64 `json:"rcu_per_call"`
-	WCU   float64 `json:"wcu_per_call"`
-	Cost  float64 `json:"cost_per_million"`
-	Bytes float64 `json:"bytes_grown_per_call"`
+	Calls  int64   `json:"calls,omitempty"`
+	Served int64   `json:"served,omitempty"`
+	RCU    float64 `json:"rcu_per_call"`
+	WCU    float64 `json:"wcu_per_call"`
+	Cost   float64 `json:"cost_per_million"`
+	Bytes  float64 `json:"bytes_grown_per_call"`
 }
 
 // PatternFigures is each pattern's Figures on out: the capacity model's
-// units over the pattern's calls (every operation of a call counted),
-// priced as the model prices the mix. A pattern that made no call has no
-// figures.
+// units over the pattern's served calls (every operation of a call
+// counted), priced as the model prices the mix. A pattern that made no
+// call has no figures; one whose every call was denied has them at 0.
 func PatternFigures(out bench.Outcome) map[designs.PatternID]Figures {
 	calls := map[designs.PatternID]int64{}
 	for _, p := range out.Patterns {
 		calls[p.ID] += int64(p.Metrics.Requests)
+	}
+	denied := map[designs.PatternID]int64{}
+	if th := out.Throttling; th != nil {
+		for _, p := range th.Patterns {
+			denied[p.Pattern] += p.Throttled + p.ConflictCancelled
+		}
 	}
 	sums := map[designs.PatternID]*Figures{}
 	for _, u := range out.Capacity.Patterns {
@@ -42,9 +51,10 @@ func PatternFigures(out bench.Outcome) map[designs.PatternID]Figures {
 		if n == 0 {
 			continue
 		}
-		f := Figures{Calls: n}
-		if s := sums[id]; s != nil {
-			f.RCU, f.WCU, f.Bytes = s.RCU/float64(n), s.WCU/float64(n), s.Bytes/float64(n)
+		f := Figures{Calls: n, Served: max(0, n-denied[id])}
+		if s := sums[id]; s != nil && f.Served > 0 {
+			served := float64(f.Served)
+			f.RCU, f.WCU, f.Bytes = s.RCU/served, s.WCU/served, s.Bytes/served
 		}
 		onDemand, provisioned := out.Capacity.Cost.PerMillion(f.RCU, f.WCU)
 		f.Cost = onDemand

@@ -158,7 +158,15 @@ func sampleCapacity() capacity.Report {
 				Pattern: "AP-07", ThrottleRate: 3333, ThrottleRateSource: placed, Series: []capacity.Point{{T: 1, RCU: 2, WCU: 6}, {T: 2, RCU: 2, WCU: 6}}},
 		},
 		Ceiling: &capacity.Ceiling{Target: designs.MainTable, Key: "CLIENT#1", Limit: "1,000 WCU/s per partition", Rate: 571, Factor: 28.6, Pattern: "AP-03",
-			Source: placed},
+			Side: capacity.SideWrite, Reason: "TableWriteKeyRangeThroughputExceeded", Metric: "WriteKeyRangeThroughputThrottleEvents", Source: placed},
+		LimitsInOrder: []capacity.Limit{
+			{Kind: capacity.LimitPartition, Target: designs.MainTable, Key: "CLIENT#1", Pattern: "AP-03", Limit: "1,000 WCU/s per partition", Rate: 571, Factor: 28.6,
+				Side: capacity.SideWrite, Reason: "TableWriteKeyRangeThroughputExceeded", Metric: "WriteKeyRangeThroughputThrottleEvents", KeyShare: 1,
+				Change: "spread the key's traffic over more partition key values (write sharding), or move its busiest items to keys of their own", Source: placed},
+			{Kind: capacity.LimitBudget, Target: designs.MainTable, Limit: "40,000 WCU/s on-demand table quota", Rate: 16000, Factor: 800,
+				Side: capacity.SideWrite, Reason: "TableWriteAccountLimitExceeded", Metric: "WriteAccountLimitThrottleEvents",
+				Change: "ask AWS to raise the per-table write quota (Service Quotas), or cut the units each call takes", Source: capacity.Cite("quota-reads", "quota-writes")},
+		},
 		Growth: []capacity.Growth{{Kind: "collection", Key: "CLIENT#1", Bytes: 52_000, Added: 12_000, BytesPerSecond: 4000,
 			Limit: ddbitem.MaxCollectionBytes, SecondsToLimit: 2.68e6, Source: capacity.Cite("lsi-collection", "growth-extrapolation")}},
 		Cost: capacity.Cost{Region: "us-east-1", TableClass: "Standard", PriceDate: "2026-05-01", Source: "https://aws.amazon.com/dynamodb/pricing/",
@@ -180,6 +188,7 @@ func sampleCapacity() capacity.Report {
 		Disagreements: []capacity.Disagreement{{PatternOp: capacity.PatternOp{Pattern: "AP-03", Op: designs.TransactWriteItems}, Target: designs.MainTable,
 			Calls: 15, Differing: 15, Units: 150, LocalUnits: 75, ExampleUnits: 10, ExampleLocal: 5}},
 	}
+	r.FirstLimit = &r.LimitsInOrder[0]
 	r.Findings = capacity.Findings(r)
 	return r
 }

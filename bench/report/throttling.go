@@ -146,14 +146,14 @@ func (p *printer) refusers(t *emulate.Throttling) {
 	}
 	var rows []row
 	for _, pt := range t.Partitions {
-		rows = append(rows, row{pt.First, []string{targetName(pt.Target), partitionName(pt), code(strings.Join(pt.Keys, ", ")), pt.Side,
+		rows = append(rows, row{pt.First, []string{targetName(pt.Target), partitionName(pt), code(strings.Join(pt.Keys, ", ")), pt.Side, reasonCell(pt.Reason),
 			fmt.Sprintf("%.1f s", pt.FirstSecond), strconv.Itoa(pt.ThrottledSeconds),
 			fmt.Sprintf("%s of %s", figure.Units(pt.HeldUnits), figure.Units(pt.Limit)),
 			fmt.Sprintf("%s / %s (%s)", decimal1(pt.ForecastRate), decimal1(pt.MeasuredRate), diff(pt.MeasuredRate, pt.ForecastRate)),
 			fmt.Sprintf("%.1f%% / %.1f%%", 100*pt.ForecastShare, 100*pt.Share)}})
 	}
 	for _, b := range t.Budgets {
-		rows = append(rows, row{b.First, []string{targetName(b.Target), "budget (" + b.Budget + ")", "—", b.Side,
+		rows = append(rows, row{b.First, []string{targetName(b.Target), "budget (" + b.Budget + ")", "—", b.Side, reasonCell(b.Reason),
 			fmt.Sprintf("%.1f s", b.FirstSecond), strconv.Itoa(b.ThrottledSeconds), "—", "—", "—"}})
 	}
 	slices.SortStableFunc(rows, func(a, b row) int { return a.first.Compare(b.first) })
@@ -165,12 +165,12 @@ func (p *printer) refusers(t *emulate.Throttling) {
 	if len(t.Budgets) > 0 {
 		what = "Partitions and budgets"
 	}
-	p.f("%s that refused, by first refusal (seconds from the emulator's first call). *Held* is the units a second it served in the seconds it refused, against its limit. *Rate* is the mix's requests per second at which the model puts this partition at its limit (its demand per request, with the calls throttled or given up for a transaction conflict put back), then the rate its held units stand for. *Share* is the model's share refused at the run's %s requests/s, then the share of the calls that reached the partition in the seconds it refused and ended throttled. For real DynamoDB, both forecasts rest on where the emulator placed the keys%s.", what, decimal1(t.Rate), mark(partitionForecast(t.Billing)))
+	p.f("%s that refused, by first refusal (seconds from the emulator's first call). *Reason* is the throttling reason its refusals answered, as DynamoDB's ThrottlingReasons and CloudWatch's throttling metrics name it. *Held* is the units a second it served in the seconds it refused, against its limit. *Rate* is the mix's requests per second at which the model puts this partition at its limit (its demand per request, with the calls throttled or given up for a transaction conflict put back), then the rate its held units stand for. *Share* is the model's share refused at the run's %s requests/s, then the share of the calls that reached the partition in the seconds it refused and ended throttled. For real DynamoDB, both forecasts rest on where the emulator placed the keys%s.", what, decimal1(t.Rate), mark(partitionForecast(t.Billing)))
 	if len(t.Budgets) > 0 {
 		p.f(" A *budget* refused before any partition was asked: the table's or index's provisioned throughput, an on-demand one's warm throughput (as it has grown) or the maximum throughput it was given, or the account's table quota; the capacity section gives the rate at which the mix reaches each.")
 	}
 	p.f("\n\n")
-	p.table("llllrrrrr", []string{"Target", "Partition", "Busiest keys", "Side", "First refusal", "Seconds refused", "Held units/s", "Rate: forecast / measured", "Share: forecast / measured"}, cells)
+	p.table("lllllrrrrr", []string{"Target", "Partition", "Busiest keys", "Side", "Reason", "First refusal", "Seconds refused", "Held units/s", "Rate: forecast / measured", "Share: forecast / measured"}, cells)
 }
 
 // p99s gives each pattern's p99 with the caller's retries, as the
@@ -181,6 +181,15 @@ func p99s(out bench.Outcome) func(designs.PatternID) string {
 		p99[pm.ID] = pm.Metrics.Latencies.P99
 	}
 	return func(id designs.PatternID) string { return engine.Latency(p99[id].Round(10 * time.Microsecond)) }
+}
+
+// reasonCell shows a throttling reason as code; a dash for a row written
+// before rows named theirs.
+func reasonCell(r string) string {
+	if r == "" {
+		return "—"
+	}
+	return "`" + r + "`"
 }
 
 func partitionName(pt emulate.PartitionThrottles) string {

@@ -58,11 +58,11 @@ func throttledSample() bench.Outcome {
 			{Pattern: "AP-07", Calls: 12, Attempts: 12},
 			{Pattern: "AP-08", Calls: 12, Attempts: 23, Retries: 11, Refused: 14, Throttled: 3},
 		},
-		Partitions: []emulate.PartitionThrottles{{Target: designs.MainTable, Partition: 3, Keys: []string{"CLIENT#1", "CLIENT#4", "CLIENT#2"},
+		Partitions: []emulate.PartitionThrottles{{Target: designs.MainTable, Partition: 3, Keys: []string{"CLIENT#1", "CLIENT#4", "CLIENT#2"}, Reason: "TableWriteKeyRangeThroughputExceeded",
 			Side: "write", Limit: 10, First: t0.Add(1250 * time.Millisecond), FirstSecond: 1.2, ThrottledSeconds: 2,
 			Refused: 14, Calls: 18, Throttled: 7, HeldUnits: 10.4, DemandPerRequest: demand,
 			ForecastRate: 10 / demand, MeasuredRate: 10.4 / demand, Share: 7.0 / 12, ForecastShare: 1 - 10/demand/20}},
-		Budgets: []emulate.BudgetThrottles{{Target: designs.MainTable, Budget: emulate.BudgetWarm, Side: "write",
+		Budgets: []emulate.BudgetThrottles{{Target: designs.MainTable, Budget: emulate.BudgetWarm, Side: "write", Reason: "TableWriteKeyRangeThroughputExceeded",
 			First: t0.Add(1350 * time.Millisecond), FirstSecond: 1.4, ThrottledSeconds: 2, Refused: 4}},
 		Keys: []emulate.KeySecond{
 			{Target: designs.MainTable, Key: "CLIENT#1", Second: t0.Add(time.Second), Refused: 7},
@@ -88,6 +88,13 @@ func throttledCapacity() capacity.Report {
 		Sharing: &capacity.Sharing{Partitions: 4, HotKeys: 3, Odds: capacity.ShareOdds(3, 4), Alone: 8, Expected: 7.2, Worst: 5.71, Placed: 5.71,
 			With: []string{"CLIENT#4", "CLIENT#2"}, Source: r.Ceiling.Source,
 			Shared: []capacity.SharedPartition{{Partition: 3, Keys: []string{"CLIENT#1", "CLIENT#4", "CLIENT#2"}, Alone: []float64{8, 40, 50}, Rate: 5.71}}}}
+	r.Ceiling.Side, r.Ceiling.Reason, r.Ceiling.Metric = capacity.SideWrite, "TableWriteKeyRangeThroughputExceeded", "WriteKeyRangeThroughputThrottleEvents"
+	// Scaled, the first limit is tied with GSI1's partition of INVOICE#9.
+	first := &r.LimitsInOrder[0]
+	first.Limit, first.Rate, first.Factor, first.KeyShare = r.Ceiling.Limit, 5.71, 0.286, 5.71/8
+	first.Tied = []capacity.Tie{{Kind: capacity.LimitPartition, Target: "GSI1", Key: "INVOICE#9", Side: capacity.SideWrite,
+		Reason: "IndexWriteKeyRangeThroughputExceeded", Rate: 5.9, Source: r.Ceiling.Source}}
+	r.LimitsInOrder[1].Rate, r.LimitsInOrder[1].Factor = 160, 8
 	r.Warm = nil
 	r.Patterns = []capacity.PatternUsage{
 		{PatternOp: capacity.PatternOp{Pattern: "AP-03", Op: designs.TransactWriteItems}, Calls: 12, WCU: 120, Local: 60, LocalCalls: 12},
@@ -113,8 +120,8 @@ func TestThrottledRunReportsWhatTheEmulatorRefused(t *testing.T) {
 		"7 of 60 pattern calls (11.7%) ended throttled; they made 72 DynamoDB requests (each page, and each sending of a write in conflict, is one), which the SDK retried 11 times; attempts refused: 18; 4 transactions were cancelled for throttling.",
 		"| AP-03 | 12 | 12 | 0 | 4 | 4 (33.3%) | 0 | 4 | 7.00ms |",
 		"| AP-08 | 12 | 12 | 11 | 14 | 3 (25.0%) | 0 | 0 | 75.00ms |",
-		"| table | 3 | `CLIENT#1, CLIENT#4, CLIENT#2` | write | 1.2 s | 2 | 10.4 of 10 | 5.7 / 5.9 (+4%) | 71.4% / 58.3% |\n"+
-			"| table | budget (warm throughput) | — | write | 1.4 s | 2 | — | — | — |",
+		"| table | 3 | `CLIENT#1, CLIENT#4, CLIENT#2` | write | `TableWriteKeyRangeThroughputExceeded` | 1.2 s | 2 | 10.4 of 10 | 5.7 / 5.9 (+4%) | 71.4% / 58.3% |\n"+
+			"| table | budget (warm throughput) | — | write | `TableWriteKeyRangeThroughputExceeded` | 1.4 s | 2 | — | — | — |",
 		"Partitions and budgets that refused", "at the run's 20.0 requests/s")
 	lacks(t, SummaryFile, sum, "| AP-06 | 24 |", "| AP-07 | 12 |") // nothing refused: no row
 	contains(t, SummaryFile, sum, "## Transaction conflicts, emulated\n\n",

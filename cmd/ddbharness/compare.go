@@ -42,6 +42,7 @@ func runCompare(args []string) error {
 		fmt.Fprintf(os.Stderr, "report compare: warning: %s ran %s and %s ran %s: the patterns compared may be another design's\n", runs[0].Dir, a, runs[1].Dir, b)
 	}
 	rows := gate.Compare(runs[0], runs[1])
+	fmt.Println(gate.FirstLimitMove(runs[0], runs[1]))
 	fmt.Printf("%s: %s → %s\n", runs[0].Out.Scenario, runs[0].Dir, runs[1].Dir)
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "PATTERN\tFIGURE\tBASE\tNEW\tCHANGE")
@@ -57,7 +58,7 @@ func runCompare(args []string) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	fmt.Printf("rcu, wcu, cost and bytes are per call, computed from item sizes (compared exactly); p50 and p99 are tested on every call's latency (Mann–Whitney U, ~ when p > %.2f)\n", gate.Alpha)
+	fmt.Printf("rcu, wcu, cost and bytes are per served call (a call throttled to the end or cancelled for a conflict took no units), computed from item sizes (compared exactly); p50 and p99 are tested on every call's latency (Mann–Whitney U, ~ when p > %.2f)\n", gate.Alpha)
 	if bad := gate.Breaches(rows, rules); len(bad) > 0 {
 		for _, b := range bad {
 			fmt.Printf("✗ %s\n", b)
