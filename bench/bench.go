@@ -233,6 +233,7 @@ func RunLimited(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, l
 // (Throttling, Denied).
 func (o *Outcome) Measure(model *capacity.Model, em *emulate.Emulator, requests int64, span time.Duration) {
 	model.TestBedHold, model.PatternCalls = holdTimes(o.Outcome)
+	model.PatternShare = shares(o.Outcome)
 	if em == nil {
 		return
 	}
@@ -262,6 +263,21 @@ func holdTimes(out engine.Outcome) (map[designs.PatternID]time.Duration, map[des
 		clear(hold)
 	}
 	return hold, calls
+}
+
+// shares is each pattern's share of the mix's calls, by its weight.
+func shares(out engine.Outcome) map[designs.PatternID]float64 {
+	total := 0
+	for _, p := range out.Patterns {
+		total += p.Weight
+	}
+	m := map[designs.PatternID]float64{}
+	for _, p := range out.Patterns {
+		if total > 0 && p.Weight > 0 {
+			m[p.ID] = float64(p.Weight) / float64(total)
+		}
+	}
+	return m
 }
 
 // itemConflicts is the item-level conflicts the emulator met, by item.

@@ -154,7 +154,7 @@ func (r *run) conflictLimit() *Limit {
 		busy, top, topTerm := 0.0, designs.PatternID(""), 0.0
 		for _, p := range slices.Sorted(maps.Keys(a.by)) {
 			h, _ := r.hold(p)
-			term := a.by[p] / float64(r.requests) * h.Seconds()
+			term := r.txPerRequest(p, a.by[p]) * h.Seconds()
 			busy += term
 			if term > topTerm {
 				top, topTerm = p, term
@@ -171,10 +171,20 @@ func (r *run) conflictLimit() *Limit {
 		best = &Limit{Kind: LimitConflict, Target: designs.MainTable, Key: a.pk, Item: item, Pattern: top, Rate: rate,
 			Limit: "one transaction at a time on one item", HoldSeconds: h.Seconds(), HoldDeclared: declared,
 			TestBedHoldSeconds: r.TestBedHold[top].Seconds(),
-			PatternRate:        rate * a.by[top] / float64(r.requests), Conflicts: r.ItemConflicts[item],
+			PatternRate:        rate * r.txPerRequest(top, a.by[top]), Conflicts: r.ItemConflicts[item],
 			Source: holdSource(declared)}
 	}
 	return best
+}
+
+// txPerRequest is n of pattern p's calls per request of the mix: by p's
+// share of the mix (PatternShare) when known, else by the requests the
+// run counted.
+func (r *run) txPerRequest(p designs.PatternID, n float64) float64 {
+	if share, calls := r.PatternShare[p], r.PatternCalls[p]; share > 0 && calls > 0 {
+		return n / float64(calls) * share
+	}
+	return n / float64(r.requests)
 }
 
 // asked is the transactions of each pattern that asked to write one item

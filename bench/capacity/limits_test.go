@@ -156,3 +156,32 @@ func TestConflictLimitCountsTheDeniedTransactions(t *testing.T) {
 		}
 	}
 }
+
+// Which calls end in the measured window depends on the machine: a loaded
+// one ends fewer of its slow calls. With each pattern's share of the mix
+// (its weight), the item's limit is the same whether the window held as
+// many reads as holds or half as many.
+func TestConflictLimitTakesTheMixFromItsWeights(t *testing.T) {
+	limit := func(gets int) *Limit {
+		l := NewLedger(schema)
+		n := 0
+		for i, o := range onSale() {
+			if o.Pattern == "AP-02" {
+				if n++; n > gets {
+					continue
+				}
+			}
+			o.At = t0.Add(time.Duration(i%10) * time.Second)
+			l.Observe(o)
+		}
+		m := Model{Schema: schema, Duration: 10 * time.Second, Requests: int64(100 + gets),
+			PatternCalls: map[designs.PatternID]int64{"AP-01": 100, "AP-02": int64(gets)},
+			PatternShare: map[designs.PatternID]float64{"AP-01": 0.5, "AP-02": 0.5}}
+		return m.Analyze(l).FirstLimit
+	}
+	for _, gets := range []int{100, 50} {
+		if l := limit(gets); l == nil || l.Kind != LimitConflict || !near(l.Rate, 1/(0.5*0.0253)) || !near(l.PatternRate*l.HoldSeconds, 1) {
+			t.Errorf("a window of 100 holds and %d reads: first limit %+v, want the event item's at 79.1 requests/s, as the mix's weights say", gets, l)
+		}
+	}
+}

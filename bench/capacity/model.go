@@ -64,6 +64,13 @@ type Model struct {
 	// served or not: a transaction cancelled for a conflict wrote nothing
 	// the ledger saw, yet asked for its items as the others did.
 	PatternCalls map[designs.PatternID]int64
+	// PatternShare, when set, is each pattern's share of the mix's calls,
+	// from the scenario's weights: the conflict limit counts a pattern's
+	// transactions on an item per request as its share times the part of
+	// its calls that asked for the item, so that which calls happened to
+	// end in the measured window (slow ones fewer on a loaded machine)
+	// does not move it.
+	PatternShare map[designs.PatternID]float64
 	// TxDenied, when set, counts the TransactWriteItems calls of each
 	// pattern that would have written each item (by its key, "pk" or
 	// "pk / sk") but were denied: the item's conflict limit counts them
