@@ -103,7 +103,24 @@ func (l Limits) scale() float64 {
 // count). A run, or a merge of shards, adds what its emulator counted.
 func modelOf(sc workload.Scenario, in ModelInputs, targetRate float64, lim Limits) capacity.Model {
 	return capacity.Model{Schema: sc.Design.Schema, Requests: in.Requests, Duration: in.Span, TargetRate: targetRate,
-		TableBytes: in.TableBytes, Settings: settingsOf(sc, lim), TransactionHold: sc.TransactionHold, PatternHold: patternHolds(sc)}
+		TableBytes: in.TableBytes, Settings: settingsOf(sc, lim), TransactionHold: sc.TransactionHold, PatternHold: patternHolds(sc),
+		PatternShare: mixShares(sc)}
+}
+
+// mixShares is each of sc's patterns' share of the mix's calls, by its
+// steps' weights.
+func mixShares(sc workload.Scenario) map[designs.PatternID]float64 {
+	total := 0
+	for _, st := range sc.Mix {
+		total += max(st.Weight, 0)
+	}
+	m := map[designs.PatternID]float64{}
+	for _, st := range sc.Mix {
+		if total > 0 && st.Weight > 0 {
+			m[st.Pattern] += float64(st.Weight) / float64(total)
+		}
+	}
+	return m
 }
 
 // patternHolds is the transaction hold each of sc's steps declares for
@@ -233,7 +250,6 @@ func RunLimited(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, l
 // (Throttling, Denied).
 func (o *Outcome) Measure(model *capacity.Model, em *emulate.Emulator, requests int64, span time.Duration) {
 	model.TestBedHold, model.PatternCalls = holdTimes(o.Outcome)
-	model.PatternShare = shares(o.Outcome)
 	if em == nil {
 		return
 	}
@@ -263,21 +279,6 @@ func holdTimes(out engine.Outcome) (map[designs.PatternID]time.Duration, map[des
 		clear(hold)
 	}
 	return hold, calls
-}
-
-// shares is each pattern's share of the mix's calls, by its weight.
-func shares(out engine.Outcome) map[designs.PatternID]float64 {
-	total := 0
-	for _, p := range out.Patterns {
-		total += p.Weight
-	}
-	m := map[designs.PatternID]float64{}
-	for _, p := range out.Patterns {
-		if total > 0 && p.Weight > 0 {
-			m[p.ID] = float64(p.Weight) / float64(total)
-		}
-	}
-	return m
 }
 
 // itemConflicts is the item-level conflicts the emulator met, by item.
