@@ -49,10 +49,10 @@ func TestHeldByBackoffOnlyWhenItsWaitsAccountForIt(t *testing.T) {
 	}
 }
 
-// A run that fell behind its pace gives the model no hold times: its p50
-// counts the wait for a worker, and an item's conflict limit taken from it
-// would be far too low (LIMITS=off lease-rush put one at 1 request/s, each
-// transaction "holding" its item 1.26 s).
+// A run that fell behind its pace gives the model no test bed hold: its
+// p50 counts the wait for a worker (LIMITS=off lease-rush's transactions
+// "held" their item 1.26 s). Its conflict limit stands, on the hold on
+// DynamoDB (TestConflictLimitDoesNotMoveWithTheTestBed in bench/capacity).
 func TestHoldTimesNotFromARunThatFellBehind(t *testing.T) {
 	out := engine.Outcome{Patterns: []engine.PatternMetrics{{Pattern: designs.Pattern{ID: "AP-10"}}}}
 	out.Patterns[0].Metrics.Requests, out.Patterns[0].Metrics.Latencies.P50 = 40, 30*time.Millisecond
@@ -61,6 +61,6 @@ func TestHoldTimesNotFromARunThatFellBehind(t *testing.T) {
 	}
 	out.Saturated = &engine.Saturation{At: time.Second}
 	if hold, calls := holdTimes(out); len(hold) != 0 || calls["AP-10"] != 40 {
-		t.Errorf("holdTimes of a run that fell behind = %v, %v; want no hold time, the 40 calls still counted", hold, calls)
+		t.Errorf("holdTimes of a run that fell behind = %v, %v; want no test bed hold, the 40 calls still counted", hold, calls)
 	}
 }

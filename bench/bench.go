@@ -103,7 +103,39 @@ func (l Limits) scale() float64 {
 // count). A run, or a merge of shards, adds what its emulator counted.
 func modelOf(sc workload.Scenario, in ModelInputs, targetRate float64, lim Limits) capacity.Model {
 	return capacity.Model{Schema: sc.Design.Schema, Requests: in.Requests, Duration: in.Span, TargetRate: targetRate,
-		TableBytes: in.TableBytes, Settings: settingsOf(sc, lim)}
+		TableBytes: in.TableBytes, Settings: settingsOf(sc, lim), TransactionHold: sc.TransactionHold, PatternHold: patternHolds(sc),
+		PatternShare: mixShares(sc)}
+}
+
+// mixShares is each of sc's patterns' share of the mix's calls, by its
+// steps' weights.
+func mixShares(sc workload.Scenario) map[designs.PatternID]float64 {
+	total := 0
+	for _, st := range sc.Mix {
+		total += max(st.Weight, 0)
+	}
+	m := map[designs.PatternID]float64{}
+	for _, st := range sc.Mix {
+		if total > 0 && st.Weight > 0 {
+			m[st.Pattern] += float64(st.Weight) / float64(total)
+		}
+	}
+	return m
+}
+
+// patternHolds is the transaction hold each of sc's steps declares for
+// its pattern; nil when none does.
+func patternHolds(sc workload.Scenario) map[designs.PatternID]time.Duration {
+	var m map[designs.PatternID]time.Duration
+	for _, st := range sc.Mix {
+		if st.TransactionHold > 0 {
+			if m == nil {
+				m = map[designs.PatternID]time.Duration{}
+			}
+			m[st.Pattern] = st.TransactionHold
+		}
+	}
+	return m
 }
 
 // settingsOf is how a run of sc under lim configures the throughput
@@ -211,13 +243,13 @@ func RunLimited(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, l
 }
 
 // Measure gives model what the run measured beside its ledger, as
-// RunLimited does: each pattern's hold time and calls, from o's
+// RunLimited does: each pattern's hold on the test bed and calls, from o's
 // latencies; and with the run's live emulator em (nil: limits off), the
 // calls it denied, when they ended, where it placed each key and the item
 // conflicts it met. o keeps what em measured over requests in span
 // (Throttling, Denied).
 func (o *Outcome) Measure(model *capacity.Model, em *emulate.Emulator, requests int64, span time.Duration) {
-	model.HoldTime, model.PatternCalls = holdTimes(o.Outcome)
+	model.TestBedHold, model.PatternCalls = holdTimes(o.Outcome)
 	if em == nil {
 		return
 	}
@@ -226,14 +258,16 @@ func (o *Outcome) Measure(model *capacity.Model, em *emulate.Emulator, requests 
 	t := em.Measured(requests, span)
 	o.Throttling = &t
 	model.ItemConflicts = itemConflicts(t)
+	model.TxDenied = em.TxDenied()
 }
 
-// holdTimes is the p50 latency of each pattern's calls, how long the
-// capacity model takes a transaction of the pattern to hold its items,
-// and the calls made of each. A run whose workers fell behind the pace
-// gives no hold times: its latencies count the wait for a worker (and
-// any backoff), not a transaction's time in flight, and would put an
-// item's conflict limit far too low.
+// holdTimes is the p50 latency of each pattern's calls, how long a
+// transaction of the pattern held its items on the test bed (shown beside
+// the hold on DynamoDB, never used for a limit), and the calls made of
+// each. A run whose workers fell behind the pace gives no test bed hold:
+// its latencies count the wait for a worker (and any backoff), not a
+// transaction's time in flight. Its conflict limit stands, as it rests on
+// the hold on DynamoDB.
 func holdTimes(out engine.Outcome) (map[designs.PatternID]time.Duration, map[designs.PatternID]int64) {
 	hold, calls := map[designs.PatternID]time.Duration{}, map[designs.PatternID]int64{}
 	for _, p := range out.Patterns {

@@ -48,6 +48,12 @@ type Scenario struct {
 	// new table's where higher, on the partitions it had. The run's table
 	// itself is created on demand. Zero: created on demand.
 	SwitchedFrom Throughput
+	// TransactionHold is how long a transaction of the design holds the
+	// items it writes on real DynamoDB, for the conflict limit; a step's
+	// own TransactionHold is its pattern's. Zero: the capacity model's
+	// measured default (capacity.DefaultTransactionHold), never the test
+	// bed's latency, which grows with the machine's load.
+	TransactionHold time.Duration
 	// Thresholds are the gates every run of the scenario must pass, in
 	// package threshold's expressions ("p99(AP-03) < 20ms", "wcu(AP-05)
 	// <= 4"), beside those bench --threshold adds: one breached makes
@@ -91,6 +97,7 @@ func (sc Scenario) Validate() error {
 			problems = append(problems, fmt.Errorf("SwitchedFrom %+v on design %s, which is provisioned: a table switched from provisioned is an on-demand one; drop it, or make the design on-demand", sc.SwitchedFrom, sc.Design.Name))
 		}
 	}
+	problems = append(problems, checkHold("TransactionHold", sc.TransactionHold)...)
 	for _, t := range sc.Thresholds {
 		if _, err := threshold.Parse(t); err != nil {
 			problems = append(problems, err)
@@ -102,6 +109,7 @@ func (sc Scenario) Validate() error {
 		if _, ok := sc.Design.Pattern(st.Pattern); !ok {
 			problems = append(problems, fmt.Errorf("pattern %s is not in design %s", st.Pattern, sc.Design.Name))
 		}
+		problems = append(problems, checkHold(fmt.Sprintf("pattern %s's TransactionHold", st.Pattern), st.TransactionHold)...)
 		if st.Weight < 0 {
 			problems = append(problems, fmt.Errorf("pattern %s has weight %d", st.Pattern, st.Weight))
 		}
@@ -127,6 +135,10 @@ type Step struct {
 	// design's few warehouses and many customers each get the distribution
 	// the step names. Empty: the key is drawn from [0, Scenario.Pool).
 	Entity string
+	// TransactionHold, when set, is how long a transaction of this
+	// pattern holds its items on real DynamoDB, in place of the
+	// scenario's.
+	TransactionHold time.Duration
 }
 
 // Pools counts a seeded driver's entities by kind: what the steps' Entity
@@ -260,4 +272,18 @@ func (sc Scenario) checkMaxOnDemand() []error {
 		problems = append(problems, fmt.Errorf("MaxOnDemand %+v on design %s, which is provisioned: a maximum throughput is an on-demand table's; drop it, or make the design on-demand", m, sc.Design.Name))
 	}
 	return problems
+}
+
+// MaxTransactionHold bounds a declared transaction hold: a transaction's
+// time in flight on DynamoDB is tens of milliseconds, and one of seconds
+// is a unit mistake. A bound of this input check, not a DynamoDB figure.
+const MaxTransactionHold = 10 * time.Second
+
+// checkHold is what is wrong with hold, a declared transaction hold named
+// what.
+func checkHold(what string, hold time.Duration) []error {
+	if hold < 0 || hold > MaxTransactionHold {
+		return []error{fmt.Errorf("%s %s: want 0 (DynamoDB's measured default) or a real DynamoDB transaction's time in flight, up to %s, such as 25ms", what, hold, MaxTransactionHold)}
+	}
+	return nil
 }

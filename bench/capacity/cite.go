@@ -97,7 +97,7 @@ func (r *run) budgetSource() *Source {
 func (r *run) replaySource() *Source {
 	s := merged(r.placedSource(), Cite("bucket-depth", "split-for-heat"), r.budgetSource())
 	if !r.provisioned() {
-		s = merged(s, Cite("warm-reads", "warm-writes", "warm-combination", "growth-window", "peak-received", "partition-split"))
+		s = merged(s, Cite("warm-reads", "warm-writes", "warm-combination", "growth-window", "peak-consumed", "partition-split"))
 	}
 	return s
 }

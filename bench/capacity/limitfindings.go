@@ -19,8 +19,16 @@ func firstLimitFinding(r Report) *claim {
 	c := new(claim).say("What stops this design first is %s", name(limitWhat(l)))
 	switch l.Kind {
 	case LimitConflict:
-		c.say(": the transactions that write it run one at a time, each %s call holding it about %s, so it takes about %s of them a second",
-			name(l.Pattern), cited(l.Source, millis(l.HoldSeconds)), cited(l.Source, figure.Units(l.PatternRate)))
+		c.say(": the transactions that write it run one at a time, each %s call holding it about %s", name(l.Pattern), cited(l.Source, millis(l.HoldSeconds)))
+		if l.HoldDeclared {
+			c.say(" as the scenario declares")
+		} else {
+			c.say(" on DynamoDB")
+		}
+		if l.TestBedHoldSeconds > 0 {
+			c.say(" (its calls took %s on the test bed, a measurement of the test bed, not used)", ran(millis(l.TestBedHoldSeconds)))
+		}
+		c.say(", so it takes about %s of them a second", cited(l.Source, figure.Units(l.PatternRate)))
 	case LimitItem:
 		c.say(": %s takes %s WCU of it a call, and one item never passes %s whatever adaptive capacity does",
 			name(l.Pattern), ran(figure.Units(l.UnitsPerCall)), cited(l.Source, l.Limit))

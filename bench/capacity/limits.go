@@ -3,8 +3,10 @@ package capacity
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/designs"
@@ -28,9 +30,11 @@ var limitOrder = []string{LimitConflict, LimitItem, LimitPartition, LimitBudget}
 //
 // A conflict limit names the Item (its key, "pk" or "pk / sk") whose
 // transactions serialise: each of Pattern's calls holds it HoldSeconds
-// (the p50 of its calls, as the run measured them), so the item takes
-// PatternRate of them a second; Conflicts is the item-level conflicts the
-// emulator met on it. An item limit names the Item whose own write units
+// on real DynamoDB (DefaultTransactionHold, or the scenario's own when
+// HoldDeclared), so the item takes PatternRate of them a second;
+// TestBedHoldSeconds is the p50 of the pattern's calls on the test bed,
+// shown beside it and never used; Conflicts is the item-level conflicts
+// the emulator met on it. An item limit names the Item whose own write units
 // (UnitsPerCall a call of Pattern) reach one partition's. A
 // partition limit names the partition Key the run placed there, a budget
 // limit only its Target.
@@ -64,6 +68,11 @@ type Limit struct {
 	BackPressure bool              `json:"back_pressure,omitempty"`
 	KeyShare     float64           `json:"key_share,omitempty"`
 	Tied         []Tie             `json:"tied,omitempty"`
+
+	// HoldDeclared says the scenario set HoldSeconds; TestBedHoldSeconds
+	// is a measurement of the test bed, not of DynamoDB.
+	HoldDeclared       bool    `json:"hold_declared,omitempty"`
+	TestBedHoldSeconds float64 `json:"test_bed_hold_seconds,omitempty"`
 }
 
 // limits lists the lowest limit of each kind the mix reaches, lowest
@@ -141,45 +150,96 @@ func (r *run) itemLimitText() string {
 // conflictLimit is the item whose transactions fill its time at the
 // lowest rate: DynamoDB refuses a write of an item an ongoing transaction
 // holds, so the transactions that write one item run one at a time, each
-// holding it for about its own time in flight (taken as the p50 of its
-// pattern's calls: AWS does not say how long). The item takes about
-// 1 ÷ (Σ over patterns of their transactions on it per request × their
-// hold) requests of the mix a second, counting the transactions a
-// conflict cancelled (demanded).
+// holding it for its time in flight on the service (hold: AWS does not
+// say how long; the test bed's own, which grows with the load of the
+// machine that runs it, is only shown). The item takes about 1 ÷ (Σ over
+// patterns of their transactions on it per request × their hold)
+// requests of the mix a second, counting the transactions that were
+// denied (txAsked).
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/transaction-apis.html#transaction-conflict-handling
 func (r *run) conflictLimit() *Limit {
-	if len(r.HoldTime) == 0 || r.requests == 0 {
+	if r.requests == 0 {
 		return nil
 	}
 	var best *Limit
+	for item, a := range r.txAsked() {
+		busy, top, topTerm := 0.0, designs.PatternID(""), 0.0
+		for _, p := range slices.Sorted(maps.Keys(a.by)) {
+			h, _ := r.hold(p)
+			term := r.txPerRequest(p, a.by[p]) * h.Seconds()
+			busy += term
+			if term > topTerm {
+				top, topTerm = p, term
+			}
+		}
+		if busy <= 0 {
+			continue
+		}
+		rate := 1 / busy
+		if best != nil && (rate > best.Rate || rate == best.Rate && item >= best.Item) {
+			continue
+		}
+		h, declared := r.hold(top)
+		best = &Limit{Kind: LimitConflict, Target: designs.MainTable, Key: a.pk, Item: item, Pattern: top, Rate: rate,
+			Limit: "one transaction at a time on one item", HoldSeconds: h.Seconds(), HoldDeclared: declared,
+			TestBedHoldSeconds: r.TestBedHold[top].Seconds(),
+			Side:               SideWrite, Reason: ReasonConflict, Metric: ReasonConflict,
+			PatternRate: rate * r.txPerRequest(top, a.by[top]), Conflicts: r.ItemConflicts[item],
+			Source: holdSource(declared)}
+	}
+	return best
+}
+
+// txPerRequest is n of pattern p's calls per request of the mix: by p's
+// share of the mix (PatternShare) when known, else by the requests the
+// run counted.
+func (r *run) txPerRequest(p designs.PatternID, n float64) float64 {
+	if share, calls := r.PatternShare[p], r.PatternCalls[p]; share > 0 && calls > 0 {
+		return n / float64(calls) * share
+	}
+	return n / float64(r.requests)
+}
+
+// asked is the transactions of each pattern that asked to write one item
+// (pk its partition key), served or not.
+type asked struct {
+	pk string
+	by map[designs.PatternID]float64
+}
+
+// txAsked is, by item ("pk" or "pk / sk"), the transactions that asked to
+// write it: those the ledger saw, and those the run's emulator denied
+// (TxDenied); without the emulator's counts, those the ledger saw scaled
+// to the calls made (demanded).
+func (r *run) txAsked() map[string]asked {
+	out := map[string]asked{}
+	add := func(pk, item string, p designs.PatternID, n float64) {
+		a, ok := out[item]
+		if !ok {
+			a = asked{pk: pk, by: map[designs.PatternID]float64{}}
+			out[item] = a
+		}
+		a.by[p] += n
+	}
 	r.l.eachUse(func(pk, sk string, u itemUse) {
-		busy, top, topTerm := 0.0, patternUse{}, 0.0
 		for _, b := range u.by {
 			if b.pattern == 0 || b.txWrites == 0 {
 				continue
 			}
-			p := r.l.patternOf(b)
-			term := r.demanded(p, b.txWrites) / float64(r.requests) * r.HoldTime[p].Seconds()
-			busy += term
-			if term > topTerm {
-				top, topTerm = b, term
+			p, n := r.l.patternOf(b), float64(b.txWrites)
+			if r.TxDenied == nil {
+				n = r.demanded(p, b.txWrites)
 			}
+			add(pk, itemName(pk, sk), p, n)
 		}
-		if busy <= 0 {
-			return
-		}
-		rate, item := 1/busy, itemName(pk, sk)
-		if best != nil && (rate > best.Rate || rate == best.Rate && item >= best.Item) {
-			return
-		}
-		p := r.l.patternOf(top)
-		best = &Limit{Kind: LimitConflict, Target: designs.MainTable, Key: pk, Item: item, Pattern: p, Rate: rate,
-			Limit: "one transaction at a time on one item", HoldSeconds: r.HoldTime[p].Seconds(),
-			Side: SideWrite, Reason: ReasonConflict, Metric: ReasonConflict,
-			PatternRate: rate * r.demanded(p, top.txWrites) / float64(r.requests), Conflicts: r.ItemConflicts[item],
-			Source: Cite("conflict-ceiling")}
 	})
-	return best
+	for item, by := range r.TxDenied {
+		pk, _, _ := strings.Cut(item, " / ")
+		for p, n := range by {
+			add(pk, item, p, float64(n))
+		}
+	}
+	return out
 }
 
 // demanded is how many of pattern p's calls asked to write an item that n

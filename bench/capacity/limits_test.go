@@ -1,6 +1,7 @@
 package capacity
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -29,13 +30,13 @@ func onSale() []pricing.Observation {
 }
 
 // The holds on one event run one at a time, each holding the event's item
-// for its pattern's p50: at 20 ms, 50 holds a second, which the mix (half
+// for the hold its scenario declares: at 20 ms, 50 holds a second, which the mix (half
 // holds) reaches at 100 requests/s, below the partition (8 WCU a hold,
 // 1,000 WCU/s: 250 requests/s), the event item alone (2 WCU a hold: 1,000)
 // and the table's quota. The first limit and the first finding name it,
 // with the pattern, the hold and what to change, marked inferred.
 func TestFirstLimitIsTheItemEveryTransactionWrites(t *testing.T) {
-	m := Model{Schema: schema, Duration: 10 * time.Second, HoldTime: map[designs.PatternID]time.Duration{"AP-01": 20 * time.Millisecond, "AP-02": time.Millisecond},
+	m := Model{Schema: schema, Duration: 10 * time.Second, PatternHold: map[designs.PatternID]time.Duration{"AP-01": 20 * time.Millisecond, "AP-02": time.Millisecond},
 		ItemConflicts: map[string]int64{"EVENT#1 / EVENT": 826}}
 	r := analyze(m, onSale()...)
 	var kinds []string
@@ -58,7 +59,7 @@ func TestFirstLimitIsTheItemEveryTransactionWrites(t *testing.T) {
 	if it := r.LimitsInOrder[2]; it.Item != "EVENT#1 / EVENT" || it.Pattern != "AP-01" || !near(it.Rate, 1000) || it.UnitsPerCall != 2 || !it.Source.Documented() {
 		t.Errorf("item limit %+v, want the event item at 1,000 requests/s, 2 WCU a hold, documented", it)
 	}
-	want := `What stops this design first is the transactions on item "EVENT#1 / EVENT": the transactions that write it run one at a time, each AP-01 call holding it about 20.0 ms, so it takes about 50 of them a second, at 100 requests/s of this mix (5× the measured 20 requests/s) [inferred: conflict-ceiling]; DynamoDB cancels the transactions that meet there with reason TransactionConflict, which CloudWatch counts in TransactionConflict; the run met 826 item-level conflicts on it; to lift it, shard the counter`
+	want := `What stops this design first is the transactions on item "EVENT#1 / EVENT": the transactions that write it run one at a time, each AP-01 call holding it about 20.0 ms as the scenario declares, so it takes about 50 of them a second, at 100 requests/s of this mix (5× the measured 20 requests/s) [inferred: conflict-ceiling]; DynamoDB cancels the transactions that meet there with reason TransactionConflict, which CloudWatch counts in TransactionConflict; the run met 826 item-level conflicts on it; to lift it, shard the counter`
 	if !strings.HasPrefix(r.Findings[0], want) {
 		t.Errorf("first finding:\n%s\nwant it to begin:\n%s", r.Findings[0], want)
 	}
@@ -77,10 +78,110 @@ func TestFirstLimitIsTheItemEveryTransactionWrites(t *testing.T) {
 		t.Errorf("with the cancelled holds: first limit %+v, want 50 requests/s and 50 holds a second", r.FirstLimit)
 	}
 
-	// Without the calls' latencies no conflict limit is given: the
-	// partition comes first.
-	m.HoldTime = nil
-	if r := analyze(m, onSale()...); r.FirstLimit == nil || r.FirstLimit.Kind != LimitPartition {
-		t.Errorf("without hold times the first limit is %+v, want the partition", r.FirstLimit)
+	// A scenario's own hold for every pattern is used as a pattern's.
+	m.PatternHold, m.TransactionHold = nil, 20*time.Millisecond
+	if r := analyze(m, onSale()...); !near(r.FirstLimit.Rate, 50) || !r.FirstLimit.HoldDeclared {
+		t.Errorf("with the scenario's hold: first limit %+v, want 50 requests/s, declared", r.FirstLimit)
+	}
+}
+
+// The conflict limit is a forecast of real DynamoDB, so the test bed's
+// speed does not move it: one ledger, with the test bed's calls taking
+// 5 ms (a quiet machine), 600 ms (a loaded one) or not measured (a run
+// whose workers fell behind), gives one limit, on the hold measured on the
+// service: 1 ÷ (½ hold a request × 25.3 ms) = 79.1 requests/s. The test
+// bed's hold is shown beside it, labelled, in the first finding and as
+// test_bed_hold_seconds.
+func TestConflictLimitDoesNotMoveWithTheTestBed(t *testing.T) {
+	var first *Limit
+	for _, bed := range []time.Duration{5 * time.Millisecond, 600 * time.Millisecond, 0} {
+		m := Model{Schema: schema, Duration: 10 * time.Second, PatternCalls: map[designs.PatternID]int64{"AP-01": 100, "AP-02": 100}}
+		if bed > 0 {
+			m.TestBedHold = map[designs.PatternID]time.Duration{"AP-01": bed, "AP-02": bed / 5}
+		}
+		r := analyze(m, onSale()...)
+		l := r.FirstLimit
+		if l == nil || l.Kind != LimitConflict || l.Item != "EVENT#1 / EVENT" || l.Key != "EVENT#1" || !near(l.Rate, 1/(0.5*0.0253)) ||
+			l.HoldSeconds != DefaultTransactionHold.Seconds() || l.HoldDeclared || l.TestBedHoldSeconds != bed.Seconds() {
+			t.Fatalf("test bed holding %s: first limit %+v, want the event item's transactions at 79.1 requests/s, each holding it 25.3 ms, the test bed's %s beside it", bed, l, bed)
+		}
+		if first == nil {
+			first = l
+		} else if l.Kind != first.Kind || l.Key != first.Key || l.Rate != first.Rate {
+			t.Errorf("test bed holding %s: first limit %s %s at %g, want %s %s at %g as on a quiet machine", bed, l.Kind, l.Key, l.Rate, first.Kind, first.Key, first.Rate)
+		}
+		if !strings.Contains(l.Source.Mark(), "conflict-ceiling") || !slices.Contains(l.Source.Rules, "transaction-hold") {
+			t.Errorf("conflict limit rests on %+v, want conflict-ceiling and transaction-hold", l.Source)
+		}
+		want := "each AP-01 call holding it about 25.3 ms on DynamoDB"
+		if bed > 0 {
+			want += " (its calls took " + millis(bed.Seconds()) + " on the test bed, a measurement of the test bed, not used)"
+		}
+		if !strings.Contains(r.Findings[0], want+", so it takes about") {
+			t.Errorf("first finding:\n%s\nwant it to say %q", r.Findings[0], want)
+		}
+		if _, bad := findings(r); len(bad) > 0 {
+			t.Errorf("findings' faults: %q", bad)
+		}
+	}
+}
+
+// A loaded test bed meets more conflicts, so fewer of the same mix's
+// transactions reach the ledger: with the emulator's count of those it
+// denied, the item's limit is the same whether all 100 holds were served,
+// 20 of them, or none (every one given up, as at load 19 on two cores).
+func TestConflictLimitCountsTheDeniedTransactions(t *testing.T) {
+	limit := func(served int) *Limit {
+		l := NewLedger(schema)
+		holds := 0
+		for i, o := range onSale() {
+			if o.Pattern == "AP-01" {
+				if holds++; holds > served {
+					continue
+				}
+			}
+			o.At = t0.Add(time.Duration(i%10) * time.Second)
+			l.Observe(o)
+		}
+		m := Model{Schema: schema, Duration: 10 * time.Second, Requests: 200,
+			PatternCalls: map[designs.PatternID]int64{"AP-01": 100, "AP-02": 100},
+			TxDenied:     map[string]map[designs.PatternID]int64{"EVENT#1 / EVENT": {"AP-01": int64(100 - served)}}}
+		return m.Analyze(l).FirstLimit
+	}
+	all := limit(100)
+	for _, served := range []int{100, 20, 0} {
+		l := limit(served)
+		if l == nil || l.Kind != LimitConflict || l.Item != all.Item || l.Pattern != "AP-01" || !near(l.Rate, all.Rate) || !near(l.Rate, 1/(0.5*0.0253)) {
+			t.Errorf("%d of 100 holds served: first limit %+v, want the event item's at %.1f requests/s as with all served", served, l, all.Rate)
+		}
+	}
+}
+
+// Which calls end in the measured window depends on the machine: a loaded
+// one ends fewer of its slow calls. With each pattern's share of the mix
+// (its weight), the item's limit is the same whether the window held as
+// many reads as holds or half as many.
+func TestConflictLimitTakesTheMixFromItsWeights(t *testing.T) {
+	limit := func(gets int) *Limit {
+		l := NewLedger(schema)
+		n := 0
+		for i, o := range onSale() {
+			if o.Pattern == "AP-02" {
+				if n++; n > gets {
+					continue
+				}
+			}
+			o.At = t0.Add(time.Duration(i%10) * time.Second)
+			l.Observe(o)
+		}
+		m := Model{Schema: schema, Duration: 10 * time.Second, Requests: int64(100 + gets),
+			PatternCalls: map[designs.PatternID]int64{"AP-01": 100, "AP-02": int64(gets)},
+			PatternShare: map[designs.PatternID]float64{"AP-01": 0.5, "AP-02": 0.5}}
+		return m.Analyze(l).FirstLimit
+	}
+	for _, gets := range []int{100, 50} {
+		if l := limit(gets); l == nil || l.Kind != LimitConflict || !near(l.Rate, 1/(0.5*0.0253)) || !near(l.PatternRate*l.HoldSeconds, 1) {
+			t.Errorf("a window of 100 holds and %d reads: first limit %+v, want the event item's at 79.1 requests/s, as the mix's weights say", gets, l)
+		}
 	}
 }

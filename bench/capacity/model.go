@@ -50,14 +50,33 @@ type Model struct {
 	// limits emulator placed it; else Placement with PlacementSeed on
 	// the partitions AWS's rules give.
 	Placed func(space, key string) (part, partitions int)
-	// HoldTime, when set, is the p50 latency of each pattern's calls: how
-	// long a transaction of the pattern is taken to hold the items it
-	// writes (AWS does not say: the conflict limit is inferred).
-	HoldTime map[designs.PatternID]time.Duration
+	// TransactionHold is how long a transaction holds each item it writes
+	// on real DynamoDB, for the conflict limit: 0 takes
+	// DefaultTransactionHold, a public measurement of the service.
+	// PatternHold, when set, is a pattern's own, in place of it.
+	TransactionHold time.Duration
+	PatternHold     map[designs.PatternID]time.Duration
+	// TestBedHold, when set, is the p50 latency of each pattern's calls
+	// on the test bed: shown beside the hold as a measurement of the test
+	// bed, never used for a limit, as it grows with the machine's load.
+	TestBedHold map[designs.PatternID]time.Duration
 	// PatternCalls, when set, is the calls the run made of each pattern,
 	// served or not: a transaction cancelled for a conflict wrote nothing
 	// the ledger saw, yet asked for its items as the others did.
 	PatternCalls map[designs.PatternID]int64
+	// PatternShare, when set, is each pattern's share of the mix's calls,
+	// from the scenario's weights: the conflict limit counts a pattern's
+	// transactions on an item per request as its share times the part of
+	// its calls that asked for the item, so that which calls happened to
+	// end in the measured window (slow ones fewer on a loaded machine)
+	// does not move it.
+	PatternShare map[designs.PatternID]float64
+	// TxDenied, when set, counts the TransactWriteItems calls of each
+	// pattern that would have written each item (by its key, "pk" or
+	// "pk / sk") but were denied: the item's conflict limit counts them
+	// with those the ledger saw, as they asked for it alike. Unset, the
+	// ledger's are scaled to PatternCalls.
+	TxDenied map[string]map[designs.PatternID]int64
 	// ItemConflicts, when set, counts the item-level conflicts the run met
 	// on each item, by its key ("pk" or "pk / sk").
 	ItemConflicts map[string]int64

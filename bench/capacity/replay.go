@@ -194,7 +194,6 @@ func (rf *refusals) play(sp *throughput.Space, c replayCall, sec int64) (isolate
 		rf.fed[a] += c.units
 	}
 	if !ok {
-		sp.Refused(c.side, c.at, c.units)
 		if part >= 0 && !slices.Contains(rf.named[c.key], part) {
 			rf.named[c.key] = append(rf.named[c.key], part)
 		}

@@ -73,7 +73,6 @@ func TestReplayBudgetShareIsTheEngines(t *testing.T) {
 		offered[c.side]++
 		part, ok := sp.Admit(c.key, c.side, c.at)
 		if !ok {
-			sp.Refused(c.side, c.at, 1)
 			if part < 0 {
 				refused[c.side]++
 			} else {

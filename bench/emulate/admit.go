@@ -53,9 +53,6 @@ func (e *Emulator) admit(ts []touch, now int64) *refusal {
 		if ok {
 			continue
 		}
-		if s.OnDemand() { // only an on-demand space grows on what it refused
-			s.Refused(tc.side, now, e.estimate(s, tc))
-		}
 		if i < 0 {
 			return e.budgetRefusal(s, tc, now)
 		}

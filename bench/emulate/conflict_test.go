@@ -235,6 +235,9 @@ var _ = Describe("transaction conflicts on the wire", Label("wire"), func() {
 			Expect(done()).To(Succeed())
 			Expect(count(ctx)).To(Equal(1), "the other transaction alone")
 			Expect(e.Measured(0, 0).ConflictCancelled).To(BeEquivalentTo(designs.ConflictRetries + 1))
+			// Given up once, its resends aside: the capacity model counts it
+			// as asking for the item (capacity.Model.TxDenied).
+			Expect(e.TxDenied()).To(Equal(map[string]map[designs.PatternID]int64{"COUNTER / x": {"": 1}}))
 		})
 
 		It("retried once the other ends, is applied once", func(ctx SpecContext) {

@@ -22,6 +22,7 @@ type measure struct {
 	deniedAt map[cell][2]int64            // the same, per value and second they ended in
 	keys     *spill.Map[partKey, float64] // units per partition and value, both sides against their limits
 	items    map[string]int64             // item-level conflicts per item (conflict.go's itemID)
+	txDenied map[itemPattern]int64        // denied TransactWriteItems calls per item they write and pattern
 	budgets  map[budgetID]*budgetStats    // refusals by a table's or GSI's own budget
 	backoff  map[int64]int64              // nanoseconds calls waited in the SDK's backoff, per Unix second
 }
@@ -79,7 +80,7 @@ type secondStats struct {
 func newMeasure() measure {
 	return measure{parts: map[partID]*partStats{}, cells: map[cell]int64{},
 		patterns: map[designs.PatternID]*PatternThrottles{}, denied: map[slot][2]int64{}, deniedAt: map[cell][2]int64{}, keys: spill.New[partKey, float64](keyRows),
-		items: map[string]int64{}, budgets: map[budgetID]*budgetStats{}, backoff: map[int64]int64{}}
+		items: map[string]int64{}, txDenied: map[itemPattern]int64{}, budgets: map[budgetID]*budgetStats{}, backoff: map[int64]int64{}}
 }
 
 func (m *measure) part(s *space, i int) *partStats {
@@ -229,6 +230,14 @@ func (m *measure) ended(e *Emulator, c *call, now int64) {
 		p.Throttled++
 	} else if !c.givenUp() {
 		return
+	}
+	if c.kind == kindTxWrite {
+		for _, id := range c.items {
+			k := itemPattern{id, c.pattern}
+			if _, ok := m.txDenied[k]; ok || len(m.txDenied) < maxConflictItems {
+				m.txDenied[k]++
+			}
+		}
 	}
 	for _, tc := range c.touches {
 		s := e.tableOf(tc.table, now).space(tc.target)
@@ -433,6 +442,33 @@ type ItemConflicts struct {
 
 // conflictItemsShown is how many items Measured lists by their conflicts.
 const conflictItemsShown = 10
+
+// itemPattern is an item (conflict.go's itemID) and a pattern.
+type itemPattern struct {
+	item    string
+	pattern designs.PatternID
+}
+
+// TxDenied is how many TransactWriteItems calls of each pattern that would
+// have written each item (by its key, "pk" or "pk / sk") were denied:
+// throttled, or given up for a transaction conflict. They never reached
+// the ledger, yet asked for the item as the served ones did: the capacity
+// model counts them in the item's conflict limit (capacity.Model.TxDenied),
+// so that how many conflicts a run met, which grows as the test bed slows,
+// does not move it.
+func (e *Emulator) TxDenied() map[string]map[designs.PatternID]int64 {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	out := map[string]map[designs.PatternID]int64{}
+	for k, n := range e.m.txDenied {
+		name := itemName(k.item)
+		if out[name] == nil {
+			out[name] = map[designs.PatternID]int64{}
+		}
+		out[name][k.pattern] += n
+	}
+	return out
+}
 
 // Denied is how many calls that would have read from (reads) and
 // written to (writes) a target's partition key value were denied:

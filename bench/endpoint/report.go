@@ -127,8 +127,9 @@ func (h *Handler) outcome(t *table) (bench.Outcome, bool) {
 	model := capacity.Model{Schema: t.schema, Requests: requests, Duration: span, Settings: t.em.Settings()}
 	out := bench.Outcome{Outcome: eo, Limits: lim, Ledger: tr.ledger, Inputs: bench.ModelInputs{Requests: requests, Span: span}}
 	// As a bench run: each operation's p50 is how long its transactions
-	// hold their items, which, with the item conflicts the emulator met,
-	// gives the model its conflict limit.
+	// held their items on the test bed, shown beside the hold on DynamoDB
+	// that the conflict limit rests on, with the item conflicts the
+	// emulator met.
 	out.Measure(&model, t.em, requests, span)
 	out.Throttling.ClientRetries = true // each attempt came as a call: the retries are the client's
 	out.Capacity = model.Analyze(tr.ledger)

@@ -85,6 +85,8 @@ var _ = Describe("the engine's own mechanics", Label("unit"), func() {
 			sc.MaxOnDemand.Writes = 100
 		}, "which is provisioned"),
 		Entry("a negative throughput switched from", func(sc *workload.Scenario) { sc.SwitchedFrom.Reads = -5 }, "SwitchedFrom {Reads:-5 Writes:0}: want 0 (created on demand)"),
+		Entry("a negative transaction hold", func(sc *workload.Scenario) { sc.TransactionHold = -time.Millisecond }, "TransactionHold -1ms: want 0 (DynamoDB's measured default)"),
+		Entry("a step's transaction hold in seconds", func(sc *workload.Scenario) { sc.Mix[0].TransactionHold = 25 * time.Second }, "pattern AP-01's TransactionHold 25s: want 0 (DynamoDB's measured default) or a real DynamoDB transaction's time in flight, up to 10s"),
 	)
 
 	It("draws each step's keys from the pool it names", func(ctx SpecContext) {

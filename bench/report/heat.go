@@ -35,7 +35,7 @@ const (
 // heatScale colours a second by its share of the per-partition limit
 // (3,000 RCU/s and 1,000 WCU/s, the side nearer its limit, times the
 // run's scale): pale below 1 %, then yellow to red, and black at or over
-// the limit, where DynamoDB throttles. Seconds in which the run's emulator
+// the limit (overLimitNote). Seconds in which the run's emulator
 // refused calls on the key have a colour of their own (refusedColor).
 var heatScale = []struct {
 	upTo  float64
@@ -49,8 +49,19 @@ var heatScale = []struct {
 	{0.50, "#fd8d3c", "< 50%"},
 	{0.75, "#e6550d", "< 75%"},
 	{1.00, "#a63603", "< 100%"},
-	{0, "#000000", "throttled"},
+	{0, "#000000", "≥ 100%"},
 }
+
+// overLimitNote is a second at or over the per-partition limit that the
+// run's emulator served: a partition's one-second token bucket, full after
+// a quieter second, and the debt of the last call let in (charged when it
+// completes) serve up to about twice the limit in one second.
+// overLimitOffNote is one in a run without limits, which DynamoDB would
+// have throttled past that bucket.
+const (
+	overLimitNote    = ", over the limit: served from the partition's one-second bucket (full after a quieter second) and the last call's debt"
+	overLimitOffNote = ", over the limit: DynamoDB would throttle past the partition's one-second bucket"
+)
 
 // refusedColor marks a second in which the emulator refused the key.
 const refusedColor = "#54278f"
@@ -102,6 +113,11 @@ func WriteHeat(w io.Writer, out bench.Outcome) error {
 			share, color, note := row.shares[t], heatColor(row.shares[t]), ""
 			if n := row.refused[t]; n > 0 {
 				color, note = refusedColor, fmt.Sprintf(", %d attempts refused", n)
+			} else if share >= 1 {
+				note = overLimitOffNote
+				if out.Throttling != nil {
+					note = overLimitNote
+				}
 			}
 			p.f(`<rect x="%d" y="%d" width="%d" height="%d" fill="%s"><title>%ds: %.1f%%%s</title></rect>`+"\n",
 				heatLabel+t*cell, y, cell, heatRow-2, color, t, 100*share, note)

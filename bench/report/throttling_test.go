@@ -388,3 +388,21 @@ func TestClientRetriesAreNotCounted(t *testing.T) {
 		t.Errorf("Headline = %q, want the client's retries unseen, not counted", h)
 	}
 }
+
+// A second a key's partition served over its limit with no refusal (the
+// lease-rush run's 1,400 WCU/s against 1,000 for 2 s) is not "throttled":
+// heat.svg says what served it, the partition's one-second bucket, full
+// after a quieter second, and the debt of the last call let in, and how
+// far that goes.
+func TestHeatExplainsASecondServedOverTheLimit(t *testing.T) {
+	out := throttledSample()
+	out.Throttling.Keys = nil // no refusal: every unit was served
+	var b bytes.Buffer
+	if err := WriteHeat(&b, out); err != nil {
+		t.Fatal(err)
+	}
+	svg := b.String()
+	contains(t, HeatFile, svg, "1s: 350.0%, over the limit: served from the partition's one-second bucket (full after a quieter second) and the last call's debt", "≥ 100%")
+	lacks(t, HeatFile, svg, ">throttled<")
+	wellFormed(t, HeatFile, b.Bytes())
+}

@@ -45,10 +45,9 @@ type Space struct {
 	budget       [2]Bucket  // provisioned throughput with burst, or the on-demand allowance
 	ceil         [2]Bucket  // an on-demand maximum throughput; rate 0: none
 	grow         *growth    // on-demand only
+	combined     bool       // the budget serves reads or writes or a linear combination: a new table's, not a switched one's
 	sec          int64      // the second cur counts
 	cur          [2]float64 // units consumed in sec
-	refused      [2]float64 // units asked in sec by calls refused
-	perCall      [2]float64 // what a call lately consumed, per side: a refused call's units when its caller cannot tell
 }
 
 // partition is one partition: a bucket per side at the partition limit,
@@ -84,6 +83,7 @@ func NewSpace(c Config, now int64) *Space {
 		}
 	} else {
 		rcu, wcu = c.Warm()
+		s.combined = c.SwitchedRCU == 0 && c.SwitchedWCU == 0
 		s.grow = &growth{warm: [2]float64{rcu * k, wcu * k}, quota: [2]float64{ddbitem.OnDemandTableRRU * k, ddbitem.OnDemandTableWRU * k},
 			cap: [2]float64{c.MaxReads * k, c.MaxWrites * k}}
 		for side := range 2 {
@@ -245,9 +245,6 @@ func (s *Space) Consume(key string, u [2]float64, now int64) (part int, isolated
 		}
 		s.spend(now, side, u[side])
 		s.cur[side] += u[side]
-		if s.grow != nil { // only an on-demand space's Refused reads it
-			s.perCall[side] += perCallWeight * (u[side] - s.perCall[side])
-		}
 		if p != nil {
 			p.bucket[side].Take(now, u[side])
 			p.used[side] += u[side]
@@ -270,19 +267,25 @@ func (s *Space) newPartition(now int64) *partition {
 	return &partition{bucket: [2]Bucket{NewBucket(s.limit[Read], s.limit[Read], now), NewBucket(s.limit[Write], s.limit[Write], now)}, keys: map[string]float64{}}
 }
 
-// spend debits u units of side from the space's budget. An on-demand
+// spend debits u units of side from the space's budget. A new on-demand
 // space's allowance serves reads, or writes, or a linear combination of
-// the two (WarmShare): each side's bucket holds the whole allowance in its
-// own units, so units of one side take their share from the other too. A
-// provisioned space's sides are apart, as an on-demand maximum's are.
+// the two: each side's bucket holds the whole allowance in its own units,
+// so units of one side take their share from the other too. A table
+// switched from provisioned sustains at least its old provisioned reads
+// and writes at once, so its sides are apart, as a provisioned space's
+// and an on-demand maximum's are.
+// Sources: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/on-demand-capacity-mode.html#on-demand-capacity-mode-initial
+// (a new table: a linear combination)
+// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-switching-capacity-modes.html
+// (switched at 8,000 WCU and 24,000 RCU: at least both, sustained)
 func (s *Space) spend(now int64, side int, u float64) {
 	s.budget[side].Take(now, u)
-	if s.grow != nil {
+	if s.combined {
 		other := 1 - side
 		s.budget[other].Take(now, u*s.budget[other].rate/s.budget[side].rate)
-		if s.ceil[side].rate > 0 {
-			s.ceil[side].Take(now, u)
-		}
+	}
+	if s.grow != nil && s.ceil[side].rate > 0 {
+		s.ceil[side].Take(now, u)
 	}
 }
 
@@ -294,7 +297,10 @@ func (s *Space) Tick(now int64) {
 		return
 	}
 	if s.grow != nil && s.sec != 0 {
-		s.grow.record(s.sec, [2]float64{s.cur[Read] + s.refused[Read], s.cur[Write] + s.refused[Write]})
+		// What the allowance granted: a call let in on the last units of
+		// a bucket may take it into debt, which the next second repays;
+		// that is no peak the service served.
+		s.grow.record(s.sec, [2]float64{min(s.cur[Read], s.budget[Read].rate), min(s.cur[Write], s.budget[Write].rate)})
 		s.grow.settle(sec)
 		for side := range 2 {
 			s.budget[side].resize(now, s.grow.allowance(side))
@@ -303,25 +309,7 @@ func (s *Space) Tick(now int64) {
 			s.splitFor()
 		}
 	}
-	s.sec, s.cur, s.refused = sec, [2]float64{}, [2]float64{}
-}
-
-// perCallWeight is how much a call's units move perCall.
-const perCallWeight = 0.25
-
-// Refused counts u units of side asked at now by a call Admit refused (u
-// 0 or less: as much as a call lately consumed here): an on-demand space
-// grows on the throughput it received, served or not. A refused call
-// spends nothing.
-func (s *Space) Refused(side int, now int64, u float64) {
-	if s.grow == nil {
-		return
-	}
-	s.Tick(now)
-	if u <= 0 {
-		u = s.perCall[side]
-	}
-	s.refused[side] += u
+	s.sec, s.cur = sec, [2]float64{}
 }
 
 // splitFor splits every partition placed by hash in ddbitem.PartitionSplit
@@ -397,51 +385,75 @@ func hottest(keys map[string]float64) string {
 	return best
 }
 
-// growth is how an on-demand table or GSI comes to serve more: at once up
-// to ddbitem.GrowFactor times its peak, once that peak is
-// ddbitem.GrowSeconds old; never more than its quota, nor past its maximum
-// throughput (cap), never less than its warm throughput. A second's peak is the throughput the space received
-// in it, the units it served and those of the calls it refused: AWS adds
-// partitions when an on-demand table "sees a new high-water mark in
-// throughput received" (the AWS Database blog's "Scaling DynamoDB", part
-// 3), and a new table ramped from 0 to 40,000 writes/s over two hours
-// reached 40,000 (ddbitem.OnDemandRampWRU), where twice the peak it
-// served, 30 minutes late, would hold it near 34,000. Counting refused
-// calls (each retry of one too) is inferred: AWS does not say whether
-// throttled requests count toward the peak.
+// growth is how an on-demand table or GSI comes to serve more: up to
+// ddbitem.GrowFactor times its previous peak at once, its peak being what
+// it consumed, never what it was asked and refused (a new table offered
+// 40,000 WCU/s from the start serves its 4,000, then double what it
+// served); never more than its quota, nor past its maximum throughput
+// (cap), never less than its warm throughput. A second consumed counts at
+// once, and grows toward GrowFactor times itself over ddbitem.GrowSeconds
+// (by GrowFactor^(age ÷ GrowSeconds)): traffic never passes double what
+// was served 30 minutes before, and a steady ramp is followed without a
+// step. That the peak is what was consumed rests on AWS ("up to double
+// the previous peak") and on public measurements of new tables (they
+// handle the previously consumed peak and more); the continuous pace
+// within the 30 minutes is inferred: AWS gives the window, not a pace.
+// Sources: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/on-demand-capacity-mode.html#on-demand-capacity-mode-initial
+// https://theburningmonk.com/2019/03/understanding-the-scaling-behaviour-of-dynamodb-ondemand-tables/
 type growth struct {
 	warm, quota [2]float64
 	cap         [2]float64 // the maximum throughput; 0: none
-	peak        [2]float64 // the highest second at least ddbitem.GrowSeconds old
-	seconds     []usedSecond
+	peak        [2]float64 // the highest second consumed at least ddbitem.GrowSeconds old
+	recent      [2]float64 // what the younger seconds allow at the last settle
+	young       [2][]usedSecond
 }
 
+// usedSecond is the units one side consumed in second sec.
 type usedSecond struct {
 	sec  int64
-	used [2]float64
+	used float64
 }
 
+// grown is what u allows at now: u.used grown by its age.
+func (u usedSecond) grown(now int64) float64 {
+	return u.used * math.Pow(ddbitem.GrowFactor, float64(now-u.sec)/ddbitem.GrowSeconds)
+}
+
+// record adds second sec's consumption. Each side keeps only the seconds
+// that may yet allow the most: a second that consumed at least what an
+// older one grew to by then allows at least as much from then on.
 func (g *growth) record(sec int64, used [2]float64) {
-	g.seconds = append(g.seconds, usedSecond{sec, used})
+	for side := range 2 {
+		q := g.young[side]
+		u := usedSecond{sec, used[side]}
+		for len(q) > 0 && u.used >= q[len(q)-1].grown(sec) {
+			q = q[:len(q)-1]
+		}
+		g.young[side] = append(q, u)
+	}
 }
 
-// settle folds the seconds older than ddbitem.GrowSeconds into the peak.
+// settle folds the seconds older than ddbitem.GrowSeconds into the peak;
+// the oldest younger one, grown by its age, allows the most of them.
 func (g *growth) settle(now int64) {
 	old := now - ddbitem.GrowSeconds
-	n := 0
-	for n < len(g.seconds) && g.seconds[n].sec <= old {
-		for side := range 2 {
-			g.peak[side] = max(g.peak[side], g.seconds[n].used[side])
+	for side := range 2 {
+		q := g.young[side]
+		for len(q) > 0 && q[0].sec <= old {
+			g.peak[side] = max(g.peak[side], q[0].used)
+			q = q[1:]
 		}
-		n++
+		g.young[side], g.recent[side] = q, 0
+		if len(q) > 0 {
+			g.recent[side] = q[0].grown(now)
+		}
 	}
-	g.seconds = g.seconds[n:]
 }
 
 // allowance is what the space serves per second on side (the maximum
 // throughput, a bucket of its own, may serve less).
 func (g *growth) allowance(side int) float64 {
-	a := min(g.quota[side], max(g.warm[side], ddbitem.GrowFactor*g.peak[side]))
+	a := min(g.quota[side], max(g.warm[side], ddbitem.GrowFactor*g.peak[side], g.recent[side]))
 	if c := g.cap[side]; c > 0 {
 		a = min(a, max(g.warm[side], c))
 	}

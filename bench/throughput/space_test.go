@@ -127,3 +127,37 @@ func TestATimeBehindCountsInTheCurrentSecond(t *testing.T) {
 		t.Error("a partition at 95% of its limit every second was not isolated: a late stamp broke its heat")
 	}
 }
+
+// A partition idle for a second, then asked 1,500 WCU/s in calls of 94
+// WCU (the lease-rush transactions), serves up to about twice its 1,000 in
+// its first second: its one-second bucket is full and the last call let in
+// takes it into debt. The bound, which heat.svg's cells over 100 % state:
+// over any T whole seconds it serves at most (T + 1) × its limit and one
+// call's units.
+func TestPartitionOverLimitIsBounded(t *testing.T) {
+	s := NewSpace(Config{Settings: Settings{Partitions: 1, IsolateAfter: -1}}, sec)
+	const seconds, perSec, u = 6, 16, 94.0 // 16 × 94 = 1,504 WCU asked a second
+	served := make([]float64, seconds)
+	for i := 1; i < seconds; i++ { // second 0 idle
+		for c := range perSec {
+			now := int64(1+i)*sec + int64(c)*sec/perSec
+			if _, ok := s.Admit("LEASE#1", Write, now); ok {
+				s.Consume("LEASE#1", [2]float64{0, u}, now)
+				served[i] += u
+			}
+		}
+	}
+	if served[1] <= ddbitem.PartitionWCU {
+		t.Errorf("first second after an idle one: served %.0f WCU, want over the 1,000 limit (the bucket's bank)", served[1])
+	}
+	for from := range seconds {
+		got := 0.0
+		for n := 1; from+n <= seconds; n++ {
+			got += served[from+n-1]
+			if bound := float64(n+1)*ddbitem.PartitionWCU + u; got > bound {
+				t.Errorf("seconds %d to %d: served %.0f WCU, over the bound %.0f", from, from+n-1, got, bound)
+			}
+		}
+	}
+	t.Logf("served a second: %v", served)
+}
