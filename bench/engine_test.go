@@ -140,7 +140,7 @@ var _ = Describe("running a scenario on DynamoDB Local", Label("engine"), func()
 			case invoicing.CreateInvoiceID:
 				Expect([]any{r.Method, r.Code, r.Error}).To(Equal([]any{"TransactWriteItems", uint16(200), ""}))
 			case invoicing.ViewInvoiceID:
-				Expect([]any{r.Method, r.Code, r.Error}).To(Equal([]any{"Query", uint16(404), "not found"}))
+				Expect([]any{r.Method, r.Code, r.Error}).To(Equal([]any{"Query", uint16(engine.StatusRefused), "not found"}))
 			default:
 				Fail("unexpected attack " + r.Attack)
 			}
