@@ -35,16 +35,17 @@ type Model struct {
 	// (bench/throughput) beyond the schema: the replay configures it the
 	// same way (throughput.ConfigOf). Its Scale multiplies every limit.
 	throughput.Settings
-	// Denied, when set, counts the calls that would have read from and
-	// written to a target's partition key value but were denied:
-	// throttled, or given up for a transaction conflict. Their demand is
-	// added to what the served calls consumed there, so that neither how
-	// much a run was throttled nor how many conflicts it met (which grow
-	// as the test bed slows) moves the forecast.
-	Denied func(target, key string) (reads, writes int64)
+	// Denied, when set, is the calls that would have read from and
+	// written to a target's partition key value but were denied
+	// (throttled, or given up for a transaction conflict), and what each
+	// would have consumed there. Their demand is added to what the served
+	// calls consumed there, so that neither how much a run was throttled
+	// nor how many conflicts it met (which grow as the test bed slows)
+	// moves the forecast.
+	Denied func(target, key string) Denial
 	// DeniedAt, when set, is Denied for the calls that ended in one
 	// second (Unix): the replay puts their demand in that second.
-	DeniedAt func(target, key string, sec int64) (reads, writes int64)
+	DeniedAt func(target, key string, sec int64) Denial
 	// Placed, when set, is the partition of a table's or GSI's (space's)
 	// partition key value, and the space's partition count, as the run's
 	// limits emulator placed it; else Placement with PlacementSeed on
@@ -194,22 +195,29 @@ func (r *run) group(gs slot) *group {
 }
 
 // addDenied adds to g the demand of the calls denied there
-// (throttled, or given up for a conflict): each as much as a served call
-// of its side consumed there.
+// (throttled, or given up for a conflict): each at its own size, one of
+// unknown size as much as a served call of its side consumed there.
 func (r *run) addDenied(g *group) {
 	if r.Denied == nil {
 		return
 	}
-	reads, writes := r.Denied(g.target, g.key)
-	if reads > 0 && g.readCalls > 0 {
-		g.rcu *= float64(g.readCalls+reads) / float64(g.readCalls)
-		g.readCalls += reads
-	}
-	if writes > 0 && g.writeCalls > 0 {
-		g.wcu *= float64(g.writeCalls+writes) / float64(g.writeCalls)
-		g.writeCalls += writes
-	}
+	d := r.Denied(g.target, g.key)
+	g.usage.add(d.units(g.perCall()))
+	g.readCalls += d.Reads
+	g.writeCalls += d.Writes
 	g.calls = max(g.calls, g.readCalls, g.writeCalls)
+}
+
+// perCall is what a served call of each side consumed on g.
+func (g *group) perCall() usage {
+	var per usage
+	if g.readCalls > 0 {
+		per.rcu = g.rcu / float64(g.readCalls)
+	}
+	if g.writeCalls > 0 {
+		per.wcu = g.wcu / float64(g.writeCalls)
+	}
+	return per
 }
 
 // scale is the factor on every limit.

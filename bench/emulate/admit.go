@@ -14,6 +14,9 @@ type touch struct {
 	target string
 	key    string
 	side   int
+	// units is what the request would consume there, priced before the
+	// call (predict.go); 0 when unknown.
+	units float64
 }
 
 // refusal is why a request was throttled: the partition or budget that
@@ -53,7 +56,7 @@ func (e *Emulator) admit(ts []touch, now int64) *refusal {
 			continue
 		}
 		if s.OnDemand() { // only an on-demand space grows on what it refused
-			s.Refused(tc.side, now, e.estimate(s, tc))
+			s.Refused(tc.side, now, e.demand(s, tc))
 		}
 		if i < 0 {
 			return e.budgetRefusal(s, tc, now)
@@ -76,7 +79,8 @@ func (e *Emulator) estimate(s *space, tc touch) float64 {
 }
 
 // reserve holds, on each partition and budget an admitted request
-// touches, what a call there consumed lately: calls in flight together
+// touches, what it would consume there, priced from the request (else
+// what a call there consumed lately): calls in flight together
 // then see each other, as DynamoDB, which knows a write's size when it
 // admits it, sees them, instead of all passing a partition with a unit
 // left. The reservation is given back when the call ends (end), just
@@ -84,7 +88,7 @@ func (e *Emulator) estimate(s *space, tc touch) float64 {
 func (e *Emulator) reserve(ts []touch, now int64, held []reservation) []reservation {
 	for _, tc := range ts {
 		s := e.tableOf(tc.table, now).space(tc.target)
-		est := e.estimate(s, tc)
+		est := e.demand(s, tc)
 		if est == 0 {
 			continue
 		}

@@ -1,0 +1,41 @@
+package emulate
+
+import "github.com/ddbharness/ddbharness/bench/capacity"
+
+// A denied call is priced at its own size: what predict.go priced from its
+// request before it was decided (the item it names as the caller's shadow
+// holds it). A call whose size was not known then (a Query or a Scan,
+// whose items the shadow does not list, or a call without a shadow) is
+// priced at what a call on the value lately consumed (the emulator's
+// running estimate, approximate), and counted unsized, without units, when
+// no call on the value was served yet.
+
+// deny is d with one more call denied on side, of units (0: unsized).
+func deny(d capacity.Denial, side int, units float64) capacity.Denial {
+	if side == read {
+		d.Reads++
+		if units > 0 {
+			d.RCU += units
+		} else {
+			d.UnsizedReads++
+		}
+		return d
+	}
+	d.Writes++
+	if units > 0 {
+		d.WCU += units
+	} else {
+		d.UnsizedWrites++
+	}
+	return d
+}
+
+// demand is what a call would consume on tc of space s: its own price
+// when known before the call, else the emulator's estimate for the value
+// (0: unknown). Call with e.mu held.
+func (e *Emulator) demand(s *space, tc touch) float64 {
+	if tc.units > 0 {
+		return tc.units
+	}
+	return e.estimate(s, tc)
+}
