@@ -102,7 +102,7 @@ var _ = Describe("hot keys that share a partition", Label("engine"), func() {
 			return out.Capacity.Hot[h]
 		}
 		demand := func(h capacity.HotKey) float64 {
-			i := slices.IndexFunc(out.Denied, func(u emulate.DeniedRow) bool { return u.Target == h.Target && u.Key == h.Key })
+			i := slices.IndexFunc(out.Denied, func(u capacity.DeniedRow) bool { return u.Target == h.Target && u.Key == h.Key })
 			if i < 0 {
 				return h.WCU
 			}

@@ -27,3 +27,11 @@ func (d Denial) Plus(o Denial) Denial {
 func (d Denial) units(per usage) usage {
 	return usage{d.RCU + float64(d.UnsizedReads)*per.rcu, d.WCU + float64(d.UnsizedWrites)*per.wcu}
 }
+
+// DeniedRow is one value's Denial: its target (designs.MainTable or a GSI,
+// the partition space its calls were denied in) and partition key value.
+type DeniedRow struct {
+	Target string `json:"target"`
+	Key    string `json:"key"`
+	Denial
+}

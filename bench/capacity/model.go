@@ -46,6 +46,10 @@ type Model struct {
 	// DeniedAt, when set, is Denied for the calls that ended in one
 	// second (Unix): the replay puts their demand in that second.
 	DeniedAt func(target, key string, sec int64) Denial
+	// DeniedKeys, when set, lists every value Denied counts: a value
+	// whose calls were all denied has no row in the ledger, yet its
+	// partition, and its table's or GSI's budget, were asked for them.
+	DeniedKeys func() []DeniedRow
 	// Placed, when set, is the partition of a table's or GSI's (space's)
 	// partition key value, and the space's partition count, as the run's
 	// limits emulator placed it; else Placement with PlacementSeed on
@@ -108,6 +112,7 @@ func (m Model) Analyze(l *Ledger) Report {
 type run struct {
 	Model
 	l        *Ledger
+	denied   []DeniedRow // DeniedKeys, listed once
 	seconds  float64
 	requests int64
 	rate     float64
@@ -137,6 +142,9 @@ func (m Model) run(l *Ledger) *run {
 	if r.seconds > 0 {
 		r.rate = float64(r.requests) / r.seconds
 	}
+	if m.DeniedKeys != nil {
+		r.denied = m.DeniedKeys()
+	}
 	return r
 }
 
@@ -156,6 +164,26 @@ func (r *run) eachGroup(f func(g *group)) {
 			}
 		}
 	})
+	// The values whose every call was denied: their demand is all put back.
+	seen := map[slot]bool{}
+	for _, d := range r.denied {
+		gs := slot{d.Target, d.Key}
+		if seen[gs] || r.inLedger(gs) {
+			continue
+		}
+		seen[gs] = true
+		f(r.group(gs))
+	}
+}
+
+// inLedger reports whether the ledger has a row of partition group gs.
+func (r *run) inLedger(gs slot) bool {
+	for _, t := range r.targetsOf(gs.target) {
+		if r.l.key(slot{t, gs.key}) != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // targetsOf lists the targets whose traffic lands in space: the table's
@@ -331,8 +359,11 @@ func byTarget(a, b string) int {
 	return cmp.Compare(a, b)
 }
 
-// spaceUnits sums a partition space's units and the calls that read from or
-// wrote to it.
+// spaceUnits sums a partition space's units, with those of the calls
+// denied there (each at its own size; one of unknown size as much as a
+// served call of its side there), and the calls that read from or wrote
+// to it (served: a call denied on several values of the space is counted
+// once per value, so none are added).
 func (r *run) spaceUnits(space string) (u usage, readCalls, writeCalls int64) {
 	for name, t := range r.l.targets {
 		if r.space(name) == space {
@@ -340,6 +371,20 @@ func (r *run) spaceUnits(space string) (u usage, readCalls, writeCalls int64) {
 			readCalls, writeCalls = max(readCalls, t.readCalls), max(writeCalls, t.writeCalls)
 		}
 	}
+	per := usage{}
+	if readCalls > 0 {
+		per.rcu = u.rcu / float64(readCalls)
+	}
+	if writeCalls > 0 {
+		per.wcu = u.wcu / float64(writeCalls)
+	}
+	var denied usage
+	for _, d := range r.denied {
+		if d.Target == space {
+			denied.add(d.units(per))
+		}
+	}
+	u.add(denied)
 	return u, readCalls, writeCalls
 }
 

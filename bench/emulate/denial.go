@@ -39,3 +39,11 @@ func (e *Emulator) demand(s *space, tc touch) float64 {
 	}
 	return e.estimate(s, tc)
 }
+
+// Inform gives m, the capacity model of e's run, what e measured beside
+// the ledger: the calls it denied (where, when and at what size) and where
+// it placed each value. Bench and the specs wire a model to its emulator
+// by it alike.
+func (e *Emulator) Inform(m *capacity.Model) {
+	m.Denied, m.DeniedAt, m.DeniedKeys, m.Placed = e.Denied, e.DeniedAt, e.DeniedAll, e.Placed
+}

@@ -211,6 +211,7 @@ var _ = Describe("merging shards' throttling", Label("unit"), func() {
 				}
 			}
 			lookup := DeniedLookup(rows)
+			Expect(MergeDenied(rows)).To(Equal(rows), "one shard's rows, merged")
 			for _, r := range rows {
 				Expect(lookup(r.Target, r.Key)).To(Equal(r.Denial))
 			}
@@ -218,15 +219,15 @@ var _ = Describe("merging shards' throttling", Label("unit"), func() {
 
 		DescribeTable("sums the shards' rows",
 			func(target, key string, want capacity.Denial) {
-				row := func(target, key string, d capacity.Denial) DeniedRow {
-					return DeniedRow{Target: target, Key: key, Denial: d}
+				row := func(target, key string, d capacity.Denial) capacity.DeniedRow {
+					return capacity.DeniedRow{Target: target, Key: key, Denial: d}
 				}
-				lookup := DeniedLookup(
-					[]DeniedRow{row(designs.MainTable, "HOT", capacity.Denial{Reads: 1, Writes: 2, RCU: 0.5, WCU: 3}), row("GSI1", "G", capacity.Denial{Writes: 1, WCU: 2}),
+				lookup := DeniedLookup(MergeDenied(
+					[]capacity.DeniedRow{row(designs.MainTable, "HOT", capacity.Denial{Reads: 1, Writes: 2, RCU: 0.5, WCU: 3}), row("GSI1", "G", capacity.Denial{Writes: 1, WCU: 2}),
 						row("OLD", "K", capacity.Denial{Reads: 2, Writes: 1})},
 					nil,
-					[]DeniedRow{row(designs.MainTable, "HOT", capacity.Denial{Reads: 3, RCU: 1.5}), row(designs.MainTable, "HOT", capacity.Denial{Reads: 1, UnsizedReads: 1})},
-				)
+					[]capacity.DeniedRow{row(designs.MainTable, "HOT", capacity.Denial{Reads: 3, RCU: 1.5}), row(designs.MainTable, "HOT", capacity.Denial{Reads: 1, UnsizedReads: 1})},
+				))
 				Expect(lookup(target, key)).To(Equal(want))
 			},
 			Entry("over shards, and rows repeated in one", designs.MainTable, "HOT", capacity.Denial{Reads: 5, Writes: 2, RCU: 2, WCU: 3, UnsizedReads: 1}),

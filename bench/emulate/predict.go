@@ -1,6 +1,8 @@
 package emulate
 
 import (
+	"slices"
+
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/pricing"
@@ -43,6 +45,7 @@ func (e *Emulator) writeTouches(ts []touch, w ddbitem.Write, tx bool) []touch {
 		return e.writes(ts, w.Table, w.Key, w.Put, old)
 	}
 	o := pricing.Observation{Op: designs.PutItem, Transactional: tx, Writes: []pricing.Write{pw}}
+	first := len(ts)
 	for _, c := range pricing.Account(e.item, o) {
 		if c.WCU <= 0 {
 			continue
@@ -50,6 +53,11 @@ func (e *Emulator) writeTouches(ts []touch, w ddbitem.Write, tx bool) []touch {
 		t := touch{table: w.Table, target: e.spaceOf(c.Target), key: c.Key, side: write, units: c.WCU}
 		if f == nil {
 			t.units = 0 // the item it replaces is unknown, and with it the size
+		}
+		// An LSI's charge lands on its table's partition: one touch.
+		if i := slices.IndexFunc(ts[first:], func(o touch) bool { return o.target == t.target && o.key == t.key }); i >= 0 {
+			ts[first+i].units += t.units
+			continue
 		}
 		ts = append(ts, t)
 	}
