@@ -132,10 +132,10 @@ func (c *call) group(ts []touch) {
 	c.touches = append(c.touches, ts...)
 }
 
-// distinct is ts with each touch once, in place: a call holds its
-// estimate on a key once however many of its items the key holds (the
-// estimate is what a whole call consumed there), and counts once among the
-// calls denied on that key.
+// distinct is ts with each touch once, in place, its units summed over
+// the items that touch it: a call holds what it would consume on a key (or
+// the estimate, what a whole call consumed there) once however many of its
+// items the key holds, and counts once among the calls denied on that key.
 func distinct(ts []touch) []touch {
 	if len(ts) < 2 {
 		return ts
