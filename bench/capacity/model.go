@@ -100,6 +100,7 @@ func (m Model) Analyze(l *Ledger) Report {
 		r.Forecast = run.forecast(m.TargetRate)
 	}
 	r.Replay = run.replay(1)
+	r.PutBack = run.putBack()
 	r.Growth = run.growth()
 	r.Cost = run.cost()
 	r.Patterns, r.Disagreements = run.patterns()

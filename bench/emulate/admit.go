@@ -56,7 +56,8 @@ func (e *Emulator) admit(ts []touch, now int64) *refusal {
 			continue
 		}
 		if s.OnDemand() { // only an on-demand space grows on what it refused
-			s.Refused(tc.side, now, e.demand(s, tc))
+			u, _ := e.demand(s, tc)
+			s.Refused(tc.side, now, u)
 		}
 		if i < 0 {
 			return e.budgetRefusal(s, tc, now)
@@ -88,7 +89,7 @@ func (e *Emulator) estimate(s *space, tc touch) float64 {
 func (e *Emulator) reserve(ts []touch, now int64, held []reservation) []reservation {
 	for _, tc := range ts {
 		s := e.tableOf(tc.table, now).space(tc.target)
-		est := e.demand(s, tc)
+		est, _ := e.demand(s, tc)
 		if est == 0 {
 			continue
 		}

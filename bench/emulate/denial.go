@@ -10,8 +10,12 @@ import "github.com/ddbharness/ddbharness/bench/capacity"
 // running estimate, approximate), and counted unsized, without units, when
 // no call on the value was served yet.
 
-// deny is d with one more call denied on side, of units (0: unsized).
-func deny(d capacity.Denial, side int, units float64) capacity.Denial {
+// deny is d with one more call denied on side, of units (0: unsized),
+// priced at the emulator's estimate when not exact.
+func deny(d capacity.Denial, side int, units float64, exact bool) capacity.Denial {
+	if units > 0 && !exact {
+		d.Estimated++
+	}
 	if side == read {
 		d.Reads++
 		if units > 0 {
@@ -31,13 +35,13 @@ func deny(d capacity.Denial, side int, units float64) capacity.Denial {
 }
 
 // demand is what a call would consume on tc of space s: its own price
-// when known before the call, else the emulator's estimate for the value
-// (0: unknown). Call with e.mu held.
-func (e *Emulator) demand(s *space, tc touch) float64 {
+// when known before the call (exact), else the emulator's estimate for the
+// value (0: unknown). Call with e.mu held.
+func (e *Emulator) demand(s *space, tc touch) (units float64, exact bool) {
 	if tc.units > 0 {
-		return tc.units
+		return tc.units, true
 	}
-	return e.estimate(s, tc)
+	return e.estimate(s, tc), false
 }
 
 // Inform gives m, the capacity model of e's run, what e measured beside

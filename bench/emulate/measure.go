@@ -235,11 +235,11 @@ func (m *measure) ended(e *Emulator, c *call, now int64) {
 	}
 	for _, tc := range c.touches {
 		s := e.tableOf(tc.table, now).space(tc.target)
-		units := e.demand(s, tc)
+		units, exact := e.demand(s, tc)
 		k := slot{s.name, tc.key}
-		m.denied[k] = deny(m.denied[k], tc.side, units)
+		m.denied[k] = deny(m.denied[k], tc.side, units, exact)
 		at := cell{k, second(now)}
-		m.deniedAt[at] = deny(m.deniedAt[at], tc.side, units)
+		m.deniedAt[at] = deny(m.deniedAt[at], tc.side, units, exact)
 		if tc.key == "" {
 			continue
 		}

@@ -136,6 +136,12 @@ func TestPutBackAtEachCallsOwnSize(t *testing.T) {
 			if got := r.forecast(t, secs, "K"); math.Abs(got-want) > want/100 {
 				t.Errorf("the emulator forecasts K's partition at %.3f requests/s, want %.3f (every call at its own size), within 1 %%", got, want)
 			}
+			if p := rep.PutBack; p == nil || p.Denied != int64(secs*len(tc.denied)) || p.Approximate != 0 {
+				t.Errorf("PutBack = %+v, want the %d refused puts, none approximate", p, secs*len(tc.denied))
+			}
+			if i := slices.IndexFunc(rep.Findings, func(f string) bool { return strings.Contains(f, "put back approximately") }); i >= 0 {
+				t.Errorf("finding %q, want none: every refused put was priced from its own request", rep.Findings[i])
+			}
 		})
 	}
 }
@@ -188,5 +194,46 @@ func TestFirstThrottleCountsValuesNeverServed(t *testing.T) {
 	}
 	if got := rep.Ceiling.Rate; math.Abs(got-emulated) > emulated/100 {
 		t.Errorf("the model's first throttle at %.3f requests/s, the emulator's forecast for the partition %.3f: want them within 1 %%", got, emulated)
+	}
+}
+
+// TestPutBackSaysWhenApproximate: a Query's size is not known before it
+// runs, so a refused one is put back at what the value's calls lately
+// consumed, and the report says how many were. Each second 80 Queries of
+// an empty collection (half a unit each, eventually consistent) on a
+// partition of 30 RCU/s: 60 served, 20 refused.
+func TestPutBackSaysWhenApproximate(t *testing.T) {
+	const secs = 3
+	r := newSDKRun(designs.Schema{PK: "PK", SK: "SK"})
+	ctx := designs.WithPattern(context.Background(), "AP-03")
+	refused := 0
+	for range secs {
+		for range 80 {
+			r.calls++
+			_, err := r.db.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("t"), KeyConditionExpression: aws.String("PK = :pk"),
+				ExpressionAttributeValues: map[string]types.AttributeValue{":pk": str("K")}})
+			switch {
+			case throttled(err):
+				refused++
+			case err != nil:
+				t.Fatalf("Query: %v", err)
+			}
+		}
+		r.clock.Add(time.Second)
+	}
+	if refused != 20*secs {
+		t.Fatalf("%d Queries refused, want 20 a second", refused)
+	}
+	rep := r.report(secs)
+	if p := rep.PutBack; p == nil || p.Denied != int64(refused) || p.Approximate != int64(refused) {
+		t.Errorf("PutBack = %+v, want the %d refused Queries, all approximate", p, refused)
+	}
+	if !slices.ContainsFunc(rep.Findings, func(f string) bool {
+		return strings.Contains(f, "The demand of 60 of the 60 calls the limits denied") && strings.Contains(f, "put back approximately")
+	}) {
+		t.Errorf("findings %q, want one saying the 60 refused Queries were put back approximately", rep.Findings)
+	}
+	if got, want := rep.Ceiling.Rate, 30/(0.5*80/80); math.Abs(got-want) > want/100 {
+		t.Errorf("first throttle at %.2f requests/s, want %.2f: each refused Query at the half unit its value's calls cost", got, want)
 	}
 }
