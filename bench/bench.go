@@ -44,7 +44,7 @@ type Outcome struct {
 	// Denied is the emulator's count of denied calls (throttled, or
 	// given up for a transaction conflict) per partition key, the model's
 	// Denied.
-	Denied []emulate.DeniedRow
+	Denied []capacity.DeniedRow
 	// Merged names the shard reports a merged run was made of.
 	Merged []string
 	// Served is what a remote service answered each attempt, from the
@@ -253,7 +253,7 @@ func (o *Outcome) Measure(model *capacity.Model, em *emulate.Emulator, requests 
 	if em == nil {
 		return
 	}
-	model.Denied, model.DeniedAt, model.Placed = em.Denied, em.DeniedAt, em.Placed
+	em.Inform(model)
 	o.Denied = em.DeniedAll()
 	t := em.Measured(requests, span)
 	o.Throttling = &t

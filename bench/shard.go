@@ -38,7 +38,7 @@ type ShardFile struct {
 	Run        engine.Outcome       `json:"run"`
 	Limits     Limits               `json:"limits"`
 	Throttling *emulate.Throttling  `json:"throttling,omitempty"`
-	Denied     []emulate.DeniedRow  `json:"denied,omitempty"`
+	Denied     []capacity.DeniedRow `json:"denied,omitempty"`
 	Fidelity   meter.Fidelity       `json:"fidelity"`
 	Served     *served.Summary      `json:"served,omitempty"`
 	Inputs     ModelInputs          `json:"model_inputs"`
@@ -101,7 +101,7 @@ func Merge(sc workload.Scenario, shards []Shard) (Outcome, error) {
 // and the service's answers.
 type shardParts struct {
 	ledgers   []capacity.LedgerFile
-	denied    [][]emulate.DeniedRow
+	denied    [][]capacity.DeniedRow
 	throttles []emulate.Throttling
 	answers   []served.Summary
 }
@@ -180,7 +180,8 @@ func (p shardParts) model(sc workload.Scenario, out *Outcome) error {
 	}
 	model := modelOf(sc, out.Inputs, out.TargetRate, out.Limits)
 	if !out.Limits.Off {
-		model.Denied = emulate.DeniedLookup(p.denied...)
+		denied := emulate.MergeDenied(p.denied...)
+		model.Denied, model.DeniedKeys = emulate.DeniedLookup(denied), func() []capacity.DeniedRow { return denied }
 	}
 	if len(p.throttles) > 0 {
 		t := emulate.MergeThrottling(p.throttles...)

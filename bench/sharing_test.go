@@ -94,19 +94,19 @@ var _ = Describe("hot keys that share a partition", Label("engine"), func() {
 
 		// The mix draws keys at random, so the shares are the run's, not
 		// 3:2: the heavier of the two sharing keys names the partition. A
-		// key's demand is its served units and one unit for each call
-		// throttled away from it (every put here is one WCU).
+		// key's demand is its served units and those of each call
+		// throttled away from it, priced from its own request.
 		hot := func(key string) capacity.HotKey {
 			h := slices.IndexFunc(out.Capacity.Hot, func(h capacity.HotKey) bool { return h.Key == key })
 			Expect(h).To(BeNumerically(">=", 0), "%s is not in the hot-keys table", key)
 			return out.Capacity.Hot[h]
 		}
 		demand := func(h capacity.HotKey) float64 {
-			i := slices.IndexFunc(out.Denied, func(u emulate.DeniedRow) bool { return u.Target == h.Target && u.Key == h.Key })
+			i := slices.IndexFunc(out.Denied, func(u capacity.DeniedRow) bool { return u.Target == h.Target && u.Key == h.Key })
 			if i < 0 {
 				return h.WCU
 			}
-			return h.WCU + float64(out.Denied[i].Writes)
+			return h.WCU + out.Denied[i].WCU
 		}
 		heavy, light := hot(keys[0]), hot(keys[1])
 		if demand(light) > demand(heavy) || demand(light) == demand(heavy) && light.Key < heavy.Key {

@@ -64,7 +64,18 @@ func findings(r Report) (out, bad []string) {
 		add(filterFinding(p))
 	}
 	add(disagreementFinding(r.Disagreements))
+	add(putBackFinding(r.PutBack))
 	return out, bad
+}
+
+// putBackFinding says how many denied calls were put back at less than
+// their own size: the forecast is exact only for the others.
+func putBackFinding(p *PutBack) *claim {
+	if p == nil || p.Approximate == 0 {
+		return nil
+	}
+	return new(claim).say("The demand of %s of the %s calls the limits denied (each counted once per partition key value) is put back approximately, a Query or Scan at what calls on its value lately consumed and a call of unknown size at what a served call there consumed; the rest at their own size (put_back in metrics.json)",
+		ran(figure.Thousands(p.Approximate)), ran(figure.Thousands(p.Denied)))
 }
 
 // disagreementFinding says, in one sentence, how often the test bed's own

@@ -35,16 +35,21 @@ type Model struct {
 	// (bench/throughput) beyond the schema: the replay configures it the
 	// same way (throughput.ConfigOf). Its Scale multiplies every limit.
 	throughput.Settings
-	// Denied, when set, counts the calls that would have read from and
-	// written to a target's partition key value but were denied:
-	// throttled, or given up for a transaction conflict. Their demand is
-	// added to what the served calls consumed there, so that neither how
-	// much a run was throttled nor how many conflicts it met (which grow
-	// as the test bed slows) moves the forecast.
-	Denied func(target, key string) (reads, writes int64)
+	// Denied, when set, is the calls that would have read from and
+	// written to a target's partition key value but were denied
+	// (throttled, or given up for a transaction conflict), and what each
+	// would have consumed there. Their demand is added to what the served
+	// calls consumed there, so that neither how much a run was throttled
+	// nor how many conflicts it met (which grow as the test bed slows)
+	// moves the forecast.
+	Denied func(target, key string) Denial
 	// DeniedAt, when set, is Denied for the calls that ended in one
 	// second (Unix): the replay puts their demand in that second.
-	DeniedAt func(target, key string, sec int64) (reads, writes int64)
+	DeniedAt func(target, key string, sec int64) Denial
+	// DeniedKeys, when set, lists every value Denied counts: a value
+	// whose calls were all denied has no row in the ledger, yet its
+	// partition, and its table's or GSI's budget, were asked for them.
+	DeniedKeys func() []DeniedRow
 	// Placed, when set, is the partition of a table's or GSI's (space's)
 	// partition key value, and the space's partition count, as the run's
 	// limits emulator placed it; else Placement with PlacementSeed on
@@ -114,6 +119,7 @@ func (m Model) Analyze(l *Ledger) Report {
 		r.Forecast = run.forecast(m.TargetRate)
 	}
 	r.Replay = run.replay(1)
+	r.PutBack = run.putBack()
 	r.Growth = run.growth()
 	r.Cost = run.cost()
 	r.Patterns, r.Disagreements = run.patterns()
@@ -126,6 +132,7 @@ func (m Model) Analyze(l *Ledger) Report {
 type run struct {
 	Model
 	l        *Ledger
+	denied   []DeniedRow // DeniedKeys, listed once
 	seconds  float64
 	requests int64
 	rate     float64
@@ -155,6 +162,9 @@ func (m Model) run(l *Ledger) *run {
 	if r.seconds > 0 {
 		r.rate = float64(r.requests) / r.seconds
 	}
+	if m.DeniedKeys != nil {
+		r.denied = m.DeniedKeys()
+	}
 	return r
 }
 
@@ -174,6 +184,26 @@ func (r *run) eachGroup(f func(g *group)) {
 			}
 		}
 	})
+	// The values whose every call was denied: their demand is all put back.
+	seen := map[slot]bool{}
+	for _, d := range r.denied {
+		gs := slot{d.Target, d.Key}
+		if seen[gs] || r.inLedger(gs) {
+			continue
+		}
+		seen[gs] = true
+		f(r.group(gs))
+	}
+}
+
+// inLedger reports whether the ledger has a row of partition group gs.
+func (r *run) inLedger(gs slot) bool {
+	for _, t := range r.targetsOf(gs.target) {
+		if r.l.key(slot{t, gs.key}) != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // targetsOf lists the targets whose traffic lands in space: the table's
@@ -213,22 +243,29 @@ func (r *run) group(gs slot) *group {
 }
 
 // addDenied adds to g the demand of the calls denied there
-// (throttled, or given up for a conflict): each as much as a served call
-// of its side consumed there.
+// (throttled, or given up for a conflict): each at its own size, one of
+// unknown size as much as a served call of its side consumed there.
 func (r *run) addDenied(g *group) {
 	if r.Denied == nil {
 		return
 	}
-	reads, writes := r.Denied(g.target, g.key)
-	if reads > 0 && g.readCalls > 0 {
-		g.rcu *= float64(g.readCalls+reads) / float64(g.readCalls)
-		g.readCalls += reads
-	}
-	if writes > 0 && g.writeCalls > 0 {
-		g.wcu *= float64(g.writeCalls+writes) / float64(g.writeCalls)
-		g.writeCalls += writes
-	}
+	d := r.Denied(g.target, g.key)
+	g.usage.add(d.units(g.perCall()))
+	g.readCalls += d.Reads
+	g.writeCalls += d.Writes
 	g.calls = max(g.calls, g.readCalls, g.writeCalls)
+}
+
+// perCall is what a served call of each side consumed on g.
+func (g *group) perCall() usage {
+	var per usage
+	if g.readCalls > 0 {
+		per.rcu = g.rcu / float64(g.readCalls)
+	}
+	if g.writeCalls > 0 {
+		per.wcu = g.wcu / float64(g.writeCalls)
+	}
+	return per
 }
 
 // scale is the factor on every limit.
@@ -342,8 +379,11 @@ func byTarget(a, b string) int {
 	return cmp.Compare(a, b)
 }
 
-// spaceUnits sums a partition space's units and the calls that read from or
-// wrote to it.
+// spaceUnits sums a partition space's units, with those of the calls
+// denied there (each at its own size; one of unknown size as much as a
+// served call of its side there), and the calls that read from or wrote
+// to it (served: a call denied on several values of the space is counted
+// once per value, so none are added).
 func (r *run) spaceUnits(space string) (u usage, readCalls, writeCalls int64) {
 	for name, t := range r.l.targets {
 		if r.space(name) == space {
@@ -351,6 +391,20 @@ func (r *run) spaceUnits(space string) (u usage, readCalls, writeCalls int64) {
 			readCalls, writeCalls = max(readCalls, t.readCalls), max(writeCalls, t.writeCalls)
 		}
 	}
+	per := usage{}
+	if readCalls > 0 {
+		per.rcu = u.rcu / float64(readCalls)
+	}
+	if writeCalls > 0 {
+		per.wcu = u.wcu / float64(writeCalls)
+	}
+	var denied usage
+	for _, d := range r.denied {
+		if d.Target == space {
+			denied.add(d.units(per))
+		}
+	}
+	u.add(denied)
 	return u, readCalls, writeCalls
 }
 

@@ -249,8 +249,9 @@ func (rf *refusals) partitions(name string, first int64, sp *throughput.Space, f
 }
 
 // feedOf is hot group g's demand per second: the units it was served in
-// each, and its calls that were denied there (each as much as a served
-// call of its side); without DeniedAt, the denied calls' demand is
+// each, and those its calls that were denied there would have consumed
+// (each at its own size, one of unknown size as much as a served call of
+// its side); without DeniedAt, the denied calls' demand is
 // spread over the seconds in proportion to the units served in each.
 func (r *run) feedOf(space string, g *group, factor float64) feed {
 	f := feed{key: g.key, secs: map[int64]usage{}}
@@ -277,9 +278,10 @@ func (r *run) feedOf(space string, g *group, factor float64) feed {
 	f.per = per
 	if r.DeniedAt != nil {
 		for sec := r.l.first; sec <= r.l.last; sec++ {
-			if reads, writes := r.DeniedAt(space, g.key, sec); reads+writes > 0 {
+			if d := r.DeniedAt(space, g.key, sec); d.Reads+d.Writes > 0 {
 				u := f.secs[sec]
-				f.secs[sec] = usage{u.rcu + float64(reads)*per.rcu, u.wcu + float64(writes)*per.wcu}
+				u.add(d.units(per))
+				f.secs[sec] = u
 			}
 		}
 		for sec, u := range f.secs {

@@ -34,6 +34,9 @@ type Report struct {
 	Disagreements []Disagreement `json:"disagreements"`
 	Rules         []Rule         `json:"limits"`
 	Findings      []string       `json:"findings"`
+	// PutBack says how the calls the emulator denied were put back; nil
+	// when none were (or the limits were off).
+	PutBack *PutBack `json:"put_back,omitempty"`
 	// Scale is the factor the run put on every limit (1: DynamoDB's own);
 	// PartitionLimit names one partition's, scaled.
 	Scale          float64 `json:"limits_scale"`

@@ -15,6 +15,9 @@ type touch struct {
 	target string
 	key    string
 	side   int
+	// units is what the request would consume there, priced before the
+	// call (predict.go); 0 when unknown.
+	units float64
 }
 
 // refusal is why a request was throttled: the partition or budget that
@@ -74,7 +77,8 @@ func (e *Emulator) estimate(s *space, tc touch) float64 {
 }
 
 // reserve holds, on each partition and budget an admitted request
-// touches, what a call there consumed lately: calls in flight together
+// touches, what it would consume there, priced from the request (else
+// what a call there consumed lately): calls in flight together
 // then see each other, as DynamoDB, which knows a write's size when it
 // admits it, sees them, instead of all passing a partition with a unit
 // left. The reservation is given back when the call ends (end), just
@@ -82,7 +86,7 @@ func (e *Emulator) estimate(s *space, tc touch) float64 {
 func (e *Emulator) reserve(ts []touch, now int64, held []reservation) []reservation {
 	for _, tc := range ts {
 		s := e.tableOf(tc.table, now).space(tc.target)
-		est := e.estimate(s, tc)
+		est, _ := e.demand(s, tc)
 		if est == 0 {
 			continue
 		}

@@ -88,11 +88,11 @@ func holdsRun(t *testing.T, holds, givenUp int) (rate float64, denied int64) {
 			t.Fatalf("hold %d: Write = %v, want it given up for a conflict: %t", i, err, conflicted)
 		}
 	}
-	rep := capacity.Model{Schema: s, Requests: int64(holds), Duration: time.Duration(holds) * time.Second / 5,
-		Denied: e.Denied, DeniedAt: e.DeniedAt, Placed: e.Placed}.Analyze(ledger)
+	m := capacity.Model{Schema: s, Requests: int64(holds), Duration: time.Duration(holds) * time.Second / 5}
+	e.Inform(&m)
+	rep := m.Analyze(ledger)
 	if rep.Ceiling == nil || rep.Ceiling.Key != "EVENT#1" {
 		t.Fatalf("first throttle %+v, want the event's partition key", rep.Ceiling)
 	}
-	_, denied = e.Denied(designs.MainTable, "EVENT#1")
-	return rep.Ceiling.Rate, denied
+	return rep.Ceiling.Rate, e.Denied(designs.MainTable, "EVENT#1").Writes
 }

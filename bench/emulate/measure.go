@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/ddbharness/ddbharness/bench/capacity"
 	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/spill"
@@ -18,8 +19,8 @@ type measure struct {
 	parts    map[partID]*partStats
 	cells    map[cell]int64 // refused attempts per value and second
 	patterns map[designs.PatternID]*PatternThrottles
-	denied   map[slot][2]int64            // calls that were denied (Denied), per value and side
-	deniedAt map[cell][2]int64            // the same, per value and second they ended in
+	denied   map[slot]capacity.Denial     // calls that were denied (Denied), per value
+	deniedAt map[cell]capacity.Denial     // the same, per value and second they ended in
 	keys     *spill.Map[partKey, float64] // units per partition and value, both sides against their limits
 	items    map[string]int64             // item-level conflicts per item (conflict.go's itemID)
 	txDenied map[itemPattern]int64        // denied TransactWriteItems calls per item they write and pattern
@@ -64,10 +65,15 @@ type partStats struct {
 	calls     [2]int64 // charges that consumed on the side
 	throttled [2]int64 // calls that ended throttled here
 	dropped   [2]int64 // calls given up for a transaction conflict here
-	refused   [2]int64 // attempts refused here
-	first     [2]int64 // first refusal, Unix nanoseconds; 0: none
-	seconds   map[int64]*secondStats
-	isolated  bool
+	// deniedUnits is what the throttled and dropped calls would have
+	// consumed here, each priced from its own request; unsized counts
+	// those whose size was unknown (Denial).
+	deniedUnits [2]float64
+	unsized     [2]int64
+	refused     [2]int64 // attempts refused here
+	first       [2]int64 // first refusal, Unix nanoseconds; 0: none
+	seconds     map[int64]*secondStats
+	isolated    bool
 }
 
 type secondStats struct {
@@ -79,7 +85,7 @@ type secondStats struct {
 
 func newMeasure() measure {
 	return measure{parts: map[partID]*partStats{}, cells: map[cell]int64{},
-		patterns: map[designs.PatternID]*PatternThrottles{}, denied: map[slot][2]int64{}, deniedAt: map[cell][2]int64{}, keys: spill.New[partKey, float64](keyRows),
+		patterns: map[designs.PatternID]*PatternThrottles{}, denied: map[slot]capacity.Denial{}, deniedAt: map[cell]capacity.Denial{}, keys: spill.New[partKey, float64](keyRows),
 		items: map[string]int64{}, txDenied: map[itemPattern]int64{}, budgets: map[budgetID]*budgetStats{}, backoff: map[int64]int64{}}
 }
 
@@ -241,14 +247,11 @@ func (m *measure) ended(e *Emulator, c *call, now int64) {
 	}
 	for _, tc := range c.touches {
 		s := e.tableOf(tc.table, now).space(tc.target)
+		units, exact := e.demand(s, tc)
 		k := slot{s.name, tc.key}
-		u := m.denied[k]
-		u[tc.side]++
-		m.denied[k] = u
+		m.denied[k] = deny(m.denied[k], tc.side, units, exact)
 		at := cell{k, second(now)}
-		u = m.deniedAt[at]
-		u[tc.side]++
-		m.deniedAt[at] = u
+		m.deniedAt[at] = deny(m.deniedAt[at], tc.side, units, exact)
 		if tc.key == "" {
 			continue
 		}
@@ -258,6 +261,11 @@ func (m *measure) ended(e *Emulator, c *call, now int64) {
 			p.second(second(now)).throttled[tc.side]++
 		} else {
 			p.dropped[tc.side]++
+		}
+		if units > 0 {
+			p.deniedUnits[tc.side] += units
+		} else {
+			p.unsized[tc.side]++
 		}
 	}
 }
@@ -313,9 +321,11 @@ type PatternThrottles struct {
 // busiest partition key values, when it first refused and for how many
 // seconds, and what it held against what the model forecasts.
 //
-// Demand per request is the side's units per call that consumed there,
-// times the calls that asked for it (Calls: served, refused to the end,
-// or given up for a transaction conflict) per request of the mix.
+// Demand per request is the side's units served there and those its
+// denied calls (refused to the end, or given up for a transaction
+// conflict) would have consumed, each priced from its own request (one
+// of unknown size at what a served call there consumed), per request of
+// the mix; Calls counts both.
 // ForecastRate is the mix rate at which that demand reaches the
 // partition's limit; MeasuredRate is the rate its units in the seconds it
 // refused stand for, HeldUnits a second. Share is the share
@@ -470,22 +480,22 @@ func (e *Emulator) TxDenied() map[string]map[designs.PatternID]int64 {
 	return out
 }
 
-// Denied is how many calls that would have read from (reads) and
-// written to (writes) a target's partition key value were denied:
-// throttled, or refused for a transaction conflict and given up (the
-// design does not send them again). The capacity model adds their demand
-// back, so that its forecast moves neither with the throttling nor with
-// the conflicts a run met.
+// Denied is the calls that would have read from (Reads) and written to
+// (Writes) a target's partition key value and were denied: throttled, or
+// refused for a transaction conflict and given up (the design does not
+// send them again); and what they would have consumed there, each priced
+// from its own request. The capacity model adds that demand back, so that
+// its forecast moves neither with the throttling nor with the conflicts a
+// run met.
 //
 // A design sends a write in conflict again a few times
 // (designs.ConflictRetries) and marks the sendings it will repeat
 // (designs.ResentOnConflict): those are not counted, as the pattern call's
 // demand is the next sending's.
-func (e *Emulator) Denied(target, key string) (reads, writes int64) {
+func (e *Emulator) Denied(target, key string) capacity.Denial {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	u := e.m.denied[slot{target, key}]
-	return u[read], u[write]
+	return e.m.denied[slot{target, key}]
 }
 
 // BackoffHeld is how long calls waited in the SDK's backoff between a
@@ -506,11 +516,10 @@ func (e *Emulator) BackoffHeld(from, to time.Time) time.Duration {
 
 // DeniedAt is Denied for the calls that ended in second sec (Unix):
 // the capacity model's replay puts their demand back in its second.
-func (e *Emulator) DeniedAt(target, key string, sec int64) (reads, writes int64) {
+func (e *Emulator) DeniedAt(target, key string, sec int64) capacity.Denial {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	u := e.m.deniedAt[cell{slot{target, key}, sec}]
-	return u[read], u[write]
+	return e.m.deniedAt[cell{slot{target, key}, sec}]
 }
 
 // Measured sums up the run: requests calls of the mix over span.
@@ -609,8 +618,14 @@ func (e *Emulator) partitionReport(id partID, p *partStats, side int, requests i
 	if pt.ThrottledSeconds > 0 {
 		pt.HeldUnits = held / float64(pt.ThrottledSeconds)
 	}
-	if p.calls[side] > 0 && requests > 0 {
-		pt.DemandPerRequest = p.units[side] / float64(p.calls[side]) * float64(pt.Calls) / float64(requests)
+	if requests > 0 {
+		// Served units, and each denied call's own (an unsized one at what
+		// a served call here consumed).
+		demand := p.units[side] + p.deniedUnits[side]
+		if p.calls[side] > 0 {
+			demand += p.units[side] / float64(p.calls[side]) * float64(p.unsized[side])
+		}
+		pt.DemandPerRequest = demand / float64(requests)
 	}
 	if pt.DemandPerRequest > 0 {
 		pt.ForecastRate = limit / pt.DemandPerRequest

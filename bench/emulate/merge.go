@@ -6,49 +6,62 @@ import (
 	"slices"
 	"time"
 
+	"github.com/ddbharness/ddbharness/bench/capacity"
 	"github.com/ddbharness/ddbharness/designs"
 )
 
-// DeniedRow is how many calls that would have read from (Reads) and
-// written to (Writes) a target's partition key value were denied
-// (throttled, or given up for a transaction conflict): one row of
-// Denied, for a shard to write out.
-type DeniedRow struct {
-	Target string `json:"target"`
-	Key    string `json:"key"`
-	Reads  int64  `json:"reads"`
-	Writes int64  `json:"writes"`
-}
-
 // DeniedAll lists every partition key value Denied counts, by target,
 // then key.
-func (e *Emulator) DeniedAll() []DeniedRow {
+func (e *Emulator) DeniedAll() []capacity.DeniedRow {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	out := make([]DeniedRow, 0, len(e.m.denied))
-	for s, u := range e.m.denied {
-		out = append(out, DeniedRow{Target: s.target, Key: s.key, Reads: u[read], Writes: u[write]})
+	out := make([]capacity.DeniedRow, 0, len(e.m.denied))
+	for s, d := range e.m.denied {
+		out = append(out, capacity.DeniedRow{Target: s.target, Key: s.key, Denial: d})
 	}
-	slices.SortFunc(out, func(a, b DeniedRow) int { return cmp.Or(cmp.Compare(a.Target, b.Target), cmp.Compare(a.Key, b.Key)) })
+	slices.SortFunc(out, func(a, b capacity.DeniedRow) int {
+		return cmp.Or(cmp.Compare(a.Target, b.Target), cmp.Compare(a.Key, b.Key))
+	})
 	return out
 }
 
-// DeniedLookup is Emulator.Denied over the rows of several shards'
-// DeniedAll, summed: each shard's calls are its own, so the calls that
-// were denied add up.
-func DeniedLookup(rows ...[]DeniedRow) func(target, key string) (reads, writes int64) {
-	sum := map[slot][2]int64{}
+// MergeDenied sums the rows of several shards' DeniedAll into one list,
+// as DeniedAll lists them: each shard's calls are its own, so the calls
+// that were denied, and their units, add up. A row written before denied
+// calls were priced (calls without units) counts its calls as unsized.
+func MergeDenied(rows ...[]capacity.DeniedRow) []capacity.DeniedRow {
+	sum := map[slot]capacity.Denial{}
 	for _, shard := range rows {
 		for _, r := range shard {
+			d := r.Denial
+			if d.RCU == 0 && d.UnsizedReads == 0 {
+				d.UnsizedReads = d.Reads
+			}
+			if d.WCU == 0 && d.UnsizedWrites == 0 {
+				d.UnsizedWrites = d.Writes
+			}
 			s := slot{r.Target, r.Key}
-			u := sum[s]
-			sum[s] = [2]int64{u[read] + r.Reads, u[write] + r.Writes}
+			sum[s] = sum[s].Plus(d)
 		}
 	}
-	return func(target, key string) (reads, writes int64) {
-		u := sum[slot{target, key}]
-		return u[read], u[write]
+	out := make([]capacity.DeniedRow, 0, len(sum))
+	for s, d := range sum {
+		out = append(out, capacity.DeniedRow{Target: s.target, Key: s.key, Denial: d})
 	}
+	slices.SortFunc(out, func(a, b capacity.DeniedRow) int {
+		return cmp.Or(cmp.Compare(a.Target, b.Target), cmp.Compare(a.Key, b.Key))
+	})
+	return out
+}
+
+// DeniedLookup is Emulator.Denied over rows (DeniedAll's, or
+// MergeDenied's).
+func DeniedLookup(rows []capacity.DeniedRow) func(target, key string) capacity.Denial {
+	sum := make(map[slot]capacity.Denial, len(rows))
+	for _, r := range rows {
+		sum[slot{r.Target, r.Key}] = r.Denial
+	}
+	return func(target, key string) capacity.Denial { return sum[slot{target, key}] }
 }
 
 // MergeThrottling sums what the emulators of several shards of one run

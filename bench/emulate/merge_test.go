@@ -7,6 +7,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/ddbharness/ddbharness/bench/capacity"
 	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/pricing"
@@ -204,33 +205,37 @@ var _ = Describe("merging shards' throttling", Label("unit"), func() {
 			rows := e.DeniedAll()
 			Expect(rows).NotTo(BeEmpty(), "the run throttles")
 			for i, r := range rows {
-				reads, writes := e.Denied(r.Target, r.Key)
-				Expect([]int64{r.Reads, r.Writes}).To(Equal([]int64{reads, writes}), "%s %s", r.Target, r.Key)
+				Expect(r.Denial).To(Equal(e.Denied(r.Target, r.Key)), "%s %s", r.Target, r.Key)
 				if i > 0 {
 					Expect(rows[i-1].Target < r.Target || rows[i-1].Target == r.Target && rows[i-1].Key < r.Key).To(BeTrue(), "sorted")
 				}
 			}
 			lookup := DeniedLookup(rows)
+			Expect(MergeDenied(rows)).To(Equal(rows), "one shard's rows, merged")
 			for _, r := range rows {
-				reads, writes := lookup(r.Target, r.Key)
-				Expect([]int64{reads, writes}).To(Equal([]int64{r.Reads, r.Writes}))
+				Expect(lookup(r.Target, r.Key)).To(Equal(r.Denial))
 			}
 		})
 
 		DescribeTable("sums the shards' rows",
-			func(target, key string, reads, writes int64) {
-				lookup := DeniedLookup(
-					[]DeniedRow{{designs.MainTable, "HOT", 1, 2}, {"GSI1", "G", 0, 1}},
+			func(target, key string, want capacity.Denial) {
+				row := func(target, key string, d capacity.Denial) capacity.DeniedRow {
+					return capacity.DeniedRow{Target: target, Key: key, Denial: d}
+				}
+				lookup := DeniedLookup(MergeDenied(
+					[]capacity.DeniedRow{row(designs.MainTable, "HOT", capacity.Denial{Reads: 1, Writes: 2, RCU: 0.5, WCU: 3}), row("GSI1", "G", capacity.Denial{Writes: 1, WCU: 2}),
+						row("OLD", "K", capacity.Denial{Reads: 2, Writes: 1})},
 					nil,
-					[]DeniedRow{{designs.MainTable, "HOT", 3, 0}, {designs.MainTable, "HOT", 1, 0}},
-				)
-				gotReads, gotWrites := lookup(target, key)
-				Expect([]int64{gotReads, gotWrites}).To(Equal([]int64{reads, writes}))
+					[]capacity.DeniedRow{row(designs.MainTable, "HOT", capacity.Denial{Reads: 3, RCU: 1.5}), row(designs.MainTable, "HOT", capacity.Denial{Reads: 1, UnsizedReads: 1})},
+				))
+				Expect(lookup(target, key)).To(Equal(want))
 			},
-			Entry("over shards, and rows repeated in one", designs.MainTable, "HOT", int64(5), int64(2)),
-			Entry("on one shard alone", "GSI1", "G", int64(0), int64(1)),
-			Entry("none for a value no shard names", designs.MainTable, "COLD", int64(0), int64(0)),
-			Entry("a value apart per target", "GSI1", "HOT", int64(0), int64(0)),
+			Entry("over shards, and rows repeated in one", designs.MainTable, "HOT", capacity.Denial{Reads: 5, Writes: 2, RCU: 2, WCU: 3, UnsizedReads: 1}),
+			Entry("on one shard alone", "GSI1", "G", capacity.Denial{Writes: 1, WCU: 2}),
+			Entry("none for a value no shard names", designs.MainTable, "COLD", capacity.Denial{}),
+			Entry("a value apart per target", "GSI1", "HOT", capacity.Denial{}),
+			Entry("a row of a shard file from before denied calls were priced: its calls unsized", "OLD", "K",
+				capacity.Denial{Reads: 2, Writes: 1, UnsizedReads: 2, UnsizedWrites: 1}),
 		)
 	})
 })

@@ -79,8 +79,9 @@ func record(e *Emulator, clock *time.Time, s designs.Schema, secs int, rates fun
 // analyze is the capacity model of the recorded run, on the emulator's
 // placement and with its throttled calls put back, as bench builds it.
 func (r recorded) analyze(topN int) capacity.Report {
-	return capacity.Model{Schema: r.schema, Requests: r.requests, Duration: time.Duration(r.secs) * time.Second, Settings: r.e.Settings(), TopN: topN,
-		Denied: r.e.Denied, DeniedAt: r.e.DeniedAt, Placed: r.e.Placed}.Analyze(r.ledger)
+	m := capacity.Model{Schema: r.schema, Requests: r.requests, Duration: time.Duration(r.secs) * time.Second, Settings: r.e.Settings(), TopN: topN}
+	r.e.Inform(&m)
+	return m.Analyze(r.ledger)
 }
 
 // at is a partition refusing in a Unix second.

@@ -7,7 +7,6 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
@@ -56,15 +55,15 @@ func (e *Emulator) newCall(ctx context.Context, params any) *call {
 	c := &call{pattern: designs.PatternOf(ctx)}
 	switch p := params.(type) {
 	case *dynamodb.GetItemInput:
-		c.touches = e.reads(nil, aws.ToString(p.TableName), designs.MainTable, p.Key)
+		c.touches = e.readTouches(nil, aws.ToString(p.TableName), p.Key, consistent(p.ConsistentRead), false)
 	case *dynamodb.PutItemInput:
-		c.touches = e.writes(nil, aws.ToString(p.TableName), p.Item, p.Item)
+		c.touches = e.writeTouches(nil, e.item.PutWrite(p), false)
 		c.kind, c.items = kindWrite, []string{e.itemID(aws.ToString(p.TableName), p.Item)}
 	case *dynamodb.UpdateItemInput:
-		c.touches = e.writes(nil, aws.ToString(p.TableName), p.Key, nil)
+		c.touches = e.writeTouches(nil, ddbitem.UpdateWrite(p), false)
 		c.kind, c.items = kindWrite, []string{e.itemID(aws.ToString(p.TableName), p.Key)}
 	case *dynamodb.DeleteItemInput:
-		c.touches = e.writes(nil, aws.ToString(p.TableName), p.Key, nil)
+		c.touches = e.writeTouches(nil, ddbitem.DeleteWrite(p), false)
 		c.kind, c.items = kindWrite, []string{e.itemID(aws.ToString(p.TableName), p.Key)}
 	case *dynamodb.QueryInput:
 		target := designs.MainTable
@@ -81,36 +80,34 @@ func (e *Emulator) newCall(ctx context.Context, params any) *call {
 		c.touches = []touch{{table: aws.ToString(p.TableName), target: target, side: read}}
 	case *dynamodb.BatchGetItemInput:
 		for _, table := range tables(p.RequestItems) {
-			for _, k := range p.RequestItems[table].Keys {
-				c.group(e.reads(nil, table, designs.MainTable, k))
+			ka := p.RequestItems[table]
+			for _, k := range ka.Keys {
+				c.group(e.readTouches(nil, table, k, consistent(ka.ConsistentRead), false))
 			}
 		}
 	case *dynamodb.BatchWriteItemInput:
 		c.kind = kindBatchWrite
 		for _, table := range tables(p.RequestItems) {
 			c.items = e.writeItems(table, p.RequestItems[table], c.items)
-			for _, w := range p.RequestItems[table] {
-				switch {
-				case w.PutRequest != nil:
-					c.group(e.writes(nil, table, w.PutRequest.Item, w.PutRequest.Item))
-				case w.DeleteRequest != nil:
-					c.group(e.writes(nil, table, w.DeleteRequest.Key, nil))
-				}
-			}
+		}
+		// BatchWrites keeps newCall's order: table by table by name, each
+		// table's requests in order.
+		for _, w := range e.item.BatchWrites(p.RequestItems) {
+			c.group(e.writeTouches(nil, w, false))
 		}
 	case *dynamodb.TransactGetItemsInput:
 		c.tx, c.kind = true, kindTxGet
 		for _, g := range p.TransactItems {
 			if g.Get != nil {
-				c.group(e.reads(nil, aws.ToString(g.Get.TableName), designs.MainTable, g.Get.Key))
+				c.group(e.readTouches(nil, aws.ToString(g.Get.TableName), g.Get.Key, true, true))
 				c.items = append(c.items, e.itemID(aws.ToString(g.Get.TableName), g.Get.Key))
 			}
 		}
 	case *dynamodb.TransactWriteItemsInput:
 		c.tx, c.kind = true, kindTxWrite
-		for _, w := range p.TransactItems {
-			c.group(e.txWrite(w))
-			c.items = append(c.items, e.txWriteItem(w))
+		for i, w := range e.item.TransactWrites(p.TransactItems) {
+			c.group(e.writeTouches(nil, w, true))
+			c.items = append(c.items, e.txWriteItem(p.TransactItems[i]))
 		}
 	default:
 		return nil
@@ -135,55 +132,35 @@ func (c *call) group(ts []touch) {
 	c.touches = append(c.touches, ts...)
 }
 
-// distinct is ts with each touch once, in place: a call holds its
-// estimate on a key once however many of its items the key holds (the
-// estimate is what a whole call consumed there), and counts once among the
-// calls denied on that key.
+// distinct is ts with each touch once, in place, its units summed over
+// the items that touch it: a call holds what it would consume on a key (or
+// the estimate, what a whole call consumed there) once however many of its
+// items the key holds, and counts once among the calls denied on that key.
 func distinct(ts []touch) []touch {
 	if len(ts) < 2 {
 		return ts
 	}
-	seen := make(map[touch]struct{}, len(ts))
+	seen := make(map[touch]int, len(ts))
 	out := ts[:0]
 	for _, t := range ts {
-		if _, ok := seen[t]; !ok {
-			seen[t] = struct{}{}
-			out = append(out, t)
+		units := t.units
+		t.units = 0
+		if i, ok := seen[t]; ok {
+			out[i].units += units
+			continue
 		}
+		seen[t] = len(out)
+		t.units = units
+		out = append(out, t)
 	}
 	return out
 }
 
-// txWrite is the touches of one TransactWriteItems action: a
-// ConditionCheck is charged as a write.
-func (e *Emulator) txWrite(w types.TransactWriteItem) []touch {
-	switch {
-	case w.Put != nil:
-		return e.writes(nil, aws.ToString(w.Put.TableName), w.Put.Item, w.Put.Item)
-	case w.Update != nil:
-		return e.writes(nil, aws.ToString(w.Update.TableName), w.Update.Key, nil)
-	case w.Delete != nil:
-		return e.writes(nil, aws.ToString(w.Delete.TableName), w.Delete.Key, nil)
-	case w.ConditionCheck != nil:
-		return e.writes(nil, aws.ToString(w.ConditionCheck.TableName), w.ConditionCheck.Key, nil)
-	}
-	return nil
-}
-
-// reads is a read of the item at key.
-func (e *Emulator) reads(ts []touch, table, target string, key ddbitem.Item) []touch {
-	return append(ts, touch{table: table, target: target, key: ddbitem.KeyText(key[e.item.PK]), side: read})
-}
-
-// writes is a write of the item at key: its table partition, and the GSI
-// partitions of the item it writes (put) and of the item it replaces, as
-// far as the emulator knows them (Lookup).
-func (e *Emulator) writes(ts []touch, table string, key, put ddbitem.Item) []touch {
+// writes is the older rule for a write whose new image is unknown: its
+// table partition, and the GSI partitions of the item it puts and of old,
+// the item it replaces as far as the caller knows it (lookupIn).
+func (e *Emulator) writes(ts []touch, table string, key, put, old ddbitem.Item) []touch {
 	ts = append(ts, touch{table: table, target: designs.MainTable, key: ddbitem.KeyText(key[e.item.PK]), side: write})
-	var old ddbitem.Item
-	if f := e.lookup.Load(); f != nil && len(e.schema.GSIs) > 0 {
-		old = (*f)(table, e.item.Key(key))
-	}
 	for _, ix := range e.schema.GSIs {
 		for _, img := range [2]ddbitem.Item{put, old} {
 			if v := ddbitem.KeyText(img[ix.PK]); v != "" && !has(ts, ix.Name, v) {

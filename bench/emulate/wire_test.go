@@ -2,6 +2,7 @@ package emulate
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"time"
 
@@ -250,6 +251,39 @@ var _ = Describe("on the wire, as DynamoDB answers", Label("wire"), func() {
 		throttledAfterRetries(err, answerOnDemand, "IndexWriteKeyRangeThroughputExceeded", arn()+"/index/ByG")
 		Expect(stored(ctx, "c", "1")).To(BeFalse())
 		Expect(put(ctx, "c", "2", "")).To(Succeed(), "c's table partition had its unit all along")
+	})
+
+	Context("with GSI partitions of 10 WCU/s", func() {
+		BeforeEach(func() { cfg.Scale = 0.01 }) // the table's budget 40 WCU/s, out of the way
+
+		// upsert creates item pk/1 with G=hot: an UpdateItem that finds no
+		// item writes one, and with it an entry on the index's "hot".
+		upsert := func(ctx context.Context, pk string) error {
+			_, err := db.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(table), Key: itemAt(pk, "1", ""),
+				UpdateExpression:          aws.String("SET G = :g, Score = :s"),
+				ExpressionAttributeValues: map[string]types.AttributeValue{":g": str("hot"), ":s": &types.AttributeValueMemberN{Value: "1"}}})
+			return err
+		}
+
+		It("refuses an upsert burst at the call that finds the index's partition spent, and leaves it no debt", func(ctx SpecContext) {
+			// 20 first writes in one instant on 20 items: each 1 WCU on its
+			// table partition (at most 20 over 4 of 10) and on the index's hot.
+			for i := range 20 {
+				err := upsert(ctx, fmt.Sprintf("u%02d", i))
+				if i < 10 {
+					Expect(err).NotTo(HaveOccurred(), "upsert %d: the index's partition had units left", i)
+					continue
+				}
+				throttledAfterRetries(err, answerOnDemand, "IndexWriteKeyRangeThroughputExceeded", arn()+"/index/ByG")
+				Expect(stored(ctx, fmt.Sprintf("u%02d", i), "1")).To(BeFalse(), "upsert %d was refused: it wrote nothing", i)
+			}
+			// A second later the partition has refilled its 10 units, none
+			// owed: the burst was held to what it could take.
+			clock.Add(time.Second)
+			for i := range 10 {
+				Expect(upsert(ctx, fmt.Sprintf("v%02d", i))).To(Succeed(), "upsert %d of the next second", i)
+			}
+		})
 	})
 
 	It("charges nothing for a refused request: a second's refill lets exactly one write through", func(ctx SpecContext) {
