@@ -35,7 +35,8 @@ func patch(body, sent []byte, level int) ([]byte, error) {
 		return nil, err
 	}
 	e := edit{set: map[string][]byte{}}
-	for _, m := range so.members {
+	for _, key := range so.keys() {
+		m := member{key: key, val: so.get(key)}
 		bv := bo.get(m.key)
 		switch {
 		case contains(askable, m.key):
@@ -86,7 +87,8 @@ func patchEach(body, sent []byte, level int) ([]byte, error) {
 		return body, nil // a batch write's lists: nothing asked
 	}
 	e := edit{set: map[string][]byte{}}
-	for _, m := range so.members {
+	for _, key := range so.keys() {
+		m := member{key: key, val: so.get(key)}
 		bv := bo.get(m.key)
 		if bv == nil || bytes.HasPrefix(bytes.TrimSpace(bv), []byte("[")) {
 			continue

@@ -2,7 +2,6 @@ package endpoint
 
 import (
 	"fmt"
-	"hash/crc32"
 	"net/http"
 	"net/http/httptest"
 
@@ -16,11 +15,6 @@ import (
 	"github.com/ddbharness/ddbharness/internal/testbed"
 )
 
-func crc32Of(b []byte) uint32 { return crc32.ChecksumIEEE(b) }
-
-// diffSchema is the corpus's table: keys PK and SK, and a GSI on G.
-var diffSchema = designs.Schema{PK: "PK", SK: "SK", GSIs: []designs.Index{{Name: "ByG", PK: "G"}}}
-
 var _ = Describe("the endpoint beside DynamoDB Local", Label("wire"), func() {
 	It("answers every request of the corpus as DynamoDB Local does, byte for byte, at a generous scale", func(ctx SpecContext) {
 		clock := ddbtest.NewClock()
@@ -30,19 +24,19 @@ var _ = Describe("the endpoint beside DynamoDB Local", Label("wire"), func() {
 		direct, through := testbed.Client(local), testbed.Client(srv.URL)
 		mine := designs.TableName("diffl", fmt.Sprintf("p%d", GinkgoParallelProcess()))
 		theirs := designs.TableName("diffe", fmt.Sprintf("p%d", GinkgoParallelProcess()))
-		Expect(designs.CreateTable(ctx, direct, diffSchema, mine)).To(Succeed())
+		Expect(designs.CreateTable(ctx, direct, ddbtest.WireSchema, mine)).To(Succeed())
 		DeferCleanup(func(ctx SpecContext) { Expect(designs.DeleteTable(ctx, direct, mine)).To(Succeed()) })
-		Expect(designs.CreateTable(ctx, through, diffSchema, theirs)).To(Succeed())
+		Expect(designs.CreateTable(ctx, through, ddbtest.WireSchema, theirs)).To(Succeed())
 		DeferCleanup(func(ctx SpecContext) { Expect(designs.DeleteTable(ctx, direct, theirs)).To(Succeed()) })
 
 		_, before, _, _ := h.Totals()
 		client := &http.Client{}
-		for i, c := range corpus {
-			want, err := send(client, local, mine, c)
+		for i, c := range ddbtest.WireCorpus {
+			want, err := ddbtest.SendWire(client, local, mine, c)
 			Expect(err).NotTo(HaveOccurred())
-			got, err := send(client, srv.URL, theirs, c)
+			got, err := ddbtest.SendWire(client, srv.URL, theirs, c)
 			Expect(err).NotTo(HaveOccurred())
-			Expect(got).To(Equal(want), "request %d: %s %.300s", i, c.op, c.body)
+			Expect(got).To(Equal(want), "request %d: %s %.300s", i, c.Op, c.Body)
 		}
 		_, passed, throttled, _ := h.Totals()
 		Expect(throttled).To(BeZero(), "nothing throttled at this scale")

@@ -26,8 +26,8 @@ import (
 // MaxBody bounds a request's body as DynamoDB does: a larger one is
 // refused with HTTP 413, before it is read. DynamoDB documents 16 MB for
 // a BatchWriteItem; that the bound is on the whole body, in MiB, and
-// answered 413 is measured (a 17 MiB PutItem body; the body's text is
-// not documented and is the endpoint's own).
+// answered 413 is measured (a 17 MiB PutItem body), and DynamoDB Local
+// draws the line at the same byte.
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchWriteItem.html
 // Source: https://github.com/scylladb/scylladb/blob/master/test/alternator/test_manual_requests.py
 const MaxBody = 16 << 20
@@ -309,12 +309,11 @@ func refuse(w http.ResponseWriter, msg string) {
 }
 
 // tooLarge answers a body over MaxBody with HTTP 413, as DynamoDB does,
-// after reading what is left of it (bounded).
+// after reading what is left of it (bounded). The body is DynamoDB
+// Local's own for it (AWS documents none).
 func tooLarge(w http.ResponseWriter, r *http.Request) {
 	io.Copy(io.Discard, io.LimitReader(r.Body, drainBody))
-	b, _ := json.Marshal(map[string]string{"__type": "com.amazon.coral.service#RequestEntityTooLargeException",
-		"message": fmt.Sprintf("Request body is larger than %d bytes", MaxBody)})
-	write(w, http.StatusRequestEntityTooLarge, nil, b)
+	write(w, http.StatusRequestEntityTooLarge, nil, []byte(`{"Message":""}`))
 }
 
 // internal answers a failure of the endpoint or of DynamoDB Local as

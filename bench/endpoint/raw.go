@@ -170,14 +170,26 @@ func skip(b []byte, i int) (int, error) {
 	return 0, errors.New("unexpected end of JSON")
 }
 
-// get is the value of the member named key, nil when absent.
+// get is the value of the member named key, nil when absent; the last,
+// when the key is there more than once, as JSON readers take it.
 func (o object) get(key string) []byte {
-	for _, m := range o.members {
-		if m.key == key {
-			return m.val
+	for i := len(o.members) - 1; i >= 0; i-- {
+		if o.members[i].key == key {
+			return o.members[i].val
 		}
 	}
 	return nil
+}
+
+// keys are o's member names, each once, in order of first appearance.
+func (o object) keys() []string {
+	var ks []string
+	for _, m := range o.members {
+		if !contains(ks, m.key) {
+			ks = append(ks, m.key)
+		}
+	}
+	return ks
 }
 
 // edit is one change to an object's text: the members named in drop

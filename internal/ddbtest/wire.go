@@ -1,25 +1,32 @@
-package endpoint
+package ddbtest
 
 import (
 	"bytes"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"net/http"
 	"strings"
+
+	"github.com/ddbharness/ddbharness/designs"
 )
 
-// call is one request of the differential corpus: an operation and its
-// body, {T} standing for the table's name.
-type call struct{ op, body string }
+// WireSchema is WireCorpus's table: keys PK and SK, and a GSI ByG on G.
+var WireSchema = designs.Schema{PK: "PK", SK: "SK", GSIs: []designs.Index{{Name: "ByG", PK: "G"}}}
+
+// WireCall is one request of WireCorpus: an operation and its body, {T}
+// standing for the table's name.
+type WireCall struct{ Op, Body string }
 
 // big is an attribute value of n bytes of text.
 func big(n int) string { return `{"S":"` + strings.Repeat("x", n) + `"}` }
 
-// corpus is a run of requests over every data-plane operation and its
+// WireCorpus is a run of requests over every data-plane operation and its
 // options, valid and invalid, in an order whose answers depend on the
 // writes before them. Each is sent to DynamoDB Local directly and through
-// the endpoint, on two tables made alike.
-var corpus = []call{
+// an endpoint in front of it (bench/endpoint), on two tables made alike
+// (WireSchema), to show that every answer is the same.
+var WireCorpus = []WireCall{
 	// Reads of nothing: Count and ScannedCount 0 are in the answer.
 	{"Query", `{"TableName":"{T}","KeyConditionExpression":"PK = :p","ExpressionAttributeValues":{":p":{"S":"none"}}}`},
 	{"Query", `{"TableName":"{T}","KeyConditionExpression":"PK = :p","ExpressionAttributeValues":{":p":{"S":"none"}},"ReturnConsumedCapacity":"TOTAL"}`},
@@ -108,32 +115,34 @@ var corpus = []call{
 	{"Scan", `{"TableName":"{T}","Select":"COUNT"}`},
 }
 
-// sent is one answer: its status and body, the table's name written {T}.
-type sent struct {
-	status int
-	body   string
+// WireAnswer is one answer: its status and body, the table's name
+// written {T}.
+type WireAnswer struct {
+	Status int
+	Body   string
 }
 
-// send posts c, for table, to url, and reads its answer.
-func send(client *http.Client, url, table string, c call) (sent, error) {
-	req, err := http.NewRequest(http.MethodPost, url, bytes.NewReader([]byte(strings.ReplaceAll(c.body, "{T}", table))))
+// SendWire posts c, for table, to url, and reads its answer (at most 32
+// MiB), checking its X-Amz-Crc32 as SDKs do.
+func SendWire(client *http.Client, url, table string, c WireCall) (WireAnswer, error) {
+	req, err := http.NewRequest(http.MethodPost, url, bytes.NewReader([]byte(strings.ReplaceAll(c.Body, "{T}", table))))
 	if err != nil {
-		return sent{}, err
+		return WireAnswer{}, err
 	}
-	req.Header.Set("X-Amz-Target", "DynamoDB_20120810."+c.op)
+	req.Header.Set("X-Amz-Target", "DynamoDB_20120810."+c.Op)
 	req.Header.Set("Content-Type", "application/x-amz-json-1.0")
 	req.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential=x/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0")
 	resp, err := client.Do(req)
 	if err != nil {
-		return sent{}, err
+		return WireAnswer{}, err
 	}
 	defer resp.Body.Close()
 	b, err := io.ReadAll(io.LimitReader(resp.Body, 32<<20))
 	if err != nil {
-		return sent{}, err
+		return WireAnswer{}, err
 	}
-	if crc := resp.Header.Get("X-Amz-Crc32"); crc != "" && crc != fmt.Sprint(crc32Of(b)) {
-		return sent{}, fmt.Errorf("%s: X-Amz-Crc32 %s is not the body's", c.op, crc)
+	if crc := resp.Header.Get("X-Amz-Crc32"); crc != "" && crc != fmt.Sprint(crc32.ChecksumIEEE(b)) {
+		return WireAnswer{}, fmt.Errorf("%s: X-Amz-Crc32 %s is not the body's", c.Op, crc)
 	}
-	return sent{resp.StatusCode, strings.ReplaceAll(string(b), table, "{T}")}, nil
+	return WireAnswer{resp.StatusCode, strings.ReplaceAll(string(b), table, "{T}")}, nil
 }
