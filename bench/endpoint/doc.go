@@ -35,7 +35,8 @@
 // Not emulated, passed through to DynamoDB Local as sent: every other
 // operation (tables, TTL, tags, backups, streams, PartiQL's
 // ExecuteStatement, BatchExecuteStatement and ExecuteTransaction); a
-// batch or transaction that spans tables; a request the SDK's input
+// batch or transaction that spans tables (a table's ARN given as its
+// name is the table: decided on its budget); a request the SDK's input
 // cannot hold (an unknown member, a value of the wrong type: Local
 // answers it in its own words); and a call to a table Local does not
 // know. A GSI's own provisioned throughput is not read: the emulator

@@ -131,9 +131,16 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // table DynamoDB Local does not know), and the call passes through.
 func (h *Handler) emulated(w http.ResponseWriter, r *http.Request, name string, o operation, body []byte) bool {
 	in, names, err := o.decode(body)
-	if err != nil || len(names) != 1 {
+	if err != nil {
 		return false
 	}
+	for i, n := range names {
+		names[i] = tableName(n)
+	}
+	if names = distinct(names); len(names) != 1 {
+		return false
+	}
+	byName(in)
 	t, err := h.tableOf(r.Context(), names[0])
 	if err != nil || t == nil {
 		return false
@@ -224,7 +231,23 @@ func (h *Handler) learn(name string, body []byte) {
 	if decodeInput(body, in) != nil {
 		in = nil // forgotten all the same; the throughput asked is not known
 	}
-	h.forget(named.TableName, in)
+	h.forget(tableName(named.TableName), in)
+}
+
+// tableName is the name of the table a request names, by name or by ARN
+// (arn:aws:dynamodb:REGION:ACCOUNT:table/NAME, which DynamoDB accepts as
+// a TableName): both are one table, decided on one budget.
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_GetItem.html (TableName: "the name of the table ... You can also provide the Amazon Resource Name (ARN)")
+func tableName(s string) string {
+	if !strings.HasPrefix(s, "arn:") {
+		return s
+	}
+	_, rest, ok := strings.Cut(s, ":table/")
+	if !ok {
+		return s
+	}
+	name, _, _ := strings.Cut(rest, "/")
+	return name
 }
 
 // answer is the HTTP answer the call's one attempt got: DynamoDB Local's,
