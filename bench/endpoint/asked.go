@@ -89,7 +89,7 @@ func patchEach(body, sent []byte, level int) ([]byte, error) {
 	e := edit{set: map[string][]byte{}}
 	for _, key := range so.keys() {
 		m := member{key: key, val: so.get(key)}
-		bv := bo.get(m.key)
+		bk, bv := bo.table(m.key)
 		if bv == nil || bytes.HasPrefix(bytes.TrimSpace(bv), []byte("[")) {
 			continue
 		}
@@ -98,7 +98,7 @@ func patchEach(body, sent []byte, level int) ([]byte, error) {
 			return nil, err
 		}
 		if !bytes.Equal(p, bv) {
-			e.set[m.key] = p
+			e.set[bk] = p
 		}
 	}
 	return bo.apply(e), nil
@@ -240,7 +240,8 @@ func askedInBatch(ao, bo, so object, e *edit) error {
 		uo, uerr = parseObject(unprocessed)
 	}
 	for _, m := range st.members {
-		bka, err1 := parseObject(bt.get(m.key))
+		_, bv := bt.table(m.key)
+		bka, err1 := parseObject(bv)
 		ska, err2 := parseObject(m.val)
 		if err1 != nil || err2 != nil {
 			continue
@@ -361,8 +362,40 @@ func withAskedOrSplit(body, sent []byte) (b []byte, split bool, err error) {
 	if err != nil {
 		return nil, false, err
 	}
-	if ri := so.get("RequestItems"); ri != nil && !sameJSON(bo.get("RequestItems"), ri) {
+	if ri := so.get("RequestItems"); ri != nil && !sameJSON(byNameJSON(bo.get("RequestItems")), ri) {
 		return bo.apply(edit{set: map[string][]byte{"RequestItems": ri}}), true, nil
 	}
 	return b, false, nil
+}
+
+// byNameJSON is a batch's RequestItems with its tables named by name
+// where the client named them by ARN, as the meter's request names them.
+func byNameJSON(items []byte) []byte {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(items, &m) != nil {
+		return items
+	}
+	named := make(map[string]json.RawMessage, len(m))
+	for k, v := range m {
+		named[tableName(k)] = v
+	}
+	b, err := json.Marshal(named)
+	if err != nil {
+		return items
+	}
+	return b
+}
+
+// table is the member of o, a batch's tables, that names table name, by
+// name or by ARN: its key as written, and its value.
+func (o object) table(name string) (string, []byte) {
+	if v := o.get(name); v != nil {
+		return name, v
+	}
+	for _, k := range o.keys() {
+		if tableName(k) == name {
+			return k, o.get(k)
+		}
+	}
+	return "", nil
 }

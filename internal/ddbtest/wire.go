@@ -106,6 +106,12 @@ var WireCorpus = []WireCall{
 	{"TransactGetItems", `{"TransactItems":[{"Get":{"TableName":"{T}","Key":{"PK":{"S":"e"},"SK":{"S":"1"}}}}],"ReturnConsumedCapacity":"INDEXES"}`},
 	{"TransactGetItems", `{"TransactItems":[{"Get":{"TableName":"{T}","Key":{"PK":{"S":"e"},"SK":{"S":"1"}}}}],"ReturnConsumedCapacity":"TOTAL"}`},
 
+	// A table named by its ARN.
+	{"GetItem", `{"TableName":"arn:aws:dynamodb:ddblocal:000000000000:table/{T}","Key":{"PK":{"S":"d"},"SK":{"S":"1"}},"ReturnConsumedCapacity":"TOTAL"}`},
+	{"PutItem", `{"TableName":"arn:aws:dynamodb:ddblocal:000000000000:table/{T}","Item":{"PK":{"S":"g"},"SK":{"S":"1"}},"ReturnValues":"ALL_OLD"}`},
+	{"BatchWriteItem", `{"RequestItems":{"arn:aws:dynamodb:ddblocal:000000000000:table/{T}":[{"PutRequest":{"Item":{"PK":{"S":"g"},"SK":{"S":"2"}}}}]},"ReturnConsumedCapacity":"TOTAL"}`},
+	{"BatchGetItem", `{"RequestItems":{"arn:aws:dynamodb:ddblocal:000000000000:table/{T}":{"Keys":[{"PK":{"S":"g"},"SK":{"S":"1"}}],"ProjectionExpression":"SK"}}}`},
+
 	// Keys DynamoDB Local cannot take, and sizes at and over the item limit.
 	{"PutItem", "{\"TableName\":\"{T}\",\"Item\":{\"PK\":{\"S\":\"\xff\xfe\"},\"SK\":{\"S\":\"1\"}}}"},
 	{"PutItem", "{\"TableName\":\"{T}\",\"Item\":{\"PK\":{\"S\":\"\xff\xfd\"},\"SK\":{\"S\":\"1\"}}}"},
