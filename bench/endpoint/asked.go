@@ -21,7 +21,12 @@ var askable = []string{"ReturnValues", "ReturnConsumedCapacity", "ReturnValuesOn
 // withAsked is the client's request body with the askable members the
 // meter changed set as in sent (the SDK's text of the meter's request):
 // every other byte as the client sent it.
-func withAsked(body, sent []byte) ([]byte, error) { return patch(body, sent, 0) }
+func withAsked(body, sent []byte) ([]byte, error) {
+	if !json.Valid(body) || !json.Valid(sent) {
+		return nil, errNotObject
+	}
+	return patch(body, sent, 0)
+}
 
 // patch edits the object body as sent says; level is how deep it lies:
 // 0 the request, 1 a transaction's item, 2 an action or a table's keys.
@@ -108,6 +113,9 @@ func patchEach(body, sent []byte, level int) ([]byte, error) {
 // what the meter asked for and the client (body) did not taken out: the
 // answer Local gives body.
 func asAsked(op string, answer, body, sent []byte) ([]byte, error) {
+	if !json.Valid(answer) || !json.Valid(body) || !json.Valid(sent) {
+		return nil, errNotObject
+	}
 	ao, err := parseObject(answer)
 	if err != nil {
 		return nil, err

@@ -2,6 +2,7 @@ package endpoint
 
 import (
 	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -24,8 +25,8 @@ func FuzzAskedComesOutAgain(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, body, answer []byte) {
 		bo, err := parseObject(body)
-		if err != nil {
-			return
+		if err != nil || !json.Valid(body) {
+			return // the SDK's input reads no other: such a body passes through
 		}
 		same, err := withAsked(body, body)
 		if err != nil || !bytes.Equal(same, body) {
@@ -53,7 +54,7 @@ func FuzzAskedComesOutAgain(f *testing.F) {
 		}
 
 		ao, err := parseObject(answer)
-		if err != nil {
+		if err != nil || !json.Valid(answer) {
 			return
 		}
 		back, err := asAsked("PutItem", answer, body, body)

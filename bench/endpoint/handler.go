@@ -161,6 +161,9 @@ func (h *Handler) emulated(w http.ResponseWriter, r *http.Request, name string, 
 	t.traffic.record(name, start, status, err)
 	h.stats.count(t, in, status == engine.StatusThrottled || unprocessed(out), designs.IsTransactionConflict(err))
 	b, err := asAsked(name, got.body, body, got.sent)
+	if err != nil && !json.Valid(got.body) {
+		b, err = got.body, nil // no JSON: nothing the meter asked for is in it
+	}
 	if err == nil && got.split && out != nil {
 		b, err = withUnprocessed(h.db, b, out)
 	}

@@ -31,7 +31,8 @@ type object struct {
 var errNotObject = errors.New("not a JSON object")
 
 // parseObject reads the members of the JSON object b (space around it
-// allowed).
+// allowed). It checks the object's outline, not its values: the text
+// edited is text DynamoDB Local or the SDK read whole (json.Valid).
 func parseObject(b []byte) (object, error) {
 	o := object{text: b}
 	i := space(b, 0)
