@@ -11,15 +11,19 @@
 // SDK client of DynamoDB Local with its table's emulator installed, as
 // the bench sends a pattern's calls: the same middleware decides it, and
 // bench/meter charges what it consumed by AWS's rules (not DynamoDB
-// Local's reported units), asking Local for the images it needs and
-// taking them out of the answer again. The SDK's retryer is off: the end
-// client retries. The answer is the SDK's output written back by the
-// SDK's own serializer, or the error answer as it came: DynamoDB Local's,
-// or the emulator's refusal (ThrottlingException or
+// Local's reported units). The SDK's retryer is off: the end client
+// retries. What reaches Local is the client's own body, byte for byte,
+// but for what the meter asks besides where the client asked for none of
+// it (old images, INDEXES capacity, key attributes in a projection); the
+// answer is Local's own bytes with exactly that taken out again, so it
+// is the answer Local gives the request as sent. A value Local refuses
+// (ReturnValues UPDATED_OLD on a PutItem, an unknown word) goes as sent,
+// and is refused. The endpoint writes only its own decisions: the
+// emulator's refusal (ThrottlingException or
 // ProvisionedThroughputExceededException with ThrottlingReasons,
 // TransactionCanceledException with CancellationReasons,
-// TransactionConflictException), and UnprocessedItems or UnprocessedKeys
-// in a batch's answer.
+// TransactionConflictException), the UnprocessedItems or UnprocessedKeys
+// of a batch it admitted in part, and HTTP 413 for a body over 16 MiB.
 //
 // Each table's limits are learnt from DynamoDB Local's DescribeTable at
 // its first call, and again after a CreateTable, UpdateTable or
@@ -31,7 +35,8 @@
 // Not emulated, passed through to DynamoDB Local as sent: every other
 // operation (tables, TTL, tags, backups, streams, PartiQL's
 // ExecuteStatement, BatchExecuteStatement and ExecuteTransaction); a
-// batch or transaction that spans tables; a request the SDK's input
+// batch or transaction that spans tables (a table's ARN given as its
+// name is the table: decided on its budget); a request the SDK's input
 // cannot hold (an unknown member, a value of the wrong type: Local
 // answers it in its own words); and a call to a table Local does not
 // know. A GSI's own provisioned throughput is not read: the emulator

@@ -23,10 +23,19 @@ import (
 	"github.com/ddbharness/ddbharness/internal/testbed"
 )
 
-// MaxBody bounds a request's body: BatchWriteItem's 16 MB, with room for
-// its JSON. The bound is the endpoint's own; a larger body is refused.
+// MaxBody bounds a request's body as DynamoDB does: a larger one is
+// refused with HTTP 413, before it is read. DynamoDB documents 16 MB for
+// a BatchWriteItem; that the bound is on the whole body, in MiB, and
+// answered 413 is measured (a 17 MiB PutItem body), and DynamoDB Local
+// draws the line at the same byte.
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchWriteItem.html
-const MaxBody = 20 << 20
+// Source: https://github.com/scylladb/scylladb/blob/master/test/alternator/test_manual_requests.py
+const MaxBody = 16 << 20
+
+// drainBody bounds what the endpoint reads of a body it refuses as too
+// large, so that the client, still sending, reads the 413 rather than a
+// reset connection; a longer body is cut off.
+const drainBody = 4 * MaxBody
 
 // Doer sends an HTTP request (an *http.Client, or a spec's testnet.Gate).
 type Doer interface {
@@ -73,6 +82,9 @@ func New(cfg Config) *Handler {
 		o.RetryMaxAttempts = 1 // retrying is the end client's job
 		o.HTTPClient = h.http
 		o.APIOptions = append(o.APIOptions, func(s *middleware.Stack) error {
+			if err := s.Serialize.Add(middleware.SerializeMiddlewareFunc("ddbharnessEndpointAsSent", asSent), middleware.After); err != nil {
+				return err
+			}
 			return s.Deserialize.Add(middleware.DeserializeMiddlewareFunc("ddbharnessEndpointCapture", capture), middleware.After)
 		})
 	})
@@ -94,9 +106,17 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.serveStatus(w)
 		return
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBody))
+	if r.ContentLength > MaxBody {
+		tooLarge(w, r)
+		return
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, MaxBody+1))
 	if err != nil {
-		refuse(w, fmt.Sprintf("the request could not be read whole (at most %d bytes): %v", MaxBody, err))
+		refuse(w, fmt.Sprintf("the request could not be read whole: %v", err))
+		return
+	}
+	if len(body) > MaxBody {
+		tooLarge(w, r)
 		return
 	}
 	name, _ := strings.CutPrefix(r.Header.Get("X-Amz-Target"), "DynamoDB_20120810.")
@@ -111,14 +131,21 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // table DynamoDB Local does not know), and the call passes through.
 func (h *Handler) emulated(w http.ResponseWriter, r *http.Request, name string, o operation, body []byte) bool {
 	in, names, err := o.decode(body)
-	if err != nil || len(names) != 1 {
+	if err != nil {
 		return false
 	}
+	for i, n := range names {
+		names[i] = tableName(n)
+	}
+	if names = distinct(names); len(names) != 1 {
+		return false
+	}
+	byName(in)
 	t, err := h.tableOf(r.Context(), names[0])
 	if err != nil || t == nil {
 		return false
 	}
-	got := &answer{}
+	got := &answer{asked: body}
 	ctx := context.WithValue(designs.WithPattern(r.Context(), designs.PatternID(name)), answerKey{}, got)
 	start := time.Now()
 	out, err := o.call(ctx, t.db, in)
@@ -133,16 +160,18 @@ func (h *Handler) emulated(w http.ResponseWriter, r *http.Request, name string, 
 	}
 	t.traffic.record(name, start, status, err)
 	h.stats.count(t, in, status == engine.StatusThrottled || unprocessed(out), designs.IsTransactionConflict(err))
+	b, err := asAsked(name, got.body, body, got.sent)
+	if err != nil && !json.Valid(got.body) {
+		b, err = got.body, nil // no JSON: nothing the meter asked for is in it
+	}
+	if err == nil && got.split && out != nil {
+		b, err = withUnprocessed(h.db, b, out)
+	}
 	if err != nil {
-		write(w, got.status, got.header, unasked(in, got.body))
+		internal(w, fmt.Errorf("the answer could not be given back as asked: %w", err))
 		return true
 	}
-	b, err := encodeOutput(h.db, out)
-	if err != nil {
-		internal(w, err)
-		return true
-	}
-	write(w, http.StatusOK, got.header, b)
+	write(w, got.status, got.header, b)
 	return true
 }
 
@@ -205,18 +234,63 @@ func (h *Handler) learn(name string, body []byte) {
 	if decodeInput(body, in) != nil {
 		in = nil // forgotten all the same; the throughput asked is not known
 	}
-	h.forget(named.TableName, in)
+	h.forget(tableName(named.TableName), in)
+}
+
+// tableName is the name of the table a request names, by name or by ARN
+// (arn:aws:dynamodb:REGION:ACCOUNT:table/NAME, which DynamoDB accepts as
+// a TableName): both are one table, decided on one budget.
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_GetItem.html (TableName: "the name of the table ... You can also provide the Amazon Resource Name (ARN)")
+func tableName(s string) string {
+	if !strings.HasPrefix(s, "arn:") {
+		return s
+	}
+	_, rest, ok := strings.Cut(s, ":table/")
+	if !ok {
+		return s
+	}
+	name, _, _ := strings.Cut(rest, "/")
+	return name
 }
 
 // answer is the HTTP answer the call's one attempt got: DynamoDB Local's,
-// or the emulator's refusal.
+// or the emulator's refusal; and what was asked: the client's request
+// body, and the SDK's text of the meter's request.
 type answer struct {
 	status int
 	header http.Header
 	body   []byte
+
+	asked []byte
+	sent  []byte
+	split bool // the emulator sent part of a batch: the rest is unprocessed
 }
 
 type answerKey struct{}
+
+// asSent sends the client's request body as the client sent it, with
+// only what the meter asked for besides (withAsked) or, where the
+// emulator sent part of a batch, the part it sent.
+func asSent(ctx context.Context, in middleware.SerializeInput, next middleware.SerializeHandler) (middleware.SerializeOutput, middleware.Metadata, error) {
+	got, _ := ctx.Value(answerKey{}).(*answer)
+	req, ok := in.Request.(*smithyhttp.Request)
+	if got == nil || !ok || designs.HarnessCall(ctx) || got.sent != nil || req.GetStream() == nil {
+		return next.HandleSerialize(ctx, in)
+	}
+	sent, err := io.ReadAll(req.GetStream())
+	if err != nil {
+		return middleware.SerializeOutput{}, middleware.Metadata{}, err
+	}
+	b, split, err := withAskedOrSplit(got.asked, sent)
+	if err != nil {
+		return middleware.SerializeOutput{}, middleware.Metadata{}, err
+	}
+	got.sent, got.split = sent, split
+	if in.Request, err = req.SetStream(bytes.NewReader(b)); err != nil {
+		return middleware.SerializeOutput{}, middleware.Metadata{}, err
+	}
+	return next.HandleSerialize(ctx, in)
+}
 
 // capture keeps the raw answer of the endpoint's call (not the meter's
 // own reads), under the SDK's deserializer, beside the wire.
@@ -258,6 +332,14 @@ func write(w http.ResponseWriter, status int, header http.Header, b []byte) {
 func refuse(w http.ResponseWriter, msg string) {
 	b, _ := json.Marshal(map[string]string{"__type": "com.amazon.coral.validate#ValidationException", "message": msg})
 	write(w, http.StatusBadRequest, nil, b)
+}
+
+// tooLarge answers a body over MaxBody with HTTP 413, as DynamoDB does,
+// after reading what is left of it (bounded). The body is DynamoDB
+// Local's own for it (AWS documents none).
+func tooLarge(w http.ResponseWriter, r *http.Request) {
+	io.Copy(io.Discard, io.LimitReader(r.Body, drainBody))
+	write(w, http.StatusRequestEntityTooLarge, nil, []byte(`{"Message":""}`))
 }
 
 // internal answers a failure of the endpoint or of DynamoDB Local as

@@ -3,6 +3,7 @@ package endpoint
 import (
 	"context"
 	"maps"
+	"reflect"
 	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -82,4 +83,65 @@ func txWriteTables(in *dynamodb.TransactWriteItemsInput) []string {
 func distinct(names []string) []string {
 	slices.Sort(names)
 	return slices.Compact(names)
+}
+
+// byName names in's tables by name where the client named them by ARN,
+// for the emulator and the meter, which know a table by its name; the
+// request still reaches DynamoDB Local as the client wrote it.
+func byName(in any) {
+	name := func(p *string) *string {
+		if p == nil {
+			return nil
+		}
+		return aws.String(tableName(*p))
+	}
+	rename := func(m any) {
+		v := reflect.ValueOf(m)
+		if v.Kind() != reflect.Map || v.IsNil() {
+			return
+		}
+		for _, k := range v.MapKeys() {
+			if n := tableName(k.String()); n != k.String() {
+				v.SetMapIndex(reflect.ValueOf(n), v.MapIndex(k))
+				v.SetMapIndex(k, reflect.Value{})
+			}
+		}
+	}
+	switch in := in.(type) {
+	case *dynamodb.GetItemInput:
+		in.TableName = name(in.TableName)
+	case *dynamodb.PutItemInput:
+		in.TableName = name(in.TableName)
+	case *dynamodb.UpdateItemInput:
+		in.TableName = name(in.TableName)
+	case *dynamodb.DeleteItemInput:
+		in.TableName = name(in.TableName)
+	case *dynamodb.QueryInput:
+		in.TableName = name(in.TableName)
+	case *dynamodb.ScanInput:
+		in.TableName = name(in.TableName)
+	case *dynamodb.BatchGetItemInput:
+		rename(in.RequestItems)
+	case *dynamodb.BatchWriteItemInput:
+		rename(in.RequestItems)
+	case *dynamodb.TransactGetItemsInput:
+		for _, g := range in.TransactItems {
+			if g.Get != nil {
+				g.Get.TableName = name(g.Get.TableName)
+			}
+		}
+	case *dynamodb.TransactWriteItemsInput:
+		for _, w := range in.TransactItems {
+			switch {
+			case w.Put != nil:
+				w.Put.TableName = name(w.Put.TableName)
+			case w.Update != nil:
+				w.Update.TableName = name(w.Update.TableName)
+			case w.Delete != nil:
+				w.Delete.TableName = name(w.Delete.TableName)
+			case w.ConditionCheck != nil:
+				w.ConditionCheck.TableName = name(w.ConditionCheck.TableName)
+			}
+		}
+	}
 }

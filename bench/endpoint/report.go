@@ -3,6 +3,8 @@ package endpoint
 import (
 	"context"
 	"errors"
+	"fmt"
+	"hash/fnv"
 	"slices"
 	"sync"
 	"time"
@@ -105,6 +107,23 @@ func (h *Handler) Report(root string) ([]string, error) {
 	return dirs, errors.Join(errs...)
 }
 
+// maxFolderName bounds the part of a report's folder name a table's name
+// gives: a file name holds 255 bytes, and a table's name may be 255
+// characters long, with the run's time and scenario still to add.
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.NamingRulesDataTypes.html
+const maxFolderName = 200
+
+// folderName is name, or, when longer than maxFolderName, its start and a
+// hash of the whole, so that two long names sharing a start stay apart.
+func folderName(name string) string {
+	if len(name) <= maxFolderName {
+		return name
+	}
+	h := fnv.New32a()
+	h.Write([]byte(name))
+	return fmt.Sprintf("%s-%08x", name[:maxFolderName-9], h.Sum32())
+}
+
 // outcome is a table's traffic as a bench run's outcome: each operation a
 // pattern, modelled by the capacity model at the emulator's scale.
 func (h *Handler) outcome(t *table) (bench.Outcome, bool) {
@@ -115,7 +134,7 @@ func (h *Handler) outcome(t *table) (bench.Outcome, bool) {
 		return bench.Outcome{}, false
 	}
 	span := tr.last.Sub(tr.first)
-	eo := engine.Outcome{Scenario: "endpoint", About: "the calls ddbharness local --limits served", Design: t.name, Table: t.name,
+	eo := engine.Outcome{Scenario: "endpoint", About: "the calls ddbharness local --limits served", Design: folderName(t.name), Table: t.name,
 		Pacer: "the clients'", Started: tr.first, Elapsed: span, Duration: span, Total: tr.tally.Total(), Errors: tr.tally.Errors(), Refusals: tr.tally.Refusals()}
 	for _, op := range tr.tally.Patterns() {
 		eo.Patterns = append(eo.Patterns, engine.PatternMetrics{Pattern: designs.Pattern{ID: designs.PatternID(op), Name: op,

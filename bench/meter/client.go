@@ -55,6 +55,8 @@ type Client struct {
 	observe atomic.Pointer[Observer]
 	approx  atomic.Int64
 	unsure  atomic.Int64
+
+	verbatim bool
 }
 
 // Option configures a Client.
@@ -63,6 +65,12 @@ type Option func(*Client)
 // Clock sets what stamps each observation with its start (default
 // time.Now), so that specs of the ledger's seconds need no real time.
 func Clock(now func() time.Time) Option { return func(c *Client) { c.clock = now } }
+
+// Verbatim makes the client change a request only where taking members
+// out of DynamoDB's answer gives back the answer to the request as sent
+// (package endpoint hands DynamoDB's own bytes on): an update asking for
+// ALL_NEW goes as asked, its old image from the shadow.
+func Verbatim() Option { return func(c *Client) { c.verbatim = true } }
 
 // NewClient wraps db for a table of schema s. It observes nothing until
 // Observe is called; it keeps its shadow of the table from the first call.
@@ -176,13 +184,52 @@ func local(cc *types.ConsumedCapacity) []types.ConsumedCapacity {
 	return []types.ConsumedCapacity{*cc}
 }
 
-// unasked removes the consumed capacity the client asked for on a
-// pattern's behalf from the answer, unless the pattern asked for it too.
+// unasked shapes the consumed capacity the client asked for on a
+// pattern's behalf as the pattern asked: none, or TOTAL (without the
+// per-table and per-index figures INDEXES adds).
 func unasked[C any](asked types.ReturnConsumedCapacity, cc *C) {
-	if asked == "" || asked == types.ReturnConsumedCapacityNone {
+	switch asked {
+	case "", types.ReturnConsumedCapacityNone:
 		var none C
 		*cc = none
+	case types.ReturnConsumedCapacityTotal:
+		switch cc := any(cc).(type) {
+		case **types.ConsumedCapacity:
+			if *cc != nil {
+				total(*cc)
+			}
+		case *[]types.ConsumedCapacity:
+			for i := range *cc {
+				total(&(*cc)[i])
+			}
+		}
 	}
+}
+
+func total(cc *types.ConsumedCapacity) {
+	cc.Table, cc.GlobalSecondaryIndexes, cc.LocalSecondaryIndexes = nil, nil, nil
+}
+
+// askCapacity is the ReturnConsumedCapacity to send for a pattern that
+// asked for asked, want being what the client needs: a value DynamoDB
+// refuses goes as asked, so that DynamoDB refuses it.
+func askCapacity(asked, want types.ReturnConsumedCapacity) types.ReturnConsumedCapacity {
+	switch asked {
+	case "", types.ReturnConsumedCapacityNone, types.ReturnConsumedCapacityTotal:
+		return want
+	}
+	return asked
+}
+
+// askOld is the ReturnValues to send for a put or delete that asked for
+// asked: ALL_OLD where the pattern asked for nothing, and any other value
+// as asked, so that DynamoDB refuses what it refuses (UPDATED_OLD,
+// ALL_NEW, an unknown word) and writes nothing.
+func askOld(asked types.ReturnValue) types.ReturnValue {
+	if asked == "" || asked == types.ReturnValueNone {
+		return types.ReturnValueAllOld
+	}
+	return asked
 }
 
 // nilIfEmpty turns DynamoDB's "no item" (an empty or missing map) into nil.

@@ -21,7 +21,7 @@ import (
 // GetItem reads one item; a miss still charges a read of its partition.
 func (c *Client) GetItem(ctx context.Context, in *dynamodb.GetItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
 	req := *in
-	req.ReturnConsumedCapacity = types.ReturnConsumedCapacityIndexes
+	req.ReturnConsumedCapacity = askCapacity(in.ReturnConsumedCapacity, types.ReturnConsumedCapacityIndexes)
 	sent, start := c.shadow.now(), c.clock()
 	out, err := c.db.GetItem(ctx, &req, opts...)
 	if err != nil {
@@ -50,7 +50,7 @@ func (c *Client) GetItem(ctx context.Context, in *dynamodb.GetItemInput, opts ..
 // or counting Query is charged for the items it evaluated (see evaluated).
 func (c *Client) Query(ctx context.Context, in *dynamodb.QueryInput, opts ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
 	req := *in
-	req.ReturnConsumedCapacity = types.ReturnConsumedCapacityIndexes
+	req.ReturnConsumedCapacity = askCapacity(in.ReturnConsumedCapacity, types.ReturnConsumedCapacityIndexes)
 	pg := c.newPage(in.TableName, in.IndexName, in.ConsistentRead, in.Select, in.ProjectionExpression, in.FilterExpression)
 	req.ProjectionExpression, req.ExpressionAttributeNames, pg.added = c.withKeys(in.ProjectionExpression, in.ExpressionAttributeNames)
 	sent, start := c.shadow.now(), c.clock()
@@ -77,7 +77,7 @@ func (c *Client) Query(ctx context.Context, in *dynamodb.QueryInput, opts ...fun
 // Scan reads one page of the whole table or index.
 func (c *Client) Scan(ctx context.Context, in *dynamodb.ScanInput, opts ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error) {
 	req := *in
-	req.ReturnConsumedCapacity = types.ReturnConsumedCapacityIndexes
+	req.ReturnConsumedCapacity = askCapacity(in.ReturnConsumedCapacity, types.ReturnConsumedCapacityIndexes)
 	pg := c.newPage(in.TableName, in.IndexName, in.ConsistentRead, in.Select, in.ProjectionExpression, in.FilterExpression)
 	pg.wholeScan = in.ExclusiveStartKey == nil && in.Segment == nil
 	req.ProjectionExpression, req.ExpressionAttributeNames, pg.added = c.withKeys(in.ProjectionExpression, in.ExpressionAttributeNames)
@@ -98,7 +98,7 @@ func (c *Client) Scan(ctx context.Context, in *dynamodb.ScanInput, opts ...func(
 // Source: https://docs.aws.amazon.com/AWSJavaScriptSDK/v3/latest/Package/-aws-sdk-client-dynamodb/Interface/TransactGetItemsCommandInput
 func (c *Client) TransactGetItems(ctx context.Context, in *dynamodb.TransactGetItemsInput, opts ...func(*dynamodb.Options)) (*dynamodb.TransactGetItemsOutput, error) {
 	req := *in
-	req.ReturnConsumedCapacity = types.ReturnConsumedCapacityTotal
+	req.ReturnConsumedCapacity = askCapacity(in.ReturnConsumedCapacity, types.ReturnConsumedCapacityTotal)
 	sent, start := c.shadow.now(), c.clock()
 	out, err := c.db.TransactGetItems(ctx, &req, opts...)
 	if err != nil {
@@ -149,7 +149,7 @@ func (c *Client) TransactGetItems(ctx context.Context, in *dynamodb.TransactGetI
 // the other keys it found no item for are misses.
 func (c *Client) BatchGetItem(ctx context.Context, in *dynamodb.BatchGetItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.BatchGetItemOutput, error) {
 	req := *in
-	req.ReturnConsumedCapacity = types.ReturnConsumedCapacityIndexes
+	req.ReturnConsumedCapacity = askCapacity(in.ReturnConsumedCapacity, types.ReturnConsumedCapacityIndexes)
 	var added map[string][]string // nil unless a projection needed keys
 	for table, ka := range in.RequestItems {
 		var add []string

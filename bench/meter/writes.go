@@ -26,8 +26,8 @@ import (
 // PutItem writes a whole item; the old image comes back with ALL_OLD.
 func (c *Client) PutItem(ctx context.Context, in *dynamodb.PutItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.PutItemOutput, error) {
 	req := *in
-	req.ReturnConsumedCapacity = types.ReturnConsumedCapacityIndexes
-	req.ReturnValues = types.ReturnValueAllOld
+	req.ReturnConsumedCapacity = askCapacity(in.ReturnConsumedCapacity, types.ReturnConsumedCapacityIndexes)
+	req.ReturnValues = askOld(in.ReturnValues)
 	failOld := askFailureImage(&req.ReturnValuesOnConditionCheckFailure, req.ConditionExpression)
 	table, key := aws.ToString(in.TableName), c.schema.Key(in.Item)
 	c.shadow.begin(table, key)
@@ -50,8 +50,8 @@ func (c *Client) PutItem(ctx context.Context, in *dynamodb.PutItemInput, opts ..
 // DeleteItem removes an item; the old image comes back with ALL_OLD.
 func (c *Client) DeleteItem(ctx context.Context, in *dynamodb.DeleteItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.DeleteItemOutput, error) {
 	req := *in
-	req.ReturnConsumedCapacity = types.ReturnConsumedCapacityIndexes
-	req.ReturnValues = types.ReturnValueAllOld
+	req.ReturnConsumedCapacity = askCapacity(in.ReturnConsumedCapacity, types.ReturnConsumedCapacityIndexes)
+	req.ReturnValues = askOld(in.ReturnValues)
 	failOld := askFailureImage(&req.ReturnValuesOnConditionCheckFailure, req.ConditionExpression)
 	table := aws.ToString(in.TableName)
 	c.shadow.begin(table, in.Key)
@@ -82,9 +82,9 @@ func (c *Client) UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput, o
 	w := ddbitem.UpdateWrite(in)
 	table, asked := w.Table, in.ReturnValues
 	req := *in
-	req.ReturnConsumedCapacity = types.ReturnConsumedCapacityIndexes
+	req.ReturnConsumedCapacity = askCapacity(in.ReturnConsumedCapacity, types.ReturnConsumedCapacityIndexes)
 	computes := asked == "" || asked == types.ReturnValueNone || asked == types.ReturnValueAllOld
-	if asked == types.ReturnValueAllNew {
+	if asked == types.ReturnValueAllNew && !c.verbatim {
 		_, err := w.After(c.shadow.get(table, in.Key))
 		computes = err == nil
 	}
@@ -149,7 +149,7 @@ func (c *Client) UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput, o
 func (c *Client) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput, opts ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
 	ws := c.schema.TransactWrites(in.TransactItems)
 	req := *in
-	req.ReturnConsumedCapacity = types.ReturnConsumedCapacityIndexes
+	req.ReturnConsumedCapacity = askCapacity(in.ReturnConsumedCapacity, types.ReturnConsumedCapacityIndexes)
 	req.TransactItems = askTxFailureImages(in.TransactItems, ws)
 	for _, w := range ws {
 		c.shadow.begin(w.Table, w.Key)
@@ -189,7 +189,7 @@ func (c *Client) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWr
 func (c *Client) BatchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.BatchWriteItemOutput, error) {
 	ws := c.schema.BatchWrites(in.RequestItems)
 	req := *in
-	req.ReturnConsumedCapacity = types.ReturnConsumedCapacityIndexes
+	req.ReturnConsumedCapacity = askCapacity(in.ReturnConsumedCapacity, types.ReturnConsumedCapacityIndexes)
 	for _, w := range ws {
 		c.shadow.begin(w.Table, w.Key)
 	}
@@ -247,9 +247,10 @@ func (c *Client) countUnsure(exact bool) {
 
 // askFailureImage asks for the item as it was when a condition fails, if
 // the write has a condition and the pattern did not ask already; it reports
-// whether the client asked (and must take the image out again).
+// whether the client asked (and must take the image out again). A value
+// DynamoDB refuses goes as the pattern sent it.
 func askFailureImage(rv *types.ReturnValuesOnConditionCheckFailure, cond *string) bool {
-	if cond == nil || *rv == types.ReturnValuesOnConditionCheckFailureAllOld {
+	if cond == nil || !askedNoImage(*rv) {
 		return false
 	}
 	*rv = types.ReturnValuesOnConditionCheckFailureAllOld
@@ -313,21 +314,27 @@ func askTxFailureImages(items []types.TransactWriteItem, ws []ddbitem.Write) []t
 	allOld := types.ReturnValuesOnConditionCheckFailureAllOld
 	for i := range out {
 		switch it := &out[i]; {
-		case it.Put != nil && it.Put.ConditionExpression != nil:
+		case it.Put != nil && it.Put.ConditionExpression != nil && askedNoImage(it.Put.ReturnValuesOnConditionCheckFailure):
 			p := *it.Put
 			p.ReturnValuesOnConditionCheckFailure, it.Put = allOld, &p
-		case it.Update != nil && it.Update.ConditionExpression != nil:
+		case it.Update != nil && it.Update.ConditionExpression != nil && askedNoImage(it.Update.ReturnValuesOnConditionCheckFailure):
 			u := *it.Update
 			u.ReturnValuesOnConditionCheckFailure, it.Update = allOld, &u
-		case it.Delete != nil && it.Delete.ConditionExpression != nil:
+		case it.Delete != nil && it.Delete.ConditionExpression != nil && askedNoImage(it.Delete.ReturnValuesOnConditionCheckFailure):
 			d := *it.Delete
 			d.ReturnValuesOnConditionCheckFailure, it.Delete = allOld, &d
-		case it.ConditionCheck != nil:
+		case it.ConditionCheck != nil && askedNoImage(it.ConditionCheck.ReturnValuesOnConditionCheckFailure):
 			k := *it.ConditionCheck
 			k.ReturnValuesOnConditionCheckFailure, it.ConditionCheck = allOld, &k
 		}
 	}
 	return out
+}
+
+// askedNoImage reports whether rv asks for no image on a failed
+// condition, so that the client may ask for one and take it out again.
+func askedNoImage(rv types.ReturnValuesOnConditionCheckFailure) bool {
+	return rv == "" || rv == types.ReturnValuesOnConditionCheckFailureNone
 }
 
 // txApplied moves the shadow past a committed transaction and returns its

@@ -39,6 +39,10 @@ func testBedFailed(err error) error { return failure.TestBedFailed(err) }
 // refuse: the report says which, and the command exits 99.
 var errBreached = errors.New("breached")
 
+// errReportLost is a run whose report could not be written: exit 1, even
+// after Ctrl-C, so that a lost report is not taken for a clean stop.
+var errReportLost = errors.New("the report is lost")
+
 // errInterrupted is a run stopped by Ctrl-C or SIGTERM, already reported.
 var errInterrupted = errors.New("interrupted")
 
@@ -50,6 +54,8 @@ func exitCode(ctx context.Context, err error) (code int, message string) {
 	switch {
 	case errors.As(err, &bad):
 		return exitBadInput, err.Error()
+	case errors.Is(err, errReportLost):
+		return exitFailed, err.Error()
 	case ctx.Err() != nil, errors.Is(err, errInterrupted):
 		if err == nil || errors.Is(err, errInterrupted) || errors.Is(err, context.Canceled) || errors.Is(err, errReported) {
 			return exitInterrupted, ""

@@ -31,6 +31,7 @@ func TestExitCode(t *testing.T) {
 		{"interrupted, any error after the signal", stopped, errors.New("context canceled"), exitInterrupted},
 		{"interrupted with a clean return", stopped, nil, exitInterrupted},
 		{"bad input wins over an interrupt", stopped, badInputf("x"), exitBadInput},
+		{"a report lost after the interrupt", stopped, fmt.Errorf("local: %w", errReportLost), exitFailed},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/ddbharness/ddbharness/bench/emulate"
@@ -30,7 +31,7 @@ func runLocal(ctx context.Context, fs *flag.FlagSet, args []string) error {
 	conflicts := fs.String("conflicts", "on", "with --limits: on refuses writes of an item another request in flight holds, as DynamoDB's transaction conflicts do; off lets them through")
 	port := fs.Int("port", 0, "with --limits: the endpoint's port on 127.0.0.1 (0: a free one, printed)")
 	root := fs.String("report", "reports", "with --limits: on Ctrl-C, write under this folder the report a bench writes (summary.md, metrics.json, heat.svg...) for each table's calls")
-	return noArgs(fs, args, func() error {
+	return noArgs(fs, joinSwitch(args, "limits"), func() error {
 		limits, err := benchLimits("local", string(lim), *scale)
 		if err != nil {
 			return err
@@ -53,11 +54,14 @@ func runLocal(ctx context.Context, fs *flag.FlagSet, args []string) error {
 			}
 		}
 		var lis net.Listener
-		if !limits.Off { // before DynamoDB Local starts: a port in use is bad input, said at once
+		if !limits.Off { // before DynamoDB Local starts: a port in use, a report that cannot be written are bad input, said at once
 			if lis, err = net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(*port))); err != nil {
 				return badInputf("local: --port=%d: cannot listen on 127.0.0.1:%d (%v): choose another port, or 0 for a free one", *port, *port, err)
 			}
 			defer lis.Close()
+			if err := writableReport(*root); err != nil {
+				return err
+			}
 		}
 		srv, err := startDynamo(ctx)
 		if err != nil {
@@ -86,7 +90,7 @@ func runLocal(ctx context.Context, fs *flag.FlagSet, args []string) error {
 // calls under root.
 func serveLimits(ctx context.Context, srv *testbed.Server, lis net.Listener, root string, cfg endpoint.Config) error {
 	h := endpoint.New(cfg)
-	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	hs := endpoint.Server(h, endpoint.HeaderTimeout, endpoint.BodyTimeout)
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(lis) }()
 	url := "http://" + lis.Addr().String()
@@ -123,10 +127,64 @@ func serveLimits(ctx context.Context, srv *testbed.Server, lis net.Listener, roo
 	for _, d := range dirs {
 		fmt.Fprintf(os.Stderr, "report: %s\n", d)
 	}
-	if rerr != nil {
-		fmt.Fprintf(os.Stderr, "ddbharness: local: %v\n", rerr)
+	if rerr != nil && err == nil {
+		// Not a clean stop: the run's report is lost, and the exit code says so.
+		err = fmt.Errorf("local: the report under --report=%s could not be written whole: %w: %w", root, rerr, errReportLost)
+	} else if rerr != nil {
+		fmt.Fprintf(os.Stderr, "ddbharness: local: the report under --report=%s could not be written whole: %v\n", root, rerr)
 	}
 	return err
+}
+
+// writableReport makes the report folder root, and writes a file in it,
+// before the run: a folder that cannot be written (a file, a path under
+// a file, a dangling link, no permission) is bad input, said at start,
+// not found at Ctrl-C with the run's report lost.
+func writableReport(root string) error {
+	if strings.TrimSpace(root) == "" {
+		return badInputf("local: --report is empty: name a folder for the report, like reports (the default)")
+	}
+	fail := func(err error) error {
+		return badInputf("local: --report=%s cannot hold the report (%v): name a folder you can write, or one that does not exist yet", root, err)
+	}
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		return fail(err)
+	}
+	f, err := os.CreateTemp(root, ".ddbharness-write-check-*")
+	if err != nil {
+		return fail(err)
+	}
+	name := f.Name()
+	_, werr := f.WriteString("ddbharness checks it can write here\n")
+	cerr := f.Close()
+	os.Remove(name)
+	if err := errors.Join(werr, cerr); err != nil {
+		return fail(err)
+	}
+	return nil
+}
+
+// joinSwitch reads "--name on" and "--name off" (two arguments) as
+// "--name=on" and "--name=off": a switch flag alone means on, so the flag
+// package would take the word for an argument.
+func joinSwitch(args []string, name string) []string {
+	out := make([]string, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		if (a == "--"+name || a == "-"+name) && i+1 < len(args) {
+			switch strings.ToLower(args[i+1]) {
+			case "on", "off", "true", "false":
+				out = append(out, a+"="+args[i+1])
+				i++
+				continue
+			}
+		}
+		out = append(out, a)
+	}
+	return out
 }
 
 // waitLocal waits for Ctrl-C, or DynamoDB Local's end.

@@ -19,3 +19,11 @@ var _ = Describe("import-model given fuzzed model text", Label("faults"), SpecPr
 		Expect(code).To(Equal(exitOK), "model text reached the generated code as code, or the fuzzing did not run:\n%s", r.Output())
 	})
 })
+
+var _ = Describe("local --limits given fuzzed requests and answers", Label("faults"), SpecPriority(1), func() {
+	It("sends what the client sent and gives back what DynamoDB Local answered, but for what the meter asked besides", func() {
+		r := start(repoRoot, nil, "go", "test", "-trimpath", "-run", "^$", "-fuzz", "^FuzzAskedComesOutAgain$", "-fuzztime", "10s", "./bench/endpoint")
+		code, _ := r.waitExit(fuzzWait)
+		Expect(code).To(Equal(exitOK), "an edit changed what it should have kept, or the fuzzing did not run:\n%s", r.Output())
+	})
+})

@@ -1,0 +1,154 @@
+package ddbtest
+
+import (
+	"bytes"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/ddbharness/ddbharness/designs"
+)
+
+// WireSchema is WireCorpus's table: keys PK and SK, and a GSI ByG on G.
+var WireSchema = designs.Schema{PK: "PK", SK: "SK", GSIs: []designs.Index{{Name: "ByG", PK: "G"}}}
+
+// WireCall is one request of WireCorpus: an operation and its body, {T}
+// standing for the table's name.
+type WireCall struct{ Op, Body string }
+
+// big is an attribute value of n bytes of text.
+func big(n int) string { return `{"S":"` + strings.Repeat("x", n) + `"}` }
+
+// WireCorpus is a run of requests over every data-plane operation and its
+// options, valid and invalid, in an order whose answers depend on the
+// writes before them. Each is sent to DynamoDB Local directly and through
+// an endpoint in front of it (bench/endpoint), on two tables made alike
+// (WireSchema), to show that every answer is the same.
+var WireCorpus = []WireCall{
+	// Reads of nothing: Count and ScannedCount 0 are in the answer.
+	{"Query", `{"TableName":"{T}","KeyConditionExpression":"PK = :p","ExpressionAttributeValues":{":p":{"S":"none"}}}`},
+	{"Query", `{"TableName":"{T}","KeyConditionExpression":"PK = :p","ExpressionAttributeValues":{":p":{"S":"none"}},"ReturnConsumedCapacity":"TOTAL"}`},
+	{"Scan", `{"TableName":"{T}"}`},
+	{"Scan", `{"TableName":"{T}","Select":"COUNT","ReturnConsumedCapacity":"INDEXES"}`},
+	{"GetItem", `{"TableName":"{T}","Key":{"PK":{"S":"none"},"SK":{"S":"1"}}}`},
+	{"GetItem", `{"TableName":"{T}","Key":{"PK":{"S":"none"},"SK":{"S":"1"}},"ReturnConsumedCapacity":"TOTAL"}`},
+
+	// Puts: numbers spelt as sent, nested too; ReturnValues valid and not.
+	{"PutItem", `{"TableName":"{T}","Item":{"PK":{"S":"a"},"SK":{"S":"1"},"G":{"S":"g"},"n":{"N":"1.50"},"l":{"L":[{"N":"01.0"},{"M":{"x":{"N":"-0"}}}]},"ns":{"NS":["1","2.0"]}}}`},
+	{"PutItem", `{"TableName":"{T}","Item":{"PK":{"S":"a"},"SK":{"S":"1"},"G":{"S":"g"},"n":{"N":"2"}},"ReturnValues":"ALL_OLD","ReturnConsumedCapacity":"TOTAL"}`},
+	{"PutItem", `{"TableName":"{T}","Item":{"PK":{"S":"a"},"SK":{"S":"1"},"n":{"N":"3"}},"ReturnValues":"UPDATED_OLD"}`},
+	{"PutItem", `{"TableName":"{T}","Item":{"PK":{"S":"a"},"SK":{"S":"1"},"n":{"N":"3"}},"ReturnValues":"ALL_NEW"}`},
+	{"PutItem", `{"TableName":"{T}","Item":{"PK":{"S":"a"},"SK":{"S":"1"},"n":{"N":"3"}},"ReturnValues":"EVERYTHING"}`},
+	{"PutItem", `{"TableName":"{T}","Item":{"PK":{"S":"a"},"SK":{"S":"1"},"n":{"N":"3"}},"ReturnValues":"NONE","ReturnConsumedCapacity":"INDEXES"}`},
+	{"GetItem", `{"TableName":"{T}","Key":{"PK":{"S":"a"},"SK":{"S":"1"}},"ConsistentRead":true}`},
+	{"PutItem", `{"TableName":"{T}","Item":{"PK":{"S":"a"},"SK":{"S":"2"},"G":{"S":"g"},"m":{"M":{"deep":{"L":[{"N":"1e2"},{"N":"0.000"}]}}}},"ReturnConsumedCapacity":"NONE"}`},
+	{"PutItem", `{"TableName":"{T}","Item":{"PK":{"S":"b"},"SK":{"S":"1"}}}`},
+
+	// Failed conditions, with and without the image on failure.
+	{"PutItem", `{"TableName":"{T}","Item":{"PK":{"S":"a"},"SK":{"S":"1"}},"ConditionExpression":"attribute_not_exists(PK)"}`},
+	{"PutItem", `{"TableName":"{T}","Item":{"PK":{"S":"a"},"SK":{"S":"1"}},"ConditionExpression":"attribute_not_exists(PK)","ReturnValuesOnConditionCheckFailure":"ALL_OLD"}`},
+	{"PutItem", `{"TableName":"{T}","Item":{"PK":{"S":"a"},"SK":{"S":"1"}},"ConditionExpression":"attribute_not_exists(PK)","ReturnValuesOnConditionCheckFailure":"NONE"}`},
+	{"PutItem", `{"TableName":"{T}","Item":{"PK":{"S":"a"},"SK":{"S":"1"}},"ConditionExpression":"attribute_not_exists(PK)","ReturnValuesOnConditionCheckFailure":"ALL_NEW"}`},
+	{"DeleteItem", `{"TableName":"{T}","Key":{"PK":{"S":"a"},"SK":{"S":"1"}},"ConditionExpression":"n = :v","ExpressionAttributeValues":{":v":{"N":"9"}}}`},
+	{"UpdateItem", `{"TableName":"{T}","Key":{"PK":{"S":"a"},"SK":{"S":"1"}},"UpdateExpression":"SET n = :v","ConditionExpression":"n = :v","ExpressionAttributeValues":{":v":{"N":"9"}},"ReturnValuesOnConditionCheckFailure":"ALL_OLD"}`},
+
+	// Updates: every ReturnValues, and one DynamoDB refuses.
+	{"UpdateItem", `{"TableName":"{T}","Key":{"PK":{"S":"a"},"SK":{"S":"1"}},"UpdateExpression":"SET n = n + :one","ExpressionAttributeValues":{":one":{"N":"1"}}}`},
+	{"UpdateItem", `{"TableName":"{T}","Key":{"PK":{"S":"a"},"SK":{"S":"1"}},"UpdateExpression":"SET n = n + :one","ExpressionAttributeValues":{":one":{"N":"1"}},"ReturnValues":"ALL_NEW","ReturnConsumedCapacity":"TOTAL"}`},
+	{"UpdateItem", `{"TableName":"{T}","Key":{"PK":{"S":"a"},"SK":{"S":"1"}},"UpdateExpression":"SET n = n + :one","ExpressionAttributeValues":{":one":{"N":"1"}},"ReturnValues":"ALL_OLD"}`},
+	{"UpdateItem", `{"TableName":"{T}","Key":{"PK":{"S":"a"},"SK":{"S":"1"}},"UpdateExpression":"SET n = n + :one","ExpressionAttributeValues":{":one":{"N":"1"}},"ReturnValues":"UPDATED_OLD"}`},
+	{"UpdateItem", `{"TableName":"{T}","Key":{"PK":{"S":"a"},"SK":{"S":"1"}},"UpdateExpression":"SET n = n + :one","ExpressionAttributeValues":{":one":{"N":"1"}},"ReturnValues":"UPDATED_NEW","ReturnConsumedCapacity":"INDEXES"}`},
+	{"UpdateItem", `{"TableName":"{T}","Key":{"PK":{"S":"a"},"SK":{"S":"1"}},"UpdateExpression":"SET n = n + :one","ExpressionAttributeValues":{":one":{"N":"1"}},"ReturnValues":"EVERYTHING"}`},
+	{"UpdateItem", `{"TableName":"{T}","Key":{"PK":{"S":"c"},"SK":{"S":"1"}},"UpdateExpression":"SET l = :l","ExpressionAttributeValues":{":l":{"L":[{"N":"1.10"}]}},"ReturnValues":"ALL_NEW"}`},
+
+	// Deletes.
+	{"DeleteItem", `{"TableName":"{T}","Key":{"PK":{"S":"b"},"SK":{"S":"1"}},"ReturnValues":"ALL_NEW"}`},
+	{"DeleteItem", `{"TableName":"{T}","Key":{"PK":{"S":"b"},"SK":{"S":"1"}},"ReturnValues":"ALL_OLD","ReturnConsumedCapacity":"TOTAL"}`},
+	{"DeleteItem", `{"TableName":"{T}","Key":{"PK":{"S":"b"},"SK":{"S":"1"}}}`},
+
+	// Queries and scans: Select, projections, limits and pages, indexes.
+	{"Query", `{"TableName":"{T}","KeyConditionExpression":"PK = :p","ExpressionAttributeValues":{":p":{"S":"a"}}}`},
+	{"Query", `{"TableName":"{T}","KeyConditionExpression":"PK = :p","ExpressionAttributeValues":{":p":{"S":"a"}},"Limit":1}`},
+	{"Query", `{"TableName":"{T}","KeyConditionExpression":"PK = :p","ExpressionAttributeValues":{":p":{"S":"a"}},"Limit":1,"ExclusiveStartKey":{"PK":{"S":"a"},"SK":{"S":"1"}}}`},
+	{"Query", `{"TableName":"{T}","KeyConditionExpression":"PK = :p","ExpressionAttributeValues":{":p":{"S":"a"}},"ProjectionExpression":"n, l"}`},
+	{"Query", `{"TableName":"{T}","KeyConditionExpression":"PK = :p","ExpressionAttributeValues":{":p":{"S":"a"}},"ProjectionExpression":"#m.deep","ExpressionAttributeNames":{"#m":"m"},"ReturnConsumedCapacity":"TOTAL"}`},
+	{"Query", `{"TableName":"{T}","KeyConditionExpression":"PK = :p","ExpressionAttributeValues":{":p":{"S":"a"}},"Select":"COUNT"}`},
+	{"Query", `{"TableName":"{T}","KeyConditionExpression":"PK = :p","ExpressionAttributeValues":{":p":{"S":"a"}},"Select":"SPECIFIC_ATTRIBUTES","ProjectionExpression":"SK"}`},
+	{"Query", `{"TableName":"{T}","KeyConditionExpression":"PK = :p","ExpressionAttributeValues":{":p":{"S":"a"}},"Select":"EVERYTHING"}`},
+	{"Query", `{"TableName":"{T}","KeyConditionExpression":"PK = :p","FilterExpression":"n > :z","ExpressionAttributeValues":{":p":{"S":"a"},":z":{"N":"100"}},"ReturnConsumedCapacity":"INDEXES"}`},
+	{"Query", `{"TableName":"{T}","IndexName":"ByG","KeyConditionExpression":"G = :g","ExpressionAttributeValues":{":g":{"S":"g"}},"ReturnConsumedCapacity":"INDEXES"}`},
+	{"Query", `{"TableName":"{T}","IndexName":"ByG","KeyConditionExpression":"G = :g","ExpressionAttributeValues":{":g":{"S":"g"}},"ProjectionExpression":"n","ReturnConsumedCapacity":"TOTAL"}`},
+	{"Query", `{"TableName":"{T}","IndexName":"ByG","KeyConditionExpression":"G = :g","ExpressionAttributeValues":{":g":{"S":"none"}},"ConsistentRead":true}`},
+	{"Query", `{"TableName":"{T}","KeyConditionExpression":"PK = :p","ExpressionAttributeValues":{":p":{"S":"a"}},"Limit":0}`},
+	{"Scan", `{"TableName":"{T}","Limit":1}`},
+	{"Scan", `{"TableName":"{T}","ProjectionExpression":"l","ReturnConsumedCapacity":"TOTAL"}`},
+	{"Scan", `{"TableName":"{T}","FilterExpression":"attribute_exists(nothing)"}`},
+	{"Scan", `{"TableName":"{T}","Segment":0,"TotalSegments":2}`},
+	{"Scan", `{"TableName":"{T}","IndexName":"ByG","Select":"ALL_PROJECTED_ATTRIBUTES"}`},
+	{"GetItem", `{"TableName":"{T}","Key":{"PK":{"S":"a"},"SK":{"S":"2"}},"ProjectionExpression":"m.deep[1]","ReturnConsumedCapacity":"INDEXES"}`},
+
+	// Batches.
+	{"BatchWriteItem", `{"RequestItems":{"{T}":[{"PutRequest":{"Item":{"PK":{"S":"d"},"SK":{"S":"1"},"n":{"N":"7.70"}}}},{"PutRequest":{"Item":{"PK":{"S":"d"},"SK":{"S":"2"}}}},{"DeleteRequest":{"Key":{"PK":{"S":"c"},"SK":{"S":"1"}}}}]}}`},
+	{"BatchWriteItem", `{"RequestItems":{"{T}":[{"PutRequest":{"Item":{"PK":{"S":"d"},"SK":{"S":"3"}}}}]},"ReturnConsumedCapacity":"TOTAL"}`},
+	{"BatchWriteItem", `{"RequestItems":{"{T}":[{"PutRequest":{"Item":{"PK":{"S":"d"},"SK":{"S":"3"}}}}]},"ReturnConsumedCapacity":"INDEXES","ReturnItemCollectionMetrics":"SIZE"}`},
+	{"BatchGetItem", `{"RequestItems":{"{T}":{"Keys":[{"PK":{"S":"d"},"SK":{"S":"1"}},{"PK":{"S":"none"},"SK":{"S":"1"}}]}}}`},
+	{"BatchGetItem", `{"RequestItems":{"{T}":{"Keys":[{"PK":{"S":"d"},"SK":{"S":"1"}},{"PK":{"S":"a"},"SK":{"S":"1"}}],"ProjectionExpression":"n"}},"ReturnConsumedCapacity":"TOTAL"}`},
+	{"BatchGetItem", `{"RequestItems":{"{T}":{"Keys":[{"PK":{"S":"d"},"SK":{"S":"1"}}],"ProjectionExpression":"#n","ExpressionAttributeNames":{"#n":"n"},"ConsistentRead":true}},"ReturnConsumedCapacity":"INDEXES"}`},
+
+	// Transactions.
+	{"TransactWriteItems", `{"TransactItems":[{"Put":{"TableName":"{T}","Item":{"PK":{"S":"e"},"SK":{"S":"1"},"n":{"N":"1.0"}}}},{"Update":{"TableName":"{T}","Key":{"PK":{"S":"e"},"SK":{"S":"2"}},"UpdateExpression":"SET n = :v","ExpressionAttributeValues":{":v":{"N":"2.0"}}}}],"ReturnConsumedCapacity":"TOTAL"}`},
+	{"TransactWriteItems", `{"TransactItems":[{"Put":{"TableName":"{T}","Item":{"PK":{"S":"e"},"SK":{"S":"1"}},"ConditionExpression":"attribute_not_exists(PK)"}},{"ConditionCheck":{"TableName":"{T}","Key":{"PK":{"S":"e"},"SK":{"S":"2"}},"ConditionExpression":"n = :v","ExpressionAttributeValues":{":v":{"N":"2.0"}}}}]}`},
+	{"TransactWriteItems", `{"TransactItems":[{"Delete":{"TableName":"{T}","Key":{"PK":{"S":"e"},"SK":{"S":"1"}},"ConditionExpression":"attribute_not_exists(PK)","ReturnValuesOnConditionCheckFailure":"ALL_OLD"}},{"Put":{"TableName":"{T}","Item":{"PK":{"S":"e"},"SK":{"S":"3"}},"ConditionExpression":"attribute_not_exists(PK)"}}]}`},
+	{"TransactWriteItems", `{"TransactItems":[{"Put":{"TableName":"{T}","Item":{"PK":{"S":"e"},"SK":{"S":"1"}},"ConditionExpression":"attribute_not_exists(PK)","ReturnValuesOnConditionCheckFailure":"EVERYTHING"}}]}`},
+	{"TransactGetItems", `{"TransactItems":[{"Get":{"TableName":"{T}","Key":{"PK":{"S":"e"},"SK":{"S":"1"}}}},{"Get":{"TableName":"{T}","Key":{"PK":{"S":"none"},"SK":{"S":"1"}},"ProjectionExpression":"n"}}]}`},
+	{"TransactGetItems", `{"TransactItems":[{"Get":{"TableName":"{T}","Key":{"PK":{"S":"e"},"SK":{"S":"1"}}}}],"ReturnConsumedCapacity":"INDEXES"}`},
+	{"TransactGetItems", `{"TransactItems":[{"Get":{"TableName":"{T}","Key":{"PK":{"S":"e"},"SK":{"S":"1"}}}}],"ReturnConsumedCapacity":"TOTAL"}`},
+
+	// A table named by its ARN.
+	{"GetItem", `{"TableName":"arn:aws:dynamodb:ddblocal:000000000000:table/{T}","Key":{"PK":{"S":"d"},"SK":{"S":"1"}},"ReturnConsumedCapacity":"TOTAL"}`},
+	{"PutItem", `{"TableName":"arn:aws:dynamodb:ddblocal:000000000000:table/{T}","Item":{"PK":{"S":"g"},"SK":{"S":"1"}},"ReturnValues":"ALL_OLD"}`},
+	{"BatchWriteItem", `{"RequestItems":{"arn:aws:dynamodb:ddblocal:000000000000:table/{T}":[{"PutRequest":{"Item":{"PK":{"S":"g"},"SK":{"S":"2"}}}}]},"ReturnConsumedCapacity":"TOTAL"}`},
+	{"BatchGetItem", `{"RequestItems":{"arn:aws:dynamodb:ddblocal:000000000000:table/{T}":{"Keys":[{"PK":{"S":"g"},"SK":{"S":"1"}}],"ProjectionExpression":"SK"}}}`},
+
+	// Keys DynamoDB Local cannot take, and sizes at and over the item limit.
+	{"PutItem", "{\"TableName\":\"{T}\",\"Item\":{\"PK\":{\"S\":\"\xff\xfe\"},\"SK\":{\"S\":\"1\"}}}"},
+	{"PutItem", "{\"TableName\":\"{T}\",\"Item\":{\"PK\":{\"S\":\"\xff\xfd\"},\"SK\":{\"S\":\"1\"}}}"},
+	{"PutItem", `{"TableName":"{T}","Item":{"PK":{"S":"f"},"SK":{"S":"1"},"v":` + big(400*1024-12) + `}}`},
+	{"PutItem", `{"TableName":"{T}","Item":{"PK":{"S":"f"},"SK":{"S":"2"},"v":` + big(400*1024) + `}}`},
+	{"GetItem", `{"TableName":"{T}","Key":{"PK":{"S":"f"},"SK":{"S":"1"}},"ProjectionExpression":"PK"}`},
+	{"Scan", `{"TableName":"{T}","Select":"COUNT"}`},
+}
+
+// WireAnswer is one answer: its status and body, the table's name
+// written {T}.
+type WireAnswer struct {
+	Status int
+	Body   string
+}
+
+// SendWire posts c, for table, to url, and reads its answer (at most 32
+// MiB), checking its X-Amz-Crc32 as SDKs do.
+func SendWire(client *http.Client, url, table string, c WireCall) (WireAnswer, error) {
+	req, err := http.NewRequest(http.MethodPost, url, bytes.NewReader([]byte(strings.ReplaceAll(c.Body, "{T}", table))))
+	if err != nil {
+		return WireAnswer{}, err
+	}
+	req.Header.Set("X-Amz-Target", "DynamoDB_20120810."+c.Op)
+	req.Header.Set("Content-Type", "application/x-amz-json-1.0")
+	req.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential=x/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0")
+	resp, err := client.Do(req)
+	if err != nil {
+		return WireAnswer{}, err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(resp.Body, 32<<20))
+	if err != nil {
+		return WireAnswer{}, err
+	}
+	if crc := resp.Header.Get("X-Amz-Crc32"); crc != "" && crc != fmt.Sprint(crc32.ChecksumIEEE(b)) {
+		return WireAnswer{}, fmt.Errorf("%s: X-Amz-Crc32 %s is not the body's", c.Op, crc)
+	}
+	return WireAnswer{resp.StatusCode, strings.ReplaceAll(string(b), table, "{T}")}, nil
+}
