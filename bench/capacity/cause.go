@@ -30,9 +30,10 @@ const maxTied = 3
 
 // spreadShare is the share of its partition's load at or under which a
 // partition's named key does not drive it: the traffic is spread over
-// several keys (two write shards of equal traffic carry half each), and
-// sharding that one key would lift the limit twice at most.
-const spreadShare = 0.5
+// three keys or more, and sharding that one key would lift the limit by
+// half at most. Two hot keys that share a partition (half each) are
+// still each worth sharding: the other can have the partition to itself.
+const spreadShare = 1.0 / 3
 
 // Tie is another limit the mix reaches within TieShare of the first: its
 // kind, where (Target and Key, or the Item), its side and reason, and the
@@ -100,7 +101,7 @@ func ceilingCause(l *Limit, c *Ceiling) {
 }
 
 // Spread reports whether a partition limit's load is spread over several
-// keys: its named key carries half of it or less.
+// keys: its named key carries a third of it or less.
 func (l Limit) Spread() bool {
 	return l.Kind == LimitPartition && l.KeyShare > 0 && l.KeyShare <= spreadShare+1e-9
 }

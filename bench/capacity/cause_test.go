@@ -187,14 +187,19 @@ func TestSpreadPartitionIsAdvisedMorePartitionsNotSharding(t *testing.T) {
 	}
 }
 
-// Two write shards of equal traffic on one partition carry half of it
-// each: spread. A key that carries three fifths of its partition drives
-// it: shard that key.
-func TestSpreadStartsAtHalfThePartition(t *testing.T) {
+// Three write shards of equal traffic on one partition carry a third of
+// it each: spread. Two hot keys that share a partition carry half each,
+// as accountpool's status keys do: each drives it, shard it. A key that
+// carries three fifths of its partition drives it too.
+func TestSpreadStartsAtAThirdOfThePartition(t *testing.T) {
 	m := Model{Schema: schema, Duration: 10 * time.Second, Placed: func(space, key string) (int, int) { return 0, 4 }}
-	r := analyze(m, append(spreadPuts("SHARD#0", 50), spreadPuts("SHARD#1", 50)...)...)
-	if f := r.FirstLimit; f == nil || !near(f.KeyShare, 0.5) || !f.Spread() || strings.Contains(f.Change, "write sharding") {
-		t.Errorf("two equal shards: first limit %+v, want spread at half each, advised more partitions", f)
+	r := analyze(m, append(append(spreadPuts("SHARD#0", 50), spreadPuts("SHARD#1", 50)...), spreadPuts("SHARD#2", 50)...)...)
+	if f := r.FirstLimit; f == nil || !near(f.KeyShare, 1.0/3) || !f.Spread() || strings.Contains(f.Change, "write sharding") {
+		t.Errorf("three equal shards: first limit %+v, want spread at a third each, advised more partitions", f)
+	}
+	r = analyze(m, append(spreadPuts("SHARD#0", 50), spreadPuts("SHARD#1", 50)...)...)
+	if f := r.FirstLimit; f == nil || !near(f.KeyShare, 0.5) || f.Spread() || !strings.Contains(f.Change, "write sharding") {
+		t.Errorf("two hot keys on one partition: first limit %+v, want the key sharded at half each", f)
 	}
 	r = analyze(m, append(spreadPuts("HOT", 60), spreadPuts("COLD", 40)...)...)
 	if f := r.FirstLimit; f == nil || f.Key != "HOT" || !near(f.KeyShare, 0.6) || f.Spread() || !strings.Contains(f.Change, "write sharding") {
