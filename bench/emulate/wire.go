@@ -207,23 +207,39 @@ func (e *Emulator) split(c *call, params any) (any, func(out any)) {
 	refused := make([]bool, len(c.groups))
 	n := 0
 	var refusals []*refusal
+	var held []reservation
+	estimated := map[touch]bool{}
 	for i, g := range c.groups {
 		if r := e.admit(g, now); r != nil {
 			refused[i] = true
 			refusals = append(refusals, r)
 			n++
+			continue
+		}
+		// Items are admitted one by one, as DynamoDB processes a batch's
+		// items: each holds its units before the next is decided, so the
+		// items a hot partition has no units left for come back
+		// unprocessed instead of all passing on its last unit.
+		// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchWriteItem.html
+		// (the operation "returns any unprocessed items"; only when none can
+		// be processed does the whole batch fail)
+		// A touch whose units are unknown holds the estimate of a whole
+		// call on its key, once per batch.
+		for _, tc := range g {
+			if tc.units == 0 {
+				k := tc
+				if estimated[k] {
+					continue
+				}
+				estimated[k] = true
+			}
+			held = e.reserve([]touch{tc}, now, held)
 		}
 	}
 	if n < len(c.groups) {
 		// Split: the refused items are counted here; a batch refused whole
-		// is counted by its attempts.
-		var admitted []touch
-		for i, g := range c.groups {
-			if !refused[i] {
-				admitted = append(admitted, g...)
-			}
-		}
-		c.held = e.reserve(distinct(admitted), now, c.held)
+		// (which holds nothing) is counted by its attempts.
+		c.held = held
 		for _, r := range refusals {
 			e.m.refused(r, c.pattern, now)
 		}
