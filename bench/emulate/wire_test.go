@@ -126,6 +126,7 @@ var _ = Describe("on the wire, as DynamoDB answers", Label("wire"), func() {
 		Expect(put(ctx, "A", "1", "")).To(Succeed())
 		err := put(ctx, "A", "2", "")
 		throttledAfterRetries(err, answerOnDemand, "TableWriteKeyRangeThroughputExceeded", arn())
+		saidAsAWS(err, "Throughput exceeds the current capacity of your table or index. DynamoDB is automatically scaling your table or index")
 		Expect(stored(ctx, "A", "2")).To(BeFalse())
 		clock.Add(time.Second)
 		Expect(put(ctx, "A", "2", "")).To(Succeed(), "a second later the partition has its unit back")
@@ -277,6 +278,7 @@ var _ = Describe("on the wire, as DynamoDB answers", Label("wire"), func() {
 
 		err := put(ctx, "c", "1", "hot")
 		throttledAfterRetries(err, answerOnDemand, "IndexWriteKeyRangeThroughputExceeded", arn()+"/index/ByG")
+		saidAsAWS(err, "Throughput exceeds the current capacity for one or more global secondary indexes. DynamoDB is automatically scaling your index")
 		Expect(stored(ctx, "c", "1")).To(BeFalse())
 		Expect(put(ctx, "c", "2", "")).To(Succeed(), "c's table partition had its unit all along")
 	})
@@ -390,9 +392,20 @@ var _ = Describe("on the wire, as DynamoDB answers", Label("wire"), func() {
 			Expect(stored(ctx, "E", "1")).To(BeFalse())
 		})
 
-		It("answers a spent partition with ProvisionedThroughputExceededException, as on a provisioned table", func(ctx SpecContext) {
+		It("answers a spent partition with ProvisionedThroughputExceededException, in a provisioned table's words", func(ctx SpecContext) {
 			drainWrites(ctx, "A")
-			throttledAfterRetries(put(ctx, "A", "1", ""), answerProvisioned, "TableWriteKeyRangeThroughputExceeded", arn())
+			err := put(ctx, "A", "1", "")
+			throttledAfterRetries(err, answerProvisioned, "TableWriteKeyRangeThroughputExceeded", arn())
+			saidAsAWS(err, "The level of configured provisioned throughput for the table was exceeded. Consider increasing your provisioning level with the UpdateTable API.")
+			Expect(err.Error()).NotTo(ContainSubstring("automatically scaling"))
+		})
+
+		It("answers a spent GSI partition with ProvisionedThroughputExceededException, in a provisioned GSI's words", func(ctx SpecContext) {
+			apart("a", "c")
+			Expect(put(ctx, "a", "1", "hot")).To(Succeed())
+			err := put(ctx, "c", "1", "hot")
+			throttledAfterRetries(err, answerProvisioned, "IndexWriteKeyRangeThroughputExceeded", arn()+"/index/ByG")
+			saidAsAWS(err, "The level of configured provisioned throughput for one or more global secondary indexes of the table was exceeded.")
 		})
 	})
 
