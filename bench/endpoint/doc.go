@@ -29,7 +29,9 @@
 // its first call, and again after a CreateTable, UpdateTable or
 // DeleteTable passes; warm throughput and the on-demand maximum come from
 // the client's own CreateTable or UpdateTable where Local does not keep
-// them. A table's learnt state (its buckets, splits, growth) starts again
+// them. Each GSI has its own: its provisioned units, warm throughput and
+// maximum, so a GSI provisioned below its table refuses the table's
+// writes at its own units. A table's learnt state (its buckets, splits, growth) starts again
 // then.
 //
 // Not emulated, passed through to DynamoDB Local as sent: every other
@@ -39,8 +41,7 @@
 // name is the table: decided on its budget); a request the SDK's input
 // cannot hold (an unknown member, a value of the wrong type: Local
 // answers it in its own words); and a call to a table Local does not
-// know. A GSI's own provisioned throughput is not read: the emulator
-// gives each GSI its table's. A write that passes through is not seen by
+// know. A write that passes through is not seen by
 // the meter's shadow of the table, so a later transaction's capacity (its
 // images come from the shadow) may be sized on an older item.
 package endpoint

@@ -310,6 +310,51 @@ var _ = Describe("an SDK client through the endpoint", Label("wire"), func() {
 		})
 	})
 
+	Context("with a provisioned table whose GSI is provisioned below it", func() {
+		BeforeEach(func() {
+			// 1,000 WCU at 0.001: the table serves 1 WCU/s with 300 units
+			// of burst; its GSI, at 1 WCU, 0.3 units of burst.
+			sc.Billing, sc.RCU, sc.WCU = types.BillingModeProvisioned, 1000, 1000
+			sc.GSIs = []designs.Index{{Name: "ByG", PK: "G"}}
+		})
+		putG := func(ctx SpecContext, pk, g string) error {
+			_, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(table),
+				Item: map[string]types.AttributeValue{"PK": str(pk), "SK": str("1"), "G": str(g)}})
+			return err
+		}
+		// backPressured checks the GSI's own units refuse the second write
+		// to the table, on partitions that all have units, naming the index.
+		backPressured := func(ctx SpecContext) {
+			GinkgoHelper()
+			apart("a", "c")
+			apart("g1", "g2")
+			Expect(putG(ctx, "a", "g1")).To(Succeed(), "the GSI's burst lets one write in")
+			err := putG(ctx, "c", "g2")
+			var pte *types.ProvisionedThroughputExceededException
+			Expect(errors.As(err, &pte)).To(BeTrue(), "the GSI's 1 WCU, not the table's 1,000: got %v", err)
+			Expect(aws.ToString(pte.ThrottlingReasons[0].Reason)).To(Equal("IndexWriteProvisionedThroughputExceeded"))
+			Expect(aws.ToString(pte.ThrottlingReasons[0].Resource)).To(Equal(arn() + "/index/ByG"))
+			Expect(aws.ToString(pte.Message)).To(HavePrefix("The level of configured provisioned throughput for one or more global secondary indexes"))
+			Expect(stored(ctx, "c", "1")).To(BeFalse())
+		}
+
+		It("learns the GSI's own units from the client's CreateTable, and throttles the table's writes at them", func(ctx SpecContext) {
+			Expect(designs.DeleteTable(ctx, direct, table)).To(Succeed())
+			in := sc.CreateTableInput(table)
+			in.GlobalSecondaryIndexes[0].ProvisionedThroughput = &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(1), WriteCapacityUnits: aws.Int64(1)}
+			Expect(designs.Create(ctx, db, in, nil)).To(Succeed())
+			backPressured(ctx)
+		})
+
+		It("learns the GSI's own units from the client's UpdateTable", func(ctx SpecContext) {
+			_, err := db.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String(table),
+				GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Update: &types.UpdateGlobalSecondaryIndexAction{
+					IndexName: aws.String("ByG"), ProvisionedThroughput: &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(1), WriteCapacityUnits: aws.Int64(1)}}}}})
+			Expect(err).NotTo(HaveOccurred())
+			backPressured(ctx)
+		})
+	})
+
 	It("answers a request it cannot read as DynamoDB Local does, refuses a body over its bound in DynamoDB's shape, and serves the next call", func(ctx SpecContext) {
 		raw := func(url, target string, body []byte) (int, map[string]any) {
 			GinkgoHelper()
