@@ -120,30 +120,35 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	name, _ := strings.CutPrefix(r.Header.Get("X-Amz-Target"), "DynamoDB_20120810.")
-	if o, ok := dataPlane[name]; ok && !h.cfg.Off && h.emulated(w, r, name, o, body) {
-		return
+	undecided := !h.cfg.Off && partiQL(name)
+	if o, ok := dataPlane[name]; ok && !h.cfg.Off {
+		var done bool
+		if done, undecided = h.emulated(w, r, name, o, body); done {
+			return
+		}
 	}
-	h.pass(w, r, name, body)
+	h.pass(w, r, name, body, undecided)
 }
 
 // emulated sends a data-plane call through its table's client; false when
 // it cannot (a body the SDK's input cannot hold, a call spanning tables, a
-// table DynamoDB Local does not know), and the call passes through.
-func (h *Handler) emulated(w http.ResponseWriter, r *http.Request, name string, o operation, body []byte) bool {
+// table DynamoDB Local does not know), and the call passes through;
+// undecided for a call spanning tables, which DynamoDB would have metered.
+func (h *Handler) emulated(w http.ResponseWriter, r *http.Request, name string, o operation, body []byte) (done, undecided bool) {
 	in, names, err := o.decode(body)
 	if err != nil {
-		return false
+		return false, false
 	}
 	for i, n := range names {
 		names[i] = tableName(n)
 	}
 	if names = distinct(names); len(names) != 1 {
-		return false
+		return false, len(names) > 1
 	}
 	byName(in)
 	t, err := h.tableOf(r.Context(), names[0])
 	if err != nil || t == nil {
-		return false
+		return false, false
 	}
 	got := &answer{asked: body}
 	ctx := context.WithValue(designs.WithPattern(r.Context(), designs.PatternID(name)), answerKey{}, got)
@@ -152,7 +157,7 @@ func (h *Handler) emulated(w http.ResponseWriter, r *http.Request, name string, 
 	if got.status == 0 {
 		// Nothing reached the wire: the SDK refused the input itself,
 		// and DynamoDB Local says why in its own words.
-		return false
+		return false, false
 	}
 	status, _ := engine.Classify(err)
 	if err == nil {
@@ -169,16 +174,17 @@ func (h *Handler) emulated(w http.ResponseWriter, r *http.Request, name string, 
 	}
 	if err != nil {
 		internal(w, fmt.Errorf("the answer could not be given back as asked: %w", err))
-		return true
+		return true, false
 	}
 	write(w, got.status, got.header, b)
-	return true
+	return true, false
 }
 
 // pass sends the request to DynamoDB Local as the client sent it, and its
 // answer back as Local gave it. A table's limits that a CreateTable,
 // UpdateTable or DeleteTable changed are learnt again at its next call.
-func (h *Handler) pass(w http.ResponseWriter, r *http.Request, name string, body []byte) {
+// undecided: a data-plane call the limits did not decide, counted apart.
+func (h *Handler) pass(w http.ResponseWriter, r *http.Request, name string, body []byte, undecided bool) {
 	req, err := http.NewRequestWithContext(r.Context(), r.Method, strings.TrimSuffix(h.cfg.Local, "/")+r.URL.RequestURI(), bytes.NewReader(body))
 	if err != nil {
 		internal(w, err)
@@ -203,7 +209,7 @@ func (h *Handler) pass(w http.ResponseWriter, r *http.Request, name string, body
 	if resp.StatusCode == http.StatusOK {
 		h.learn(name, body)
 	}
-	h.stats.passed()
+	h.stats.passed(undecided)
 	for k, vs := range resp.Header {
 		if k != "Content-Length" && k != "Connection" {
 			w.Header()[k] = vs

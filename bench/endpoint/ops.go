@@ -36,6 +36,12 @@ var dataPlane = map[string]operation{
 	"TransactWriteItems": op((*meter.Client).TransactWriteItems, txWriteTables),
 }
 
+// partiQL reports whether operation name is one of PartiQL's, which
+// read and write items as the other data-plane calls do.
+func partiQL(name string) bool {
+	return name == "ExecuteStatement" || name == "BatchExecuteStatement" || name == "ExecuteTransaction"
+}
+
 // op is the operation of a meter.Client method, I its input and O its
 // output.
 func op[I any, O any, PO interface {

@@ -355,6 +355,28 @@ var _ = Describe("an SDK client through the endpoint", Label("wire"), func() {
 		})
 	})
 
+	It("counts the data-plane calls it passes through undecided apart from the other calls it passes", func(ctx SpecContext) {
+		other := table + "-other"
+		Expect(designs.CreateTable(ctx, direct, sc, other)).To(Succeed())
+		DeferCleanup(func(ctx SpecContext) { Expect(designs.DeleteTable(ctx, direct, other)).To(Succeed()) })
+		seed(ctx, [2]string{"A", "1"})
+		_, passed, _, _ := h.Totals()
+
+		_, err := db.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{
+			table: {Keys: []map[string]types.AttributeValue{itemAt("A", "1")}}, other: {Keys: []map[string]types.AttributeValue{itemAt("A", "1")}}}})
+		Expect(err).NotTo(HaveOccurred())
+		_, err = db.BatchExecuteStatement(ctx, &dynamodb.BatchExecuteStatementInput{Statements: []types.BatchStatementRequest{
+			{Statement: aws.String(fmt.Sprintf(`SELECT * FROM "%s" WHERE PK = 'A' AND SK = '1'`, table))}}})
+		Expect(err).NotTo(HaveOccurred())
+		_, err = db.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(table)})
+		Expect(err).NotTo(HaveOccurred())
+
+		Expect(h.Undecided()).To(BeEquivalentTo(2), "the batch spanning tables and the PartiQL batch")
+		_, after, _, _ := h.Totals()
+		Expect(after-passed).To(BeEquivalentTo(1), "DescribeTable")
+		Expect(h.Status().Undecided).To(BeEquivalentTo(2))
+	})
+
 	It("answers a request it cannot read as DynamoDB Local does, refuses a body over its bound in DynamoDB's shape, and serves the next call", func(ctx SpecContext) {
 		raw := func(url, target string, body []byte) (int, map[string]any) {
 			GinkgoHelper()
