@@ -7,9 +7,9 @@
 //
 // A data-plane request (GetItem, PutItem, UpdateItem, DeleteItem, Query,
 // Scan, BatchGetItem, BatchWriteItem, TransactGetItems,
-// TransactWriteItems) is read into the SDK's input and sent through an
-// SDK client of DynamoDB Local with its table's emulator installed, as
-// the bench sends a pattern's calls: the same middleware decides it, and
+// TransactWriteItems, ExecuteStatement) is read into the SDK's input and
+// sent through an SDK client of DynamoDB Local with its table's emulator
+// installed, as the bench sends a pattern's calls: the same middleware decides it, and
 // bench/meter charges what it consumed by AWS's rules (not DynamoDB
 // Local's reported units). The SDK's retryer is off: the end client
 // retries. What reaches Local is the client's own body, byte for byte,
@@ -34,14 +34,18 @@
 // writes at its own units. A table's learnt state (its buckets, splits, growth) starts again
 // then.
 //
-// Not emulated, passed through to DynamoDB Local as sent: every other
-// operation (tables, TTL, tags, backups, streams, PartiQL's
-// ExecuteStatement, BatchExecuteStatement and ExecuteTransaction); a
-// batch or transaction that spans tables (a table's ARN given as its
-// name is the table: decided on its budget); a request the SDK's input
-// cannot hold (an unknown member, a value of the wrong type: Local
-// answers it in its own words); and a call to a table Local does not
-// know. A write that passes through is not seen by
-// the meter's shadow of the table, so a later transaction's capacity (its
+// PartiQL's ExecuteStatement is decided as the call its statement
+// amounts to (partiql.go), the client's statement being what is sent.
+//
+// Passed through as sent: every other operation (tables, TTL, tags,
+// backups, streams); and, counted apart as undecided (Handler.Undecided),
+// the data-plane calls the endpoint cannot decide: BatchExecuteStatement,
+// ExecuteTransaction, an ExecuteStatement it cannot map to its items, and
+// a batch or transaction that spans tables (a table's ARN given as its
+// name is the table: decided on its budget). Also passed through: a
+// request the SDK's input cannot hold (an unknown member, a value of the
+// wrong type: Local answers it in its own words), and a call to a table
+// Local does not know. A write that passes through is not seen by the
+// meter's shadow of the table, so a later transaction's capacity (its
 // images come from the shadow) may be sized on an older item.
 package endpoint

@@ -122,10 +122,11 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	name, _ := strings.CutPrefix(r.Header.Get("X-Amz-Target"), "DynamoDB_20120810.")
 	undecided := !h.cfg.Off && partiQL(name)
 	if o, ok := dataPlane[name]; ok && !h.cfg.Off {
-		var done bool
-		if done, undecided = h.emulated(w, r, name, o, body); done {
+		done, spans := h.emulated(w, r, name, o, body)
+		if done {
 			return
 		}
+		undecided = undecided || spans
 	}
 	h.pass(w, r, name, body, undecided)
 }
@@ -151,6 +152,14 @@ func (h *Handler) emulated(w http.ResponseWriter, r *http.Request, name string, 
 		return false, false
 	}
 	got := &answer{asked: body}
+	if o.bind != nil {
+		var as string
+		var ok bool
+		if in, as, ok = o.bind(in, t.schema); !ok {
+			return false, true
+		}
+		o, got.target = dataPlane[as], name
+	}
 	ctx := context.WithValue(designs.WithPattern(r.Context(), designs.PatternID(name)), answerKey{}, got)
 	start := time.Now()
 	out, err := o.call(ctx, t.db, in)
@@ -166,6 +175,9 @@ func (h *Handler) emulated(w http.ResponseWriter, r *http.Request, name string, 
 	t.traffic.record(name, start, status, err)
 	h.stats.count(t, in, status == engine.StatusThrottled || unprocessed(out), designs.IsTransactionConflict(err))
 	b, err := asAsked(name, got.body, body, got.sent)
+	if got.target != "" {
+		b, err = got.body, nil // the client's own request went: Local's own answer
+	}
 	if err != nil && !json.Valid(got.body) {
 		b, err = got.body, nil // no JSON: nothing the meter asked for is in it
 	}
@@ -267,9 +279,10 @@ type answer struct {
 	header http.Header
 	body   []byte
 
-	asked []byte
-	sent  []byte
-	split bool // the emulator sent part of a batch: the rest is unprocessed
+	asked  []byte
+	sent   []byte
+	split  bool   // the emulator sent part of a batch: the rest is unprocessed
+	target string // the client's operation, sent as it is (PartiQL) in place of the call decided
 }
 
 type answerKey struct{}
@@ -286,6 +299,14 @@ func asSent(ctx context.Context, in middleware.SerializeInput, next middleware.S
 	sent, err := io.ReadAll(req.GetStream())
 	if err != nil {
 		return middleware.SerializeOutput{}, middleware.Metadata{}, err
+	}
+	if got.target != "" {
+		got.sent = sent
+		req.Header.Set("X-Amz-Target", "DynamoDB_20120810."+got.target)
+		if in.Request, err = req.SetStream(bytes.NewReader(got.asked)); err != nil {
+			return middleware.SerializeOutput{}, middleware.Metadata{}, err
+		}
+		return next.HandleSerialize(ctx, in)
 	}
 	b, split, err := withAskedOrSplit(got.asked, sent)
 	if err != nil {

@@ -268,12 +268,12 @@ var _ = Describe("an SDK client through the endpoint", Label("wire"), func() {
 	})
 
 	It("returns a batch write's requests on a spent partition as UnprocessedItems and writes the others", func(ctx SpecContext) {
-		apart("A", "B")
+		apart("A", "B", "C")
 		_, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(table), Item: itemAt("A", "0")}) // A's one write unit
 		Expect(err).NotTo(HaveOccurred())
 
 		reqs := []types.WriteRequest{}
-		for _, k := range [][2]string{{"A", "1"}, {"B", "1"}, {"A", "2"}, {"B", "2"}} {
+		for _, k := range [][2]string{{"A", "1"}, {"B", "1"}, {"A", "2"}, {"C", "1"}} {
 			reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: itemAt(k[0], k[1])}})
 		}
 		out, err := db.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{table: reqs}})
@@ -287,7 +287,7 @@ var _ = Describe("an SDK client through the endpoint", Label("wire"), func() {
 		Expect(stored(ctx, "A", "1")).To(BeFalse())
 		Expect(stored(ctx, "A", "2")).To(BeFalse())
 		Expect(stored(ctx, "B", "1")).To(BeTrue())
-		Expect(stored(ctx, "B", "2")).To(BeTrue())
+		Expect(stored(ctx, "C", "1")).To(BeTrue())
 	})
 
 	Context("with a provisioned table", func() {
@@ -375,6 +375,56 @@ var _ = Describe("an SDK client through the endpoint", Label("wire"), func() {
 		_, after, _, _ := h.Totals()
 		Expect(after-passed).To(BeEquivalentTo(1), "DescribeTable")
 		Expect(h.Status().Undecided).To(BeEquivalentTo(2))
+	})
+
+	Context("PartiQL", func() {
+		exec := func(ctx SpecContext, stmt string, params ...types.AttributeValue) (*dynamodb.ExecuteStatementOutput, error) {
+			return db.ExecuteStatement(ctx, &dynamodb.ExecuteStatementInput{Statement: aws.String(fmt.Sprintf(stmt, table)), Parameters: params, ConsistentRead: aws.Bool(true)})
+		}
+		It("decides an INSERT as the PutItem of its item: refused on its spent partition, written nowhere", func(ctx SpecContext) {
+			_, err := exec(ctx, `INSERT INTO "%s" VALUE {'PK': 'A', 'SK': '1'}`)
+			Expect(err).NotTo(HaveOccurred())
+			_, err = exec(ctx, `INSERT INTO "%s" VALUE {'PK': ?, 'SK': ?, 'n': 1}`, str("A"), str("2"))
+			var te *types.ThrottlingException
+			Expect(errors.As(err, &te)).To(BeTrue(), "A's 1 write unit spent: got %v", err)
+			Expect(aws.ToString(te.ThrottlingReasons[0].Reason)).To(Equal("TableWriteKeyRangeThroughputExceeded"))
+			Expect(stored(ctx, "A", "1")).To(BeTrue())
+			Expect(stored(ctx, "A", "2")).To(BeFalse())
+			Expect(h.Undecided()).To(BeZero())
+		})
+
+		It("decides a SELECT of one item as its GetItem, and one of a partition as its Query, answering Local's own items", func(ctx SpecContext) {
+			seed(ctx, [2]string{"A", "1"}, [2]string{"A", "2"})
+			out, err := exec(ctx, `SELECT * FROM "%s" WHERE PK = ? AND SK = ?`, str("A"), str("1"))
+			Expect(err).NotTo(HaveOccurred())
+			Expect(out.Items).To(HaveLen(1))
+			out, err = exec(ctx, `SELECT SK FROM "%s" WHERE "PK" = 'A'`)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(out.Items).To(HaveLen(2))
+			// 1 of A's 3 read units, and the Query's 1 (two small items are
+			// 1 unit, strongly consistent); a third read spends the last.
+			_, err = exec(ctx, `SELECT * FROM "%s" WHERE PK = 'A' AND SK = '2'`)
+			Expect(err).NotTo(HaveOccurred())
+			_, err = exec(ctx, `SELECT * FROM "%s" WHERE PK = 'A' AND SK = '2'`)
+			var te *types.ThrottlingException
+			Expect(errors.As(err, &te)).To(BeTrue(), "A's read units spent: got %v", err)
+			Expect(aws.ToString(te.ThrottlingReasons[0].Reason)).To(Equal("TableReadKeyRangeThroughputExceeded"))
+		})
+
+		It("decides an UPDATE and a DELETE naming the whole key, and passes one that does not, counted undecided", func(ctx SpecContext) {
+			apart("A", "B")
+			seed(ctx, [2]string{"A", "1"}, [2]string{"B", "1"})
+			_, err := exec(ctx, `UPDATE "%s" SET n = 1 WHERE PK = 'A' AND SK = '1'`)
+			Expect(err).NotTo(HaveOccurred())
+			_, err = exec(ctx, `DELETE FROM "%s" WHERE PK = 'A' AND SK = '1'`)
+			var te *types.ThrottlingException
+			Expect(errors.As(err, &te)).To(BeTrue(), "A's write unit spent by the UPDATE: got %v", err)
+			Expect(stored(ctx, "A", "1")).To(BeTrue())
+
+			_, err = exec(ctx, `UPDATE "%s" SET n = 1 WHERE PK = 'B' OR SK = '1'`)
+			Expect(err).To(HaveOccurred(), "DynamoDB Local's own refusal")
+			Expect(h.Undecided()).To(BeEquivalentTo(1))
+		})
 	})
 
 	It("answers a request it cannot read as DynamoDB Local does, refuses a body over its bound in DynamoDB's shape, and serves the next call", func(ctx SpecContext) {
