@@ -41,6 +41,24 @@ var dataPlane = map[string]operation{
 	"TransactGetItems":   op((*meter.Client).TransactGetItems, txGetTables),
 	"TransactWriteItems": op((*meter.Client).TransactWriteItems, txWriteTables),
 	"ExecuteStatement":   executeStatement,
+	"ExecuteTransaction": executeTransaction,
+}
+
+// executeTransaction is PartiQL's ExecuteTransaction, decided as the
+// transaction its statements amount to.
+var executeTransaction = operation{
+	decode: func(body []byte) (any, []string, error) {
+		in := &dynamodb.ExecuteTransactionInput{}
+		if err := decodeInput(body, in); err != nil {
+			return nil, nil, err
+		}
+		tx, tables, err := readTransaction(in)
+		if err != nil {
+			return nil, nil, err
+		}
+		return tx, tables, nil
+	},
+	bind: func(in any, s designs.Schema) (any, string, bool) { return in.(*transaction).call(s) },
 }
 
 // executeStatement is PartiQL's ExecuteStatement, decided as the call its

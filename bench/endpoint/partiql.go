@@ -375,3 +375,60 @@ func (p *parser) value() (types.AttributeValue, bool) {
 	}
 	return nil, false
 }
+
+// transaction is an ExecuteTransaction's input, read: a statement per
+// action. DynamoDB runs one as the TransactGetItems of its SELECTs or the
+// TransactWriteItems of its writes (a transaction is all reads or all
+// writes), and it is decided so.
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ql-reference.multiplestatements.transactions.html
+type transaction struct{ sts []*statement }
+
+// readTransaction reads in's statements and the tables they name.
+func readTransaction(in *dynamodb.ExecuteTransactionInput) (*transaction, []string, error) {
+	tx := &transaction{}
+	var tables []string
+	for _, ps := range in.TransactStatements {
+		st, err := readStatement(&dynamodb.ExecuteStatementInput{Statement: ps.Statement, Parameters: ps.Parameters})
+		if err != nil {
+			return nil, nil, err
+		}
+		tx.sts = append(tx.sts, st)
+		tables = append(tables, st.table)
+	}
+	if len(tx.sts) == 0 {
+		return nil, nil, errStatement
+	}
+	return tx, tables, nil
+}
+
+// call is the transaction tx amounts to on a table of schema s; false
+// when an action names no item, or reads and writes mix.
+func (tx *transaction) call(s designs.Schema) (any, string, bool) {
+	var gets []types.TransactGetItem
+	var writes []types.TransactWriteItem
+	for _, st := range tx.sts {
+		in, _, ok := st.call(s)
+		if !ok {
+			return nil, "", false
+		}
+		switch in := in.(type) {
+		case *dynamodb.GetItemInput:
+			gets = append(gets, types.TransactGetItem{Get: &types.Get{TableName: in.TableName, Key: in.Key}})
+		case *dynamodb.PutItemInput:
+			writes = append(writes, types.TransactWriteItem{Put: &types.Put{TableName: in.TableName, Item: in.Item}})
+		case *dynamodb.UpdateItemInput:
+			writes = append(writes, types.TransactWriteItem{Update: &types.Update{TableName: in.TableName, Key: in.Key, UpdateExpression: in.UpdateExpression}})
+		case *dynamodb.DeleteItemInput:
+			writes = append(writes, types.TransactWriteItem{Delete: &types.Delete{TableName: in.TableName, Key: in.Key}})
+		default:
+			return nil, "", false // a Query or a Scan: no transaction's action
+		}
+	}
+	switch {
+	case len(gets) > 0 && len(writes) > 0:
+		return nil, "", false
+	case len(gets) > 0:
+		return &dynamodb.TransactGetItemsInput{TransactItems: gets}, "TransactGetItems", true
+	}
+	return &dynamodb.TransactWriteItemsInput{TransactItems: writes}, "TransactWriteItems", true
+}

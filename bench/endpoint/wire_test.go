@@ -411,6 +411,28 @@ var _ = Describe("an SDK client through the endpoint", Label("wire"), func() {
 			Expect(aws.ToString(te.ThrottlingReasons[0].Reason)).To(Equal("TableReadKeyRangeThroughputExceeded"))
 		})
 
+		It("decides an ExecuteTransaction as the transaction of its statements: cancelled for the action on a spent partition, writing nothing", func(ctx SpecContext) {
+			apart("A", "B")
+			seed(ctx, [2]string{"B", "1"})
+			_, err := exec(ctx, `INSERT INTO "%s" VALUE {'PK': 'A', 'SK': '0'}`) // A's one write unit
+			Expect(err).NotTo(HaveOccurred())
+			stmt := func(s string) types.ParameterizedStatement {
+				return types.ParameterizedStatement{Statement: aws.String(fmt.Sprintf(s, table))}
+			}
+			_, err = db.ExecuteTransaction(ctx, &dynamodb.ExecuteTransactionInput{TransactStatements: []types.ParameterizedStatement{
+				stmt(`UPDATE "%s" SET n = 1 WHERE PK = 'B' AND SK = '1'`), stmt(`INSERT INTO "%s" VALUE {'PK': 'A', 'SK': '1'}`)}})
+			var tce *types.TransactionCanceledException
+			Expect(errors.As(err, &tce)).To(BeTrue(), "got %v", err)
+			Expect(tce.CancellationReasons).To(HaveLen(2))
+			Expect(aws.ToString(tce.CancellationReasons[0].Code)).To(Equal("None"))
+			Expect(aws.ToString(tce.CancellationReasons[1].Code)).To(Equal("ThrottlingError"))
+			Expect(stored(ctx, "A", "1")).To(BeFalse())
+			out, err := get(ctx, direct, "B", "1")
+			Expect(err).NotTo(HaveOccurred())
+			Expect(out.Item).NotTo(HaveKey("n"), "the transaction wrote nothing")
+			Expect(h.Undecided()).To(BeZero())
+		})
+
 		It("decides an UPDATE and a DELETE naming the whole key, and passes one that does not, counted undecided", func(ctx SpecContext) {
 			apart("A", "B")
 			seed(ctx, [2]string{"A", "1"}, [2]string{"B", "1"})

@@ -119,6 +119,9 @@ var WireCorpus = []WireCall{
 	{"ExecuteStatement", `{"Statement":"DELETE FROM \"{T}\" WHERE PK = 'p' AND SK = '1' RETURNING ALL OLD *"}`},
 	{"ExecuteStatement", `{"Statement":"DELETE FROM \"{T}\" WHERE PK = 'p'"}`},
 	{"ExecuteStatement", `{"Statement":"SELEKT * FROM \"{T}\""}`},
+	{"ExecuteTransaction", `{"TransactStatements":[{"Statement":"INSERT INTO \"{T}\" VALUE {'PK': 'q', 'SK': '1'}"},{"Statement":"UPDATE \"{T}\" SET n = ? WHERE PK = 'q' AND SK = '2'","Parameters":[{"N":"2"}]}],"ReturnConsumedCapacity":"TOTAL"}`},
+	{"ExecuteTransaction", `{"TransactStatements":[{"Statement":"SELECT * FROM \"{T}\" WHERE PK = 'q' AND SK = '1'"},{"Statement":"SELECT n FROM \"{T}\" WHERE PK = 'q' AND SK = '2'"}]}`},
+	{"ExecuteTransaction", `{"TransactStatements":[{"Statement":"INSERT INTO \"{T}\" VALUE {'PK': 'q', 'SK': '1'}"}]}`},
 
 	// A table named by its ARN.
 	{"GetItem", `{"TableName":"arn:aws:dynamodb:ddblocal:000000000000:table/{T}","Key":{"PK":{"S":"d"},"SK":{"S":"1"}},"ReturnConsumedCapacity":"TOTAL"}`},
