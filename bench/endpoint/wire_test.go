@@ -276,8 +276,13 @@ var _ = Describe("an SDK client through the endpoint", Label("wire"), func() {
 		for _, k := range [][2]string{{"A", "1"}, {"B", "1"}, {"A", "2"}, {"C", "1"}} {
 			reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: itemAt(k[0], k[1])}})
 		}
-		out, err := db.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{table: reqs}})
+		out, err := db.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{table: reqs},
+			ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal})
 		Expect(err).NotTo(HaveOccurred())
+		// The capacity of the items written, in TOTAL's shape, as asked.
+		Expect(out.ConsumedCapacity).To(HaveLen(1))
+		Expect(aws.ToFloat64(out.ConsumedCapacity[0].CapacityUnits)).To(BeNumerically("==", 2))
+		Expect(out.ConsumedCapacity[0].Table).To(BeNil())
 		Expect(out.UnprocessedItems).To(HaveKey(table))
 		var back []any
 		for _, w := range out.UnprocessedItems[table] {
