@@ -458,10 +458,10 @@ func cancelledBody(reasons []wireCancellation, codes []string) []byte {
 	return b
 }
 
-// requestID is a request id as DynamoDB writes them in
+// RequestID is a request id as DynamoDB writes them in
 // x-amzn-RequestId: 52 characters, upper-case letters and digits (as
 // captured on the wire, for one in the sources of the messages above).
-func requestID() string {
+func RequestID() string {
 	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 	var b [52]byte
 	for i := range b {
@@ -474,7 +474,7 @@ func requestID() string {
 func response(body []byte) *smithyhttp.Response {
 	h := http.Header{}
 	h.Set("Content-Type", "application/x-amz-json-1.0")
-	h.Set("X-Amzn-Requestid", requestID())
+	h.Set("X-Amzn-Requestid", RequestID())
 	return &smithyhttp.Response{Response: &http.Response{
 		StatusCode: http.StatusBadRequest, Status: "400 Bad Request", Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
 		Header: h, Body: io.NopCloser(bytes.NewReader(body)), ContentLength: int64(len(body)),

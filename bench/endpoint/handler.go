@@ -349,6 +349,9 @@ func write(w http.ResponseWriter, status int, header http.Header, b []byte) {
 		}
 	}
 	w.Header().Set("Content-Type", "application/x-amz-json-1.0")
+	if header.Get("X-Amzn-Requestid") == "" { // the endpoint's own answer
+		w.Header().Set("X-Amzn-Requestid", emulate.RequestID())
+	}
 	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
 	w.Header().Set("X-Amz-Crc32", strconv.FormatUint(uint64(crc32.ChecksumIEEE(b)), 10))
 	w.WriteHeader(status)
