@@ -39,6 +39,7 @@ type statement struct {
 	index string
 	where map[string]types.AttributeValue // WHERE's equalities, ANDed; nil: none usable
 	item  map[string]types.AttributeValue // INSERT's value
+	whole bool                            // a SELECT *: the items it answers are whole
 }
 
 var errStatement = errors.New("a PartiQL statement the endpoint cannot map to its items")
@@ -53,7 +54,8 @@ func readStatement(in *dynamodb.ExecuteStatementInput) (*statement, error) {
 	st := &statement{in: in, verb: strings.ToUpper(p.next().text)}
 	switch st.verb {
 	case "SELECT":
-		for !p.done() && !p.keyword("FROM") {
+		st.whole = p.punct("*") && p.keyword("FROM")
+		for !st.whole && !p.done() && !p.keyword("FROM") {
 			p.next()
 		}
 		if !p.target(st) {
@@ -125,23 +127,38 @@ func (st *statement) call(s designs.Schema) (any, string, bool) {
 		k := key()
 		return &dynamodb.DeleteItemInput{TableName: table, Key: k}, "DeleteItem", k != nil
 	}
+	// The meter learns the table from whole items read (its shadow): an
+	// answer of some attributes, or one it cannot read (an ExecuteStatement
+	// answers Items where a GetItem answers Item), is marked projected.
+	projection := func(whole bool) (*string, map[string]string) {
+		if whole {
+			return nil, nil
+		}
+		return aws.String("#k"), map[string]string{"#k": s.PK}
+	}
 	consistent := st.in.ConsistentRead
 	if st.index == "" {
 		if k := key(); k != nil {
-			return &dynamodb.GetItemInput{TableName: table, Key: k, ConsistentRead: consistent}, "GetItem", true
+			pe, names := projection(false)
+			return &dynamodb.GetItemInput{TableName: table, Key: k, ConsistentRead: consistent, ProjectionExpression: pe, ExpressionAttributeNames: names}, "GetItem", true
 		}
 	}
+	pe, names := projection(st.whole)
 	pk := s.ItemSchema().PartitionKey(st.index)
 	var index *string
 	if st.index != "" {
 		index = aws.String(st.index)
 	}
 	if v, ok := st.where[pk]; ok && pk != "" {
-		return &dynamodb.QueryInput{TableName: table, IndexName: index, ConsistentRead: consistent,
-			KeyConditionExpression: aws.String("#pk = :pk"), ExpressionAttributeNames: map[string]string{"#pk": pk},
+		if names == nil {
+			names = map[string]string{}
+		}
+		names["#pk"] = pk
+		return &dynamodb.QueryInput{TableName: table, IndexName: index, ConsistentRead: consistent, ProjectionExpression: pe,
+			KeyConditionExpression: aws.String("#pk = :pk"), ExpressionAttributeNames: names,
 			ExpressionAttributeValues: map[string]types.AttributeValue{":pk": v}}, "Query", true
 	}
-	return &dynamodb.ScanInput{TableName: table, IndexName: index, ConsistentRead: consistent}, "Scan", true
+	return &dynamodb.ScanInput{TableName: table, IndexName: index, ConsistentRead: consistent, ProjectionExpression: pe, ExpressionAttributeNames: names}, "Scan", true
 }
 
 // token is one PartiQL token: a word, a "quoted" identifier, a 'string',
@@ -413,7 +430,13 @@ func (tx *transaction) call(s designs.Schema) (any, string, bool) {
 		}
 		switch in := in.(type) {
 		case *dynamodb.GetItemInput:
-			gets = append(gets, types.TransactGetItem{Get: &types.Get{TableName: in.TableName, Key: in.Key}})
+			// An ExecuteTransaction answers Responses as TransactGetItems
+			// does: its items teach the meter when whole.
+			g := &types.Get{TableName: in.TableName, Key: in.Key}
+			if !st.whole {
+				g.ProjectionExpression, g.ExpressionAttributeNames = in.ProjectionExpression, in.ExpressionAttributeNames
+			}
+			gets = append(gets, types.TransactGetItem{Get: g})
 		case *dynamodb.PutItemInput:
 			writes = append(writes, types.TransactWriteItem{Put: &types.Put{TableName: in.TableName, Item: in.Item}})
 		case *dynamodb.UpdateItemInput:
