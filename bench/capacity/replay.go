@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ddbharness/ddbharness/bench/throughput"
+	"github.com/ddbharness/ddbharness/designs"
 )
 
 // Replay is what the throughput engine (bench/throughput, which the
@@ -101,6 +102,9 @@ func (r *run) replaySpace(name string, s *spaceLoad, factor float64, budget *int
 		return nil, 0, true
 	}
 	c := r.spaceConfig()
+	if name != designs.MainTable {
+		c = throughput.IndexConfigOf(r.Settings, r.Schema, name)
+	}
 	// The engine is configured as the run's emulator configured it, so it
 	// lays out the same partitions: a provisioned space's by its
 	// throughput, an on-demand one's at its warm throughput, splitting as

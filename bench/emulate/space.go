@@ -24,6 +24,9 @@ type space struct {
 // (throughput.NewSpace) from the schema and the emulator's config.
 func (e *Emulator) newSpace(name, arn string, index bool, now int64) *space {
 	c := throughput.ConfigOf(e.cfg.Settings, e.schema)
+	if index {
+		c = throughput.IndexConfigOf(e.cfg.Settings, e.schema, name)
+	}
 	return &space{Space: throughput.NewSpace(c, now), name: name, id: e.names.ID(name), arn: arn, index: index}
 }
 

@@ -4,17 +4,17 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
+	"math/rand/v2"
 	"net/http"
 	"strings"
-	"sync/atomic"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go/middleware"
 	smithyhttp "github.com/aws/smithy-go/transport/http"
 
+	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/designs"
 )
 
@@ -207,23 +207,39 @@ func (e *Emulator) split(c *call, params any) (any, func(out any)) {
 	refused := make([]bool, len(c.groups))
 	n := 0
 	var refusals []*refusal
+	var held []reservation
+	estimated := map[touch]bool{}
 	for i, g := range c.groups {
 		if r := e.admit(g, now); r != nil {
 			refused[i] = true
 			refusals = append(refusals, r)
 			n++
+			continue
+		}
+		// Items are admitted one by one, as DynamoDB processes a batch's
+		// items: each holds its units before the next is decided, so the
+		// items a hot partition has no units left for come back
+		// unprocessed instead of all passing on its last unit.
+		// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchWriteItem.html
+		// (the operation "returns any unprocessed items"; only when none can
+		// be processed does the whole batch fail)
+		// A touch whose units are unknown holds the estimate of a whole
+		// call on its key, once per batch.
+		for _, tc := range g {
+			if tc.units == 0 {
+				k := tc
+				if estimated[k] {
+					continue
+				}
+				estimated[k] = true
+			}
+			held = e.reserve([]touch{tc}, now, held)
 		}
 	}
 	if n < len(c.groups) {
 		// Split: the refused items are counted here; a batch refused whole
-		// is counted by its attempts.
-		var admitted []touch
-		for i, g := range c.groups {
-			if !refused[i] {
-				admitted = append(admitted, g...)
-			}
-		}
-		c.held = e.reserve(distinct(admitted), now, c.held)
+		// (which holds nothing) is counted by its attempts.
+		c.held = held
 		for _, r := range refusals {
 			e.m.refused(r, c.pattern, now)
 		}
@@ -338,24 +354,43 @@ func mergeGets(a, b map[string]types.KeysAndAttributes) map[string]types.KeysAnd
 // (service/dynamodb/response_snapshot in aws-sdk-go-v2).
 const typePrefix = "com.amazonaws.dynamodb.v20120810#"
 
-// Messages DynamoDB gives with each limit type. Over an on-demand
-// maximum, the error handling page's message of ThrottlingException
-// (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Programming.Errors.html):
-// no capture of that reason's own is public.
-var messages = map[string]string{
-	"MaxOnDemandThroughputExceeded": "Rate of requests exceeds the allowed throughput.",
-	"KeyRangeThroughputExceeded":    "Throughput exceeds the current capacity of your table or index. DynamoDB is automatically scaling your table or index so please try again shortly. If exceptions persist, check if you have a hot key: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html.",
-	"ProvisionedThroughputExceeded": "The level of configured provisioned throughput for the table was exceeded. Consider increasing your provisioning level with the UpdateTable API.",
-	"AccountLimitExceeded":          "Throughput exceeds the current throughput limit for your account, increase account level throughput before retrying.",
-}
+// Messages DynamoDB gives a refusal for capacity, by billing mode and by
+// table or GSI: AWS lists the four wordings of a provisioned and an
+// on-demand table and GSI with the cancellation reasons of a transaction,
+// and the provisioned ones are seen on the wire (the GSI's without a
+// closing full stop). Over an on-demand maximum, the error handling page's
+// message of ThrottlingException; at the account's quota, its message of
+// RequestLimitExceeded (no capture of either reason's own is public).
+// Sources: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html
+// (TransactionCanceledException: the messages of ProvisionedThroughputExceeded and ThrottlingError)
+// https://github.com/apache/hadoop/pull/1814 (a provisioned table's, captured)
+// https://github.com/wellcomecollection/platform/issues/2177 (a provisioned GSI's, captured)
+// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Programming.Errors.html
+const (
+	messageProvisionedTable = "The level of configured provisioned throughput for the table was exceeded. Consider increasing your provisioning level with the UpdateTable API."
+	messageProvisionedIndex = "The level of configured provisioned throughput for one or more global secondary indexes of the table was exceeded. Consider increasing your provisioning level for the under-provisioned global secondary indexes with the UpdateTable API"
+	messageOnDemandTable    = "Throughput exceeds the current capacity of your table or index. DynamoDB is automatically scaling your table or index so please try again shortly. If exceptions persist, check if you have a hot key: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html."
+	messageOnDemandIndex    = "Throughput exceeds the current capacity for one or more global secondary indexes. DynamoDB is automatically scaling your index so please try again shortly."
+	messageMaxOnDemand      = "Rate of requests exceeds the allowed throughput."
+	messageAccountLimit     = "Throughput exceeds the current throughput limit for your account, increase account level throughput before retrying."
+)
 
-func message(reason string) string {
-	for limit, m := range messages {
-		if strings.HasSuffix(reason, limit) {
-			return m
-		}
+// message is the text r answers with: its limit's, else its space's
+// billing mode's, for a table or a GSI.
+func message(r *refusal) string {
+	switch {
+	case strings.HasSuffix(r.reason, throughput.MaxOnDemand):
+		return messageMaxOnDemand
+	case strings.HasSuffix(r.reason, throughput.AccountLimit):
+		return messageAccountLimit
+	case !r.space.OnDemand() && r.space.index:
+		return messageProvisionedIndex
+	case !r.space.OnDemand():
+		return messageProvisionedTable
+	case r.space.index:
+		return messageOnDemandIndex
 	}
-	return ""
+	return messageOnDemandTable
 }
 
 type wireReason struct {
@@ -372,13 +407,13 @@ func refusalBody(r *refusal) []byte {
 		Type    string       `json:"__type"`
 		Message string       `json:"message"`
 		Reasons []wireReason `json:"ThrottlingReasons"`
-	}{typePrefix + r.exception, message(r.reason), reasons}
+	}{typePrefix + r.exception, message(r), reasons}
 	if r.exception == ExceptionThrottling {
 		v = struct {
 			Type    string       `json:"__type"`
 			Message string       `json:"message"`
 			Reasons []wireReason `json:"throttlingReasons"`
-		}{typePrefix + r.exception, message(r.reason), reasons}
+		}{typePrefix + r.exception, message(r), reasons}
 	}
 	b, _ := json.Marshal(v)
 	return b
@@ -404,7 +439,7 @@ func cancellation(n int, refused []bool, r *refusal) []byte {
 	for i := range reasons {
 		reasons[i].Code = "None"
 		if i < len(refused) && refused[i] {
-			reasons[i] = wireCancellation{code, message(r.reason)}
+			reasons[i] = wireCancellation{code, message(r)}
 		}
 		codes[i] = reasons[i].Code
 	}
@@ -423,13 +458,23 @@ func cancelledBody(reasons []wireCancellation, codes []string) []byte {
 	return b
 }
 
-var requestIDs atomic.Int64
+// RequestID is a request id as DynamoDB writes them in
+// x-amzn-RequestId: 52 characters, upper-case letters and digits (as
+// captured on the wire, for one in the sources of the messages above).
+func RequestID() string {
+	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+	var b [52]byte
+	for i := range b {
+		b[i] = alphabet[rand.IntN(len(alphabet))]
+	}
+	return string(b[:])
+}
 
 // response is DynamoDB's HTTP answer with an error body.
 func response(body []byte) *smithyhttp.Response {
 	h := http.Header{}
 	h.Set("Content-Type", "application/x-amz-json-1.0")
-	h.Set("X-Amzn-Requestid", fmt.Sprintf("ddbharness-limits-%d", requestIDs.Add(1)))
+	h.Set("X-Amzn-Requestid", RequestID())
 	return &smithyhttp.Response{Response: &http.Response{
 		StatusCode: http.StatusBadRequest, Status: "400 Bad Request", Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
 		Header: h, Body: io.NopCloser(bytes.NewReader(body)), ContentLength: int64(len(body)),

@@ -4,6 +4,9 @@ import (
 	"errors"
 	"fmt"
 
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
+	"github.com/aws/smithy-go"
+
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -152,4 +155,18 @@ func retriedOut(err error) {
 	var max *retry.MaxAttemptsError
 	Expect(errors.As(err, &max)).To(BeTrue(), "the SDK's retryer gave up: %v", err)
 	Expect(max.Attempt).To(Equal(3))
+}
+
+// saidAsAWS checks a refusal's message begins with words, AWS's for its
+// billing mode and resource, and that its request id has DynamoDB's
+// shape: 52 upper-case letters and digits, as captured on the wire (for
+// one, https://github.com/apache/hadoop/pull/1814).
+func saidAsAWS(err error, words string) {
+	GinkgoHelper()
+	var api smithy.APIError
+	Expect(errors.As(err, &api)).To(BeTrue(), "an API error: %v", err)
+	Expect(api.ErrorMessage()).To(HavePrefix(words))
+	var re *awshttp.ResponseError
+	Expect(errors.As(err, &re)).To(BeTrue(), "an HTTP response error: %v", err)
+	Expect(re.ServiceRequestID()).To(MatchRegexp(`^[A-Z0-9]{52}$`))
 }

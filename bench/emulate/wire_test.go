@@ -3,6 +3,7 @@ package emulate
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -125,6 +126,7 @@ var _ = Describe("on the wire, as DynamoDB answers", Label("wire"), func() {
 		Expect(put(ctx, "A", "1", "")).To(Succeed())
 		err := put(ctx, "A", "2", "")
 		throttledAfterRetries(err, answerOnDemand, "TableWriteKeyRangeThroughputExceeded", arn())
+		saidAsAWS(err, "Throughput exceeds the current capacity of your table or index. DynamoDB is automatically scaling your table or index")
 		Expect(stored(ctx, "A", "2")).To(BeFalse())
 		clock.Add(time.Second)
 		Expect(put(ctx, "A", "2", "")).To(Succeed(), "a second later the partition has its unit back")
@@ -158,11 +160,11 @@ var _ = Describe("on the wire, as DynamoDB answers", Label("wire"), func() {
 	})
 
 	It("returns a batch write's requests on a spent partition as UnprocessedItems, writes the others, and does not retry", func(ctx SpecContext) {
-		apart("A", "B")
+		apart("A", "B", "C")
 		drainWrites(ctx, "A")
 
 		bctx := designs.WithPattern(ctx, "batch")
-		out, err := batchWrite(bctx, putRequest("A", "1"), putRequest("B", "1"), putRequest("A", "2"), putRequest("B", "2"))
+		out, err := batchWrite(bctx, putRequest("A", "1"), putRequest("B", "1"), putRequest("A", "2"), putRequest("C", "1"))
 		Expect(err).NotTo(HaveOccurred(), "a batch some of whose items were served succeeds")
 		Expect(out.UnprocessedItems).To(HaveLen(1))
 		Expect(putNames(out.UnprocessedItems[table])).To(Equal([]string{"A/1", "A/2"}))
@@ -170,10 +172,37 @@ var _ = Describe("on the wire, as DynamoDB answers", Label("wire"), func() {
 		Expect(stored(ctx, "A", "1")).To(BeFalse())
 		Expect(stored(ctx, "A", "2")).To(BeFalse())
 		Expect(stored(ctx, "B", "1")).To(BeTrue())
-		Expect(stored(ctx, "B", "2")).To(BeTrue())
+		Expect(stored(ctx, "C", "1")).To(BeTrue())
 		// Unprocessed items are the caller's to resend, not the SDK's.
 		Expect(counts("batch")).To(MatchFields(IgnoreExtras, Fields{"Calls": BeEquivalentTo(1), "Attempts": BeEquivalentTo(1),
 			"Throttled": BeEquivalentTo(0), "Unprocessed": BeEquivalentTo(2)}))
+	})
+
+	It("admits a batch write's items one by one: those its partition's last unit cannot serve come back as UnprocessedItems", func(ctx SpecContext) {
+		// A's partition has its 1 write unit; each small put costs 1.
+		bctx := designs.WithPattern(ctx, "batch")
+		out, err := batchWrite(bctx, putRequest("A", "1"), putRequest("A", "2"), putRequest("A", "3"))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(putNames(out.UnprocessedItems[table])).To(Equal([]string{"A/2", "A/3"}))
+		Expect(stored(ctx, "A", "1")).To(BeTrue())
+		Expect(stored(ctx, "A", "2")).To(BeFalse())
+		Expect(stored(ctx, "A", "3")).To(BeFalse())
+		Expect(counts("batch")).To(MatchFields(IgnoreExtras, Fields{"Throttled": BeEquivalentTo(0), "Unprocessed": BeEquivalentTo(2)}))
+	})
+
+	It("admits a batch read's keys one by one: those its partition's last units cannot serve come back as UnprocessedKeys", func(ctx SpecContext) {
+		// A's partition has 3 read units; a strongly consistent read of a
+		// small item costs 1.
+		seed(ctx, "A/1", "A/2", "A/3", "A/4", "A/5")
+		keys := make([]map[string]types.AttributeValue, 5)
+		for i := range keys {
+			keys[i] = itemAt("A", strconv.Itoa(i+1), "")
+		}
+		out, err := db.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{
+			table: {Keys: keys, ConsistentRead: aws.Bool(true)}}})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(out.Responses[table]).To(HaveLen(3))
+		Expect(keyNames(out.UnprocessedKeys[table].Keys)).To(Equal([]string{"A/4", "A/5"}))
 	})
 
 	It("refuses a whole batch write, after the SDK's retries, when every item's partition is spent", func(ctx SpecContext) {
@@ -249,6 +278,7 @@ var _ = Describe("on the wire, as DynamoDB answers", Label("wire"), func() {
 
 		err := put(ctx, "c", "1", "hot")
 		throttledAfterRetries(err, answerOnDemand, "IndexWriteKeyRangeThroughputExceeded", arn()+"/index/ByG")
+		saidAsAWS(err, "Throughput exceeds the current capacity for one or more global secondary indexes. DynamoDB is automatically scaling your index")
 		Expect(stored(ctx, "c", "1")).To(BeFalse())
 		Expect(put(ctx, "c", "2", "")).To(Succeed(), "c's table partition had its unit all along")
 	})
@@ -362,9 +392,20 @@ var _ = Describe("on the wire, as DynamoDB answers", Label("wire"), func() {
 			Expect(stored(ctx, "E", "1")).To(BeFalse())
 		})
 
-		It("answers a spent partition with ProvisionedThroughputExceededException, as on a provisioned table", func(ctx SpecContext) {
+		It("answers a spent partition with ProvisionedThroughputExceededException, in a provisioned table's words", func(ctx SpecContext) {
 			drainWrites(ctx, "A")
-			throttledAfterRetries(put(ctx, "A", "1", ""), answerProvisioned, "TableWriteKeyRangeThroughputExceeded", arn())
+			err := put(ctx, "A", "1", "")
+			throttledAfterRetries(err, answerProvisioned, "TableWriteKeyRangeThroughputExceeded", arn())
+			saidAsAWS(err, "The level of configured provisioned throughput for the table was exceeded. Consider increasing your provisioning level with the UpdateTable API.")
+			Expect(err.Error()).NotTo(ContainSubstring("automatically scaling"))
+		})
+
+		It("answers a spent GSI partition with ProvisionedThroughputExceededException, in a provisioned GSI's words", func(ctx SpecContext) {
+			apart("a", "c")
+			Expect(put(ctx, "a", "1", "hot")).To(Succeed())
+			err := put(ctx, "c", "1", "hot")
+			throttledAfterRetries(err, answerProvisioned, "IndexWriteKeyRangeThroughputExceeded", arn()+"/index/ByG")
+			saidAsAWS(err, "The level of configured provisioned throughput for one or more global secondary indexes of the table was exceeded.")
 		})
 	})
 

@@ -7,40 +7,47 @@
 //
 // A data-plane request (GetItem, PutItem, UpdateItem, DeleteItem, Query,
 // Scan, BatchGetItem, BatchWriteItem, TransactGetItems,
-// TransactWriteItems) is read into the SDK's input and sent through an
-// SDK client of DynamoDB Local with its table's emulator installed, as
-// the bench sends a pattern's calls: the same middleware decides it, and
-// bench/meter charges what it consumed by AWS's rules (not DynamoDB
-// Local's reported units). The SDK's retryer is off: the end client
-// retries. What reaches Local is the client's own body, byte for byte,
-// but for what the meter asks besides where the client asked for none of
-// it (old images, INDEXES capacity, key attributes in a projection); the
-// answer is Local's own bytes with exactly that taken out again, so it
-// is the answer Local gives the request as sent. A value Local refuses
-// (ReturnValues UPDATED_OLD on a PutItem, an unknown word) goes as sent,
-// and is refused. The endpoint writes only its own decisions: the
-// emulator's refusal (ThrottlingException or
-// ProvisionedThroughputExceededException with ThrottlingReasons,
-// TransactionCanceledException with CancellationReasons,
-// TransactionConflictException), the UnprocessedItems or UnprocessedKeys
-// of a batch it admitted in part, and HTTP 413 for a body over 16 MiB.
+// TransactWriteItems, ExecuteStatement, ExecuteTransaction) is read into
+// the SDK's input and sent through an SDK client of DynamoDB Local with
+// its table's emulator installed, as the bench sends a pattern's calls:
+// the same middleware decides it, and bench/meter charges what it consumed
+// by AWS's rules (not DynamoDB Local's reported units). The SDK's retryer
+// is off: the end client retries. What reaches Local is the client's own
+// body, byte for byte, but for what the meter asks besides where the
+// client asked for none of it (old images, INDEXES capacity, key
+// attributes in a projection); the answer is Local's own bytes with
+// exactly that taken out again, so it is the answer Local gives the
+// request as sent. A value Local refuses (ReturnValues UPDATED_OLD on a
+// PutItem, an unknown word) goes as sent, and is refused. The endpoint
+// writes only its own decisions: the emulator's refusal
+// (ThrottlingException or ProvisionedThroughputExceededException with
+// ThrottlingReasons, TransactionCanceledException with
+// CancellationReasons, TransactionConflictException), the UnprocessedItems
+// or UnprocessedKeys of a batch it admitted in part, and HTTP 413 for a
+// body over 16 MiB.
 //
 // Each table's limits are learnt from DynamoDB Local's DescribeTable at
 // its first call, and again after a CreateTable, UpdateTable or
 // DeleteTable passes; warm throughput and the on-demand maximum come from
 // the client's own CreateTable or UpdateTable where Local does not keep
 // them. A table's learnt state (its buckets, splits, growth) starts again
-// then.
+// then. Each GSI has its own limits: its provisioned units, warm
+// throughput and maximum, so a GSI provisioned below its table refuses the
+// table's writes at its own units.
 //
-// Not emulated, passed through to DynamoDB Local as sent: every other
-// operation (tables, TTL, tags, backups, streams, PartiQL's
-// ExecuteStatement, BatchExecuteStatement and ExecuteTransaction); a
-// batch or transaction that spans tables (a table's ARN given as its
-// name is the table: decided on its budget); a request the SDK's input
-// cannot hold (an unknown member, a value of the wrong type: Local
-// answers it in its own words); and a call to a table Local does not
-// know. A GSI's own provisioned throughput is not read: the emulator
-// gives each GSI its table's. A write that passes through is not seen by
-// the meter's shadow of the table, so a later transaction's capacity (its
+// PartiQL's ExecuteStatement and ExecuteTransaction are decided as the
+// calls their statements amount to (partiql.go), the client's request
+// being what is sent.
+//
+// Passed through as sent: every other operation (tables, TTL, tags,
+// backups, streams); and, counted apart as undecided (Handler.Undecided),
+// the data-plane calls the endpoint cannot decide: BatchExecuteStatement,
+// an ExecuteStatement or ExecuteTransaction it cannot map to its items,
+// and a batch or transaction that spans tables (a table's ARN given as its
+// name is the table: decided on its budget). Also passed through: a
+// request the SDK's input cannot hold (an unknown member, a value of the
+// wrong type: Local answers it in its own words), and a call to a table
+// Local does not know. A write that passes through is not seen by the
+// meter's shadow of the table, so a later transaction's capacity (its
 // images come from the shadow) may be sized on an older item.
 package endpoint

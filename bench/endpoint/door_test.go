@@ -67,6 +67,15 @@ var _ = Describe("the endpoint's door", Label("wire"), func() {
 		Expect(post(url, io.MultiReader(bytes.NewReader(over)), -1)).To(Equal(want))
 		at := padded(table, MaxBody)
 		Expect(post(url, bytes.NewReader(at), int64(len(at)))).To(Equal(ddbtest.WireAnswer{Status: http.StatusOK, Body: "{}"}))
+
+		// The endpoint's own answer has a request id of DynamoDB's shape
+		// (52 upper-case letters and digits, as captured on the wire:
+		// https://github.com/apache/hadoop/pull/1814).
+		resp, err := client.Post(url, "application/x-amz-json-1.0", bytes.NewReader(over))
+		Expect(err).NotTo(HaveOccurred())
+		resp.Body.Close()
+		Expect(resp.StatusCode).To(Equal(http.StatusRequestEntityTooLarge))
+		Expect(resp.Header.Get("X-Amzn-Requestid")).To(MatchRegexp(`^[A-Z0-9]{52}$`))
 	})
 
 	It("closes a connection whose body never comes, within its read bound", func() {

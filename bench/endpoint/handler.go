@@ -120,39 +120,53 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	name, _ := strings.CutPrefix(r.Header.Get("X-Amz-Target"), "DynamoDB_20120810.")
-	if o, ok := dataPlane[name]; ok && !h.cfg.Off && h.emulated(w, r, name, o, body) {
-		return
+	undecided := !h.cfg.Off && partiQL(name)
+	if o, ok := dataPlane[name]; ok && !h.cfg.Off {
+		done, spans := h.emulated(w, r, name, o, body)
+		if done {
+			return
+		}
+		undecided = undecided || spans
 	}
-	h.pass(w, r, name, body)
+	h.pass(w, r, name, body, undecided)
 }
 
 // emulated sends a data-plane call through its table's client; false when
 // it cannot (a body the SDK's input cannot hold, a call spanning tables, a
-// table DynamoDB Local does not know), and the call passes through.
-func (h *Handler) emulated(w http.ResponseWriter, r *http.Request, name string, o operation, body []byte) bool {
+// table DynamoDB Local does not know), and the call passes through;
+// undecided for a call spanning tables, which DynamoDB would have metered.
+func (h *Handler) emulated(w http.ResponseWriter, r *http.Request, name string, o operation, body []byte) (done, undecided bool) {
 	in, names, err := o.decode(body)
 	if err != nil {
-		return false
+		return false, false
 	}
 	for i, n := range names {
 		names[i] = tableName(n)
 	}
 	if names = distinct(names); len(names) != 1 {
-		return false
+		return false, len(names) > 1
 	}
 	byName(in)
 	t, err := h.tableOf(r.Context(), names[0])
 	if err != nil || t == nil {
-		return false
+		return false, false
 	}
 	got := &answer{asked: body}
+	if o.bind != nil {
+		var as string
+		var ok bool
+		if in, as, ok = o.bind(in, t.schema); !ok {
+			return false, true
+		}
+		o, got.target = dataPlane[as], name
+	}
 	ctx := context.WithValue(designs.WithPattern(r.Context(), designs.PatternID(name)), answerKey{}, got)
 	start := time.Now()
 	out, err := o.call(ctx, t.db, in)
 	if got.status == 0 {
 		// Nothing reached the wire: the SDK refused the input itself,
 		// and DynamoDB Local says why in its own words.
-		return false
+		return false, false
 	}
 	status, _ := engine.Classify(err)
 	if err == nil {
@@ -161,6 +175,9 @@ func (h *Handler) emulated(w http.ResponseWriter, r *http.Request, name string, 
 	t.traffic.record(name, start, status, err)
 	h.stats.count(t, in, status == engine.StatusThrottled || unprocessed(out), designs.IsTransactionConflict(err))
 	b, err := asAsked(name, got.body, body, got.sent)
+	if got.target != "" {
+		b, err = got.body, nil // the client's own request went: Local's own answer
+	}
 	if err != nil && !json.Valid(got.body) {
 		b, err = got.body, nil // no JSON: nothing the meter asked for is in it
 	}
@@ -169,16 +186,17 @@ func (h *Handler) emulated(w http.ResponseWriter, r *http.Request, name string, 
 	}
 	if err != nil {
 		internal(w, fmt.Errorf("the answer could not be given back as asked: %w", err))
-		return true
+		return true, false
 	}
 	write(w, got.status, got.header, b)
-	return true
+	return true, false
 }
 
 // pass sends the request to DynamoDB Local as the client sent it, and its
 // answer back as Local gave it. A table's limits that a CreateTable,
 // UpdateTable or DeleteTable changed are learnt again at its next call.
-func (h *Handler) pass(w http.ResponseWriter, r *http.Request, name string, body []byte) {
+// undecided: a data-plane call the limits did not decide, counted apart.
+func (h *Handler) pass(w http.ResponseWriter, r *http.Request, name string, body []byte, undecided bool) {
 	req, err := http.NewRequestWithContext(r.Context(), r.Method, strings.TrimSuffix(h.cfg.Local, "/")+r.URL.RequestURI(), bytes.NewReader(body))
 	if err != nil {
 		internal(w, err)
@@ -203,7 +221,7 @@ func (h *Handler) pass(w http.ResponseWriter, r *http.Request, name string, body
 	if resp.StatusCode == http.StatusOK {
 		h.learn(name, body)
 	}
-	h.stats.passed()
+	h.stats.passed(undecided)
 	for k, vs := range resp.Header {
 		if k != "Content-Length" && k != "Connection" {
 			w.Header()[k] = vs
@@ -261,9 +279,10 @@ type answer struct {
 	header http.Header
 	body   []byte
 
-	asked []byte
-	sent  []byte
-	split bool // the emulator sent part of a batch: the rest is unprocessed
+	asked  []byte
+	sent   []byte
+	split  bool   // the emulator sent part of a batch: the rest is unprocessed
+	target string // the client's operation, sent as it is (PartiQL) in place of the call decided
 }
 
 type answerKey struct{}
@@ -280,6 +299,14 @@ func asSent(ctx context.Context, in middleware.SerializeInput, next middleware.S
 	sent, err := io.ReadAll(req.GetStream())
 	if err != nil {
 		return middleware.SerializeOutput{}, middleware.Metadata{}, err
+	}
+	if got.target != "" {
+		got.sent = sent
+		req.Header.Set("X-Amz-Target", "DynamoDB_20120810."+got.target)
+		if in.Request, err = req.SetStream(bytes.NewReader(got.asked)); err != nil {
+			return middleware.SerializeOutput{}, middleware.Metadata{}, err
+		}
+		return next.HandleSerialize(ctx, in)
 	}
 	b, split, err := withAskedOrSplit(got.asked, sent)
 	if err != nil {
@@ -322,6 +349,9 @@ func write(w http.ResponseWriter, status int, header http.Header, b []byte) {
 		}
 	}
 	w.Header().Set("Content-Type", "application/x-amz-json-1.0")
+	if header.Get("X-Amzn-Requestid") == "" { // the endpoint's own answer
+		w.Header().Set("X-Amzn-Requestid", emulate.RequestID())
+	}
 	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
 	w.Header().Set("X-Amz-Crc32", strconv.FormatUint(uint64(crc32.ChecksumIEEE(b)), 10))
 	w.WriteHeader(status)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ddbharness/ddbharness/bench/meter"
 	"github.com/ddbharness/ddbharness/ddbitem"
+	"github.com/ddbharness/ddbharness/designs"
 )
 
 // operation is one data-plane operation: how its request is read and
@@ -19,6 +20,11 @@ import (
 type operation struct {
 	decode func(body []byte) (in any, tables []string, err error)
 	call   func(ctx context.Context, db *meter.Client, in any) (smithy.Serializable, error)
+	// bind, for a PartiQL statement, is the call it amounts to on a table
+	// of schema s and that call's operation (in dataPlane), decided as
+	// that call while the client's own request is what is sent
+	// (partiql.go); false: it cannot say.
+	bind func(in any, s designs.Schema) (call any, op string, ok bool)
 }
 
 // Data-plane operations, decided by the emulator. Every other operation
@@ -34,6 +40,48 @@ var dataPlane = map[string]operation{
 	"BatchWriteItem":     op((*meter.Client).BatchWriteItem, func(in *dynamodb.BatchWriteItemInput) []string { return slices.Sorted(maps.Keys(in.RequestItems)) }),
 	"TransactGetItems":   op((*meter.Client).TransactGetItems, txGetTables),
 	"TransactWriteItems": op((*meter.Client).TransactWriteItems, txWriteTables),
+	"ExecuteStatement":   executeStatement,
+	"ExecuteTransaction": executeTransaction,
+}
+
+// executeTransaction is PartiQL's ExecuteTransaction, decided as the
+// transaction its statements amount to.
+var executeTransaction = operation{
+	decode: func(body []byte) (any, []string, error) {
+		in := &dynamodb.ExecuteTransactionInput{}
+		if err := decodeInput(body, in); err != nil {
+			return nil, nil, err
+		}
+		tx, tables, err := readTransaction(in)
+		if err != nil {
+			return nil, nil, err
+		}
+		return tx, tables, nil
+	},
+	bind: func(in any, s designs.Schema) (any, string, bool) { return in.(*transaction).call(s) },
+}
+
+// executeStatement is PartiQL's ExecuteStatement, decided as the call its
+// statement amounts to.
+var executeStatement = operation{
+	decode: func(body []byte) (any, []string, error) {
+		in := &dynamodb.ExecuteStatementInput{}
+		if err := decodeInput(body, in); err != nil {
+			return nil, nil, err
+		}
+		st, err := readStatement(in)
+		if err != nil {
+			return nil, nil, err
+		}
+		return st, []string{st.table}, nil
+	},
+	bind: func(in any, s designs.Schema) (any, string, bool) { return in.(*statement).call(s) },
+}
+
+// partiQL reports whether operation name is one of PartiQL's, which
+// read and write items as the other data-plane calls do.
+func partiQL(name string) bool {
+	return name == "ExecuteStatement" || name == "BatchExecuteStatement" || name == "ExecuteTransaction"
 }
 
 // op is the operation of a meter.Client method, I its input and O its

@@ -21,7 +21,7 @@ type Stats struct {
 }
 
 // counts is one stretch's calls.
-type counts struct{ Requests, Passed, Throttled, Conflicts int64 }
+type counts struct{ Requests, Passed, Undecided, Throttled, Conflicts int64 }
 
 // Totals is the run's counts so far.
 func (h *Handler) Totals() (requests, passed, throttled, conflicts int64) {
@@ -29,6 +29,14 @@ func (h *Handler) Totals() (requests, passed, throttled, conflicts int64) {
 	defer h.stats.mu.Unlock()
 	c := h.stats.total
 	return c.Requests, c.Passed, c.Throttled, c.Conflicts
+}
+
+// Undecided is how many data-plane calls passed through to DynamoDB
+// Local undecided so far (undecided).
+func (h *Handler) Undecided() int64 {
+	h.stats.mu.Lock()
+	defer h.stats.mu.Unlock()
+	return h.stats.total.Undecided
 }
 
 // Line is the progress line of the second since the last Line, and
@@ -39,10 +47,13 @@ func (h *Handler) Line() string {
 	defer s.mu.Unlock()
 	c, keys := s.sec, s.keys
 	s.sec, s.keys = counts{}, nil
-	if c.Requests == 0 && c.Passed == 0 {
+	if c.Requests == 0 && c.Passed == 0 && c.Undecided == 0 {
 		return ""
 	}
 	line := fmt.Sprintf("requests %s, throttled %s, conflicts %s, passed through %s", figure.Thousands(c.Requests), figure.Thousands(c.Throttled), figure.Thousands(c.Conflicts), figure.Thousands(c.Passed))
+	if c.Undecided > 0 {
+		line += fmt.Sprintf(", data-plane calls undecided %s", figure.Thousands(c.Undecided))
+	}
 	hot, n := "", 0
 	for k, m := range keys {
 		if m > n || m == n && k < hot {
@@ -55,10 +66,19 @@ func (h *Handler) Line() string {
 	return line
 }
 
-func (s *Stats) passed() {
+// passed counts a call passed through as sent: a data-plane call the
+// limits should have decided (undecided: PartiQL the endpoint cannot map
+// to its items, a call spanning tables, a body the SDK's input cannot
+// hold) apart from the others.
+func (s *Stats) passed(undecided bool) {
 	s.mu.Lock()
-	s.total.Passed++
-	s.sec.Passed++
+	if undecided {
+		s.total.Undecided++
+		s.sec.Undecided++
+	} else {
+		s.total.Passed++
+		s.sec.Passed++
+	}
 	s.mu.Unlock()
 }
 

@@ -17,7 +17,8 @@ type Status struct {
 	Requests  int64         `json:"requests"`  // data-plane calls decided by an emulator
 	Throttled int64         `json:"throttled"` // of those, refused or with items unprocessed for the limits
 	Conflicts int64         `json:"conflicts"` // of those, refused for a transaction conflict
-	Passed    int64         `json:"passed"`    // calls passed through to DynamoDB Local as sent
+	Passed    int64         `json:"passed"`    // other calls passed through to DynamoDB Local as sent
+	Undecided int64         `json:"undecided"` // data-plane calls passed through undecided (Handler.Undecided)
 	Tables    []TableStatus `json:"tables"`    // the tables emulated now
 }
 
@@ -36,6 +37,7 @@ type TableStatus struct {
 func (h *Handler) Status() Status {
 	var s Status
 	s.Requests, s.Passed, s.Throttled, s.Conflicts = h.Totals()
+	s.Undecided = h.Undecided()
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for _, t := range h.tables {

@@ -3,6 +3,7 @@ package endpoint
 import (
 	"context"
 	"errors"
+	"maps"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/ddbharness/ddbharness/bench/emulate"
 	"github.com/ddbharness/ddbharness/bench/meter"
+	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/designs"
 )
 
@@ -26,10 +28,31 @@ type table struct {
 
 // asked is the throughput a client's CreateTable or UpdateTable asked
 // for that DynamoDB Local may not describe back: warm throughput and the
-// on-demand maximum.
+// on-demand maximum, the table's and each GSI's (with its provisioned
+// units).
 type asked struct {
-	warm *types.WarmThroughput
-	max  *types.OnDemandThroughput
+	warm    *types.WarmThroughput
+	max     *types.OnDemandThroughput
+	units   *types.ProvisionedThroughput // a GSI's
+	indexes map[string]asked
+}
+
+// index notes what a GSI name was asked; nil values leave what was.
+func (a *asked) index(name *string, units *types.ProvisionedThroughput, warm *types.WarmThroughput, max *types.OnDemandThroughput) {
+	if a.indexes == nil {
+		a.indexes = map[string]asked{}
+	}
+	ix := a.indexes[aws.ToString(name)]
+	if units != nil {
+		ix.units = units
+	}
+	if warm != nil {
+		ix.warm = warm
+	}
+	if max != nil {
+		ix.max = max
+	}
+	a.indexes[aws.ToString(name)] = ix
 }
 
 // tableOf is the emulated table name, built at its first call from what
@@ -73,7 +96,11 @@ func (h *Handler) forget(name string, in any) {
 	delete(h.tables, name)
 	switch in := in.(type) {
 	case *dynamodb.CreateTableInput:
-		h.asked[name] = asked{in.WarmThroughput, in.OnDemandThroughput}
+		a := asked{warm: in.WarmThroughput, max: in.OnDemandThroughput}
+		for _, g := range in.GlobalSecondaryIndexes {
+			a.index(g.IndexName, g.ProvisionedThroughput, g.WarmThroughput, g.OnDemandThroughput)
+		}
+		h.asked[name] = a
 	case *dynamodb.UpdateTableInput:
 		a := h.asked[name]
 		if in.WarmThroughput != nil {
@@ -82,6 +109,17 @@ func (h *Handler) forget(name string, in any) {
 		if in.OnDemandThroughput != nil {
 			a.max = in.OnDemandThroughput
 		}
+		a.indexes = maps.Clone(a.indexes)
+		for _, u := range in.GlobalSecondaryIndexUpdates {
+			switch {
+			case u.Create != nil:
+				a.index(u.Create.IndexName, u.Create.ProvisionedThroughput, u.Create.WarmThroughput, u.Create.OnDemandThroughput)
+			case u.Update != nil:
+				a.index(u.Update.IndexName, u.Update.ProvisionedThroughput, u.Update.WarmThroughput, u.Update.OnDemandThroughput)
+			case u.Delete != nil:
+				delete(a.indexes, aws.ToString(u.Delete.IndexName))
+			}
+		}
 		h.asked[name] = a
 	case *dynamodb.DeleteTableInput:
 		delete(h.asked, name)
@@ -89,8 +127,7 @@ func (h *Handler) forget(name string, in any) {
 }
 
 // limits is the schema and emulator configuration of a table as d
-// describes it and a asked. A GSI's own provisioned throughput is not
-// kept: the emulator gives every GSI its table's.
+// describes it and a asked, each GSI's own throughput included.
 func (h *Handler) limits(d *types.TableDescription, a asked) (designs.Schema, emulate.Config) {
 	s := designs.Schema{Types: map[string]types.ScalarAttributeType{}, Billing: types.BillingModePayPerRequest}
 	s.PK, s.SK = keys(d.KeySchema)
@@ -122,6 +159,37 @@ func (h *Handler) limits(d *types.TableDescription, a asked) (designs.Schema, em
 	}
 	if m != nil { // -1: no maximum
 		cfg.MaxReads, cfg.MaxWrites = float64(max(0, aws.ToInt64(m.MaxReadRequestUnits))), float64(max(0, aws.ToInt64(m.MaxWriteRequestUnits)))
+	}
+	cfg.Indexes = nil
+	for _, g := range d.GlobalSecondaryIndexes {
+		name := aws.ToString(g.IndexName)
+		var it throughput.IndexThroughput
+		if p := g.ProvisionedThroughput; p != nil {
+			it.RCU, it.WCU = float64(aws.ToInt64(p.ReadCapacityUnits)), float64(aws.ToInt64(p.WriteCapacityUnits))
+		}
+		if w := g.WarmThroughput; w != nil {
+			it.WarmReads, it.WarmWrites = float64(aws.ToInt64(w.ReadUnitsPerSecond)), float64(aws.ToInt64(w.WriteUnitsPerSecond))
+		}
+		ai := a.indexes[name]
+		if p := ai.units; p != nil {
+			it.RCU, it.WCU = float64(aws.ToInt64(p.ReadCapacityUnits)), float64(aws.ToInt64(p.WriteCapacityUnits))
+		}
+		if w := ai.warm; w != nil {
+			it.WarmReads, it.WarmWrites = float64(aws.ToInt64(w.ReadUnitsPerSecond)), float64(aws.ToInt64(w.WriteUnitsPerSecond))
+		}
+		m := g.OnDemandThroughput
+		if ai.max != nil {
+			m = ai.max
+		}
+		if m != nil {
+			it.MaxReads, it.MaxWrites = float64(max(0, aws.ToInt64(m.MaxReadRequestUnits))), float64(max(0, aws.ToInt64(m.MaxWriteRequestUnits)))
+		}
+		if it != (throughput.IndexThroughput{}) {
+			if cfg.Indexes == nil {
+				cfg.Indexes = map[string]throughput.IndexThroughput{}
+			}
+			cfg.Indexes[name] = it
+		}
 	}
 	return s, cfg
 }

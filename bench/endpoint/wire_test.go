@@ -268,16 +268,21 @@ var _ = Describe("an SDK client through the endpoint", Label("wire"), func() {
 	})
 
 	It("returns a batch write's requests on a spent partition as UnprocessedItems and writes the others", func(ctx SpecContext) {
-		apart("A", "B")
+		apart("A", "B", "C")
 		_, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(table), Item: itemAt("A", "0")}) // A's one write unit
 		Expect(err).NotTo(HaveOccurred())
 
 		reqs := []types.WriteRequest{}
-		for _, k := range [][2]string{{"A", "1"}, {"B", "1"}, {"A", "2"}, {"B", "2"}} {
+		for _, k := range [][2]string{{"A", "1"}, {"B", "1"}, {"A", "2"}, {"C", "1"}} {
 			reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: itemAt(k[0], k[1])}})
 		}
-		out, err := db.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{table: reqs}})
+		out, err := db.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{table: reqs},
+			ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal})
 		Expect(err).NotTo(HaveOccurred())
+		// The capacity of the items written, in TOTAL's shape, as asked.
+		Expect(out.ConsumedCapacity).To(HaveLen(1))
+		Expect(aws.ToFloat64(out.ConsumedCapacity[0].CapacityUnits)).To(BeNumerically("==", 2))
+		Expect(out.ConsumedCapacity[0].Table).To(BeNil())
 		Expect(out.UnprocessedItems).To(HaveKey(table))
 		var back []any
 		for _, w := range out.UnprocessedItems[table] {
@@ -287,7 +292,7 @@ var _ = Describe("an SDK client through the endpoint", Label("wire"), func() {
 		Expect(stored(ctx, "A", "1")).To(BeFalse())
 		Expect(stored(ctx, "A", "2")).To(BeFalse())
 		Expect(stored(ctx, "B", "1")).To(BeTrue())
-		Expect(stored(ctx, "B", "2")).To(BeTrue())
+		Expect(stored(ctx, "C", "1")).To(BeTrue())
 	})
 
 	Context("with a provisioned table", func() {
@@ -307,6 +312,145 @@ var _ = Describe("an SDK client through the endpoint", Label("wire"), func() {
 			Expect(errors.As(err, &pte)).To(BeTrue(), "got %v", err)
 			Expect(pte.ThrottlingReasons).To(HaveLen(1))
 			Expect(aws.ToString(pte.ThrottlingReasons[0].Reason)).To(Equal("TableReadProvisionedThroughputExceeded"))
+		})
+	})
+
+	Context("with a provisioned table whose GSI is provisioned below it", func() {
+		BeforeEach(func() {
+			// 1,000 WCU at 0.001: the table serves 1 WCU/s with 300 units
+			// of burst; its GSI, at 1 WCU, 0.3 units of burst.
+			sc.Billing, sc.RCU, sc.WCU = types.BillingModeProvisioned, 1000, 1000
+			sc.GSIs = []designs.Index{{Name: "ByG", PK: "G"}}
+		})
+		putG := func(ctx SpecContext, pk, g string) error {
+			_, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(table),
+				Item: map[string]types.AttributeValue{"PK": str(pk), "SK": str("1"), "G": str(g)}})
+			return err
+		}
+		// backPressured checks the GSI's own units refuse the second write
+		// to the table, on partitions that all have units, naming the index.
+		backPressured := func(ctx SpecContext) {
+			GinkgoHelper()
+			apart("a", "c")
+			apart("g1", "g2")
+			Expect(putG(ctx, "a", "g1")).To(Succeed(), "the GSI's burst lets one write in")
+			err := putG(ctx, "c", "g2")
+			var pte *types.ProvisionedThroughputExceededException
+			Expect(errors.As(err, &pte)).To(BeTrue(), "the GSI's 1 WCU, not the table's 1,000: got %v", err)
+			Expect(aws.ToString(pte.ThrottlingReasons[0].Reason)).To(Equal("IndexWriteProvisionedThroughputExceeded"))
+			Expect(aws.ToString(pte.ThrottlingReasons[0].Resource)).To(Equal(arn() + "/index/ByG"))
+			Expect(aws.ToString(pte.Message)).To(HavePrefix("The level of configured provisioned throughput for one or more global secondary indexes"))
+			Expect(stored(ctx, "c", "1")).To(BeFalse())
+		}
+
+		It("learns the GSI's own units from the client's CreateTable, and throttles the table's writes at them", func(ctx SpecContext) {
+			Expect(designs.DeleteTable(ctx, direct, table)).To(Succeed())
+			in := sc.CreateTableInput(table)
+			in.GlobalSecondaryIndexes[0].ProvisionedThroughput = &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(1), WriteCapacityUnits: aws.Int64(1)}
+			Expect(designs.Create(ctx, db, in, nil)).To(Succeed())
+			backPressured(ctx)
+		})
+
+		It("learns the GSI's own units from the client's UpdateTable", func(ctx SpecContext) {
+			_, err := db.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String(table),
+				GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Update: &types.UpdateGlobalSecondaryIndexAction{
+					IndexName: aws.String("ByG"), ProvisionedThroughput: &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(1), WriteCapacityUnits: aws.Int64(1)}}}}})
+			Expect(err).NotTo(HaveOccurred())
+			backPressured(ctx)
+		})
+	})
+
+	It("counts the data-plane calls it passes through undecided apart from the other calls it passes", func(ctx SpecContext) {
+		other := table + "-other"
+		Expect(designs.CreateTable(ctx, direct, sc, other)).To(Succeed())
+		DeferCleanup(func(ctx SpecContext) { Expect(designs.DeleteTable(ctx, direct, other)).To(Succeed()) })
+		seed(ctx, [2]string{"A", "1"})
+		_, passed, _, _ := h.Totals()
+
+		_, err := db.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{
+			table: {Keys: []map[string]types.AttributeValue{itemAt("A", "1")}}, other: {Keys: []map[string]types.AttributeValue{itemAt("A", "1")}}}})
+		Expect(err).NotTo(HaveOccurred())
+		_, err = db.BatchExecuteStatement(ctx, &dynamodb.BatchExecuteStatementInput{Statements: []types.BatchStatementRequest{
+			{Statement: aws.String(fmt.Sprintf(`SELECT * FROM "%s" WHERE PK = 'A' AND SK = '1'`, table))}}})
+		Expect(err).NotTo(HaveOccurred())
+		_, err = db.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(table)})
+		Expect(err).NotTo(HaveOccurred())
+
+		Expect(h.Undecided()).To(BeEquivalentTo(2), "the batch spanning tables and the PartiQL batch")
+		_, after, _, _ := h.Totals()
+		Expect(after-passed).To(BeEquivalentTo(1), "DescribeTable")
+		Expect(h.Status().Undecided).To(BeEquivalentTo(2))
+	})
+
+	Context("PartiQL", func() {
+		exec := func(ctx SpecContext, stmt string, params ...types.AttributeValue) (*dynamodb.ExecuteStatementOutput, error) {
+			return db.ExecuteStatement(ctx, &dynamodb.ExecuteStatementInput{Statement: aws.String(fmt.Sprintf(stmt, table)), Parameters: params, ConsistentRead: aws.Bool(true)})
+		}
+		It("decides an INSERT as the PutItem of its item: refused on its spent partition, written nowhere", func(ctx SpecContext) {
+			_, err := exec(ctx, `INSERT INTO "%s" VALUE {'PK': 'A', 'SK': '1'}`)
+			Expect(err).NotTo(HaveOccurred())
+			_, err = exec(ctx, `INSERT INTO "%s" VALUE {'PK': ?, 'SK': ?, 'n': 1}`, str("A"), str("2"))
+			var te *types.ThrottlingException
+			Expect(errors.As(err, &te)).To(BeTrue(), "A's 1 write unit spent: got %v", err)
+			Expect(aws.ToString(te.ThrottlingReasons[0].Reason)).To(Equal("TableWriteKeyRangeThroughputExceeded"))
+			Expect(stored(ctx, "A", "1")).To(BeTrue())
+			Expect(stored(ctx, "A", "2")).To(BeFalse())
+			Expect(h.Undecided()).To(BeZero())
+		})
+
+		It("decides a SELECT of one item as its GetItem, and one of a partition as its Query, answering Local's own items", func(ctx SpecContext) {
+			seed(ctx, [2]string{"A", "1"}, [2]string{"A", "2"})
+			out, err := exec(ctx, `SELECT * FROM "%s" WHERE PK = ? AND SK = ?`, str("A"), str("1"))
+			Expect(err).NotTo(HaveOccurred())
+			Expect(out.Items).To(HaveLen(1))
+			out, err = exec(ctx, `SELECT SK FROM "%s" WHERE "PK" = 'A'`)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(out.Items).To(HaveLen(2))
+			// 1 of A's 3 read units, and the Query's 1 (two small items are
+			// 1 unit, strongly consistent); a third read spends the last.
+			_, err = exec(ctx, `SELECT * FROM "%s" WHERE PK = 'A' AND SK = '2'`)
+			Expect(err).NotTo(HaveOccurred())
+			_, err = exec(ctx, `SELECT * FROM "%s" WHERE PK = 'A' AND SK = '2'`)
+			var te *types.ThrottlingException
+			Expect(errors.As(err, &te)).To(BeTrue(), "A's read units spent: got %v", err)
+			Expect(aws.ToString(te.ThrottlingReasons[0].Reason)).To(Equal("TableReadKeyRangeThroughputExceeded"))
+		})
+
+		It("decides an ExecuteTransaction as the transaction of its statements: cancelled for the action on a spent partition, writing nothing", func(ctx SpecContext) {
+			apart("A", "B")
+			seed(ctx, [2]string{"B", "1"})
+			_, err := exec(ctx, `INSERT INTO "%s" VALUE {'PK': 'A', 'SK': '0'}`) // A's one write unit
+			Expect(err).NotTo(HaveOccurred())
+			stmt := func(s string) types.ParameterizedStatement {
+				return types.ParameterizedStatement{Statement: aws.String(fmt.Sprintf(s, table))}
+			}
+			_, err = db.ExecuteTransaction(ctx, &dynamodb.ExecuteTransactionInput{TransactStatements: []types.ParameterizedStatement{
+				stmt(`UPDATE "%s" SET n = 1 WHERE PK = 'B' AND SK = '1'`), stmt(`INSERT INTO "%s" VALUE {'PK': 'A', 'SK': '1'}`)}})
+			var tce *types.TransactionCanceledException
+			Expect(errors.As(err, &tce)).To(BeTrue(), "got %v", err)
+			Expect(tce.CancellationReasons).To(HaveLen(2))
+			Expect(aws.ToString(tce.CancellationReasons[0].Code)).To(Equal("None"))
+			Expect(aws.ToString(tce.CancellationReasons[1].Code)).To(Equal("ThrottlingError"))
+			Expect(stored(ctx, "A", "1")).To(BeFalse())
+			out, err := get(ctx, direct, "B", "1")
+			Expect(err).NotTo(HaveOccurred())
+			Expect(out.Item).NotTo(HaveKey("n"), "the transaction wrote nothing")
+			Expect(h.Undecided()).To(BeZero())
+		})
+
+		It("decides an UPDATE and a DELETE naming the whole key, and passes one that does not, counted undecided", func(ctx SpecContext) {
+			apart("A", "B")
+			seed(ctx, [2]string{"A", "1"}, [2]string{"B", "1"})
+			_, err := exec(ctx, `UPDATE "%s" SET n = 1 WHERE PK = 'A' AND SK = '1'`)
+			Expect(err).NotTo(HaveOccurred())
+			_, err = exec(ctx, `DELETE FROM "%s" WHERE PK = 'A' AND SK = '1'`)
+			var te *types.ThrottlingException
+			Expect(errors.As(err, &te)).To(BeTrue(), "A's write unit spent by the UPDATE: got %v", err)
+			Expect(stored(ctx, "A", "1")).To(BeTrue())
+
+			_, err = exec(ctx, `UPDATE "%s" SET n = 1 WHERE PK = 'B' OR SK = '1'`)
+			Expect(err).To(HaveOccurred(), "DynamoDB Local's own refusal")
+			Expect(h.Undecided()).To(BeEquivalentTo(1))
 		})
 	})
 

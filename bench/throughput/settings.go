@@ -41,11 +41,43 @@ type Settings struct {
 	PlacementSeed uint64
 	// IsolateAfter is DefaultIsolateAfter when zero; negative: never.
 	IsolateAfter time.Duration
+	// Indexes is each GSI's own throughput, by index name, where it is
+	// not its table's (IndexConfigOf); a GSI not named takes the table's.
+	Indexes map[string]IndexThroughput
 }
 
-// ConfigOf is the engine's Config of a table or GSI of schema s under
-// settings st: its billing and provisioned throughput from the schema
-// (a provisioned table's GSIs take the table's), the rest from st.
+// IndexThroughput is one GSI's own throughput; a zero field takes the
+// table's. A GSI has its own ProvisionedThroughput, WarmThroughput and
+// OnDemandThroughput, set on CreateTable and UpdateTable, and a GSI
+// provisioned below its table throttles the table's writes at its own
+// units (back-pressure).
+// Sources: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_GlobalSecondaryIndex.html
+// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/gsi-throttling.html
+type IndexThroughput struct {
+	// RCU and WCU are a provisioned GSI's units.
+	RCU, WCU float64
+	// WarmReads, WarmWrites, MaxReads and MaxWrites are an on-demand
+	// GSI's warm throughput and maximum, as Settings' own.
+	WarmReads, WarmWrites, MaxReads, MaxWrites float64
+}
+
+// ConfigOf is the engine's Config of a table (or a GSI with no
+// throughput of its own) of schema s under settings st: its billing and
+// provisioned throughput from the schema, the rest from st.
 func ConfigOf(st Settings, s designs.Schema) Config {
 	return Config{Settings: st, Provisioned: s.Billing == types.BillingModeProvisioned, RCU: float64(s.RCU), WCU: float64(s.WCU)}
+}
+
+// IndexConfigOf is the engine's Config of GSI name of schema s under
+// settings st: the table's (ConfigOf), with what st.Indexes sets for it.
+func IndexConfigOf(st Settings, s designs.Schema, name string) Config {
+	c := ConfigOf(st, s)
+	it, ok := st.Indexes[name]
+	if !ok {
+		return c
+	}
+	c.RCU, c.WCU = or(it.RCU, c.RCU), or(it.WCU, c.WCU)
+	c.WarmReads, c.WarmWrites = or(it.WarmReads, c.WarmReads), or(it.WarmWrites, c.WarmWrites)
+	c.MaxReads, c.MaxWrites = or(it.MaxReads, c.MaxReads), or(it.MaxWrites, c.MaxWrites)
+	return c
 }

@@ -106,6 +106,23 @@ var WireCorpus = []WireCall{
 	{"TransactGetItems", `{"TransactItems":[{"Get":{"TableName":"{T}","Key":{"PK":{"S":"e"},"SK":{"S":"1"}}}}],"ReturnConsumedCapacity":"INDEXES"}`},
 	{"TransactGetItems", `{"TransactItems":[{"Get":{"TableName":"{T}","Key":{"PK":{"S":"e"},"SK":{"S":"1"}}}}],"ReturnConsumedCapacity":"TOTAL"}`},
 
+	// PartiQL: statements on one item, a partition and the table, with
+	// parameters, and one DynamoDB Local refuses (none paged: a NextToken
+	// holds the time it was made).
+	{"ExecuteStatement", `{"Statement":"INSERT INTO \"{T}\" VALUE {'PK': 'p', 'SK': ?, 'n': 1.50, 'l': [1, 'x'], 'm': {'k': true}}","Parameters":[{"S":"1"}]}`},
+	{"ExecuteStatement", `{"Statement":"INSERT INTO \"{T}\" VALUE {'PK': 'p', 'SK': '1'}"}`},
+	{"ExecuteStatement", `{"Statement":"SELECT * FROM \"{T}\" WHERE PK = ? AND SK = ?","Parameters":[{"S":"p"},{"S":"1"}],"ConsistentRead":true,"ReturnConsumedCapacity":"TOTAL"}`},
+	{"ExecuteStatement", `{"Statement":"SELECT SK FROM \"{T}\" WHERE \"PK\" = 'p'","ReturnConsumedCapacity":"INDEXES"}`},
+	{"ExecuteStatement", `{"Statement":"SELECT * FROM \"{T}\".\"ByG\" WHERE G = 'none'"}`},
+	{"ExecuteStatement", `{"Statement":"SELECT PK FROM \"{T}\" WHERE n > 0"}`},
+	{"ExecuteStatement", `{"Statement":"UPDATE \"{T}\" SET n = n + ? SET G = 'g' WHERE PK = 'p' AND SK = '1' RETURNING ALL NEW *","Parameters":[{"N":"1"}]}`},
+	{"ExecuteStatement", `{"Statement":"DELETE FROM \"{T}\" WHERE PK = 'p' AND SK = '1' RETURNING ALL OLD *"}`},
+	{"ExecuteStatement", `{"Statement":"DELETE FROM \"{T}\" WHERE PK = 'p'"}`},
+	{"ExecuteStatement", `{"Statement":"SELEKT * FROM \"{T}\""}`},
+	{"ExecuteTransaction", `{"TransactStatements":[{"Statement":"INSERT INTO \"{T}\" VALUE {'PK': 'q', 'SK': '1'}"},{"Statement":"UPDATE \"{T}\" SET n = ? WHERE PK = 'q' AND SK = '2'","Parameters":[{"N":"2"}]}],"ReturnConsumedCapacity":"TOTAL"}`},
+	{"ExecuteTransaction", `{"TransactStatements":[{"Statement":"SELECT * FROM \"{T}\" WHERE PK = 'q' AND SK = '1'"},{"Statement":"SELECT n FROM \"{T}\" WHERE PK = 'q' AND SK = '2'"}]}`},
+	{"ExecuteTransaction", `{"TransactStatements":[{"Statement":"INSERT INTO \"{T}\" VALUE {'PK': 'q', 'SK': '1'}"}]}`},
+
 	// A table named by its ARN.
 	{"GetItem", `{"TableName":"arn:aws:dynamodb:ddblocal:000000000000:table/{T}","Key":{"PK":{"S":"d"},"SK":{"S":"1"}},"ReturnConsumedCapacity":"TOTAL"}`},
 	{"PutItem", `{"TableName":"arn:aws:dynamodb:ddblocal:000000000000:table/{T}","Item":{"PK":{"S":"g"},"SK":{"S":"1"}},"ReturnValues":"ALL_OLD"}`},

@@ -1,0 +1,224 @@
+package endpoint
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbharness/ddbharness/designs"
+)
+
+// A PartiQL ExecuteStatement is decided as the call it amounts to on its
+// table, as DynamoDB runs it: a SELECT whose WHERE names the whole
+// primary key by equality is a GetItem, one that names the partition key
+// a Query of that partition, any other a Scan (of the index it names);
+// an INSERT is a PutItem of its item, an UPDATE and a DELETE with the
+// whole key an UpdateItem and a DeleteItem of that item.
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ql-reference.select.html
+// (a SELECT without an equality or IN on the partition key is a full table scan)
+// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ql-reference.update.html
+// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ql-reference.delete.html
+// (UPDATE and DELETE name one item by its whole primary key)
+// What reaches DynamoDB Local is the client's statement as sent, and its
+// answer goes back as Local gave it; the meter sizes the call from the
+// statement and its shadow of the table, as it cannot read the items out
+// of a PartiQL answer (a read, an UPDATE: at the item as its shadow knows
+// it, or the least a call costs). A statement the endpoint cannot read
+// (an OR in WHERE, an UPDATE or DELETE without the whole key, a value it
+// cannot parse) passes through undecided, and is counted so.
+
+// statement is an ExecuteStatement's input, read.
+type statement struct {
+	in    *dynamodb.ExecuteStatementInput
+	verb  string // SELECT, INSERT, UPDATE, DELETE
+	table string
+	index string
+	where map[string]types.AttributeValue // WHERE's equalities, ANDed; nil: none usable
+	item  map[string]types.AttributeValue // INSERT's value
+	whole bool                            // a SELECT *: the items it answers are whole
+}
+
+var errStatement = errors.New("a PartiQL statement the endpoint cannot map to its items")
+
+// readStatement reads in's statement; errStatement when it cannot.
+func readStatement(in *dynamodb.ExecuteStatementInput) (*statement, error) {
+	toks, err := tokens(aws.ToString(in.Statement))
+	if err != nil {
+		return nil, err
+	}
+	p := &parser{toks: toks, params: in.Parameters}
+	st := &statement{in: in, verb: strings.ToUpper(p.next().text)}
+	switch st.verb {
+	case "SELECT":
+		st.whole = p.punct("*") && p.keyword("FROM")
+		for !st.whole && !p.done() && !p.keyword("FROM") {
+			p.next()
+		}
+		if !p.target(st) {
+			return nil, errStatement
+		}
+		if p.keyword("WHERE") {
+			st.where = p.conditions()
+		}
+	case "INSERT":
+		if !p.keyword("INTO") || !p.target(st) || !p.keyword("VALUE") {
+			return nil, errStatement
+		}
+		v, ok := p.value()
+		m, isMap := v.(*types.AttributeValueMemberM)
+		if !ok || !isMap {
+			return nil, errStatement
+		}
+		st.item = m.Value
+	case "UPDATE":
+		if !p.target(st) {
+			return nil, errStatement
+		}
+		for !p.done() && !p.keyword("WHERE") {
+			p.value() // SET and REMOVE clauses: their parameters counted
+		}
+		st.where = p.conditions()
+	case "DELETE":
+		if !p.keyword("FROM") || !p.target(st) || !p.keyword("WHERE") {
+			return nil, errStatement
+		}
+		st.where = p.conditions()
+	default:
+		return nil, errStatement
+	}
+	if p.failed {
+		return nil, errStatement
+	}
+	return st, nil
+}
+
+// call is the call st amounts to on a table of schema s, and its
+// operation's name; false when its
+// WHERE does not name the item an UPDATE or DELETE needs.
+func (st *statement) call(s designs.Schema) (any, string, bool) {
+	table := aws.String(tableName(st.table))
+	key := func() map[string]types.AttributeValue {
+		k := map[string]types.AttributeValue{}
+		for _, a := range []string{s.PK, s.SK} {
+			if a == "" {
+				continue
+			}
+			v, ok := st.where[a]
+			if !ok {
+				return nil
+			}
+			k[a] = v
+		}
+		return k
+	}
+	switch st.verb {
+	case "INSERT":
+		return &dynamodb.PutItemInput{TableName: table, Item: st.item}, "PutItem", true
+	case "UPDATE":
+		k := key()
+		// An expression the meter cannot apply: the item's new image is
+		// read back rather than guessed.
+		return &dynamodb.UpdateItemInput{TableName: table, Key: k, UpdateExpression: aws.String("PartiQL")}, "UpdateItem", k != nil
+	case "DELETE":
+		k := key()
+		return &dynamodb.DeleteItemInput{TableName: table, Key: k}, "DeleteItem", k != nil
+	}
+	// The meter learns the table from whole items read (its shadow): an
+	// answer of some attributes, or one it cannot read (an ExecuteStatement
+	// answers Items where a GetItem answers Item), is marked projected.
+	projection := func(whole bool) (*string, map[string]string) {
+		if whole {
+			return nil, nil
+		}
+		return aws.String("#k"), map[string]string{"#k": s.PK}
+	}
+	consistent := st.in.ConsistentRead
+	if st.index == "" {
+		if k := key(); k != nil {
+			pe, names := projection(false)
+			return &dynamodb.GetItemInput{TableName: table, Key: k, ConsistentRead: consistent, ProjectionExpression: pe, ExpressionAttributeNames: names}, "GetItem", true
+		}
+	}
+	pe, names := projection(st.whole)
+	pk := s.ItemSchema().PartitionKey(st.index)
+	var index *string
+	if st.index != "" {
+		index = aws.String(st.index)
+	}
+	if v, ok := st.where[pk]; ok && pk != "" {
+		if names == nil {
+			names = map[string]string{}
+		}
+		names["#pk"] = pk
+		return &dynamodb.QueryInput{TableName: table, IndexName: index, ConsistentRead: consistent, ProjectionExpression: pe,
+			KeyConditionExpression: aws.String("#pk = :pk"), ExpressionAttributeNames: names,
+			ExpressionAttributeValues: map[string]types.AttributeValue{":pk": v}}, "Query", true
+	}
+	return &dynamodb.ScanInput{TableName: table, IndexName: index, ConsistentRead: consistent, ProjectionExpression: pe, ExpressionAttributeNames: names}, "Scan", true
+}
+
+// transaction is an ExecuteTransaction's input, read: a statement per
+// action. DynamoDB runs one as the TransactGetItems of its SELECTs or the
+// TransactWriteItems of its writes (a transaction is all reads or all
+// writes), and it is decided so.
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ql-reference.multiplestatements.transactions.html
+type transaction struct{ sts []*statement }
+
+// readTransaction reads in's statements and the tables they name.
+func readTransaction(in *dynamodb.ExecuteTransactionInput) (*transaction, []string, error) {
+	tx := &transaction{}
+	var tables []string
+	for _, ps := range in.TransactStatements {
+		st, err := readStatement(&dynamodb.ExecuteStatementInput{Statement: ps.Statement, Parameters: ps.Parameters})
+		if err != nil {
+			return nil, nil, err
+		}
+		tx.sts = append(tx.sts, st)
+		tables = append(tables, st.table)
+	}
+	if len(tx.sts) == 0 {
+		return nil, nil, errStatement
+	}
+	return tx, tables, nil
+}
+
+// call is the transaction tx amounts to on a table of schema s; false
+// when an action names no item, or reads and writes mix.
+func (tx *transaction) call(s designs.Schema) (any, string, bool) {
+	var gets []types.TransactGetItem
+	var writes []types.TransactWriteItem
+	for _, st := range tx.sts {
+		in, _, ok := st.call(s)
+		if !ok {
+			return nil, "", false
+		}
+		switch in := in.(type) {
+		case *dynamodb.GetItemInput:
+			// An ExecuteTransaction answers Responses as TransactGetItems
+			// does: its items teach the meter when whole.
+			g := &types.Get{TableName: in.TableName, Key: in.Key}
+			if !st.whole {
+				g.ProjectionExpression, g.ExpressionAttributeNames = in.ProjectionExpression, in.ExpressionAttributeNames
+			}
+			gets = append(gets, types.TransactGetItem{Get: g})
+		case *dynamodb.PutItemInput:
+			writes = append(writes, types.TransactWriteItem{Put: &types.Put{TableName: in.TableName, Item: in.Item}})
+		case *dynamodb.UpdateItemInput:
+			writes = append(writes, types.TransactWriteItem{Update: &types.Update{TableName: in.TableName, Key: in.Key, UpdateExpression: in.UpdateExpression}})
+		case *dynamodb.DeleteItemInput:
+			writes = append(writes, types.TransactWriteItem{Delete: &types.Delete{TableName: in.TableName, Key: in.Key}})
+		default:
+			return nil, "", false // a Query or a Scan: no transaction's action
+		}
+	}
+	switch {
+	case len(gets) > 0 && len(writes) > 0:
+		return nil, "", false
+	case len(gets) > 0:
+		return &dynamodb.TransactGetItemsInput{TransactItems: gets}, "TransactGetItems", true
+	}
+	return &dynamodb.TransactWriteItemsInput{TransactItems: writes}, "TransactWriteItems", true
+}

@@ -1,0 +1,93 @@
+package endpoint
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbharness/ddbharness/internal/ddbtest"
+)
+
+// TestStatementCalls: each PartiQL statement is decided as the call it
+// amounts to on its table, parameters taken in order; what names no item
+// an UPDATE or DELETE needs, or cannot be read, is not.
+func TestStatementCalls(t *testing.T) {
+	s := ddbtest.WireSchema
+	for _, c := range []struct {
+		stmt   string
+		params []types.AttributeValue
+		want   string // the call, its table and key or item as %v prints them; "" when undecided
+	}{
+		{`SELECT * FROM "t" WHERE PK = ? AND SK = ?`, []types.AttributeValue{str("a"), str("1")}, "GetItem t map[PK:a SK:1]"},
+		{`select * from t where "SK" = '1' and PK = 'a'`, nil, "GetItem t map[PK:a SK:1]"},
+		{`SELECT * FROM "t" WHERE PK = 'a' AND n > ?`, []types.AttributeValue{str("x")}, "Query t a"},
+		{`SELECT * FROM "t"."ByG" WHERE G = 'g'`, nil, "Query t g"},
+		{`SELECT * FROM "t" WHERE PK = 'a' OR PK = 'b'`, nil, "Scan t"},
+		{`SELECT * FROM "t" WHERE PK IN ['a', 'b']`, nil, "Scan t"},
+		{`INSERT INTO "t" VALUE {'PK': ?, 'SK': 'it''s', 'l': [1, {'x': null}]}`, []types.AttributeValue{str("a")}, "PutItem t map[PK:a SK:it's l:[1 map[x:<nil>]]]"},
+		{`UPDATE "t" SET n = ? SET m = list_append(m, [?]) WHERE PK = ? AND SK = '1' RETURNING ALL NEW *`, []types.AttributeValue{str("x"), str("y"), str("a")}, "UpdateItem t map[PK:a SK:1]"},
+		{`DELETE FROM "t" WHERE PK = 'a' AND SK = '1'`, nil, "DeleteItem t map[PK:a SK:1]"},
+		{`DELETE FROM "t" WHERE PK = 'a'`, nil, ""},
+		{`UPDATE "t" SET n = 1 WHERE PK = ? AND SK = ?`, []types.AttributeValue{str("a")}, ""}, // a parameter missing
+		{`SELEKT * FROM "t"`, nil, ""},
+		{`INSERT INTO "t" VALUE {'PK': 'a'`, nil, ""},
+		{`SELECT * FROM "t" WHERE PK = 'a`, nil, ""},
+	} {
+		got := ""
+		if st, err := readStatement(&dynamodb.ExecuteStatementInput{Statement: aws.String(c.stmt), Parameters: c.params}); err == nil {
+			if in, op, ok := st.call(s); ok {
+				got = describe(op, in)
+			}
+		}
+		if got != c.want {
+			t.Errorf("%s: %q, want %q", c.stmt, got, c.want)
+		}
+	}
+}
+
+func describe(op string, in any) string {
+	switch in := in.(type) {
+	case *dynamodb.GetItemInput:
+		return fmt.Sprintf("%s %s %v", op, *in.TableName, plain(in.Key))
+	case *dynamodb.PutItemInput:
+		return fmt.Sprintf("%s %s %v", op, *in.TableName, plain(in.Item))
+	case *dynamodb.UpdateItemInput:
+		return fmt.Sprintf("%s %s %v", op, *in.TableName, plain(in.Key))
+	case *dynamodb.DeleteItemInput:
+		return fmt.Sprintf("%s %s %v", op, *in.TableName, plain(in.Key))
+	case *dynamodb.QueryInput:
+		return fmt.Sprintf("%s %s %v", op, *in.TableName, plainValue(in.ExpressionAttributeValues[":pk"]))
+	case *dynamodb.ScanInput:
+		return fmt.Sprintf("%s %s", op, *in.TableName)
+	}
+	return op
+}
+
+func plain(m map[string]types.AttributeValue) map[string]any {
+	out := map[string]any{}
+	for k, v := range m {
+		out[k] = plainValue(v)
+	}
+	return out
+}
+
+func plainValue(v types.AttributeValue) any {
+	switch v := v.(type) {
+	case *types.AttributeValueMemberS:
+		return v.Value
+	case *types.AttributeValueMemberN:
+		return v.Value
+	case *types.AttributeValueMemberL:
+		var l []any
+		for _, e := range v.Value {
+			l = append(l, plainValue(e))
+		}
+		return l
+	case *types.AttributeValueMemberM:
+		return plain(v.Value)
+	}
+	return nil
+}
