@@ -103,7 +103,7 @@ func (l Limits) scale() float64 {
 // count). A run, or a merge of shards, adds what its emulator counted.
 func modelOf(sc workload.Scenario, in ModelInputs, targetRate float64, lim Limits) capacity.Model {
 	return capacity.Model{Schema: sc.Design.Schema, Requests: in.Requests, Duration: in.Span, TargetRate: targetRate,
-		TableBytes: in.TableBytes, Settings: settingsOf(sc, lim), TransactionHold: sc.TransactionHold, PatternHold: patternHolds(sc),
+		TableBytes: in.TableBytes, Settings: settingsOf(sc, lim), TransactionHold: sc.TransactionHold, PatternHold: holdsOf(sc).Pattern,
 		PatternShare: mixShares(sc)}
 }
 
@@ -123,19 +123,21 @@ func mixShares(sc workload.Scenario) map[designs.PatternID]float64 {
 	return m
 }
 
-// patternHolds is the transaction hold each of sc's steps declares for
-// its pattern; nil when none does.
-func patternHolds(sc workload.Scenario) map[designs.PatternID]time.Duration {
-	var m map[designs.PatternID]time.Duration
+// holdsOf is how long sc's calls hold their items on real DynamoDB: the
+// scenario's TransactionHold and each step's own for its pattern (nil
+// when none declares one). The emulator's conflicts and the capacity
+// model's conflict limit both take it.
+func holdsOf(sc workload.Scenario) capacity.Holds {
+	h := capacity.Holds{Transaction: sc.TransactionHold}
 	for _, st := range sc.Mix {
 		if st.TransactionHold > 0 {
-			if m == nil {
-				m = map[designs.PatternID]time.Duration{}
+			if h.Pattern == nil {
+				h.Pattern = map[designs.PatternID]time.Duration{}
 			}
-			m[st.Pattern] = st.TransactionHold
+			h.Pattern[st.Pattern] = st.TransactionHold
 		}
 	}
-	return m
+	return h
 }
 
 // settingsOf is how a run of sc under lim configures the throughput
@@ -200,7 +202,7 @@ func RunLimited(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, l
 		}
 		if !lim.Off {
 			m.limits = emulate.New(sc.Design.Schema, emulate.Config{Settings: settingsOf(sc, lim), Creating: lim.Creating,
-				Keys: m.names, NoConflicts: lim.NoConflicts})
+				Keys: m.names, NoConflicts: lim.NoConflicts, Holds: holdsOf(sc)})
 			install = append(install, m.limits.Install)
 		}
 		db = dynamodb.New(c.Options(), install...)

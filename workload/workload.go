@@ -49,7 +49,8 @@ type Scenario struct {
 	// itself is created on demand. Zero: created on demand.
 	SwitchedFrom Throughput
 	// TransactionHold is how long a transaction of the design holds the
-	// items it writes on real DynamoDB, for the conflict limit; a step's
+	// items it writes on real DynamoDB, for the conflict limit and the
+	// emulator's conflicts (a request's items in flight no longer); a step's
 	// own TransactionHold is its pattern's. Zero: the capacity model's
 	// measured default (capacity.DefaultTransactionHold), never the test
 	// bed's latency, which grows with the machine's load.

@@ -18,16 +18,31 @@ import (
 // (results table; the method in https://www.alexdebrie.com/posts/dynamodb-transactions-performance/)
 const DefaultTransactionHold = 25300 * time.Microsecond
 
-// hold is how long a transaction of pattern p holds an item, and whether
-// the scenario declared it rather than taking the service's measurement.
-func (m Model) hold(p designs.PatternID) (time.Duration, bool) {
-	if h, ok := m.PatternHold[p]; ok && h > 0 {
-		return h, true
+// Holds is how long each pattern's calls hold their items on real
+// DynamoDB: Transaction for every pattern (0: DefaultTransactionHold),
+// Pattern a pattern's own in its place. The capacity model's conflict
+// limit and the limits emulator's conflicts both read it through Of, so
+// a run's live conflicts and its forecast rest on one figure.
+type Holds struct {
+	Transaction time.Duration
+	Pattern     map[designs.PatternID]time.Duration
+}
+
+// Of is how long a call of pattern p holds an item, and whether the
+// scenario declared it rather than taking the service's measurement.
+func (h Holds) Of(p designs.PatternID) (time.Duration, bool) {
+	if d, ok := h.Pattern[p]; ok && d > 0 {
+		return d, true
 	}
-	if m.TransactionHold > 0 {
-		return m.TransactionHold, true
+	if h.Transaction > 0 {
+		return h.Transaction, true
 	}
 	return DefaultTransactionHold, false
+}
+
+// hold is how long a transaction of pattern p holds an item (Holds.Of).
+func (m Model) hold(p designs.PatternID) (time.Duration, bool) {
+	return Holds{m.TransactionHold, m.PatternHold}.Of(p)
 }
 
 // holdSource is the Source of a conflict limit whose pattern holds as

@@ -20,6 +20,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/ddbharness/ddbharness/bench/capacity"
 	"github.com/ddbharness/ddbharness/bench/meter"
 	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/designs"
@@ -43,8 +44,14 @@ var _ = Describe("transaction conflicts on the wire", Label("wire"), func() {
 		table string
 		cfg   Config
 		g     *testnet.Gate
+		clock *ddbtest.Clock
 	)
-	BeforeEach(func() { cfg = Config{Settings: throughput.Settings{Partitions: 4}} })
+	BeforeEach(func() {
+		// The clock stands still unless a spec moves it: a request held at
+		// the gate stays within its hold, however long the machine takes.
+		clock = ddbtest.NewClock()
+		cfg = Config{Settings: throughput.Settings{Partitions: 4}, Now: clock.Now}
+	})
 	JustBeforeEach(func(ctx SpecContext) {
 		e, db, table = emulated(ctx, wireSchema, cfg, "conflicts")
 		g = testnet.NewGate(raw.Options().HTTPClient)
@@ -178,6 +185,82 @@ var _ = Describe("transaction conflicts on the wire", Label("wire"), func() {
 		Expect(api.ErrorCode()).To(Equal("ValidationException"))
 		Expect(e.Measured(0, 0).ConflictCancelled).To(BeZero())
 		Expect(e.inflight).To(BeEmpty())
+	})
+
+	Describe("a request held on the test bed past its hold on DynamoDB", func() {
+		var conflict *types.TransactionConflictException
+		regate := func() {
+			g = testnet.NewGate(raw.Options().HTTPClient)
+			DeferCleanup(g.Release)
+		}
+
+		It("holds a transaction's items for the hold alone: a write within it conflicts, one after it goes through", func(ctx SpecContext) {
+			done := hold(func(ctx context.Context, opt func(*dynamodb.Options)) error {
+				_, err := db.TransactWriteItems(ctx, txPut("A", "B"), opt)
+				return err
+			})
+			clock.Add(capacity.DefaultTransactionHold - time.Millisecond)
+			Expect(errors.As(put(ctx, "B"), &conflict)).To(BeTrue(), "a PutItem within the hold")
+			_, err := db.TransactWriteItems(ctx, txPut("A"))
+			Expect(designs.IsTransactionConflict(err)).To(BeTrue(), "a TransactWriteItems within the hold")
+
+			clock.Add(time.Millisecond)
+			Expect(put(ctx, "B")).To(Succeed(), "on DynamoDB the transaction ended at its hold, whatever the test bed's flight")
+			_, err = db.TransactWriteItems(ctx, txPut("A"))
+			Expect(err).NotTo(HaveOccurred())
+			Expect(done()).To(Succeed())
+
+			m := e.Measured(0, 0)
+			Expect(m.Conflicts).To(BeEquivalentTo(2))
+			Expect(m.ConflictCancelled).To(BeEquivalentTo(1))
+			Expect(e.inflight).To(BeEmpty(), "no item is left in flight")
+		})
+
+		It("holds a single write, and a TransactGetItems, for the hold alone", func(ctx SpecContext) {
+			done := hold(func(ctx context.Context, opt func(*dynamodb.Options)) error { return put(ctx, "A", opt) })
+			clock.Add(capacity.DefaultTransactionHold)
+			_, err := db.TransactGetItems(ctx, txGet("A"))
+			Expect(err).NotTo(HaveOccurred(), "the write in flight past its hold")
+			Expect(done()).To(Succeed())
+
+			regate()
+			done = hold(func(ctx context.Context, opt func(*dynamodb.Options)) error {
+				_, err := db.TransactGetItems(ctx, txGet("B"), opt)
+				return err
+			})
+			clock.Add(capacity.DefaultTransactionHold)
+			Expect(put(ctx, "B")).To(Succeed())
+			Expect(done()).To(Succeed(), "a write after the read's hold does not cancel it")
+			Expect(e.Measured(0, 0).ConflictCancelled).To(BeZero())
+		})
+
+		Context("with a pattern's own hold and the scenario's", func() {
+			BeforeEach(func() {
+				cfg.Holds = capacity.Holds{Transaction: time.Second, Pattern: map[designs.PatternID]time.Duration{"AP-07": 100 * time.Millisecond}}
+			})
+			It("holds each call's items for its pattern's hold", func(ctx SpecContext) {
+				done := hold(func(ctx context.Context, opt func(*dynamodb.Options)) error {
+					_, err := db.TransactWriteItems(designs.WithPattern(ctx, "AP-07"), txPut("A"), opt)
+					return err
+				})
+				clock.Add(99 * time.Millisecond)
+				Expect(errors.As(put(ctx, "A"), &conflict)).To(BeTrue(), "within AP-07's hold")
+				clock.Add(time.Millisecond)
+				Expect(put(ctx, "A")).To(Succeed(), "AP-07's hold passed")
+				Expect(done()).To(Succeed())
+
+				regate()
+				done = hold(func(ctx context.Context, opt func(*dynamodb.Options)) error {
+					_, err := db.TransactWriteItems(ctx, txPut("A"), opt)
+					return err
+				})
+				clock.Add(999 * time.Millisecond)
+				Expect(errors.As(put(ctx, "A"), &conflict)).To(BeTrue(), "within the scenario's hold")
+				clock.Add(time.Millisecond)
+				Expect(put(ctx, "A")).To(Succeed())
+				Expect(done()).To(Succeed())
+			})
+		})
 	})
 
 	Context("with conflicts off", func() {

@@ -75,13 +75,13 @@ func holdsRun(t *testing.T, holds, givenUp int) (rate float64, denied int64) {
 		conflicted := i*givenUp%holds < givenUp
 		if conflicted {
 			e.mu.Lock()
-			e.hold(other, 1)
+			e.hold(other, e.now())
 			e.mu.Unlock()
 		}
 		err := hold(i).Write(ctx, db)
 		if conflicted {
 			e.mu.Lock()
-			e.hold(other, -1)
+			e.release(other)
 			e.mu.Unlock()
 		}
 		if got := errors.Is(err, designs.ErrTransactionConflict); got != conflicted || !conflicted && err != nil {

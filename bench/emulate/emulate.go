@@ -7,6 +7,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/ddbharness/ddbharness/bench/capacity"
 	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
@@ -28,6 +29,11 @@ type Config struct {
 	// NoConflicts turns transaction conflicts off (see conflict.go), which
 	// are emulated with the throttling otherwise.
 	NoConflicts bool
+	// Holds bounds how long a call's items count as in flight, for
+	// conflicts: its pattern's hold on real DynamoDB (Holds.Of, the
+	// capacity model's figure; zero, capacity.DefaultTransactionHold), not
+	// its time on the test bed, which grows with the machine's load.
+	Holds capacity.Holds
 	// Region and Account make the ARNs of throttling reasons; defaults
 	// "ddblocal" and "000000000000", as DynamoDB Local's.
 	Region, Account string
@@ -58,7 +64,7 @@ type Emulator struct {
 	tables    map[string]*table
 	names     *keytab.Numbering
 	estimates *spill.Map[keySlot, [2]float64] // what a call lately consumed per value and side
-	inflight  map[string]*holds               // items of the requests in flight, for conflicts
+	inflight  map[string][]*call              // the requests in flight on each item, for conflicts
 	m         measure
 }
 
@@ -80,7 +86,7 @@ func New(s designs.Schema, cfg Config) *Emulator {
 	if cfg.Keys == nil {
 		cfg.Keys = keytab.New()
 	}
-	return &Emulator{cfg: cfg, schema: s, item: s.ItemSchema(), tables: map[string]*table{}, names: cfg.Keys, inflight: map[string]*holds{},
+	return &Emulator{cfg: cfg, schema: s, item: s.ItemSchema(), tables: map[string]*table{}, names: cfg.Keys, inflight: map[string][]*call{},
 		estimates: spill.New[keySlot, [2]float64](keyRows), m: newMeasure()}
 }
 

@@ -101,17 +101,17 @@ func BenchmarkEmulator(b *testing.B) {
 				call := e.newCall(ctx, c.ins[k])
 				now := e.now()
 				e.mu.Lock()
-				if e.conflicts(call) != nil {
+				if e.conflicts(call, now) != nil {
 					b.Fatal("in conflict")
 				}
 				if r, _ := e.decide(call, now); r != nil {
 					b.Fatal("refused")
 				}
 				call.held = e.reserve(call.touches, now, call.held)
-				e.hold(call, 1)
+				e.hold(call, now)
 				e.mu.Unlock()
 				e.mu.Lock()
-				e.hold(call, -1)
+				e.release(call)
 				e.mu.Unlock()
 				e.end(call)
 				e.Debit("t", c.charges[k])

@@ -30,6 +30,7 @@ type call struct {
 	resent      bool          // ended refused for a conflict, and the design sends it again (designs.ResentOnConflict)
 	refusedAt   int64         // when the latest attempt was refused, Unix nanoseconds; 0: it was not
 	met         []bool        // a TransactGetItems's items a write met while it was in flight
+	until       int64         // when its latest attempt's hold on its items ends, Unix nanoseconds
 	held        []reservation // units held while the call is in flight
 	unprocessed int
 }

@@ -89,7 +89,7 @@ func (e *Emulator) attempt(ctx context.Context, in middleware.DeserializeInput, 
 	// checks first AWS does not say (inferred).
 	var r *refusal
 	var actions []bool
-	hit := e.conflicts(c)
+	hit := e.conflicts(c, now)
 	if hit == nil {
 		r, actions = e.decide(c, now)
 	}
@@ -103,7 +103,7 @@ func (e *Emulator) attempt(ctx context.Context, in middleware.DeserializeInput, 
 		if c.held == nil {
 			c.held = e.reserve(c.touches, now, c.held)
 		}
-		e.hold(c, 1)
+		e.hold(c, now)
 	}
 	e.mu.Unlock()
 	if r == nil && hit == nil {
@@ -128,7 +128,7 @@ func (e *Emulator) through(ctx context.Context, c *call, in middleware.Deseriali
 		return next.HandleDeserialize(ctx, in)
 	}
 	e.mu.Lock()
-	e.hold(c, 1)
+	e.hold(c, e.now())
 	e.mu.Unlock()
 	return e.sent(ctx, c, in, next)
 }
@@ -141,7 +141,7 @@ func (e *Emulator) sent(ctx context.Context, c *call, in middleware.DeserializeI
 		return out, md, err
 	}
 	e.mu.Lock()
-	e.hold(c, -1)
+	e.release(c)
 	met := c.met // the items writes met while this TransactGetItems was in flight
 	c.met = nil
 	// DynamoDB cancels such a read where DynamoDB Local answered it; an
