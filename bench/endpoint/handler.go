@@ -54,7 +54,8 @@ type Config struct {
 	// PlacementSeed...); its warm and maximum throughput come from the
 	// table.
 	Limits emulate.Config
-	// HTTPClient sends to Local; default a pooled client.
+	// HTTPClient sends to Local; default connections of its own, each
+	// call sent and answered in its caller's goroutine (localConns).
 	HTTPClient Doer
 }
 
@@ -77,12 +78,18 @@ func New(cfg Config) *Handler {
 	h := &Handler{cfg: cfg, http: cfg.HTTPClient, tables: map[string]*table{}, asked: map[string]asked{}}
 	if h.http == nil {
 		h.http = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: testbed.DefaultMaxConns, MaxIdleConns: testbed.DefaultMaxConns}}
+		if c, err := newLocalConns(cfg.Local, testbed.DefaultMaxConns); err == nil {
+			h.http = c
+		}
 	}
 	h.db = testbed.Client(cfg.Local, func(o *dynamodb.Options) {
 		o.RetryMaxAttempts = 1 // retrying is the end client's job
 		o.HTTPClient = h.http
 		o.APIOptions = append(o.APIOptions, func(s *middleware.Stack) error {
 			if err := s.Serialize.Add(middleware.SerializeMiddlewareFunc("ddbharnessEndpointAsSent", asSent), middleware.After); err != nil {
+				return err
+			}
+			if err := lean(s, cfg.Local); err != nil {
 				return err
 			}
 			return s.Deserialize.Add(middleware.DeserializeMiddlewareFunc("ddbharnessEndpointCapture", capture), middleware.After)
@@ -145,7 +152,7 @@ func (h *Handler) emulated(w http.ResponseWriter, r *http.Request, name string, 
 	if err != nil || t == nil {
 		return false
 	}
-	got := &answer{asked: body}
+	got := &answer{asked: body, from: r.Header}
 	ctx := context.WithValue(designs.WithPattern(r.Context(), designs.PatternID(name)), answerKey{}, got)
 	start := time.Now()
 	out, err := o.call(ctx, t.db, in)
@@ -262,6 +269,7 @@ type answer struct {
 	body   []byte
 
 	asked []byte
+	from  http.Header // the client's request headers: its credentials go on
 	sent  []byte
 	split bool // the emulator sent part of a batch: the rest is unprocessed
 }
