@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+
+	"github.com/ddbharness/ddbharness/ddbitem"
 )
 
 // The meter (bench/meter) asks DynamoDB Local for more than a client may
@@ -356,42 +358,157 @@ func stringOf(raw []byte) string {
 }
 
 // withAskedOrSplit is withAsked, unless the emulator sent part of a
-// batch (sent's RequestItems holds other items than body's): then the
-// request carries the part sent, and split is true.
+// batch (sent's RequestItems holds fewer items than body's): then the
+// request carries the items sent, each spelt as the client spelt it, and
+// split is true.
 func withAskedOrSplit(body, sent []byte) (b []byte, split bool, err error) {
 	if b, err = withAsked(body, sent); err != nil {
-		return nil, false, err
-	}
-	bo, err := parseObject(b)
-	if err != nil {
 		return nil, false, err
 	}
 	so, err := parseObject(sent)
 	if err != nil {
 		return nil, false, err
 	}
-	if ri := so.get("RequestItems"); ri != nil && !sameJSON(byNameJSON(bo.get("RequestItems")), ri) {
-		return bo.apply(edit{set: map[string][]byte{"RequestItems": ri}}), true, nil
+	ri := so.get("RequestItems")
+	if ri == nil {
+		return b, false, nil
 	}
-	return b, false, nil
+	bo, err := parseObject(b)
+	if err != nil {
+		return nil, false, err
+	}
+	kept, split, err := keptItems(bo.get("RequestItems"), ri)
+	if err != nil || !split {
+		return b, false, err
+	}
+	return bo.apply(edit{set: map[string][]byte{"RequestItems": kept}}), true, nil
 }
 
-// byNameJSON is a batch's RequestItems with its tables named by name
-// where the client named them by ARN, as the meter's request names them.
-func byNameJSON(items []byte) []byte {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(items, &m) != nil {
-		return items
-	}
-	named := make(map[string]json.RawMessage, len(m))
-	for k, v := range m {
-		named[tableName(k)] = v
-	}
-	b, err := json.Marshal(named)
+// keptItems is a batch's RequestItems as the client wrote them (body),
+// less the items the meter's request (sent, whose tables are named by
+// name and whose values the SDK spelt its own way) does not hold: the
+// emulator only takes items out, in order, so an item is matched with
+// the next sent one of the same value. split is false when none was
+// taken out.
+func keptItems(body, sent []byte) (kept []byte, split bool, err error) {
+	bt, err := parseObject(body)
 	if err != nil {
-		return items
+		return nil, false, err
 	}
-	return b
+	st, err := parseObject(sent)
+	if err != nil {
+		return nil, false, err
+	}
+	e := edit{set: map[string][]byte{}}
+	for _, m := range bt.members {
+		sv := st.get(tableName(m.key))
+		list, keys, err := batchList(m.val)
+		if err != nil {
+			return nil, false, err
+		}
+		var sentList []byte
+		if sv != nil {
+			if sentList, _, err = batchList(sv); err != nil {
+				return nil, false, err
+			}
+		}
+		elems, err := parseArray(list)
+		if err != nil {
+			return nil, false, err
+		}
+		var sentElems [][]byte
+		if sentList != nil {
+			if sentElems, err = parseArray(sentList); err != nil {
+				return nil, false, err
+			}
+		}
+		if len(sentElems) == len(elems) {
+			continue
+		}
+		split = true
+		var keep [][]byte
+		j := 0
+		for _, el := range elems {
+			if j < len(sentElems) && canonical(el) == canonical(sentElems[j]) {
+				keep, j = append(keep, el), j+1
+			}
+		}
+		if len(keep) == 0 {
+			e.drop = append(e.drop, m.key)
+			continue
+		}
+		if keys == nil {
+			e.set[m.key] = joinArray(keep)
+			continue
+		}
+		e.set[m.key] = keys.apply(edit{set: map[string][]byte{"Keys": joinArray(keep)}})
+	}
+	if !split {
+		return body, false, nil
+	}
+	return bt.apply(e), true, nil
+}
+
+// batchList is a batch table's list of items: the value itself (a
+// BatchWriteItem's requests), or its Keys (a BatchGetItem's), with the
+// object that holds them.
+func batchList(v []byte) (list []byte, keys *object, err error) {
+	if i := space(v, 0); i < len(v) && v[i] == '[' {
+		return v, nil, nil
+	}
+	o, err := parseObject(v)
+	if err != nil {
+		return nil, nil, err
+	}
+	return o.get("Keys"), &o, nil
+}
+
+// canonical is the JSON value raw with its numbers (N, NS) written as
+// DynamoDB stores them and its members in one order, so that two
+// spellings of one item compare equal.
+func canonical(raw []byte) string {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return string(raw)
+	}
+	b, err := json.Marshal(canonNumbers(v))
+	if err != nil {
+		return string(raw)
+	}
+	return string(b)
+}
+
+func canonNumbers(v any) any {
+	number := func(x any) any {
+		if s, ok := x.(string); ok {
+			if n, err := ddbitem.StoredNumber(s); err == nil {
+				return n
+			}
+		}
+		return x
+	}
+	switch v := v.(type) {
+	case map[string]any:
+		for k, x := range v {
+			switch {
+			case k == "N":
+				v[k] = number(x)
+			case k == "NS":
+				if l, ok := x.([]any); ok {
+					for i := range l {
+						l[i] = number(l[i])
+					}
+				}
+			default:
+				v[k] = canonNumbers(x)
+			}
+		}
+	case []any:
+		for i := range v {
+			v[i] = canonNumbers(v[i])
+		}
+	}
+	return v
 }
 
 // table is the member of o, a batch's tables, that names table name, by

@@ -43,14 +43,16 @@ var _ = Describe("the endpoint's door", Label("wire"), func() {
 		Expect(designs.CreateTable(ctx, direct, schema, table)).To(Succeed())
 		DeferCleanup(func(ctx SpecContext) { Expect(designs.DeleteTable(ctx, direct, table)).To(Succeed()) })
 	})
-	post := func(url string, body io.Reader, length int64) ddbtest.WireAnswer {
+	send := func(url, op string, body io.Reader, length int64, signed bool) ddbtest.WireAnswer {
 		GinkgoHelper()
 		req, err := http.NewRequest(http.MethodPost, url, body)
 		Expect(err).NotTo(HaveOccurred())
 		req.ContentLength = length // -1: chunked, no length said
-		req.Header.Set("X-Amz-Target", "DynamoDB_20120810.PutItem")
+		req.Header.Set("X-Amz-Target", "DynamoDB_20120810."+op)
 		req.Header.Set("Content-Type", "application/x-amz-json-1.0")
-		req.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential=x/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0")
+		if signed {
+			req.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential=x/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0")
+		}
 		resp, err := client.Do(req)
 		Expect(err).NotTo(HaveOccurred(), "the client reads the answer, not a reset connection")
 		defer resp.Body.Close()
@@ -58,6 +60,19 @@ var _ = Describe("the endpoint's door", Label("wire"), func() {
 		Expect(err).NotTo(HaveOccurred())
 		return ddbtest.WireAnswer{Status: resp.StatusCode, Body: string(b)}
 	}
+	post := func(url string, body io.Reader, length int64) ddbtest.WireAnswer {
+		GinkgoHelper()
+		return send(url, "PutItem", body, length, true)
+	}
+
+	It("refuses a data-plane call with no credentials as DynamoDB Local does, and writes nothing", func() {
+		put := `{"TableName":"` + table + `","Item":{"PK":{"S":"unsigned"},"SK":{"S":"1"}}}`
+		want := send(local, "PutItem", strings.NewReader(put), int64(len(put)), false)
+		Expect(want.Body).To(ContainSubstring("MissingAuthenticationToken"))
+		Expect(send(url, "PutItem", strings.NewReader(put), int64(len(put)), false)).To(Equal(want))
+		get := `{"TableName":"` + table + `","Key":{"PK":{"S":"unsigned"},"SK":{"S":"1"}},"ConsistentRead":true}`
+		Expect(send(local, "GetItem", strings.NewReader(get), int64(len(get)), true)).To(Equal(ddbtest.WireAnswer{Status: http.StatusOK, Body: "{}"}))
+	})
 
 	It("refuses a body over 16 MiB with HTTP 413, said or not said in Content-Length, and takes one of 16 MiB, as DynamoDB Local does", func() {
 		over := padded(table, MaxBody+1)

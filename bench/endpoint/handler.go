@@ -54,7 +54,8 @@ type Config struct {
 	// PlacementSeed...); its warm and maximum throughput come from the
 	// table.
 	Limits emulate.Config
-	// HTTPClient sends to Local; default a pooled client.
+	// HTTPClient sends to Local; default: net/http's, with as many idle
+	// connections as the test bed's clients keep.
 	HTTPClient Doer
 }
 
@@ -83,6 +84,9 @@ func New(cfg Config) *Handler {
 		o.HTTPClient = h.http
 		o.APIOptions = append(o.APIOptions, func(s *middleware.Stack) error {
 			if err := s.Serialize.Add(middleware.SerializeMiddlewareFunc("ddbharnessEndpointAsSent", asSent), middleware.After); err != nil {
+				return err
+			}
+			if err := lean(s, cfg.Local); err != nil {
 				return err
 			}
 			return s.Deserialize.Add(middleware.DeserializeMiddlewareFunc("ddbharnessEndpointCapture", capture), middleware.After)
@@ -151,7 +155,7 @@ func (h *Handler) emulated(w http.ResponseWriter, r *http.Request, name string, 
 	if err != nil || t == nil {
 		return false, false
 	}
-	got := &answer{asked: body}
+	got := &answer{asked: body, from: r.Header}
 	if o.bind != nil {
 		var as string
 		var ok bool
@@ -280,6 +284,7 @@ type answer struct {
 	body   []byte
 
 	asked  []byte
+	from   http.Header // the client's request headers: its credentials go on
 	sent   []byte
 	split  bool   // the emulator sent part of a batch: the rest is unprocessed
 	target string // the client's operation, sent as it is (PartiQL) in place of the call decided

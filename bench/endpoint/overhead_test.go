@@ -2,10 +2,20 @@ package endpoint
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"net"
+	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -15,24 +25,39 @@ import (
 	"github.com/ddbharness/ddbharness/internal/testbed"
 )
 
-// BenchmarkGetItemThroughEndpoint is a GetItem loop on DynamoDB Local,
-// direct and through the endpoint with limits off and on (at DynamoDB's
-// own limits, over 1,000 items, so none is refused), 16 calls at once.
-// Run it: ddbharness local in another shell, then
-// AWS_ENDPOINT_URL_DYNAMODB=<its endpoint> go test ./bench/endpoint -run '^$' -bench GetItemThroughEndpoint -benchtime 5s
-func BenchmarkGetItemThroughEndpoint(b *testing.B) {
+// The speed benchmark's loops: each side of a comparison runs speedRound
+// at a time, in turn (direct, through the endpoint, direct...), so that
+// the JVM's warming and the machine's other load fall on both sides.
+const (
+	speedRounds  = 3
+	speedRound   = 3 * time.Second
+	speedWorkers = 16 // the GetItem loop's calls at once
+	speedItems   = 1000
+)
+
+// BenchmarkThroughEndpoint compares loops straight to DynamoDB Local with
+// the same loops through the endpoint (limits on, at DynamoDB's own
+// limits, over 1,000 items, so that none is refused), side by side in one
+// run: a GetItem loop 16 calls at once (Go SDK), with limits off too, and
+// a single-thread boto3 PutItem loop (skipped when python3 cannot import
+// boto3). Each reports its calls/s, the endpoint's % of direct, and the
+// endpoint's CPU time per call, which the machine's other load moves
+// less than it moves calls/s. Run it:
+// ddbharness local in another shell, then
+// AWS_ENDPOINT_URL_DYNAMODB=<its endpoint> go test ./bench/endpoint -run '^$' -bench ThroughEndpoint -benchtime 1x
+func BenchmarkThroughEndpoint(b *testing.B) {
 	local := os.Getenv(testbed.EnvEndpoint)
 	if local == "" {
 		b.Skip("set " + testbed.EnvEndpoint + " to a DynamoDB Local (ddbharness local prints one)")
 	}
 	ctx := context.Background()
 	direct := testbed.Client(local)
-	table := designs.TableName("endpoint", "bench")
+	table := designs.TableName("endpoint", "speed")
 	if err := designs.CreateTable(ctx, direct, schema, table); err != nil {
 		b.Fatal(err)
 	}
-	defer designs.DeleteTable(ctx, direct, table)
-	keys := make([]map[string]types.AttributeValue, 1000)
+	b.Cleanup(func() { designs.DeleteTable(ctx, direct, table) })
+	keys := make([]map[string]types.AttributeValue, speedItems)
 	for i := range keys {
 		keys[i] = itemAt(fmt.Sprintf("K%d", i), "A")
 		item := itemAt(fmt.Sprintf("K%d", i), "A")
@@ -41,28 +66,162 @@ func BenchmarkGetItemThroughEndpoint(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	through := func(off bool) *dynamodb.Client {
-		srv := httptest.NewServer(New(Config{Local: local, Off: off}))
-		b.Cleanup(srv.Close)
-		return testbed.Client(srv.URL)
+	on, off := serveSpeed(b, Config{Local: local}), serveSpeed(b, Config{Local: local, Off: true})
+
+	b.Run("GetItem16", func(b *testing.B) {
+		get := func(url string) side {
+			db := testbed.Client(url)
+			return func() (int64, time.Duration) { return getLoop(ctx, b, db, table, keys) }
+		}
+		sides := rounds(get(local), get(on), get(off))
+		reportSpeed(b, sides[0], sides[1])
+		b.ReportMetric(sides[2].rate, "limits-off-calls/s")
+		b.ReportMetric(100*sides[2].rate/sides[0].rate, "limits-off-%-of-direct")
+		// This process runs the Go client on every side and the endpoint
+		// on two: the difference is the endpoint's CPU per call.
+		b.ReportMetric(sides[1].cpu-sides[0].cpu, "limits-on-endpoint-cpu-µs/call")
+		b.ReportMetric(sides[2].cpu-sides[0].cpu, "limits-off-endpoint-cpu-µs/call")
+	})
+	b.Run("PutItemBoto3", func(b *testing.B) {
+		if out, err := exec.Command("python3", "-c", "import boto3").CombinedOutput(); err != nil {
+			b.Skipf("python3 cannot import boto3 (%v: %s): apt-get install python3-boto3", err, out)
+		}
+		put := func(url string) side { return func() (int64, time.Duration) { return boto3Loop(b, url, table) } }
+		sides := rounds(put(local), put(on))
+		reportSpeed(b, sides[0], sides[1])
+		// The client is python3's: this process's CPU is the endpoint's.
+		b.ReportMetric(sides[1].cpu, "limits-on-endpoint-cpu-µs/call")
+	})
+}
+
+// serveSpeed serves an endpoint of cfg on loopback, as local --limits
+// does, and returns its URL.
+func serveSpeed(b *testing.B, cfg Config) string {
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
 	}
-	for _, c := range []struct {
-		name string
-		db   *dynamodb.Client
-	}{{"direct", direct}, {"endpoint,limits=off", through(true)}, {"endpoint,limits=on", through(false)}} {
-		b.Run(c.name, func(b *testing.B) {
-			b.SetParallelism(8)
-			b.RunParallel(func(pb *testing.PB) {
-				i := 0
-				for pb.Next() {
-					i++
-					if _, err := c.db.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(table), Key: keys[i%len(keys)]}); err != nil {
-						b.Error(err)
-						return
-					}
+	srv := Server(New(cfg), HeaderTimeout, BodyTimeout)
+	go srv.Serve(lis)
+	b.Cleanup(func() { srv.Close() })
+	return "http://" + lis.Addr().String()
+}
+
+// side is one side's loop: it returns the calls it made and how long
+// they took.
+type side func() (calls int64, took time.Duration)
+
+// speed is what a side measured: its calls/s, and the CPU time this
+// process spent per call (µs), the endpoint's and the Go client's.
+type speed struct{ rate, cpu float64 }
+
+// rounds runs each side speedRounds times in turn and returns what each
+// measured over its rounds.
+func rounds(sides ...side) []speed {
+	calls, took, cpu := make([]int64, len(sides)), make([]time.Duration, len(sides)), make([]time.Duration, len(sides))
+	for range speedRounds {
+		for i, run := range sides {
+			before := cpuTime()
+			n, d := run()
+			cpu[i] += cpuTime() - before
+			calls[i] += n
+			took[i] += d
+		}
+	}
+	out := make([]speed, len(sides))
+	for i := range sides {
+		out[i] = speed{float64(calls[i]) / took[i].Seconds(), float64(cpu[i].Microseconds()) / float64(max(calls[i], 1))}
+	}
+	return out
+}
+
+// cpuTime is the CPU time this process has spent, user and system.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+func reportSpeed(b *testing.B, direct, through speed) {
+	b.ReportMetric(direct.rate, "direct-calls/s")
+	b.ReportMetric(through.rate, "limits-on-calls/s")
+	b.ReportMetric(100*through.rate/direct.rate, "limits-on-%-of-direct")
+}
+
+// getLoop is speedWorkers goroutines calling GetItem back to back for
+// speedRound.
+func getLoop(ctx context.Context, b *testing.B, db *dynamodb.Client, table string, keys []map[string]types.AttributeValue) (int64, time.Duration) {
+	var calls atomic.Int64
+	start := time.Now()
+	deadline := start.Add(speedRound)
+	var wg sync.WaitGroup
+	for w := range speedWorkers {
+		wg.Go(func() {
+			for i := w; time.Now().Before(deadline); i += speedWorkers {
+				if _, err := db.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(table), Key: keys[i%len(keys)]}); err != nil {
+					b.Error(err)
+					return
 				}
-			})
-			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "calls/s")
+				calls.Add(1)
+			}
+		})
+	}
+	wg.Wait()
+	return calls.Load(), time.Since(start)
+}
+
+// boto3Loop runs testdata/put_loop_boto3.py on url for speedRound.
+func boto3Loop(b *testing.B, url, table string) (int64, time.Duration) {
+	out, err := exec.Command("python3", "testdata/put_loop_boto3.py", url, table, strconv.FormatFloat(speedRound.Seconds(), 'f', -1, 64)).Output()
+	if err != nil {
+		b.Fatalf("the boto3 loop on %s: %v", url, err)
+	}
+	var got struct {
+		Calls   int64
+		Seconds float64
+	}
+	if err := json.Unmarshal(out, &got); err != nil || got.Seconds <= 0 {
+		b.Fatalf("the boto3 loop printed %q: %v", out, err)
+	}
+	return got.Calls, time.Duration(got.Seconds * float64(time.Second))
+}
+
+// BenchmarkHandler is one GetItem and one PutItem handled by the endpoint
+// (limits on), called in process, DynamoDB Local answering: its B/op and
+// allocs/op, which the machine's load does not move, are the endpoint's
+// own work per call. Run it as BenchmarkThroughEndpoint, with -bench
+// Handler -benchmem.
+func BenchmarkHandler(b *testing.B) {
+	local := os.Getenv(testbed.EnvEndpoint)
+	if local == "" {
+		b.Skip("set " + testbed.EnvEndpoint + " to a DynamoDB Local (ddbharness local prints one)")
+	}
+	ctx := context.Background()
+	direct := testbed.Client(local)
+	table := designs.TableName("endpoint", "handler")
+	if err := designs.CreateTable(ctx, direct, schema, table); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { designs.DeleteTable(ctx, direct, table) })
+	h := New(Config{Local: local})
+	for _, c := range []struct{ op, body string }{
+		{"GetItem", `{"TableName":"` + table + `","Key":{"PK":{"S":"K1"},"SK":{"S":"A"}}}`},
+		{"PutItem", `{"TableName":"` + table + `","Item":{"PK":{"S":"K1"},"SK":{"S":"A"},"Name":{"S":"an item with a name of some length"}}}`},
+	} {
+		b.Run(c.op, func(b *testing.B) {
+			for b.Loop() {
+				r := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(c.body))
+				r.Header.Set("X-Amz-Target", "DynamoDB_20120810."+c.op)
+				r.Header.Set("Content-Type", "application/x-amz-json-1.0")
+				r.Header.Set("Authorization", placeholderAuth)
+				w := httptest.NewRecorder()
+				h.ServeHTTP(w, r)
+				if w.Code != http.StatusOK {
+					b.Fatalf("%s: %d %s", c.op, w.Code, w.Body)
+				}
+			}
 		})
 	}
 }

@@ -92,6 +92,9 @@ var WireCorpus = []WireCall{
 	// Batches.
 	{"BatchWriteItem", `{"RequestItems":{"{T}":[{"PutRequest":{"Item":{"PK":{"S":"d"},"SK":{"S":"1"},"n":{"N":"7.70"}}}},{"PutRequest":{"Item":{"PK":{"S":"d"},"SK":{"S":"2"}}}},{"DeleteRequest":{"Key":{"PK":{"S":"c"},"SK":{"S":"1"}}}}]}}`},
 	{"BatchWriteItem", `{"RequestItems":{"{T}":[{"PutRequest":{"Item":{"PK":{"S":"d"},"SK":{"S":"3"}}}}]},"ReturnConsumedCapacity":"TOTAL"}`},
+	// A batch's numbers reach Local spelt as sent, nested too.
+	{"BatchWriteItem", `{"RequestItems":{"{T}":[{"PutRequest":{"Item":{"PK":{"S":"bn"},"SK":{"S":"1"},"l":{"L":[{"N":"01.0"},{"M":{"x":{"N":"-0"}}}]},"ns":{"NS":["1e2","3.0"]}}}}]}}`},
+	{"GetItem", `{"TableName":"{T}","Key":{"PK":{"S":"bn"},"SK":{"S":"1"}},"ConsistentRead":true}`},
 	{"BatchWriteItem", `{"RequestItems":{"{T}":[{"PutRequest":{"Item":{"PK":{"S":"d"},"SK":{"S":"3"}}}}]},"ReturnConsumedCapacity":"INDEXES","ReturnItemCollectionMetrics":"SIZE"}`},
 	{"BatchGetItem", `{"RequestItems":{"{T}":{"Keys":[{"PK":{"S":"d"},"SK":{"S":"1"}},{"PK":{"S":"none"},"SK":{"S":"1"}}]}}}`},
 	{"BatchGetItem", `{"RequestItems":{"{T}":{"Keys":[{"PK":{"S":"d"},"SK":{"S":"1"}},{"PK":{"S":"a"},"SK":{"S":"1"}}],"ProjectionExpression":"n"}},"ReturnConsumedCapacity":"TOTAL"}`},
