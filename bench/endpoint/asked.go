@@ -33,11 +33,7 @@ func withAsked(body, sent []byte) ([]byte, error) {
 // patch edits the object body as sent says; level is how deep it lies:
 // 0 the request, 1 a transaction's item, 2 an action or a table's keys.
 func patch(body, sent []byte, level int) ([]byte, error) {
-	bo, err := parseObject(body)
-	if err != nil {
-		return nil, err
-	}
-	so, err := parseObject(sent)
+	bo, so, err := parseBoth(body, sent)
 	if err != nil {
 		return nil, err
 	}
@@ -122,11 +118,7 @@ func asAsked(op string, answer, body, sent []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	bo, err := parseObject(body)
-	if err != nil {
-		return nil, err
-	}
-	so, err := parseObject(sent)
+	bo, so, err := parseBoth(body, sent)
 	if err != nil {
 		return nil, err
 	}
@@ -391,11 +383,7 @@ func withAskedOrSplit(body, sent []byte) (b []byte, split bool, err error) {
 // the next sent one of the same value. split is false when none was
 // taken out.
 func keptItems(body, sent []byte) (kept []byte, split bool, err error) {
-	bt, err := parseObject(body)
-	if err != nil {
-		return nil, false, err
-	}
-	st, err := parseObject(sent)
+	bt, st, err := parseBoth(body, sent)
 	if err != nil {
 		return nil, false, err
 	}
@@ -523,4 +511,15 @@ func (o object) table(name string) (string, []byte) {
 		}
 	}
 	return "", nil
+}
+
+// parseBoth parses the client's body and the meter's request, the two
+// objects every edit here reads side by side.
+func parseBoth(body, sent []byte) (object, object, error) {
+	bo, err := parseObject(body)
+	if err != nil {
+		return object{}, object{}, err
+	}
+	so, err := parseObject(sent)
+	return bo, so, err
 }
