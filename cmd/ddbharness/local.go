@@ -145,7 +145,7 @@ func serveLimits(ctx context.Context, srv *testbed.Server, lis net.Listener, roo
 	fmt.Fprintf(os.Stderr, "endpoint: %s data-plane calls, %s throttled, %s transaction conflicts; %s other calls passed through\n",
 		figure.Thousands(requests), figure.Thousands(throttled), figure.Thousands(conflicts), figure.Thousands(passed))
 	for i, f := range h.Faults().Status() {
-		fmt.Fprintf(os.Stderr, "fault %d: %s calls matched, %s hit: %s\n", i+1, figure.Thousands(f.Matched), figure.Thousands(f.Hits), f.Rule)
+		fmt.Fprintf(os.Stderr, "fault %d: %s matched, %s hit (%s)\n", i+1, figure.Thousands(f.Matched), figure.Thousands(f.Hits), f.Rule)
 	}
 	if n := h.Undecided(); n > 0 {
 		fmt.Fprintf(os.Stderr, "endpoint: %s data-plane calls passed through undecided, neither metered nor throttled (PartiQL the endpoint cannot map to its items, calls spanning tables)\n", figure.Thousands(n))
