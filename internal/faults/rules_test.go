@@ -24,7 +24,7 @@ type faultSeen struct {
 	Written      bool // a cancelled transaction's items stored
 }
 
-var _ = Describe("local --faults, for clients the harness did not write", Label("faults"), func() {
+var _ = Describe("local --faults, for clients the harness did not write", Label("faults"), SpecPriority(1), func() {
 	DescribeTable("each fault kind of a rules file as the client sees it: its exception, reasons and status, retried or not by the client's own retryer",
 		func(ctx SpecContext, client func(context.Context, string) clientRun, script, table string) {
 			abs, err := filepath.Abs(filepath.Join("testdata", script))

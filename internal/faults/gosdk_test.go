@@ -1,4 +1,4 @@
-package endpoint
+package faults_test
 
 import (
 	"context"
@@ -19,6 +19,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/ddbharness/ddbharness/bench/emulate"
+	"github.com/ddbharness/ddbharness/bench/endpoint"
 	"github.com/ddbharness/ddbharness/bench/endpoint/fault"
 	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/designs"
@@ -27,10 +28,17 @@ import (
 )
 
 // Each fault kind as the AWS SDK for Go v2 sees it: the error type, its
-// members, and whether the SDK's standard retryer retries it.
-var _ = Describe("fault rules, as the Go SDK sees them", Label("wire"), Ordered, func() {
+// members, and whether the SDK's standard retryer retries it. The
+// endpoint runs in this process, in front of a DynamoDB Local of its own,
+// its rules aimed spec by spec (Handler.Aim), as a test harness would.
+var _ = Describe("fault rules, as the Go SDK sees them", Label("faults"), Ordered, ContinueOnFailure, SpecPriority(1), func() {
+	schema := designs.Schema{PK: "PK", SK: "SK"}
+	str := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	itemAt := func(pk, sk string) map[string]types.AttributeValue {
+		return map[string]types.AttributeValue{"PK": str(pk), "SK": str(sk)}
+	}
 	var (
-		h        *Handler
+		h        *endpoint.Handler
 		once     *dynamodb.Client // one attempt: the fault's own answer
 		retrying *dynamodb.Client
 		direct   *dynamodb.Client
@@ -38,9 +46,10 @@ var _ = Describe("fault rules, as the Go SDK sees them", Label("wire"), Ordered,
 		url      string
 	)
 	BeforeAll(func(ctx SpecContext) {
+		local := embedded(ctx).Endpoint
 		// The limits on at DynamoDB's own figures: the rules compose with
 		// them, and nothing here comes near a limit.
-		h = New(Config{Local: local, Limits: emulate.Config{Settings: throughput.Settings{Scale: 1}}})
+		h = endpoint.New(endpoint.Config{Local: local, Limits: emulate.Config{Settings: throughput.Settings{Scale: 1}}})
 		srv := httptest.NewServer(h)
 		DeferCleanup(srv.Close)
 		url = srv.URL
@@ -239,10 +248,10 @@ var _ = Describe("fault rules, as the Go SDK sees them", Label("wire"), Ordered,
 			get(ctx, once, "counted")
 		}
 		Expect(h.Status().Requests-before).To(Equal(int64(2)), "two of four calls refused before the emulator")
-		resp, err := http.Get(url + StatusPath)
+		resp, err := http.Get(url + endpoint.StatusPath)
 		Expect(err).NotTo(HaveOccurred())
 		defer resp.Body.Close()
-		var st Status
+		var st endpoint.Status
 		Expect(json.NewDecoder(resp.Body).Decode(&st)).To(Succeed())
 		Expect(st.Faults).To(Equal([]fault.RuleStatus{
 			{Rule: "op=GetItem key=PK:counted every=2 error=InternalServerError", Matched: 4, Hits: 2},
