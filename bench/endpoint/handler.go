@@ -162,7 +162,7 @@ func (h *Handler) emulated(w http.ResponseWriter, r *http.Request, name string, 
 		return false, false
 	}
 	for i, n := range names {
-		names[i] = tableName(n)
+		names[i] = fault.TableName(n)
 	}
 	if names = distinct(names); len(names) != 1 {
 		return false, len(names) > 1
@@ -273,23 +273,7 @@ func (h *Handler) learn(name string, body []byte) {
 	if decodeInput(body, in) != nil {
 		in = nil // forgotten all the same; the throughput asked is not known
 	}
-	h.forget(tableName(named.TableName), in)
-}
-
-// tableName is the name of the table a request names, by name or by ARN
-// (arn:aws:dynamodb:REGION:ACCOUNT:table/NAME, which DynamoDB accepts as
-// a TableName): both are one table, decided on one budget.
-// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_GetItem.html (TableName: "the name of the table ... You can also provide the Amazon Resource Name (ARN)")
-func tableName(s string) string {
-	if !strings.HasPrefix(s, "arn:") {
-		return s
-	}
-	_, rest, ok := strings.Cut(s, ":table/")
-	if !ok {
-		return s
-	}
-	name, _, _ := strings.Cut(rest, "/")
-	return name
+	h.forget(fault.TableName(named.TableName), in)
 }
 
 // answer is the HTTP answer the call's one attempt got: DynamoDB Local's,

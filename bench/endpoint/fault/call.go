@@ -95,15 +95,15 @@ func Read(op string, body []byte) Call {
 	}
 	switch op {
 	case "GetItem", "DeleteItem", "UpdateItem":
-		c.Items = []Item{{tableName(r.TableName), r.Key.key()}}
+		c.Items = []Item{{TableName(r.TableName), r.Key.key()}}
 	case "PutItem":
-		c.Items = []Item{{tableName(r.TableName), r.Item.key()}}
+		c.Items = []Item{{TableName(r.TableName), r.Item.key()}}
 	case "Query":
 		c.Index = r.IndexName
-		c.Items = []Item{{tableName(r.TableName), r.single.condition()}}
+		c.Items = []Item{{TableName(r.TableName), r.single.condition()}}
 	case "Scan":
 		c.Index = r.IndexName
-		c.Items = []Item{{tableName(r.TableName), map[string]string{}}}
+		c.Items = []Item{{TableName(r.TableName), map[string]string{}}}
 	case "BatchWriteItem":
 		var m map[string][]writeRequest
 		json.Unmarshal(r.RequestItems, &m)
@@ -111,11 +111,11 @@ func Read(op string, body []byte) Call {
 			for _, w := range m[t] {
 				switch {
 				case w.PutRequest != nil:
-					c.Items = append(c.Items, Item{tableName(t), w.PutRequest.Item.key()})
+					c.Items = append(c.Items, Item{TableName(t), w.PutRequest.Item.key()})
 				case w.DeleteRequest != nil:
-					c.Items = append(c.Items, Item{tableName(t), w.DeleteRequest.Key.key()})
+					c.Items = append(c.Items, Item{TableName(t), w.DeleteRequest.Key.key()})
 				default:
-					c.Items = append(c.Items, Item{tableName(t), map[string]string{}})
+					c.Items = append(c.Items, Item{TableName(t), map[string]string{}})
 				}
 			}
 		}
@@ -124,14 +124,14 @@ func Read(op string, body []byte) Call {
 		json.Unmarshal(r.RequestItems, &m)
 		for _, t := range sortedKeys(m) {
 			for _, k := range m[t].Keys {
-				c.Items = append(c.Items, Item{tableName(t), k.key()})
+				c.Items = append(c.Items, Item{TableName(t), k.key()})
 			}
 		}
 	case "TransactWriteItems", "TransactGetItems":
 		for _, a := range r.TransactItems {
 			it := Item{Key: map[string]string{}}
 			for _, x := range a { // one of Put, Update, Delete, ConditionCheck, Get
-				it.Table = tableName(x.TableName)
+				it.Table = TableName(x.TableName)
 				if x.Item != nil {
 					it.Key = x.Item.key()
 				} else {
@@ -185,11 +185,12 @@ func sortedKeys[V any](m map[string]V) []string {
 	return ks
 }
 
-// tableName is the table a request names by name or by ARN
-// (arn:aws:dynamodb:REGION:ACCOUNT:table/NAME), which DynamoDB takes as
-// one table.
-// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_GetItem.html (TableName)
-func tableName(s string) string {
+// TableName is the name of the table a request names, by name or by ARN
+// (arn:aws:dynamodb:REGION:ACCOUNT:table/NAME, which DynamoDB accepts as
+// a TableName): both are one table, for the endpoint's limits and for
+// its rules.
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_GetItem.html (TableName: "the name of the table ... You can also provide the Amazon Resource Name (ARN)")
+func TableName(s string) string {
 	if !strings.HasPrefix(s, "arn:") {
 		return s
 	}
