@@ -29,8 +29,8 @@ func runLocal(ctx context.Context, fs *flag.FlagSet, args []string) error {
 	fs.Var(&lim, "limits", "on (or --limits alone): serve an endpoint in front of DynamoDB Local that throttles every data-plane call and conflicts transactions as DynamoDB does; off: DynamoDB Local alone")
 	scale := fs.Float64("limits-scale", 1, "with --limits: multiply every DynamoDB limit by this (0.01: a partition serves 30 RCU/s and 10 WCU/s), so throttling shows at rates a test drives")
 	conflicts := fs.String("conflicts", "on", "with --limits: on refuses writes of an item another request in flight holds, as DynamoDB's transaction conflicts do; off lets them through")
-	port := fs.Int("port", 0, "with --limits: the endpoint's port on 127.0.0.1 (0: a free one, printed)")
-	root := fs.String("report", "reports", "with --limits: on Ctrl-C, write under this folder the report a bench writes (summary.md, metrics.json, heat.svg...) for each table's calls")
+	port := fs.Int("port", 0, "with --limits or --fault: the endpoint's port on 127.0.0.1 (0: a free one, printed)")
+	root := fs.String("report", "reports", "with --limits or --fault: on Ctrl-C, write under this folder the report a bench writes (summary.md, metrics.json, heat.svg...) for each table's calls")
 	var ff faultFlags
 	ff.add(fs)
 	return noArgs(fs, joinSwitch(args, "limits"), func() error {
