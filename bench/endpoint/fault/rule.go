@@ -154,6 +154,9 @@ func (r Rule) check() error {
 	if partiQL(r.Op) && (r.Table != "" || r.KeyAttr != "" || r.Index != "") {
 		return fmt.Errorf("op=%s: its items are in PartiQL statements, which rules do not read: leave out table=, index= and key=, or aim at the operation alone", r.Op)
 	}
+	if r.Index != "" && !r.Error.Meets("Query") && !r.Error.Meets("Scan") {
+		return fmt.Errorf("index=%s: only a Query or a Scan names an index, and error=%s cannot happen to either: leave out index= or change error=", r.Index, r.Error)
+	}
 	if r.Index != "" && r.Op != "" && r.Op != "Query" && r.Op != "Scan" {
 		return fmt.Errorf("index=%s: only a Query or a Scan names an index, not a %s: leave out index= or use op=Query or op=Scan", r.Index, r.Op)
 	}

@@ -75,6 +75,7 @@ func TestParseRefusesNamingTheFix(t *testing.T) {
 		{"tabel=T error=InternalServerError", "tabel= is not a setting of a rule: want op, table"},
 		{"op=ExecuteStatement table=T error=InternalServerError", "its items are in PartiQL statements"},
 		{"op=GetItem index=G error=InternalServerError", "index=G: only a Query or a Scan names an index, not a GetItem"},
+		{"index=G error=UnprocessedKeys", "index=G: only a Query or a Scan names an index, and error=UnprocessedKeys cannot happen to either"},
 	} {
 		_, err := Parse(c.text)
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -144,3 +144,14 @@ func TestSetAimsAndOrders(t *testing.T) {
 		t.Error("no set fired")
 	}
 }
+
+// A PartiQL call is matched by its operation alone: its statements are
+// not read, a transaction of them has an action per statement, and a rule
+// naming a table never matches it.
+func TestSetMatchesPartiQLByOperation(t *testing.T) {
+	c := Read("ExecuteTransaction", []byte(`{"TransactStatements":[{"Statement":"UPDATE \"T\" SET n = 1 WHERE PK = 'a'"},{"Statement":"DELETE FROM \"T\" WHERE PK = 'b'"}]}`))
+	d, ok := mustSet(t, 1, "table=T error=TransactionConflict", "op=ExecuteTransaction error=TransactionConflict").Decide(c)
+	if !ok || d.Rule != 1 || !reflect.DeepEqual(d.Aimed, []bool{true, true}) {
+		t.Fatalf("decided %+v %v", d, ok)
+	}
+}
