@@ -65,9 +65,9 @@ test: check-race
 lint: check-go
 	$(GO) run $(BUILD_FLAGS) ./cmd/ddbharness lint $${SCENARIO:+--scenario="$$SCENARIO"} $$DESIGN
 
-## local: DynamoDB Local in the foreground until Ctrl-C (LIMITS=on: behind an endpoint any SDK can use, every data-plane call throttled and transactions conflicted as DynamoDB would; LIMITS_SCALE=0.01, CONFLICTS=off, PORT=n, OUT=folder of the report written on Ctrl-C, default reports)
+## local: DynamoDB Local in the foreground until Ctrl-C (LIMITS=on: behind an endpoint any SDK can use, every data-plane call throttled and transactions conflicted as DynamoDB would; LIMITS_SCALE=0.01, CONFLICTS=off, PORT=n, OUT=folder of the report written on Ctrl-C, default reports; FAULTS=file of fault rules, one a line, FAULT_SEED=n)
 local: check-go
-	$(GO) run $(BUILD_FLAGS) ./cmd/ddbharness local $${LIMITS:+--limits="$$LIMITS"} $${LIMITS_SCALE:+--limits-scale="$$LIMITS_SCALE"} $${CONFLICTS:+--conflicts="$$CONFLICTS"} $${PORT:+--port="$$PORT"} $${OUT:+--report="$$OUT"}
+	$(GO) run $(BUILD_FLAGS) ./cmd/ddbharness local $${LIMITS:+--limits="$$LIMITS"} $${LIMITS_SCALE:+--limits-scale="$$LIMITS_SCALE"} $${CONFLICTS:+--conflicts="$$CONFLICTS"} $${PORT:+--port="$$PORT"} $${OUT:+--report="$$OUT"} $${FAULTS:+--faults="$$FAULTS"} $${FAULT_SEED:+--fault-seed="$$FAULT_SEED"}
 
 ## bench: load scenarios, capacity model and reports, throttled as real DynamoDB would (SCENARIO=name|design|all, TARGET_RATE=req/s, DURATION=20s, RATE=req/s constant pace, POOL=n entities seeded, LIMITS=off, CONFLICTS=off, LIMITS_SCALE=0.01, PLACEMENT_SEED=n; THRESHOLDS='p99(AP-03) < 20ms; errors < 1%' exits 99 when one is breached, RETRY_THRESHOLDS=1; at scale: SHARD=2/4 RUN=name START=time SHARD_WAIT=10m, KEEP_TABLE=1, MAX_COST=dollars)
 bench: check-go

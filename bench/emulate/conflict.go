@@ -1,7 +1,6 @@
 package emulate
 
 import (
-	"encoding/json"
 	"slices"
 	"strings"
 
@@ -172,22 +171,16 @@ const conflictMessage = "Transaction is ongoing for the item"
 // TransactionConflictException.
 func conflictBody(c *call, hit []bool) []byte {
 	if c.kind == kindWrite {
-		b, _ := json.Marshal(struct {
-			Type    string `json:"__type"`
-			Message string `json:"message"`
-		}{typePrefix + "TransactionConflictException", conflictMessage})
-		return b
+		return ConflictBody()
 	}
-	reasons := make([]wireCancellation, len(hit))
 	codes := make([]string, len(hit))
 	for i, h := range hit {
-		reasons[i].Code = "None"
+		codes[i] = "None"
 		if h {
-			reasons[i] = wireCancellation{"TransactionConflict", conflictMessage}
+			codes[i] = "TransactionConflict"
 		}
-		codes[i] = reasons[i].Code
 	}
-	return cancelledBody(reasons, codes)
+	return Cancelled(codes)
 }
 
 // writeItems names the items of a BatchWriteItem's requests, in newCall's

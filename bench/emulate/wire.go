@@ -378,16 +378,23 @@ const (
 // message is the text r answers with: its limit's, else its space's
 // billing mode's, for a table or a GSI.
 func message(r *refusal) string {
+	return throttleMessage(r.reason, r.space.index, r.space.OnDemand())
+}
+
+// throttleMessage is the text of a refusal for reason (as
+// throughput.Reason builds it), on a GSI or a table, on demand or
+// provisioned.
+func throttleMessage(reason string, index, onDemand bool) string {
 	switch {
-	case strings.HasSuffix(r.reason, throughput.MaxOnDemand):
+	case strings.HasSuffix(reason, throughput.MaxOnDemand):
 		return messageMaxOnDemand
-	case strings.HasSuffix(r.reason, throughput.AccountLimit):
+	case strings.HasSuffix(reason, throughput.AccountLimit):
 		return messageAccountLimit
-	case !r.space.OnDemand() && r.space.index:
+	case !onDemand && index:
 		return messageProvisionedIndex
-	case !r.space.OnDemand():
+	case !onDemand:
 		return messageProvisionedTable
-	case r.space.index:
+	case index:
 		return messageOnDemandIndex
 	}
 	return messageOnDemandTable
@@ -398,22 +405,39 @@ type wireReason struct {
 	Resource string `json:"resource"`
 }
 
-// refusalBody is the exception r answers with. ThrottlingException spells
-// its reasons' member throttlingReasons, ProvisionedThroughputExceeded and
-// RequestLimitExceeded ThrottlingReasons (the SDK's schemas of the three).
+// refusalBody is the exception r answers with.
 func refusalBody(r *refusal) []byte {
-	reasons := []wireReason{{r.reason, r.space.arn}}
+	return Throttle{Exception: r.exception, Reason: r.reason, Resource: r.space.arn, Index: r.space.index, OnDemand: r.space.OnDemand()}.Body()
+}
+
+// Throttle is a refusal for throughput in DynamoDB's words: the
+// exception (ExceptionThrottling, ExceptionProvisioned or
+// ExceptionRequestLimit), its one throttling reason (throughput.Reason)
+// on Resource (a table's or GSI's ARN), and the billing mode and target
+// its message names. The emulator answers with it, and so do the
+// endpoint's fault rules: one spelling.
+type Throttle struct {
+	Exception, Reason, Resource string
+	Index, OnDemand             bool
+}
+
+// Body is t's HTTP 400 body. ThrottlingException spells its reasons'
+// member throttlingReasons, ProvisionedThroughputExceeded and
+// RequestLimitExceeded ThrottlingReasons (the SDK's schemas of the three).
+func (t Throttle) Body() []byte {
+	reasons := []wireReason{{t.Reason, t.Resource}}
+	msg := throttleMessage(t.Reason, t.Index, t.OnDemand)
 	var v any = struct {
 		Type    string       `json:"__type"`
 		Message string       `json:"message"`
 		Reasons []wireReason `json:"ThrottlingReasons"`
-	}{typePrefix + r.exception, message(r), reasons}
-	if r.exception == ExceptionThrottling {
+	}{typePrefix + t.Exception, msg, reasons}
+	if t.Exception == ExceptionThrottling {
 		v = struct {
 			Type    string       `json:"__type"`
 			Message string       `json:"message"`
 			Reasons []wireReason `json:"throttlingReasons"`
-		}{typePrefix + r.exception, message(r), reasons}
+		}{typePrefix + t.Exception, msg, reasons}
 	}
 	b, _ := json.Marshal(v)
 	return b
@@ -479,4 +503,38 @@ func response(body []byte) *smithyhttp.Response {
 		StatusCode: http.StatusBadRequest, Status: "400 Bad Request", Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
 		Header: h, Body: io.NopCloser(bytes.NewReader(body)), ContentLength: int64(len(body)),
 	}}
+}
+
+// Cancelled is TransactionCanceledException with one reason per action,
+// codes[i] the code of action i: "None" for an action that did not
+// cancel the transaction, "TransactionConflict" or "ThrottlingError" (an
+// on-demand table's) for one that did, each with DynamoDB's message for
+// it. The emulator's cancellations and the endpoint's fault rules share
+// it.
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_TransactWriteItems.html (cancellation reasons)
+func Cancelled(codes []string) []byte {
+	reasons := make([]wireCancellation, len(codes))
+	for i, c := range codes {
+		reasons[i].Code = c
+		switch c {
+		case "TransactionConflict":
+			reasons[i].Message = conflictMessage
+		case "ThrottlingError":
+			reasons[i].Message = messageOnDemandTable
+		case "ProvisionedThroughputExceeded":
+			reasons[i].Message = messageProvisionedTable
+		}
+	}
+	return cancelledBody(reasons, codes)
+}
+
+// ConflictBody is TransactionConflictException, DynamoDB's answer to a
+// PutItem, UpdateItem or DeleteItem of an item an ongoing transaction
+// holds.
+func ConflictBody() []byte {
+	b, _ := json.Marshal(struct {
+		Type    string `json:"__type"`
+		Message string `json:"message"`
+	}{typePrefix + "TransactionConflictException", conflictMessage})
+	return b
 }

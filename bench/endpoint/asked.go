@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/ddbharness/ddbharness/bench/endpoint/fault"
 	"github.com/ddbharness/ddbharness/ddbitem"
 )
 
@@ -389,7 +390,7 @@ func keptItems(body, sent []byte) (kept []byte, split bool, err error) {
 	}
 	e := edit{set: map[string][]byte{}}
 	for _, m := range bt.members {
-		sv := st.get(tableName(m.key))
+		sv := st.get(fault.TableName(m.key))
 		list, keys, err := batchList(m.val)
 		if err != nil {
 			return nil, false, err
@@ -506,7 +507,7 @@ func (o object) table(name string) (string, []byte) {
 		return name, v
 	}
 	for _, k := range o.keys() {
-		if tableName(k) == name {
+		if fault.TableName(k) == name {
 			return k, o.get(k)
 		}
 	}

@@ -24,7 +24,14 @@
 // ThrottlingReasons, TransactionCanceledException with
 // CancellationReasons, TransactionConflictException), the UnprocessedItems
 // or UnprocessedKeys of a batch it admitted in part, and HTTP 413 for a
-// body over 16 MiB.
+// body over 16 MiB; and what a fault rule (package fault, faults.go)
+// answers, in the same words.
+//
+// Fault rules (`local --fault`, Config.Faults, Handler.Aim) are decided
+// before the emulator: a call a rule answers with an error reaches
+// neither the emulator nor DynamoDB Local; one a rule lets on (latency, a
+// connection reset after the call, the part of a batch a rule keeps) goes
+// through the emulator as any call.
 //
 // Each table's limits are learnt from DynamoDB Local's DescribeTable at
 // its first call, and again after a CreateTable, UpdateTable or

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -18,6 +19,7 @@ import (
 	smithyhttp "github.com/aws/smithy-go/transport/http"
 
 	"github.com/ddbharness/ddbharness/bench/emulate"
+	"github.com/ddbharness/ddbharness/bench/endpoint/fault"
 	"github.com/ddbharness/ddbharness/bench/engine"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/testbed"
@@ -57,6 +59,9 @@ type Config struct {
 	// HTTPClient sends to Local; default: net/http's, with as many idle
 	// connections as the test bed's clients keep.
 	HTTPClient Doer
+	// Faults are the fault rules each data-plane call meets first, before
+	// the emulator (faults.go); nil for none. Handler.Aim replaces them.
+	Faults *fault.Set
 }
 
 // Handler serves DynamoDB's JSON protocol, forwarding to DynamoDB Local.
@@ -71,6 +76,8 @@ type Handler struct {
 	asked   map[string]asked
 
 	stats Stats
+
+	faults atomic.Pointer[fault.Set]
 }
 
 // New returns the handler of cfg.
@@ -79,6 +86,7 @@ func New(cfg Config) *Handler {
 	if h.http == nil {
 		h.http = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: testbed.DefaultMaxConns, MaxIdleConns: testbed.DefaultMaxConns}}
 	}
+	h.faults.Store(cfg.Faults)
 	h.db = testbed.Client(cfg.Local, func(o *dynamodb.Options) {
 		o.RetryMaxAttempts = 1 // retrying is the end client's job
 		o.HTTPClient = h.http
@@ -124,6 +132,15 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	name, _ := strings.CutPrefix(r.Header.Get("X-Amz-Target"), "DynamoDB_20120810.")
+	if h.faulted(w, r, name, body) {
+		return
+	}
+	h.serve(w, r, name, body)
+}
+
+// serve answers a request whose body is read: a data-plane call decided
+// by its table's emulator, anything else as DynamoDB Local answers it.
+func (h *Handler) serve(w http.ResponseWriter, r *http.Request, name string, body []byte) {
 	undecided := !h.cfg.Off && partiQL(name)
 	if o, ok := dataPlane[name]; ok && !h.cfg.Off {
 		done, spans := h.emulated(w, r, name, o, body)
@@ -145,7 +162,7 @@ func (h *Handler) emulated(w http.ResponseWriter, r *http.Request, name string, 
 		return false, false
 	}
 	for i, n := range names {
-		names[i] = tableName(n)
+		names[i] = fault.TableName(n)
 	}
 	if names = distinct(names); len(names) != 1 {
 		return false, len(names) > 1
@@ -256,23 +273,7 @@ func (h *Handler) learn(name string, body []byte) {
 	if decodeInput(body, in) != nil {
 		in = nil // forgotten all the same; the throughput asked is not known
 	}
-	h.forget(tableName(named.TableName), in)
-}
-
-// tableName is the name of the table a request names, by name or by ARN
-// (arn:aws:dynamodb:REGION:ACCOUNT:table/NAME, which DynamoDB accepts as
-// a TableName): both are one table, decided on one budget.
-// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_GetItem.html (TableName: "the name of the table ... You can also provide the Amazon Resource Name (ARN)")
-func tableName(s string) string {
-	if !strings.HasPrefix(s, "arn:") {
-		return s
-	}
-	_, rest, ok := strings.Cut(s, ":table/")
-	if !ok {
-		return s
-	}
-	name, _, _ := strings.Cut(rest, "/")
-	return name
+	h.forget(fault.TableName(named.TableName), in)
 }
 
 // answer is the HTTP answer the call's one attempt got: DynamoDB Local's,
@@ -380,6 +381,12 @@ func tooLarge(w http.ResponseWriter, r *http.Request) {
 // internal answers a failure of the endpoint or of DynamoDB Local as
 // DynamoDB answers its own (HTTP 500, which SDKs retry).
 func internal(w http.ResponseWriter, err error) {
-	b, _ := json.Marshal(map[string]string{"__type": "com.amazonaws.dynamodb.v20120810#InternalServerError", "message": "ddbharness endpoint: " + err.Error()})
-	write(w, http.StatusInternalServerError, nil, b)
+	serverError(w, http.StatusInternalServerError, "InternalServerError", "ddbharness endpoint: "+err.Error())
+}
+
+// serverError answers DynamoDB's HTTP 5xx status with its exception
+// name and message.
+func serverError(w http.ResponseWriter, status int, name, msg string) {
+	b, _ := json.Marshal(map[string]string{"__type": "com.amazonaws.dynamodb.v20120810#" + name, "message": msg})
+	write(w, status, nil, b)
 }

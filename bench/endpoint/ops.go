@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/smithy-go"
 
+	"github.com/ddbharness/ddbharness/bench/endpoint/fault"
 	"github.com/ddbharness/ddbharness/bench/meter"
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
@@ -141,7 +142,7 @@ func byName(in any) {
 		if p == nil {
 			return nil
 		}
-		return aws.String(tableName(*p))
+		return aws.String(fault.TableName(*p))
 	}
 	rename := func(m any) {
 		v := reflect.ValueOf(m)
@@ -149,7 +150,7 @@ func byName(in any) {
 			return
 		}
 		for _, k := range v.MapKeys() {
-			if n := tableName(k.String()); n != k.String() {
+			if n := fault.TableName(k.String()); n != k.String() {
 				v.SetMapIndex(reflect.ValueOf(n), v.MapIndex(k))
 				v.SetMapIndex(k, reflect.Value{})
 			}

@@ -8,6 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/ddbharness/ddbharness/bench/endpoint/fault"
 	"github.com/ddbharness/ddbharness/designs"
 )
 
@@ -99,7 +100,7 @@ func readStatement(in *dynamodb.ExecuteStatementInput) (*statement, error) {
 // operation's name; false when its
 // WHERE does not name the item an UPDATE or DELETE needs.
 func (st *statement) call(s designs.Schema) (any, string, bool) {
-	table := aws.String(tableName(st.table))
+	table := aws.String(fault.TableName(st.table))
 	key := func() map[string]types.AttributeValue {
 		k := map[string]types.AttributeValue{}
 		for _, a := range []string{s.PK, s.SK} {

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+
+	"github.com/ddbharness/ddbharness/bench/endpoint/fault"
 )
 
 // StatusPath is where the endpoint answers a GET with its status
@@ -20,6 +22,8 @@ type Status struct {
 	Passed    int64         `json:"passed"`    // other calls passed through to DynamoDB Local as sent
 	Undecided int64         `json:"undecided"` // data-plane calls passed through undecided (Handler.Undecided)
 	Tables    []TableStatus `json:"tables"`    // the tables emulated now
+	// Faults is each fault rule's counts, in the rules' order (none: left out).
+	Faults []fault.RuleStatus `json:"faults,omitempty"`
 }
 
 // TableStatus is one emulated table's limits.
@@ -38,6 +42,7 @@ func (h *Handler) Status() Status {
 	var s Status
 	s.Requests, s.Passed, s.Throttled, s.Conflicts = h.Totals()
 	s.Undecided = h.Undecided()
+	s.Faults = h.faults.Load().Status()
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for _, t := range h.tables {

@@ -29,8 +29,10 @@ func runLocal(ctx context.Context, fs *flag.FlagSet, args []string) error {
 	fs.Var(&lim, "limits", "on (or --limits alone): serve an endpoint in front of DynamoDB Local that throttles every data-plane call and conflicts transactions as DynamoDB does; off: DynamoDB Local alone")
 	scale := fs.Float64("limits-scale", 1, "with --limits: multiply every DynamoDB limit by this (0.01: a partition serves 30 RCU/s and 10 WCU/s), so throttling shows at rates a test drives")
 	conflicts := fs.String("conflicts", "on", "with --limits: on refuses writes of an item another request in flight holds, as DynamoDB's transaction conflicts do; off lets them through")
-	port := fs.Int("port", 0, "with --limits: the endpoint's port on 127.0.0.1 (0: a free one, printed)")
-	root := fs.String("report", "reports", "with --limits: on Ctrl-C, write under this folder the report a bench writes (summary.md, metrics.json, heat.svg...) for each table's calls")
+	port := fs.Int("port", 0, "with --limits or --fault: the endpoint's port on 127.0.0.1 (0: a free one, printed)")
+	root := fs.String("report", "reports", "with --limits or --fault: on Ctrl-C, write under this folder the report a bench writes (summary.md, metrics.json, heat.svg...) for each table's calls")
+	var ff faultFlags
+	ff.add(fs)
 	return noArgs(fs, joinSwitch(args, "limits"), func() error {
 		limits, err := benchLimits("local", string(lim), *scale)
 		if err != nil {
@@ -42,19 +44,31 @@ func runLocal(ctx context.Context, fs *flag.FlagSet, args []string) error {
 		if *port < 0 || *port > 65535 {
 			return badInputf("local: --port=%d (PORT): want a TCP port, 1 to 65535, or 0 for a free one", *port)
 		}
+		faults, err := ff.set("local")
+		if err != nil {
+			return err
+		}
+		// Fault rules need the endpoint, with the limits or without them.
+		serve := !limits.Off || faults != nil
 		if limits.Off {
 			var set []string
 			fs.Visit(func(f *flag.Flag) {
-				if f.Name != "limits" {
+				switch {
+				case f.Name == "limits":
+				case faults != nil && f.Name != "limits-scale" && f.Name != "conflicts":
+				default:
 					set = append(set, "--"+f.Name)
 				}
 			})
+			if len(set) > 0 && faults != nil {
+				return badInputf("local: %v apply to the limits: add --limits (LIMITS=on), or leave them out", set)
+			}
 			if len(set) > 0 {
-				return badInputf("local: %v apply to the endpoint --limits serves: add --limits (LIMITS=on), or leave them out", set)
+				return badInputf("local: %v apply to the endpoint --limits or --fault serves: add --limits (LIMITS=on) or a rule, or leave them out", set)
 			}
 		}
 		var lis net.Listener
-		if !limits.Off { // before DynamoDB Local starts: a port in use, a report that cannot be written are bad input, said at once
+		if serve { // before DynamoDB Local starts: a port in use, a report that cannot be written are bad input, said at once
 			if lis, err = net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(*port))); err != nil {
 				return badInputf("local: --port=%d: cannot listen on 127.0.0.1:%d (%v): choose another port, or 0 for a free one", *port, *port, err)
 			}
@@ -80,7 +94,7 @@ func runLocal(ctx context.Context, fs *flag.FlagSet, args []string) error {
 		if srv.Remote() {
 			return badInputf("local: --limits forwards to DynamoDB Local, not to %s: unset %s", testbed.Redact(srv.Endpoint), testbed.EnvEndpoint)
 		}
-		return serveLimits(ctx, srv, lis, *root, endpoint.Config{Local: srv.Endpoint,
+		return serveLimits(ctx, srv, lis, *root, endpoint.Config{Local: srv.Endpoint, Off: limits.Off, Faults: faults,
 			Limits: emulate.Config{Settings: throughput.Settings{Scale: limits.Scale}, NoConflicts: limits.NoConflicts}})
 	})
 }
@@ -94,9 +108,16 @@ func serveLimits(ctx context.Context, srv *testbed.Server, lis net.Listener, roo
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(lis) }()
 	url := "http://" + lis.Addr().String()
+	if cfg.Faults != nil {
+		fmt.Fprint(os.Stderr, describeFaults(cfg.Faults))
+	}
 	fmt.Printf("endpoint: %s\n", url)
-	fmt.Fprintf(os.Stderr, "DynamoDB Local (%s) throttled as DynamoDB would, at %v of its limits. In another shell:\n  export %s=%s\nCtrl-C stops it.\n",
-		srv.Endpoint, cfg.Limits.Scale, testbed.EnvEndpoint, url)
+	what := fmt.Sprintf("throttled as DynamoDB would, at %v of its limits", cfg.Limits.Scale)
+	if cfg.Off {
+		what = "with its fault rules, no limits"
+	}
+	fmt.Fprintf(os.Stderr, "DynamoDB Local (%s) %s. In another shell:\n  export %s=%s\nCtrl-C stops it.\n",
+		srv.Endpoint, what, testbed.EnvEndpoint, url)
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
 	var err error
@@ -123,6 +144,9 @@ func serveLimits(ctx context.Context, srv *testbed.Server, lis net.Listener, roo
 	requests, passed, throttled, conflicts := h.Totals()
 	fmt.Fprintf(os.Stderr, "endpoint: %s data-plane calls, %s throttled, %s transaction conflicts; %s other calls passed through\n",
 		figure.Thousands(requests), figure.Thousands(throttled), figure.Thousands(conflicts), figure.Thousands(passed))
+	for i, f := range h.Faults().Status() {
+		fmt.Fprintf(os.Stderr, "fault %d: %s matched, %s hit (%s)\n", i+1, figure.Thousands(f.Matched), figure.Thousands(f.Hits), f.Rule)
+	}
 	if n := h.Undecided(); n > 0 {
 		fmt.Fprintf(os.Stderr, "endpoint: %s data-plane calls passed through undecided, neither metered nor throttled (PartiQL the endpoint cannot map to its items, calls spanning tables)\n", figure.Thousands(n))
 	}

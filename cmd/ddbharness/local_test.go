@@ -32,16 +32,32 @@ func TestLocalRefusesBadFlagsBeforeStarting(t *testing.T) {
 	if err := os.Symlink(filepath.Join(dir, "nowhere", "at-all"), dangling); err != nil {
 		t.Fatal(err)
 	}
+	badRules := filepath.Join(dir, "bad.faults")
+	if err := os.WriteFile(badRules, []byte("# aimed at one key\nop=GetItem key=PK:A first=1 error=ThrottlingException\nop=GetItem error=TransactionConflict\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	huge := filepath.Join(dir, "huge.faults")
+	if err := os.WriteFile(huge, make([]byte, 1<<20+1), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		args []string
 		want string
 	}{
+		{[]string{"--fault", "op=GetItem error=Boom"}, `--fault "op=GetItem error=Boom": error=Boom is not a fault: want one of ThrottlingException`},
+		{[]string{"--limits", "--fault", "every=2 first=1 error=InternalServerError"}, "keep one"},
+		{[]string{"--faults", badRules}, `bad.faults:3: rule "op=GetItem error=TransactionConflict": error=TransactionConflict cannot happen to a GetItem`},
+		{[]string{"--faults", dir}, "--faults=" + dir + " (FAULTS)"},
+		{[]string{"--faults", huge}, "is over 1048576 bytes"},
+		{[]string{"--faults", filepath.Join(dir, "missing")}, "name a readable file of rules"},
+		{[]string{"--fault", "latency=5ms", "--limits-scale=0.5"}, "[--limits-scale] apply to the limits: add --limits"},
+		{[]string{"--fault", "latency=5ms", "--port=70000"}, "--port=70000 (PORT): want a TCP port"},
 		{[]string{"--limits", "--limits-scale=0"}, "--limits-scale=0 (LIMITS_SCALE): want a factor above 0"},
 		{[]string{"--limits=maybe"}, `--limits="maybe" (LIMITS): want on`},
 		{[]string{"--limits", "--conflicts=sometimes"}, `--conflicts="sometimes" (CONFLICTS)`},
 		{[]string{"--limits", "--port=70000"}, "--port=70000 (PORT): want a TCP port"},
 		{[]string{"--limits", "--port=" + port}, "cannot listen on 127.0.0.1:" + port},
-		{[]string{"--port=8001"}, "apply to the endpoint --limits serves: add --limits"},
+		{[]string{"--port=8001"}, "apply to the endpoint --limits or --fault serves: add --limits"},
 		{[]string{"--limits=off", "--limits-scale=0.5"}, "[--limits-scale] apply to the endpoint"},
 	} {
 		fs := newFlags("local", "", "")
