@@ -24,10 +24,13 @@ var _ = Describe("the endpoint beside DynamoDB Local", Label("wire"), func() {
 		direct, through := testbed.Client(local), testbed.Client(srv.URL)
 		mine := designs.TableName("diffl", fmt.Sprintf("p%d", GinkgoParallelProcess()))
 		theirs := designs.TableName("diffe", fmt.Sprintf("p%d", GinkgoParallelProcess()))
-		Expect(designs.CreateTable(ctx, direct, ddbtest.WireSchema, mine)).To(Succeed())
-		DeferCleanup(func(ctx SpecContext) { Expect(designs.DeleteTable(ctx, direct, mine)).To(Succeed()) })
-		Expect(designs.CreateTable(ctx, through, ddbtest.WireSchema, theirs)).To(Succeed())
-		DeferCleanup(func(ctx SpecContext) { Expect(designs.DeleteTable(ctx, direct, theirs)).To(Succeed()) })
+		for i := range 2 {
+			mine, theirs := ddbtest.WireTables(mine)[i], ddbtest.WireTables(theirs)[i]
+			Expect(designs.CreateTable(ctx, direct, ddbtest.WireSchema, mine)).To(Succeed())
+			DeferCleanup(func(ctx SpecContext) { Expect(designs.DeleteTable(ctx, direct, mine)).To(Succeed()) })
+			Expect(designs.CreateTable(ctx, through, ddbtest.WireSchema, theirs)).To(Succeed())
+			DeferCleanup(func(ctx SpecContext) { Expect(designs.DeleteTable(ctx, direct, theirs)).To(Succeed()) })
+		}
 
 		_, before, _, _ := h.Totals()
 		client := &http.Client{}
