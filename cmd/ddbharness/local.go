@@ -124,7 +124,7 @@ func serveLimits(ctx context.Context, srv *testbed.Server, lis net.Listener, roo
 	fmt.Fprintf(os.Stderr, "endpoint: %s data-plane calls, %s throttled, %s transaction conflicts; %s other calls passed through\n",
 		figure.Thousands(requests), figure.Thousands(throttled), figure.Thousands(conflicts), figure.Thousands(passed))
 	if n := h.Undecided(); n > 0 {
-		fmt.Fprintf(os.Stderr, "endpoint: %s data-plane calls passed through undecided, neither metered nor throttled (PartiQL the endpoint cannot map to its items, calls spanning tables)\n", figure.Thousands(n))
+		fmt.Fprintf(os.Stderr, "endpoint: %s data-plane calls passed through undecided, neither metered nor throttled (PartiQL the endpoint cannot map to its items)\n", figure.Thousands(n))
 	}
 	dirs, rerr := h.Report(root)
 	for _, d := range dirs {
