@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http/httptest"
+	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -38,10 +39,24 @@ var _ = Describe("calls naming two tables, and PartiQL batches, through the endp
 		direct = testbed.Client(local)
 		one = designs.TableName("joint-one", fmt.Sprintf("p%d", GinkgoParallelProcess()))
 		two = designs.TableName("joint-two", fmt.Sprintf("p%d", GinkgoParallelProcess()))
-		for _, t := range []string{one, two} {
-			Expect(designs.CreateTable(ctx, db, schema, t)).To(Succeed())
-			DeferCleanup(func(ctx SpecContext) { Expect(designs.DeleteTable(ctx, direct, t)).To(Succeed()) })
+		// Both made, and deleted, at once: each waits on DynamoDB Local alone.
+		both := func(f func(t string) error) error {
+			var errs [2]error
+			var wg sync.WaitGroup
+			for i, t := range []string{one, two} {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					errs[i] = f(t)
+				}()
+			}
+			wg.Wait()
+			return errors.Join(errs[:]...)
 		}
+		DeferCleanup(func(ctx SpecContext) {
+			Expect(both(func(t string) error { return designs.DeleteTable(ctx, direct, t) })).To(Succeed())
+		})
+		Expect(both(func(t string) error { return designs.CreateTable(ctx, db, schema, t) })).To(Succeed())
 		seen := map[int]string{}
 		for _, k := range []string{"A", "B", "C"} {
 			p := emulate.Placement(k, partitions)
