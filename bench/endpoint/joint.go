@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/smithy-go"
 	"github.com/aws/smithy-go/middleware"
 	smithyhttp "github.com/aws/smithy-go/transport/http"
 
@@ -114,10 +115,15 @@ func (h *Handler) joint(w http.ResponseWriter, r *http.Request, name string, in 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer func() {
+				if v := recover(); v != nil { // a bug: the call goes on as one the SDK refused
+					p.err = fmt.Errorf("the endpoint failed on this request: %v", v)
+				}
+				if !p.arrived {
+					settled <- p
+				}
+			}()
 			p.out, p.err = p.op.call(ctx, p.t.db, p.in)
-			if !p.arrived {
-				settled <- p
-			}
 		}()
 	}
 	for range ps {
@@ -133,12 +139,12 @@ func (h *Handler) joint(w http.ResponseWriter, r *http.Request, name string, in 
 		}
 	}
 	send := len(sent) > 0 && !fallback && (!isTransaction(name) || len(sent) == len(ps))
-	var local response
+	var answer response // Local's, to the request joined
 	var combined []byte
 	var err error
 	if send {
 		if combined, err = joined(name, body, ps); err == nil {
-			local, err = h.forward(r, combined)
+			answer, err = h.forward(r, combined)
 		}
 	}
 	for i, p := range sent {
@@ -147,9 +153,9 @@ func (h *Handler) joint(w http.ResponseWriter, r *http.Request, name string, in 
 			p.handed = http.StatusInternalServerError
 			p.reply <- reply(p.handed, nil, []byte(`{"__type":"com.amazonaws.dynamodb.v20120810#InternalServerError"}`))
 		case send:
-			status, b := share(name, p, i, local.status, local.body)
+			status, b := share(name, p, i, answer.status, answer.body)
 			p.handed = status
-			p.reply <- reply(status, local.header, b)
+			p.reply <- reply(status, answer.header, b)
 		default:
 			// Refused with its transaction, or left unsent with a call
 			// Local answers whole: nothing written, nothing charged.
@@ -159,15 +165,15 @@ func (h *Handler) joint(w http.ResponseWriter, r *http.Request, name string, in 
 		}
 	}
 	wg.Wait()
-	h.tally(name, ps, start)
-	switch {
-	case fallback:
-		return false, false
-	case err != nil:
+	if fallback {
+		return false, partiQL(name)
+	}
+	h.counted(name, ps, start)
+	if err != nil {
 		internal(w, err)
 		return true, false
 	}
-	status, header, b, err := h.answered(name, body, ps, send, combined, local)
+	status, header, b, err := h.answered(name, body, ps, send, combined, answer)
 	if err != nil {
 		internal(w, fmt.Errorf("the answer could not be given back as asked: %w", err))
 		return true, false
@@ -271,7 +277,7 @@ func joined(name string, body []byte, ps []*part) ([]byte, error) {
 // answered is the client's answer to call name: Local's to the request
 // joined, as asked, with the endpoint's decisions in it; or, when none
 // was sent, the endpoint's refusal.
-func (h *Handler) answered(name string, body []byte, ps []*part, send bool, combined []byte, local response) (int, http.Header, []byte, error) {
+func (h *Handler) answered(name string, body []byte, ps []*part, send bool, combined []byte, answer response) (int, http.Header, []byte, error) {
 	if isTransaction(name) {
 		// A part its emulator refused, before the wire or after (a read
 		// a write met in flight): the whole transaction is cancelled.
@@ -298,63 +304,60 @@ func (h *Handler) answered(name string, body []byte, ps []*part, send bool, comb
 		p := ps[0] // a batch refused on every table: as the first refused it
 		return p.got.status, p.got.header, p.got.body, nil
 	}
-	b := local.body
+	b := answer.body
 	var err error
 	if name != "BatchExecuteStatement" && name != "ExecuteTransaction" && json.Valid(b) {
 		if b, err = asAsked(name, b, body, combined); err != nil {
 			return 0, nil, nil, err
 		}
 	}
-	if local.status != http.StatusOK {
-		return local.status, local.header, b, nil
+	if answer.status != http.StatusOK {
+		return answer.status, answer.header, b, nil
 	}
 	switch name {
 	case "BatchExecuteStatement":
-		b, err = withRefusedStatements(b, ps)
-	case "BatchWriteItem":
-		out, held := &dynamodb.BatchWriteItemOutput{}, false
 		for _, p := range ps {
-			if p.arrived && !p.got.split {
-				if o, ok := p.out.(*dynamodb.BatchWriteItemOutput); ok {
-					out.UnprocessedItems = mergeMap(out.UnprocessedItems, o.UnprocessedItems)
-				}
-				continue
-			}
-			held = true
-			if p.arrived {
-				if o, ok := p.out.(*dynamodb.BatchWriteItemOutput); ok {
-					out.UnprocessedItems = mergeMap(out.UnprocessedItems, o.UnprocessedItems)
-				}
-			} else if in, ok := p.in.(*dynamodb.BatchWriteItemInput); ok {
-				out.UnprocessedItems = mergeMap(out.UnprocessedItems, in.RequestItems)
+			if !p.arrived {
+				b, err = withRefusedStatements(b, ps)
+				break
 			}
 		}
-		if held {
-			b, err = withUnprocessed(h.db, b, out)
-		}
-	case "BatchGetItem":
-		out, held := &dynamodb.BatchGetItemOutput{}, false
-		for _, p := range ps {
-			if p.arrived && !p.got.split {
-				if o, ok := p.out.(*dynamodb.BatchGetItemOutput); ok {
-					out.UnprocessedKeys = mergeMap(out.UnprocessedKeys, o.UnprocessedKeys)
-				}
-				continue
-			}
-			held = true
-			if p.arrived {
-				if o, ok := p.out.(*dynamodb.BatchGetItemOutput); ok {
-					out.UnprocessedKeys = mergeMap(out.UnprocessedKeys, o.UnprocessedKeys)
-				}
-			} else if in, ok := p.in.(*dynamodb.BatchGetItemInput); ok {
-				out.UnprocessedKeys = mergeMap(out.UnprocessedKeys, in.RequestItems)
-			}
-		}
-		if held {
+	case "BatchWriteItem", "BatchGetItem":
+		if out, held := unprocessedAll(name, ps); held {
 			b, err = withUnprocessed(h.db, b, out)
 		}
 	}
-	return local.status, local.header, b, err
+	return answer.status, answer.header, b, err
+}
+
+// unprocessedAll is a batch's unprocessed requests, every table's: what
+// each part sent got back (Local's, and what its emulator held back),
+// and all of a part refused whole; held is false when Local's answer has
+// them all already.
+func unprocessedAll(name string, ps []*part) (out smithy.Serializable, held bool) {
+	w, g := &dynamodb.BatchWriteItemOutput{}, &dynamodb.BatchGetItemOutput{}
+	for _, p := range ps {
+		held = held || !p.arrived || p.got.split
+		switch o := p.out.(type) {
+		case *dynamodb.BatchWriteItemOutput:
+			w.UnprocessedItems = mergeMap(w.UnprocessedItems, o.UnprocessedItems)
+		case *dynamodb.BatchGetItemOutput:
+			g.UnprocessedKeys = mergeMap(g.UnprocessedKeys, o.UnprocessedKeys)
+		}
+		if p.arrived {
+			continue
+		}
+		switch in := p.in.(type) {
+		case *dynamodb.BatchWriteItemInput:
+			w.UnprocessedItems = mergeMap(w.UnprocessedItems, in.RequestItems)
+		case *dynamodb.BatchGetItemInput:
+			g.UnprocessedKeys = mergeMap(g.UnprocessedKeys, in.RequestItems)
+		}
+	}
+	if name == "BatchGetItem" {
+		return g, held
+	}
+	return w, held
 }
 
 func mergeMap[V any](a, b map[string]V) map[string]V {
@@ -469,11 +472,11 @@ func withRefusedStatements(b []byte, ps []*part) ([]byte, error) {
 	return bo.apply(edit{set: map[string][]byte{"Responses": joinArray(all)}}), nil
 }
 
-// tally counts a call decided in parts once, throttled if any part was
+// counted counts a call decided in parts once, throttled if any part was
 // (refused, or items unprocessed), and records it in each table's
 // traffic with the worst of its parts' outcomes there: a part cancelled
 // with its transaction takes the refusal's.
-func (h *Handler) tally(name string, ps []*part, start time.Time) {
+func (h *Handler) counted(name string, ps []*part, start time.Time) {
 	type outcome struct {
 		status uint16
 		err    error
