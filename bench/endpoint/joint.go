@@ -159,7 +159,7 @@ func (h *Handler) joint(w http.ResponseWriter, r *http.Request, name string, in 
 		default:
 			// Refused with its transaction, or left unsent with a call
 			// Local answers whole: nothing written, nothing charged.
-			p.cancelled.Store(!fallback)
+			p.cancelled.Store(true)
 			p.handed = http.StatusBadRequest
 			p.reply <- reply(p.handed, nil, noneCancelled(len(p.at)))
 		}

@@ -145,7 +145,7 @@ var _ = Describe("calls naming two tables, and PartiQL batches, through the endp
 		Expect(undecided()).To(BeZero())
 	})
 
-	It("cancels a transaction whole when one table's partition is spent, with a reason per action, and charges the other table nothing", func(ctx SpecContext) {
+	It("cancels a transaction (PartiQL's too) whole when one table's partition is spent, with a reason per action, and charges the other table nothing", func(ctx SpecContext) {
 		Expect(put(ctx, two, "A", "0")).To(Succeed()) // A's one write unit on the second table
 		_, err := db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
 			{Put: &types.Put{TableName: aws.String(one), Item: itemAt("B", "1")}},
@@ -172,6 +172,16 @@ var _ = Describe("calls naming two tables, and PartiQL batches, through the endp
 		Expect(err).NotTo(HaveOccurred(), "both tables admit it")
 		Expect(stored(ctx, one, "A", "1")).To(BeTrue())
 		Expect(stored(ctx, two, "B", "1")).To(BeTrue())
+
+		// PartiQL's alike: C's unit is spent on the first table, not on
+		// the second.
+		_, err = db.ExecuteTransaction(ctx, &dynamodb.ExecuteTransactionInput{TransactStatements: []types.ParameterizedStatement{
+			{Statement: aws.String(fmt.Sprintf(`INSERT INTO "%s" VALUE {'PK': 'C', 'SK': '1'}`, two))},
+			{Statement: aws.String(fmt.Sprintf(`INSERT INTO "%s" VALUE {'PK': 'C', 'SK': '5'}`, one))}}})
+		Expect(errors.As(err, &tce)).To(BeTrue(), "got %v", err)
+		Expect([]string{aws.ToString(tce.CancellationReasons[0].Code), aws.ToString(tce.CancellationReasons[1].Code)}).To(Equal([]string{"None", "ThrottlingError"}))
+		Expect(stored(ctx, two, "C", "1")).To(BeFalse())
+		Expect(put(ctx, two, "C", "2")).To(Succeed(), "C's unit on the second table untouched")
 		Expect(undecided()).To(BeZero())
 	})
 
