@@ -38,7 +38,8 @@ import (
 //   - a transaction one of whose tables refuses an action is cancelled
 //     whole, with a reason per action (None for the other tables'), and is
 //     sent nowhere: the tables whose emulators admitted it are charged
-//     nothing;
+//     nothing (inferred: AWS does not say what a transaction cancelled
+//     for throughput consumes);
 //   - a statement refused is answered in its place among the batch's
 //     Responses, with an Error whose Code names the limit.
 //
@@ -415,8 +416,9 @@ func noneCancelled(n int) []byte {
 
 // statementCodes are the Error codes a BatchExecuteStatement's response
 // gives a statement refused with each exception: the codes of
-// BatchStatementError that name a throttle and a conflict, the same a
-// transaction's cancellation reasons give them.
+// BatchStatementError that name a throttle and a conflict, each limit's
+// the one a transaction's cancellation reasons give it (inferred: AWS
+// lists the codes without saying which limit gives which).
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchStatementError.html
 var statementCodes = map[string]string{
 	emulate.ExceptionThrottling:    "ThrottlingError",
