@@ -224,6 +224,37 @@ func (h *Handler) pass(w http.ResponseWriter, r *http.Request, name string, body
 	w.Write(resp.body)
 }
 
+// response is an HTTP answer, read whole.
+type response struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+// forward sends body to DynamoDB Local as the request r carries it (its
+// path and headers), and reads Local's answer.
+func (h *Handler) forward(r *http.Request, body []byte) (response, error) {
+	req, err := http.NewRequestWithContext(r.Context(), r.Method, h.localURL(r), bytes.NewReader(body))
+	if err != nil {
+		return response{}, err
+	}
+	for k, vs := range r.Header {
+		if k != "Content-Length" && k != "Connection" {
+			req.Header[k] = vs
+		}
+	}
+	resp, err := h.http.Do(req)
+	if err != nil {
+		return response{}, fmt.Errorf("DynamoDB Local did not answer: %w", err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return response{}, fmt.Errorf("DynamoDB Local's answer was cut: %w", err)
+	}
+	return response{resp.StatusCode, resp.Header, b}, nil
+}
+
 // localURL is where a request to the endpoint goes on DynamoDB Local.
 func (h *Handler) localURL(r *http.Request) string {
 	return strings.TrimSuffix(h.cfg.Local, "/") + r.URL.RequestURI()
