@@ -472,14 +472,28 @@ func cancellation(n int, refused []bool, r *refusal) []byte {
 
 // cancelledBody is TransactionCanceledException with reasons, one per
 // action, codes their codes.
-func cancelledBody(reasons []wireCancellation, codes []string) []byte {
+func cancelledBody[R any](reasons []R, codes []string) []byte {
 	b, _ := json.Marshal(struct {
-		Type    string             `json:"__type"`
-		Message string             `json:"Message"`
-		Reasons []wireCancellation `json:"CancellationReasons"`
+		Type    string `json:"__type"`
+		Message string `json:"Message"`
+		Reasons []R    `json:"CancellationReasons"`
 	}{typePrefix + "TransactionCanceledException",
 		"Transaction cancelled, please refer cancellation reasons for specific reasons [" + strings.Join(codes, ", ") + "]", reasons})
 	return b
+}
+
+// CancelledWith is TransactionCanceledException with reasons, each one
+// action's CancellationReason as JSON, written as the emulator writes its
+// own: for a transaction whose actions several tables' emulators decided
+// (package endpoint).
+func CancelledWith(reasons []json.RawMessage) []byte {
+	codes := make([]string, len(reasons))
+	for i, r := range reasons {
+		var c struct{ Code string }
+		json.Unmarshal(r, &c)
+		codes[i] = c.Code
+	}
+	return cancelledBody(reasons, codes)
 }
 
 // RequestID is a request id as DynamoDB writes them in

@@ -7,7 +7,8 @@
 //
 // A data-plane request (GetItem, PutItem, UpdateItem, DeleteItem, Query,
 // Scan, BatchGetItem, BatchWriteItem, TransactGetItems,
-// TransactWriteItems, ExecuteStatement, ExecuteTransaction) is read into
+// TransactWriteItems, ExecuteStatement, ExecuteTransaction,
+// BatchExecuteStatement) is read into
 // the SDK's input and sent through an SDK client of DynamoDB Local with
 // its table's emulator installed, as the bench sends a pattern's calls:
 // the same middleware decides it, and bench/meter charges what it consumed
@@ -44,17 +45,24 @@
 //
 // PartiQL's ExecuteStatement and ExecuteTransaction are decided as the
 // calls their statements amount to (partiql.go), the client's request
-// being what is sent.
+// being what is sent. A batch or transaction that names more than one
+// table, and a BatchExecuteStatement, are decided in parts (joint.go):
+// each table's share (each statement) by its own table's emulator, and
+// metered on its own table; what they admit reaches Local as one request,
+// the client's less what was refused. A batch's refused items come back
+// as their table's UnprocessedItems or UnprocessedKeys; a transaction one
+// table refuses is cancelled whole, charging the others nothing; a
+// statement refused is answered in its place among the Responses.
 //
 // Passed through as sent: every other operation (tables, TTL, tags,
 // backups, streams); and, counted apart as undecided (Handler.Undecided),
-// the data-plane calls the endpoint cannot decide: BatchExecuteStatement,
-// an ExecuteStatement or ExecuteTransaction it cannot map to its items,
-// and a batch or transaction that spans tables (a table's ARN given as its
-// name is the table: decided on its budget). Also passed through: a
-// request the SDK's input cannot hold (an unknown member, a value of the
-// wrong type: Local answers it in its own words), and a call to a table
-// Local does not know. A write that passes through is not seen by the
-// meter's shadow of the table, so a later transaction's capacity (its
-// images come from the shadow) may be sized on an older item.
+// the data-plane calls the endpoint cannot decide: an ExecuteStatement,
+// ExecuteTransaction or BatchExecuteStatement it cannot map to its items
+// (a table's ARN given as its name is the table: decided on its budget).
+// Also passed through: a request the SDK's input cannot hold (an unknown
+// member, a value of the wrong type: Local answers it in its own words),
+// and a call to a table Local does not know. A write that passes through
+// is not seen by the meter's shadow of the table, so a later
+// transaction's capacity (its images come from the shadow) may be sized
+// on an older item.
 package endpoint

@@ -35,7 +35,11 @@ func FuzzDecodeRequest(f *testing.F) {
 		if err != nil {
 			return
 		}
-		b, err := encodeOutput(client, in.(smithy.Serializable))
+		s, ok := in.(smithy.Serializable)
+		if !ok {
+			return // PartiQL's: its statements read, which the SDK does not write
+		}
+		b, err := encodeOutput(client, s)
 		if err != nil {
 			t.Fatalf("the SDK cannot write back %s: %v", body, err)
 		}

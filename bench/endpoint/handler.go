@@ -141,31 +141,35 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // serve answers a request whose body is read: a data-plane call decided
 // by its table's emulator, anything else as DynamoDB Local answers it.
 func (h *Handler) serve(w http.ResponseWriter, r *http.Request, name string, body []byte) {
-	undecided := !h.cfg.Off && partiQL(name)
+	undecided := false
 	if o, ok := dataPlane[name]; ok && !h.cfg.Off {
-		done, spans := h.emulated(w, r, name, o, body)
-		if done {
+		var done bool
+		if done, undecided = h.emulated(w, r, name, o, body); done {
 			return
 		}
-		undecided = undecided || spans
 	}
 	h.pass(w, r, name, body, undecided)
 }
 
-// emulated sends a data-plane call through its table's client; false when
-// it cannot (a body the SDK's input cannot hold, a call spanning tables, a
+// emulated sends a data-plane call through its table's client, or a call
+// naming several tables (or a PartiQL batch) through each of its tables'
+// (joint); false when it cannot (a body the SDK's input cannot hold, a
 // table DynamoDB Local does not know), and the call passes through;
-// undecided for a call spanning tables, which DynamoDB would have metered.
+// undecided for a data-plane call DynamoDB would have metered (PartiQL the
+// endpoint cannot map to its items).
 func (h *Handler) emulated(w http.ResponseWriter, r *http.Request, name string, o operation, body []byte) (done, undecided bool) {
 	in, names, err := o.decode(body)
 	if err != nil {
-		return false, false
+		return false, partiQL(name)
 	}
 	for i, n := range names {
 		names[i] = fault.TableName(n)
 	}
-	if names = distinct(names); len(names) != 1 {
-		return false, len(names) > 1
+	if names = distinct(names); len(names) > 1 || o.call == nil && o.bind == nil {
+		return h.joint(w, r, name, in, body)
+	}
+	if len(names) == 0 {
+		return false, partiQL(name)
 	}
 	byName(in)
 	t, err := h.tableOf(r.Context(), names[0])
@@ -187,14 +191,14 @@ func (h *Handler) emulated(w http.ResponseWriter, r *http.Request, name string, 
 	if got.status == 0 {
 		// Nothing reached the wire: the SDK refused the input itself,
 		// and DynamoDB Local says why in its own words.
-		return false, false
+		return false, partiQL(name)
 	}
 	status, _ := engine.Classify(err)
 	if err == nil {
 		status = uint16(got.status)
 	}
 	t.traffic.record(name, start, status, err)
-	h.stats.count(t, in, status == engine.StatusThrottled || unprocessed(out), designs.IsTransactionConflict(err))
+	h.stats.count(partitionKeys(t, in), status == engine.StatusThrottled || unprocessed(out), designs.IsTransactionConflict(err))
 	b, err := asAsked(name, got.body, body, got.sent)
 	if got.target != "" {
 		b, err = got.body, nil // the client's own request went: Local's own answer
@@ -218,10 +222,38 @@ func (h *Handler) emulated(w http.ResponseWriter, r *http.Request, name string, 
 // UpdateTable or DeleteTable changed are learnt again at its next call.
 // undecided: a data-plane call the limits did not decide, counted apart.
 func (h *Handler) pass(w http.ResponseWriter, r *http.Request, name string, body []byte, undecided bool) {
-	req, err := http.NewRequestWithContext(r.Context(), r.Method, strings.TrimSuffix(h.cfg.Local, "/")+r.URL.RequestURI(), bytes.NewReader(body))
+	resp, err := h.forward(r, body)
 	if err != nil {
 		internal(w, err)
 		return
+	}
+	if resp.status == http.StatusOK {
+		h.learn(name, body)
+	}
+	h.stats.passed(undecided)
+	for k, vs := range resp.header {
+		if k != "Content-Length" && k != "Connection" {
+			w.Header()[k] = vs
+		}
+	}
+	w.Header().Set("Content-Length", strconv.Itoa(len(resp.body)))
+	w.WriteHeader(resp.status)
+	w.Write(resp.body)
+}
+
+// response is an HTTP answer, read whole.
+type response struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+// forward sends body to DynamoDB Local as the request r carries it (its
+// path and headers), and reads Local's answer.
+func (h *Handler) forward(r *http.Request, body []byte) (response, error) {
+	req, err := http.NewRequestWithContext(r.Context(), r.Method, h.localURL(r), bytes.NewReader(body))
+	if err != nil {
+		return response{}, err
 	}
 	for k, vs := range r.Header {
 		if k != "Content-Length" && k != "Connection" {
@@ -230,27 +262,19 @@ func (h *Handler) pass(w http.ResponseWriter, r *http.Request, name string, body
 	}
 	resp, err := h.http.Do(req)
 	if err != nil {
-		internal(w, fmt.Errorf("DynamoDB Local did not answer: %w", err))
-		return
+		return response{}, fmt.Errorf("DynamoDB Local did not answer: %w", err)
 	}
 	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)
 	if err != nil {
-		internal(w, fmt.Errorf("DynamoDB Local's answer was cut: %w", err))
-		return
+		return response{}, fmt.Errorf("DynamoDB Local's answer was cut: %w", err)
 	}
-	if resp.StatusCode == http.StatusOK {
-		h.learn(name, body)
-	}
-	h.stats.passed(undecided)
-	for k, vs := range resp.Header {
-		if k != "Content-Length" && k != "Connection" {
-			w.Header()[k] = vs
-		}
-	}
-	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
-	w.WriteHeader(resp.StatusCode)
-	w.Write(b)
+	return response{resp.StatusCode, resp.Header, b}, nil
+}
+
+// localURL is where a request to the endpoint goes on DynamoDB Local.
+func (h *Handler) localURL(r *http.Request) string {
+	return strings.TrimSuffix(h.cfg.Local, "/") + r.URL.RequestURI()
 }
 
 // learn notes a table call's effect on the table's limits.

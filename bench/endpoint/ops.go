@@ -29,7 +29,7 @@ type operation struct {
 }
 
 // Data-plane operations, decided by the emulator. Every other operation
-// (tables, backups, streams, PartiQL, TTL, tags...) passes through as sent.
+// (tables, backups, streams, TTL, tags...) passes through as sent.
 var dataPlane = map[string]operation{
 	"GetItem":            op((*meter.Client).GetItem, func(in *dynamodb.GetItemInput) []string { return one(in.TableName) }),
 	"PutItem":            op((*meter.Client).PutItem, func(in *dynamodb.PutItemInput) []string { return one(in.TableName) }),
@@ -43,6 +43,9 @@ var dataPlane = map[string]operation{
 	"TransactWriteItems": op((*meter.Client).TransactWriteItems, txWriteTables),
 	"ExecuteStatement":   executeStatement,
 	"ExecuteTransaction": executeTransaction,
+	// Decided a statement at a time (joint.go), as are the batches and
+	// transactions above when they name more than one table.
+	"BatchExecuteStatement": batchExecuteStatement,
 }
 
 // executeTransaction is PartiQL's ExecuteTransaction, decided as the

@@ -34,8 +34,12 @@ func newTraffic(s designs.Schema) *traffic {
 	return &traffic{ledger: capacity.NewLedger(s), tally: engine.NewOpenTally()}
 }
 
-// observe charges one observed call in the ledger.
-func (t *traffic) observe(_ context.Context, o pricing.Observation) []pricing.Charge {
+// observe charges one observed call in the ledger; nothing for a part
+// cancelled with its transaction, which another table refused (joint.go).
+func (t *traffic) observe(ctx context.Context, o pricing.Observation) []pricing.Charge {
+	if p, _ := ctx.Value(partKey{}).(*part); p != nil && p.cancelled.Load() {
+		return nil
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.ledger.Observe(o)

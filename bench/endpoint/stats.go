@@ -68,8 +68,7 @@ func (h *Handler) Line() string {
 
 // passed counts a call passed through as sent: a data-plane call the
 // limits should have decided (undecided: PartiQL the endpoint cannot map
-// to its items, a call spanning tables, a body the SDK's input cannot
-// hold) apart from the others.
+// to its items) apart from the others.
 func (s *Stats) passed(undecided bool) {
 	s.mu.Lock()
 	if undecided {
@@ -84,9 +83,8 @@ func (s *Stats) passed(undecided bool) {
 
 // count counts one emulated call, throttled (refused for the limits, or
 // with items unprocessed) or refused for a transaction conflict, and the
-// partition key values it named.
-func (s *Stats) count(t *table, in any, throttled, conflict bool) {
-	keys := partitionKeys(t, in)
+// partition key values it named ("table/value", partitionKeys).
+func (s *Stats) count(keys []string, throttled, conflict bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, c := range []*counts{&s.total, &s.sec} {

@@ -2,10 +2,12 @@ package ddbtest
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"hash/crc32"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/ddbharness/ddbharness/designs"
@@ -15,8 +17,14 @@ import (
 var WireSchema = designs.Schema{PK: "PK", SK: "SK", GSIs: []designs.Index{{Name: "ByG", PK: "G"}}}
 
 // WireCall is one request of WireCorpus: an operation and its body, {T}
-// standing for the table's name.
+// standing for the table's name and {U} for the second table's
+// (WireTables). The answer to a call naming both is compared with its
+// tables in one order (tableOrdered).
 type WireCall struct{ Op, Body string }
+
+// WireTables are the tables WireCorpus names for table: {T} and {U}, both
+// made alike (WireSchema).
+func WireTables(table string) [2]string { return [2]string{table, table + "-u"} }
 
 // big is an attribute value of n bytes of text.
 func big(n int) string { return `{"S":"` + strings.Repeat("x", n) + `"}` }
@@ -24,8 +32,9 @@ func big(n int) string { return `{"S":"` + strings.Repeat("x", n) + `"}` }
 // WireCorpus is a run of requests over every data-plane operation and its
 // options, valid and invalid, in an order whose answers depend on the
 // writes before them. Each is sent to DynamoDB Local directly and through
-// an endpoint in front of it (bench/endpoint), on two tables made alike
-// (WireSchema), to show that every answer is the same.
+// an endpoint in front of it (bench/endpoint), on tables made alike
+// (WireSchema, WireTables) for each, to show that every answer is the
+// same.
 var WireCorpus = []WireCall{
 	// Reads of nothing: Count and ScannedCount 0 are in the answer.
 	{"Query", `{"TableName":"{T}","KeyConditionExpression":"PK = :p","ExpressionAttributeValues":{":p":{"S":"none"}}}`},
@@ -132,6 +141,36 @@ var WireCorpus = []WireCall{
 	{"BatchWriteItem", `{"RequestItems":{"arn:aws:dynamodb:ddblocal:000000000000:table/{T}":[{"PutRequest":{"Item":{"PK":{"S":"g"},"SK":{"S":"2"}}}}]},"ReturnConsumedCapacity":"TOTAL"}`},
 	{"BatchGetItem", `{"RequestItems":{"arn:aws:dynamodb:ddblocal:000000000000:table/{T}":{"Keys":[{"PK":{"S":"g"},"SK":{"S":"1"}}],"ProjectionExpression":"SK"}}}`},
 
+	// Calls spanning two tables, each table's share decided by its own
+	// emulator: batches (one Local refuses whole), transactions committed
+	// and cancelled, with images and capacity asked and not.
+	{"BatchWriteItem", `{"RequestItems":{"{U}":[{"PutRequest":{"Item":{"PK":{"S":"x"},"SK":{"S":"1"},"n":{"N":"1.0"}}}}],"{T}":[{"PutRequest":{"Item":{"PK":{"S":"x"},"SK":{"S":"1"},"G":{"S":"g"}}}},{"DeleteRequest":{"Key":{"PK":{"S":"d"},"SK":{"S":"2"}}}}]},"ReturnConsumedCapacity":"TOTAL","ReturnItemCollectionMetrics":"SIZE"}`},
+	{"BatchWriteItem", `{"RequestItems":{"{T}":[{"PutRequest":{"Item":{"PK":{"S":"x"},"SK":{"S":"2"}}}}],"{U}":[{"PutRequest":{"Item":{"PK":{"S":"x"},"SK":{"S":"2"},"l":{"L":[{"N":"01.0"}]}}}}]},"ReturnConsumedCapacity":"INDEXES"}`},
+	{"BatchWriteItem", `{"RequestItems":{"{T}":[{"PutRequest":{"Item":{"PK":{"S":"x"},"SK":{"S":"3"}}}}],"{U}":[{"PutRequest":{"Item":{"PK":{"S":"x"}}}}]}}`},
+	{"GetItem", `{"TableName":"{T}","Key":{"PK":{"S":"x"},"SK":{"S":"3"}},"ConsistentRead":true}`},
+	{"BatchGetItem", `{"RequestItems":{"{T}":{"Keys":[{"PK":{"S":"x"},"SK":{"S":"1"}},{"PK":{"S":"none"},"SK":{"S":"1"}}],"ProjectionExpression":"n"},"{U}":{"Keys":[{"PK":{"S":"x"},"SK":{"S":"1"}}],"ConsistentRead":true}},"ReturnConsumedCapacity":"TOTAL"}`},
+	{"BatchGetItem", `{"RequestItems":{"{U}":{"Keys":[{"PK":{"S":"x"},"SK":{"S":"2"}}]},"{T}":{"Keys":[{"PK":{"S":"x"},"SK":{"S":"2"}}],"ProjectionExpression":"#s","ExpressionAttributeNames":{"#s":"SK"}}},"ReturnConsumedCapacity":"INDEXES"}`},
+	{"BatchGetItem", `{"RequestItems":{"{U}":{"Keys":[{"PK":{"S":"x"},"SK":{"S":"2"}}]},"arn:aws:dynamodb:ddblocal:000000000000:table/{T}":{"Keys":[{"PK":{"S":"x"},"SK":{"S":"1"}}]}}}`},
+	{"TransactWriteItems", `{"TransactItems":[{"Put":{"TableName":"{U}","Item":{"PK":{"S":"y"},"SK":{"S":"1"},"n":{"N":"1.50"}}}},{"Update":{"TableName":"{T}","Key":{"PK":{"S":"y"},"SK":{"S":"1"}},"UpdateExpression":"SET n = :v","ExpressionAttributeValues":{":v":{"N":"2.0"}}}},{"ConditionCheck":{"TableName":"{U}","Key":{"PK":{"S":"x"},"SK":{"S":"1"}},"ConditionExpression":"attribute_exists(PK)"}}],"ReturnConsumedCapacity":"INDEXES","ReturnItemCollectionMetrics":"SIZE"}`},
+	{"TransactWriteItems", `{"TransactItems":[{"Put":{"TableName":"{T}","Item":{"PK":{"S":"y"},"SK":{"S":"2"}}}},{"Delete":{"TableName":"{U}","Key":{"PK":{"S":"y"},"SK":{"S":"1"}},"ConditionExpression":"n = :v","ExpressionAttributeValues":{":v":{"N":"9"}},"ReturnValuesOnConditionCheckFailure":"ALL_OLD"}},{"Put":{"TableName":"{U}","Item":{"PK":{"S":"x"},"SK":{"S":"1"}},"ConditionExpression":"attribute_not_exists(PK)"}}],"ReturnConsumedCapacity":"TOTAL"}`},
+	{"TransactGetItems", `{"TransactItems":[{"Get":{"TableName":"{U}","Key":{"PK":{"S":"y"},"SK":{"S":"1"}}}},{"Get":{"TableName":"{T}","Key":{"PK":{"S":"y"},"SK":{"S":"1"}},"ProjectionExpression":"n"}},{"Get":{"TableName":"{U}","Key":{"PK":{"S":"none"},"SK":{"S":"1"}}}}],"ReturnConsumedCapacity":"TOTAL"}`},
+	{"TransactGetItems", `{"TransactItems":[{"Get":{"TableName":"{T}","Key":{"PK":{"S":"y"},"SK":{"S":"2"}}}},{"Get":{"TableName":"{U}","Key":{"PK":{"S":"x"},"SK":{"S":"2"}}}}]}`},
+	{"ExecuteTransaction", `{"TransactStatements":[{"Statement":"INSERT INTO \"{U}\" VALUE {'PK': 'z', 'SK': '1'}"},{"Statement":"UPDATE \"{T}\" SET n = ? WHERE PK = 'z' AND SK = '1'","Parameters":[{"N":"3"}]}]}`},
+	{"ExecuteTransaction", `{"TransactStatements":[{"Statement":"SELECT * FROM \"{U}\" WHERE PK = 'z' AND SK = '1'"},{"Statement":"SELECT n FROM \"{T}\" WHERE PK = 'z' AND SK = '1'"}],"ReturnConsumedCapacity":"TOTAL"}`},
+	{"ExecuteTransaction", `{"TransactStatements":[{"Statement":"INSERT INTO \"{T}\" VALUE {'PK': 'z', 'SK': '2'}"},{"Statement":"INSERT INTO \"{U}\" VALUE {'PK': 'z', 'SK': '1'}"}]}`},
+
+	// PartiQL batches: a statement per item, on one table and two; a
+	// condition failed and an item already there, each answered in its
+	// place; and two Local refuses whole (reads and writes mixed, an item
+	// named twice).
+	{"BatchExecuteStatement", `{"Statements":[{"Statement":"INSERT INTO \"{U}\" VALUE {'PK': 'w', 'SK': '1', 'n': 1.50}"},{"Statement":"INSERT INTO \"{T}\" VALUE {'PK': 'x', 'SK': '1'}"},{"Statement":"UPDATE \"{T}\" SET n = ? WHERE PK = 'w' AND SK = '2'","Parameters":[{"N":"2"}]},{"Statement":"DELETE FROM \"{U}\" WHERE PK = 'x' AND SK = '2'"}],"ReturnConsumedCapacity":"TOTAL"}`},
+	{"BatchExecuteStatement", `{"Statements":[{"Statement":"SELECT * FROM \"{U}\" WHERE PK = 'w' AND SK = '1'","ConsistentRead":true},{"Statement":"SELECT n FROM \"{T}\" WHERE PK = ? AND SK = ?","Parameters":[{"S":"w"},{"S":"2"}]},{"Statement":"SELECT * FROM \"{T}\" WHERE PK = 'none' AND SK = '1'"}]}`},
+	{"BatchExecuteStatement", `{"Statements":[{"Statement":"UPDATE \"{T}\" SET n = 5 WHERE PK = 'w' AND SK = '2' AND n = 9","ReturnValuesOnConditionCheckFailure":"ALL_OLD"},{"Statement":"INSERT INTO \"{T}\" VALUE {'PK': 'x', 'SK': '2'}"},{"Statement":"INSERT INTO \"{T}\" VALUE {'PK': 'w', 'SK': '3'}"}]}`},
+	{"BatchExecuteStatement", `{"Statements":[{"Statement":"SELECT * FROM \"{T}\" WHERE PK = 'w' AND SK = '2'"}]}`},
+	{"BatchExecuteStatement", `{"Statements":[{"Statement":"SELECT * FROM \"{T}\" WHERE PK = 'w' AND SK = '2'"},{"Statement":"INSERT INTO \"{U}\" VALUE {'PK': 'm', 'SK': '1'}"}]}`},
+	{"BatchExecuteStatement", `{"Statements":[{"Statement":"UPDATE \"{T}\" SET n = 6 WHERE PK = 'w' AND SK = '2'"},{"Statement":"DELETE FROM \"{T}\" WHERE PK = 'w' AND SK = '2'"}]}`},
+	{"Scan", `{"TableName":"{U}","ConsistentRead":true}`},
+
 	// Keys DynamoDB Local cannot take, and sizes at and over the item limit.
 	{"PutItem", "{\"TableName\":\"{T}\",\"Item\":{\"PK\":{\"S\":\"\xff\xfe\"},\"SK\":{\"S\":\"1\"}}}"},
 	{"PutItem", "{\"TableName\":\"{T}\",\"Item\":{\"PK\":{\"S\":\"\xff\xfd\"},\"SK\":{\"S\":\"1\"}}}"},
@@ -148,10 +187,11 @@ type WireAnswer struct {
 	Body   string
 }
 
-// SendWire posts c, for table, to url, and reads its answer (at most 32
-// MiB), checking its X-Amz-Crc32 as SDKs do.
+// SendWire posts c, for table (and its second, WireTables), to url, and
+// reads its answer (at most 32 MiB), checking its X-Amz-Crc32 as SDKs do.
 func SendWire(client *http.Client, url, table string, c WireCall) (WireAnswer, error) {
-	req, err := http.NewRequest(http.MethodPost, url, bytes.NewReader([]byte(strings.ReplaceAll(c.Body, "{T}", table))))
+	u := WireTables(table)[1]
+	req, err := http.NewRequest(http.MethodPost, url, bytes.NewReader([]byte(strings.NewReplacer("{T}", table, "{U}", u).Replace(c.Body))))
 	if err != nil {
 		return WireAnswer{}, err
 	}
@@ -170,5 +210,82 @@ func SendWire(client *http.Client, url, table string, c WireCall) (WireAnswer, e
 	if crc := resp.Header.Get("X-Amz-Crc32"); crc != "" && crc != fmt.Sprint(crc32.ChecksumIEEE(b)) {
 		return WireAnswer{}, fmt.Errorf("%s: X-Amz-Crc32 %s is not the body's", c.Op, crc)
 	}
-	return WireAnswer{resp.StatusCode, strings.ReplaceAll(string(b), table, "{T}")}, nil
+	got := strings.NewReplacer(u, "{U}", table, "{T}").Replace(string(b))
+	if strings.Contains(c.Body, "{U}") {
+		got = tableOrdered(got)
+	}
+	return WireAnswer{resp.StatusCode, got}, nil
+}
+
+// tableOrdered is answer b, to a call naming both of WireTables' tables,
+// with its tables in one order: DynamoDB Local orders a multi-table
+// answer's tables (ConsumedCapacity's entries, the members of Responses,
+// UnprocessedItems, UnprocessedKeys and ItemCollectionMetrics) by its own
+// hash of their names, which differ between the two sides. Every other
+// byte stays as Local wrote it; b unchanged when it is no such object.
+func tableOrdered(b string) string {
+	top, ok := members(b)
+	if !ok {
+		return b
+	}
+	for i, m := range top {
+		switch m.key {
+		case "ConsumedCapacity":
+			var elems []json.RawMessage
+			if json.Unmarshal([]byte(m.val), &elems) != nil {
+				continue
+			}
+			slices.SortStableFunc(elems, func(x, y json.RawMessage) int {
+				var a, b struct{ TableName string }
+				json.Unmarshal(x, &a)
+				json.Unmarshal(y, &b)
+				return strings.Compare(a.TableName, b.TableName)
+			})
+			parts := make([]string, len(elems))
+			for j, e := range elems {
+				parts[j] = string(e)
+			}
+			top[i].val = "[" + strings.Join(parts, ",") + "]"
+		case "Responses", "UnprocessedItems", "UnprocessedKeys", "ItemCollectionMetrics":
+			if ms, ok := members(m.val); ok {
+				slices.SortStableFunc(ms, func(x, y rawMember) int { return strings.Compare(x.key, y.key) })
+				top[i].val = joinMembers(ms)
+			}
+		}
+	}
+	return joinMembers(top)
+}
+
+type rawMember struct{ key, val string }
+
+// members are the members of the compact JSON object b, in order, each
+// value as written; false when b is no object.
+func members(b string) ([]rawMember, bool) {
+	d := json.NewDecoder(strings.NewReader(b))
+	if t, err := d.Token(); err != nil || t != json.Delim('{') {
+		return nil, false
+	}
+	var ms []rawMember
+	for d.More() {
+		t, err := d.Token()
+		k, ok := t.(string)
+		if err != nil || !ok {
+			return nil, false
+		}
+		var v json.RawMessage
+		if d.Decode(&v) != nil {
+			return nil, false
+		}
+		ms = append(ms, rawMember{k, string(v)})
+	}
+	return ms, true
+}
+
+func joinMembers(ms []rawMember) string {
+	parts := make([]string, len(ms))
+	for i, m := range ms {
+		k, _ := json.Marshal(m.key)
+		parts[i] = string(k) + ":" + m.val
+	}
+	return "{" + strings.Join(parts, ",") + "}"
 }

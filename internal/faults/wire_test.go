@@ -35,8 +35,10 @@ var _ = Describe("local --limits beside its DynamoDB Local", Label("faults"), fu
 	It("answers every request of the wire corpus as DynamoDB Local does, byte for byte, at a generous scale", SpecTimeout(jvmWait+clientWait+exitWait), func(ctx SpecContext) {
 		r, url, local := generous()
 		mine, theirs := "ddbh-wire-local", "ddbh-wire-limit"
-		Expect(designs.CreateTable(ctx, testbed.Client(local), ddbtest.WireSchema, mine)).To(Succeed())
-		Expect(designs.CreateTable(ctx, testbed.Client(url), ddbtest.WireSchema, theirs)).To(Succeed())
+		for i := range 2 {
+			Expect(designs.CreateTable(ctx, testbed.Client(local), ddbtest.WireSchema, ddbtest.WireTables(mine)[i])).To(Succeed())
+			Expect(designs.CreateTable(ctx, testbed.Client(url), ddbtest.WireSchema, ddbtest.WireTables(theirs)[i])).To(Succeed())
+		}
 		client := &http.Client{}
 		for i, c := range ddbtest.WireCorpus {
 			want, err := ddbtest.SendWire(client, local, mine, c)
