@@ -237,6 +237,9 @@ func checkShards(sc workload.Scenario, shards []Shard) error {
 		if err := checkFlags(s, shards[0]); err != nil {
 			return fmt.Errorf("merge: %w", err)
 		}
+		if err := checkRecorded(s); err != nil {
+			return fmt.Errorf("merge: %w", err)
+		}
 		seen[f.Shard.I] = s.Dir
 	}
 	var missing []int
