@@ -40,6 +40,10 @@ type gateFlags struct {
 func addGateFlags(fs *flag.FlagSet) *gateFlags {
 	g := &gateFlags{}
 	fs.Func("threshold", "a gate the run must pass, like 'p99(AP-03) < 20ms' or 'errors < 1% abort' (repeatable, or several split by ;): bench exits 99 when one is breached (THRESHOLDS)", func(s string) error {
+		// An empty one would run with no gate and exit 0, as if it had passed.
+		if strings.Trim(s, " \t;") == "" {
+			return fmt.Errorf("%q holds no threshold, so it gates nothing: give one like '%s', or leave --threshold (THRESHOLDS) out", s, threshold.Example)
+		}
 		g.exprs = append(g.exprs, s)
 		return nil
 	})

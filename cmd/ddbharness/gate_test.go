@@ -25,6 +25,10 @@ func TestBenchRefusesBadThresholds(t *testing.T) {
 		{[]string{"--threshold", "errors < 1%; p99(AP-99) < 1s", "shop"}, "pattern AP-99 is not a pattern of design shop"},
 		{[]string{"--retry-thresholds", "2", "shop"}, "want 0 (the default) or 1"},
 		{[]string{"--check-baseline", "bench/baseline.json", "shop"}, "add --limits off"},
+		{[]string{"--threshold", "", "shop"}, `"" holds no threshold, so it gates nothing`},
+		{[]string{"--threshold", " ; ", "shop"}, "gates nothing"},
+		{[]string{"--threshold", "errors < 101%", "shop"}, "at most 100%"},
+		{[]string{"--threshold", "wcu >= 0", "shop"}, "gates nothing"},
 	} {
 		fs := newFlags("bench", "", "")
 		err := runBench(context.Background(), fs, tc.args)
