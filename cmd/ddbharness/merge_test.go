@@ -84,7 +84,7 @@ func merge(t *testing.T, dirs ...string) (code int, msg string) {
 	stdout := os.Stdout
 	os.Stdout = null
 	defer func() { os.Stdout = stdout }()
-	return exitCode(t.Context(), runReport(fs, args))
+	return exitCode(t.Context(), runReport(t.Context(), fs, args))
 }
 
 func throttling(f map[string]any) map[string]any { return f["throttling"].(map[string]any) }
