@@ -68,10 +68,6 @@ var _ = Describe("a file argument that is not a file a run wrote", Label("faults
 		fifo(dir, "results.bin")
 		refusedAtOnce("results.bin is not a regular file but a named pipe", "report", "compare", dir, dir)
 	})
-
-	It("refuses a coverage report that is a device at once", func() {
-		refusedAtOnce("/dev/zero is not a regular file but a device", "coverage", "/dev/zero")
-	})
 })
 
 // A pattern that shrinks items records a bytes_grown below 0: invoicing's
