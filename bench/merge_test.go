@@ -212,6 +212,16 @@ var _ = Describe("merging the shards of a run", Label("unit"), func() {
 		Expect(merged.Capacity.Ceiling.Rate).To(BeNumerically("<", apart.Ceiling.Rate))
 	})
 
+	It("stops reading the shards' calls once its context ends (Ctrl-C, SIGTERM)", func() {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		_, err := bench.Merge(ctx, sc, []bench.Shard{shard(1, 1, calls())})
+		Expect(err).To(MatchError(context.Canceled))
+		var w bytes.Buffer
+		Expect(bench.MergeResults(ctx, []bench.Shard{shard(1, 1, calls())}, &w)).To(MatchError(context.Canceled))
+		Expect(w.Len()).To(BeZero(), "calls written after the stop")
+	})
+
 	It("refuses a missing shard, a shard given twice and shards of two runs, naming them", func() {
 		_, err := bench.Merge(context.Background(), sc, []bench.Shard{shard(1, 3, nil), shard(3, 3, nil)})
 		Expect(err).To(MatchError(ContainSubstring("shard(s) [2] missing")))

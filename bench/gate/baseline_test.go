@@ -77,3 +77,12 @@ func TestBaselineHoldsOnlyItsScenariosOnTheirPools(t *testing.T) {
 		t.Errorf("another pool: %v", err)
 	}
 }
+
+// The baseline make bench-baseline wrote, bytes grown below 0 included,
+// passes the checks.
+func TestReadBaselineTakesTheCommittedOne(t *testing.T) {
+	b, err := ReadBaseline(t.Context(), filepath.Join("..", "baseline.json"))
+	if err != nil || len(b.Scenarios) == 0 {
+		t.Fatalf("bench/baseline.json: %d scenarios, %v", len(b.Scenarios), err)
+	}
+}
