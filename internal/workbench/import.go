@@ -46,9 +46,9 @@ type Importer struct {
 // Import reads the model in file and writes one design per table: name
 // for a one-table model, name plus the table's name for each table of a
 // larger one (name empty: the model's name). Everything is checked,
-// rendered and Checked before the first write; a bad model, a taken name
-// or a failed Check leaves the repository as it was, but for what another
-// writer added meanwhile.
+// rendered and given to Check before the first write; a bad model, a
+// taken name or a failed Check leaves the repository as it was, but for
+// what another writer added meanwhile.
 func (im Importer) Import(ctx context.Context, file, name string) ([]Imported, error) {
 	unlock, err := scaffold.Lock(ctx, im.Root, im.Log)
 	if err != nil {
