@@ -50,6 +50,6 @@ func readWithin(ctx context.Context, path string, limit int64, timeout time.Dura
 	case <-ctx.Done():
 		return nil, fmt.Errorf("read %s: stopped: %w", path, ctx.Err())
 	case <-t.C:
-		return nil, fmt.Errorf("%s gave no bytes within %s (a file system that stopped answering?): %w; copy the file to a local disk", path, timeout, ErrSlow)
+		return nil, fmt.Errorf("%s was not read whole within %s (a file system that stopped answering?): %w; copy the file to a local disk", path, timeout, ErrSlow)
 	}
 }
