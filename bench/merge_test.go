@@ -2,6 +2,7 @@ package bench_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"os"
@@ -79,7 +80,7 @@ var _ = Describe("merging the shards of a run", Label("unit"), func() {
 	}
 
 	It("computes vegeta's metrics over all the calls, exactly as one machine's", func() {
-		one, err := bench.Merge(sc, []bench.Shard{shard(1, 1, calls())})
+		one, err := bench.Merge(context.Background(), sc, []bench.Shard{shard(1, 1, calls())})
 		Expect(err).NotTo(HaveOccurred())
 		var a, b vegeta.Results
 		for i, r := range calls() { // every other call, as --shard 1/2 and 2/2 send them
@@ -89,7 +90,7 @@ var _ = Describe("merging the shards of a run", Label("unit"), func() {
 				b = append(b, r)
 			}
 		}
-		merged, err := bench.Merge(sc, []bench.Shard{shard(2, 2, b), shard(1, 2, a)})
+		merged, err := bench.Merge(context.Background(), sc, []bench.Shard{shard(2, 2, b), shard(1, 2, a)})
 		Expect(err).NotTo(HaveOccurred())
 		// vegeta's figures, as its JSON report gives them: its t-digest
 		// inside depends on the order the calls came in.
@@ -104,7 +105,7 @@ var _ = Describe("merging the shards of a run", Label("unit"), func() {
 
 		By("writing the shards' calls as one machine's, in order of end")
 		var b2 bytes.Buffer
-		Expect(bench.MergeResults([]bench.Shard{shard(2, 2, b), shard(1, 2, a)}, &b2)).To(Succeed())
+		Expect(bench.MergeResults(context.Background(), []bench.Shard{shard(2, 2, b), shard(1, 2, a)}, &b2)).To(Succeed())
 		var back vegeta.Results
 		dec := vegeta.NewDecoder(&b2)
 		for {
@@ -148,7 +149,7 @@ var _ = Describe("merging the shards of a run", Label("unit"), func() {
 		lateShard := shard(2, 2, bLate)
 		lateShard.File.Run.Started = start.Add(late)
 		var b3 bytes.Buffer
-		Expect(bench.MergeResults([]bench.Shard{lateShard, shard(1, 2, a)}, &b3)).To(Succeed())
+		Expect(bench.MergeResults(context.Background(), []bench.Shard{lateShard, shard(1, 2, a)}, &b3)).To(Succeed())
 		due := map[string]time.Time{}
 		for _, r := range calls() {
 			due[r.Attack+"#"+strconv.FormatUint(r.Seq, 10)] = r.Timestamp
@@ -194,7 +195,7 @@ var _ = Describe("merging the shards of a run", Label("unit"), func() {
 		one.File.Inputs = bench.ModelInputs{Requests: 1000, Span: 5 * time.Second}
 		file := ledger.Export()
 		one.File.Ledger = &file
-		merged, err := bench.Merge(sc, []bench.Shard{one})
+		merged, err := bench.Merge(context.Background(), sc, []bench.Shard{one})
 		Expect(err).NotTo(HaveOccurred())
 
 		model := capacity.Model{Schema: sc.Design.Schema, Requests: 1000, Duration: 5 * time.Second, Settings: throughput.Settings{PlacementSeed: seed}}
@@ -211,18 +212,28 @@ var _ = Describe("merging the shards of a run", Label("unit"), func() {
 		Expect(merged.Capacity.Ceiling.Rate).To(BeNumerically("<", apart.Ceiling.Rate))
 	})
 
+	It("stops reading the shards' calls once its context ends (Ctrl-C, SIGTERM)", func() {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		_, err := bench.Merge(ctx, sc, []bench.Shard{shard(1, 1, calls())})
+		Expect(err).To(MatchError(context.Canceled))
+		var w bytes.Buffer
+		Expect(bench.MergeResults(ctx, []bench.Shard{shard(1, 1, calls())}, &w)).To(MatchError(context.Canceled))
+		Expect(w.Len()).To(BeZero(), "calls written after the stop")
+	})
+
 	It("refuses a missing shard, a shard given twice and shards of two runs, naming them", func() {
-		_, err := bench.Merge(sc, []bench.Shard{shard(1, 3, nil), shard(3, 3, nil)})
+		_, err := bench.Merge(context.Background(), sc, []bench.Shard{shard(1, 3, nil), shard(3, 3, nil)})
 		Expect(err).To(MatchError(ContainSubstring("shard(s) [2] missing")))
-		_, err = bench.Merge(sc, []bench.Shard{shard(1, 2, nil), shard(1, 2, nil)})
+		_, err = bench.Merge(context.Background(), sc, []bench.Shard{shard(1, 2, nil), shard(1, 2, nil)})
 		Expect(err).To(MatchError(ContainSubstring("give each shard once")))
 		other := shard(2, 2, nil)
 		other.File.Shard.Run = "other"
-		_, err = bench.Merge(sc, []bench.Shard{shard(1, 2, nil), other})
+		_, err = bench.Merge(context.Background(), sc, []bench.Shard{shard(1, 2, nil), other})
 		Expect(err).To(MatchError(ContainSubstring("merge one run's shards at a time")))
 		old := shard(2, 2, nil)
 		old.File.Format = "ddbharness-shard/0"
-		_, err = bench.Merge(sc, []bench.Shard{shard(1, 2, nil), old})
+		_, err = bench.Merge(context.Background(), sc, []bench.Shard{shard(1, 2, nil), old})
 		Expect(err).To(MatchError(ContainSubstring(`format "ddbharness-shard/0"`)))
 	})
 })

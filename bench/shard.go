@@ -3,10 +3,10 @@ package bench
 import (
 	"bufio"
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"time"
 
@@ -17,6 +17,7 @@ import (
 	"github.com/ddbharness/ddbharness/bench/engine"
 	"github.com/ddbharness/ddbharness/bench/meter"
 	"github.com/ddbharness/ddbharness/bench/served"
+	"github.com/ddbharness/ddbharness/internal/userfile"
 	"github.com/ddbharness/ddbharness/workload"
 )
 
@@ -69,8 +70,8 @@ type Shard struct {
 // results file, read one at a time, the ledgers summed per second, target
 // and key, and the capacity model run on the sum at the run's own limits.
 // Every shard of the run must be there, once. MergeResults writes the
-// calls themselves.
-func Merge(sc workload.Scenario, shards []Shard) (Outcome, error) {
+// calls themselves. Both stop, with ctx's error, when ctx ends.
+func Merge(ctx context.Context, sc workload.Scenario, shards []Shard) (Outcome, error) {
 	if len(shards) == 0 {
 		return Outcome{}, fmt.Errorf("merge: no shard given")
 	}
@@ -80,7 +81,7 @@ func Merge(sc workload.Scenario, shards []Shard) (Outcome, error) {
 	slices.SortFunc(shards, func(a, b Shard) int { return cmp.Compare(a.File.Shard.I, b.File.Shard.I) })
 	out, parts := sumShards(shards)
 	var err error
-	if out.Total, out.Patterns, out.Errors, out.Refusals, err = metricsOf(shards, shards[0].File.Run.Patterns); err != nil {
+	if out.Total, out.Patterns, out.Errors, out.Refusals, err = metricsOf(ctx, shards, shards[0].File.Run.Patterns); err != nil {
 		return out, fmt.Errorf("merge: %w", err)
 	}
 	if len(parts.answers) > 0 {
@@ -237,6 +238,9 @@ func checkShards(sc workload.Scenario, shards []Shard) error {
 		if err := checkFlags(s, shards[0]); err != nil {
 			return fmt.Errorf("merge: %w", err)
 		}
+		if err := checkRecorded(s); err != nil {
+			return fmt.Errorf("merge: %w", err)
+		}
 		seen[f.Shard.I] = s.Dir
 	}
 	var missing []int
@@ -324,7 +328,7 @@ func absDuration(d time.Duration) time.Duration {
 
 // metricsOf computes vegeta's metrics of the mix and of each pattern in
 // steps, the failed calls and the refused ones, over every shard's calls.
-func metricsOf(shards []Shard, steps []engine.PatternMetrics) (vegeta.Metrics, []engine.PatternMetrics, []engine.ErrorCount, []engine.ErrorCount, error) {
+func metricsOf(ctx context.Context, shards []Shard, steps []engine.PatternMetrics) (vegeta.Metrics, []engine.PatternMetrics, []engine.ErrorCount, []engine.ErrorCount, error) {
 	ids := make([]string, len(steps))
 	for i, p := range steps {
 		ids[i] = string(p.ID)
@@ -332,7 +336,11 @@ func metricsOf(shards []Shard, steps []engine.PatternMetrics) (vegeta.Metrics, [
 	t := engine.NewTally(ids...)
 	for _, s := range shards {
 		var calls uint64
-		if err := engine.ReadResults(s.Results, func(r *vegeta.Result) error { t.Add(r); calls++; return nil }); err != nil {
+		if err := engine.ReadResults(s.Results, func(r *vegeta.Result) error {
+			t.Add(r)
+			calls++
+			return ctx.Err()
+		}); err != nil {
 			return vegeta.Metrics{}, nil, nil, nil, err
 		}
 		if want := s.File.Run.Total.Requests; calls != want {
@@ -356,7 +364,7 @@ func metricsOf(shards []Shard, steps []engine.PatternMetrics) (vegeta.Metrics, [
 // much later than the first shard it started, every call sits on the one
 // schedule, so the numbers follow due time and vegeta's plot reads the
 // file as it is. How late each shard began is in the report.
-func MergeResults(shards []Shard, w io.Writer) error {
+func MergeResults(ctx context.Context, shards []Shard, w io.Writer) error {
 	type head struct {
 		dec   vegeta.Decoder
 		r     vegeta.Result
@@ -376,7 +384,7 @@ func MergeResults(shards []Shard, w io.Writer) error {
 		return err
 	}
 	for _, s := range shards {
-		f, err := os.Open(s.Results)
+		f, err := userfile.OpenRegular(s.Results)
 		if err != nil {
 			return err
 		}
@@ -393,6 +401,9 @@ func MergeResults(shards []Shard, w io.Writer) error {
 	}
 	enc := vegeta.NewEncoder(w)
 	for len(heads) > 0 {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		first := 0
 		for i, h := range heads {
 			if h.r.End().Before(heads[first].r.End()) {

@@ -8,6 +8,8 @@ import (
 	"os"
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
+
+	"github.com/ddbharness/ddbharness/internal/userfile"
 )
 
 // Calls are written to the results file as they end, in vegeta's gob
@@ -57,9 +59,11 @@ func (w *resultsFile) close() error {
 
 // ReadResults calls each with every Result of the file at path, in the
 // file's order, one at a time: nothing is kept. It stops at the first
-// error each returns.
+// error each returns. The file must be a regular one
+// (userfile.OpenRegular): a named pipe given as a report's results would
+// hold the reader for ever.
 func ReadResults(path string, each func(*vegeta.Result) error) error {
-	f, err := os.Open(path)
+	f, err := userfile.OpenRegular(path)
 	if err != nil {
 		return err
 	}

@@ -2,11 +2,12 @@ package gate
 
 import (
 	"cmp"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"math"
-	"os"
 	"slices"
 
 	"github.com/ddbharness/ddbharness/bench"
@@ -76,17 +77,73 @@ func WriteBaseline(path string, b Baseline) error {
 	return userfile.Write(path, append(raw, '\n'), 0o644)
 }
 
-// ReadBaseline reads a baseline file.
-func ReadBaseline(path string) (Baseline, error) {
+// MaxBaselineBytes bounds the baseline file ReadBaseline reads: every
+// default scenario's figures take a few kilobytes.
+const MaxBaselineBytes = 16 << 20
+
+// maxFigure bounds a baseline's figures (inferred: no run measures it):
+// a billion units, dollars or bytes per call, while the largest figure
+// of bench/baseline.json is 100 units. A larger one, such as 1e308, would
+// read every run as an improvement, gating nothing.
+const maxFigure = 1e9
+
+// ReadBaseline reads a baseline file: a regular file of at most
+// MaxBaselineBytes, read within userfile.Read's bounds (it returns when
+// ctx ends), that holds figures a run could have written (Check).
+func ReadBaseline(ctx context.Context, path string) (Baseline, error) {
 	var b Baseline
-	raw, err := os.ReadFile(path)
+	raw, err := userfile.Read(ctx, path, MaxBaselineBytes)
 	if err != nil {
 		return b, fmt.Errorf("baseline: %w (make bench-baseline writes it)", err)
 	}
 	if err := json.Unmarshal(raw, &b); err != nil || b.Format != BaselineFormat {
 		return b, fmt.Errorf("baseline %s: not a %s file (%v): write it again with make bench-baseline", path, BaselineFormat, err)
 	}
+	if err := b.Check(); err != nil {
+		return b, fmt.Errorf("baseline %s: %w: write it again with make bench-baseline", path, err)
+	}
 	return b, nil
+}
+
+// Check refuses a baseline that would gate nothing, or less than it says:
+// no scenario, a scenario without its pool (a run on any pool would be
+// compared), or a figure that is not a finite number within maxFigure (a
+// run could never exceed it), units and cost below 0.
+func (b Baseline) Check() error {
+	if len(b.Scenarios) == 0 {
+		return errors.New("it holds no scenario, so it checks nothing")
+	}
+	for _, sc := range slices.Sorted(maps.Keys(b.Scenarios)) {
+		if pool, ok := b.Pools[sc]; !ok || pool < 0 {
+			return fmt.Errorf("pools has no pool for %s, so a run on any pool would be compared with it", sc)
+		}
+		for _, id := range slices.Sorted(maps.Keys(b.Scenarios[sc])) {
+			f := b.Scenarios[sc][id]
+			for _, fig := range []struct {
+				name   string
+				v      float64
+				signed bool
+			}{{"rcu_per_call", f.RCU, false}, {"wcu_per_call", f.WCU, false}, {"cost_per_million", f.Cost, false}, {"bytes_grown_per_call", f.Bytes, true}} {
+				if math.IsNaN(fig.v) || math.Abs(fig.v) > maxFigure || fig.v < 0 && !fig.signed {
+					return fmt.Errorf("%s %s: %s is %v, which no run measures (0 to %g)", sc, id, fig.name, fig.v, float64(maxFigure))
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// Holds refuses a run of scenario on pool entities that the baseline
+// cannot be compared with: before the run, so that it is not made for
+// nothing, and again on its outcome (Compare).
+func (b Baseline) Holds(scenario string, pool int) error {
+	if _, ok := b.Scenarios[scenario]; !ok {
+		return fmt.Errorf("baseline has no scenario %s: write it again with make bench-baseline", scenario)
+	}
+	if want := b.Pools[scenario]; want != pool {
+		return fmt.Errorf("baseline of %s was written on %d entities, this run seeds %d: run with --pool %d, as make bench-check does, or write the baseline again", scenario, want, pool, want)
+	}
+	return nil
 }
 
 // Change is one figure of one pattern that moved from the baseline.
@@ -117,13 +174,10 @@ func num(v float64) string { return fmt.Sprintf("%.6g", v) }
 // the patterns the baseline or the run lacks (Figure "calls": made no
 // call in one of them).
 func (b Baseline) Compare(out bench.Outcome) ([]Change, error) {
-	base, ok := b.Scenarios[out.Scenario]
-	if !ok {
-		return nil, fmt.Errorf("baseline has no scenario %s: write it again with make bench-baseline", out.Scenario)
+	if err := b.Holds(out.Scenario, out.Pool); err != nil {
+		return nil, err
 	}
-	if pool := b.Pools[out.Scenario]; pool != 0 && pool != out.Pool {
-		return nil, fmt.Errorf("baseline of %s was written on %d entities, this run seeded %d: run with --pool %d, as make bench-check does, or write the baseline again", out.Scenario, pool, out.Pool, pool)
-	}
+	base := b.Scenarios[out.Scenario]
 	now := PatternFigures(out)
 	var cs []Change
 	for _, id := range slices.Sorted(maps.Keys(base)) {

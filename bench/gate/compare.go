@@ -1,11 +1,11 @@
 package gate
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"maps"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -20,6 +20,7 @@ import (
 	"github.com/ddbharness/ddbharness/bench/engine"
 	"github.com/ddbharness/ddbharness/bench/report"
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/internal/userfile"
 )
 
 // Alpha is the p-value above which a latency change is not significant
@@ -34,10 +35,16 @@ type Run struct {
 	Latencies map[designs.PatternID][]float64
 }
 
-// ReadRun reads the report folder dir.
-func ReadRun(dir string) (Run, error) {
+// MaxMetricsBytes bounds the metrics.json ReadRun reads: a run's keeps
+// its hottest keys, not every key, and takes tens of kilobytes.
+const MaxMetricsBytes = 256 << 20
+
+// ReadRun reads the report folder dir: its metrics.json, a regular file
+// of at most MaxMetricsBytes read within userfile.Read's bounds, and the
+// calls of its results.bin, a regular file too. It stops when ctx ends.
+func ReadRun(ctx context.Context, dir string) (Run, error) {
 	r := Run{Dir: dir, Latencies: map[designs.PatternID][]float64{}}
-	raw, err := os.ReadFile(filepath.Join(dir, report.MetricsFile))
+	raw, err := userfile.Read(ctx, filepath.Join(dir, report.MetricsFile), MaxMetricsBytes)
 	if err != nil {
 		return r, fmt.Errorf("%s: %w (name a bench report folder, like reports/latest)", dir, err)
 	}
@@ -66,6 +73,9 @@ func ReadRun(dir string) (Run, error) {
 		}
 	}
 	err = engine.ReadResults(filepath.Join(dir, report.ResultsFile), func(res *vegeta.Result) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		id := designs.PatternID(res.Attack)
 		r.Latencies[id] = append(r.Latencies[id], float64(res.Latency))
 		return nil

@@ -40,7 +40,7 @@ func TestFirstLimitMoveReadsOlderMetrics(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, report.ResultsFile), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r, err := ReadRun(dir)
+	r, err := ReadRun(t.Context(), dir)
 	if err != nil {
 		t.Fatalf("ReadRun of an older metrics.json: %v", err)
 	}

@@ -150,7 +150,7 @@ func TestBaselineNamesWhatRegressed(t *testing.T) {
 	if err := WriteBaseline(path, b); err != nil {
 		t.Fatal(err)
 	}
-	b, err := ReadBaseline(path)
+	b, err := ReadBaseline(t.Context(), path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +199,7 @@ func TestBaselineComparesOnlyARunOnItsOwnPool(t *testing.T) {
 	full := run()
 	full.Pool = 2000
 	_, err := b.Compare(full)
-	if err == nil || !strings.Contains(err.Error(), "written on 200 entities, this run seeded 2000: run with --pool 200") {
+	if err == nil || !strings.Contains(err.Error(), "written on 200 entities, this run seeds 2000: run with --pool 200") {
 		t.Errorf("a run on another pool: %v, want a refusal naming both pools and the flag", err)
 	}
 }

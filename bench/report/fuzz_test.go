@@ -30,10 +30,10 @@ func FuzzShardFile(f *testing.F) {
 		if err := os.WriteFile(filepath.Join(dir, ResultsFile), nil, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		s, err := ReadShard(dir)
+		s, err := ReadShard(t.Context(), dir)
 		if err != nil {
 			return
 		}
-		_, _ = bench.Merge(scenarios.ShopBrowse, []bench.Shard{s})
+		_, _ = bench.Merge(t.Context(), scenarios.ShopBrowse, []bench.Shard{s})
 	})
 }

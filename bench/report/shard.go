@@ -1,6 +1,7 @@
 package report
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -36,16 +37,17 @@ const MaxShardBytes = 1 << 30
 // ReadShard reads a shard's report folder back: its shard file, and
 // where its calls are (bench.Merge reads them). Both must be regular
 // files (a named pipe would hold the merge for ever), the shard file at
-// most MaxShardBytes, and every field the writer always writes must be
-// there, every count a merge sums 0 or more (checkShardFile).
-func ReadShard(dir string) (bench.Shard, error) {
+// most MaxShardBytes, read within userfile.Read's bounds (it returns when
+// ctx ends), and every field the writer always writes must be there,
+// every count a merge sums 0 or more (checkShardFile).
+func ReadShard(ctx context.Context, dir string) (bench.Shard, error) {
 	s := bench.Shard{Dir: dir}
 	path := filepath.Join(dir, ShardFile)
-	raw, err := userfile.ReadRegular(path, MaxShardBytes)
+	raw, err := userfile.Read(ctx, path, MaxShardBytes)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		return s, fmt.Errorf("%s has no %s: give the report folders of a sharded run (ddbharness bench --shard I/N --run NAME)", dir, ShardFile)
-	case errors.Is(err, userfile.ErrNotRegular), errors.Is(err, userfile.ErrTooLarge):
+	case errors.Is(err, userfile.ErrNotRegular), errors.Is(err, userfile.ErrTooLarge), errors.Is(err, userfile.ErrSlow):
 		return s, fmt.Errorf("%w: give the shard's folder as the run wrote it", err)
 	case err != nil:
 		return s, err

@@ -12,10 +12,12 @@ import (
 
 // signed lists the fields among those a merge sums whose values may be
 // below 0 (path as checkShardFile names it, with [] for any index): bytes
-// a run's writes removed, the bytes a run knows of a key once it removed
-// entries written before it (a GSI key's entry that moved away), and a
-// position in time.
+// a run's writes removed (a pattern that shrinks or deletes items grows
+// the table by less than 0), the bytes a run knows of a key once it
+// removed entries written before it (a GSI key's entry that moved away),
+// and a position in time.
 var signed = map[string]bool{
+	"ledger.patterns[].bytes_grown":                 true,
 	"ledger.collections[].added_bytes":              true,
 	"ledger.collections[].known_bytes":              true,
 	"ledger.index_keys[].added_bytes":               true,

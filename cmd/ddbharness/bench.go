@@ -82,7 +82,7 @@ func runBench(ctx context.Context, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	baseline, err := gf.baselineMode(limits)
+	baseline, err := gf.baselineMode(ctx, limits)
 	if err != nil {
 		return err
 	}
@@ -117,6 +117,9 @@ func runBench(ctx context.Context, fs *flag.FlagSet, args []string) error {
 		if err := makesCalls(runs[i], plan.shard); err != nil {
 			return err
 		}
+	}
+	if err := gf.baselineHolds(baseline, runs); err != nil {
+		return err
 	}
 	var breached, regressed []string
 	for i, sc := range runs {

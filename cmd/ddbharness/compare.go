@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strings"
@@ -16,7 +17,7 @@ const compareArgs = "[--fail-on 'wcu>0%,p99>20%'] BASE_DIR NEW_DIR"
 // folders side by side, per pattern, each figure with its change; the
 // latencies tested on the calls themselves (Mann–Whitney U), "~" when the
 // change is not significant. A --fail-on rule a figure breaks exits 99.
-func runCompare(args []string) error {
+func runCompare(ctx context.Context, args []string) error {
 	fs := newFlags("report compare", compareArgs, "two bench reports side by side, per pattern, with their change")
 	var rules []gate.FailOn
 	fs.Func("fail-on", "exit 99 when a figure regressed by more than N% in any pattern: FIGURE>N% (repeatable, or comma-separated), like wcu>0% or p99>20%; a latency change counts only when significant", func(s string) error {
@@ -32,7 +33,10 @@ func runCompare(args []string) error {
 	}
 	var runs [2]gate.Run
 	for i, dir := range fs.Args() {
-		r, err := gate.ReadRun(dir)
+		r, err := gate.ReadRun(ctx, dir)
+		if err != nil && ctx.Err() != nil {
+			return errInterrupted
+		}
 		if err != nil {
 			return badInputf("report compare: %v", err)
 		}

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -40,6 +43,10 @@ type gateFlags struct {
 func addGateFlags(fs *flag.FlagSet) *gateFlags {
 	g := &gateFlags{}
 	fs.Func("threshold", "a gate the run must pass, like 'p99(AP-03) < 20ms' or 'errors < 1% abort' (repeatable, or several split by ;): bench exits 99 when one is breached (THRESHOLDS)", func(s string) error {
+		// An empty one would run with no gate and exit 0, as if it had passed.
+		if strings.Trim(s, " \t;") == "" {
+			return fmt.Errorf("%q holds no threshold, so it gates nothing: give one like '%s', or leave --threshold (THRESHOLDS) out", s, threshold.Example)
+		}
 		g.exprs = append(g.exprs, s)
 		return nil
 	})
@@ -76,7 +83,7 @@ func (g *gateFlags) thresholds(runs []workload.Scenario) ([][]threshold.Threshol
 
 // baselineMode refuses a baseline flag with the limits on, or both at
 // once, and reads the baseline to check against.
-func (g *gateFlags) baselineMode(lim bench.Limits) (*gate.Baseline, error) {
+func (g *gateFlags) baselineMode(ctx context.Context, lim bench.Limits) (*gate.Baseline, error) {
 	w, c := *g.writeBaseline, *g.checkBaseline
 	switch {
 	case w == "" && c == "":
@@ -86,13 +93,43 @@ func (g *gateFlags) baselineMode(lim bench.Limits) (*gate.Baseline, error) {
 	case !lim.Off:
 		return nil, badInputf("bench: the baseline's figures are charged with the limits off (throttled calls retry and vary): add --limits off, as make bench-baseline and bench-check do")
 	case c == "":
-		return &gate.Baseline{}, nil
+		return &gate.Baseline{}, writableFile("--write-baseline", w)
 	}
-	b, err := gate.ReadBaseline(c)
+	b, err := gate.ReadBaseline(ctx, c)
+	if err != nil && ctx.Err() != nil {
+		return nil, errInterrupted
+	}
 	if err != nil {
 		return nil, badInputf("bench: --check-baseline: %v", err)
 	}
 	return &b, nil
+}
+
+// writableFile refuses, before anything runs, a file to write at the
+// run's end that is not a regular file (a named pipe, a device, a
+// folder) or whose folder is missing: the run would be lost at its end.
+func writableFile(flag, path string) error {
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		return badInputf("bench: %s=%s is not a regular file: name a file the baseline is written to, like bench/baseline.json", flag, path)
+	}
+	if fi, err := os.Stat(filepath.Dir(path)); err != nil || !fi.IsDir() {
+		return badInputf("bench: %s=%s: its folder %s is not there: name a file in a folder that is", flag, path, filepath.Dir(path))
+	}
+	return nil
+}
+
+// baselineHolds refuses, before anything runs, a run the baseline
+// cannot be compared with: a scenario it lacks, or another pool.
+func (g *gateFlags) baselineHolds(b *gate.Baseline, runs []workload.Scenario) error {
+	if b == nil || *g.checkBaseline == "" {
+		return nil
+	}
+	for _, sc := range runs {
+		if err := b.Holds(sc.Name, sc.Pool); err != nil {
+			return badInputf("bench: --check-baseline %s: %v", *g.checkBaseline, err)
+		}
+	}
+	return nil
 }
 
 // latencyBreached reports whether a latency threshold failed: the one

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -25,6 +27,10 @@ func TestBenchRefusesBadThresholds(t *testing.T) {
 		{[]string{"--threshold", "errors < 1%; p99(AP-99) < 1s", "shop"}, "pattern AP-99 is not a pattern of design shop"},
 		{[]string{"--retry-thresholds", "2", "shop"}, "want 0 (the default) or 1"},
 		{[]string{"--check-baseline", "bench/baseline.json", "shop"}, "add --limits off"},
+		{[]string{"--threshold", "", "shop"}, `"" holds no threshold, so it gates nothing`},
+		{[]string{"--threshold", " ; ", "shop"}, "gates nothing"},
+		{[]string{"--threshold", "errors < 101%", "shop"}, "at most 100%"},
+		{[]string{"--threshold", "wcu >= 0", "shop"}, "gates nothing"},
 	} {
 		fs := newFlags("bench", "", "")
 		err := runBench(context.Background(), fs, tc.args)
@@ -60,5 +66,36 @@ func TestRerunEvaluatesLatenciesOnly(t *testing.T) {
 	}
 	if rs[1] != first[1] {
 		t.Errorf("wcu on the rerun: %+v, want the first run's %+v", rs[1], first[1])
+	}
+}
+
+// A baseline that cannot check the run is refused before anything runs
+// (exit 2, no DynamoDB started, nothing seeded), naming the fix: a file
+// that is not a regular one, a scenario the baseline lacks, another
+// pool; so is a file to write the baseline to that could not be written
+// at the run's end.
+func TestBenchRefusesABaselineBeforeItRuns(t *testing.T) {
+	dir := t.TempDir()
+	base := filepath.Join(dir, "baseline.json")
+	if err := os.WriteFile(base, []byte(`{"format": "ddbharness-baseline/1", "scenarios": {"shop/browse": {"AP-01": {"rcu_per_call": 1, "wcu_per_call": 0, "cost_per_million": 0.125, "bytes_grown_per_call": 0}}}, "pools": {"shop/browse": 2000}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--check-baseline", "/dev/zero", "shop"}, "/dev/zero is not a regular file but a device"},
+		{[]string{"--check-baseline", dir, "shop"}, "is not a regular file but a folder"},
+		{[]string{"--check-baseline", base, "invoicing"}, "baseline has no scenario invoicing/month-end"},
+		{[]string{"--check-baseline", base, "--pool", "200", "shop"}, "run with --pool 2000"},
+		{[]string{"--write-baseline", "/dev/null", "shop"}, "/dev/null is not a regular file"},
+		{[]string{"--write-baseline", filepath.Join(dir, "no", "b.json"), "shop"}, "its folder " + filepath.Join(dir, "no") + " is not there"},
+	} {
+		fs := newFlags("bench", "", "")
+		args := append([]string{"--limits", "off", "--out", filepath.Join(dir, "reports")}, tc.args...)
+		err := runBench(t.Context(), fs, args)
+		if code, msg := exitCode(t.Context(), err); code != exitBadInput || !strings.Contains(msg, tc.want) {
+			t.Errorf("bench %q: exit %d %q, want exit 2 saying %q", tc.args, code, msg, tc.want)
+		}
 	}
 }

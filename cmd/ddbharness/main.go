@@ -29,7 +29,7 @@ import (
 var commands = []command{
 	{"verify", "[ginkgo run flags] [DESIGN ...]", "prove every access pattern of every design (or of those named) on DynamoDB Local", runVerify},
 	{"bench", "[flags] [SCENARIO|DESIGN|all ...]", "run load scenarios (default: each design's default) and write reports", runBench},
-	{"coverage", "REPORT.json", "check a Ginkgo JSON report against the catalogs", withoutCtx(coverage)},
+	{"coverage", "REPORT.json", "check a Ginkgo JSON report against the catalogs", coverage},
 	{"catalog", "", "list every design's access patterns", func(_ context.Context, fs *flag.FlagSet, args []string) error {
 		return noArgs(fs, args, func() error { return catalog(os.Stdout) })
 	}},
@@ -39,7 +39,7 @@ var commands = []command{
 	{"export-model", "[-out FILE] DESIGN", "a design as a NoSQL Workbench model, its fixtures as sample items", exportModel},
 	{"lint", "[-json] [-pool N] [-scenario NAME] [DESIGN ...]", "check designs against DynamoDB's limits on seeded fixtures (no DynamoDB)", runLint},
 	{"tables", "[-delete] [-older-than D]", "list the ddbh-* tables left on AWS_ENDPOINT_URL_DYNAMODB (a killed run's), or delete them", runTables},
-	{"report", "merge|compare ...", "merge the report folders of every shard of one run (report merge " + mergeArgs + "), or set two reports side by side (report compare " + compareArgs + ")", withoutCtx(runReport)},
+	{"report", "merge|compare ...", "merge the report folders of every shard of one run (report merge " + mergeArgs + "), or set two reports side by side (report compare " + compareArgs + ")", runReport},
 }
 
 // command is one of ddbharness's commands: its name, the arguments usage

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -17,13 +18,13 @@ import (
 // runReport runs `ddbharness report merge [--out DIR] DIR...`: the report
 // folders of every shard of one run, merged into one run folder whose
 // report reads as if one machine had made all their calls.
-func runReport(cmd *flag.FlagSet, args []string) error {
+func runReport(ctx context.Context, cmd *flag.FlagSet, args []string) error {
 	if err := parseFlags(cmd, args); err != nil {
 		return err
 	}
 	switch cmd.Arg(0) {
 	case "compare":
-		return runCompare(cmd.Args()[1:])
+		return runCompare(ctx, cmd.Args()[1:])
 	case "merge":
 	default:
 		return badInputf("report: want %s", reportUsage)
@@ -41,7 +42,10 @@ func runReport(cmd *flag.FlagSet, args []string) error {
 	}
 	var shards []bench.Shard
 	for _, dir := range fs.Args() {
-		s, err := report.ReadShard(dir)
+		s, err := report.ReadShard(ctx, dir)
+		if err != nil && ctx.Err() != nil {
+			return errInterrupted
+		}
 		if err != nil {
 			return badInputf("report merge: %v", err)
 		}
@@ -52,7 +56,10 @@ func runReport(cmd *flag.FlagSet, args []string) error {
 	if !ok {
 		return badInputf("report merge: %s is a run of scenario %q, which this ddbharness does not have: merge with the checkout that ran it", shards[0].Dir, name)
 	}
-	out, err := bench.Merge(sc, shards)
+	out, err := bench.Merge(ctx, sc, shards)
+	if err != nil && ctx.Err() != nil {
+		return errInterrupted
+	}
 	if err != nil {
 		return badInputf("report %v", err)
 	}
@@ -61,7 +68,7 @@ func runReport(cmd *flag.FlagSet, args []string) error {
 		return err
 	}
 	out.ResultsFile = filepath.Join(dir, report.ResultsFile)
-	out.ResultsErr = mergeResults(shards, out.ResultsFile)
+	out.ResultsErr = mergeResults(ctx, shards, out.ResultsFile)
 	err = report.WriteTo(dir, out)
 	fmt.Printf("%s: %s\n  %s\n", sc.Name, dir, report.Headline(out))
 	switch {
@@ -80,14 +87,14 @@ func runReport(cmd *flag.FlagSet, args []string) error {
 // mergeResults writes the shards' calls to path as one results file, put
 // in place only when whole: a merge that fails leaves no results.bin that
 // looks like the run's calls.
-func mergeResults(shards []bench.Shard, path string) error {
+func mergeResults(ctx context.Context, shards []bench.Shard, path string) error {
 	f, err := userfile.Create(path, 0o644)
 	if err != nil {
 		return err
 	}
 	defer f.Abort()
 	w := bufio.NewWriter(f)
-	if err := errors.Join(bench.MergeResults(shards, w), w.Flush()); err != nil {
+	if err := errors.Join(bench.MergeResults(ctx, shards, w), w.Flush()); err != nil {
 		return err
 	}
 	return f.Commit()

@@ -84,7 +84,7 @@ func merge(t *testing.T, dirs ...string) (code int, msg string) {
 	stdout := os.Stdout
 	os.Stdout = null
 	defer func() { os.Stdout = stdout }()
-	return exitCode(t.Context(), runReport(fs, args))
+	return exitCode(t.Context(), runReport(t.Context(), fs, args))
 }
 
 func throttling(f map[string]any) map[string]any { return f["throttling"].(map[string]any) }
@@ -112,6 +112,25 @@ func TestMergeTakesAKeyWhoseKnownBytesAreBelowZero(t *testing.T) {
 	}
 }
 
+// A pattern whose writes shrink or delete items grows the table by less
+// than 0 bytes: a real shard records it (invoicing's month-end does), and
+// the merge takes it.
+func TestMergeTakesAPatternThatShrinksItems(t *testing.T) {
+	root := t.TempDir()
+	shrinks := func(f map[string]any) {
+		l := f["ledger"].(map[string]any)
+		l["patterns"] = []any{map[string]any{"pattern": "AP-03", "op": "UpdateItem", "calls": 3, "rcu": 0, "wcu": 3, "local_units": 0, "local_calls": 0, "bytes_grown": -5683}}
+		l["observed_calls"] = 3
+	}
+	if code, msg := merge(t, shardFolder(t, root, 1, shrinks), shardFolder(t, root, 2, nil)); code != exitOK {
+		t.Fatalf("merge: exit %d, %s", code, msg)
+	}
+}
+
+func ledger(f map[string]any) map[string]any { return f["ledger"].(map[string]any) }
+
+func inputs(f map[string]any) map[string]any { return f["model_inputs"].(map[string]any) }
+
 // Every count the merge sums, a tampered shard.json saying it is below 0,
 // missing, or that the shards ran otherwise, is refused with exit 2,
 // naming the shard and the field.
@@ -131,6 +150,11 @@ func TestMergeRefusesWhatItWouldSumWrongly(t *testing.T) {
 		{"limits off beside a shard under them", func(f map[string]any) { delete(f, "throttling") }, "throttling"},
 		{"another billing mode", func(f map[string]any) { throttling(f)["billing"] = "provisioned" }, "billing"},
 		{"another service", func(f map[string]any) { f["service"] = "real DynamoDB in eu-west-1" }, "service"},
+		{"observed calls its patterns do not add up to", func(f map[string]any) { ledger(f)["observed_calls"] = 9000 }, "observed_calls"},
+		{"a span longer than the run measured", func(f map[string]any) { inputs(f)["span_ns"] = 3 * time.Second }, "span_ns"},
+		{"a span shorter than the run measured", func(f map[string]any) { inputs(f)["span_ns"] = 1 }, "span_ns"},
+		{"more requests than the run made", func(f map[string]any) { inputs(f)["requests"] = 1000 }, "requests"},
+		{"model inputs without a ledger", func(f map[string]any) { delete(f, "ledger") }, "model_inputs"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/ddbharness/ddbharness/designs/all"
 	"github.com/ddbharness/ddbharness/internal/lint"
+	"github.com/ddbharness/ddbharness/internal/scaffold"
 	"github.com/ddbharness/ddbharness/internal/userfile"
 	"github.com/ddbharness/ddbharness/internal/workbench"
 )
@@ -56,29 +57,40 @@ func importModel(ctx context.Context, fs *flag.FlagSet, args []string) error {
 // of the SDK on two cores takes a few minutes.
 const vetTimeout = 10 * time.Minute
 
-// vetImported runs go vet on what an import wrote, so that generated code
-// that does not compile (a bug of the generator) is taken back at once
-// instead of breaking every command that builds the designs' registry.
+// vetImported runs go vet on what an import would write, before it is
+// written (an overlay: scaffold.NewOverlay), so that generated code that
+// does not compile (a bug of the generator) is never written, and an
+// import killed during the check leaves no design registered.
 func vetImported(ctx context.Context, root string, done []workbench.Imported) error {
 	pkgs := []string{"./fixtures", "./scenarios", "./designs/all"}
+	var plans []scaffold.Plan
 	for _, im := range done {
 		pkgs = append(pkgs, "./designs/"+im.Design.Name)
+		if im.Plan.Root != "" {
+			plans = append(plans, im.Plan)
+		}
 	}
-	fmt.Fprintf(os.Stderr, "import-model: checking that the generated code compiles (go vet -trimpath %s)\n", strings.Join(pkgs, " "))
+	overlay, err := scaffold.NewOverlay(plans...)
+	if err != nil {
+		return fmt.Errorf("stage the generated code for go vet: %w", err)
+	}
+	defer overlay.Close()
+	fmt.Fprintf(os.Stderr, "import-model: checking that the generated code compiles, before it is written (go vet -trimpath %s)\n", strings.Join(pkgs, " "))
 	vetCtx, cancel := context.WithTimeout(ctx, vetTimeout)
 	defer cancel()
 	// -trimpath, as make builds: the packages this import did not touch
 	// are then found in the build cache make's own builds filled.
-	cmd := exec.CommandContext(vetCtx, "go", append([]string{"vet", "-trimpath"}, pkgs...)...)
+	args := append([]string{"vet", "-trimpath", "-overlay", overlay.File}, pkgs...)
+	cmd := exec.CommandContext(vetCtx, "go", args...)
 	cmd.Dir = root
 	if out, err := cmd.CombinedOutput(); err != nil {
 		switch {
 		case ctx.Err() != nil:
 			return ctx.Err() // stopped, not failed: the code was not judged
 		case vetCtx.Err() != nil:
-			return fmt.Errorf("go vet did not finish within %v, so the import is taken back: run it again on a less busy machine (a cold build cache takes longest)", vetTimeout)
+			return fmt.Errorf("go vet did not finish within %v, so nothing is written: run it again on a less busy machine (a cold build cache takes longest)", vetTimeout)
 		}
-		return fmt.Errorf("the generated code does not pass go vet (%v), so it is taken back; this is a bug of import-model: please report it with the model:\n%s", err, out)
+		return fmt.Errorf("the generated code does not pass go vet (%v), so nothing is written; this is a bug of import-model: please report it with the model:\n%s", err, out)
 	}
 	return nil
 }

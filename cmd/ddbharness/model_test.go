@@ -1,26 +1,25 @@
 package main
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/ddbharness/ddbharness/internal/scaffold"
 	"github.com/ddbharness/ddbharness/internal/workbench"
 )
 
-// A design whose generated code does not compile is caught before the
-// import reports success (the caller then takes it back).
-func TestVetImportedCatchesCodeThatDoesNotCompile(t *testing.T) {
+// The check runs on what the import would write, before it is written:
+// code only the plan holds is vetted as if in place, and the repository
+// is left as it was, passed or not (the import writes it afterwards).
+func TestVetImportedChecksThePlanBeforeItIsWritten(t *testing.T) {
 	root := t.TempDir()
 	files := map[string]string{
 		"go.mod":                 "module example.com/vetcheck\n\ngo 1.26\n",
 		"fixtures/fixtures.go":   "package fixtures\n",
 		"scenarios/scenarios.go": "package scenarios\n",
 		"designs/all/all.go":     "package all\n",
-		"designs/good/good.go":   "package good\n\nfunc Fine() int { return 1 }\n",
-		"designs/bad/bad.go":     "package bad\n\nfunc Broken() int { return \"not an int\" }\n",
 	}
 	for path, src := range files {
 		full := filepath.Join(root, path)
@@ -31,14 +30,24 @@ func TestVetImportedCatchesCodeThatDoesNotCompile(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	imported := func(name string) []workbench.Imported {
-		return []workbench.Imported{{Design: &workbench.Design{Name: name}}}
+	planned := func(body string) []workbench.Imported {
+		return []workbench.Imported{{Design: &workbench.Design{Name: "planned"}, Plan: scaffold.Plan{
+			Root: root, Names: scaffold.Names{Design: "planned"},
+			Create: []scaffold.File{{Path: "designs/planned/planned.go", Content: []byte("package planned\n\n" + body)}},
+			Change: []scaffold.File{{Path: "designs/all/all.go", Content: []byte("package all\n\nimport \"example.com/vetcheck/designs/planned\"\n\nvar N = planned.N()\n")}},
+		}}}
 	}
-	if err := vetImported(context.Background(), root, imported("good")); err != nil {
-		t.Errorf("vetImported(good) = %v, want nil", err)
+	if err := vetImported(t.Context(), root, planned("func N() int { return 1 }\n")); err != nil {
+		t.Errorf("vetImported(a plan that compiles) = %v, want nil", err)
 	}
-	err := vetImported(context.Background(), root, imported("bad"))
-	if err == nil || !strings.Contains(err.Error(), "does not pass go vet") || !strings.Contains(err.Error(), "bad.go") {
-		t.Errorf("vetImported(bad) = %v, want the vet failure naming bad.go", err)
+	err := vetImported(t.Context(), root, planned("func N() int { return \"not an int\" }\n"))
+	if err == nil || !strings.Contains(err.Error(), "does not pass go vet") || !strings.Contains(err.Error(), "planned.go") {
+		t.Errorf("vetImported(a plan that does not compile) = %v, want the vet failure naming planned.go", err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "designs", "planned")); !os.IsNotExist(err) {
+		t.Errorf("designs/planned is on disk after the check (%v), want nothing written", err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(root, "designs/all/all.go")); string(b) != files["designs/all/all.go"] {
+		t.Errorf("designs/all/all.go changed by the check: %q", b)
 	}
 }

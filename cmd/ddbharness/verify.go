@@ -13,6 +13,7 @@ import (
 	"github.com/onsi/ginkgo/v2/types"
 
 	"github.com/ddbharness/ddbharness/designs/all"
+	"github.com/ddbharness/ddbharness/internal/userfile"
 	"github.com/ddbharness/ddbharness/internal/verify"
 )
 
@@ -104,12 +105,19 @@ func plain(err error) string {
 }
 
 // coverage is the gate alone, for a report from a hand-run ginkgo.
-func coverage(fs *flag.FlagSet, args []string) error {
+func coverage(ctx context.Context, fs *flag.FlagSet, args []string) error {
 	file, err := oneArg(fs, args, "JSON report (from ginkgo --json-report)")
 	if err != nil {
 		return err
 	}
-	reports, err := verify.ReadReports(file)
+	b, err := userfile.Read(ctx, file, verify.MaxReportBytes)
+	if err != nil && ctx.Err() != nil {
+		return errInterrupted
+	}
+	if err != nil {
+		return badInputf("coverage: read ginkgo report: %v: give the JSON report a ginkgo run wrote (--json-report=FILE)", err)
+	}
+	reports, err := verify.ParseReports(file, b)
 	if err != nil {
 		return badInputf("coverage: %v: give the JSON report a ginkgo run wrote (--json-report=FILE)", err)
 	}

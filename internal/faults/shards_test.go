@@ -208,6 +208,7 @@ var _ = Describe("a run split over two load machines, merged", Serial, Label("fa
 		By("saying so when a shard's test bed failed: exit 3, the merged run marked failed")
 		failed := tamperedCopy(dirs[1], func(_ string, f map[string]any) {
 			f["run"].(map[string]any)["Failure"] = map[string]any{"At": 4e9, "Phase": "measuring", "Reason": "DynamoDB Local exited (shard 2's)", "Logs": "", "Time": "2026-11-27T19:00:04Z"}
+			f["model_inputs"].(map[string]any)["span_ns"] = 4e9 // as a failed shard models its run: up to the failure
 		})
 		r := runtest.Command(ctx, repoRoot, env, bin, "report", "merge", "--out", filepath.Join(out, "failed"), dirs[0], failed)
 		Expect(r.Code).To(Equal(exitTestBed), r.Output)

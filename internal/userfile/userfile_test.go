@@ -2,6 +2,7 @@ package userfile
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -139,5 +140,45 @@ func leftovers(t *testing.T, dir string, want ...string) {
 	}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Fatalf("%s holds %v, want %v", dir, got, want)
+	}
+}
+
+// Read returns when its context ends, and after its deadline, even when
+// the read under it never does.
+func TestReadReturnsOnStopAndAfterItsDeadlineWhileTheReadHangs(t *testing.T) {
+	hang := make(chan struct{})
+	defer close(hang)
+	readRegular = func(string, int64) ([]byte, error) { <-hang; return nil, nil }
+	defer func() { readRegular = ReadRegular }()
+
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { _, err := readWithin(ctx, "stuck.json", 100, time.Hour); done <- err }()
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "stuck.json") {
+			t.Fatalf("Read stopped: %v, want context.Canceled naming the file", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Read did not return in 10 s after its context ended")
+	}
+
+	go func() { _, err := readWithin(context.Background(), "stuck.json", 100, time.Millisecond); done <- err }()
+	select {
+	case err := <-done:
+		if !errors.Is(err, ErrSlow) || !strings.Contains(err.Error(), "stuck.json") {
+			t.Fatalf("Read past its deadline: %v, want ErrSlow naming the file", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Read did not return in 10 s past a deadline of 1 ms")
+	}
+}
+
+// Read refuses what ReadRegular refuses, at once: a device that never
+// ends is not read at all.
+func TestReadRefusesADevice(t *testing.T) {
+	if _, err := Read(context.Background(), "/dev/zero", 100); !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), "a device") {
+		t.Fatalf("Read(/dev/zero): %v, want ErrNotRegular saying a device", err)
 	}
 }

@@ -64,6 +64,12 @@ func ReadReports(path string) ([]types.Report, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read ginkgo report: %w", err)
 	}
+	return ParseReports(path, b)
+}
+
+// ParseReports reads b, the Ginkgo --json-report file at path, read
+// already (ddbharness coverage reads it with userfile.Read).
+func ParseReports(path string, b []byte) ([]types.Report, error) {
 	var reports []types.Report
 	if err := json.Unmarshal(b, &reports); err != nil {
 		return nil, fmt.Errorf("read ginkgo report %s: %w", path, err)

@@ -30,8 +30,11 @@ type Importer struct {
 	// Log hears the import's steps, and that it waits for another
 	// writer; nil: silence.
 	Log io.Writer
-	// Check runs on the written designs before the lock is let go (the
-	// command's go vet); an error takes every design of the model back.
+	// Check runs on the designs planned, before anything of them is
+	// written (the command's go vet, on scaffold.NewOverlay); an error
+	// writes nothing. The registry lines are written last, once it
+	// passed, so an import killed at any moment leaves no design
+	// registered that was not checked.
 	Check func(context.Context, []Imported) error
 	// MaxBytes bounds the model file; 0: MaxModelBytes.
 	MaxBytes int64
@@ -42,24 +45,29 @@ type Importer struct {
 
 // Import reads the model in file and writes one design per table: name
 // for a one-table model, name plus the table's name for each table of a
-// larger one (name empty: the model's name). Everything is checked and
-// rendered before the first write; a bad model, a taken name or a failed
-// Check leaves the repository as it was, but for what another writer
-// added meanwhile.
+// larger one (name empty: the model's name). Everything is checked,
+// rendered and given to Check before the first write; a bad model, a
+// taken name or a failed Check leaves the repository as it was, but for
+// what another writer added meanwhile.
 func (im Importer) Import(ctx context.Context, file, name string) ([]Imported, error) {
 	unlock, err := scaffold.Lock(ctx, im.Root, im.Log)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
-	out, err := im.write(ctx, file, name)
-	if err != nil || im.Check == nil {
-		return out, err
+	out, err := im.prepare(ctx, file, name)
+	if err != nil {
+		return nil, err
 	}
-	if err := im.Check(ctx, out); err != nil {
-		for _, done := range out {
-			done.Plan.Undo()
+	if im.Check != nil {
+		if err := im.Check(ctx, out); err != nil {
+			return nil, err
 		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err // stopped once checked: nothing is written
+	}
+	if err := write(out); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -78,14 +86,17 @@ func (im Importer) say(format string, args ...any) {
 	}
 }
 
-// write plans every table's design, then writes them all or none.
-func (im Importer) write(ctx context.Context, file, name string) ([]Imported, error) {
+// prepare reads the model and plans every table's design, writing
+// nothing.
+func (im Importer) prepare(ctx context.Context, file, name string) ([]Imported, error) {
 	limit := im.MaxBytes
 	if limit == 0 {
 		limit = MaxModelBytes
 	}
-	data, err := userfile.ReadRegular(file, limit)
+	data, err := userfile.Read(ctx, file, limit)
 	switch {
+	case ctx.Err() != nil:
+		return nil, ctx.Err()
 	case errors.Is(err, userfile.ErrTooLarge):
 		return nil, fmt.Errorf("%w: %v (a model needs only a few sample items per facet: trim them)", ErrBadModel, err)
 	case err != nil: // the error names the file
@@ -103,25 +114,26 @@ func (im Importer) write(ctx context.Context, file, name string) ([]Imported, er
 		out, err := im.plan(ctx, data, file, name)
 		done <- planned{out, err}
 	}()
-	var out []Imported
 	select {
 	case p := <-done:
-		if p.err != nil {
-			return nil, p.err
-		}
-		out = p.out
+		return p.out, p.err
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
+}
+
+// write writes the planned designs, all or none: each plan's registry
+// lines last (scaffold.Plan.Write).
+func write(out []Imported) error {
 	for i, done := range out {
 		if err := done.Plan.Write(); err != nil {
 			for _, w := range out[:i] {
 				w.Plan.Undo()
 			}
-			return nil, err
+			return err
 		}
 	}
-	return out, nil
+	return nil
 }
 
 // plan checks the model in data and renders and plans each table's

@@ -316,3 +316,30 @@ func TestImportRefusesADesignNameTheGeneratedCodeUses(t *testing.T) {
 		t.Errorf("a refused import changed the repository")
 	}
 }
+
+// The check runs before anything of the design is written, so an import
+// killed during it (the command's go vet) leaves no design registered
+// that was not checked; the design is written once it passed.
+func TestImportChecksBeforeItWritesAndRegistersLast(t *testing.T) {
+	root := repo(t)
+	before := tree(t, root)
+	model := writeModel(t, gallery(t))
+	checked := false
+	im := workbench.Importer{Root: root, Check: func(_ context.Context, done []workbench.Imported) error {
+		checked = true
+		if tree(t, root) != before {
+			t.Errorf("the repository changed before the check")
+		}
+		if len(done) != 1 || len(done[0].Plan.Change) == 0 {
+			t.Errorf("the check got %d plans, want the design's plan with its registry lines", len(done))
+		}
+		return nil
+	}}
+	if _, err := im.Import(context.Background(), model, "gallery"); err != nil {
+		t.Fatal(err)
+	}
+	all, _ := os.ReadFile(filepath.Join(root, "designs/all/all.go"))
+	if !checked || !strings.Contains(string(all), "gallery.Design") {
+		t.Errorf("checked %t; designs/all/all.go after the import:\n%s", checked, all)
+	}
+}

@@ -124,7 +124,22 @@ func (p *parser) threshold() (Threshold, error) {
 	if p.pos < len(p.s) {
 		return t, fmt.Errorf("%q left over at the end", p.s[p.pos:])
 	}
-	return t, nil
+	return t, t.canFail(k)
+}
+
+// canFail refuses a threshold no run can breach, which would gate
+// nothing while it reads as a gate: every figure is 0 or more, and a
+// share of calls at most 100%.
+func (t Threshold) canFail(k kind) error {
+	switch {
+	case k == share && t.Value > 100:
+		return fmt.Errorf("%s is a share of calls, at most 100%%: %v%% is no share (a gate on it wants a value from 0%% to 100%%, like %s < 1%%)", t.Metric, t.Value, t.Metric)
+	case k == share && t.Op == "<=" && t.Value == 100:
+		return fmt.Errorf("%s <= 100%% holds on every run, so it gates nothing: give a share below 100%%, like %s < 1%%", t.Metric, t.Metric)
+	case t.Op == ">=" && t.Value == 0:
+		return fmt.Errorf("%s >= 0 holds on every run (no figure is below 0), so it gates nothing: give a bound a run can breach, or leave it out", t.Metric)
+	}
+	return nil
 }
 
 // value reads the number and its unit, as the metric's kind wants them.

@@ -54,6 +54,14 @@ func TestParseRefuses(t *testing.T) {
 		{"errors < 1% stop", `"stop" after the value`},
 		{"errors < 1%%", "left over"},
 		{"wcu <= $4", "$ is for cost"},
+		{"errors < 101%", "at most 100%"},
+		{"throttled <= 1000%", "at most 100%"},
+		{"refused == 150%", "at most 100%"},
+		{"errors <= 100%", "gates nothing"},
+		{"errors >= 0%", "gates nothing"},
+		{"wcu(AP-05) >= 0", "gates nothing"},
+		{"headroom >= 0x", "gates nothing"},
+		{"errors < -1%", "no number"},
 	} {
 		_, err := Parse(tc.in)
 		if err == nil || !strings.Contains(err.Error(), tc.says) {
