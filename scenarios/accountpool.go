@@ -141,11 +141,11 @@ func (d *accountPoolDriver) Call(ctx context.Context, p designs.PatternID, key i
 		_, err = d.t.AddUser(ctx, email)
 	case accountpool.AddAccountID:
 		id := fmt.Sprintf("9%0*d", accountpool.AccountIDLen-1, d.counter.Add(1))
-		if _, err = d.t.AddAccount(ctx, id); err == nil {
-			d.added.push(id)
-		}
+		made := d.added.start(id)
+		_, err = d.t.AddAccount(ctx, id)
+		made(err == nil)
 	case accountpool.RemoveAccountID:
-		id, ok := d.added.pop()
+		id, ok := d.added.pop(ctx)
 		if !ok {
 			id = noAccount
 		}

@@ -112,22 +112,22 @@ func (d *agenciesDriver) Call(ctx context.Context, p designs.PatternID, key int,
 		_, err = d.t.UpdateMember(ctx, a.ID, members[r.IntN(len(members))].IdpID, f.Edit())
 	case agencies.CreateMemberID:
 		m := f.Member(a.ID)
-		if err = d.t.CreateMember(ctx, m); err == nil {
-			d.joined.push(m)
-		}
+		made := d.joined.start(m)
+		err = d.t.CreateMember(ctx, m)
+		made(err == nil)
 	case agencies.DeleteMemberID:
-		m, ok := d.joined.pop()
+		m, ok := d.joined.pop(ctx)
 		if !ok {
 			m = agencies.Member{AgencyID: a.ID, IdpID: noID}
 		}
 		err = d.t.DeleteMember(ctx, m.AgencyID, m.IdpID)
 	case agencies.CreateAgencyID:
 		ag := f.Agency()
-		if err = d.t.CreateAgency(ctx, ag); err == nil {
-			d.created.push(ag.ID)
-		}
+		made := d.created.start(ag.ID)
+		err = d.t.CreateAgency(ctx, ag)
+		made(err == nil)
 	case agencies.DeleteAgencyID:
-		id, ok := d.created.pop()
+		id, ok := d.created.pop(ctx)
 		if !ok {
 			id = noID
 		}

@@ -108,14 +108,16 @@ var _ = Describe("scenario drivers", driverSpecs, func() {
 			space, err := sc.KeySpace(d)
 			Expect(err).NotTo(HaveOccurred())
 
-			// One call at a time, twice over the same random stream: the
-			// engine replays a worker's stream after its warm-up, and the
-			// replay must not collide with what the first pass created.
+			// One call at a time, twice over the mix, each call on a
+			// stream of its own as the engine gives it: what one call
+			// creates must not collide with another's.
 			var calls []call
+			var n uint64
 			for range 2 {
-				r := rand.New(rand.NewPCG(uint64(seed()), 0))
 				for i, st := range sc.Mix {
 					for _, key := range edgeKeys(space[i]) {
+						n++
+						r := rand.New(rand.NewPCG(uint64(seed()), 1<<63|n))
 						calls = append(calls, call{st.Pattern, key, d.Call(ctx, st.Pattern, key, r)})
 					}
 				}

@@ -1,13 +1,13 @@
 package scenarios
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/ddbharness/ddbharness/designs"
@@ -110,15 +110,14 @@ func prefix(s string, n int) string {
 	return string(r[:min(n, len(r))])
 }
 
-// fresh numbers a driver's calls. A call's generator draws from a stream
-// of its own, made of the caller's r and this number, so values that must
-// be unique (IDs, emails, invoice numbers) stay unique even when the engine
-// replays a worker's random stream, as it does after a warm-up.
-type fresh struct{ calls atomic.Uint64 }
+// fresh is what a driver's calls generate from: the call's own source,
+// which the engine seeds per call of its schedule (and per phase, so the
+// measured window never replays the warm-up's values). Values that must be
+// unique (IDs, emails, invoice numbers) draw 64 fresh bits each call, and
+// the same call of a seeded run generates the same values on any machine.
+type fresh struct{}
 
-func (f *fresh) rand(r *rand.Rand) *rand.Rand {
-	return rand.New(rand.NewPCG(r.Uint64(), f.calls.Add(1)))
-}
+func (fresh) rand(r *rand.Rand) *rand.Rand { return r }
 
 // Drivers keep what a run changes (who holds a lease, which services await
 // a voucher) so that calls stay meaningful as the table moves on. Each
@@ -149,29 +148,60 @@ func (g *guarded[T]) do(f func(v *T)) {
 	f(&g.v)
 }
 
-// stack holds entities a run created, for the calls that remove them: the
-// seeded pool stays whole, so keys keep pointing at live entities.
+// stack holds the entities a run's calls make, for the calls that remove
+// them (the seeded pool stays whole, so keys keep pointing at live
+// entities). An entity goes on it when the call that makes it starts, not when it
+// ends, and a delete that takes one waits for its making to end. Calls
+// start in the order the schedule made them due, so which entity a
+// delete takes, and whether it finds one, follows the schedule rather
+// than how fast the machine answered the calls before it.
 type stack[T any] struct {
 	mu    sync.Mutex
-	items []T
+	items []*making[T]
 }
 
-func (s *stack[T]) push(v T) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.items = append(s.items, v)
+// making is an entity a call is making: done closes when the call ends, ok
+// says whether it made it.
+type making[T any] struct {
+	v    T
+	done chan struct{}
+	ok   bool
 }
 
-// pop takes the newest entity, false when there is none.
-func (s *stack[T]) pop() (T, bool) {
+// start puts v on the stack as being made, and returns what the making
+// call calls when it ends, with whether it made v.
+func (s *stack[T]) start(v T) func(ok bool) {
+	m := &making[T]{v: v, done: make(chan struct{})}
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	var v T
-	if len(s.items) == 0 {
-		return v, false
+	s.items = append(s.items, m)
+	s.mu.Unlock()
+	return func(ok bool) {
+		m.ok = ok
+		close(m.done)
 	}
-	v, s.items = s.items[len(s.items)-1], s.items[:len(s.items)-1]
-	return v, true
+}
+
+// pop takes the newest entity and waits for its making to end: false when
+// there is none, its making failed, or ctx ended first.
+func (s *stack[T]) pop(ctx context.Context) (T, bool) {
+	var zero T
+	s.mu.Lock()
+	if len(s.items) == 0 {
+		s.mu.Unlock()
+		return zero, false
+	}
+	m := s.items[len(s.items)-1]
+	s.items = s.items[:len(s.items)-1]
+	s.mu.Unlock()
+	select {
+	case <-m.done:
+	case <-ctx.Done():
+		return zero, false
+	}
+	if !m.ok {
+		return zero, false
+	}
+	return m.v, true
 }
 
 // scanWindow is how many entities past the drawn key a call looks for one

@@ -1,9 +1,11 @@
 package scenarios
 
 import (
+	"context"
 	"fmt"
 	"sync"
 	"testing"
+	"time"
 )
 
 func TestScanFindsTheFirstMatchWithinItsWindow(t *testing.T) {
@@ -43,32 +45,66 @@ func TestScanFindsTheFirstMatchWithinItsWindow(t *testing.T) {
 	}
 }
 
-func TestStackHandsBackEachPushOnce(t *testing.T) {
+func TestStackHandsBackEachMadeEntityOnce(t *testing.T) {
+	ctx := t.Context()
 	var s stack[int]
-	if v, ok := s.pop(); ok {
+	if v, ok := s.pop(ctx); ok {
 		t.Fatalf("pop() on an empty stack = %d, true; want false", v)
 	}
 	var wg sync.WaitGroup
 	for i := range 100 {
-		wg.Go(func() { s.push(i) })
+		wg.Go(func() { s.start(i)(i%10 != 0) }) // every tenth making fails
 	}
 	wg.Wait()
 	got := map[int]bool{}
 	var mu sync.Mutex
+	failed := 0
 	for range 100 {
 		wg.Go(func() {
-			v, ok := s.pop()
+			v, ok := s.pop(ctx)
 			mu.Lock()
 			defer mu.Unlock()
-			if !ok || got[v] {
-				t.Errorf("pop() = %d, %v: want each pushed value once", v, ok)
+			if !ok {
+				failed++
+				return
+			}
+			if got[v] || v%10 == 0 {
+				t.Errorf("pop() = %d: want each value made once, none whose making failed", v)
 			}
 			got[v] = true
 		})
 	}
 	wg.Wait()
-	if len(got) != 100 {
-		t.Errorf("popped %d distinct values, want 100", len(got))
+	if len(got) != 90 || failed != 10 {
+		t.Errorf("popped %d made values and %d failed, want 90 and 10", len(got), failed)
+	}
+}
+
+// A delete takes an entity whose making has started, and waits for it:
+// whether it finds one follows the order the calls started in, not how
+// soon the machine answered the making call.
+func TestStackPopWaitsForTheMakingToEnd(t *testing.T) {
+	var s stack[string]
+	made := s.start("agency")
+	popped := make(chan bool)
+	go func() {
+		_, ok := s.pop(t.Context())
+		popped <- ok
+	}()
+	select {
+	case <-popped:
+		t.Fatal("pop returned before the making call ended")
+	case <-time.After(10 * time.Millisecond):
+	}
+	made(true)
+	if !<-popped {
+		t.Error("pop of an entity made while it waited: false, want true")
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	s.start("never made")
+	cancel()
+	if _, ok := s.pop(ctx); ok {
+		t.Error("pop with its context ended, the making not: true, want false")
 	}
 }
 

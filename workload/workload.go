@@ -206,7 +206,10 @@ func (p Pools) String() string {
 // flush first, so a seed keeps what it wrote in its own values instead of
 // reading it back. Call runs one pattern on the key-th entity of the
 // step's pool (Step.Entity's, else the n seeded), with r for any other
-// random choice. Calls come from many goroutines at once. The seeding specs (package
+// random choice: r is the call's own, seeded from the run's seed and the
+// call's place in the schedule, so the same call draws the same values on
+// any machine and no two calls of a run draw alike. Calls come from many
+// goroutines at once. The seeding specs (package
 // scenarios) check the Seed contract for every design's default scenario.
 type Driver interface {
 	Seed(ctx context.Context, n int, progress func(done, total int)) error

@@ -39,8 +39,13 @@ type attack struct {
 
 	// A closed loop's workers draw their calls themselves: each call's due
 	// time and number are taken together, so numbers follow due times.
-	loopMu  sync.Mutex
-	loopSeq []uint64 // per step
+	loopMu    sync.Mutex
+	loopSeq   []uint64 // per step
+	loopCalls uint64   // all steps: numbers each call's own stream
+
+	// phase counts the runs (the warm-up, then the measured window), so
+	// the calls of each draw from streams of their own.
+	phase uint64
 }
 
 // step is one step of the mix, with what each of its Results repeats.
@@ -63,6 +68,7 @@ type ticket struct {
 	key  int
 	due  time.Time
 	seq  uint64
+	hit  uint64 // the call's number in the schedule, all shards' calls counted
 }
 
 // newAttack paces sc's mix on d, each step drawing from keys[i] keys
@@ -106,6 +112,7 @@ func (a *attack) pick(r *rand.Rand) (int, int) {
 func (a *attack) run(ctx context.Context, began time.Time, d time.Duration, c *collector) (unsent int) {
 	calls, stopCalls := context.WithCancel(ctx)
 	defer stopCalls()
+	a.phase++
 	for i := range a.steps {
 		a.steps[i].ctx = designs.WithPattern(calls, a.steps[i].Pattern)
 	}
@@ -194,7 +201,7 @@ func (a *attack) schedule(ctx context.Context, began time.Time, d time.Duration,
 			return true
 		}
 		select {
-		case tickets <- ticket{step: st, key: key, due: began.Add(at), seq: n}:
+		case tickets <- ticket{step: st, key: key, due: began.Add(at), seq: n, hit: hits}:
 			return true
 		case <-ctx.Done():
 			return false
@@ -241,12 +248,21 @@ func MakesCalls(p vegeta.Pacer, d time.Duration, shard ShardSpec) bool {
 	return found
 }
 
-// workerRand is worker w's source for what its calls generate (IDs of new
-// items, payloads): a stream of its own per shard, so shards' creates
-// never collide. Shard 1's streams are a single machine's.
-func (a *attack) workerRand(w int) *rand.Rand {
-	stream := uint64(max(a.shard.I, 1)-1)<<32 | (uint64(w) + 1)
-	return rand.New(rand.NewPCG(uint64(a.seed), stream))
+// callRand is a source whose stream callStream sets before each call.
+func callRand() (*rand.Rand, *rand.PCG) {
+	src := rand.NewPCG(0, 0)
+	return rand.New(src), src
+}
+
+// callStream seeds src for the call numbered n of the run's current phase:
+// what a call generates (IDs of new items, payloads, the extra items of an
+// order) is then the same on any machine, whichever worker makes it and
+// however the calls interleave, so a run's items, sizes and the limits
+// computed from them do not move with the machine's pace. The top bit
+// keeps call streams apart from the schedule's (0); numbers are the
+// schedule's, counted over every shard, so shards never draw alike.
+func (a *attack) callStream(src *rand.PCG, n uint64) {
+	src.Seed(uint64(a.seed), 1<<63|a.phase<<48|n&(1<<48-1))
 }
 
 // work makes the calls of the tickets it receives, each when it is due,
@@ -254,7 +270,7 @@ func (a *attack) workerRand(w int) *rand.Rand {
 // could not send before the run was cut. Tickets due after a window that
 // c ended early are dropped: they were never due.
 func (a *attack) work(ctx, calls context.Context, tickets <-chan ticket, c *collector, w int, record func(*vegeta.Result), late func(due, now time.Time)) (unsent int) {
-	r := a.workerRand(w)
+	r, src := callRand()
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
 	early := c.early()
@@ -278,6 +294,7 @@ func (a *attack) work(ctx, calls context.Context, tickets <-chan ticket, c *coll
 			if late != nil {
 				late(t.due, time.Now())
 			}
+			a.callStream(src, t.hit)
 			a.call(ctx, t, r, record)
 		}
 	}
@@ -287,10 +304,15 @@ func (a *attack) work(ctx, calls context.Context, tickets <-chan ticket, c *coll
 // closedLoop calls back to back until the deadline: the pacer asked for
 // no pacing at all, so each call is due when the previous one ends.
 func (a *attack) closedLoop(ctx, calls context.Context, deadline time.Time, c *collector, w int, record func(*vegeta.Result)) {
-	r := a.workerRand(w)
+	r, src := callRand()
 	for calls.Err() == nil {
-		st, key := a.pick(r)
 		a.loopMu.Lock()
+		// Drawn under the lock from the loop's own numbering: a closed
+		// loop has no schedule, so its calls are numbered as they start.
+		n := a.loopCalls*uint64(max(a.shard.N, 1)) + uint64(max(a.shard.I, 1)-1)
+		a.loopCalls++
+		a.callStream(src, n)
+		st, key := a.pick(r)
 		t := ticket{step: st, key: key, due: time.Now(), seq: a.loopSeq[st]}
 		a.loopSeq[st]++
 		a.loopMu.Unlock()

@@ -30,6 +30,8 @@ const BaselineFormat = "ddbharness-baseline/1"
 // Query whose partition the run's own writes grow: how many writes come
 // before each read follows the machine); the tolerance covers that with
 // room, and still sees an item widened by a kilobyte (+50% of a write).
+// A first limit (BaselineLimit) is gated by the same tolerance, with no
+// slack.
 const (
 	Tolerance  = 0.20
 	unitsSlack = 0.05 // capacity units per call
@@ -47,6 +49,8 @@ type Baseline struct {
 	// it (an item that lists every entity grows with the pool), so a run
 	// is compared only with a baseline of its own pool.
 	Pools map[string]int `json:"pools,omitempty"`
+	// FirstLimits is each scenario's first limit (BaselineLimit).
+	FirstLimits map[string]BaselineLimit `json:"first_limits,omitempty"`
 }
 
 // Add records out's figures as its scenario's.
@@ -64,6 +68,12 @@ func (b *Baseline) Add(out bench.Outcome) {
 		b.Pools = map[string]int{}
 	}
 	b.Pools[out.Scenario] = out.Pool
+	if l, ok := baselineLimit(out); ok {
+		if b.FirstLimits == nil {
+			b.FirstLimits = map[string]BaselineLimit{}
+		}
+		b.FirstLimits[out.Scenario] = l
+	}
 }
 
 // WriteBaseline writes b to path, whole or not at all.
@@ -152,14 +162,22 @@ type Change struct {
 	Pattern   designs.PatternID
 	Figure    string
 	Base, Now float64
+	Limits    [2]string // a first limit's change: the baseline's and the run's, in words
 }
 
 // Worse reports whether the change costs more (every figure is one that
 // a design wants lower), or the mix changed under the baseline.
-func (c Change) Worse() bool { return c.Now > c.Base || c.Figure == "calls" }
+func (c Change) Worse() bool {
+	if c.Figure == firstLimitFigure {
+		return c.Now > 0 && c.Now < c.Base // sooner; none reached is later
+	}
+	return c.Now > c.Base || c.Figure == "calls"
+}
 
 func (c Change) String() string {
 	switch {
+	case c.Figure == firstLimitFigure:
+		return c.limitString()
 	case c.Figure == "calls" && c.Now == 0:
 		return fmt.Sprintf("%s %s: in the baseline, but made no call in this run", c.Scenario, c.Pattern)
 	case c.Figure == "calls":
@@ -183,7 +201,7 @@ func (b Baseline) Compare(out bench.Outcome) ([]Change, error) {
 	for _, id := range slices.Sorted(maps.Keys(base)) {
 		f, ok := now[id]
 		if !ok {
-			cs = append(cs, Change{out.Scenario, id, "calls", 1, 0})
+			cs = append(cs, Change{Scenario: out.Scenario, Pattern: id, Figure: "calls", Base: 1})
 			continue
 		}
 		was := base[id]
@@ -194,13 +212,18 @@ func (b Baseline) Compare(out bench.Outcome) ([]Change, error) {
 		}{{"rcu per call", was.RCU, f.RCU, unitsSlack}, {"wcu per call", was.WCU, f.WCU, unitsSlack},
 			{"cost per million", was.Cost, f.Cost, costSlack}, {"bytes grown per call", was.Bytes, f.Bytes, bytesSlack}} {
 			if moved(fig.base, fig.now, fig.slack) {
-				cs = append(cs, Change{out.Scenario, id, fig.name, fig.base, fig.now})
+				cs = append(cs, Change{Scenario: out.Scenario, Pattern: id, Figure: fig.name, Base: fig.base, Now: fig.now})
 			}
 		}
 	}
 	for id := range now {
 		if _, ok := base[id]; !ok {
-			cs = append(cs, Change{out.Scenario, id, "calls", 0, 1})
+			cs = append(cs, Change{Scenario: out.Scenario, Pattern: id, Figure: "calls", Now: 1})
+		}
+	}
+	if was, ok := b.FirstLimits[out.Scenario]; ok {
+		if c, moved := compareLimit(was, out); moved {
+			cs = append(cs, c)
 		}
 	}
 	slices.SortFunc(cs, func(a, b Change) int {
