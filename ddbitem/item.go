@@ -117,6 +117,40 @@ func KeyText(v types.AttributeValue) string {
 	return ""
 }
 
+// PartitionText is the partition key value item holds under attrs (a
+// key's attributes, in order), as people read it and as placement hashes
+// it: KeyText of the value for a key of one attribute; for a
+// multi-attribute key each attribute named with its value,
+// "tenantId=t1, regionCode=eu". "" when item lacks one of them.
+func PartitionText(attrs []string, item Item) string {
+	if len(attrs) == 1 {
+		return KeyText(item[attrs[0]])
+	}
+	var b strings.Builder
+	for i, a := range attrs {
+		t := KeyText(item[a])
+		if t == "" {
+			return ""
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(a)
+		b.WriteByte('=')
+		b.WriteString(t)
+	}
+	return b.String()
+}
+
+// PartitionText is the partition key value entry e holds in ix
+// (ddbitem.PartitionText of its partition key attributes).
+func (ix Index) PartitionText(e Item) string {
+	if len(ix.PKs) == 0 {
+		return KeyText(e[ix.PK])
+	}
+	return PartitionText(ix.PKs, e)
+}
+
 // KeyID identifies the item whose key attributes item holds (a whole item
 // or only its key), for maps of items: each key value tagged with its type,
 // so that the string "1" and the number 1 stay apart, and numbers by their

@@ -158,24 +158,24 @@ func (s Schema) checkTypes(terms []keyTerm) error {
 }
 
 // QueryPartition is the partition a Query of index name (empty: the table)
-// with key condition c reads: the values its partition key attributes are
-// given, in the key's order. ok is false when c does not give each one by
+// with key condition c reads: its partition key attributes with the
+// values c gives them. ok is false when c does not give each one by
 // equality.
-func (s Schema) QueryPartition(name string, c Condition) (values []types.AttributeValue, ok bool) {
+func (s Schema) QueryPartition(name string, c Condition) (part Item, ok bool) {
 	terms, err := c.keyTerms()
 	if err != nil {
 		return nil, false
 	}
 	pks := s.PartitionAttrs(name)
-	values = make([]types.AttributeValue, len(pks))
-	for i, a := range pks {
+	part = make(Item, len(pks))
+	for _, a := range pks {
 		j := slices.IndexFunc(terms, func(t keyTerm) bool { return t.attr == a && t.op == "=" })
 		if j < 0 {
 			return nil, false
 		}
-		values[i] = terms[j].values[0]
+		part[a] = terms[j].values[0]
 	}
-	return values, len(pks) > 0
+	return part, len(pks) > 0
 }
 
 // keyTerms reads c as a key condition: conditions joined by AND, in

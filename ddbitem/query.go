@@ -84,10 +84,11 @@ func (s Schema) sortOrder(index string) []string {
 	return slices.DeleteFunc(attrs, func(a string) bool { return a == "" })
 }
 
-// inPartition reports whether item holds values for the attributes pks.
-func inPartition(item Item, pks []string, values []types.AttributeValue) bool {
-	for i, a := range pks {
-		if !EqualValue(item[a], values[i]) {
+// inPartition reports whether item holds part's values under the
+// attributes pks.
+func inPartition(item Item, pks []string, part Item) bool {
+	for _, a := range pks {
+		if !EqualValue(item[a], part[a]) {
 			return false
 		}
 	}

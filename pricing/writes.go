@@ -54,7 +54,7 @@ func (a *accountant) itemKey(w Write) ddbitem.Item {
 // Sources: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html#GSI.ThroughputConsiderations.Writes
 // https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LSI.html#LSI.ThroughputConsiderations.Writes
 func (a *accountant) indexWrite(ix ddbitem.Index, old, new ddbitem.Item) {
-	pk := func(e ddbitem.Item) string { return ddbitem.KeyText(e[ix.PK]) }
+	pk := ix.PartitionText
 	for _, e := range []ddbitem.Item{old, new} {
 		if e != nil {
 			a.touched(ix.Name, pk(e), e)
