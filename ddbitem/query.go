@@ -3,6 +3,7 @@ package ddbitem
 import (
 	"cmp"
 	"slices"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
@@ -23,11 +24,13 @@ type KeyRange struct {
 // key, attribute by attribute on a multi-attribute key; entries of a GSI
 // that share a sort key value have no documented order, and come here in
 // table key order. A key condition that breaks the key rules is refused as
-// DynamoDB refuses it (CheckKeyCondition).
+// DynamoDB refuses it (CheckKeyCondition); an empty one reads every entry.
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_Query.html
 func (s Schema) Range(items []Item, r KeyRange) ([]Item, error) {
-	if err := s.CheckKeyCondition(r.Index, r.Key); err != nil {
-		return nil, err
+	if strings.TrimSpace(r.Key.Expr) != "" { // none: every entry, for callers that list them
+		if err := s.CheckKeyCondition(r.Index, r.Key); err != nil {
+			return nil, err
+		}
 	}
 	order := s.sortOrder(r.Index)
 	// The key condition names one partition: the others are passed over

@@ -305,7 +305,11 @@ var _ = Describe("an SDK client through the endpoint", Label("wire"), func() {
 				Item: map[string]types.AttributeValue{"PK": str(pk), "SK": str("1"), "tenantId": str(tenant), "zoneCode": str(zone)}})
 			return err
 		}
-		It("keys the GSI by all of its attributes: a hot tuple is throttled naming the index, a tuple sharing one of its values is not", func(ctx SpecContext) {
+		// hotTuple checks the GSI is keyed by its tuple: the second write of
+		// one tuple is refused naming the index, and a tuple that shares its
+		// second value, on another partition, is served.
+		hotTuple := func(ctx SpecContext) {
+			GinkgoHelper()
 			apart("a", "c", "e")
 			apart("tenantId=t1, zoneCode=eu", "tenantId=t3, zoneCode=eu")
 			Expect(putT(ctx, "a", "t1", "eu")).To(Succeed(), "the tuple's partition has its 1 write unit")
@@ -316,6 +320,21 @@ var _ = Describe("an SDK client through the endpoint", Label("wire"), func() {
 			Expect(aws.ToString(te.ThrottlingReasons[0].Resource)).To(Equal(arn() + "/index/ByTenantZone"))
 			Expect(stored(ctx, "c", "1")).To(BeFalse())
 			Expect(putT(ctx, "e", "t3", "eu")).To(Succeed(), "another tuple with the same zone is another partition key")
+		}
+		It("keys the GSI by all of its attributes: a hot tuple is throttled naming the index, a tuple sharing one of its values is not", func(ctx SpecContext) {
+			hotTuple(ctx)
+		})
+		It("learns a multi-attribute GSI that the client's UpdateTable adds", func(ctx SpecContext) {
+			Expect(designs.DeleteTable(ctx, direct, table)).To(Succeed())
+			Expect(designs.CreateTable(ctx, db, schema, table)).To(Succeed())
+			in := sc.CreateTableInput(table)
+			g := in.GlobalSecondaryIndexes[0]
+			_, err := db.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String(table), AttributeDefinitions: in.AttributeDefinitions,
+				GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Create: &types.CreateGlobalSecondaryIndexAction{
+					IndexName: g.IndexName, KeySchema: g.KeySchema, Projection: g.Projection}}}})
+			Expect(err).NotTo(HaveOccurred())
+			Expect(designs.WaitActive(ctx, db, table, nil)).To(Succeed())
+			hotTuple(ctx)
 		})
 		It("refuses a Query that breaks the left-to-right rule with DynamoDB Local's ValidationException", func(ctx SpecContext) {
 			in := &dynamodb.QueryInput{TableName: aws.String(table), IndexName: aws.String("ByTenantZone"),
