@@ -321,8 +321,14 @@ var _ = Describe("an SDK client through the endpoint", Label("wire"), func() {
 			Expect(stored(ctx, "c", "1")).To(BeFalse())
 			Expect(putT(ctx, "e", "t3", "eu")).To(Succeed(), "another tuple with the same zone is another partition key")
 		}
-		It("keys the GSI by all of its attributes: a hot tuple is throttled naming the index, a tuple sharing one of its values is not", func(ctx SpecContext) {
+		It("keys the GSI by all of its attributes: a hot tuple is throttled naming the index, a tuple sharing one of its values is not; the report names the tuple by both values", func(ctx SpecContext) {
 			hotTuple(ctx)
+			dirs, err := h.Report(GinkgoT().TempDir())
+			Expect(err).NotTo(HaveOccurred())
+			Expect(dirs).To(HaveLen(1))
+			summary, err := os.ReadFile(filepath.Join(dirs[0], report.SummaryFile))
+			Expect(err).NotTo(HaveOccurred())
+			Expect(string(summary)).To(ContainSubstring("tenantId=t1, zoneCode=eu"))
 		})
 		It("learns a multi-attribute GSI that the client's UpdateTable adds", func(ctx SpecContext) {
 			Expect(designs.DeleteTable(ctx, direct, table)).To(Succeed())
