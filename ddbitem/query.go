@@ -3,6 +3,7 @@ package ddbitem
 import (
 	"cmp"
 	"slices"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
@@ -20,22 +21,29 @@ type KeyRange struct {
 // Range lists, in the order a Query reads them, the entries among items
 // that r covers: index entries on an index (whole items on the table or an
 // ALL index), sparse items left out. DynamoDB orders a partition by its sort
-// key; entries of a GSI that share a sort key value have no documented
-// order, and come here in table key order.
+// key, attribute by attribute on a multi-attribute key; entries of a GSI
+// that share a sort key value have no documented order, and come here in
+// table key order. A key condition that breaks the key rules is refused as
+// DynamoDB refuses it (CheckKeyCondition); an empty one reads every entry.
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_Query.html
 func (s Schema) Range(items []Item, r KeyRange) ([]Item, error) {
+	if strings.TrimSpace(r.Key.Expr) != "" { // none: every entry, for callers that list them
+		if err := s.CheckKeyCondition(r.Index, r.Key); err != nil {
+			return nil, err
+		}
+	}
 	order := s.sortOrder(r.Index)
 	// The key condition names one partition: the others are passed over
 	// without evaluating it, which costs far more than a comparison.
-	pk := s.PartitionKey(r.Index)
-	part, known := PartitionValue(r.Key.Expr, r.Key.Names, r.Key.Values, pk)
+	pks := s.PartitionAttrs(r.Index)
+	part, known := s.QueryPartition(r.Index, r.Key)
 	holds, err := r.Key.compile()
 	if err != nil {
 		return nil, err
 	}
 	var out []Item
 	for _, it := range items {
-		if known && !EqualValue(it[pk], part) {
+		if known && !inPartition(it, pks, part) {
 			continue
 		}
 		e := it
@@ -68,15 +76,26 @@ func (s Schema) Range(items []Item, r KeyRange) ([]Item, error) {
 	return out, nil
 }
 
-// sortOrder is the attributes that order a partition of index: its sort
-// key, then the table's key (which tells apart a GSI's entries that share
+// sortOrder is the attributes that order a partition of index: its key's
+// (the partition key's first, equal within a partition), then the table's key (which tells apart a GSI's entries that share
 // a sort key value, and is the sort key itself on the table).
 func (s Schema) sortOrder(index string) []string {
 	attrs := []string{s.PK, s.SK}
 	if ix, ok := s.Index(index); ok {
-		attrs = append([]string{ix.PK, ix.SK}, attrs...)
+		attrs = append(ix.KeyAttrs(), attrs...)
 	}
 	return slices.DeleteFunc(attrs, func(a string) bool { return a == "" })
+}
+
+// inPartition reports whether item holds part's values under the
+// attributes pks.
+func inPartition(item Item, pks []string, part Item) bool {
+	for _, a := range pks {
+		if !EqualValue(item[a], part[a]) {
+			return false
+		}
+	}
+	return true
 }
 
 // keyOrder compares two entries attribute by attribute, by CompareKey.

@@ -42,6 +42,12 @@ const (
 	// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html#limits-items
 	MaxItemBytes = 400 << 10
 
+	// MaxKeyAttributes is how many attributes a GSI's partition key, and
+	// its sort key, may each be made of (a multi-attribute key); a table's
+	// and an LSI's keys are one attribute each.
+	// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.DesignPattern.MultiAttributeKeys.html
+	MaxKeyAttributes = 4
+
 	// MaxNestingLevels is how deep DynamoDB nests an attribute's value: a
 	// top-level attribute is level 1, each map or list it sits in one more,
 	// so a scalar may sit inside at most 31 maps or lists.

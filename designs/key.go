@@ -10,23 +10,45 @@ import (
 
 // ItemSchema resolves s for the item rules (package ddbitem): GSIs then
 // LSIs, an LSI with the table's partition key, every projection defaulted
-// to ALL as DynamoDB defaults it.
+// to ALL as DynamoDB defaults it, and the type of every key attribute
+// (string unless Types says otherwise).
 func (s Schema) ItemSchema() ddbitem.Schema {
-	out := ddbitem.Schema{PK: s.PK, SK: s.SK, Indexes: make([]ddbitem.Index, 0, len(s.GSIs)+len(s.LSIs))}
-	add := func(ix Index, pk string, local bool) {
-		p := ix.Projection
-		if p == "" {
-			p = types.ProjectionTypeAll
+	out := ddbitem.Schema{PK: s.PK, SK: s.SK, Indexes: make([]ddbitem.Index, 0, len(s.GSIs)+len(s.LSIs)),
+		Types: map[string]types.ScalarAttributeType{}}
+	add := func(ix Index, local bool) {
+		r := ix.resolved()
+		if r.Projection == "" {
+			r.Projection = types.ProjectionTypeAll
 		}
-		out.Indexes = append(out.Indexes, ddbitem.Index{Name: ix.Name, PK: pk, SK: ix.SK, Local: local, Projection: p, NonKey: ix.NonKey})
+		if local {
+			r.PK, r.PKs, r.Local = s.PK, nil, true
+		}
+		out.Indexes = append(out.Indexes, r)
 	}
 	for _, ix := range s.GSIs {
-		add(ix, ix.PK, false)
+		add(ix, false)
 	}
 	for _, ix := range s.LSIs {
-		add(ix, s.PK, true)
+		add(ix, true)
+	}
+	out.Types[s.PK] = s.typeOf(s.PK)
+	if s.SK != "" {
+		out.Types[s.SK] = s.typeOf(s.SK)
+	}
+	for _, ix := range out.Indexes {
+		for _, a := range ix.KeyAttrs() {
+			out.Types[a] = s.typeOf(a)
+		}
 	}
 	return out
+}
+
+// typeOf is the type of key attribute attr: Types', or string.
+func (s Schema) typeOf(attr string) types.ScalarAttributeType {
+	if t := s.Types[attr]; t != "" {
+		return t
+	}
+	return types.ScalarAttributeTypeS
 }
 
 // KeyID identifies the item whose key attributes item holds

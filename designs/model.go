@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbharness/ddbharness/ddbitem"
 )
 
 // PatternID names an access pattern inside its design ("AP-05"). Specs carry
@@ -32,11 +34,40 @@ const MainTable = "main-table"
 
 // Index is a secondary index. PK is required for a GSI; an LSI shares the
 // table's partition key, so its PK is left empty. Projection defaults to ALL.
+//
+// A GSI's partition key, and its sort key, may each be made of up to four
+// attributes (a multi-attribute key), each of its own type (Schema.Types):
+// list them in order in PKs and SKs, in place of PK and SK. An item that
+// lacks any of them is not in the index; a Query gives every partition key
+// attribute by equality and the sort key attributes left to right (see
+// KeyQuery).
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.DesignPattern.MultiAttributeKeys.html
 type Index struct {
 	Name       string
 	PK, SK     string
+	PKs, SKs   []string
 	Projection types.ProjectionType
 	NonKey     []string // projected attributes when Projection is INCLUDE
+}
+
+// PartitionAttrs is the attributes of ix's partition key, in order (none
+// for an LSI, whose partition key is its table's).
+func (ix Index) PartitionAttrs() []string { return ix.resolved().PartitionAttrs() }
+
+// SortAttrs is the attributes of ix's sort key, in order.
+func (ix Index) SortAttrs() []string { return ix.resolved().SortAttrs() }
+
+// resolved is ix as package ddbitem reads an index's key: PK and SK the
+// first attribute of each.
+func (ix Index) resolved() ddbitem.Index {
+	r := ddbitem.Index{Name: ix.Name, PK: ix.PK, SK: ix.SK, PKs: ix.PKs, SKs: ix.SKs, NonKey: ix.NonKey, Projection: ix.Projection}
+	if len(ix.PKs) > 0 {
+		r.PK = ix.PKs[0]
+	}
+	if len(ix.SKs) > 0 {
+		r.SK = ix.SKs[0]
+	}
+	return r
 }
 
 // Schema is one DynamoDB table. Key attributes are strings unless Types says
@@ -128,8 +159,12 @@ func (d Design) Pattern(id PatternID) (Pattern, bool) {
 }
 
 // Validate reports the first inconsistency between the catalog and the
-// schema: duplicate IDs, unknown indexes, missing fields.
+// schema: duplicate IDs, unknown indexes, missing fields, an index key
+// DynamoDB would refuse (Schema.CheckKeys).
 func (d Design) Validate() error {
+	if err := d.Schema.CheckKeys(); err != nil {
+		return fmt.Errorf("design %s: %w", d.Name, err)
+	}
 	indexes := map[string]bool{MainTable: true}
 	for _, ix := range append(append([]Index{}, d.Schema.GSIs...), d.Schema.LSIs...) {
 		if indexes[ix.Name] {

@@ -1,6 +1,7 @@
 package designs
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 
@@ -8,6 +9,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbharness/ddbharness/ddbitem"
 )
 
 // PageQuery is one page of a listing: the table or one of its indexes, the key
@@ -53,6 +56,9 @@ func (s Schema) QueryPage(ctx context.Context, db DB, q PageQuery) (items []map[
 	if err != nil {
 		return nil, "", fmt.Errorf("build: %w", err)
 	}
+	if err := s.checkKey(q.Index, expr); err != nil {
+		return nil, "", err
+	}
 	in := &dynamodb.QueryInput{
 		TableName:                 aws.String(q.Table),
 		KeyConditionExpression:    expr.KeyCondition(),
@@ -96,7 +102,7 @@ func (s Schema) QueryPage(ctx context.Context, db DB, q PageQuery) (items []map[
 func (s Schema) resumeKey(item map[string]types.AttributeValue, index string) map[string]types.AttributeValue {
 	names := []string{s.PK, s.SK}
 	if ix, ok := s.ItemSchema().Index(index); ok {
-		names = append(names, ix.PK, ix.SK)
+		names = append(names, ix.KeyAttrs()...)
 	}
 	key := map[string]types.AttributeValue{}
 	for _, n := range names {
@@ -105,4 +111,20 @@ func (s Schema) resumeKey(item map[string]types.AttributeValue, index string) ma
 		}
 	}
 	return key
+}
+
+// checkKey refuses, before any call, a key condition that DynamoDB would
+// refuse for the table or index (ddbitem.Schema.CheckKeyCondition): its
+// ValidationException wrapped in ErrInvalidInput. A query of an index the
+// schema does not declare is left to DynamoDB.
+func (s Schema) checkKey(index string, expr expression.Expression) error {
+	items := s.ItemSchema()
+	if _, ok := items.Index(index); index != "" && !ok {
+		return nil
+	}
+	c := ddbitem.Condition{Expr: aws.ToString(expr.KeyCondition()), Names: expr.Names(), Values: expr.Values()}
+	if err := items.CheckKeyCondition(index, c); err != nil {
+		return fmt.Errorf("%w: query of %s: %w", ErrInvalidInput, cmp.Or(index, "the table"), err)
+	}
+	return nil
 }

@@ -35,20 +35,29 @@ func (s Schema) CreateTableInput(name string) *dynamodb.CreateTableInput {
 			return
 		}
 		attrs[attr] = true
-		typ := s.Types[attr]
-		if typ == "" {
-			typ = types.ScalarAttributeTypeS
-		}
-		defs = append(defs, types.AttributeDefinition{AttributeName: aws.String(attr), AttributeType: typ})
+		defs = append(defs, types.AttributeDefinition{AttributeName: aws.String(attr), AttributeType: s.typeOf(attr)})
 	}
-	keys := func(pk, sk string) []types.KeySchemaElement {
-		def(pk)
-		ks := []types.KeySchemaElement{{AttributeName: aws.String(pk), KeyType: types.KeyTypeHash}}
-		if sk != "" {
-			def(sk)
-			ks = append(ks, types.KeySchemaElement{AttributeName: aws.String(sk), KeyType: types.KeyTypeRange})
+	// keys is a key schema: a multi-attribute key's attributes each an
+	// element of their own, the partition key's (HASH) before the sort
+	// key's (RANGE), each in order, as CreateTable takes them.
+	// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.DesignPattern.MultiAttributeKeys.html
+	keys := func(pks, sks []string) []types.KeySchemaElement {
+		var ks []types.KeySchemaElement
+		for _, a := range pks {
+			def(a)
+			ks = append(ks, types.KeySchemaElement{AttributeName: aws.String(a), KeyType: types.KeyTypeHash})
+		}
+		for _, a := range sks {
+			def(a)
+			ks = append(ks, types.KeySchemaElement{AttributeName: aws.String(a), KeyType: types.KeyTypeRange})
 		}
 		return ks
+	}
+	one := func(attr string) []string {
+		if attr == "" {
+			return nil
+		}
+		return []string{attr}
 	}
 
 	billing := s.Billing
@@ -61,14 +70,14 @@ func (s Schema) CreateTableInput(name string) *dynamodb.CreateTableInput {
 	}
 	in := &dynamodb.CreateTableInput{
 		TableName:             aws.String(name),
-		KeySchema:             keys(s.PK, s.SK),
+		KeySchema:             keys(one(s.PK), one(s.SK)),
 		BillingMode:           billing,
 		ProvisionedThroughput: throughput,
 	}
 	for _, ix := range s.GSIs {
 		in.GlobalSecondaryIndexes = append(in.GlobalSecondaryIndexes, types.GlobalSecondaryIndex{
 			IndexName:             aws.String(ix.Name),
-			KeySchema:             keys(ix.PK, ix.SK),
+			KeySchema:             keys(ix.PartitionAttrs(), ix.SortAttrs()),
 			Projection:            ix.projection(),
 			ProvisionedThroughput: throughput,
 		})
@@ -76,7 +85,7 @@ func (s Schema) CreateTableInput(name string) *dynamodb.CreateTableInput {
 	for _, ix := range s.LSIs {
 		in.LocalSecondaryIndexes = append(in.LocalSecondaryIndexes, types.LocalSecondaryIndex{
 			IndexName:  aws.String(ix.Name),
-			KeySchema:  keys(s.PK, ix.SK),
+			KeySchema:  keys(one(s.PK), ix.SortAttrs()),
 			Projection: ix.projection(),
 		})
 	}

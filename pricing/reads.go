@@ -60,14 +60,14 @@ func (a *accountant) missedKeys() []string {
 // unknown at DynamoDB Local's figure, per table and index, on the partition
 // a Query named (a Scan's is unknown). It reports false when Local gave no
 // figure.
-func (a *accountant) localRead(pk string) bool {
+func (a *accountant) localRead(pks []string) bool {
 	local := LocalUnits(a.o)
 	if local == nil {
 		return false
 	}
 	key := ""
 	if a.o.Op == designs.Query && len(a.o.Addressed) > 0 {
-		key = ddbitem.KeyText(a.o.Addressed[0][pk])
+		key = ddbitem.PartitionText(pks, a.o.Addressed[0])
 	}
 	for target, u := range local {
 		if target == WholeCall {
@@ -91,12 +91,12 @@ func (a *accountant) localRead(pk string) bool {
 // are shared among the partitions it read by their bytes.
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LSI.html#LSI.ThroughputConsiderations.Reads
 func (a *accountant) rangeRead() {
-	target, pk := designs.MainTable, a.s.PK
+	target, pks := designs.MainTable, a.s.PartitionAttrs("")
 	ix, onIndex := a.s.Index(a.o.Index)
 	if onIndex {
-		target, pk = ix.Name, ix.PK
+		target, pks = ix.Name, ix.PartitionAttrs()
 	}
-	if a.o.Evaluated == EvaluatedLocal && a.localRead(pk) {
+	if a.o.Evaluated == EvaluatedLocal && a.localRead(pks) {
 		return
 	}
 	f := a.readFactor(onIndex && !ix.Local)
@@ -109,11 +109,11 @@ func (a *accountant) rangeRead() {
 		if onIndex {
 			e := a.s.Entry(ix, item)
 			if ix.Local && len(e) < len(item) {
-				fetched[ddbitem.KeyText(item[pk])] += f * units(size, readUnitBytes)
+				fetched[ddbitem.PartitionText(pks, item)] += f * units(size, readUnitBytes)
 			}
 			size = ddbitem.Size(e)
 		}
-		key := ddbitem.KeyText(item[pk])
+		key := ddbitem.PartitionText(pks, item)
 		a.touched(target, key, item)
 		if u := fetched[key]; u > 0 {
 			a.touched(designs.MainTable, key, item)
@@ -130,7 +130,7 @@ func (a *accountant) rangeRead() {
 	case a.o.Op == designs.Query || len(order) == 0:
 		key := ""
 		if len(a.o.Addressed) > 0 {
-			key = ddbitem.KeyText(a.o.Addressed[0][pk])
+			key = ddbitem.PartitionText(pks, a.o.Addressed[0])
 		} else if len(order) > 0 {
 			key = order[0]
 		}

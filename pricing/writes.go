@@ -49,11 +49,12 @@ func (a *accountant) itemKey(w Write) ddbitem.Item {
 // entry). An added or removed entry is one write of its size; an entry
 // updated in place is one write of the larger size, none if it did not
 // change; an entry whose index key changed is a delete on the old partition
-// and a put on the new one. Index writes are not doubled in transactions.
+// and a put on the new one, whichever attribute of a multi-attribute key
+// changed. Index writes are not doubled in transactions.
 // Sources: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.html#GSI.ThroughputConsiderations.Writes
 // https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LSI.html#LSI.ThroughputConsiderations.Writes
 func (a *accountant) indexWrite(ix ddbitem.Index, old, new ddbitem.Item) {
-	pk := func(e ddbitem.Item) string { return ddbitem.KeyText(e[ix.PK]) }
+	pk := ix.PartitionText
 	for _, e := range []ddbitem.Item{old, new} {
 		if e != nil {
 			a.touched(ix.Name, pk(e), e)
@@ -65,7 +66,7 @@ func (a *accountant) indexWrite(ix ddbitem.Index, old, new ddbitem.Item) {
 		a.charge(ix.Name, pk(new), 0, units(ddbitem.Size(new), writeUnitBytes))
 	case new == nil:
 		a.charge(ix.Name, pk(old), 0, units(ddbitem.Size(old), writeUnitBytes))
-	case !ddbitem.EqualValue(old[ix.PK], new[ix.PK]) || (ix.SK != "" && !ddbitem.EqualValue(old[ix.SK], new[ix.SK])):
+	case !ix.SameKey(old, new): // any attribute of a multi-attribute key
 		a.charge(ix.Name, pk(old), 0, units(ddbitem.Size(old), writeUnitBytes))
 		a.charge(ix.Name, pk(new), 0, units(ddbitem.Size(new), writeUnitBytes))
 	case !ddbitem.Equal(old, new):

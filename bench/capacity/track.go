@@ -67,7 +67,7 @@ func (l *Ledger) followIndexes(s ddbitem.Schema, w pricing.Write) {
 			continue
 		}
 		old, new := s.Entry(ix, w.Before), s.Entry(ix, w.After)
-		oldKey, newKey := ddbitem.KeyText(old[ix.PK]), ddbitem.KeyText(new[ix.PK])
+		oldKey, newKey := ix.PartitionText(old), ix.PartitionText(new)
 		if old != nil {
 			at := l.slotID(slot{ix.Name, oldKey})
 			k, _ := l.indexKeys.Get(at)

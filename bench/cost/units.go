@@ -139,7 +139,7 @@ func (f *fixture) rangeRead(p designs.Pattern) (float64, error) {
 		if p.AllPages {
 			limit = 0
 		}
-		parts := partitions(entries, f.keys.PartitionKey(index))
+		parts := partitions(entries, f.keys.PartitionAttrs(index))
 		for _, part := range parts {
 			v += read(paged(part, limit), p.AllPages)
 		}
@@ -167,12 +167,21 @@ func (f *fixture) targetEntries(index string) ([]ddbitem.Item, error) {
 	return es, nil
 }
 
-// partitions splits entries in key order by their partition key value.
-func partitions(entries []ddbitem.Item, pk string) [][]ddbitem.Item {
+// partitions splits entries in key order by their partition key value
+// (the tuple of pks, the partition key's attributes).
+func partitions(entries []ddbitem.Item, pks []string) [][]ddbitem.Item {
 	var out [][]ddbitem.Item
 	start := 0
+	same := func(a, b ddbitem.Item) bool {
+		for _, pk := range pks {
+			if !ddbitem.EqualValue(a[pk], b[pk]) {
+				return false
+			}
+		}
+		return true
+	}
 	for i := 1; i <= len(entries); i++ {
-		if i == len(entries) || !ddbitem.EqualValue(entries[i][pk], entries[start][pk]) {
+		if i == len(entries) || !same(entries[i], entries[start]) {
 			out = append(out, entries[start:i])
 			start = i
 		}

@@ -71,8 +71,8 @@ func (e *Emulator) newCall(ctx context.Context, params any) *call {
 		if p.IndexName != nil {
 			target = *p.IndexName
 		}
-		v, _ := ddbitem.PartitionValue(aws.ToString(p.KeyConditionExpression), p.ExpressionAttributeNames, p.ExpressionAttributeValues, e.item.PartitionKey(target))
-		c.touches = []touch{{table: aws.ToString(p.TableName), target: target, key: ddbitem.KeyText(v), side: read}}
+		part, _ := e.item.QueryPartition(target, ddbitem.Condition{Expr: aws.ToString(p.KeyConditionExpression), Names: p.ExpressionAttributeNames, Values: p.ExpressionAttributeValues})
+		c.touches = []touch{{table: aws.ToString(p.TableName), target: target, key: ddbitem.PartitionText(e.item.PartitionAttrs(target), part), side: read}}
 	case *dynamodb.ScanInput:
 		target := designs.MainTable
 		if p.IndexName != nil {
@@ -164,7 +164,7 @@ func (e *Emulator) writes(ts []touch, table string, key, put, old ddbitem.Item) 
 	ts = append(ts, touch{table: table, target: designs.MainTable, key: ddbitem.KeyText(key[e.item.PK]), side: write})
 	for _, ix := range e.schema.GSIs {
 		for _, img := range [2]ddbitem.Item{put, old} {
-			if v := ddbitem.KeyText(img[ix.PK]); v != "" && !has(ts, ix.Name, v) {
+			if v := ddbitem.PartitionText(ix.PartitionAttrs(), img); v != "" && !has(ts, ix.Name, v) {
 				ts = append(ts, touch{table: table, target: ix.Name, key: v, side: write})
 			}
 		}

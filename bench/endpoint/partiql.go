@@ -2,6 +2,7 @@ package endpoint
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -144,19 +145,22 @@ func (st *statement) call(s designs.Schema) (any, string, bool) {
 		}
 	}
 	pe, names := projection(st.whole)
-	pk := s.ItemSchema().PartitionKey(st.index)
 	var index *string
 	if st.index != "" {
 		index = aws.String(st.index)
 	}
-	if v, ok := st.where[pk]; ok && pk != "" {
+	// A Query when the statement gives every attribute of the partition
+	// key (each of a multi-attribute key's) by equality.
+	if cond, values, ok := partitionOf(s.ItemSchema().PartitionAttrs(st.index), st.where); ok {
 		if names == nil {
 			names = map[string]string{}
 		}
-		names["#pk"] = pk
+		for i, pk := range s.ItemSchema().PartitionAttrs(st.index) {
+			names["#pk"+suffix(i)] = pk
+		}
 		return &dynamodb.QueryInput{TableName: table, IndexName: index, ConsistentRead: consistent, ProjectionExpression: pe,
-			KeyConditionExpression: aws.String("#pk = :pk"), ExpressionAttributeNames: names,
-			ExpressionAttributeValues: map[string]types.AttributeValue{":pk": v}}, "Query", true
+			KeyConditionExpression: aws.String(cond), ExpressionAttributeNames: names,
+			ExpressionAttributeValues: values}, "Query", true
 	}
 	return &dynamodb.ScanInput{TableName: table, IndexName: index, ConsistentRead: consistent, ProjectionExpression: pe, ExpressionAttributeNames: names}, "Scan", true
 }
@@ -222,4 +226,36 @@ func (tx *transaction) call(s designs.Schema) (any, string, bool) {
 		return &dynamodb.TransactGetItemsInput{TransactItems: gets}, "TransactGetItems", true
 	}
 	return &dynamodb.TransactWriteItemsInput{TransactItems: writes}, "TransactWriteItems", true
+}
+
+// partitionOf is the key condition naming the partition whose attributes
+// pks where gives values to ("#pk = :pk AND #pk1 = :pk1 …"), and its
+// values; ok is false when where lacks one.
+func partitionOf(pks []string, where map[string]types.AttributeValue) (cond string, values map[string]types.AttributeValue, ok bool) {
+	if len(pks) == 0 {
+		return "", nil, false
+	}
+	values = make(map[string]types.AttributeValue, len(pks))
+	for i, pk := range pks {
+		v, found := where[pk]
+		if !found {
+			return "", nil, false
+		}
+		n := suffix(i)
+		if i > 0 {
+			cond += " AND "
+		}
+		cond += "#pk" + n + " = :pk" + n
+		values[":pk"+n] = v
+	}
+	return cond, values, true
+}
+
+// suffix tells apart the placeholders of a partition key's attributes:
+// none for the first, as a key of one attribute has always been written.
+func suffix(i int) string {
+	if i == 0 {
+		return ""
+	}
+	return strconv.Itoa(i)
 }

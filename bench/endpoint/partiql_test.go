@@ -8,6 +8,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/ddbharness/ddbharness/ddbitem"
+	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/ddbtest"
 )
 
@@ -90,4 +92,32 @@ func plainValue(v types.AttributeValue) any {
 		return plain(v.Value)
 	}
 	return nil
+}
+
+// TestStatementOnAMultiAttributeKey: a SELECT giving every attribute of a
+// GSI's multi-attribute partition key is decided as the Query of that
+// tuple; one giving only some of them as a Scan.
+func TestStatementOnAMultiAttributeKey(t *testing.T) {
+	s := designs.Schema{PK: "PK", GSIs: []designs.Index{{Name: "ByTZ", PKs: []string{"tenantId", "zoneCode"}}}}
+	call := func(stmt string) (any, string) {
+		st, err := readStatement(&dynamodb.ExecuteStatementInput{Statement: aws.String(stmt)})
+		if err != nil {
+			t.Fatalf("%s: %v", stmt, err)
+		}
+		in, op, _ := st.call(s)
+		return in, op
+	}
+	in, op := call(`SELECT * FROM "t"."ByTZ" WHERE zoneCode = 'eu' AND tenantId = 't1'`)
+	q, ok := in.(*dynamodb.QueryInput)
+	if op != "Query" || !ok {
+		t.Fatalf("a SELECT of one tuple: %s, want a Query", op)
+	}
+	part, ok := s.ItemSchema().QueryPartition("ByTZ", ddbitem.Condition{Expr: aws.ToString(q.KeyConditionExpression),
+		Names: q.ExpressionAttributeNames, Values: q.ExpressionAttributeValues})
+	if !ok || ddbitem.PartitionText([]string{"tenantId", "zoneCode"}, part) != "tenantId=t1, zoneCode=eu" {
+		t.Errorf("the Query's partition = %v (%q), want tenantId t1 and zoneCode eu", part, aws.ToString(q.KeyConditionExpression))
+	}
+	if _, op := call(`SELECT * FROM "t"."ByTZ" WHERE tenantId = 't1'`); op != "Scan" {
+		t.Errorf("a SELECT of one attribute of the tuple: %s, want a Scan", op)
+	}
 }

@@ -117,7 +117,7 @@ func unprocessed(out smithy.Serializable) bool {
 // partitionKeys is "table/value" of each partition key value a call
 // names, for the hottest key.
 func partitionKeys(t *table, in any) []string {
-	pk := t.schema.PK
+	pks := []string{t.schema.PK}
 	var items []ddbitem.Item
 	var table string
 	switch in := in.(type) {
@@ -131,9 +131,10 @@ func partitionKeys(t *table, in any) []string {
 		table, items = aws.ToString(in.TableName), []ddbitem.Item{in.Key}
 	case *dynamodb.QueryInput:
 		table = aws.ToString(in.TableName)
-		target := t.schema.ItemSchema().PartitionKey(aws.ToString(in.IndexName))
-		if v, ok := ddbitem.PartitionValue(aws.ToString(in.KeyConditionExpression), in.ExpressionAttributeNames, in.ExpressionAttributeValues, target); ok {
-			pk, items = target, []ddbitem.Item{{target: v}}
+		s, index := t.schema.ItemSchema(), aws.ToString(in.IndexName)
+		if part, ok := s.QueryPartition(index, ddbitem.Condition{Expr: aws.ToString(in.KeyConditionExpression),
+			Names: in.ExpressionAttributeNames, Values: in.ExpressionAttributeValues}); ok {
+			pks, items = s.PartitionAttrs(index), []ddbitem.Item{part}
 		}
 	case *dynamodb.BatchWriteItemInput:
 		for _, w := range t.schema.ItemSchema().BatchWrites(in.RequestItems) {
@@ -156,7 +157,7 @@ func partitionKeys(t *table, in any) []string {
 	}
 	var out []string
 	for _, it := range items {
-		if v := ddbitem.KeyText(it[pk]); v != "" {
+		if v := ddbitem.PartitionText(pks, it); v != "" {
 			out = append(out, table+"/"+v)
 		}
 	}

@@ -130,7 +130,12 @@ func (h *Handler) forget(name string, in any) {
 // describes it and a asked, each GSI's own throughput included.
 func (h *Handler) limits(d *types.TableDescription, a asked) (designs.Schema, emulate.Config) {
 	s := designs.Schema{Types: map[string]types.ScalarAttributeType{}, Billing: types.BillingModePayPerRequest}
-	s.PK, s.SK = keys(d.KeySchema)
+	if pks, sks := keys(d.KeySchema); len(pks) > 0 {
+		s.PK = pks[0]
+		if len(sks) > 0 {
+			s.SK = sks[0]
+		}
+	}
 	for _, ad := range d.AttributeDefinitions {
 		s.Types[aws.ToString(ad.AttributeName)] = ad.AttributeType
 	}
@@ -194,21 +199,36 @@ func (h *Handler) limits(d *types.TableDescription, a asked) (designs.Schema, em
 	return s, cfg
 }
 
-func keys(ks []types.KeySchemaElement) (pk, sk string) {
+// keys is a key schema's attributes: its partition key's (HASH) and its
+// sort key's (RANGE), each in order; a GSI's multi-attribute key has
+// several of either.
+func keys(ks []types.KeySchemaElement) (pks, sks []string) {
 	for _, k := range ks {
 		switch k.KeyType {
 		case types.KeyTypeHash:
-			pk = aws.ToString(k.AttributeName)
+			pks = append(pks, aws.ToString(k.AttributeName))
 		case types.KeyTypeRange:
-			sk = aws.ToString(k.AttributeName)
+			sks = append(sks, aws.ToString(k.AttributeName))
 		}
 	}
-	return pk, sk
+	return pks, sks
 }
 
+// index is a secondary index as a key schema describes it, keyed by every
+// attribute of a multi-attribute key.
 func index(name string, ks []types.KeySchemaElement, p *types.Projection) designs.Index {
 	ix := designs.Index{Name: name, Projection: types.ProjectionTypeAll}
-	ix.PK, ix.SK = keys(ks)
+	pks, sks := keys(ks)
+	if len(pks) > 1 {
+		ix.PKs = pks
+	} else if len(pks) == 1 {
+		ix.PK = pks[0]
+	}
+	if len(sks) > 1 {
+		ix.SKs = sks
+	} else if len(sks) == 1 {
+		ix.SK = sks[0]
+	}
 	if p != nil {
 		ix.Projection, ix.NonKey = p.ProjectionType, p.NonKeyAttributes
 	}

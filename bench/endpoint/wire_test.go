@@ -16,6 +16,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	. "github.com/onsi/gomega/gstruct"
@@ -293,6 +294,67 @@ var _ = Describe("an SDK client through the endpoint", Label("wire"), func() {
 		Expect(stored(ctx, "A", "2")).To(BeFalse())
 		Expect(stored(ctx, "B", "1")).To(BeTrue())
 		Expect(stored(ctx, "C", "1")).To(BeTrue())
+	})
+
+	Context("with a multi-attribute GSI", func() {
+		BeforeEach(func() {
+			sc.GSIs = []designs.Index{{Name: "ByTenantZone", PKs: []string{"tenantId", "zoneCode"}, SK: "SK"}}
+		})
+		putT := func(ctx SpecContext, pk, tenant, zone string) error {
+			_, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(table),
+				Item: map[string]types.AttributeValue{"PK": str(pk), "SK": str("1"), "tenantId": str(tenant), "zoneCode": str(zone)}})
+			return err
+		}
+		// hotTuple checks the GSI is keyed by its tuple: the second write of
+		// one tuple is refused naming the index, and a tuple that shares its
+		// second value, on another partition, is served.
+		hotTuple := func(ctx SpecContext) {
+			GinkgoHelper()
+			apart("a", "c", "e")
+			apart("tenantId=t1, zoneCode=eu", "tenantId=t3, zoneCode=eu")
+			Expect(putT(ctx, "a", "t1", "eu")).To(Succeed(), "the tuple's partition has its 1 write unit")
+			err := putT(ctx, "c", "t1", "eu")
+			var te *types.ThrottlingException
+			Expect(errors.As(err, &te)).To(BeTrue(), "the same tuple, from another table partition: got %v", err)
+			Expect(aws.ToString(te.ThrottlingReasons[0].Reason)).To(Equal("IndexWriteKeyRangeThroughputExceeded"))
+			Expect(aws.ToString(te.ThrottlingReasons[0].Resource)).To(Equal(arn() + "/index/ByTenantZone"))
+			Expect(stored(ctx, "c", "1")).To(BeFalse())
+			Expect(putT(ctx, "e", "t3", "eu")).To(Succeed(), "another tuple with the same zone is another partition key")
+		}
+		It("keys the GSI by all of its attributes: a hot tuple is throttled naming the index, a tuple sharing one of its values is not; the report names the tuple by both values", func(ctx SpecContext) {
+			hotTuple(ctx)
+			dirs, err := h.Report(GinkgoT().TempDir())
+			Expect(err).NotTo(HaveOccurred())
+			Expect(dirs).To(HaveLen(1))
+			summary, err := os.ReadFile(filepath.Join(dirs[0], report.SummaryFile))
+			Expect(err).NotTo(HaveOccurred())
+			Expect(string(summary)).To(ContainSubstring("tenantId=t1, zoneCode=eu"))
+		})
+		It("learns a multi-attribute GSI that the client's UpdateTable adds", func(ctx SpecContext) {
+			Expect(designs.DeleteTable(ctx, direct, table)).To(Succeed())
+			Expect(designs.CreateTable(ctx, db, schema, table)).To(Succeed())
+			in := sc.CreateTableInput(table)
+			g := in.GlobalSecondaryIndexes[0]
+			_, err := db.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String(table), AttributeDefinitions: in.AttributeDefinitions,
+				GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Create: &types.CreateGlobalSecondaryIndexAction{
+					IndexName: g.IndexName, KeySchema: g.KeySchema, Projection: g.Projection}}}})
+			Expect(err).NotTo(HaveOccurred())
+			Expect(designs.WaitActive(ctx, db, table, nil)).To(Succeed())
+			hotTuple(ctx)
+		})
+		It("refuses a Query that breaks the left-to-right rule with DynamoDB Local's ValidationException", func(ctx SpecContext) {
+			in := &dynamodb.QueryInput{TableName: aws.String(table), IndexName: aws.String("ByTenantZone"),
+				KeyConditionExpression:    aws.String("tenantId = :t AND SK = :s"),
+				ExpressionAttributeValues: map[string]types.AttributeValue{":t": str("t1"), ":s": str("1")}}
+			_, want := direct.Query(ctx, in)
+			_, got := db.Query(ctx, in)
+			var wantAPI, gotAPI smithy.APIError
+			Expect(errors.As(want, &wantAPI)).To(BeTrue(), "DynamoDB Local refused it: %v", want)
+			Expect(errors.As(got, &gotAPI)).To(BeTrue(), "the endpoint refused it: %v", got)
+			Expect(gotAPI.ErrorCode()).To(Equal("ValidationException"))
+			Expect(gotAPI.ErrorMessage()).To(Equal(wantAPI.ErrorMessage()))
+			Expect(gotAPI.ErrorMessage()).To(ContainSubstring("HASH key attributes zoneCode"))
+		})
 	})
 
 	Context("with a provisioned table", func() {

@@ -41,4 +41,6 @@ var _ = ddbtest.Local(func(ctx SpecContext, db *dynamodb.Client) {
 	table = designs.TableName("benchclient", fmt.Sprintf("p%d", GinkgoParallelProcess()))
 	Expect(designs.CreateTable(ctx, raw, schema, table)).To(Succeed())
 	DeferCleanup(func(ctx SpecContext) { Expect(designs.DeleteTable(ctx, raw, table)).To(Succeed()) })
-}, func() bool { return ddbtest.WillRun(Label("meter", "client"), Label("meter", "client", "batch")) })
+}, func() bool {
+	return ddbtest.WillRun(Label("meter", "client"), Label("meter", "client", "batch"), Label("meter", "keys"))
+})

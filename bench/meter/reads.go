@@ -60,9 +60,9 @@ func (c *Client) Query(ctx context.Context, in *dynamodb.QueryInput, opts ...fun
 	}
 	res := pageResult{items: out.Items, cc: out.ConsumedCapacity, count: int(out.Count), scanned: int(out.ScannedCount),
 		last: out.LastEvaluatedKey}
-	pk := c.schema.PartitionKey(pg.index)
-	if v, ok := ddbitem.PartitionValue(aws.ToString(in.KeyConditionExpression), in.ExpressionAttributeNames, in.ExpressionAttributeValues, pk); ok {
-		res.addressed = []ddbitem.Item{{pk: v}}
+	if part, ok := c.schema.QueryPartition(pg.index, ddbitem.Condition{Expr: aws.ToString(in.KeyConditionExpression),
+		Names: in.ExpressionAttributeNames, Values: in.ExpressionAttributeValues}); ok {
+		res.addressed = []ddbitem.Item{part}
 	}
 	if pg.filtered || pg.counted { // only these need the range they read
 		res.keyRange = &ddbitem.KeyRange{Index: pg.index, Forward: aws.ToBool(in.ScanIndexForward) || in.ScanIndexForward == nil,
@@ -244,14 +244,14 @@ func (c *Client) readPage(ctx context.Context, sent uint64, start time.Time, op 
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Query.FilterExpression.html
 func (c *Client) evaluated(pg page, res pageResult, returned []ddbitem.Item) ([]ddbitem.Item, bool) {
 	// A Query reads one partition: gather only its items from the shadow.
-	pk := c.schema.PartitionKey(pg.index)
+	pks := c.schema.PartitionAttrs(pg.index)
 	var part ddbitem.Item
 	if res.keyRange != nil && len(res.addressed) > 0 {
 		part = res.addressed[0]
 	}
 	var all []ddbitem.Item
 	c.shadow.each(pg.table, func(it ddbitem.Item) {
-		if part == nil || ddbitem.EqualValue(it[pk], part[pk]) {
+		if part == nil || samePartition(it, part, pks) {
 			all = append(all, it)
 		}
 	})
@@ -366,4 +366,15 @@ func tableCapacity(all []types.ConsumedCapacity, table string) []types.ConsumedC
 		}
 	}
 	return nil
+}
+
+// samePartition reports whether item holds part's values under pks, the
+// attributes of a partition key.
+func samePartition(item, part ddbitem.Item, pks []string) bool {
+	for _, a := range pks {
+		if !ddbitem.EqualValue(item[a], part[a]) {
+			return false
+		}
+	}
+	return true
 }

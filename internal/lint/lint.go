@@ -501,7 +501,10 @@ func (l *linter) projections() {
 		if ix.Projection != "" && ix.Projection != types.ProjectionTypeAll {
 			continue
 		}
-		need := map[string]bool{s.PK: true, s.SK: true, pkOf(s, ix.Name): true, ix.SK: true}
+		need := map[string]bool{s.PK: true, s.SK: true}
+		for _, a := range append(pksOf(s, ix.Name), ix.SortAttrs()...) {
+			need[a] = true
+		}
 		var readers []designs.PatternID
 		declared := true
 		for _, p := range l.d.Patterns {

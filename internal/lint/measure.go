@@ -86,12 +86,19 @@ func targets(s designs.Schema) []string {
 
 // pkOf is the partition key attribute of a target.
 func pkOf(s designs.Schema, target string) string {
+	return strings.Join(pksOf(s, target), ", ")
+}
+
+// pksOf is the attributes of target's partition key: a GSI's (several
+// for a multi-attribute key, whose partition is their tuple), or the
+// table's.
+func pksOf(s designs.Schema, target string) []string {
 	for _, ix := range s.GSIs {
 		if ix.Name == target {
-			return ix.PK
+			return ix.PartitionAttrs()
 		}
 	}
-	return s.PK // the table, and every LSI
+	return []string{s.PK} // the table, and every LSI
 }
 
 // entries is what target holds for the items: the items themselves for the
@@ -129,10 +136,10 @@ type partition struct {
 }
 
 func group(s designs.Schema, target string, es []ddbitem.Item) partitions {
-	pk := pkOf(s, target)
+	pks := pksOf(s, target)
 	ps := partitions{keys: map[string]*partition{}}
 	for _, e := range es {
-		k := ddbitem.KeyText(e[pk])
+		k := ddbitem.PartitionText(pks, e)
 		p := ps.keys[k]
 		if p == nil {
 			p = &partition{key: k, types: map[string]int{}}
@@ -141,7 +148,7 @@ func group(s designs.Schema, target string, es []ddbitem.Item) partitions {
 		size := ddbitem.Size(e)
 		p.entries++
 		p.bytes += size
-		p.types[s.ItemType(e, pk)]++
+		p.types[s.ItemType(e, pks[0])]++
 		ps.entries++
 		ps.bytes += size
 	}
