@@ -32,6 +32,15 @@ type Import struct {
 	Model, Table, Sep string // the model's name, its table's name, the key separator, as the model spells them
 	TypeAttribute     string // the attribute holding each item's entity type
 	Pools             []Pool // the fixtures' Seeded fields and the scenario's pools, one per entity
+	Calls             []Call // the model's own patterns the driver calls, beside the mix's
+}
+
+// Call is an imported model's own pattern as the driver calls it: with
+// the values of the model's command, whatever the key.
+type Call struct {
+	Pattern string // the pattern's function
+	Args    Code   // its arguments after ctx, each after ", "
+	Returns bool   // it returns items beside its error
 }
 
 // Pool is one entity's seeded items.

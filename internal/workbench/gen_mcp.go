@@ -398,7 +398,40 @@ func (d *Design) writeCall(c *mcpCall, params []mcpParam) string {
 			ts = append(ts, "{"+a.Kind+": &types."+a.Kind+"{"+exprFields(params, a, table, "Key: "+avMap(params, a.Key))+"}}")
 		}
 	}
-	return "_, err := t.DB.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{" + strings.Join(ts, ", ") + "}})"
+	// Through designs.Transact, as a hand-written design's transactions go:
+	// each sending its own token, a conflict sent again, then
+	// designs.ErrTransactionConflict.
+	return "err := designs.Transact(ctx, t.DB, []types.TransactWriteItem{" + strings.Join(ts, ", ") + "})"
+}
+
+// modelArgs are the values of a model pattern's command as Go literals,
+// its function's arguments after ctx: what its spec passes, and the
+// scenario's driver.
+func (p *Pattern) modelArgs() []string {
+	var args []string
+	for _, a := range p.Params {
+		switch a.Type {
+		case "string":
+			args = append(args, strconv.Quote(ddbitem.KeyText(a.AV)))
+		case "float64":
+			args = append(args, a.AV.(*types.AttributeValueMemberN).Value)
+		case "bool":
+			args = append(args, strconv.FormatBool(a.AV.(*types.AttributeValueMemberBOOL).Value))
+		default:
+			args = append(args, avLiteral(a.AV))
+		}
+	}
+	return args
+}
+
+// reads is whether a model pattern's function returns items beside its
+// error.
+func (p *Pattern) reads() bool {
+	switch p.Op {
+	case designs.GetItem, designs.Query, designs.Scan, designs.BatchGetItem, designs.TransactGetItems:
+		return true
+	}
+	return false
 }
 
 // ItemText is an item as the generated specs of a model's patterns
@@ -416,20 +449,7 @@ func ItemText(item map[string]types.AttributeValue) string {
 // items afterwards at every key it touches, each put back as the samples
 // had it once the spec ends.
 func (d *Design) specModelPattern(s *scaffold.Source, p *Pattern) {
-	var args []string
-	for _, a := range p.Params {
-		switch a.Type {
-		case "string":
-			args = append(args, strconv.Quote(ddbitem.KeyText(a.AV)))
-		case "float64":
-			args = append(args, a.AV.(*types.AttributeValueMemberN).Value)
-		case "bool":
-			args = append(args, strconv.FormatBool(a.AV.(*types.AttributeValueMemberBOOL).Value))
-		default:
-			args = append(args, avLiteral(a.AV))
-		}
-	}
-	call := fmt.Sprintf("table.%s(%s)", p.Go, strings.Join(append([]string{"ctx"}, args...), ", "))
+	call := fmt.Sprintf("table.%s(%s)", p.Go, strings.Join(append([]string{"ctx"}, p.modelArgs()...), ", "))
 	r := p.Result
 	texts := func(items []map[string]types.AttributeValue) string {
 		var out []string

@@ -46,6 +46,19 @@ func (d *Design) pkg(model string) scaffold.Package {
 		}
 		p.Mix = append(p.Mix, s)
 	}
+	// The driver calls the model's own patterns too, with their commands'
+	// values, so that whatever calls every pattern of the catalog (the
+	// transaction conflict specs, a mix written later) reaches them.
+	for _, pt := range d.Patterns {
+		if pt.MCP == nil {
+			continue
+		}
+		c := scaffold.Call{Pattern: pt.Go, Returns: pt.reads()}
+		for _, a := range pt.modelArgs() {
+			c.Args += scaffold.Code(", " + a)
+		}
+		p.Import.Calls = append(p.Import.Calls, c)
+	}
 	d.readmeRows(&p)
 	return p
 }

@@ -1,0 +1,54 @@
+package faults_test
+
+import (
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	"github.com/onsi/ginkgo/v2/types"
+	. "github.com/onsi/gomega"
+
+	"github.com/ddbharness/ddbharness/internal/runtest"
+	"github.com/ddbharness/ddbharness/internal/verify"
+)
+
+// An imported MCP data model is verified as any design is, in a copy of
+// the repository: its specs, then the scenario specs, among them the
+// transaction conflict spec on each pattern that writes in a transaction,
+// which the scenario's driver must reach.
+var _ = Describe("make import-model of an MCP data model", Label("faults"), SpecPriority(1), func() {
+	It("takes testdata/mcp_shop.json to a verify whose specs all pass, its TransactWriteItems pattern in conflict among them, and whose only gaps are the two patterns the import cannot generate", func(ctx SpecContext) {
+		repo := runtest.CopyRepo(ctx, repoRoot, filepath.Join(GinkgoT().TempDir(), "repo"))
+		model, err := filepath.Abs(filepath.Join(repoRoot, "internal", "workbench", "testdata", "mcp_shop.json"))
+		Expect(err).NotTo(HaveOccurred())
+		r := runtest.Command(ctx, repo, ownLocal(), "make", "import-model", "MODEL="+model, "NAME=mcpshop")
+		Expect(r.Code).To(Equal(exitOK), r.Output)
+
+		r = runtest.Command(ctx, repo, ownLocal(), "make", "verify", "DESIGN=mcpshop")
+		Expect(r.Output).To(MatchRegexp(`verify: [1-9]\d* specs on DynamoDB \([1-9]\d* passed, 0 failed\)`))
+		Expect(r.Output).NotTo(ContainSubstring("never reached its transaction"))
+		Expect(r.Output).To(MatchRegexp(`(?m)^mcpshop\s+11\s+Ship an order\s+main-table\s+TransactWriteItems\s+[1-9]\d*\s+0\s+0\s+ok`))
+		var gaps []string
+		for _, m := range regexp.MustCompile(`(?m)^gap: mcpshop (\S+) `).FindAllStringSubmatch(r.Output, -1) {
+			gaps = append(gaps, m[1])
+		}
+		Expect(gaps).To(ConsistOf("13", "14"), "the external pattern and the chained commands, which stay uncovered by design")
+		Expect(r.Output).To(ContainSubstring("verify: FAILED: 2 catalog pattern(s) without passing specs"))
+
+		reports, err := verify.ReadReports(filepath.Join(repo, "reports", "verify", "report.json"))
+		Expect(err).NotTo(HaveOccurred())
+		conflicts := 0
+		for _, rep := range reports {
+			for _, sp := range rep.SpecReports {
+				if sp.LeafNodeType == types.NodeTypeIt && strings.Contains(sp.FullText(), "mcpshop: each pattern that writes in a transaction") {
+					Expect(sp.State).To(Equal(types.SpecStatePassed), sp.Failure.Message)
+					conflicts++
+				}
+			}
+		}
+		Expect(conflicts).To(Equal(1), "the transaction conflict spec of mcpshop ran once")
+
+	}, SpecTimeout(10*time.Minute))
+})
