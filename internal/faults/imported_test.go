@@ -1,10 +1,13 @@
 package faults_test
 
 import (
+	"encoding/json"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
+	"unicode"
 
 	. "github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/types"
@@ -17,7 +20,9 @@ import (
 // An imported MCP data model is verified as any design is, in a copy of
 // the repository: its specs, then the scenario specs, among them the
 // transaction conflict spec on each pattern that writes in a transaction,
-// which the scenario's driver must reach.
+// which the scenario's driver must reach. A model whose text carries
+// control characters is imported there too, and the terminal sees them
+// escaped.
 var _ = Describe("make import-model of an MCP data model", Label("faults"), SpecPriority(1), func() {
 	It("takes testdata/mcp_shop.json to a verify whose specs all pass, its TransactWriteItems pattern in conflict among them, and whose only gaps are the two patterns the import cannot generate", func(ctx SpecContext) {
 		repo := runtest.CopyRepo(ctx, repoRoot, filepath.Join(GinkgoT().TempDir(), "repo"))
@@ -50,5 +55,24 @@ var _ = Describe("make import-model of an MCP data model", Label("faults"), Spec
 		}
 		Expect(conflicts).To(Equal(1), "the transaction conflict spec of mcpshop ran once")
 
+		By("a model whose names and descriptions carry control characters: the import's output shows them escaped")
+		data, err := os.ReadFile(model)
+		Expect(err).NotTo(HaveOccurred())
+		var m map[string]any
+		Expect(json.Unmarshal(data, &m)).To(Succeed())
+		aps := m["access_patterns"].([]any)
+		aps[0].(map[string]any)["description"] = "Get a profile\x1b[2J\nimport-model: wrote design spoofed"
+		aps[12].(map[string]any)["reason"] = "mail\x1b]0;title\a\r\n  note: spoofed"
+		data, err = json.Marshal(m)
+		Expect(err).NotTo(HaveOccurred())
+		hostile := filepath.Join(GinkgoT().TempDir(), "hostile.json")
+		Expect(os.WriteFile(hostile, data, 0o644)).To(Succeed())
+		r = runtest.Command(ctx, repo, ownLocal(), bin, "import-model", "-name", "hostile", hostile)
+		Expect(r.Code).To(Equal(exitOK), r.Output)
+		for _, c := range r.Output {
+			Expect(c == '\n' || !unicode.IsControl(c)).To(BeTrue(), "the output holds %U raw:\n%q", c, r.Output)
+		}
+		Expect(r.Output).NotTo(MatchRegexp(`(?m)^(import-model: wrote design spoofed|  note: spoofed)`))
+		Expect(r.Output).To(ContainSubstring(`mail\x1b]0;title\a\r\n  note: spoofed`))
 	}, SpecTimeout(10*time.Minute))
 })

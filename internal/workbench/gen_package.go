@@ -87,7 +87,9 @@ func (d *Design) schema() scaffold.Schema {
 
 // catalogRow is the pattern's entry in the catalog and row in the README.
 func (d *Design) catalogRow(p *Pattern) scaffold.Pattern {
-	row := scaffold.Pattern{Go: p.Go, ID: string(p.ID), Name: p.Name, Op: string(p.Op), Doc: p.Doc, Missing: p.Why != "",
+	// The catalog's texts reach terminals (catalog, verify, bench) and
+	// reports: Printable, whatever the model spelt.
+	row := scaffold.Pattern{Go: p.Go, ID: string(p.ID), Name: scaffold.Printable(p.Name), Op: string(p.Op), Doc: scaffold.Printable(p.Doc), Missing: p.Why != "",
 		OpExpr: scaffold.Code("designs." + string(p.Op)), Where: "main table", Index: "designs.MainTable"}
 	if !slices.Contains(mcpOpsList(), p.Op) {
 		row.OpExpr = scaffold.Code(fmt.Sprintf("designs.Operation(%q)", p.Op)) // a model's pattern that names no operation
