@@ -22,7 +22,8 @@ import (
 // transaction conflict spec on each pattern that writes in a transaction,
 // which the scenario's driver must reach. A model whose text carries
 // control characters is imported there too, and the terminal sees them
-// escaped.
+// escaped; and one that declares its traffic, whose bench sets the first
+// limit against the declared peak, which a headroom threshold gates.
 var _ = Describe("make import-model of an MCP data model", Label("faults"), SpecPriority(1), func() {
 	It("takes testdata/mcp_shop.json to a verify whose specs all pass, its TransactWriteItems pattern in conflict among them, and whose only gaps are the two patterns the import cannot generate", func(ctx SpecContext) {
 		repo := runtest.CopyRepo(ctx, repoRoot, filepath.Join(GinkgoT().TempDir(), "repo"))
@@ -74,5 +75,26 @@ var _ = Describe("make import-model of an MCP data model", Label("faults"), Spec
 		}
 		Expect(r.Output).NotTo(MatchRegexp(`(?m)^(import-model: wrote design spoofed|  note: spoofed)`))
 		Expect(r.Output).To(ContainSubstring(`mail\x1b]0;title\a\r\n  note: spoofed`))
+
+		By("a model that declares its traffic: its scenario is that mix, and the report sets the first limit against its declared peak")
+		data, err = os.ReadFile(model)
+		Expect(err).NotTo(HaveOccurred())
+		m = nil
+		Expect(json.Unmarshal(data, &m)).To(Succeed())
+		aps = m["access_patterns"].([]any)
+		for i, rps := range map[int]float64{0: 300, 1: 100, 2: 50, 4: 40, 10: 10} {
+			aps[i].(map[string]any)["rps"] = rps
+		}
+		data, err = json.Marshal(m)
+		Expect(err).NotTo(HaveOccurred())
+		declared := filepath.Join(GinkgoT().TempDir(), "traffic.json")
+		Expect(os.WriteFile(declared, data, 0o644)).To(Succeed())
+		r = runtest.Command(ctx, repo, ownLocal(), bin, "import-model", "-name", "traffic", declared)
+		Expect(r.Code).To(Equal(exitOK), r.Output)
+		r = runtest.Command(ctx, repo, ownLocal(), "make", "bench", "SCENARIO=traffic", "DURATION=2s", "THRESHOLDS=headroom > 1000x")
+		Expect(r.Output).To(ContainSubstring("the imported model's access patterns at the rates it declares, 500 requests/s at peak"))
+		Expect(r.Output).To(MatchRegexp(`first limit at \d+ requests/s against the model's declared peak of 500 \(\d+\.\d× headroom\)`))
+		// make runs the command with go run, which reports its exit code.
+		Expect(r.Output).To(ContainSubstring("exit status 99"), "headroom > 1000x, against the declared peak, is breached")
 	}, SpecTimeout(10*time.Minute))
 })

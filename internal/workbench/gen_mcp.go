@@ -25,6 +25,11 @@ type mcpPattern struct {
 	Operation      string `json:"dynamodb_operation"`
 	Implementation string `json:"implementation"`
 	Reason         string `json:"reason"`
+	// Its declared traffic, as the MCP server's cost and performance
+	// calculator takes it: requests per second at peak, and the size of
+	// the items it reads or writes. Absent: not declared.
+	Rate      *float64 `json:"rps"`
+	ItemBytes *float64 `json:"item_size_bytes"`
 }
 
 // mcpParam is one argument of a generated pattern function: a value of
@@ -80,6 +85,14 @@ func (d *Design) modelPatterns(aps []mcpPattern) {
 		p := &Pattern{ID: designs.PatternID(id), Name: cmp.Or(ap.Description, "pattern "+ap.Pattern), Index: cmp.Or(ap.Index, designs.MainTable),
 			Op: designs.Operation(ap.Operation), Go: unique("AP"+goName("P" + id)[1:]+shortName(ap.Description), taken)}
 		p.Doc = "the model's pattern " + strconv.Quote(ap.Pattern) + ": " + ap.Description
+		if ap.Rate != nil {
+			p.Rate = *ap.Rate
+			p.Doc += fmt.Sprintf("; declared at %s requests/s at peak", strconv.FormatFloat(p.Rate, 'g', -1, 64))
+		}
+		if ap.ItemBytes != nil {
+			p.ItemBytes = int(*ap.ItemBytes)
+			p.Doc += fmt.Sprintf(", items of %d bytes", p.ItemBytes)
+		}
 		p.Command = ap.Implementation
 		why := d.translate(p, ap)
 		if why != nil {
@@ -91,7 +104,11 @@ func (d *Design) modelPatterns(aps []mcpPattern) {
 				p.Index = designs.MainTable
 			}
 			p.Doc += " (not generated: " + p.Why + ")"
-			d.Notes = append(d.Notes, fmt.Sprintf("access pattern %s (%s) not generated: %s; it stays in the catalog uncovered, so verify says so: write it by hand", ap.Pattern, ap.Description, p.Why))
+			note := fmt.Sprintf("access pattern %s (%s) not generated: %s; it stays in the catalog uncovered, so verify says so: write it by hand", ap.Pattern, ap.Description, p.Why)
+			if p.Rate > 0 {
+				note += fmt.Sprintf("; its declared %s requests/s are left out of the default scenario", rateText(p.Rate))
+			}
+			d.Notes = append(d.Notes, note)
 		}
 		d.Patterns = append(d.Patterns, p)
 	}

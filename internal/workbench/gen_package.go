@@ -46,6 +46,9 @@ func (d *Design) pkg(model string) scaffold.Package {
 		}
 		p.Mix = append(p.Mix, s)
 	}
+	if mix, peak := d.declaredMix(); peak > 0 {
+		p.Mix, p.Import.DeclaredPeak = mix, scaffold.Code(rateText(peak))
+	}
 	// The driver calls the model's own patterns too, with their commands'
 	// values, so that whatever calls every pattern of the catalog (the
 	// transaction conflict specs, a mix written later) reaches them.
@@ -58,6 +61,9 @@ func (d *Design) pkg(model string) scaffold.Package {
 			c.Args += scaffold.Code(", " + a)
 		}
 		p.Import.Calls = append(p.Import.Calls, c)
+		if !pt.reads() {
+			p.Import.Writes = append(p.Import.Writes, pt.Go)
+		}
 	}
 	d.readmeRows(&p)
 	return p

@@ -48,6 +48,9 @@ func fromMCP(data []byte) (m ModelFile, ok bool, err error) {
 	if err := unmodelledIndexes(probe["tables"]); err != nil {
 		return m, true, err
 	}
+	if err := checkTraffic(in.AccessPatterns); err != nil {
+		return m, true, err
+	}
 	m.ModelName = "dynamodb_data_model"
 	for i, t := range in.Tables {
 		at := fmt.Sprintf("$.tables[%d]", i)
