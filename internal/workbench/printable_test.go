@@ -91,19 +91,24 @@ func TestModelTextReachesTheFilesEscaped(t *testing.T) {
 	}
 }
 
-// What the import says as it goes, and a model it refuses, reach the
-// terminal escaped.
+// What the import says as it goes (here the model's file name, which the
+// user gave) and a model it refuses reach the terminal escaped. The
+// import is stopped before it writes: its repository is an empty folder.
+// (The design's notes, which the command prints, are checked on the
+// command itself, in the fault suite.)
 func TestModelTextReachesTheTerminalEscaped(t *testing.T) {
-	model := filepath.Join(t.TempDir(), "hostile.json")
+	dir := t.TempDir()
+	model := filepath.Join(dir, "shop\x1b[2J\nimport-model: wrote design spoofed.json")
 	if err := os.WriteFile(model, controlModel(t), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	var log bytes.Buffer
-	if _, err := (workbench.Importer{Root: repo(t), Log: &log}).Import(context.Background(), model, "mcpshop"); err != nil {
-		t.Fatal(err)
+	_, _ = workbench.Importer{Root: t.TempDir(), Log: &log}.Import(context.Background(), model, "mcpshop")
+	if !strings.Contains(log.String(), `shop\x1b[2J\nimport-model: wrote design spoofed.json`) {
+		t.Errorf("the import's log does not name the file escaped:\n%s", log.String())
 	}
 	if r, ok := raw(log.String()); ok {
-		t.Errorf("the import's log holds %U raw:\n%s", r, log.String())
+		t.Errorf("the import's log holds %U raw:\n%q", r, log.String())
 	}
 
 	bad := `{"tables": [{"TableName": "Shop", "AttributeDefinitions": [{"AttributeName": "PK", "AttributeType": "S"}],
