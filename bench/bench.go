@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"sync/atomic"
@@ -98,11 +99,12 @@ func (l Limits) scale() float64 {
 }
 
 // modelOf is the capacity model of a run of sc from what it measured (in),
-// at the target rate, under the limits lim: at the scale they emulated, and
-// with keys placed by lim's seed (limits off too, on AWS's partition
-// count). A run, or a merge of shards, adds what its emulator counted.
+// at the target rate (sc's declared peak without one), under the limits
+// lim: at the scale they emulated, and with keys placed by lim's seed
+// (limits off too, on AWS's partition count). A run, or a merge of
+// shards, adds what its emulator counted.
 func modelOf(sc workload.Scenario, in ModelInputs, targetRate float64, lim Limits) capacity.Model {
-	return capacity.Model{Schema: sc.Design.Schema, Requests: in.Requests, Duration: in.Span, TargetRate: targetRate,
+	return capacity.Model{Schema: sc.Design.Schema, Requests: in.Requests, Duration: in.Span, TargetRate: cmp.Or(targetRate, sc.DeclaredPeak), DeclaredPeak: sc.DeclaredPeak,
 		TableBytes: in.TableBytes, Settings: settingsOf(sc, lim), TransactionHold: sc.TransactionHold, PatternHold: holdsOf(sc).Pattern,
 		PatternShare: mixShares(sc)}
 }

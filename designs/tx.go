@@ -111,13 +111,7 @@ func (tx *Tx) Write(ctx context.Context, db DB) error {
 	if tx.err != nil {
 		return tx.err
 	}
-	if err := CheckTransactSize(len(tx.items)); err != nil {
-		return err
-	}
-	err := retryConflicts(ctx, func(ctx context.Context) error {
-		_, err := db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: tx.items, ClientRequestToken: newToken()})
-		return err
-	})
+	err := Transact(ctx, db, tx.items)
 	failed, ok := FailedConditions(err)
 	if !ok {
 		return err
@@ -130,6 +124,22 @@ func (tx *Tx) Write(ctx context.Context, db DB) error {
 		}
 	}
 	return err
+}
+
+// Transact sends items as one TransactWriteItems, as written: for a
+// transaction built elsewhere (an imported model's command). It refuses,
+// before calling DynamoDB, one with too many actions; one cancelled for a
+// transaction conflict is sent again (ConflictRetries), then is
+// ErrTransactionConflict; any other error comes back as it is. Each
+// sending carries its own ClientRequestToken, which the SDK's retries keep.
+func Transact(ctx context.Context, db DB, items []types.TransactWriteItem) error {
+	if err := CheckTransactSize(len(items)); err != nil {
+		return err
+	}
+	return retryConflicts(ctx, func(ctx context.Context) error {
+		_, err := db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: items, ClientRequestToken: newToken()})
+		return err
+	})
 }
 
 func (tx *Tx) add(cond expression.ConditionBuilder, update *expression.UpdateBuilder, onFail Failure,

@@ -52,7 +52,7 @@ var _ = Describe("capacity attribution", attributionSpecs, func() {
 				for _, key := range edgeKeys(space[i]) {
 					err := d.Call(designs.WithPattern(ctx, st.Pattern), st.Pattern, key, r)
 					if err != nil {
-						Expect(expected(sc.Design.Name, st.Pattern, err)).To(BeTrue(), "%s %s on key %d: %v", sc.Name, st.Pattern, key, err)
+						Expect(expected(d, sc.Design.Name, st.Pattern, err)).To(BeTrue(), "%s %s on key %d: %v", sc.Name, st.Pattern, key, err)
 					}
 					call := fmt.Sprintf("%s on key %d", st.Pattern, key)
 					written := map[string]ddbitem.Item{}
@@ -92,7 +92,7 @@ var _ = Describe("capacity attribution", attributionSpecs, func() {
 					for i := range work {
 						st, key := sc.Mix[i], drawKey(sc.Mix[i], space[i], r)
 						if err := d.Call(designs.WithPattern(ctx, st.Pattern), st.Pattern, key, r); err != nil {
-							Expect(expected(sc.Design.Name, st.Pattern, err)).To(BeTrue(), "%s %s on key %d: %v", sc.Name, st.Pattern, key, err)
+							Expect(expected(d, sc.Design.Name, st.Pattern, err)).To(BeTrue(), "%s %s on key %d: %v", sc.Name, st.Pattern, key, err)
 						}
 					}
 				})

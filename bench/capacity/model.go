@@ -29,8 +29,11 @@ type Model struct {
 	Requests   int64
 	Duration   time.Duration
 	TargetRate float64
-	TopN       int
-	TableBytes int64
+	// DeclaredPeak is the rate at peak the design's model declares (the
+	// scenario's), which the report sets the first limit against; 0: none.
+	DeclaredPeak float64
+	TopN         int
+	TableBytes   int64
 	// Settings is how the run's limits emulator configured the engine
 	// (bench/throughput) beyond the schema: the replay configures it the
 	// same way (throughput.ConfigOf). Its Scale multiplies every limit.
@@ -100,6 +103,7 @@ func (m Model) Analyze(l *Ledger) Report {
 		Requests:     run.requests,
 		MeasuredRate: run.rate,
 		TargetRate:   m.TargetRate,
+		DeclaredPeak: m.DeclaredPeak,
 		Rules:        Rules(),
 		Scale:        run.scale(),
 	}

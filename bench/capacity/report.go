@@ -16,6 +16,7 @@ type Report struct {
 	Requests     int64         `json:"requests"`
 	MeasuredRate float64       `json:"measured_rate"`
 	TargetRate   float64       `json:"target_rate,omitempty"`
+	DeclaredPeak float64       `json:"declared_peak,omitempty"` // the design's model's rate at peak (Model.DeclaredPeak)
 	Targets      []TargetUsage `json:"targets"`
 	Hot          []HotKey      `json:"hot_keys"`
 	Ceiling      *Ceiling      `json:"ceiling,omitempty"`
@@ -266,4 +267,29 @@ type Rule struct {
 	Unit   string  `json:"unit,omitempty"`
 	Basis  string  `json:"basis"`
 	Source string  `json:"source,omitempty"`
+}
+
+// FirstRate is the rate of the whole mix at which the model forecasts the
+// first limit: the lowest of the first limit of every kind (FirstLimit: a
+// transaction conflict limit among them), the first ceiling (a partition,
+// a table or an index) and a new table's warm throughput; 0 when it
+// forecasts none at any rate. The headline's "first limit" and the
+// headroom threshold both read it.
+func (r Report) FirstRate() float64 {
+	first := 0.0
+	lower := func(rate float64) {
+		if rate > 0 && (first == 0 || rate < first) {
+			first = rate
+		}
+	}
+	if r.FirstLimit != nil {
+		lower(r.FirstLimit.Rate)
+	}
+	if r.Ceiling != nil {
+		lower(r.Ceiling.Rate)
+	}
+	if r.Warm != nil {
+		lower(r.Warm.Rate)
+	}
+	return first
 }

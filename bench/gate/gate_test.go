@@ -238,3 +238,31 @@ func TestLiveChecksOnlyAbortThresholdsOnTheCalls(t *testing.T) {
 		}
 	}
 }
+
+// TestHeadroomGatesTheDeclaredPeak: with no target rate given, a design
+// whose model declares its peak is forecast at it, and headroom is the
+// first limit over that peak: 250 requests/s (the warm throughput, below
+// the 300 of the first ceiling) against a declared 200 is 1.25×, which
+// "headroom > 1.5x" breaches.
+func TestHeadroomGatesTheDeclaredPeak(t *testing.T) {
+	out := run()
+	out.Capacity.TargetRate, out.Capacity.DeclaredPeak = 200, 200
+	th := must(t, "headroom > 1.5x")
+	if got, why := Measure(out, th); why != "" || got != 1.25 {
+		t.Errorf("headroom: %v (%s), want 1.25", got, why)
+	}
+	if r := Evaluate(out, []threshold.Threshold{th}); len(r) != 1 || r[0].Pass {
+		t.Errorf("headroom > 1.5x at 1.25×: %+v, want it breached", r)
+	}
+}
+
+// TestHeadroomIsToTheFirstLimitOfEveryKind: a transaction conflict limit
+// below every throttle is where the mix stops first, and headroom says so.
+func TestHeadroomIsToTheFirstLimitOfEveryKind(t *testing.T) {
+	out := run()
+	out.Capacity.TargetRate = 100
+	out.Capacity.FirstLimit = &capacity.Limit{Kind: "conflict", Rate: 150}
+	if got, why := Measure(out, must(t, "headroom >= 3x")); why != "" || got != 1.5 {
+		t.Errorf("headroom with a conflict limit at 150 requests/s, below the 250 of the warm throughput: %v (%s), want 1.5", got, why)
+	}
+}

@@ -14,16 +14,14 @@ type (
 )
 
 // headroom is the rate at which the capacity model forecasts the first
-// throttle (a partition, a table or index, or a new table's warm
-// throughput, whichever comes first) over the target rate, or over the
-// measured rate without one.
+// limit (capacity.Report.FirstRate: a transaction conflict limit, a
+// partition, a table or index, or a new table's warm throughput,
+// whichever comes first) over the target rate (the model's declared peak
+// when bench was given none), or over the measured rate without one.
 func headroom(c capacity.Report) (float64, string) {
-	first := math.Inf(1)
-	if c.Ceiling != nil && c.Ceiling.Rate > 0 {
-		first = c.Ceiling.Rate
-	}
-	if c.Warm != nil && c.Warm.Rate > 0 {
-		first = min(first, c.Warm.Rate)
+	first := c.FirstRate()
+	if first == 0 {
+		first = math.Inf(1)
 	}
 	base := c.TargetRate
 	if base <= 0 {

@@ -177,6 +177,9 @@ func Headline(out bench.Outcome) string {
 		line += fmt.Sprintf("; a new on-demand table throttles sooner, from %.0f requests/s (%s's warm throughput, %s RRU/s or %s WRU/s or a linear combination), until it grows%s",
 			w.Rate, targetName(w.Target), figure.Thousands(w.ReadUnits), figure.Thousands(w.WriteUnits), mark(w.Source))
 	}
+	if d := declaredText(out.Capacity); d != "" && s.FindingsValid() {
+		line += "; " + d
+	}
 	return line
 }
 

@@ -258,6 +258,9 @@ func (p *printer) refusals(counts []engine.ErrorCount) {
 func (p *printer) capacity(r capacity.Report) {
 	p.f("## Capacity on real DynamoDB (%s)\n\n", r.Billing)
 	p.f("Computed from item sizes by AWS's rules for %d requests over %.1f s (%.1f requests/s).\n\n", r.Requests, r.Seconds, r.MeasuredRate)
+	if d := declaredText(r); d != "" {
+		p.f("The design's model declares its traffic: %s.\n\n", d)
+	}
 	p.targets(r.Targets)
 	p.hot(r.Hot, r.PartitionLimit)
 	p.growth(r.Growth)

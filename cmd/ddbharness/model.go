@@ -39,10 +39,10 @@ func importModel(ctx context.Context, fs *flag.FlagSet, args []string) error {
 	}
 	for _, im := range done {
 		d := im.Design
-		fmt.Printf("import-model: wrote design %s from table %s: %d entities, %d patterns\n", d.Name, d.Table.TableName, len(d.Entities), len(d.Patterns))
+		fmt.Printf("import-model: wrote design %s from table %s: %d entities, %d patterns\n", d.Name, scaffold.Printable(d.Table.TableName), len(d.Entities), len(d.Patterns))
 		printPlan(im.Plan)
 		for _, n := range d.Notes {
-			fmt.Println("  note:", n)
+			fmt.Println("  note:", scaffold.Printable(n))
 		}
 		fmt.Printf(`next:
   make verify DESIGN=%[1]s                  # its specs: the model's sample data, proven on DynamoDB Local

@@ -57,7 +57,8 @@ func printPlan(p scaffold.Plan) {
 // taken or invalid name, a model it cannot read) is bad input, exit 2.
 func notWritten(what string, err error) error {
 	if errors.Is(err, scaffold.ErrRefused) || errors.Is(err, workbench.ErrBadModel) {
-		return badInputf("%s: %v (nothing was written)", what, err)
+		// A model's names in the message reach the terminal Printable.
+		return badInputf("%s: %s (nothing was written)", what, scaffold.Printable(err.Error()))
 	}
 	return fmt.Errorf("%s: %w (nothing was written)", what, err)
 }

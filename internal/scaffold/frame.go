@@ -32,6 +32,22 @@ type Import struct {
 	Model, Table, Sep string // the model's name, its table's name, the key separator, as the model spells them
 	TypeAttribute     string // the attribute holding each item's entity type
 	Pools             []Pool // the fixtures' Seeded fields and the scenario's pools, one per entity
+	Calls             []Call // the model's own patterns the driver calls, beside the mix's
+	// Writes are the model's own patterns that write, whose refusal by
+	// their condition the driver names likely (workload.Likely).
+	Writes []string
+	// DeclaredPeak is the requests per second at peak the model declares
+	// for the mix's patterns, a Go literal; "" when it declares none (the
+	// mix is then the import's gets and queries, evenly).
+	DeclaredPeak Code
+}
+
+// Call is an imported model's own pattern as the driver calls it: with
+// the values of the model's command, whatever the key.
+type Call struct {
+	Pattern string // the pattern's function
+	Args    Code   // its arguments after ctx, each after ", "
+	Returns bool   // it returns items beside its error
 }
 
 // Pool is one entity's seeded items.
@@ -115,6 +131,10 @@ type Step struct {
 	Field string
 	Args  Code
 	Query bool // a query: args then an empty cursor, and a page back
+	// Model is a model's own pattern, weighted by its declared rate: the
+	// driver calls it as an Import's Calls say, whatever the key, and its
+	// key is drawn from the scenario's Pool.
+	Model bool
 }
 
 // Entity is one row of the README's entity table.

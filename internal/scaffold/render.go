@@ -17,16 +17,14 @@ type Code string
 // Parsed together, any template may use another's defines.
 var set = template.Must(template.New("design").Delims("[[", "]]").Option("missingkey=error").Funcs(template.FuncMap{
 	"q":    strconv.Quote, // any value from input in Go source: a string literal, or quoted in a comment
-	"line": mdLine.Replace,
-	"cell": mdCell.Replace,
+	"line": Printable,
+	"cell": func(s string) string { return mdPipe.Replace(Printable(s)) },
 }).ParseFS(templates, "templates/*.tmpl"))
 
-// A name the input spells with a line break keeps a README's lines and
-// table rows whole; a table cell also escapes its pipes.
-var (
-	mdLine = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ")
-	mdCell = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ", "|", `\|`)
-)
+// A README's text from input is Printable, so a name spelt with a line
+// break or a terminal escape keeps its lines and table rows whole and
+// shows what it holds; a table cell also escapes its pipes.
+var mdPipe = strings.NewReplacer("|", `\|`)
 
 // Source is one generated file as it is written: sections from the
 // template set and lines of code a generator computes, in order. File

@@ -25,6 +25,11 @@ type mcpPattern struct {
 	Operation      string `json:"dynamodb_operation"`
 	Implementation string `json:"implementation"`
 	Reason         string `json:"reason"`
+	// Its declared traffic, as the MCP server's cost and performance
+	// calculator takes it: requests per second at peak, and the size of
+	// the items it reads or writes. Absent: not declared.
+	Rate      *float64 `json:"rps"`
+	ItemBytes *float64 `json:"item_size_bytes"`
 }
 
 // mcpParam is one argument of a generated pattern function: a value of
@@ -80,6 +85,14 @@ func (d *Design) modelPatterns(aps []mcpPattern) {
 		p := &Pattern{ID: designs.PatternID(id), Name: cmp.Or(ap.Description, "pattern "+ap.Pattern), Index: cmp.Or(ap.Index, designs.MainTable),
 			Op: designs.Operation(ap.Operation), Go: unique("AP"+goName("P" + id)[1:]+shortName(ap.Description), taken)}
 		p.Doc = "the model's pattern " + strconv.Quote(ap.Pattern) + ": " + ap.Description
+		if ap.Rate != nil {
+			p.Rate = *ap.Rate
+			p.Doc += fmt.Sprintf("; declared at %s requests/s at peak", strconv.FormatFloat(p.Rate, 'g', -1, 64))
+		}
+		if ap.ItemBytes != nil {
+			p.ItemBytes = int(*ap.ItemBytes)
+			p.Doc += fmt.Sprintf(", items of %d bytes", p.ItemBytes)
+		}
 		p.Command = ap.Implementation
 		why := d.translate(p, ap)
 		if why != nil {
@@ -91,7 +104,11 @@ func (d *Design) modelPatterns(aps []mcpPattern) {
 				p.Index = designs.MainTable
 			}
 			p.Doc += " (not generated: " + p.Why + ")"
-			d.Notes = append(d.Notes, fmt.Sprintf("access pattern %s (%s) not generated: %s; it stays in the catalog uncovered, so verify says so: write it by hand", ap.Pattern, ap.Description, p.Why))
+			note := fmt.Sprintf("access pattern %s (%s) not generated: %s; it stays in the catalog uncovered, so verify says so: write it by hand", ap.Pattern, ap.Description, p.Why)
+			if p.Rate > 0 {
+				note += fmt.Sprintf("; its declared %s requests/s are left out of the default scenario", rateText(p.Rate))
+			}
+			d.Notes = append(d.Notes, note)
 		}
 		d.Patterns = append(d.Patterns, p)
 	}
@@ -398,7 +415,40 @@ func (d *Design) writeCall(c *mcpCall, params []mcpParam) string {
 			ts = append(ts, "{"+a.Kind+": &types."+a.Kind+"{"+exprFields(params, a, table, "Key: "+avMap(params, a.Key))+"}}")
 		}
 	}
-	return "_, err := t.DB.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{" + strings.Join(ts, ", ") + "}})"
+	// Through designs.Transact, as a hand-written design's transactions go:
+	// each sending its own token, a conflict sent again, then
+	// designs.ErrTransactionConflict.
+	return "err := designs.Transact(ctx, t.DB, []types.TransactWriteItem{" + strings.Join(ts, ", ") + "})"
+}
+
+// modelArgs are the values of a model pattern's command as Go literals,
+// its function's arguments after ctx: what its spec passes, and the
+// scenario's driver.
+func (p *Pattern) modelArgs() []string {
+	var args []string
+	for _, a := range p.Params {
+		switch a.Type {
+		case "string":
+			args = append(args, strconv.Quote(ddbitem.KeyText(a.AV)))
+		case "float64":
+			args = append(args, a.AV.(*types.AttributeValueMemberN).Value)
+		case "bool":
+			args = append(args, strconv.FormatBool(a.AV.(*types.AttributeValueMemberBOOL).Value))
+		default:
+			args = append(args, avLiteral(a.AV))
+		}
+	}
+	return args
+}
+
+// reads is whether a model pattern's function returns items beside its
+// error.
+func (p *Pattern) reads() bool {
+	switch p.Op {
+	case designs.GetItem, designs.Query, designs.Scan, designs.BatchGetItem, designs.TransactGetItems:
+		return true
+	}
+	return false
 }
 
 // ItemText is an item as the generated specs of a model's patterns
@@ -416,20 +466,7 @@ func ItemText(item map[string]types.AttributeValue) string {
 // items afterwards at every key it touches, each put back as the samples
 // had it once the spec ends.
 func (d *Design) specModelPattern(s *scaffold.Source, p *Pattern) {
-	var args []string
-	for _, a := range p.Params {
-		switch a.Type {
-		case "string":
-			args = append(args, strconv.Quote(ddbitem.KeyText(a.AV)))
-		case "float64":
-			args = append(args, a.AV.(*types.AttributeValueMemberN).Value)
-		case "bool":
-			args = append(args, strconv.FormatBool(a.AV.(*types.AttributeValueMemberBOOL).Value))
-		default:
-			args = append(args, avLiteral(a.AV))
-		}
-	}
-	call := fmt.Sprintf("table.%s(%s)", p.Go, strings.Join(append([]string{"ctx"}, args...), ", "))
+	call := fmt.Sprintf("table.%s(%s)", p.Go, strings.Join(append([]string{"ctx"}, p.modelArgs()...), ", "))
 	r := p.Result
 	texts := func(items []map[string]types.AttributeValue) string {
 		var out []string

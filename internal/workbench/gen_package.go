@@ -46,6 +46,25 @@ func (d *Design) pkg(model string) scaffold.Package {
 		}
 		p.Mix = append(p.Mix, s)
 	}
+	if mix, peak := d.declaredMix(); peak > 0 {
+		p.Mix, p.Import.DeclaredPeak = mix, scaffold.Code(rateText(peak))
+	}
+	// The driver calls the model's own patterns too, with their commands'
+	// values, so that whatever calls every pattern of the catalog (the
+	// transaction conflict specs, a mix written later) reaches them.
+	for _, pt := range d.Patterns {
+		if pt.MCP == nil {
+			continue
+		}
+		c := scaffold.Call{Pattern: pt.Go, Returns: pt.reads()}
+		for _, a := range pt.modelArgs() {
+			c.Args += scaffold.Code(", " + a)
+		}
+		p.Import.Calls = append(p.Import.Calls, c)
+		if !pt.reads() {
+			p.Import.Writes = append(p.Import.Writes, pt.Go)
+		}
+	}
 	d.readmeRows(&p)
 	return p
 }
@@ -74,7 +93,9 @@ func (d *Design) schema() scaffold.Schema {
 
 // catalogRow is the pattern's entry in the catalog and row in the README.
 func (d *Design) catalogRow(p *Pattern) scaffold.Pattern {
-	row := scaffold.Pattern{Go: p.Go, ID: string(p.ID), Name: p.Name, Op: string(p.Op), Doc: p.Doc, Missing: p.Why != "",
+	// The catalog's texts reach terminals (catalog, verify, bench) and
+	// reports: Printable, whatever the model spelt.
+	row := scaffold.Pattern{Go: p.Go, ID: string(p.ID), Name: scaffold.Printable(p.Name), Op: string(p.Op), Doc: scaffold.Printable(p.Doc), Missing: p.Why != "",
 		OpExpr: scaffold.Code("designs." + string(p.Op)), Where: "main table", Index: "designs.MainTable"}
 	if !slices.Contains(mcpOpsList(), p.Op) {
 		row.OpExpr = scaffold.Code(fmt.Sprintf("designs.Operation(%q)", p.Op)) // a model's pattern that names no operation

@@ -82,7 +82,7 @@ const MaxModelBytes = 64 << 20
 // say writes one line of the import's progress to Log.
 func (im Importer) say(format string, args ...any) {
 	if im.Log != nil {
-		fmt.Fprintf(im.Log, "import-model: "+format+"\n", args...)
+		fmt.Fprintln(im.Log, "import-model: "+scaffold.Printable(fmt.Sprintf(format, args...)))
 	}
 }
 

@@ -85,6 +85,10 @@ type Pattern struct {
 	Result  mcpResult
 	Params  []mcpParam
 	Why     string
+	// Rate is the requests per second at peak the model declares for it
+	// (0: none), ItemBytes the size of its items (0: not given).
+	Rate      float64
+	ItemBytes int
 }
 
 // own are the patterns the import makes of the keys and indexes (not a

@@ -45,6 +45,12 @@ func fromMCP(data []byte) (m ModelFile, ok bool, err error) {
 	if err := json.Unmarshal(data, &in); err != nil {
 		return m, true, pathErr("$", "a DynamoDB MCP data model (dynamodb_data_model.json) the import cannot read: "+err.Error())
 	}
+	if err := unmodelledIndexes(probe["tables"]); err != nil {
+		return m, true, err
+	}
+	if err := checkTraffic(in.AccessPatterns); err != nil {
+		return m, true, err
+	}
 	m.ModelName = "dynamodb_data_model"
 	for i, t := range in.Tables {
 		at := fmt.Sprintf("$.tables[%d]", i)
@@ -56,23 +62,33 @@ func fromMCP(data []byte) (m ModelFile, ok bool, err error) {
 			}
 			return Attribute{AttributeName: name}
 		}
-		keys := func(ks []mcpKey, p string) (KeyAttributes, error) {
+		keys := func(ks []mcpKey, p, index string) (KeyAttributes, error) {
 			var k KeyAttributes
-			for _, e := range ks {
-				switch {
-				case e.KeyType == "HASH" && k.PartitionKey.AttributeName == "":
-					k.PartitionKey = typed(e.AttributeName)
-				case e.KeyType == "RANGE" && k.SortKey == nil:
-					a := typed(e.AttributeName)
-					k.SortKey = &a
+			var hash, rng []string
+			for j, e := range ks {
+				switch e.KeyType {
+				case "HASH":
+					hash = append(hash, e.AttributeName)
+				case "RANGE":
+					rng = append(rng, e.AttributeName)
 				default:
-					return k, pathErr(p, "a key of several attributes of one kind (a multi-attribute GSI key): the harness's schema has one partition and one sort key attribute per index, so this table cannot be imported yet")
+					return k, pathErr(fmt.Sprintf("%s[%d].KeyType", p, j), fmt.Sprintf("%q is no key type DynamoDB has: write HASH or RANGE", e.KeyType))
 				}
+			}
+			if len(hash) > 1 || len(rng) > 1 {
+				return k, multiAttributeKey(p, index, hash, rng)
+			}
+			if len(hash) == 1 {
+				k.PartitionKey = typed(hash[0])
+			}
+			if len(rng) == 1 {
+				a := typed(rng[0])
+				k.SortKey = &a
 			}
 			return k, nil
 		}
 		out := Table{TableName: t.TableName, BillingMode: t.BillingMode}
-		if out.KeyAttributes, err = keys(t.KeySchema, at+".KeySchema"); err != nil {
+		if out.KeyAttributes, err = keys(t.KeySchema, at+".KeySchema", ""); err != nil {
 			return m, true, err
 		}
 		if p := t.ProvisionedThroughput; p != nil {
@@ -81,14 +97,14 @@ func fromMCP(data []byte) (m ModelFile, ok bool, err error) {
 			out.ProvisionedCapacity.ProvisionedThroughput.WriteCapacityUnits = p.WriteCapacityUnits
 		}
 		for j, ix := range t.GlobalSecondaryIndexes {
-			k, err := keys(ix.KeySchema, fmt.Sprintf("%s.GlobalSecondaryIndexes[%d].KeySchema", at, j))
+			k, err := keys(ix.KeySchema, fmt.Sprintf("%s.GlobalSecondaryIndexes[%d].KeySchema", at, j), ix.IndexName)
 			if err != nil {
 				return m, true, err
 			}
 			out.GlobalSecondaryIndexes = append(out.GlobalSecondaryIndexes, Index{IndexName: ix.IndexName, KeyAttributes: k, Projection: ix.Projection})
 		}
 		for j, ix := range t.LocalSecondaryIndexes {
-			k, err := keys(ix.KeySchema, fmt.Sprintf("%s.LocalSecondaryIndexes[%d].KeySchema", at, j))
+			k, err := keys(ix.KeySchema, fmt.Sprintf("%s.LocalSecondaryIndexes[%d].KeySchema", at, j), ix.IndexName)
 			if err != nil {
 				return m, true, err
 			}

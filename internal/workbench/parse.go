@@ -13,6 +13,7 @@ import (
 
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/internal/scaffold"
 )
 
 // ErrBadModel is a model the harness cannot read; the error names the JSON
@@ -25,7 +26,8 @@ type ModelError struct {
 	Path, Problem string
 }
 
-func (e *ModelError) Error() string { return e.Path + ": " + e.Problem }
+// Error is Printable: a model's names in it never reach a terminal raw.
+func (e *ModelError) Error() string { return scaffold.Printable(e.Path + ": " + e.Problem) }
 
 // Unwrap makes every ModelError an ErrBadModel.
 func (e *ModelError) Unwrap() error { return ErrBadModel }

@@ -1,0 +1,50 @@
+package workbench
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/ddbharness/ddbharness/ddbitem"
+	"github.com/ddbharness/ddbharness/internal/scaffold"
+)
+
+// checkTraffic refuses an access pattern's declared traffic that no
+// traffic can be: a rate of 0 or less, or an item size outside 1 byte to
+// DynamoDB's item limit, which the MCP server's calculator refuses too.
+// Source: https://github.com/awslabs/mcp/tree/main/src/dynamodb-mcp-server (the cost and performance calculator's access pattern: rps above 0, item_size_bytes 1 to 409,600)
+func checkTraffic(aps []mcpPattern) error {
+	for i, ap := range aps {
+		at := fmt.Sprintf("$.access_patterns[%d]", i)
+		if r := ap.Rate; r != nil && !(*r > 0) {
+			return pathErr(at+".rps", fmt.Sprintf("%v: the pattern's requests per second at peak must be above 0; leave rps out for a pattern whose rate is not known", *r))
+		}
+		if b := ap.ItemBytes; b != nil && (*b < 1 || *b > ddbitem.MaxItemBytes || *b != math.Trunc(*b)) {
+			return pathErr(at+".item_size_bytes", fmt.Sprintf("%v: an item's size is a whole number of bytes from 1 to %d, DynamoDB's item limit", *b, ddbitem.MaxItemBytes))
+		}
+	}
+	return nil
+}
+
+// declaredMix is the default scenario's mix when the model declares its
+// traffic: each generated pattern with a rate, weighted by its share of
+// the sum in thousandths (at least 1), and that sum, the declared peak.
+// A pattern with a rate that was not generated cannot be called, and is
+// left out (its note says so). Without rates, nil and 0.
+func (d *Design) declaredMix() ([]scaffold.Step, float64) {
+	peak := 0.0
+	for _, p := range d.Patterns {
+		if p.Rate > 0 && p.MCP != nil {
+			peak += p.Rate
+		}
+	}
+	var mix []scaffold.Step
+	for _, p := range d.Patterns {
+		if p.Rate > 0 && p.MCP != nil {
+			mix = append(mix, scaffold.Step{Pattern: p.Go, Weight: max(1, int(math.Round(1000*p.Rate/peak))), Model: true})
+		}
+	}
+	return mix, peak
+}
+
+func rateText(r float64) string { return strconv.FormatFloat(r, 'g', -1, 64) }
