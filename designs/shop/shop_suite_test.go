@@ -12,6 +12,7 @@ import (
 	"github.com/ddbharness/ddbharness/designs/shop"
 	"github.com/ddbharness/ddbharness/fixtures"
 	"github.com/ddbharness/ddbharness/internal/ddbtest"
+	_ "github.com/ddbharness/ddbharness/internal/hostile" // hostile verify's fault rules
 )
 
 func TestShop(t *testing.T) {
@@ -27,7 +28,7 @@ var (
 )
 
 var _ = BeforeEach(func() {
-	table = shop.Table{DB: env.DB, Name: env.Table}
+	table = shop.Table{DB: env.Patterns, Name: env.Table}
 	if fake == nil { // one generator per process: keys never repeat within its table
 		fake = fixtures.NewShop(GinkgoRandomSeed() + int64(GinkgoParallelProcess()))
 	}
