@@ -50,7 +50,7 @@ func Setup(d designs.Design) *Env {
 	_ = Local(func(ctx SpecContext, db *dynamodb.Client) {
 		env.DB, env.Patterns = db, db
 		if env.faults = hostile(endpointOf(db)); env.faults != nil {
-			env.Patterns = testbed.Client(env.faults.Endpoint)
+			env.Patterns = testbed.Client(env.faults.Endpoint, hostileRetries)
 		}
 		env.Table = designs.TableName(d.Name, fmt.Sprintf("p%d", GinkgoParallelProcess()))
 		Expect(designs.CreateTable(ctx, env.DB, d.Schema, env.Table)).To(Succeed())

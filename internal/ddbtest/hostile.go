@@ -3,9 +3,12 @@ package ddbtest
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/ratelimit"
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	. "github.com/onsi/ginkgo/v2"
 
 	"github.com/ddbharness/ddbharness/designs"
@@ -46,6 +49,19 @@ func hostile(local string) *Faults {
 	}
 	DeferCleanup(f.Close)
 	return f
+}
+
+// hostileRetries is the patterns' retryer under hostile verify: the SDK's
+// standard three attempts with QuickRetries' 1 ms backoff, so that a spec
+// meeting its faults does not wait seconds, and no retry quota: one
+// client meets every spec's faults, far more of them in a minute than a
+// client in production meets, and would run out of a quota a production
+// client keeps.
+func hostileRetries(o *dynamodb.Options) {
+	o.Retryer = retry.NewStandard(func(so *retry.StandardOptions) {
+		so.Backoff = retry.BackoffDelayerFunc(func(int, error) (time.Duration, error) { return time.Millisecond, nil })
+		so.RateLimiter = ratelimit.None
+	})
 }
 
 // registerHostile aims e's faults at each spec's body, after its setup
