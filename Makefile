@@ -29,6 +29,7 @@ ENTITY ?=
 KEY ?=
 GROUP ?=
 DESIGN ?=
+HOSTILE ?=
 LIMITS ?=
 CONFLICTS ?=
 LIMITS_SCALE ?=
@@ -49,13 +50,13 @@ BUILD_FLAGS ?= -trimpath -buildvcs=false
 # SCENARIO and DESIGN are split on spaces (several names); GINKGO_FLAGS is
 # the one value pasted as shell words, so that a label filter can be quoted
 # inside it, as README shows.
-export THRESHOLDS RETRY_THRESHOLDS BASE NEW FAIL_ON SCENARIO TARGET_RATE DURATION NAME ENTITY KEY GROUP DESIGN LIMITS CONFLICTS LIMITS_SCALE PLACEMENT_SEED RATE POOL PORT MODEL STRICT FORMAT OUT SHARD RUN START SHARD_WAIT KEEP_TABLE MAX_COST
+export HOSTILE THRESHOLDS RETRY_THRESHOLDS BASE NEW FAIL_ON SCENARIO TARGET_RATE DURATION NAME ENTITY KEY GROUP DESIGN LIMITS CONFLICTS LIMITS_SCALE PLACEMENT_SEED RATE POOL PORT MODEL STRICT FORMAT OUT SHARD RUN START SHARD_WAIT KEEP_TABLE MAX_COST
 
 .PHONY: verify test lint local walkthrough faults deploy-check bench bench-baseline bench-check bench-compare catalog new-design import-model export-model build clean check-go check-race
 
-## verify: every access pattern of every design, proven on DynamoDB Local, plus the coverage gate (DESIGN=name: that design's suite, its scenario specs, lint and gate only)
+## verify: every access pattern of every design, proven on DynamoDB Local, plus the coverage gate (DESIGN=name: that design's suite, its scenario specs, lint and gate only; HOSTILE=1: each pattern spec's calls behind the standard profile of fault rules)
 verify: check-go
-	$(GO) run $(BUILD_FLAGS) ./cmd/ddbharness verify $(GINKGO_FLAGS) $$DESIGN
+	$(GO) run $(BUILD_FLAGS) ./cmd/ddbharness verify $${HOSTILE:+--hostile} $(GINKGO_FLAGS) $$DESIGN
 
 ## test: unit tests of pure code (key builders, cursors, the coverage gate); no DynamoDB
 test: check-race

@@ -22,6 +22,7 @@ import (
 // The flags are checked here and the names by verify.Run, both before
 // anything starts; verify.Run does the rest.
 func runVerify(ctx context.Context, fs *flag.FlagSet, args []string) error {
+	args, hostile := hostileFlag(args)
 	filter, names, err := checkGinkgoFlags(args)
 	if errors.Is(err, flag.ErrHelp) {
 		fs.Usage()
@@ -34,8 +35,28 @@ func runVerify(ctx context.Context, fs *flag.FlagSet, args []string) error {
 		GinkgoArgs:  ginkgoFlags(args, names),
 		Filter:      filter,
 		Designs:     names,
+		Hostile:     hostile,
 		StartDynamo: startDynamo,
 	})
+}
+
+// hostileFlag takes verify's own --hostile out of args, which are
+// otherwise ginkgo's flags, and says whether it was there.
+func hostileFlag(args []string) ([]string, bool) {
+	var rest []string
+	hostile := false
+	for i, a := range args {
+		if a == "--" {
+			rest = append(rest, args[i:]...)
+			break
+		}
+		if a == "--hostile" || a == "-hostile" {
+			hostile = true
+			continue
+		}
+		rest = append(rest, a)
+	}
+	return rest, hostile
 }
 
 // checkGinkgoFlags parses args as ginkgo run flags, so that a flag ginkgo
@@ -82,7 +103,7 @@ func ginkgoFlags(args, names []string) []string {
 }
 
 // verifyHelp follows the usage line and about of verify's -h.
-const verifyHelp = `From make: make verify [DESIGN='shop ...'] [GINKGO_FLAGS='...']
+const verifyHelp = `From make: make verify [DESIGN='shop ...'] [HOSTILE=1] [GINKGO_FLAGS='...']
 
 The run gates on catalog coverage. Flags go to ginkgo (go tool ginkgo help
 run lists them); a --label-filter narrows the gate to the catalog patterns
@@ -91,6 +112,10 @@ it selects:
 Design names narrow the run to those designs: their suites, the scenario
 specs labelled with them, their lint and their coverage gate:
   ddbharness verify shop
+--hostile (make verify HOSTILE=1) runs each design's pattern specs with
+their patterns' calls behind the standard profile of fault rules, printed
+before the run (docs/verify.md):
+  ddbharness verify --hostile invoicing
 `
 
 // plain is a ginkgo error on one line, without its terminal colours.

@@ -65,3 +65,24 @@ func TestNarrowedFilterComesLast(t *testing.T) {
 		t.Errorf("ginkgo's flags with the narrowed filter last: filter %q, %v; want %q", filter, err, narrowed)
 	}
 }
+
+func TestHostileFlag(t *testing.T) {
+	cases := []struct {
+		args, want []string
+		hostile    bool
+	}{
+		{args: nil},
+		{args: []string{"--hostile"}, hostile: true},
+		{args: []string{"-hostile", "--label-filter=AP-05", "invoicing"}, want: []string{"--label-filter=AP-05", "invoicing"}, hostile: true},
+		{args: []string{"--label-filter=AP-05", "shop"}, want: []string{"--label-filter=AP-05", "shop"}},
+		{args: []string{"--", "--hostile"}, want: []string{"--", "--hostile"}}, // after --, a name, which newScope refuses
+	}
+	for _, c := range cases {
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			got, hostile := hostileFlag(c.args)
+			if hostile != c.hostile || !slices.Equal(got, c.want) {
+				t.Errorf("hostileFlag(%q) = %q, %v; want %q, %v", c.args, got, hostile, c.want, c.hostile)
+			}
+		})
+	}
+}

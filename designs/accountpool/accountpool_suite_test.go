@@ -9,6 +9,7 @@ import (
 	"github.com/ddbharness/ddbharness/designs/accountpool"
 	"github.com/ddbharness/ddbharness/fixtures"
 	"github.com/ddbharness/ddbharness/internal/ddbtest"
+	_ "github.com/ddbharness/ddbharness/internal/hostile" // hostile verify's fault rules
 )
 
 func TestAccountpool(t *testing.T) {
@@ -24,7 +25,7 @@ var (
 )
 
 var _ = BeforeEach(func() {
-	table = accountpool.Table{DB: env.DB, Name: env.Table}
+	table = accountpool.Table{DB: env.Patterns, Name: env.Table}
 	if fake == nil { // one generator per process: keys never repeat within its table
 		fake = fixtures.NewAccountPool(GinkgoRandomSeed() + int64(GinkgoParallelProcess()))
 	}

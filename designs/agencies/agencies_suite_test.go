@@ -14,6 +14,7 @@ import (
 	"github.com/ddbharness/ddbharness/designs/agencies"
 	"github.com/ddbharness/ddbharness/fixtures"
 	"github.com/ddbharness/ddbharness/internal/ddbtest"
+	_ "github.com/ddbharness/ddbharness/internal/hostile" // hostile verify's fault rules
 )
 
 func TestAgencies(t *testing.T) {
@@ -29,7 +30,7 @@ var (
 )
 
 var _ = BeforeEach(func() {
-	table = agencies.Table{DB: env.DB, Name: env.Table}
+	table = agencies.Table{DB: env.Patterns, Name: env.Table}
 	if fake == nil { // one generator per process: keys and clock never repeat within its table
 		fake = fixtures.NewAgencies(GinkgoRandomSeed() + int64(GinkgoParallelProcess()))
 	}

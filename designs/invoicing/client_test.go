@@ -77,24 +77,41 @@ var _ = Describe("AP-05 update client details", Label("AP-05", "main-table"), fu
 		return page.Client
 	}
 
+	// The invariant of an update either way: the client is stored as
+	// want, whole, with its email item and no other (a fault that reaches
+	// the caller leaves it as it was).
+	storedAs := func(ctx SpecContext, want invoicing.Client) {
+		Expect(view(ctx, client.ID)).To(Equal(want))
+		Expect(emailStored(ctx, want.Email)).To(BeTrue())
+		if want.Email != client.Email {
+			Expect(emailStored(ctx, client.Email)).To(BeFalse())
+		}
+	}
+
 	It("changes name and address and keeps the email item", func(ctx SpecContext) {
 		changed := client
 		changed.Name, changed.Address = fake.Name(), fake.Street()
 		got, err := table.UpdateClient(ctx, changed)
+		if env.Faulted(err) {
+			storedAs(ctx, client)
+			return
+		}
 		Expect(err).NotTo(HaveOccurred())
 		Expect(got).To(Equal(changed))
-		Expect(view(ctx, client.ID)).To(Equal(changed))
-		Expect(emailStored(ctx, client.Email)).To(BeTrue())
+		storedAs(ctx, changed)
 	})
 
 	It("moves the email item when the email changes, freeing the old one", func(ctx SpecContext) {
 		changed := client
 		changed.Email = fake.UniqueEmail()
 		_, err := table.UpdateClient(ctx, changed)
+		if env.Faulted(err) {
+			storedAs(ctx, client)
+			Expect(emailStored(ctx, changed.Email)).To(BeFalse())
+			return
+		}
 		Expect(err).NotTo(HaveOccurred())
-		Expect(view(ctx, client.ID)).To(Equal(changed))
-		Expect(emailStored(ctx, changed.Email)).To(BeTrue())
-		Expect(emailStored(ctx, client.Email)).To(BeFalse())
+		storedAs(ctx, changed)
 
 		reuser := fake.Client()
 		reuser.Email = client.Email
@@ -107,15 +124,18 @@ var _ = Describe("AP-05 update client details", Label("AP-05", "main-table"), fu
 		changed := client
 		changed.Email, changed.Name = other.Email, fake.Name()
 		_, err := table.UpdateClient(ctx, changed)
-		Expect(err).To(MatchError(invoicing.ErrEmailTaken))
-		Expect(view(ctx, client.ID)).To(Equal(client))
-		Expect(emailStored(ctx, client.Email)).To(BeTrue())
+		if !env.Faulted(err) {
+			Expect(err).To(MatchError(invoicing.ErrEmailTaken))
+		}
+		storedAs(ctx, client)
 	})
 
 	It("reports ErrNotFound for an unknown client and writes nothing", func(ctx SpecContext) {
 		ghost := fake.Client()
 		_, err := table.UpdateClient(ctx, ghost)
-		Expect(err).To(MatchError(designs.ErrNotFound))
+		if !env.Faulted(err) {
+			Expect(err).To(MatchError(designs.ErrNotFound))
+		}
 		Expect(clientStored(ctx, ghost)).To(BeFalse())
 		Expect(emailStored(ctx, ghost.Email)).To(BeFalse())
 	})

@@ -136,12 +136,17 @@ var _ = Describe("AP-04 update invoice", Label("AP-04", "main-table"), func() {
 	})
 
 	It("replaces the line items: changed, added and removed lines", func(ctx SpecContext) {
+		was := inv
 		fresh := fake.Lines(6)
 		next := []invoicing.LineItem{lines[0], fresh[4], fresh[5]} // keep 001, change 005/006 into new lines
 		next[0].Quantity++
 		next[1].ID, next[2].ID = invoicing.LineItemID(5), invoicing.LineItemID(6)
 		inv.DueAt = inv.DueAt.AddDate(0, 0, 7)
 		got, err := table.UpdateInvoice(ctx, inv, next)
+		if env.Faulted(err) { // the invoice as it was, every line of it
+			eventuallyViewed(ctx, was, lines)
+			return
+		}
 		Expect(err).NotTo(HaveOccurred())
 		inv.Version, inv.TotalCents = 2, total(next)
 		Expect(got).To(Equal(inv))
@@ -155,6 +160,11 @@ var _ = Describe("AP-04 update invoice", Label("AP-04", "main-table"), func() {
 		old := inv.Number
 		inv.Number = fake.InvoiceNumber()
 		_, err := table.UpdateInvoice(ctx, inv, lines)
+		if env.Faulted(err) { // the old number held, the new one free
+			Expect(numberStored(ctx, old)).To(BeTrue())
+			Expect(numberStored(ctx, inv.Number)).To(BeFalse())
+			return
+		}
 		Expect(err).NotTo(HaveOccurred())
 		Expect(numberStored(ctx, inv.Number)).To(BeTrue())
 		Expect(numberStored(ctx, old)).To(BeFalse())
@@ -171,7 +181,9 @@ var _ = Describe("AP-04 update invoice", Label("AP-04", "main-table"), func() {
 		changed := inv
 		changed.Number = other.Number
 		_, err = table.UpdateInvoice(ctx, changed, fake.Lines(1))
-		Expect(err).To(MatchError(invoicing.ErrInvoiceNumberTaken))
+		if !env.Faulted(err) {
+			Expect(err).To(MatchError(invoicing.ErrInvoiceNumberTaken))
+		}
 		eventuallyViewed(ctx, inv, lines)
 		Expect(numberStored(ctx, inv.Number)).To(BeTrue())
 	})
@@ -179,7 +191,9 @@ var _ = Describe("AP-04 update invoice", Label("AP-04", "main-table"), func() {
 	It("reports ErrNotFound for an unknown invoice and writes nothing", func(ctx SpecContext) {
 		ghost := fake.Invoice(inv.ClientID)
 		_, err := table.UpdateInvoice(ctx, ghost, lines)
-		Expect(err).To(MatchError(designs.ErrNotFound))
+		if !env.Faulted(err) {
+			Expect(err).To(MatchError(designs.ErrNotFound))
+		}
 		nothingStored(ctx, ghost, lines)
 		Expect(numberStored(ctx, ghost.Number)).To(BeFalse())
 	})

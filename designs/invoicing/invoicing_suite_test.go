@@ -10,6 +10,7 @@ import (
 	"github.com/ddbharness/ddbharness/designs/invoicing"
 	"github.com/ddbharness/ddbharness/fixtures"
 	"github.com/ddbharness/ddbharness/internal/ddbtest"
+	_ "github.com/ddbharness/ddbharness/internal/hostile" // hostile verify's fault rules
 )
 
 func TestInvoicing(t *testing.T) {
@@ -25,7 +26,7 @@ var (
 )
 
 var _ = BeforeEach(func() {
-	table = invoicing.Table{DB: env.DB, Name: env.Table}
+	table = invoicing.Table{DB: env.Patterns, Name: env.Table}
 	if fake == nil { // one generator per process: keys never repeat within its table
 		fake = fixtures.NewInvoicing(GinkgoRandomSeed() + int64(GinkgoParallelProcess()))
 	}

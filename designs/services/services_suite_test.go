@@ -19,6 +19,7 @@ import (
 	"github.com/ddbharness/ddbharness/designs/services"
 	"github.com/ddbharness/ddbharness/fixtures"
 	"github.com/ddbharness/ddbharness/internal/ddbtest"
+	_ "github.com/ddbharness/ddbharness/internal/hostile" // hostile verify's fault rules
 )
 
 func TestServices(t *testing.T) {
@@ -34,7 +35,7 @@ var (
 )
 
 var _ = BeforeEach(func() {
-	table = services.Table{DB: env.DB, Name: env.Table}
+	table = services.Table{DB: env.Patterns, Name: env.Table}
 	if fake == nil { // one generator per process: keys and report years never repeat within its table
 		fake = fixtures.NewServices(GinkgoRandomSeed() + int64(GinkgoParallelProcess()))
 	}

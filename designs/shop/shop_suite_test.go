@@ -12,6 +12,7 @@ import (
 	"github.com/ddbharness/ddbharness/designs/shop"
 	"github.com/ddbharness/ddbharness/fixtures"
 	"github.com/ddbharness/ddbharness/internal/ddbtest"
+	_ "github.com/ddbharness/ddbharness/internal/hostile" // hostile verify's fault rules
 )
 
 func TestShop(t *testing.T) {
@@ -23,15 +24,43 @@ var env = ddbtest.Setup(shop.Design)
 
 var (
 	table shop.Table // this process's own table
+	// quiet is the table as the specs read it back to check what a
+	// pattern stored: through the read patterns, never behind hostile
+	// verify's fault rules.
+	quiet shop.Table
 	fake  *fixtures.Shop
 )
 
 var _ = BeforeEach(func() {
-	table = shop.Table{DB: env.DB, Name: env.Table}
+	table = shop.Table{DB: env.Patterns, Name: env.Table}
+	quiet = shop.Table{DB: env.DB, Name: env.Table}
 	if fake == nil { // one generator per process: keys never repeat within its table
 		fake = fixtures.NewShop(GinkgoRandomSeed() + int64(GinkgoParallelProcess()))
 	}
 })
+
+// answers checks a read pattern's answer: want, or, under hostile verify,
+// a fault handed back as an error (a read stores nothing, so there is no
+// state to check beside it).
+func answers[T any](got T, err error) func(want T) {
+	return func(want T) {
+		GinkgoHelper()
+		if env.Faulted(err) {
+			return
+		}
+		Expect(err).NotTo(HaveOccurred())
+		Expect(got).To(Equal(want))
+	}
+}
+
+// refuses checks a read pattern's outcome: outcome, or, under hostile
+// verify, a fault handed back as an error.
+func refuses(err, outcome error) {
+	GinkgoHelper()
+	if !env.Faulted(err) {
+		Expect(err).To(MatchError(outcome))
+	}
+}
 
 // stored reports whether the item at pk/sk exists, read consistently from
 // the table itself rather than through any pattern.

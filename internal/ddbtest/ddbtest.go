@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -18,11 +19,19 @@ import (
 // catch up; DynamoDB Local's indexes are current at once.
 const DefaultEventuallyTimeout = 5 * time.Second
 
-// Env is what a suite's specs use: the client and this process's own table.
-// Its fields are set before the first spec runs.
+// Env is what a suite's specs use: the clients and this process's own
+// table. Its fields are set before the first spec runs.
 type Env struct {
-	DB    *dynamodb.Client
-	Table string
+	// DB reaches DynamoDB as it is: the specs' own reads and writes of
+	// the table, its creation and deletion.
+	DB *dynamodb.Client
+	// Patterns is the client the design's patterns are given: DB on a
+	// quiet run; under hostile verify, the same DynamoDB behind the
+	// process's fault rules (Faults).
+	Patterns *dynamodb.Client
+	Table    string
+
+	faults *Faults // nil on a quiet run
 }
 
 // Setup registers the suite's SynchronizedBeforeSuite: process 1 starts (or
@@ -37,8 +46,12 @@ func Setup(d designs.Design) *Env {
 	EnforceDefaultTimeoutsWhenUsingContexts()
 	SetDefaultEventuallyTimeout(DefaultEventuallyTimeout)
 	env := &Env{}
+	registerHostile(env)
 	_ = Local(func(ctx SpecContext, db *dynamodb.Client) {
-		env.DB = db
+		env.DB, env.Patterns = db, db
+		if env.faults = hostile(endpointOf(db)); env.faults != nil {
+			env.Patterns = testbed.Client(env.faults.Endpoint, hostileRetries)
+		}
 		env.Table = designs.TableName(d.Name, fmt.Sprintf("p%d", GinkgoParallelProcess()))
 		Expect(designs.CreateTable(ctx, env.DB, d.Schema, env.Table)).To(Succeed())
 		DeferCleanup(func(ctx SpecContext) {
@@ -46,6 +59,11 @@ func Setup(d designs.Design) *Env {
 		})
 	}, func() bool { Expect(d.Validate()).To(Succeed()); return WillRun(Needs(d)...) })
 	return env
+}
+
+// endpointOf is the endpoint db sends its calls to.
+func endpointOf(db *dynamodb.Client) string {
+	return aws.ToString(db.Options().BaseEndpoint)
 }
 
 // Needs is the labels of d's pattern specs, each with the design's: Setup

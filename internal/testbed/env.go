@@ -28,6 +28,10 @@ const (
 	// EnvAllowRemote=1 lets the harness create and delete its own tables on a
 	// non-loopback endpoint, such as real DynamoDB.
 	EnvAllowRemote = "DDBHARNESS_ALLOW_REMOTE"
+	// EnvHostile is set by `ddbharness verify --hostile` for its suites:
+	// the fault seed. A design suite then sends its patterns' calls
+	// through the standard profile of fault rules (internal/hostile).
+	EnvHostile = "DDBHARNESS_HOSTILE"
 )
 
 // Env is what the environment says about the endpoint and the cache.
@@ -36,11 +40,12 @@ type Env struct {
 	FromRunner  bool   // Endpoint is the run's own DynamoDB Local, not the user's
 	CacheDir    string
 	AllowRemote bool
+	Hostile     string // the fault seed of a hostile verify run; empty: quiet
 }
 
 // LoadEnv reads the environment once per process; bad values fail loudly.
 var LoadEnv = sync.OnceValues(func() (Env, error) {
-	e := Env{Endpoint: os.Getenv(EnvEndpoint), CacheDir: os.Getenv(EnvCacheDir)}
+	e := Env{Endpoint: os.Getenv(EnvEndpoint), CacheDir: os.Getenv(EnvCacheDir), Hostile: os.Getenv(EnvHostile)}
 	if run := os.Getenv(EnvRunEndpoint); e.Endpoint == "" && run != "" {
 		e.Endpoint, e.FromRunner = run, true
 	}

@@ -24,7 +24,7 @@ var groups = []string{"designs", "harness"}
 
 // suites runs every suite once against endpoint, in the two groups at
 // once, each writing its own reports into dir (mergeReports joins them).
-func suites(ctx context.Context, reap *reaper, ginkgoBin, endpoint, dir string, all []testPackage, extra []string, failOnEmpty bool) error {
+func suites(ctx context.Context, reap *reaper, ginkgoBin, endpoint, dir string, all []testPackage, extra []string, failOnEmpty, hostile bool) error {
 	byGroup := map[string][]testPackage{}
 	for _, p := range all {
 		g := "harness"
@@ -39,7 +39,7 @@ func suites(ctx context.Context, reap *reaper, ginkgoBin, endpoint, dir string, 
 	for i, g := range groups {
 		out := &lines{mu: &mu, w: os.Stdout}
 		wg.Go(func() {
-			errs[i] = ginkgo(ctx, reap, ginkgoBin, endpoint, dir, g, byGroup[g], extra, failOnEmpty, out)
+			errs[i] = ginkgo(ctx, reap, ginkgoBin, endpoint, dir, g, byGroup[g], extra, failOnEmpty, hostile, out)
 			out.flush()
 		})
 	}
@@ -88,7 +88,7 @@ func (l *lines) flush() {
 // of the user's an empty suite is a mistake (failOnEmpty); with one, most
 // suites rightly select nothing, and Run fails only when none selected
 // anything. A group with no suite runs nothing and writes empty reports.
-func ginkgo(ctx context.Context, reap *reaper, ginkgoBin, endpoint, dir, group string, suites []testPackage, extra []string, failOnEmpty bool, out io.Writer) error {
+func ginkgo(ctx context.Context, reap *reaper, ginkgoBin, endpoint, dir, group string, suites []testPackage, extra []string, failOnEmpty, hostile bool, out io.Writer) error {
 	report, junit := "report-"+group+".json", "junit-"+group+".xml"
 	if len(suites) == 0 {
 		if err := os.WriteFile(filepath.Join(dir, report), []byte("[]"), 0o644); err != nil {
@@ -127,6 +127,9 @@ func ginkgo(ctx context.Context, reap *reaper, ginkgoBin, endpoint, dir, group s
 	cmd.Env = os.Environ()
 	if env, _ := testbed.LoadEnv(); env.Endpoint == "" {
 		cmd.Env = append(cmd.Env, testbed.EnvRunEndpoint+"="+endpoint)
+	}
+	if hostile {
+		cmd.Env = append(cmd.Env, fmt.Sprintf("%s=%d", testbed.EnvHostile, hostileSeed))
 	}
 	wait, err := reap.startGroup(ctx, cmd)
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/onsi/ginkgo/v2/types"
 
 	"github.com/ddbharness/ddbharness/internal/failure"
+	"github.com/ddbharness/ddbharness/internal/hostile"
 	"github.com/ddbharness/ddbharness/internal/testbed"
 )
 
@@ -36,10 +37,18 @@ type Options struct {
 	// Designs names the designs the run is narrowed to (make verify
 	// DESIGN=...); none: every design.
 	Designs []string
+	// Hostile runs each design's pattern specs with their patterns'
+	// calls behind the standard profile of fault rules (internal/hostile).
+	Hostile bool
 	// StartDynamo starts (or finds) the run's DynamoDB; its errors say
 	// whose fault a failure is (failure.BadInput, failure.TestBed).
 	StartDynamo func(context.Context, ...testbed.Option) (*testbed.Server, error)
 }
+
+// hostileSeed is the fault seed of a hostile run: the profile's rules fire
+// on counts, so the seed only matters to a rate= rule; it is printed with
+// the profile all the same.
+const hostileSeed = 1
 
 // Run starts one DynamoDB Local (or uses AWS_ENDPOINT_URL_DYNAMODB),
 // runs the tests of pure code under go test (cached when nothing changed),
@@ -73,6 +82,9 @@ func Run(ctx context.Context, o Options) error {
 	if filter != "" {
 		fmt.Printf("verify: label filter %q\n", filter)
 	}
+	if o.Hostile {
+		fmt.Print(hostile.Describe(hostileSeed))
+	}
 	if sc.named {
 		fmt.Print(sc.describe(sc.labelFilter(filter)))
 	}
@@ -101,7 +113,7 @@ func Run(ctx context.Context, o Options) error {
 	if err != nil {
 		return stopped(ctx, runCtx, err)
 	}
-	runErr := suites(runCtx, reap, prep.ginkgo, srv.Endpoint, scratch, prep.dynamo, ginkgoArgs, filter == "")
+	runErr := suites(runCtx, reap, prep.ginkgo, srv.Endpoint, scratch, prep.dynamo, ginkgoArgs, filter == "", o.Hostile)
 	unlock()
 	if runCtx.Err() != nil {
 		return stopped(ctx, runCtx, runErr)

@@ -1,0 +1,52 @@
+package faults_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/ddbharness/ddbharness/internal/runtest"
+)
+
+// A defect only a fault reveals: a read that answers "not found" for any
+// error it meets. DynamoDB Local never throttles, so make verify stays
+// green; hostile verify throttles a spec's first GetItem past the SDK's
+// retries, and must fail naming the pattern and the rule. The defect goes
+// into a copy of the repository, at AP-05's read of the client (through
+// designs.Get): breaking designs.Get itself would rebuild every package
+// under the race detector, ten minutes on a loaded 2-core machine, for
+// the same proof.
+var _ = Describe("make verify HOSTILE=1", Label("faults"), SpecPriority(1), func() {
+	It("fails a design whose reads turn a throttle into ErrNotFound, naming the pattern and the fault, where make verify passes", func(ctx SpecContext) {
+		repo := runtest.CopyRepo(ctx, repoRoot, filepath.Join(GinkgoT().TempDir(), "repo"))
+		swallowGetErrors(filepath.Join(repo, "designs", "invoicing", "client.go"))
+		filter := "GINKGO_FLAGS=--label-filter=AP-05"
+
+		quiet := runtest.Command(ctx, repo, ownLocal(), "make", "verify", "DESIGN=invoicing", filter)
+		Expect(quiet.Code).To(Equal(exitOK), "make verify finds nothing wrong: DynamoDB Local never throttles")
+		Expect(quiet.Output).To(MatchRegexp(`(?m)^invoicing\s+AP-05\s.*\s[1-9]\d*\s+0\s+0\s+ok$`))
+
+		hostile := runtest.Command(ctx, repo, ownLocal(), "make", "verify", "DESIGN=invoicing", "HOSTILE=1", filter)
+		Expect(hostile.Code).NotTo(Equal(exitOK))
+		Expect(hostile.Output).To(ContainSubstring("verify: hostile: each spec's body meets these fault rules"), "the profile is printed")
+		Expect(hostile.Output).To(MatchRegexp(`AP-05: client \S+: not found`), "the pattern's wrong answer, named by its pattern")
+		Expect(hostile.Output).To(ContainSubstring("op=GetItem first=3 error=ThrottlingException (fired 3 of 3 calls matched)"), "the fault it met")
+		Expect(hostile.Output).To(MatchRegexp(`gap: invoicing AP-05 update client details: [1-9]\d* spec\(s\) failed`))
+	}, SpecTimeout(10*time.Minute))
+})
+
+// swallowGetErrors makes AP-05's read of the client answer ErrNotFound
+// for any error designs.Get hands back.
+func swallowGetErrors(file string) {
+	GinkgoHelper()
+	b, err := os.ReadFile(file)
+	Expect(err).NotTo(HaveOccurred())
+	const read = "old, err := designs.Get[Client](ctx, t.DB, t.Name, Schema.Key(ClientPK(c.ID), ClientSK(c.ID)), true)\n"
+	Expect(string(b)).To(ContainSubstring(read), "%s has no read of the client to break", file)
+	broken := strings.Replace(string(b), read, read+"\tif err != nil {\n\t\terr = designs.ErrNotFound\n\t}\n", 1)
+	Expect(os.WriteFile(file, []byte(broken), 0o644)).To(Succeed())
+}
