@@ -2,7 +2,6 @@ package designs
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -10,8 +9,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
-	"github.com/ddbharness/ddbharness/ddbitem"
 )
 
 // The single-item calls every design makes the same way. Each returns the
@@ -36,40 +33,21 @@ func (s Schema) IsStored() expression.ConditionBuilder {
 // PutNew writes item (a struct marshalled with attributevalue) only if its
 // key is free: one conditional PutItem, so of any number of concurrent
 // creates of one key exactly one wins. A taken key is ErrAlreadyExists.
-//
-// A key taken by this very item is the call's own write: the connection
-// was lost after DynamoDB applied the PutItem, and the SDK's retry met the
-// item the first attempt stored. The condition's failure hands back the
-// item stored (costing no capacity), and a create that finds its own item
-// there succeeded.
 func PutNew(ctx context.Context, db DB, table string, s Schema, item any) error {
 	av, err := attributevalue.MarshalMap(item)
 	if err != nil {
 		return fmt.Errorf("marshal: %w", err)
 	}
-	expr, err := expression.NewBuilder().WithCondition(s.IsNew()).Build()
-	if err != nil {
-		return fmt.Errorf("build: %w", err)
-	}
-	err = retryConflicts(ctx, func(ctx context.Context) error {
+	return conditional(ctx, s.IsNew(), ErrAlreadyExists, func(ctx context.Context, expr expression.Expression) error {
 		_, err := db.PutItem(ctx, &dynamodb.PutItemInput{
-			TableName:                           aws.String(table),
-			Item:                                av,
-			ConditionExpression:                 expr.Condition(),
-			ExpressionAttributeNames:            expr.Names(),
-			ExpressionAttributeValues:           expr.Values(),
-			ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+			TableName:                 aws.String(table),
+			Item:                      av,
+			ConditionExpression:       expr.Condition(),
+			ExpressionAttributeNames:  expr.Names(),
+			ExpressionAttributeValues: expr.Values(),
 		})
 		return err
 	})
-	var ccf *types.ConditionalCheckFailedException
-	switch {
-	case !errors.As(err, &ccf):
-		return err
-	case ddbitem.Equal(ccf.Item, av):
-		return nil // its own write, applied before the connection was lost
-	}
-	return ErrAlreadyExists
 }
 
 // Get reads the item at key into T with one GetItem; consistent asks for a
