@@ -38,8 +38,9 @@ func readWithin(ctx context.Context, path string, limit int64, timeout time.Dura
 		err error
 	}
 	done := make(chan read, 1)
+	readFile := readRegular // taken here: the read may outlive a spec that swaps it
 	go func() {
-		b, err := readRegular(path, limit)
+		b, err := readFile(path, limit)
 		done <- read{b, err}
 	}()
 	t := time.NewTimer(timeout)
