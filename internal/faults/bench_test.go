@@ -241,41 +241,39 @@ var _ = Describe("bench whose report folder holds a latest that is a folder", La
 var _ = Describe("a shard whose shard 1 never comes", Label("faults"), func() {
 	It("waits no longer than the run's window, then exits 3 naming what it waited for, and leaves no signal table", func(ctx SpecContext) {
 		out := GinkgoT().TempDir()
-		upLocal(ctx, nil, func(endpoint string) {
-			env := given(endpoint)
-			start := time.Now().Add(2 * time.Second).UTC().Format(time.RFC3339)
-			r := startBin(env, "bench", "--shard=2/2", "--run=lonely", "--start="+start, "--duration=2s", "--limits=off", "--out="+out, "invoicing/big-client")
-			code, _ := r.waitExit(exitWait)
-			Expect(code).To(Equal(exitTestBed), r.Output())
-			Expect(r.Output()).To(ContainSubstring(`shard 1 of run "lonely" did not create and seed ddbh-invoicing-lonely`))
+		endpoint := shared(ctx)
+		env := given(endpoint)
+		start := time.Now().Add(2 * time.Second).UTC().Format(time.RFC3339)
+		r := startBin(env, "bench", "--shard=2/2", "--run=lonely", "--start="+start, "--duration=2s", "--limits=off", "--out="+out, "invoicing/big-client")
+		code, _ := r.waitExit(exitWait)
+		Expect(code).To(Equal(exitTestBed), r.Output())
+		Expect(r.Output()).To(ContainSubstring(`shard 1 of run "lonely" did not create and seed ddbh-invoicing-lonely`))
 
-			// Without START, --shard-wait bounds the wait.
-			w := startBin(env, "bench", "--shard=2/2", "--run=lonely", "--shard-wait=3s", "--duration=2s", "--limits=off", "--out="+out, "invoicing/big-client")
-			code, _ = w.waitExit(exitWait)
-			Expect(code).To(Equal(exitTestBed), w.Output())
-			Expect(w.Output()).To(ContainSubstring("(--shard-wait=3s)"))
-			l, err := testbed.Client(endpoint).ListTables(ctx, &dynamodb.ListTablesInput{})
-			Expect(err).NotTo(HaveOccurred())
-			Expect(l.TableNames).NotTo(ContainElement(HavePrefix("ddbh-invoicing-lonely")), "no done signal left behind")
-		})
+		// Without START, --shard-wait bounds the wait.
+		w := startBin(env, "bench", "--shard=2/2", "--run=lonely", "--shard-wait=3s", "--duration=2s", "--limits=off", "--out="+out, "invoicing/big-client")
+		code, _ = w.waitExit(exitWait)
+		Expect(code).To(Equal(exitTestBed), w.Output())
+		Expect(w.Output()).To(ContainSubstring("(--shard-wait=3s)"))
+		l, err := testbed.Client(endpoint).ListTables(ctx, &dynamodb.ListTablesInput{})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(l.TableNames).NotTo(ContainElement(HavePrefix("ddbh-invoicing-lonely")), "no done signal left behind")
 	})
 })
 
 var _ = Describe("a second shard 1 of one run", Label("faults"), func() {
 	It("is refused, exit 2, saying another shard 1 holds the run, and leaves the table alone", func(ctx SpecContext) {
 		out := GinkgoT().TempDir()
-		upLocal(ctx, nil, func(endpoint string) {
-			db := testbed.Client(endpoint)
-			const table = "ddbh-invoicing-dup"
-			Expect(designs.CreateTable(ctx, db, invoicing.Design.Schema, table)).To(Succeed()) // the first shard 1's
-			env := given(endpoint)
-			r := runtest.Command(ctx, out, env, bin, "bench", "--shard=1/2", "--run=dup", "--duration=2s", "--limits=off", "--out="+out, "invoicing/big-client")
-			Expect(r.Code).To(Equal(exitBadInput))
-			Expect(r.Output).To(ContainSubstring(`another shard 1 of run "dup" holds it`))
-			Expect(r.Output).NotTo(ContainSubstring("Cannot create preexisting table"))
-			_, err := db.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(table)})
-			Expect(err).NotTo(HaveOccurred(), "the other run's table is still there")
-		})
+		endpoint := shared(ctx)
+		db := testbed.Client(endpoint)
+		const table = "ddbh-invoicing-dup"
+		Expect(designs.CreateTable(ctx, db, invoicing.Design.Schema, table)).To(Succeed()) // the first shard 1's
+		env := given(endpoint)
+		r := runtest.Command(ctx, out, env, bin, "bench", "--shard=1/2", "--run=dup", "--duration=2s", "--limits=off", "--out="+out, "invoicing/big-client")
+		Expect(r.Code).To(Equal(exitBadInput))
+		Expect(r.Output).To(ContainSubstring(`another shard 1 of run "dup" holds it`))
+		Expect(r.Output).NotTo(ContainSubstring("Cannot create preexisting table"))
+		_, err := db.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(table)})
+		Expect(err).NotTo(HaveOccurred(), "the other run's table is still there")
 	})
 })
 
@@ -296,56 +294,53 @@ func startShards(env []string, out, run string, d time.Duration) []*running {
 var _ = Describe("a run whose name an earlier run left a done signal under", Label("faults"), SpecPriority(1), func() {
 	It("clears the stale signal first, so shard 1 waits for the real one and both shards end well", func(ctx SpecContext) {
 		out := GinkgoT().TempDir()
-		upLocal(ctx, nil, func(endpoint string) {
-			Expect(designs.CreateTable(ctx, testbed.Client(endpoint), designs.Schema{PK: "PK"}, "ddbh-invoicing-stale-done2")).To(Succeed())
-			env := given(endpoint)
-			shards := startShards(env, out, "stale", 3*time.Second)
-			for _, s := range shards {
-				code, _ := s.waitExit(2 * time.Minute)
-				Expect(code).To(Equal(exitOK), s.Output())
-			}
-			Expect(shards[0].Output()).To(ContainSubstring("deleted ddbh-invoicing-stale-done2, a signal an earlier run of this name left"))
-			Expect(shards[1].Output()).NotTo(ContainSubstring("table is gone"))
-		})
+		endpoint := shared(ctx)
+		Expect(designs.CreateTable(ctx, testbed.Client(endpoint), designs.Schema{PK: "PK"}, "ddbh-invoicing-stale-done2")).To(Succeed())
+		env := given(endpoint)
+		shards := startShards(env, out, "stale", 3*time.Second)
+		for _, s := range shards {
+			code, _ := s.waitExit(2 * time.Minute)
+			Expect(code).To(Equal(exitOK), s.Output())
+		}
+		Expect(shards[0].Output()).To(ContainSubstring("deleted ddbh-invoicing-stale-done2, a signal an earlier run of this name left"))
+		Expect(shards[1].Output()).NotTo(ContainSubstring("table is gone"))
 	})
 })
 
 var _ = Describe("shard 1 stopped while another shard runs", Label("faults"), SpecPriority(1), func() {
 	It("leaves the table to it, and the last shard to end deletes it and every signal", func(ctx SpecContext) {
 		out := GinkgoT().TempDir()
-		upLocal(ctx, nil, func(endpoint string) {
-			env := given(endpoint)
-			shards := startShards(env, out, "abandon", 8*time.Second)
-			shards[1].waitFor("p50 ", 2, 2*time.Minute) // shard 2 measuring
-			Expect(shards[0].Command.Process.Signal(syscall.SIGTERM)).To(Succeed())
-			code, _ := shards[0].waitExit(exitWait)
-			Expect(code).To(Equal(exitInterrupted), shards[0].Output())
-			Expect(shards[0].Output()).To(ContainSubstring("left ddbh-invoicing-abandon to shard(s) [2], still running"))
-			code, _ = shards[1].waitExit(2 * time.Minute)
-			Expect(code).To(Equal(exitOK), shards[1].Output())
-			Expect(shards[1].Output()).NotTo(ContainSubstring("table is gone"))
-			Expect(shards[1].Output()).To(ContainSubstring("the last shard to end: deleted ddbh-invoicing-abandon"))
-			l, err := testbed.Client(endpoint).ListTables(ctx, &dynamodb.ListTablesInput{})
-			Expect(err).NotTo(HaveOccurred())
-			Expect(l.TableNames).NotTo(ContainElement(HavePrefix("ddbh-invoicing-abandon")))
-		})
+		endpoint := shared(ctx)
+		env := given(endpoint)
+		shards := startShards(env, out, "abandon", 8*time.Second)
+		shards[1].waitFor("p50 ", 2, 2*time.Minute) // shard 2 measuring
+		Expect(shards[0].Command.Process.Signal(syscall.SIGTERM)).To(Succeed())
+		code, _ := shards[0].waitExit(exitWait)
+		Expect(code).To(Equal(exitInterrupted), shards[0].Output())
+		Expect(shards[0].Output()).To(ContainSubstring("left ddbh-invoicing-abandon to shard(s) [2], still running"))
+		code, _ = shards[1].waitExit(2 * time.Minute)
+		Expect(code).To(Equal(exitOK), shards[1].Output())
+		Expect(shards[1].Output()).NotTo(ContainSubstring("table is gone"))
+		Expect(shards[1].Output()).To(ContainSubstring("the last shard to end: deleted ddbh-invoicing-abandon"))
+		l, err := testbed.Client(endpoint).ListTables(ctx, &dynamodb.ListTablesInput{})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(l.TableNames).NotTo(ContainElement(HavePrefix("ddbh-invoicing-abandon")))
 	})
 })
 
 var _ = Describe("bench whose table is deleted under it", Label("faults"), SpecPriority(1), func() {
 	It("stops as the test bed failing, exit 3, and says the table is gone", func(ctx SpecContext) {
 		out := GinkgoT().TempDir()
-		upLocal(ctx, nil, func(endpoint string) {
-			env := given(endpoint)
-			r := startBin(env, "bench", "--duration=20s", "--limits=off", "--out="+out, "invoicing/big-client")
-			r.waitFor("p50 ", 1, 2*time.Minute) // measuring
-			d := runtest.Command(ctx, out, env, bin, "tables", "-delete")
-			Expect(d.Code).To(Equal(exitOK), d.Output)
-			code, _ := r.waitExit(exitWait)
-			Expect(code).To(Equal(exitTestBed), r.Output())
-			Expect(r.Output()).To(ContainSubstring("the run's table is gone (ResourceNotFoundException)"))
-			Expect(latestMetrics(out)).To(HaveKeyWithValue("state", report.StateFailed))
-		})
+		endpoint := shared(ctx)
+		env := given(endpoint)
+		r := startBin(env, "bench", "--duration=20s", "--limits=off", "--out="+out, "invoicing/big-client")
+		r.waitFor("p50 ", 1, 2*time.Minute) // measuring
+		d := runtest.Command(ctx, out, env, bin, "tables", "-delete")
+		Expect(d.Code).To(Equal(exitOK), d.Output)
+		code, _ := r.waitExit(exitWait)
+		Expect(code).To(Equal(exitTestBed), r.Output())
+		Expect(r.Output()).To(ContainSubstring("the run's table is gone (ResourceNotFoundException)"))
+		Expect(latestMetrics(out)).To(HaveKeyWithValue("state", report.StateFailed))
 	})
 })
 

@@ -71,8 +71,7 @@ func (p *holdingProxy) Release() {
 
 var _ = Describe("calls the run's own drain cuts short", Label("faults"), SpecPriority(1), func() {
 	It("are counted apart, not as the design's errors, and the progress lines say drain", func(ctx SpecContext) {
-		srv := embedded(ctx)
-		proxy := newHoldingProxy(srv.Endpoint)
+		proxy := newHoldingProxy(shared(ctx))
 		out := GinkgoT().TempDir()
 		r := startBin(given(proxy.URL), "bench", "--limits=off", "--duration=15s", "--out="+out, "invoicing/big-client")
 

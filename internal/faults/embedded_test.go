@@ -3,6 +3,7 @@ package faults_test
 import (
 	"errors"
 	"os"
+	"slices"
 	"syscall"
 	"time"
 
@@ -30,17 +31,50 @@ func embedded(ctx SpecContext) *testbed.Server {
 	return srv
 }
 
-// killJava kills with SIGKILL the JVM this process started for the
-// DynamoDB Local at srv, as the kernel's OOM killer or a user would.
-func killJava(srv *testbed.Server) {
+// sharedLocal is this process's DynamoDB Local for the specs that need
+// only an endpoint (each on tables of its own, none killing it or
+// counting every table): the first of them starts it and the suite stops
+// it at its end, since a JVM's start is most of such a spec's time. Specs of one
+// Ginkgo process run one after another, so none sees another's calls.
+var sharedLocal *testbed.Server
+
+// shared is the endpoint of this process's shared DynamoDB Local, started
+// if it is not running.
+func shared(ctx SpecContext) string {
 	GinkgoHelper()
-	jvms := javaUnder(os.Getpid())
+	if sharedLocal != nil {
+		select {
+		case <-sharedLocal.Done(): // ended under an earlier spec: start another
+			sharedLocal = nil
+		default:
+			return sharedLocal.Endpoint
+		}
+	}
+	env, err := testbed.LoadEnv()
+	Expect(err).NotTo(HaveOccurred())
+	// Bounded as ddbharness local's start was in the specs that each
+	// started one: the first spec on a loaded machine waits for the JVM.
+	srv, err := testbed.Start(ctx, testbed.FromEnv(testbed.Env{CacheDir: env.CacheDir}), testbed.Log(GinkgoWriter), testbed.ReadyTimeout(3*jvmWait))
+	Expect(err).NotTo(HaveOccurred())
+	Expect(srv.Embedded()).To(BeTrue())
+	sharedLocal = srv
+	return srv.Endpoint
+}
+
+// killJava kills with SIGKILL the JVM this process started for the
+// DynamoDB Local at srv, as the kernel's OOM killer or a user would: the
+// one under this process that is not among others (those it had before
+// srv started, the shared one's).
+func killJava(srv *testbed.Server, others []int) {
+	GinkgoHelper()
+	jvms := slices.DeleteFunc(javaUnder(os.Getpid()), func(pid int) bool { return slices.Contains(others, pid) })
 	Expect(jvms).To(HaveLen(1), "one JVM of this process serves %s", srv.Endpoint)
 	Expect(syscall.Kill(jvms[0], syscall.SIGKILL)).To(Succeed())
 }
 
 var _ = Describe("an embedded DynamoDB Local", Label("faults"), func() {
 	It("starts on a free port, answers, and leaves no JVM behind", func(ctx SpecContext) {
+		others := javaUnder(os.Getpid()) // the shared DynamoDB Local's, if an earlier spec started it
 		srv := embedded(ctx)
 		endpoint := srv.Endpoint
 		_, err := testbed.Client(endpoint).ListTables(ctx, &dynamodb.ListTablesInput{})
@@ -58,18 +92,19 @@ var _ = Describe("an embedded DynamoDB Local", Label("faults"), func() {
 		srv.Stop()
 		Eventually(srv.Done(), jvmWait).Should(BeClosed())
 		Expect(srv.Exit()).To(Succeed(), "a stop asked for is not an unexpected exit")
-		Expect(javaUnder(os.Getpid())).To(BeEmpty(), "a JVM outlived Stop")
+		Expect(javaUnder(os.Getpid())).To(ConsistOf(others), "a JVM outlived Stop")
 		probe := testbed.Client(endpoint, func(o *dynamodb.Options) { o.RetryMaxAttempts = 1 })
 		_, err = probe.ListTables(ctx, &dynamodb.ListTablesInput{})
 		Expect(err).To(HaveOccurred(), "the JVM still answers after stop")
 	}, SpecTimeout(3*jvmWait))
 
 	It("says when its JVM is killed: Done closes, Exit names the signal and carries its last lines", func(ctx SpecContext) {
+		others := javaUnder(os.Getpid())
 		srv := embedded(ctx)
 		Expect(srv.Exit()).To(Succeed(), "nothing to say while it runs")
 		Expect(srv.Done()).NotTo(BeClosed())
 
-		killJava(srv)
+		killJava(srv, others)
 		Eventually(srv.Done(), jvmWait).Should(BeClosed())
 		var exit *testbed.ExitError
 		Expect(errors.As(srv.Exit(), &exit)).To(BeTrue(), "an exit nobody asked for is reported")

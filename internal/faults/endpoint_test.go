@@ -77,7 +77,23 @@ func sdkForJS(ctx context.Context, script string) clientRun {
 	}
 }
 
-var _ = Describe("local --limits, for clients the harness did not write", Label("faults"), func() {
+// The clients share one local --limits (a JVM's start is most of each
+// spec's time), each on a table of its own; the last spec ends it with
+// Ctrl-C and checks what it says of their calls and its report.
+var _ = Describe("local --limits, for clients the harness did not write", Label("faults"), Ordered, SpecPriority(1), func() {
+	var (
+		r        *running
+		url, out string
+	)
+	BeforeAll(func() {
+		out = GinkgoT().TempDir()
+		r = startBin(ownLocal(), "local", "--limits", "--limits-scale=0.01", "--report="+out)
+		r.waitFor("endpoint: http://127.0.0.1:", 1, jvmWait)
+		m := endpointLine.FindStringSubmatch(r.Output())
+		Expect(m).NotTo(BeNil(), "no endpoint line:\n%s", r.Output())
+		url = m[1]
+	})
+
 	DescribeTable("a hot key throttled with its reasons and retried by the client's own retryer, UnprocessedItems, and a transaction conflict",
 		func(ctx SpecContext, client func(context.Context, string) clientRun, script, table string) {
 			abs, err := filepath.Abs(filepath.Join("testdata", script))
@@ -85,13 +101,6 @@ var _ = Describe("local --limits, for clients the harness did not write", Label(
 			cctx, cancel := context.WithTimeout(ctx, clientWait)
 			defer cancel()
 			run := client(cctx, abs)
-
-			out := GinkgoT().TempDir()
-			r := startBin(ownLocal(), "local", "--limits", "--limits-scale=0.01", "--report="+out)
-			r.waitFor("endpoint: http://127.0.0.1:", 1, jvmWait)
-			m := endpointLine.FindStringSubmatch(r.Output())
-			Expect(m).NotTo(BeNil(), "no endpoint line:\n%s", r.Output())
-			url := m[1]
 			name, args := run(url, table)
 			py := runtest.Command(cctx, GinkgoT().TempDir(), []string{"AWS_CONFIG_FILE=" + os.DevNull, "AWS_SHARED_CREDENTIALS_FILE=" + os.DevNull}, name, args...)
 			Expect(py.Code).To(Equal(0), py.Output)
@@ -121,15 +130,18 @@ var _ = Describe("local --limits, for clients the harness did not write", Label(
 			Expect(got.Conflict.Reasons).To(Equal([]string{"TransactionConflict"}))
 
 			Expect(r.Output()).To(ContainSubstring(`hottest key "`+table+`/hot"`), "the line a second names the hot key")
-			Expect(r.Command.Process.Signal(os.Interrupt)).To(Succeed())
-			code, _ := r.waitExit(exitWait)
-			Expect(code).To(Equal(exitInterrupted), r.Output())
-			Expect(r.Output()).To(MatchRegexp(`endpoint: [\d,]+ data-plane calls, [1-9][\d,]* throttled, [1-9][\d,]* transaction conflicts`))
-			// Which key leads, the hot one or the transactions', and so sets the
-			// first limit, depends on how the calls fell: the report names the
-			// hot key either way, in its findings or its hot-key table.
-			Expect(latestReport(out, report.SummaryFile)).To(MatchRegexp("key \"hot\"|key of the table is \"hot\"|`hot`"), "the report after Ctrl-C names the hot key")
 		},
-		Entry("boto3", boto3, "endpoint_boto3.py", "ddbh-boto3-faults", SpecTimeout(jvmWait+clientWait+exitWait)),
-		Entry("the AWS SDK for JavaScript v3", sdkForJS, "endpoint_js.cjs", "ddbh-js-faults", SpecTimeout(jvmWait+clientWait+exitWait)))
+		Entry("boto3", boto3, "endpoint_boto3.py", "ddbh-boto3-faults", SpecTimeout(clientWait)),
+		Entry("the AWS SDK for JavaScript v3", sdkForJS, "endpoint_js.cjs", "ddbh-js-faults", SpecTimeout(clientWait)))
+
+	It("ends on Ctrl-C with 130, counting the throttled calls and conflicts, and its report names the hot key", SpecTimeout(exitWait+atOnce), func(_ SpecContext) {
+		Expect(r.Command.Process.Signal(os.Interrupt)).To(Succeed())
+		code, _ := r.waitExit(exitWait)
+		Expect(code).To(Equal(exitInterrupted), r.Output())
+		Expect(r.Output()).To(MatchRegexp(`endpoint: [\d,]+ data-plane calls, [1-9][\d,]* throttled, [1-9][\d,]* transaction conflicts`))
+		// Which key leads, a hot one or the transactions', and so sets the
+		// first limit, depends on how the calls fell: the report names a
+		// hot key either way, in its findings or its hot-key table.
+		Expect(latestReport(out, report.SummaryFile)).To(MatchRegexp("key \"hot\"|key of the table is \"hot\"|`hot`"), "the report after Ctrl-C names the hot key")
+	})
 })

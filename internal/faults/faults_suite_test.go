@@ -70,7 +70,11 @@ var _ = SynchronizedBeforeSuite(func() []byte {
 	bin = string(path)
 })
 
-var _ = SynchronizedAfterSuite(func() {}, func() {
+var _ = SynchronizedAfterSuite(func() {
+	if sharedLocal != nil {
+		sharedLocal.Stop()
+	}
+}, func() {
 	_ = os.RemoveAll(filepath.Dir(bin))
 })
 

@@ -29,7 +29,7 @@ import (
 
 // Each fault kind as the AWS SDK for Go v2 sees it: the error type, its
 // members, and whether the SDK's standard retryer retries it. The
-// endpoint runs in this process, in front of a DynamoDB Local of its own,
+// endpoint runs in this process, in front of its shared DynamoDB Local,
 // its rules aimed spec by spec (Handler.Aim), as a test harness would.
 var _ = Describe("fault rules, as the Go SDK sees them", Label("faults"), Ordered, ContinueOnFailure, SpecPriority(1), func() {
 	schema := designs.Schema{PK: "PK", SK: "SK"}
@@ -46,7 +46,7 @@ var _ = Describe("fault rules, as the Go SDK sees them", Label("faults"), Ordere
 		url      string
 	)
 	BeforeAll(func(ctx SpecContext) {
-		local := embedded(ctx).Endpoint
+		local := shared(ctx)
 		// The limits on at DynamoDB's own figures: the rules compose with
 		// them, and nothing here comes near a limit.
 		h = endpoint.New(endpoint.Config{Local: local, Limits: emulate.Config{Settings: throughput.Settings{Scale: 1}}})

@@ -31,9 +31,17 @@ func generous() (r *running, url, local string) {
 	return r, m[1], l[1]
 }
 
-var _ = Describe("local --limits beside its DynamoDB Local", Label("faults"), func() {
-	It("answers every request of the wire corpus as DynamoDB Local does, byte for byte, at a generous scale", SpecTimeout(jvmWait+clientWait+exitWait), func(ctx SpecContext) {
-		r, url, local := generous()
+// The specs share one local --limits (a JVM's start is most of each
+// spec's time), each on tables of its own; the last ends it with Ctrl-C
+// and checks that none of their calls was throttled.
+var _ = Describe("local --limits beside its DynamoDB Local", Label("faults"), Ordered, SpecPriority(1), func() {
+	var (
+		r          *running
+		url, local string
+	)
+	BeforeAll(func() { r, url, local = generous() })
+
+	It("answers every request of the wire corpus as DynamoDB Local does, byte for byte, at a generous scale", SpecTimeout(clientWait), func(ctx SpecContext) {
 		mine, theirs := "ddbh-wire-local", "ddbh-wire-limit"
 		for i := range 2 {
 			Expect(designs.CreateTable(ctx, testbed.Client(local), ddbtest.WireSchema, ddbtest.WireTables(mine)[i])).To(Succeed())
@@ -47,10 +55,6 @@ var _ = Describe("local --limits beside its DynamoDB Local", Label("faults"), fu
 			Expect(err).NotTo(HaveOccurred())
 			Expect(got).To(Equal(want), "request %d: %s %.300s", i, c.Op, c.Body)
 		}
-		Expect(r.Command.Process.Signal(os.Interrupt)).To(Succeed())
-		code, _ := r.waitExit(exitWait)
-		Expect(code).To(Equal(exitInterrupted), r.Output())
-		Expect(r.Output()).To(MatchRegexp(`endpoint: [\d,]+ data-plane calls, 0 throttled`))
 	})
 
 	DescribeTable("a client the harness did not write reads Count 0, ReturnValues refused as Local refuses them, and 413",
@@ -60,7 +64,6 @@ var _ = Describe("local --limits beside its DynamoDB Local", Label("faults"), fu
 			cctx, cancel := context.WithTimeout(ctx, clientWait)
 			defer cancel()
 			run := client(cctx, abs)
-			r, url, _ := generous()
 			name, args := run(url, table)
 			out := runtest.Command(cctx, GinkgoT().TempDir(), []string{"AWS_CONFIG_FILE=" + os.DevNull, "AWS_SHARED_CREDENTIALS_FILE=" + os.DevNull}, name, args...)
 			Expect(out.Code).To(Equal(0), out.Output)
@@ -83,10 +86,14 @@ var _ = Describe("local --limits beside its DynamoDB Local", Label("faults"), fu
 			Expect(got.TotalKeys).To(Equal([]string{"CapacityUnits", "TableName"}), "TOTAL's shape, not INDEXES'")
 			Expect(got.NoneKeys).To(BeEmpty(), "nothing asked, nothing given")
 			Expect(got.TooLarge).To(BeEquivalentTo(413), "a 17 MiB request is refused with 413")
-			Expect(r.Command.Process.Signal(os.Interrupt)).To(Succeed())
-			code, _ := r.waitExit(exitWait)
-			Expect(code).To(Equal(exitInterrupted), r.Output())
 		},
-		Entry("boto3", boto3, "wire_boto3.py", "ddbh-boto3-wire", SpecTimeout(jvmWait+clientWait+exitWait)),
-		Entry("the AWS SDK for JavaScript v3", sdkForJS, "wire_js.cjs", "ddbh-js-wire", SpecTimeout(jvmWait+clientWait+exitWait)))
+		Entry("boto3", boto3, "wire_boto3.py", "ddbh-boto3-wire", SpecTimeout(clientWait)),
+		Entry("the AWS SDK for JavaScript v3", sdkForJS, "wire_js.cjs", "ddbh-js-wire", SpecTimeout(clientWait)))
+
+	It("ends on Ctrl-C with 130, having throttled none of the calls above", SpecTimeout(exitWait+atOnce), func(_ SpecContext) {
+		Expect(r.Command.Process.Signal(os.Interrupt)).To(Succeed())
+		code, _ := r.waitExit(exitWait)
+		Expect(code).To(Equal(exitInterrupted), r.Output())
+		Expect(r.Output()).To(MatchRegexp(`endpoint: [\d,]+ data-plane calls, 0 throttled`))
+	})
 })
