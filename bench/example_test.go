@@ -54,8 +54,8 @@ func ExampleRun() {
 	// Output:
 	// invoicing/month-end: 19 calls
 	// AP-02 create client                   TransactWriteItems calls 1, RCU 0, WCU 4 a call
-	// AP-03 create invoice                  TransactWriteItems calls 6, RCU 0, WCU 19 a call
-	// AP-04 update invoice                  TransactWriteItems calls 1, RCU 1, WCU 9 a call
+	// AP-03 create invoice                  TransactWriteItems calls 6, RCU 0, WCU 17 a call
+	// AP-04 update invoice                  TransactWriteItems calls 1, RCU 1, WCU 15 a call
 	// AP-05 update client details           TransactWriteItems calls 2, RCU 1, WCU 2 a call
 	// AP-06 view client and recent invoices Query              calls 5, RCU 0.5, WCU 0 a call
 	// AP-07 view invoice and line items     Query              calls 4, RCU 0.5, WCU 0 a call
