@@ -75,7 +75,6 @@ var AccountPoolLeaseRush = workload.Scenario{
 // account, and an end of lease to a lease that is active. Concurrent calls
 // may still race for one account or lease: the design refuses the loser.
 type accountPoolDriver struct {
-	fresh
 	t       accountpool.Table
 	seed    int64
 	pick    workload.Dist // where a lease starts looking for an available account
@@ -137,7 +136,7 @@ func (d *accountPoolDriver) Call(ctx context.Context, p designs.PatternID, key i
 	case accountpool.DeleteLeaseID:
 		err = d.unlease(ctx, key)
 	case accountpool.AddUserID:
-		email := fmt.Sprintf("load.%d@%s", d.counter.Add(1), fixtures.Live[fixtures.AccountPool](d.rand(r), time.Now()).DomainName())
+		email := fmt.Sprintf("load.%d@%s", d.counter.Add(1), fixtures.Live[fixtures.AccountPool](r, time.Now()).DomainName())
 		_, err = d.t.AddUser(ctx, email)
 	case accountpool.AddAccountID:
 		id := fmt.Sprintf("9%0*d", accountpool.AccountIDLen-1, d.counter.Add(1))
@@ -167,7 +166,7 @@ func (d *accountPoolDriver) lease(ctx context.Context, key int, r *rand.Rand) er
 	n := len(d.state)
 	u, _ := scan(key, n, func(i int) bool { return d.holds[i].get() == "" })
 	a, _ := scan(d.pick.Pick(r, n), n, func(i int) bool { return d.state[i].get() == accountpool.StateAvailable })
-	id := fixtures.Live[fixtures.AccountPool](d.rand(r), time.Now()).LeaseID()
+	id := fixtures.Live[fixtures.AccountPool](r, time.Now()).LeaseID()
 	if _, err := d.t.CreateLease(ctx, id, d.pool.Accounts[a].ID, d.pool.Users[u].Email); err != nil {
 		return err
 	}

@@ -61,7 +61,6 @@ var AgenciesDirectory = workload.Scenario{
 // agency and the k-th seeded user. Deletes take agencies and members the
 // run created, so the seeded pool stays whole.
 type agenciesDriver struct {
-	fresh
 	t       agencies.Table
 	seed    int64
 	pool    fixtures.SeededAgencies
@@ -91,7 +90,7 @@ func (d *agenciesDriver) Call(ctx context.Context, p designs.PatternID, key int,
 	}
 	key %= len(d.pool.Agencies)
 	a, members := d.pool.Agencies[key], d.pool.Members[key]
-	f := fixtures.Live[fixtures.Agencies](d.rand(r), time.Now())
+	f := fixtures.Live[fixtures.Agencies](r, time.Now())
 	var err error
 	switch p {
 	case agencies.GetAgencyID:

@@ -54,7 +54,6 @@ var InvoicingBigClient = workload.Scenario{
 // key k is the k-th client. The pool never changes after Seed, so calls
 // read it without a lock.
 type invoicingDriver struct {
-	fresh
 	t    invoicing.Table
 	seed int64
 	pool fixtures.SeededInvoicing
@@ -88,21 +87,21 @@ func (d *invoicingDriver) Call(ctx context.Context, p designs.PatternID, key int
 	case invoicing.ViewInvoiceID:
 		_, err = d.t.ViewInvoice(ctx, inv.ID)
 	case invoicing.CreateInvoiceID:
-		f := fixtures.Live[fixtures.Invoicing](d.rand(r), time.Now())
+		f := fixtures.Live[fixtures.Invoicing](r, time.Now())
 		_, err = d.t.CreateInvoice(ctx, f.Invoice(c.Client.ID), f.Lines(f.IntRange(1, 5)))
 	case invoicing.UpdateInvoiceID:
-		f := fixtures.Live[fixtures.Invoicing](d.rand(r), time.Now())
+		f := fixtures.Live[fixtures.Invoicing](r, time.Now())
 		inv.DueAt = inv.DueAt.AddDate(0, 0, f.IntRange(1, 30))
 		_, err = d.t.UpdateInvoice(ctx, inv, f.Lines(f.IntRange(1, 5)))
 	case invoicing.UpdateClientID:
-		f := fixtures.Live[fixtures.Invoicing](d.rand(r), time.Now())
+		f := fixtures.Live[fixtures.Invoicing](r, time.Now())
 		cl := c.Client
 		cl.Name, cl.Address = f.Name(), f.Street()+", "+f.City()
 		_, err = d.t.UpdateClient(ctx, cl)
 	case invoicing.CreateClientID:
-		err = d.t.CreateClient(ctx, fixtures.Live[fixtures.Invoicing](d.rand(r), time.Now()).Client())
+		err = d.t.CreateClient(ctx, fixtures.Live[fixtures.Invoicing](r, time.Now()).Client())
 	case invoicing.CreateAccountID:
-		err = d.t.CreateAccount(ctx, fixtures.Live[fixtures.Invoicing](d.rand(r), time.Now()).Account())
+		err = d.t.CreateAccount(ctx, fixtures.Live[fixtures.Invoicing](r, time.Now()).Account())
 	default:
 		err = unknown(invoicing.Design.Name, p)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"sync"
@@ -109,15 +108,6 @@ func prefix(s string, n int) string {
 	r := []rune(strings.TrimSpace(s))
 	return string(r[:min(n, len(r))])
 }
-
-// fresh is what a driver's calls generate from: the call's own source,
-// which the engine seeds per call of its schedule (and per phase, so the
-// measured window never replays the warm-up's values). Values that must be
-// unique (IDs, emails, invoice numbers) draw 64 fresh bits each call, and
-// the same call of a seeded run generates the same values on any machine.
-type fresh struct{}
-
-func (fresh) rand(r *rand.Rand) *rand.Rand { return r }
 
 // Drivers keep what a run changes (who holds a lease, which services await
 // a voucher) so that calls stay meaningful as the table moves on. Each

@@ -67,7 +67,6 @@ var ServicesYearEndBurst = workload.Scenario{
 // client. It keeps each client's services as the run changes them: the
 // ones without a voucher, awaiting one, or fulfilled.
 type servicesDriver struct {
-	fresh
 	t       services.Table
 	seed    int64
 	pool    fixtures.SeededServices
@@ -118,7 +117,7 @@ func (d *servicesDriver) Call(ctx context.Context, p designs.PatternID, key int,
 	}
 	key %= len(d.clients)
 	client, book := d.pool.Clients[key], &d.clients[key]
-	f := fixtures.Live[fixtures.Services](d.rand(r), time.Now())
+	f := fixtures.Live[fixtures.Services](r, time.Now())
 	program := d.pool.Programs[r.IntN(len(d.pool.Programs))]
 	var err error
 	switch p {

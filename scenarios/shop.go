@@ -83,7 +83,6 @@ var ShopConstantPartitions = workload.Scenario{
 // k-th category and brand (modulo their count) for the patterns that take
 // one alone. The pool never changes after Seed.
 type shopDriver struct {
-	fresh
 	t    shop.Table
 	seed int64
 	pool fixtures.SeededShop
@@ -171,7 +170,7 @@ func (d *shopDriver) Call(ctx context.Context, p designs.PatternID, key int, r *
 // write runs the patterns that create entities, fresh ones each call.
 func (d *shopDriver) write(ctx context.Context, p designs.PatternID, key int, r *rand.Rand) error {
 	s := d.pool
-	f := fixtures.Live[fixtures.Shop](d.rand(r), time.Now())
+	f := fixtures.Live[fixtures.Shop](r, time.Now())
 	switch p {
 	case shop.CreateUserID:
 		return d.t.CreateUser(ctx, f.User())

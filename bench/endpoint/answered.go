@@ -1,10 +1,10 @@
 package endpoint
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/smithy-go"
@@ -186,7 +186,7 @@ func withRefusedStatements(b []byte, ps []*part) ([]byte, error) {
 			Message string `json:"message"`
 		}
 		json.Unmarshal(p.got.body, &refusal)
-		exception := refusal.Type[bytes.LastIndexByte([]byte(refusal.Type), '#')+1:]
+		exception := refusal.Type[strings.LastIndexByte(refusal.Type, '#')+1:]
 		code := statementCodes[exception]
 		if code == "" {
 			code = "InternalServerError"
