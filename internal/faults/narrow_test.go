@@ -21,17 +21,17 @@ import (
 var _ = Describe("make verify DESIGN=name", Label("faults"), SpecPriority(1), func() {
 	It("runs that design's suite, its scenario specs and its gate alone, and fails naming a catalog pattern no spec covers", func(ctx SpecContext) {
 		repo := runtest.CopyRepo(ctx, repoRoot, filepath.Join(GinkgoT().TempDir(), "repo"))
-		addUncoveredPattern(filepath.Join(repo, "designs", "invoicing", "catalog.go"))
+		addUncoveredPattern(filepath.Join(repo, "designs", "services", "catalog.go"))
 
-		r := runtest.Command(ctx, repo, ownLocal(), "make", "verify", "DESIGN=invoicing")
+		r := runtest.Command(ctx, repo, ownLocal(), "make", "verify", "DESIGN=services")
 		Expect(r.Code).NotTo(Equal(exitOK))
 		Expect(r.Output).To(ContainSubstring("exit status 1"), "ddbharness's own exit code, as go run reports it: the run completed and found a gap")
-		Expect(r.Output).To(ContainSubstring(`verify: narrowed to design invoicing: suites ./designs/invoicing ./scenarios under --label-filter="design:invoicing"`))
-		Expect(r.Output).To(ContainSubstring(`gap: invoicing AP-99 uncovered pattern: no spec carries Label("AP-99")`))
+		Expect(r.Output).To(ContainSubstring(`verify: narrowed to design services: suites ./designs/services ./scenarios under --label-filter="design:services"`))
+		Expect(r.Output).To(ContainSubstring(`gap: services AP-99 uncovered pattern: no spec carries Label("AP-99")`))
 		Expect(r.Output).To(ContainSubstring("verify: FAILED: 1 catalog pattern(s) without passing specs"))
-		Expect(r.Output).To(MatchRegexp(`(?m)^invoicing\s+AP-01\s.*\s[1-9]\d*\s+0\s+0\s+ok$`), "the design's own suite ran")
-		Expect(r.Output).NotTo(MatchRegexp(`(?m)^(shop|accountpool|agencies|services)\s`), "another design is in the gate")
-		Expect(r.Output).NotTo(MatchRegexp(`lint: warning: (shop|accountpool|agencies|services) `), "another design was linted")
+		Expect(r.Output).To(MatchRegexp(`(?m)^services\s+AP-01\s.*\s[1-9]\d*\s+0\s+0\s+ok$`), "the design's own suite ran")
+		Expect(r.Output).NotTo(MatchRegexp(`(?m)^(shop|accountpool|agencies|invoicing)\s`), "another design is in the gate")
+		Expect(r.Output).NotTo(MatchRegexp(`lint: warning: (shop|accountpool|agencies|invoicing) `), "another design was linted")
 		Expect(r.Output).To(MatchRegexp(`(?m)^verify: [1-9]\d* passed, 0 failed`))
 
 		reports, err := verify.ReadReports(filepath.Join(repo, "reports", "verify", "report.json"))
@@ -43,16 +43,16 @@ var _ = Describe("make verify DESIGN=name", Label("faults"), SpecPriority(1), fu
 			for _, sp := range rep.SpecReports {
 				ran := sp.LeafNodeType == types.NodeTypeIt && sp.State.Is(types.SpecStatePassed|types.SpecStateFailureStates)
 				if rep.SuiteDescription == "scenarios" && ran {
-					Expect(sp.Labels()).To(ContainElement("design:invoicing"), "a scenario spec of another design ran: %s", sp.FullText())
+					Expect(sp.Labels()).To(ContainElement("design:services"), "a scenario spec of another design ran: %s", sp.FullText())
 					scenarioSpecs++
 				}
 			}
 		}
-		Expect(suites).To(ConsistOf("invoicing", "scenarios"))
-		Expect(scenarioSpecs).To(BeNumerically(">", 0), "no scenario spec of invoicing ran")
+		Expect(suites).To(ConsistOf("services", "scenarios"))
+		Expect(scenarioSpecs).To(BeNumerically(">", 0), "no scenario spec of services ran")
 		summary, err := os.ReadFile(filepath.Join(repo, "reports", "verify", "summary.md"))
 		Expect(err).NotTo(HaveOccurred())
-		Expect(string(summary)).To(ContainSubstring("Designs: `invoicing` only"))
+		Expect(string(summary)).To(ContainSubstring("Designs: `services` only"))
 	}, SpecTimeout(10*time.Minute))
 })
 
@@ -62,15 +62,15 @@ var _ = Describe("make verify with a suite that crashes", Label("faults"), SpecP
 	It("reports the crash, its text and the suite, and exits 1", func(ctx SpecContext) {
 		repo := runtest.CopyRepo(ctx, repoRoot, filepath.Join(GinkgoT().TempDir(), "repo"))
 		// The spec blocks until its goroutine's panic ends the process.
-		crash := "package agencies_test\n\nimport . \"github.com/onsi/ginkgo/v2\"\n\n" +
+		crash := "package services_test\n\nimport . \"github.com/onsi/ginkgo/v2\"\n\n" +
 			"var _ = Describe(\"a spec whose goroutine panics\", func() {\n\tIt(\"crashes its process\", func() {\n" +
 			"\t\tgo func() { panic(\"crash-marker-7ab3\") }()\n\t\tselect {}\n\t})\n})\n"
-		Expect(os.WriteFile(filepath.Join(repo, "designs", "agencies", "crash_test.go"), []byte(crash), 0o644)).To(Succeed())
+		Expect(os.WriteFile(filepath.Join(repo, "designs", "services", "crash_test.go"), []byte(crash), 0o644)).To(Succeed())
 
-		r := runtest.Command(ctx, repo, ownLocal(), "make", "verify", "DESIGN=agencies")
+		r := runtest.Command(ctx, repo, ownLocal(), "make", "verify", "DESIGN=services")
 		Expect(r.Output).To(ContainSubstring("exit status 1"), "ddbharness's own exit code: the run found a failure")
 		Expect(r.Output).To(ContainSubstring("panic: crash-marker-7ab3"), "the crash's own text")
-		Expect(r.Output).To(ContainSubstring("suite did not run: ./designs/agencies: crashed before it reported"))
+		Expect(r.Output).To(ContainSubstring("suite did not run: ./designs/services: crashed before it reported"))
 		Expect(r.Output).To(ContainSubstring("verify: FAILED: 1 suite(s) crashed before they reported"))
 		Expect(r.Output).NotTo(ContainSubstring(`add a Describe("AP-01`), "its patterns are not said to lack specs")
 		Expect(r.Output).To(MatchRegexp(`(?m)^verify: \d+ passed, 0 failed, 1 suite\(s\) crashed`))

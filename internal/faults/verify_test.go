@@ -84,7 +84,7 @@ var _ = Describe("verify", Label("faults"), SpecPriority(2), Ordered, ContinueOn
 		Expect(scratchDirs(repo)).To(Equal(scratchBefore))
 	})
 
-	It("runs twice at once in one checkout, docs/verify.md's single-pattern example and make verify DESIGN=invoicing: both pass and leave whole reports", func(ctx SpecContext) {
+	It("runs twice at once in one checkout, docs/verify.md's single-pattern example and make verify DESIGN=services: both pass and leave whole reports", func(ctx SpecContext) {
 		var wg sync.WaitGroup
 		ran := make([]runtest.Ran, 2)
 		wg.Go(func() {
@@ -94,7 +94,7 @@ var _ = Describe("verify", Label("faults"), SpecPriority(2), Ordered, ContinueOn
 		})
 		wg.Go(func() {
 			defer GinkgoRecover()
-			ran[1] = runtest.Command(ctx, repo, ownLocal(), "make", "verify", "DESIGN=invoicing")
+			ran[1] = runtest.Command(ctx, repo, ownLocal(), "make", "verify", "DESIGN=services")
 		})
 		wg.Wait()
 		for i, r := range ran {
@@ -106,8 +106,8 @@ var _ = Describe("verify", Label("faults"), SpecPriority(2), Ordered, ContinueOn
 		Expect(readme).To(MatchRegexp(`label filter "AP-03" selected 1 of \d+ catalog pattern\(s\) of shop`))
 		Expect(readme).To(MatchRegexp(`(?m)^shop\s+AP-03\s`))
 		Expect(readme).NotTo(MatchRegexp(`(?m)^shop\s+AP-01\s`), "a pattern outside the filter is in the gate")
-		Expect(ran[1].Output).To(ContainSubstring(`verify: narrowed to design invoicing: suites ./designs/invoicing ./scenarios under --label-filter="design:invoicing"`))
-		Expect(ran[1].Output).To(MatchRegexp(`(?m)^invoicing\s+AP-01\s`))
+		Expect(ran[1].Output).To(ContainSubstring(`verify: narrowed to design services: suites ./designs/services ./scenarios under --label-filter="design:services"`))
+		Expect(ran[1].Output).To(MatchRegexp(`(?m)^services\s+AP-01\s`))
 		Expect(ran[1].Output).NotTo(MatchRegexp(`(?m)^shop\s`), "another design is in the narrowed gate")
 
 		reports, err := verify.ReadReports(filepath.Join(reportsDir(), "report.json"))
@@ -120,7 +120,7 @@ var _ = Describe("verify", Label("faults"), SpecPriority(2), Ordered, ContinueOn
 		Expect(junit.Tests).To(BeNumerically(">", 0))
 		summary, err := os.ReadFile(filepath.Join(reportsDir(), "summary.md"))
 		Expect(err).NotTo(HaveOccurred())
-		Expect(string(summary)).To(MatchRegexp("Label filter: `AP-03`|Designs: `invoicing` only"))
+		Expect(string(summary)).To(MatchRegexp("Label filter: `AP-03`|Designs: `services` only"))
 		Expect(scratchDirs(repo)).To(BeEmpty())
 	}, SpecTimeout(20*time.Minute))
 
