@@ -23,7 +23,7 @@ var _ = Describe("make bench-check", Label("faults"), SpecPriority(1), func() {
 		repo := runtest.CopyRepo(ctx, repoRoot, filepath.Join(GinkgoT().TempDir(), "repo"))
 		widenClientEmailItem(filepath.Join(repo, "designs", "invoicing", "schema.go"))
 
-		r := runtest.Command(ctx, repo, ownLocal(), "make", "bench-check", "SCENARIO=invoicing")
+		r := runtest.Command(ctx, repo, given(shared(ctx)), "make", "bench-check", "SCENARIO=invoicing")
 		Expect(r.Output).To(ContainSubstring("exit status 99"), "ddbharness's own exit code, as go run reports it")
 		Expect(r.Code).NotTo(Equal(exitOK))
 		// AP-02 writes the client and its email item in one transaction:

@@ -212,7 +212,7 @@ var _ = Describe("bench at a rate with a fraction", Label("faults"), func() {
 		dir := GinkgoT().TempDir()
 		bounded, cancel := context.WithTimeout(ctx, 3*exitWait)
 		defer cancel()
-		r := runtest.Command(bounded, dir, ownLocal(), bin, "bench", "--rate=2.5", "--duration=4s", "--out="+filepath.Join(dir, "reports"), "invoicing/big-client")
+		r := runtest.Command(bounded, dir, given(shared(ctx)), bin, "bench", "--rate=2.5", "--duration=4s", "--out="+filepath.Join(dir, "reports"), "invoicing/big-client")
 		Expect(r.Code).To(Equal(exitOK))
 		m := latestMetrics(filepath.Join(dir, "reports"))
 		// 2.5 requests/s for 4 s is 10 calls (the pacer's last may fall at the
@@ -229,7 +229,7 @@ var _ = Describe("bench whose report folder holds a latest that is a folder", La
 		Expect(os.WriteFile(filepath.Join(out, "latest", "notes.txt"), []byte("mine"), 0o644)).To(Succeed())
 		bounded, cancel := context.WithTimeout(ctx, 3*exitWait)
 		defer cancel()
-		r := runtest.Command(bounded, out, ownLocal(), bin, "bench", "--duration=2s", "--limits=off", "--out="+out, "invoicing/big-client")
+		r := runtest.Command(bounded, out, given(shared(ctx)), bin, "bench", "--duration=2s", "--limits=off", "--out="+out, "invoicing/big-client")
 		Expect(r.Code).To(Equal(exitOK))
 		Expect(r.Output).To(ContainSubstring("latest is a folder, not the link this command keeps"))
 		Expect(filepath.Join(out, ".latest.tmp")).NotTo(BeAnExistingFile())
@@ -345,9 +345,9 @@ var _ = Describe("bench whose table is deleted under it", Label("faults"), SpecP
 })
 
 var _ = Describe("bench interrupted", Label("faults"), func() {
-	It("a few seconds into measuring, says how much of the run ran", func() {
+	It("a few seconds into measuring, says how much of the run ran", func(ctx SpecContext) {
 		out := GinkgoT().TempDir()
-		r := startBin(ownLocal(), "bench", "--duration=20s", "--out="+out, "invoicing/big-client")
+		r := startBin(given(shared(ctx)), "bench", "--duration=20s", "--out="+out, "invoicing/big-client")
 		r.waitFor("p50 ", 3, 2*time.Minute) // about three seconds into measuring
 		Expect(r.Command.Process.Signal(os.Interrupt)).To(Succeed())
 		code, _ := r.waitExit(exitWait)
@@ -363,9 +363,9 @@ var _ = Describe("bench interrupted", Label("faults"), func() {
 		Expect(latestReport(out, report.PlotFile)).To(MatchRegexp(`invoicing/big-client \(interrupted at \d+\.\d s of 20s\)`))
 	})
 
-	It("while seeding, says so and shows no error rate and no zero date", func() {
+	It("while seeding, says so and shows no error rate and no zero date", func(ctx SpecContext) {
 		out := GinkgoT().TempDir()
-		r := startBin(ownLocal(), "bench", "--out="+out, "shop/browse") // a pool of 2000 to seed
+		r := startBin(given(shared(ctx)), "bench", "--out="+out, "shop/browse") // a pool of 2000 to seed
 		r.waitFor("shop/browse: seeding ", 1, 2*time.Minute)
 		Expect(r.Command.Process.Signal(os.Interrupt)).To(Succeed())
 		code, _ := r.waitExit(exitWait)
@@ -431,7 +431,7 @@ var _ = Describe("bench with an abort threshold breached while it runs", Label("
 		defer cancel()
 		// No call ends in under a nanosecond: the first progress line breaks
 		// the threshold, a minute before the window would end.
-		r := runtest.Command(bounded, out, ownLocal(), bin, "bench", "--duration=1m", "--limits=off", "--out="+out,
+		r := runtest.Command(bounded, out, given(shared(ctx)), bin, "bench", "--duration=1m", "--limits=off", "--out="+out,
 			"--threshold", "p99 < 1ns abort", "--threshold", "errors < 100%", "invoicing/big-client", "invoicing/month-end")
 		Expect(r.Code).To(Equal(exitBreached), r.Output)
 		Expect(r.Output).To(MatchRegexp(`invoicing/big-client: threshold p99 < 1ns abort breached \([\d.]+[a-zµ]+ on the calls ended so far\): the window ends at \d`))

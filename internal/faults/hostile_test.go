@@ -26,11 +26,11 @@ var _ = Describe("make verify HOSTILE=1", Label("faults"), SpecPriority(1), func
 		swallowGetErrors(filepath.Join(repo, "designs", "invoicing", "client.go"))
 		filter := "GINKGO_FLAGS=--label-filter=AP-05"
 
-		quiet := runtest.Command(ctx, repo, ownLocal(), "make", "verify", "DESIGN=invoicing", filter)
+		quiet := runtest.Command(ctx, repo, given(shared(ctx)), "make", "verify", "DESIGN=invoicing", filter)
 		Expect(quiet.Code).To(Equal(exitOK), "make verify finds nothing wrong: DynamoDB Local never throttles")
 		Expect(quiet.Output).To(MatchRegexp(`(?m)^invoicing\s+AP-05\s.*\s[1-9]\d*\s+0\s+0\s+ok$`))
 
-		hostile := runtest.Command(ctx, repo, ownLocal(), "make", "verify", "DESIGN=invoicing", "HOSTILE=1", filter)
+		hostile := runtest.Command(ctx, repo, given(shared(ctx)), "make", "verify", "DESIGN=invoicing", "HOSTILE=1", filter)
 		Expect(hostile.Code).NotTo(Equal(exitOK))
 		Expect(hostile.Output).To(ContainSubstring("verify: hostile: each spec's body meets these fault rules"), "the profile is printed")
 		Expect(hostile.Output).To(MatchRegexp(`AP-05: client \S+: not found`), "the pattern's wrong answer, named by its pattern")

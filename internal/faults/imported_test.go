@@ -32,7 +32,7 @@ var _ = Describe("make import-model of an MCP data model", Label("faults"), Spec
 		r := runtest.Command(ctx, repo, ownLocal(), "make", "import-model", "MODEL="+model, "NAME=mcpshop")
 		Expect(r.Code).To(Equal(exitOK), r.Output)
 
-		r = runtest.Command(ctx, repo, ownLocal(), "make", "verify", "DESIGN=mcpshop")
+		r = runtest.Command(ctx, repo, given(shared(ctx)), "make", "verify", "DESIGN=mcpshop")
 		Expect(r.Output).To(MatchRegexp(`verify: [1-9]\d* specs on DynamoDB \([1-9]\d* passed, 0 failed\)`))
 		Expect(r.Output).NotTo(ContainSubstring("never reached its transaction"))
 		Expect(r.Output).To(MatchRegexp(`(?m)^mcpshop\s+11\s+Ship an order\s+main-table\s+TransactWriteItems\s+[1-9]\d*\s+0\s+0\s+ok`))
@@ -93,7 +93,7 @@ var _ = Describe("make import-model of an MCP data model", Label("faults"), Spec
 		Expect(os.WriteFile(declared, data, 0o644)).To(Succeed())
 		r := runtest.Command(ctx, repo, ownLocal(), bin, "import-model", "-name", "traffic", declared)
 		Expect(r.Code).To(Equal(exitOK), r.Output)
-		r = runtest.Command(ctx, repo, ownLocal(), "make", "bench", "SCENARIO=traffic", "DURATION=2s", "THRESHOLDS=headroom > 1000x")
+		r = runtest.Command(ctx, repo, given(shared(ctx)), "make", "bench", "SCENARIO=traffic", "DURATION=2s", "THRESHOLDS=headroom > 1000x")
 		Expect(r.Output).To(ContainSubstring("the imported model's access patterns at the rates it declares, 500 requests/s at peak"))
 		Expect(r.Output).To(MatchRegexp(`first limit at \d+ requests/s against the model's declared peak of 500 \(\d+\.\d× headroom\)`))
 		// make runs the command with go run, which reports its exit code.

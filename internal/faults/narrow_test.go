@@ -23,7 +23,7 @@ var _ = Describe("make verify DESIGN=name", Label("faults"), SpecPriority(1), fu
 		repo := runtest.CopyRepo(ctx, repoRoot, filepath.Join(GinkgoT().TempDir(), "repo"))
 		addUncoveredPattern(filepath.Join(repo, "designs", "services", "catalog.go"))
 
-		r := runtest.Command(ctx, repo, ownLocal(), "make", "verify", "DESIGN=services")
+		r := runtest.Command(ctx, repo, given(shared(ctx)), "make", "verify", "DESIGN=services")
 		Expect(r.Code).NotTo(Equal(exitOK))
 		Expect(r.Output).To(ContainSubstring("exit status 1"), "ddbharness's own exit code, as go run reports it: the run completed and found a gap")
 		Expect(r.Output).To(ContainSubstring(`verify: narrowed to design services: suites ./designs/services ./scenarios under --label-filter="design:services"`))
@@ -67,7 +67,7 @@ var _ = Describe("make verify with a suite that crashes", Label("faults"), SpecP
 			"\t\tgo func() { panic(\"crash-marker-7ab3\") }()\n\t\tselect {}\n\t})\n})\n"
 		Expect(os.WriteFile(filepath.Join(repo, "designs", "services", "crash_test.go"), []byte(crash), 0o644)).To(Succeed())
 
-		r := runtest.Command(ctx, repo, ownLocal(), "make", "verify", "DESIGN=services")
+		r := runtest.Command(ctx, repo, given(shared(ctx)), "make", "verify", "DESIGN=services")
 		Expect(r.Output).To(ContainSubstring("exit status 1"), "ddbharness's own exit code: the run found a failure")
 		Expect(r.Output).To(ContainSubstring("panic: crash-marker-7ab3"), "the crash's own text")
 		Expect(r.Output).To(ContainSubstring("suite did not run: ./designs/services: crashed before it reported"))
