@@ -2,19 +2,14 @@ package bench_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/aws/ratelimit"
-	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	"github.com/aws/smithy-go"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	vegeta "github.com/tsenart/vegeta/v12/lib"
@@ -50,25 +45,9 @@ func (d sharer) Seed(_ context.Context, n int, progress func(done, total int)) e
 
 func (d sharer) Call(ctx context.Context, p designs.PatternID, _ int, r *rand.Rand) error {
 	i := slices.IndexFunc(shareDesign.Patterns, func(q designs.Pattern) bool { return q.ID == p })
-	in := &dynamodb.PutItemInput{TableName: aws.String(d.table),
-		Item: map[string]types.AttributeValue{"PK": s(d.keys[i]), "SK": s(fmt.Sprint(r.IntN(1000)))}}
-	for {
-		// DynamoDB Local times out a write that waited too long for its
-		// lock on a machine too loaded to serve it, a 500 the service never
-		// gives, even after the SDK's three attempts: the call is sent
-		// again until it has an answer DynamoDB would give, so that the
-		// spec measures the partition, not the machine.
-		_, err := d.db.PutItem(ctx, in)
-		if !localLockTimeout(err) || ctx.Err() != nil {
-			return err
-		}
-	}
-}
-
-// localLockTimeout reports whether err is DynamoDB Local's lock timeout.
-func localLockTimeout(err error) bool {
-	var api smithy.APIError
-	return errors.As(err, &api) && api.ErrorCode() == "InternalServerError" && strings.Contains(api.ErrorMessage(), "waiting for a lock")
+	_, err := d.db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(d.table),
+		Item: map[string]types.AttributeValue{"PK": s(d.keys[i]), "SK": s(fmt.Sprint(r.IntN(1000)))}})
+	return err
 }
 
 // sharedKeys are three partition key values of a new on-demand table's
@@ -105,14 +84,7 @@ var _ = Describe("hot keys that share a partition", Label("engine"), func() {
 			Pacer: vegeta.ConstantPacer{Freq: 60, Per: time.Second}, Duration: time.Minute,
 			Mix:    []workload.Step{{Pattern: "AP-01", Weight: 3}, {Pattern: "AP-02", Weight: 2}, {Pattern: "AP-03", Weight: 1}},
 			Driver: func(db designs.DB, table string, _ int64) workload.Driver { return sharer{db, table, keys} }}
-		// DynamoDB Local answers a write that waited too long for its lock
-		// with a 500 (one a real table would not give), which the SDK
-		// retries; the run's own throttles must not spend the retry quota
-		// those retries need on a loaded machine.
-		db := dynamodb.New(raw.Options(), func(o *dynamodb.Options) {
-			o.Retryer = retry.NewStandard(func(so *retry.StandardOptions) { so.RateLimiter = ratelimit.None })
-		})
-		out, err := bench.RunLimited(ctx, db, sc, bench.Limits{Scale: 0.02}, engine.Workers(128), engine.Warmup(300*time.Millisecond),
+		out, err := bench.RunLimited(ctx, raw, sc, bench.Limits{Scale: 0.02}, engine.Workers(128), engine.Warmup(300*time.Millisecond),
 			engine.MinCalls(calls), engine.Drain(500*time.Millisecond), engine.Progress(GinkgoWriter))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(out.Failure).To(BeNil())

@@ -28,7 +28,8 @@ func Client(endpoint string, opts ...func(*dynamodb.Options)) *dynamodb.Client {
 }
 
 // NewClient returns an SDK client for endpoint. On loopback it signs with
-// placeholder credentials (DynamoDB Local accepts any); elsewhere it loads
+// placeholder credentials (DynamoDB Local accepts any) and sends again a
+// request Local timed out on its lock (resendLockTimeouts); elsewhere it loads
 // the usual AWS configuration and guards table creation and deletion with
 // env's opt-in. Extra options pass through to the SDK untouched.
 func NewClient(endpoint string, env Env, opts ...func(*dynamodb.Options)) *dynamodb.Client {
@@ -51,7 +52,9 @@ func NewClient(endpoint string, env Env, opts ...func(*dynamodb.Options)) *dynam
 		if endpoint != "" { // empty: the region's own endpoint
 			o.BaseEndpoint = aws.String(endpoint)
 		}
-		if !loopback {
+		if loopback {
+			o.APIOptions = append(o.APIOptions, resendLockTimeouts)
+		} else {
 			o.APIOptions = append(o.APIOptions, guardTables(endpoint, env.AllowRemote))
 		}
 	}}, opts...)
