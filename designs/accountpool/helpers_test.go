@@ -109,18 +109,22 @@ func own(got []string, mine ...string) []string {
 	return kept
 }
 
+// The helpers below are setup: they write through quiet, so that a spec
+// that makes its accounts, users and leases in its body meets hostile
+// verify's faults only in the pattern it proves.
+
 // newAccount adds a fresh account and brings it to state s.
 func newAccount(ctx context.Context, s accountpool.AccountState) string {
 	id := fake.AccountID()
-	_, err := table.AddAccount(ctx, id)
+	_, err := quiet.AddAccount(ctx, id)
 	Expect(err).NotTo(HaveOccurred())
 	switch s {
 	case accountpool.StateAvailable:
-		_, err = table.MarkAccountAvailable(ctx, id)
+		_, err = quiet.MarkAccountAvailable(ctx, id)
 	case accountpool.StateLeased:
-		_, err = table.MarkAccountAvailable(ctx, id)
+		_, err = quiet.MarkAccountAvailable(ctx, id)
 		Expect(err).NotTo(HaveOccurred())
-		_, err = table.CreateLease(ctx, fake.LeaseID(), id, newUser(ctx))
+		_, err = quiet.CreateLease(ctx, fake.LeaseID(), id, newUser(ctx))
 	}
 	Expect(err).NotTo(HaveOccurred())
 	return id
@@ -129,14 +133,14 @@ func newAccount(ctx context.Context, s accountpool.AccountState) string {
 // newUser adds a fresh user without a lease.
 func newUser(ctx context.Context) string {
 	email := fake.Email()
-	_, err := table.AddUser(ctx, email)
+	_, err := quiet.AddUser(ctx, email)
 	Expect(err).NotTo(HaveOccurred())
 	return email
 }
 
 // newLease leases a fresh available account to a fresh user.
 func newLease(ctx context.Context) accountpool.Lease {
-	l, err := table.CreateLease(ctx, fake.LeaseID(), newAccount(ctx, accountpool.StateAvailable), newUser(ctx))
+	l, err := quiet.CreateLease(ctx, fake.LeaseID(), newAccount(ctx, accountpool.StateAvailable), newUser(ctx))
 	Expect(err).NotTo(HaveOccurred())
 	return l
 }
@@ -150,4 +154,27 @@ func emptyTable(ctx context.Context) accountpool.Table {
 		Expect(designs.DeleteTable(ctx, env.DB, name)).To(Succeed())
 	})
 	return accountpool.Table{DB: env.DB, Name: name}
+}
+
+// answers checks a read pattern's answer: want, or, under hostile verify,
+// a fault handed back as an error (a read stores nothing, so there is no
+// state to check beside it).
+func answers[T any](got T, err error) func(want T) {
+	return func(want T) {
+		GinkgoHelper()
+		if env.Faulted(err) {
+			return
+		}
+		Expect(err).NotTo(HaveOccurred())
+		Expect(got).To(Equal(want))
+	}
+}
+
+// refuses checks a pattern's outcome: outcome, or, under hostile verify, a
+// fault handed back as an error.
+func refuses(err, outcome error) {
+	GinkgoHelper()
+	if !env.Faulted(err) {
+		Expect(err).To(MatchError(outcome))
+	}
 }

@@ -36,11 +36,11 @@ var _ = Describe("AP-12 add user", Label("AP-12", designs.MainTable), func() {
 	})
 
 	It("lets exactly one of 20 concurrent adds of one email win", func(ctx SpecContext) {
-		ddbtest.OnlyWinner(ddbtest.Race(20, func(int) error {
+		env.OnlyWinner(ddbtest.Race(20, func(int) error {
 			_, err := table.AddUser(ctx, email)
 			return err
 		}), designs.ErrAlreadyExists)
-		Expect(table.GetUser(ctx, email)).To(Equal(accountpool.User{Email: email}))
+		Expect(quiet.GetUser(ctx, email)).To(Equal(accountpool.User{Email: email}))
 	})
 
 	DescribeTable("refuses a malformed email with ErrInvalidInput before writing",
@@ -56,18 +56,18 @@ var _ = Describe("AP-12 add user", Label("AP-12", designs.MainTable), func() {
 var _ = Describe("AP-09 get user", Label("AP-09", designs.MainTable), func() {
 	It("returns a user without a lease", func(ctx SpecContext) {
 		email := newUser(ctx)
-		Expect(table.GetUser(ctx, email)).To(Equal(accountpool.User{Email: email}))
+		answers(table.GetUser(ctx, email))(accountpool.User{Email: email})
 	})
 
 	It("returns the lease and account a user holds", func(ctx SpecContext) {
 		lease := newLease(ctx)
-		Expect(table.GetUser(ctx, lease.UserID)).To(Equal(accountpool.User{
-			Email: lease.UserID, LeaseID: lease.ID, AccountID: lease.AccountID}))
+		answers(table.GetUser(ctx, lease.UserID))(accountpool.User{
+			Email: lease.UserID, LeaseID: lease.ID, AccountID: lease.AccountID})
 	})
 
 	It("reports ErrNotFound for an unknown email", func(ctx SpecContext) {
 		_, err := table.GetUser(ctx, fake.Email())
-		Expect(err).To(MatchError(designs.ErrNotFound))
+		refuses(err, designs.ErrNotFound)
 	})
 
 	DescribeTable("refuses a malformed email with ErrInvalidInput",

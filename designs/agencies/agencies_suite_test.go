@@ -25,12 +25,17 @@ func TestAgencies(t *testing.T) {
 var env = ddbtest.Setup(agencies.Design)
 
 var (
-	table agencies.Table // this process's own table
+	table agencies.Table // this process's own table, the patterns under test
+	// quiet is the same table through the client straight to DynamoDB:
+	// a spec's own setup in its body, and its reads of what a pattern
+	// stored, never behind hostile verify's faults.
+	quiet agencies.Table
 	fake  *fixtures.Agencies
 )
 
 var _ = BeforeEach(func() {
 	table = agencies.Table{DB: env.Patterns, Name: env.Table}
+	quiet = agencies.Table{DB: env.DB, Name: env.Table}
 	if fake == nil { // one generator per process: keys and clock never repeat within its table
 		fake = fixtures.NewAgencies(GinkgoRandomSeed() + int64(GinkgoParallelProcess()))
 	}
@@ -59,17 +64,41 @@ func str(item map[string]types.AttributeValue, attr string) string {
 	return s.Value
 }
 
-// createAgency stores a fresh agency and n fresh members of it.
+// createAgency stores a fresh agency and n fresh members of it, through
+// quiet: it is setup, also in a spec's body.
 func createAgency(ctx context.Context, members int) (agencies.Agency, []agencies.Member) {
 	GinkgoHelper()
 	a := fake.Agency()
-	Expect(table.CreateAgency(ctx, a)).To(Succeed())
+	Expect(quiet.CreateAgency(ctx, a)).To(Succeed())
 	ms := make([]agencies.Member, members)
 	for i := range ms {
 		ms[i] = fake.Member(a.ID)
-		Expect(table.CreateMember(ctx, ms[i])).To(Succeed())
+		Expect(quiet.CreateMember(ctx, ms[i])).To(Succeed())
 	}
 	return a, ms
+}
+
+// answers checks a read pattern's answer: want, or, under hostile verify,
+// a fault handed back as an error (a read stores nothing, so there is no
+// state to check beside it).
+func answers[T any](got T, err error) func(want T) {
+	return func(want T) {
+		GinkgoHelper()
+		if env.Faulted(err) {
+			return
+		}
+		Expect(err).NotTo(HaveOccurred())
+		Expect(got).To(Equal(want))
+	}
+}
+
+// refuses checks a pattern's outcome: outcome, or, under hostile verify, a
+// fault handed back as an error.
+func refuses(err, outcome error) {
+	GinkgoHelper()
+	if !env.Faulted(err) {
+		Expect(err).To(MatchError(outcome))
+	}
 }
 
 // maxPages stops a listing that never ends.

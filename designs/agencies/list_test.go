@@ -189,7 +189,7 @@ var _ = Describe("AP-10 list members by idpid", Label("AP-10", "GSI2"), func() {
 			for range joined {
 				a, _ := createAgency(ctx, 1) // with a member who is someone else
 				m := fake.Membership(a.ID, user)
-				Expect(table.CreateMember(ctx, m)).To(Succeed())
+				Expect(quiet.CreateMember(ctx, m)).To(Succeed())
 				want = append(want, m)
 			}
 			createAgency(ctx, 1) // an agency the user is not in

@@ -30,19 +30,25 @@ func TestServices(t *testing.T) {
 var env = ddbtest.Setup(services.Design)
 
 var (
-	table services.Table // this process's own table
+	table services.Table // this process's own table, the patterns under test
+	// quiet is the same table through the client straight to DynamoDB:
+	// a spec's own setup in its body, and its reads of what a pattern
+	// stored, never behind hostile verify's faults.
+	quiet services.Table
 	fake  *fixtures.Services
 )
 
 var _ = BeforeEach(func() {
 	table = services.Table{DB: env.Patterns, Name: env.Table}
+	quiet = services.Table{DB: env.DB, Name: env.Table}
 	if fake == nil { // one generator per process: keys and report years never repeat within its table
 		fake = fixtures.NewServices(GinkgoRandomSeed() + int64(GinkgoParallelProcess()))
 	}
 })
 
-// record stores fresh services through AP-01, one per date, each for a
-// client of its own unless clientID is given.
+// record stores fresh services through AP-01 on quiet (setup, also in a
+// spec's body), one per date, each for a client of its own unless
+// clientID is given.
 func record(ctx context.Context, clientID string, dates ...string) []services.Service {
 	out := make([]services.Service, len(dates))
 	for i, d := range dates {
@@ -51,7 +57,7 @@ func record(ctx context.Context, clientID string, dates ...string) []services.Se
 			c = fake.ClientID()
 		}
 		out[i] = fake.ServiceOn(c, d)
-		Expect(table.RecordService(ctx, out[i])).To(Succeed())
+		Expect(quiet.RecordService(ctx, out[i])).To(Succeed())
 	}
 	return out
 }
@@ -125,17 +131,19 @@ func where(s []services.Service, keep func(services.Service) bool) []services.Se
 	return out
 }
 
-// report lists a period of ByYear in full, for Eventually.
+// report lists a period of ByYear in full, for Eventually: a spec's
+// check, so through quiet.
 func report(ctx context.Context, p services.Period) func(Gomega) []services.Service {
 	return func(g Gomega) []services.Service {
-		return readAll(g, 10, func(c designs.Cursor) (services.Page, error) { return table.ReportPeriod(ctx, p, 10, c) })
+		return readAll(g, 10, func(c designs.Cursor) (services.Page, error) { return quiet.ReportPeriod(ctx, p, 10, c) })
 	}
 }
 
-// awaiting lists a program's awaiting vouchers in full, for Eventually.
+// awaiting lists a program's awaiting vouchers in full, for Eventually,
+// through quiet.
 func awaiting(ctx context.Context, program string) func(Gomega) []services.Service {
 	return func(g Gomega) []services.Service {
-		return readAll(g, 10, func(c designs.Cursor) (services.Page, error) { return table.ListAwaitingVouchers(ctx, program, 10, c) })
+		return readAll(g, 10, func(c designs.Cursor) (services.Page, error) { return quiet.ListAwaitingVouchers(ctx, program, 10, c) })
 	}
 }
 

@@ -26,23 +26,23 @@ var _ = Describe("AP-09 issue a voucher", Label("AP-09", "main-table"), func() {
 		want := s
 		want.Voucher = &v
 		Expect(table.IssueVoucher(ctx, s.Key(), v)).To(Equal(want))
-		Expect(table.GetService(ctx, s.Key())).To(Equal(want))
+		Expect(quiet.GetService(ctx, s.Key())).To(Equal(want))
 		Expect(storedItem(ctx, s.Key())).To(HaveKey("AVPK"))
 		Eventually(ctx, awaiting(ctx, program)).Should(Equal([]services.Service{want}))
 	})
 
 	It("refuses a second voucher, before and after fulfilment, and keeps the first", func(ctx SpecContext) {
 		first := fake.Voucher(program)
-		_, err := table.IssueVoucher(ctx, s.Key(), first)
+		_, err := quiet.IssueVoucher(ctx, s.Key(), first)
 		Expect(err).NotTo(HaveOccurred())
 		_, err = table.IssueVoucher(ctx, s.Key(), fake.Voucher(program))
 		Expect(err).To(MatchError(designs.ErrAlreadyExists))
 
-		fulfilled, err := table.FulfilVoucher(ctx, s.Key(), fake.Tick())
+		fulfilled, err := quiet.FulfilVoucher(ctx, s.Key(), fake.Tick())
 		Expect(err).NotTo(HaveOccurred())
 		_, err = table.IssueVoucher(ctx, s.Key(), fake.Voucher(program))
 		Expect(err).To(MatchError(designs.ErrAlreadyExists))
-		Expect(table.GetService(ctx, s.Key())).To(Equal(fulfilled))
+		Expect(quiet.GetService(ctx, s.Key())).To(Equal(fulfilled))
 		Expect(fulfilled.Voucher.Code).To(Equal(first.Code))
 	})
 
@@ -75,7 +75,7 @@ var _ = Describe("AP-09 issue a voucher", Label("AP-09", "main-table"), func() {
 			spoil(&v)
 			_, err := table.IssueVoucher(ctx, s.Key(), v)
 			Expect(err).To(MatchError(designs.ErrInvalidInput))
-			Expect(table.GetService(ctx, s.Key())).To(Equal(s))
+			Expect(quiet.GetService(ctx, s.Key())).To(Equal(s))
 		},
 		Entry("without a code", func(v *services.Voucher) { v.Code = "" }),
 		Entry("without a program", func(v *services.Voucher) { v.Program = "" }),
@@ -107,7 +107,7 @@ var _ = Describe("AP-10 fulfil a voucher", Label("AP-10", "main-table"), func() 
 		v.FulfilledAt = &at
 		want.Voucher = &v
 		Expect(table.FulfilVoucher(ctx, s.Key(), at)).To(Equal(want))
-		Expect(table.GetService(ctx, s.Key())).To(Equal(want))
+		Expect(quiet.GetService(ctx, s.Key())).To(Equal(want))
 		Expect(storedItem(ctx, s.Key())).NotTo(Or(HaveKey("AVPK"), HaveKey("AVSK")))
 		Eventually(ctx, awaiting(ctx, program)).Should(Equal([]services.Service{other}))
 	})
@@ -122,7 +122,7 @@ var _ = Describe("AP-10 fulfil a voucher", Label("AP-10", "main-table"), func() 
 			return err
 		})
 		winner := ddbtest.OnlyWinner(errs, designs.ErrNotFound)
-		got, err := table.GetService(ctx, s.Key())
+		got, err := quiet.GetService(ctx, s.Key())
 		Expect(err).NotTo(HaveOccurred())
 		Expect(got.Voucher.FulfilledAt).To(Equal(&times[winner]))
 	})
@@ -136,7 +136,7 @@ var _ = Describe("AP-10 fulfil a voucher", Label("AP-10", "main-table"), func() 
 			Expect(storedItem(ctx, k)).To(Equal(before))
 		},
 		Entry("a voucher already fulfilled", func(ctx SpecContext) services.ServiceKey {
-			_, err := table.FulfilVoucher(ctx, s.Key(), fake.Tick())
+			_, err := quiet.FulfilVoucher(ctx, s.Key(), fake.Tick())
 			Expect(err).NotTo(HaveOccurred())
 			return s.Key()
 		}),
