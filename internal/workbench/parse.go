@@ -331,10 +331,20 @@ func checkSample(t *Table, item map[string]types.AttributeValue, indexKeys map[s
 }
 
 func checkKey(k KeyAttributes, at string, table bool) error {
-	keys := []struct {
+	type named struct {
 		name string
 		a    *Attribute
-	}{{"PartitionKey", &k.PartitionKey}, {"SortKey", k.SortKey}}
+	}
+	keys := []named{{"PartitionKey", &k.PartitionKey}, {"SortKey", k.SortKey}}
+	if k.multi() { // a multi-attribute key's attributes, each by its place in its side's list
+		keys = nil
+		for i, a := range k.partition() {
+			keys = append(keys, named{fmt.Sprintf("PartitionKeys[%d]", i), &a})
+		}
+		for i, a := range k.sort() {
+			keys = append(keys, named{fmt.Sprintf("SortKeys[%d]", i), &a})
+		}
+	}
 	for _, key := range keys {
 		a := key.a
 		if a == nil {
@@ -350,12 +360,10 @@ func checkKey(k KeyAttributes, at string, table bool) error {
 	return nil
 }
 
+// keyAttrs is every attribute of k: its partition key's, then its sort
+// key's, each in order.
 func keyAttrs(k KeyAttributes) []Attribute {
-	out := []Attribute{k.PartitionKey}
-	if k.SortKey != nil {
-		out = append(out, *k.SortKey)
-	}
-	return out
+	return append(slices.Clone(k.partition()), k.sort()...)
 }
 
 func validType(t string) bool {
