@@ -157,6 +157,21 @@ func TestMultiAttributeKeysAreRefusedWhereDynamoDBRefusesThem(t *testing.T) {
 	}
 }
 
+// A NoSQL Workbench model has one attribute per side of a key: a list
+// there is refused as a multi-attribute key, naming the MCP data model's
+// KeySchema, which carries one.
+func TestAWorkbenchModelsListOfKeyAttributesIsRefusedByName(t *testing.T) {
+	_, err := workbench.Parse([]byte(`{"ModelName": "M", "DataModel": [{"TableName": "T",
+	  "KeyAttributes": {"PartitionKey": {"AttributeName": "PK", "AttributeType": "S"}},
+	  "GlobalSecondaryIndexes": [{"IndexName": "ByTournamentRegion", "KeyAttributes": {"PartitionKey": [{"AttributeName": "tournamentId", "AttributeType": "S"},
+	    {"AttributeName": "region", "AttributeType": "S"}]}, "Projection": {"ProjectionType": "ALL"}}],
+	  "TableData": [{"PK": {"S": "a"}}]}]}`))
+	if !errors.Is(err, workbench.ErrBadModel) || !strings.Contains(err.Error(), "$.DataModel.GlobalSecondaryIndexes.KeyAttributes.PartitionKey: a list of attributes") ||
+		!strings.Contains(err.Error(), "cannot hold a multi-attribute key") || !strings.Contains(err.Error(), "KeySchema") {
+		t.Errorf("Parse of a Workbench index keyed by a list = %v, want it refused as a multi-attribute key, pointing to the MCP model's KeySchema", err)
+	}
+}
+
 // A design with a multi-attribute GSI key goes to an MCP data model and
 // back with the same schema and catalog; a NoSQL Workbench model, which
 // keys an index by one attribute per side, is refused by name.

@@ -58,6 +58,12 @@ func parse(ctx context.Context, data []byte) (ModelFile, error) {
 			return m, pathErr("$", fmt.Sprintf("not JSON (%v): export the model again from NoSQL Workbench (Export model, NoSQL Workbench model format)", syntaxAt(data, err)))
 		}
 		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Value == "array" && (strings.HasSuffix(te.Field, "KeyAttributes.PartitionKey") || strings.HasSuffix(te.Field, "KeyAttributes.SortKey")) {
+			// Workbench's model keys an index by one attribute per side:
+			// a list there is a multi-attribute key, which only the MCP
+			// data model's KeySchema carries.
+			return m, pathErr("$."+te.Field, "a list of attributes: a NoSQL Workbench model keys a table or an index by one partition key attribute and one sort key attribute, so it cannot hold a multi-attribute key; give the GSI's key as the DynamoDB MCP server's data model does (a KeySchema with a HASH entry per partition key attribute, then a RANGE entry per sort key attribute, up to 4 each), which import-model reads, or key it by one attribute each")
+		}
 		if errors.As(err, &te) {
 			return m, pathErr("$."+te.Field, fmt.Sprintf("a JSON %s where the model format wants a %s", te.Value, te.Type))
 		}
