@@ -261,3 +261,58 @@ func TestMultiAttributeKeyNamesReachTheFilesEscaped(t *testing.T) {
 		}
 	}
 }
+
+// tournamentKeyNamed is testdata/mcp_tournament.json without its access
+// patterns, the partition key attribute region of its multi-attribute
+// GSI key named name instead.
+func tournamentKeyNamed(name string) []byte {
+	data, err := os.ReadFile("testdata/mcp_tournament.json")
+	if err != nil {
+		panic(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(data, &m); err != nil {
+		panic(err)
+	}
+	m["access_patterns"] = []any{}
+	table := m["tables"].([]any)[0].(map[string]any)
+	rename := func(list []any) {
+		for _, x := range list {
+			if a := x.(map[string]any); a["AttributeName"] == "region" {
+				a["AttributeName"] = name
+			}
+		}
+	}
+	rename(table["AttributeDefinitions"].([]any))
+	rename(table["GlobalSecondaryIndexes"].([]any)[0].(map[string]any)["KeySchema"].([]any))
+	for _, x := range m["items"].(map[string]any)["Matches"].([]any) {
+		item := x.(map[string]any)["PutRequest"].(map[string]any)["Item"].(map[string]any)
+		if v, ok := item["region"]; ok {
+			delete(item, "region")
+			item[name] = v
+		}
+	}
+	return []byte(jsonText(m))
+}
+
+// FuzzMultiAttributeKeyNamesHoldOnlyWhatTheyWrote names an attribute of
+// a multi-attribute GSI key with text and checks that the generated
+// files parse and hold the same code as the plain model's: the name may
+// change names, literals and comments, nothing else.
+func FuzzMultiAttributeKeyNamesHoldOnlyWhatTheyWrote(f *testing.F) {
+	for _, s := range hostile {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		t.Parallel()
+		why := compareWithPlain(t, 0, s, tournamentKeyNamed(s), func() *plain {
+			return plainModel(t, "MCP tournament", func() []byte { return tournamentKeyNamed("region") })
+		})
+		switch {
+		case why != "" && slices.Contains(hostile, s):
+			t.Errorf("%q as a key attribute's name compared nothing, which it must: %s", s, why)
+		case why != "":
+			t.Skip(why)
+		}
+	})
+}
