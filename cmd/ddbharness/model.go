@@ -123,7 +123,12 @@ func exportModel(ctx context.Context, fs *flag.FlagSet, args []string) error {
 	if *format == "mcp" {
 		data, err = workbench.ExportMCP(d, items).MarshalIndent()
 	} else {
-		data, err = json.MarshalIndent(workbench.Export(d, items, time.Now()), "", "  ")
+		var m workbench.ModelFile
+		if m, err = workbench.Export(d, items, time.Now()); errors.Is(err, workbench.ErrNoWorkbenchKey) {
+			return badInputf("export-model: %v", err)
+		} else if err == nil {
+			data, err = json.MarshalIndent(m, "", "  ")
+		}
 	}
 	if err != nil {
 		return err

@@ -95,6 +95,7 @@ func (s Schema) UsesTypes() bool {
 type Index struct {
 	Const, Name string // the Go constant naming it, and its name
 	PK, SK      string
+	PKs, SKs    []string // a multi-attribute key's attributes, in order, in place of PK or SK
 	Projection  string   // "" ALL, KEYS_ONLY or INCLUDE
 	NonKey      []string // INCLUDE's attributes
 }

@@ -2,6 +2,8 @@ package workbench
 
 import (
 	"cmp"
+	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -20,9 +22,16 @@ const PerFacet = 3
 // entity type, named as its model's facet was, holding the first PerFacet
 // of items of that type (items: the design's fixtures, seeded in order).
 // What Workbench has no field for (the type attribute) is in the model's
-// metadata.
-func Export(d designs.Design, items []map[string]types.AttributeValue, now time.Time) ModelFile {
+// metadata. A GSI keyed by several attributes is refused (ErrNoWorkbenchKey):
+// Workbench's model keys an index by one attribute per side.
+func Export(d designs.Design, items []map[string]types.AttributeValue, now time.Time) (ModelFile, error) {
 	s := d.Schema
+	for _, ix := range s.GSIs {
+		if len(ix.PKs) > 0 || len(ix.SKs) > 0 {
+			return ModelFile{}, fmt.Errorf("%w: design %s: GSI %s is keyed by %s: a NoSQL Workbench model keys an index by one partition key attribute and one sort key attribute, so it cannot hold this index; export it as the DynamoDB MCP server's model instead (FORMAT=mcp, -format mcp), which can",
+				ErrNoWorkbenchKey, d.Name, ix.Name, keyParts(ix.PartitionAttrs(), ix.SortAttrs()))
+		}
+	}
 	t := Table{
 		TableName:     cmp.Or(d.Table, d.Name),
 		KeyAttributes: keyOf(s, s.PK, s.SK),
@@ -91,8 +100,12 @@ func Export(d designs.Design, items []map[string]types.AttributeValue, now time.
 			Harness: &HarnessMetadata{Design: d.Name, TypeAttribute: s.TypeAttribute},
 		},
 		DataModel: []Table{t},
-	}
+	}, nil
 }
+
+// ErrNoWorkbenchKey is Export's refusal of a design with a GSI keyed by
+// several attributes, which a NoSQL Workbench model cannot hold.
+var ErrNoWorkbenchKey = errors.New("a multi-attribute key has no place in a NoSQL Workbench model")
 
 func keyOf(s designs.Schema, pk, sk string) KeyAttributes {
 	attr := func(n string) Attribute {

@@ -70,10 +70,15 @@ func ExportMCP(d designs.Design, items []map[string]types.AttributeValue) MCPMod
 	s := d.Schema
 	name := cmp.Or(d.Table, d.Name)
 	var defs []Attribute
-	key := func(pk, sk string) []mcpKey {
-		out := []mcpKey{{AttributeName: pk, KeyType: "HASH"}}
-		if sk != "" {
-			out = append(out, mcpKey{AttributeName: sk, KeyType: "RANGE"})
+	// key is a KeySchema: each partition key attribute, then each sort
+	// key attribute, in order (several on a multi-attribute GSI key).
+	key := func(pks, sks []string) []mcpKey {
+		var out []mcpKey
+		for _, a := range pks {
+			out = append(out, mcpKey{AttributeName: a, KeyType: "HASH"})
+		}
+		for _, a := range sks {
+			out = append(out, mcpKey{AttributeName: a, KeyType: "RANGE"})
 		}
 		for _, k := range out {
 			if !slices.ContainsFunc(defs, func(a Attribute) bool { return a.AttributeName == k.AttributeName }) {
@@ -82,7 +87,7 @@ func ExportMCP(d designs.Design, items []map[string]types.AttributeValue) MCPMod
 		}
 		return out
 	}
-	t := MCPTable{TableName: name, KeySchema: key(s.PK, s.SK), BillingMode: "PAY_PER_REQUEST"}
+	t := MCPTable{TableName: name, KeySchema: key(one(s.PK), one(s.SK)), BillingMode: "PAY_PER_REQUEST"}
 	var throughput *MCPThroughput
 	if s.Billing == types.BillingModeProvisioned {
 		t.BillingMode = "PROVISIONED"
@@ -90,10 +95,10 @@ func ExportMCP(d designs.Design, items []map[string]types.AttributeValue) MCPMod
 		t.ProvisionedThroughput = throughput
 	}
 	for _, ix := range s.GSIs {
-		t.GlobalSecondaryIndexes = append(t.GlobalSecondaryIndexes, MCPIndex{IndexName: ix.Name, KeySchema: key(ix.PK, ix.SK), Projection: projectionOf(ix), ProvisionedThroughput: throughput})
+		t.GlobalSecondaryIndexes = append(t.GlobalSecondaryIndexes, MCPIndex{IndexName: ix.Name, KeySchema: key(ix.PartitionAttrs(), ix.SortAttrs()), Projection: projectionOf(ix), ProvisionedThroughput: throughput})
 	}
 	for _, ix := range s.LSIs {
-		t.LocalSecondaryIndexes = append(t.LocalSecondaryIndexes, MCPIndex{IndexName: ix.Name, KeySchema: key(s.PK, ix.SK), Projection: projectionOf(ix)})
+		t.LocalSecondaryIndexes = append(t.LocalSecondaryIndexes, MCPIndex{IndexName: ix.Name, KeySchema: key(one(s.PK), one(ix.SK)), Projection: projectionOf(ix)})
 	}
 	t.AttributeDefinitions = defs
 	out := MCPModel{Tables: []MCPTable{t}, Items: map[string][]map[string]MCPItem{name: {}}}
@@ -117,6 +122,14 @@ func ExportMCP(d designs.Design, items []map[string]types.AttributeValue) MCPMod
 		out.AccessPatterns = append(out.AccessPatterns, ap)
 	}
 	return out
+}
+
+// one is attribute a as a key's list of attributes: none when a is "".
+func one(a string) []string {
+	if a == "" {
+		return nil
+	}
+	return []string{a}
 }
 
 // MarshalIndent is the model as dynamodb_data_model.json holds it.

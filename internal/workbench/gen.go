@@ -99,7 +99,15 @@ func (d *Design) vars(p *Pattern) []*Var {
 	if p.Entity != nil {
 		return keyVars(p.Entity.key(d.Schema.PK), p.Entity.key(d.Schema.SK))
 	}
-	return keyVars(p.Key)
+	return keyVars(p.partition()...)
+}
+
+// partition is the layouts of a query's partition key attributes.
+func (p *Pattern) partition() []*KeyUse {
+	if len(p.Keys) > 0 {
+		return p.Keys
+	}
+	return []*KeyUse{p.Key}
 }
 
 // keyVars lists the distinct variables of the given layouts, in order.

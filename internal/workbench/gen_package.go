@@ -76,7 +76,7 @@ func (d *Design) schema() scaffold.Schema {
 		s.Types = append(s.Types, [2]string{n, string(d.Schema.Types[n])})
 	}
 	index := func(ix designs.Index) scaffold.Index {
-		out := scaffold.Index{Const: indexConst(ix.Name), Name: ix.Name, PK: ix.PK, SK: ix.SK}
+		out := scaffold.Index{Const: indexConst(ix.Name), Name: ix.Name, PK: ix.PK, SK: ix.SK, PKs: ix.PKs, SKs: ix.SKs}
 		if ix.Projection == types.ProjectionTypeKeysOnly || ix.Projection == types.ProjectionTypeInclude {
 			out.Projection, out.NonKey = string(ix.Projection), ix.NonKey
 		}
@@ -128,7 +128,7 @@ func (d *Design) catalogRow(p *Pattern) scaffold.Pattern {
 	case p.Entity != nil:
 		keys = []*KeyUse{p.Entity.key(d.Schema.PK), p.Entity.key(d.Schema.SK)}
 	case p.Group != nil:
-		keys = []*KeyUse{p.Key}
+		keys = p.partition()
 	case p.MCP != nil:
 		row.Keys = "the model's command (`Command` in catalog.go)"
 	}
@@ -173,20 +173,31 @@ func (d *Design) readmeRows(p *scaffold.Package) {
 	}
 	p.Charts = append(p.Charts, main)
 	for _, ix := range d.Schema.ItemSchema().Indexes {
-		c := scaffold.KeyChart{Title: "Index `" + ix.Name + "` (`" + ix.PK + "`" + cond(ix.SK != "", ", `"+ix.SK+"`") + ", projection " + string(ix.Projection) + "):",
-			PK: ix.PK, SK: ix.SK}
+		// A multi-attribute key's column names its attributes in order,
+		// and each row their layouts in that order.
+		pks, sks := ix.PartitionAttrs(), ix.SortAttrs()
+		names := func(attrs []string) string { return strings.Join(attrs, "`, `") }
+		c := scaffold.KeyChart{Title: "Index `" + ix.Name + "` (`" + names(pks) + "`" + cond(len(sks) > 0, ", `"+names(sks)+"`") + ", projection " + string(ix.Projection) + "):",
+			PK: strings.Join(pks, ", "), SK: strings.Join(sks, ", ")}
 		for _, e := range d.Entities {
-			pk, sk := e.key(ix.PK), e.key(ix.SK)
-			if pk == nil || ix.SK != "" && sk == nil {
+			if !d.holds(ix.Name, e) {
 				continue
 			}
-			item := e.Facet
-			if sk != nil && sk.Flag != "" {
-				item += " (with " + sk.Flag + ")"
-			} else if pk.Flag != "" {
-				item += " (with " + pk.Flag + ")"
+			layouts := func(attrs []string) string {
+				var out []string
+				for _, a := range attrs {
+					out = append(out, layout(e.key(a)))
+				}
+				return strings.Join(out, ", ")
 			}
-			c.Rows = append(c.Rows, scaffold.KeyRow{Item: item, PK: layout(pk), SK: layout(sk)})
+			item := e.Facet
+			for _, a := range slices.Concat(sks, pks) { // the sort key's flag first, as a sparse index is most often sparse on it
+				if k := e.key(a); k.Flag != "" {
+					item += " (with " + k.Flag + ")"
+					break
+				}
+			}
+			c.Rows = append(c.Rows, scaffold.KeyRow{Item: item, PK: layouts(pks), SK: layouts(sks)})
 		}
 		p.Charts = append(p.Charts, c)
 	}

@@ -1,6 +1,7 @@
 package workbench
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -90,24 +91,41 @@ func (d *Design) genQuery(s *scaffold.Source, p *Pattern) {
 	if p.Index != designs.MainTable {
 		index = indexConst(p.Index)
 	}
-	value := d.expr(p.Key, param)
-	if p.Key.Type == "N" {
-		value = member("N", value)
-	}
 	where := "main table"
 	if p.Index != designs.MainTable {
 		where = "index " + strconv.Quote(p.Index)
 	}
 	s.Code("// %s is %s (%s, Query): %q. next is empty on the last page.", p.Go, p.ID, where, p.Doc)
 	s.Code("func (t Table) %s(ctx context.Context, %safter designs.Cursor) (page []Entity, next designs.Cursor, err error) {", p.Go, strings.Join(params, ""))
+	if len(p.Keys) == 0 {
+		value := d.expr(p.Key, param)
+		if p.Key.Type == "N" {
+			value = member("N", value)
+		}
+		s.Code("key := expression.Key(%q).Equal(expression.Value(%s))", p.Key.Attr, value)
+	} else {
+		// A multi-attribute partition key: every attribute by equality,
+		// checked against the index's key before the call.
+		q := "Schema.KeyQuery(" + index + ")"
+		for _, k := range p.Keys {
+			value := d.expr(k, param)
+			if k.Type == "N" {
+				value = member("N", value)
+			}
+			q += fmt.Sprintf(".\nEqual(%q, %s)", k.Attr, value)
+		}
+		s.Code("key, err := %s.Build()", q)
+		s.Code(`if err != nil {
+		return nil, "", fmt.Errorf("%%s: %%w", %sID, err)
+	}`, p.Go)
+	}
 	s.Code(`items, next, err := Schema.QueryPage(ctx, t.DB, designs.PageQuery{
-		Table: t.Name, Index: %s, Size: PageSize, After: after,
-		Key:   expression.Key(%q).Equal(expression.Value(%s)),
+		Table: t.Name, Index: %s, Size: PageSize, After: after, Key: key,
 	})
 	if err != nil {
 		return nil, "", fmt.Errorf("%%s: %%w", %sID, err)
-	}
-	page = make([]Entity, 0, len(items))
+	}`, index, p.Go)
+	s.Code(`	page = make([]Entity, 0, len(items))
 	for _, it := range items {
 		e, err := decode(it)
 		if err != nil {
@@ -116,7 +134,7 @@ func (d *Design) genQuery(s *scaffold.Source, p *Pattern) {
 		page = append(page, e)
 	}
 	return page, next, nil
-}`, index, p.Key.Attr, value, p.Go, p.Go)
+}`, p.Go)
 }
 
 // facetNames are the entities' facet names by type value, where the two

@@ -185,26 +185,42 @@ func (d *Design) absent(v *Var, keys ...*KeyUse) string {
 // MaxSpecsPerPattern values; it returns how many values the samples hold.
 func (d *Design) specQuery(s *scaffold.Source, p *Pattern, all []sample) (partitions int) {
 	schema := d.Schema.ItemSchema()
-	sk := d.Schema.SK
+	sks := []string{d.Schema.SK}
 	if ix, ok := schema.Index(p.Index); ok {
-		sk = ix.SK
+		sks = ix.SortAttrs()
+	}
+	sks = slices.DeleteFunc(sks, func(a string) bool { return a == "" })
+	keys := p.partition()
+	var pks []string
+	for _, k := range keys {
+		pks = append(pks, k.Attr)
 	}
 	// One pass groups the samples by partition value, numbers by value (7
 	// and 7.0 are one partition): a model of many samples stays linear.
-	partition := ddbitem.Schema{PK: p.Key.Attr}
-	var values []string // the group's partition values, by KeyID, in sample order
-	value := map[string]types.AttributeValue{}
+	partitionOf := func(item map[string]types.AttributeValue) (string, bool) {
+		var id strings.Builder
+		for _, a := range pks {
+			one, ok := ddbitem.Schema{PK: a}.KeyID(item)
+			if !ok {
+				return "", false
+			}
+			id.WriteString(one + "\x00")
+		}
+		return id.String(), true
+	}
+	var values []string // the group's partition values, by their id, in sample order
+	value := map[string]map[string]types.AttributeValue{}
 	members := map[string][]sample{} // the samples in each partition of the pattern's index
 	for _, x := range all {
-		id, ok := partition.KeyID(x.item)
+		id, ok := partitionOf(x.item)
 		if !ok {
 			continue
 		}
-		if _, seen := value[id]; !seen && x.e.key(p.Key.Attr) != nil && slices.Contains(p.Group, x.e) {
+		if _, seen := value[id]; !seen && slices.Contains(p.Group, x.e) && !slices.ContainsFunc(keys, func(k *KeyUse) bool { return x.e.key(k.Attr) == nil }) {
 			values = append(values, id)
-			value[id] = x.item[p.Key.Attr]
+			value[id] = x.item
 		}
-		if sk == "" || x.item[sk] != nil {
+		if !slices.ContainsFunc(sks, func(a string) bool { return x.item[a] == nil }) {
 			members[id] = append(members[id], x)
 		}
 	}
@@ -212,26 +228,26 @@ func (d *Design) specQuery(s *scaffold.Source, p *Pattern, all []sample) (partit
 	values = values[:min(of, MaxSpecsPerPattern)]
 	for _, id := range values {
 		in := members[id]
-		v := ddbitem.KeyText(value[id])
+		v := ddbitem.PartitionText(pks, value[id])
 		ties := false
 		slices.SortStableFunc(in, func(a, b sample) int {
-			c := ddbitem.CompareKey(a.item[sk], b.item[sk])
-			if c == 0 && sk != "" {
+			for _, sk := range sks {
+				if c := ddbitem.CompareKey(a.item[sk], b.item[sk]); c != 0 {
+					return c
+				}
+			}
+			if len(sks) > 0 {
 				ties = true
 			}
-			return c
+			return 0
 		})
-		if sk == "" && len(in) > 1 {
+		if len(sks) == 0 && len(in) > 1 {
 			ties = true
 		}
-		owner := p.Group[0]
-		for _, x := range in {
-			if slices.Contains(p.Group, x.e) {
-				owner = x.e
-				break
-			}
+		var args strings.Builder
+		for _, x := range keyVars(keys...) {
+			args.WriteString(strconv.Quote(d.partValues(keys, value[id])[x]) + ", ")
 		}
-		args := d.partArgs(owner, p.Key, v)
 		order := "in sort key order"
 		match := "Equal"
 		if ties {
@@ -242,7 +258,7 @@ func (d *Design) specQuery(s *scaffold.Source, p *Pattern, all []sample) (partit
 			items = "item"
 		}
 		s.Code("It(%q, func(ctx SpecContext) {", fmt.Sprintf("returns the %d sample %s of partition %s %s", len(in), items, v, order))
-		s.Code("page, next, err := table.%s(ctx, %s\"\")", p.Go, args)
+		s.Code("page, next, err := table.%s(ctx, %s\"\")", p.Go, args.String())
 		s.Code("Expect(err).NotTo(HaveOccurred())\nExpect(next).To(BeEmpty())")
 		s.Code("Expect(page).To(%s([]%s.Entity{", match, d.Name)
 		for _, x := range in {
@@ -254,12 +270,12 @@ func (d *Design) specQuery(s *scaffold.Source, p *Pattern, all []sample) (partit
 		}
 		s.Code("}))\n})")
 	}
-	if len(keyVars(p.Key)) == 0 {
+	if len(keyVars(keys...)) == 0 {
 		return of // a partition key of constants only: there is no other partition
 	}
 	var missing []string
-	for _, v := range keyVars(p.Key) {
-		missing = append(missing, d.absent(v, p.Key)+", ")
+	for _, v := range keyVars(keys...) {
+		missing = append(missing, d.absent(v, keys...)+", ")
 	}
 	s.Code("It(\"returns an empty last page for a partition no sample has\", func(ctx SpecContext) {")
 	s.Code("page, next, err := table.%s(ctx, %s\"\")", p.Go, strings.Join(missing, ""))
@@ -267,13 +283,16 @@ func (d *Design) specQuery(s *scaffold.Source, p *Pattern, all []sample) (partit
 	return of
 }
 
-// partArgs are the pattern's arguments that make partition value v in
-// layout k, as Go literals each followed by ", ".
-func (d *Design) partArgs(e *Entity, k *KeyUse, v string) string {
+// partValues are the values of the variables of layouts keys (a
+// partition key's attributes) that make the partition key item holds.
+func (d *Design) partValues(keys []*KeyUse, item map[string]types.AttributeValue) map[*Var]string {
 	vals := map[*Var]string{}
-	if len(k.Segs) == 1 && k.Segs[0].Var != nil {
-		vals[k.Segs[0].Var] = v
-	} else {
+	for _, k := range keys {
+		v := ddbitem.KeyText(item[k.Attr])
+		if len(k.Segs) == 1 && k.Segs[0].Var != nil {
+			vals[k.Segs[0].Var] = v
+			continue
+		}
 		parts := designs.SplitKey(v, d.Sep, len(k.Segs))
 		for i, s := range k.Segs {
 			if s.Var != nil && i < len(parts) {
@@ -281,9 +300,5 @@ func (d *Design) partArgs(e *Entity, k *KeyUse, v string) string {
 			}
 		}
 	}
-	var out strings.Builder
-	for _, x := range keyVars(k) {
-		out.WriteString(strconv.Quote(vals[x]) + ", ")
-	}
-	return out.String()
+	return vals
 }

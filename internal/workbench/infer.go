@@ -77,6 +77,10 @@ type Pattern struct {
 	Entity *Entity   // Get: the entity read
 	Group  []*Entity // Query: the entities its partitions hold
 	Key    *KeyUse   // Query: the partition key layout (of Group[0])
+	// Keys are, on an index whose partition key is made of several
+	// attributes, the layout of each (of Group[0]), in the key's order;
+	// Key is the first. Nil for a key of one attribute.
+	Keys []*KeyUse
 
 	// A model's own pattern (an MCP data model's): its request, what it
 	// does to the samples and its arguments, or why it was not generated.
@@ -142,6 +146,9 @@ func Infer(name string, t Table) (*Design, error) {
 	}
 	if len(d.Entities) == 0 {
 		return nil, pathErr(at, "no sample items: the import proves each pattern on the model's sample data, so add some in Workbench")
+	}
+	if err := d.Schema.CheckKeys(); err != nil {
+		return nil, pathErr(at, err.Error())
 	}
 	uniqueNames(d.Entities)
 	d.patterns()

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/ddbharness/ddbharness/designs"
 )
 
 // modelledIndexes are the members of a CreateTable input that list the
@@ -44,19 +46,35 @@ func unmodelledIndexes(tables json.RawMessage) error {
 	return nil
 }
 
-// multiAttributeKey refuses an index whose key is made of several
-// attributes of one kind (up to four HASH and four RANGE attributes, a
-// multi-attribute GSI key), naming the index and its attributes in
-// order. It is the one place the import meets such a key: when
-// designs.Index carries a key of several attributes, the import builds
-// it here instead of refusing.
-// Source: https://github.com/awslabs/mcp/blob/main/src/dynamodb-mcp-server/awslabs/dynamodb_mcp_server/prompts/json_generation_guide.md (Multi-Attribute GSI Keys)
-func multiAttributeKey(path, index string, hash, rng []string) error {
-	if index == "" {
-		return pathErr(path, fmt.Sprintf("the table's key has %s: a table's key is one HASH attribute and at most one RANGE attribute (only a GSI's may have several)", keyParts(hash, rng)))
+// indexKind is whose key a KeySchema is: the table's, a GSI's or an LSI's.
+type indexKind int
+
+const (
+	tableKey indexKind = iota
+	globalKey
+	localKey
+)
+
+// multiAttributeKey refuses a key of several attributes of one kind
+// where DynamoDB refuses it, naming the key's attributes in order: on the
+// table or an LSI (only a GSI's key may have several), or a GSI's of more
+// than designs.MaxKeyAttributes HASH or RANGE entries. A GSI's key within
+// those bounds is imported as a multi-attribute key.
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.DesignPattern.MultiAttributeKeys.html
+func multiAttributeKey(path string, kind indexKind, index string, hash, rng []string) error {
+	if len(hash) <= 1 && len(rng) <= 1 {
+		return nil
 	}
-	return pathErr(path, fmt.Sprintf("index %q has a multi-attribute key, %s: the harness's schema keys an index by one partition key attribute and one sort key attribute, so it cannot import this index yet; key it by one attribute each (a concatenated value such as %q) to import the design now",
-		index, keyParts(hash, rng), strings.Join(hash, "#")))
+	switch kind {
+	case tableKey:
+		return pathErr(path, fmt.Sprintf("the table's key has %s: a table's key is one HASH attribute and at most one RANGE attribute (only a GSI's may have several): key the table by one attribute each, and move the others to a GSI's key", keyParts(hash, rng)))
+	case localKey:
+		return pathErr(path, fmt.Sprintf("LSI %q has %s: an LSI's key is the table's partition key and one RANGE attribute (only a GSI's may have several): make it a GSI, or give it one RANGE attribute", index, keyParts(hash, rng)))
+	}
+	if len(hash) > designs.MaxKeyAttributes || len(rng) > designs.MaxKeyAttributes {
+		return pathErr(path, fmt.Sprintf("index %q has %s: DynamoDB takes up to %d HASH and %d RANGE attributes in a GSI's key: drop the extra ones (or fold them into one attribute)", index, keyParts(hash, rng), designs.MaxKeyAttributes, designs.MaxKeyAttributes))
+	}
+	return nil
 }
 
 // keyParts names a key's attributes by kind, in the key schema's order:

@@ -92,7 +92,11 @@ func reimport(t *testing.T, d *workbench.Design) *workbench.Design {
 			}
 		}
 	}
-	data, err := json.Marshal(workbench.Export(d.Catalog(), items, time.Unix(0, 0)))
+	m0, err := workbench.Export(d.Catalog(), items, time.Unix(0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := json.Marshal(m0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -62,7 +62,7 @@ func fromMCP(data []byte) (m ModelFile, ok bool, err error) {
 			}
 			return Attribute{AttributeName: name}
 		}
-		keys := func(ks []mcpKey, p, index string) (KeyAttributes, error) {
+		keys := func(ks []mcpKey, p string, kind indexKind, index string) (KeyAttributes, error) {
 			var k KeyAttributes
 			var hash, rng []string
 			for j, e := range ks {
@@ -75,20 +75,30 @@ func fromMCP(data []byte) (m ModelFile, ok bool, err error) {
 					return k, pathErr(fmt.Sprintf("%s[%d].KeyType", p, j), fmt.Sprintf("%q is no key type DynamoDB has: write HASH or RANGE", e.KeyType))
 				}
 			}
-			if len(hash) > 1 || len(rng) > 1 {
-				return k, multiAttributeKey(p, index, hash, rng)
+			if err := multiAttributeKey(p, kind, index, hash, rng); err != nil {
+				return k, err
 			}
-			if len(hash) == 1 {
+			switch {
+			case len(hash) > 1:
+				for _, n := range hash {
+					k.PartitionKeys = append(k.PartitionKeys, typed(n))
+				}
+			case len(hash) == 1:
 				k.PartitionKey = typed(hash[0])
 			}
-			if len(rng) == 1 {
+			switch {
+			case len(rng) > 1:
+				for _, n := range rng {
+					k.SortKeys = append(k.SortKeys, typed(n))
+				}
+			case len(rng) == 1:
 				a := typed(rng[0])
 				k.SortKey = &a
 			}
 			return k, nil
 		}
 		out := Table{TableName: t.TableName, BillingMode: t.BillingMode}
-		if out.KeyAttributes, err = keys(t.KeySchema, at+".KeySchema", ""); err != nil {
+		if out.KeyAttributes, err = keys(t.KeySchema, at+".KeySchema", tableKey, ""); err != nil {
 			return m, true, err
 		}
 		if p := t.ProvisionedThroughput; p != nil {
@@ -97,14 +107,14 @@ func fromMCP(data []byte) (m ModelFile, ok bool, err error) {
 			out.ProvisionedCapacity.ProvisionedThroughput.WriteCapacityUnits = p.WriteCapacityUnits
 		}
 		for j, ix := range t.GlobalSecondaryIndexes {
-			k, err := keys(ix.KeySchema, fmt.Sprintf("%s.GlobalSecondaryIndexes[%d].KeySchema", at, j), ix.IndexName)
+			k, err := keys(ix.KeySchema, fmt.Sprintf("%s.GlobalSecondaryIndexes[%d].KeySchema", at, j), globalKey, ix.IndexName)
 			if err != nil {
 				return m, true, err
 			}
 			out.GlobalSecondaryIndexes = append(out.GlobalSecondaryIndexes, Index{IndexName: ix.IndexName, KeyAttributes: k, Projection: ix.Projection})
 		}
 		for j, ix := range t.LocalSecondaryIndexes {
-			k, err := keys(ix.KeySchema, fmt.Sprintf("%s.LocalSecondaryIndexes[%d].KeySchema", at, j), ix.IndexName)
+			k, err := keys(ix.KeySchema, fmt.Sprintf("%s.LocalSecondaryIndexes[%d].KeySchema", at, j), localKey, ix.IndexName)
 			if err != nil {
 				return m, true, err
 			}

@@ -68,11 +68,39 @@ type CapacitySetting struct {
 	} `json:"ProvisionedThroughput"`
 }
 
-// KeyAttributes is a table's or an index's key.
+// KeyAttributes is a table's or an index's key. A GSI's key of several
+// attributes on one side (a multi-attribute key, from an MCP data model)
+// lists them in order in PartitionKeys or SortKeys, and leaves that
+// side's PartitionKey or SortKey empty: Workbench's model has one
+// attribute per side, so the lists are never written to it.
 type KeyAttributes struct {
-	PartitionKey Attribute  `json:"PartitionKey"`
-	SortKey      *Attribute `json:"SortKey,omitempty"`
+	PartitionKey  Attribute   `json:"PartitionKey"`
+	SortKey       *Attribute  `json:"SortKey,omitempty"`
+	PartitionKeys []Attribute `json:"-"`
+	SortKeys      []Attribute `json:"-"`
 }
+
+// partition is the attributes of k's partition key, in order.
+func (k KeyAttributes) partition() []Attribute {
+	if len(k.PartitionKeys) > 0 {
+		return k.PartitionKeys
+	}
+	return []Attribute{k.PartitionKey}
+}
+
+// sort is the attributes of k's sort key, in order; none without one.
+func (k KeyAttributes) sort() []Attribute {
+	switch {
+	case len(k.SortKeys) > 0:
+		return k.SortKeys
+	case k.SortKey != nil:
+		return []Attribute{*k.SortKey}
+	}
+	return nil
+}
+
+// multi reports whether either side of k has several attributes.
+func (k KeyAttributes) multi() bool { return len(k.PartitionKeys) > 0 || len(k.SortKeys) > 0 }
 
 // Attribute is an attribute's name and DynamoDB type (S, N, B, BOOL, M, L,
 // SS, NS, BS, NULL).

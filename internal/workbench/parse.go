@@ -58,6 +58,12 @@ func parse(ctx context.Context, data []byte) (ModelFile, error) {
 			return m, pathErr("$", fmt.Sprintf("not JSON (%v): export the model again from NoSQL Workbench (Export model, NoSQL Workbench model format)", syntaxAt(data, err)))
 		}
 		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Value == "array" && (strings.HasSuffix(te.Field, "KeyAttributes.PartitionKey") || strings.HasSuffix(te.Field, "KeyAttributes.SortKey")) {
+			// Workbench's model keys an index by one attribute per side:
+			// a list there is a multi-attribute key, which only the MCP
+			// data model's KeySchema carries.
+			return m, pathErr("$."+te.Field, "a list of attributes: a NoSQL Workbench model keys a table or an index by one partition key attribute and one sort key attribute, so it cannot hold a multi-attribute key; give the GSI's key as the DynamoDB MCP server's data model does (a KeySchema with a HASH entry per partition key attribute, then a RANGE entry per sort key attribute, up to 4 each), which import-model reads, or key it by one attribute each")
+		}
 		if errors.As(err, &te) {
 			return m, pathErr("$."+te.Field, fmt.Sprintf("a JSON %s where the model format wants a %s", te.Value, te.Type))
 		}
@@ -331,10 +337,20 @@ func checkSample(t *Table, item map[string]types.AttributeValue, indexKeys map[s
 }
 
 func checkKey(k KeyAttributes, at string, table bool) error {
-	keys := []struct {
+	type named struct {
 		name string
 		a    *Attribute
-	}{{"PartitionKey", &k.PartitionKey}, {"SortKey", k.SortKey}}
+	}
+	keys := []named{{"PartitionKey", &k.PartitionKey}, {"SortKey", k.SortKey}}
+	if k.multi() { // a multi-attribute key's attributes, each by its place in its side's list
+		keys = nil
+		for i, a := range k.partition() {
+			keys = append(keys, named{fmt.Sprintf("PartitionKeys[%d]", i), &a})
+		}
+		for i, a := range k.sort() {
+			keys = append(keys, named{fmt.Sprintf("SortKeys[%d]", i), &a})
+		}
+	}
 	for _, key := range keys {
 		a := key.a
 		if a == nil {
@@ -350,12 +366,10 @@ func checkKey(k KeyAttributes, at string, table bool) error {
 	return nil
 }
 
+// keyAttrs is every attribute of k: its partition key's, then its sort
+// key's, each in order.
 func keyAttrs(k KeyAttributes) []Attribute {
-	out := []Attribute{k.PartitionKey}
-	if k.SortKey != nil {
-		out = append(out, *k.SortKey)
-	}
-	return out
+	return append(slices.Clone(k.partition()), k.sort()...)
 }
 
 func validType(t string) bool {

@@ -21,40 +21,45 @@ func (d *Design) patterns() {
 			Doc: fmt.Sprintf("read one %s by its key", e.Facet)})
 	}
 	if d.Schema.SK != "" {
-		d.queries("", d.Schema.PK, add)
+		d.queries("", []string{d.Schema.PK}, add)
 	}
 	for _, ix := range d.Schema.GSIs {
-		d.queries(ix.Name, ix.PK, add)
+		d.queries(ix.Name, ix.PartitionAttrs(), add)
 	}
 	for _, ix := range d.Schema.LSIs {
-		d.queries(ix.Name, d.Schema.PK, add)
+		d.queries(ix.Name, []string{d.Schema.PK}, add)
 	}
 	for _, ix := range d.Schema.ItemSchema().Indexes {
 		if !slices.ContainsFunc(d.Patterns, func(p *Pattern) bool { return p.Index == ix.Name }) {
-			keys := ix.PK
-			if ix.SK != "" {
-				keys += " and " + ix.SK
-			}
+			keys := strings.Join(ix.KeyAttrs(), " and ")
 			d.Notes = append(d.Notes, fmt.Sprintf("index %s has no pattern: no sample item carries %s, so there is nothing to prove a query on (add a sample that does in Workbench)", ix.Name, keys))
 		}
 	}
 }
 
-// queries adds one Query pattern per layout of the partition key attr
-// among the entities whose items index holds.
-func (d *Design) queries(index, attr string, add func(*Pattern)) {
+// queries adds one Query pattern per layout of the partition key attrs
+// (one attribute, or a multi-attribute key's, in order) among the
+// entities whose items index holds.
+func (d *Design) queries(index string, attrs []string, add func(*Pattern)) {
 	var order []string
 	groups := map[string][]*Entity{}
-	keys := map[string]*KeyUse{}
+	keys := map[string][]*KeyUse{}
 	for _, e := range d.Entities {
-		k := e.key(attr)
-		if k == nil || !d.holds(index, e) {
+		var ks []*KeyUse
+		var shapes []string
+		for _, a := range attrs {
+			if k := e.key(a); k != nil {
+				ks = append(ks, k)
+				shapes = append(shapes, k.shape(d.Sep, func(*Var) string { return "*" })) // entities whose keys differ only in their values share a query
+			}
+		}
+		if len(ks) < len(attrs) || !d.holds(index, e) {
 			continue
 		}
-		sk := k.shape(d.Sep, func(*Var) string { return "*" }) // entities whose keys differ only in their values share a query
+		sk := strings.Join(shapes, ", ")
 		if _, ok := groups[sk]; !ok {
 			order = append(order, sk)
-			keys[sk] = k
+			keys[sk] = ks
 		}
 		groups[sk] = append(groups[sk], e)
 	}
@@ -67,12 +72,10 @@ func (d *Design) queries(index, attr string, add func(*Pattern)) {
 		taken[p.Go] = true
 	}
 	for _, sk := range order {
-		k := keys[sk]
+		k := keys[sk][0]
 		var by []string
-		for _, s := range k.Segs {
-			if s.Var != nil {
-				by = append(by, s.Var.Go)
-			}
+		for _, v := range keyVars(keys[sk]...) {
+			by = append(by, v.Go)
 		}
 		name, text := "Query", "query"
 		if index != "" {
@@ -91,8 +94,12 @@ func (d *Design) queries(index, attr string, add func(*Pattern)) {
 		if index != "" {
 			where = index
 		}
-		add(&Pattern{Go: unique(name, taken), Name: text, Op: designs.Query, Index: ix, Group: groups[sk], Key: k,
-			Doc: fmt.Sprintf("list the %s items of one %s partition (%s) on %s, in sort key order, a page at a time", strings.Join(names, ", "), attr, sk, where)})
+		p := &Pattern{Go: unique(name, taken), Name: text, Op: designs.Query, Index: ix, Group: groups[sk], Key: k,
+			Doc: fmt.Sprintf("list the %s items of one %s partition (%s) on %s, in sort key order, a page at a time", strings.Join(names, ", "), strings.Join(attrs, ", "), sk, where)}
+		if len(attrs) > 1 {
+			p.Keys = keys[sk]
+		}
+		add(p)
 	}
 }
 
@@ -104,7 +111,7 @@ func (d *Design) holds(index string, e *Entity) bool {
 		return true
 	}
 	ix, ok := d.Schema.ItemSchema().Index(index) // an LSI's partition key is the table's
-	return ok && e.key(ix.PK) != nil && (ix.SK == "" || e.key(ix.SK) != nil)
+	return ok && all(ix.KeyAttrs(), func(a string) bool { return e.key(a) != nil })
 }
 
 // key is the entity's layout of attribute attr, or nil.

@@ -3,6 +3,7 @@ package workbench_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"maps"
 	"os"
 	"slices"
@@ -28,7 +29,20 @@ func TestExportThenImportGivesBackEachDesignsSchema(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			data, err := json.Marshal(workbench.Export(d, items, time.Unix(0, 0)))
+			model, err := workbench.Export(d, items, time.Unix(0, 0))
+			if multi := slices.ContainsFunc(d.Schema.GSIs, func(ix designs.Index) bool { return len(ix.PKs) > 0 || len(ix.SKs) > 0 }); multi {
+				// Workbench's model has no place for a multi-attribute key:
+				// the export refuses it by name (the MCP format carries it,
+				// TestExportMCPOfEachDesignImportsItsCatalog).
+				if !errors.Is(err, workbench.ErrNoWorkbenchKey) {
+					t.Fatalf("Export(%s), whose GSI is keyed by several attributes = %v, want ErrNoWorkbenchKey", d.Name, err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			data, err := json.Marshal(model)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -59,8 +59,13 @@ func (t *Table) typeIndexKeys() {
 		for i := range list {
 			k := &list[i].KeyAttributes
 			for _, a := range []*Attribute{&k.PartitionKey, k.SortKey} {
-				if a != nil {
+				if a != nil && a.AttributeName != "" {
 					*a = t.typed(*a)
+				}
+			}
+			for _, side := range [][]Attribute{k.PartitionKeys, k.SortKeys} {
+				for j := range side {
+					side[j] = t.typed(side[j])
 				}
 			}
 		}
@@ -75,9 +80,8 @@ func (t Table) keyNames() []string {
 	}
 	var out []string
 	for _, k := range keys {
-		out = append(out, k.PartitionKey.AttributeName)
-		if k.SortKey != nil {
-			out = append(out, k.SortKey.AttributeName)
+		for _, a := range keyAttrs(k) {
+			out = append(out, a.AttributeName)
 		}
 	}
 	return out
@@ -112,11 +116,25 @@ func scalar(t string) types.ScalarAttributeType {
 
 func index(ix Index, local bool) designs.Index {
 	out := designs.Index{Name: ix.IndexName}
-	if !local {
-		out.PK = ix.KeyAttributes.PartitionKey.AttributeName
+	k := ix.KeyAttributes
+	names := func(as []Attribute) (out []string) {
+		for _, a := range as {
+			out = append(out, a.AttributeName)
+		}
+		return out
 	}
-	if sk := ix.KeyAttributes.SortKey; sk != nil {
-		out.SK = sk.AttributeName
+	switch {
+	case local:
+	case len(k.PartitionKeys) > 0:
+		out.PKs = names(k.PartitionKeys)
+	default:
+		out.PK = k.PartitionKey.AttributeName
+	}
+	switch {
+	case len(k.SortKeys) > 0:
+		out.SKs = names(k.SortKeys)
+	case k.SortKey != nil:
+		out.SK = k.SortKey.AttributeName
 	}
 	switch ix.Projection.ProjectionType {
 	case "KEYS_ONLY":
