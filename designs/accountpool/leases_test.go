@@ -170,7 +170,7 @@ var _ = Describe("AP-11 delete lease", Label("AP-11", designs.MainTable), func()
 			pks := []string{accountpool.LeaseKey(id), accountpool.AccountKey(lease.AccountID), accountpool.UserKey(lease.UserID)}
 			before := snapshot(ctx, pks...)
 			_, err := table.DeleteLease(ctx, id)
-			refuses(err, accountpool.ErrLeaseNotActive)
+			env.Refuses(err, accountpool.ErrLeaseNotActive)
 			Expect(snapshot(ctx, pks...)).To(Equal(before))
 		},
 		Entry("for a lease never created", func(context.Context) string { return fake.LeaseID() }),
@@ -201,13 +201,13 @@ var _ = Describe("AP-11 delete lease", Label("AP-11", designs.MainTable), func()
 var _ = Describe("AP-08 get lease", Label("AP-08", designs.MainTable), func() {
 	It("returns the lease with its state, account and user", func(ctx SpecContext) {
 		lease := newLease(ctx)
-		answers(table.GetLease(ctx, lease.ID))(accountpool.Lease{
+		env.Answers(table.GetLease(ctx, lease.ID))(accountpool.Lease{
 			ID: lease.ID, State: accountpool.LeaseActive, AccountID: lease.AccountID, UserID: lease.UserID})
 	})
 
 	It("reports ErrNotFound for an unknown lease", func(ctx SpecContext) {
 		_, err := table.GetLease(ctx, fake.LeaseID())
-		refuses(err, designs.ErrNotFound)
+		env.Refuses(err, designs.ErrNotFound)
 	})
 
 	It("reports ErrNotFound for an ended lease, whose item is deleted", func(ctx SpecContext) {
@@ -215,7 +215,7 @@ var _ = Describe("AP-08 get lease", Label("AP-08", designs.MainTable), func() {
 		_, err := quiet.DeleteLease(ctx, lease.ID)
 		Expect(err).NotTo(HaveOccurred())
 		_, err = table.GetLease(ctx, lease.ID)
-		refuses(err, designs.ErrNotFound)
+		env.Refuses(err, designs.ErrNotFound)
 	})
 
 	It("refuses an empty lease ID with ErrInvalidInput", func(ctx SpecContext) {

@@ -56,18 +56,18 @@ var _ = Describe("AP-12 add user", Label("AP-12", designs.MainTable), func() {
 var _ = Describe("AP-09 get user", Label("AP-09", designs.MainTable), func() {
 	It("returns a user without a lease", func(ctx SpecContext) {
 		email := newUser(ctx)
-		answers(table.GetUser(ctx, email))(accountpool.User{Email: email})
+		env.Answers(table.GetUser(ctx, email))(accountpool.User{Email: email})
 	})
 
 	It("returns the lease and account a user holds", func(ctx SpecContext) {
 		lease := newLease(ctx)
-		answers(table.GetUser(ctx, lease.UserID))(accountpool.User{
+		env.Answers(table.GetUser(ctx, lease.UserID))(accountpool.User{
 			Email: lease.UserID, LeaseID: lease.ID, AccountID: lease.AccountID})
 	})
 
 	It("reports ErrNotFound for an unknown email", func(ctx SpecContext) {
 		_, err := table.GetUser(ctx, fake.Email())
-		refuses(err, designs.ErrNotFound)
+		env.Refuses(err, designs.ErrNotFound)
 	})
 
 	DescribeTable("refuses a malformed email with ErrInvalidInput",

@@ -78,29 +78,6 @@ func createAgency(ctx context.Context, members int) (agencies.Agency, []agencies
 	return a, ms
 }
 
-// answers checks a read pattern's answer: want, or, under hostile verify,
-// a fault handed back as an error (a read stores nothing, so there is no
-// state to check beside it).
-func answers[T any](got T, err error) func(want T) {
-	return func(want T) {
-		GinkgoHelper()
-		if env.Faulted(err) {
-			return
-		}
-		Expect(err).NotTo(HaveOccurred())
-		Expect(got).To(Equal(want))
-	}
-}
-
-// refuses checks a pattern's outcome: outcome, or, under hostile verify, a
-// fault handed back as an error.
-func refuses(err, outcome error) {
-	GinkgoHelper()
-	if !env.Faulted(err) {
-		Expect(err).To(MatchError(outcome))
-	}
-}
-
 // maxPages stops a listing that never ends.
 const maxPages = 1000
 

@@ -197,12 +197,12 @@ var _ = Describe("AP-03 delete agency", Label("AP-03", "main-table"), func() {
 var _ = Describe("AP-07 read agency by ID", Label("AP-07", "main-table"), func() {
 	It("returns the agency alone, whatever members it has", func(ctx SpecContext) {
 		agency, _ := createAgency(ctx, 2)
-		answers(table.GetAgency(ctx, agency.ID))(agency)
+		env.Answers(table.GetAgency(ctx, agency.ID))(agency)
 	})
 
 	It("reports ErrNotFound for an unknown agency", func(ctx SpecContext) {
 		_, err := table.GetAgency(ctx, fake.Agency().ID)
-		refuses(err, designs.ErrNotFound)
+		env.Refuses(err, designs.ErrNotFound)
 	})
 
 	It("refuses an empty ID", func(ctx SpecContext) {

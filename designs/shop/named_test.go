@@ -107,11 +107,11 @@ func describeNamed[T shop.Category | shop.Brand](k namedKind[T]) bool {
 		BeforeEach(func(ctx SpecContext) { v = k.createN(ctx, 1, "")[0] })
 
 		It("returns the stored "+k.noun, func(ctx SpecContext) {
-			answers(k.get(table, ctx, named(v).ID))(v)
+			env.Answers(k.get(table, ctx, named(v).ID))(v)
 		})
 		It("reports ErrNotFound for an unknown ID", func(ctx SpecContext) {
 			_, err := k.get(table, ctx, named(k.fake(fake)).ID)
-			refuses(err, designs.ErrNotFound)
+			env.Refuses(err, designs.ErrNotFound)
 		})
 	})
 

@@ -75,15 +75,15 @@ var _ = Describe("AP-18 get user's order by id", Label("AP-18", "main-table"), f
 	})
 
 	It("returns the order with its items", func(ctx SpecContext) {
-		answers(table.GetOrder(ctx, s.user.ID, order.ID))(order)
+		env.Answers(table.GetOrder(ctx, s.user.ID, order.ID))(order)
 	})
 	It("reports ErrNotFound for an unknown order", func(ctx SpecContext) {
 		_, err := table.GetOrder(ctx, s.user.ID, fake.Order(s.user.ID).ID)
-		refuses(err, designs.ErrNotFound)
+		env.Refuses(err, designs.ErrNotFound)
 	})
 	It("reports ErrNotFound for the order under another user", func(ctx SpecContext) {
 		_, err := table.GetOrder(ctx, createUsers(ctx, 1)[0].ID, order.ID)
-		refuses(err, designs.ErrNotFound)
+		env.Refuses(err, designs.ErrNotFound)
 	})
 })
 

@@ -54,11 +54,11 @@ var _ = Describe("AP-12 get a product by id", Label("AP-12", "main-table"), func
 	})
 
 	It("returns the stored product", func(ctx SpecContext) {
-		answers(table.GetProduct(ctx, product.ID))(product)
+		env.Answers(table.GetProduct(ctx, product.ID))(product)
 	})
 	It("reports ErrNotFound for an unknown ID", func(ctx SpecContext) {
 		_, err := table.GetProduct(ctx, fake.Product(product.BrandID, product.CategoryID).ID)
-		refuses(err, designs.ErrNotFound)
+		env.Refuses(err, designs.ErrNotFound)
 	})
 })
 

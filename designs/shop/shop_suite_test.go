@@ -39,29 +39,6 @@ var _ = BeforeEach(func() {
 	}
 })
 
-// answers checks a read pattern's answer: want, or, under hostile verify,
-// a fault handed back as an error (a read stores nothing, so there is no
-// state to check beside it).
-func answers[T any](got T, err error) func(want T) {
-	return func(want T) {
-		GinkgoHelper()
-		if env.Faulted(err) {
-			return
-		}
-		Expect(err).NotTo(HaveOccurred())
-		Expect(got).To(Equal(want))
-	}
-}
-
-// refuses checks a read pattern's outcome: outcome, or, under hostile
-// verify, a fault handed back as an error.
-func refuses(err, outcome error) {
-	GinkgoHelper()
-	if !env.Faulted(err) {
-		Expect(err).To(MatchError(outcome))
-	}
-}
-
 // stored reports whether the item at pk/sk exists, read consistently from
 // the table itself rather than through any pattern.
 func stored(ctx context.Context, pk, sk string) bool {

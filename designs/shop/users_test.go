@@ -37,11 +37,11 @@ var _ = Describe("AP-01 get a user by id", Label("AP-01", "main-table"), func() 
 	BeforeEach(func(ctx SpecContext) { user = createUsers(ctx, 1)[0] })
 
 	It("returns the stored user", func(ctx SpecContext) {
-		answers(table.GetUser(ctx, user.ID))(user)
+		env.Answers(table.GetUser(ctx, user.ID))(user)
 	})
 	It("reports ErrNotFound for an unknown ID", func(ctx SpecContext) {
 		_, err := table.GetUser(ctx, fake.User().ID)
-		refuses(err, designs.ErrNotFound)
+		env.Refuses(err, designs.ErrNotFound)
 	})
 })
 

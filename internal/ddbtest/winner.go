@@ -24,3 +24,29 @@ func (e *Env) OnlyWinner(errs []error, want error) int {
 	Expect(winner).NotTo(Equal(-1), "no call succeeded")
 	return winner
 }
+
+// Answers checks a read pattern's answer, got and err as the pattern
+// returned them: want, or, under hostile verify, a fault handed back as
+// an error (a read stores nothing, so there is no state to check beside
+// it).
+//
+//	env.Answers(table.GetUser(ctx, id))(want)
+func (e *Env) Answers(got any, err error) func(want any) {
+	return func(want any) {
+		GinkgoHelper()
+		if e.Faulted(err) {
+			return
+		}
+		Expect(err).NotTo(HaveOccurred())
+		Expect(got).To(Equal(want))
+	}
+}
+
+// Refuses checks a pattern's outcome: outcome, or, under hostile verify,
+// a fault handed back as an error.
+func (e *Env) Refuses(err, outcome error) {
+	GinkgoHelper()
+	if !e.Faulted(err) {
+		Expect(err).To(MatchError(outcome))
+	}
+}
