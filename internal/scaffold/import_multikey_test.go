@@ -2,51 +2,43 @@ package scaffold_test
 
 import (
 	"path/filepath"
-	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
 	"github.com/ddbharness/ddbharness/internal/runtest"
-	"github.com/ddbharness/ddbharness/internal/testbed"
 )
 
-// An MCP data model whose GSI is keyed by several attributes
-// (internal/workbench/testdata/mcp_tournament.json: matches by
-// tournamentId and region, ordered by round and bracket) is imported in
-// a copy of the repository, verified green with every pattern covered,
-// exported back to an MCP model that imports to the same schema, and
-// refused by name as a NoSQL Workbench model, which cannot hold it.
-var _ = Describe("make import-model of a multi-attribute GSI key", Label("dynamodb", "scaffold"), func() {
-	It("takes mcp_tournament.json to a green make verify of every pattern, and back through export-model", func(ctx SpecContext) {
-		srv, err := testbed.Start(ctx)
-		Expect(err).NotTo(HaveOccurred())
-		DeferCleanup(srv.Stop)
-		out := GinkgoT().TempDir()
-		repo := runtest.CopyRepo(ctx, repoRoot, filepath.Join(out, "repo"))
-		env := []string{testbed.EnvEndpoint + "=" + srv.Endpoint}
+// multiAttributeImport takes an MCP data model whose GSI is keyed by
+// several attributes (internal/workbench/testdata/mcp_tournament.json:
+// matches by tournamentId and region, ordered by round and bracket) to a
+// green make verify with every pattern covered, in the import
+// walkthrough's copy of the repository and on its DynamoDB Local; exports
+// it back to an MCP model that imports to the same schema; and checks
+// that a NoSQL Workbench export, which cannot hold such a key, is refused
+// by name.
+func multiAttributeImport(ctx SpecContext, repo, out string, env []string) {
+	GinkgoHelper()
+	Expect(run(ctx, repo, env, "make", "import-model", "MODEL=internal/workbench/testdata/mcp_tournament.json", "NAME=tournament")).
+		To(ContainSubstring("import-model: wrote design tournament from table Matches: 2 entities, 9 patterns"))
+	verified := run(ctx, repo, env, "make", "verify", "DESIGN=tournament")
+	Expect(verified).To(ContainSubstring("the gate counted the 9 catalog pattern(s) of tournament"))
+	Expect(verified).To(MatchRegexp(`verify: [1-9]\d* specs on DynamoDB \([1-9]\d* passed, 0 failed\)`))
+	Expect(verified).To(MatchRegexp(`tournament +AP-05 +query ByTournamentRegion by TournamentId, Region +ByTournamentRegion +Query .* ok`))
+	Expect(verified).NotTo(ContainSubstring("gap:"))
+	Expect(verified).NotTo(ContainSubstring("verify: FAILED"))
 
-		Expect(run(ctx, repo, env, "make", "import-model", "MODEL=internal/workbench/testdata/mcp_tournament.json", "NAME=tournament")).
-			To(ContainSubstring("import-model: wrote design tournament from table Matches: 2 entities, 9 patterns"))
-		verified := run(ctx, repo, env, "make", "verify", "DESIGN=tournament")
-		Expect(verified).To(ContainSubstring("the gate counted the 9 catalog pattern(s) of tournament"))
-		Expect(verified).To(MatchRegexp(`verify: [1-9]\d* specs on DynamoDB \([1-9]\d* passed, 0 failed\)`))
-		Expect(verified).To(MatchRegexp(`tournament +AP-05 +query ByTournamentRegion by TournamentId, Region +ByTournamentRegion +Query .* ok`))
-		Expect(verified).NotTo(ContainSubstring("gap:"))
-		Expect(verified).NotTo(ContainSubstring("verify: FAILED"))
+	By("export-model in the MCP format, imported back: the same schema, the GSI keyed by its four attributes")
+	exported := filepath.Join(out, "tournament.json")
+	run(ctx, repo, env, "make", "export-model", "DESIGN=tournament", "FORMAT=mcp", "OUT="+exported)
+	Expect(run(ctx, repo, env, "go", "run", "-trimpath", "-buildvcs=false", "./cmd/ddbharness", "import-model", "-name", "tournamentback", exported)).
+		To(ContainSubstring("wrote design tournamentback"))
+	Expect(schemaOf(repo, "tournamentback")).To(Equal(schemaOf(repo, "tournament")))
+	Expect(schemaOf(repo, "tournament")).To(ContainSubstring(`PKs: []string{"tournamentId", "region"}, SKs: []string{"round", "bracket"}`))
 
-		By("export-model in the MCP format, imported back: the same schema, the GSI keyed by its four attributes")
-		exported := filepath.Join(out, "tournament.json")
-		run(ctx, repo, env, "make", "export-model", "DESIGN=tournament", "FORMAT=mcp", "OUT="+exported)
-		Expect(run(ctx, repo, env, "go", "run", "-trimpath", "-buildvcs=false", "./cmd/ddbharness", "import-model", "-name", "tournamentback", exported)).
-			To(ContainSubstring("wrote design tournamentback"))
-		Expect(schemaOf(repo, "tournamentback")).To(Equal(schemaOf(repo, "tournament")))
-		Expect(schemaOf(repo, "tournament")).To(ContainSubstring(`PKs: []string{"tournamentId", "region"}, SKs: []string{"round", "bracket"}`))
-
-		By("export-model as a NoSQL Workbench model: refused by name, exit 2")
-		refused := runtest.Command(ctx, repo, env, "go", "run", "-trimpath", "-buildvcs=false", "./cmd/ddbharness", "export-model", "tournament")
-		Expect(refused.Code).NotTo(BeZero(), refused.Output)
-		Expect(refused.Output).To(ContainSubstring("exit status 2"), "bad input, as go run reports the command's exit")
-		Expect(refused.Output).To(ContainSubstring("GSI ByTournamentRegion is keyed by partition key (tournamentId, region), sort key (round, bracket)"))
-	}, SpecTimeout(10*time.Minute))
-})
+	By("export-model as a NoSQL Workbench model: refused by name, exit 2")
+	refused := runtest.Command(ctx, repo, env, "go", "run", "-trimpath", "-buildvcs=false", "./cmd/ddbharness", "export-model", "tournament")
+	Expect(refused.Code).NotTo(BeZero(), refused.Output)
+	Expect(refused.Output).To(ContainSubstring("exit status 2"), "bad input, as go run reports the command's exit")
+	Expect(refused.Output).To(ContainSubstring("GSI ByTournamentRegion is keyed by partition key (tournamentId, region), sort key (round, bracket)"))
+}

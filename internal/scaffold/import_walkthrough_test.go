@@ -22,7 +22,8 @@ import (
 // on it, its export imported back with the same schema, the shop design
 // exported and imported back with its specs green, a model keyed by
 // numbers verified, the scenario catalog's checks over every
-// imported driver, and a bad model refused with nothing written.
+// imported driver, a bad model refused with nothing written, and an
+// MCP model with a multi-attribute GSI key taken there and back.
 var _ = Describe("the Import a model walkthrough", Label("dynamodb", "scaffold"), func() {
 	It("takes docs/models/gallery.json to a verified design, a lint, a bench report and back to a model", func(ctx SpecContext) {
 		srv, err := testbed.Start(ctx)
@@ -84,6 +85,9 @@ var _ = Describe("the Import a model walkthrough", Label("dynamodb", "scaffold")
 		Expect(refused.Output).To(ContainSubstring("$.DataModel[0].KeyAttributes.PartitionKey.AttributeName: missing"))
 		Expect(refused.Output).To(ContainSubstring("nothing was written"))
 		Expect(treeHashes(repo, "designs", "fixtures", "scenarios")).To(Equal(before))
+
+		By("an MCP model whose GSI is keyed by several attributes, in the same copy")
+		multiAttributeImport(ctx, repo, out, env)
 	}, SpecTimeout(15*time.Minute)) // a dozen builds and vets: minutes each on a cold cache
 })
 
