@@ -17,8 +17,8 @@ import (
 )
 
 // defaultLoadShare is the load time make bench may spend on one design's
-// default scenario: the five seed designs' defaults run, seeding and
-// warm-up included, in under three minutes, and each design added or
+// default scenario: the six designs' defaults run, seeding and warm-up
+// included, in under three minutes, and each design added or
 // imported adds at most this.
 const defaultLoadShare = 20 * time.Second
 

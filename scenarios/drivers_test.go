@@ -12,6 +12,7 @@ import (
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/designs/accountpool"
 	"github.com/ddbharness/ddbharness/designs/agencies"
+	"github.com/ddbharness/ddbharness/designs/helpdesk"
 	"github.com/ddbharness/ddbharness/designs/invoicing"
 	"github.com/ddbharness/ddbharness/designs/services"
 	"github.com/ddbharness/ddbharness/designs/shop"
@@ -50,6 +51,10 @@ var outcomes = map[string]map[designs.PatternID][]error{
 		services.DeleteServiceID:     {designs.ErrNotFound},
 		services.IssueVoucherID:      {designs.ErrNotFound, designs.ErrAlreadyExists},
 		services.FulfilVoucherID:     {designs.ErrNotFound},
+	},
+	helpdesk.Design.Name: {
+		helpdesk.AssignTicketID: {helpdesk.ErrClosed},
+		helpdesk.CloseTicketID:  {helpdesk.ErrClosed},
 	},
 }
 

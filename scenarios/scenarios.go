@@ -20,6 +20,7 @@ var All = []workload.Scenario{
 	AccountPoolLeaseChurn, AccountPoolLeaseRush,
 	AgenciesTenantAdmin, AgenciesDirectory,
 	ServicesDailyIntake, ServicesYearEndBurst,
+	HelpdeskSupportDay,
 }
 
 // Default returns the design's default scenario: its first in All.

@@ -6,16 +6,18 @@ import (
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/designs/accountpool"
 	"github.com/ddbharness/ddbharness/designs/agencies"
+	"github.com/ddbharness/ddbharness/designs/helpdesk"
 	"github.com/ddbharness/ddbharness/designs/invoicing"
 	"github.com/ddbharness/ddbharness/designs/services"
 	"github.com/ddbharness/ddbharness/designs/shop"
 )
 
-// Designs is every design, in seed order.
+// Designs is every design: the seeds in their order, then the examples.
 var Designs = []designs.Design{
 	invoicing.Design,   // seed 000
 	shop.Design,        // seed 001
 	accountpool.Design, // seed 002
 	agencies.Design,    // seed 003
 	services.Design,    // seed 004
+	helpdesk.Design,    // example: multi-attribute GSI keys
 }
