@@ -78,8 +78,8 @@ func sdkForJS(ctx context.Context, script string) clientRun {
 }
 
 // The clients share one local --limits (a JVM's start is most of each
-// spec's time), each on a table of its own; the last spec ends it with
-// Ctrl-C and checks what it says of their calls and its report.
+// spec's time), each on tables of its own; the last spec ends it with
+// Ctrl-C and checks what it says of their calls and its reports.
 var _ = Describe("local --limits, for clients the harness did not write", Label("faults"), Ordered, SpecPriority(1), func() {
 	var (
 		r        *running
@@ -134,14 +134,71 @@ var _ = Describe("local --limits, for clients the harness did not write", Label(
 		Entry("boto3", boto3, "endpoint_boto3.py", "ddbh-boto3-faults", SpecTimeout(clientWait)),
 		Entry("the AWS SDK for JavaScript v3", sdkForJS, "endpoint_js.cjs", "ddbh-js-faults", SpecTimeout(clientWait)))
 
-	It("ends on Ctrl-C with 130, counting the throttled calls and conflicts, and its report names the hot key", SpecTimeout(exitWait+atOnce), func(_ SpecContext) {
+	// A GSI keyed by two partition key attributes and two sort key
+	// attributes, made by the client's own CreateTable: one tuple's
+	// writes are throttled on the GSI, as DynamoDB throttles a base
+	// table's write for its GSI's partition, naming the index.
+	// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/gsi-throttling.html
+	DescribeTable("a hot multi-attribute GSI key throttled naming the index, and a Query breaking the left-to-right rule refused by DynamoDB Local",
+		func(ctx SpecContext, client func(context.Context, string) clientRun, script, table, left string) {
+			abs, err := filepath.Abs(filepath.Join("testdata", script))
+			Expect(err).NotTo(HaveOccurred())
+			cctx, cancel := context.WithTimeout(ctx, clientWait)
+			defer cancel()
+			name, args := client(cctx, abs)(url, table)
+			run := runtest.Command(cctx, GinkgoT().TempDir(), []string{"AWS_CONFIG_FILE=" + os.DevNull, "AWS_SHARED_CREDENTIALS_FILE=" + os.DevNull}, name, args...)
+			Expect(run.Code).To(Equal(0), run.Output)
+			var got struct {
+				Throttled *struct {
+					Code    string
+					Reasons []struct{ Reason, Resource string }
+					Retries int
+				}
+				Query *struct{ Code, Message string }
+			}
+			Expect(json.Unmarshal([]byte(run.Output), &got)).To(Succeed(), run.Output)
+
+			Expect(got.Throttled).NotTo(BeNil(), "no write of the hot tuple was refused naming the GSI")
+			Expect(got.Throttled.Code).To(Equal("ThrottlingException"))
+			Expect(got.Throttled.Reasons).To(HaveLen(1))
+			Expect(got.Throttled.Reasons[0].Reason).To(Equal("IndexWriteKeyRangeThroughputExceeded"))
+			Expect(got.Throttled.Reasons[0].Resource).To(Equal("arn:aws:dynamodb:ddblocal:000000000000:table/" + table + "/index/ByTenantRegion"))
+			Expect(got.Throttled.Retries).To(BeNumerically(">=", 1), "the client's own retryer retried")
+			Expect(got.Query).NotTo(BeNil(), "the Query breaking the left-to-right rule was answered")
+			Expect(got.Query.Code).To(Equal("ValidationException"))
+			Expect(got.Query.Message).To(ContainSubstring(left), "the refusal names the key attribute the Query left out")
+		},
+		Entry("boto3, a Query without the first partition key attribute", boto3, "endpoint_tuple_boto3.py", "ddbh-boto3-tuple", "tenantId", SpecTimeout(clientWait)),
+		Entry("the AWS SDK for JavaScript v3, a Query skipping the first sort key attribute", sdkForJS, "endpoint_tuple_js.cjs", "ddbh-js-tuple", "status", SpecTimeout(clientWait)))
+
+	It("ends on Ctrl-C with 130, counting the throttled calls and conflicts; its reports name the hot key, and the hot tuple by both of its values", SpecTimeout(exitWait+atOnce), func(_ SpecContext) {
 		Expect(r.Command.Process.Signal(os.Interrupt)).To(Succeed())
 		code, _ := r.waitExit(exitWait)
 		Expect(code).To(Equal(exitInterrupted), r.Output())
 		Expect(r.Output()).To(MatchRegexp(`endpoint: [\d,]+ data-plane calls, [1-9][\d,]* throttled, [1-9][\d,]* transaction conflicts`))
-		// Which key leads, a hot one or the transactions', and so sets the
-		// first limit, depends on how the calls fell: the report names a
-		// hot key either way, in its findings or its hot-key table.
-		Expect(latestReport(out, report.SummaryFile)).To(MatchRegexp("key \"hot\"|key of the table is \"hot\"|`hot`"), "the report after Ctrl-C names the hot key")
+		// Each table has a report of its own. Which key leads a hot-key
+		// table's, the hot one or the transactions', and so sets the first
+		// limit, depends on how the calls fell: the report names the hot
+		// key either way, in its findings or its hot-key table.
+		for _, table := range []string{"ddbh-boto3-faults", "ddbh-js-faults"} {
+			Expect(tableReport(out, table)).To(MatchRegexp("key \"hot\"|key of the table is \"hot\"|`hot`"), "the report of %s after Ctrl-C names the hot key", table)
+		}
+		// A multi-attribute GSI's partition key value is named by both of
+		// its attributes.
+		for _, table := range []string{"ddbh-boto3-tuple", "ddbh-js-tuple"} {
+			Expect(tableReport(out, table)).To(ContainSubstring("tenantId=t1, region=eu"), "the report of %s after Ctrl-C names the hot tuple by both of its values", table)
+		}
 	})
 })
+
+// tableReport is the summary of the report local --limits wrote under
+// root for table, which must be one.
+func tableReport(root, table string) string {
+	GinkgoHelper()
+	dirs, err := filepath.Glob(filepath.Join(root, "*-"+table+"-endpoint"))
+	Expect(err).NotTo(HaveOccurred())
+	Expect(dirs).To(HaveLen(1), "one report folder for table %s under %s", table, root)
+	b, err := os.ReadFile(filepath.Join(dirs[0], report.SummaryFile))
+	Expect(err).NotTo(HaveOccurred())
+	return string(b)
+}

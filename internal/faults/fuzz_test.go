@@ -20,6 +20,17 @@ var _ = Describe("import-model given fuzzed model text", Label("faults"), SpecPr
 	})
 })
 
+var _ = Describe("import-model given a fuzzed name for an attribute of a multi-attribute GSI key", Label("faults"), SpecPriority(1), func() {
+	It("generates the same code as for a plain name, the name only in names, literals and comments", func() {
+		r := start(repoRoot, nil, "go", "test", "-trimpath", "-run", "^$", "-fuzz", "^FuzzMultiAttributeKeyNamesHoldOnlyWhatTheyWrote$", "-fuzztime", "10s", "./internal/workbench")
+		code, _ := r.waitExit(fuzzWait)
+		Expect(code).To(Equal(exitOK), "a key attribute's name reached the generated code as code, or the fuzzing did not run:\n%s", r.Output())
+		// go test passes a -fuzz that matches no fuzz test: its progress
+		// lines show the fuzzing ran.
+		Expect(r.Output()).To(ContainSubstring("fuzz: elapsed:"), "the fuzzing did not run:\n%s", r.Output())
+	})
+})
+
 var _ = Describe("local --limits given fuzzed requests and answers", Label("faults"), SpecPriority(1), func() {
 	It("sends what the client sent and gives back what DynamoDB Local answered, but for what the meter asked besides", func() {
 		r := start(repoRoot, nil, "go", "test", "-trimpath", "-run", "^$", "-fuzz", "^FuzzAskedComesOutAgain$", "-fuzztime", "10s", "./bench/endpoint")
