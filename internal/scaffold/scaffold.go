@@ -122,16 +122,16 @@ func (n Names) data() data {
 // groups fills in what GSI1 groups the entity by.
 func (d *data) groups(n Names) {
 	names := n.groups()
-	prose, articled, fields := names, []string{d.KeyA + " " + d.KeyProse}, []string{}
+	articled, fields := []string{d.KeyA + " " + d.KeyProse}, []string{}
 	for _, g := range names {
 		a := attr{Name: g, Pascal: pascal(g), A: article(g), From: g}
 		d.Groups = append(d.Groups, a)
 		articled, fields = append(articled, a.A+" "+g), append(fields, a.Pascal)
 	}
 	d.Tuple = len(names) > 1
-	d.GroupProse, d.GroupFields, d.GroupA = list(prose, "and"), list(fields, "and"), article(names[0])
+	d.GroupProse, d.GroupFields, d.GroupA = list(names, "and"), list(fields, "and"), article(names[0])
 	d.Without = list(articled, "or")
-	d.Required = list(append([]string{d.KeyProse}, prose...), "and") + " are"
+	d.Required = list(append([]string{d.KeyProse}, names...), "and") + " are"
 	if !d.Tuple {
 		g := names[0]
 		d.Group, d.GroupPascal, d.GroupUpper = g, pascal(g), strings.ToUpper(g)
