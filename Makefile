@@ -112,9 +112,9 @@ faults: check-go
 deploy-check: check-race
 	$(GO) tool ginkgo --race --trimpath ./deploy
 
-## new-design: scaffold designs/NAME (README, schema, catalog, two patterns, specs), its fixtures and scenario, wired into verify and bench (NAME=library [ENTITY=book] [KEY=isbn: the entity's key attribute, default a generated ID] [GROUP=shelf: what GSI1 groups by, default owner, none: no GSI1])
+## new-design: scaffold designs/NAME (README, schema, catalog, two patterns, specs), its fixtures and scenario, wired into verify and bench (NAME=library [ENTITY=book] [KEY=isbn: the entity's key attribute, default a generated ID] [GROUP=shelf: what GSI1 groups by, default owner; tenant,region: a multi-attribute GSI1 keyed by both; none: no GSI1])
 new-design: check-go
-	@test -n "$$NAME" || { echo "usage: make new-design NAME=<name> [ENTITY=<entity>] [KEY=<attribute>] [GROUP=<attribute>|none]   (NAME: lower-case letters and digits, e.g. make new-design NAME=library ENTITY=book KEY=isbn GROUP=shelf)" >&2; exit 2; }
+	@test -n "$$NAME" || { echo "usage: make new-design NAME=<name> [ENTITY=<entity>] [KEY=<attribute>] [GROUP=<attribute>|<attribute>,<attribute>|none]   (NAME: lower-case letters and digits, e.g. make new-design NAME=library ENTITY=book KEY=isbn GROUP=shelf, or GROUP=tenant,region for a multi-attribute GSI1)" >&2; exit 2; }
 	$(GO) run $(BUILD_FLAGS) ./cmd/ddbharness new-design $${ENTITY:+-entity="$$ENTITY"} $${KEY:+-key="$$KEY"} $${GROUP:+-group="$$GROUP"} "$$NAME"
 
 ## import-model: a design from a NoSQL Workbench model or an MCP dynamodb_data_model.json: schema, an entity per facet, patterns with specs proven on its sample data, fixtures and a scenario (MODEL=file.json [NAME=design] [STRICT=1: refuse a model access pattern it cannot generate])

@@ -34,7 +34,7 @@ var commands = []command{
 		return noArgs(fs, args, func() error { return catalog(os.Stdout) })
 	}},
 	{"local", "[--limits [--limits-scale S] [--conflicts off] [--port N] [--report DIR]]", "run DynamoDB Local in the foreground until Ctrl-C; with --limits, behind an endpoint any SDK can use that throttles and conflicts as DynamoDB does", runLocal},
-	{"new-design", "[-entity NAME] [-key ATTR] [-group ATTR|none] DESIGN", "scaffold designs/DESIGN, its fixtures and scenario, and wire them in", newDesign},
+	{"new-design", "[-entity NAME] [-key ATTR] [-group ATTR|ATTR,ATTR|none] DESIGN", "scaffold designs/DESIGN, its fixtures and scenario, and wire them in", newDesign},
 	{"import-model", "[-name NAME] MODEL.json", "a design (package, specs on its sample data, fixtures, scenario) from a NoSQL Workbench model", importModel},
 	{"export-model", "[-out FILE] DESIGN", "a design as a NoSQL Workbench model, its fixtures as sample items", exportModel},
 	{"lint", "[-json] [-pool N] [-scenario NAME] [DESIGN ...]", "check designs against DynamoDB's limits on seeded fixtures (no DynamoDB)", runLint},

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/scaffold"
 	"github.com/ddbharness/ddbharness/internal/workbench"
 )
@@ -20,6 +21,7 @@ func newDesign(ctx context.Context, fs *flag.FlagSet, args []string) error {
 	key := fs.String("key", scaffold.DefaultKey, "the attribute identifying the entity, lower case (isbn becomes field Isbn, given by the caller); "+
 		scaffold.DefaultKey+": a generated KSUID")
 	group := fs.String("group", scaffold.DefaultGroup, "the attribute GSI1 groups the entity by, lower case (shelf becomes field Shelf); "+
+		fmt.Sprintf("2 to %d separated by commas (tenant,region) make GSI1 a multi-attribute GSI keyed by the entity's own Tenant and Region; ", designs.MaxKeyAttributes)+
 		scaffold.NoGroup+": no GSI1")
 	name, root, err := writerArgs(fs, args, "design name")
 	if err != nil {

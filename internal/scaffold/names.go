@@ -11,6 +11,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/ddbharness/ddbharness/designs"
 )
 
 // MaxNameLen bounds a design name: it becomes part of every table name
@@ -201,7 +203,9 @@ var (
 
 // CheckKeyShape refuses a key or group attribute the templates cannot use
 // with n's names (whose Key and Group are already defaulted); the message
-// names the problem and the flag to change.
+// names the problem and the flag to change. A group of 2 to
+// designs.MaxKeyAttributes names separated by commas is a multi-attribute
+// GSI1, each name checked as a single group is.
 func CheckKeyShape(n Names) error {
 	if n.Key != DefaultKey {
 		if err := checkAttr("key", "-key (KEY=)", n.Key, n); err != nil {
@@ -211,17 +215,51 @@ func CheckKeyShape(n Names) error {
 	if n.Group == NoGroup {
 		return nil
 	}
-	if n.Group == n.Key {
-		return refuse("group %q is the key as well: GSI1 groups %s items by another attribute than the one identifying each (pick another -group, or -group %s for no GSI1)", n.Group, n.Entity, NoGroup)
+	groups := n.groups()
+	if len(groups) > 1 {
+		if err := checkTuple(n.Group, groups); err != nil {
+			return err
+		}
 	}
-	if err := checkAttr("group", "-group (GROUP=)", n.Group, n); err != nil {
+	for i, g := range groups {
+		if err := checkGroup(g, n); err != nil {
+			return err
+		}
+		if slices.Contains(groups[:i], g) {
+			return refuse("group %q names %s twice: each attribute of GSI1's key is named once; change -group (GROUP=)", n.Group, g)
+		}
+	}
+	return nil
+}
+
+// checkTuple refuses a multi-attribute group's list itself: a name left
+// empty, none (which means no GSI1), or more attributes than a GSI's
+// partition key may have.
+func checkTuple(group string, groups []string) error {
+	switch {
+	case slices.Contains(groups, ""):
+		return refuse("group %q: an empty attribute name: give 2 to %d lower-case names separated by commas and nothing else, e.g. -group tenant,region", group, designs.MaxKeyAttributes)
+	case slices.Contains(groups, NoGroup):
+		return refuse("group %q: %s means no GSI1, so it cannot be one of its key's attributes: give -group %s alone, or other names", group, NoGroup, NoGroup)
+	case len(groups) > designs.MaxKeyAttributes:
+		return refuse("group %q: %d attributes: DynamoDB allows at most %d in a GSI's partition key; give 2 to %d, e.g. -group tenant,region", group, len(groups), designs.MaxKeyAttributes, designs.MaxKeyAttributes)
+	}
+	return nil
+}
+
+// checkGroup refuses one attribute GSI1 groups the entity by.
+func checkGroup(g string, n Names) error {
+	if g == n.Key {
+		return refuse("group %q is the key as well: GSI1 groups %s items by another attribute than the one identifying each (pick another -group, or -group %s for no GSI1)", g, n.Entity, NoGroup)
+	}
+	if err := checkAttr("group", "-group (GROUP=)", g, n); err != nil {
 		return err
 	}
 	switch {
-	case n.Group == n.Entity:
-		return refuse("group %q is the entity's own name: the scenario's pools are named by both (pick another -group, or -group %s for no GSI1)", n.Group, NoGroup)
-	case slices.Contains(groupTaken, n.Group):
-		return refuse("group %q: reserved: the fixtures' seed or the default key uses it (reserved: %s); pick another -group", n.Group, strings.Join(groupTaken, ", "))
+	case g == n.Entity:
+		return refuse("group %q is the entity's own name: the scenario's pools are named by both (pick another -group, or -group %s for no GSI1)", g, NoGroup)
+	case slices.Contains(groupTaken, g):
+		return refuse("group %q: reserved: the fixtures' seed or the default key uses it (reserved: %s); pick another -group", g, strings.Join(groupTaken, ", "))
 	}
 	return nil
 }

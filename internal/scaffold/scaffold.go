@@ -24,7 +24,8 @@ const DefaultEntity = "record"
 
 // The example entity's key shape when none is given: a generated KSUID
 // identifies it (DefaultKey), and GSI1 groups it by owner (DefaultGroup).
-// NoGroup as the group leaves GSI1 out.
+// NoGroup as the group leaves GSI1 out; several names separated by commas
+// (tenant,region) make GSI1 a multi-attribute GSI keyed by all of them.
 const (
 	DefaultKey   = "id"
 	DefaultGroup = "owner"
@@ -41,8 +42,11 @@ type Names struct {
 	Design string // package name and design name: "library"
 	Entity string // the example entity, lower case: "book"
 	Key    string // the attribute identifying the entity: "isbn"; "" or DefaultKey: a generated KSUID
-	Group  string // the attribute GSI1 groups the entity by: "shelf"; "": DefaultGroup; NoGroup: no GSI1
+	Group  string // the attribute GSI1 groups the entity by: "shelf"; "tenant,region": GSI1's partition key is both; "": DefaultGroup; NoGroup: no GSI1
 }
+
+// groups are the attributes GSI1 groups the entity by, in its key's order.
+func (n Names) groups() []string { return strings.Split(n.Group, ",") }
 
 // withDefaults fills in the key shape left unset.
 func (n Names) withDefaults() Names {
@@ -70,7 +74,29 @@ type data struct {
 	HasGroup                          bool
 	Group, GroupPascal, GroupUpper    string
 	GroupA, GroupsPascal, GroupsLower string // "an", "Owners", "owners"
-	Lbr, Rbr                          string // "[" and "]", which the template delimiters use
+	// What GSI1 groups the entity by, for one attribute or a tuple of them
+	// (Tuple, GSI1 a multi-attribute GSI): Groups are its attributes, and
+	// the rest say "owner" or "tenant and region" in the files' terms.
+	Tuple      bool
+	Groups     []attr
+	GroupProse string // "owner", "tenant and region"
+	GroupOne   string // one element of the seed's list: "owner", "(tenant, region) tuple"
+	GroupLocal string // the parameter and local holding one: "owner", "tenantRegion"
+	GroupType  string // its Go type in fixtures: string, TicketsTenantRegion
+	GroupFunc  string // the fixtures' method making one: OwnerID, TenantRegion
+	GroupPool  string // the scenario's pool of them: "owner", "tenant+region"
+	// GroupFields are the entity's fields GSI1 keys: "Owner", "Tenant and Region".
+	GroupFields string
+	// Without and Required name what Create refuses to miss: "an ID or an
+	// owner", "ID and owner are".
+	Without, Required string
+	Lbr, Rbr          string // "[" and "]", which the template delimiters use
+}
+
+// attr is one attribute GSI1 groups the entity by: its name, Go field,
+// article, and the expression the fixtures set the field from.
+type attr struct {
+	Name, Pascal, A, From string
 }
 
 func (n Names) data() data {
@@ -85,13 +111,56 @@ func (n Names) data() data {
 		d.KeyField, d.KeyAttr, d.KeyProse = "ID", d.EntityPascal+"ID", "ID"
 	}
 	d.KeyA = article(d.KeyProse)
+	d.Without, d.Required = d.KeyA+" "+d.KeyProse, d.KeyProse+" is"
 	if d.HasGroup {
-		d.Group, d.GroupPascal, d.GroupUpper, d.GroupA = n.Group, pascal(n.Group), strings.ToUpper(n.Group), article(n.Group)
-		d.GroupsLower = Plural(n.Group)
-		d.GroupsPascal = pascal(d.GroupsLower)
+		d.groups(n)
 	}
 	d.Package = d.pkg(n.Design)
 	return d
+}
+
+// groups fills in what GSI1 groups the entity by.
+func (d *data) groups(n Names) {
+	names := n.groups()
+	articled, fields := []string{d.KeyA + " " + d.KeyProse}, []string{}
+	for _, g := range names {
+		a := attr{Name: g, Pascal: pascal(g), A: article(g), From: g}
+		d.Groups = append(d.Groups, a)
+		articled, fields = append(articled, a.A+" "+g), append(fields, a.Pascal)
+	}
+	d.Tuple = len(names) > 1
+	d.GroupProse, d.GroupFields, d.GroupA = list(names, "and"), list(fields, "and"), article(names[0])
+	d.Without = list(articled, "or")
+	d.Required = list(append([]string{d.KeyProse}, names...), "and") + " are"
+	if !d.Tuple {
+		g := names[0]
+		d.Group, d.GroupPascal, d.GroupUpper = g, pascal(g), strings.ToUpper(g)
+		d.GroupsLower = Plural(g)
+		d.GroupsPascal = pascal(d.GroupsLower)
+		d.GroupOne, d.GroupLocal, d.GroupType, d.GroupFunc, d.GroupPool = g, g, "string", d.GroupPascal+"ID", g
+		return
+	}
+	// A tuple's Go names join its attributes' (TenantRegion), the last
+	// one plural in a list (TenantRegions).
+	last := len(names) - 1
+	d.GroupPascal = strings.Join(fields, "")
+	d.GroupsPascal = strings.Join(fields[:last], "") + pascal(Plural(names[last]))
+	d.GroupOne = "(" + strings.Join(names, ", ") + ") tuple"
+	d.GroupsLower = d.GroupOne + "s"
+	d.GroupLocal = names[0] + strings.Join(fields[1:], "")
+	d.GroupType, d.GroupFunc, d.GroupPool = pascal(n.Design)+d.GroupPascal, d.GroupPascal, strings.Join(names, "+")
+	for i := range d.Groups {
+		d.Groups[i].From = d.GroupLocal + "." + d.Groups[i].Pascal
+	}
+}
+
+// list joins words as a sentence lists them, with conj ("and", "or")
+// before the last: "a", "a and b", "a, b and c".
+func list(words []string, conj string) string {
+	if len(words) == 1 {
+		return words[0]
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " " + conj + " " + words[len(words)-1]
 }
 
 // article is the indefinite article a sentence puts before word.
