@@ -65,7 +65,7 @@ var _ = Describe("the Add a design walkthrough", Label("dynamodb", "scaffold"), 
 
 		By("make new-design with the key shape given: KEY=isbn GROUP=shelf, KEY=username GROUP=none, and GROUP=tenant,region")
 		shapes := []struct{ name, entity, key, group string }{
-			{"bookshop", "book", "isbn", "shelf"}, {"accounts", "user", "username", "none"}, {"helpdesk", "ticket", "", "tenant,region"},
+			{"bookshop", "book", "isbn", "shelf"}, {"accounts", "user", "username", "none"}, {"support", "issue", "", "tenant,region"},
 		}
 		var shaped []string
 		for _, sh := range shapes {
@@ -73,19 +73,19 @@ var _ = Describe("the Add a design walkthrough", Label("dynamodb", "scaffold"), 
 				To(ContainSubstring("make verify DESIGN=" + sh.name))
 			shaped = append(shaped, "./designs/"+sh.name)
 		}
-		Expect(run(ctx, repo, env, "gofmt", "-l", "designs/bookshop", "designs/accounts", "designs/helpdesk", "fixtures", "scenarios")).To(BeEmpty())
+		Expect(run(ctx, repo, env, "gofmt", "-l", "designs/bookshop", "designs/accounts", "designs/support", "fixtures", "scenarios")).To(BeEmpty())
 		run(ctx, repo, env, "go", "vet", "-trimpath", shaped[0], shaped[1], shaped[2], "./fixtures", "./scenarios")
 		shapedRun := run(ctx, repo, env, "go", "tool", "ginkgo", "--no-color", "--trimpath", "-p", shaped[0], shaped[1], shaped[2])
 		Expect(shapedRun).To(MatchRegexp(`bookshop .* 6/6 specs .* SUCCESS!`), "create, its race and two refusals (isbn, shelf), get and a miss")
 		Expect(shapedRun).To(MatchRegexp(`accounts .* 5/5 specs .* SUCCESS!`), "no group: one refusal fewer")
-		Expect(shapedRun).To(MatchRegexp(`helpdesk .* 7/7 specs .* SUCCESS!`), "a multi-attribute GSI1: a refusal per attribute of its key")
+		Expect(shapedRun).To(MatchRegexp(`support .* 7/7 specs .* SUCCESS!`), "a multi-attribute GSI1: a refusal per attribute of its key")
 		schema, err := os.ReadFile(filepath.Join(repo, "designs", "accounts", "schema.go"))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(string(schema)).NotTo(ContainSubstring("GSI1"), "GROUP=none: no GSI1")
 		Expect(string(schema)).To(ContainSubstring("func UserPK(username string) string"))
-		schema, err = os.ReadFile(filepath.Join(repo, "designs", "helpdesk", "schema.go"))
+		schema, err = os.ReadFile(filepath.Join(repo, "designs", "support", "schema.go"))
 		Expect(err).NotTo(HaveOccurred())
-		Expect(string(schema)).To(ContainSubstring(`{Name: GSI1, PKs: []string{"Tenant", "Region"}, SK: "TicketID"},`), "GROUP=tenant,region: GSI1 keyed by the item's own attributes")
+		Expect(string(schema)).To(ContainSubstring(`{Name: GSI1, PKs: []string{"Tenant", "Region"}, SK: "IssueID"},`), "GROUP=tenant,region: GSI1 keyed by the item's own attributes")
 		Expect(string(schema)).NotTo(ContainSubstring("GSI1PK"), "no synthetic key attribute")
 
 		By("make lint finds nothing to warn about")
