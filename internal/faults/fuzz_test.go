@@ -12,29 +12,32 @@ import (
 // included, which took 2 minutes on a cold cache at load 6 on two cores.
 const fuzzWait = 5 * time.Minute
 
+// fuzzes runs the fuzz target of pkg for 10 s and expects it to pass
+// having fuzzed; broke says what a failure would mean.
+func fuzzes(pkg, target, broke string) {
+	GinkgoHelper()
+	r := start(repoRoot, nil, "go", "test", "-trimpath", "-run", "^$", "-fuzz", "^"+target+"$", "-fuzztime", "10s", pkg)
+	code, _ := r.waitExit(fuzzWait)
+	Expect(code).To(Equal(exitOK), "%s:\n%s", broke, r.Output())
+	// go test passes a -fuzz that matches no fuzz test: its progress
+	// lines show the fuzzing ran.
+	Expect(r.Output()).To(ContainSubstring("fuzz: elapsed:"), "the fuzzing did not run:\n%s", r.Output())
+}
+
 var _ = Describe("import-model given fuzzed model text", Label("faults"), SpecPriority(1), func() {
 	It("generates only the code it writes, whatever text the model holds", func() {
-		r := start(repoRoot, nil, "go", "test", "-trimpath", "-run", "^$", "-fuzz", "^FuzzGeneratedCodeHoldsOnlyWhatItWrote$", "-fuzztime", "10s", "./internal/workbench")
-		code, _ := r.waitExit(fuzzWait)
-		Expect(code).To(Equal(exitOK), "model text reached the generated code as code, or the fuzzing did not run:\n%s", r.Output())
+		fuzzes("./internal/workbench", "FuzzGeneratedCodeHoldsOnlyWhatItWrote", "model text reached the generated code as code")
 	})
 })
 
 var _ = Describe("import-model given a fuzzed name for an attribute of a multi-attribute GSI key", Label("faults"), SpecPriority(1), func() {
 	It("generates the same code as for a plain name, the name only in names, literals and comments", func() {
-		r := start(repoRoot, nil, "go", "test", "-trimpath", "-run", "^$", "-fuzz", "^FuzzMultiAttributeKeyNamesHoldOnlyWhatTheyWrote$", "-fuzztime", "10s", "./internal/workbench")
-		code, _ := r.waitExit(fuzzWait)
-		Expect(code).To(Equal(exitOK), "a key attribute's name reached the generated code as code, or the fuzzing did not run:\n%s", r.Output())
-		// go test passes a -fuzz that matches no fuzz test: its progress
-		// lines show the fuzzing ran.
-		Expect(r.Output()).To(ContainSubstring("fuzz: elapsed:"), "the fuzzing did not run:\n%s", r.Output())
+		fuzzes("./internal/workbench", "FuzzMultiAttributeKeyNamesHoldOnlyWhatTheyWrote", "a key attribute's name reached the generated code as code")
 	})
 })
 
 var _ = Describe("local --limits given fuzzed requests and answers", Label("faults"), SpecPriority(1), func() {
 	It("sends what the client sent and gives back what DynamoDB Local answered, but for what the meter asked besides", func() {
-		r := start(repoRoot, nil, "go", "test", "-trimpath", "-run", "^$", "-fuzz", "^FuzzAskedComesOutAgain$", "-fuzztime", "10s", "./bench/endpoint")
-		code, _ := r.waitExit(fuzzWait)
-		Expect(code).To(Equal(exitOK), "an edit changed what it should have kept, or the fuzzing did not run:\n%s", r.Output())
+		fuzzes("./bench/endpoint", "FuzzAskedComesOutAgain", "an edit changed what it should have kept")
 	})
 })

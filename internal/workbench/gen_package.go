@@ -23,7 +23,7 @@ func (d *Design) pkg(model string) scaffold.Package {
 	var names []string
 	for _, e := range d.Entities {
 		names = append(names, e.Facet)
-		p.Import.Pools = append(p.Import.Pools, scaffold.Pool{Facet: e.Facet, Field: plural(e), Type: e.Go})
+		p.Import.Pools = append(p.Import.Pools, scaffold.Pool{Facet: poolName(e), Field: plural(e), Type: e.Go})
 	}
 	p.Summary = "imported from NoSQL Workbench: table " + d.Table.TableName + " (" + strings.Join(names, ", ") + ")"
 	facets := d.facetNames()
@@ -35,7 +35,7 @@ func (d *Design) pkg(model string) scaffold.Package {
 	}
 	for _, pt := range d.own() {
 		e := d.poolOf(pt)
-		s := scaffold.Step{Pattern: pt.Go, Weight: 10, Entity: e.Facet, Zipf: true, Field: plural(e), Query: pt.Entity == nil}
+		s := scaffold.Step{Pattern: pt.Go, Weight: 10, Entity: poolName(e), Zipf: true, Field: plural(e), Query: pt.Entity == nil}
 		var args []string
 		for _, v := range d.vars(pt) {
 			args = append(args, "v."+v.Go)
@@ -220,4 +220,15 @@ func (d *Design) poolOf(p *Pattern) *Entity {
 		return p.Entity
 	}
 	return p.Group[0]
+}
+
+// poolName is the name of e's pool in the scenario: its facet, or, for a
+// facet named by an empty type value, its Go type, so that every step
+// names a pool and the scenario's code has one shape whatever the model's
+// text.
+func poolName(e *Entity) string {
+	if e.Facet != "" {
+		return e.Facet
+	}
+	return e.Go
 }
