@@ -135,7 +135,8 @@ var _ = Describe("AP-11 delete lease", Label("AP-11", designs.MainTable), func()
 	}
 
 	It("ends the lease, returns the account to available and frees the user", func(ctx SpecContext) {
-		got, err := table.DeleteLease(ctx, lease.ID)
+		var got accountpool.Lease
+		err := env.Again(func() (err error) { got, err = table.DeleteLease(ctx, lease.ID); return err }, func() { standsAsItWas(ctx) })
 		if env.Faulted(err) {
 			standsAsItWas(ctx)
 			return
@@ -150,7 +151,7 @@ var _ = Describe("AP-11 delete lease", Label("AP-11", designs.MainTable), func()
 	})
 
 	It("lets the user and the account take a new lease afterwards", func(ctx SpecContext) {
-		_, err := table.DeleteLease(ctx, lease.ID)
+		err := env.Again(func() error { _, err := table.DeleteLease(ctx, lease.ID); return err }, func() { standsAsItWas(ctx) })
 		if env.Faulted(err) {
 			standsAsItWas(ctx)
 			return

@@ -83,7 +83,9 @@ var _ = Describe("AP-05 change a service's date", Label("AP-05", "main-table"), 
 		moved := history[0]
 		moved.Date = "2026-05-01"
 
-		got, err := table.RescheduleService(ctx, history[0].Key(), moved.Date)
+		var got services.Service
+		err := env.Again(func() (err error) { got, err = table.RescheduleService(ctx, history[0].Key(), moved.Date); return err },
+			func() { unmoved(ctx, clientID, history...) })
 		if env.Faulted(err) {
 			unmoved(ctx, clientID, history...)
 			return
@@ -103,7 +105,9 @@ var _ = Describe("AP-05 change a service's date", Label("AP-05", "main-table"), 
 		s := record(ctx, "", string(from))[0]
 		Eventually(ctx, report(ctx, from)).Should(Equal([]services.Service{s}))
 
-		moved, err := table.RescheduleService(ctx, s.Key(), string(to))
+		var moved services.Service
+		err := env.Again(func() (err error) { moved, err = table.RescheduleService(ctx, s.Key(), string(to)); return err },
+			func() { unmoved(ctx, s.ClientID, s) })
 		if env.Faulted(err) {
 			unmoved(ctx, s.ClientID, s)
 			return
@@ -121,7 +125,9 @@ var _ = Describe("AP-05 change a service's date", Label("AP-05", "main-table"), 
 		withVoucher, err := quiet.GetService(ctx, s.Key())
 		Expect(err).NotTo(HaveOccurred())
 
-		moved, err := table.RescheduleService(ctx, s.Key(), "2026-12-31")
+		var moved services.Service
+		err = env.Again(func() (err error) { moved, err = table.RescheduleService(ctx, s.Key(), "2026-12-31"); return err },
+			func() { unmoved(ctx, s.ClientID, withVoucher) })
 		if env.Faulted(err) {
 			unmoved(ctx, s.ClientID, withVoucher)
 			return

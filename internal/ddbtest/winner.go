@@ -50,3 +50,20 @@ func (e *Env) Refuses(err, outcome error) {
 		Expect(err).To(MatchError(outcome))
 	}
 }
+
+// Again is what a caller that acts on a fault does with a pattern that
+// reads before it writes: under hostile verify, when call hands back a
+// fault (Faulted), unchanged checks the state the fault left, then call
+// is sent once more and its answer returned. The profile's counts run per
+// spec, so the second call's read passes where the first's was
+// throttled, and its write meets the write's fault: both paths proven. On
+// a quiet run, or when the first answer is no fault, it is call's answer.
+func (e *Env) Again(call func() error, unchanged func()) error {
+	GinkgoHelper()
+	err := call()
+	if !e.Faulted(err) {
+		return err
+	}
+	unchanged()
+	return call()
+}
