@@ -27,19 +27,7 @@ import (
 // that chains two commands.
 func mcpShop(t *testing.T) *workbench.Design {
 	t.Helper()
-	data, err := os.ReadFile("testdata/mcp_shop.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := workbench.Parse(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := workbench.Infer("mcpshop", m.DataModel[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
+	return inferred(t, "mcp_shop.json", "mcpshop", nil)
 }
 
 // Each access pattern of the model is in the catalog under its own ID,

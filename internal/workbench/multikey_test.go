@@ -24,22 +24,7 @@ import (
 // (sort), with a text of the model replaced by edit when it is not nil.
 func tournament(t *testing.T, edit func(string) string) *workbench.Design {
 	t.Helper()
-	data, err := os.ReadFile("testdata/mcp_tournament.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if edit != nil {
-		data = []byte(edit(string(data)))
-	}
-	m, err := workbench.Parse(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := workbench.Infer("tournament", m.DataModel[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
+	return inferred(t, "mcp_tournament.json", "tournament", edit)
 }
 
 // A GSI whose KeySchema has several HASH and RANGE entries is imported as

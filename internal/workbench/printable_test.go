@@ -3,7 +3,6 @@ package workbench_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,25 +19,14 @@ import (
 // sample's text value (a right-to-left override and an escape).
 func controlModel(t *testing.T) []byte {
 	t.Helper()
-	data, err := os.ReadFile("testdata/mcp_shop.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m map[string]any
-	if err := json.Unmarshal(data, &m); err != nil {
-		t.Fatal(err)
-	}
-	aps := m["access_patterns"].([]any)
-	aps[0].(map[string]any)["description"] = "Get a profile\x1b[31m\nimport-model: wrote design spoofed"
-	aps[12].(map[string]any)["reason"] = "mail\x1b]0;title\a service\r\n  note: spoofed"
-	aps[13].(map[string]any)["description"] = "Two\x1b[2J commands\u202e"
-	item := m["items"].(map[string]any)["Shop"].([]any)[0].(map[string]any)["PutRequest"].(map[string]any)["Item"].(map[string]any)
-	item["nick\x1b[8mname"] = map[string]any{"S": "hidden\u202etext\x1b[0m"}
-	out, err := json.Marshal(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return edited(t, "mcp_shop.json", func(m map[string]any) {
+		aps := m["access_patterns"].([]any)
+		aps[0].(map[string]any)["description"] = "Get a profile\x1b[31m\nimport-model: wrote design spoofed"
+		aps[12].(map[string]any)["reason"] = "mail\x1b]0;title\a service\r\n  note: spoofed"
+		aps[13].(map[string]any)["description"] = "Two\x1b[2J commands\u202e"
+		item := m["items"].(map[string]any)["Shop"].([]any)[0].(map[string]any)["PutRequest"].(map[string]any)["Item"].(map[string]any)
+		item["nick\x1b[8mname"] = map[string]any{"S": "hidden\u202etext\x1b[0m"}
+	})
 }
 
 // raw reports the first control or text-reordering character in s other

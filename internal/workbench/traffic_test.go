@@ -1,9 +1,7 @@
 package workbench_test
 
 import (
-	"encoding/json"
 	"errors"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -15,25 +13,14 @@ import (
 // (by its place in the list) given the fields of its declared traffic.
 func withTraffic(t *testing.T, traffic map[int]map[string]any) []byte {
 	t.Helper()
-	data, err := os.ReadFile("testdata/mcp_shop.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m map[string]any
-	if err := json.Unmarshal(data, &m); err != nil {
-		t.Fatal(err)
-	}
-	aps := m["access_patterns"].([]any)
-	for i, fields := range traffic {
-		for k, v := range fields {
-			aps[i].(map[string]any)[k] = v
+	return edited(t, "mcp_shop.json", func(m map[string]any) {
+		aps := m["access_patterns"].([]any)
+		for i, fields := range traffic {
+			for k, v := range fields {
+				aps[i].(map[string]any)[k] = v
+			}
 		}
-	}
-	out, err := json.Marshal(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
+	})
 }
 
 // A model that declares each access pattern's rate at peak makes the
