@@ -16,18 +16,11 @@ func inferred(t *testing.T, file, name string, edit func(string) string) *workbe
 	if err != nil {
 		t.Fatal(err)
 	}
+	model := string(data)
 	if edit != nil {
-		data = []byte(edit(string(data)))
+		model = edit(model)
 	}
-	m, err := workbench.Parse(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := workbench.Infer(name, m.DataModel[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
+	return inferModel(t, name, model)
 }
 
 // edited is testdata/file's model decoded, changed by edit, and encoded
