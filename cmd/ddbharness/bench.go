@@ -241,8 +241,9 @@ func (p *benchPlan) runOnce(ctx context.Context, sc workload.Scenario, eval func
 	return out, nil
 }
 
-// baselineFigures checks scenario name's outcome against the baseline read (--check-baseline),
-// or adds its figures to the one being written (--write-baseline).
+// baselineFigures checks scenario name's outcome against the baseline
+// read (--check-baseline), or adds its figures to the one being written
+// (--write-baseline).
 func (p *benchPlan) baselineFigures(name string, out bench.Outcome) error {
 	switch {
 	case p.baseline == nil:
