@@ -33,11 +33,7 @@ import (
 // embedded DynamoDB Local exiting, calls failing for infrastructure
 // reasons), whose report says so.
 func runBench(ctx context.Context, fs *flag.FlagSet, args []string) error {
-	f := addBenchFlags(fs)
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	p, err := f.plan(ctx, fs)
+	p, err := planBench(ctx, fs, args)
 	if err != nil || p == nil {
 		return err
 	}
@@ -53,6 +49,17 @@ func runBench(ctx context.Context, fs *flag.FlagSet, args []string) error {
 		}
 	}
 	return p.finish()
+}
+
+// planBench reads bench's flags and names into fs and checks them all,
+// before anything starts; it returns nil with --list, which lists the
+// scenarios instead.
+func planBench(ctx context.Context, fs *flag.FlagSet, args []string) (*benchPlan, error) {
+	f := addBenchFlags(fs)
+	if err := parseFlags(fs, args); err != nil {
+		return nil, err
+	}
+	return f.plan(ctx, fs)
 }
 
 // benchFlags are bench's flags, read by plan once parsed.

@@ -27,14 +27,23 @@ import (
 // emulator does. Both listen on 127.0.0.1 only (DynamoDB Local when this
 // Java can build the loopback launcher, which it says).
 func runLocal(ctx context.Context, fs *flag.FlagSet, args []string) error {
+	p, err := planLocal(fs, args)
+	if err != nil {
+		return err
+	}
+	return p.serve(ctx)
+}
+
+// planLocal reads local's flags into fs and checks them, before DynamoDB
+// Local starts.
+func planLocal(fs *flag.FlagSet, args []string) (localPlan, error) {
 	f := addLocalFlags(fs)
-	return noArgs(fs, joinSwitch(args, "limits"), func() error {
-		p, err := f.plan(fs)
-		if err != nil {
-			return err
-		}
-		return p.serve(ctx)
+	var p localPlan
+	err := noArgs(fs, joinSwitch(args, "limits"), func() (err error) {
+		p, err = f.plan(fs)
+		return err
 	})
+	return p, err
 }
 
 // localFlags are local's flags, read by plan once parsed.
