@@ -67,7 +67,8 @@ type benchFlags struct {
 	list                       *bool
 	target                     *float64
 	duration, shardWait        *time.Duration
-	root, limits, conflicts    *string
+	root, conflicts            *string
+	limits                     *onOff
 	shard, run, start          *string
 	limitsScale, rate, maxCost *float64
 	placementSeed              *uint64
@@ -84,7 +85,7 @@ func addBenchFlags(fs *flag.FlagSet) *benchFlags {
 		target:        fs.Float64("target-rate", 0, "forecast throttling at this many requests per second of the mix (0: no forecast)"),
 		duration:      fs.Duration("duration", 0, "measure each scenario this long instead of its own duration (above 0, like 20s or 2m)"),
 		root:          fs.String("out", "reports", "folder the reports go in"),
-		limits:        fs.String("limits", "on", "on: throttle as real DynamoDB would, partition by partition; off: measure without limits"),
+		limits:        limitsFlag(fs, true, "throttle as real DynamoDB would, partition by partition", "measure without limits"),
 		limitsScale:   fs.Float64("limits-scale", 1, "multiply every DynamoDB limit by this (0.01: a partition serves 30 RCU/s and 10 WCU/s), so throttling shows at rates this machine drives"),
 		conflicts:     fs.String("conflicts", "on", "on: refuse writes of an item another request in flight holds, as DynamoDB's transaction conflicts do (with the limits); off: let them through, as DynamoDB Local does"),
 		placementSeed: fs.Uint64("placement-seed", 0, "place partition key values on partitions with this seed: where AWS places a key is not public, and each seed is another draw (0: the default one)"),
@@ -167,7 +168,7 @@ func (f *benchFlags) check(fs *flag.FlagSet) (bench.Limits, *vegeta.ConstantPace
 	if *f.pool < 0 || *f.pool > maxPool {
 		return bench.Limits{}, nil, badInputf("bench: --pool=%d (POOL): want a number of entities from 1 to %d, or 0 (the default) for each scenario's own", *f.pool, maxPool)
 	}
-	limits, err := benchLimits("bench", *f.limits, *f.limitsScale)
+	limits, err := benchLimits("bench", f.limits.on, *f.limitsScale)
 	if err != nil {
 		return limits, nil, err
 	}
@@ -446,16 +447,15 @@ func serviceName(srv *testbed.Server) string {
 	return "the DynamoDB at " + srv.Where()
 }
 
-// benchLimits reads --limits and --limits-scale of command cmd.
-func benchLimits(cmd, on string, scale float64) (bench.Limits, error) {
-	var lim bench.Limits
-	switch strings.ToLower(strings.TrimSpace(on)) {
-	case "on", "":
-	case "off":
-		lim.Off = true
-	default:
-		return lim, badInputf("%s: --limits=%q (LIMITS): want on (throttle as real DynamoDB would) or off", cmd, on)
-	}
+// limitsFlag adds --limits to fs, one switch in every command, on or off
+// when left out; the usage says what each does.
+func limitsFlag(fs *flag.FlagSet, on bool, whenOn, whenOff string) *onOff {
+	return onOffFlag(fs, "limits", "LIMITS", on, "on (or --limits alone): "+whenOn+"; off: "+whenOff+" (LIMITS)")
+}
+
+// benchLimits reads --limits (on) and --limits-scale of command cmd.
+func benchLimits(cmd string, on bool, scale float64) (bench.Limits, error) {
+	lim := bench.Limits{Off: !on}
 	if math.IsNaN(scale) || math.IsInf(scale, 0) || scale <= 0 || scale > 1000 {
 		return lim, badInputf("%s: --limits-scale=%v (LIMITS_SCALE): want a factor above 0 and at most 1000, like 0.01 (1, the default, is DynamoDB's own limits)", cmd, scale)
 	}

@@ -39,7 +39,7 @@ func runLocal(ctx context.Context, fs *flag.FlagSet, args []string) error {
 func planLocal(fs *flag.FlagSet, args []string) (localPlan, error) {
 	f := addLocalFlags(fs)
 	var p localPlan
-	err := noArgs(fs, joinSwitch(args, "limits"), func() (err error) {
+	err := noArgs(fs, args, func() (err error) {
 		p, err = f.plan(fs)
 		return err
 	})
@@ -48,7 +48,7 @@ func planLocal(fs *flag.FlagSet, args []string) (localPlan, error) {
 
 // localFlags are local's flags, read by plan once parsed.
 type localFlags struct {
-	limits      *switchFlag
+	limits      *onOff
 	limitsScale *float64
 	conflicts   *string
 	port        *int
@@ -58,9 +58,7 @@ type localFlags struct {
 
 // addLocalFlags adds local's flags to fs.
 func addLocalFlags(fs *flag.FlagSet) *localFlags {
-	lim := switchFlag("off")
-	f := &localFlags{limits: &lim}
-	fs.Var(f.limits, "limits", "on (or --limits alone): serve an endpoint in front of DynamoDB Local that throttles every data-plane call and conflicts transactions as DynamoDB does; off: DynamoDB Local alone")
+	f := &localFlags{limits: limitsFlag(fs, false, "serve an endpoint in front of DynamoDB Local that throttles every data-plane call and conflicts transactions as DynamoDB does", "DynamoDB Local alone")}
 	f.limitsScale = fs.Float64("limits-scale", 1, "with --limits: multiply every DynamoDB limit by this (0.01: a partition serves 30 RCU/s and 10 WCU/s), so throttling shows at rates a test drives")
 	f.conflicts = fs.String("conflicts", "on", "with --limits: on refuses writes of an item another request in flight holds, as DynamoDB's transaction conflicts do; off lets them through")
 	f.port = fs.Int("port", 0, "with --limits or --fault: the endpoint's port on 127.0.0.1 (0: a free one, printed)")
@@ -82,7 +80,7 @@ type localPlan struct {
 func (f *localFlags) plan(fs *flag.FlagSet) (localPlan, error) {
 	p := localPlan{port: *f.port, root: *f.root}
 	var err error
-	if p.limits, err = benchLimits("local", string(*f.limits), *f.limitsScale); err != nil {
+	if p.limits, err = benchLimits("local", f.limits.on, *f.limitsScale); err != nil {
 		return p, err
 	}
 	if p.limits.NoConflicts, err = conflictsOff("local", *f.conflicts); err != nil {
@@ -250,29 +248,6 @@ func writableReport(root string) error {
 	return nil
 }
 
-// joinSwitch reads "--name on" and "--name off" (two arguments) as
-// "--name=on" and "--name=off": a switch flag alone means on, so the flag
-// package would take the word for an argument.
-func joinSwitch(args []string, name string) []string {
-	out := make([]string, 0, len(args))
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			return append(out, args[i:]...)
-		}
-		if (a == "--"+name || a == "-"+name) && i+1 < len(args) {
-			switch strings.ToLower(args[i+1]) {
-			case "on", "off", "true", "false":
-				out = append(out, a+"="+args[i+1])
-				i++
-				continue
-			}
-		}
-		out = append(out, a)
-	}
-	return out
-}
-
 // waitLocal waits for Ctrl-C, or DynamoDB Local's end.
 func waitLocal(ctx context.Context, srv *testbed.Server) error {
 	select {
@@ -282,22 +257,3 @@ func waitLocal(ctx context.Context, srv *testbed.Server) error {
 		return testBedFailed(srv.Exit())
 	}
 }
-
-// switchFlag is an on/off flag that may stand alone: --limits is
-// --limits=on.
-type switchFlag string
-
-func (s *switchFlag) String() string { return string(*s) }
-
-func (s *switchFlag) Set(v string) error {
-	switch v {
-	case "true":
-		v = "on"
-	case "false":
-		v = "off"
-	}
-	*s = switchFlag(v)
-	return nil
-}
-
-func (s *switchFlag) IsBoolFlag() bool { return true }
