@@ -154,16 +154,28 @@ func joinSwitches(fs *flag.FlagSet, args []string) []string {
 		if a == "--" {
 			return append(out, args[i:]...)
 		}
-		if f := fs.Lookup(strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-")); f != nil && strings.HasPrefix(a, "-") && i+1 < len(args) {
-			if _, sw := f.Value.(*onOff); sw {
-				if _, ok := onOffWord(args[i+1]); ok {
-					out = append(out, a+"="+args[i+1])
-					i++
-					continue
-				}
+		if isSwitch(fs, a) && i+1 < len(args) {
+			if _, ok := onOffWord(args[i+1]); ok {
+				out = append(out, a+"="+args[i+1])
+				i++
+				continue
 			}
 		}
 		out = append(out, a)
 	}
 	return out
+}
+
+// isSwitch reports whether arg is -name or --name of an onOff flag of fs.
+func isSwitch(fs *flag.FlagSet, arg string) bool {
+	name, ok := strings.CutPrefix(arg, "-")
+	if !ok {
+		return false
+	}
+	f := fs.Lookup(strings.TrimPrefix(name, "-"))
+	if f == nil {
+		return false
+	}
+	_, sw := f.Value.(*onOff)
+	return sw
 }
