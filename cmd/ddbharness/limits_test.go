@@ -14,8 +14,8 @@ import (
 // limitsForms are the ways to write --limits, the same in every command:
 // alone it is on, so the word after it is no value of its own; on and off
 // set it, with = or as the next word, in any case (true and false too, as
-// a Go switch takes them). off is whether the limits end off, on is
-// what the command's default gives way to.
+// a Go switch takes them). off is whether the limits end off, whatever
+// the command's default.
 var limitsForms = []struct {
 	args []string
 	off  bool
@@ -35,8 +35,8 @@ var limitsForms = []struct {
 // the values it takes.
 var badLimits = [][]string{{"--limits=maybe"}, {"--limits="}, {"--limits=1"}}
 
-// benchPlanOf plans bench as the command line args asks, reports under a
-// temporary folder: every check a run makes before anything starts.
+// benchPlanOf plans bench as the command line args ask, its reports
+// under a temporary folder: every check a run makes before anything starts.
 func benchPlanOf(t *testing.T, args ...string) (*benchPlan, error) {
 	fs := newFlags("bench", "", "")
 	fs.SetOutput(io.Discard)
