@@ -33,164 +33,263 @@ import (
 // embedded DynamoDB Local exiting, calls failing for infrastructure
 // reasons), whose report says so.
 func runBench(ctx context.Context, fs *flag.FlagSet, args []string) error {
-	list := fs.Bool("list", false, "list the scenarios and exit")
-	target := fs.Float64("target-rate", 0, "forecast throttling at this many requests per second of the mix (0: no forecast)")
-	duration := fs.Duration("duration", 0, "measure each scenario this long instead of its own duration (above 0, like 20s or 2m)")
-	root := fs.String("out", "reports", "folder the reports go in")
-	lim := fs.String("limits", "on", "on: throttle as real DynamoDB would, partition by partition; off: measure without limits")
-	scale := fs.Float64("limits-scale", 1, "multiply every DynamoDB limit by this (0.01: a partition serves 30 RCU/s and 10 WCU/s), so throttling shows at rates this machine drives")
-	conflicts := fs.String("conflicts", "on", "on: refuse writes of an item another request in flight holds, as DynamoDB's transaction conflicts do (with the limits); off: let them through, as DynamoDB Local does")
-	seed := fs.Uint64("placement-seed", 0, "place partition key values on partitions with this seed: where AWS places a key is not public, and each seed is another draw (0: the default one)")
-	pool := fs.Int("pool", 0, "seed this many entities instead of each scenario's own pool, and draw its keys from them (0: the scenario's; fewer seed sooner, for a quick run: every shard of a run takes the same)")
-	rate := fs.Float64("rate", 0, "pace the mix at this many requests per second, constant, instead of the scenario's pacer (0: the scenario's)")
-	shard := fs.String("shard", "", "run shard I of N of one scenario (I/N, like 2/4): every N-th call of the schedule, in a table shared by all shards (needs --run and a shared endpoint)")
-	run := fs.String("run", "", "name of a sharded run, the same on every shard: the shared table is ddbh-<design>-<run>")
-	start := fs.String("start", "", "when every shard begins measuring, in RFC 3339 (2026-11-23T21:30:00Z); empty: as soon as each is ready")
-	shardWait := fs.Duration("shard-wait", 0, "how long a shard other than 1 waits for shard 1 to create and seed the table before it exits 3 (0: until the run's measured window ends with --start, 10m without)")
-	keep := fs.Bool("keep-table", false, "leave the run's table in place for inspection (ddbharness tables -delete removes it)")
-	maxCost := fs.Float64("max-cost", defaultMaxCost(), "on real DynamoDB, refuse a run whose estimated cost is above this many US dollars (MAX_COST)")
-	gf := addGateFlags(fs)
-	if err := parseFlags(fs, args); err != nil {
+	p, err := planBench(ctx, fs, args)
+	if err != nil || p == nil {
 		return err
 	}
-	if err := checkBenchFlags(fs, *target, *duration, *root); err != nil {
-		return err
-	}
-	if *pool < 0 || *pool > maxPool {
-		return badInputf("bench: --pool=%d (POOL): want a number of entities from 1 to %d, or 0 (the default) for each scenario's own", *pool, maxPool)
-	}
-	limits, err := benchLimits("bench", *lim, *scale)
-	if err != nil {
-		return err
-	}
-	limits.PlacementSeed = *seed
-	if limits.NoConflicts, err = conflictsOff("bench", *conflicts); err != nil {
-		return err
-	}
-	pacer, err := ratePacer(*rate)
-	if err != nil {
-		return err
-	}
-	if *list {
-		return listScenarios(os.Stdout)
-	}
-	runs, err := pickScenarios(fs.Args())
-	if err != nil {
-		return err
-	}
-	gates, err := gf.thresholds(runs)
-	if err != nil {
-		return err
-	}
-	baseline, err := gf.baselineMode(ctx, limits)
-	if err != nil {
-		return err
-	}
-	if err := writableFolder(*root); err != nil {
-		return err
-	}
-	plan, err := scalePlan(fs, *shard, *run, *start, *keep, *maxCost, len(runs))
-	if err != nil {
-		return err
-	}
-	if *shardWait < 0 || *shardWait > maxStartAhead {
-		return badInputf("bench: --shard-wait=%s (SHARD_WAIT): want a duration from 0 (the default: the run's window) to 24h", *shardWait)
-	}
-	plan.shard.Wait = *shardWait
-	plan.baseline = baseline != nil
-	var written []string
-	defer func() {
-		if len(written) > 0 {
-			fmt.Printf("\n%d report(s) under %s; the newest is %s/latest (also named in %s/LATEST)\n", len(written), *root, *root, *root)
-		}
-	}()
-	for i := range runs {
-		if *duration > 0 {
-			runs[i].Duration = *duration
-		}
-		if pacer != nil {
-			runs[i].Pacer = *pacer
-		}
-		if *pool > 0 {
-			runs[i].Pool = *pool
-		}
-		if err := makesCalls(runs[i], plan.shard); err != nil {
-			return err
-		}
-	}
-	if err := gf.baselineHolds(baseline, runs); err != nil {
-		return err
-	}
-	var breached, regressed []string
-	for i, sc := range runs {
-		ts := gates[i]
-		// An abort threshold on a figure the run measures as it goes stops
-		// it at once; a sharded run's window cannot end early.
-		stop := gate.Live(ts)
-		if plan.shard.Sharded() {
-			stop = nil
-		}
-		one := func(eval func(bench.Outcome) []threshold.Result) (bench.Outcome, error) {
-			dir, out, err := benchOne(ctx, sc, *target, *root, limits, plan, eval, stop)
-			if dir != "" {
-				written = append(written, dir)
-				fmt.Printf("%s: %s\n  %s\n", sc.Name, dir, report.Headline(out))
-			}
-			switch {
-			case out.Failure != nil:
-				fmt.Println("the test bed failed: the report says how and when; no further scenario runs")
-				return out, testBedFailed(errors.Join(fmt.Errorf("bench %s: %s (report: %s)", sc.Name, report.FailureReason(out.Failure), dir), err))
-			case err != nil:
-				return out, err
-			case out.Interrupted:
-				fmt.Println("interrupted: the report holds what ran; no further scenario runs")
-				return out, errInterrupted
-			}
-			return out, nil
-		}
-		out, err := one(func(o bench.Outcome) []threshold.Result { return gate.Evaluate(o, ts) })
-		for retry := *gf.retry; err == nil && retry > 0 && latencyBreached(ts, out.Thresholds); retry-- {
-			printResults(out.Thresholds)
-			fmt.Printf("%s: a latency threshold was breached: running the scenario again (--retry-thresholds); the other figures keep this run's\n", sc.Name)
-			out, err = one(rerunEval(ts, out.Thresholds))
-		}
+	defer p.sayWhere()
+	for i := range p.runs {
+		abort, err := p.runScenario(ctx, i)
 		if err != nil {
 			return err
 		}
-		bad, abort := printResults(out.Thresholds)
-		if out.Stopped != "" {
-			fmt.Printf("%s: stopped at %s: %s\n", sc.Name, out.Duration.Round(time.Millisecond), out.Stopped)
-			bad, abort = true, true
-		}
-		if bad {
-			breached = append(breached, sc.Name)
-		}
-		if baseline != nil && *gf.checkBaseline != "" {
-			worse, err := checkBaseline(*baseline, out)
-			if err != nil {
-				return err
-			}
-			if worse {
-				regressed = append(regressed, sc.Name)
-			}
-		} else if baseline != nil {
-			baseline.Add(out)
-		}
-		if abort && i < len(runs)-1 {
+		if abort && i < len(p.runs)-1 {
 			fmt.Println("a threshold marked abort was breached: no further scenario runs")
 			break
 		}
 	}
-	if baseline != nil && *gf.writeBaseline != "" {
-		if err := gate.WriteBaseline(*gf.writeBaseline, *baseline); err != nil {
+	return p.finish()
+}
+
+// planBench reads bench's flags and names into fs and checks them all,
+// before anything starts; it returns nil with --list, which lists the
+// scenarios instead.
+func planBench(ctx context.Context, fs *flag.FlagSet, args []string) (*benchPlan, error) {
+	f := addBenchFlags(fs)
+	if err := parseFlags(fs, args); err != nil {
+		return nil, err
+	}
+	return f.plan(ctx, fs)
+}
+
+// benchFlags are bench's flags, read by plan once parsed.
+type benchFlags struct {
+	list                       *bool
+	target                     *float64
+	duration, shardWait        *time.Duration
+	root, conflicts            *string
+	limits                     *onOff
+	shard, run, start          *string
+	limitsScale, rate, maxCost *float64
+	placementSeed              *uint64
+	pool                       *int
+	keep                       *bool
+	gate                       *gateFlags
+}
+
+// addBenchFlags adds bench's flags to fs; their help is the reference the
+// docs repeat (docs/bench.md).
+func addBenchFlags(fs *flag.FlagSet) *benchFlags {
+	return &benchFlags{
+		list:          fs.Bool("list", false, "list the scenarios and exit"),
+		target:        fs.Float64("target-rate", 0, "forecast throttling at this many requests per second of the mix (0: no forecast)"),
+		duration:      fs.Duration("duration", 0, "measure each scenario this long instead of its own duration (above 0, like 20s or 2m)"),
+		root:          fs.String("out", "reports", "folder the reports go in"),
+		limits:        limitsFlag(fs, true, "throttle as real DynamoDB would, partition by partition", "measure without limits"),
+		limitsScale:   fs.Float64("limits-scale", 1, "multiply every DynamoDB limit by this (0.01: a partition serves 30 RCU/s and 10 WCU/s), so throttling shows at rates this machine drives"),
+		conflicts:     fs.String("conflicts", "on", "on: refuse writes of an item another request in flight holds, as DynamoDB's transaction conflicts do (with the limits); off: let them through, as DynamoDB Local does"),
+		placementSeed: fs.Uint64("placement-seed", 0, "place partition key values on partitions with this seed: where AWS places a key is not public, and each seed is another draw (0: the default one)"),
+		pool:          fs.Int("pool", 0, "seed this many entities instead of each scenario's own pool, and draw its keys from them (0: the scenario's; fewer seed sooner, for a quick run: every shard of a run takes the same)"),
+		rate:          fs.Float64("rate", 0, "pace the mix at this many requests per second, constant, instead of the scenario's pacer (0: the scenario's)"),
+		shard:         fs.String("shard", "", "run shard I of N of one scenario (I/N, like 2/4): every N-th call of the schedule, in a table shared by all shards (needs --run and a shared endpoint)"),
+		run:           fs.String("run", "", "name of a sharded run, the same on every shard: the shared table is ddbh-<design>-<run>"),
+		start:         fs.String("start", "", "when every shard begins measuring, in RFC 3339 (2026-11-23T21:30:00Z); empty: as soon as each is ready"),
+		shardWait:     fs.Duration("shard-wait", 0, "how long a shard other than 1 waits for shard 1 to create and seed the table before it exits 3 (0: until the run's measured window ends with --start, 10m without)"),
+		keep:          fs.Bool("keep-table", false, "leave the run's table in place for inspection (ddbharness tables -delete removes it)"),
+		maxCost:       fs.Float64("max-cost", defaultMaxCost(), "on real DynamoDB, refuse a run whose estimated cost is above this many US dollars (MAX_COST)"),
+		gate:          addGateFlags(fs),
+	}
+}
+
+// benchPlan is a bench run with every flag and name checked: the
+// scenarios with the command line's overrides applied, each one's
+// thresholds, the limits, how the run is spread, and the baseline it
+// writes or checks. written collects the report folders as they are
+// written, for the last line.
+type benchPlan struct {
+	runs     []workload.Scenario
+	gates    [][]threshold.Threshold
+	limits   bench.Limits
+	spread   scale
+	baseline *gate.Baseline
+	gate     *gateFlags
+	target   float64
+	root     string
+
+	written, breached, regressed []string
+}
+
+// plan checks the parsed flags and the scenario names before anything
+// starts, flags first (they are cheaper to fix), and returns the run; nil
+// with --list, which lists the scenarios instead.
+func (f *benchFlags) plan(ctx context.Context, fs *flag.FlagSet) (*benchPlan, error) {
+	limits, pacer, err := f.check(fs)
+	if err != nil {
+		return nil, err
+	}
+	if *f.list {
+		return nil, listScenarios(os.Stdout)
+	}
+	p := &benchPlan{limits: limits, gate: f.gate, target: *f.target, root: *f.root}
+	if p.runs, err = pickScenarios(fs.Args()); err != nil {
+		return nil, err
+	}
+	if p.gates, err = f.gate.thresholds(p.runs); err != nil {
+		return nil, err
+	}
+	if p.baseline, err = f.gate.baselineMode(ctx, limits); err != nil {
+		return nil, err
+	}
+	if err := writableFolder(*f.root); err != nil {
+		return nil, err
+	}
+	if p.spread, err = scalePlan(fs, *f.shard, *f.run, *f.start, *f.keep, *f.maxCost, len(p.runs)); err != nil {
+		return nil, err
+	}
+	if *f.shardWait < 0 || *f.shardWait > maxStartAhead {
+		return nil, badInputf("bench: --shard-wait=%s (SHARD_WAIT): want a duration from 0 (the default: the run's window) to 24h", *f.shardWait)
+	}
+	p.spread.shard.Wait = *f.shardWait
+	p.spread.baseline = p.baseline != nil
+	for i := range p.runs {
+		if err := f.override(&p.runs[i], pacer, p.spread.shard); err != nil {
+			return nil, err
+		}
+	}
+	return p, p.gate.baselineHolds(p.baseline, p.runs)
+}
+
+// check reads the flags that need no scenario: their ranges, the limits
+// and the pacer --rate asks for.
+func (f *benchFlags) check(fs *flag.FlagSet) (bench.Limits, *vegeta.ConstantPacer, error) {
+	if err := checkBenchFlags(fs, *f.target, *f.duration, *f.root); err != nil {
+		return bench.Limits{}, nil, err
+	}
+	if *f.pool < 0 || *f.pool > maxPool {
+		return bench.Limits{}, nil, badInputf("bench: --pool=%d (POOL): want a number of entities from 1 to %d, or 0 (the default) for each scenario's own", *f.pool, maxPool)
+	}
+	limits, err := benchLimits("bench", f.limits.on, *f.limitsScale)
+	if err != nil {
+		return limits, nil, err
+	}
+	limits.PlacementSeed = *f.placementSeed
+	if limits.NoConflicts, err = conflictsOff("bench", *f.conflicts); err != nil {
+		return limits, nil, err
+	}
+	pacer, err := ratePacer(*f.rate)
+	return limits, pacer, err
+}
+
+// override applies --duration, --rate and --pool to one scenario, and
+// refuses it when its pace then makes no call in its window.
+func (f *benchFlags) override(sc *workload.Scenario, pacer *vegeta.ConstantPacer, shard engine.ShardSpec) error {
+	if *f.duration > 0 {
+		sc.Duration = *f.duration
+	}
+	if pacer != nil {
+		sc.Pacer = *pacer
+	}
+	if *f.pool > 0 {
+		sc.Pool = *f.pool
+	}
+	return makesCalls(*sc, shard)
+}
+
+// runScenario runs the plan's i-th scenario, again on a breached latency
+// threshold when --retry-thresholds asks, prints its thresholds and
+// checks or records its baseline figures. abort says a threshold marked
+// abort was breached, which runs no further scenario.
+func (p *benchPlan) runScenario(ctx context.Context, i int) (abort bool, err error) {
+	sc, ts := p.runs[i], p.gates[i]
+	// An abort threshold on a figure the run measures as it goes stops
+	// it at once; a sharded run's window cannot end early.
+	stop := gate.Live(ts)
+	if p.spread.shard.Sharded() {
+		stop = nil
+	}
+	out, err := p.runOnce(ctx, sc, func(o bench.Outcome) []threshold.Result { return gate.Evaluate(o, ts) }, stop)
+	for retry := *p.gate.retry; err == nil && retry > 0 && latencyBreached(ts, out.Thresholds); retry-- {
+		printResults(out.Thresholds)
+		fmt.Printf("%s: a latency threshold was breached: running the scenario again (--retry-thresholds); the other figures keep this run's\n", sc.Name)
+		out, err = p.runOnce(ctx, sc, rerunEval(ts, out.Thresholds), stop)
+	}
+	if err != nil {
+		return false, err
+	}
+	bad, abort := printResults(out.Thresholds)
+	if out.Stopped != "" {
+		fmt.Printf("%s: stopped at %s: %s\n", sc.Name, out.Duration.Round(time.Millisecond), out.Stopped)
+		bad, abort = true, true
+	}
+	if bad {
+		p.breached = append(p.breached, sc.Name)
+	}
+	return abort, p.baselineFigures(sc.Name, out)
+}
+
+// runOnce runs sc once and says where its report went; a test bed that
+// failed, an error or Ctrl-C ends the whole bench, each in its own words
+// and exit code.
+func (p *benchPlan) runOnce(ctx context.Context, sc workload.Scenario, eval func(bench.Outcome) []threshold.Result, stop func(engine.Outcome) string) (bench.Outcome, error) {
+	dir, out, err := benchOne(ctx, sc, p.target, p.root, p.limits, p.spread, eval, stop)
+	if dir != "" {
+		p.written = append(p.written, dir)
+		fmt.Printf("%s: %s\n  %s\n", sc.Name, dir, report.Headline(out))
+	}
+	switch {
+	case out.Failure != nil:
+		fmt.Println("the test bed failed: the report says how and when; no further scenario runs")
+		return out, testBedFailed(errors.Join(fmt.Errorf("bench %s: %s (report: %s)", sc.Name, report.FailureReason(out.Failure), dir), err))
+	case err != nil:
+		return out, err
+	case out.Interrupted:
+		fmt.Println("interrupted: the report holds what ran; no further scenario runs")
+		return out, errInterrupted
+	}
+	return out, nil
+}
+
+// baselineFigures checks scenario name's outcome against the baseline
+// read (--check-baseline), or adds its figures to the one being written
+// (--write-baseline).
+func (p *benchPlan) baselineFigures(name string, out bench.Outcome) error {
+	switch {
+	case p.baseline == nil:
+	case *p.gate.checkBaseline != "":
+		worse, err := checkBaseline(*p.baseline, out)
+		if err != nil {
 			return err
 		}
-		fmt.Printf("\nbaseline of %d scenario(s) written to %s\n", len(baseline.Scenarios), *gf.writeBaseline)
-	}
-	if len(breached)+len(regressed) > 0 {
-		return breachedErr(breached, regressed)
+		if worse {
+			p.regressed = append(p.regressed, name)
+		}
+	default:
+		p.baseline.Add(out)
 	}
 	return nil
+}
+
+// finish writes the baseline --write-baseline asked for, and exits 99
+// when a threshold was breached or a figure regressed.
+func (p *benchPlan) finish() error {
+	if p.baseline != nil && *p.gate.writeBaseline != "" {
+		if err := gate.WriteBaseline(*p.gate.writeBaseline, *p.baseline); err != nil {
+			return err
+		}
+		fmt.Printf("\nbaseline of %d scenario(s) written to %s\n", len(p.baseline.Scenarios), *p.gate.writeBaseline)
+	}
+	if len(p.breached)+len(p.regressed) > 0 {
+		return breachedErr(p.breached, p.regressed)
+	}
+	return nil
+}
+
+// sayWhere ends the output, however the run ended, with where its reports
+// went: the last lines a user reads.
+func (p *benchPlan) sayWhere() {
+	if n := len(p.written); n > 0 {
+		fmt.Printf("\n%d report(s) under %s; the newest is %s/latest (also named in %s/LATEST)\n", n, p.root, p.root, p.root)
+	}
 }
 
 // makesCalls refuses a run whose pace gives it no call of its own in the
@@ -348,16 +447,15 @@ func serviceName(srv *testbed.Server) string {
 	return "the DynamoDB at " + srv.Where()
 }
 
-// benchLimits reads --limits and --limits-scale of command cmd.
-func benchLimits(cmd, on string, scale float64) (bench.Limits, error) {
-	var lim bench.Limits
-	switch strings.ToLower(strings.TrimSpace(on)) {
-	case "on", "":
-	case "off":
-		lim.Off = true
-	default:
-		return lim, badInputf("%s: --limits=%q (LIMITS): want on (throttle as real DynamoDB would) or off", cmd, on)
-	}
+// limitsFlag adds --limits to fs, one switch in every command, on or off
+// when left out; the usage says what each does.
+func limitsFlag(fs *flag.FlagSet, on bool, whenOn, whenOff string) *onOff {
+	return onOffFlag(fs, "limits", "LIMITS", on, "on (or --limits alone): "+whenOn+"; off: "+whenOff+" (LIMITS)")
+}
+
+// benchLimits reads --limits (on) and --limits-scale of command cmd.
+func benchLimits(cmd string, on bool, scale float64) (bench.Limits, error) {
+	lim := bench.Limits{Off: !on}
 	if math.IsNaN(scale) || math.IsInf(scale, 0) || scale <= 0 || scale > 1000 {
 		return lim, badInputf("%s: --limits-scale=%v (LIMITS_SCALE): want a factor above 0 and at most 1000, like 0.01 (1, the default, is DynamoDB's own limits)", cmd, scale)
 	}

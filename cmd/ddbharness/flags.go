@@ -38,7 +38,7 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 	var usage bytes.Buffer
 	out := fs.Output()
 	fs.SetOutput(&usage)
-	err := fs.Parse(args)
+	err := fs.Parse(joinSwitches(fs, args))
 	fs.SetOutput(out)
 	if err == nil || errors.Is(err, flag.ErrHelp) {
 		out.Write(usage.Bytes())
@@ -92,4 +92,90 @@ func writerArgs(fs *flag.FlagSet, args []string, what string) (arg, root string,
 	}
 	root, err = os.Getwd()
 	return arg, root, err
+}
+
+// onOff is a switch that also takes a value, read the same in every
+// command (--limits): alone it is on; =on and =off set it, and so does on
+// or off as the next word, which parseFlags joins to it (true and false
+// too, in any case, as a Go switch takes them). So in "bench --limits
+// shop" the word after the switch is a scenario, not its value. Any other
+// value is refused as the flags are parsed, naming on, off and make's
+// variable.
+type onOff struct {
+	on  bool
+	env string // the make variable that sets it
+}
+
+// onOffFlag adds the switch name to fs, on or off when left out, set by
+// the make variable env.
+func onOffFlag(fs *flag.FlagSet, name, env string, on bool, usage string) *onOff {
+	o := &onOff{on: on, env: env}
+	fs.Var(o, name, usage)
+	return o
+}
+
+func (o *onOff) String() string {
+	if o == nil || !o.on {
+		return "off"
+	}
+	return "on"
+}
+
+func (o *onOff) Set(v string) error {
+	on, ok := onOffWord(v)
+	if !ok {
+		return fmt.Errorf("want on or off (%s=on or %s=off); the flag alone is on", o.env, o.env)
+	}
+	o.on = on
+	return nil
+}
+
+func (o *onOff) IsBoolFlag() bool { return true }
+
+// onOffWord reads a switch's value: on or off, true or false, in any case.
+func onOffWord(v string) (on, ok bool) {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "on", "true":
+		return true, true
+	case "off", "false":
+		return false, true
+	}
+	return false, false
+}
+
+// joinSwitches reads "--name on" and "--name off" (two arguments) as
+// "--name=on" and "--name=off" for every switch of fs that takes a value
+// (onOff): a switch alone means on, so the flag package would take the
+// word for an argument.
+func joinSwitches(fs *flag.FlagSet, args []string) []string {
+	out := make([]string, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		if isSwitch(fs, a) && i+1 < len(args) {
+			if _, ok := onOffWord(args[i+1]); ok {
+				out = append(out, a+"="+args[i+1])
+				i++
+				continue
+			}
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// isSwitch reports whether arg is -name or --name of an onOff flag of fs.
+func isSwitch(fs *flag.FlagSet, arg string) bool {
+	name, ok := strings.CutPrefix(arg, "-")
+	if !ok {
+		return false
+	}
+	f := fs.Lookup(strings.TrimPrefix(name, "-"))
+	if f == nil {
+		return false
+	}
+	_, sw := f.Value.(*onOff)
+	return sw
 }

@@ -12,8 +12,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ddbharness/ddbharness/bench"
 	"github.com/ddbharness/ddbharness/bench/emulate"
 	"github.com/ddbharness/ddbharness/bench/endpoint"
+	"github.com/ddbharness/ddbharness/bench/endpoint/fault"
 	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/internal/figure"
 	"github.com/ddbharness/ddbharness/internal/testbed"
@@ -25,78 +27,133 @@ import (
 // emulator does. Both listen on 127.0.0.1 only (DynamoDB Local when this
 // Java can build the loopback launcher, which it says).
 func runLocal(ctx context.Context, fs *flag.FlagSet, args []string) error {
-	lim := switchFlag("off")
-	fs.Var(&lim, "limits", "on (or --limits alone): serve an endpoint in front of DynamoDB Local that throttles every data-plane call and conflicts transactions as DynamoDB does; off: DynamoDB Local alone")
-	scale := fs.Float64("limits-scale", 1, "with --limits: multiply every DynamoDB limit by this (0.01: a partition serves 30 RCU/s and 10 WCU/s), so throttling shows at rates a test drives")
-	conflicts := fs.String("conflicts", "on", "with --limits: on refuses writes of an item another request in flight holds, as DynamoDB's transaction conflicts do; off lets them through")
-	port := fs.Int("port", 0, "with --limits or --fault: the endpoint's port on 127.0.0.1 (0: a free one, printed)")
-	root := fs.String("report", "reports", "with --limits or --fault: on Ctrl-C, write under this folder the report a bench writes (summary.md, metrics.json, heat.svg...) for each table's calls")
-	var ff faultFlags
-	ff.add(fs)
-	return noArgs(fs, joinSwitch(args, "limits"), func() error {
-		limits, err := benchLimits("local", string(lim), *scale)
-		if err != nil {
-			return err
-		}
-		if limits.NoConflicts, err = conflictsOff("local", *conflicts); err != nil {
-			return err
-		}
-		if *port < 0 || *port > 65535 {
-			return badInputf("local: --port=%d (PORT): want a TCP port, 1 to 65535, or 0 for a free one", *port)
-		}
-		faults, err := ff.set("local")
-		if err != nil {
-			return err
-		}
-		// Fault rules need the endpoint, with the limits or without them.
-		serve := !limits.Off || faults != nil
-		if limits.Off {
-			var set []string
-			fs.Visit(func(f *flag.Flag) {
-				switch {
-				case f.Name == "limits":
-				case faults != nil && f.Name != "limits-scale" && f.Name != "conflicts":
-				default:
-					set = append(set, "--"+f.Name)
-				}
-			})
-			if len(set) > 0 && faults != nil {
-				return badInputf("local: %v apply to the limits: add --limits (LIMITS=on), or leave them out", set)
-			}
-			if len(set) > 0 {
-				return badInputf("local: %v apply to the endpoint --limits or --fault serves: add --limits (LIMITS=on) or a rule, or leave them out", set)
-			}
-		}
-		var lis net.Listener
-		if serve { // before DynamoDB Local starts: a port in use, a report that cannot be written are bad input, said at once
-			if lis, err = net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(*port))); err != nil {
-				return badInputf("local: --port=%d: cannot listen on 127.0.0.1:%d (%v): choose another port, or 0 for a free one", *port, *port, err)
-			}
-			defer lis.Close()
-			if err := writableReport(*root); err != nil {
-				return err
-			}
-		}
-		srv, err := startDynamo(ctx)
-		if err != nil {
-			return err
-		}
-		defer srv.Stop()
-		if lis == nil {
-			where := ""
-			if srv.LoopbackOnly {
-				where = " (this machine only)"
-			}
-			fmt.Fprintf(os.Stderr, "DynamoDB Local is ready on %s%s. In another shell:\n  export %s=%s\nCtrl-C stops it.\n",
-				srv.Endpoint, where, testbed.EnvEndpoint, srv.Endpoint)
-			return waitLocal(ctx, srv)
-		}
-		if srv.Remote() {
-			return badInputf("local: --limits forwards to DynamoDB Local, not to %s: unset %s", testbed.Redact(srv.Endpoint), testbed.EnvEndpoint)
-		}
-		return serveLimits(ctx, srv, lis, *root, endpoint.Config{Local: srv.Endpoint, Off: limits.Off, Faults: faults,
-			Limits: emulate.Config{Settings: throughput.Settings{Scale: limits.Scale}, NoConflicts: limits.NoConflicts}})
+	p, err := planLocal(fs, args)
+	if err != nil {
+		return err
+	}
+	return p.serve(ctx)
+}
+
+// planLocal reads local's flags into fs and checks them, before DynamoDB
+// Local starts.
+func planLocal(fs *flag.FlagSet, args []string) (localPlan, error) {
+	f := addLocalFlags(fs)
+	var p localPlan
+	err := noArgs(fs, args, func() (err error) {
+		p, err = f.plan(fs)
+		return err
 	})
+	return p, err
+}
+
+// localFlags are local's flags, read by plan once parsed.
+type localFlags struct {
+	limits      *onOff
+	limitsScale *float64
+	conflicts   *string
+	port        *int
+	root        *string
+	faults      faultFlags
+}
+
+// addLocalFlags adds local's flags to fs.
+func addLocalFlags(fs *flag.FlagSet) *localFlags {
+	f := &localFlags{limits: limitsFlag(fs, false, "serve an endpoint in front of DynamoDB Local that throttles every data-plane call and conflicts transactions as DynamoDB does", "DynamoDB Local alone")}
+	f.limitsScale = fs.Float64("limits-scale", 1, "with --limits: multiply every DynamoDB limit by this (0.01: a partition serves 30 RCU/s and 10 WCU/s), so throttling shows at rates a test drives")
+	f.conflicts = fs.String("conflicts", "on", "with --limits: on refuses writes of an item another request in flight holds, as DynamoDB's transaction conflicts do; off lets them through")
+	f.port = fs.Int("port", 0, "with --limits or --fault: the endpoint's port on 127.0.0.1 (0: a free one, printed)")
+	f.root = fs.String("report", "reports", "with --limits or --fault: on Ctrl-C, write under this folder the report a bench writes (summary.md, metrics.json, heat.svg...) for each table's calls")
+	f.faults.add(fs)
+	return f
+}
+
+// localPlan is what local serves, every flag checked: the limits, the
+// fault rules (nil for none), and the endpoint's port and report folder.
+type localPlan struct {
+	limits bench.Limits
+	faults *fault.Set
+	port   int
+	root   string
+}
+
+// plan checks local's flags before DynamoDB Local starts.
+func (f *localFlags) plan(fs *flag.FlagSet) (localPlan, error) {
+	p := localPlan{port: *f.port, root: *f.root}
+	var err error
+	if p.limits, err = benchLimits("local", f.limits.on, *f.limitsScale); err != nil {
+		return p, err
+	}
+	if p.limits.NoConflicts, err = conflictsOff("local", *f.conflicts); err != nil {
+		return p, err
+	}
+	if p.port < 0 || p.port > 65535 {
+		return p, badInputf("local: --port=%d (PORT): want a TCP port, 1 to 65535, or 0 for a free one", p.port)
+	}
+	if p.faults, err = f.faults.set("local"); err != nil {
+		return p, err
+	}
+	return p, p.endpointFlags(fs)
+}
+
+// endpointFlags refuses, with the limits off, the flags only the endpoint
+// reads (all but --limits; with fault rules, the limits' own): they would
+// be ignored without a word.
+func (p localPlan) endpointFlags(fs *flag.FlagSet) error {
+	if !p.limits.Off {
+		return nil
+	}
+	var set []string
+	fs.Visit(func(f *flag.Flag) {
+		switch {
+		case f.Name == "limits":
+		case p.faults != nil && f.Name != "limits-scale" && f.Name != "conflicts":
+		default:
+			set = append(set, "--"+f.Name)
+		}
+	})
+	switch {
+	case len(set) > 0 && p.faults != nil:
+		return badInputf("local: %v apply to the limits: add --limits (LIMITS=on), or leave them out", set)
+	case len(set) > 0:
+		return badInputf("local: %v apply to the endpoint --limits or --fault serves: add --limits (LIMITS=on) or a rule, or leave them out", set)
+	}
+	return nil
+}
+
+// serve starts DynamoDB Local and waits for Ctrl-C, behind the endpoint
+// when the limits or fault rules need it (they need it with the limits
+// or without them).
+func (p localPlan) serve(ctx context.Context) error {
+	var lis net.Listener
+	if !p.limits.Off || p.faults != nil { // before DynamoDB Local starts: a port in use, a report that cannot be written are bad input, said at once
+		var err error
+		if lis, err = net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(p.port))); err != nil {
+			return badInputf("local: --port=%d: cannot listen on 127.0.0.1:%d (%v): choose another port, or 0 for a free one", p.port, p.port, err)
+		}
+		defer lis.Close()
+		if err := writableReport(p.root); err != nil {
+			return err
+		}
+	}
+	srv, err := startDynamo(ctx)
+	if err != nil {
+		return err
+	}
+	defer srv.Stop()
+	if lis == nil {
+		where := ""
+		if srv.LoopbackOnly {
+			where = " (this machine only)"
+		}
+		fmt.Fprintf(os.Stderr, "DynamoDB Local is ready on %s%s. In another shell:\n  export %s=%s\nCtrl-C stops it.\n",
+			srv.Endpoint, where, testbed.EnvEndpoint, srv.Endpoint)
+		return waitLocal(ctx, srv)
+	}
+	if srv.Remote() {
+		return badInputf("local: --limits forwards to DynamoDB Local, not to %s: unset %s", testbed.Redact(srv.Endpoint), testbed.EnvEndpoint)
+	}
+	return serveLimits(ctx, srv, lis, p.root, endpoint.Config{Local: srv.Endpoint, Off: p.limits.Off, Faults: p.faults,
+		Limits: emulate.Config{Settings: throughput.Settings{Scale: p.limits.Scale}, NoConflicts: p.limits.NoConflicts}})
 }
 
 // serveLimits serves the endpoint on lis until interrupted, with a line a
@@ -191,29 +248,6 @@ func writableReport(root string) error {
 	return nil
 }
 
-// joinSwitch reads "--name on" and "--name off" (two arguments) as
-// "--name=on" and "--name=off": a switch flag alone means on, so the flag
-// package would take the word for an argument.
-func joinSwitch(args []string, name string) []string {
-	out := make([]string, 0, len(args))
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			return append(out, args[i:]...)
-		}
-		if (a == "--"+name || a == "-"+name) && i+1 < len(args) {
-			switch strings.ToLower(args[i+1]) {
-			case "on", "off", "true", "false":
-				out = append(out, a+"="+args[i+1])
-				i++
-				continue
-			}
-		}
-		out = append(out, a)
-	}
-	return out
-}
-
 // waitLocal waits for Ctrl-C, or DynamoDB Local's end.
 func waitLocal(ctx context.Context, srv *testbed.Server) error {
 	select {
@@ -223,22 +257,3 @@ func waitLocal(ctx context.Context, srv *testbed.Server) error {
 		return testBedFailed(srv.Exit())
 	}
 }
-
-// switchFlag is an on/off flag that may stand alone: --limits is
-// --limits=on.
-type switchFlag string
-
-func (s *switchFlag) String() string { return string(*s) }
-
-func (s *switchFlag) Set(v string) error {
-	switch v {
-	case "true":
-		v = "on"
-	case "false":
-		v = "off"
-	}
-	*s = switchFlag(v)
-	return nil
-}
-
-func (s *switchFlag) IsBoolFlag() bool { return true }

@@ -53,7 +53,7 @@ func TestLocalRefusesBadFlagsBeforeStarting(t *testing.T) {
 		{[]string{"--fault", "latency=5ms", "--limits-scale=0.5"}, "[--limits-scale] apply to the limits: add --limits"},
 		{[]string{"--fault", "latency=5ms", "--port=70000"}, "--port=70000 (PORT): want a TCP port"},
 		{[]string{"--limits", "--limits-scale=0"}, "--limits-scale=0 (LIMITS_SCALE): want a factor above 0"},
-		{[]string{"--limits=maybe"}, `--limits="maybe" (LIMITS): want on`},
+		{[]string{"--limits=maybe"}, `"maybe" for -limits: want on or off (LIMITS=on or LIMITS=off)`},
 		{[]string{"--limits", "--conflicts=sometimes"}, `--conflicts="sometimes" (CONFLICTS)`},
 		{[]string{"--limits", "--port=70000"}, "--port=70000 (PORT): want a TCP port"},
 		{[]string{"--limits", "--port=" + port}, "cannot listen on 127.0.0.1:" + port},

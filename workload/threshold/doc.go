@@ -15,5 +15,7 @@
 // figure of the calls themselves (latency, errors, refused, throttled) is checked
 // while the run goes and ends its window (gate.Live); the others, once
 // the run is modelled, stop the scenarios after it. The package parses,
-// prints and compares; bench/gate measures the figures on a run.
+// prints and compares; bench/gate measures the figures on a run. The
+// package Example (example_test.go) parses two thresholds, evaluates them
+// on a run's figures and prints the breach as bench does.
 package threshold
