@@ -23,8 +23,8 @@ import (
 // SDK's own stack, built anew for every call with some forty steps
 // (retries, signing, endpoint rules, metrics, tracing, interceptors), cost
 // the endpoint more CPU than everything else a decided call does; Local
-// needs none of it. A stack is built once per operation and reused, a call
-// at a time. The endpoint's own calls (a shadow's settling read) keep the
+// needs none of it. Stacks are kept per operation in a pool, each used by
+// one call at a time. The endpoint's own calls (a shadow's settling read) keep the
 // SDK's client.
 
 // shortClient is the designs.DB a table's meter sends through.
