@@ -29,6 +29,10 @@ var attributeValue = reflect.TypeFor[types.AttributeValue]()
 // member the input does not have, or a value of another JSON type, is an
 // error: such a request goes to DynamoDB Local as sent, which answers it.
 func decodeInput(body []byte, in any) error {
+	if !json.Valid(body) {
+		var v any
+		return fmt.Errorf("$: %w", json.Unmarshal(body, &v))
+	}
 	return decode(reflect.ValueOf(in).Elem(), json.RawMessage(body), "$")
 }
 
@@ -53,16 +57,16 @@ func decode(v reflect.Value, raw json.RawMessage, at string) error {
 		v.Set(p)
 		return nil
 	case reflect.Struct:
-		var members map[string]json.RawMessage
-		if err := json.Unmarshal(raw, &members); err != nil {
+		o, err := parseObject(raw)
+		if err != nil {
 			return fmt.Errorf("%s: want an object: %w", at, err)
 		}
-		for name, m := range members {
-			f, ok := v.Type().FieldByName(name)
+		for _, m := range o.members {
+			f, ok := v.Type().FieldByName(m.key)
 			if !ok || !f.IsExported() || f.Anonymous || len(f.Index) != 1 {
-				return fmt.Errorf("%s: unknown member %q", at, name)
+				return fmt.Errorf("%s: unknown member %q", at, m.key)
 			}
-			if err := decode(v.Field(f.Index[0]), m, at+"."+name); err != nil {
+			if err := decode(v.Field(f.Index[0]), m.val, at+"."+m.key); err != nil {
 				return err
 			}
 		}
@@ -71,8 +75,8 @@ func decode(v reflect.Value, raw json.RawMessage, at string) error {
 		if v.Type().Elem().Kind() == reflect.Uint8 {
 			break // base64, as encoding/json reads []byte
 		}
-		var elems []json.RawMessage
-		if err := json.Unmarshal(raw, &elems); err != nil {
+		elems, err := parseArray(raw)
+		if err != nil {
 			return fmt.Errorf("%s: want a list: %w", at, err)
 		}
 		s := reflect.MakeSlice(v.Type(), len(elems), len(elems))
@@ -87,21 +91,30 @@ func decode(v reflect.Value, raw json.RawMessage, at string) error {
 		if v.Type().Key().Kind() != reflect.String {
 			return fmt.Errorf("%s: a map keyed by %s", at, v.Type().Key())
 		}
-		var elems map[string]json.RawMessage
-		if err := json.Unmarshal(raw, &elems); err != nil {
+		o, err := parseObject(raw)
+		if err != nil {
 			return fmt.Errorf("%s: want an object: %w", at, err)
 		}
-		m := reflect.MakeMapWithSize(v.Type(), len(elems))
-		for k, e := range elems {
+		m := reflect.MakeMapWithSize(v.Type(), len(o.members))
+		for _, e := range o.members {
 			ev := reflect.New(v.Type().Elem()).Elem()
-			if err := decode(ev, e, at+"."+k); err != nil {
+			if err := decode(ev, e.val, at+"."+e.key); err != nil {
 				return err
 			}
-			m.SetMapIndex(reflect.ValueOf(k).Convert(v.Type().Key()), ev)
+			m.SetMapIndex(reflect.ValueOf(e.key).Convert(v.Type().Key()), ev)
 		}
 		v.Set(m)
 		return nil
-	case reflect.String, reflect.Bool, reflect.Int32, reflect.Int64, reflect.Float64:
+	case reflect.String:
+		if len(raw) > 0 && raw[0] == '"' {
+			str, err := jsonString(raw)
+			if err != nil {
+				return fmt.Errorf("%s: %w", at, err)
+			}
+			v.SetString(str)
+			return nil
+		}
+	case reflect.Bool, reflect.Int32, reflect.Int64, reflect.Float64:
 	default:
 		return fmt.Errorf("%s: a member of Go kind %s the endpoint does not read", at, v.Kind())
 	}

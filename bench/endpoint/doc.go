@@ -9,11 +9,13 @@
 // Scan, BatchGetItem, BatchWriteItem, TransactGetItems,
 // TransactWriteItems, ExecuteStatement, ExecuteTransaction,
 // BatchExecuteStatement) is read into
-// the SDK's input and sent through an SDK client of DynamoDB Local with
-// its table's emulator installed, as the bench sends a pattern's calls:
-// the same middleware decides it, and bench/meter charges what it consumed
-// by AWS's rules (not DynamoDB Local's reported units). The SDK's retryer
-// is off: the end client retries. What reaches Local is the client's own
+// the SDK's input and sent to DynamoDB Local with its table's emulator
+// installed, as the bench sends a pattern's calls: the same middleware
+// decides it, and bench/meter charges what it consumed by AWS's rules (not
+// DynamoDB Local's reported units). It goes through a short stack of
+// middleware (short.go) rather than the SDK client's: the SDK's
+// validation, serializer and deserializer, with the emulator's and the
+// endpoint's own, and no retries (the end client retries). What reaches Local is the client's own
 // body, byte for byte, but for what the meter asks besides where the
 // client asked for none of it (old images, INDEXES capacity, key
 // attributes in a projection); the answer is Local's own bytes with

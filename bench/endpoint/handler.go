@@ -122,7 +122,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		tooLarge(w, r)
 		return
 	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, MaxBody+1))
+	body, err := readAll(io.LimitReader(r.Body, MaxBody+1), r.ContentLength)
 	if err != nil {
 		refuse(w, fmt.Sprintf("the request could not be read whole: %v", err))
 		return
@@ -265,7 +265,7 @@ func (h *Handler) forward(r *http.Request, body []byte) (response, error) {
 		return response{}, fmt.Errorf("DynamoDB Local did not answer: %w", err)
 	}
 	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
+	b, err := readAll(resp.Body, resp.ContentLength)
 	if err != nil {
 		return response{}, fmt.Errorf("DynamoDB Local's answer was cut: %w", err)
 	}
@@ -358,14 +358,33 @@ func capture(ctx context.Context, in middleware.DeserializeInput, next middlewar
 	if got == nil || r == nil || designs.HarnessCall(ctx) || got.status != 0 {
 		return out, md, err
 	}
-	b, rerr := io.ReadAll(r.Body)
+	b, rerr := readAll(r.Body, r.ContentLength)
 	r.Body.Close()
 	if rerr != nil {
 		return out, md, rerr
 	}
 	r.Body = io.NopCloser(bytes.NewReader(b))
-	got.status, got.header, got.body = r.StatusCode, r.Header.Clone(), b
+	got.status, got.header, got.body = r.StatusCode, r.Header, b // nothing changes the header after
 	return out, md, err
+}
+
+// readAll is io.ReadAll of r, its buffer sized at first for size bytes
+// (a body's Content-Length; -1 when unknown, and at most MaxBody).
+func readAll(r io.Reader, size int64) ([]byte, error) {
+	b := make([]byte, 0, min(max(size, 511), MaxBody)+1)
+	for {
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err != nil {
+			if err == io.EOF {
+				err = nil
+			}
+			return b, err
+		}
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+	}
 }
 
 // write answers with status, the answer's headers and body b, whose

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"unicode/utf8"
 )
 
 // DynamoDB's JSON, edited as text: a member is taken out or its value
@@ -52,8 +53,8 @@ func parseObject(b []byte) (object, error) {
 		if err != nil {
 			return o, err
 		}
-		var key string
-		if err := json.Unmarshal(b[i:kend], &key); err != nil {
+		key, err := jsonString(b[i:kend])
+		if err != nil {
 			return o, err
 		}
 		j := space(b, kend)
@@ -157,7 +158,7 @@ func skip(b []byte, i int) (int, error) {
 			continue
 		default:
 			start := i
-			for i < len(b) && !bytes.ContainsRune([]byte(" \t\n\r,:]}[{\""), rune(b[i])) {
+			for i < len(b) && !delimiter[b[i]] {
 				i++
 			}
 			if i == start {
@@ -169,6 +170,37 @@ func skip(b []byte, i int) (int, error) {
 		}
 	}
 	return 0, errors.New("unexpected end of JSON")
+}
+
+// delimiter marks the bytes that end a literal (a number, true, false,
+// null).
+var delimiter = func() (d [256]bool) {
+	for _, c := range []byte(" \t\n\r,:]}[{\"") {
+		d[c] = true
+	}
+	return d
+}()
+
+// jsonString is the JSON string raw (its quotes included) read as
+// encoding/json reads it; without escapes, control bytes or invalid
+// UTF-8, its bytes as they are.
+func jsonString(raw []byte) (string, error) {
+	if len(raw) >= 2 && raw[0] == '"' && raw[len(raw)-1] == '"' {
+		in := raw[1 : len(raw)-1]
+		plain := true
+		for _, c := range in {
+			if c < 0x20 || c == '\\' || c == '"' || c >= utf8.RuneSelf {
+				plain = false
+				break
+			}
+		}
+		if plain {
+			return string(in), nil
+		}
+	}
+	var v string
+	err := json.Unmarshal(raw, &v)
+	return v, err
 }
 
 // get is the value of the member named key, nil when absent; the last,
@@ -248,6 +280,14 @@ func contains(keys []string, k string) bool {
 // sameJSON reports whether a and b hold the same value (nil: absent, as
 // JSON's null).
 func sameJSON(a, b []byte) bool {
+	switch {
+	case bytes.Equal(a, b):
+		return len(a) == 0 || json.Valid(a)
+	case len(a) == 0:
+		return bytes.Equal(bytes.TrimSpace(b), []byte("null"))
+	case len(b) == 0:
+		return bytes.Equal(bytes.TrimSpace(a), []byte("null"))
+	}
 	var x, y any
 	if len(a) > 0 && json.Unmarshal(a, &x) != nil {
 		return false

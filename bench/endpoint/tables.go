@@ -77,7 +77,12 @@ func (h *Handler) tableOf(ctx context.Context, name string) (*table, error) {
 	t := &table{name: name, schema: s, cfg: cfg, em: em, traffic: newTraffic(s)}
 	// As a bench run is wired: the ledger prices each call by AWS's rules,
 	// and the emulator debits what it charged.
-	t.db = meter.NewClient(dynamodb.New(h.db.Options(), em.Install, meet), s, meter.Verbatim())
+	sdk := dynamodb.New(h.db.Options(), em.Install, meet)
+	var db designs.DB = sdk
+	if short := newShortClient(sdk, h.http); short != nil {
+		db = short
+	}
+	t.db = meter.NewClient(db, s, meter.Verbatim())
 	emulate.Attach(em, t.db, t.traffic.observe)
 	em.Enable()
 	h.tables[name] = t
