@@ -91,7 +91,7 @@ var _ = Describe("bench flags out of range", Label("faults"), func() {
 		Entry("TARGET_RATE=Inf", "want a finite number of requests per second, 0 or more", "bench", "--target-rate=Inf", "invoicing/month-end"),
 		Entry("TARGET_RATE=-Inf", "want a finite number of requests per second, 0 or more", "bench", "--target-rate=-Inf", "invoicing/month-end"),
 		Entry("TARGET_RATE=garbage", `invalid value "garbage" for flag -target-rate`, "bench", "--target-rate=garbage"),
-		Entry("LIMITS=maybe", "want on (throttle as real DynamoDB would) or off", "bench", "--limits=maybe", "invoicing/month-end"),
+		Entry("LIMITS=maybe", `"maybe" for -limits: want on or off (LIMITS=on or LIMITS=off)`, "bench", "--limits=maybe", "invoicing/month-end"),
 		Entry("LIMITS_SCALE=0", "want a factor above 0 and at most 1000", "bench", "--limits-scale=0", "invoicing/month-end"),
 		Entry("LIMITS_SCALE=-0.5", "want a factor above 0 and at most 1000", "bench", "--limits-scale=-0.5", "invoicing/month-end"),
 		Entry("LIMITS_SCALE=NaN", "want a factor above 0 and at most 1000", "bench", "--limits-scale=NaN", "invoicing/month-end"),
