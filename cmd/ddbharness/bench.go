@@ -67,8 +67,8 @@ type benchFlags struct {
 	list                       *bool
 	target                     *float64
 	duration, shardWait        *time.Duration
-	root, conflicts            *string
-	limits                     *onOff
+	root                       *string
+	limits, conflicts          *onOff
 	shard, run, start          *string
 	limitsScale, rate, maxCost *float64
 	placementSeed              *uint64
@@ -87,7 +87,7 @@ func addBenchFlags(fs *flag.FlagSet) *benchFlags {
 		root:          fs.String("out", "reports", "folder the reports go in"),
 		limits:        limitsFlag(fs, true, "throttle as real DynamoDB would, partition by partition", "measure without limits"),
 		limitsScale:   fs.Float64("limits-scale", 1, "multiply every DynamoDB limit by this (0.01: a partition serves 30 RCU/s and 10 WCU/s), so throttling shows at rates this machine drives"),
-		conflicts:     fs.String("conflicts", "on", "on: refuse writes of an item another request in flight holds, as DynamoDB's transaction conflicts do (with the limits); off: let them through, as DynamoDB Local does"),
+		conflicts:     conflictsFlag(fs, "with the limits, refuse writes of an item another request in flight holds, as DynamoDB's transaction conflicts do", "let them through, as DynamoDB Local does"),
 		placementSeed: fs.Uint64("placement-seed", 0, "place partition key values on partitions with this seed: where AWS places a key is not public, and each seed is another draw (0: the default one)"),
 		pool:          fs.Int("pool", 0, "seed this many entities instead of each scenario's own pool, and draw its keys from them (0: the scenario's; fewer seed sooner, for a quick run: every shard of a run takes the same)"),
 		rate:          fs.Float64("rate", 0, "pace the mix at this many requests per second, constant, instead of the scenario's pacer (0: the scenario's)"),
@@ -173,9 +173,7 @@ func (f *benchFlags) check(fs *flag.FlagSet) (bench.Limits, *vegeta.ConstantPace
 		return limits, nil, err
 	}
 	limits.PlacementSeed = *f.placementSeed
-	if limits.NoConflicts, err = conflictsOff("bench", *f.conflicts); err != nil {
-		return limits, nil, err
-	}
+	limits.NoConflicts = !f.conflicts.on
 	pacer, err := ratePacer(*f.rate)
 	return limits, pacer, err
 }
@@ -463,15 +461,10 @@ func benchLimits(cmd string, on bool, scale float64) (bench.Limits, error) {
 	return lim, nil
 }
 
-// conflictsOff reads --conflicts of command cmd.
-func conflictsOff(cmd, on string) (bool, error) {
-	switch strings.ToLower(strings.TrimSpace(on)) {
-	case "on", "":
-		return false, nil
-	case "off":
-		return true, nil
-	}
-	return false, badInputf("%s: --conflicts=%q (CONFLICTS): want on (the default: transaction conflicts as DynamoDB has them) or off", cmd, on)
+// conflictsFlag adds --conflicts to fs, a switch as --limits is, on when
+// left out; the usage says what each does.
+func conflictsFlag(fs *flag.FlagSet, whenOn, whenOff string) *onOff {
+	return onOffFlag(fs, "conflicts", "CONFLICTS", true, "on (the default, or --conflicts alone): "+whenOn+"; off: "+whenOff+" (CONFLICTS)")
 }
 
 // pickScenarios turns names into scenarios: a scenario name

@@ -108,3 +108,40 @@ func wantRefusedNamingOnAndOff(t *testing.T, cmd string, args []string, err erro
 		}
 	}
 }
+
+// --conflicts is the same kind of switch in bench and local, on when left
+// out: "bench --conflicts shop" runs shop with them on, every off form
+// turns them off, and a value neither on nor off is refused naming both
+// and CONFLICTS.
+func TestConflictsIsASwitchAsLimitsIs(t *testing.T) {
+	local := func(args ...string) (localPlan, error) {
+		fs := newFlags("local", "", "")
+		fs.SetOutput(io.Discard)
+		return planLocal(fs, append([]string{"--limits"}, args...))
+	}
+	for _, c := range limitsForms {
+		args := make([]string, len(c.args))
+		for i, a := range c.args {
+			args[i] = strings.Replace(a, "limits", "conflicts", 1)
+		}
+		p, err := benchPlanOf(t, append(args, "shop")...)
+		if err != nil || len(p.runs) != 1 || p.limits.NoConflicts != c.off {
+			t.Errorf("bench %q shop: %v; want shop alone, conflicts off %v", args, err, c.off)
+		}
+		if p, err := local(args...); err != nil || p.limits.NoConflicts != c.off {
+			t.Errorf("local --limits %q: %v; want conflicts off %v", args, err, c.off)
+		}
+	}
+	if p, err := benchPlanOf(t, "shop"); err != nil || p.limits.NoConflicts {
+		t.Errorf("bench shop: %v, limits %+v; want conflicts on, the default", err, p.limits)
+	}
+	for _, bad := range []string{"--conflicts=sometimes", "--conflicts="} {
+		_, errBench := benchPlanOf(t, bad, "shop")
+		_, errLocal := local(bad)
+		for _, err := range []error{errBench, errLocal} {
+			if err == nil || !errors.As(err, new(failure.BadInput)) || !strings.Contains(err.Error(), "want on or off (CONFLICTS=on or CONFLICTS=off)") {
+				t.Errorf("%s: %v; want it refused as bad input, naming on, off and CONFLICTS", bad, err)
+			}
+		}
+	}
+}

@@ -50,7 +50,7 @@ func planLocal(fs *flag.FlagSet, args []string) (localPlan, error) {
 type localFlags struct {
 	limits      *onOff
 	limitsScale *float64
-	conflicts   *string
+	conflicts   *onOff
 	port        *int
 	root        *string
 	faults      faultFlags
@@ -60,7 +60,7 @@ type localFlags struct {
 func addLocalFlags(fs *flag.FlagSet) *localFlags {
 	f := &localFlags{limits: limitsFlag(fs, false, "serve an endpoint in front of DynamoDB Local that throttles every data-plane call and conflicts transactions as DynamoDB does", "DynamoDB Local alone")}
 	f.limitsScale = fs.Float64("limits-scale", 1, "with --limits: multiply every DynamoDB limit by this (0.01: a partition serves 30 RCU/s and 10 WCU/s), so throttling shows at rates a test drives")
-	f.conflicts = fs.String("conflicts", "on", "with --limits: on refuses writes of an item another request in flight holds, as DynamoDB's transaction conflicts do; off lets them through")
+	f.conflicts = conflictsFlag(fs, "with --limits, refuse writes of an item another request in flight holds, as DynamoDB's transaction conflicts do", "let them through")
 	f.port = fs.Int("port", 0, "with --limits or --fault: the endpoint's port on 127.0.0.1 (0: a free one, printed)")
 	f.root = fs.String("report", "reports", "with --limits or --fault: on Ctrl-C, write under this folder the report a bench writes (summary.md, metrics.json, heat.svg...) for each table's calls")
 	f.faults.add(fs)
@@ -83,9 +83,7 @@ func (f *localFlags) plan(fs *flag.FlagSet) (localPlan, error) {
 	if p.limits, err = benchLimits("local", f.limits.on, *f.limitsScale); err != nil {
 		return p, err
 	}
-	if p.limits.NoConflicts, err = conflictsOff("local", *f.conflicts); err != nil {
-		return p, err
-	}
+	p.limits.NoConflicts = !f.conflicts.on
 	if p.port < 0 || p.port > 65535 {
 		return p, badInputf("local: --port=%d (PORT): want a TCP port, 1 to 65535, or 0 for a free one", p.port)
 	}

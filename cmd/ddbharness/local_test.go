@@ -54,7 +54,7 @@ func TestLocalRefusesBadFlagsBeforeStarting(t *testing.T) {
 		{[]string{"--fault", "latency=5ms", "--port=70000"}, "--port=70000 (PORT): want a TCP port"},
 		{[]string{"--limits", "--limits-scale=0"}, "--limits-scale=0 (LIMITS_SCALE): want a factor above 0"},
 		{[]string{"--limits=maybe"}, `"maybe" for -limits: want on or off (LIMITS=on or LIMITS=off)`},
-		{[]string{"--limits", "--conflicts=sometimes"}, `--conflicts="sometimes" (CONFLICTS)`},
+		{[]string{"--limits", "--conflicts=sometimes"}, `"sometimes" for -conflicts: want on or off (CONFLICTS=on or CONFLICTS=off)`},
 		{[]string{"--limits", "--port=70000"}, "--port=70000 (PORT): want a TCP port"},
 		{[]string{"--limits", "--port=" + port}, "cannot listen on 127.0.0.1:" + port},
 		{[]string{"--port=8001"}, "apply to the endpoint --limits or --fault serves: add --limits"},
