@@ -369,22 +369,14 @@ func capture(ctx context.Context, in middleware.DeserializeInput, next middlewar
 }
 
 // readAll is io.ReadAll of r, its buffer sized at first for size bytes
-// (a body's Content-Length; -1 when unknown, and at most MaxBody).
+// (a body's Content-Length; -1 when unknown, and at most MaxBody) and the
+// read that finds the end, so that a body of the size it says is read
+// into one allocation.
 func readAll(r io.Reader, size int64) ([]byte, error) {
-	b := make([]byte, 0, min(max(size, 511), MaxBody)+1)
-	for {
-		n, err := r.Read(b[len(b):cap(b)])
-		b = b[:len(b)+n]
-		if err != nil {
-			if err == io.EOF {
-				err = nil
-			}
-			return b, err
-		}
-		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)]
-		}
-	}
+	var b bytes.Buffer
+	b.Grow(int(min(max(size, 0), MaxBody)) + bytes.MinRead)
+	_, err := b.ReadFrom(r)
+	return b.Bytes(), err
 }
 
 // write answers with status, the answer's headers and body b, whose
