@@ -7,15 +7,16 @@ import (
 )
 
 func TestScratchAndPublish(t *testing.T) {
-	wd, _ := os.Getwd()
-	t.Cleanup(func() { _ = os.Chdir(wd) })
-	if err := os.Chdir(t.TempDir()); err != nil {
-		t.Fatal(err)
-	}
+	// Reports outside the checkout, without a chdir: go test reuses a
+	// result only when the folders it ran in and read are as they were.
+	was := ReportDir
+	t.Cleanup(func() { ReportDir = was })
+	reports := filepath.Join(t.TempDir(), "reports")
+	ReportDir = filepath.Join(reports, "verify")
 	// A folder left by a run that died (no such process) goes; a live
 	// run's folder stays.
-	dead := filepath.Join("reports", ".verify-999999999-x")
-	live := filepath.Join("reports", ".verify-1-x")
+	dead := filepath.Join(reports, ".verify-999999999-x")
+	live := filepath.Join(reports, ".verify-1-x")
 	for _, d := range []string{dead, live} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)

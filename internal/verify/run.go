@@ -96,11 +96,7 @@ func Run(ctx context.Context, o Options) error {
 		return err
 	}
 	defer reap.close()
-	scratch, err := scratchDir()
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(scratch)
+	defer keepTimes(prep.dynamo)() // runs last, once the scratch below is gone
 	var warnings bytes.Buffer
 	linted := make(chan struct{})
 	go func() { defer close(linted); lintWarnings(runCtx, &warnings, sc.designs) }()
@@ -109,6 +105,14 @@ func Run(ctx context.Context, o Options) error {
 	if unitErr != nil || runCtx.Err() != nil {
 		return stopped(ctx, runCtx, unitErr)
 	}
+	// The scratch is made once the unit tests are done: a folder new in
+	// reports/ while they run would change what the docs' tests read of
+	// the tree, and go test would not reuse their results.
+	scratch, err := scratchDir()
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(scratch)
 	unlock, err := lockSuites(runCtx)
 	if err != nil {
 		return stopped(ctx, runCtx, err)
