@@ -220,7 +220,9 @@ func (h *Handler) emulated(w http.ResponseWriter, r *http.Request, name string, 
 // pass sends the request to DynamoDB Local as the client sent it, and its
 // answer back as Local gave it. A table's limits that a CreateTable,
 // UpdateTable or DeleteTable changed are learnt again at its next call.
-// undecided: a data-plane call the limits did not decide, counted apart.
+// undecided: a data-plane call the limits did not decide, counted apart
+// unless Local refuses it as invalid (invalidPartiQL): DynamoDB refuses
+// it so before reading an item, and it is counted a call charged nothing.
 func (h *Handler) pass(w http.ResponseWriter, r *http.Request, name string, body []byte, undecided bool) {
 	resp, err := h.forward(r, body)
 	if err != nil {
@@ -230,7 +232,11 @@ func (h *Handler) pass(w http.ResponseWriter, r *http.Request, name string, body
 	if resp.status == http.StatusOK {
 		h.learn(name, body)
 	}
-	h.stats.passed(undecided)
+	if undecided && invalidPartiQL(resp.status, resp.body) {
+		h.stats.count(nil, false, false)
+	} else {
+		h.stats.passed(undecided)
+	}
 	for k, vs := range resp.header {
 		if k != "Content-Length" && k != "Connection" {
 			w.Header()[k] = vs
