@@ -156,7 +156,7 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, name string, bod
 // (joint); false when it cannot (a body the SDK's input cannot hold, a
 // table DynamoDB Local does not know), and the call passes through;
 // undecided for a data-plane call DynamoDB would have metered (PartiQL the
-// endpoint cannot map to its items).
+// endpoint cannot map to its items), unless Local refuses it (pass).
 func (h *Handler) emulated(w http.ResponseWriter, r *http.Request, name string, o operation, body []byte) (done, undecided bool) {
 	in, names, err := o.decode(body)
 	if err != nil {
