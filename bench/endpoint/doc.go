@@ -59,8 +59,12 @@
 // Passed through as sent: every other operation (tables, TTL, tags,
 // backups, streams); and, counted apart as undecided (Handler.Undecided),
 // the data-plane calls the endpoint cannot decide: an ExecuteStatement,
-// ExecuteTransaction or BatchExecuteStatement it cannot map to its items
-// (a table's ARN given as its name is the table: decided on its budget).
+// ExecuteTransaction or BatchExecuteStatement statement it cannot read
+// that Local runs (one Local refuses as invalid, as DynamoDB refuses an
+// UPDATE or DELETE without the whole key, is a call charged nothing; a
+// batch's statement that names no single item is answered by Local in
+// its place). A table's ARN given as its name is the table: decided on
+// its budget.
 // Also passed through: a request the SDK's input cannot hold (an unknown
 // member, a value of the wrong type: Local answers it in its own words),
 // and a call to a table Local does not know. A write that passes through

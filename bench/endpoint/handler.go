@@ -156,7 +156,7 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, name string, bod
 // (joint); false when it cannot (a body the SDK's input cannot hold, a
 // table DynamoDB Local does not know), and the call passes through;
 // undecided for a data-plane call DynamoDB would have metered (PartiQL the
-// endpoint cannot map to its items).
+// endpoint cannot map to its items), unless Local refuses it (pass).
 func (h *Handler) emulated(w http.ResponseWriter, r *http.Request, name string, o operation, body []byte) (done, undecided bool) {
 	in, names, err := o.decode(body)
 	if err != nil {
@@ -220,7 +220,9 @@ func (h *Handler) emulated(w http.ResponseWriter, r *http.Request, name string, 
 // pass sends the request to DynamoDB Local as the client sent it, and its
 // answer back as Local gave it. A table's limits that a CreateTable,
 // UpdateTable or DeleteTable changed are learnt again at its next call.
-// undecided: a data-plane call the limits did not decide, counted apart.
+// undecided: a data-plane call the limits did not decide, counted apart
+// unless Local refuses it as invalid (invalidPartiQL): DynamoDB refuses
+// it so before reading an item, and it is counted a call charged nothing.
 func (h *Handler) pass(w http.ResponseWriter, r *http.Request, name string, body []byte, undecided bool) {
 	resp, err := h.forward(r, body)
 	if err != nil {
@@ -230,7 +232,11 @@ func (h *Handler) pass(w http.ResponseWriter, r *http.Request, name string, body
 	if resp.status == http.StatusOK {
 		h.learn(name, body)
 	}
-	h.stats.passed(undecided)
+	if undecided && invalidPartiQL(resp.status, resp.body) {
+		h.stats.count(nil, false, false)
+	} else {
+		h.stats.passed(undecided)
+	}
 	for k, vs := range resp.header {
 		if k != "Content-Length" && k != "Connection" {
 			w.Header()[k] = vs

@@ -109,7 +109,12 @@ func (h *Handler) joint(w http.ResponseWriter, r *http.Request, name string, in 
 	start := time.Now()
 	settled := make(chan *part, len(ps))
 	var wg sync.WaitGroup
+	called := 0
 	for _, p := range ps {
+		if p.aside {
+			continue
+		}
+		called++
 		p.settled, p.reply = settled, make(chan *smithyhttp.Response, 1)
 		ctx := context.WithValue(designs.WithPattern(r.Context(), designs.PatternID(name)), answerKey{}, p.got)
 		ctx = context.WithValue(ctx, partKey{}, p)
@@ -127,7 +132,7 @@ func (h *Handler) joint(w http.ResponseWriter, r *http.Request, name string, in 
 			p.out, p.err = p.op.call(ctx, p.t.db, p.in)
 		}()
 	}
-	for range ps {
+	for range called {
 		<-settled
 	}
 	var sent []*part
@@ -149,6 +154,9 @@ func (h *Handler) joint(w http.ResponseWriter, r *http.Request, name string, in 
 		}
 	}
 	for i, p := range sent {
+		if p.aside {
+			continue // Local answers it in its place: no part waits
+		}
 		switch {
 		case err != nil:
 			p.handed = http.StatusInternalServerError
@@ -178,6 +186,9 @@ func (h *Handler) joint(w http.ResponseWriter, r *http.Request, name string, in 
 	if err != nil {
 		internal(w, fmt.Errorf("the answer could not be given back as asked: %w", err))
 		return true, false
+	}
+	if send && ranAside(sent, answer) {
+		h.stats.passed(true)
 	}
 	write(w, status, header, b)
 	return true, false
@@ -309,6 +320,9 @@ func (h *Handler) counted(name string, ps []*part, start time.Time) {
 	outcomes := make([]outcome, len(ps))
 	throttled, conflict := false, false
 	for i, p := range ps {
+		if p.aside {
+			continue
+		}
 		status, _ := engine.Classify(p.err)
 		if p.err == nil {
 			status = uint16(p.got.status)
@@ -324,6 +338,9 @@ func (h *Handler) counted(name string, ps []*part, start time.Time) {
 	worst := map[*table]outcome{}
 	var order []*table
 	for i, p := range ps {
+		if p.aside {
+			continue
+		}
 		o := outcomes[i]
 		if p.cancelled.Load() && refusal != nil {
 			o = *refusal
@@ -355,4 +372,28 @@ func reply(status int, header http.Header, b []byte) *smithyhttp.Response {
 		StatusCode: status, Status: strconv.Itoa(status) + " " + http.StatusText(status), Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
 		Header: hd, Body: io.NopCloser(bytes.NewReader(b)), ContentLength: int64(len(b)),
 	}}
+}
+
+// ranAside reports whether Local's answer to the statements sent ran one
+// set aside (splitStatements) rather than answer it with an Error in its
+// place: a statement the endpoint could not decide, which DynamoDB
+// would have metered.
+func ranAside(sent []*part, answer response) bool {
+	if answer.status != http.StatusOK {
+		return false
+	}
+	var out struct {
+		Responses []struct {
+			Error json.RawMessage `json:"Error"`
+		} `json:"Responses"`
+	}
+	if json.Unmarshal(answer.body, &out) != nil {
+		return false
+	}
+	for i, p := range sent {
+		if p.aside && (i >= len(out.Responses) || out.Responses[i].Error == nil) {
+			return true
+		}
+	}
+	return false
 }

@@ -231,10 +231,19 @@ var _ = Describe("calls naming two tables, and PartiQL batches, through the endp
 		Expect(err).NotTo(HaveOccurred())
 		Expect(canonical(read.Responses[0].Item, read.Responses[1].Item)).To(Equal(canonical(itemAt("B", "1"), itemAt("A", "1"))))
 
-		// A statement that names no single item passes through, counted.
-		_, err = db.BatchExecuteStatement(ctx, &dynamodb.BatchExecuteStatementInput{Statements: []types.BatchStatementRequest{
-			stmt(`SELECT * FROM "%s" WHERE PK = 'B'`, one)}})
+		// A statement that names no single item, or that the endpoint
+		// cannot read, is answered by Local in its place; the others are
+		// decided, and nothing passes undecided.
+		mixed, err := db.BatchExecuteStatement(ctx, &dynamodb.BatchExecuteStatementInput{Statements: []types.BatchStatementRequest{
+			stmt(`SELECT * FROM "%s" WHERE PK = 'B'`, one), stmt(`SELECT * FROM "%s" WHERE PK = 'A' AND SK = '1'`, two), stmt(`SELEKT * FROM "%s"`, one)}})
 		Expect(err).NotTo(HaveOccurred())
-		Expect(undecided()).To(BeEquivalentTo(1))
+		Expect(mixed.Responses).To(HaveLen(3))
+		for _, i := range []int{0, 2} {
+			Expect(mixed.Responses[i].Error).NotTo(BeNil())
+			Expect(mixed.Responses[i].Error.Code).To(Equal(types.BatchStatementErrorCodeEnumValidationError))
+		}
+		Expect(mixed.Responses[1].Error).To(BeNil())
+		Expect(canonical(mixed.Responses[1].Item)).To(Equal(canonical(itemAt("A", "1"))))
+		Expect(undecided()).To(BeZero())
 	})
 })

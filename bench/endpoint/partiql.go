@@ -28,9 +28,13 @@ import (
 // answer goes back as Local gave it; the meter sizes the call from the
 // statement and its shadow of the table, as it cannot read the items out
 // of a PartiQL answer (a read, an UPDATE: at the item as its shadow knows
-// it, or the least a call costs). A statement the endpoint cannot read
-// (an OR in WHERE, an UPDATE or DELETE without the whole key, a value it
-// cannot parse) passes through undecided, and is counted so.
+// it, or the least a call costs). An UPDATE or DELETE without the whole
+// key and an EXISTS outside a transaction, which DynamoDB refuses before
+// reading an item, go to Local as sent, which refuses them so: a call
+// charged nothing (invalid.go). In an ExecuteTransaction an EXISTS is the
+// ConditionCheck of its item. A statement the endpoint cannot read (a
+// value in a form it does not parse) goes as sent too, and passes
+// undecided, counted so, unless Local refuses it.
 
 // statement is an ExecuteStatement's input, read.
 type statement struct {
@@ -88,6 +92,17 @@ func readStatement(in *dynamodb.ExecuteStatementInput) (*statement, error) {
 			return nil, errStatement
 		}
 		st.where = p.conditions()
+	case "EXISTS":
+		if !p.punct("(") || !p.keyword("SELECT") {
+			return nil, errStatement
+		}
+		for !p.done() && !p.keyword("FROM") {
+			p.next()
+		}
+		if !p.target(st) || !p.keyword("WHERE") {
+			return nil, errStatement
+		}
+		st.where = p.conditions() // its closing parenthesis read with them
 	default:
 		return nil, errStatement
 	}
@@ -97,26 +112,33 @@ func readStatement(in *dynamodb.ExecuteStatementInput) (*statement, error) {
 	return st, nil
 }
 
+// key is the primary key of a table of schema s that st's WHERE gives
+// by equality; nil when it lacks an attribute of it.
+func (st *statement) key(s designs.Schema) map[string]types.AttributeValue {
+	k := map[string]types.AttributeValue{}
+	for _, a := range []string{s.PK, s.SK} {
+		if a == "" {
+			continue
+		}
+		v, ok := st.where[a]
+		if !ok {
+			return nil
+		}
+		k[a] = v
+	}
+	return k
+}
+
 // call is the call st amounts to on a table of schema s, and its
-// operation's name; false when its
-// WHERE does not name the item an UPDATE or DELETE needs.
+// operation's name; false when its WHERE does not name the item an
+// UPDATE or DELETE needs, or it is an EXISTS, which DynamoDB takes in a
+// transaction only: DynamoDB refuses these before reading an item.
 func (st *statement) call(s designs.Schema) (any, string, bool) {
 	table := aws.String(fault.TableName(st.table))
-	key := func() map[string]types.AttributeValue {
-		k := map[string]types.AttributeValue{}
-		for _, a := range []string{s.PK, s.SK} {
-			if a == "" {
-				continue
-			}
-			v, ok := st.where[a]
-			if !ok {
-				return nil
-			}
-			k[a] = v
-		}
-		return k
-	}
+	key := func() map[string]types.AttributeValue { return st.key(s) }
 	switch st.verb {
+	case "EXISTS", "":
+		return nil, "", false
 	case "INSERT":
 		return &dynamodb.PutItemInput{TableName: table, Item: st.item}, "PutItem", true
 	case "UPDATE":
@@ -167,8 +189,9 @@ func (st *statement) call(s designs.Schema) (any, string, bool) {
 
 // transaction is an ExecuteTransaction's input, read: a statement per
 // action. DynamoDB runs one as the TransactGetItems of its SELECTs or the
-// TransactWriteItems of its writes (a transaction is all reads or all
-// writes), and it is decided so.
+// TransactWriteItems of its writes and EXISTS checks (a transaction is all
+// reads or all writes), and it is decided so; a SELECT, UPDATE or DELETE
+// without the whole key, which DynamoDB refuses, is not.
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ql-reference.multiplestatements.transactions.html
 type transaction struct{ sts []*statement }
 
@@ -196,6 +219,17 @@ func (tx *transaction) call(s designs.Schema) (any, string, bool) {
 	var gets []types.TransactGetItem
 	var writes []types.TransactWriteItem
 	for _, st := range tx.sts {
+		if st.verb == "EXISTS" {
+			// A ConditionCheck of the item it names: its condition is
+			// Local's to judge, as the statement is what Local gets.
+			k := st.key(s)
+			if k == nil {
+				return nil, "", false
+			}
+			writes = append(writes, types.TransactWriteItem{ConditionCheck: &types.ConditionCheck{
+				TableName: aws.String(fault.TableName(st.table)), Key: k, ConditionExpression: aws.String("PartiQL")}})
+			continue
+		}
 		in, _, ok := st.call(s)
 		if !ok {
 			return nil, "", false

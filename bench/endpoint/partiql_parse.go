@@ -50,7 +50,7 @@ func tokens(s string) ([]token, error) {
 		case c == '?':
 			out = append(out, token{'?', "?"})
 			i++
-		case c == '-' || c == '.' && i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9' || c >= '0' && c <= '9':
+		case (c == '+' || c == '.') && i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9' || c == '-' || c >= '0' && c <= '9':
 			j := i + 1
 			for j < len(s) && strings.IndexByte("0123456789.eE+-", s[j]) >= 0 {
 				j++
@@ -141,8 +141,9 @@ func (p *parser) target(st *statement) bool {
 }
 
 // conditions reads WHERE's top-level equalities of an attribute and a
-// value, ANDed; nil when an OR joins them (none then names an item). It
-// stops at RETURNING, and counts every parameter on its way.
+// value, ANDed; nil when an OR joins them at the top (none then names an
+// item; an OR in parentheses is one more condition ANDed). It stops at
+// RETURNING, and counts every parameter on its way.
 func (p *parser) conditions() map[string]types.AttributeValue {
 	eq := map[string]types.AttributeValue{}
 	or, depth := false, 0
@@ -150,7 +151,7 @@ func (p *parser) conditions() map[string]types.AttributeValue {
 		t := p.peek()
 		switch {
 		case t.kind == 'w' && strings.EqualFold(t.text, "OR"):
-			or = true
+			or = or || depth == 0
 			p.pos++
 		case t.kind == 'p' && (t.text == "(" || t.text == "["):
 			depth++
@@ -177,8 +178,8 @@ func (p *parser) conditions() map[string]types.AttributeValue {
 }
 
 // value reads one value: a parameter, a string, a number, a boolean, a
-// null, a {map} or a [list]; false for anything else (a token passed
-// over, a set), which still takes its parameters.
+// null, a {map}, a [list] or a <<set>> of strings or numbers; false for
+// anything else (a token passed over), which still takes its parameters.
 func (p *parser) value() (types.AttributeValue, bool) {
 	t := p.next()
 	switch t.kind {
@@ -237,7 +238,43 @@ func (p *parser) value() (types.AttributeValue, bool) {
 				}
 			}
 			return &types.AttributeValueMemberL{Value: l}, true
+		case "<<":
+			return p.set()
 		}
 	}
+	return nil, false
+}
+
+// set reads a <<set>>'s elements after its <<: strings or numbers (a
+// parameter's own type), all of one type, as DynamoDB's SS, NS or BS.
+func (p *parser) set() (types.AttributeValue, bool) {
+	var ss, ns []string
+	var bs [][]byte
+	for !p.punct(">>") {
+		v, ok := p.value()
+		switch v := v.(type) {
+		case *types.AttributeValueMemberS:
+			ss = append(ss, v.Value)
+		case *types.AttributeValueMemberN:
+			ns = append(ns, v.Value)
+		case *types.AttributeValueMemberB:
+			bs = append(bs, v.Value)
+		default:
+			ok = false
+		}
+		if !ok || !p.punct(",") && p.peek() != (token{'p', ">>"}) {
+			p.failed = true
+			return nil, false
+		}
+	}
+	switch {
+	case len(ss) > 0 && len(ns) == 0 && len(bs) == 0:
+		return &types.AttributeValueMemberSS{Value: ss}, true
+	case len(ns) > 0 && len(ss) == 0 && len(bs) == 0:
+		return &types.AttributeValueMemberNS{Value: ns}, true
+	case len(bs) > 0 && len(ss) == 0 && len(ns) == 0:
+		return &types.AttributeValueMemberBS{Value: bs}, true
+	}
+	p.failed = true
 	return nil, false
 }

@@ -33,6 +33,11 @@ func TestStatementCalls(t *testing.T) {
 		{`UPDATE "t" SET n = ? SET m = list_append(m, [?]) WHERE PK = ? AND SK = '1' RETURNING ALL NEW *`, []types.AttributeValue{str("x"), str("y"), str("a")}, "UpdateItem t map[PK:a SK:1]"},
 		{`DELETE FROM "t" WHERE PK = 'a' AND SK = '1'`, nil, "DeleteItem t map[PK:a SK:1]"},
 		{`DELETE FROM "t" WHERE PK = 'a'`, nil, ""},
+		{`UPDATE "t" SET n = 1 WHERE PK = 'a' AND SK = '1' AND (n = 1 OR n = 2)`, nil, "UpdateItem t map[PK:a SK:1]"},
+		{`UPDATE "t" SET n = 1 WHERE PK = 'a' AND SK = '1' OR PK = 'b'`, nil, ""},
+		{`INSERT INTO "t" VALUE {'PK': 'a', 'SK': '1', 's': <<'x', ?>>, 'ns': <<1, +2>>}`, []types.AttributeValue{str("y")}, "PutItem t map[PK:a SK:1 ns:[1 +2] s:[x y]]"},
+		{`INSERT INTO "t" VALUE {'PK': 'a', 'SK': '1', 's': <<'x', 1>>}`, nil, ""},
+		{`EXISTS(SELECT * FROM "t" WHERE PK = 'a' AND SK = '1' AND n = 1)`, nil, ""},           // in a transaction only
 		{`UPDATE "t" SET n = 1 WHERE PK = ? AND SK = ?`, []types.AttributeValue{str("a")}, ""}, // a parameter missing
 		{`SELEKT * FROM "t"`, nil, ""},
 		{`INSERT INTO "t" VALUE {'PK': 'a'`, nil, ""},
@@ -90,6 +95,10 @@ func plainValue(v types.AttributeValue) any {
 		return l
 	case *types.AttributeValueMemberM:
 		return plain(v.Value)
+	case *types.AttributeValueMemberSS:
+		return v.Value
+	case *types.AttributeValueMemberNS:
+		return v.Value
 	}
 	return nil
 }
@@ -119,5 +128,41 @@ func TestStatementOnAMultiAttributeKey(t *testing.T) {
 	}
 	if _, op := call(`SELECT * FROM "t"."ByTZ" WHERE tenantId = 't1'`); op != "Scan" {
 		t.Errorf("a SELECT of one attribute of the tuple: %s, want a Scan", op)
+	}
+}
+
+// TestTransactionCalls: an ExecuteTransaction's EXISTS is the
+// ConditionCheck of the item it names, among the transaction's writes;
+// a transaction with a statement that names no single item is not
+// decided (DynamoDB refuses it).
+func TestTransactionCalls(t *testing.T) {
+	s := ddbtest.WireSchema
+	read := func(stmts ...string) (any, string, bool) {
+		in := &dynamodb.ExecuteTransactionInput{}
+		for _, st := range stmts {
+			in.TransactStatements = append(in.TransactStatements, types.ParameterizedStatement{Statement: aws.String(st)})
+		}
+		tx, _, err := readTransaction(in)
+		if err != nil {
+			t.Fatalf("%v: %v", stmts, err)
+		}
+		return tx.call(s)
+	}
+	in, op, ok := read(`exists (select n from "t" where PK = 'a' and SK = '1' and n = 1)`, `INSERT INTO "t" VALUE {'PK': 'b', 'SK': '1'}`)
+	w, isWrite := in.(*dynamodb.TransactWriteItemsInput)
+	if !ok || op != "TransactWriteItems" || !isWrite || len(w.TransactItems) != 2 || w.TransactItems[0].ConditionCheck == nil || w.TransactItems[1].Put == nil {
+		t.Fatalf("EXISTS and an INSERT: %s %#v, want a TransactWriteItems of a ConditionCheck and a Put", op, in)
+	}
+	if k := plain(w.TransactItems[0].ConditionCheck.Key); fmt.Sprint(k) != "map[PK:a SK:1]" {
+		t.Errorf("the ConditionCheck's key = %v, want PK a SK 1", k)
+	}
+	for _, stmts := range [][]string{
+		{`EXISTS(SELECT * FROM "t" WHERE PK = 'a')`, `INSERT INTO "t" VALUE {'PK': 'b', 'SK': '1'}`},
+		{`SELECT * FROM "t" WHERE PK = 'a'`},
+		{`UPDATE "t" SET n = 1 WHERE PK = 'a'`},
+	} {
+		if _, op, ok := read(stmts...); ok {
+			t.Errorf("%v: decided as %s, want not (DynamoDB refuses it)", stmts, op)
+		}
 	}
 }

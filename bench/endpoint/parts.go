@@ -32,6 +32,9 @@ type part struct {
 	arrived bool   // its emulator let it through to DynamoDB Local
 	wire    []byte // what it would have sent Local, once arrived
 	handed  int    // the status of the share it was handed
+	// aside: a statement that is no single item's, sent to Local as
+	// written and metered nowhere; Local answers it in its place.
+	aside bool
 	// cancelled: let through by its own emulator, refused with the rest of
 	// its transaction; it is charged nothing.
 	cancelled atomic.Bool
@@ -145,14 +148,30 @@ func (h *Handler) split(ctx context.Context, r *http.Request, name string, in an
 
 // splitStatements divides a BatchExecuteStatement into its statements,
 // each decided as the single item's call it amounts to (partiql.go). A
-// batch DynamoDB refuses whole before it reads an item (reads and writes
-// mixed, an item named twice) is refused so, by Local.
+// statement that names no single item (a SELECT of a partition or a
+// scan, an UPDATE or DELETE without the whole key, an EXISTS) or that the
+// endpoint cannot read is set aside: it goes to Local as written, which
+// answers it in its place with a ValidationError as DynamoDB does, and
+// is charged nothing (inferred); one Local runs instead makes the call
+// undecided (joint). A batch DynamoDB refuses whole before it reads an
+// item (reads and writes mixed, an item named twice) is refused so, by
+// Local.
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchExecuteStatement.html
 // (each SELECT names one item by its whole key; a batch is all reads or all writes)
 func (h *Handler) splitStatements(ctx context.Context, r *http.Request, name string, in *statements, body []byte) ([]*part, int) {
 	var ps []*part
-	reads, seen := 0, map[string]bool{}
+	reads, writes, seen := 0, 0, map[string]bool{}
 	for i, st := range in.sts {
+		switch st.verb {
+		case "SELECT":
+			reads++
+		case "INSERT", "UPDATE", "DELETE":
+			writes++
+		}
+		if st.verb == "" || st.verb == "EXISTS" {
+			ps = append(ps, &part{aside: true, arrived: true, got: &answer{}, at: []int{i}})
+			continue
+		}
 		t, err := h.tableOf(ctx, fault.TableName(st.table))
 		if err != nil || t == nil {
 			return nil, splitPassed
@@ -161,7 +180,7 @@ func (h *Handler) splitStatements(ctx context.Context, r *http.Request, name str
 		var key ddbitem.Item
 		switch c := call.(type) {
 		case *dynamodb.GetItemInput:
-			key, reads = c.Key, reads+1
+			key = c.Key
 		case *dynamodb.PutItemInput:
 			key = c.Item
 		case *dynamodb.UpdateItemInput:
@@ -172,7 +191,8 @@ func (h *Handler) splitStatements(ctx context.Context, r *http.Request, name str
 			ok = false // a Query or Scan: no single item's
 		}
 		if !ok {
-			return nil, splitUndecided
+			ps = append(ps, &part{aside: true, arrived: true, got: &answer{}, at: []int{i}})
+			continue
 		}
 		id, _ := t.schema.ItemSchema().KeyID(key)
 		id = t.name + "\x00" + id
@@ -182,7 +202,7 @@ func (h *Handler) splitStatements(ctx context.Context, r *http.Request, name str
 		seen[id] = true
 		ps = append(ps, &part{t: t, op: dataPlane[op], in: call, got: &answer{asked: body, from: r.Header, target: name}, at: []int{i}})
 	}
-	if reads != 0 && reads != len(ps) {
+	if reads != 0 && writes != 0 {
 		return nil, splitRefused
 	}
 	return ps, splitDecided
@@ -205,7 +225,7 @@ var batchExecuteStatement = operation{
 		for _, s := range in.Statements {
 			st, err := readStatement(&dynamodb.ExecuteStatementInput{Statement: s.Statement, Parameters: s.Parameters, ConsistentRead: s.ConsistentRead})
 			if err != nil {
-				return nil, nil, err
+				st = &statement{} // unread: set aside (splitStatements)
 			}
 			b.sts = append(b.sts, st)
 			tables = append(tables, st.table)

@@ -435,12 +435,20 @@ var _ = Describe("an SDK client through the endpoint", Label("wire"), func() {
 		_, err = db.BatchExecuteStatement(ctx, &dynamodb.BatchExecuteStatementInput{Statements: []types.BatchStatementRequest{
 			{Statement: aws.String(fmt.Sprintf(`SELECT * FROM "%s" WHERE PK = 'A' AND SK = '1'`, table))}}})
 		Expect(err).NotTo(HaveOccurred())
+		requests, _, _, _ := h.Totals()
 		_, err = db.ExecuteStatement(ctx, &dynamodb.ExecuteStatementInput{Statement: aws.String(fmt.Sprintf(`UPDATE "%s" SET n = 1 WHERE PK = 'A' OR SK = '1'`, table))})
 		Expect(err).To(HaveOccurred(), "DynamoDB Local's own refusal")
+		afterRefusal, _, _, _ := h.Totals()
+		Expect(afterRefusal-requests).To(BeEquivalentTo(1), "the UPDATE without the whole key: refused by Local as DynamoDB refuses it, a call")
+		Expect(h.Undecided()).To(BeZero(), "nothing undecided: the batch spanning tables and the PartiQL batch decided, the UPDATE refused")
+		// A value in a form the endpoint does not read (in parentheses),
+		// which Local writes.
+		_, err = db.ExecuteStatement(ctx, &dynamodb.ExecuteStatementInput{Statement: aws.String(fmt.Sprintf(`INSERT INTO "%s" VALUE {'PK': 'C', 'SK': '1', 'n': (5)}`, table))})
+		Expect(err).NotTo(HaveOccurred())
 		_, err = db.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(table)})
 		Expect(err).NotTo(HaveOccurred())
 
-		Expect(h.Undecided()).To(BeEquivalentTo(1), "the UPDATE without the whole key; the batch spanning tables and the PartiQL batch decided")
+		Expect(h.Undecided()).To(BeEquivalentTo(1), "the INSERT the endpoint cannot read")
 		_, after, _, _ := h.Totals()
 		Expect(after-passed).To(BeEquivalentTo(1), "DescribeTable")
 		Expect(h.Status().Undecided).To(BeEquivalentTo(1))
@@ -502,7 +510,7 @@ var _ = Describe("an SDK client through the endpoint", Label("wire"), func() {
 			Expect(h.Undecided()).To(BeZero())
 		})
 
-		It("decides an UPDATE and a DELETE naming the whole key, and passes one that does not, counted undecided", func(ctx SpecContext) {
+		It("decides an UPDATE and a DELETE naming the whole key; one that does not, Local refuses as DynamoDB does, charged nothing and not undecided", func(ctx SpecContext) {
 			apart("A", "B")
 			seed(ctx, [2]string{"A", "1"}, [2]string{"B", "1"})
 			_, err := exec(ctx, `UPDATE "%s" SET n = 1 WHERE PK = 'A' AND SK = '1'`)
@@ -512,9 +520,18 @@ var _ = Describe("an SDK client through the endpoint", Label("wire"), func() {
 			Expect(errors.As(err, &te)).To(BeTrue(), "A's write unit spent by the UPDATE: got %v", err)
 			Expect(stored(ctx, "A", "1")).To(BeTrue())
 
-			_, err = exec(ctx, `UPDATE "%s" SET n = 1 WHERE PK = 'B' OR SK = '1'`)
-			Expect(err).To(HaveOccurred(), "DynamoDB Local's own refusal")
-			Expect(h.Undecided()).To(BeEquivalentTo(1))
+			for _, st := range []string{`UPDATE "%s" SET n = 1 WHERE PK = 'B' OR SK = '1'`, `DELETE FROM "%s" WHERE PK = 'B'`, `EXISTS(SELECT * FROM "%s" WHERE PK = 'B' AND SK = '1')`} {
+				_, err = exec(ctx, st)
+				var ve smithy.APIError
+				Expect(errors.As(err, &ve)).To(BeTrue(), "%s: DynamoDB Local's own refusal, got %v", st, err)
+				Expect(ve.ErrorCode()).To(Equal("ValidationException"))
+			}
+			Expect(h.Undecided()).To(BeZero())
+			_, err = exec(ctx, `UPDATE "%s" SET n = 2 WHERE PK = 'B' AND SK = '1' AND (n = 1 OR attribute_not_exists(n))`)
+			Expect(err).NotTo(HaveOccurred(), "B's write unit not spent by the refusals")
+			_, err = exec(ctx, `UPDATE "%s" SET n = 3 WHERE PK = 'B' AND SK = '1'`)
+			Expect(errors.As(err, &te)).To(BeTrue(), "an UPDATE whose condition has an OR in parentheses decided, spending B's unit: got %v", err)
+			Expect(h.Undecided()).To(BeZero())
 		})
 	})
 

@@ -203,7 +203,7 @@ func serveLimits(ctx context.Context, srv *testbed.Server, lis net.Listener, roo
 		fmt.Fprintf(os.Stderr, "fault %d: %s matched, %s hit (%s)\n", i+1, figure.Thousands(f.Matched), figure.Thousands(f.Hits), f.Rule)
 	}
 	if n := h.Undecided(); n > 0 {
-		fmt.Fprintf(os.Stderr, "endpoint: %s data-plane calls passed through undecided, neither metered nor throttled (PartiQL the endpoint cannot map to its items)\n", figure.Thousands(n))
+		fmt.Fprintf(os.Stderr, "endpoint: %s data-plane calls passed through undecided, neither metered nor throttled (PartiQL the endpoint cannot read, which DynamoDB Local ran)\n", figure.Thousands(n))
 	}
 	dirs, rerr := h.Report(root)
 	for _, d := range dirs {

@@ -134,6 +134,19 @@ var WireCorpus = []WireCall{
 	{"ExecuteTransaction", `{"TransactStatements":[{"Statement":"INSERT INTO \"{T}\" VALUE {'PK': 'q', 'SK': '1'}"},{"Statement":"UPDATE \"{T}\" SET n = ? WHERE PK = 'q' AND SK = '2'","Parameters":[{"N":"2"}]}],"ReturnConsumedCapacity":"TOTAL"}`},
 	{"ExecuteTransaction", `{"TransactStatements":[{"Statement":"SELECT * FROM \"{T}\" WHERE PK = 'q' AND SK = '1'"},{"Statement":"SELECT n FROM \"{T}\" WHERE PK = 'q' AND SK = '2'"}]}`},
 	{"ExecuteTransaction", `{"TransactStatements":[{"Statement":"INSERT INTO \"{T}\" VALUE {'PK': 'q', 'SK': '1'}"}]}`},
+	// PartiQL that names no single item where DynamoDB wants one, which
+	// it refuses (an UPDATE without the whole key, an EXISTS outside a
+	// transaction, a transaction's SELECT of a partition, its UPDATE
+	// without the whole key); sets, and an OR in parentheses beside the
+	// whole key; and EXISTS in a transaction, held and failed.
+	{"ExecuteStatement", `{"Statement":"UPDATE \"{T}\" SET n = 5 WHERE PK = 'q'"}`},
+	{"ExecuteStatement", `{"Statement":"INSERT INTO \"{T}\" VALUE {'PK': 'q', 'SK': '2', 'n': 2, 'ss': <<'a', ?>>, 'ns': <<1, +2.50>>}","Parameters":[{"S":"b"}]}`},
+	{"ExecuteStatement", `{"Statement":"UPDATE \"{T}\" SET n = 3 WHERE PK = 'q' AND SK = '2' AND (n = 2 OR n = 9) RETURNING ALL OLD *"}`},
+	{"ExecuteStatement", `{"Statement":"EXISTS(SELECT * FROM \"{T}\" WHERE PK = 'q' AND SK = '1')"}`},
+	{"ExecuteTransaction", `{"TransactStatements":[{"Statement":"SELECT * FROM \"{T}\" WHERE PK = 'q'"}]}`},
+	{"ExecuteTransaction", `{"TransactStatements":[{"Statement":"UPDATE \"{T}\" SET n = 7 WHERE PK = 'q'"}]}`},
+	{"ExecuteTransaction", `{"TransactStatements":[{"Statement":"EXISTS(SELECT * FROM \"{T}\" WHERE PK = 'q' AND SK = '2' AND n = 2)"},{"Statement":"INSERT INTO \"{T}\" VALUE {'PK': 'q', 'SK': '3'}"}],"ReturnConsumedCapacity":"TOTAL"}`},
+	{"ExecuteTransaction", `{"TransactStatements":[{"Statement":"exists (select n from \"{T}\" where PK = 'q' and SK = '2' and n = 9)"},{"Statement":"DELETE FROM \"{T}\" WHERE PK = 'q' AND SK = '3'"}]}`},
 
 	// A table named by its ARN.
 	{"GetItem", `{"TableName":"arn:aws:dynamodb:ddblocal:000000000000:table/{T}","Key":{"PK":{"S":"d"},"SK":{"S":"1"}},"ReturnConsumedCapacity":"TOTAL"}`},
@@ -169,6 +182,11 @@ var WireCorpus = []WireCall{
 	{"BatchExecuteStatement", `{"Statements":[{"Statement":"SELECT * FROM \"{T}\" WHERE PK = 'w' AND SK = '2'"}]}`},
 	{"BatchExecuteStatement", `{"Statements":[{"Statement":"SELECT * FROM \"{T}\" WHERE PK = 'w' AND SK = '2'"},{"Statement":"INSERT INTO \"{U}\" VALUE {'PK': 'm', 'SK': '1'}"}]}`},
 	{"BatchExecuteStatement", `{"Statements":[{"Statement":"UPDATE \"{T}\" SET n = 6 WHERE PK = 'w' AND SK = '2'"},{"Statement":"DELETE FROM \"{T}\" WHERE PK = 'w' AND SK = '2'"}]}`},
+	// Statements of a batch that name no single item, or that cannot be
+	// read, each answered in its place beside the others, which run.
+	{"BatchExecuteStatement", `{"Statements":[{"Statement":"SELECT * FROM \"{T}\" WHERE PK = 'w' AND SK = '2'"},{"Statement":"SELECT * FROM \"{U}\" WHERE PK = 'w'"},{"Statement":"SELEKT * FROM \"{T}\""}],"ReturnConsumedCapacity":"TOTAL"}`},
+	{"BatchExecuteStatement", `{"Statements":[{"Statement":"UPDATE \"{T}\" SET n = 3 WHERE PK = 'w'"},{"Statement":"INSERT INTO \"{U}\" VALUE {'PK': 'v', 'SK': '1'}"},{"Statement":"EXISTS(SELECT * FROM \"{T}\" WHERE PK = 'w' AND SK = '2')"},{"Statement":"DELETE FROM \"{T}\" WHERE PK = 'w'"}]}`},
+	{"BatchExecuteStatement", `{"Statements":[{"Statement":"SELECT * FROM \"{T}\""}]}`},
 	{"Scan", `{"TableName":"{U}","ConsistentRead":true}`},
 
 	// Keys DynamoDB Local cannot take, and sizes at and over the item limit.
