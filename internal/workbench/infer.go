@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/internal/workbench/mcp"
 )
 
 // Design is what Infer reads from one table of a model: the schema, one
@@ -84,10 +85,10 @@ type Pattern struct {
 
 	// A model's own pattern (an MCP data model's): its request, what it
 	// does to the samples and its arguments, or why it was not generated.
-	MCP     *mcpCall
+	MCP     *mcp.Call
 	Command string // the model's implementation, as written
-	Result  mcpResult
-	Params  []mcpParam
+	Result  mcp.Result
+	Params  []mcp.Param
 	Why     string
 	// Rate is the requests per second at peak the model declares for it
 	// (0: none), ItemBytes the size of its items (0: not given).

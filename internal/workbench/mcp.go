@@ -3,6 +3,7 @@ package workbench
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/ddbharness/ddbharness/internal/workbench/mcp"
 )
 
 // The DynamoDB MCP server's dynamodb_data_model.json: tables in
@@ -28,7 +29,7 @@ type mcpModel struct {
 			Item json.RawMessage
 		}
 	} `json:"items"`
-	AccessPatterns []mcpPattern `json:"access_patterns"`
+	AccessPatterns []mcp.AccessPattern `json:"access_patterns"`
 }
 
 type mcpKey struct{ AttributeName, KeyType string }

@@ -17,6 +17,7 @@ import (
 	"github.com/ddbharness/ddbharness/fixtures"
 	"github.com/ddbharness/ddbharness/internal/lint"
 	"github.com/ddbharness/ddbharness/internal/workbench"
+	"github.com/ddbharness/ddbharness/internal/workbench/mcp"
 )
 
 // testdata/mcp_shop.json is an MCP data model of our own: a user's
@@ -93,10 +94,10 @@ func TestMCPAccessPatternSpecsExpectTheSampleItems(t *testing.T) {
 	for _, p := range d.Patterns {
 		var b strings.Builder
 		for _, it := range p.Result.Items {
-			b.WriteString(workbench.ItemText(it) + "\n")
+			b.WriteString(mcp.ItemText(it) + "\n")
 		}
 		for _, it := range p.Result.After {
-			b.WriteString("after " + workbench.ItemText(it) + "\n")
+			b.WriteString("after " + mcp.ItemText(it) + "\n")
 		}
 		if p.Result.Fails {
 			b.WriteString("fails\n")
@@ -268,7 +269,7 @@ func TestMCPReadsExpectNumbersAsTheEntityStoresThem(t *testing.T) {
 	}
 	for _, p := range d.Patterns {
 		if p.ID == "1" {
-			if got := workbench.ItemText(p.Result.Items[0]); !strings.Contains(got, `"score":{"N":"12345678901234567000"}`) {
+			if got := mcp.ItemText(p.Result.Items[0]); !strings.Contains(got, `"score":{"N":"12345678901234567000"}`) {
 				t.Errorf("pattern 1 expects %s, want score as the float64 the entity stores, 12345678901234567000", got)
 			}
 			return

@@ -6,6 +6,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbharness/ddbharness/ddbitem"
+	"github.com/ddbharness/ddbharness/internal/workbench/mcp"
 )
 
 // ModelFile is a Workbench model file. Fields Workbench writes that the harness
@@ -57,7 +58,7 @@ type Table struct {
 	// export's), which Infer takes when every sample holds it.
 	typeAttr string
 	// mcp are the access patterns an MCP data model gives for the table.
-	mcp []mcpPattern
+	mcp []mcp.AccessPattern
 }
 
 // CapacitySetting is a provisioned table's throughput.

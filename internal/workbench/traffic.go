@@ -7,13 +7,14 @@ import (
 
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/internal/scaffold"
+	"github.com/ddbharness/ddbharness/internal/workbench/mcp"
 )
 
 // checkTraffic refuses an access pattern's declared traffic that no
 // traffic can be: a rate of 0 or less, or an item size outside 1 byte to
 // DynamoDB's item limit, which the MCP server's calculator refuses too.
 // Source: https://github.com/awslabs/mcp/tree/main/src/dynamodb-mcp-server (the cost and performance calculator's access pattern: rps above 0, item_size_bytes 1 to 409,600)
-func checkTraffic(aps []mcpPattern) error {
+func checkTraffic(aps []mcp.AccessPattern) error {
 	for i, ap := range aps {
 		at := fmt.Sprintf("$.access_patterns[%d]", i)
 		if r := ap.Rate; r != nil && !(*r > 0) {
