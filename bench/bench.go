@@ -14,6 +14,7 @@ import (
 	"github.com/ddbharness/ddbharness/bench/capacity"
 	"github.com/ddbharness/ddbharness/bench/emulate"
 	"github.com/ddbharness/ddbharness/bench/engine"
+	"github.com/ddbharness/ddbharness/bench/ledger"
 	"github.com/ddbharness/ddbharness/bench/meter"
 	"github.com/ddbharness/ddbharness/bench/served"
 	"github.com/ddbharness/ddbharness/bench/throughput"
@@ -40,7 +41,7 @@ type Outcome struct {
 	// Ledger and Inputs are what the capacity model ran on (nil and zero
 	// when it did not run): a shard writes them out, so that several
 	// machines' runs are modelled as one (Merge).
-	Ledger *capacity.Ledger `json:"-"`
+	Ledger *ledger.Ledger `json:"-"`
 	Inputs ModelInputs
 	// Denied is the emulator's count of denied calls (throttled, or
 	// given up for a transaction conflict) per partition key, the model's
@@ -349,7 +350,7 @@ type measurer struct {
 	limits   *emulate.Emulator // nil: limits off
 	served   *served.Observer  // nil: not an SDK client
 	client   *meter.Client
-	ledger   *capacity.Ledger
+	ledger   *ledger.Ledger
 	fidelity meter.Fidelity
 	cut      atomic.Int64 // Unix nanoseconds from which calls are not accounted; 0: none
 }
@@ -362,12 +363,12 @@ func (m *measurer) Client(db designs.DB) designs.DB {
 // Start begins measuring, and throttling when limits are on: what each
 // call consumed is debited from its partitions as the ledger charges it.
 func (m *measurer) Start() {
-	m.ledger = capacity.NewLedgerKeys(m.schema, m.names)
+	m.ledger = ledger.NewLedgerKeys(m.schema, m.names)
 	emulate.Attach(m.limits, m.client, func(ctx context.Context, o pricing.Observation) []pricing.Charge {
 		if cut := m.cut.Load(); cut != 0 && o.At.UnixNano() >= cut {
 			return nil
 		}
-		if h, ok := ctx.Value(heldKey{}).(*capacity.Held); ok {
+		if h, ok := ctx.Value(heldKey{}).(*ledger.Held); ok {
 			return h.Observe(o)
 		}
 		return m.ledger.Observe(o)
@@ -384,7 +385,7 @@ func (m *measurer) Start() {
 // then, and what they consumed is not the design's.
 func (m *measurer) Cut(at time.Time) { m.cut.Store(at.UnixNano()) }
 
-// heldKey marks a pattern call's context with its capacity.Held.
+// heldKey marks a pattern call's context with its ledger.Held.
 type heldKey struct{}
 
 // Call holds what a measured pattern call consumes until the engine says

@@ -19,6 +19,7 @@ import (
 	"github.com/ddbharness/ddbharness/bench"
 	"github.com/ddbharness/ddbharness/bench/capacity"
 	"github.com/ddbharness/ddbharness/bench/engine"
+	"github.com/ddbharness/ddbharness/bench/ledger"
 	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
@@ -178,7 +179,7 @@ var _ = Describe("merging the shards of a run", Label("unit"), func() {
 		for seed == 0 || throughput.Placement(hot, partitions, seed) != throughput.Placement(warm, partitions, seed) {
 			seed++
 		}
-		ledger := capacity.NewLedger(sc.Design.Schema)
+		l := ledger.NewLedger(sc.Design.Schema)
 		for sec := range 5 {
 			at := start.Add(time.Duration(sec) * time.Second)
 			for i := range 300 {
@@ -187,19 +188,19 @@ var _ = Describe("merging the shards of a run", Label("unit"), func() {
 					pk = warm
 				}
 				item := ddbitem.Item{"PK": s(pk), "SK": s(strconv.Itoa(sec*1000 + i))}
-				ledger.Observe(pricing.Observation{At: at, Pattern: sc.Mix[0].Pattern, Op: designs.PutItem, Writes: []pricing.Write{{After: item}}})
+				l.Observe(pricing.Observation{At: at, Pattern: sc.Mix[0].Pattern, Op: designs.PutItem, Writes: []pricing.Write{{After: item}}})
 			}
 		}
 		one := shard(1, 1, calls())
 		one.File.Limits = bench.Limits{Off: true, PlacementSeed: seed}
 		one.File.Inputs = bench.ModelInputs{Requests: 1000, Span: 5 * time.Second}
-		file := ledger.Export()
+		file := l.Export()
 		one.File.Ledger = &file
 		merged, err := bench.Merge(context.Background(), sc, []bench.Shard{one})
 		Expect(err).NotTo(HaveOccurred())
 
 		model := capacity.Model{Schema: sc.Design.Schema, Requests: 1000, Duration: 5 * time.Second, Settings: throughput.Settings{PlacementSeed: seed}}
-		want := model.Analyze(ledger)
+		want := model.Analyze(l)
 		Expect(want.Ceiling).NotTo(BeNil())
 		Expect(want.Ceiling.Key).To(Equal(hot))
 		Expect(want.Ceiling.Sharing.With).To(Equal([]string{warm}), "the run's seed puts both keys on one partition")
@@ -207,7 +208,7 @@ var _ = Describe("merging the shards of a run", Label("unit"), func() {
 		Expect(merged.Capacity.Hot).To(Equal(want.Hot))
 
 		model.PlacementSeed = 0
-		apart := model.Analyze(ledger)
+		apart := model.Analyze(l)
 		Expect(apart.Ceiling.Sharing.With).To(BeEmpty(), "seed 0 keeps the keys apart, so the check has teeth")
 		Expect(merged.Capacity.Ceiling.Rate).To(BeNumerically("<", apart.Ceiling.Rate))
 	})

@@ -12,6 +12,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/bench/ledger"
 	"github.com/ddbharness/ddbharness/bench/meter"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/ddbtest"
@@ -31,14 +32,14 @@ var _ = Describe("the service's own consumed capacity", Label("unit"), func() {
 		s := designs.Schema{PK: "PK", SK: "SK"}
 		sdk := dynamodb.New(dynamodb.Options{Region: "eu-west-1", BaseEndpoint: aws.String("https://dynamodb.eu-west-1.amazonaws.com"),
 			HTTPClient: a, Credentials: credentials.NewStaticCredentialsProvider("k", "s", "")})
-		ledger := capacity.NewLedger(s)
+		l := ledger.NewLedger(s)
 		c := meter.NewClient(sdk, s)
-		c.Observe(func(_ context.Context, o pricing.Observation) { ledger.Observe(o) })
+		c.Observe(func(_ context.Context, o pricing.Observation) { l.Observe(o) })
 		ctx := designs.WithPattern(context.Background(), "AP-01")
 		_, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("ddbh-t"),
 			Key: map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "K1"}, "SK": &types.AttributeValueMemberS{Value: "A"}}})
 		Expect(err).NotTo(HaveOccurred())
-		return capacity.Model{Schema: s, Requests: 1}.Analyze(ledger)
+		return capacity.Model{Schema: s, Requests: 1}.Analyze(l)
 	}
 
 	It("lists a call where the service's figure differs from AWS's rules, with both figures", func() {

@@ -15,6 +15,7 @@ import (
 	"github.com/ddbharness/ddbharness/bench/capacity"
 	"github.com/ddbharness/ddbharness/bench/emulate"
 	"github.com/ddbharness/ddbharness/bench/engine"
+	"github.com/ddbharness/ddbharness/bench/ledger"
 	"github.com/ddbharness/ddbharness/bench/meter"
 	"github.com/ddbharness/ddbharness/bench/served"
 	"github.com/ddbharness/ddbharness/internal/userfile"
@@ -43,7 +44,7 @@ type ShardFile struct {
 	Fidelity   meter.Fidelity       `json:"fidelity"`
 	Served     *served.Summary      `json:"served,omitempty"`
 	Inputs     ModelInputs          `json:"model_inputs"`
-	Ledger     *capacity.LedgerFile `json:"ledger,omitempty"` // nil: the run stopped before measuring
+	Ledger     *ledger.LedgerFile   `json:"ledger,omitempty"` // nil: the run stopped before measuring
 }
 
 // ShardFileOf is the shard file of a run.
@@ -101,7 +102,7 @@ func Merge(ctx context.Context, sc workload.Scenario, shards []Shard) (Outcome, 
 // for the merge: ledgers, the calls denied, the emulator's counts
 // and the service's answers.
 type shardParts struct {
-	ledgers   []capacity.LedgerFile
+	ledgers   []ledger.LedgerFile
 	denied    [][]capacity.DeniedRow
 	throttles []emulate.Throttling
 	answers   []served.Summary
@@ -175,7 +176,7 @@ func (p *shardParts) add(f ShardFile) {
 // model sums the shards' ledgers and runs the capacity model on the sum
 // at the run's own limits, with the emulator's counts merged, into out.
 func (p shardParts) model(sc workload.Scenario, out *Outcome) error {
-	ledger, err := capacity.MergeLedgers(sc.Design.Schema, p.ledgers...)
+	merged, err := ledger.MergeLedgers(sc.Design.Schema, p.ledgers...)
 	if err != nil {
 		return err
 	}
@@ -192,8 +193,8 @@ func (p shardParts) model(sc workload.Scenario, out *Outcome) error {
 		}
 		out.Throttling = &t
 	}
-	out.Ledger = ledger
-	out.Capacity = model.Analyze(ledger)
+	out.Ledger = merged
+	out.Capacity = model.Analyze(merged)
 	return nil
 }
 

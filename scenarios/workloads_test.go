@@ -12,6 +12,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/bench/ledger"
 	"github.com/ddbharness/ddbharness/bench/meter"
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
@@ -25,7 +26,7 @@ import (
 )
 
 // Known workloads: a short fixed sequence of one design's pattern calls
-// through the instrumented client into a capacity.Ledger, each call's
+// through the instrumented client into a ledger.Ledger, each call's
 // charges checked per partition of the table and of each index against
 // figures derived by hand from AWS's rules, then the ledger's totals per
 // partition against their sum.
@@ -75,7 +76,7 @@ type metered struct {
 	design designs.Design
 	table  string
 	client *meter.Client
-	ledger *capacity.Ledger
+	ledger *ledger.Ledger
 	want   spent // the sum of every call's expected charges
 
 	mu      sync.Mutex
@@ -85,7 +86,7 @@ type metered struct {
 func newMeter(ctx context.Context, d designs.Design) *metered {
 	GinkgoHelper()
 	m := &metered{design: d, table: newTable(ctx, d, "workload"), client: meter.NewClient(db, d.Schema),
-		ledger: capacity.NewLedger(d.Schema), want: spent{}}
+		ledger: ledger.NewLedger(d.Schema), want: spent{}}
 	m.client.Observe(func(_ context.Context, o pricing.Observation) {
 		charges := m.ledger.Observe(o)
 		m.mu.Lock()
@@ -485,7 +486,7 @@ var _ = Describe("capacity attribution of known workloads", attributionSpecs, fu
 		statuses := []shop.OrderStatus{shop.StatusPaid, shop.StatusShipped, shop.StatusDelivered, shop.StatusCancelled}
 		rec := &meter.Recorder{}
 		m.client.Observe(rec.Observe)
-		ledger := capacity.NewLedger(shop.Schema)
+		l := ledger.NewLedger(shop.Schema)
 		for round := range rounds {
 			errs := ddbtest.Race(racers, func(i int) error {
 				when := t0.Add(time.Duration(1+round*racers+i) * time.Second)
@@ -496,7 +497,7 @@ var _ = Describe("capacity attribution of known workloads", attributionSpecs, fu
 		}
 		var writes []pricing.Write
 		for _, o := range rec.Take() {
-			ledger.Observe(o)
+			l.Observe(o)
 			writes = append(writes, o.Writes...)
 		}
 		Expect(writes).To(HaveLen(racers * rounds))
@@ -524,7 +525,7 @@ var _ = Describe("capacity attribution of known workloads", attributionSpecs, fu
 
 		// The images being true, so are the partitions the ledger charged.
 		got := spent{}
-		for _, h := range (capacity.Model{Schema: shop.Schema, TopN: 1000}).Analyze(ledger).Hot {
+		for _, h := range (capacity.Model{Schema: shop.Schema, TopN: 1000}).Analyze(l).Hot {
 			got.add(spent{{h.Target, h.Key}: {h.RCU, h.WCU}})
 		}
 		Expect(got).To(Equal(want))

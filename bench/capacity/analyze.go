@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/ddbharness/ddbharness/bench/ledger"
 	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
@@ -12,23 +13,23 @@ import (
 
 // targets sums the run per target, table first.
 func (r *run) targets() []TargetUsage {
-	peaks := map[string]map[int64]usage{}
+	peaks := map[string]map[int64]ledger.Usage{}
 	keys := map[string]int{}
-	r.l.eachKey(func(s slot, k *keyStats) {
-		keys[s.target]++
-		if peaks[s.target] == nil {
-			peaks[s.target] = map[int64]usage{}
+	r.l.EachKey(func(s ledger.Slot, k *ledger.KeyStats) {
+		keys[s.Target]++
+		if peaks[s.Target] == nil {
+			peaks[s.Target] = map[int64]ledger.Usage{}
 		}
-		for _, c := range k.seconds {
-			p := peaks[s.target][c.sec]
-			peaks[s.target][c.sec] = usage{p.rcu + c.rcu, p.wcu + c.wcu}
+		for _, c := range k.Seconds {
+			p := peaks[s.Target][c.Sec]
+			peaks[s.Target][c.Sec] = ledger.Usage{RCU: p.RCU + c.RCU, WCU: p.WCU + c.WCU}
 		}
 	})
 	var out []TargetUsage
-	for name, t := range r.l.targets {
-		tu := TargetUsage{Target: name, Kind: r.kind(name), RCU: t.rcu, WCU: t.wcu, Keys: keys[name]}
+	for name, t := range r.l.Targets() {
+		tu := TargetUsage{Target: name, Kind: r.kind(name), RCU: t.RCU, WCU: t.WCU, Keys: keys[name]}
 		for _, u := range peaks[name] {
-			tu.PeakRCU, tu.PeakWCU = max(tu.PeakRCU, u.rcu), max(tu.PeakWCU, u.wcu)
+			tu.PeakRCU, tu.PeakWCU = max(tu.PeakRCU, u.RCU), max(tu.PeakWCU, u.WCU)
 		}
 		if r.provisioned() && r.space(name) == name {
 			tu.ProvisionedRCU, tu.ProvisionedWCU = r.Schema.RCU, r.Schema.WCU
@@ -40,13 +41,13 @@ func (r *run) targets() []TargetUsage {
 		}
 		out = append(out, tu)
 	}
-	slices.SortFunc(out, func(a, b TargetUsage) int { return byTarget(a.Target, b.Target) })
+	slices.SortFunc(out, func(a, b TargetUsage) int { return ledger.ByTarget(a.Target, b.Target) })
 	return out
 }
 
 // kind tells the table, a GSI and an LSI apart.
 func (r *run) kind(target string) string {
-	ix, ok := r.l.schema.Index(target)
+	ix, ok := r.l.Schema().Index(target)
 	switch {
 	case !ok:
 		return kindTable
@@ -67,15 +68,15 @@ func (r *run) hot() []HotKey {
 	perTarget := map[string][]HotKey{}
 	totals := map[string]float64{}
 	heavier := func(a, b HotKey) int { return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.Key, b.Key)) }
-	r.l.eachKey(func(s slot, k *keyStats) {
-		w := weight(k.rcu, k.wcu)
-		totals[s.target] += w
-		h := HotKey{Target: s.target, Key: s.key, Score: w, RCU: k.rcu, WCU: k.wcu}
-		top := perTarget[s.target]
+	r.l.EachKey(func(s ledger.Slot, k *ledger.KeyStats) {
+		w := ledger.Weight(k.RCU, k.WCU)
+		totals[s.Target] += w
+		h := HotKey{Target: s.Target, Key: s.Key, Score: w, RCU: k.RCU, WCU: k.WCU}
+		top := perTarget[s.Target]
 		if i, _ := slices.BinarySearchFunc(top, h, heavier); i < n {
-			h.Pattern = heaviest(k.weights())
-			h.OneItem = k.single() || r.noSortKey(s.target)
-			perTarget[s.target] = slices.Insert(top, i, h)[:min(n, len(top)+1)]
+			h.Pattern = heaviest(k.Weights())
+			h.OneItem = k.Single() || r.noSortKey(s.Target)
+			perTarget[s.Target] = slices.Insert(top, i, h)[:min(n, len(top)+1)]
 		}
 	})
 	var out []HotKey
@@ -83,14 +84,14 @@ func (r *run) hot() []HotKey {
 	for t := range perTarget {
 		names = append(names, t)
 	}
-	slices.SortFunc(names, byTarget)
+	slices.SortFunc(names, ledger.ByTarget)
 	for _, t := range names {
 		for _, h := range perTarget[t] {
 			if totals[t] > 0 {
 				h.Share = h.Score / totals[t]
 			}
 			h.ThrottleRate = r.placedRate(r.space(h.Target), h.Key)
-			h.Series, h.PeakRCU, h.PeakWCU = r.series(slot{h.Target, h.Key})
+			h.Series, h.PeakRCU, h.PeakWCU = r.series(ledger.Slot{Target: h.Target, Key: h.Key})
 			out = append(out, h)
 		}
 	}
@@ -98,14 +99,14 @@ func (r *run) hot() []HotKey {
 }
 
 // series is a slot's traffic per second over the run, and its peaks.
-func (r *run) series(s slot) (pts []Point, peakRCU, peakWCU float64) {
-	k := r.l.key(s)
+func (r *run) series(s ledger.Slot) (pts []Point, peakRCU, peakWCU float64) {
+	k := r.l.Key(s)
 	if k == nil {
 		return nil, 0, 0
 	}
-	for _, u := range k.seconds {
-		pts = append(pts, Point{T: int(u.sec - r.l.first), RCU: u.rcu, WCU: u.wcu})
-		peakRCU, peakWCU = max(peakRCU, u.rcu), max(peakWCU, u.wcu)
+	for _, u := range k.Seconds {
+		pts = append(pts, Point{T: int(u.Sec - r.l.First()), RCU: u.RCU, WCU: u.WCU})
+		peakRCU, peakWCU = max(peakRCU, u.RCU), max(peakWCU, u.WCU)
 	}
 	return pts, peakRCU, peakWCU
 }
@@ -165,10 +166,10 @@ func (r *run) ceiling(part, budget *Ceiling) *Ceiling {
 // noSortKey reports whether target keys its items by partition key alone,
 // each key one item.
 func (r *run) noSortKey(target string) bool {
-	if ix, ok := r.l.schema.Index(target); ok {
+	if ix, ok := r.l.Schema().Index(target); ok {
 		return ix.SK == ""
 	}
-	return r.l.schema.SK == ""
+	return r.l.Schema().SK == ""
 }
 
 // splittable reports whether adaptive capacity may spread the items of a
@@ -177,7 +178,7 @@ func (r *run) noSortKey(target string) bool {
 // Sources: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/burst-adaptive-capacity.html#isolate-frequent-access-items
 // https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LSI.html#LSI.ItemCollections.OnePartition
 func (r *run) splittable(target string) bool {
-	if ix, ok := r.l.schema.Index(target); ok && !ix.Local {
+	if ix, ok := r.l.Schema().Index(target); ok && !ix.Local {
 		return ix.SK != ""
 	}
 	return r.Schema.SK != "" && len(r.Schema.LSIs) == 0
@@ -199,7 +200,7 @@ func (r *run) forecast(rate float64) *Forecast {
 	throttled := 0.0
 	callShare := func(calls int64) float64 { return rate * float64(calls) / float64(r.requests) }
 	r.eachGroup(func(g *group) {
-		per := r.perRequest(g.usage)
+		per := r.perRequest(g.Usage)
 		use := rate * r.partitionUse(per)
 		plim := r.partitionLimit()
 		if use <= 1 {
@@ -210,14 +211,14 @@ func (r *run) forecast(rate float64) *Forecast {
 		for _, side := range []struct {
 			use   float64
 			calls int64
-		}{{rate * per.rcu / plim.rcu, g.readCalls}, {rate * per.wcu / plim.wcu, g.writeCalls}} {
+		}{{rate * per.RCU / plim.RCU, g.readCalls}, {rate * per.WCU / plim.WCU, g.writeCalls}} {
 			if side.use > 1 {
 				throttled += callShare(side.calls) * (1 - 1/side.use)
 			}
 		}
-		f.Over = append(f.Over, Pressure{Target: g.target, Key: g.key, Limit: r.partitionLimitText(),
-			RCU: rate * per.rcu, WCU: rate * per.wcu, Utilization: use, Refused: 1 - 1/use,
-			BackPressure: g.target != designs.MainTable && rate*per.wcu > plim.wcu})
+		f.Over = append(f.Over, Pressure{Target: g.Target, Key: g.Key, Limit: r.partitionLimitText(),
+			RCU: rate * per.RCU, WCU: rate * per.WCU, Utilization: use, Refused: 1 - 1/use,
+			BackPressure: g.Target != designs.MainTable && rate*per.WCU > plim.WCU})
 	})
 	lim := r.tableLimit()
 	for _, space := range r.spaces() {
@@ -227,7 +228,7 @@ func (r *run) forecast(rate float64) *Forecast {
 			demand, limit float64
 			calls         int64
 			write         bool
-		}{{rate * per.rcu, lim.rcu, readCalls, false}, {rate * per.wcu, lim.wcu, writeCalls, true}} {
+		}{{rate * per.RCU, lim.RCU, readCalls, false}, {rate * per.WCU, lim.WCU, writeCalls, true}} {
 			if side.limit <= 0 || side.demand <= side.limit {
 				continue
 			}
@@ -249,7 +250,7 @@ func (r *run) forecast(rate float64) *Forecast {
 	}
 	f.ThrottledFraction = min(1, throttled/rate)
 	slices.SortFunc(f.Over, func(a, b Pressure) int {
-		return cmp.Or(cmp.Compare(b.Utilization, a.Utilization), byTarget(a.Target, b.Target), cmp.Compare(a.Key, b.Key))
+		return cmp.Or(cmp.Compare(b.Utilization, a.Utilization), ledger.ByTarget(a.Target, b.Target), cmp.Compare(a.Key, b.Key))
 	})
 	return f
 }

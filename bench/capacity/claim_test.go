@@ -9,6 +9,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/ddbharness/ddbharness/bench/ledger"
 	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/pricing"
@@ -116,7 +117,7 @@ func TestReportSourcesCiteTheRulesTable(t *testing.T) {
 			}
 		})
 	}
-	quota := Model{Schema: schema}.run(NewLedger(schema)).budgetSource()
+	quota := Model{Schema: schema}.run(ledger.NewLedger(schema)).budgetSource()
 	if !quota.Documented() {
 		t.Errorf("on-demand table quota source %+v, want documented", quota)
 	}
@@ -152,8 +153,8 @@ func eachSource(v reflect.Value, path string, f func(string, *Source)) {
 // most, how many and where to look, and none when Local agreed.
 func TestFindingsGiveLocalsDisagreementsOneLine(t *testing.T) {
 	r := representative()["shard mix"]
-	differs := func(p designs.PatternID, differing, calls int64) Disagreement {
-		return Disagreement{PatternOp: PatternOp{p, designs.TransactWriteItems}, Target: designs.MainTable, Calls: calls, Differing: differing,
+	differs := func(p designs.PatternID, differing, calls int64) ledger.Disagreement {
+		return ledger.Disagreement{PatternOp: ledger.PatternOp{Pattern: p, Op: designs.TransactWriteItems}, Target: designs.MainTable, Calls: calls, Differing: differing,
 			Units: 12, LocalUnits: 4, ExampleUnits: 12, ExampleLocal: 4}
 	}
 	var about []string

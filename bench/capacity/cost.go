@@ -1,5 +1,7 @@
 package capacity
 
+import "github.com/ddbharness/ddbharness/bench/ledger"
+
 // Prices of DynamoDB Standard tables in us-east-1 (US East, N. Virginia):
 // on-demand per million request units, provisioned per capacity unit-hour,
 // storage per GB-month past the free tier. The model's cost and the cost
@@ -34,13 +36,13 @@ func (r *run) cost() Cost {
 	c := Cost{Region: PriceRegion, TableClass: priceTableClass, PriceDate: PriceDate, Source: priceSource,
 		Utilization: provisionedUtilisation, ReadRequestUnit: PricePerMillionRRU, WriteRequestUnit: PricePerMillionWRU,
 		RCUHour: PricePerRCUHour, WCUHour: PricePerWCUHour}
-	var total usage
-	for _, t := range r.l.targets {
-		total.rcu, total.wcu = total.rcu+t.rcu, total.wcu+t.wcu
+	var total ledger.Usage
+	for _, t := range r.l.Targets() {
+		total.RCU, total.WCU = total.RCU+t.RCU, total.WCU+t.WCU
 	}
 	per := r.perRequest(total)
-	c.RCUPerRequest, c.WCUPerRequest = per.rcu, per.wcu
-	c.OnDemand, c.Provisioned = c.PerMillion(per.rcu, per.wcu)
+	c.RCUPerRequest, c.WCUPerRequest = per.RCU, per.WCU
+	c.OnDemand, c.Provisioned = c.PerMillion(per.RCU, per.WCU)
 	return c
 }
 

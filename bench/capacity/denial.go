@@ -1,5 +1,7 @@
 package capacity
 
+import "github.com/ddbharness/ddbharness/bench/ledger"
+
 // Denial is the calls a run's limits emulator denied on one partition key
 // value of a target (Model.Denied, emulate.Emulator.Denied): how many
 // would have read (Reads) and written (Writes) there, and the read and
@@ -52,8 +54,8 @@ func (r *run) putBack() *PutBack {
 
 // units is the demand d stands for: its priced units, and its unsized
 // calls at per, what a served call of each side consumed.
-func (d Denial) units(per usage) usage {
-	return usage{d.RCU + float64(d.UnsizedReads)*per.rcu, d.WCU + float64(d.UnsizedWrites)*per.wcu}
+func (d Denial) units(per ledger.Usage) ledger.Usage {
+	return ledger.Usage{RCU: d.RCU + float64(d.UnsizedReads)*per.RCU, WCU: d.WCU + float64(d.UnsizedWrites)*per.WCU}
 }
 
 // DeniedRow is one value's Denial: its target (designs.MainTable or a GSI,

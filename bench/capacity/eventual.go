@@ -1,6 +1,7 @@
 package capacity
 
 import (
+	"github.com/ddbharness/ddbharness/bench/ledger"
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/figure"
@@ -23,9 +24,9 @@ func eventualText(c *claim, space string) {
 
 // readsBind reports whether u units per second reach a partition's read
 // limit before its write limit.
-func (r *run) readsBind(u usage) bool {
+func (r *run) readsBind(u ledger.Usage) bool {
 	lim := r.partitionLimit()
-	return u.rcu > 0 && u.rcu/lim.rcu >= u.wcu/lim.wcu
+	return u.RCU > 0 && u.RCU/lim.RCU >= u.WCU/lim.WCU
 }
 
 // eventualReads reports whether the reads of pattern on space are
@@ -38,7 +39,7 @@ func (r *run) eventualReads(space string, pattern designs.PatternID) bool {
 		return true
 	}
 	var rcu, eventual float64
-	for k, p := range r.l.patterns {
+	for k, p := range r.l.Patterns() {
 		if k.Pattern == pattern {
 			rcu, eventual = rcu+p.RCU, eventual+p.EventualRCU
 		}

@@ -2,7 +2,6 @@ package capacity
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/ddbharness/ddbharness/bench/ledger"
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/pricing"
@@ -59,8 +59,8 @@ func shardMix() []pricing.Observation {
 // Report is filled.
 var shardModel = Model{Schema: schema, Duration: 10 * time.Second, TargetRate: 5000}
 
-func ledgerOf(calls []pricing.Observation) *Ledger {
-	l := NewLedger(schema)
+func ledgerOf(calls []pricing.Observation) *ledger.Ledger {
+	l := ledger.NewLedger(schema)
 	for _, o := range calls {
 		l.Observe(o)
 	}
@@ -73,7 +73,7 @@ func TestMergeOfOneLedgerIsTheLedger(t *testing.T) {
 	if len(want.Growth) == 0 || len(want.Disagreements) == 0 || want.Forecast == nil || len(want.Hot) < 3 {
 		t.Fatalf("Analyze(mix) = %+v, want growth, disagreements, a forecast and hot keys to compare", want)
 	}
-	merged, err := MergeLedgers(schema, l.Export())
+	merged, err := ledger.MergeLedgers(schema, l.Export())
 	if err != nil {
 		t.Fatalf("MergeLedgers(schema, one file) error %v", err)
 	}
@@ -86,9 +86,9 @@ func TestMergeOfOneLedgerIsTheLedger(t *testing.T) {
 }
 
 func TestMergeOfEmptyLedgers(t *testing.T) {
-	want := Model{Schema: schema}.Analyze(NewLedger(schema))
-	for _, files := range [][]LedgerFile{nil, {NewLedger(schema).Export()}, {NewLedger(schema).Export(), NewLedger(schema).Export()}} {
-		merged, err := MergeLedgers(schema, files...)
+	want := Model{Schema: schema}.Analyze(ledger.NewLedger(schema))
+	for _, files := range [][]ledger.LedgerFile{nil, {ledger.NewLedger(schema).Export()}, {ledger.NewLedger(schema).Export(), ledger.NewLedger(schema).Export()}} {
+		merged, err := ledger.MergeLedgers(schema, files...)
 		if err != nil {
 			t.Fatalf("MergeLedgers(%d empty files) error %v", len(files), err)
 		}
@@ -106,7 +106,7 @@ func TestMergeOfShardsIsOneMachine(t *testing.T) {
 	for i, o := range calls {
 		halves[i%2] = append(halves[i%2], o)
 	}
-	merged, err := MergeLedgers(schema, ledgerOf(halves[0]).Export(), ledgerOf(halves[1]).Export())
+	merged, err := ledger.MergeLedgers(schema, ledgerOf(halves[0]).Export(), ledgerOf(halves[1]).Export())
 	if err != nil {
 		t.Fatalf("MergeLedgers(two halves) error %v", err)
 	}
@@ -145,11 +145,11 @@ func TestLedgerFileJSONRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatalf("json.Marshal(Export()) error %v", err)
 	}
-	var f LedgerFile
+	var f ledger.LedgerFile
 	if err := json.Unmarshal(data, &f); err != nil {
 		t.Fatalf("json.Unmarshal(Export() as JSON) error %v", err)
 	}
-	merged, err := MergeLedgers(schema, f)
+	merged, err := ledger.MergeLedgers(schema, f)
 	if err != nil {
 		t.Fatalf("MergeLedgers(file read back) error %v", err)
 	}
@@ -160,75 +160,7 @@ func TestLedgerFileJSONRoundTrip(t *testing.T) {
 	if err != nil || string(again) != string(data) {
 		t.Errorf("the ledger read back writes %d bytes (error %v), want the same %d bytes", len(again), err, len(data))
 	}
-	if !strings.Contains(string(data), `"format":"`+LedgerFormat+`"`) {
-		t.Errorf("Export() as JSON starts %.60s, want format %q", data, LedgerFormat)
-	}
-}
-
-func TestMergeLedgersRefusesAnotherFormat(t *testing.T) {
-	good := NewLedger(schema).Export()
-	for _, format := range []string{"", "ddbharness-ledger/2"} {
-		_, err := MergeLedgers(schema, good, LedgerFile{Format: format})
-		if err == nil || !errors.Is(err, designs.ErrInvalidInput) || !strings.Contains(err.Error(), fmt.Sprintf("%q", format)) ||
-			!strings.Contains(err.Error(), LedgerFormat) || !strings.Contains(err.Error(), "ledger 2 of 2") {
-			t.Errorf("MergeLedgers(good, format %q) error %v, want ErrInvalidInput naming ledger 2 of 2, %q and %q", format, err, format, LedgerFormat)
-		}
-	}
-}
-
-func TestMergeLedgersRules(t *testing.T) {
-	// Three shards' files, built by hand: the third charged nothing, and
-	// its example of a disagreement comes after the second's.
-	tx := Disagreement{PatternOp: PatternOp{"AP-03", designs.TransactWriteItems}, Target: designs.MainTable}
-	withCounts := func(d Disagreement, calls, differing int64, units, local, exUnits, exLocal float64) Disagreement {
-		d.Calls, d.Differing, d.Units, d.LocalUnits, d.ExampleUnits, d.ExampleLocal = calls, differing, units, local, exUnits, exLocal
-		return d
-	}
-	a := LedgerFile{Format: LedgerFormat, First: 100, Last: 105, Observed: 3,
-		Targets: []LedgerTarget{{Target: designs.MainTable, RCU: 1, WCU: 4, ReadCalls: 1, WriteCalls: 2}},
-		Keys: []LedgerKey{{Target: designs.MainTable, Key: "HOT", RCU: 1, WCU: 4, Calls: 3, ReadCalls: 1, WriteCalls: 2,
-			ByPattern: []PatternWeight{{"AP-01", 12}, {"AP-02", 1}}, Seconds: []LedgerSecond{{100, 1, 2}, {105, 0, 2}}}},
-		Patterns:      []PatternUsage{{PatternOp: PatternOp{"AP-01", designs.PutItem}, Calls: 2, WCU: 4, Local: 4, LocalCalls: 2}},
-		Disagreements: []Disagreement{withCounts(tx, 2, 0, 8, 8, 0, 0)},
-		Items:         []LedgerItem{{ID: "x", PK: "P", SK: "A", First: 100, Last: 300, Collection: 300, Writes: 2, Grows: 2}},
-		Collections:   []LedgerCollection{{PK: "P", Known: 500, Added: 200, Grows: 2}},
-		IndexKeys:     []LedgerCollection{{Index: "GSI1", PK: "G", Known: 40, Added: 40, Grows: 1}},
-	}
-	b := LedgerFile{Format: LedgerFormat, First: 98, Last: 104, Observed: 4,
-		Targets: []LedgerTarget{{Target: designs.MainTable, RCU: 2, ReadCalls: 2}, {Target: "GSI1", WCU: 1, WriteCalls: 1}},
-		Keys: []LedgerKey{{Target: designs.MainTable, Key: "HOT", RCU: 2, Calls: 2, ReadCalls: 2,
-			ByPattern: []PatternWeight{{"AP-02", 2}}, Seconds: []LedgerSecond{{98, 1, 0}, {100, 1, 0}}},
-			{Target: "GSI1", Key: "G", WCU: 1, Calls: 1, WriteCalls: 1, ByPattern: []PatternWeight{{"AP-04", 3}}, Seconds: []LedgerSecond{{104, 0, 1}}}},
-		Patterns: []PatternUsage{{PatternOp: PatternOp{"AP-01", designs.PutItem}, Calls: 1, WCU: 2, Local: 1, LocalCalls: 1},
-			{PatternOp: PatternOp{"AP-06", designs.Query}, Calls: 2, RCU: 1, Filtered: 2, Returned: 2, Evaluated: 6}},
-		Disagreements: []Disagreement{withCounts(tx, 3, 2, 12, 6, 4, 2)},
-		Items:         []LedgerItem{{ID: "x", PK: "P", SK: "A", First: 150, Last: 280, Collection: 320, Writes: 3, Grows: 1}},
-		Collections:   []LedgerCollection{{PK: "P", Known: 450, Added: 100, Grows: 1}},
-		IndexKeys:     []LedgerCollection{{Index: "GSI1", PK: "G", Known: -10, Added: -50}},
-	}
-	c := LedgerFile{Format: LedgerFormat, Disagreements: []Disagreement{withCounts(tx, 1, 1, 4, 9, 4, 9)}}
-
-	merged, err := MergeLedgers(schema, a, b, c)
-	if err != nil {
-		t.Fatalf("MergeLedgers(a, b, c) error %v", err)
-	}
-	got := merged.Export()
-	want := LedgerFile{Format: LedgerFormat, First: 98, Last: 105, Observed: 7,
-		Targets: []LedgerTarget{{Target: designs.MainTable, RCU: 3, WCU: 4, ReadCalls: 3, WriteCalls: 2}, {Target: "GSI1", WCU: 1, WriteCalls: 1}},
-		Keys: []LedgerKey{{Target: designs.MainTable, Key: "HOT", RCU: 3, WCU: 4, Calls: 5, ReadCalls: 3, WriteCalls: 2,
-			ByPattern: []PatternWeight{{"AP-01", 12}, {"AP-02", 3}}, Seconds: []LedgerSecond{{98, 1, 0}, {100, 2, 2}, {105, 0, 2}}},
-			{Target: "GSI1", Key: "G", WCU: 1, Calls: 1, WriteCalls: 1, ByPattern: []PatternWeight{{"AP-04", 3}}, Seconds: []LedgerSecond{{104, 0, 1}}}},
-		Patterns: []PatternUsage{{PatternOp: PatternOp{"AP-01", designs.PutItem}, Calls: 3, WCU: 6, Local: 5, LocalCalls: 3},
-			{PatternOp: PatternOp{"AP-06", designs.Query}, Calls: 2, RCU: 1, Filtered: 2, Returned: 2, Evaluated: 6}},
-		Disagreements: []Disagreement{withCounts(tx, 6, 3, 24, 23, 4, 2)},
-		// An item's first size is the first file's, its latest and its
-		// share of its collection the largest; a collection's known bytes
-		// the largest: the rest is summed.
-		Items:       []LedgerItem{{ID: "x", PK: "P", SK: "A", First: 100, Last: 300, Collection: 320, Writes: 5, Grows: 3}},
-		Collections: []LedgerCollection{{PK: "P", Known: 500, Added: 300, Grows: 3}},
-		IndexKeys:   []LedgerCollection{{Index: "GSI1", PK: "G", Known: 40, Added: -10, Grows: 1}},
-	}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("MergeLedgers(a, b, c).Export() =\n%+v\nwant\n%+v", got, want)
+	if !strings.Contains(string(data), `"format":"`+ledger.LedgerFormat+`"`) {
+		t.Errorf("Export() as JSON starts %.60s, want format %q", data, ledger.LedgerFormat)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ddbharness/ddbharness/bench/ledger"
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/figure"
@@ -82,7 +83,7 @@ func putBackFinding(p *PutBack) *claim {
 // consumed capacity differed from AWS's rules, and where the differences
 // are listed: they tell how far DynamoDB Local is from the service, not
 // where a design meets its first limit.
-func disagreementFinding(ds []Disagreement) *claim {
+func disagreementFinding(ds []ledger.Disagreement) *claim {
 	if len(ds) == 0 {
 		return nil
 	}
@@ -150,7 +151,7 @@ func ceilingFinding(r Report, c *Ceiling) *claim {
 
 // filterFinding describes what a pattern's filtered or counting calls paid
 // for beyond what they returned.
-func filterFinding(p PatternUsage) *claim {
+func filterFinding(p ledger.PatternUsage) *claim {
 	calls := p.Evaluating()
 	if calls == 0 {
 		return nil

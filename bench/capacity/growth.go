@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 
+	"github.com/ddbharness/ddbharness/bench/ledger"
 	"github.com/ddbharness/ddbharness/ddbitem"
 )
 
@@ -39,31 +40,31 @@ func (r *run) growth() []Growth {
 		return g
 	}
 	var items, colls []Growth
-	r.l.eachItem(func(id string, it itemTrack) {
+	r.l.EachItem(func(id string, it ledger.ItemTrack) {
 		// An item that grew a few times changed state; only one that keeps
 		// growing grows with traffic.
-		if it.last > it.first && it.grows >= MinGrowthWrites {
-			pk, sk := r.l.itemKeys(id, it)
-			items = append(items, project(Growth{Kind: "item", Key: pk, Sort: sk, Bytes: int(it.last),
-				Added: int(it.last - it.first), Limit: ddbitem.MaxItemBytes}))
+		if it.Last > it.First && it.Grows >= MinGrowthWrites {
+			pk, sk := r.l.ItemKeys(id, it)
+			items = append(items, project(Growth{Kind: "item", Key: pk, Sort: sk, Bytes: int(it.Last),
+				Added: int(it.Last - it.First), Limit: ddbitem.MaxItemBytes}))
 		}
 	})
 	limit := int64(0)
 	if len(r.Schema.LSIs) > 0 {
 		limit = ddbitem.MaxCollectionBytes
 	}
-	for pk, c := range r.l.collections.All() {
+	for pk, c := range r.l.Collections().All() {
 		// Each order a run creates starts a collection of its own, which a
 		// few writes fill: growth matters when writes keep adding to one.
-		if c.added > 0 && c.grows >= MinGrowthWrites {
-			colls = append(colls, project(Growth{Kind: "collection", Key: r.l.names.Text(pk), Bytes: c.known, Added: c.added, Limit: limit}))
+		if c.Added > 0 && c.Grows >= MinGrowthWrites {
+			colls = append(colls, project(Growth{Kind: "collection", Key: r.l.Names().Text(pk), Bytes: c.Known, Added: c.Added, Limit: limit}))
 		}
 	}
 	var keys []Growth
-	for at, k := range r.l.indexKeys.All() {
-		if k.added > 0 && k.grows >= MinGrowthWrites {
-			at := r.l.slotOf(at)
-			keys = append(keys, project(Growth{Kind: "index key", Target: at.target, Key: at.key, Bytes: max(0, k.known), Added: k.added}))
+	for at, k := range r.l.IndexKeys().All() {
+		if k.Added > 0 && k.Grows >= MinGrowthWrites {
+			at := r.l.SlotOf(at)
+			keys = append(keys, project(Growth{Kind: "index key", Target: at.Target, Key: at.Key, Bytes: max(0, k.Known), Added: k.Added}))
 		}
 	}
 	return append(append(r.top(items), r.top(colls)...), r.top(keys)...)

@@ -8,13 +8,14 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/ddbharness/ddbharness/bench/ledger"
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/pricing"
 )
 
 func TestLedgerConcurrentObserve(t *testing.T) {
-	l := NewLedger(schema)
+	l := ledger.NewLedger(schema)
 	const workers, calls = 8, 500
 	var wg sync.WaitGroup
 	for w := range workers {
@@ -40,7 +41,7 @@ func TestLedgerKeepsEachOperationOfAPattern(t *testing.T) {
 	// A pattern that reads, then writes in a transaction: Local agrees on
 	// the read and not on the transaction, and the disagreement names the
 	// transaction, not whichever call came first.
-	l := NewLedger(schema)
+	l := ledger.NewLedger(schema)
 	read := pricing.Observation{At: t0, Pattern: "AP-04", Op: designs.GetItem, Consistent: true, Reads: []ddbitem.Item{sized("INV#1", "A", 500)},
 		Local: []types.ConsumedCapacity{{CapacityUnits: aws.Float64(1)}}}
 	tx := pricing.Observation{At: t0, Pattern: "AP-04", Op: designs.TransactWriteItems,
@@ -58,7 +59,7 @@ func TestLedgerKeepsEachOperationOfAPattern(t *testing.T) {
 }
 
 func TestLedgerComparesWithLocal(t *testing.T) {
-	l := NewLedger(schema)
+	l := ledger.NewLedger(schema)
 	// DynamoDB Local 3.x reports a two-item TransactWriteItems as 2 units; AWS charges 4.
 	tx := pricing.Observation{At: t0, Pattern: "AP-03", Op: designs.TransactWriteItems,
 		Writes: []pricing.Write{{After: sized("INV#1", "A", 500)}, {After: sized("INV#2", "A", 500)}},
@@ -70,7 +71,7 @@ func TestLedgerComparesWithLocal(t *testing.T) {
 		l.Observe(get)
 	}
 	r := Model{Schema: schema, Requests: 6, Duration: time.Second}.Analyze(l)
-	want := Disagreement{PatternOp: PatternOp{"AP-03", designs.TransactWriteItems}, Target: designs.MainTable,
+	want := ledger.Disagreement{PatternOp: ledger.PatternOp{Pattern: "AP-03", Op: designs.TransactWriteItems}, Target: designs.MainTable,
 		Calls: 3, Differing: 3, Units: 12, LocalUnits: 6, ExampleUnits: 4, ExampleLocal: 2}
 	if len(r.Disagreements) != 1 || r.Disagreements[0] != want {
 		t.Errorf("Analyze().Disagreements = %+v, want only %+v", r.Disagreements, want)
@@ -86,7 +87,7 @@ func TestLedgerComparesWithLocal(t *testing.T) {
 // BenchmarkObserve measures the ledger's cost per call on the engine's
 // path: an update that moves a GSI entry.
 func BenchmarkObserve(b *testing.B) {
-	l := NewLedger(schema)
+	l := ledger.NewLedger(schema)
 	before := with(sized("ITEM#1", "A", 800), "G", s("GROUP#a"), "GS", s("1"), "K", s("k1"))
 	o := pricing.Observation{At: t0, Pattern: "AP-01", Op: designs.UpdateItem,
 		Writes: []pricing.Write{{Before: before, After: with(before, "G", s("GROUP#b"))}}}
@@ -100,7 +101,7 @@ func BenchmarkObserve(b *testing.B) {
 // it gained, a delete takes its bytes back, a failed write adds nothing;
 // and a merged ledger keeps it.
 func TestPatternGrowth(t *testing.T) {
-	l := NewLedger(schema)
+	l := ledger.NewLedger(schema)
 	at := time.Unix(1_800_000_000, 0)
 	l.Observe(pricing.Observation{At: at, Pattern: "AP-01", Op: "PutItem", Writes: []pricing.Write{{After: sized("A", "1", 500)}}})
 	l.Observe(pricing.Observation{At: at, Pattern: "AP-01", Op: "UpdateItem", Writes: []pricing.Write{{Before: sized("A", "1", 500), After: sized("A", "1", 800)}}})
@@ -117,7 +118,7 @@ func TestPatternGrowth(t *testing.T) {
 	if g := grown(m.Analyze(l)); g["AP-01"] != 800 || g["AP-02"] != -300 {
 		t.Errorf("grown %v, want AP-01 800 and AP-02 -300", g)
 	}
-	merged, err := MergeLedgers(schema, l.Export())
+	merged, err := ledger.MergeLedgers(schema, l.Export())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ddbharness/ddbharness/bench/ledger"
 	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/figure"
@@ -113,13 +114,13 @@ func itemName(pk, sk string) string {
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/burst-adaptive-capacity.html#isolate-frequent-access-items
 func (r *run) itemLimit() *Limit {
 	var best *Limit
-	r.l.eachUse(func(pk, sk string, u itemUse) {
-		var total usage
+	r.l.EachUse(func(pk, sk string, u ledger.ItemUse) {
+		var total ledger.Usage
 		weights := map[designs.PatternID]float64{}
-		for _, b := range u.by {
-			if b.pattern != 0 {
-				total.wcu += float64(b.wcu)
-				weights[r.l.patternOf(b)] += float64(b.wcu)
+		for _, b := range u.By {
+			if b.Pattern != 0 {
+				total.WCU += float64(b.WCU)
+				weights[r.l.PatternOf(b)] += float64(b.WCU)
 			}
 		}
 		rate := r.rateOf(total)
@@ -131,9 +132,9 @@ func (r *run) itemLimit() *Limit {
 		l := &Limit{Kind: LimitItem, Target: designs.MainTable, Key: pk, Item: item, Pattern: p, Rate: rate, Limit: r.itemLimitText(),
 			Side: SideWrite, Reason: itemReason, Metric: throughput.ReasonMetric(itemReason),
 			Source: Cite("item-ceiling", "partition-writes", "write-unit")}
-		for _, b := range u.by {
-			if b.pattern != 0 && r.l.patternOf(b) == p && b.calls > 0 {
-				l.UnitsPerCall = float64(b.wcu) / float64(b.calls)
+		for _, b := range u.By {
+			if b.Pattern != 0 && r.l.PatternOf(b) == p && b.Calls > 0 {
+				l.UnitsPerCall = float64(b.WCU) / float64(b.Calls)
 			}
 		}
 		best = l
@@ -144,7 +145,7 @@ func (r *run) itemLimit() *Limit {
 // itemLimitText names one item's limit, scaled.
 func (r *run) itemLimitText() string {
 	lim := r.partitionLimit()
-	return fmt.Sprintf("%s WCU/s on one item%s", figure.Thousands(lim.wcu), scaleText(r.scale()))
+	return fmt.Sprintf("%s WCU/s on one item%s", figure.Thousands(lim.WCU), scaleText(r.scale()))
 }
 
 // conflictLimit is the item whose transactions fill its time at the
@@ -221,14 +222,14 @@ func (r *run) txAsked() map[string]asked {
 		}
 		a.by[p] += n
 	}
-	r.l.eachUse(func(pk, sk string, u itemUse) {
-		for _, b := range u.by {
-			if b.pattern == 0 || b.txWrites == 0 {
+	r.l.EachUse(func(pk, sk string, u ledger.ItemUse) {
+		for _, b := range u.By {
+			if b.Pattern == 0 || b.TxWrites == 0 {
 				continue
 			}
-			p, n := r.l.patternOf(b), float64(b.txWrites)
+			p, n := r.l.PatternOf(b), float64(b.TxWrites)
 			if r.TxDenied == nil {
-				n = r.demanded(p, b.txWrites)
+				n = r.demanded(p, b.TxWrites)
 			}
 			add(pk, itemName(pk, sk), p, n)
 		}
@@ -248,7 +249,7 @@ func (r *run) txAsked() map[string]asked {
 // reach it.
 func (r *run) demanded(p designs.PatternID, n int32) float64 {
 	var seen int64
-	for k, u := range r.l.patterns {
+	for k, u := range r.l.Patterns() {
 		if k.Pattern == p {
 			seen += u.Calls
 		}

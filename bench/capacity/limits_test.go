@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ddbharness/ddbharness/bench/ledger"
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/pricing"
@@ -132,7 +133,7 @@ func TestConflictLimitDoesNotMoveWithTheTestBed(t *testing.T) {
 // 20 of them, or none (every one given up, as at load 19 on two cores).
 func TestConflictLimitCountsTheDeniedTransactions(t *testing.T) {
 	limit := func(served int) *Limit {
-		l := NewLedger(schema)
+		l := ledger.NewLedger(schema)
 		holds := 0
 		for i, o := range onSale() {
 			if o.Pattern == "AP-01" {
@@ -163,7 +164,7 @@ func TestConflictLimitCountsTheDeniedTransactions(t *testing.T) {
 // many reads as holds or half as many.
 func TestConflictLimitTakesTheMixFromItsWeights(t *testing.T) {
 	limit := func(gets int) *Limit {
-		l := NewLedger(schema)
+		l := ledger.NewLedger(schema)
 		n := 0
 		for i, o := range onSale() {
 			if o.Pattern == "AP-02" {

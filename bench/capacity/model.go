@@ -1,13 +1,13 @@
 package capacity
 
 import (
-	"cmp"
 	"math"
 	"slices"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/ddbharness/ddbharness/bench/ledger"
 	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
@@ -93,9 +93,9 @@ type Model struct {
 // Analyze runs the model over a run's ledger: hot keys per target, the
 // rate at which the first limit is reached, the forecast at the target
 // rate, growth, cost, DynamoDB Local's disagreements, and findings.
-func (m Model) Analyze(l *Ledger) Report {
-	l.mu.Lock()
-	defer l.mu.Unlock()
+func (m Model) Analyze(l *ledger.Ledger) Report {
+	l.Lock()
+	defer l.Unlock()
 	run := m.run(l)
 	r := Report{
 		Billing:      run.billing(),
@@ -108,8 +108,8 @@ func (m Model) Analyze(l *Ledger) Report {
 		Scale:        run.scale(),
 	}
 	r.PartitionLimit = run.partitionLimitText()
-	if l.first <= l.last {
-		r.Start = time.Unix(l.first, 0).UTC()
+	if l.First() <= l.Last() {
+		r.Start = time.Unix(l.First(), 0).UTC()
 	}
 	r.Targets = run.targets()
 	r.Hot = run.hot()
@@ -135,7 +135,7 @@ func (m Model) Analyze(l *Ledger) Report {
 // run is one Analyze: the model, the ledger and the run's figures.
 type run struct {
 	Model
-	l        *Ledger
+	l        *ledger.Ledger
 	denied   []DeniedRow // DeniedKeys, listed once
 	seconds  float64
 	requests int64
@@ -146,8 +146,8 @@ type run struct {
 // group is one partition key value of one partition space: the table's
 // (with its LSIs, which live in the table's partitions) or a GSI's.
 type group struct {
-	slot
-	usage
+	ledger.Slot
+	ledger.Usage
 	calls                 int64
 	readCalls, writeCalls int64
 	pattern               designs.PatternID
@@ -155,13 +155,13 @@ type group struct {
 }
 
 // run gathers the run's figures.
-func (m Model) run(l *Ledger) *run {
+func (m Model) run(l *ledger.Ledger) *run {
 	r := &run{Model: m, l: l, seconds: m.Duration.Seconds(), requests: m.Requests}
-	if r.seconds <= 0 && l.first <= l.last {
-		r.seconds = float64(l.last - l.first + 1)
+	if r.seconds <= 0 && l.First() <= l.Last() {
+		r.seconds = float64(l.Last() - l.First() + 1)
 	}
 	if r.requests <= 0 {
-		r.requests = l.observed
+		r.requests = l.Observed()
 	}
 	if r.seconds > 0 {
 		r.rate = float64(r.requests) / r.seconds
@@ -176,22 +176,22 @@ func (m Model) run(l *Ledger) *run {
 // made as they are visited, not kept: a run that creates keys at every
 // call has as many groups as keys.
 func (r *run) eachGroup(f func(g *group)) {
-	r.l.eachKey(func(s slot, _ *keyStats) {
-		space := r.space(s.target)
+	r.l.EachKey(func(s ledger.Slot, _ *ledger.KeyStats) {
+		space := r.space(s.Target)
 		for _, t := range r.targetsOf(space) {
-			if t == s.target {
-				f(r.group(slot{space, s.key}))
+			if t == s.Target {
+				f(r.group(ledger.Slot{Target: space, Key: s.Key}))
 				return
 			}
-			if r.l.key(slot{t, s.key}) != nil {
+			if r.l.Key(ledger.Slot{Target: t, Key: s.Key}) != nil {
 				return // made when eachKey visits t's row
 			}
 		}
 	})
 	// The values whose every call was denied: their demand is all put back.
-	seen := map[slot]bool{}
+	seen := map[ledger.Slot]bool{}
 	for _, d := range r.denied {
-		gs := slot{d.Target, d.Key}
+		gs := ledger.Slot{Target: d.Target, Key: d.Key}
 		if seen[gs] || r.inLedger(gs) {
 			continue
 		}
@@ -201,9 +201,9 @@ func (r *run) eachGroup(f func(g *group)) {
 }
 
 // inLedger reports whether the ledger has a row of partition group gs.
-func (r *run) inLedger(gs slot) bool {
-	for _, t := range r.targetsOf(gs.target) {
-		if r.l.key(slot{t, gs.key}) != nil {
+func (r *run) inLedger(gs ledger.Slot) bool {
+	for _, t := range r.targetsOf(gs.Target) {
+		if r.l.Key(ledger.Slot{Target: t, Key: gs.Key}) != nil {
 			return true
 		}
 	}
@@ -217,7 +217,7 @@ func (r *run) targetsOf(space string) []string {
 		return []string{space}
 	}
 	ts := []string{designs.MainTable}
-	for _, ix := range r.l.schema.Indexes {
+	for _, ix := range r.l.Schema().Indexes {
 		if ix.Local {
 			ts = append(ts, ix.Name)
 		}
@@ -227,17 +227,17 @@ func (r *run) targetsOf(space string) []string {
 
 // group sums the rows of the partition group gs (a value of a partition
 // space) over its targets, with the demand throttled away from it.
-func (r *run) group(gs slot) *group {
-	g := &group{slot: gs, weights: map[designs.PatternID]float64{}}
-	for _, t := range r.targetsOf(gs.target) {
-		k := r.l.key(slot{t, gs.key})
+func (r *run) group(gs ledger.Slot) *group {
+	g := &group{Slot: gs, weights: map[designs.PatternID]float64{}}
+	for _, t := range r.targetsOf(gs.Target) {
+		k := r.l.Key(ledger.Slot{Target: t, Key: gs.Key})
 		if k == nil {
 			continue
 		}
-		g.rcu, g.wcu = g.rcu+k.rcu, g.wcu+k.wcu
-		g.calls = max(g.calls, k.calls)
-		g.readCalls, g.writeCalls = max(g.readCalls, k.readCalls), max(g.writeCalls, k.writeCalls)
-		for _, w := range k.byPattern {
+		g.RCU, g.WCU = g.RCU+k.RCU, g.WCU+k.WCU
+		g.calls = max(g.calls, k.Calls)
+		g.readCalls, g.writeCalls = max(g.readCalls, k.ReadCalls), max(g.writeCalls, k.WriteCalls)
+		for _, w := range k.ByPattern {
 			g.weights[w.Pattern] += w.Weight
 		}
 	}
@@ -253,21 +253,21 @@ func (r *run) addDenied(g *group) {
 	if r.Denied == nil {
 		return
 	}
-	d := r.Denied(g.target, g.key)
-	g.usage.add(d.units(g.perCall()))
+	d := r.Denied(g.Target, g.Key)
+	g.Usage.Add(d.units(g.perCall()))
 	g.readCalls += d.Reads
 	g.writeCalls += d.Writes
 	g.calls = max(g.calls, g.readCalls, g.writeCalls)
 }
 
 // perCall is what a served call of each side consumed on g.
-func (g *group) perCall() usage {
-	var per usage
+func (g *group) perCall() ledger.Usage {
+	var per ledger.Usage
 	if g.readCalls > 0 {
-		per.rcu = g.rcu / float64(g.readCalls)
+		per.RCU = g.RCU / float64(g.readCalls)
 	}
 	if g.writeCalls > 0 {
-		per.wcu = g.wcu / float64(g.writeCalls)
+		per.WCU = g.WCU / float64(g.writeCalls)
 	}
 	return per
 }
@@ -278,7 +278,7 @@ func (r *run) scale() float64 { return throughput.Scale(r.Scale) }
 // space is the partition space a target's traffic lands in: an LSI's is
 // its table's.
 func (r *run) space(target string) string {
-	if ix, ok := r.l.schema.Index(target); ok && ix.Local {
+	if ix, ok := r.l.Schema().Index(target); ok && ix.Local {
 		return designs.MainTable
 	}
 	return target
@@ -306,32 +306,32 @@ func (r *run) billing() string {
 }
 
 // perRequest is a slot's units per request of the mix.
-func (r *run) perRequest(u usage) usage {
+func (r *run) perRequest(u ledger.Usage) ledger.Usage {
 	if r.requests == 0 {
-		return usage{}
+		return ledger.Usage{}
 	}
 	n := float64(r.requests)
-	return usage{u.rcu / n, u.wcu / n}
+	return ledger.Usage{RCU: u.RCU / n, WCU: u.WCU / n}
 }
 
 // partitionUse is the share of one partition's throughput that u units per
 // second take: reads and writes are throttled independently, so the side
 // nearer its limit (3,000 RCU, 1,000 WCU) decides.
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/throttling-key-range-limit-exceeded-mitigation.html
-func (r *run) partitionUse(u usage) float64 {
+func (r *run) partitionUse(u ledger.Usage) float64 {
 	lim := r.partitionLimit()
-	return max(u.rcu/lim.rcu, u.wcu/lim.wcu)
+	return max(u.RCU/lim.RCU, u.WCU/lim.WCU)
 }
 
 // partitionLimit is what one partition serves per second, scaled.
-func (r *run) partitionLimit() usage {
-	return usage{ddbitem.PartitionRCU * r.scale(), ddbitem.PartitionWCU * r.scale()}
+func (r *run) partitionLimit() ledger.Usage {
+	return ledger.Usage{RCU: ddbitem.PartitionRCU * r.scale(), WCU: ddbitem.PartitionWCU * r.scale()}
 }
 
 // keyThrottleRate is the request rate of the mix at which group g's
 // partition reaches its limit; 0 when the group takes nothing.
 func (r *run) keyThrottleRate(g *group) float64 {
-	use := r.partitionUse(r.perRequest(g.usage))
+	use := r.partitionUse(r.perRequest(g.Usage))
 	if use == 0 {
 		return 0
 	}
@@ -341,46 +341,32 @@ func (r *run) keyThrottleRate(g *group) float64 {
 // tableLimit is the throughput a whole target may consume per second: its
 // provisioned throughput, or the on-demand table quota, or the maximum
 // throughput declared below it.
-func (r *run) tableLimit() usage {
+func (r *run) tableLimit() ledger.Usage {
 	k := r.scale()
 	if r.provisioned() {
-		return usage{float64(r.Schema.RCU) * k, float64(r.Schema.WCU) * k}
+		return ledger.Usage{RCU: float64(r.Schema.RCU) * k, WCU: float64(r.Schema.WCU) * k}
 	}
-	lim := usage{ddbitem.OnDemandTableRRU, ddbitem.OnDemandTableWRU}
+	lim := ledger.Usage{RCU: ddbitem.OnDemandTableRRU, WCU: ddbitem.OnDemandTableWRU}
 	if r.MaxReads > 0 {
-		lim.rcu = min(lim.rcu, r.MaxReads)
+		lim.RCU = min(lim.RCU, r.MaxReads)
 	}
 	if r.MaxWrites > 0 {
-		lim.wcu = min(lim.wcu, r.MaxWrites)
+		lim.WCU = min(lim.WCU, r.MaxWrites)
 	}
-	return usage{lim.rcu * k, lim.wcu * k}
+	return ledger.Usage{RCU: lim.RCU * k, WCU: lim.WCU * k}
 }
 
 // spaces lists the partition spaces with traffic: the table first, then
 // GSIs by name.
 func (r *run) spaces() []string {
 	seen := map[string]bool{}
-	r.l.eachKey(func(s slot, _ *keyStats) { seen[r.space(s.target)] = true })
+	r.l.EachKey(func(s ledger.Slot, _ *ledger.KeyStats) { seen[r.space(s.Target)] = true })
 	out := make([]string, 0, len(seen))
 	for t := range seen {
 		out = append(out, t)
 	}
-	slices.SortFunc(out, byTarget)
+	slices.SortFunc(out, ledger.ByTarget)
 	return out
-}
-
-// byTarget orders the table before its indexes, then indexes by name.
-func byTarget(a, b string) int {
-	if a == b {
-		return 0
-	}
-	if a == designs.MainTable {
-		return -1
-	}
-	if b == designs.MainTable {
-		return 1
-	}
-	return cmp.Compare(a, b)
 }
 
 // spaceUnits sums a partition space's units, with those of the calls
@@ -388,27 +374,27 @@ func byTarget(a, b string) int {
 // served call of its side there), and the calls that read from or wrote
 // to it (served: a call denied on several values of the space is counted
 // once per value, so none are added).
-func (r *run) spaceUnits(space string) (u usage, readCalls, writeCalls int64) {
-	for name, t := range r.l.targets {
+func (r *run) spaceUnits(space string) (u ledger.Usage, readCalls, writeCalls int64) {
+	for name, t := range r.l.Targets() {
 		if r.space(name) == space {
-			u.rcu, u.wcu = u.rcu+t.rcu, u.wcu+t.wcu
-			readCalls, writeCalls = max(readCalls, t.readCalls), max(writeCalls, t.writeCalls)
+			u.RCU, u.WCU = u.RCU+t.RCU, u.WCU+t.WCU
+			readCalls, writeCalls = max(readCalls, t.ReadCalls), max(writeCalls, t.WriteCalls)
 		}
 	}
-	per := usage{}
+	per := ledger.Usage{}
 	if readCalls > 0 {
-		per.rcu = u.rcu / float64(readCalls)
+		per.RCU = u.RCU / float64(readCalls)
 	}
 	if writeCalls > 0 {
-		per.wcu = u.wcu / float64(writeCalls)
+		per.WCU = u.WCU / float64(writeCalls)
 	}
-	var denied usage
+	var denied ledger.Usage
 	for _, d := range r.denied {
 		if d.Target == space {
-			denied.add(d.units(per))
+			denied.Add(d.units(per))
 		}
 	}
-	u.add(denied)
+	u.Add(denied)
 	return u, readCalls, writeCalls
 }
 
@@ -418,11 +404,11 @@ func (r *run) tableThrottleRate(space string) (rate float64, write bool) {
 	u, _, _ := r.spaceUnits(space)
 	per, lim := r.perRequest(u), r.tableLimit()
 	rate = math.Inf(1)
-	if per.rcu > 0 {
-		rate = lim.rcu / per.rcu
+	if per.RCU > 0 {
+		rate = lim.RCU / per.RCU
 	}
-	if per.wcu > 0 && lim.wcu/per.wcu < rate {
-		rate, write = lim.wcu/per.wcu, true
+	if per.WCU > 0 && lim.WCU/per.WCU < rate {
+		rate, write = lim.WCU/per.WCU, true
 	}
 	return rate, write
 }

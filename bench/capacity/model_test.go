@@ -12,6 +12,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/ddbharness/ddbharness/bench/ledger"
 	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
@@ -23,7 +24,7 @@ func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs
 
 // run observes calls spread evenly over seconds and analyzes them.
 func analyze(m Model, calls ...pricing.Observation) Report {
-	l := NewLedger(m.Schema)
+	l := ledger.NewLedger(m.Schema)
 	secs := int(m.Duration / time.Second)
 	for i, o := range calls {
 		o.At = t0.Add(time.Duration(i%secs) * time.Second)
@@ -344,7 +345,7 @@ func TestReportIsJSONWithFindings(t *testing.T) {
 			t.Errorf("Analyze().Findings =\n%s\nwant a finding containing %q", all, want)
 		}
 	}
-	empty := Model{Schema: schema}.Analyze(NewLedger(schema))
+	empty := Model{Schema: schema}.Analyze(ledger.NewLedger(schema))
 	if _, err := json.Marshal(empty); err != nil || empty.Ceiling != nil {
 		t.Errorf("Analyze(empty ledger) = %+v, %v; want no ceiling and valid JSON", empty.Ceiling, err)
 	}
@@ -409,7 +410,7 @@ func TestHotKeysThatShareAPartition(t *testing.T) {
 		return 0, 4 // A and B together
 	}
 	m := Model{Schema: schema, Duration: 10 * time.Second, Placed: placed}
-	l := NewLedger(schema)
+	l := ledger.NewLedger(schema)
 	for i, o := range calls {
 		o.At = t0.Add(time.Duration(i%10) * time.Second)
 		l.Observe(o)

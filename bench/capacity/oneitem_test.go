@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ddbharness/ddbharness/bench/ledger"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/pricing"
 )
@@ -34,12 +35,12 @@ func TestHotKeyOnOneItem(t *testing.T) {
 		t.Errorf("the likes collection's key is said to be one item: %+v", h)
 	}
 
-	l := NewLedger(schema)
+	l := ledger.NewLedger(schema)
 	for i, o := range calls {
 		o.At = t0.Add(time.Duration(i%10) * time.Second)
 		l.Observe(o)
 	}
-	merged, err := MergeLedgers(schema, l.Export(), l.Export())
+	merged, err := ledger.MergeLedgers(schema, l.Export(), l.Export())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/ddbharness/ddbharness/bench/ledger"
 	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/designs"
 )
@@ -68,12 +69,12 @@ const maxReplaySeconds = 2 * 24 * 3600
 // times factor (1: as measured; the target rate over the measured one for
 // the forecast, each call as large, factor times as many).
 func (r *run) replay(factor float64) *Replay {
-	if r.l.first > r.l.last || r.l.last-r.l.first > maxReplaySeconds || factor <= 0 {
+	if r.l.First() > r.l.Last() || r.l.Last()-r.l.First() > maxReplaySeconds || factor <= 0 {
 		return nil
 	}
-	out := &Replay{First: r.l.first}
+	out := &Replay{First: r.l.First()}
 	budget := maxReplayEvents
-	for _, name := range slices.SortedFunc(maps.Keys(r.placed()), byTarget) {
+	for _, name := range slices.SortedFunc(maps.Keys(r.placed()), ledger.ByTarget) {
 		ps, isolations, ok := r.replaySpace(name, r.placed()[name], factor, &budget)
 		if !ok {
 			return nil // too large to replay call by call
@@ -91,8 +92,8 @@ const maxReplayEvents = 20_000_000
 // feed is one hot key's demand per second, and its units a call.
 type feed struct {
 	key  string
-	secs map[int64]usage
-	per  usage
+	secs map[int64]ledger.Usage
+	per  ledger.Usage
 }
 
 // replaySpace replays space name's hot keys, and says how many of them
@@ -114,14 +115,14 @@ func (r *run) replaySpace(name string, s *spaceLoad, factor float64, budget *int
 	if c.Provisioned && r.Placed == nil {
 		c.Partitions = s.n
 	}
-	sp := throughput.NewSpace(c, r.l.first*int64(time.Second))
+	sp := throughput.NewSpace(c, r.l.First()*int64(time.Second))
 	feeds := make([]feed, 0, len(s.hot))
 	for _, g := range s.hot {
 		feeds = append(feeds, r.feedOf(name, g, factor))
 	}
 	rf := newRefusals()
 	var calls []replayCall
-	for sec := r.l.first; sec <= r.l.last; sec++ {
+	for sec := r.l.First(); sec <= r.l.Last(); sec++ {
 		if calls, ok = callsIn(calls[:0], feeds, sec, budget); !ok {
 			return nil, 0, false
 		}
@@ -131,7 +132,7 @@ func (r *run) replaySpace(name string, s *spaceLoad, factor float64, budget *int
 			}
 		}
 	}
-	return rf.partitions(name, r.l.first, sp, feeds), isolations, true
+	return rf.partitions(name, r.l.First(), sp, feeds), isolations, true
 }
 
 // replayCall is one call a replay plays: when (Unix nanoseconds), on which
@@ -149,12 +150,12 @@ type replayCall struct {
 func callsIn(calls []replayCall, feeds []feed, sec int64, budget *int) ([]replayCall, bool) {
 	for _, f := range feeds {
 		u := f.secs[sec]
-		for side, units := range [2]float64{u.rcu, u.wcu} {
+		for side, units := range [2]float64{u.RCU, u.WCU} {
 			if units <= 0 {
 				continue
 			}
 			n := 1
-			if per := [2]float64{f.per.rcu, f.per.wcu}[side]; per > 0 {
+			if per := [2]float64{f.per.RCU, f.per.WCU}[side]; per > 0 {
 				n = int(min(maxReplayCalls, max(1, math.Round(units/per))))
 			}
 			if *budget -= n; *budget < 0 {
@@ -258,50 +259,50 @@ func (rf *refusals) partitions(name string, first int64, sp *throughput.Space, f
 // its side); without DeniedAt, the denied calls' demand is
 // spread over the seconds in proportion to the units served in each.
 func (r *run) feedOf(space string, g *group, factor float64) feed {
-	f := feed{key: g.key, secs: map[int64]usage{}}
-	var served, per usage
+	f := feed{key: g.Key, secs: map[int64]ledger.Usage{}}
+	var served, per ledger.Usage
 	for _, t := range r.targetsOf(space) {
-		k := r.l.key(slot{t, g.key})
+		k := r.l.Key(ledger.Slot{Target: t, Key: g.Key})
 		if k == nil {
 			continue
 		}
 		if t == space {
-			if k.readCalls > 0 {
-				per.rcu = k.rcu / float64(k.readCalls)
+			if k.ReadCalls > 0 {
+				per.RCU = k.RCU / float64(k.ReadCalls)
 			}
-			if k.writeCalls > 0 {
-				per.wcu = k.wcu / float64(k.writeCalls)
+			if k.WriteCalls > 0 {
+				per.WCU = k.WCU / float64(k.WriteCalls)
 			}
 		}
-		for _, s := range k.seconds {
-			u := f.secs[s.sec]
-			f.secs[s.sec] = usage{u.rcu + s.rcu, u.wcu + s.wcu}
-			served.rcu, served.wcu = served.rcu+s.rcu, served.wcu+s.wcu
+		for _, s := range k.Seconds {
+			u := f.secs[s.Sec]
+			f.secs[s.Sec] = ledger.Usage{RCU: u.RCU + s.RCU, WCU: u.WCU + s.WCU}
+			served.RCU, served.WCU = served.RCU+s.RCU, served.WCU+s.WCU
 		}
 	}
 	f.per = per
 	if r.DeniedAt != nil {
-		for sec := r.l.first; sec <= r.l.last; sec++ {
-			if d := r.DeniedAt(space, g.key, sec); d.Reads+d.Writes > 0 {
+		for sec := r.l.First(); sec <= r.l.Last(); sec++ {
+			if d := r.DeniedAt(space, g.Key, sec); d.Reads+d.Writes > 0 {
 				u := f.secs[sec]
-				u.add(d.units(per))
+				u.Add(d.units(per))
 				f.secs[sec] = u
 			}
 		}
 		for sec, u := range f.secs {
-			f.secs[sec] = usage{u.rcu * factor, u.wcu * factor}
+			f.secs[sec] = ledger.Usage{RCU: u.RCU * factor, WCU: u.WCU * factor}
 		}
 		return f
 	}
-	scale := usage{factor, factor}
-	if served.rcu > 0 {
-		scale.rcu *= g.rcu / served.rcu
+	scale := ledger.Usage{RCU: factor, WCU: factor}
+	if served.RCU > 0 {
+		scale.RCU *= g.RCU / served.RCU
 	}
-	if served.wcu > 0 {
-		scale.wcu *= g.wcu / served.wcu
+	if served.WCU > 0 {
+		scale.WCU *= g.WCU / served.WCU
 	}
 	for sec, u := range f.secs {
-		f.secs[sec] = usage{u.rcu * scale.rcu, u.wcu * scale.wcu}
+		f.secs[sec] = ledger.Usage{RCU: u.RCU * scale.RCU, WCU: u.WCU * scale.WCU}
 	}
 	return f
 }

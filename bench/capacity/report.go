@@ -3,6 +3,7 @@ package capacity
 import (
 	"time"
 
+	"github.com/ddbharness/ddbharness/bench/ledger"
 	"github.com/ddbharness/ddbharness/designs"
 )
 
@@ -23,18 +24,18 @@ type Report struct {
 	// FirstLimit is what stops the mix first, of every kind of limit
 	// (LimitsInOrder[0]); LimitsInOrder the lowest of each kind, lowest
 	// first.
-	FirstLimit    *Limit         `json:"first_limit,omitempty"`
-	LimitsInOrder []Limit        `json:"limits_in_order,omitempty"`
-	Warm          *WarmCeiling   `json:"warm_ceiling,omitempty"`
-	Forecast      *Forecast      `json:"forecast,omitempty"`
-	Replay        *Replay        `json:"replay,omitempty"`
-	ReplaySource  *Source        `json:"replay_source,omitempty"`
-	Growth        []Growth       `json:"growth"`
-	Cost          Cost           `json:"cost"`
-	Patterns      []PatternUsage `json:"patterns"`
-	Disagreements []Disagreement `json:"disagreements"`
-	Rules         []Rule         `json:"limits"`
-	Findings      []string       `json:"findings"`
+	FirstLimit    *Limit                `json:"first_limit,omitempty"`
+	LimitsInOrder []Limit               `json:"limits_in_order,omitempty"`
+	Warm          *WarmCeiling          `json:"warm_ceiling,omitempty"`
+	Forecast      *Forecast             `json:"forecast,omitempty"`
+	Replay        *Replay               `json:"replay,omitempty"`
+	ReplaySource  *Source               `json:"replay_source,omitempty"`
+	Growth        []Growth              `json:"growth"`
+	Cost          Cost                  `json:"cost"`
+	Patterns      []ledger.PatternUsage `json:"patterns"`
+	Disagreements []ledger.Disagreement `json:"disagreements"`
+	Rules         []Rule                `json:"limits"`
+	Findings      []string              `json:"findings"`
 	// PutBack says how the calls the emulator denied were put back; nil
 	// when none were (or the limits were off).
 	PutBack *PutBack `json:"put_back,omitempty"`

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/ddbharness/ddbharness/bench/ledger"
 	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/internal/figure"
@@ -14,7 +15,7 @@ import (
 // scale when it is not DynamoDB's own.
 func (r *run) partitionLimitText() string {
 	lim := r.partitionLimit()
-	return fmt.Sprintf("%s RCU/s or %s WCU/s per partition%s", figure.Thousands(lim.rcu), figure.Thousands(lim.wcu), scaleText(r.scale()))
+	return fmt.Sprintf("%s RCU/s or %s WCU/s per partition%s", figure.Thousands(lim.RCU), figure.Thousands(lim.WCU), scaleText(r.scale()))
 }
 
 // scaleText says that limits were scaled, and by what.
@@ -28,9 +29,9 @@ func scaleText(k float64) string {
 // tableLimitText names the table-level limit a target reaches.
 func (r *run) tableLimitText(write bool) string {
 	lim, side := r.tableLimit(), "RCU"
-	n := lim.rcu
+	n := lim.RCU
 	if write {
-		side, n = "WCU", lim.wcu
+		side, n = "WCU", lim.WCU
 	}
 	what := "on-demand table quota"
 	switch {
@@ -141,20 +142,22 @@ func Rules() []Rule {
 
 // patterns lists the per-pattern usage and Local's disagreements, in
 // pattern order.
-func (r *run) patterns() ([]PatternUsage, []Disagreement) {
-	var ps []PatternUsage
-	for _, p := range r.l.patterns {
+func (r *run) patterns() ([]ledger.PatternUsage, []ledger.Disagreement) {
+	var ps []ledger.PatternUsage
+	for _, p := range r.l.Patterns() {
 		ps = append(ps, *p)
 	}
-	slices.SortFunc(ps, func(a, b PatternUsage) int { return cmp.Or(cmp.Compare(a.Pattern, b.Pattern), cmp.Compare(a.Op, b.Op)) })
-	var ds []Disagreement
-	for _, d := range r.l.diffs {
+	slices.SortFunc(ps, func(a, b ledger.PatternUsage) int {
+		return cmp.Or(cmp.Compare(a.Pattern, b.Pattern), cmp.Compare(a.Op, b.Op))
+	})
+	var ds []ledger.Disagreement
+	for _, d := range r.l.Diffs() {
 		if d.Differing > 0 {
 			ds = append(ds, *d)
 		}
 	}
-	slices.SortFunc(ds, func(a, b Disagreement) int {
-		return cmp.Or(cmp.Compare(a.Pattern, b.Pattern), cmp.Compare(a.Op, b.Op), byTarget(a.Target, b.Target))
+	slices.SortFunc(ds, func(a, b ledger.Disagreement) int {
+		return cmp.Or(cmp.Compare(a.Pattern, b.Pattern), cmp.Compare(a.Op, b.Op), ledger.ByTarget(a.Target, b.Target))
 	})
 	return ps, ds
 }

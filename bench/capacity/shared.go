@@ -24,9 +24,9 @@ func (r *run) shared(s *spaceLoad) []SharedPartition {
 		if len(p.keys) < 2 {
 			continue
 		}
-		sp := SharedPartition{Partition: part, Rate: r.rateOf(p.usage)}
+		sp := SharedPartition{Partition: part, Rate: r.rateOf(p.Usage)}
 		for _, k := range p.keys {
-			sp.Keys, sp.Alone = append(sp.Keys, k.key), append(sp.Alone, r.rateOf(k.usage))
+			sp.Keys, sp.Alone = append(sp.Keys, k.Key), append(sp.Alone, r.rateOf(k.Usage))
 		}
 		out = append(out, sp)
 	}

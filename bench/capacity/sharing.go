@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/ddbharness/ddbharness/bench/ledger"
 	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/designs"
 )
@@ -53,7 +54,7 @@ func ShareOdds(h, p int) float64 {
 // the units of every key placed there, hot and light, and its hot keys
 // (the TopN heaviest of the space), heaviest first.
 type placedPartition struct {
-	usage
+	ledger.Usage
 	keys []*group // heaviest first
 }
 
@@ -63,9 +64,9 @@ const maxWith = 3
 // spaceLoad is one partition space's traffic under the placement.
 type spaceLoad struct {
 	parts map[int]*placedPartition
-	n     int      // partitions
-	hot   []*group // the heaviest keys, at most TopN
-	light usage    // the units of every other key
+	n     int          // partitions
+	hot   []*group     // the heaviest keys, at most TopN
+	light ledger.Usage // the units of every other key
 }
 
 // placed lays every partition group on its partition, once per run: a
@@ -77,7 +78,7 @@ func (r *run) placed() map[string]*spaceLoad {
 	}
 	r.loads = map[string]*spaceLoad{}
 	heavier := func(a, b *group) int {
-		return cmp.Or(cmp.Compare(r.partitionUse(b.usage), r.partitionUse(a.usage)), cmp.Compare(a.key, b.key))
+		return cmp.Or(cmp.Compare(r.partitionUse(b.Usage), r.partitionUse(a.Usage)), cmp.Compare(a.Key, b.Key))
 	}
 	keep := func(list []*group, g *group, n int) []*group {
 		i, _ := slices.BinarySearchFunc(list, g, heavier)
@@ -87,23 +88,23 @@ func (r *run) placed() map[string]*spaceLoad {
 		return slices.Insert(list, i, g)[:min(n, len(list)+1)]
 	}
 	r.eachGroup(func(g *group) {
-		s := r.loads[g.target]
+		s := r.loads[g.Target]
 		if s == nil {
 			s = &spaceLoad{parts: map[int]*placedPartition{}}
-			r.loads[g.target] = s
+			r.loads[g.Target] = s
 		}
 		s.hot = keep(s.hot, g, r.topN())
-		part, n := r.place(g.target, g.key)
+		part, n := r.place(g.Target, g.Key)
 		s.n = n
-		s.part(part).add(g.usage)
-		s.light.add(g.usage)
+		s.part(part).Add(g.Usage)
+		s.light.Add(g.Usage)
 	})
 	for _, s := range r.loads {
 		for _, g := range s.hot { // heaviest first
-			part, _ := r.place(g.target, g.key)
+			part, _ := r.place(g.Target, g.Key)
 			p := s.part(part)
 			p.keys = append(p.keys, g)
-			s.light.add(usage{-g.rcu, -g.wcu})
+			s.light.Add(ledger.Usage{RCU: -g.RCU, WCU: -g.WCU})
 		}
 	}
 	return r.loads
@@ -143,7 +144,7 @@ func (r *run) partitionCount(space string) int {
 }
 
 // rateOf is the request rate of the mix at which u units fill a partition.
-func (r *run) rateOf(u usage) float64 {
+func (r *run) rateOf(u ledger.Usage) float64 {
 	use := r.partitionUse(r.perRequest(u))
 	if use == 0 {
 		return 0
@@ -154,20 +155,20 @@ func (r *run) rateOf(u usage) float64 {
 // sharing is g's Sharing in its space s, on partition p under the run's
 // placement.
 func (r *run) sharing(s *spaceLoad, p *placedPartition, g *group) *Sharing {
-	sh := &Sharing{Partitions: s.n, HotKeys: len(s.hot), Odds: ShareOdds(len(s.hot), s.n), Alone: r.rateOf(g.usage), Placed: r.rateOf(p.usage)}
-	var others usage
+	sh := &Sharing{Partitions: s.n, HotKeys: len(s.hot), Odds: ShareOdds(len(s.hot), s.n), Alone: r.rateOf(g.Usage), Placed: r.rateOf(p.Usage)}
+	var others ledger.Usage
 	for _, h := range s.hot {
 		if h != g {
-			others.rcu, others.wcu = others.rcu+h.rcu, others.wcu+h.wcu
+			others.RCU, others.WCU = others.RCU+h.RCU, others.WCU+h.WCU
 		}
 	}
 	n := float64(max(s.n, 1))
-	light := usage{s.light.rcu / n, s.light.wcu / n}
-	sh.Expected = r.rateOf(usage{g.rcu + others.rcu/n + light.rcu, g.wcu + others.wcu/n + light.wcu})
-	sh.Worst = r.rateOf(usage{g.rcu + others.rcu + light.rcu, g.wcu + others.wcu + light.wcu})
+	light := ledger.Usage{RCU: s.light.RCU / n, WCU: s.light.WCU / n}
+	sh.Expected = r.rateOf(ledger.Usage{RCU: g.RCU + others.RCU/n + light.RCU, WCU: g.WCU + others.WCU/n + light.WCU})
+	sh.Worst = r.rateOf(ledger.Usage{RCU: g.RCU + others.RCU + light.RCU, WCU: g.WCU + others.WCU + light.WCU})
 	for _, k := range p.keys {
 		if k != g && len(sh.With) < maxWith {
-			sh.With = append(sh.With, k.key)
+			sh.With = append(sh.With, k.Key)
 		}
 	}
 	sh.Shared = r.shared(s)
@@ -175,13 +176,13 @@ func (r *run) sharing(s *spaceLoad, p *placedPartition, g *group) *Sharing {
 }
 
 // placedRate is the rate at which key's partition of space, with every
-// key the run placed there, reaches its limit.
+// Key the run placed there, reaches its limit.
 func (r *run) placedRate(space, key string) float64 {
 	part, _ := r.place(space, key)
 	if s := r.placed()[space]; s != nil && s.parts[part] != nil {
-		return r.rateOf(s.parts[part].usage) // key's own units among them
+		return r.rateOf(s.parts[part].Usage) // key's own units among them
 	}
-	return r.rateOf(r.group(slot{space, key}).usage)
+	return r.rateOf(r.group(ledger.Slot{Target: space, Key: key}).Usage)
 }
 
 // topN is the hot-key list's length.
@@ -204,13 +205,13 @@ func (r *run) partitionCeilings(consider func(Ceiling)) {
 				continue
 			}
 			g := p.keys[0]
-			rate := r.rateOf(p.usage)
+			rate := r.rateOf(p.Usage)
 			if rate <= 0 || math.IsInf(rate, 1) {
 				continue
 			}
-			consider(Ceiling{Target: space, Key: g.key, Limit: r.partitionLimitText(), Rate: rate, Pattern: g.pattern,
-				BackPressure: space != designs.MainTable && p.wcu > 0 && !r.readsBind(p.usage), Sharing: r.sharing(s, p, g), Side: sideName(!r.readsBind(p.usage)),
-				EventualReads: r.readsBind(p.usage) && r.eventualReads(space, g.pattern)})
+			consider(Ceiling{Target: space, Key: g.Key, Limit: r.partitionLimitText(), Rate: rate, Pattern: g.pattern,
+				BackPressure: space != designs.MainTable && p.WCU > 0 && !r.readsBind(p.Usage), Sharing: r.sharing(s, p, g), Side: sideName(!r.readsBind(p.Usage)),
+				EventualReads: r.readsBind(p.Usage) && r.eventualReads(space, g.pattern)})
 		}
 	}
 }

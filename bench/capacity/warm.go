@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/ddbharness/ddbharness/bench/ledger"
 	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/internal/figure"
@@ -19,9 +20,9 @@ func (r *run) spaceConfig() throughput.Config { return throughput.ConfigOf(r.Set
 // provisioned with where higher (throughput.Config.Warm).
 // Sources: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/warm-throughput-scenarios.html
 // https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/check-warm-throughput.html
-func (r *run) warmUnits() (u usage, declared bool) {
+func (r *run) warmUnits() (u ledger.Usage, declared bool) {
 	rcu, wcu := r.spaceConfig().Warm()
-	return usage{rcu * r.scale(), wcu * r.scale()}, r.WarmReads > 0 || r.WarmWrites > 0
+	return ledger.Usage{RCU: rcu * r.scale(), WCU: wcu * r.scale()}, r.WarmReads > 0 || r.WarmWrites > 0
 }
 
 // warm is the new on-demand table's ceiling: the lowest rate at which the
@@ -41,7 +42,7 @@ func (r *run) warm(steady *Ceiling) *WarmCeiling {
 		u, _, _ := r.spaceUnits(space)
 		per := r.perRequest(u)
 		quota, _ := r.tableThrottleRate(space)
-		share := throughput.WarmShare(per.rcu, per.wcu, lim.rcu, lim.wcu)
+		share := throughput.WarmShare(per.RCU, per.WCU, lim.RCU, lim.WCU)
 		if share <= 0 {
 			continue
 		}
@@ -50,7 +51,7 @@ func (r *run) warm(steady *Ceiling) *WarmCeiling {
 			continue
 		}
 		side := "WRU"
-		if per.rcu/lim.rcu > per.wcu/lim.wcu {
+		if per.RCU/lim.RCU > per.WCU/lim.WCU {
 			side = "RRU"
 		}
 		whose := "of a new on-demand table"
@@ -60,9 +61,9 @@ func (r *run) warm(steady *Ceiling) *WarmCeiling {
 		case r.SwitchedRCU > 0 || r.SwitchedWCU > 0:
 			whose = "of a table switched from provisioned"
 		}
-		best = &WarmCeiling{Target: space, Side: side, ReadUnits: lim.rcu, WriteUnits: lim.wcu, Declared: declared, Rate: rate,
+		best = &WarmCeiling{Target: space, Side: side, ReadUnits: lim.RCU, WriteUnits: lim.WCU, Declared: declared, Rate: rate,
 			Limit: fmt.Sprintf("%s RRU/s or %s WRU/s (or a linear combination) warm throughput %s%s",
-				figure.Thousands(lim.rcu), figure.Thousands(lim.wcu), whose, scaleText(r.scale()))}
+				figure.Thousands(lim.RCU), figure.Thousands(lim.WCU), whose, scaleText(r.scale()))}
 	}
 	if best == nil {
 		return nil

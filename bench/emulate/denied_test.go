@@ -15,6 +15,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/bench/ledger"
 	"github.com/ddbharness/ddbharness/bench/meter"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/ddbtest"
@@ -54,8 +55,8 @@ func holdsRun(t *testing.T, holds, givenUp int) (rate float64, denied int64) {
 	opts := dynamodb.Options{Region: "us-east-1", BaseEndpoint: aws.String("http://127.0.0.1:1"), HTTPClient: ddbtest.Answer(`{}`),
 		Credentials: credentials.NewStaticCredentialsProvider("k", "s", "")}
 	db := meter.NewClient(dynamodb.New(opts, e.Install), s)
-	ledger := capacity.NewLedger(s)
-	Attach(e, db, func(_ context.Context, o pricing.Observation) []pricing.Charge { return ledger.Observe(o) })
+	l := ledger.NewLedger(s)
+	Attach(e, db, func(_ context.Context, o pricing.Observation) []pricing.Charge { return l.Observe(o) })
 	e.Enable()
 
 	ctx := designs.WithPattern(context.Background(), "AP-01")
@@ -90,7 +91,7 @@ func holdsRun(t *testing.T, holds, givenUp int) (rate float64, denied int64) {
 	}
 	m := capacity.Model{Schema: s, Requests: int64(holds), Duration: time.Duration(holds) * time.Second / 5}
 	e.Inform(&m)
-	rep := m.Analyze(ledger)
+	rep := m.Analyze(l)
 	if rep.Ceiling == nil || rep.Ceiling.Key != "EVENT#1" {
 		t.Fatalf("first throttle %+v, want the event's partition key", rep.Ceiling)
 	}

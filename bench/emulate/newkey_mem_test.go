@@ -13,7 +13,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/bench/ledger"
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/heaptest"
@@ -31,7 +31,7 @@ func newKeyHeap(distinct, calls int) uint64 {
 	t0 := time.Unix(1_700_000_000, 0)
 	return heaptest.HeapAfter(func() any {
 		names := keytab.New()
-		l := capacity.NewLedgerKeys(s, names)
+		l := ledger.NewLedgerKeys(s, names)
 		now := t0
 		e := New(s, Config{Keys: names, Now: func() time.Time { return now }})
 		e.Enable()

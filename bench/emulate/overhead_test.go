@@ -10,7 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/bench/ledger"
 	"github.com/ddbharness/ddbharness/bench/meter"
 	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/designs"
@@ -38,12 +38,12 @@ func BenchmarkOverhead(b *testing.B) {
 	ctx := designs.WithPattern(context.Background(), "AP-01")
 	for _, on := range []bool{false, true} {
 		b.Run(fmt.Sprintf("limits=%v", on), func(b *testing.B) {
-			ledger := capacity.NewLedger(s)
+			l := ledger.NewLedger(s)
 			var c *meter.Client
 			if on {
 				e := New(s, Config{})
 				c = meter.NewClient(dynamodb.New(opts, e.Install), s)
-				Attach(e, c, func(_ context.Context, o pricing.Observation) []pricing.Charge { return ledger.Observe(o) })
+				Attach(e, c, func(_ context.Context, o pricing.Observation) []pricing.Charge { return l.Observe(o) })
 				e.Enable()
 				defer func() {
 					if t := e.Measured(0, 0); t.Refused > 0 {
@@ -52,7 +52,7 @@ func BenchmarkOverhead(b *testing.B) {
 				}()
 			} else {
 				c = meter.NewClient(dynamodb.New(opts), s)
-				Attach(nil, c, func(_ context.Context, o pricing.Observation) []pricing.Charge { return ledger.Observe(o) })
+				Attach(nil, c, func(_ context.Context, o pricing.Observation) []pricing.Charge { return l.Observe(o) })
 			}
 			b.ReportAllocs()
 			i := 0

@@ -15,6 +15,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/bench/ledger"
 	"github.com/ddbharness/ddbharness/bench/meter"
 	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/designs"
@@ -29,7 +30,7 @@ import (
 type sdkRun struct {
 	e      *Emulator
 	db     *meter.Client
-	ledger *capacity.Ledger
+	ledger *ledger.Ledger
 	schema designs.Schema
 	clock  *ddbtest.Clock
 	start  time.Time
@@ -43,7 +44,7 @@ func newSDKRun(s designs.Schema) *sdkRun {
 	e := New(s, Config{Settings: throughput.Settings{Scale: 0.01, Partitions: 4}, Now: clock.Now})
 	opts := dynamodb.Options{Region: "us-east-1", BaseEndpoint: aws.String("http://127.0.0.1:1"), HTTPClient: ddbtest.Answer(`{}`),
 		Credentials: credentials.NewStaticCredentialsProvider("k", "s", ""), Retryer: aws.NopRetryer{}}
-	r := &sdkRun{e: e, db: meter.NewClient(dynamodb.New(opts, e.Install), s, meter.Clock(clock.Now)), ledger: capacity.NewLedger(s),
+	r := &sdkRun{e: e, db: meter.NewClient(dynamodb.New(opts, e.Install), s, meter.Clock(clock.Now)), ledger: ledger.NewLedger(s),
 		schema: s, clock: clock, start: clock.Now()}
 	Attach(e, r.db, func(_ context.Context, o pricing.Observation) []pricing.Charge { return r.ledger.Observe(o) })
 	e.Enable()

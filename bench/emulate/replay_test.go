@@ -15,6 +15,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/bench/ledger"
 	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/pricing"
@@ -26,7 +27,7 @@ import (
 type recorded struct {
 	e        *Emulator
 	schema   designs.Schema
-	ledger   *capacity.Ledger
+	ledger   *ledger.Ledger
 	start    time.Time
 	requests int64
 	secs     int
@@ -35,7 +36,7 @@ type recorded struct {
 // record puts, in each of secs seconds, rates(sec)[key] items of 1 WCU
 // under each key, evenly over the second, through e on clock.
 func record(e *Emulator, clock *time.Time, s designs.Schema, secs int, rates func(sec int) map[string]int) recorded {
-	r := recorded{e: e, schema: s, ledger: capacity.NewLedger(s), start: *clock, secs: secs}
+	r := recorded{e: e, schema: s, ledger: ledger.NewLedger(s), start: *clock, secs: secs}
 	ctx := designs.WithPattern(context.Background(), "AP-01")
 	type put struct {
 		at  time.Duration

@@ -14,6 +14,7 @@ import (
 	"github.com/ddbharness/ddbharness/bench"
 	"github.com/ddbharness/ddbharness/bench/capacity"
 	"github.com/ddbharness/ddbharness/bench/engine"
+	"github.com/ddbharness/ddbharness/bench/ledger"
 	"github.com/ddbharness/ddbharness/bench/report"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/pricing"
@@ -24,14 +25,14 @@ import (
 // the capacity ledger the meter's observations fill.
 type traffic struct {
 	mu     sync.Mutex
-	ledger *capacity.Ledger
+	ledger *ledger.Ledger
 	first  time.Time
 	last   time.Time
 	tally  *engine.Tally
 }
 
 func newTraffic(s designs.Schema) *traffic {
-	return &traffic{ledger: capacity.NewLedger(s), tally: engine.NewOpenTally()}
+	return &traffic{ledger: ledger.NewLedger(s), tally: engine.NewOpenTally()}
 }
 
 // observe charges one observed call in the ledger; nothing for a part

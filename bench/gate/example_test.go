@@ -10,6 +10,7 @@ import (
 	"github.com/ddbharness/ddbharness/bench/capacity"
 	"github.com/ddbharness/ddbharness/bench/engine"
 	"github.com/ddbharness/ddbharness/bench/gate"
+	"github.com/ddbharness/ddbharness/bench/ledger"
 	"github.com/ddbharness/ddbharness/designs"
 )
 
@@ -59,7 +60,7 @@ func exampleRun(wcu float64, lat time.Duration) gate.Run {
 	out.Total = m
 	out.Patterns = []engine.PatternMetrics{{Pattern: designs.Pattern{ID: "AP-01"}, Metrics: m}}
 	out.Capacity = capacity.Report{Billing: "on-demand", MeasuredRate: 10,
-		Patterns: []capacity.PatternUsage{{PatternOp: capacity.PatternOp{Pattern: "AP-01", Op: "PutItem"}, WCU: wcu}},
+		Patterns: []ledger.PatternUsage{{PatternOp: ledger.PatternOp{Pattern: "AP-01", Op: "PutItem"}, WCU: wcu}},
 		Cost:     capacity.Cost{WriteRequestUnit: 0.625, OnDemand: wcu / 10 * 0.625},
 		Ceiling:  &capacity.Ceiling{Rate: 300},
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/ddbharness/ddbharness/bench/capacity"
 	"github.com/ddbharness/ddbharness/bench/emulate"
 	"github.com/ddbharness/ddbharness/bench/engine"
+	"github.com/ddbharness/ddbharness/bench/ledger"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/scenarios"
 	"github.com/ddbharness/ddbharness/workload/threshold"
@@ -29,10 +30,10 @@ func run() bench.Outcome {
 		{Pattern: designs.Pattern{ID: "AP-02"}, Metrics: vegeta.Metrics{Requests: 4, Success: 0.75}},
 	}
 	out.Capacity = capacity.Report{Billing: "on-demand", MeasuredRate: 100,
-		Patterns: []capacity.PatternUsage{
-			{PatternOp: capacity.PatternOp{Pattern: "AP-01", Op: "Query"}, RCU: 5},
-			{PatternOp: capacity.PatternOp{Pattern: "AP-01", Op: "PutItem"}, WCU: 20, Grown: 3000},
-			{PatternOp: capacity.PatternOp{Pattern: "AP-02", Op: "GetItem"}, RCU: 2},
+		Patterns: []ledger.PatternUsage{
+			{PatternOp: ledger.PatternOp{Pattern: "AP-01", Op: "Query"}, RCU: 5},
+			{PatternOp: ledger.PatternOp{Pattern: "AP-01", Op: "PutItem"}, WCU: 20, Grown: 3000},
+			{PatternOp: ledger.PatternOp{Pattern: "AP-02", Op: "GetItem"}, RCU: 2},
 		},
 		Cost:    capacity.Cost{RCUPerRequest: 0.5, WCUPerRequest: 1.4, OnDemand: 0.9375, ReadRequestUnit: 0.125, WriteRequestUnit: 0.625, RCUHour: 0.00013, WCUHour: 0.00065, Utilization: 0.7},
 		Ceiling: &capacity.Ceiling{Rate: 300},

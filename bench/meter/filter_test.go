@@ -11,6 +11,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/bench/ledger"
 	"github.com/ddbharness/ddbharness/bench/meter"
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
@@ -143,7 +144,7 @@ var _ = Describe("filtered and counting reads", Label("client"), func() {
 		Expect(local).To(BeNumerically(">", 0))
 		Expect(ours).To(Equal(local))
 
-		l := capacity.NewLedger(schema)
+		l := ledger.NewLedger(schema)
 		l.Observe(o)
 		r := capacity.Model{Schema: schema}.Analyze(l)
 		Expect(r.Disagreements).To(BeEmpty())

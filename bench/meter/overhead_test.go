@@ -9,7 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/bench/ledger"
 	"github.com/ddbharness/ddbharness/bench/meter"
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
@@ -38,9 +38,9 @@ func (c cannedDB) TransactWriteItems(context.Context, *dynamodb.TransactWriteIte
 func BenchmarkClient(b *testing.B) {
 	item := ddbitem.Item{"PK": s("CLIENT#1"), "SK": s("CLIENT#1"), "Name": s("A client with a name"),
 		"Email": s("someone@example.com"), "Address": s("1 Main Street, Springfield")}
-	ledger := capacity.NewLedger(schema)
+	l := ledger.NewLedger(schema)
 	c := meter.NewClient(cannedDB{item: item}, schema)
-	c.Observe(func(_ context.Context, o pricing.Observation) { ledger.Observe(o) })
+	c.Observe(func(_ context.Context, o pricing.Observation) { l.Observe(o) })
 	ctx := designs.WithPattern(context.Background(), pattern)
 
 	b.Run("GetItem", func(b *testing.B) {

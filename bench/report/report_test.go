@@ -20,6 +20,7 @@ import (
 	"github.com/ddbharness/ddbharness/bench"
 	"github.com/ddbharness/ddbharness/bench/capacity"
 	"github.com/ddbharness/ddbharness/bench/engine"
+	"github.com/ddbharness/ddbharness/bench/ledger"
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 )
@@ -172,10 +173,10 @@ func sampleCapacity() capacity.Report {
 		Cost: capacity.Cost{Region: "us-east-1", TableClass: "Standard", PriceDate: "2026-05-01", Source: "https://aws.amazon.com/dynamodb/pricing/",
 			RCUPerRequest: 0.82, WCUPerRequest: 2.5, OnDemand: 3.2313, Provisioned: 0.9876, Utilization: 0.7,
 			UtilizationSource: capacity.Cite("provisioned-utilisation")},
-		Patterns: []capacity.PatternUsage{
-			{PatternOp: capacity.PatternOp{Pattern: "AP-03", Op: designs.TransactWriteItems}, Calls: 15, WCU: 150, Local: 75, LocalCalls: 15},
-			{PatternOp: capacity.PatternOp{Pattern: "AP-06", Op: designs.Query}, Calls: 30, RCU: 45, Local: 45, LocalCalls: 30},
-			{PatternOp: capacity.PatternOp{Pattern: "AP-07", Op: designs.Query}, Calls: 15, RCU: 7.5, Local: 6, LocalCalls: 12, Filtered: 15,
+		Patterns: []ledger.PatternUsage{
+			{PatternOp: ledger.PatternOp{Pattern: "AP-03", Op: designs.TransactWriteItems}, Calls: 15, WCU: 150, Local: 75, LocalCalls: 15},
+			{PatternOp: ledger.PatternOp{Pattern: "AP-06", Op: designs.Query}, Calls: 30, RCU: 45, Local: 45, LocalCalls: 30},
+			{PatternOp: ledger.PatternOp{Pattern: "AP-07", Op: designs.Query}, Calls: 15, RCU: 7.5, Local: 6, LocalCalls: 12, Filtered: 15,
 				Evaluated: 60, Returned: 15, LocalCharged: 3},
 		},
 		Warm: &capacity.WarmCeiling{Target: designs.MainTable, Side: "WRU", Limit: "4,000 WRU/s warm throughput of a new on-demand table",
@@ -185,7 +186,7 @@ func sampleCapacity() capacity.Report {
 			{ID: "write-unit", Name: "write unit", Value: 1024, Unit: "bytes", Basis: "documented", Source: "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/read-write-operations.html"},
 			{ID: "growth-doublings", Name: "growth counted in doublings from the warm throughput", Basis: "inferred", Source: "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/warm-throughput.html"},
 		},
-		Disagreements: []capacity.Disagreement{{PatternOp: capacity.PatternOp{Pattern: "AP-03", Op: designs.TransactWriteItems}, Target: designs.MainTable,
+		Disagreements: []ledger.Disagreement{{PatternOp: ledger.PatternOp{Pattern: "AP-03", Op: designs.TransactWriteItems}, Target: designs.MainTable,
 			Calls: 15, Differing: 15, Units: 150, LocalUnits: 75, ExampleUnits: 10, ExampleLocal: 5}},
 	}
 	r.FirstLimit = &r.LimitsInOrder[0]

@@ -12,6 +12,7 @@ import (
 	"github.com/ddbharness/ddbharness/bench"
 	"github.com/ddbharness/ddbharness/bench/capacity"
 	"github.com/ddbharness/ddbharness/bench/engine"
+	"github.com/ddbharness/ddbharness/bench/ledger"
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/figure"
@@ -273,7 +274,7 @@ func (p *printer) capacity(r capacity.Report) {
 
 // filtered shows what the patterns that filter or count paid for against
 // what they returned.
-func (p *printer) filtered(ps []capacity.PatternUsage) {
+func (p *printer) filtered(ps []ledger.PatternUsage) {
 	var rows [][]string
 	for _, u := range ps {
 		if u.Evaluating() == 0 {
@@ -428,7 +429,7 @@ func (p *printer) cost(c capacity.Cost) {
 	p.f("(%.3f RCU and %.3f WCU per request; %s %s prices of %s, %s).\n\n", c.RCUPerRequest, c.WCUPerRequest, c.Region, c.TableClass, c.PriceDate, c.Source)
 }
 
-func (p *printer) patterns(ps []capacity.PatternUsage) {
+func (p *printer) patterns(ps []ledger.PatternUsage) {
 	if len(ps) == 0 {
 		return
 	}
@@ -451,7 +452,7 @@ func (p *printer) patterns(ps []capacity.PatternUsage) {
 // capacity differs from AWS's rules. It matters to the model, which needs
 // a correction from the field where the service's own figure differs, and
 // little to a designer looking for the first limit.
-func (p *printer) disagreements(ds []capacity.Disagreement) {
+func (p *printer) disagreements(ds []ledger.Disagreement) {
 	p.f("\n## Appendix: %s against AWS's rules\n\n", p.service)
 	if len(ds) == 0 {
 		p.f("%s's consumed capacity agreed with AWS's rules on every call that reported one.\n\n", p.service)

@@ -15,6 +15,7 @@ import (
 	"github.com/ddbharness/ddbharness/bench/capacity"
 	"github.com/ddbharness/ddbharness/bench/emulate"
 	"github.com/ddbharness/ddbharness/bench/engine"
+	"github.com/ddbharness/ddbharness/bench/ledger"
 	"github.com/ddbharness/ddbharness/designs"
 )
 
@@ -96,14 +97,14 @@ func throttledCapacity() capacity.Report {
 		Reason: "IndexWriteKeyRangeThroughputExceeded", Rate: 5.9, Source: r.Ceiling.Source}}
 	r.LimitsInOrder[1].Rate, r.LimitsInOrder[1].Factor = 160, 8
 	r.Warm = nil
-	r.Patterns = []capacity.PatternUsage{
-		{PatternOp: capacity.PatternOp{Pattern: "AP-03", Op: designs.TransactWriteItems}, Calls: 12, WCU: 120, Local: 60, LocalCalls: 12},
-		{PatternOp: capacity.PatternOp{Pattern: "AP-06", Op: designs.Query}, Calls: 24, RCU: 36, Local: 36, LocalCalls: 24},
-		{PatternOp: capacity.PatternOp{Pattern: "AP-07", Op: designs.Query}, Calls: 12, RCU: 6, Local: 5, LocalCalls: 10, Filtered: 12,
+	r.Patterns = []ledger.PatternUsage{
+		{PatternOp: ledger.PatternOp{Pattern: "AP-03", Op: designs.TransactWriteItems}, Calls: 12, WCU: 120, Local: 60, LocalCalls: 12},
+		{PatternOp: ledger.PatternOp{Pattern: "AP-06", Op: designs.Query}, Calls: 24, RCU: 36, Local: 36, LocalCalls: 24},
+		{PatternOp: ledger.PatternOp{Pattern: "AP-07", Op: designs.Query}, Calls: 12, RCU: 6, Local: 5, LocalCalls: 10, Filtered: 12,
 			Evaluated: 48, Returned: 12, LocalCharged: 2},
-		{PatternOp: capacity.PatternOp{Pattern: "AP-08", Op: designs.UpdateItem}, Calls: 12, WCU: 12, Local: 12, LocalCalls: 12},
+		{PatternOp: ledger.PatternOp{Pattern: "AP-08", Op: designs.UpdateItem}, Calls: 12, WCU: 12, Local: 12, LocalCalls: 12},
 	}
-	r.Disagreements = []capacity.Disagreement{{PatternOp: capacity.PatternOp{Pattern: "AP-03", Op: designs.TransactWriteItems}, Target: designs.MainTable,
+	r.Disagreements = []ledger.Disagreement{{PatternOp: ledger.PatternOp{Pattern: "AP-03", Op: designs.TransactWriteItems}, Target: designs.MainTable,
 		Calls: 12, Differing: 12, Units: 120, LocalUnits: 60, ExampleUnits: 10, ExampleLocal: 5}}
 	r.Findings = capacity.Findings(r)
 	return r

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/ddbharness/ddbharness/internal/userfile/userfiletest"
-	"github.com/ddbharness/ddbharness/internal/workbench"
+	"github.com/ddbharness/ddbharness/internal/workbench/modelfile"
 )
 
 // export-model -out over a model on a disk that fills up keeps the model
@@ -69,7 +69,7 @@ func TestExportModelWritesTheMCPFormat(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := workbench.Parse(data)
+	m, err := modelfile.Parse(data)
 	if err != nil {
 		t.Fatalf("import-model cannot read what export-model -format mcp wrote: %v", err)
 	}

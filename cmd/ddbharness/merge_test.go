@@ -13,9 +13,9 @@ import (
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 
 	"github.com/ddbharness/ddbharness/bench"
-	"github.com/ddbharness/ddbharness/bench/capacity"
 	"github.com/ddbharness/ddbharness/bench/emulate"
 	"github.com/ddbharness/ddbharness/bench/engine"
+	"github.com/ddbharness/ddbharness/bench/ledger"
 	"github.com/ddbharness/ddbharness/bench/report"
 	"github.com/ddbharness/ddbharness/scenarios"
 )
@@ -51,7 +51,7 @@ func shardFolder(t *testing.T, root string, i int, edit func(map[string]any)) st
 	out.Total.Requests = 10
 	out.Inputs = bench.ModelInputs{Requests: 10, Span: time.Second}
 	out.Limits = bench.Limits{Scale: 0.05, Share: 0.5}
-	out.Ledger = capacity.NewLedger(sc.Design.Schema)
+	out.Ledger = ledger.NewLedger(sc.Design.Schema)
 	out.Throttling = &emulate.Throttling{Scale: 0.025, Billing: "on-demand", Calls: 10, Conflicts: 3, ConflictCancelled: 1,
 		Patterns: []emulate.PatternThrottles{{Pattern: p.ID, Calls: 10, Attempts: 10, Conflicts: 3, ConflictCancelled: 1}}}
 	var b bytes.Buffer
@@ -127,7 +127,7 @@ func TestMergeTakesAPatternThatShrinksItems(t *testing.T) {
 	}
 }
 
-func ledger(f map[string]any) map[string]any { return f["ledger"].(map[string]any) }
+func ledgerOf(f map[string]any) map[string]any { return f["ledger"].(map[string]any) }
 
 func inputs(f map[string]any) map[string]any { return f["model_inputs"].(map[string]any) }
 
@@ -150,7 +150,7 @@ func TestMergeRefusesWhatItWouldSumWrongly(t *testing.T) {
 		{"limits off beside a shard under them", func(f map[string]any) { delete(f, "throttling") }, "throttling"},
 		{"another billing mode", func(f map[string]any) { throttling(f)["billing"] = "provisioned" }, "billing"},
 		{"another service", func(f map[string]any) { f["service"] = "real DynamoDB in eu-west-1" }, "service"},
-		{"observed calls its patterns do not add up to", func(f map[string]any) { ledger(f)["observed_calls"] = 9000 }, "observed_calls"},
+		{"observed calls its patterns do not add up to", func(f map[string]any) { ledgerOf(f)["observed_calls"] = 9000 }, "observed_calls"},
 		{"a span longer than the run measured", func(f map[string]any) { inputs(f)["span_ns"] = 3 * time.Second }, "span_ns"},
 		{"a span shorter than the run measured", func(f map[string]any) { inputs(f)["span_ns"] = 1 }, "span_ns"},
 		{"more requests than the run made", func(f map[string]any) { inputs(f)["requests"] = 1000 }, "requests"},

@@ -17,6 +17,7 @@ import (
 	"github.com/ddbharness/ddbharness/internal/scaffold"
 	"github.com/ddbharness/ddbharness/internal/userfile"
 	"github.com/ddbharness/ddbharness/internal/workbench"
+	"github.com/ddbharness/ddbharness/internal/workbench/modelfile"
 )
 
 // importModel turns a NoSQL Workbench model into design packages in the
@@ -121,10 +122,10 @@ func exportModel(ctx context.Context, fs *flag.FlagSet, args []string) error {
 	}
 	var data []byte
 	if *format == "mcp" {
-		data, err = workbench.ExportMCP(d, items).MarshalIndent()
+		data, err = modelfile.ExportMCP(d, items).MarshalIndent()
 	} else {
-		var m workbench.ModelFile
-		if m, err = workbench.Export(d, items, time.Now()); errors.Is(err, workbench.ErrNoWorkbenchKey) {
+		var m modelfile.ModelFile
+		if m, err = modelfile.Export(d, items, time.Now()); errors.Is(err, modelfile.ErrNoWorkbenchKey) {
 			return badInputf("export-model: %v", err)
 		} else if err == nil {
 			data, err = json.MarshalIndent(m, "", "  ")

@@ -9,7 +9,7 @@ import (
 
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/scaffold"
-	"github.com/ddbharness/ddbharness/internal/workbench"
+	"github.com/ddbharness/ddbharness/internal/workbench/modelfile"
 )
 
 // newDesign scaffolds a design in the current folder, which must be the
@@ -58,7 +58,7 @@ func printPlan(p scaffold.Plan) {
 // notWritten reports a generator that wrote nothing: input it refused (a
 // taken or invalid name, a model it cannot read) is bad input, exit 2.
 func notWritten(what string, err error) error {
-	if errors.Is(err, scaffold.ErrRefused) || errors.Is(err, workbench.ErrBadModel) {
+	if errors.Is(err, scaffold.ErrRefused) || errors.Is(err, modelfile.ErrBadModel) {
 		// A model's names in the message reach the terminal Printable.
 		return badInputf("%s: %s (nothing was written)", what, scaffold.Printable(err.Error()))
 	}

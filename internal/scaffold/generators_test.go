@@ -14,6 +14,7 @@ import (
 
 	"github.com/ddbharness/ddbharness/internal/scaffold"
 	"github.com/ddbharness/ddbharness/internal/workbench"
+	"github.com/ddbharness/ddbharness/internal/workbench/modelfile"
 )
 
 // new-design and import-model write a design package from one template
@@ -27,7 +28,7 @@ var _ = Describe("one generator of a design package", Label("unit"), func() {
 
 		model, err := os.ReadFile(filepath.Join(repoRoot, "docs", "models", "gallery.json"))
 		Expect(err).NotTo(HaveOccurred())
-		m, err := workbench.Parse(model)
+		m, err := modelfile.Parse(model)
 		Expect(err).NotTo(HaveOccurred())
 		d, err := workbench.Infer("gallery", m.DataModel[0])
 		Expect(err).NotTo(HaveOccurred())

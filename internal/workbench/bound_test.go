@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ddbharness/ddbharness/internal/workbench"
+	"github.com/ddbharness/ddbharness/internal/workbench/modelfile"
 )
 
 // A model of many samples gets at most MaxSpecsPerPattern specs a pattern,
@@ -34,7 +35,7 @@ func TestSpecsPerPatternAreBoundedAndSaidOnce(t *testing.T) {
 	users["TableData"] = grown
 	b, _ := json.Marshal(m)
 
-	pm, err := workbench.Parse(b)
+	pm, err := modelfile.Parse(b)
 	if err != nil {
 		t.Fatal(err)
 	}

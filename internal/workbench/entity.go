@@ -13,11 +13,12 @@ import (
 
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/internal/workbench/modelfile"
 )
 
 // entity reads one facet: which keys its items carry, how each is laid
 // out, and the attributes it stores.
-func (d *Design) entity(f Facet) *Entity {
+func (d *Design) entity(f modelfile.Facet) *Entity {
 	e := &Entity{Facet: f.FacetName, Go: goName(f.FacetName)}
 	for _, it := range f.TableData {
 		e.Samples = append(e.Samples, it.Attrs)
@@ -31,7 +32,7 @@ func (d *Design) entity(f Facet) *Entity {
 	carried := func(attr string) bool {
 		return all(e.Samples, func(it map[string]types.AttributeValue) bool { _, ok := it[attr]; return ok })
 	}
-	key := func(a Attribute, index string, sparse bool) {
+	key := func(a modelfile.Attribute, index string, sparse bool) {
 		if !slices.ContainsFunc(e.Keys, func(k *KeyUse) bool { return k.Attr == a.AttributeName }) {
 			k := &KeyUse{Attr: a.AttributeName, Index: index, Type: a.AttributeType}
 			if sparse {
@@ -46,10 +47,10 @@ func (d *Design) entity(f Facet) *Entity {
 	}
 	// An index holds the items that carry its keys: all of the entity's,
 	// some (a sparse index: the others are left out of it), or none.
-	index := func(ix Index, keys ...Attribute) {
+	index := func(ix modelfile.Index, keys ...modelfile.Attribute) {
 		in := 0
 		for _, it := range e.Samples {
-			if all(keys, func(a Attribute) bool { _, ok := it[a.AttributeName]; return ok }) {
+			if all(keys, func(a modelfile.Attribute) bool { _, ok := it[a.AttributeName]; return ok }) {
 				in++
 			}
 		}
@@ -61,7 +62,7 @@ func (d *Design) entity(f Facet) *Entity {
 		}
 	}
 	for _, ix := range t.GlobalSecondaryIndexes {
-		index(ix, keyAttrs(ix.KeyAttributes)...)
+		index(ix, modelfile.KeyAttrs(ix.KeyAttributes)...)
 	}
 	for _, ix := range t.LocalSecondaryIndexes {
 		if sk := ix.KeyAttributes.SortKey; sk != nil {
@@ -103,7 +104,7 @@ const missing = "\x00"
 // fields are the facet's stored attributes: its NonKeyAttributes (or,
 // when it lists none, every attribute its samples have), less the keys it
 // carries and the type attribute.
-func (d *Design) fields(e *Entity, f Facet) {
+func (d *Design) fields(e *Entity, f modelfile.Facet) {
 	names := slices.Clone(f.NonKeyAttributes)
 	for _, it := range e.Samples {
 		for _, n := range sortedKeys(it) { // fields in one order, run after run

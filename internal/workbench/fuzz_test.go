@@ -20,6 +20,7 @@ import (
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/scaffold"
 	"github.com/ddbharness/ddbharness/internal/workbench"
+	"github.com/ddbharness/ddbharness/internal/workbench/modelfile"
 )
 
 // The model's free text, by where it sits: each fuzz input puts its text
@@ -147,7 +148,7 @@ func checkText(t *testing.T, at int, s string) string {
 func compareWithPlain(t *testing.T, at int, s string, model []byte, plainOf func() *plain) string {
 	t.Helper()
 	d, files, err := generate(model)
-	if errors.Is(err, workbench.ErrBadModel) || errors.Is(err, scaffold.ErrRefused) {
+	if errors.Is(err, modelfile.ErrBadModel) || errors.Is(err, scaffold.ErrRefused) {
 		return "refused: " + err.Error()
 	}
 	if err != nil {
@@ -179,7 +180,7 @@ func compareWithPlain(t *testing.T, at int, s string, model []byte, plainOf func
 }
 
 func generate(model []byte) (*workbench.Design, map[string]string, error) {
-	m, err := workbench.Parse(model)
+	m, err := modelfile.Parse(model)
 	if err != nil {
 		return nil, nil, err
 	}

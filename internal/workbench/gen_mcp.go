@@ -2,8 +2,9 @@ package workbench
 
 import (
 	"cmp"
-	"encoding/json"
 	"fmt"
+	"maps"
+	"math"
 	"regexp"
 	"slices"
 	"strconv"
@@ -14,31 +15,8 @@ import (
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/scaffold"
+	"github.com/ddbharness/ddbharness/internal/workbench/mcp"
 )
-
-// mcpPattern is one access pattern of an MCP data model, as written.
-type mcpPattern struct {
-	Pattern        string `json:"pattern"`
-	Description    string `json:"description"`
-	Table          string `json:"table"`
-	Index          string `json:"index"`
-	Operation      string `json:"dynamodb_operation"`
-	Implementation string `json:"implementation"`
-	Reason         string `json:"reason"`
-	// Its declared traffic, as the MCP server's cost and performance
-	// calculator takes it: requests per second at peak, and the size of
-	// the items it reads or writes. Absent: not declared.
-	Rate      *float64 `json:"rps"`
-	ItemBytes *float64 `json:"item_size_bytes"`
-}
-
-// mcpParam is one argument of a generated pattern function: a value of
-// the model's command, which its spec passes back.
-type mcpParam struct {
-	Go   string // the parameter's name
-	Type string // its Go type
-	AV   types.AttributeValue
-}
 
 // goodID is a pattern ID the catalog and a spec label can carry as it is.
 var goodID = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$`)
@@ -50,10 +28,10 @@ const maxParams = 12
 // modelPatterns adds the MCP model's access patterns to the catalog,
 // under their own IDs and names: each a generated function and spec when
 // its command translates, else an uncovered row saying why.
-func (d *Design) modelPatterns(aps []mcpPattern) {
+func (d *Design) modelPatterns(aps []mcp.AccessPattern) {
 	// A pattern without a command that is one of the import's own (an
 	// export's) is made again from the keys, not listed twice.
-	aps = slices.DeleteFunc(slices.Clone(aps), func(ap mcpPattern) bool {
+	aps = slices.DeleteFunc(slices.Clone(aps), func(ap mcp.AccessPattern) bool {
 		return ap.Implementation == "" && slices.ContainsFunc(d.Patterns, func(p *Pattern) bool {
 			return string(p.ID) == ap.Pattern && p.Name == ap.Description && string(p.Op) == ap.Operation && p.Index == cmp.Or(ap.Index, designs.MainTable)
 		})
@@ -62,7 +40,7 @@ func (d *Design) modelPatterns(aps []mcpPattern) {
 	n := 0
 	for _, p := range d.Patterns {
 		n++
-		for slices.ContainsFunc(aps, func(ap mcpPattern) bool { return ap.Pattern == fmt.Sprintf("AP-%02d", n) }) {
+		for slices.ContainsFunc(aps, func(ap mcp.AccessPattern) bool { return ap.Pattern == fmt.Sprintf("AP-%02d", n) }) {
 			n++
 		}
 		p.ID = designs.PatternID(fmt.Sprintf("AP-%02d", n))
@@ -96,8 +74,8 @@ func (d *Design) modelPatterns(aps []mcpPattern) {
 		p.Command = ap.Implementation
 		why := d.translate(p, ap)
 		if why != nil {
-			p.Why = strings.TrimPrefix(why.Error(), errUntranslatable.Error()+": ")
-			if !slices.Contains(mcpOpsList(), p.Op) {
+			p.Why = strings.TrimPrefix(why.Error(), mcp.ErrUntranslatable.Error()+": ")
+			if !slices.Contains(mcp.OpsList(), p.Op) {
 				p.Op = "none"
 			}
 			if _, ok := d.Schema.ItemSchema().Index(p.Index); !ok {
@@ -114,31 +92,23 @@ func (d *Design) modelPatterns(aps []mcpPattern) {
 	}
 }
 
-func mcpOpsList() []designs.Operation {
-	out := make([]designs.Operation, 0, len(mcpOps))
-	for _, op := range mcpOps {
-		out = append(out, op)
-	}
-	return out
-}
-
 // translate reads the pattern's command and what it does to the samples.
-func (d *Design) translate(p *Pattern, ap mcpPattern) error {
+func (d *Design) translate(p *Pattern, ap mcp.AccessPattern) error {
 	switch {
 	case ap.Reason != "" && ap.Implementation == "":
-		return untranslatable("the model says: %s", ap.Reason)
+		return mcp.Untranslatable("the model says: %s", ap.Reason)
 	case ap.Implementation == "":
-		return untranslatable("the model gives no implementation")
+		return mcp.Untranslatable("the model gives no implementation")
 	}
-	c, err := parseCommand(ap.Implementation, d.Table.TableName)
+	c, err := mcp.ParseCommand(ap.Implementation, d.Table.TableName)
 	if err != nil {
 		return err
 	}
 	if ap.Operation != "" && designs.Operation(ap.Operation) != c.Op && !(ap.Operation == "TransactWrite" && c.Op == designs.TransactWriteItems) {
-		return untranslatable("its operation %s and its command's %s differ", ap.Operation, c.Op)
+		return mcp.Untranslatable("its operation %s and its command's %s differ", ap.Operation, c.Op)
 	}
 	if ap.Index != "" && ap.Index != c.Index {
-		return untranslatable("it names index %q and its command %q", ap.Index, c.Index)
+		return mcp.Untranslatable("it names index %q and its command %q", ap.Index, c.Index)
 	}
 	r, err := d.expect(c)
 	if err != nil {
@@ -158,11 +128,11 @@ func shortName(desc string) string {
 // mcpParams are a single-item call's values as typed arguments: its key's,
 // its item's and its expressions' values; none for a batch, a
 // transaction, or past maxParams.
-func mcpParams(c *mcpCall) []mcpParam {
+func mcpParams(c *mcp.Call) []mcp.Param {
 	if len(c.Actions) > 1 {
 		return nil
 	}
-	var out []mcpParam
+	var out []mcp.Param
 	taken := map[string]bool{}
 	add := func(name string, v types.AttributeValue) {
 		t := "types.AttributeValue"
@@ -177,7 +147,7 @@ func mcpParams(c *mcpCall) []mcpParam {
 			}
 		}
 		p := param(&Var{Go: goName(name)})
-		out = append(out, mcpParam{Go: unique(p, taken), Type: t, AV: v})
+		out = append(out, mcp.Param{Go: unique(p, taken), Type: t, AV: v})
 	}
 	if len(c.Actions) == 1 {
 		a := c.Actions[0]
@@ -197,325 +167,64 @@ func mcpParams(c *mcpCall) []mcpParam {
 	return out
 }
 
-// argOf is the parameter that carries v, if any.
-func argOf(params []mcpParam, v types.AttributeValue) *mcpParam {
-	for i := range params {
-		if params[i].AV == v {
-			return &params[i]
-		}
-	}
-	return nil
-}
-
-// valueExpr is the Go expression of v in the request: its parameter's,
-// or its literal.
-func valueExpr(params []mcpParam, v types.AttributeValue) string {
-	p := argOf(params, v)
-	if p == nil {
-		return avLiteral(v)
-	}
-	switch p.Type {
-	case "string":
-		return "&types.AttributeValueMemberS{Value: " + p.Go + "}"
-	case "bool":
-		return "&types.AttributeValueMemberBOOL{Value: " + p.Go + "}"
-	case "float64":
-		return "&types.AttributeValueMemberN{Value: strconv.FormatFloat(" + p.Go + ", 'f', -1, 64)}"
-	}
-	return p.Go
-}
-
-// avMap is a map of attributes as a Go literal, values by valueExpr.
-func avMap(params []mcpParam, m map[string]types.AttributeValue) string {
-	if m == nil {
-		return "nil"
-	}
-	var parts []string
-	for _, k := range sortedKeys(m) {
-		parts = append(parts, strconv.Quote(k)+": "+valueExpr(params, m[k]))
-	}
-	return "map[string]types.AttributeValue{" + strings.Join(parts, ", ") + "}"
-}
-
-// avLiteral is v as a Go literal of the SDK's types.
-func avLiteral(v types.AttributeValue) string {
-	switch v := v.(type) {
-	case *types.AttributeValueMemberS:
-		return "&types.AttributeValueMemberS{Value: " + strconv.Quote(v.Value) + "}"
-	case *types.AttributeValueMemberN:
-		return "&types.AttributeValueMemberN{Value: " + strconv.Quote(v.Value) + "}"
-	case *types.AttributeValueMemberB:
-		return fmt.Sprintf("&types.AttributeValueMemberB{Value: []byte(%q)}", v.Value)
-	case *types.AttributeValueMemberBOOL:
-		return fmt.Sprintf("&types.AttributeValueMemberBOOL{Value: %t}", v.Value)
-	case *types.AttributeValueMemberNULL:
-		return "&types.AttributeValueMemberNULL{Value: true}"
-	case *types.AttributeValueMemberSS:
-		return "&types.AttributeValueMemberSS{Value: []string{" + join(v.Value, strconv.Quote) + "}}"
-	case *types.AttributeValueMemberNS:
-		return "&types.AttributeValueMemberNS{Value: []string{" + join(v.Value, strconv.Quote) + "}}"
-	case *types.AttributeValueMemberBS:
-		var parts []string
-		for _, b := range v.Value {
-			parts = append(parts, fmt.Sprintf("[]byte(%q)", b))
-		}
-		return "&types.AttributeValueMemberBS{Value: [][]byte{" + strings.Join(parts, ", ") + "}}"
-	case *types.AttributeValueMemberM:
-		return "&types.AttributeValueMemberM{Value: " + avMap(nil, v.Value) + "}"
-	case *types.AttributeValueMemberL:
-		var parts []string
-		for _, e := range v.Value {
-			parts = append(parts, avLiteral(e))
-		}
-		return "&types.AttributeValueMemberL{Value: []types.AttributeValue{" + strings.Join(parts, ", ") + "}}"
-	}
-	return "nil"
-}
-
-func quoteOrNil(s string) string {
-	if s == "" {
-		return "nil"
-	}
-	return "aws.String(" + strconv.Quote(s) + ")"
-}
-
-func namesLiteral(names map[string]string) string {
-	if names == nil {
-		return "nil"
-	}
-	var parts []string
-	for _, k := range sortedKeys(names) {
-		parts = append(parts, strconv.Quote(k)+": "+strconv.Quote(names[k]))
-	}
-	return "map[string]string{" + strings.Join(parts, ", ") + "}"
-}
-
-// exprFields are an action's expression fields of an SDK input, as Go.
-func exprFields(params []mcpParam, a mcpAction, extra ...string) string {
-	fields := slices.Clone(extra)
-	if a.Cond != "" {
-		fields = append(fields, "ConditionExpression: "+quoteOrNil(a.Cond))
-	}
-	if a.Update != "" {
-		fields = append(fields, "UpdateExpression: "+quoteOrNil(a.Update))
-	}
-	if a.Projection != "" {
-		fields = append(fields, "ProjectionExpression: "+quoteOrNil(a.Projection))
-	}
-	if a.Names != nil {
-		fields = append(fields, "ExpressionAttributeNames: "+namesLiteral(a.Names))
-	}
-	if a.Values != nil {
-		fields = append(fields, "ExpressionAttributeValues: "+avMap(params, a.Values))
-	}
-	return strings.Join(fields, ", ")
-}
-
-// genModelPattern writes the function of a model's pattern: the request
-// its command makes, on the design's table.
-func (d *Design) genModelPattern(s *scaffold.Source, p *Pattern) {
-	c, params := p.MCP, p.Params
-	var args []string
-	for _, a := range params {
-		args = append(args, a.Go+" "+a.Type)
-	}
-	sig := strings.Join(append([]string{"ctx context.Context"}, args...), ", ")
-	where := "main table"
-	if c.Index != "" {
-		where = "index " + strconv.Quote(c.Index)
-	}
-	s.Code("// %s is %s (%s, %s): %q, the request of the model's command.", p.Go, p.ID, where, c.Op, p.Name)
-	fail := fmt.Sprintf("fmt.Errorf(\"%%s: %%w\", %sID, err)", p.Go)
-	switch c.Op {
-	case designs.GetItem:
-		a := c.Actions[0]
-		s.Code("// A key without an item gives nil.")
-		s.Code("func (t Table) %s(%s) (map[string]types.AttributeValue, error) {", p.Go, sig)
-		s.Code("out, err := t.DB.GetItem(ctx, &dynamodb.GetItemInput{%s})", exprFields(params, mcpAction{Projection: a.Projection, Names: a.Names},
-			"TableName: aws.String(t.Name)", "Key: "+avMap(params, a.Key), fmt.Sprintf("ConsistentRead: aws.Bool(%t)", c.Consistent)))
-		s.Code("if err != nil {\nreturn nil, %s\n}\nreturn out.Item, nil\n}", fail)
-	case designs.Query, designs.Scan:
-		extra := []string{"TableName: aws.String(t.Name)", fmt.Sprintf("ConsistentRead: aws.Bool(%t)", c.Consistent)}
-		if c.Index != "" {
-			extra = append(extra, "IndexName: aws.String("+indexConst(c.Index)+")")
-		}
-		if c.Op == designs.Query {
-			extra = append(extra, "KeyConditionExpression: "+quoteOrNil(c.KeyCond), fmt.Sprintf("ScanIndexForward: aws.Bool(%t)", !c.Backward))
-		}
-		if c.Filter != "" {
-			extra = append(extra, "FilterExpression: "+quoteOrNil(c.Filter))
-		}
-		if c.Limit > 0 {
-			extra = append(extra, fmt.Sprintf("Limit: aws.Int32(%d)", c.Limit))
-		}
-		s.Code("// It reads every page, or the first alone when the command sets a limit.")
-		s.Code("func (t Table) %s(%s) ([]map[string]types.AttributeValue, error) {", p.Go, sig)
-		s.Code("in := &dynamodb.%sInput{%s}", c.Op, exprFields(params, mcpAction{Projection: c.Projection, Names: c.Names, Values: c.Values}, extra...))
-		s.Code("var items []map[string]types.AttributeValue\nfor {")
-		s.Code("out, err := t.DB.%s(ctx, in)\nif err != nil {\nreturn nil, %s\n}", c.Op, fail)
-		s.Code("items = append(items, out.Items...)\nif len(out.LastEvaluatedKey) == 0 || in.Limit != nil {\nreturn items, nil\n}\nin.ExclusiveStartKey = out.LastEvaluatedKey\n}\n}")
-	case designs.BatchGetItem:
-		var keys []string
-		for _, a := range c.Actions {
-			keys = append(keys, avMap(params, a.Key))
-		}
-		a := c.Actions[0]
-		s.Code("// Keys DynamoDB hands back unprocessed are asked for again.")
-		s.Code("func (t Table) %s(%s) ([]map[string]types.AttributeValue, error) {", p.Go, sig)
-		s.Code("req := map[string]types.KeysAndAttributes{t.Name: {%s}}", exprFields(params, mcpAction{Projection: a.Projection, Names: a.Names}, "Keys: []map[string]types.AttributeValue{"+strings.Join(keys, ", ")+"}"))
-		s.Code("var items []map[string]types.AttributeValue\nfor len(req) > 0 {")
-		s.Code("out, err := t.DB.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: req})\nif err != nil {\nreturn nil, %s\n}", fail)
-		s.Code("items = append(items, out.Responses[t.Name]...)\nreq = out.UnprocessedKeys\n}\nreturn items, nil\n}")
-	case designs.TransactGetItems:
-		var gets []string
-		for _, a := range c.Actions {
-			gets = append(gets, "{Get: &types.Get{"+exprFields(params, mcpAction{Projection: a.Projection, Names: a.Names}, "TableName: aws.String(t.Name)", "Key: "+avMap(params, a.Key))+"}}")
-		}
-		s.Code("// Its items in the order of its requests, nil where a key has none.")
-		s.Code("func (t Table) %s(%s) ([]map[string]types.AttributeValue, error) {", p.Go, sig)
-		s.Code("out, err := t.DB.TransactGetItems(ctx, &dynamodb.TransactGetItemsInput{TransactItems: []types.TransactGetItem{%s}})", strings.Join(gets, ", "))
-		s.Code("if err != nil {\nreturn nil, %s\n}", fail)
-		s.Code("items := make([]map[string]types.AttributeValue, len(out.Responses))\nfor i, r := range out.Responses {\nitems[i] = r.Item\n}\nreturn items, nil\n}")
-	default:
-		s.Code("func (t Table) %s(%s) error {", p.Go, sig)
-		s.Code("%s\nif err != nil {\nreturn %s\n}\nreturn nil\n}", d.writeCall(c, params), fail)
-	}
-}
-
-// writeCall is the Go statement that sends a write.
-func (d *Design) writeCall(c *mcpCall, params []mcpParam) string {
-	a := c.Actions[0]
-	table := "TableName: aws.String(t.Name)"
-	switch c.Op {
-	case designs.PutItem:
-		return "_, err := t.DB.PutItem(ctx, &dynamodb.PutItemInput{" + exprFields(params, a, table, "Item: "+avMap(params, a.Item)) + "})"
-	case designs.UpdateItem:
-		return "_, err := t.DB.UpdateItem(ctx, &dynamodb.UpdateItemInput{" + exprFields(params, a, table, "Key: "+avMap(params, a.Key)) + "})"
-	case designs.DeleteItem:
-		return "_, err := t.DB.DeleteItem(ctx, &dynamodb.DeleteItemInput{" + exprFields(params, a, table, "Key: "+avMap(params, a.Key)) + "})"
-	case designs.BatchWriteItem:
-		var ws []string
-		for _, a := range c.Actions {
-			if a.Kind == "Put" {
-				ws = append(ws, "{PutRequest: &types.PutRequest{Item: "+avMap(params, a.Item)+"}}")
-			} else {
-				ws = append(ws, "{DeleteRequest: &types.DeleteRequest{Key: "+avMap(params, a.Key)+"}}")
-			}
-		}
-		return "req := map[string][]types.WriteRequest{t.Name: {" + strings.Join(ws, ", ") + "}}\nvar err error\nfor len(req) > 0 && err == nil {\nvar out *dynamodb.BatchWriteItemOutput\nif out, err = t.DB.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: req}); err == nil {\nreq = out.UnprocessedItems\n}\n}"
-	}
-	var ts []string
-	for _, a := range c.Actions {
-		switch a.Kind {
-		case "Put":
-			ts = append(ts, "{Put: &types.Put{"+exprFields(params, a, table, "Item: "+avMap(params, a.Item))+"}}")
-		case "Check":
-			ts = append(ts, "{ConditionCheck: &types.ConditionCheck{"+exprFields(params, a, table, "Key: "+avMap(params, a.Key))+"}}")
-		default:
-			ts = append(ts, "{"+a.Kind+": &types."+a.Kind+"{"+exprFields(params, a, table, "Key: "+avMap(params, a.Key))+"}}")
-		}
-	}
-	// Through designs.Transact, as a hand-written design's transactions go:
-	// each sending its own token, a conflict sent again, then
-	// designs.ErrTransactionConflict.
-	return "err := designs.Transact(ctx, t.DB, []types.TransactWriteItem{" + strings.Join(ts, ", ") + "})"
-}
-
-// modelArgs are the values of a model pattern's command as Go literals,
-// its function's arguments after ctx: what its spec passes, and the
-// scenario's driver.
-func (p *Pattern) modelArgs() []string {
-	var args []string
-	for _, a := range p.Params {
-		switch a.Type {
-		case "string":
-			args = append(args, strconv.Quote(ddbitem.KeyText(a.AV)))
-		case "float64":
-			args = append(args, a.AV.(*types.AttributeValueMemberN).Value)
-		case "bool":
-			args = append(args, strconv.FormatBool(a.AV.(*types.AttributeValueMemberBOOL).Value))
-		default:
-			args = append(args, avLiteral(a.AV))
-		}
-	}
-	return args
-}
-
-// reads is whether a model pattern's function returns items beside its
-// error.
-func (p *Pattern) reads() bool {
-	switch p.Op {
-	case designs.GetItem, designs.Query, designs.Scan, designs.BatchGetItem, designs.TransactGetItems:
-		return true
-	}
-	return false
-}
-
-// ItemText is an item as the generated specs of a model's patterns
-// compare it: DynamoDB's JSON, numbers as DynamoDB returns them; "" for
-// no item.
-func ItemText(item map[string]types.AttributeValue) string {
-	if item == nil {
-		return ""
-	}
-	b, _ := json.Marshal(ddbitem.CanonicalJSON(item))
-	return string(b)
-}
-
-// specModelPattern expects a read's items from the samples, or a write's
-// items afterwards at every key it touches, each put back as the samples
-// had it once the spec ends.
-func (d *Design) specModelPattern(s *scaffold.Source, p *Pattern) {
-	call := fmt.Sprintf("table.%s(%s)", p.Go, strings.Join(append([]string{"ctx"}, p.modelArgs()...), ", "))
-	r := p.Result
-	texts := func(items []map[string]types.AttributeValue) string {
-		var out []string
-		for _, it := range items {
-			out = append(out, strconv.Quote(ItemText(it)))
-		}
-		return "[]string{" + strings.Join(out, ", ") + "}"
-	}
-	switch p.Op {
-	case designs.GetItem:
-		s.Code("It(%q, func(ctx SpecContext) {", "returns the model's item for its command's key")
-		s.Code("item, err := %s\nif env.Faulted(err) {\nreturn // %s\n}\nExpect(err).NotTo(HaveOccurred())", call, faultedRead)
-		s.Code("Expect(itemTexts(item)).To(Equal(%s))\n})", texts(r.Items))
-	case designs.Query, designs.Scan, designs.BatchGetItem, designs.TransactGetItems:
-		match, order := "Equal", "in order"
-		if r.Unordered {
-			match, order = "ConsistOf", "in any order"
-		}
-		s.Code("It(%q, func(ctx SpecContext) {", fmt.Sprintf("returns the %d sample items its command selects, %s", len(r.Items), order))
-		s.Code("items, err := %s\nif env.Faulted(err) {\nreturn // %s\n}\nExpect(err).NotTo(HaveOccurred())", call, faultedRead)
-		s.Code("Expect(itemTexts(items...)).To(%s(%s))\n})", match, texts(r.Items))
-	default:
-		var keys []string
-		for _, k := range r.Keys {
-			keys = append(keys, avMap(nil, k))
-		}
-		what := "leaves the items its command writes"
-		if r.Fails {
-			what = "is refused by its condition on the samples, which it leaves as they were"
-		}
-		s.Code("It(%q, func(ctx SpecContext) {", what)
-		s.Code("keys := []map[string]types.AttributeValue{%s}", strings.Join(keys, ", "))
-		s.Code("DeferCleanup(restore, keys)")
-		s.Code("before, after := itemsAt(ctx, keys), %s", texts(r.After))
-		s.Code("err := %s", call)
-		s.Code("if env.Faulted(err) { // hostile verify: a fault handed back, and the write applied whole or not at all")
-		s.Code("Expect(itemsAt(ctx, keys)).To(BeElementOf(before, after))\nreturn\n}")
-		switch {
-		case r.Fails && p.Op == designs.TransactWriteItems:
-			s.Code("_, failed := designs.FailedConditions(err)\nExpect(failed).To(BeTrue(), \"%%v\", err)")
-		case r.Fails:
-			s.Code("Expect(designs.IsConditionFailed(err)).To(BeTrue(), \"%%v\", err)")
-		default:
-			s.Code("Expect(err).NotTo(HaveOccurred())")
-		}
-		s.Code("Expect(itemsAt(ctx, keys)).To(Equal(after))\n})")
-	}
-}
-
 func (d *Design) hasModelPatterns() bool {
 	return slices.ContainsFunc(d.Patterns, func(p *Pattern) bool { return p.MCP != nil })
 }
+
+// stored is a sample item as its entity's generated Item writes it: with
+// its type attribute, without the zero values omitempty leaves out, a
+// number field as the float64 it holds.
+func (d *Design) stored(e *Entity, it map[string]types.AttributeValue) map[string]types.AttributeValue {
+	out := maps.Clone(it)
+	out[d.Schema.TypeAttribute] = &types.AttributeValueMemberS{Value: e.TypeValue}
+	for _, f := range e.Fields {
+		v, ok := it[f.Attr]
+		if !ok {
+			continue
+		}
+		if _, keep := fieldLiteral(f.Type, v); !keep {
+			delete(out, f.Attr)
+		} else if n, isN := v.(*types.AttributeValueMemberN); isN && f.Type == "N" {
+			x, _ := strconv.ParseFloat(n.Value, 64)
+			out[f.Attr] = &types.AttributeValueMemberN{Value: strconv.FormatFloat(x, 'f', -1, 64)}
+		}
+	}
+	return out
+}
+
+// expect runs call c on the stored samples, as DynamoDB would.
+func (d *Design) expect(c *mcp.Call) (mcp.Result, error) {
+	var items []ddbitem.Item
+	for _, x := range d.samples() {
+		items = append(items, d.stored(x.e, x.item))
+	}
+	return mcp.Expect(c, d.Schema.ItemSchema(), items)
+}
+
+// mcpPattern is p as package mcp writes its function and spec.
+func (p *Pattern) mcpPattern() mcp.Pattern {
+	return mcp.Pattern{ID: p.ID, Name: p.Name, Go: p.Go, Op: p.Op, Call: p.MCP, Params: p.Params, Result: p.Result}
+}
+
+// declaredMix is the default scenario's mix when the model declares its
+// traffic: each generated pattern with a rate, weighted by its share of
+// the sum in thousandths (at least 1), and that sum, the declared peak.
+// A pattern with a rate that was not generated cannot be called, and is
+// left out (its note says so). Without rates, nil and 0.
+func (d *Design) declaredMix() ([]scaffold.Step, float64) {
+	peak := 0.0
+	for _, p := range d.Patterns {
+		if p.Rate > 0 && p.MCP != nil {
+			peak += p.Rate
+		}
+	}
+	var mix []scaffold.Step
+	for _, p := range d.Patterns {
+		if p.Rate > 0 && p.MCP != nil {
+			mix = append(mix, scaffold.Step{Pattern: p.Go, Weight: max(1, int(math.Round(1000*p.Rate/peak))), Model: true})
+		}
+	}
+	return mix, peak
+}
+
+func rateText(r float64) string { return strconv.FormatFloat(r, 'g', -1, 64) }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/scaffold"
+	"github.com/ddbharness/ddbharness/internal/workbench/mcp"
 )
 
 // pkg is the design as the shared templates of a design package read it
@@ -56,12 +57,12 @@ func (d *Design) pkg(model string) scaffold.Package {
 		if pt.MCP == nil {
 			continue
 		}
-		c := scaffold.Call{Pattern: pt.Go, Returns: pt.reads()}
-		for _, a := range pt.modelArgs() {
+		c := scaffold.Call{Pattern: pt.Go, Returns: mcp.Reads(pt.Op)}
+		for _, a := range mcp.Args(pt.Params) {
 			c.Args += scaffold.Code(", " + a)
 		}
 		p.Import.Calls = append(p.Import.Calls, c)
-		if !pt.reads() {
+		if !mcp.Reads(pt.Op) {
 			p.Import.Writes = append(p.Import.Writes, pt.Go)
 		}
 	}
@@ -97,7 +98,7 @@ func (d *Design) catalogRow(p *Pattern) scaffold.Pattern {
 	// reports: Printable, whatever the model spelt.
 	row := scaffold.Pattern{Go: p.Go, ID: string(p.ID), Name: scaffold.Printable(p.Name), Op: string(p.Op), Doc: scaffold.Printable(p.Doc), Missing: p.Why != "",
 		OpExpr: scaffold.Code("designs." + string(p.Op)), Where: "main table", Index: "designs.MainTable"}
-	if !slices.Contains(mcpOpsList(), p.Op) {
+	if !slices.Contains(mcp.OpsList(), p.Op) {
 		row.OpExpr = scaffold.Code(fmt.Sprintf("designs.Operation(%q)", p.Op)) // a model's pattern that names no operation
 	}
 	if p.Index != designs.MainTable {
@@ -108,12 +109,12 @@ func (d *Design) catalogRow(p *Pattern) scaffold.Pattern {
 		extra = append(extra, "Pages: true")
 	}
 	if c := p.MCP; c != nil {
-		if n := c.maxItems(); n > 0 {
+		if n := c.MaxItems(); n > 0 {
 			extra = append(extra, fmt.Sprintf("MaxItems: %d", n))
 		} else if c.Op == designs.Query || c.Op == designs.Scan {
 			extra = append(extra, "AllPages: true")
 		}
-		if n := c.maxActions(); n > 0 {
+		if n := c.MaxActions(); n > 0 {
 			extra = append(extra, fmt.Sprintf("MaxActions: %d", n))
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/scaffold"
+	"github.com/ddbharness/ddbharness/internal/workbench/mcp"
 )
 
 // genPatterns writes the pattern functions, one per pattern.
@@ -19,7 +20,7 @@ func (d *Design) genPatterns(s *scaffold.Source) {
 	}
 	std := `"context"` + "\n" + `"fmt"`
 	if slices.ContainsFunc(d.Patterns, func(p *Pattern) bool {
-		return slices.ContainsFunc(p.Params, func(a mcpParam) bool { return a.Type == "float64" })
+		return slices.ContainsFunc(p.Params, func(a mcp.Param) bool { return a.Type == "float64" })
 	}) {
 		std += "\n" + `"strconv"`
 	}
@@ -32,7 +33,7 @@ func (d *Design) genPatterns(s *scaffold.Source) {
 		case p.Group != nil:
 			d.genQuery(s, p)
 		case p.MCP != nil:
-			d.genModelPattern(s, p)
+			mcp.Func(s, p.mcpPattern(), indexConst)
 		}
 	}
 }
@@ -158,7 +159,7 @@ func (d *Design) Catalog() designs.Design {
 	for _, p := range d.Patterns {
 		dp := designs.Pattern{ID: p.ID, Name: p.Name, Op: p.Op, Index: p.Index, Doc: p.Doc, Pages: p.Op == designs.Query && p.MCP == nil, Command: p.Command}
 		if c := p.MCP; c != nil {
-			dp.MaxItems, dp.MaxActions = c.maxItems(), c.maxActions()
+			dp.MaxItems, dp.MaxActions = c.MaxItems(), c.MaxActions()
 			dp.AllPages = dp.MaxItems == 0 && (c.Op == designs.Query || c.Op == designs.Scan)
 		}
 		out.Patterns = append(out.Patterns, dp)

@@ -13,6 +13,7 @@ import (
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/figure"
 	"github.com/ddbharness/ddbharness/internal/scaffold"
+	"github.com/ddbharness/ddbharness/internal/workbench/mcp"
 )
 
 // MaxSpecsPerPattern bounds the specs a pattern gets: the samples a get
@@ -100,7 +101,7 @@ var _ = designs.ErrNotFound`, d.Name, sdk)
 		case p.Group != nil:
 			of = d.specQuery(s, p, all)
 		case p.MCP != nil:
-			d.specModelPattern(s, p)
+			mcp.Spec(s, p.mcpPattern(), faultedRead)
 		}
 		if of > MaxSpecsPerPattern {
 			capped, most = capped+1, max(most, of)

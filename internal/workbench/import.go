@@ -12,6 +12,7 @@ import (
 	"github.com/ddbharness/ddbharness/internal/figure"
 	"github.com/ddbharness/ddbharness/internal/scaffold"
 	"github.com/ddbharness/ddbharness/internal/userfile"
+	"github.com/ddbharness/ddbharness/internal/workbench/modelfile"
 )
 
 // Imported is one design an import wrote.
@@ -98,9 +99,9 @@ func (im Importer) prepare(ctx context.Context, file, name string) ([]Imported, 
 	case ctx.Err() != nil:
 		return nil, ctx.Err()
 	case errors.Is(err, userfile.ErrTooLarge):
-		return nil, fmt.Errorf("%w: %v (a model needs only a few sample items per facet: trim them)", ErrBadModel, err)
+		return nil, fmt.Errorf("%w: %v (a model needs only a few sample items per facet: trim them)", modelfile.ErrBadModel, err)
 	case err != nil: // the error names the file
-		return nil, fmt.Errorf("%w: %v: give the path of a NoSQL Workbench model file", ErrBadModel, err)
+		return nil, fmt.Errorf("%w: %v: give the path of a NoSQL Workbench model file", modelfile.ErrBadModel, err)
 	}
 	im.say("read %s (%s)", file, figure.Bytes(len(data)))
 	// Planning writes nothing and takes seconds on a large model, in steps
@@ -144,7 +145,7 @@ func (im Importer) plan(ctx context.Context, data []byte, file, name string) ([]
 			im.say(format, args...)
 		}
 	}
-	m, err := parse(ctx, data)
+	m, err := modelfile.ParseContext(ctx, data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
@@ -172,7 +173,7 @@ func (im Importer) plan(ctx context.Context, data []byte, file, name string) ([]
 			n = name + packageName(t.TableName)
 		}
 		if other, ok := tableOf[n]; ok {
-			return nil, fmt.Errorf("%w: tables %q and %q would both become design %s: rename one of them in the model", ErrBadModel, other, t.TableName, n)
+			return nil, fmt.Errorf("%w: tables %q and %q would both become design %s: rename one of them in the model", modelfile.ErrBadModel, other, t.TableName, n)
 		}
 		tableOf[n] = t.TableName
 		if err := scaffold.CheckName(n); err != nil && given {
@@ -241,5 +242,5 @@ func (im Importer) strict(d *Design) error {
 		return nil
 	}
 	return fmt.Errorf("%w: table %q: -strict, and %s cannot be generated: %s (write them as one aws dynamodb command each, or import without -strict to keep them as uncovered catalog rows)",
-		ErrBadModel, d.Table.TableName, figure.Count(len(why), "access pattern", "access patterns"), strings.Join(why, "; "))
+		modelfile.ErrBadModel, d.Table.TableName, figure.Count(len(why), "access pattern", "access patterns"), strings.Join(why, "; "))
 }

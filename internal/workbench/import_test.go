@@ -18,6 +18,7 @@ import (
 
 	"github.com/ddbharness/ddbharness/internal/scaffold"
 	"github.com/ddbharness/ddbharness/internal/workbench"
+	"github.com/ddbharness/ddbharness/internal/workbench/modelfile"
 )
 
 // repo copies what an import reads and changes of the repository (go.mod,
@@ -111,11 +112,11 @@ func TestImportOfABadModelWritesNothing(t *testing.T) {
 		"a facet naming no sort key": edit(t, `"SortKeyAlias": "SK"`, `"SortKeyAlias": ""`),
 	} {
 		_, err := (workbench.Importer{Root: root}).Import(context.Background(), writeModel(t, model), "gallery")
-		if !errors.Is(err, workbench.ErrBadModel) {
+		if !errors.Is(err, modelfile.ErrBadModel) {
 			t.Errorf("%s: Import: %v, want ErrBadModel", name, err)
 		}
 	}
-	if _, err := (workbench.Importer{Root: root}).Import(context.Background(), filepath.Join(t.TempDir(), "missing.json"), "gallery"); !errors.Is(err, workbench.ErrBadModel) {
+	if _, err := (workbench.Importer{Root: root}).Import(context.Background(), filepath.Join(t.TempDir(), "missing.json"), "gallery"); !errors.Is(err, modelfile.ErrBadModel) {
 		t.Errorf("a missing file: Import: %v, want ErrBadModel", err)
 	}
 	if after := tree(t, root); after != before {
@@ -207,7 +208,7 @@ func TestImportRefusesTwoTablesOfOneDesignName(t *testing.T) {
 	root := repo(t)
 	before := tree(t, root)
 	_, err := (workbench.Importer{Root: root}).Import(context.Background(), writeModel(t, b), "pics")
-	if !errors.Is(err, workbench.ErrBadModel) || !strings.Contains(err.Error(), `tables "Gallery" and "gallery-" would both become design picsgallery`) {
+	if !errors.Is(err, modelfile.ErrBadModel) || !strings.Contains(err.Error(), `tables "Gallery" and "gallery-" would both become design picsgallery`) {
 		t.Errorf("Import: %v, want a refusal naming both tables", err)
 	}
 	if tree(t, root) != before {
@@ -244,7 +245,7 @@ func TestImportRefusesWhatIsNotAModelFile(t *testing.T) {
 		}()
 		select {
 		case err := <-done:
-			if !errors.Is(err, workbench.ErrBadModel) || !strings.Contains(err.Error(), says) || strings.Count(err.Error(), path) != 1 {
+			if !errors.Is(err, modelfile.ErrBadModel) || !strings.Contains(err.Error(), says) || strings.Count(err.Error(), path) != 1 {
 				t.Errorf("%s: Import: %v, want a bad model naming the path once and saying %q", path, err, says)
 			}
 		case <-time.After(time.Minute):

@@ -10,6 +10,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/internal/workbench/mcp"
+	"github.com/ddbharness/ddbharness/internal/workbench/modelfile"
 )
 
 // Design is what Infer reads from one table of a model: the schema, one
@@ -17,7 +19,7 @@ import (
 // can prove.
 type Design struct {
 	Name     string // the design's package name
-	Table    Table
+	Table    modelfile.Table
 	Schema   designs.Schema
 	Sep      string // the separator composite keys are split on
 	Entities []*Entity
@@ -84,10 +86,10 @@ type Pattern struct {
 
 	// A model's own pattern (an MCP data model's): its request, what it
 	// does to the samples and its arguments, or why it was not generated.
-	MCP     *mcpCall
+	MCP     *mcp.Call
 	Command string // the model's implementation, as written
-	Result  mcpResult
-	Params  []mcpParam
+	Result  mcp.Result
+	Params  []mcp.Param
 	Why     string
 	// Rate is the requests per second at peak the model declares for it
 	// (0: none), ItemBytes the size of its items (0: not given).
@@ -102,13 +104,13 @@ func (d *Design) own() []*Pattern {
 }
 
 // Infer reads the design in table t of a parsed model.
-func Infer(name string, t Table) (*Design, error) {
+func Infer(name string, t modelfile.Table) (*Design, error) {
 	made := len(t.Samples()) == 0
 	if made {
 		t.TableFacets = slices.Clone(t.TableFacets)
 		makeSamples(&t, aliasSeparator(t))
 	}
-	empty := dropEmptyIndexKeys(&t)
+	empty := modelfile.DropEmptyIndexKeys(&t)
 	d := &Design{Name: name, Table: t, Schema: t.Schema(), Sep: separator(t), Notes: slices.Clone(t.Notes)}
 	if empty != "" {
 		d.Notes = append(d.Notes, empty)
@@ -119,14 +121,14 @@ func Infer(name string, t Table) (*Design, error) {
 	at := "$.DataModel[?(@.TableName=='" + t.TableName + "')]"
 	for _, name := range slices.Sorted(maps.Keys(d.Schema.Types)) { // every key attribute, the indexes' included, resolved
 		if d.Schema.Types[name] == types.ScalarAttributeTypeB {
-			return nil, pathErr(at, fmt.Sprintf("key attribute %s is binary: binary keys cannot be imported, since the generated key builders make text (declare it S or N)", name))
+			return nil, modelfile.PathErr(at, fmt.Sprintf("key attribute %s is binary: binary keys cannot be imported, since the generated key builders make text (declare it S or N)", name))
 		}
 	}
 	consts := map[string]string{}
 	for _, ix := range slices.Concat(t.GlobalSecondaryIndexes, t.LocalSecondaryIndexes) {
 		c := indexConst(ix.IndexName)
 		if other, ok := consts[c]; ok {
-			return nil, pathErr(at, fmt.Sprintf("indexes %s and %s both become the Go constant %s: rename one of them in the model", other, ix.IndexName, c))
+			return nil, modelfile.PathErr(at, fmt.Sprintf("indexes %s and %s both become the Go constant %s: rename one of them in the model", other, ix.IndexName, c))
 		}
 		consts[c] = ix.IndexName
 	}
@@ -145,14 +147,14 @@ func Infer(name string, t Table) (*Design, error) {
 		d.Entities = append(d.Entities, d.entity(f))
 	}
 	if len(d.Entities) == 0 {
-		return nil, pathErr(at, "no sample items: the import proves each pattern on the model's sample data, so add some in Workbench")
+		return nil, modelfile.PathErr(at, "no sample items: the import proves each pattern on the model's sample data, so add some in Workbench")
 	}
 	if err := d.Schema.CheckKeys(); err != nil {
-		return nil, pathErr(at, err.Error())
+		return nil, modelfile.PathErr(at, err.Error())
 	}
 	uniqueNames(d.Entities)
 	d.patterns()
-	d.modelPatterns(t.mcp)
+	d.modelPatterns(t.AccessPatterns)
 	return d, nil
 }
 
@@ -160,8 +162,8 @@ func Infer(name string, t Table) (*Design, error) {
 // indexes') use most, '#' on a tie. Other attributes do not count, nor
 // does the ':' of a time of day ("2024-05-01T10:00:00"), which sort keys
 // often end with.
-func separator(t Table) string {
-	names := slices.Compact(slices.Sorted(slices.Values(t.keyNames())))
+func separator(t modelfile.Table) string {
+	names := slices.Compact(slices.Sorted(slices.Values(t.KeyNames())))
 	var keys strings.Builder // every sample key's text, times of day left out
 	for _, it := range t.Samples() {
 		for _, k := range names {
@@ -189,9 +191,9 @@ var timeOfDay = regexp.MustCompile(`[0-9]{2}:[0-9]{2}(:[0-9]{2})?`)
 // its constant over the key. With one facet, every constant attribute
 // would qualify, so only a name that designs.TypeAttributes lists is
 // taken.
-func typeAttribute(t Table, facets []Facet) string {
-	if a := t.typeAttr; a != "" && all(facets, func(f Facet) bool {
-		return all(f.TableData, func(it Item) bool { _, ok := it.Attrs[a].(*types.AttributeValueMemberS); return ok })
+func typeAttribute(t modelfile.Table, facets []modelfile.Facet) string {
+	if a := t.TypeAttr; a != "" && all(facets, func(f modelfile.Facet) bool {
+		return all(f.TableData, func(it modelfile.Item) bool { _, ok := it.Attrs[a].(*types.AttributeValueMemberS); return ok })
 	}) {
 		return a // an export's, named in its metadata
 	}
@@ -210,7 +212,7 @@ func typeAttribute(t Table, facets []Facet) string {
 			}
 		}
 	}
-	keys := t.keyNames()
+	keys := t.KeyNames()
 	own := []string{t.KeyAttributes.PartitionKey.AttributeName}
 	if sk := t.KeyAttributes.SortKey; sk != nil {
 		own = append(own, sk.AttributeName)
@@ -257,7 +259,7 @@ func typeAttribute(t Table, facets []Facet) string {
 		return ok[0]
 	}
 	for _, name := range designs.TypeAttributes {
-		if !candidates[name] && !slices.Contains(keys, name) && !slices.ContainsFunc(t.NonKeyAttributes, func(a Attribute) bool { return a.AttributeName == name }) {
+		if !candidates[name] && !slices.Contains(keys, name) && !slices.ContainsFunc(t.NonKeyAttributes, func(a modelfile.Attribute) bool { return a.AttributeName == name }) {
 			return name
 		}
 	}

@@ -6,10 +6,11 @@ import (
 	"testing"
 
 	"github.com/ddbharness/ddbharness/internal/workbench"
+	"github.com/ddbharness/ddbharness/internal/workbench/modelfile"
 )
 
 func TestInferReadsTheGalleryKeyLayouts(t *testing.T) {
-	m, err := workbench.Parse(gallery(t))
+	m, err := modelfile.Parse(gallery(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +92,7 @@ func TestInferRefusesBinaryKeys(t *testing.T) {
 		{"index key", `"S"`, `"B"`, `{"PK": {"S": "a"}, "G": {"B": "AQI="}}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m, err := workbench.Parse([]byte(`{"ModelName": "Blobs", "DataModel": [{"TableName": "blobs",
+			m, err := modelfile.Parse([]byte(`{"ModelName": "Blobs", "DataModel": [{"TableName": "blobs",
 			  "KeyAttributes": {"PartitionKey": {"AttributeName": "PK", "AttributeType": ` + tc.table + `}},
 			  "GlobalSecondaryIndexes": [{"IndexName": "ByG",
 			    "KeyAttributes": {"PartitionKey": {"AttributeName": "G", "AttributeType": ` + tc.index + `}},
@@ -168,7 +169,7 @@ func TestInferTypeAttributeIsNeverAKey(t *testing.T) {
 		                 {"PK": {"S": "C#2"}, "SK": {"S": "PROFILE"}, "country": {"S": "US"}}]}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m, err := workbench.Parse([]byte(`{"ModelName": "Shop", "DataModel": [{"TableName": "shop",
+			m, err := modelfile.Parse([]byte(`{"ModelName": "Shop", "DataModel": [{"TableName": "shop",
 			  "KeyAttributes": {"PartitionKey": {"AttributeName": "PK", "AttributeType": "S"}, "SortKey": {"AttributeName": "SK", "AttributeType": "S"}},
 			  "NonKeyAttributes": [{"AttributeName": "country", "AttributeType": "S"}],
 			  "TableFacets": [` + tc.facets + `]}]}`))
@@ -209,8 +210,8 @@ func TestInferTakesATypeAttributeThatKeysAnIndex(t *testing.T) {
 // "item" beside the entities' Item method, two index names that make one
 // Go constant.
 func TestInferKeepsGeneratedNamesApart(t *testing.T) {
-	model := func(indexes, attr string) workbench.Table {
-		m, err := workbench.Parse([]byte(`{"ModelName": "Shop", "DataModel": [{"TableName": "shop",
+	model := func(indexes, attr string) modelfile.Table {
+		m, err := modelfile.Parse([]byte(`{"ModelName": "Shop", "DataModel": [{"TableName": "shop",
 		  "KeyAttributes": {"PartitionKey": {"AttributeName": "PK", "AttributeType": "S"}},
 		  "GlobalSecondaryIndexes": [` + indexes + `],
 		  "TableData": [{"PK": {"S": "C#1"}, "G": {"S": "g"}, "` + attr + `": {"S": "x"}}]}]}`))
@@ -243,7 +244,7 @@ func TestInferKeepsGeneratedNamesApart(t *testing.T) {
 
 // Table-level samples beside facets are not imported, and a note says so.
 func TestInferNotesTableSamplesOutsideTheFacets(t *testing.T) {
-	m, err := workbench.Parse(gallery(t))
+	m, err := modelfile.Parse(gallery(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -261,7 +262,7 @@ func TestInferNotesTableSamplesOutsideTheFacets(t *testing.T) {
 // inferModel parses a model and infers the design of its first table.
 func inferModel(t *testing.T, name, model string) *workbench.Design {
 	t.Helper()
-	m, err := workbench.Parse([]byte(model))
+	m, err := modelfile.Parse([]byte(model))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/internal/workbench/modelfile"
 )
 
 // facetsByType splits a model without facets into its item kinds: by its
@@ -15,10 +16,10 @@ import (
 // table's key layouts, so that a user's "metadata" item and its
 // "comm#<date>#<id>" items, or "u#1#follower" and "u#1#post", are apart.
 // Keys without words are all the table's single entity.
-func facetsByType(t Table, sep string) []Facet {
+func facetsByType(t modelfile.Table, sep string) []modelfile.Facet {
 	attr := ""
 	for _, a := range designs.TypeAttributes {
-		if all(t.TableData, func(it Item) bool { _, ok := it.Attrs[a].(*types.AttributeValueMemberS); return ok }) {
+		if all(t.TableData, func(it modelfile.Item) bool { _, ok := it.Attrs[a].(*types.AttributeValueMemberS); return ok }) {
 			attr = a
 			break
 		}
@@ -41,7 +42,7 @@ func facetsByType(t Table, sep string) []Facet {
 		}
 		mixed[k] = composite && plain
 	}
-	var out []Facet
+	var out []modelfile.Facet
 	at := map[string]int{}
 	for _, it := range t.TableData {
 		name, kind := "", ""
@@ -72,7 +73,7 @@ func facetsByType(t Table, sep string) []Facet {
 		if !ok {
 			i = len(out)
 			at[kind] = i
-			out = append(out, Facet{FacetName: name})
+			out = append(out, modelfile.Facet{FacetName: name})
 		}
 		out[i].TableData = append(out[i].TableData, it)
 	}
@@ -106,7 +107,7 @@ func kindName(pk, sk []string, fallback string) string {
 
 // uniqueFacetNames keeps kinds that share a word apart: the second
 // "comm" is "comm2".
-func uniqueFacetNames(fs []Facet) {
+func uniqueFacetNames(fs []modelfile.Facet) {
 	taken := map[string]bool{}
 	for i := range fs {
 		fs[i].FacetName = unique(fs[i].FacetName, taken)

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ddbharness/ddbharness/internal/workbench"
+	"github.com/ddbharness/ddbharness/internal/workbench/modelfile"
 )
 
 // mcpTable is an MCP data model of one table, Game, with extra members
@@ -34,8 +34,8 @@ func TestIndexesTheHarnessDoesNotModelAreRefusedByName(t *testing.T) {
 		{"a key type DynamoDB does not have", `, "GlobalSecondaryIndexes": [{"IndexName": "ByRegion", "KeySchema": [{"AttributeName": "region", "KeyType": "VECTOR"}], "Projection": {"ProjectionType": "ALL"}}]`,
 			[]string{`$.tables[0].GlobalSecondaryIndexes[0].KeySchema[0].KeyType: "VECTOR" is no key type DynamoDB has: write HASH or RANGE`}},
 	} {
-		_, err := workbench.Parse(mcpTable(tc.extra))
-		if !errors.Is(err, workbench.ErrBadModel) {
+		_, err := modelfile.Parse(mcpTable(tc.extra))
+		if !errors.Is(err, modelfile.ErrBadModel) {
 			t.Errorf("%s: Parse = %v, want it refused as a bad model", tc.name, err)
 			continue
 		}
@@ -45,7 +45,7 @@ func TestIndexesTheHarnessDoesNotModelAreRefusedByName(t *testing.T) {
 			}
 		}
 	}
-	if _, err := workbench.Parse(mcpTable(`, "GlobalSecondaryIndexes": [{"IndexName": "ByRegion", "KeySchema": [{"AttributeName": "region", "KeyType": "HASH"}], "Projection": {"ProjectionType": "ALL"}}], "LocalSecondaryIndexes": []`)); err != nil {
+	if _, err := modelfile.Parse(mcpTable(`, "GlobalSecondaryIndexes": [{"IndexName": "ByRegion", "KeySchema": [{"AttributeName": "region", "KeyType": "HASH"}], "Projection": {"ProjectionType": "ALL"}}], "LocalSecondaryIndexes": []`)); err != nil {
 		t.Errorf("a table with a GSI and an empty list of LSIs is refused: %v", err)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/fixtures"
 	"github.com/ddbharness/ddbharness/internal/workbench"
+	"github.com/ddbharness/ddbharness/internal/workbench/modelfile"
 )
 
 // A model whose table is named apart from the design, provisioned with
@@ -49,7 +50,7 @@ func TestExportThenImportGivesBackTheKeyLayouts(t *testing.T) {
 	}
 	for name, model := range models {
 		t.Run(name, func(t *testing.T) {
-			m, err := workbench.Parse([]byte(model))
+			m, err := modelfile.Parse([]byte(model))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -92,7 +93,7 @@ func reimport(t *testing.T, d *workbench.Design) *workbench.Design {
 			}
 		}
 	}
-	m0, err := workbench.Export(d.Catalog(), items, time.Unix(0, 0))
+	m0, err := modelfile.Export(d.Catalog(), items, time.Unix(0, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +101,7 @@ func reimport(t *testing.T, d *workbench.Design) *workbench.Design {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := workbench.Parse(data)
+	m, err := modelfile.Parse(data)
 	if err != nil {
 		t.Fatalf("Parse(Export(%s)): %v", d.Name, err)
 	}

@@ -17,6 +17,8 @@ import (
 	"github.com/ddbharness/ddbharness/fixtures"
 	"github.com/ddbharness/ddbharness/internal/lint"
 	"github.com/ddbharness/ddbharness/internal/workbench"
+	"github.com/ddbharness/ddbharness/internal/workbench/mcp"
+	"github.com/ddbharness/ddbharness/internal/workbench/modelfile"
 )
 
 // testdata/mcp_shop.json is an MCP data model of our own: a user's
@@ -93,10 +95,10 @@ func TestMCPAccessPatternSpecsExpectTheSampleItems(t *testing.T) {
 	for _, p := range d.Patterns {
 		var b strings.Builder
 		for _, it := range p.Result.Items {
-			b.WriteString(workbench.ItemText(it) + "\n")
+			b.WriteString(mcp.ItemText(it) + "\n")
 		}
 		for _, it := range p.Result.After {
-			b.WriteString("after " + workbench.ItemText(it) + "\n")
+			b.WriteString("after " + mcp.ItemText(it) + "\n")
 		}
 		if p.Result.Fails {
 			b.WriteString("fails\n")
@@ -158,7 +160,7 @@ func TestStrictImportRefusesAnUntranslatablePattern(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = workbench.Importer{Root: root, Strict: true}.Import(context.Background(), model, "mcpshop")
-	if !errors.Is(err, workbench.ErrBadModel) || !strings.Contains(err.Error(), "14 (Two commands at once)") {
+	if !errors.Is(err, modelfile.ErrBadModel) || !strings.Contains(err.Error(), "14 (Two commands at once)") {
 		t.Fatalf("a strict import of a model with untranslatable patterns: %v, want it refused naming pattern 14", err)
 	}
 	if _, err := os.Stat(filepath.Join(root, "designs", "mcpshop")); !os.IsNotExist(err) {
@@ -189,11 +191,11 @@ func TestExportMCPThenImportGivesBackTheCatalog(t *testing.T) {
 			}
 		}
 	}
-	data, err := workbench.ExportMCP(first.Catalog(), items).MarshalIndent()
+	data, err := modelfile.ExportMCP(first.Catalog(), items).MarshalIndent()
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := workbench.Parse(data)
+	m, err := modelfile.Parse(data)
 	if err != nil {
 		t.Fatalf("Parse(ExportMCP): %v\n%s", err, data)
 	}
@@ -228,11 +230,11 @@ func TestExportMCPOfEachDesignImportsItsCatalog(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			data, err := workbench.ExportMCP(d, items).MarshalIndent()
+			data, err := modelfile.ExportMCP(d, items).MarshalIndent()
 			if err != nil {
 				t.Fatal(err)
 			}
-			m, err := workbench.Parse(data)
+			m, err := modelfile.Parse(data)
 			if err != nil {
 				t.Fatalf("Parse(ExportMCP(%s)): %v", d.Name, err)
 			}
@@ -254,7 +256,7 @@ func TestExportMCPOfEachDesignImportsItsCatalog(t *testing.T) {
 // float64 (the SDK writes it 'f', -1): a read's spec expects it so, not
 // as the sample spells it.
 func TestMCPReadsExpectNumbersAsTheEntityStoresThem(t *testing.T) {
-	m, err := workbench.Parse([]byte(`{"tables": [{"TableName": "T", "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
+	m, err := modelfile.Parse([]byte(`{"tables": [{"TableName": "T", "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
 	    "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}], "BillingMode": "PAY_PER_REQUEST"}],
 	  "items": {"T": [{"PutRequest": {"Item": {"pk": {"S": "a"}, "score": {"N": "12345678901234567891"}}}}]},
 	  "access_patterns": [{"pattern": "1", "description": "get a", "table": "T", "dynamodb_operation": "GetItem",
@@ -268,7 +270,7 @@ func TestMCPReadsExpectNumbersAsTheEntityStoresThem(t *testing.T) {
 	}
 	for _, p := range d.Patterns {
 		if p.ID == "1" {
-			if got := workbench.ItemText(p.Result.Items[0]); !strings.Contains(got, `"score":{"N":"12345678901234567000"}`) {
+			if got := mcp.ItemText(p.Result.Items[0]); !strings.Contains(got, `"score":{"N":"12345678901234567000"}`) {
 				t.Errorf("pattern 1 expects %s, want score as the float64 the entity stores, 12345678901234567000", got)
 			}
 			return

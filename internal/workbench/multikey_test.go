@@ -17,6 +17,7 @@ import (
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/fixtures"
 	"github.com/ddbharness/ddbharness/internal/workbench"
+	"github.com/ddbharness/ddbharness/internal/workbench/modelfile"
 )
 
 // tournament is testdata/mcp_tournament.json imported: matches on a GSI
@@ -118,8 +119,8 @@ func TestMultiAttributeKeysAreRefusedWhereDynamoDBRefusesThem(t *testing.T) {
 		{"a GSI of five RANGE attributes", mcpTable(gsi(hash("PK") + ", " + rng("tournamentId", "region", "round", "bracket", "extra"))),
 			[]string{`sort key (tournamentId, region, round, bracket, extra)`, "up to 4 HASH and 4 RANGE attributes"}},
 	} {
-		_, err := workbench.Parse(tc.model)
-		if !errors.Is(err, workbench.ErrBadModel) {
+		_, err := modelfile.Parse(tc.model)
+		if !errors.Is(err, modelfile.ErrBadModel) {
 			t.Errorf("%s: Parse = %v, want it refused as a bad model", tc.name, err)
 			continue
 		}
@@ -130,7 +131,7 @@ func TestMultiAttributeKeysAreRefusedWhereDynamoDBRefusesThem(t *testing.T) {
 		}
 	}
 	// Four of each is DynamoDB's bound, and imports.
-	m, err := workbench.Parse(mcpTable(gsi(hash("tournamentId", "region", "round", "bracket") + ", " + rng("PK", "a", "b", "c"))))
+	m, err := modelfile.Parse(mcpTable(gsi(hash("tournamentId", "region", "round", "bracket") + ", " + rng("PK", "a", "b", "c"))))
 	if err != nil {
 		t.Fatalf("a GSI of four HASH and four RANGE attributes is refused: %v", err)
 	}
@@ -139,7 +140,7 @@ func TestMultiAttributeKeysAreRefusedWhereDynamoDBRefusesThem(t *testing.T) {
 	}
 	// An attribute named twice in one key is refused by the schema's own
 	// check (designs.Schema.CheckKeys), naming it.
-	m, err = workbench.Parse(mcpTable(gsi(hash("tournamentId", "region") + ", " + rng("region"))))
+	m, err = modelfile.Parse(mcpTable(gsi(hash("tournamentId", "region") + ", " + rng("region"))))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,12 +153,12 @@ func TestMultiAttributeKeysAreRefusedWhereDynamoDBRefusesThem(t *testing.T) {
 // there is refused as a multi-attribute key, naming the MCP data model's
 // KeySchema, which carries one.
 func TestAWorkbenchModelsListOfKeyAttributesIsRefusedByName(t *testing.T) {
-	_, err := workbench.Parse([]byte(`{"ModelName": "M", "DataModel": [{"TableName": "T",
+	_, err := modelfile.Parse([]byte(`{"ModelName": "M", "DataModel": [{"TableName": "T",
 	  "KeyAttributes": {"PartitionKey": {"AttributeName": "PK", "AttributeType": "S"}},
 	  "GlobalSecondaryIndexes": [{"IndexName": "ByTournamentRegion", "KeyAttributes": {"PartitionKey": [{"AttributeName": "tournamentId", "AttributeType": "S"},
 	    {"AttributeName": "region", "AttributeType": "S"}]}, "Projection": {"ProjectionType": "ALL"}}],
 	  "TableData": [{"PK": {"S": "a"}}]}]}`))
-	if !errors.Is(err, workbench.ErrBadModel) || !strings.Contains(err.Error(), "$.DataModel.GlobalSecondaryIndexes.KeyAttributes.PartitionKey: a list of attributes") ||
+	if !errors.Is(err, modelfile.ErrBadModel) || !strings.Contains(err.Error(), "$.DataModel.GlobalSecondaryIndexes.KeyAttributes.PartitionKey: a list of attributes") ||
 		!strings.Contains(err.Error(), "cannot hold a multi-attribute key") || !strings.Contains(err.Error(), "KeySchema") {
 		t.Errorf("Parse of a Workbench index keyed by a list = %v, want it refused as a multi-attribute key, pointing to the MCP model's KeySchema", err)
 	}
@@ -176,7 +177,7 @@ func TestMultiAttributeKeysRoundTripThroughTheMCPModel(t *testing.T) {
 			}
 		}
 	}
-	data, err := workbench.ExportMCP(first.Catalog(), items).MarshalIndent()
+	data, err := modelfile.ExportMCP(first.Catalog(), items).MarshalIndent()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +201,7 @@ func TestMultiAttributeKeysRoundTripThroughTheMCPModel(t *testing.T) {
           ]`) {
 		t.Errorf("the export does not key the GSI by its four attributes in order:\n%s", data)
 	}
-	m, err := workbench.Parse(data)
+	m, err := modelfile.Parse(data)
 	if err != nil {
 		t.Fatalf("Parse(ExportMCP): %v", err)
 	}
@@ -215,8 +216,8 @@ func TestMultiAttributeKeysRoundTripThroughTheMCPModel(t *testing.T) {
 		t.Errorf("the catalog came back as\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 
-	_, err = workbench.Export(first.Catalog(), items, time.Unix(0, 0))
-	if !errors.Is(err, workbench.ErrNoWorkbenchKey) || !strings.Contains(err.Error(), "GSI ByTournamentRegion is keyed by partition key (tournamentId, region), sort key (round, bracket)") ||
+	_, err = modelfile.Export(first.Catalog(), items, time.Unix(0, 0))
+	if !errors.Is(err, modelfile.ErrNoWorkbenchKey) || !strings.Contains(err.Error(), "GSI ByTournamentRegion is keyed by partition key (tournamentId, region), sort key (round, bracket)") ||
 		!strings.Contains(err.Error(), "FORMAT=mcp") {
 		t.Errorf("Export to a Workbench model = %v, want it refused naming the index, its key and the MCP format", err)
 	}

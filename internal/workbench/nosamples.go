@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbharness/ddbharness/ddbitem"
+	"github.com/ddbharness/ddbharness/internal/workbench/modelfile"
 )
 
 // SamplesMade is how many sample items the import makes per facet of a
@@ -24,14 +25,14 @@ const SamplesMade = 2
 // <FACET>#<n>, every index key filled, and the facet's text, number and
 // bool attributes. The numbers run over the whole table, so no two items
 // share a key.
-func makeSamples(t *Table, sep string) {
+func makeSamples(t *modelfile.Table, sep string) {
 	facets := t.TableFacets
 	if len(facets) == 0 {
-		alias := KeyAlias{PartitionKeyAlias: t.KeyAttributes.PartitionKey.AttributeName}
+		alias := modelfile.KeyAlias{PartitionKeyAlias: t.KeyAttributes.PartitionKey.AttributeName}
 		if sk := t.KeyAttributes.SortKey; sk != nil {
 			alias.SortKeyAlias = sk.AttributeName
 		}
-		facets = []Facet{{FacetName: t.TableName, KeyAttributeAlias: alias}}
+		facets = []modelfile.Facet{{FacetName: t.TableName, KeyAttributeAlias: alias}}
 	}
 	declared := map[string]string{}
 	for _, a := range t.NonKeyAttributes {
@@ -62,7 +63,7 @@ func makeSamples(t *Table, sep string) {
 					item[a] = &types.AttributeValueMemberBOOL{Value: n%2 == 1}
 				}
 			}
-			set := func(a Attribute, alias string) {
+			set := func(a modelfile.Attribute, alias string) {
 				if a.AttributeType == "N" {
 					item[a.AttributeName] = &types.AttributeValueMemberN{Value: strconv.Itoa(n)}
 					return
@@ -88,13 +89,13 @@ func makeSamples(t *Table, sep string) {
 			}
 			keys[keyText(item)] = true
 			for _, ix := range slices.Concat(t.GlobalSecondaryIndexes, t.LocalSecondaryIndexes) {
-				for _, a := range keyAttrs(ix.KeyAttributes) {
+				for _, a := range modelfile.KeyAttrs(ix.KeyAttributes) {
 					if _, ok := item[a.AttributeName]; !ok {
 						set(a, "")
 					}
 				}
 			}
-			f.TableData = append(f.TableData, Item{Attrs: item})
+			f.TableData = append(f.TableData, modelfile.Item{Attrs: item})
 		}
 	}
 	t.TableFacets = facets
@@ -103,7 +104,7 @@ func makeSamples(t *Table, sep string) {
 
 // aliasSeparator is the separator a model's key aliases use, for a model
 // without samples to read it from.
-func aliasSeparator(t Table) string {
+func aliasSeparator(t modelfile.Table) string {
 	var text strings.Builder
 	for _, f := range t.TableFacets {
 		text.WriteString(f.KeyAttributeAlias.PartitionKeyAlias + f.KeyAttributeAlias.SortKeyAlias)

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	"github.com/ddbharness/ddbharness/internal/workbench"
+	"github.com/ddbharness/ddbharness/internal/workbench/modelfile"
 )
 
 // gallery is the model docs/models/gallery.json: 4 facets, 2 GSIs (one
@@ -80,14 +80,14 @@ func TestParseRefusesABadModelWithItsPathAndTheFix(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if c.path == "" { // unknown members are Workbench's business: accepted
-				if _, err := workbench.Parse(c.model); err != nil {
+				if _, err := modelfile.Parse(c.model); err != nil {
 					t.Fatalf("Parse: %v, want it accepted", err)
 				}
 				return
 			}
-			_, err := workbench.Parse(c.model)
-			var me *workbench.ModelError
-			if !errors.As(err, &me) || !errors.Is(err, workbench.ErrBadModel) {
+			_, err := modelfile.Parse(c.model)
+			var me *modelfile.ModelError
+			if !errors.As(err, &me) || !errors.Is(err, modelfile.ErrBadModel) {
 				t.Fatalf("Parse: %v, want a ModelError", err)
 			}
 			if me.Path != c.path || !strings.Contains(me.Problem, c.says) {
@@ -102,8 +102,8 @@ func TestParseRefusesASortKeyAliasWhenTheTableHasNoSortKey(t *testing.T) {
 	  "KeyAttributes": {"PartitionKey": {"AttributeName": "id", "AttributeType": "S"}},
 	  "TableFacets": [{"FacetName": "a", "KeyAttributeAlias": {"PartitionKeyAlias": "id", "SortKeyAlias": "when"},
 	    "TableData": [{"id": {"S": "1"}}]}]}]}`
-	_, err := workbench.Parse([]byte(m))
-	var me *workbench.ModelError
+	_, err := modelfile.Parse([]byte(m))
+	var me *modelfile.ModelError
 	if !errors.As(err, &me) || me.Path != "$.DataModel[0].TableFacets[0].KeyAttributeAlias.SortKeyAlias" || !strings.Contains(me.Problem, "names no key") {
 		t.Fatalf("Parse: %v, want the SortKeyAlias refused as naming no key", err)
 	}
@@ -115,8 +115,8 @@ func TestParseRefusesTwoSamplesWhoseNumberKeysAreEqual(t *testing.T) {
 	m := `{"ModelName": "x", "DataModel": [{"TableName": "T",
 	  "KeyAttributes": {"PartitionKey": {"AttributeName": "id", "AttributeType": "N"}},
 	  "TableData": [{"id": {"N": "1"}}, {"id": {"N": "1.0"}}]}]}`
-	_, err := workbench.Parse([]byte(m))
-	var me *workbench.ModelError
+	_, err := modelfile.Parse([]byte(m))
+	var me *modelfile.ModelError
 	if !errors.As(err, &me) || me.Path != "$.DataModel[0].TableData[1]" || !strings.Contains(me.Problem, "same key as $.DataModel[0].TableData[0]") {
 		t.Fatalf("Parse: %v, want the second sample refused as the first's key", err)
 	}
@@ -129,7 +129,7 @@ func TestParseReadsNumbersAsDynamoDBStoresThem(t *testing.T) {
 	m := `{"ModelName": "x", "DataModel": [{"TableName": "T",
 	  "KeyAttributes": {"PartitionKey": {"AttributeName": "id", "AttributeType": "N"}},
 	  "TableData": [{"id": {"N": "160.50"}, "sizes": {"NS": ["+007", "15e-1"]}}]}]}`
-	got, err := workbench.Parse([]byte(m))
+	got, err := modelfile.Parse([]byte(m))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,15 +141,15 @@ func TestParseReadsNumbersAsDynamoDBStoresThem(t *testing.T) {
 		t.Errorf("sizes read as %q, want [7 1.5]", sizes)
 	}
 
-	_, err = workbench.Parse([]byte(strings.Replace(m, `["+007", "15e-1"]`, `["2", "2.0"]`, 1)))
-	var me *workbench.ModelError
+	_, err = modelfile.Parse([]byte(strings.Replace(m, `["+007", "15e-1"]`, `["2", "2.0"]`, 1)))
+	var me *modelfile.ModelError
 	if !errors.As(err, &me) || me.Path != "$.DataModel[0].TableData[0].sizes.NS" || !strings.Contains(me.Problem, `no element twice ("2" is)`) {
 		t.Fatalf("Parse: %v, want the set refused for holding 2 twice", err)
 	}
 }
 
 func TestParseTypesEveryIndexKey(t *testing.T) {
-	m, err := workbench.Parse([]byte(`{"ModelName": "Typed", "DataModel": [{"TableName": "typed",
+	m, err := modelfile.Parse([]byte(`{"ModelName": "Typed", "DataModel": [{"TableName": "typed",
 	  "KeyAttributes": {"PartitionKey": {"AttributeName": "PK", "AttributeType": "N"}, "SortKey": {"AttributeName": "SK", "AttributeType": "S"}},
 	  "NonKeyAttributes": [{"AttributeName": "Owner", "AttributeType": "S"}],
 	  "GlobalSecondaryIndexes": [

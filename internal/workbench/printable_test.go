@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	"github.com/ddbharness/ddbharness/internal/workbench"
+	"github.com/ddbharness/ddbharness/internal/workbench/modelfile"
 )
 
 // controlModel is mcp_shop.json with control characters in every kind of text
@@ -45,7 +46,7 @@ func raw(s string) (rune, bool) {
 // line the model's text began, and the catalog's names and docs, which
 // catalog, verify and bench print, are Printable too.
 func TestModelTextReachesTheFilesEscaped(t *testing.T) {
-	m, err := workbench.Parse(controlModel(t))
+	m, err := modelfile.Parse(controlModel(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +103,7 @@ func TestModelTextReachesTheTerminalEscaped(t *testing.T) {
 	bad := `{"tables": [{"TableName": "Shop", "AttributeDefinitions": [{"AttributeName": "PK", "AttributeType": "S"}],
 		"KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"}], "BillingMode": "PAY_PER_REQUEST"}],
 		"items": {"Shop": [{"PutRequest": {"Item": {"PK": {"S": "a"}, "x\u001b[2J\nimport-model: wrote": {"Q": "1"}}}}]}, "access_patterns": []}`
-	_, err := workbench.Parse([]byte(bad))
+	_, err := modelfile.Parse([]byte(bad))
 	if err == nil {
 		t.Fatal("a sample with an unknown value type was read")
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/ddbharness/ddbharness/designs/all"
 	"github.com/ddbharness/ddbharness/internal/lint"
 	"github.com/ddbharness/ddbharness/internal/workbench"
+	"github.com/ddbharness/ddbharness/internal/workbench/modelfile"
 )
 
 // Every design exports to a model whose import gives back its schema: the
@@ -29,12 +30,12 @@ func TestExportThenImportGivesBackEachDesignsSchema(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			model, err := workbench.Export(d, items, time.Unix(0, 0))
+			model, err := modelfile.Export(d, items, time.Unix(0, 0))
 			if multi := slices.ContainsFunc(d.Schema.GSIs, func(ix designs.Index) bool { return len(ix.PKs) > 0 || len(ix.SKs) > 0 }); multi {
 				// Workbench's model has no place for a multi-attribute key:
 				// the export refuses it by name (the MCP format carries it,
 				// TestExportMCPOfEachDesignImportsItsCatalog).
-				if !errors.Is(err, workbench.ErrNoWorkbenchKey) {
+				if !errors.Is(err, modelfile.ErrNoWorkbenchKey) {
 					t.Fatalf("Export(%s), whose GSI is keyed by several attributes = %v, want ErrNoWorkbenchKey", d.Name, err)
 				}
 				return
@@ -46,7 +47,7 @@ func TestExportThenImportGivesBackEachDesignsSchema(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			m, err := workbench.Parse(data)
+			m, err := modelfile.Parse(data)
 			if err != nil {
 				t.Fatalf("Parse(Export(%s)): %v", d.Name, err)
 			}
@@ -61,8 +62,8 @@ func TestExportThenImportGivesBackEachDesignsSchema(t *testing.T) {
 				t.Errorf("the schema came back as\n%+v\nwant\n%+v", got, want)
 			}
 			for _, f := range m.DataModel[0].TableFacets {
-				if n := len(f.TableData); n < 1 || n > workbench.PerFacet {
-					t.Errorf("facet %s has %d sample items, want 1 to %d", f.FacetName, n, workbench.PerFacet)
+				if n := len(f.TableData); n < 1 || n > modelfile.PerFacet {
+					t.Errorf("facet %s has %d sample items, want 1 to %d", f.FacetName, n, modelfile.PerFacet)
 				}
 			}
 			// One entity per item type of the fixtures, named by it, each
@@ -168,7 +169,7 @@ const noFacets = `{"ModelName": "Tickets", "ModelMetadata": {"Version": "3.0"},
     "BillingMode": "PAY_PER_REQUEST"}]}`
 
 func TestAModelWithoutFacetsIsOneEntity(t *testing.T) {
-	m, err := workbench.Parse([]byte(noFacets))
+	m, err := modelfile.Parse([]byte(noFacets))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,7 +206,7 @@ func TestANumberKeyedModelImportsTheSameFilesEachTime(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := workbench.Parse(data)
+	m, err := modelfile.Parse(data)
 	if err != nil {
 		t.Fatalf("an index key typed by the table's declaration was refused: %v", err)
 	}
@@ -227,7 +228,7 @@ func TestANumberKeyedModelImportsTheSameFilesEachTime(t *testing.T) {
 // A number key past what a float64 counts in ones (a nanosecond
 // timestamp) still gets a missing key no sample has.
 func TestMissingNumberKeyIsExactPastFloatPrecision(t *testing.T) {
-	m, err := workbench.Parse([]byte(`{"ModelName": "Clock", "DataModel": [{"TableName": "clock",
+	m, err := modelfile.Parse([]byte(`{"ModelName": "Clock", "DataModel": [{"TableName": "clock",
 	  "KeyAttributes": {"PartitionKey": {"AttributeName": "At", "AttributeType": "N"}},
 	  "TableData": [{"At": {"N": "1700000000000000000"}}, {"At": {"N": "12.5"}}]}]}`))
 	if err != nil {
@@ -244,7 +245,7 @@ func TestMissingNumberKeyIsExactPastFloatPrecision(t *testing.T) {
 
 // render imports the model's first table as the design name and returns
 // the files the import would write, by path.
-func render(t *testing.T, name string, m workbench.ModelFile) map[string]string {
+func render(t *testing.T, name string, m modelfile.ModelFile) map[string]string {
 	t.Helper()
 	d, err := workbench.Infer(name, m.DataModel[0])
 	if err != nil {
@@ -275,7 +276,7 @@ func TestGeneratedDecodersTryTheStricterLayoutFirst(t *testing.T) {
 		return `{"IndexName": "` + name + `", "KeyAttributes": {"PartitionKey": {"AttributeName": "` + name + `PK", "AttributeType": "S"},
 		  "SortKey": {"AttributeName": "` + name + `SK", "AttributeType": "S"}}, "Projection": {"ProjectionType": "KEYS_ONLY"}}`
 	}
-	m, err := workbench.Parse([]byte(`{"ModelName": "Mixed", "DataModel": [{"TableName": "mixed",
+	m, err := modelfile.Parse([]byte(`{"ModelName": "Mixed", "DataModel": [{"TableName": "mixed",
 	  "KeyAttributes": {"PartitionKey": {"AttributeName": "PK", "AttributeType": "S"}, "SortKey": {"AttributeName": "SK", "AttributeType": "S"}},
 	  "NonKeyAttributes": [{"AttributeName": "GSI1PK", "AttributeType": "S"}, {"AttributeName": "GSI1SK", "AttributeType": "S"},
 	    {"AttributeName": "GSI2PK", "AttributeType": "S"}, {"AttributeName": "GSI2SK", "AttributeType": "S"}],

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ddbharness/ddbharness/internal/workbench"
+	"github.com/ddbharness/ddbharness/internal/workbench/modelfile"
 )
 
 // withTraffic is testdata/mcp_shop.json with each listed access pattern
@@ -29,7 +30,7 @@ func withTraffic(t *testing.T, traffic map[int]map[string]any) []byte {
 // queries left out; a rate on a pattern that was not generated is left
 // out with a note (13, an external service's), and the catalog's docs carry what was declared.
 func TestDeclaredTrafficIsTheDefaultScenario(t *testing.T) {
-	m, err := workbench.Parse(withTraffic(t, map[int]map[string]any{
+	m, err := modelfile.Parse(withTraffic(t, map[int]map[string]any{
 		0: {"rps": 300, "item_size_bytes": 1200}, 1: {"rps": 100}, 2: {"rps": 50}, 4: {"rps": 40}, 10: {"rps": 10}, 12: {"rps": 5},
 	}))
 	if err != nil {
@@ -103,8 +104,8 @@ func TestImpossibleDeclaredTrafficIsRefused(t *testing.T) {
 		{map[string]any{"item_size_bytes": 500000}, "$.access_patterns[0].item_size_bytes: 500000: an item's size is a whole number of bytes from 1 to 409600"},
 		{map[string]any{"item_size_bytes": 1.5}, "$.access_patterns[0].item_size_bytes: 1.5:"},
 	} {
-		_, err := workbench.Parse(withTraffic(t, map[int]map[string]any{0: tc.fields}))
-		if !errors.Is(err, workbench.ErrBadModel) || !strings.Contains(err.Error(), tc.want) {
+		_, err := modelfile.Parse(withTraffic(t, map[int]map[string]any{0: tc.fields}))
+		if !errors.Is(err, modelfile.ErrBadModel) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: %v, want it refused saying %q", tc.fields, err, tc.want)
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbharness/ddbharness/internal/workbench"
+	"github.com/ddbharness/ddbharness/internal/workbench/modelfile"
 )
 
 // undefined lists the names the generated package designs/<name> uses
@@ -61,7 +62,7 @@ func undefined(t *testing.T, name string, files map[string]string) []string {
 // renders its files, failing the test on any error.
 func inferFiles(t *testing.T, name, model string) map[string]string {
 	t.Helper()
-	m, err := workbench.Parse([]byte(model))
+	m, err := modelfile.Parse([]byte(model))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +107,7 @@ func TestEmptyIndexKeysAreLeftOutWithANote(t *testing.T) {
 
 // A table key of empty text is refused: DynamoDB would refuse the item.
 func TestEmptyTableKeyIsRefused(t *testing.T) {
-	_, err := workbench.Parse([]byte(`{"ModelName": "E", "DataModel": [{"TableName": "e",
+	_, err := modelfile.Parse([]byte(`{"ModelName": "E", "DataModel": [{"TableName": "e",
 	  "KeyAttributes": {"PartitionKey": {"AttributeName": "PK", "AttributeType": "S"}},
 	  "TableData": [{"PK": {"S": ""}}]}]}`))
 	if err == nil || !strings.Contains(err.Error(), "TableData[0].PK: is empty text") {
@@ -299,7 +300,7 @@ func TestParseSkipsBlankRowsAndRefusesOneBadTableOnly(t *testing.T) {
 	table := func(name, items string) string {
 		return `{"TableName": "` + name + `", "KeyAttributes": {"PartitionKey": {"AttributeName": "PK", "AttributeType": "S"}}, "TableData": [` + items + `]}`
 	}
-	m, err := workbench.Parse([]byte(`{"ModelName": "Two", "DataModel": [` +
+	m, err := modelfile.Parse([]byte(`{"ModelName": "Two", "DataModel": [` +
 		table("good", `{"PK": {"S": "a"}}, {}, {"PK": {"S": "b"}}`) + `, ` +
 		table("bad", `{"PK": {"S": "a"}, "n": {"N": "ten"}}`) + `]}`))
 	if err != nil {
@@ -324,7 +325,7 @@ func TestParseSkipsBlankRowsAndRefusesOneBadTableOnly(t *testing.T) {
 		`{"PK": {"S": "a"}, "m": {"M": {"x": "y"}}}`:                  "want one type member",
 		`{"PK": {"S": "a"}, "m": {"name": "y"}}`:                      "an untyped value or map",
 	} {
-		_, err := workbench.Parse([]byte(`{"ModelName": "One", "DataModel": [` + table("one", item) + `]}`))
+		_, err := modelfile.Parse([]byte(`{"ModelName": "One", "DataModel": [` + table("one", item) + `]}`))
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("Parse of %s = %v, want %q", item, err, want)
 		}
@@ -336,7 +337,7 @@ func TestParseSkipsBlankRowsAndRefusesOneBadTableOnly(t *testing.T) {
 // does not translate (a Query without its key condition) is named in a
 // note that says it was not generated, and why.
 func TestImportReadsAnMCPDataModel(t *testing.T) {
-	m, err := workbench.Parse([]byte(`{"tables": [{"TableName": "Shop",
+	m, err := modelfile.Parse([]byte(`{"tables": [{"TableName": "Shop",
 	    "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}, {"AttributeName": "sk", "AttributeType": "S"}, {"AttributeName": "email", "AttributeType": "S"}],
 	    "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
 	    "GlobalSecondaryIndexes": [{"IndexName": "ByEmail", "KeySchema": [{"AttributeName": "email", "KeyType": "HASH"}], "Projection": {"ProjectionType": "ALL"}}],

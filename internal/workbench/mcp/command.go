@@ -1,9 +1,10 @@
-package workbench
+package mcp
 
 import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -18,15 +19,15 @@ import (
 // An MCP data model's access pattern carries its request as one AWS CLI
 // command ("aws dynamodb query --table-name T --key-condition-expression
 // '#pk = :pk' ..."), which the MCP server runs on DynamoDB Local to
-// validate the model. The import reads that command into mcpCall and
+// validate the model. The import reads that command into Call and
 // generates the same request in Go. Command syntax:
 // https://awscli.amazonaws.com/v2/documentation/api/latest/reference/dynamodb/index.html
 
-// mcpCall is one access pattern's request: its operation, and each item
+// Call is one access pattern's request: its operation, and each item
 // it reads or writes as an action (one for GetItem, Query, Scan, PutItem,
 // UpdateItem and DeleteItem; one per key or request of a batch or a
 // transaction).
-type mcpCall struct {
+type Call struct {
 	Op         designs.Operation
 	Index      string
 	KeyCond    string // Query
@@ -37,11 +38,11 @@ type mcpCall struct {
 	Backward   bool  // Query: --no-scan-index-forward
 	Limit      int32 // Query, Scan: 0 for none
 	Consistent bool
-	Actions    []mcpAction
+	Actions    []Action
 }
 
-// mcpAction is one item a call reads or writes.
-type mcpAction struct {
+// Action is one item a call reads or writes.
+type Action struct {
 	Kind       string // Get, Put, Update, Delete or Check
 	Key, Item  map[string]types.AttributeValue
 	Cond       string // its ConditionExpression
@@ -51,40 +52,50 @@ type mcpAction struct {
 	Values     map[string]types.AttributeValue
 }
 
-// errUntranslatable is a command the import cannot turn into Go: the
+// ErrUntranslatable is a command the import cannot turn into Go: the
 // pattern stays in the catalog, uncovered, with the reason.
-var errUntranslatable = errors.New("cannot be generated")
+var ErrUntranslatable = errors.New("cannot be generated")
 
-func untranslatable(format string, args ...any) error {
-	return fmt.Errorf("%w: "+format, append([]any{errUntranslatable}, args...)...)
+// Untranslatable is an ErrUntranslatable saying why.
+func Untranslatable(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{ErrUntranslatable}, args...)...)
 }
 
-// mcpOps are the commands the import translates, by CLI name.
-var mcpOps = map[string]designs.Operation{
+// ops are the commands the import translates, by CLI name.
+var ops = map[string]designs.Operation{
 	"get-item": designs.GetItem, "query": designs.Query, "scan": designs.Scan,
 	"put-item": designs.PutItem, "update-item": designs.UpdateItem, "delete-item": designs.DeleteItem,
 	"batch-get-item": designs.BatchGetItem, "batch-write-item": designs.BatchWriteItem,
 	"transact-get-items": designs.TransactGetItems, "transact-write-items": designs.TransactWriteItems,
 }
 
+// OpsList lists the operations of the commands the import translates.
+func OpsList() []designs.Operation {
+	out := make([]designs.Operation, 0, len(ops))
+	for _, op := range ops {
+		out = append(out, op)
+	}
+	return out
+}
+
 // ignoredOptions change how the CLI prints or where it sends the call,
 // not the request.
 var ignoredOptions = []string{"--return-consumed-capacity", "--return-item-collection-metrics", "--output", "--region", "--endpoint-url", "--profile", "--no-cli-pager", "--return-values", "--return-values-on-condition-check-failure", "--no-paginate"}
 
-// parseCommand reads an AWS CLI command for table into an mcpCall.
-func parseCommand(cmd, table string) (*mcpCall, error) {
+// ParseCommand reads an AWS CLI command for table into a Call.
+func ParseCommand(cmd, table string) (*Call, error) {
 	words, err := shellWords(cmd)
 	if err != nil {
 		return nil, err
 	}
 	if len(words) < 3 || words[0] != "aws" || words[1] != "dynamodb" {
-		return nil, untranslatable("the implementation is not one aws dynamodb command")
+		return nil, Untranslatable("the implementation is not one aws dynamodb command")
 	}
-	op, ok := mcpOps[words[2]]
+	op, ok := ops[words[2]]
 	if !ok {
-		return nil, untranslatable("aws dynamodb %s is not a data-plane call the import translates", words[2])
+		return nil, Untranslatable("aws dynamodb %s is not a data-plane call the import translates", words[2])
 	}
-	c := &mcpCall{Op: op}
+	c := &Call{Op: op}
 	opts := map[string]string{}
 	for i := 3; i < len(words); i++ {
 		w := words[i]
@@ -99,17 +110,17 @@ func parseCommand(cmd, table string) (*mcpCall, error) {
 			}
 		case strings.HasPrefix(w, "--") && i+1 < len(words):
 			if _, dup := opts[w]; dup {
-				return nil, untranslatable("%s is given twice", w)
+				return nil, Untranslatable("%s is given twice", w)
 			}
 			opts[w] = words[i+1]
 			i++
 		default:
-			return nil, untranslatable("the command's word %q is not an option the import knows", w)
+			return nil, Untranslatable("the command's word %q is not an option the import knows", w)
 		}
 	}
 	take := func(name string) string { v := opts[name]; delete(opts, name); return v }
 	if t := take("--table-name"); t != "" && t != table {
-		return nil, untranslatable("it names table %q, not its own table %q", t, table)
+		return nil, Untranslatable("it names table %q, not its own table %q", t, table)
 	}
 	c.Index = take("--index-name")
 	c.KeyCond, c.Filter, c.Projection = take("--key-condition-expression"), take("--filter-expression"), take("--projection-expression")
@@ -122,14 +133,14 @@ func parseCommand(cmd, table string) (*mcpCall, error) {
 	if l := take("--limit"); l != "" {
 		n, err := strconv.ParseInt(l, 10, 32)
 		if err != nil || n < 1 {
-			return nil, untranslatable("--limit %q is not a positive count", l)
+			return nil, Untranslatable("--limit %q is not a positive count", l)
 		}
 		c.Limit = int32(n)
 	}
 	if s := take("--select"); s != "" && s != "ALL_ATTRIBUTES" && s != "ALL_PROJECTED_ATTRIBUTES" {
-		return nil, untranslatable("--select %s: the import's reads return items, not counts or chosen attributes", s)
+		return nil, Untranslatable("--select %s: the import's reads return items, not counts or chosen attributes", s)
 	}
-	single := mcpAction{Cond: take("--condition-expression"), Update: take("--update-expression"), Names: c.Names, Values: c.Values, Projection: c.Projection}
+	single := Action{Cond: take("--condition-expression"), Update: take("--update-expression"), Names: c.Names, Values: c.Values, Projection: c.Projection}
 	if single.Key, err = valuesOption(take("--key"), "--key"); err != nil {
 		return nil, err
 	}
@@ -140,18 +151,18 @@ func parseCommand(cmd, table string) (*mcpCall, error) {
 	case designs.GetItem, designs.DeleteItem, designs.UpdateItem:
 		single.Kind = map[designs.Operation]string{designs.GetItem: "Get", designs.DeleteItem: "Delete", designs.UpdateItem: "Update"}[op]
 		if single.Key == nil {
-			return nil, untranslatable("%s without --key", op)
+			return nil, Untranslatable("%s without --key", op)
 		}
-		c.Actions = []mcpAction{single}
+		c.Actions = []Action{single}
 	case designs.PutItem:
 		single.Kind = "Put"
 		if single.Item == nil {
-			return nil, untranslatable("PutItem without --item")
+			return nil, Untranslatable("PutItem without --item")
 		}
-		c.Actions = []mcpAction{single}
+		c.Actions = []Action{single}
 	case designs.Query:
 		if c.KeyCond == "" {
-			return nil, untranslatable("a Query without --key-condition-expression")
+			return nil, Untranslatable("a Query without --key-condition-expression")
 		}
 	case designs.BatchGetItem, designs.BatchWriteItem:
 		if c.Actions, err = batchActions(op, take("--request-items"), table); err != nil {
@@ -163,7 +174,7 @@ func parseCommand(cmd, table string) (*mcpCall, error) {
 		}
 	}
 	if len(opts) > 0 { // the first by name, so that the generated files do not vary
-		return nil, untranslatable("the option %s does not belong to %s, or the import does not translate it", sortedKeys(opts)[0], op)
+		return nil, Untranslatable("the option %s does not belong to %s, or the import does not translate it", sortedKeys(opts)[0], op)
 	}
 	return c, nil
 }
@@ -205,14 +216,14 @@ func shellWords(s string) ([]string, error) {
 				in = false
 			}
 		case strings.ContainsRune(";&|<>`$()", r):
-			return nil, untranslatable("the implementation holds %q outside quotes: it must be one command", r)
+			return nil, Untranslatable("the implementation holds %q outside quotes: it must be one command", r)
 		default:
 			cur.WriteRune(r)
 			in = true
 		}
 	}
 	if quote != 0 || escaped {
-		return nil, untranslatable("the implementation ends inside a quote")
+		return nil, Untranslatable("the implementation ends inside a quote")
 	}
 	if in {
 		words = append(words, cur.String())
@@ -225,7 +236,7 @@ func jsonOption(text, name string, into any) error {
 		return nil
 	}
 	if err := json.Unmarshal([]byte(text), into); err != nil {
-		return untranslatable("%s is not the JSON it takes: %v", name, err)
+		return Untranslatable("%s is not the JSON it takes: %v", name, err)
 	}
 	return nil
 }
@@ -237,7 +248,7 @@ func valuesOption(text, name string) (map[string]types.AttributeValue, error) {
 	}
 	m, err := ddbitem.DecodeJSONItem(json.RawMessage(text), name)
 	if err != nil {
-		return nil, untranslatable("%v", err)
+		return nil, Untranslatable("%v", err)
 	}
 	return m, nil
 }
@@ -253,8 +264,8 @@ type request struct {
 	ExpressionAttributeValues json.RawMessage
 }
 
-func (r request) action(kind, at string) (mcpAction, error) {
-	a := mcpAction{Kind: kind, Cond: r.ConditionExpression, Update: r.UpdateExpression, Projection: r.ProjectionExpression, Names: r.ExpressionAttributeNames}
+func (r request) action(kind, at string) (Action, error) {
+	a := Action{Kind: kind, Cond: r.ConditionExpression, Update: r.UpdateExpression, Projection: r.ProjectionExpression, Names: r.ExpressionAttributeNames}
 	var err error
 	if a.Key, err = valuesOption(string(r.Key), at+".Key"); err != nil {
 		return a, err
@@ -266,13 +277,13 @@ func (r request) action(kind, at string) (mcpAction, error) {
 		return a, err
 	}
 	if (kind == "Put") != (a.Item != nil) || (kind != "Put") != (a.Key != nil) {
-		return a, untranslatable("%s: a %s without its key or item", at, kind)
+		return a, Untranslatable("%s: a %s without its key or item", at, kind)
 	}
 	return a, nil
 }
 
-func batchActions(op designs.Operation, text, table string) ([]mcpAction, error) {
-	var out []mcpAction
+func batchActions(op designs.Operation, text, table string) ([]Action, error) {
+	var out []Action
 	if op == designs.BatchGetItem {
 		var in map[string]struct {
 			Keys                     []json.RawMessage
@@ -286,7 +297,7 @@ func batchActions(op designs.Operation, text, table string) ([]mcpAction, error)
 		for _, name := range sortedKeys(in) {
 			r := in[name]
 			if name != table {
-				return nil, untranslatable("it reads table %q too: a design is one table", name)
+				return nil, Untranslatable("it reads table %q too: a design is one table", name)
 			}
 			for i, k := range r.Keys {
 				a, err := request{Key: k, ProjectionExpression: r.ProjectionExpression, ExpressionAttributeNames: r.ExpressionAttributeNames}.action("Get", fmt.Sprintf("--request-items.Keys[%d]", i))
@@ -304,11 +315,11 @@ func batchActions(op designs.Operation, text, table string) ([]mcpAction, error)
 		for _, name := range sortedKeys(in) {
 			rs := in[name]
 			if name != table {
-				return nil, untranslatable("it writes table %q too: a design is one table", name)
+				return nil, Untranslatable("it writes table %q too: a design is one table", name)
 			}
 			for i, r := range rs {
 				at := fmt.Sprintf("--request-items[%d]", i)
-				var a mcpAction
+				var a Action
 				var err error
 				switch {
 				case r.PutRequest != nil:
@@ -316,7 +327,7 @@ func batchActions(op designs.Operation, text, table string) ([]mcpAction, error)
 				case r.DeleteRequest != nil:
 					a, err = r.DeleteRequest.action("Delete", at)
 				default:
-					err = untranslatable("%s is neither a PutRequest nor a DeleteRequest", at)
+					err = Untranslatable("%s is neither a PutRequest nor a DeleteRequest", at)
 				}
 				if err != nil {
 					return nil, err
@@ -326,28 +337,28 @@ func batchActions(op designs.Operation, text, table string) ([]mcpAction, error)
 		}
 	}
 	if len(out) == 0 {
-		return nil, untranslatable("--request-items names no item")
+		return nil, Untranslatable("--request-items names no item")
 	}
 	return out, nil
 }
 
-func transactActions(text, table string) ([]mcpAction, error) {
+func transactActions(text, table string) ([]Action, error) {
 	var in []map[string]request
 	if err := jsonOption(text, "--transact-items", &in); err != nil {
 		return nil, err
 	}
-	var out []mcpAction
+	var out []Action
 	for i, entry := range in {
 		if len(entry) != 1 {
-			return nil, untranslatable("--transact-items[%d] holds %d requests, not one", i, len(entry))
+			return nil, Untranslatable("--transact-items[%d] holds %d requests, not one", i, len(entry))
 		}
 		for kind, r := range entry {
 			k := map[string]string{"Get": "Get", "Put": "Put", "Update": "Update", "Delete": "Delete", "ConditionCheck": "Check"}[kind]
 			if k == "" {
-				return nil, untranslatable("--transact-items[%d]: %s is not a transaction request", i, kind)
+				return nil, Untranslatable("--transact-items[%d]: %s is not a transaction request", i, kind)
 			}
 			if r.TableName != table {
-				return nil, untranslatable("--transact-items[%d] names table %q: a design is one table", i, r.TableName)
+				return nil, Untranslatable("--transact-items[%d] names table %q: a design is one table", i, r.TableName)
 			}
 			a, err := r.action(k, fmt.Sprintf("--transact-items[%d]", i))
 			if err != nil {
@@ -357,7 +368,7 @@ func transactActions(text, table string) ([]mcpAction, error) {
 		}
 	}
 	if len(out) == 0 {
-		return nil, untranslatable("--transact-items names no item")
+		return nil, Untranslatable("--transact-items names no item")
 	}
 	return out, nil
 }
@@ -369,12 +380,12 @@ func topLevelNames(expr string, names map[string]string) ([]string, error) {
 	for _, p := range strings.Split(expr, ",") {
 		p = strings.TrimSpace(p)
 		if !plainName.MatchString(p) {
-			return nil, untranslatable("the projection %q names a nested attribute", expr)
+			return nil, Untranslatable("the projection %q names a nested attribute", expr)
 		}
 		if strings.HasPrefix(p, "#") {
 			n, ok := names[p]
 			if !ok {
-				return nil, untranslatable("the projection's %s is not among --expression-attribute-names", p)
+				return nil, Untranslatable("the projection's %s is not among --expression-attribute-names", p)
 			}
 			p = n
 		}
@@ -384,3 +395,5 @@ func topLevelNames(expr string, names map[string]string) ([]string, error) {
 }
 
 var plainName = regexp.MustCompile(`^#?[A-Za-z0-9_]+$`)
+
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }

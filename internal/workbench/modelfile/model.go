@@ -1,4 +1,4 @@
-package workbench
+package modelfile
 
 import (
 	"encoding/json"
@@ -6,6 +6,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbharness/ddbharness/ddbitem"
+	"github.com/ddbharness/ddbharness/internal/workbench/mcp"
 )
 
 // ModelFile is a Workbench model file. Fields Workbench writes that the harness
@@ -53,11 +54,12 @@ type Table struct {
 	ProvisionedCapacity    *CapacitySetting `json:"ProvisionedCapacitySettings,omitempty"`
 	// Notes are what Parse skipped of the table: blank rows.
 	Notes []string `json:"-"`
-	// typeAttr is the type attribute the model's metadata names (an
+	// TypeAttr is the type attribute the model's metadata names (an
 	// export's), which Infer takes when every sample holds it.
-	typeAttr string
-	// mcp are the access patterns an MCP data model gives for the table.
-	mcp []mcpPattern
+	TypeAttr string `json:"-"`
+	// AccessPatterns are the access patterns an MCP data model gives for
+	// the table.
+	AccessPatterns []mcp.AccessPattern `json:"-"`
 }
 
 // CapacitySetting is a provisioned table's throughput.

@@ -1,9 +1,11 @@
-package workbench
+package modelfile
 
 import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -23,18 +25,20 @@ func decodeItem(raw json.RawMessage, at string) (map[string]types.AttributeValue
 	item, err := ddbitem.DecodeJSONItem(raw, at)
 	var pe *ddbitem.PathError
 	if errors.As(err, &pe) {
-		return nil, pathErr(pe.Path, pe.Problem)
+		return nil, PathErr(pe.Path, pe.Problem)
 	}
 	if err != nil {
 		return nil, err
 	}
 	for _, name := range sortedKeys(item) {
 		if name == "-" || strings.Contains(name, ",") {
-			return nil, pathErr(at+"."+name, fmt.Sprintf("the attribute name %q cannot be a Go attribute tag (a comma ends the name, a lone - skips the field): rename it in the model", name))
+			return nil, PathErr(at+"."+name, fmt.Sprintf("the attribute name %q cannot be a Go attribute tag (a comma ends the name, a lone - skips the field): rename it in the model", name))
 		}
 	}
 	if n := ddbitem.Size(item); n > ddbitem.MaxItemBytes {
-		return nil, pathErr(at, fmt.Sprintf("is %s, over DynamoDB's item size limit of %s: DynamoDB would refuse it (make the sample smaller)", figure.Bytes(n), figure.Bytes(ddbitem.MaxItemBytes)))
+		return nil, PathErr(at, fmt.Sprintf("is %s, over DynamoDB's item size limit of %s: DynamoDB would refuse it (make the sample smaller)", figure.Bytes(n), figure.Bytes(ddbitem.MaxItemBytes)))
 	}
 	return item, nil
 }
+
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }

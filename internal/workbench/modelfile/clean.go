@@ -1,4 +1,4 @@
-package workbench
+package modelfile
 
 import (
 	"fmt"
@@ -9,15 +9,15 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// dropEmptyIndexKeys takes "" out of the index keys of t's samples, as
+// DropEmptyIndexKeys takes "" out of the index keys of t's samples, as
 // Workbench saves an item that is not in an index: DynamoDB refuses an
 // empty text key attribute, and an item without the attribute is simply
 // not in that (sparse) index. It returns what it did, as a note, or "".
 // Source: https://aws.amazon.com/about-aws/whats-new/2020/05/amazon-dynamodb-now-supports-empty-values-for-non-key-string-and-binary-attributes-in-dynamodb-tables/
-func dropEmptyIndexKeys(t *Table) string {
-	own := keyAttrs(t.KeyAttributes)
+func DropEmptyIndexKeys(t *Table) string {
+	own := KeyAttrs(t.KeyAttributes)
 	var keys []string
-	for _, n := range t.keyNames() {
+	for _, n := range t.KeyNames() {
 		if !slices.ContainsFunc(own, func(a Attribute) bool { return a.AttributeName == n }) && !slices.Contains(keys, n) {
 			keys = append(keys, n)
 		}

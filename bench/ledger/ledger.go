@@ -1,6 +1,7 @@
-package capacity
+package ledger
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"sync"
@@ -29,19 +30,19 @@ type Ledger struct {
 	schema      ddbitem.Schema
 	mu          sync.Mutex
 	names       *keytab.Numbering           // key texts, target and pattern names
-	keys        map[slotID]*keyStats        // keys charged in two seconds or more
-	once        *spill.Map[slotID, onceRow] // keys charged in one second only
+	keys        map[SlotID]*KeyStats        // keys charged in two seconds or more
+	once        *spill.Map[SlotID, onceRow] // keys charged in one second only
 	patternIDs  []designs.PatternID         // the patterns once rows name
 	base        int64                       // the second once rows count from
 	based       bool                        // base is set
-	targets     map[string]*targetStats
+	targets     map[string]*TargetStats
 	patterns    map[PatternOp]*PatternUsage
-	diffs       map[diffKey]*Disagreement
-	items       *spill.Map[itemKey, itemTrack]      // by the ids of the key texts
-	uses        *spill.Map[itemKey, itemUse]        // each table item's own units, by pattern
-	loose       map[string]itemTrack                // items whose KeyID itemKey cannot rebuild
-	collections *spill.Map[uint32, collectionTrack] // by the partition key text's id
-	indexKeys   *spill.Map[slotID, collectionTrack] // GSI partition key values, as collections
+	diffs       map[DiffKey]*Disagreement
+	items       *spill.Map[itemKey, ItemTrack]      // by the ids of the key texts
+	uses        *spill.Map[itemKey, ItemUse]        // each table item's own units, by pattern
+	loose       map[string]ItemTrack                // items whose KeyID itemKey cannot rebuild
+	collections *spill.Map[uint32, CollectionTrack] // by the partition key text's id
+	indexKeys   *spill.Map[SlotID, CollectionTrack] // GSI partition key values, as collections
 	named       map[string][2]string                // key texts of items whose id is no KeyID (merged files)
 	first, last int64                               // unix seconds of the first and last charge
 	observed    int64                               // observations
@@ -51,17 +52,17 @@ type Ledger struct {
 // ledger keeps in memory, about: those of a run's last few thousand calls.
 const ledgerRows = 8192
 
-// second is one slot's units in one second.
-type second struct {
-	sec int64
-	usage
+// Second is one slot's units in one second.
+type Second struct {
+	Sec int64
+	Usage
 }
 
-// slot is one partition key of one target.
-type slot struct{ target, key string }
+// Slot is one partition key of one target.
+type Slot struct{ Target, Key string }
 
-// slotID is a slot by the ids of its texts in the ledger's names.
-type slotID struct{ target, key uint32 }
+// SlotID is a slot by the ids of its texts in the ledger's names.
+type SlotID struct{ target, key uint32 }
 
 // onceRow is a slot charged in one second only, by one pattern: its
 // totals are that second's. Its counts are 16-bit: a row whose count
@@ -99,23 +100,23 @@ func (it *touches) fold(names *keytab.Numbering, item string) {
 	}
 }
 
-// single reports whether every charge that named an item named one.
-func (it touches) single() bool { return !it.many && it.item != 0 }
+// Single reports whether every charge that named an item named one.
+func (it touches) Single() bool { return !it.many && it.item != 0 }
 
 // one is that item's KeyID when single, else "".
 func (it touches) one(names *keytab.Numbering) string {
-	if !it.single() {
+	if !it.Single() {
 		return ""
 	}
 	return names.Text(it.item - 1)
 }
 
 // full is the row as a keyStats.
-func (l *Ledger) full(r onceRow) *keyStats {
-	u := usage{r.rcu, r.wcu}
-	return &keyStats{usage: u, touches: r.touches, calls: int64(r.calls), readCalls: int64(r.readCalls), writeCalls: int64(r.writeCalls),
-		byPattern: []PatternWeight{{Pattern: l.patternIDs[r.pattern], Weight: r.weight}},
-		seconds:   []second{{sec: l.base + int64(r.sec), usage: u}}}
+func (l *Ledger) full(r onceRow) *KeyStats {
+	u := Usage{r.rcu, r.wcu}
+	return &KeyStats{Usage: u, touches: r.touches, Calls: int64(r.calls), ReadCalls: int64(r.readCalls), WriteCalls: int64(r.writeCalls),
+		ByPattern: []PatternWeight{{Pattern: l.patternIDs[r.pattern], Weight: r.weight}},
+		Seconds:   []Second{{Sec: l.base + int64(r.sec), Usage: u}}}
 }
 
 // compact is the row of a charge of pattern p at second sec, false when
@@ -140,18 +141,18 @@ func (l *Ledger) compact(p designs.PatternID, sec int64) (onceRow, bool) {
 }
 
 // slotID numbers s's texts.
-func (l *Ledger) slotID(s slot) slotID { return slotID{l.names.ID(s.target), l.names.ID(s.key)} }
+func (l *Ledger) slotID(s Slot) SlotID { return SlotID{l.names.ID(s.Target), l.names.ID(s.Key)} }
 
-// slotOf is the slot of id.
-func (l *Ledger) slotOf(id slotID) slot { return slot{l.names.Text(id.target), l.names.Text(id.key)} }
+// SlotOf is the slot of id.
+func (l *Ledger) SlotOf(id SlotID) Slot { return Slot{l.names.Text(id.target), l.names.Text(id.key)} }
 
 // stats returns the full row of id, promoting its compact row or making
 // an empty one.
-func (l *Ledger) stats(id slotID) *keyStats {
+func (l *Ledger) stats(id SlotID) *KeyStats {
 	if k := l.keys[id]; k != nil {
 		return k
 	}
-	k := &keyStats{}
+	k := &KeyStats{}
 	if r, ok := l.once.Get(id); ok {
 		k = l.full(r)
 		l.once.Delete(id)
@@ -160,15 +161,15 @@ func (l *Ledger) stats(id slotID) *keyStats {
 	return k
 }
 
-// key is s's row, nil when s was never charged; a compact row comes back
+// Key is s's row, nil when s was never charged; a compact row comes back
 // as a full one, not kept. It changes nothing, so eachKey's f may call it.
-func (l *Ledger) key(s slot) *keyStats {
-	t, ok1 := l.names.Lookup(s.target)
-	k, ok2 := l.names.Lookup(s.key)
+func (l *Ledger) Key(s Slot) *KeyStats {
+	t, ok1 := l.names.Lookup(s.Target)
+	k, ok2 := l.names.Lookup(s.Key)
 	if !ok1 || !ok2 {
 		return nil
 	}
-	id := slotID{t, k}
+	id := SlotID{t, k}
 	if k := l.keys[id]; k != nil {
 		return k
 	}
@@ -178,14 +179,14 @@ func (l *Ledger) key(s slot) *keyStats {
 	return nil
 }
 
-// eachKey calls f with every charged slot and its row (compact rows made
+// EachKey calls f with every charged slot and its row (compact rows made
 // full for the call), in no order.
-func (l *Ledger) eachKey(f func(s slot, k *keyStats)) {
+func (l *Ledger) EachKey(f func(s Slot, k *KeyStats)) {
 	for id, k := range l.keys {
-		f(l.slotOf(id), k)
+		f(l.SlotOf(id), k)
 	}
 	for id, r := range l.once.All() {
-		f(l.slotOf(id), l.full(r))
+		f(l.SlotOf(id), l.full(r))
 	}
 }
 
@@ -193,7 +194,7 @@ func (l *Ledger) eachKey(f func(s slot, k *keyStats)) {
 func (l *Ledger) keyCount() int { return len(l.keys) + l.once.Len() }
 
 // charge adds one charge of pattern p at second sec to slot id.
-func (l *Ledger) charge(id slotID, p designs.PatternID, sec int64, rcu, wcu float64, item string) {
+func (l *Ledger) charge(id SlotID, p designs.PatternID, sec int64, rcu, wcu float64, item string) {
 	k := l.keys[id]
 	if k == nil {
 		r, ok := l.once.Get(id)
@@ -211,7 +212,7 @@ func (l *Ledger) charge(id slotID, p designs.PatternID, sec int64, rcu, wcu floa
 			if wcu > 0 {
 				r.writeCalls++
 			}
-			r.weight += weight(rcu, wcu)
+			r.weight += Weight(rcu, wcu)
 			r.fold(l.names, item)
 			l.once.Set(id, r)
 			return
@@ -219,87 +220,87 @@ func (l *Ledger) charge(id slotID, p designs.PatternID, sec int64, rcu, wcu floa
 		k = l.stats(id)
 	}
 	u := k.cell(sec)
-	u.rcu, u.wcu = u.rcu+rcu, u.wcu+wcu
-	k.rcu, k.wcu, k.calls = k.rcu+rcu, k.wcu+wcu, k.calls+1
+	u.RCU, u.WCU = u.RCU+rcu, u.WCU+wcu
+	k.RCU, k.WCU, k.Calls = k.RCU+rcu, k.WCU+wcu, k.Calls+1
 	if rcu > 0 {
-		k.readCalls++
+		k.ReadCalls++
 	}
 	if wcu > 0 {
-		k.writeCalls++
+		k.WriteCalls++
 	}
-	k.weigh(p, weight(rcu, wcu))
+	k.weigh(p, Weight(rcu, wcu))
 	k.fold(l.names, item)
 }
 
-// usage is a pair of read and write units.
-type usage struct{ rcu, wcu float64 }
+// Usage is a pair of read and write units.
+type Usage struct{ RCU, WCU float64 }
 
-// add adds o's units to u's.
-func (u *usage) add(o usage) { u.rcu, u.wcu = u.rcu+o.rcu, u.wcu+o.wcu }
+// Add adds o's units to u's.
+func (u *Usage) Add(o Usage) { u.RCU, u.WCU = u.RCU+o.RCU, u.WCU+o.WCU }
 
-// keyStats is one slot's run: units, the calls that touched it, the
+// KeyStats is one slot's run: units, the calls that touched it, the
 // weighted units each pattern put on it (a few patterns: a slice) and its
 // units per second, by second.
-type keyStats struct {
-	usage
+type KeyStats struct {
+	Usage
 	touches
-	calls                 int64
-	readCalls, writeCalls int64
-	byPattern             []PatternWeight
-	seconds               []second
+	Calls                 int64
+	ReadCalls, WriteCalls int64
+	ByPattern             []PatternWeight
+	Seconds               []Second
 }
 
 // cell returns the units of second sec, adding the second in order if
 // new. Charges come in nearly in order of their second (a call is charged
 // at its start, recorded at its end), so the search starts from the end.
-func (k *keyStats) cell(sec int64) *usage {
-	i := len(k.seconds)
-	for i > 0 && k.seconds[i-1].sec > sec {
+func (k *KeyStats) cell(sec int64) *Usage {
+	i := len(k.Seconds)
+	for i > 0 && k.Seconds[i-1].Sec > sec {
 		i--
 	}
-	if i > 0 && k.seconds[i-1].sec == sec {
-		return &k.seconds[i-1].usage
+	if i > 0 && k.Seconds[i-1].Sec == sec {
+		return &k.Seconds[i-1].Usage
 	}
-	k.seconds = slices.Insert(k.seconds, i, second{sec: sec})
-	return &k.seconds[i].usage
+	k.Seconds = slices.Insert(k.Seconds, i, Second{Sec: sec})
+	return &k.Seconds[i].Usage
 }
 
 // weigh adds w to pattern p's weight on the slot.
-func (k *keyStats) weigh(p designs.PatternID, w float64) {
-	for i := range k.byPattern {
-		if k.byPattern[i].Pattern == p {
-			k.byPattern[i].Weight += w
+func (k *KeyStats) weigh(p designs.PatternID, w float64) {
+	for i := range k.ByPattern {
+		if k.ByPattern[i].Pattern == p {
+			k.ByPattern[i].Weight += w
 			return
 		}
 	}
-	k.byPattern = append(k.byPattern, PatternWeight{Pattern: p, Weight: w})
+	k.ByPattern = append(k.ByPattern, PatternWeight{Pattern: p, Weight: w})
 }
 
-// weights is byPattern as a map, for the analysis.
-func (k *keyStats) weights() map[designs.PatternID]float64 {
-	m := make(map[designs.PatternID]float64, len(k.byPattern))
-	for _, w := range k.byPattern {
+// Weights is byPattern as a map, for the analysis.
+func (k *KeyStats) Weights() map[designs.PatternID]float64 {
+	m := make(map[designs.PatternID]float64, len(k.ByPattern))
+	for _, w := range k.ByPattern {
 		m[w.Pattern] = w.Weight
 	}
 	return m
 }
 
-// targetStats counts the calls that read from or wrote to a target.
-type targetStats struct {
-	usage
-	readCalls, writeCalls int64
+// TargetStats counts the calls that read from or wrote to a target.
+type TargetStats struct {
+	Usage
+	ReadCalls, WriteCalls int64
 }
 
-// itemTrack follows one item's size: its first and latest, and its share
+// ItemTrack follows one item's size: its first and latest, and its share
 // of its item collection (with its LSI entries). Its key is the map's (the
 // item's KeyID): the partition key text is pkLen bytes of it, after the
 // type tag. Sizes fit in 32 bits: an item is at most 400 KB.
-type itemTrack struct {
+type ItemTrack struct {
 	pkLen       int32
-	first, last int32
+	First, Last int32
 	coll        int32
 	writes      int32 // successful writes the run made to the item
-	grows       int32 // of those, the ones that left it larger
+	Grows       int32 // of those, the ones that left it larger
 }
 
 // keysFromID reads an item's partition and sort key texts back from its
@@ -371,7 +372,7 @@ func (l *Ledger) idOf(k itemKey) string {
 }
 
 // item is the track of item id (pkLen bytes of partition key text).
-func (l *Ledger) item(id string, pkLen int) (itemTrack, bool) {
+func (l *Ledger) item(id string, pkLen int) (ItemTrack, bool) {
 	if k, ok := l.itemKeyOf(id, pkLen); ok {
 		return l.items.Get(k)
 	}
@@ -380,7 +381,7 @@ func (l *Ledger) item(id string, pkLen int) (itemTrack, bool) {
 }
 
 // setItem stores the track of item id.
-func (l *Ledger) setItem(id string, it itemTrack) {
+func (l *Ledger) setItem(id string, it ItemTrack) {
 	if k, ok := l.itemKeyOf(id, int(it.pkLen)); ok {
 		l.items.Set(k, it)
 		return
@@ -388,8 +389,8 @@ func (l *Ledger) setItem(id string, it itemTrack) {
 	l.loose[id] = it
 }
 
-// eachItem calls f with every item's KeyID and track, in no order.
-func (l *Ledger) eachItem(f func(id string, it itemTrack)) {
+// EachItem calls f with every item's KeyID and track, in no order.
+func (l *Ledger) EachItem(f func(id string, it ItemTrack)) {
 	for k, it := range l.items.All() {
 		f(l.idOf(k), it)
 	}
@@ -398,8 +399,8 @@ func (l *Ledger) eachItem(f func(id string, it itemTrack)) {
 	}
 }
 
-// itemKeys are the partition and sort key texts of item id.
-func (l *Ledger) itemKeys(id string, it itemTrack) (pk, sk string) {
+// ItemKeys are the partition and sort key texts of item id.
+func (l *Ledger) ItemKeys(id string, it ItemTrack) (pk, sk string) {
 	if k, ok := l.named[id]; ok {
 		return k[0], k[1]
 	}
@@ -407,16 +408,16 @@ func (l *Ledger) itemKeys(id string, it itemTrack) (pk, sk string) {
 	return pk, sk
 }
 
-// collectionTrack follows the bytes of one table partition key value (its
+// CollectionTrack follows the bytes of one table partition key value (its
 // map's key) the run has seen: known is the sum of the latest sizes of its
 // items the run wrote, added what the run's writes added to it.
-type collectionTrack struct {
-	known, added int
-	grows        int // writes that enlarged it
+type CollectionTrack struct {
+	Known, Added int
+	Grows        int // writes that enlarged it
 }
 
-// diffKey is one pattern operation's figure on one target.
-type diffKey struct {
+// DiffKey is one pattern operation's figure on one target.
+type DiffKey struct {
 	PatternOp
 	target string
 }
@@ -430,16 +431,16 @@ func NewLedgerKeys(s designs.Schema, names *keytab.Numbering) *Ledger {
 	return &Ledger{
 		schema:      s.ItemSchema(),
 		names:       names,
-		keys:        map[slotID]*keyStats{},
-		once:        spill.New[slotID, onceRow](ledgerRows),
-		targets:     map[string]*targetStats{},
+		keys:        map[SlotID]*KeyStats{},
+		once:        spill.New[SlotID, onceRow](ledgerRows),
+		targets:     map[string]*TargetStats{},
 		patterns:    map[PatternOp]*PatternUsage{},
-		diffs:       map[diffKey]*Disagreement{},
-		items:       spill.New[itemKey, itemTrack](ledgerRows),
-		uses:        spill.New[itemKey, itemUse](useRows),
-		loose:       map[string]itemTrack{},
-		collections: spill.New[uint32, collectionTrack](ledgerRows),
-		indexKeys:   spill.New[slotID, collectionTrack](ledgerRows),
+		diffs:       map[DiffKey]*Disagreement{},
+		items:       spill.New[itemKey, ItemTrack](ledgerRows),
+		uses:        spill.New[itemKey, ItemUse](useRows),
+		loose:       map[string]ItemTrack{},
+		collections: spill.New[uint32, CollectionTrack](ledgerRows),
+		indexKeys:   spill.New[SlotID, CollectionTrack](ledgerRows),
 		named:       map[string][2]string{},
 		first:       math.MaxInt64,
 		last:        math.MinInt64,
@@ -507,42 +508,56 @@ func (l *Ledger) record(o pricing.Observation, charges []pricing.Charge) {
 		p.Evaluated += int64(o.Scanned)
 		p.LocalCharged += b2i(o.Evaluated == pricing.EvaluatedLocal)
 	}
-	touched := map[string]usage{}
+	touched := map[string]Usage{}
 	for _, c := range charges {
 		sec := c.At.Unix()
 		l.first, l.last = min(l.first, sec), max(l.last, sec)
-		l.charge(l.slotID(slot{c.Target, c.Key}), o.Pattern, sec, c.RCU, c.WCU, c.Item)
+		l.charge(l.slotID(Slot{c.Target, c.Key}), o.Pattern, sec, c.RCU, c.WCU, c.Item)
 		p.RCU, p.WCU = p.RCU+c.RCU, p.WCU+c.WCU
 		if !o.Consistent {
 			p.EventualRCU += c.RCU
 		}
 		t := touched[c.Target]
-		touched[c.Target] = usage{t.rcu + c.RCU, t.wcu + c.WCU}
+		touched[c.Target] = Usage{t.RCU + c.RCU, t.WCU + c.WCU}
 	}
 	for name, u := range touched {
 		t := l.targets[name]
 		if t == nil {
-			t = &targetStats{}
+			t = &TargetStats{}
 			l.targets[name] = t
 		}
-		t.rcu, t.wcu = t.rcu+u.rcu, t.wcu+u.wcu
-		if u.rcu > 0 {
-			t.readCalls++
+		t.RCU, t.WCU = t.RCU+u.RCU, t.WCU+u.WCU
+		if u.RCU > 0 {
+			t.ReadCalls++
 		}
-		if u.wcu > 0 {
-			t.writeCalls++
+		if u.WCU > 0 {
+			t.WriteCalls++
 		}
 	}
 }
 
-// weight is CloudWatch Contributor Insights' ranking of a key's traffic
+// Weight is CloudWatch Contributor Insights' ranking of a key's traffic
 // (ConsumedThroughputUnits): three times its write units plus its read units.
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/contributorinsights_HowItWorks.html#contributorinsights_HowItWorks.Graphs.most-accessed
-func weight(rcu, wcu float64) float64 { return 3*wcu + rcu }
+func Weight(rcu, wcu float64) float64 { return 3*wcu + rcu }
 
 func b2i(b bool) int64 {
 	if b {
 		return 1
 	}
 	return 0
+}
+
+// ByTarget orders the table before its indexes, then indexes by name.
+func ByTarget(a, b string) int {
+	if a == b {
+		return 0
+	}
+	if a == designs.MainTable {
+		return -1
+	}
+	if b == designs.MainTable {
+		return 1
+	}
+	return cmp.Compare(a, b)
 }

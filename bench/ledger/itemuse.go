@@ -1,4 +1,4 @@
-package capacity
+package ledger
 
 import (
 	"cmp"
@@ -18,21 +18,21 @@ const itemPatterns = 2
 // that makes an item at every call must not grow the heap by one use each.
 const useRows = 64
 
-// itemUse is one table item's own units over the run, by the patterns
+// ItemUse is one table item's own units over the run, by the patterns
 // that charged them: what one item takes, apart from the other items of
 // its partition key. Its key is the ledger's (an itemKey); the partition
 // key text is pkLen bytes of it.
-type itemUse struct {
+type ItemUse struct {
 	pkLen int32
-	by    [itemPatterns]patternUse
+	By    [itemPatterns]PatternUse
 }
 
-// patternUse is one pattern's write units on an item, its calls that
+// PatternUse is one pattern's write units on an item, its calls that
 // wrote it and, of those, the ones in a transaction.
-type patternUse struct {
-	pattern         uint32 // the pattern's id in the ledger's names, plus one; 0: unused
-	calls, txWrites int32
-	wcu             float32 // whole units: exact to millions
+type PatternUse struct {
+	Pattern         uint32 // the pattern's id in the ledger's names, plus one; 0: unused
+	Calls, TxWrites int32
+	WCU             float32 // whole units: exact to millions
 }
 
 // use adds each item's own write units of one call of pattern p. Reads
@@ -61,9 +61,9 @@ func (l *Ledger) exportUses() []LedgerItemUse {
 	var out []LedgerItemUse
 	for k, u := range l.uses.All() {
 		row := LedgerItemUse{ID: l.idOf(k), PK: l.names.Text(k.pk)}
-		for _, b := range u.by {
-			if b.pattern != 0 {
-				row.ByPattern = append(row.ByPattern, LedgerItemWrite{Pattern: l.patternOf(b), WCU: float64(b.wcu), Calls: int64(b.calls), TxWrites: int64(b.txWrites)})
+		for _, b := range u.By {
+			if b.Pattern != 0 {
+				row.ByPattern = append(row.ByPattern, LedgerItemWrite{Pattern: l.PatternOf(b), WCU: float64(b.WCU), Calls: int64(b.Calls), TxWrites: int64(b.TxWrites)})
 			}
 		}
 		out = append(out, row)
@@ -88,27 +88,27 @@ func (l *Ledger) addUse(row LedgerItemUse) {
 
 // add counts calls of the pattern numbered pid that wrote wcu units, tx of
 // them in transactions.
-func (u *itemUse) add(pid uint32, wcu float64, calls, tx int64) {
+func (u *ItemUse) add(pid uint32, wcu float64, calls, tx int64) {
 	i := 0
-	for i < itemPatterns-1 && u.by[i].pattern != 0 && u.by[i].pattern != pid {
+	for i < itemPatterns-1 && u.By[i].Pattern != 0 && u.By[i].Pattern != pid {
 		i++
 	}
-	b := &u.by[i]
-	if b.pattern == 0 {
-		b.pattern = pid
+	b := &u.By[i]
+	if b.Pattern == 0 {
+		b.Pattern = pid
 	}
-	b.wcu, b.calls, b.txWrites = b.wcu+float32(wcu), b.calls+int32(calls), b.txWrites+int32(tx)
+	b.WCU, b.Calls, b.TxWrites = b.WCU+float32(wcu), b.Calls+int32(calls), b.TxWrites+int32(tx)
 }
 
-// eachUse calls f with every item's key texts and use, in no order.
-func (l *Ledger) eachUse(f func(pk, sk string, u itemUse)) {
+// EachUse calls f with every item's key texts and use, in no order.
+func (l *Ledger) EachUse(f func(pk, sk string, u ItemUse)) {
 	for k, u := range l.uses.All() {
 		pk, sk, _ := keysFromID(l.idOf(k), int(u.pkLen))
 		f(pk, sk, u)
 	}
 }
 
-// patternOf is the pattern a patternUse names.
-func (l *Ledger) patternOf(b patternUse) designs.PatternID {
-	return designs.PatternID(l.names.Text(b.pattern - 1))
+// PatternOf is the pattern a patternUse names.
+func (l *Ledger) PatternOf(b PatternUse) designs.PatternID {
+	return designs.PatternID(l.names.Text(b.Pattern - 1))
 }

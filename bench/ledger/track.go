@@ -1,4 +1,4 @@
-package capacity
+package ledger
 
 import (
 	"github.com/ddbharness/ddbharness/ddbitem"
@@ -28,20 +28,20 @@ func (l *Ledger) follow(s ddbitem.Schema, w pricing.Write) {
 		if w.Before == nil {
 			first = size
 		}
-		it = itemTrack{pkLen: int32(len(pk)), first: first, coll: int32(s.CollectionBytes(w.Before))}
+		it = ItemTrack{pkLen: int32(len(pk)), First: first, coll: int32(s.CollectionBytes(w.Before))}
 		l.addCollection(pk, int(it.coll), 0, false)
 	}
 	l.addCollection(pk, int(coll-it.coll), int(coll-it.coll), coll > it.coll)
 	l.followIndexes(s, w)
-	prev := it.first
+	prev := it.First
 	if it.writes > 0 {
-		prev = it.last
+		prev = it.Last
 	}
 	if size > prev {
-		it.grows++
+		it.Grows++
 	}
 	it.writes++
-	it.last, it.coll = size, coll
+	it.Last, it.coll = size, coll
 	l.setItem(id, it)
 }
 
@@ -50,9 +50,9 @@ func (l *Ledger) follow(s ddbitem.Schema, w pricing.Write) {
 func (l *Ledger) addCollection(pk string, known, added int, grew bool) {
 	id := l.names.ID(pk)
 	c, _ := l.collections.Get(id)
-	c.known, c.added = c.known+known, c.added+added
+	c.Known, c.Added = c.Known+known, c.Added+added
 	if grew {
-		c.grows++
+		c.Grows++
 	}
 	l.collections.Set(id, c)
 }
@@ -69,19 +69,19 @@ func (l *Ledger) followIndexes(s ddbitem.Schema, w pricing.Write) {
 		old, new := s.Entry(ix, w.Before), s.Entry(ix, w.After)
 		oldKey, newKey := ix.PartitionText(old), ix.PartitionText(new)
 		if old != nil {
-			at := l.slotID(slot{ix.Name, oldKey})
+			at := l.slotID(Slot{ix.Name, oldKey})
 			k, _ := l.indexKeys.Get(at)
-			k.known -= ddbitem.Size(old)
-			k.added -= ddbitem.Size(old)
+			k.Known -= ddbitem.Size(old)
+			k.Added -= ddbitem.Size(old)
 			l.indexKeys.Set(at, k)
 		}
 		if new != nil {
-			at := l.slotID(slot{ix.Name, newKey})
+			at := l.slotID(Slot{ix.Name, newKey})
 			k, _ := l.indexKeys.Get(at)
-			k.known += ddbitem.Size(new)
-			k.added += ddbitem.Size(new)
+			k.Known += ddbitem.Size(new)
+			k.Added += ddbitem.Size(new)
 			if old == nil || oldKey != newKey || ddbitem.Size(new) > ddbitem.Size(old) {
-				k.grows++
+				k.Grows++
 			}
 			l.indexKeys.Set(at, k)
 		}

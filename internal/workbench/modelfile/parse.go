@@ -1,4 +1,4 @@
-package workbench
+package modelfile
 
 import (
 	"bytes"
@@ -32,16 +32,17 @@ func (e *ModelError) Error() string { return scaffold.Printable(e.Path + ": " + 
 // Unwrap makes every ModelError an ErrBadModel.
 func (e *ModelError) Unwrap() error { return ErrBadModel }
 
-func pathErr(path, problem string) error { return &ModelError{Path: path, Problem: problem} }
+// PathErr is a ModelError at path, saying what is wrong there and the fix.
+func PathErr(path, problem string) error { return &ModelError{Path: path, Problem: problem} }
 
 // Parse reads a model and checks everything the import relies on: the
 // keys and indexes are declared, each facet's aliases name the table's
 // keys, and every sample item has its key, of the declared type, once.
-func Parse(data []byte) (ModelFile, error) { return parse(context.Background(), data) }
+func Parse(data []byte) (ModelFile, error) { return ParseContext(context.Background(), data) }
 
-// parse is Parse that stops, with ctx's error, once ctx ends: a model of
+// ParseContext is Parse that stops, with ctx's error, once ctx ends: a model of
 // many sample items takes seconds to check.
-func parse(ctx context.Context, data []byte) (ModelFile, error) {
+func ParseContext(ctx context.Context, data []byte) (ModelFile, error) {
 	m, isMCP, err := fromMCP(data)
 	if err != nil {
 		return m, err
@@ -52,26 +53,26 @@ func parse(ctx context.Context, data []byte) (ModelFile, error) {
 	if err := json.Unmarshal(data, &m); err != nil {
 		var se *json.SyntaxError
 		if errors.As(err, &se) && strings.Contains(se.Error(), "exceeded max depth") {
-			return m, pathErr("$", fmt.Sprintf("nested deeper than a JSON reader follows (%s): a sample item nests at most %d levels in DynamoDB, so flatten the deepest value", syntaxAt(data, err), ddbitem.MaxNestingLevels))
+			return m, PathErr("$", fmt.Sprintf("nested deeper than a JSON reader follows (%s): a sample item nests at most %d levels in DynamoDB, so flatten the deepest value", syntaxAt(data, err), ddbitem.MaxNestingLevels))
 		}
 		if errors.As(err, &se) {
-			return m, pathErr("$", fmt.Sprintf("not JSON (%v): export the model again from NoSQL Workbench (Export model, NoSQL Workbench model format)", syntaxAt(data, err)))
+			return m, PathErr("$", fmt.Sprintf("not JSON (%v): export the model again from NoSQL Workbench (Export model, NoSQL Workbench model format)", syntaxAt(data, err)))
 		}
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) && te.Value == "array" && (strings.HasSuffix(te.Field, "KeyAttributes.PartitionKey") || strings.HasSuffix(te.Field, "KeyAttributes.SortKey")) {
 			// Workbench's model keys an index by one attribute per side:
 			// a list there is a multi-attribute key, which only the MCP
 			// data model's KeySchema carries.
-			return m, pathErr("$."+te.Field, "a list of attributes: a NoSQL Workbench model keys a table or an index by one partition key attribute and one sort key attribute, so it cannot hold a multi-attribute key; give the GSI's key as the DynamoDB MCP server's data model does (a KeySchema with a HASH entry per partition key attribute, then a RANGE entry per sort key attribute, up to 4 each), which import-model reads, or key it by one attribute each")
+			return m, PathErr("$."+te.Field, "a list of attributes: a NoSQL Workbench model keys a table or an index by one partition key attribute and one sort key attribute, so it cannot hold a multi-attribute key; give the GSI's key as the DynamoDB MCP server's data model does (a KeySchema with a HASH entry per partition key attribute, then a RANGE entry per sort key attribute, up to 4 each), which import-model reads, or key it by one attribute each")
 		}
 		if errors.As(err, &te) {
-			return m, pathErr("$."+te.Field, fmt.Sprintf("a JSON %s where the model format wants a %s", te.Value, te.Type))
+			return m, PathErr("$."+te.Field, fmt.Sprintf("a JSON %s where the model format wants a %s", te.Value, te.Type))
 		}
-		return m, pathErr("$", "not a NoSQL Workbench model: "+err.Error())
+		return m, PathErr("$", "not a NoSQL Workbench model: "+err.Error())
 	}
 	if md := m.ModelMetadata; md != nil && md.Harness != nil {
 		for i := range m.DataModel {
-			m.DataModel[i].typeAttr = md.Harness.TypeAttribute
+			m.DataModel[i].TypeAttr = md.Harness.TypeAttribute
 		}
 	}
 	return m, checkTables(ctx, &m)
@@ -80,7 +81,7 @@ func parse(ctx context.Context, data []byte) (ModelFile, error) {
 // checkTables checks each table of m, keeping those it can import.
 func checkTables(ctx context.Context, m *ModelFile) error {
 	if len(m.DataModel) == 0 {
-		return pathErr("$.DataModel", "missing or empty: a NoSQL Workbench model lists its tables in DataModel (is this a CloudFormation template or a table export? export the model in NoSQL Workbench model format)")
+		return PathErr("$.DataModel", "missing or empty: a NoSQL Workbench model lists its tables in DataModel (is this a CloudFormation template or a table export? export the model in NoSQL Workbench model format)")
 	}
 	names := map[string]bool{}
 	var kept []Table
@@ -94,13 +95,13 @@ func checkTables(ctx context.Context, m *ModelFile) error {
 			continue
 		}
 		if names[t.TableName] {
-			return pathErr(at+".TableName", fmt.Sprintf("table %q appears twice: give each table its own name", t.TableName))
+			return PathErr(at+".TableName", fmt.Sprintf("table %q appears twice: give each table its own name", t.TableName))
 		}
 		names[t.TableName] = true
 		kept = append(kept, *t)
 	}
 	if len(kept) == 0 {
-		return pathErr("$.DataModel", "no table could be imported: "+strings.Join(m.Notes, "; "))
+		return PathErr("$.DataModel", "no table could be imported: "+strings.Join(m.Notes, "; "))
 	}
 	m.DataModel = kept
 	return nil
@@ -138,7 +139,7 @@ func readTable(ctx context.Context, t *Table, at string) error {
 // the type of each attribute it declares, by name.
 func checkAttributes(t Table, at string) (map[string]string, error) {
 	if t.TableName == "" {
-		return nil, pathErr(at+".TableName", "missing: every table needs a name")
+		return nil, PathErr(at+".TableName", "missing: every table needs a name")
 	}
 	if err := checkKey(t.KeyAttributes, at+".KeyAttributes", true); err != nil {
 		return nil, err
@@ -150,13 +151,13 @@ func checkAttributes(t Table, at string) (map[string]string, error) {
 	for j, a := range t.NonKeyAttributes {
 		p := fmt.Sprintf("%s.NonKeyAttributes[%d]", at, j)
 		if a.AttributeName == "" {
-			return nil, pathErr(p+".AttributeName", "missing")
+			return nil, PathErr(p+".AttributeName", "missing")
 		}
 		if !validType(a.AttributeType) {
-			return nil, pathErr(p+".AttributeType", fmt.Sprintf("%q: want S, N, B, BOOL, NULL, SS, NS, BS, M or L", a.AttributeType))
+			return nil, PathErr(p+".AttributeType", fmt.Sprintf("%q: want S, N, B, BOOL, NULL, SS, NS, BS, M or L", a.AttributeType))
 		}
 		if strings.Contains(a.AttributeName, ",") || a.AttributeName == "-" {
-			return nil, pathErr(p+".AttributeName", fmt.Sprintf("%q cannot be a Go attribute tag (a comma ends the name, a lone - skips the field): rename it in the model", a.AttributeName))
+			return nil, PathErr(p+".AttributeName", fmt.Sprintf("%q cannot be a Go attribute tag (a comma ends the name, a lone - skips the field): rename it in the model", a.AttributeName))
 		}
 		declared[a.AttributeName] = a.AttributeType
 	}
@@ -174,21 +175,21 @@ func checkIndexes(t Table, at string, declared map[string]string) error {
 		for j, ix := range list.ixs {
 			p := fmt.Sprintf("%s.%s[%d]", at, list.name, j)
 			if ix.IndexName == "" {
-				return pathErr(p+".IndexName", "missing: every index needs a name")
+				return PathErr(p+".IndexName", "missing: every index needs a name")
 			}
 			if ix.IndexName == designs.MainTable {
-				return pathErr(p+".IndexName", fmt.Sprintf("%q is what the catalog and the spec labels call the table itself: rename the index", ix.IndexName))
+				return PathErr(p+".IndexName", fmt.Sprintf("%q is what the catalog and the spec labels call the table itself: rename the index", ix.IndexName))
 			}
 			if seen[ix.IndexName] {
-				return pathErr(p+".IndexName", fmt.Sprintf("index %q declared twice", ix.IndexName))
+				return PathErr(p+".IndexName", fmt.Sprintf("index %q declared twice", ix.IndexName))
 			}
 			seen[ix.IndexName] = true
 			if err := checkKey(ix.KeyAttributes, p+".KeyAttributes", false); err != nil {
 				return err
 			}
-			for _, k := range keyAttrs(ix.KeyAttributes) {
+			for _, k := range KeyAttrs(ix.KeyAttributes) {
 				if d, ok := declared[k.AttributeName]; ok && d != k.AttributeType && k.AttributeType != "" {
-					return pathErr(p+".KeyAttributes", fmt.Sprintf("%s is %s here and %s in the table's attributes: make them agree", k.AttributeName, k.AttributeType, d))
+					return PathErr(p+".KeyAttributes", fmt.Sprintf("%s is %s here and %s in the table's attributes: make them agree", k.AttributeName, k.AttributeType, d))
 				}
 				if k.AttributeType != "" {
 					declared[k.AttributeName] = k.AttributeType
@@ -197,7 +198,7 @@ func checkIndexes(t Table, at string, declared map[string]string) error {
 			switch ix.Projection.ProjectionType {
 			case "", "ALL", "KEYS_ONLY", "INCLUDE":
 			default:
-				return pathErr(p+".Projection.ProjectionType", fmt.Sprintf("%q: want ALL, KEYS_ONLY or INCLUDE", ix.Projection.ProjectionType))
+				return PathErr(p+".Projection.ProjectionType", fmt.Sprintf("%q: want ALL, KEYS_ONLY or INCLUDE", ix.Projection.ProjectionType))
 			}
 		}
 	}
@@ -212,24 +213,24 @@ func checkFacets(t Table, at string, declared map[string]string) error {
 		f := t.TableFacets[j]
 		p := fmt.Sprintf("%s.TableFacets[%d]", at, j)
 		if f.FacetName == "" {
-			return pathErr(p+".FacetName", "missing: every facet needs a name")
+			return PathErr(p+".FacetName", "missing: every facet needs a name")
 		}
 		if facets[f.FacetName] {
-			return pathErr(p+".FacetName", fmt.Sprintf("facet %q appears twice", f.FacetName))
+			return PathErr(p+".FacetName", fmt.Sprintf("facet %q appears twice", f.FacetName))
 		}
 		facets[f.FacetName] = true
 		if f.KeyAttributeAlias.PartitionKeyAlias == "" {
-			return pathErr(p+".KeyAttributeAlias.PartitionKeyAlias", "missing: the facet must name the table's partition key")
+			return PathErr(p+".KeyAttributeAlias.PartitionKeyAlias", "missing: the facet must name the table's partition key")
 		}
 		switch {
 		case t.KeyAttributes.SortKey == nil && f.KeyAttributeAlias.SortKeyAlias != "":
-			return pathErr(p+".KeyAttributeAlias.SortKeyAlias", fmt.Sprintf("%q names no key: the table has no sort key (remove the alias, or add a SortKey to the table)", f.KeyAttributeAlias.SortKeyAlias))
+			return PathErr(p+".KeyAttributeAlias.SortKeyAlias", fmt.Sprintf("%q names no key: the table has no sort key (remove the alias, or add a SortKey to the table)", f.KeyAttributeAlias.SortKeyAlias))
 		case t.KeyAttributes.SortKey != nil && f.KeyAttributeAlias.SortKeyAlias == "":
-			return pathErr(p+".KeyAttributeAlias.SortKeyAlias", "missing: the table has a sort key, so each facet names it")
+			return PathErr(p+".KeyAttributeAlias.SortKeyAlias", "missing: the table has a sort key, so each facet names it")
 		}
 		for k, a := range f.NonKeyAttributes {
 			if _, ok := declared[a]; !ok {
-				return pathErr(fmt.Sprintf("%s.NonKeyAttributes[%d]", p, k), fmt.Sprintf("%q is not among the table's NonKeyAttributes: declare it there with its type", a))
+				return PathErr(fmt.Sprintf("%s.NonKeyAttributes[%d]", p, k), fmt.Sprintf("%q is not among the table's NonKeyAttributes: declare it there with its type", a))
 			}
 		}
 	}
@@ -242,7 +243,7 @@ func checkFacets(t Table, at string, declared map[string]string) error {
 func readSamples(ctx context.Context, t *Table, at string) error {
 	indexKeys := map[string]string{}
 	for _, ix := range slices.Concat(t.GlobalSecondaryIndexes, t.LocalSecondaryIndexes) {
-		for _, k := range keyAttrs(ix.KeyAttributes) {
+		for _, k := range KeyAttrs(ix.KeyAttributes) {
 			indexKeys[k.AttributeName] = k.AttributeType
 		}
 	}
@@ -294,7 +295,7 @@ func nonKeyValue(t Table, err error) bool {
 	if attr == "" {
 		return false
 	}
-	for _, k := range t.keyNames() {
+	for _, k := range t.KeyNames() {
 		if attr == k || strings.HasPrefix(attr, k+".") {
 			return false
 		}
@@ -306,22 +307,22 @@ func nonKeyValue(t Table, err error) bool {
 // another type than declared, or with the key of an earlier item. Other
 // attributes may vary in type from item to item, as DynamoDB lets them.
 func checkSample(t *Table, item map[string]types.AttributeValue, indexKeys map[string]string, at string, keys map[string]string) error {
-	for _, k := range keyAttrs(t.KeyAttributes) {
+	for _, k := range KeyAttrs(t.KeyAttributes) {
 		v, ok := item[k.AttributeName]
 		if !ok {
-			return pathErr(at, fmt.Sprintf("has no %s, part of the table's key: every sample item needs its whole key", k.AttributeName))
+			return PathErr(at, fmt.Sprintf("has no %s, part of the table's key: every sample item needs its whole key", k.AttributeName))
 		}
 		if ddbitem.TypeName(v) != k.AttributeType {
-			return pathErr(at+"."+k.AttributeName, fmt.Sprintf("is %s, the key is declared %s", ddbitem.TypeName(v), k.AttributeType))
+			return PathErr(at+"."+k.AttributeName, fmt.Sprintf("is %s, the key is declared %s", ddbitem.TypeName(v), k.AttributeType))
 		}
 		if s, ok := v.(*types.AttributeValueMemberS); ok && s.Value == "" {
-			return pathErr(at+"."+k.AttributeName, "is empty text, which DynamoDB refuses in a key attribute: give the sample its key")
+			return PathErr(at+"."+k.AttributeName, "is empty text, which DynamoDB refuses in a key attribute: give the sample its key")
 		}
 	}
 	for _, name := range sortedKeys(item) {
 		v := item[name]
 		if d, ok := indexKeys[name]; ok && d != "" && d != ddbitem.TypeName(v) {
-			return pathErr(at+"."+name, fmt.Sprintf("is %s, a key of an index declared %s: DynamoDB would refuse the item (make the sample and the declaration agree)", ddbitem.TypeName(v), d))
+			return PathErr(at+"."+name, fmt.Sprintf("is %s, a key of an index declared %s: DynamoDB would refuse the item (make the sample and the declaration agree)", ddbitem.TypeName(v), d))
 		}
 	}
 	ks := ddbitem.Schema{PK: t.KeyAttributes.PartitionKey.AttributeName}
@@ -330,7 +331,7 @@ func checkSample(t *Table, item map[string]types.AttributeValue, indexKeys map[s
 	}
 	key, _ := ks.KeyID(item)
 	if first, ok := keys[key]; ok { // numbers by value: 1 and 1.0 are one item to DynamoDB
-		return pathErr(at, fmt.Sprintf("has the same key as %s (%s): DynamoDB keeps one item per key, so give each sample its own", first, ks.KeyText(item)))
+		return PathErr(at, fmt.Sprintf("has the same key as %s (%s): DynamoDB keeps one item per key, so give each sample its own", first, ks.KeyText(item)))
 	}
 	keys[key] = at
 	return nil
@@ -357,18 +358,18 @@ func checkKey(k KeyAttributes, at string, table bool) error {
 			continue
 		}
 		if a.AttributeName == "" {
-			return pathErr(at+"."+key.name+".AttributeName", "missing: a key needs an attribute name")
+			return PathErr(at+"."+key.name+".AttributeName", "missing: a key needs an attribute name")
 		}
 		if a.AttributeType != "S" && a.AttributeType != "N" && a.AttributeType != "B" && (table || a.AttributeType != "") {
-			return pathErr(at+"."+key.name+".AttributeType", fmt.Sprintf("%q: a key attribute is S, N or B", a.AttributeType))
+			return PathErr(at+"."+key.name+".AttributeType", fmt.Sprintf("%q: a key attribute is S, N or B", a.AttributeType))
 		}
 	}
 	return nil
 }
 
-// keyAttrs is every attribute of k: its partition key's, then its sort
+// KeyAttrs is every attribute of k: its partition key's, then its sort
 // key's, each in order.
-func keyAttrs(k KeyAttributes) []Attribute {
+func KeyAttrs(k KeyAttributes) []Attribute {
 	return append(slices.Clone(k.partition()), k.sort()...)
 }
 

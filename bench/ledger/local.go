@@ -1,4 +1,4 @@
-package capacity
+package ledger
 
 import (
 	"math"
@@ -84,7 +84,7 @@ func (l *Ledger) compare(o pricing.Observation, charges []pricing.Charge, local 
 		}
 	}
 	for target, u := range ours {
-		k := diffKey{patternOpOf(o), target}
+		k := DiffKey{patternOpOf(o), target}
 		d := l.diffs[k]
 		if d == nil {
 			d = &Disagreement{PatternOp: k.PatternOp, Target: target}

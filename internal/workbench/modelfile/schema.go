@@ -1,4 +1,4 @@
-package workbench
+package modelfile
 
 import (
 	"slices"
@@ -26,7 +26,7 @@ func (t Table) Schema() designs.Schema {
 	}
 	for _, ix := range t.GlobalSecondaryIndexes {
 		s.GSIs = append(s.GSIs, index(ix, false))
-		for _, a := range keyAttrs(ix.KeyAttributes) {
+		for _, a := range KeyAttrs(ix.KeyAttributes) {
 			note(a)
 		}
 	}
@@ -72,15 +72,15 @@ func (t *Table) typeIndexKeys() {
 	}
 }
 
-// keyNames are the key attributes of the table and of its indexes.
-func (t Table) keyNames() []string {
+// KeyNames are the key attributes of the table and of its indexes.
+func (t Table) KeyNames() []string {
 	keys := []KeyAttributes{t.KeyAttributes}
 	for _, ix := range slices.Concat(t.GlobalSecondaryIndexes, t.LocalSecondaryIndexes) {
 		keys = append(keys, ix.KeyAttributes)
 	}
 	var out []string
 	for _, k := range keys {
-		for _, a := range keyAttrs(k) {
+		for _, a := range KeyAttrs(k) {
 			out = append(out, a.AttributeName)
 		}
 	}
@@ -94,9 +94,9 @@ func (t Table) typed(a Attribute) Attribute {
 	if a.AttributeType != "" {
 		return a
 	}
-	declared := slices.Concat(keyAttrs(t.KeyAttributes), t.NonKeyAttributes)
+	declared := slices.Concat(KeyAttrs(t.KeyAttributes), t.NonKeyAttributes)
 	for _, ix := range slices.Concat(t.GlobalSecondaryIndexes, t.LocalSecondaryIndexes) {
-		declared = append(declared, keyAttrs(ix.KeyAttributes)...)
+		declared = append(declared, KeyAttrs(ix.KeyAttributes)...)
 	}
 	for _, d := range declared {
 		if d.AttributeName == a.AttributeName && d.AttributeType != "" {

@@ -1,8 +1,9 @@
-package workbench
+package modelfile
 
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/ddbharness/ddbharness/internal/workbench/mcp"
 )
 
 // The DynamoDB MCP server's dynamodb_data_model.json: tables in
@@ -28,7 +29,7 @@ type mcpModel struct {
 			Item json.RawMessage
 		}
 	} `json:"items"`
-	AccessPatterns []mcpPattern `json:"access_patterns"`
+	AccessPatterns []mcp.AccessPattern `json:"access_patterns"`
 }
 
 type mcpKey struct{ AttributeName, KeyType string }
@@ -43,7 +44,7 @@ func fromMCP(data []byte) (m ModelFile, ok bool, err error) {
 	}
 	var in mcpModel
 	if err := json.Unmarshal(data, &in); err != nil {
-		return m, true, pathErr("$", "a DynamoDB MCP data model (dynamodb_data_model.json) the import cannot read: "+err.Error())
+		return m, true, PathErr("$", "a DynamoDB MCP data model (dynamodb_data_model.json) the import cannot read: "+err.Error())
 	}
 	if err := unmodelledIndexes(probe["tables"]); err != nil {
 		return m, true, err
@@ -72,7 +73,7 @@ func fromMCP(data []byte) (m ModelFile, ok bool, err error) {
 				case "RANGE":
 					rng = append(rng, e.AttributeName)
 				default:
-					return k, pathErr(fmt.Sprintf("%s[%d].KeyType", p, j), fmt.Sprintf("%q is no key type DynamoDB has: write HASH or RANGE", e.KeyType))
+					return k, PathErr(fmt.Sprintf("%s[%d].KeyType", p, j), fmt.Sprintf("%q is no key type DynamoDB has: write HASH or RANGE", e.KeyType))
 				}
 			}
 			if err := multiAttributeKey(p, kind, index, hash, rng); err != nil {
@@ -127,7 +128,7 @@ func fromMCP(data []byte) (m ModelFile, ok bool, err error) {
 			// A pattern that names no table (an external service's) is
 			// the first table's, so that it is listed, uncovered.
 			if ap.Table == t.TableName || ap.Table == "" && i == 0 {
-				out.mcp = append(out.mcp, ap)
+				out.AccessPatterns = append(out.AccessPatterns, ap)
 			}
 		}
 		m.DataModel = append(m.DataModel, out)

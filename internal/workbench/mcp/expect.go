@@ -1,11 +1,9 @@
-package workbench
+package mcp
 
 import (
 	"context"
 	"errors"
-	"maps"
 	"slices"
-	"strconv"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -15,11 +13,11 @@ import (
 	"github.com/ddbharness/ddbharness/designs"
 )
 
-// mcpResult is what a model's access pattern does to the sample data, as
+// Result is what a model's access pattern does to the sample data, as
 // its spec expects it: a read's items (in order, unless Unordered), or a
 // write's keys with their items afterwards (nil: no item), the samples
 // untouched when its condition fails.
-type mcpResult struct {
+type Result struct {
 	Items     []map[string]types.AttributeValue
 	Unordered bool
 	Keys      []map[string]types.AttributeValue
@@ -27,37 +25,12 @@ type mcpResult struct {
 	Fails     bool
 }
 
-// stored is a sample item as its entity's generated Item writes it: with
-// its type attribute, without the zero values omitempty leaves out, a
-// number field as the float64 it holds.
-func (d *Design) stored(e *Entity, it map[string]types.AttributeValue) map[string]types.AttributeValue {
-	out := maps.Clone(it)
-	out[d.Schema.TypeAttribute] = &types.AttributeValueMemberS{Value: e.TypeValue}
-	for _, f := range e.Fields {
-		v, ok := it[f.Attr]
-		if !ok {
-			continue
-		}
-		if _, keep := fieldLiteral(f.Type, v); !keep {
-			delete(out, f.Attr)
-		} else if n, isN := v.(*types.AttributeValueMemberN); isN && f.Type == "N" {
-			x, _ := strconv.ParseFloat(n.Value, 64)
-			out[f.Attr] = &types.AttributeValueMemberN{Value: strconv.FormatFloat(x, 'f', -1, 64)}
-		}
-	}
-	return out
-}
-
-// expect runs call c on the stored samples, as DynamoDB would.
-func (d *Design) expect(c *mcpCall) (mcpResult, error) {
-	schema := d.Schema.ItemSchema()
-	var items []ddbitem.Item
-	for _, x := range d.samples() {
-		items = append(items, d.stored(x.e, x.item))
-	}
+// Expect runs call c on items, a table of schema's samples as the
+// design stores them, as DynamoDB would.
+func Expect(c *Call, schema ddbitem.Schema, items []ddbitem.Item) (Result, error) {
 	if c.Index != "" {
 		if _, ok := schema.Index(c.Index); !ok {
-			return mcpResult{}, untranslatable("the table has no index %q", c.Index)
+			return Result{}, Untranslatable("the table has no index %q", c.Index)
 		}
 	}
 	find := func(key ddbitem.Item) ddbitem.Item {
@@ -68,7 +41,7 @@ func (d *Design) expect(c *mcpCall) (mcpResult, error) {
 		}
 		return nil
 	}
-	var r mcpResult
+	var r Result
 	switch c.Op {
 	case designs.GetItem, designs.BatchGetItem, designs.TransactGetItems:
 		r.Unordered = c.Op == designs.BatchGetItem
@@ -88,7 +61,7 @@ func (d *Design) expect(c *mcpCall) (mcpResult, error) {
 			var err error
 			got, err = schema.Range(items, ddbitem.KeyRange{Index: c.Index, Key: ddbitem.Condition{Expr: c.KeyCond, Names: c.Names, Values: c.Values}, Forward: !c.Backward})
 			if err != nil {
-				return r, untranslatable("its key condition: %v", err)
+				return r, Untranslatable("its key condition: %v", err)
 			}
 		} else {
 			r.Unordered = true
@@ -98,7 +71,7 @@ func (d *Design) expect(c *mcpCall) (mcpResult, error) {
 				}
 			}
 			if c.Limit > 0 && int(c.Limit) < len(got) {
-				return r, untranslatable("a Scan with --limit reads the first items in DynamoDB's hash order, which the samples cannot tell")
+				return r, Untranslatable("a Scan with --limit reads the first items in DynamoDB's hash order, which the samples cannot tell")
 			}
 		}
 		if c.Limit > 0 && int(c.Limit) < len(got) { // the limit counts items read, before the filter
@@ -107,7 +80,7 @@ func (d *Design) expect(c *mcpCall) (mcpResult, error) {
 		for _, it := range got {
 			ok, err := ddbitem.Condition{Expr: c.Filter, Names: c.Names, Values: c.Values}.Holds(it)
 			if err != nil {
-				return r, untranslatable("its filter: %v", err)
+				return r, Untranslatable("its filter: %v", err)
 			}
 			if !ok {
 				continue
@@ -142,7 +115,7 @@ func (d *Design) expect(c *mcpCall) (mcpResult, error) {
 	case errors.As(err, &cf) || errors.As(err, &tc):
 		r.Fails = true
 	case err != nil:
-		return r, untranslatable("on the sample data: %v", err)
+		return r, Untranslatable("on the sample data: %v", err)
 	}
 	for _, k := range r.Keys {
 		var it ddbitem.Item
@@ -181,7 +154,7 @@ func project(item ddbitem.Item, expr string, names map[string]string) (ddbitem.I
 
 // write sends c's write to db, table named table: the request the
 // generated function makes.
-func (c *mcpCall) write(ctx context.Context, db designs.DB, table string) error {
+func (c *Call) write(ctx context.Context, db designs.DB, table string) error {
 	name := aws.String(table)
 	str := func(s string) *string {
 		if s == "" {
@@ -220,7 +193,7 @@ func (c *mcpCall) write(ctx context.Context, db designs.DB, table string) error 
 			case "Check":
 				ts = append(ts, types.TransactWriteItem{ConditionCheck: &types.ConditionCheck{TableName: name, Key: a.Key, ConditionExpression: str(a.Cond), ExpressionAttributeNames: a.Names, ExpressionAttributeValues: a.Values}})
 			default:
-				return untranslatable("a %s in a write transaction", a.Kind)
+				return Untranslatable("a %s in a write transaction", a.Kind)
 			}
 		}
 		_, err = db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: ts})
@@ -228,10 +201,10 @@ func (c *mcpCall) write(ctx context.Context, db designs.DB, table string) error 
 	return err
 }
 
-// maxItems is the most items one call of a read returns, for the lint: a
+// MaxItems is the most items one call of a read returns, for the lint: a
 // query or scan's limit (it reads one page then), a batch or
 // transaction's keys; 0 where it follows every page.
-func (c *mcpCall) maxItems() int {
+func (c *Call) MaxItems() int {
 	switch c.Op {
 	case designs.Query, designs.Scan:
 		return int(c.Limit)
@@ -241,8 +214,8 @@ func (c *mcpCall) maxItems() int {
 	return 0
 }
 
-// maxActions is a transaction's action count, for the lint.
-func (c *mcpCall) maxActions() int {
+// MaxActions is a transaction's action count, for the lint.
+func (c *Call) MaxActions() int {
 	if c.Op == designs.TransactWriteItems || c.Op == designs.TransactGetItems {
 		return len(c.Actions)
 	}

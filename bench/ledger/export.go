@@ -1,4 +1,4 @@
-package capacity
+package ledger
 
 import (
 	"cmp"
@@ -146,20 +146,20 @@ func (l *Ledger) Export() LedgerFile {
 		f.First, f.Last = l.first, l.last
 	}
 	for name, t := range l.targets {
-		f.Targets = append(f.Targets, LedgerTarget{Target: name, RCU: t.rcu, WCU: t.wcu, ReadCalls: t.readCalls, WriteCalls: t.writeCalls})
+		f.Targets = append(f.Targets, LedgerTarget{Target: name, RCU: t.RCU, WCU: t.WCU, ReadCalls: t.ReadCalls, WriteCalls: t.WriteCalls})
 	}
-	slices.SortFunc(f.Targets, func(a, b LedgerTarget) int { return byTarget(a.Target, b.Target) })
+	slices.SortFunc(f.Targets, func(a, b LedgerTarget) int { return ByTarget(a.Target, b.Target) })
 
-	l.eachKey(func(s slot, k *keyStats) {
-		row := LedgerKey{Target: s.target, Key: s.key, RCU: k.rcu, WCU: k.wcu, Calls: k.calls,
-			ReadCalls: k.readCalls, WriteCalls: k.writeCalls, Item: k.one(l.names), ManyItems: k.many}
-		for _, u := range k.seconds { // in order of second
-			row.Seconds = append(row.Seconds, LedgerSecond{Second: u.sec, RCU: u.rcu, WCU: u.wcu})
+	l.EachKey(func(s Slot, k *KeyStats) {
+		row := LedgerKey{Target: s.Target, Key: s.Key, RCU: k.RCU, WCU: k.WCU, Calls: k.Calls,
+			ReadCalls: k.ReadCalls, WriteCalls: k.WriteCalls, Item: k.one(l.names), ManyItems: k.many}
+		for _, u := range k.Seconds { // in order of second
+			row.Seconds = append(row.Seconds, LedgerSecond{Second: u.Sec, RCU: u.RCU, WCU: u.WCU})
 		}
-		row.ByPattern = slices.SortedFunc(slices.Values(k.byPattern), func(a, b PatternWeight) int { return cmp.Compare(a.Pattern, b.Pattern) })
+		row.ByPattern = slices.SortedFunc(slices.Values(k.ByPattern), func(a, b PatternWeight) int { return cmp.Compare(a.Pattern, b.Pattern) })
 		f.Keys = append(f.Keys, row)
 	})
-	slices.SortFunc(f.Keys, func(a, b LedgerKey) int { return cmp.Or(byTarget(a.Target, b.Target), cmp.Compare(a.Key, b.Key)) })
+	slices.SortFunc(f.Keys, func(a, b LedgerKey) int { return cmp.Or(ByTarget(a.Target, b.Target), cmp.Compare(a.Key, b.Key)) })
 
 	for _, p := range l.patterns {
 		f.Patterns = append(f.Patterns, *p)
@@ -169,21 +169,21 @@ func (l *Ledger) Export() LedgerFile {
 		f.Disagreements = append(f.Disagreements, *d)
 	}
 	slices.SortFunc(f.Disagreements, func(a, b Disagreement) int {
-		return cmp.Or(cmp.Compare(a.Pattern, b.Pattern), cmp.Compare(a.Op, b.Op), byTarget(a.Target, b.Target))
+		return cmp.Or(cmp.Compare(a.Pattern, b.Pattern), cmp.Compare(a.Op, b.Op), ByTarget(a.Target, b.Target))
 	})
 
-	l.eachItem(func(id string, it itemTrack) {
-		pk, sk := l.itemKeys(id, it)
-		f.Items = append(f.Items, LedgerItem{ID: id, PK: pk, SK: sk, First: int(it.first), Last: int(it.last),
-			Collection: int(it.coll), Writes: int(it.writes), Grows: int(it.grows)})
+	l.EachItem(func(id string, it ItemTrack) {
+		pk, sk := l.ItemKeys(id, it)
+		f.Items = append(f.Items, LedgerItem{ID: id, PK: pk, SK: sk, First: int(it.First), Last: int(it.Last),
+			Collection: int(it.coll), Writes: int(it.writes), Grows: int(it.Grows)})
 	})
 	slices.SortFunc(f.Items, func(a, b LedgerItem) int { return cmp.Compare(a.ID, b.ID) })
 	for pk, c := range l.collections.All() {
-		f.Collections = append(f.Collections, LedgerCollection{PK: l.names.Text(pk), Known: c.known, Added: c.added, Grows: c.grows})
+		f.Collections = append(f.Collections, LedgerCollection{PK: l.names.Text(pk), Known: c.Known, Added: c.Added, Grows: c.Grows})
 	}
 	for id, c := range l.indexKeys.All() {
-		at := l.slotOf(id)
-		f.IndexKeys = append(f.IndexKeys, LedgerCollection{Index: at.target, PK: at.key, Known: c.known, Added: c.added, Grows: c.grows})
+		at := l.SlotOf(id)
+		f.IndexKeys = append(f.IndexKeys, LedgerCollection{Index: at.Target, PK: at.Key, Known: c.Known, Added: c.Added, Grows: c.Grows})
 	}
 	byCollection := func(a, b LedgerCollection) int { return cmp.Or(cmp.Compare(a.Index, b.Index), cmp.Compare(a.PK, b.PK)) }
 	slices.SortFunc(f.Collections, byCollection)
@@ -238,16 +238,16 @@ func (l *Ledger) add(f LedgerFile) {
 	for _, row := range f.Targets {
 		t := l.targets[row.Target]
 		if t == nil {
-			t = &targetStats{}
+			t = &TargetStats{}
 			l.targets[row.Target] = t
 		}
-		t.rcu, t.wcu = t.rcu+row.RCU, t.wcu+row.WCU
-		t.readCalls, t.writeCalls = t.readCalls+row.ReadCalls, t.writeCalls+row.WriteCalls
+		t.RCU, t.WCU = t.RCU+row.RCU, t.WCU+row.WCU
+		t.ReadCalls, t.WriteCalls = t.ReadCalls+row.ReadCalls, t.WriteCalls+row.WriteCalls
 	}
 	for _, row := range f.Keys {
-		k := l.stats(l.slotID(slot{row.Target, row.Key}))
-		k.rcu, k.wcu, k.calls = k.rcu+row.RCU, k.wcu+row.WCU, k.calls+row.Calls
-		k.readCalls, k.writeCalls = k.readCalls+row.ReadCalls, k.writeCalls+row.WriteCalls
+		k := l.stats(l.slotID(Slot{row.Target, row.Key}))
+		k.RCU, k.WCU, k.Calls = k.RCU+row.RCU, k.WCU+row.WCU, k.Calls+row.Calls
+		k.ReadCalls, k.WriteCalls = k.ReadCalls+row.ReadCalls, k.WriteCalls+row.WriteCalls
 		k.fold(l.names, row.Item)
 		if row.ManyItems {
 			k.fold(l.names, pricing.ManyItems)
@@ -257,7 +257,7 @@ func (l *Ledger) add(f LedgerFile) {
 		}
 		for _, sec := range row.Seconds {
 			u := k.cell(sec.Second)
-			u.rcu, u.wcu = u.rcu+sec.RCU, u.wcu+sec.WCU
+			u.RCU, u.WCU = u.RCU+sec.RCU, u.WCU+sec.WCU
 		}
 	}
 	for _, row := range f.Patterns {
@@ -277,7 +277,7 @@ func (l *Ledger) add(f LedgerFile) {
 		p.Grown += row.Grown
 	}
 	for _, row := range f.Disagreements {
-		k := diffKey{row.PatternOp, row.Target}
+		k := DiffKey{row.PatternOp, row.Target}
 		d := l.diffs[k]
 		if d == nil {
 			d = &Disagreement{PatternOp: row.PatternOp, Target: row.Target}
@@ -295,19 +295,19 @@ func (l *Ledger) add(f LedgerFile) {
 			if pk, sk, ok := keysFromID(row.ID, len(row.PK)); !ok || pk != row.PK || sk != row.SK {
 				l.named[row.ID] = [2]string{row.PK, row.SK}
 			}
-			l.setItem(row.ID, itemTrack{pkLen: int32(len(row.PK)), first: int32(row.First), last: int32(row.Last),
-				coll: int32(row.Collection), writes: int32(row.Writes), grows: int32(row.Grows)})
+			l.setItem(row.ID, ItemTrack{pkLen: int32(len(row.PK)), First: int32(row.First), Last: int32(row.Last),
+				coll: int32(row.Collection), writes: int32(row.Writes), Grows: int32(row.Grows)})
 			continue
 		}
-		it.last, it.coll = max(it.last, int32(row.Last)), max(it.coll, int32(row.Collection))
-		it.writes, it.grows = it.writes+int32(row.Writes), it.grows+int32(row.Grows)
+		it.Last, it.coll = max(it.Last, int32(row.Last)), max(it.coll, int32(row.Collection))
+		it.writes, it.Grows = it.writes+int32(row.Writes), it.Grows+int32(row.Grows)
 		l.setItem(row.ID, it)
 	}
 	for _, row := range f.Collections {
 		mergeTrack(l.collections, l.names.ID(row.PK), row)
 	}
 	for _, row := range f.IndexKeys {
-		mergeTrack(l.indexKeys, l.slotID(slot{row.Index, row.PK}), row)
+		mergeTrack(l.indexKeys, l.slotID(Slot{row.Index, row.PK}), row)
 	}
 	for _, row := range f.ItemUses {
 		l.addUse(row)
@@ -316,13 +316,13 @@ func (l *Ledger) add(f LedgerFile) {
 
 // mergeTrack adds a file's row to the collection or GSI key track k:
 // known bytes by maximum, the rest summed (see MergeLedgers).
-func mergeTrack[K comparable](tracks *spill.Map[K, collectionTrack], k K, row LedgerCollection) {
+func mergeTrack[K comparable](tracks *spill.Map[K, CollectionTrack], k K, row LedgerCollection) {
 	c, ok := tracks.Get(k)
 	if !ok {
-		tracks.Set(k, collectionTrack{known: row.Known, added: row.Added, grows: row.Grows})
+		tracks.Set(k, CollectionTrack{Known: row.Known, Added: row.Added, Grows: row.Grows})
 		return
 	}
-	c.known = max(c.known, row.Known)
-	c.added, c.grows = c.added+row.Added, c.grows+row.Grows
+	c.Known = max(c.Known, row.Known)
+	c.Added, c.Grows = c.Added+row.Added, c.Grows+row.Grows
 	tracks.Set(k, c)
 }

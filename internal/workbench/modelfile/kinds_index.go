@@ -1,4 +1,4 @@
-package workbench
+package modelfile
 
 import (
 	"encoding/json"
@@ -34,11 +34,11 @@ func unmodelledIndexes(tables json.RawMessage) error {
 			_ = json.Unmarshal(t[member], &ixs)
 			kind := strings.ToLower(strings.TrimSuffix(member, "Indexes"))
 			for j, ix := range ixs {
-				return pathErr(fmt.Sprintf("$.tables[%d].%s[%d]", i, member, j),
+				return PathErr(fmt.Sprintf("$.tables[%d].%s[%d]", i, member, j),
 					fmt.Sprintf("index %q is a %s index (%s), a kind the harness does not model: it models global and local secondary indexes only, so no spec could prove it nor the capacity model measure it; take %s out of the model (and the access patterns that use it) to import the rest, and test that index against DynamoDB itself", ix.IndexName, kind, member, member))
 			}
 			if len(ixs) == 0 && string(t[member]) != "null" && string(t[member]) != "[]" {
-				return pathErr(fmt.Sprintf("$.tables[%d].%s", i, member),
+				return PathErr(fmt.Sprintf("$.tables[%d].%s", i, member),
 					fmt.Sprintf("%s is a kind of index the harness does not model (global and local secondary indexes only): take it out of the model to import the rest", member))
 			}
 		}
@@ -67,12 +67,12 @@ func multiAttributeKey(path string, kind indexKind, index string, hash, rng []st
 	}
 	switch kind {
 	case tableKey:
-		return pathErr(path, fmt.Sprintf("the table's key has %s: a table's key is one HASH attribute and at most one RANGE attribute (only a GSI's may have several): key the table by one attribute each, and move the others to a GSI's key", keyParts(hash, rng)))
+		return PathErr(path, fmt.Sprintf("the table's key has %s: a table's key is one HASH attribute and at most one RANGE attribute (only a GSI's may have several): key the table by one attribute each, and move the others to a GSI's key", keyParts(hash, rng)))
 	case localKey:
-		return pathErr(path, fmt.Sprintf("LSI %q has %s: an LSI's key is the table's partition key and one RANGE attribute (only a GSI's may have several): make it a GSI, or give it one RANGE attribute", index, keyParts(hash, rng)))
+		return PathErr(path, fmt.Sprintf("LSI %q has %s: an LSI's key is the table's partition key and one RANGE attribute (only a GSI's may have several): make it a GSI, or give it one RANGE attribute", index, keyParts(hash, rng)))
 	}
 	if len(hash) > designs.MaxKeyAttributes || len(rng) > designs.MaxKeyAttributes {
-		return pathErr(path, fmt.Sprintf("index %q has %s: DynamoDB takes up to %d HASH and %d RANGE attributes in a GSI's key: drop the extra ones (or fold them into one attribute)", index, keyParts(hash, rng), designs.MaxKeyAttributes, designs.MaxKeyAttributes))
+		return PathErr(path, fmt.Sprintf("index %q has %s: DynamoDB takes up to %d HASH and %d RANGE attributes in a GSI's key: drop the extra ones (or fold them into one attribute)", index, keyParts(hash, rng), designs.MaxKeyAttributes, designs.MaxKeyAttributes))
 	}
 	return nil
 }
