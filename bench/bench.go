@@ -59,6 +59,10 @@ type Outcome struct {
 	Service string
 	// Thresholds are the run's gates, evaluated on it (package gate).
 	Thresholds []threshold.Result
+	// Clients says the calls were clients' own, served through the
+	// endpoint (Measured.Clients): the report names their pace and keys
+	// the clients'.
+	Clients bool
 }
 
 // ModelInputs are the run's figures the capacity model takes beside its
@@ -211,49 +215,49 @@ func RunLimited(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, l
 		db = dynamodb.New(c.Options(), install...)
 	}
 	out, err := engine.Run(ctx, db, sc, append(opts, engine.Measured(m))...)
-	res := Outcome{Outcome: out, Fidelity: m.fidelity, Limits: lim}
+	run := Measured{Outcome: out, Scenario: sc, Limits: lim, Emulator: m.limits}
+	if err == nil && m.ledger != nil {
+		run.Ledger = m.ledger
+		run.Inputs, err = m.inputs(out)
+	}
+	res := NewOutcome(run)
+	res.Fidelity = m.fidelity
 	if m.served != nil && m.ledger != nil {
 		s := m.served.Summary()
 		res.Served = &s
 	}
-	if err != nil || m.ledger == nil {
-		return res, err
-	}
-	requests, duration := int64(out.Total.Requests), res.CapacitySpan()
-	if requests == 0 {
-		return res, nil // no call was made: nothing to model
-	}
-	if f := out.Failure; f != nil {
+	return res, err
+}
+
+// inputs are the figures the capacity model takes beside the ledger of
+// out's measured phase: no requests when there is nothing to model (no
+// call made, or none due before the test bed failed).
+func (m *measurer) inputs(out engine.Outcome) (ModelInputs, error) {
+	requests, span := int64(out.Total.Requests), Outcome{Outcome: out}.CapacitySpan()
+	if f := out.Failure; requests > 0 && f != nil {
 		// The ledger stopped at the failure (measurer.Cut); the rate it is
 		// modelled at counts the calls due before it, over the time before
 		// it.
 		if f.At <= 0 {
-			return res, nil
+			return ModelInputs{}, nil
 		}
+		var err error
 		if requests, err = dueBefore(out, f.Time); err != nil {
-			return res, err
+			return ModelInputs{}, err
 		}
 	}
 	if requests == 0 {
-		return res, nil // no call was due before the failure: nothing to model
+		return ModelInputs{}, nil
 	}
-	res.Ledger, res.Inputs = m.ledger, ModelInputs{Requests: requests, Span: duration, TableBytes: m.tableBytes(out.Table)}
-	model := modelOf(sc, res.Inputs, out.TargetRate, lim)
-	res.Measure(&model, m.limits, requests, duration)
-	if m.limits != nil && res.Saturated != nil {
-		heldByBackoff(res.Saturated, res.Outcome, res.Throttling.Retries, m.limits.BackoffHeld)
-	}
-	res.Capacity = model.Analyze(m.ledger)
-	return res, nil
+	return ModelInputs{Requests: requests, Span: span, TableBytes: m.tableBytes(out.Table)}, nil
 }
 
-// Measure gives model what the run measured beside its ledger, as
-// RunLimited does: each pattern's hold on the test bed and calls, from o's
-// latencies; and with the run's live emulator em (nil: limits off), the
+// measure gives model what the run measured beside its ledger: each
+// pattern's hold on the test bed and calls, from o's latencies; and with the run's live emulator em (nil: limits off), the
 // calls it denied, when they ended, where it placed each key and the item
 // conflicts it met. o keeps what em measured over requests in span
 // (Throttling, Denied).
-func (o *Outcome) Measure(model *capacity.Model, em *emulate.Emulator, requests int64, span time.Duration) {
+func (o *Outcome) measure(model *capacity.Model, em *emulate.Emulator, requests int64, span time.Duration) {
 	model.TestBedHold, model.PatternCalls = holdTimes(o.Outcome)
 	if em == nil {
 		return

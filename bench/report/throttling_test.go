@@ -407,3 +407,17 @@ func TestHeatExplainsASecondServedOverTheLimit(t *testing.T) {
 	lacks(t, HeatFile, svg, ">throttled<")
 	wellFormed(t, HeatFile, b.Bytes())
 }
+
+// TestClientsPaceAndKeys: an endpoint's calls (Outcome.Clients) were
+// paced and keyed by the clients; the report says so where a bench run's
+// names its pacer and key distributions, which the outcome leaves empty.
+func TestClientsPaceAndKeys(t *testing.T) {
+	out := throttledSample()
+	out.Clients, out.Pacer = true, ""
+	for i := range out.Patterns {
+		out.Patterns[i].Keys = ""
+	}
+	fs := files(t, out)
+	contains(t, MetricsFile, fs[MetricsFile], `"pacer": "the clients'"`, `"keys": "the clients'"`)
+	contains(t, SummaryFile, fs[SummaryFile], "| the clients' |", "Latency is each attempt's, from its arrival at the endpoint")
+}
