@@ -42,3 +42,27 @@ func TestMetricsReadBack(t *testing.T) {
 		}
 	}
 }
+
+// TestMetricsReadsTheFormerSpellings: a metrics.json written before the
+// capacity report's rules were named rules, and the emulator's scale
+// limits_scale, is read as one written now.
+func TestMetricsReadsTheFormerSpellings(t *testing.T) {
+	m, err := DecodeMetrics([]byte(`{"capacity": {"limits": [{"id": "partition-writes", "name": "Partition writes", "basis": "documented"}], "limits_scale": 0.01},
+		"throttling": {"scale": 0.01, "billing": "on-demand"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Capacity == nil || len(m.Capacity.Rules) != 1 || m.Capacity.Rules[0].ID != "partition-writes" || m.Capacity.Scale != 0.01 {
+		t.Errorf("capacity read as %+v, want its one rule and scale 0.01", m.Capacity)
+	}
+	if m.Throttling == nil || m.Throttling.Scale != 0.01 || m.Throttling.Billing != "on-demand" {
+		t.Errorf("throttling read as %+v, want scale 0.01", m.Throttling)
+	}
+	now, err := DecodeMetrics([]byte(`{"capacity": {"rules": [{"id": "a"}], "limits": [{"id": "b"}]}, "throttling": {"limits_scale": 0.5, "scale": 0.01}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if now.Capacity.Rules[0].ID != "a" || now.Throttling.Scale != 0.5 {
+		t.Errorf("with both spellings, read %+v and %v: want the current one's", now.Capacity.Rules, now.Throttling.Scale)
+	}
+}

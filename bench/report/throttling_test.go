@@ -145,7 +145,7 @@ func TestThrottledRunReportsWhatTheEmulatorRefused(t *testing.T) {
 
 	m := metricsOf(t, f[MetricsFile])
 	th, _ := m["throttling"].(map[string]any)
-	if th == nil || th["scale"] != 0.01 || th["billing"] != "on-demand" || len(th["partitions"].([]any)) != 1 || len(th["budgets"].([]any)) != 1 || len(th["keys"].([]any)) != 3 {
+	if th == nil || th["limits_scale"] != 0.01 || th["scale"] != nil || th["billing"] != "on-demand" || len(th["partitions"].([]any)) != 1 || len(th["budgets"].([]any)) != 1 || len(th["keys"].([]any)) != 3 {
 		t.Errorf("metrics.json: throttling %v", m["throttling"])
 	}
 	if lim, _ := m["limits"].(string); !strings.Contains(lim, "scale 0.01") {
