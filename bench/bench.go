@@ -77,7 +77,7 @@ type ModelInputs struct {
 // emulate), at what scale of its limits, and with transaction conflicts.
 type Limits struct {
 	Off   bool
-	Scale float64 // 0 means 1
+	Scale float64 // 0 means 1, settled by RunLimited
 	// Share is this process's share of the run's traffic: 1/N for one of
 	// N shards (0 means 1). Each shard sees that share of every key's
 	// calls, so it emulates that share of every limit.
@@ -94,9 +94,20 @@ type Limits struct {
 	NoConflicts bool
 }
 
-// scale is the scale of the limits this process emulates.
+// settled is l with its defaults applied, once, where a run's limits
+// are settled (RunLimited): a scale of 0 is DynamoDB's own, 1. Everything
+// after reads the settled figure as it is.
+func (l Limits) settled() Limits {
+	if !l.Off {
+		l.Scale = throughput.Scale(l.Scale)
+	}
+	return l
+}
+
+// scale is the scale of the limits this process emulates: the run's
+// settled scale, at this process's share.
 func (l Limits) scale() float64 {
-	s := throughput.Scale(l.Scale)
+	s := l.Scale
 	if l.Share > 0 && l.Share < 1 {
 		s *= l.Share
 	}
@@ -192,9 +203,7 @@ func Run(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, opts ...
 // client. Seeding and warm-up are not throttled.
 func RunLimited(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, lim Limits, opts ...engine.Option) (Outcome, error) {
 	m := &measurer{schema: sc.Design.Schema, names: keytab.New()}
-	if !lim.Off {
-		lim.Scale = throughput.Scale(lim.Scale)
-	}
+	lim = lim.settled()
 	c, sdk := db.(*dynamodb.Client)
 	if !lim.Off && !sdk {
 		return Outcome{}, fmt.Errorf("bench: emulating DynamoDB's limits needs an SDK client (*dynamodb.Client), not %T: run with limits off", db)

@@ -148,6 +148,6 @@ func (h *Handler) outcome(t *table) (bench.Outcome, bool) {
 	}
 	cfg := t.cfg
 	return bench.NewOutcome(bench.Measured{Outcome: eo, Scenario: workload.Scenario{Design: designs.Design{Name: eo.Design, Schema: t.schema}},
-		Limits: bench.Limits{Scale: cfg.Scale, PlacementSeed: cfg.PlacementSeed, NoConflicts: cfg.NoConflicts},
+		Limits: bench.Limits{Scale: t.em.Scale(), PlacementSeed: cfg.PlacementSeed, NoConflicts: cfg.NoConflicts},
 		Ledger: tr.ledger, Inputs: bench.ModelInputs{Requests: int64(eo.Total.Requests), Span: span}, Emulator: t.em, Clients: true}), true
 }
