@@ -18,7 +18,9 @@ type Measured struct {
 	// declares beside its calls: its peak, holds and mix. The endpoint's
 	// is a design with the table's schema and no mix.
 	Scenario workload.Scenario
-	Limits   Limits
+	// Limits are the run's, settled: a scale above 0 when on
+	// (RunLimited settles them; the endpoint takes its emulator's).
+	Limits Limits
 	// Ledger is what the calls were charged (nil: nothing to model), and
 	// Inputs the figures the model takes beside it.
 	Ledger *ledger.Ledger
