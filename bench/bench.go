@@ -59,6 +59,10 @@ type Outcome struct {
 	Service string
 	// Thresholds are the run's gates, evaluated on it (package gate).
 	Thresholds []threshold.Result
+	// Clients says the calls were clients' own, served through the
+	// endpoint (Measured.Clients): the report names their pace and keys
+	// the clients'.
+	Clients bool
 }
 
 // ModelInputs are the run's figures the capacity model takes beside its
@@ -73,7 +77,7 @@ type ModelInputs struct {
 // emulate), at what scale of its limits, and with transaction conflicts.
 type Limits struct {
 	Off   bool
-	Scale float64 // 0 means 1
+	Scale float64 // 0 means 1, settled by RunLimited
 	// Share is this process's share of the run's traffic: 1/N for one of
 	// N shards (0 means 1). Each shard sees that share of every key's
 	// calls, so it emulates that share of every limit.
@@ -90,9 +94,20 @@ type Limits struct {
 	NoConflicts bool
 }
 
-// scale is the scale of the limits this process emulates.
+// settled is l with its defaults applied, once, where a run's limits
+// are settled (RunLimited): a scale of 0 is DynamoDB's own, 1. Everything
+// after reads the settled figure as it is.
+func (l Limits) settled() Limits {
+	if !l.Off {
+		l.Scale = throughput.Scale(l.Scale)
+	}
+	return l
+}
+
+// scale is the scale of the limits this process emulates: the run's
+// settled scale, at this process's share.
 func (l Limits) scale() float64 {
-	s := throughput.Scale(l.Scale)
+	s := l.Scale
 	if l.Share > 0 && l.Share < 1 {
 		s *= l.Share
 	}
@@ -188,9 +203,7 @@ func Run(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, opts ...
 // client. Seeding and warm-up are not throttled.
 func RunLimited(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, lim Limits, opts ...engine.Option) (Outcome, error) {
 	m := &measurer{schema: sc.Design.Schema, names: keytab.New()}
-	if !lim.Off {
-		lim.Scale = throughput.Scale(lim.Scale)
-	}
+	lim = lim.settled()
 	c, sdk := db.(*dynamodb.Client)
 	if !lim.Off && !sdk {
 		return Outcome{}, fmt.Errorf("bench: emulating DynamoDB's limits needs an SDK client (*dynamodb.Client), not %T: run with limits off", db)
@@ -211,49 +224,49 @@ func RunLimited(ctx context.Context, db engine.DynamoDB, sc workload.Scenario, l
 		db = dynamodb.New(c.Options(), install...)
 	}
 	out, err := engine.Run(ctx, db, sc, append(opts, engine.Measured(m))...)
-	res := Outcome{Outcome: out, Fidelity: m.fidelity, Limits: lim}
+	run := Measured{Outcome: out, Scenario: sc, Limits: lim, Emulator: m.limits}
+	if err == nil && m.ledger != nil {
+		run.Ledger = m.ledger
+		run.Inputs, err = m.inputs(out)
+	}
+	res := NewOutcome(run)
+	res.Fidelity = m.fidelity
 	if m.served != nil && m.ledger != nil {
 		s := m.served.Summary()
 		res.Served = &s
 	}
-	if err != nil || m.ledger == nil {
-		return res, err
-	}
-	requests, duration := int64(out.Total.Requests), res.CapacitySpan()
-	if requests == 0 {
-		return res, nil // no call was made: nothing to model
-	}
-	if f := out.Failure; f != nil {
+	return res, err
+}
+
+// inputs are the figures the capacity model takes beside the ledger of
+// out's measured phase: no requests when there is nothing to model (no
+// call made, or none due before the test bed failed).
+func (m *measurer) inputs(out engine.Outcome) (ModelInputs, error) {
+	requests, span := int64(out.Total.Requests), Outcome{Outcome: out}.CapacitySpan()
+	if f := out.Failure; requests > 0 && f != nil {
 		// The ledger stopped at the failure (measurer.Cut); the rate it is
 		// modelled at counts the calls due before it, over the time before
 		// it.
 		if f.At <= 0 {
-			return res, nil
+			return ModelInputs{}, nil
 		}
+		var err error
 		if requests, err = dueBefore(out, f.Time); err != nil {
-			return res, err
+			return ModelInputs{}, err
 		}
 	}
 	if requests == 0 {
-		return res, nil // no call was due before the failure: nothing to model
+		return ModelInputs{}, nil
 	}
-	res.Ledger, res.Inputs = m.ledger, ModelInputs{Requests: requests, Span: duration, TableBytes: m.tableBytes(out.Table)}
-	model := modelOf(sc, res.Inputs, out.TargetRate, lim)
-	res.Measure(&model, m.limits, requests, duration)
-	if m.limits != nil && res.Saturated != nil {
-		heldByBackoff(res.Saturated, res.Outcome, res.Throttling.Retries, m.limits.BackoffHeld)
-	}
-	res.Capacity = model.Analyze(m.ledger)
-	return res, nil
+	return ModelInputs{Requests: requests, Span: span, TableBytes: m.tableBytes(out.Table)}, nil
 }
 
-// Measure gives model what the run measured beside its ledger, as
-// RunLimited does: each pattern's hold on the test bed and calls, from o's
-// latencies; and with the run's live emulator em (nil: limits off), the
+// measure gives model what the run measured beside its ledger: each
+// pattern's hold on the test bed and calls, from o's latencies; and with the run's live emulator em (nil: limits off), the
 // calls it denied, when they ended, where it placed each key and the item
 // conflicts it met. o keeps what em measured over requests in span
 // (Throttling, Denied).
-func (o *Outcome) Measure(model *capacity.Model, em *emulate.Emulator, requests int64, span time.Duration) {
+func (o *Outcome) measure(model *capacity.Model, em *emulate.Emulator, requests int64, span time.Duration) {
 	model.TestBedHold, model.PatternCalls = holdTimes(o.Outcome)
 	if em == nil {
 		return

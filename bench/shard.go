@@ -112,7 +112,7 @@ type shardParts struct {
 // machine's, and gathers the rest of their files.
 func sumShards(shards []Shard) (Outcome, shardParts) {
 	first := shards[0].File
-	out := Outcome{Outcome: first.Run, Limits: first.Limits, Service: first.Service}
+	out := Outcome{Outcome: first.Run, Limits: first.Limits.settled(), Service: first.Service}
 	out.Limits.Share = 0
 	out.Shard = engine.ShardSpec{N: first.Shard.N, Run: first.Shard.Run, Start: first.Shard.Start}
 	out.Workers, out.Unsent, out.CutOff, out.Merged = 0, 0, 0, nil

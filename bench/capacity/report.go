@@ -34,7 +34,7 @@ type Report struct {
 	Cost          Cost                  `json:"cost"`
 	Patterns      []ledger.PatternUsage `json:"patterns"`
 	Disagreements []ledger.Disagreement `json:"disagreements"`
-	Rules         []Rule                `json:"limits"`
+	Rules         []Rule                `json:"rules"`
 	Findings      []string              `json:"findings"`
 	// PutBack says how the calls the emulator denied were put back; nil
 	// when none were (or the limits were off).

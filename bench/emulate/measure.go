@@ -383,7 +383,7 @@ type KeySecond struct {
 
 // Throttling is what the emulator measured over a run.
 type Throttling struct {
-	Scale      float64              `json:"scale"`
+	Scale      float64              `json:"limits_scale"` // the factor on every limit, as capacity.Report.Scale
 	Billing    string               `json:"billing"`
 	Rate       float64              `json:"rate"` // the mix's requests per second the shares are forecast at
 	Patterns   []PatternThrottles   `json:"patterns"`

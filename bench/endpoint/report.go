@@ -12,12 +12,12 @@ import (
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 
 	"github.com/ddbharness/ddbharness/bench"
-	"github.com/ddbharness/ddbharness/bench/capacity"
 	"github.com/ddbharness/ddbharness/bench/engine"
 	"github.com/ddbharness/ddbharness/bench/ledger"
 	"github.com/ddbharness/ddbharness/bench/report"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/pricing"
+	"github.com/ddbharness/ddbharness/workload"
 )
 
 // traffic is what one table's emulated calls were, for the report a bench
@@ -129,8 +129,9 @@ func folderName(name string) string {
 	return fmt.Sprintf("%s-%08x", name[:maxFolderName-9], h.Sum32())
 }
 
-// outcome is a table's traffic as a bench run's outcome: each operation a
-// pattern, modelled by the capacity model at the emulator's scale.
+// outcome is a table's traffic as a run's outcome (bench.NewOutcome):
+// each operation a pattern, the calls the clients', modelled by the
+// capacity model as the table's emulator was configured.
 func (h *Handler) outcome(t *table) (bench.Outcome, bool) {
 	tr := t.traffic
 	tr.mu.Lock()
@@ -140,22 +141,13 @@ func (h *Handler) outcome(t *table) (bench.Outcome, bool) {
 	}
 	span := tr.last.Sub(tr.first)
 	eo := engine.Outcome{Scenario: "endpoint", About: "the calls ddbharness local --limits served", Design: folderName(t.name), Table: t.name,
-		Pacer: "the clients'", Started: tr.first, Elapsed: span, Duration: span, Total: tr.tally.Total(), Errors: tr.tally.Errors(), Refusals: tr.tally.Refusals()}
+		Started: tr.first, Elapsed: span, Duration: span, Total: tr.tally.Total(), Errors: tr.tally.Errors(), Refusals: tr.tally.Refusals()}
 	for _, op := range tr.tally.Patterns() {
 		eo.Patterns = append(eo.Patterns, engine.PatternMetrics{Pattern: designs.Pattern{ID: designs.PatternID(op), Name: op,
-			Op: designs.Operation(op), Index: designs.MainTable}, Weight: 1, Keys: "the clients'", Metrics: tr.tally.Pattern(op)})
+			Op: designs.Operation(op), Index: designs.MainTable}, Weight: 1, Metrics: tr.tally.Pattern(op)})
 	}
 	cfg := t.cfg
-	lim := bench.Limits{Scale: cfg.Scale, PlacementSeed: cfg.PlacementSeed, NoConflicts: cfg.NoConflicts}
-	requests := int64(eo.Total.Requests)
-	model := capacity.Model{Schema: t.schema, Requests: requests, Duration: span, Settings: t.em.Settings()}
-	out := bench.Outcome{Outcome: eo, Limits: lim, Ledger: tr.ledger, Inputs: bench.ModelInputs{Requests: requests, Span: span}}
-	// As a bench run: each operation's p50 is how long its transactions
-	// held their items on the test bed, shown beside the hold on DynamoDB
-	// that the conflict limit rests on, with the item conflicts the
-	// emulator met.
-	out.Measure(&model, t.em, requests, span)
-	out.Throttling.ClientRetries = true // each attempt came as a call: the retries are the client's
-	out.Capacity = model.Analyze(tr.ledger)
-	return out, true
+	return bench.NewOutcome(bench.Measured{Outcome: eo, Scenario: workload.Scenario{Design: designs.Design{Name: eo.Design, Schema: t.schema}},
+		Limits: bench.Limits{Scale: t.em.Scale(), PlacementSeed: cfg.PlacementSeed, NoConflicts: cfg.NoConflicts},
+		Ledger: tr.ledger, Inputs: bench.ModelInputs{Requests: int64(eo.Total.Requests), Span: span}, Emulator: t.em, Clients: true}), true
 }

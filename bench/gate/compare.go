@@ -2,7 +2,6 @@ package gate
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"maps"
 	"math"
@@ -15,12 +14,9 @@ import (
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 
 	"github.com/ddbharness/ddbharness/bench"
-	"github.com/ddbharness/ddbharness/bench/capacity"
-	"github.com/ddbharness/ddbharness/bench/emulate"
 	"github.com/ddbharness/ddbharness/bench/engine"
 	"github.com/ddbharness/ddbharness/bench/report"
 	"github.com/ddbharness/ddbharness/designs"
-	"github.com/ddbharness/ddbharness/internal/userfile"
 )
 
 // Alpha is the p-value above which a latency change is not significant
@@ -35,43 +31,19 @@ type Run struct {
 	Latencies map[designs.PatternID][]float64
 }
 
-// MaxMetricsBytes bounds the metrics.json ReadRun reads: a run's keeps
-// its hottest keys, not every key, and takes tens of kilobytes.
-const MaxMetricsBytes = 256 << 20
-
-// ReadRun reads the report folder dir: its metrics.json, a regular file
-// of at most MaxMetricsBytes read within userfile.Read's bounds, and the
-// calls of its results.bin, a regular file too. It stops when ctx ends.
+// ReadRun reads the report folder dir: its metrics.json
+// (report.ReadMetrics), and the calls of its results.bin, a regular file
+// too. It stops when ctx ends.
 func ReadRun(ctx context.Context, dir string) (Run, error) {
 	r := Run{Dir: dir, Latencies: map[designs.PatternID][]float64{}}
-	raw, err := userfile.Read(ctx, filepath.Join(dir, report.MetricsFile), MaxMetricsBytes)
+	m, err := report.ReadMetrics(ctx, dir)
 	if err != nil {
-		return r, fmt.Errorf("%s: %w (name a bench report folder, like reports/latest)", dir, err)
-	}
-	var m struct {
-		Scenario string          `json:"scenario"`
-		Started  *time.Time      `json:"started"`
-		Total    *vegeta.Metrics `json:"total"`
-		Patterns []struct {
-			ID      designs.PatternID `json:"id"`
-			Metrics *vegeta.Metrics   `json:"metrics"`
-		} `json:"patterns"`
-		Capacity   *capacity.Report    `json:"capacity"`
-		Throttling *emulate.Throttling `json:"throttling"`
-	}
-	if err := json.Unmarshal(raw, &m); err != nil {
-		return r, fmt.Errorf("%s: %w", filepath.Join(dir, report.MetricsFile), err)
+		return r, err
 	}
 	if m.Started == nil || m.Total == nil || m.Capacity == nil {
 		return r, fmt.Errorf("%s: the run measured nothing, or its capacity model did not run: nothing to compare", dir)
 	}
-	o := &r.Out
-	o.Scenario, o.Started, o.Total, o.Capacity, o.Throttling = m.Scenario, *m.Started, *m.Total, *m.Capacity, m.Throttling
-	for _, p := range m.Patterns {
-		if p.Metrics != nil {
-			o.Patterns = append(o.Patterns, engine.PatternMetrics{Pattern: designs.Pattern{ID: p.ID}, Metrics: *p.Metrics})
-		}
-	}
+	r.Out = m.Outcome()
 	err = engine.ReadResults(filepath.Join(dir, report.ResultsFile), func(res *vegeta.Result) error {
 		if err := ctx.Err(); err != nil {
 			return err

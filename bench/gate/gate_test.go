@@ -3,6 +3,7 @@ package gate
 import (
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -265,5 +266,27 @@ func TestHeadroomIsToTheFirstLimitOfEveryKind(t *testing.T) {
 	out.Capacity.FirstLimit = &capacity.Limit{Kind: "conflict", Rate: 150}
 	if got, why := Measure(out, must(t, "headroom >= 3x")); why != "" || got != 1.5 {
 		t.Errorf("headroom with a conflict limit at 150 requests/s, below the 250 of the warm throughput: %v (%s), want 1.5", got, why)
+	}
+}
+
+// TestEveryMetricIsMeasured: each metric a threshold may name has a row in
+// measures, and no row measures a metric the parser refuses: adding a
+// metric is one row in each table, and this test says which is missing.
+func TestEveryMetricIsMeasured(t *testing.T) {
+	names := threshold.Metrics()
+	for _, name := range names {
+		m, ok := measures[name]
+		if !ok {
+			t.Errorf("threshold metric %s has no row in gate's measures: say how a run measures it", name)
+			continue
+		}
+		if (m.calls == nil) == (m.run == nil) {
+			t.Errorf("measures[%s] measures on the calls or on the run: give it one of the two", name)
+		}
+	}
+	for name := range measures {
+		if !slices.Contains(names, name) {
+			t.Errorf("measures has %s, which no threshold may name: add it to threshold's metrics", name)
+		}
 	}
 }

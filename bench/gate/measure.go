@@ -52,6 +52,47 @@ func Evaluate(out bench.Outcome, ts []threshold.Threshold) []threshold.Result {
 	return rs
 }
 
+// measure is how a threshold metric is measured on a run: on a set of
+// calls' own metrics (the mix's or a pattern's), which a run can measure
+// while it goes (Live), or on the whole run, needing the capacity model
+// when modelled.
+type measure struct {
+	calls    func(*vegeta.Metrics) float64
+	run      func(bench.Outcome, threshold.Threshold) (float64, string)
+	modelled bool
+}
+
+// measures is how each metric threshold.Metrics names is measured: a
+// metric added there is added here, in one row (TestEveryMetricIsMeasured
+// holds the two tables together).
+var measures = map[string]measure{
+	"p50": {calls: latencyOf(func(l vegeta.LatencyMetrics) time.Duration { return l.P50 })},
+	"p90": {calls: latencyOf(func(l vegeta.LatencyMetrics) time.Duration { return l.P90 })},
+	"p95": {calls: latencyOf(func(l vegeta.LatencyMetrics) time.Duration { return l.P95 })},
+	"p99": {calls: latencyOf(func(l vegeta.LatencyMetrics) time.Duration { return l.P99 })},
+	"avg": {calls: latencyOf(func(l vegeta.LatencyMetrics) time.Duration { return l.Mean })},
+	"max": {calls: latencyOf(func(l vegeta.LatencyMetrics) time.Duration { return l.Max })},
+	// errors, refused and throttled: the share the report shows, and Live
+	// checks while the run goes, so that a run a breach stopped never
+	// shows the threshold held (the emulator's own count of throttling is
+	// of DynamoDB requests, of which a pattern call may make several).
+	"errors":    {calls: errorShare},
+	"refused":   {calls: refusedShare},
+	"throttled": {calls: throttled},
+	"conflicts": {run: func(out bench.Outcome, t threshold.Threshold) (float64, string) {
+		return conflicts(out, designs.PatternID(t.Pattern))
+	}},
+	"rcu":      {run: capacityFigure, modelled: true},
+	"wcu":      {run: capacityFigure, modelled: true},
+	"cost":     {run: capacityFigure, modelled: true},
+	"headroom": {run: func(out bench.Outcome, _ threshold.Threshold) (float64, string) { return headroom(out.Capacity) }, modelled: true},
+}
+
+// latencyOf measures the latency figure pick picks, in nanoseconds.
+func latencyOf(pick func(vegeta.LatencyMetrics) time.Duration) func(*vegeta.Metrics) float64 {
+	return func(m *vegeta.Metrics) float64 { return float64(pick(m.Latencies)) }
+}
+
 // Measure is the figure t names on out, in threshold's base unit, or why
 // out has none.
 func Measure(out bench.Outcome, t threshold.Threshold) (float64, string) {
@@ -59,28 +100,21 @@ func Measure(out bench.Outcome, t threshold.Threshold) (float64, string) {
 	if !st.Measured {
 		return 0, "the run stopped before measuring"
 	}
-	id := designs.PatternID(t.Pattern)
-	switch t.Metric {
-	case "rcu", "wcu", "cost", "headroom":
-		if !st.FindingsValid() {
-			return 0, "the capacity model did not run"
-		}
-		return capacityFigure(out, t, id)
-	case "conflicts":
-		return conflicts(out, id)
+	m, ok := measures[t.Metric]
+	switch {
+	case !ok:
+		return 0, "no measure of " + t.Metric
+	case m.calls != nil:
+		return onCalls(out.Outcome, t, m.calls)
+	case m.modelled && !st.FindingsValid():
+		return 0, "the capacity model did not run"
 	}
-	// throttled too: the pattern calls that ended throttled, the share the
-	// report shows and Live checks while the run goes, so that a run a
-	// breach stopped never shows the threshold held (the emulator's own
-	// count is of DynamoDB requests, of which a pattern call may make
-	// several).
-	return onCalls(out.Outcome, t)
+	return m.run(out, t)
 }
 
-// onCalls is a figure of the calls' own metrics (errors, refusals, a
-// latency, or the calls that ended throttled), of the mix or of t's
+// onCalls is figure of the calls' own metrics, of the mix or of t's
 // pattern, or why there is none.
-func onCalls(out engine.Outcome, t threshold.Threshold) (float64, string) {
+func onCalls(out engine.Outcome, t threshold.Threshold, figure func(*vegeta.Metrics) float64) (float64, string) {
 	m := &out.Total
 	if t.Pattern != "" {
 		i := slices.IndexFunc(out.Patterns, func(p engineMetrics) bool { return p.ID == designs.PatternID(t.Pattern) })
@@ -89,17 +123,10 @@ func onCalls(out engine.Outcome, t threshold.Threshold) (float64, string) {
 		}
 		m = &out.Patterns[i].Metrics
 	}
-	switch {
-	case m.Requests == 0:
+	if m.Requests == 0 {
 		return 0, "no call was made"
-	case t.Metric == "errors":
-		return errorShare(m), ""
-	case t.Metric == "refused":
-		return refusedShare(m), ""
-	case t.Metric == "throttled":
-		return throttled(m), ""
 	}
-	return float64(latency(m.Latencies, t.Metric)), ""
+	return figure(m), ""
 }
 
 // throttled is the share of m's calls that ended throttled, after the
@@ -128,28 +155,11 @@ func refusedShare(m *vegeta.Metrics) float64 {
 	return float64(engine.Refused(*m)) / float64(m.Requests)
 }
 
-// latency is the figure of vegeta's latency metrics a metric names.
-func latency(l vegeta.LatencyMetrics, metric string) time.Duration {
-	switch metric {
-	case "p50":
-		return l.P50
-	case "p90":
-		return l.P90
-	case "p95":
-		return l.P95
-	case "p99":
-		return l.P99
-	case "avg":
-		return l.Mean
-	}
-	return l.Max
-}
-
-func capacityFigure(out bench.Outcome, t threshold.Threshold, id designs.PatternID) (float64, string) {
+// capacityFigure is the units or cost per call t names, of the mix or
+// of t's pattern.
+func capacityFigure(out bench.Outcome, t threshold.Threshold) (float64, string) {
 	c := out.Capacity
-	if t.Metric == "headroom" {
-		return headroom(c)
-	}
+	id := designs.PatternID(t.Pattern)
 	if t.Pattern == "" {
 		switch t.Metric {
 		case "rcu":
@@ -203,7 +213,7 @@ func conflicts(out bench.Outcome, id designs.PatternID) (float64, string) {
 func Live(ts []threshold.Threshold) func(engine.Outcome) string {
 	var live []threshold.Threshold
 	for _, t := range ts {
-		if t.Abort && (t.Latency() || t.Metric == "errors" || t.Metric == "refused" || t.Metric == "throttled") {
+		if t.Abort && measures[t.Metric].calls != nil {
 			live = append(live, t)
 		}
 	}
@@ -212,7 +222,7 @@ func Live(ts []threshold.Threshold) func(engine.Outcome) string {
 	}
 	return func(so engine.Outcome) string {
 		for _, t := range live {
-			if v, why := onCalls(so, t); why == "" && !t.Holds(v) {
+			if v, why := onCalls(so, t, measures[t.Metric].calls); why == "" && !t.Holds(v) {
 				return fmt.Sprintf("threshold %s breached (%s on the calls ended so far)", t, t.FormatBase(v))
 			}
 		}

@@ -13,7 +13,6 @@ import (
 	"github.com/ddbharness/ddbharness/bench"
 	"github.com/ddbharness/ddbharness/bench/capacity"
 	"github.com/ddbharness/ddbharness/bench/emulate"
-	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/internal/figure"
 )
@@ -79,7 +78,7 @@ type heatRowData struct {
 // limit the key used that second at the measured rate.
 func WriteHeat(w io.Writer, out bench.Outcome) error {
 	r := out.Capacity
-	scale := throughput.Scale(r.Scale)
+	scale := r.Scale // the model's, settled
 	// The columns are the measured window, the span of every rate in the
 	// report; what calls charged in the drain after it is left out, and
 	// said so. Columns are whole seconds from the capacity report's start,

@@ -25,6 +25,14 @@ var signed = map[string]bool{
 	"throttling.partitions[].first_throttle_second": true,
 }
 
+// formerly are the fields of a shard file that older files spell
+// otherwise (path as checkShardFile names it, with [] for any index), by
+// the name they had: the reader takes either (emulate.Throttling's
+// UnmarshalJSON).
+var formerly = map[string]string{
+	"throttling.limits_scale": "scale",
+}
+
 // summed are the parts of a shard file whose figures a merge adds up.
 var summed = map[string]bool{
 	"run.Workers": true, "run.Unsent": true, "run.CutOff": true, "run.LateStart": true,
@@ -64,6 +72,9 @@ func walkShard(got, want any, path, generic string, sum bool) error {
 			wv := w[k]
 			p, gp := join(path, k), join(generic, k)
 			gv, ok := g[k]
+			if old := formerly[gp]; !ok && old != "" {
+				gv, ok = g[old]
+			}
 			switch {
 			case !ok:
 				return fmt.Errorf("%s is missing: the file was edited or damaged", p)

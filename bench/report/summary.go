@@ -213,7 +213,7 @@ func (p *printer) latency(out bench.Outcome, st Status) {
 	}
 	var rows [][]string
 	for _, pm := range out.Patterns {
-		rows = append(rows, append([]string{string(pm.ID), pm.Name, string(pm.Op), pm.Index, strconv.Itoa(pm.Weight), pm.Keys},
+		rows = append(rows, append([]string{string(pm.ID), pm.Name, string(pm.Op), pm.Index, strconv.Itoa(pm.Weight), keysOf(out, pm)},
 			metricCells(pm.Metrics)...))
 	}
 	rows = append(rows, append([]string{"**all**", "", "", "", "", ""}, metricCells(out.Total)...))
@@ -534,5 +534,25 @@ func seconds(s float64) string {
 // forClients reports whether out is an endpoint's (local --limits): calls
 // clients the harness did not write made, each attempt seen as a call.
 func forClients(out bench.Outcome) bool {
-	return out.Throttling != nil && out.Throttling.ClientRetries
+	return out.Clients || out.Throttling != nil && out.Throttling.ClientRetries
+}
+
+// theClients names the pace and the keys of calls clients made: theirs,
+// not a pacer's or a key distribution's of the harness.
+const theClients = "the clients'"
+
+// pacerOf is what paced out's calls.
+func pacerOf(out bench.Outcome) string {
+	if out.Clients {
+		return theClients
+	}
+	return out.Pacer
+}
+
+// keysOf is how pattern pm of out picked its keys.
+func keysOf(out bench.Outcome, pm engine.PatternMetrics) string {
+	if out.Clients {
+		return theClients
+	}
+	return pm.Keys
 }

@@ -23,7 +23,7 @@ func LimitsText(lim bench.Limits) string {
 	if lim.Off {
 		return "DynamoDB's limits off (LIMITS=off): nothing is throttled"
 	}
-	k := throughput.Scale(lim.Scale)
+	k := lim.Scale // settled by the run (bench.RunLimited, or the endpoint's emulator)
 	return fmt.Sprintf("DynamoDB's limits emulated partition by partition, scale %g (a partition serves %s RCU/s and %s WCU/s)",
 		k, figure.Units(ddbitem.PartitionRCU*k), figure.Units(ddbitem.PartitionWCU*k))
 }

@@ -145,7 +145,7 @@ func TestThrottledRunReportsWhatTheEmulatorRefused(t *testing.T) {
 
 	m := metricsOf(t, f[MetricsFile])
 	th, _ := m["throttling"].(map[string]any)
-	if th == nil || th["scale"] != 0.01 || th["billing"] != "on-demand" || len(th["partitions"].([]any)) != 1 || len(th["budgets"].([]any)) != 1 || len(th["keys"].([]any)) != 3 {
+	if th == nil || th["limits_scale"] != 0.01 || th["scale"] != nil || th["billing"] != "on-demand" || len(th["partitions"].([]any)) != 1 || len(th["budgets"].([]any)) != 1 || len(th["keys"].([]any)) != 3 {
 		t.Errorf("metrics.json: throttling %v", m["throttling"])
 	}
 	if lim, _ := m["limits"].(string); !strings.Contains(lim, "scale 0.01") {
@@ -406,4 +406,18 @@ func TestHeatExplainsASecondServedOverTheLimit(t *testing.T) {
 	contains(t, HeatFile, svg, "1s: 350.0%, over the limit: served from the partition's one-second bucket (full after a quieter second) and the last call's debt", "≥ 100%")
 	lacks(t, HeatFile, svg, ">throttled<")
 	wellFormed(t, HeatFile, b.Bytes())
+}
+
+// TestClientsPaceAndKeys: an endpoint's calls (Outcome.Clients) were
+// paced and keyed by the clients; the report says so where a bench run's
+// names its pacer and key distributions, which the outcome leaves empty.
+func TestClientsPaceAndKeys(t *testing.T) {
+	out := throttledSample()
+	out.Clients, out.Pacer = true, ""
+	for i := range out.Patterns {
+		out.Patterns[i].Keys = ""
+	}
+	fs := files(t, out)
+	contains(t, MetricsFile, fs[MetricsFile], `"pacer": "the clients'"`, `"keys": "the clients'"`)
+	contains(t, SummaryFile, fs[SummaryFile], "| the clients' |", "Latency is each attempt's, from its arrival at the endpoint")
 }

@@ -461,8 +461,10 @@ func (g *growth) allowance(side int) float64 {
 }
 
 // Scale is the factor on DynamoDB's limits a setting asks for: 0 (unset)
-// or less means 1, real DynamoDB's own. Every layer that scales limits
-// reads its setting through here.
+// or less means 1, real DynamoDB's own. A run's limits are settled through
+// here once (bench.RunLimited; an emulator's own settings in emulate.New),
+// and read as settled after; a Settings or capacity.Model made without a
+// scale reads its zero value through here too.
 func Scale(k float64) float64 {
 	if k <= 0 {
 		return 1

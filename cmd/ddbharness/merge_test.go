@@ -127,6 +127,20 @@ func TestMergeTakesAPatternThatShrinksItems(t *testing.T) {
 	}
 }
 
+// A shard written before the emulator's scale was spelt limits_scale has
+// it as scale: the merge reads it, and merges it as the newer spelling.
+func TestMergeTakesAShardWithTheFormerSpelling(t *testing.T) {
+	root := t.TempDir()
+	former := func(f map[string]any) {
+		th := throttling(f)
+		th["scale"] = th["limits_scale"]
+		delete(th, "limits_scale")
+	}
+	if code, msg := merge(t, shardFolder(t, root, 1, former), shardFolder(t, root, 2, nil)); code != exitOK {
+		t.Fatalf("merge of a shard with throttling.scale: exit %d, %s", code, msg)
+	}
+}
+
 func ledgerOf(f map[string]any) map[string]any { return f["ledger"].(map[string]any) }
 
 func inputs(f map[string]any) map[string]any { return f["model_inputs"].(map[string]any) }

@@ -3,8 +3,6 @@ package threshold
 import (
 	"errors"
 	"fmt"
-	"maps"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -201,4 +199,4 @@ var wants = map[kind]string{
 	factor:  "a factor like 3x",
 }
 
-func metricNames() string { return strings.Join(slices.Sorted(maps.Keys(metrics)), ", ") }
+func metricNames() string { return strings.Join(Metrics(), ", ") }

@@ -2,6 +2,8 @@ package threshold
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -29,7 +31,9 @@ const (
 	factor              // a ratio of rates: x
 )
 
-// metrics are the metrics a threshold names, with their kinds.
+// metrics are the metrics a threshold names, with their kinds: the one
+// table of them (the parser, the units and Metrics read it); package gate
+// has a row of its own for each, how it is measured on a run.
 var metrics = map[string]kind{
 	"p50": latency, "p90": latency, "p95": latency, "p99": latency, "avg": latency, "max": latency,
 	"errors": share, "refused": share, "throttled": share, "conflicts": share,
@@ -37,6 +41,9 @@ var metrics = map[string]kind{
 	"cost":     dollars,
 	"headroom": factor,
 }
+
+// Metrics lists the metrics a threshold may name, sorted.
+func Metrics() []string { return slices.Sorted(maps.Keys(metrics)) }
 
 // nanoseconds is each duration unit's length.
 var nanoseconds = map[string]float64{"ns": 1, "us": 1e3, "µs": 1e3, "ms": 1e6, "s": 1e9}
