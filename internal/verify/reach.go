@@ -34,12 +34,16 @@ func (u Unreached) String() string {
 }
 
 // Reach is the hostile gate: for each pattern of rows and each operation
-// its specs' calls make for which the profile has a rule of its own (one
-// with op=; a rule for any operation, like latency, is left out), at least
-// one spec labelled with the pattern must have met that rule's fault.
-// It reads each spec's RulesEntry from the suites' reports; a pattern
-// whose specs left none (a quiet run, or none ran) has nothing to judge.
-// An entry it cannot read, or a rule it cannot parse, is an error.
+// its calls make for which the profile has a rule of its own (one with
+// op=; a rule for any operation, like latency, is left out), at least one
+// spec labelled with the pattern must have met that rule's fault. The
+// operations a pattern's calls make are those a rule matched in its
+// specs, and the catalog's operation for it (Pattern.Op, the main call):
+// a pattern whose read is throttled in every spec never calls its write,
+// which its catalog row names all the same. It reads each spec's
+// RulesEntry from the suites' reports; a pattern whose specs left none (a
+// quiet run, or none ran) has nothing to judge. An entry it cannot read,
+// or a rule it cannot parse, is an error.
 func Reach(rows []Row, reports []types.Report) ([]Unreached, error) {
 	type key struct{ design, id string }
 	type met struct{ matched, hits bool }
@@ -90,7 +94,8 @@ func Reach(rows []Row, reports []types.Report) ([]Unreached, error) {
 		rules := byPattern[key{r.Design, string(r.Pattern.ID)}]
 		var missed []Unreached
 		for rule, m := range rules {
-			if ops[rule] != "" && m.matched && !m.hits {
+			called := m.matched || ops[rule] == string(r.Pattern.Op)
+			if ops[rule] != "" && called && !m.hits {
 				missed = append(missed, Unreached{Design: r.Design, Pattern: r.Pattern, Op: ops[rule], Rule: rule})
 			}
 		}

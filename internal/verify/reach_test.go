@@ -14,6 +14,7 @@ import (
 const (
 	getRule    = "op=GetItem first=3 error=ThrottlingException"
 	updateRule = "op=UpdateItem first=1 error=ServiceUnavailable"
+	queryRule  = "op=Query first=1 error=ProvisionedThroughputExceededException"
 	waitRule   = "every=4 latency=2ms"
 )
 
@@ -39,7 +40,7 @@ func shopRows() []Row {
 }
 
 func TestReach(t *testing.T) {
-	throttledRead := []fault.RuleStatus{{Rule: getRule, Matched: 3, Hits: 3}, {Rule: updateRule}, {Rule: waitRule, Matched: 3, Hits: 0}}
+	throttledRead := []fault.RuleStatus{{Rule: getRule, Matched: 3, Hits: 3}, {Rule: updateRule}, {Rule: queryRule}, {Rule: waitRule, Matched: 3, Hits: 0}}
 	readThenWrite := []fault.RuleStatus{{Rule: getRule, Matched: 1}, {Rule: updateRule, Matched: 1}, {Rule: waitRule, Matched: 2}}
 	bothMet := []fault.RuleStatus{{Rule: getRule, Matched: 4, Hits: 3}, {Rule: updateRule, Matched: 2, Hits: 1}}
 	tests := []struct {
@@ -50,6 +51,11 @@ func TestReach(t *testing.T) {
 		{
 			name:  "the read's throttle ends every spec: the write is never called, nothing to judge",
 			specs: []types.SpecReport{met(t, []string{"AP-01"}, throttledRead...)},
+		},
+		{
+			name:  "the catalog's operation counts as called though no spec reached it",
+			specs: []types.SpecReport{met(t, []string{"AP-02"}, throttledRead...)},
+			want:  []string{"AP-02 Query"},
 		},
 		{
 			name: "one spec calls the write past a quiet read, none meets its fault: a gap",
