@@ -23,8 +23,18 @@ type Faults struct {
 	Quiet    func()        // no rules: a spec's setup
 	Aim      func()        // the profile, its counts from zero: a spec's body
 	Fired    func() string // the rules that fired since Aim, one a line
-	Close    func()
+	// Status is each rule's counts since Aim (matched, hits), as the
+	// spec's report keeps them under RulesEntry for verify's reach gate.
+	Status func() any
+	Close  func()
 }
+
+// RulesEntry names the report entry each spec leaves under hostile
+// verify: every rule of the profile with the calls of the spec's body it
+// matched and fired on. Verify reads it back from the suite's JSON report
+// to tell, per pattern, which operations its calls make and which of
+// their faults they met.
+const RulesEntry = "hostile rules"
 
 // Hostile starts a process's Faults in front of local, DynamoDB, with the
 // fault seed verify gave. internal/hostile sets it; a design suite imports
@@ -82,6 +92,7 @@ func registerHostile(e *Env) {
 			return
 		}
 		fired := e.faults.Fired()
+		AddReportEntry(RulesEntry, e.faults.Status(), ReportEntryVisibilityNever)
 		e.faults.Quiet() // the spec's cleanup reads and deletes as on a quiet DynamoDB
 		if CurrentSpecReport().Failed() {
 			AddReportEntry("hostile faults the spec's body met", fired)

@@ -37,7 +37,37 @@ var _ = Describe("make verify HOSTILE=1", Label("faults"), SpecPriority(1), func
 		Expect(hostile.Output).To(ContainSubstring("op=GetItem first=3 error=ThrottlingException (fired 3 of 3 calls matched)"), "the fault it met")
 		Expect(hostile.Output).To(MatchRegexp(`gap: invoicing AP-05 update client details: [1-9]\d* spec\(s\) failed`))
 	}, SpecTimeout(10*time.Minute))
+
+	// A spec that passes and proves too little: accountpool's AP-11 spec
+	// of a delete, sent once, stops at its read's throttle under the
+	// profile and checks that nothing changed; the delete's transaction
+	// never meets its conflict. The reach gate names the pattern and the
+	// operation, and fails the run.
+	It("fails a pattern whose specs never reach its write's fault, naming the design, pattern, operation and fix", func(ctx SpecContext) {
+		repo := runtest.CopyRepo(ctx, repoRoot, filepath.Join(GinkgoT().TempDir(), "repo"))
+		sendOnce(filepath.Join(repo, "designs", "accountpool", "leases_test.go"))
+		r := runtest.Command(ctx, repo, given(shared(ctx)), "make", "verify", "DESIGN=accountpool", "HOSTILE=1",
+			"GINKGO_FLAGS=--label-filter=AP-11 --focus=ends.the.lease")
+		Expect(r.Code).NotTo(Equal(exitOK))
+		Expect(r.Output).To(ContainSubstring("exit status 1"), "verify exits 1, as for a pattern without a passing spec")
+		Expect(r.Output).To(MatchRegexp(`(?m)^accountpool\s+AP-11\s.*\s1\s+0\s+\d+\s+ok$`), "the spec passes")
+		Expect(r.Output).To(ContainSubstring("gap: hostile: accountpool AP-11 delete lease: its specs call TransactWriteItems, " +
+			"and none met its fault (op=TransactWriteItems first=1 error=TransactionConflict)"))
+		Expect(r.Output).To(ContainSubstring("as env.Again does"), "the fix")
+		Expect(r.Output).To(ContainSubstring("1 fault(s) no spec of the pattern met"), "the summary counts it")
+	}, SpecTimeout(10*time.Minute))
 })
+
+// sendOnce makes file's specs send their call once where they send it
+// through env.Again.
+func sendOnce(file string) {
+	GinkgoHelper()
+	b, err := os.ReadFile(file)
+	Expect(err).NotTo(HaveOccurred())
+	Expect(string(b)).To(ContainSubstring("env.Again("), "%s sends no call through env.Again", file)
+	once := strings.ReplaceAll(string(b), "env.Again(", "once(") + "\nfunc once(call func() error, _ func()) error { return call() }\n"
+	Expect(os.WriteFile(file, []byte(once), 0o644)).To(Succeed())
+}
 
 // swallowGetErrors makes AP-05's read of the client answer ErrNotFound
 // for any error designs.Get hands back.

@@ -38,6 +38,7 @@ func front(local, seed string) (*ddbtest.Faults, error) {
 		Quiet:    func() { h.Aim(nil) },
 		Aim:      func() { h.Aim(fault.NewSet(n, rules...)) },
 		Fired:    func() string { return fired(h.Faults()) },
+		Status:   func() any { return h.Faults().Status() },
 		Close: func() {
 			srv.SetKeepAlivesEnabled(false)
 			_ = srv.Close()

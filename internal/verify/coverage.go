@@ -47,6 +47,9 @@ type Coverage struct {
 	// DESIGN=...; none for every design): the caller measured those only,
 	// so Catalog counts their patterns alone.
 	Designs []string
+	// Unreached lists, under hostile verify, the faults a pattern's calls
+	// can meet and none of its specs met (Reach); none on a quiet run.
+	Unreached []Unreached
 }
 
 // patternLike matches labels that name a pattern ID.
@@ -120,12 +123,7 @@ func MeasureFiltered(all []designs.Design, reports []types.Report, filter string
 		if len(rep.SpecReports) == 0 && len(rep.SpecialSuiteFailureReasons) > 0 {
 			cov.NotRun = append(cov.NotRun, rep.SuitePath+": "+strings.Join(rep.SpecialSuiteFailureReasons, "; "))
 		}
-		design := ""
-		for _, l := range rep.SuiteLabels {
-			if name, ok := strings.CutPrefix(l, "design:"); ok {
-				design = name
-			}
-		}
+		design := suiteDesign(rep)
 		for _, spec := range rep.SpecReports {
 			if spec.LeafNodeType != types.NodeTypeIt {
 				continue

@@ -122,7 +122,7 @@ func Run(ctx context.Context, o Options) error {
 	if runCtx.Err() != nil {
 		return stopped(ctx, runCtx, runErr)
 	}
-	cov, crashed, err := gate(scratch, sc, filter, srv.Endpoint, prep.dynamo, runErr)
+	cov, crashed, err := gate(scratch, sc, filter, srv.Endpoint, prep.dynamo, runErr, o.Hostile)
 	if err != nil {
 		return err
 	}
@@ -171,9 +171,10 @@ func unitsToRun(sc scope, filter string, pure []testPackage) []testPackage {
 }
 
 // gate measures the catalog's coverage from the suites' reports in
-// scratch, counts the suites that crashed before they reported, and
+// scratch (and, on a hostile run, which faults each pattern's specs met:
+// Reach), counts the suites that crashed before they reported, and
 // publishes the run's reports.
-func gate(scratch string, sc scope, filter, endpoint string, ran []testPackage, runErr error) (Coverage, int, error) {
+func gate(scratch string, sc scope, filter, endpoint string, ran []testPackage, runErr error, hostile bool) (Coverage, int, error) {
 	reports, err := mergeReports(scratch)
 	if err != nil {
 		return Coverage{}, 0, fmt.Errorf("ginkgo wrote no report (%v): %w", runErr, err)
@@ -184,6 +185,11 @@ func gate(scratch string, sc scope, filter, endpoint string, ran []testPackage, 
 	}
 	if sc.named {
 		cov.Designs = sc.names()
+	}
+	if hostile {
+		if cov.Unreached, err = Reach(cov.Rows, reports); err != nil {
+			return Coverage{}, 0, fmt.Errorf("verify: hostile: %w", err)
+		}
 	}
 	crashed := markCrashed(&cov, ran, reports)
 	if err := writeSummary(scratch, cov, endpoint); err != nil {
@@ -204,6 +210,9 @@ func printCoverage(cov Coverage) ([]string, error) {
 	gaps := cov.Gaps()
 	for _, g := range gaps {
 		fmt.Println("gap:", g)
+	}
+	for _, u := range cov.Unreached {
+		fmt.Println("gap: hostile:", u)
 	}
 	for _, s := range cov.Stray {
 		fmt.Println("warning: label names no catalog pattern:", s)
@@ -234,7 +243,7 @@ func verdict(sc scope, filter string, r outcome) error {
 	fmt.Printf("verify: %d specs on DynamoDB (%d passed, %d failed), %d unit tests of pure code (%d passed, %d failed)\n",
 		ran, cov.Totals.Passed, cov.Totals.Failed, units.passed+units.failed, units.passed, units.failed)
 	fmt.Println(summaryLine(sc, filter, cov, r.crashed, units))
-	if r.crashed > 0 || r.runErr != nil || units.failed > 0 || len(r.gaps) > 0 {
+	if r.crashed > 0 || r.runErr != nil || units.failed > 0 || len(r.gaps) > 0 || len(cov.Unreached) > 0 {
 		return failure.ErrReported
 	}
 	if empty {
@@ -266,6 +275,8 @@ func failedBecause(sc scope, filter string, r outcome, empty bool) string {
 		return "unit tests failed (details above)"
 	case len(r.gaps) > 0:
 		return fmt.Sprintf("%d catalog pattern(s) without passing specs", len(r.gaps))
+	case len(r.cov.Unreached) > 0:
+		return fmt.Sprintf("%d fault(s) a pattern's calls can meet that none of its specs met (gap: hostile: above)", len(r.cov.Unreached))
 	case empty:
 		return fmt.Sprintf("the label filter %q selected no spec%s on DynamoDB", filter, ofDesigns(sc))
 	}
@@ -278,6 +289,9 @@ func summaryLine(sc scope, filter string, cov Coverage, crashed int, units unitT
 	summary := fmt.Sprintf("verify: %d passed, %d failed", cov.Totals.Passed+units.passed, cov.Totals.Failed+units.failed)
 	if crashed > 0 {
 		summary += fmt.Sprintf(", %d suite(s) crashed", crashed)
+	}
+	if n := len(cov.Unreached); n > 0 {
+		summary += fmt.Sprintf(", %d fault(s) no spec of the pattern met", n)
 	}
 	if cov.Totals.Skipped > 0 {
 		summary += fmt.Sprintf(", %d skipped", cov.Totals.Skipped)

@@ -49,6 +49,12 @@ func (c Coverage) WriteMarkdown(w io.Writer, endpoint string) error {
 			fmt.Fprintf(&b, "- %s\n", g)
 		}
 	}
+	if len(c.Unreached) > 0 {
+		b.WriteString("\n## Faults no spec of the pattern met (hostile verify)\n\n")
+		for _, u := range c.Unreached {
+			fmt.Fprintf(&b, "- %s\n", u)
+		}
+	}
 	if len(c.Stray) > 0 {
 		b.WriteString("\n## Labels that name no catalog pattern\n\n")
 		for _, s := range c.Stray {

@@ -27,6 +27,7 @@ func TestVerdict(t *testing.T) {
 		{"specs failed", "", outcome{cov: passed, runErr: errors.New("exit 1")}, failure.ErrReported},
 		{"a unit test failed", "", outcome{cov: passed, units: unitTotals{failed: 1}}, failure.ErrReported},
 		{"a pattern without a spec", "", outcome{cov: passed, gaps: []string{"shop AP-01"}}, failure.ErrReported},
+		{"a fault no spec of a pattern met", "", outcome{cov: Coverage{Totals: passed.Totals, Unreached: []Unreached{{Design: "shop", Op: "UpdateItem"}}}}, failure.ErrReported},
 	} {
 		if got := verdict(sc, c.filter, c.r); !errors.Is(got, c.want) {
 			t.Errorf("%s: verdict = %v, want %v", c.name, got, c.want)
@@ -49,6 +50,25 @@ func TestFailedBecauseNamesExamples(t *testing.T) {
 	}
 	if got := failedBecause(scope{}, "", outcome{cov: Coverage{Totals: Cell{Passed: 2, Failed: 1}}, runErr: ginkgoFailed}, false); got != "specs failed (details above)" {
 		t.Errorf("a spec failed: %q, want the specs said to have failed", got)
+	}
+}
+
+// A hostile run's unreached faults are its failure's cause and counted in
+// its summary line; a quiet run has none and its line is as it was.
+func TestUnreachedInVerdict(t *testing.T) {
+	cov := Coverage{Totals: Cell{Passed: 3}, Unreached: []Unreached{{Design: "shop", Op: "UpdateItem"}, {Design: "shop", Op: "GetItem"}}}
+	if got := failedBecause(scope{}, "", outcome{cov: cov}, false); !strings.Contains(got, "2 fault(s)") || !strings.Contains(got, "gap: hostile:") {
+		t.Errorf("failedBecause = %q, want the unreached faults counted and where they are listed", got)
+	}
+	if got := summaryLine(scope{}, "", cov, 0, unitTotals{}); got != "verify: 3 passed, 0 failed, 2 fault(s) no spec of the pattern met" {
+		t.Errorf("summaryLine = %q", got)
+	}
+	var b strings.Builder
+	if err := cov.WriteMarkdown(&b, "http://127.0.0.1:8000"); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "## Faults no spec of the pattern met") || !strings.Contains(b.String(), "env.Again") {
+		t.Errorf("summary.md does not list the unreached faults:\n%s", b.String())
 	}
 }
 
