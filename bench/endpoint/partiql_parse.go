@@ -178,7 +178,8 @@ func (p *parser) conditions() map[string]types.AttributeValue {
 }
 
 // value reads one value: a parameter, a string, a number, a boolean, a
-// null, a {map}, a [list] or a <<set>> of strings or numbers; false for
+// null, a {map}, a [list], a <<set>> of strings or numbers, or one of
+// these in parentheses; false for
 // anything else (a token passed over), which still takes its parameters.
 func (p *parser) value() (types.AttributeValue, bool) {
 	t := p.next()
@@ -240,8 +241,23 @@ func (p *parser) value() (types.AttributeValue, bool) {
 			return &types.AttributeValueMemberL{Value: l}, true
 		case "<<":
 			return p.set()
+		case "(":
+			return p.parenthesized()
 		}
 	}
+	return nil, false
+}
+
+// parenthesized reads a value in parentheses after its "(", which DynamoDB
+// Local takes as the value itself ('n': (5)). Anything else there (a
+// function's arguments) is passed over as before: the parser stands
+// after the "(", its parameters and failure as they were.
+func (p *parser) parenthesized() (types.AttributeValue, bool) {
+	pos, param, failed := p.pos, p.param, p.failed
+	if v, ok := p.value(); ok && p.punct(")") {
+		return v, true
+	}
+	p.pos, p.param, p.failed = pos, param, failed
 	return nil, false
 }
 

@@ -37,6 +37,10 @@ func TestStatementCalls(t *testing.T) {
 		{`UPDATE "t" SET n = 1 WHERE PK = 'a' AND SK = '1' OR PK = 'b'`, nil, ""},
 		{`INSERT INTO "t" VALUE {'PK': 'a', 'SK': '1', 's': <<'x', ?>>, 'ns': <<1, +2>>}`, []types.AttributeValue{str("y")}, "PutItem t map[PK:a SK:1 ns:[1 +2] s:[x y]]"},
 		{`INSERT INTO "t" VALUE {'PK': 'a', 'SK': '1', 's': <<'x', 1>>}`, nil, ""},
+		// Values in parentheses, which DynamoDB Local takes as the values.
+		{`INSERT INTO "t" VALUE {'PK': ('a'), 'SK': '1', 'n': (5), 'l': [(?), ((2))]}`, []types.AttributeValue{str("x")}, "PutItem t map[PK:a SK:1 l:[x 2] n:5]"},
+		{`SELECT * FROM "t" WHERE PK = ('a') AND SK = (?)`, []types.AttributeValue{str("1")}, "GetItem t map[PK:a SK:1]"},
+		{`UPDATE "t" SET n = (?) SET m = list_append(m, [?]) WHERE PK = ? AND SK = '1'`, []types.AttributeValue{str("x"), str("y"), str("a")}, "UpdateItem t map[PK:a SK:1]"},
 		{`EXISTS(SELECT * FROM "t" WHERE PK = 'a' AND SK = '1' AND n = 1)`, nil, ""},           // in a transaction only
 		{`UPDATE "t" SET n = 1 WHERE PK = ? AND SK = ?`, []types.AttributeValue{str("a")}, ""}, // a parameter missing
 		{`SELEKT * FROM "t"`, nil, ""},

@@ -123,6 +123,8 @@ var WireCorpus = []WireCall{
 	// holds the time it was made).
 	{"ExecuteStatement", `{"Statement":"INSERT INTO \"{T}\" VALUE {'PK': 'p', 'SK': ?, 'n': 1.50, 'l': [1, 'x'], 'm': {'k': true}}","Parameters":[{"S":"1"}]}`},
 	{"ExecuteStatement", `{"Statement":"INSERT INTO \"{T}\" VALUE {'PK': 'p', 'SK': '1'}"}`},
+	{"ExecuteStatement", `{"Statement":"INSERT INTO \"{T}\" VALUE {'PK': ('p'), 'SK': '2', 'n': (5), 'l': [(1), ((2))]}"}`},
+	{"ExecuteStatement", `{"Statement":"SELECT * FROM \"{T}\" WHERE PK = ('p') AND SK = (?)","Parameters":[{"S":"2"}]}`},
 	{"ExecuteStatement", `{"Statement":"SELECT * FROM \"{T}\" WHERE PK = ? AND SK = ?","Parameters":[{"S":"p"},{"S":"1"}],"ConsistentRead":true,"ReturnConsumedCapacity":"TOTAL"}`},
 	{"ExecuteStatement", `{"Statement":"SELECT SK FROM \"{T}\" WHERE \"PK\" = 'p'","ReturnConsumedCapacity":"INDEXES"}`},
 	{"ExecuteStatement", `{"Statement":"SELECT * FROM \"{T}\".\"ByG\" WHERE G = 'none'"}`},
