@@ -441,9 +441,9 @@ var _ = Describe("an SDK client through the endpoint", Label("wire"), func() {
 		afterRefusal, _, _, _ := h.Totals()
 		Expect(afterRefusal-requests).To(BeEquivalentTo(1), "the UPDATE without the whole key: refused by Local as DynamoDB refuses it, a call")
 		Expect(h.Undecided()).To(BeZero(), "nothing undecided: the batch spanning tables and the PartiQL batch decided, the UPDATE refused")
-		// A value in a form the endpoint does not read (in parentheses),
-		// which Local writes.
-		_, err = db.ExecuteStatement(ctx, &dynamodb.ExecuteStatementInput{Statement: aws.String(fmt.Sprintf(`INSERT INTO "%s" VALUE {'PK': 'C', 'SK': '1', 'n': (5)}`, table))})
+		// A value in a form the endpoint does not read (a sign before
+		// parentheses), which Local writes as -5.
+		_, err = db.ExecuteStatement(ctx, &dynamodb.ExecuteStatementInput{Statement: aws.String(fmt.Sprintf(`INSERT INTO "%s" VALUE {'PK': 'C', 'SK': '1', 'n': -(5)}`, table))})
 		Expect(err).NotTo(HaveOccurred())
 		_, err = db.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(table)})
 		Expect(err).NotTo(HaveOccurred())
