@@ -3,6 +3,7 @@ package workbench
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -107,7 +108,7 @@ const missing = "\x00"
 func (d *Design) fields(e *Entity, f modelfile.Facet) {
 	names := slices.Clone(f.NonKeyAttributes)
 	for _, it := range e.Samples {
-		for _, n := range sortedKeys(it) { // fields in one order, run after run
+		for _, n := range slices.Sorted(maps.Keys(it)) { // fields in one order, run after run
 			if !slices.Contains(names, n) {
 				names = append(names, n)
 			}

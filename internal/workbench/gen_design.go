@@ -3,7 +3,6 @@ package workbench
 import (
 	"cmp"
 	"fmt"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -204,8 +203,6 @@ func tag(s string) string {
 }
 
 func quoteList(xs []string) string { return "[]string{" + join(xs, strconv.Quote) + "}" }
-
-func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
 
 // decodeOrder is the entities by how many constant parts their layouts
 // have, most first: in the table's own keys, which every index entry

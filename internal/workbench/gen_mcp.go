@@ -151,14 +151,14 @@ func mcpParams(c *mcp.Call) []mcp.Param {
 	}
 	if len(c.Actions) == 1 {
 		a := c.Actions[0]
-		for _, k := range sortedKeys(a.Key) {
+		for _, k := range slices.Sorted(maps.Keys(a.Key)) {
 			add(k, a.Key[k])
 		}
-		for _, k := range sortedKeys(a.Item) {
+		for _, k := range slices.Sorted(maps.Keys(a.Item)) {
 			add(k, a.Item[k])
 		}
 	}
-	for _, k := range sortedKeys(c.Values) {
+	for _, k := range slices.Sorted(maps.Keys(c.Values)) {
 		add(strings.TrimPrefix(k, ":"), c.Values[k])
 	}
 	if len(out) > maxParams {

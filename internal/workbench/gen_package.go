@@ -2,6 +2,7 @@ package workbench
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -28,7 +29,7 @@ func (d *Design) pkg(model string) scaffold.Package {
 	}
 	p.Summary = "imported from NoSQL Workbench: table " + d.Table.TableName + " (" + strings.Join(names, ", ") + ")"
 	facets := d.facetNames()
-	for _, v := range sortedKeys(facets) {
+	for _, v := range slices.Sorted(maps.Keys(facets)) {
 		p.Facets = append(p.Facets, [2]string{v, facets[v]})
 	}
 	for _, pt := range d.Patterns {
@@ -73,7 +74,7 @@ func (d *Design) pkg(model string) scaffold.Package {
 // schema is the Schema literal's data: the table as the model declares it.
 func (d *Design) schema() scaffold.Schema {
 	s := scaffold.Schema{PK: d.Schema.PK, SK: d.Schema.SK, Billing: string(d.Schema.Billing), RCU: d.Schema.RCU, WCU: d.Schema.WCU}
-	for _, n := range sortedKeys(d.Schema.Types) {
+	for _, n := range slices.Sorted(maps.Keys(d.Schema.Types)) {
 		s.Types = append(s.Types, [2]string{n, string(d.Schema.Types[n])})
 	}
 	index := func(ix designs.Index) scaffold.Index {

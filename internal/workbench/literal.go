@@ -3,6 +3,7 @@ package workbench
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -130,7 +131,7 @@ func anyLiteral(v types.AttributeValue, boxed bool) string {
 		return "[][]byte{" + strings.Join(parts, ", ") + "}"
 	case *types.AttributeValueMemberM:
 		var parts []string
-		for _, k := range sortedKeys(v.Value) {
+		for _, k := range slices.Sorted(maps.Keys(v.Value)) {
 			parts = append(parts, strconv.Quote(k)+": "+anyLiteral(v.Value[k], true))
 		}
 		return "map[string]any{" + strings.Join(parts, ", ") + "}"

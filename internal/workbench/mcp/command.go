@@ -174,7 +174,7 @@ func ParseCommand(cmd, table string) (*Call, error) {
 		}
 	}
 	if len(opts) > 0 { // the first by name, so that the generated files do not vary
-		return nil, Untranslatable("the option %s does not belong to %s, or the import does not translate it", sortedKeys(opts)[0], op)
+		return nil, Untranslatable("the option %s does not belong to %s, or the import does not translate it", slices.Sorted(maps.Keys(opts))[0], op)
 	}
 	return c, nil
 }
@@ -294,7 +294,7 @@ func batchActions(op designs.Operation, text, table string) ([]Action, error) {
 		if err := jsonOption(text, "--request-items", &in); err != nil {
 			return nil, err
 		}
-		for _, name := range sortedKeys(in) {
+		for _, name := range slices.Sorted(maps.Keys(in)) {
 			r := in[name]
 			if name != table {
 				return nil, Untranslatable("it reads table %q too: a design is one table", name)
@@ -312,7 +312,7 @@ func batchActions(op designs.Operation, text, table string) ([]Action, error) {
 		if err := jsonOption(text, "--request-items", &in); err != nil {
 			return nil, err
 		}
-		for _, name := range sortedKeys(in) {
+		for _, name := range slices.Sorted(maps.Keys(in)) {
 			rs := in[name]
 			if name != table {
 				return nil, Untranslatable("it writes table %q too: a design is one table", name)
@@ -395,5 +395,3 @@ func topLevelNames(expr string, names map[string]string) ([]string, error) {
 }
 
 var plainName = regexp.MustCompile(`^#?[A-Za-z0-9_]+$`)
-
-func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }

@@ -3,6 +3,7 @@ package mcp
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -85,7 +86,7 @@ func avMap(params []Param, m map[string]types.AttributeValue) string {
 		return "nil"
 	}
 	var parts []string
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		parts = append(parts, strconv.Quote(k)+": "+valueExpr(params, m[k]))
 	}
 	return "map[string]types.AttributeValue{" + strings.Join(parts, ", ") + "}"
@@ -138,7 +139,7 @@ func namesLiteral(names map[string]string) string {
 		return "nil"
 	}
 	var parts []string
-	for _, k := range sortedKeys(names) {
+	for _, k := range slices.Sorted(maps.Keys(names)) {
 		parts = append(parts, strconv.Quote(k)+": "+strconv.Quote(names[k]))
 	}
 	return "map[string]string{" + strings.Join(parts, ", ") + "}"

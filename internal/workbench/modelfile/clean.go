@@ -56,7 +56,7 @@ func DropEmptyIndexKeys(t *Table) string {
 		return ""
 	}
 	var parts []string
-	for _, k := range sortedKeys(dropped) {
+	for _, k := range slices.Sorted(maps.Keys(dropped)) {
 		parts = append(parts, fmt.Sprintf("%s from %d", k, dropped[k]))
 	}
 	return fmt.Sprintf("index keys holding \"\" left out of the samples (%s): DynamoDB refuses an empty text key, and an item without the attribute is not in that index", strings.Join(parts, ", "))

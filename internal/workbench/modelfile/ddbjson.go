@@ -30,7 +30,7 @@ func decodeItem(raw json.RawMessage, at string) (map[string]types.AttributeValue
 	if err != nil {
 		return nil, err
 	}
-	for _, name := range sortedKeys(item) {
+	for _, name := range slices.Sorted(maps.Keys(item)) {
 		if name == "-" || strings.Contains(name, ",") {
 			return nil, PathErr(at+"."+name, fmt.Sprintf("the attribute name %q cannot be a Go attribute tag (a comma ends the name, a lone - skips the field): rename it in the model", name))
 		}
@@ -40,5 +40,3 @@ func decodeItem(raw json.RawMessage, at string) (map[string]types.AttributeValue
 	}
 	return item, nil
 }
-
-func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -79,7 +80,7 @@ func Export(d designs.Design, items []map[string]types.AttributeValue, now time.
 			continue
 		}
 		f.TableData = append(f.TableData, Item{Attrs: it})
-		for _, n := range sortedKeys(it) {
+		for _, n := range slices.Sorted(maps.Keys(it)) {
 			if keys[n] {
 				continue
 			}

@@ -3,6 +3,7 @@ package modelfile
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -26,7 +27,7 @@ func unmodelledIndexes(tables json.RawMessage) error {
 		return nil // not a list of objects: the full read says what is wrong
 	}
 	for i, t := range ts {
-		for _, member := range sortedKeys(t) {
+		for _, member := range slices.Sorted(maps.Keys(t)) {
 			if slices.Contains(modelledIndexes, member) || !strings.HasSuffix(strings.ToLower(member), "indexes") {
 				continue
 			}

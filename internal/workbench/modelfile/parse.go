@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -319,7 +320,7 @@ func checkSample(t *Table, item map[string]types.AttributeValue, indexKeys map[s
 			return PathErr(at+"."+k.AttributeName, "is empty text, which DynamoDB refuses in a key attribute: give the sample its key")
 		}
 	}
-	for _, name := range sortedKeys(item) {
+	for _, name := range slices.Sorted(maps.Keys(item)) {
 		v := item[name]
 		if d, ok := indexKeys[name]; ok && d != "" && d != ddbitem.TypeName(v) {
 			return PathErr(at+"."+name, fmt.Sprintf("is %s, a key of an index declared %s: DynamoDB would refuse the item (make the sample and the declaration agree)", ddbitem.TypeName(v), d))
