@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -379,8 +380,8 @@ func reply(status int, header http.Header, b []byte) *smithyhttp.Response {
 // place: a statement the endpoint could not decide, which DynamoDB
 // would have metered.
 func ranAside(sent []*part, answer response) bool {
-	if answer.status != http.StatusOK {
-		return false
+	if answer.status != http.StatusOK || !slices.ContainsFunc(sent, func(p *part) bool { return p.aside }) {
+		return false // no statement set aside: the answer need not be read
 	}
 	var out struct {
 		Responses []struct {
