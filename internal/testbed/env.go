@@ -18,7 +18,8 @@ const (
 	// EnvEndpoint is the SDK's own variable: when set, the harness uses that
 	// endpoint and starts nothing.
 	EnvEndpoint = "AWS_ENDPOINT_URL_DYNAMODB"
-	// EnvCacheDir overrides where DynamoDB Local is installed.
+	// EnvCacheDir overrides where DynamoDB Local is installed (and verify
+	// keeps its suites' test binaries).
 	EnvCacheDir = "DDBHARNESS_CACHE_DIR"
 	// EnvRunEndpoint is set by `ddbharness verify` for its suites: the
 	// DynamoDB Local it started for the run. Suites use it as they would

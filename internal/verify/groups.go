@@ -24,14 +24,26 @@ var groups = []string{"designs", "harness"}
 
 // suites runs every suite once against endpoint, in the two groups at
 // once, each writing its own reports into dir (mergeReports joins them).
-func suites(ctx context.Context, reap *reaper, ginkgoBin, endpoint, dir string, all []testPackage, extra []string, failOnEmpty, hostile bool) error {
-	byGroup := map[string][]testPackage{}
-	for _, p := range all {
+func suites(ctx context.Context, reap *reaper, ginkgoBin, endpoint, dir string, all []testPackage, bins, extra []string, failOnEmpty, hostile bool) error {
+	byGroup := map[string][]string{}
+	wd, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	for i, p := range all {
 		g := "harness"
 		if strings.Contains(p.ImportPath, "/designs/") {
 			g = "designs" // the scenarios' drivers run with the harness: the two groups then take about as long
 		}
-		byGroup[g] = append(byGroup[g], p)
+		path := p.Dir
+		if bins != nil {
+			path = bins[i]
+		}
+		rel, err := filepath.Rel(wd, path)
+		if err != nil {
+			return err
+		}
+		byGroup[g] = append(byGroup[g], "./"+rel)
 	}
 	errs := make([]error, len(groups))
 	var wg sync.WaitGroup
@@ -81,14 +93,15 @@ func (l *lines) flush() {
 }
 
 // ginkgo runs one group's suites once each, in parallel processes, against
-// endpoint, writing its reports into dir. Test binaries are linked without
-// DWARF (-w): nothing reads it, and it is most of a link. It has its own
+// endpoint, writing its reports into dir. suites are the test binaries
+// linkSuites placed, or the suites' folders, which ginkgo then builds as
+// linkSuites would (suiteBuildFlags). It has its own
 // process group, so a Ctrl-C reaches it once, through us, and the JVM is
 // stopped only after the suites have cleaned up. Without a label filter
 // of the user's an empty suite is a mistake (failOnEmpty); with one, most
 // suites rightly select nothing, and Run fails only when none selected
 // anything. A group with no suite runs nothing and writes empty reports.
-func ginkgo(ctx context.Context, reap *reaper, ginkgoBin, endpoint, dir, group string, suites []testPackage, extra []string, failOnEmpty, hostile bool, out io.Writer) error {
+func ginkgo(ctx context.Context, reap *reaper, ginkgoBin, endpoint, dir, group string, suites []string, extra []string, failOnEmpty, hostile bool, out io.Writer) error {
 	report, junit := "report-"+group+".json", "junit-"+group+".xml"
 	if len(suites) == 0 {
 		if err := os.WriteFile(filepath.Join(dir, report), []byte("[]"), 0o644); err != nil {
@@ -96,32 +109,21 @@ func ginkgo(ctx context.Context, reap *reaper, ginkgoBin, endpoint, dir, group s
 		}
 		return os.WriteFile(filepath.Join(dir, junit), []byte("<testsuites></testsuites>"), 0o644)
 	}
-	// --trimpath keeps the checkout's folder out of the build cache's keys,
-	// so a copy of the repository (the walkthrough's, a fault spec's) finds
-	// its suites built.
 	// --output-interceptor-mode=none: a suite process that crashes (a panic
 	// in a goroutine a spec started) takes what it intercepted with it, its
 	// panic text included; uncaptured, that text reaches the output.
-	args := []string{"-p", "--keep-going", "--randomize-all", "--race", "--trimpath", "--ldflags=-w",
-		"--timeout=10m", "--output-interceptor-mode=none", "--output-dir=" + dir, "--junit-report=" + junit, "--json-report=" + report}
+	args := []string{"-p", "--keep-going", "--randomize-all", "--timeout=10m", "--output-interceptor-mode=none",
+		"--output-dir=" + dir, "--junit-report=" + junit, "--json-report=" + report}
+	if !strings.HasSuffix(suites[0], ".test") {
+		args = append(args, suiteBuildFlags...) // ginkgo builds the suites, as linkSuites would have
+	}
 	if failOnEmpty {
 		args = append(args, "--fail-on-empty")
 	}
 	if fi, err := os.Stdout.Stat(); err == nil && fi.Mode()&os.ModeCharDevice == 0 {
 		args = append(args, "--no-color")
 	}
-	args = append(args, extra...)
-	wd, err := os.Getwd()
-	if err != nil {
-		return err
-	}
-	for _, p := range suites {
-		rel, err := filepath.Rel(wd, p.Dir)
-		if err != nil {
-			return err
-		}
-		args = append(args, "./"+rel)
-	}
+	args = append(append(args, extra...), suites...)
 	cmd := exec.Command(ginkgoBin, args...)
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.Env = os.Environ()

@@ -39,16 +39,24 @@ func scratchDir() (string, error) {
 }
 
 // lockSuites waits until no other verify in this checkout runs its
-// suites: ginkgo builds each suite's test binary into the suite's own
-// folder (designs/shop/shop.test) and removes it afterwards, so two runs
-// at once would run or remove each other's binaries. The lock ends with
-// the process, however it ends.
+// suites: each suite's test binary lies in the suite's own folder
+// (designs/shop/shop.test) while the suites run and is removed afterwards,
+// so two runs at once would run or remove each other's binaries.
 func lockSuites(ctx context.Context) (unlock func(), err error) {
-	f, err := os.OpenFile(filepath.Join(filepath.Dir(ReportDir), ".verify.lock"), os.O_CREATE|os.O_RDWR, 0o644)
+	return waitLock(ctx, filepath.Join(filepath.Dir(ReportDir), ".verify.lock"),
+		"verify: another verify in this checkout is running its suites; waiting for it to finish "+
+			"(each suite's test binary lies in the suite's folder while it runs)")
+}
+
+// waitLock takes an exclusive lock on the file at path, saying waiting
+// once if another process holds it. The lock ends with the process,
+// however it ends.
+func waitLock(ctx context.Context, path, waiting string) (unlock func(), err error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
-		return nil, fmt.Errorf("verify: %w (reports must be writable)", err)
+		return nil, fmt.Errorf("verify: %w (%s must be writable)", err, filepath.Dir(path))
 	}
-	waiting := false
+	said := false
 	for {
 		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
 		if err == nil {
@@ -58,10 +66,9 @@ func lockSuites(ctx context.Context) (unlock func(), err error) {
 			f.Close()
 			return nil, fmt.Errorf("verify: lock %s: %w", f.Name(), err)
 		}
-		if !waiting {
-			fmt.Println("verify: another verify in this checkout is running its suites; waiting for it to finish " +
-				"(ginkgo builds each suite's test binary in the suite's folder)")
-			waiting = true
+		if !said {
+			fmt.Println(waiting)
+			said = true
 		}
 		select {
 		case <-ctx.Done():

@@ -66,7 +66,8 @@ func Run(ctx context.Context, o Options) error {
 		return err
 	}
 	filter := o.Filter
-	if _, err := testbed.LoadEnv(); err != nil {
+	env, err := testbed.LoadEnv()
+	if err != nil {
 		return failure.BadInputf("verify: %v", err) // a variable the run cannot use: refused before anything starts
 	}
 	if err := checkRaceDetector(ctx); err != nil {
@@ -117,7 +118,9 @@ func Run(ctx context.Context, o Options) error {
 	if err != nil {
 		return stopped(ctx, runCtx, err)
 	}
-	runErr := suites(runCtx, reap, prep.ginkgo, srv.Endpoint, scratch, prep.dynamo, ginkgoArgs, filter == "", o.Hostile)
+	bins, removeBins := linkSuites(runCtx, reap, env.CacheDir, prep.dynamo, ginkgoArgs, os.Stdout)
+	runErr := suites(runCtx, reap, prep.ginkgo, srv.Endpoint, scratch, prep.dynamo, bins, ginkgoArgs, filter == "", o.Hostile)
+	removeBins()
 	unlock()
 	if runCtx.Err() != nil {
 		return stopped(ctx, runCtx, runErr)

@@ -22,6 +22,7 @@ const (
 // testPackage is one package of the repository with tests.
 type testPackage struct {
 	ImportPath   string
+	Name         string // the package's name: its test binary is <Name>.test
 	Dir          string
 	TestImports  []string
 	XTestImports []string
