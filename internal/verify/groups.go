@@ -16,14 +16,28 @@ import (
 	"github.com/ddbharness/ddbharness/internal/testbed"
 )
 
-// groups are the two ginkgo runs suites goes in at once: the design suites
-// and the harness's own (the scenarios' drivers with it). Each runs its suites one after the other, and a
-// suite waits on DynamoDB Local more than it computes, so two at a time
-// keep a 2-core machine busy where one would leave it half idle.
-var groups = []string{"designs", "harness"}
+// groups are the ginkgo runs suites goes in at once: the design suites,
+// the engine's (bench and its endpoint, whose specs run whole scenarios
+// for seconds at a paced rate) and the rest of the harness's, the
+// scenarios' drivers with it. Each runs its suites one after the other,
+// and a suite waits on DynamoDB Local or on its pacer more than it
+// computes, so three at a time keep a 2-core machine busy where one would
+// leave it half idle.
+var groups = []string{"designs", "engine", "harness"}
 
-// suites runs every suite once against endpoint, in the two groups at
-// once, each writing its own reports into dir (mergeReports joins them).
+// groupOf is the group a suite's package runs in.
+func groupOf(importPath string) string {
+	switch {
+	case strings.Contains(importPath, "/designs/"):
+		return "designs"
+	case strings.HasSuffix(importPath, "/bench"), strings.HasSuffix(importPath, "/bench/endpoint"):
+		return "engine"
+	}
+	return "harness"
+}
+
+// suites runs every suite once against endpoint, in its group, the groups
+// at once, each writing its own reports into dir (mergeReports joins them).
 func suites(ctx context.Context, reap *reaper, ginkgoBin, endpoint, dir string, all []testPackage, bins, extra []string, failOnEmpty, hostile bool) error {
 	byGroup := map[string][]string{}
 	wd, err := os.Getwd()
@@ -31,10 +45,7 @@ func suites(ctx context.Context, reap *reaper, ginkgoBin, endpoint, dir string, 
 		return err
 	}
 	for i, p := range all {
-		g := "harness"
-		if strings.Contains(p.ImportPath, "/designs/") {
-			g = "designs" // the scenarios' drivers run with the harness: the two groups then take about as long
-		}
+		g := groupOf(p.ImportPath)
 		path := p.Dir
 		if bins != nil {
 			path = bins[i]
@@ -60,7 +71,7 @@ func suites(ctx context.Context, reap *reaper, ginkgoBin, endpoint, dir string, 
 }
 
 // lines forwards what it is written to w in whole lines only, under mu, so
-// that the two ginkgo runs writing at once never cut into each other's
+// that the ginkgo runs writing at once never cut into each other's
 // lines (a suite's progress dots arrive with its result line).
 type lines struct {
 	mu  *sync.Mutex
