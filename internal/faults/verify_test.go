@@ -85,16 +85,19 @@ var _ = Describe("verify", Label("faults"), SpecPriority(2), Ordered, ContinueOn
 	})
 
 	It("runs twice at once in one checkout, docs/verify.md's single-pattern example and make verify DESIGN=services: both pass and leave whole reports", func(ctx SpecContext) {
+		// The two share the suite's DynamoDB Local: what they contend for is
+		// the checkout (its suites' binaries and reports), not the service.
+		local := given(shared(ctx))
 		var wg sync.WaitGroup
 		ran := make([]runtest.Ran, 2)
 		wg.Go(func() {
 			defer GinkgoRecover()
 			// As docs/verify.md has it: make verify DESIGN=shop GINKGO_FLAGS=--label-filter=AP-03
-			ran[0] = runtest.Command(ctx, repo, ownLocal(), "make", "verify", "DESIGN=shop", "GINKGO_FLAGS=--label-filter=AP-03")
+			ran[0] = runtest.Command(ctx, repo, local, "make", "verify", "DESIGN=shop", "GINKGO_FLAGS=--label-filter=AP-03")
 		})
 		wg.Go(func() {
 			defer GinkgoRecover()
-			ran[1] = runtest.Command(ctx, repo, ownLocal(), "make", "verify", "DESIGN=services")
+			ran[1] = runtest.Command(ctx, repo, local, "make", "verify", "DESIGN=services")
 		})
 		wg.Wait()
 		for i, r := range ran {
