@@ -12,11 +12,13 @@ import (
 // included, which took 2 minutes on a cold cache at load 6 on two cores.
 const fuzzWait = 5 * time.Minute
 
-// fuzzes runs the fuzz target of pkg for 10 s and expects it to pass
-// having fuzzed; broke says what a failure would mean.
+// fuzzes runs the fuzz target of pkg for 10 s with one worker and expects
+// it to pass having fuzzed; broke says what a failure would mean. One
+// worker: the suite's other specs share the machine's cores, and a second
+// worker would take its turn from them.
 func fuzzes(pkg, target, broke string) {
 	GinkgoHelper()
-	r := start(repoRoot, nil, "go", "test", "-trimpath", "-run", "^$", "-fuzz", "^"+target+"$", "-fuzztime", "10s", pkg)
+	r := start(repoRoot, nil, "go", "test", "-trimpath", "-run", "^$", "-fuzz", "^"+target+"$", "-fuzztime", "10s", "-parallel", "1", pkg)
 	code, _ := r.waitExit(fuzzWait)
 	Expect(code).To(Equal(exitOK), "%s:\n%s", broke, r.Output())
 	// go test passes a -fuzz that matches no fuzz test: its progress
