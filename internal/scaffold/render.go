@@ -12,6 +12,15 @@ import (
 // each value from input in it is already quoted (strconv.Quote).
 type Code string
 
+// StringSlice is xs as a Go []string literal, each element quoted.
+func StringSlice(xs []string) string {
+	q := make([]string, len(xs))
+	for i, x := range xs {
+		q[i] = strconv.Quote(x)
+	}
+	return "[]string{" + strings.Join(q, ", ") + "}"
+}
+
 // set is the one template set every design package is written from: both
 // generators render their files, and the sections they share, from it.
 // Parsed together, any template may use another's defines.

@@ -202,8 +202,6 @@ func tag(s string) string {
 	return strconv.Quote(s)
 }
 
-func quoteList(xs []string) string { return "[]string{" + join(xs, strconv.Quote) + "}" }
-
 // decodeOrder is the entities by how many constant parts their layouts
 // have, most first: in the table's own keys, which every index entry
 // carries, then in all their keys; ties in the model's order.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/internal/scaffold"
 )
 
 // literal is the Go value of item as entity e, written as a composite
@@ -110,7 +111,7 @@ func anyLiteral(v types.AttributeValue, boxed bool) string {
 	case *types.AttributeValueMemberB:
 		return fmt.Sprintf("[]byte(%q)", v.Value)
 	case *types.AttributeValueMemberSS: // sets sorted, as the generated decode keeps them
-		return "[]string{" + join(slices.Sorted(slices.Values(v.Value)), strconv.Quote) + "}"
+		return scaffold.StringSlice(slices.Sorted(slices.Values(v.Value)))
 	case *types.AttributeValueMemberNS:
 		var fs []float64
 		for _, s := range v.Value {
@@ -143,12 +144,4 @@ func anyLiteral(v types.AttributeValue, boxed bool) string {
 		return "[]any{" + strings.Join(parts, ", ") + "}"
 	}
 	return "nil"
-}
-
-func join(xs []string, f func(string) string) string {
-	out := make([]string, len(xs))
-	for i, x := range xs {
-		out[i] = f(x)
-	}
-	return strings.Join(out, ", ")
 }

@@ -106,9 +106,9 @@ func AVLiteral(v types.AttributeValue) string {
 	case *types.AttributeValueMemberNULL:
 		return "&types.AttributeValueMemberNULL{Value: true}"
 	case *types.AttributeValueMemberSS:
-		return "&types.AttributeValueMemberSS{Value: []string{" + join(v.Value, strconv.Quote) + "}}"
+		return "&types.AttributeValueMemberSS{Value: " + scaffold.StringSlice(v.Value) + "}"
 	case *types.AttributeValueMemberNS:
-		return "&types.AttributeValueMemberNS{Value: []string{" + join(v.Value, strconv.Quote) + "}}"
+		return "&types.AttributeValueMemberNS{Value: " + scaffold.StringSlice(v.Value) + "}"
 	case *types.AttributeValueMemberBS:
 		var parts []string
 		for _, b := range v.Value {
@@ -371,12 +371,4 @@ func Spec(s *scaffold.Source, p Pattern, faultedRead string) {
 		}
 		s.Code("Expect(itemsAt(ctx, keys)).To(Equal(after))\n})")
 	}
-}
-
-func join(xs []string, f func(string) string) string {
-	out := make([]string, len(xs))
-	for i, x := range xs {
-		out[i] = f(x)
-	}
-	return strings.Join(out, ", ")
 }
