@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -45,64 +46,83 @@ func (u Unreached) String() string {
 // quiet run, or none ran) has nothing to judge. An entry it cannot read,
 // or a rule it cannot parse, is an error.
 func Reach(rows []Row, reports []types.Report) ([]Unreached, error) {
-	type key struct{ design, id string }
-	type met struct{ matched, hits bool }
-	byPattern := map[key]map[string]*met{} // pattern → rule → what its specs did
+	t := tally{byPattern: map[patternKey]map[string]*ruleUse{}, ops: map[string]string{}}
 	for _, r := range rows {
-		byPattern[key{r.Design, string(r.Pattern.ID)}] = map[string]*met{}
+		t.byPattern[patternKey{r.Design, string(r.Pattern.ID)}] = map[string]*ruleUse{}
 	}
-	ops := map[string]string{} // rule → its op ("" for any)
 	for _, rep := range reports {
 		design := suiteDesign(rep)
 		if design == "" {
 			continue
 		}
 		for _, spec := range rep.SpecReports {
-			statuses, ok, err := rulesOf(spec)
-			if err != nil {
+			if err := t.add(design, spec); err != nil {
 				return nil, fmt.Errorf("%s: %q: %w", rep.SuitePath, spec.FullText(), err)
-			}
-			if !ok {
-				continue
-			}
-			for _, l := range spec.Labels() {
-				rules, ok := byPattern[key{design, l}]
-				if !ok {
-					continue
-				}
-				for _, st := range statuses {
-					if _, ok := ops[st.Rule]; !ok {
-						r, err := fault.Parse(st.Rule)
-						if err != nil {
-							return nil, fmt.Errorf("%s: %q: rule %q: %w", rep.SuitePath, spec.FullText(), st.Rule, err)
-						}
-						ops[st.Rule] = r.Op
-					}
-					m := rules[st.Rule]
-					if m == nil {
-						m = &met{}
-						rules[st.Rule] = m
-					}
-					m.matched = m.matched || st.Matched > 0
-					m.hits = m.hits || st.Hits > 0
-				}
 			}
 		}
 	}
 	var gaps []Unreached
 	for _, r := range rows {
-		rules := byPattern[key{r.Design, string(r.Pattern.ID)}]
 		var missed []Unreached
-		for rule, m := range rules {
-			called := m.matched || ops[rule] == string(r.Pattern.Op)
-			if ops[rule] != "" && called && !m.hits {
-				missed = append(missed, Unreached{Design: r.Design, Pattern: r.Pattern, Op: ops[rule], Rule: rule})
+		for rule, m := range t.byPattern[patternKey{r.Design, string(r.Pattern.ID)}] {
+			op := t.ops[rule]
+			called := m.matched || op == string(r.Pattern.Op)
+			if op != "" && called && !m.hits {
+				missed = append(missed, Unreached{Design: r.Design, Pattern: r.Pattern, Op: op, Rule: rule})
 			}
 		}
-		slices.SortFunc(missed, func(a, b Unreached) int { return strings.Compare(a.Op, b.Op) })
+		slices.SortFunc(missed, func(a, b Unreached) int { return cmp.Or(strings.Compare(a.Op, b.Op), strings.Compare(a.Rule, b.Rule)) })
 		gaps = append(gaps, missed...)
 	}
 	return gaps, nil
+}
+
+// patternKey is a catalog pattern of a design.
+type patternKey struct{ design, id string }
+
+// ruleUse is what a pattern's specs did with one rule: whether a call of
+// theirs matched it, and whether it fired on one.
+type ruleUse struct{ matched, hits bool }
+
+// tally gathers, per pattern, what its specs did with each rule, and each
+// rule's operation ("" for any).
+type tally struct {
+	byPattern map[patternKey]map[string]*ruleUse
+	ops       map[string]string
+}
+
+// add counts spec's RulesEntry, if it left one, for each catalog pattern
+// of design its labels name.
+func (t tally) add(design string, spec types.SpecReport) error {
+	statuses, ok, err := rulesOf(spec)
+	if err != nil || !ok {
+		return err
+	}
+	for _, st := range statuses {
+		if _, ok := t.ops[st.Rule]; !ok {
+			r, err := fault.Parse(st.Rule)
+			if err != nil {
+				return fmt.Errorf("rule %q: %w", st.Rule, err)
+			}
+			t.ops[st.Rule] = r.Op
+		}
+	}
+	for _, l := range spec.Labels() {
+		rules, ok := t.byPattern[patternKey{design, l}]
+		if !ok {
+			continue
+		}
+		for _, st := range statuses {
+			m := rules[st.Rule]
+			if m == nil {
+				m = &ruleUse{}
+				rules[st.Rule] = m
+			}
+			m.matched = m.matched || st.Matched > 0
+			m.hits = m.hits || st.Hits > 0
+		}
+	}
+	return nil
 }
 
 // suiteDesign is the design a suite's report belongs to ("" for none):
@@ -117,19 +137,15 @@ func suiteDesign(rep types.Report) string {
 	return design
 }
 
-// rulesEntry names the report entry in which a spec of a hostile run
-// left its rules' counts (ddbtest writes it).
-const rulesEntry = ddbtest.RulesEntry
-
 // rulesOf reads spec's RulesEntry: false when it has none.
 func rulesOf(spec types.SpecReport) ([]fault.RuleStatus, bool, error) {
 	for _, e := range spec.ReportEntries {
-		if e.Name != rulesEntry {
+		if e.Name != ddbtest.RulesEntry {
 			continue
 		}
 		var statuses []fault.RuleStatus
 		if err := json.Unmarshal([]byte(e.Value.AsJSON), &statuses); err != nil {
-			return nil, false, fmt.Errorf("report entry %q is not the rules' counts: %w", rulesEntry, err)
+			return nil, false, fmt.Errorf("report entry %q is not the rules' counts: %w", ddbtest.RulesEntry, err)
 		}
 		return statuses, true, nil
 	}
