@@ -46,9 +46,12 @@ func linkSuites(ctx context.Context, reap *reaper, cacheDir string, suites []tes
 		fmt.Fprintf(log, "verify: no folder for the suites' binaries (%v); ginkgo builds them\n", err)
 		return nil, remove
 	}
-	unlock, err := waitLock(ctx, filepath.Join(root, ".lock"),
+	unlock, err := waitLock(ctx, log, filepath.Join(root, ".lock"),
 		"verify: another verify on this machine is building its suites; waiting for it")
 	if err != nil {
+		if ctx.Err() == nil {
+			fmt.Fprintf(log, "%v; ginkgo builds the suites\n", err)
+		}
 		return nil, remove
 	}
 	defer unlock()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -43,15 +44,15 @@ func scratchDir() (string, error) {
 // (designs/shop/shop.test) while the suites run and is removed afterwards,
 // so two runs at once would run or remove each other's binaries.
 func lockSuites(ctx context.Context) (unlock func(), err error) {
-	return waitLock(ctx, filepath.Join(filepath.Dir(ReportDir), ".verify.lock"),
+	return waitLock(ctx, os.Stdout, filepath.Join(filepath.Dir(ReportDir), ".verify.lock"),
 		"verify: another verify in this checkout is running its suites; waiting for it to finish "+
 			"(each suite's test binary lies in the suite's folder while it runs)")
 }
 
 // waitLock takes an exclusive lock on the file at path, saying waiting
-// once if another process holds it. The lock ends with the process,
+// on w once if another process holds it. The lock ends with the process,
 // however it ends.
-func waitLock(ctx context.Context, path, waiting string) (unlock func(), err error) {
+func waitLock(ctx context.Context, w io.Writer, path, waiting string) (unlock func(), err error) {
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("verify: %w (%s must be writable)", err, filepath.Dir(path))
@@ -67,7 +68,7 @@ func waitLock(ctx context.Context, path, waiting string) (unlock func(), err err
 			return nil, fmt.Errorf("verify: lock %s: %w", f.Name(), err)
 		}
 		if !said {
-			fmt.Println(waiting)
+			fmt.Fprintln(w, waiting)
 			said = true
 		}
 		select {
