@@ -18,7 +18,6 @@ import (
 	"github.com/ddbharness/ddbharness/bench/emulate"
 	"github.com/ddbharness/ddbharness/bench/report"
 	"github.com/ddbharness/ddbharness/internal/runtest"
-	"github.com/ddbharness/ddbharness/internal/testbed"
 )
 
 // runFigures is what the comparison reads of a report's metrics.json.
@@ -59,14 +58,15 @@ func withinAQuarter(want float64) OmegaMatcher {
 }
 
 // Serial: its one-machine run and its shards compare rates and latencies,
-// so it runs alone, after the suite's parallel specs.
+// so it runs alone, after the suite's parallel specs. It runs on the
+// process's shared DynamoDB Local, whose JVM the earlier specs have warmed:
+// a fresh one seeded the first round's shard so slowly that the round
+// often began late and ran again.
 var _ = Describe("a run split over two load machines, merged", Serial, Label("faults"), func() {
 	It("reads as the one-machine run: the same calls and hot keys, rates within 10 %, throttling and its forecast within a quarter", func(ctx SpecContext) {
-		srv, err := testbed.Start(ctx, testbed.Log(GinkgoWriter), testbed.FromEnv(testbed.Env{CacheDir: cacheDir()}))
-		Expect(err).NotTo(HaveOccurred())
-		DeferCleanup(srv.Stop)
-		env := given(srv.Endpoint)
+		env := given(shared(ctx))
 		out := GinkgoT().TempDir()
+		var err error
 		// Limits at 5 %: a partition serves 150 RCU/s and 50 WCU/s, so the
 		// constant PROD partition throttles now and then at this rate. Run
 		// harder, the forecast moves between repeats of the same run by
@@ -84,8 +84,7 @@ var _ = Describe("a run split over two load machines, merged", Serial, Label("fa
 		// is not ready by then begins late, and its late seconds lower the
 		// merged rate, which the check below would see. How long getting
 		// ready takes is the machine's, so a round whose shard began late
-		// is run again with twice the lead (15 s, 30 s, then 60 s): the first
-		// round seeds on a JVM that has not compiled its hot paths yet.
+		// is run again with twice the lead (15 s, 30 s, then 60 s).
 		// Shard 2 waits for shard 1's seeding as long as it takes (a loaded
 		// machine seeds for half a minute), not to the window's end: a
 		// late seed then shows as a late start, which the next round mends.

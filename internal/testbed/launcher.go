@@ -29,7 +29,7 @@ const launcherClass = "LoopbackLauncher"
 // jdk.compiler module), otherwise the plain jar, which listens on every
 // interface, said on log. cleanup removes what only this start needed.
 func launchArgs(ctx context.Context, java string, dist Dist, cacheDir string, log io.Writer) (args []string, loopbackOnly bool, cleanup func()) {
-	base := []string{"-Djava.library.path=" + dist.Lib, "-Xss1m"}
+	base := append([]string{"-Djava.library.path=" + dist.Lib, "-Xss1m"}, jitArgs(os.Getenv)...)
 	cleanup = func() {}
 	if dir, err := compiledLauncher(ctx, cacheDir); err == nil {
 		return append(base, "-cp", dist.Jar+string(os.PathListSeparator)+dir, launcherClass), true, cleanup
@@ -47,6 +47,21 @@ func launchArgs(ctx context.Context, java string, dist Dist, cacheDir string, lo
 	fmt.Fprintf(log, "ddblocal: this Java cannot compile the launcher that binds DynamoDB Local to 127.0.0.1 (no javac, no jdk.compiler module): "+
 		"it listens on every interface while it runs. Install a full JDK (Debian: apt-get install openjdk-17-jdk-headless) to keep it on loopback\n")
 	return append(base, "-jar", dist.Jar), false, cleanup
+}
+
+// jitArgs keeps DynamoDB Local's JVM to its first JIT compiler (C1),
+// unless the user's JAVA_TOOL_OPTIONS or JDK_JAVA_OPTIONS choose the JIT:
+// a harness's Local lives seconds to minutes, and the optimising compiler
+// (C2) spends more CPU compiling than its faster code saves in that time
+// (docs/performance.md: a CI baseline check, a verify and a bench, each
+// with and without).
+func jitArgs(getenv func(string) string) []string {
+	for _, v := range []string{"JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS"} {
+		if strings.Contains(getenv(v), "TieredStopAtLevel") || strings.Contains(getenv(v), "TieredCompilation") {
+			return nil
+		}
+	}
+	return []string{"-XX:TieredStopAtLevel=1"}
 }
 
 // compiledLauncher returns a folder holding the launcher's class, compiled
