@@ -46,7 +46,7 @@
 // table's writes at its own units.
 //
 // PartiQL's ExecuteStatement and ExecuteTransaction are decided as the
-// calls their statements amount to (partiql.go), the client's request
+// calls their statements amount to (package partiql), the client's request
 // being what is sent. A batch or transaction that names more than one
 // table, and a BatchExecuteStatement, are decided in parts (joint.go):
 // each table's share (each statement) by its own table's emulator, and

@@ -11,6 +11,7 @@ import (
 	"github.com/aws/smithy-go"
 
 	"github.com/ddbharness/ddbharness/bench/endpoint/fault"
+	"github.com/ddbharness/ddbharness/bench/endpoint/partiql"
 	"github.com/ddbharness/ddbharness/bench/meter"
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
@@ -24,7 +25,7 @@ type operation struct {
 	// bind, for a PartiQL statement, is the call it amounts to on a table
 	// of schema s and that call's operation (in dataPlane), decided as
 	// that call while the client's own request is what is sent
-	// (partiql.go); false: it cannot say.
+	// (package partiql); false: it cannot say.
 	bind func(in any, s designs.Schema) (call any, op string, ok bool)
 }
 
@@ -56,13 +57,13 @@ var executeTransaction = operation{
 		if err := decodeInput(body, in); err != nil {
 			return nil, nil, err
 		}
-		tx, tables, err := readTransaction(in)
+		tx, tables, err := partiql.ReadTransaction(in)
 		if err != nil {
 			return nil, nil, err
 		}
 		return tx, tables, nil
 	},
-	bind: func(in any, s designs.Schema) (any, string, bool) { return in.(*transaction).call(s) },
+	bind: func(in any, s designs.Schema) (any, string, bool) { return in.(*partiql.Transaction).Call(s) },
 }
 
 // executeStatement is PartiQL's ExecuteStatement, decided as the call its
@@ -73,13 +74,13 @@ var executeStatement = operation{
 		if err := decodeInput(body, in); err != nil {
 			return nil, nil, err
 		}
-		st, err := readStatement(in)
+		st, err := partiql.Read(in)
 		if err != nil {
 			return nil, nil, err
 		}
-		return st, []string{st.table}, nil
+		return st, []string{st.Table}, nil
 	},
-	bind: func(in any, s designs.Schema) (any, string, bool) { return in.(*statement).call(s) },
+	bind: func(in any, s designs.Schema) (any, string, bool) { return in.(*partiql.Statement).Call(s) },
 }
 
 // partiQL reports whether operation name is one of PartiQL's, which

@@ -13,6 +13,7 @@ import (
 	smithyhttp "github.com/aws/smithy-go/transport/http"
 
 	"github.com/ddbharness/ddbharness/bench/endpoint/fault"
+	"github.com/ddbharness/ddbharness/bench/endpoint/partiql"
 	"github.com/ddbharness/ddbharness/ddbitem"
 )
 
@@ -115,24 +116,24 @@ func (h *Handler) split(ctx context.Context, r *http.Request, name string, in an
 			}
 			ps = append(ps, p)
 		}
-	case *transaction:
-		names := make([]string, len(in.sts))
-		for i, st := range in.sts {
-			names[i] = fault.TableName(st.table)
+	case *partiql.Transaction:
+		names := make([]string, len(in.Statements))
+		for i, st := range in.Statements {
+			names[i] = fault.TableName(st.Table)
 		}
 		for _, tname := range tablesOf(names, func(s string) string { return s }) {
 			t, err := h.tableOf(ctx, tname)
 			if err != nil || t == nil {
 				return nil, splitPassed
 			}
-			sub := &transaction{}
+			sub := &partiql.Transaction{}
 			var at []int
 			for i, n := range names {
 				if n == tname {
-					at, sub.sts = append(at, i), append(sub.sts, in.sts[i])
+					at, sub.Statements = append(at, i), append(sub.Statements, in.Statements[i])
 				}
 			}
-			call, op, ok := sub.call(t.schema)
+			call, op, ok := sub.Call(t.schema)
 			if !ok {
 				return nil, splitUndecided
 			}
@@ -147,7 +148,7 @@ func (h *Handler) split(ctx context.Context, r *http.Request, name string, in an
 }
 
 // splitStatements divides a BatchExecuteStatement into its statements,
-// each decided as the single item's call it amounts to (partiql.go). A
+// each decided as the single item's call it amounts to (package partiql). A
 // statement that names no single item (a SELECT of a partition or a
 // scan, an UPDATE or DELETE without the whole key, an EXISTS) or that the
 // endpoint cannot read is set aside: it goes to Local as written, which
@@ -161,22 +162,22 @@ func (h *Handler) split(ctx context.Context, r *http.Request, name string, in an
 func (h *Handler) splitStatements(ctx context.Context, r *http.Request, name string, in *statements, body []byte) ([]*part, int) {
 	var ps []*part
 	reads, writes, seen := 0, 0, map[string]bool{}
-	for i, st := range in.sts {
-		switch st.verb {
+	for i, st := range in.Statements {
+		switch st.Verb {
 		case "SELECT":
 			reads++
 		case "INSERT", "UPDATE", "DELETE":
 			writes++
 		}
-		if st.verb == "" || st.verb == "EXISTS" {
+		if st.Verb == "" || st.Verb == "EXISTS" {
 			ps = append(ps, &part{aside: true, arrived: true, got: &answer{}, at: []int{i}})
 			continue
 		}
-		t, err := h.tableOf(ctx, fault.TableName(st.table))
+		t, err := h.tableOf(ctx, fault.TableName(st.Table))
 		if err != nil || t == nil {
 			return nil, splitPassed
 		}
-		call, op, ok := st.call(t.schema)
+		call, op, ok := st.Call(t.schema)
 		var key ddbitem.Item
 		switch c := call.(type) {
 		case *dynamodb.GetItemInput:
@@ -210,7 +211,7 @@ func (h *Handler) splitStatements(ctx context.Context, r *http.Request, name str
 
 // statements is a BatchExecuteStatement's input, read: its statements in
 // order.
-type statements struct{ sts []*statement }
+type statements struct{ Statements []*partiql.Statement }
 
 // batchExecuteStatement is PartiQL's BatchExecuteStatement, decided a
 // statement at a time.
@@ -223,15 +224,15 @@ var batchExecuteStatement = operation{
 		b := &statements{}
 		var tables []string
 		for _, s := range in.Statements {
-			st, err := readStatement(&dynamodb.ExecuteStatementInput{Statement: s.Statement, Parameters: s.Parameters, ConsistentRead: s.ConsistentRead})
+			st, err := partiql.Read(&dynamodb.ExecuteStatementInput{Statement: s.Statement, Parameters: s.Parameters, ConsistentRead: s.ConsistentRead})
 			if err != nil {
-				st = &statement{} // unread: set aside (splitStatements)
+				st = &partiql.Statement{} // unread: set aside (splitStatements)
 			}
-			b.sts = append(b.sts, st)
-			tables = append(tables, st.table)
+			b.Statements = append(b.Statements, st)
+			tables = append(tables, st.Table)
 		}
-		if len(b.sts) == 0 {
-			return nil, nil, errStatement
+		if len(b.Statements) == 0 {
+			return nil, nil, partiql.ErrUnmapped
 		}
 		return b, tables, nil
 	},

@@ -1,4 +1,4 @@
-package endpoint
+package partiql
 
 import (
 	"fmt"
@@ -10,14 +10,20 @@ import (
 
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
-	"github.com/ddbharness/ddbharness/internal/ddbtest"
 )
+
+// wireSchema is the wire corpus's table (ddbtest.WireSchema): keys PK and
+// SK, and a GSI ByG on G. Written out, as verify takes a package whose
+// tests import ddbtest for a suite on DynamoDB Local.
+var wireSchema = designs.Schema{PK: "PK", SK: "SK", GSIs: []designs.Index{{Name: "ByG", PK: "G"}}}
+
+func str(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
 
 // TestStatementCalls: each PartiQL statement is decided as the call it
 // amounts to on its table, parameters taken in order; what names no item
 // an UPDATE or DELETE needs, or cannot be read, is not.
 func TestStatementCalls(t *testing.T) {
-	s := ddbtest.WireSchema
+	s := wireSchema
 	for _, c := range []struct {
 		stmt   string
 		params []types.AttributeValue
@@ -48,8 +54,8 @@ func TestStatementCalls(t *testing.T) {
 		{`SELECT * FROM "t" WHERE PK = 'a`, nil, ""},
 	} {
 		got := ""
-		if st, err := readStatement(&dynamodb.ExecuteStatementInput{Statement: aws.String(c.stmt), Parameters: c.params}); err == nil {
-			if in, op, ok := st.call(s); ok {
+		if st, err := Read(&dynamodb.ExecuteStatementInput{Statement: aws.String(c.stmt), Parameters: c.params}); err == nil {
+			if in, op, ok := st.Call(s); ok {
 				got = describe(op, in)
 			}
 		}
@@ -113,11 +119,11 @@ func plainValue(v types.AttributeValue) any {
 func TestStatementOnAMultiAttributeKey(t *testing.T) {
 	s := designs.Schema{PK: "PK", GSIs: []designs.Index{{Name: "ByTZ", PKs: []string{"tenantId", "zoneCode"}}}}
 	call := func(stmt string) (any, string) {
-		st, err := readStatement(&dynamodb.ExecuteStatementInput{Statement: aws.String(stmt)})
+		st, err := Read(&dynamodb.ExecuteStatementInput{Statement: aws.String(stmt)})
 		if err != nil {
 			t.Fatalf("%s: %v", stmt, err)
 		}
-		in, op, _ := st.call(s)
+		in, op, _ := st.Call(s)
 		return in, op
 	}
 	in, op := call(`SELECT * FROM "t"."ByTZ" WHERE zoneCode = 'eu' AND tenantId = 't1'`)
@@ -140,17 +146,17 @@ func TestStatementOnAMultiAttributeKey(t *testing.T) {
 // a transaction with a statement that names no single item is not
 // decided (DynamoDB refuses it).
 func TestTransactionCalls(t *testing.T) {
-	s := ddbtest.WireSchema
+	s := wireSchema
 	read := func(stmts ...string) (any, string, bool) {
 		in := &dynamodb.ExecuteTransactionInput{}
 		for _, st := range stmts {
 			in.TransactStatements = append(in.TransactStatements, types.ParameterizedStatement{Statement: aws.String(st)})
 		}
-		tx, _, err := readTransaction(in)
+		tx, _, err := ReadTransaction(in)
 		if err != nil {
 			t.Fatalf("%v: %v", stmts, err)
 		}
-		return tx.call(s)
+		return tx.Call(s)
 	}
 	in, op, ok := read(`exists (select n from "t" where PK = 'a' and SK = '1' and n = 1)`, `INSERT INTO "t" VALUE {'PK': 'b', 'SK': '1'}`)
 	w, isWrite := in.(*dynamodb.TransactWriteItemsInput)

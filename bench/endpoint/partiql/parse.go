@@ -1,4 +1,4 @@
-package endpoint
+package partiql
 
 import (
 	"strings"
@@ -39,7 +39,7 @@ func tokens(s string) ([]token, error) {
 				b.WriteByte(s[j])
 			}
 			if j >= len(s) {
-				return nil, errStatement
+				return nil, ErrUnmapped
 			}
 			kind := byte('s')
 			if c == '"' {
@@ -124,12 +124,12 @@ func (p *parser) punct(s string) bool {
 }
 
 // target reads a table, and an index after a dot.
-func (p *parser) target(st *statement) bool {
+func (p *parser) target(st *Statement) bool {
 	t := p.next()
 	if t.kind != 'i' && t.kind != 'w' {
 		return false
 	}
-	st.table = t.text
+	st.Table = t.text
 	if p.punct(".") {
 		ix := p.next()
 		if ix.kind != 'i' && ix.kind != 'w' {

@@ -1,4 +1,4 @@
-package endpoint
+package partiql
 
 import (
 	"errors"
@@ -13,75 +13,52 @@ import (
 	"github.com/ddbharness/ddbharness/designs"
 )
 
-// A PartiQL ExecuteStatement is decided as the call it amounts to on its
-// table, as DynamoDB runs it: a SELECT whose WHERE names the whole
-// primary key by equality is a GetItem, one that names the partition key
-// a Query of that partition, any other a Scan (of the index it names);
-// an INSERT is a PutItem of its item, an UPDATE and a DELETE with the
-// whole key an UpdateItem and a DeleteItem of that item.
-// Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ql-reference.select.html
-// (a SELECT without an equality or IN on the partition key is a full table scan)
-// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ql-reference.update.html
-// https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ql-reference.delete.html
-// (UPDATE and DELETE name one item by its whole primary key)
-// What reaches DynamoDB Local is the client's statement as sent, and its
-// answer goes back as Local gave it; the meter sizes the call from the
-// statement and its shadow of the table, as it cannot read the items out
-// of a PartiQL answer (a read, an UPDATE: at the item as its shadow knows
-// it, or the least a call costs). An UPDATE or DELETE without the whole
-// key and an EXISTS outside a transaction, which DynamoDB refuses before
-// reading an item, go to Local as sent, which refuses them so: a call
-// charged nothing (invalid.go). In an ExecuteTransaction an EXISTS is the
-// ConditionCheck of its item. A statement the endpoint cannot read (a
-// value in a form it does not parse) goes as sent too, and passes
-// undecided, counted so, unless Local refuses it.
-
-// statement is an ExecuteStatement's input, read.
-type statement struct {
+// Statement is an ExecuteStatement's input, read.
+type Statement struct {
 	in    *dynamodb.ExecuteStatementInput
-	verb  string // SELECT, INSERT, UPDATE, DELETE
-	table string
+	Verb  string // SELECT, INSERT, UPDATE, DELETE, EXISTS; "" for a statement set aside unread
+	Table string
 	index string
 	where map[string]types.AttributeValue // WHERE's equalities, ANDed; nil: none usable
 	item  map[string]types.AttributeValue // INSERT's value
 	whole bool                            // a SELECT *: the items it answers are whole
 }
 
-var errStatement = errors.New("a PartiQL statement the endpoint cannot map to its items")
+var ErrUnmapped = errors.New("a PartiQL statement the endpoint cannot map to its items")
 
-// readStatement reads in's statement; errStatement when it cannot.
-func readStatement(in *dynamodb.ExecuteStatementInput) (*statement, error) {
+// Read reads in's statement; ErrUnmapped when it cannot.
+func Read(in *dynamodb.ExecuteStatementInput) (*Statement, error) {
 	toks, err := tokens(aws.ToString(in.Statement))
 	if err != nil {
 		return nil, err
 	}
 	p := &parser{toks: toks, params: in.Parameters}
-	st := &statement{in: in, verb: strings.ToUpper(p.next().text)}
-	switch st.verb {
+	st := &Statement{in: in, Verb: strings.ToUpper(p.next().text)}
+	switch st.Verb {
 	case "SELECT":
 		st.whole = p.punct("*") && p.keyword("FROM")
 		for !st.whole && !p.done() && !p.keyword("FROM") {
 			p.next()
 		}
 		if !p.target(st) {
-			return nil, errStatement
+			return nil, ErrUnmapped
 		}
 		if p.keyword("WHERE") {
 			st.where = p.conditions()
 		}
 	case "INSERT":
 		if !p.keyword("INTO") || !p.target(st) || !p.keyword("VALUE") {
-			return nil, errStatement
+			return nil, ErrUnmapped
 		}
 		v, ok := p.value()
 		m, isMap := v.(*types.AttributeValueMemberM)
 		if !ok || !isMap {
-			return nil, errStatement
+			return nil, ErrUnmapped
 		}
 		st.item = m.Value
 	case "UPDATE":
 		if !p.target(st) {
-			return nil, errStatement
+			return nil, ErrUnmapped
 		}
 		for !p.done() && !p.keyword("WHERE") {
 			p.value() // SET and REMOVE clauses: their parameters counted
@@ -89,32 +66,32 @@ func readStatement(in *dynamodb.ExecuteStatementInput) (*statement, error) {
 		st.where = p.conditions()
 	case "DELETE":
 		if !p.keyword("FROM") || !p.target(st) || !p.keyword("WHERE") {
-			return nil, errStatement
+			return nil, ErrUnmapped
 		}
 		st.where = p.conditions()
 	case "EXISTS":
 		if !p.punct("(") || !p.keyword("SELECT") {
-			return nil, errStatement
+			return nil, ErrUnmapped
 		}
 		for !p.done() && !p.keyword("FROM") {
 			p.next()
 		}
 		if !p.target(st) || !p.keyword("WHERE") {
-			return nil, errStatement
+			return nil, ErrUnmapped
 		}
 		st.where = p.conditions() // its closing parenthesis read with them
 	default:
-		return nil, errStatement
+		return nil, ErrUnmapped
 	}
 	if p.failed {
-		return nil, errStatement
+		return nil, ErrUnmapped
 	}
 	return st, nil
 }
 
 // key is the primary key of a table of schema s that st's WHERE gives
 // by equality; nil when it lacks an attribute of it.
-func (st *statement) key(s designs.Schema) map[string]types.AttributeValue {
+func (st *Statement) key(s designs.Schema) map[string]types.AttributeValue {
 	k := map[string]types.AttributeValue{}
 	for _, a := range []string{s.PK, s.SK} {
 		if a == "" {
@@ -129,14 +106,14 @@ func (st *statement) key(s designs.Schema) map[string]types.AttributeValue {
 	return k
 }
 
-// call is the call st amounts to on a table of schema s, and its
+// Call is the call st amounts to on a table of schema s, and its
 // operation's name; false when its WHERE does not name the item an
 // UPDATE or DELETE needs, or it is an EXISTS, which DynamoDB takes in a
 // transaction only: DynamoDB refuses these before reading an item.
-func (st *statement) call(s designs.Schema) (any, string, bool) {
-	table := aws.String(fault.TableName(st.table))
+func (st *Statement) Call(s designs.Schema) (any, string, bool) {
+	table := aws.String(fault.TableName(st.Table))
 	key := func() map[string]types.AttributeValue { return st.key(s) }
-	switch st.verb {
+	switch st.Verb {
 	case "EXISTS", "":
 		return nil, "", false
 	case "INSERT":
@@ -187,39 +164,39 @@ func (st *statement) call(s designs.Schema) (any, string, bool) {
 	return &dynamodb.ScanInput{TableName: table, IndexName: index, ConsistentRead: consistent, ProjectionExpression: pe, ExpressionAttributeNames: names}, "Scan", true
 }
 
-// transaction is an ExecuteTransaction's input, read: a statement per
+// Transaction is an ExecuteTransaction's input, read: a statement per
 // action. DynamoDB runs one as the TransactGetItems of its SELECTs or the
 // TransactWriteItems of its writes and EXISTS checks (a transaction is all
 // reads or all writes), and it is decided so; a SELECT, UPDATE or DELETE
 // without the whole key, which DynamoDB refuses, is not.
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ql-reference.multiplestatements.transactions.html
-type transaction struct{ sts []*statement }
+type Transaction struct{ Statements []*Statement }
 
-// readTransaction reads in's statements and the tables they name.
-func readTransaction(in *dynamodb.ExecuteTransactionInput) (*transaction, []string, error) {
-	tx := &transaction{}
+// ReadTransaction reads in's statements and the tables they name.
+func ReadTransaction(in *dynamodb.ExecuteTransactionInput) (*Transaction, []string, error) {
+	tx := &Transaction{}
 	var tables []string
 	for _, ps := range in.TransactStatements {
-		st, err := readStatement(&dynamodb.ExecuteStatementInput{Statement: ps.Statement, Parameters: ps.Parameters})
+		st, err := Read(&dynamodb.ExecuteStatementInput{Statement: ps.Statement, Parameters: ps.Parameters})
 		if err != nil {
 			return nil, nil, err
 		}
-		tx.sts = append(tx.sts, st)
-		tables = append(tables, st.table)
+		tx.Statements = append(tx.Statements, st)
+		tables = append(tables, st.Table)
 	}
-	if len(tx.sts) == 0 {
-		return nil, nil, errStatement
+	if len(tx.Statements) == 0 {
+		return nil, nil, ErrUnmapped
 	}
 	return tx, tables, nil
 }
 
-// call is the transaction tx amounts to on a table of schema s; false
+// Call is the transaction tx amounts to on a table of schema s; false
 // when an action names no item, or reads and writes mix.
-func (tx *transaction) call(s designs.Schema) (any, string, bool) {
+func (tx *Transaction) Call(s designs.Schema) (any, string, bool) {
 	var gets []types.TransactGetItem
 	var writes []types.TransactWriteItem
-	for _, st := range tx.sts {
-		if st.verb == "EXISTS" {
+	for _, st := range tx.Statements {
+		if st.Verb == "EXISTS" {
 			// A ConditionCheck of the item it names: its condition is
 			// Local's to judge, as the statement is what Local gets.
 			k := st.key(s)
@@ -227,10 +204,10 @@ func (tx *transaction) call(s designs.Schema) (any, string, bool) {
 				return nil, "", false
 			}
 			writes = append(writes, types.TransactWriteItem{ConditionCheck: &types.ConditionCheck{
-				TableName: aws.String(fault.TableName(st.table)), Key: k, ConditionExpression: aws.String("PartiQL")}})
+				TableName: aws.String(fault.TableName(st.Table)), Key: k, ConditionExpression: aws.String("PartiQL")}})
 			continue
 		}
-		in, _, ok := st.call(s)
+		in, _, ok := st.Call(s)
 		if !ok {
 			return nil, "", false
 		}
