@@ -1,4 +1,4 @@
-package workbench
+package shape
 
 import (
 	"cmp"
@@ -20,7 +20,7 @@ import (
 // entity reads one facet: which keys its items carry, how each is laid
 // out, and the attributes it stores.
 func (d *Design) entity(f modelfile.Facet) *Entity {
-	e := &Entity{Facet: f.FacetName, Go: goName(f.FacetName)}
+	e := &Entity{Facet: f.FacetName, Go: GoName(f.FacetName)}
 	for _, it := range f.TableData {
 		e.Samples = append(e.Samples, it.Attrs)
 	}
@@ -92,7 +92,7 @@ func flagNames(e *Entity) {
 			continue
 		}
 		if _, ok := named[k.Flag]; !ok {
-			named[k.Flag] = unique("In"+goName(k.Flag), taken)
+			named[k.Flag] = unique("In"+GoName(k.Flag), taken)
 		}
 		k.Flag = named[k.Flag]
 	}
@@ -136,7 +136,7 @@ func (d *Design) fields(e *Entity, f modelfile.Facet) {
 		if typ == "" {
 			typ = cmp.Or(declared[n], "S")
 		}
-		e.Fields = append(e.Fields, &Field{Attr: n, Go: unique(goName(n), taken), Type: typ})
+		e.Fields = append(e.Fields, &Field{Attr: n, Go: unique(GoName(n), taken), Type: typ})
 	}
 }
 
@@ -291,10 +291,10 @@ func (d *Design) bind(e *Entity, k *KeyUse, tag string, col []string, named stri
 // name taken in the entity is qualified by the key attribute (OrderID in
 // GSI1PK: GSI1PKOrderID), then numbered with a Part (SKPart2).
 func partName(k *KeyUse, tag, named string, col []string, taken map[string]bool) string {
-	name := goName(k.Attr)
+	name := GoName(k.Attr)
 	switch {
 	case named != "":
-		name = goName(named)
+		name = GoName(named)
 	case tag != "" && strings.IndexFunc(tag, unicode.IsLetter) >= 0:
 		name = tagName(tag)
 		switch {
@@ -303,8 +303,8 @@ func partName(k *KeyUse, tag, named string, col []string, taken map[string]bool)
 		case !strings.HasSuffix(name, "Id") && !strings.HasSuffix(name, "ID"):
 			name += "ID"
 		}
-		if taken[name] && goName(k.Attr) != name {
-			name = goName(k.Attr) + name
+		if taken[name] && GoName(k.Attr) != name {
+			name = GoName(k.Attr) + name
 		}
 	}
 	if !taken[name] {
@@ -337,12 +337,12 @@ func tagName(tag string) string {
 	if strings.ToUpper(tag) == tag {
 		tag = strings.ToLower(tag)
 	}
-	return goName(tag)
+	return GoName(tag)
 }
 
-// goName turns an attribute or facet name into an exported Go name:
+// GoName turns an attribute or facet name into an exported Go name:
 // "GSI1-PK" GSI1PK, "first name" FirstName, "#likes" Likes.
-func goName(s string) string {
+func GoName(s string) string {
 	var b strings.Builder
 	up := true
 	for _, r := range s {

@@ -1,4 +1,4 @@
-package workbench
+package shape
 
 import (
 	"fmt"
@@ -97,12 +97,6 @@ type Pattern struct {
 	ItemBytes int
 }
 
-// own are the patterns the import makes of the keys and indexes (not a
-// model's own): the default scenario mixes them.
-func (d *Design) own() []*Pattern {
-	return slices.DeleteFunc(slices.Clone(d.Patterns), func(p *Pattern) bool { return p.Entity == nil && p.Group == nil })
-}
-
 // Infer reads the design in table t of a parsed model.
 func Infer(name string, t modelfile.Table) (*Design, error) {
 	made := len(t.Samples()) == 0
@@ -126,7 +120,7 @@ func Infer(name string, t modelfile.Table) (*Design, error) {
 	}
 	consts := map[string]string{}
 	for _, ix := range slices.Concat(t.GlobalSecondaryIndexes, t.LocalSecondaryIndexes) {
-		c := indexConst(ix.IndexName)
+		c := IndexConst(ix.IndexName)
 		if other, ok := consts[c]; ok {
 			return nil, modelfile.PathErr(at, fmt.Sprintf("indexes %s and %s both become the Go constant %s: rename one of them in the model", other, ix.IndexName, c))
 		}
