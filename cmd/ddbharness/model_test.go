@@ -8,6 +8,7 @@ import (
 
 	"github.com/ddbharness/ddbharness/internal/scaffold"
 	"github.com/ddbharness/ddbharness/internal/workbench"
+	"github.com/ddbharness/ddbharness/internal/workbench/shape"
 )
 
 // The check runs on what the import would write, before it is written:
@@ -31,7 +32,7 @@ func TestVetImportedChecksThePlanBeforeItIsWritten(t *testing.T) {
 		}
 	}
 	planned := func(body string) []workbench.Imported {
-		return []workbench.Imported{{Design: &workbench.Design{Name: "planned"}, Plan: scaffold.Plan{
+		return []workbench.Imported{{Design: &shape.Design{Name: "planned"}, Plan: scaffold.Plan{
 			Root: root, Names: scaffold.Names{Design: "planned"},
 			Create: []scaffold.File{{Path: "designs/planned/planned.go", Content: []byte("package planned\n\n" + body)}},
 			Change: []scaffold.File{{Path: "designs/all/all.go", Content: []byte("package all\n\nimport \"example.com/vetcheck/designs/planned\"\n\nvar N = planned.N()\n")}},

@@ -15,6 +15,7 @@ import (
 	"github.com/ddbharness/ddbharness/internal/scaffold"
 	"github.com/ddbharness/ddbharness/internal/workbench"
 	"github.com/ddbharness/ddbharness/internal/workbench/modelfile"
+	"github.com/ddbharness/ddbharness/internal/workbench/shape"
 )
 
 // new-design and import-model write a design package from one template
@@ -30,9 +31,9 @@ var _ = Describe("one generator of a design package", Label("unit"), func() {
 		Expect(err).NotTo(HaveOccurred())
 		m, err := modelfile.Parse(model)
 		Expect(err).NotTo(HaveOccurred())
-		d, err := workbench.Infer("gallery", m.DataModel[0])
+		d, err := shape.Infer("gallery", m.DataModel[0])
 		Expect(err).NotTo(HaveOccurred())
-		files, err := d.Files(m.ModelName)
+		files, err := workbench.Files(d, m.ModelName)
 		Expect(err).NotTo(HaveOccurred())
 		imported := byPath(files)
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ddbharness/ddbharness/internal/workbench"
 	"github.com/ddbharness/ddbharness/internal/workbench/modelfile"
+	"github.com/ddbharness/ddbharness/internal/workbench/shape"
 )
 
 // A model of many samples gets at most MaxSpecsPerPattern specs a pattern,
@@ -39,16 +40,16 @@ func TestSpecsPerPatternAreBoundedAndSaidOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := workbench.Infer("gallery", pm.DataModel[0])
+	d, err := shape.Infer("gallery", pm.DataModel[0])
 	if err != nil {
 		t.Fatal(err)
 	}
 	for range 2 { // rendering twice says it once
-		if _, err := d.Files(pm.ModelName); err != nil {
+		if _, err := workbench.Files(d, pm.ModelName); err != nil {
 			t.Fatal(err)
 		}
 	}
-	files, err := d.Files(pm.ModelName)
+	files, err := workbench.Files(d, pm.ModelName)
 	if err != nil {
 		t.Fatal(err)
 	}

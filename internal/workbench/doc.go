@@ -1,10 +1,10 @@
 // Package workbench imports a data model as a design package: a NoSQL
 // Workbench model, or a DynamoDB MCP server's data model, both read by
-// package internal/workbench/modelfile into one ModelFile. From a table's
-// sample items it infers the entities and their key layouts, makes the
-// catalog (a get per entity, a query per index and partition layout, and
-// an MCP model's own access patterns, translated by package
-// internal/workbench/mcp), and writes the package.
+// package internal/workbench/modelfile into one ModelFile. Package
+// internal/workbench/shape infers each table's design from its sample
+// items (the entities, their key layouts and the catalog); this package
+// writes the design package from that shape (Files) and is the import's
+// one writer (Importer).
 //
 // Importer.Import turns a model into a design package whose specs prove
 // the sample data on DynamoDB Local. The files every design has are
@@ -12,6 +12,6 @@
 // (gen_package.go gives them their data); the rest is code computed from
 // the model, written through the same scaffold.Source. The model's text
 // reaches the generated Go only quoted (strconv.Quote), comments
-// included, and its names only as identifiers goName keeps to ASCII
+// included, and its names only as identifiers shape.GoName keeps to
 // letters and digits.
 package workbench

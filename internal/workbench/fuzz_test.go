@@ -21,6 +21,7 @@ import (
 	"github.com/ddbharness/ddbharness/internal/scaffold"
 	"github.com/ddbharness/ddbharness/internal/workbench"
 	"github.com/ddbharness/ddbharness/internal/workbench/modelfile"
+	"github.com/ddbharness/ddbharness/internal/workbench/shape"
 )
 
 // The model's free text, by where it sits: each fuzz input puts its text
@@ -157,7 +158,7 @@ func compareWithPlain(t *testing.T, at int, s string, model []byte, plainOf func
 		return ""
 	}
 	plain := plainOf()
-	if got, want := shape(d), shape(plain.d); got != want {
+	if got, want := shapeOf(d), shapeOf(plain.d); got != want {
 		return "read otherwise:\n" + got + "\nnot\n" + want
 	}
 	for path, src := range files {
@@ -179,16 +180,16 @@ func compareWithPlain(t *testing.T, at int, s string, model []byte, plainOf func
 	return ""
 }
 
-func generate(model []byte) (*workbench.Design, map[string]string, error) {
+func generate(model []byte) (*shape.Design, map[string]string, error) {
 	m, err := modelfile.Parse(model)
 	if err != nil {
 		return nil, nil, err
 	}
-	d, err := workbench.Infer("shop", m.DataModel[0])
+	d, err := shape.Infer("shop", m.DataModel[0])
 	if err != nil {
 		return nil, nil, err
 	}
-	files, err := d.Files(m.ModelName)
+	files, err := workbench.Files(d, m.ModelName)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -201,7 +202,7 @@ func generate(model []byte) (*workbench.Design, map[string]string, error) {
 
 // plain is the plain model's design and its files' nodes.
 type plain struct {
-	d     *workbench.Design
+	d     *shape.Design
 	nodes map[string][]node
 }
 
@@ -322,11 +323,11 @@ func at0(ns []node, i int) string {
 	return "the end"
 }
 
-// shape is what the import read from a model, without its text: the
+// shapeOf is what the import read from a model, without its text: the
 // entities' keys, layouts, fields and samples, and the patterns with the
 // partitions their specs expect. Two models of one shape generate the
 // same code, only named and filled in otherwise.
-func shape(d *workbench.Design) string {
+func shapeOf(d *shape.Design) string {
 	var b strings.Builder
 	schema := d.Schema.ItemSchema()
 	fmt.Fprintf(&b, "types %d billing %q\n", len(d.Schema.Types), d.Schema.Billing)
@@ -391,7 +392,7 @@ func shape(d *workbench.Design) string {
 			b.WriteString("\n")
 			continue
 		}
-		owner := slices.IndexFunc(d.Entities, func(e *workbench.Entity) bool { return slices.Contains(e.Keys, p.Key) })
+		owner := slices.IndexFunc(d.Entities, func(e *shape.Entity) bool { return slices.Contains(e.Keys, p.Key) })
 		fmt.Fprintf(&b, " key of %d %d\n", owner, slices.Index(d.Entities[owner].Keys, p.Key))
 		sk := d.Schema.SK
 		if ix, ok := schema.Index(p.Index); ok {

@@ -2,18 +2,22 @@ package workbench
 
 import (
 	"fmt"
-	"go/token"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/ddbharness/ddbharness/internal/scaffold"
+	"github.com/ddbharness/ddbharness/internal/workbench/shape"
 )
 
-// Files renders the design package, its fixtures and its scenario.
-func (d *Design) Files(model string) ([]scaffold.File, error) {
+// design is a design's shape as the generator writes it: its methods
+// render the files.
+type design struct{ *shape.Design }
+
+// Files renders the package of design sd, its fixtures and its scenario.
+func Files(sd *shape.Design, model string) ([]scaffold.File, error) {
+	d := design{sd}
 	if err := scaffold.CheckName(d.Name); err != nil { // written bare, as the package clause and in paths
 		return nil, err
 	}
@@ -59,7 +63,7 @@ func (d *Design) Files(model string) ([]scaffold.File, error) {
 	return out, nil
 }
 
-func (d *Design) pascal() string { return goName(d.Name) }
+func (d design) pascal() string { return shape.GoName(d.Name) }
 
 // generatedLocals are the locals and parameters of the generated
 // fixtures, scenario and specs, which refer to the design's package by its
@@ -67,68 +71,26 @@ func (d *Design) pascal() string { return goName(d.Name) }
 var generatedLocals = []string{"ctx", "d", "db", "e", "env", "err", "f", "first", "i", "item", "k", "key", "l", "loaded",
 	"n", "next", "p", "page", "pool", "progress", "put", "s", "seed", "t", "table", "v", "want"}
 
-// paramTaken are the names a parameter cannot take: the generated
-// functions' locals and named results, the package's functions they call,
-// and the packages they use.
-var paramTaken = []string{"ctx", "after", "t", "v", "av", "err", "out", "key", "items", "next", "page", "ok", "e", "it", "decode", "decoders",
-	"string", "any", "aws", "attributevalue", "bytes", "context", "designs", "dynamodb", "expression", "fmt", "slices", "strings", "types"}
-
-// param is a variable's name as a function parameter.
-func param(v *Var) string {
-	r := []rune(v.Go)
-	i := 0
-	for i < len(r) && unicode.IsUpper(r[i]) {
-		i++
-	}
-	if i > 1 && i < len(r) {
-		i--
-	}
-	for j := range i {
-		r[j] = unicode.ToLower(r[j])
-	}
-	out := string(r)
-	if token.IsKeyword(out) || slices.Contains(paramTaken, out) {
-		out += "Part"
-	}
-	return out
-}
-
 // vars are a pattern's parameters: the variables of the item's table key
 // for a Get, of the partition key for a Query.
-func (d *Design) vars(p *Pattern) []*Var {
+func (d design) vars(p *shape.Pattern) []*shape.Var {
 	if p.Entity != nil {
-		return keyVars(p.Entity.key(d.Schema.PK), p.Entity.key(d.Schema.SK))
+		return shape.KeyVars(p.Entity.Key(d.Schema.PK), p.Entity.Key(d.Schema.SK))
 	}
-	return keyVars(p.partition()...)
+	return shape.KeyVars(partition(p)...)
 }
 
 // partition is the layouts of a query's partition key attributes.
-func (p *Pattern) partition() []*KeyUse {
+func partition(p *shape.Pattern) []*shape.KeyUse {
 	if len(p.Keys) > 0 {
 		return p.Keys
 	}
-	return []*KeyUse{p.Key}
-}
-
-// keyVars lists the distinct variables of the given layouts, in order.
-func keyVars(ks ...*KeyUse) []*Var {
-	var out []*Var
-	for _, k := range ks {
-		if k == nil {
-			continue
-		}
-		for _, s := range k.Segs {
-			if s.Var != nil && !slices.Contains(out, s.Var) {
-				out = append(out, s.Var)
-			}
-		}
-	}
-	return out
+	return []*shape.KeyUse{p.Key}
 }
 
 // expr is the Go expression that builds layout k from the variables, each
 // written by name(v).
-func (d *Design) expr(k *KeyUse, name func(*Var) string) string {
+func (d design) expr(k *shape.KeyUse, name func(*shape.Var) string) string {
 	var parts []string
 	for i, s := range k.Segs {
 		if i > 0 {
@@ -158,7 +120,7 @@ func (d *Design) expr(k *KeyUse, name func(*Var) string) string {
 }
 
 // builder is the name of entity e's builder of key k: CustomerPK.
-func (e *Entity) builder(k *KeyUse) string { return e.Go + goName(k.Attr) }
+func builder(e *shape.Entity, k *shape.KeyUse) string { return e.Go + shape.GoName(k.Attr) }
 
 // member is the AttributeValue literal of a key of type t holding text x.
 func member(t, x string) string {
@@ -167,24 +129,3 @@ func member(t, x string) string {
 	}
 	return "&types.AttributeValueMemberS{Value: " + x + "}"
 }
-
-// Layout writes the key's layout as people read it, its parts joined by
-// sep: "USER#<UserID>".
-func (k *KeyUse) Layout(sep string) string {
-	return k.shape(sep, func(v *Var) string { return "<" + v.Go + ">" })
-}
-
-// shape is the layout with each variable segment written by v.
-func (k *KeyUse) shape(sep string, v func(*Var) string) string {
-	var parts []string
-	for _, s := range k.Segs {
-		if s.Var != nil {
-			parts = append(parts, v(s.Var))
-		} else {
-			parts = append(parts, s.Const)
-		}
-	}
-	return strings.Join(parts, sep)
-}
-
-func indexConst(name string) string { return "Index" + goName(name) }

@@ -8,9 +8,10 @@ import (
 	"strings"
 
 	"github.com/ddbharness/ddbharness/internal/scaffold"
+	"github.com/ddbharness/ddbharness/internal/workbench/shape"
 )
 
-func (d *Design) genEntities(s *scaffold.Source) {
+func (d design) genEntities(s *scaffold.Source) {
 	s.Code("package %s", d.Name)
 	imports := []string{`"fmt"`}
 	for _, e := range d.Entities {
@@ -54,7 +55,7 @@ return designs.Decode(item, typeAttribute, decoders)
 	}
 }
 
-func (d *Design) genEntity(s *scaffold.Source, e *Entity) {
+func (d design) genEntity(s *scaffold.Source, e *shape.Entity) {
 	s.Code("// %s is an item of facet %q of the model.", e.Go, e.Facet)
 	s.Code("type %s struct {", e.Go)
 	for _, v := range e.Vars {
@@ -62,7 +63,7 @@ func (d *Design) genEntity(s *scaffold.Source, e *Entity) {
 			s.Code("%s string `dynamodbav:\"-\"` // a part of its keys", v.Go)
 		}
 	}
-	for _, f := range e.flags() {
+	for _, f := range flags(e) {
 		s.Code("%s bool `dynamodbav:\"-\"` // it is in a sparse index", f)
 	}
 	for _, f := range e.Fields {
@@ -71,31 +72,31 @@ func (d *Design) genEntity(s *scaffold.Source, e *Entity) {
 	s.Code("}")
 	s.Code("// Key builders: every key of a %s is made here and nowhere else.", e.Go)
 	for _, k := range e.Keys {
-		vars := keyVars(k)
+		vars := shape.KeyVars(k)
 		var params []string
 		for _, v := range vars {
-			params = append(params, param(v))
+			params = append(params, v.Param())
 		}
 		where := "the table's"
 		if k.Index != "" {
 			where = "index " + strconv.Quote(k.Index) + "'s"
 		}
-		s.Code("// %s builds %s %q: %q.", e.builder(k), where, k.Attr, k.Layout(d.Sep))
+		s.Code("// %s builds %s %q: %q.", builder(e, k), where, k.Attr, k.Layout(d.Sep))
 		ps := ""
 		if len(params) > 0 {
 			ps = strings.Join(params, ", ") + " string"
 		}
-		s.Code("func %s(%s) string { return %s }", e.builder(k), ps, d.expr(k, param))
+		s.Code("func %s(%s) string { return %s }", builder(e, k), ps, d.expr(k, (*shape.Var).Param))
 	}
 	s.Code("// Item is the %s as DynamoDB stores it.", e.Go)
 	s.Code("func (v %s) Item() (map[string]types.AttributeValue, error) {", e.Go)
 	s.Code("av, err := attributevalue.MarshalMap(v)\nif err != nil {\nreturn nil, fmt.Errorf(\"%%s: %%w\", %q, err)\n}", e.Facet)
 	for _, k := range e.Keys {
 		var args []string
-		for _, v := range keyVars(k) {
+		for _, v := range shape.KeyVars(k) {
 			args = append(args, "v."+v.Go)
 		}
-		set := fmt.Sprintf("av[%q] = %s", k.Attr, member(k.Type, e.builder(k)+"("+strings.Join(args, ", ")+")"))
+		set := fmt.Sprintf("av[%q] = %s", k.Attr, member(k.Type, builder(e, k)+"("+strings.Join(args, ", ")+")"))
 		if k.Flag != "" {
 			set = fmt.Sprintf("if v.%s {\n%s\n}", k.Flag, set)
 		}
@@ -147,7 +148,7 @@ func (d *Design) genEntity(s *scaffold.Source, e *Entity) {
 }
 
 // flags are the entity's sparse index fields, once each.
-func (e *Entity) flags() []string {
+func flags(e *shape.Entity) []string {
 	var out []string
 	for _, k := range e.Keys {
 		if k.Flag != "" && !slices.Contains(out, k.Flag) {
@@ -205,8 +206,8 @@ func tag(s string) string {
 // decodeOrder is the entities by how many constant parts their layouts
 // have, most first: in the table's own keys, which every index entry
 // carries, then in all their keys; ties in the model's order.
-func (d *Design) decodeOrder() []*Entity {
-	constants := func(e *Entity, tableOnly bool) int {
+func (d design) decodeOrder() []*shape.Entity {
+	constants := func(e *shape.Entity, tableOnly bool) int {
 		n := 0
 		for _, k := range e.Keys {
 			if tableOnly && k.Index != "" {
@@ -220,7 +221,7 @@ func (d *Design) decodeOrder() []*Entity {
 		}
 		return n
 	}
-	return slices.SortedStableFunc(slices.Values(d.Entities), func(a, b *Entity) int {
+	return slices.SortedStableFunc(slices.Values(d.Entities), func(a, b *shape.Entity) int {
 		return cmp.Or(cmp.Compare(constants(b, true), constants(a, true)), cmp.Compare(constants(b, false), constants(a, false)))
 	})
 }

@@ -12,12 +12,13 @@ import (
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/scaffold"
 	"github.com/ddbharness/ddbharness/internal/workbench/mcp"
+	"github.com/ddbharness/ddbharness/internal/workbench/shape"
 )
 
 // pkg is the design as the shared templates of a design package read it
 // (scaffold.Package): its schema, catalog, suite, fixtures, scenario and
 // README are written from the same templates as new-design's.
-func (d *Design) pkg(model string) scaffold.Package {
+func (d design) pkg(model string) scaffold.Package {
 	p := scaffold.Package{Name: d.Name, Pascal: d.pascal(), Notes: d.Notes,
 		Import: &scaffold.Import{Model: model, Table: d.Table.TableName, Sep: d.Sep, TypeAttribute: d.Schema.TypeAttribute},
 		Schema: d.schema(),
@@ -28,7 +29,7 @@ func (d *Design) pkg(model string) scaffold.Package {
 		p.Import.Pools = append(p.Import.Pools, scaffold.Pool{Facet: poolName(e), Field: plural(e), Type: e.Go})
 	}
 	p.Summary = "imported from NoSQL Workbench: table " + d.Table.TableName + " (" + strings.Join(names, ", ") + ")"
-	facets := d.facetNames()
+	facets := d.FacetNames()
 	for _, v := range slices.Sorted(maps.Keys(facets)) {
 		p.Facets = append(p.Facets, [2]string{v, facets[v]})
 	}
@@ -49,7 +50,7 @@ func (d *Design) pkg(model string) scaffold.Package {
 		p.Mix = append(p.Mix, s)
 	}
 	if mix, peak := d.declaredMix(); peak > 0 {
-		p.Mix, p.Import.DeclaredPeak = mix, scaffold.Code(rateText(peak))
+		p.Mix, p.Import.DeclaredPeak = mix, scaffold.Code(shape.RateText(peak))
 	}
 	// The driver calls the model's own patterns too, with their commands'
 	// values, so that whatever calls every pattern of the catalog (the
@@ -72,13 +73,13 @@ func (d *Design) pkg(model string) scaffold.Package {
 }
 
 // schema is the Schema literal's data: the table as the model declares it.
-func (d *Design) schema() scaffold.Schema {
+func (d design) schema() scaffold.Schema {
 	s := scaffold.Schema{PK: d.Schema.PK, SK: d.Schema.SK, Billing: string(d.Schema.Billing), RCU: d.Schema.RCU, WCU: d.Schema.WCU}
 	for _, n := range slices.Sorted(maps.Keys(d.Schema.Types)) {
 		s.Types = append(s.Types, [2]string{n, string(d.Schema.Types[n])})
 	}
 	index := func(ix designs.Index) scaffold.Index {
-		out := scaffold.Index{Const: indexConst(ix.Name), Name: ix.Name, PK: ix.PK, SK: ix.SK, PKs: ix.PKs, SKs: ix.SKs}
+		out := scaffold.Index{Const: shape.IndexConst(ix.Name), Name: ix.Name, PK: ix.PK, SK: ix.SK, PKs: ix.PKs, SKs: ix.SKs}
 		if ix.Projection == types.ProjectionTypeKeysOnly || ix.Projection == types.ProjectionTypeInclude {
 			out.Projection, out.NonKey = string(ix.Projection), ix.NonKey
 		}
@@ -94,7 +95,7 @@ func (d *Design) schema() scaffold.Schema {
 }
 
 // catalogRow is the pattern's entry in the catalog and row in the README.
-func (d *Design) catalogRow(p *Pattern) scaffold.Pattern {
+func (d design) catalogRow(p *shape.Pattern) scaffold.Pattern {
 	// The catalog's texts reach terminals (catalog, verify, bench) and
 	// reports: Printable, whatever the model spelt.
 	row := scaffold.Pattern{Go: p.Go, ID: string(p.ID), Name: scaffold.Printable(p.Name), Op: string(p.Op), Doc: scaffold.Printable(p.Doc), Missing: p.Why != "",
@@ -103,7 +104,7 @@ func (d *Design) catalogRow(p *Pattern) scaffold.Pattern {
 		row.OpExpr = scaffold.Code(fmt.Sprintf("designs.Operation(%q)", p.Op)) // a model's pattern that names no operation
 	}
 	if p.Index != designs.MainTable {
-		row.Where, row.Index = p.Index, scaffold.Code(indexConst(p.Index))
+		row.Where, row.Index = p.Index, scaffold.Code(shape.IndexConst(p.Index))
 	}
 	var extra []string
 	if p.Op == designs.Query && p.MCP == nil {
@@ -125,12 +126,12 @@ func (d *Design) catalogRow(p *Pattern) scaffold.Pattern {
 	for _, x := range extra {
 		row.Extra += scaffold.Code(", " + x)
 	}
-	var keys []*KeyUse
+	var keys []*shape.KeyUse
 	switch {
 	case p.Entity != nil:
-		keys = []*KeyUse{p.Entity.key(d.Schema.PK), p.Entity.key(d.Schema.SK)}
+		keys = []*shape.KeyUse{p.Entity.Key(d.Schema.PK), p.Entity.Key(d.Schema.SK)}
 	case p.Group != nil:
-		keys = p.partition()
+		keys = partition(p)
 	case p.MCP != nil:
 		row.Keys = "the model's command (`Command` in catalog.go)"
 	}
@@ -147,8 +148,8 @@ func (d *Design) catalogRow(p *Pattern) scaffold.Pattern {
 }
 
 // readmeRows adds the README's entity rows and key chart.
-func (d *Design) readmeRows(p *scaffold.Package) {
-	layout := func(k *KeyUse) string {
+func (d design) readmeRows(p *scaffold.Package) {
+	layout := func(k *shape.KeyUse) string {
 		if k == nil {
 			return ""
 		}
@@ -158,7 +159,7 @@ func (d *Design) readmeRows(p *scaffold.Package) {
 		PK: d.Schema.PK, SK: d.Schema.SK, Other: true}
 	for _, e := range d.Entities {
 		var vars, attrs, sparse []string
-		for _, v := range keyVars(e.key(d.Schema.PK), e.key(d.Schema.SK)) {
+		for _, v := range shape.KeyVars(e.Key(d.Schema.PK), e.Key(d.Schema.SK)) {
 			vars = append(vars, v.Go)
 		}
 		for _, f := range e.Fields {
@@ -171,7 +172,7 @@ func (d *Design) readmeRows(p *scaffold.Package) {
 		}
 		p.Entities = append(p.Entities, scaffold.Entity{Name: e.Facet + " (`" + e.Go + "`)", Key: strings.Join(vars, ", "),
 			Attributes: strings.Join(attrs, ", "), Notes: strings.Join(slices.Compact(sparse), "; ")})
-		main.Rows = append(main.Rows, scaffold.KeyRow{Item: e.Facet, PK: layout(e.key(d.Schema.PK)), SK: layout(e.key(d.Schema.SK)), Other: strings.Join(attrs, ", ")})
+		main.Rows = append(main.Rows, scaffold.KeyRow{Item: e.Facet, PK: layout(e.Key(d.Schema.PK)), SK: layout(e.Key(d.Schema.SK)), Other: strings.Join(attrs, ", ")})
 	}
 	p.Charts = append(p.Charts, main)
 	for _, ix := range d.Schema.ItemSchema().Indexes {
@@ -182,19 +183,19 @@ func (d *Design) readmeRows(p *scaffold.Package) {
 		c := scaffold.KeyChart{Title: "Index `" + ix.Name + "` (`" + names(pks) + "`" + cond(len(sks) > 0, ", `"+names(sks)+"`") + ", projection " + string(ix.Projection) + "):",
 			PK: strings.Join(pks, ", "), SK: strings.Join(sks, ", ")}
 		for _, e := range d.Entities {
-			if !d.holds(ix.Name, e) {
+			if !d.Holds(ix.Name, e) {
 				continue
 			}
 			layouts := func(attrs []string) string {
 				var out []string
 				for _, a := range attrs {
-					out = append(out, layout(e.key(a)))
+					out = append(out, layout(e.Key(a)))
 				}
 				return strings.Join(out, ", ")
 			}
 			item := e.Facet
 			for _, a := range slices.Concat(sks, pks) { // the sort key's flag first, as a sparse index is most often sparse on it
-				if k := e.key(a); k.Flag != "" {
+				if k := e.Key(a); k.Flag != "" {
 					item += " (with " + k.Flag + ")"
 					break
 				}
@@ -214,10 +215,10 @@ func cond(ok bool, s string) string {
 }
 
 // plural is the field of Seeded<Design> holding an entity's items.
-func plural(e *Entity) string { return scaffold.Plural(e.Go) }
+func plural(e *shape.Entity) string { return scaffold.Plural(e.Go) }
 
 // poolOf is the entity whose seeded items give a pattern its arguments.
-func (d *Design) poolOf(p *Pattern) *Entity {
+func (d design) poolOf(p *shape.Pattern) *shape.Entity {
 	if p.Entity != nil {
 		return p.Entity
 	}
@@ -228,9 +229,15 @@ func (d *Design) poolOf(p *Pattern) *Entity {
 // facet named by an empty type value, its Go type, so that every step
 // names a pool and the scenario's code has one shape whatever the model's
 // text.
-func poolName(e *Entity) string {
+func poolName(e *shape.Entity) string {
 	if e.Facet != "" {
 		return e.Facet
 	}
 	return e.Go
+}
+
+// own are the patterns the import makes of the keys and indexes (not a
+// model's own): the default scenario mixes them.
+func (d design) own() []*shape.Pattern {
+	return slices.DeleteFunc(slices.Clone(d.Patterns), func(p *shape.Pattern) bool { return p.Entity == nil && p.Group == nil })
 }

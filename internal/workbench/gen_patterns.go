@@ -9,17 +9,18 @@ import (
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/scaffold"
 	"github.com/ddbharness/ddbharness/internal/workbench/mcp"
+	"github.com/ddbharness/ddbharness/internal/workbench/shape"
 )
 
 // genPatterns writes the pattern functions, one per pattern.
-func (d *Design) genPatterns(s *scaffold.Source) {
+func (d design) genPatterns(s *scaffold.Source) {
 	s.Code("package %s", d.Name)
 	sdk := []string{`"github.com/aws/aws-sdk-go-v2/aws"`, `"github.com/aws/aws-sdk-go-v2/service/dynamodb"`, `"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"`}
-	if slices.ContainsFunc(d.Patterns, func(p *Pattern) bool { return p.Op == designs.Query && p.MCP == nil }) {
+	if slices.ContainsFunc(d.Patterns, func(p *shape.Pattern) bool { return p.Op == designs.Query && p.MCP == nil }) {
 		sdk = append(sdk, `"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"`)
 	}
 	std := `"context"` + "\n" + `"fmt"`
-	if slices.ContainsFunc(d.Patterns, func(p *Pattern) bool {
+	if slices.ContainsFunc(d.Patterns, func(p *shape.Pattern) bool {
 		return slices.ContainsFunc(p.Params, func(a mcp.Param) bool { return a.Type == "float64" })
 	}) {
 		std += "\n" + `"strconv"`
@@ -33,18 +34,18 @@ func (d *Design) genPatterns(s *scaffold.Source) {
 		case p.Group != nil:
 			d.genQuery(s, p)
 		case p.MCP != nil:
-			mcp.Func(s, p.mcpPattern(), indexConst)
+			mcp.Func(s, mcpPattern(p), shape.IndexConst)
 		}
 	}
 }
 
-func (d *Design) genGet(s *scaffold.Source, p *Pattern) {
+func (d design) genGet(s *scaffold.Source, p *shape.Pattern) {
 	e := p.Entity
-	pk, sk := e.key(d.Schema.PK), e.key(d.Schema.SK)
+	pk, sk := e.Key(d.Schema.PK), e.Key(d.Schema.SK)
 	vars := d.vars(p)
 	var params []string
 	for _, v := range vars {
-		params = append(params, param(v))
+		params = append(params, v.Param())
 	}
 	if len(params) > 0 {
 		params[len(params)-1] += " string"
@@ -53,15 +54,15 @@ func (d *Design) genGet(s *scaffold.Source, p *Pattern) {
 	s.Code("// designs.ErrNotFound.")
 	s.Code("func (t Table) %s(ctx context.Context, %s) (%s, error) {", p.Go, strings.Join(params, ", "), e.Go)
 	s.Code("key := map[string]types.AttributeValue{")
-	for _, k := range []*KeyUse{pk, sk} {
+	for _, k := range []*shape.KeyUse{pk, sk} {
 		if k == nil {
 			continue
 		}
 		var a []string
-		for _, v := range keyVars(k) {
-			a = append(a, param(v))
+		for _, v := range shape.KeyVars(k) {
+			a = append(a, v.Param())
 		}
-		s.Code("%q: %s,", k.Attr, member(k.Type, e.builder(k)+"("+strings.Join(a, ", ")+")"))
+		s.Code("%q: %s,", k.Attr, member(k.Type, builder(e, k)+"("+strings.Join(a, ", ")+")"))
 	}
 	s.Code("}")
 	s.Code(`out, err := t.DB.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(t.Name), Key: key})
@@ -82,15 +83,15 @@ func (d *Design) genGet(s *scaffold.Source, p *Pattern) {
 }`, e.Go, e.Facet, p.Go)
 }
 
-func (d *Design) genQuery(s *scaffold.Source, p *Pattern) {
+func (d design) genQuery(s *scaffold.Source, p *shape.Pattern) {
 	vars := d.vars(p)
 	var params []string
 	for _, v := range vars {
-		params = append(params, param(v)+" string, ")
+		params = append(params, v.Param()+" string, ")
 	}
 	index := `""`
 	if p.Index != designs.MainTable {
-		index = indexConst(p.Index)
+		index = shape.IndexConst(p.Index)
 	}
 	where := "main table"
 	if p.Index != designs.MainTable {
@@ -99,7 +100,7 @@ func (d *Design) genQuery(s *scaffold.Source, p *Pattern) {
 	s.Code("// %s is %s (%s, Query): %q. next is empty on the last page.", p.Go, p.ID, where, p.Doc)
 	s.Code("func (t Table) %s(ctx context.Context, %safter designs.Cursor) (page []Entity, next designs.Cursor, err error) {", p.Go, strings.Join(params, ""))
 	if len(p.Keys) == 0 {
-		value := d.expr(p.Key, param)
+		value := d.expr(p.Key, (*shape.Var).Param)
 		if p.Key.Type == "N" {
 			value = member("N", value)
 		}
@@ -109,7 +110,7 @@ func (d *Design) genQuery(s *scaffold.Source, p *Pattern) {
 		// checked against the index's key before the call.
 		q := "Schema.KeyQuery(" + index + ")"
 		for _, k := range p.Keys {
-			value := d.expr(k, param)
+			value := d.expr(k, (*shape.Var).Param)
 			if k.Type == "N" {
 				value = member("N", value)
 			}
@@ -136,33 +137,4 @@ func (d *Design) genQuery(s *scaffold.Source, p *Pattern) {
 	}
 	return page, next, nil
 }`, p.Go)
-}
-
-// facetNames are the entities' facet names by type value, where the two
-// differ: the catalog keeps them for export-model.
-func (d *Design) facetNames() map[string]string {
-	out := map[string]string{}
-	for _, e := range d.Entities {
-		if e.Facet != e.TypeValue {
-			out[e.TypeValue] = e.Facet
-		}
-	}
-	return out
-}
-
-// Catalog is the designs.Design the generated catalog.go declares.
-func (d *Design) Catalog() designs.Design {
-	out := designs.Design{Name: d.Name, Table: d.Table.TableName, Schema: d.Schema}
-	if f := d.facetNames(); len(f) > 0 {
-		out.Facets = f
-	}
-	for _, p := range d.Patterns {
-		dp := designs.Pattern{ID: p.ID, Name: p.Name, Op: p.Op, Index: p.Index, Doc: p.Doc, Pages: p.Op == designs.Query && p.MCP == nil, Command: p.Command}
-		if c := p.MCP; c != nil {
-			dp.MaxItems, dp.MaxActions = c.MaxItems(), c.MaxActions()
-			dp.AllPages = dp.MaxItems == 0 && (c.Op == designs.Query || c.Op == designs.Scan)
-		}
-		out.Patterns = append(out.Patterns, dp)
-	}
-	return out
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/ddbharness/ddbharness/internal/figure"
 	"github.com/ddbharness/ddbharness/internal/scaffold"
 	"github.com/ddbharness/ddbharness/internal/workbench/mcp"
+	"github.com/ddbharness/ddbharness/internal/workbench/shape"
 )
 
 // MaxSpecsPerPattern bounds the specs a pattern gets: the samples a get
@@ -22,31 +23,14 @@ import (
 // on all, and make verify stays quick; the import says so in a note.
 const MaxSpecsPerPattern = 100
 
-// sample is one sample item and the entity it belongs to.
-type sample struct {
-	e    *Entity
-	item map[string]types.AttributeValue
-	i    int // its place in Samples
-}
-
-func (d *Design) samples() []sample {
-	var out []sample
-	for _, e := range d.Entities {
-		for _, it := range e.Samples {
-			out = append(out, sample{e, it, len(out)})
-		}
-	}
-	return out
-}
-
-func (d *Design) genSamples(s *scaffold.Source) {
+func (d design) genSamples(s *scaffold.Source) {
 	s.Code("package %s", d.Name)
 	s.Code("// Samples are the model's sample items, facet by facet: the specs load")
 	s.Code("// them and expect the patterns to return them; the fixtures load them,")
 	s.Code("// then grow copies of them (Grown) for volume.")
 	s.Code("var Samples = []Entity{")
-	for _, x := range d.samples() {
-		s.Code("%s,", d.literal(x.e, x.item, ""))
+	for _, x := range d.Samples() {
+		s.Code("%s,", d.literal(x.Entity, x.Item, ""))
 	}
 	s.Code("}")
 	s.Code("// Grown is e as the n-th copy of the samples: every part of its keys")
@@ -55,18 +39,18 @@ func (d *Design) genSamples(s *scaffold.Source) {
 	s.Code("// so parts that hold one value in a sample by chance differ in copies.")
 	s.Code("func Grown(e Entity, n int, vary func(part string, n int) string) Entity {")
 	s.Code("switch v := e.(type) {")
-	copies := d.copyNumbers()
+	copies := d.CopyNumbers()
 	for _, e := range d.Entities {
 		s.Code("case %s:", e.Go)
 		for _, v := range e.Vars {
-			s.Code("v.%[1]s = vary(v.%[1]s, %[2]s)", v.Go, copies.expr(v))
+			s.Code("v.%[1]s = vary(v.%[1]s, %[2]s)", v.Go, copies.Expr(v))
 		}
 		s.Code("return v")
 	}
 	s.Code("}\nreturn e\n}")
 }
 
-func (d *Design) genSpecs(s *scaffold.Source) {
+func (d design) genSpecs(s *scaffold.Source) {
 	sdk := ""
 	if d.hasModelPatterns() {
 		sdk = `"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"`
@@ -86,7 +70,7 @@ var _ = designs.ErrNotFound`, d.Name, sdk)
 	if sdk != "" {
 		s.Code("var _ types.AttributeValue")
 	}
-	all := d.samples()
+	all := d.Samples()
 	capped, most := 0, 0 // patterns with more samples or partitions than they get specs for; the most
 	for _, p := range d.Patterns {
 		if p.Why != "" {
@@ -101,7 +85,7 @@ var _ = designs.ErrNotFound`, d.Name, sdk)
 		case p.Group != nil:
 			of = d.specQuery(s, p, all)
 		case p.MCP != nil:
-			mcp.Spec(s, p.mcpPattern(), faultedRead)
+			mcp.Spec(s, mcpPattern(p), faultedRead)
 		}
 		if of > MaxSpecsPerPattern {
 			capped, most = capped+1, max(most, of)
@@ -123,7 +107,7 @@ const faultedRead = "hostile verify: a fault handed back as an error, never as a
 // specGet expects each sample of the pattern's entity back by its key, the
 // first MaxSpecsPerPattern of them, and ErrNotFound for a key no sample
 // has; it returns how many samples the entity has.
-func (d *Design) specGet(s *scaffold.Source, p *Pattern, all []sample) (samples int) {
+func (d design) specGet(s *scaffold.Source, p *shape.Pattern, all []shape.Sample) (samples int) {
 	e := p.Entity
 	vars := d.vars(p)
 	var args []string
@@ -136,12 +120,12 @@ func (d *Design) specGet(s *scaffold.Source, p *Pattern, all []sample) (samples 
 	s.Code("},")
 	schema, entries, of := d.Schema.ItemSchema(), 0, 0
 	for _, x := range all {
-		if x.e != e {
+		if x.Entity != e {
 			continue
 		}
 		if of++; entries < MaxSpecsPerPattern {
 			entries++
-			s.Code("Entry(%q, %s.Samples[%d]),", schema.KeyText(x.item), d.Name, x.i)
+			s.Code("Entry(%q, %s.Samples[%d]),", schema.KeyText(x.Item), d.Name, x.N)
 		}
 	}
 	s.Code(")")
@@ -150,7 +134,7 @@ func (d *Design) specGet(s *scaffold.Source, p *Pattern, all []sample) (samples 
 	}
 	var missing []string
 	for _, v := range vars {
-		missing = append(missing, d.absent(v, e.key(d.Schema.PK), e.key(d.Schema.SK)))
+		missing = append(missing, d.absent(v, e.Key(d.Schema.PK), e.Key(d.Schema.SK)))
 	}
 	s.Code("It(\"reports designs.ErrNotFound for a key no sample has\", func(ctx SpecContext) {")
 	s.Code("_, err := table.%s(ctx, %s)", p.Go, strings.Join(missing, ", "))
@@ -161,7 +145,7 @@ func (d *Design) specGet(s *scaffold.Source, p *Pattern, all []sample) (samples 
 // absent is a Go literal of a value for v that no sample's key has: a
 // whole number past every sample's when v is a whole number key (a
 // DynamoDB number key refuses other text), else text no sample uses.
-func (d *Design) absent(v *Var, keys ...*KeyUse) string {
+func (d design) absent(v *shape.Var, keys ...*shape.KeyUse) string {
 	for _, k := range keys {
 		if k == nil || k.Type != "N" || len(k.Segs) != 1 || k.Segs[0].Var != v {
 			continue
@@ -189,14 +173,14 @@ func (d *Design) absent(v *Var, keys ...*KeyUse) string {
 // pattern's layout, exactly the samples with that value (and the index's
 // sort key) in sort key order, as the index projects them, for the first
 // MaxSpecsPerPattern values; it returns how many values the samples hold.
-func (d *Design) specQuery(s *scaffold.Source, p *Pattern, all []sample) (partitions int) {
+func (d design) specQuery(s *scaffold.Source, p *shape.Pattern, all []shape.Sample) (partitions int) {
 	schema := d.Schema.ItemSchema()
 	sks := []string{d.Schema.SK}
 	if ix, ok := schema.Index(p.Index); ok {
 		sks = ix.SortAttrs()
 	}
 	sks = slices.DeleteFunc(sks, func(a string) bool { return a == "" })
-	keys := p.partition()
+	keys := partition(p)
 	var pks []string
 	for _, k := range keys {
 		pks = append(pks, k.Attr)
@@ -216,17 +200,17 @@ func (d *Design) specQuery(s *scaffold.Source, p *Pattern, all []sample) (partit
 	}
 	var values []string // the group's partition values, by their id, in sample order
 	value := map[string]map[string]types.AttributeValue{}
-	members := map[string][]sample{} // the samples in each partition of the pattern's index
+	members := map[string][]shape.Sample{} // the samples in each partition of the pattern's index
 	for _, x := range all {
-		id, ok := partitionOf(x.item)
+		id, ok := partitionOf(x.Item)
 		if !ok {
 			continue
 		}
-		if _, seen := value[id]; !seen && slices.Contains(p.Group, x.e) && !slices.ContainsFunc(keys, func(k *KeyUse) bool { return x.e.key(k.Attr) == nil }) {
+		if _, seen := value[id]; !seen && slices.Contains(p.Group, x.Entity) && !slices.ContainsFunc(keys, func(k *shape.KeyUse) bool { return x.Entity.Key(k.Attr) == nil }) {
 			values = append(values, id)
-			value[id] = x.item
+			value[id] = x.Item
 		}
-		if !slices.ContainsFunc(sks, func(a string) bool { return x.item[a] == nil }) {
+		if !slices.ContainsFunc(sks, func(a string) bool { return x.Item[a] == nil }) {
 			members[id] = append(members[id], x)
 		}
 	}
@@ -236,9 +220,9 @@ func (d *Design) specQuery(s *scaffold.Source, p *Pattern, all []sample) (partit
 		in := members[id]
 		v := ddbitem.PartitionText(pks, value[id])
 		ties := false
-		slices.SortStableFunc(in, func(a, b sample) int {
+		slices.SortStableFunc(in, func(a, b shape.Sample) int {
 			for _, sk := range sks {
-				if c := ddbitem.CompareKey(a.item[sk], b.item[sk]); c != 0 {
+				if c := ddbitem.CompareKey(a.Item[sk], b.Item[sk]); c != 0 {
 					return c
 				}
 			}
@@ -251,7 +235,7 @@ func (d *Design) specQuery(s *scaffold.Source, p *Pattern, all []sample) (partit
 			ties = true
 		}
 		var args strings.Builder
-		for _, x := range keyVars(keys...) {
+		for _, x := range shape.KeyVars(keys...) {
 			args.WriteString(strconv.Quote(d.partValues(keys, value[id])[x]) + ", ")
 		}
 		order := "in sort key order"
@@ -269,19 +253,19 @@ func (d *Design) specQuery(s *scaffold.Source, p *Pattern, all []sample) (partit
 		s.Code("Expect(err).NotTo(HaveOccurred())\nExpect(next).To(BeEmpty())")
 		s.Code("Expect(page).To(%s([]%s.Entity{", match, d.Name)
 		for _, x := range in {
-			entry := x.item // the table's own query returns whole items
-			if e := schema.EntryOf(p.Index, x.item); e != nil {
+			entry := x.Item // the table's own query returns whole items
+			if e := schema.EntryOf(p.Index, x.Item); e != nil {
 				entry = e // as the index projects it
 			}
-			s.Code("%s,", d.literal(x.e, entry, d.Name+"."))
+			s.Code("%s,", d.literal(x.Entity, entry, d.Name+"."))
 		}
 		s.Code("}))\n})")
 	}
-	if len(keyVars(keys...)) == 0 {
+	if len(shape.KeyVars(keys...)) == 0 {
 		return of // a partition key of constants only: there is no other partition
 	}
 	var missing []string
-	for _, v := range keyVars(keys...) {
+	for _, v := range shape.KeyVars(keys...) {
 		missing = append(missing, d.absent(v, keys...)+", ")
 	}
 	s.Code("It(\"returns an empty last page for a partition no sample has\", func(ctx SpecContext) {")
@@ -293,8 +277,8 @@ func (d *Design) specQuery(s *scaffold.Source, p *Pattern, all []sample) (partit
 
 // partValues are the values of the variables of layouts keys (a
 // partition key's attributes) that make the partition key item holds.
-func (d *Design) partValues(keys []*KeyUse, item map[string]types.AttributeValue) map[*Var]string {
-	vals := map[*Var]string{}
+func (d design) partValues(keys []*shape.KeyUse, item map[string]types.AttributeValue) map[*shape.Var]string {
+	vals := map[*shape.Var]string{}
 	for _, k := range keys {
 		v := ddbitem.KeyText(item[k.Attr])
 		if len(k.Segs) == 1 && k.Segs[0].Var != nil {

@@ -13,11 +13,12 @@ import (
 	"github.com/ddbharness/ddbharness/internal/scaffold"
 	"github.com/ddbharness/ddbharness/internal/userfile"
 	"github.com/ddbharness/ddbharness/internal/workbench/modelfile"
+	"github.com/ddbharness/ddbharness/internal/workbench/shape"
 )
 
 // Imported is one design an import wrote.
 type Imported struct {
-	Design *Design
+	Design *shape.Design
 	Plan   scaffold.Plan
 }
 
@@ -181,7 +182,7 @@ func (im Importer) plan(ctx context.Context, data []byte, file, name string) ([]
 		} else if err != nil {
 			return nil, fmt.Errorf("%w (name the design with -name)", err)
 		}
-		d, err := Infer(n, t)
+		d, err := shape.Infer(n, t)
 		if err != nil {
 			return nil, err
 		}
@@ -191,7 +192,7 @@ func (im Importer) plan(ctx context.Context, data []byte, file, name string) ([]
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		files, err := d.Files(m.ModelName)
+		files, err := Files(d, m.ModelName)
 		if err != nil {
 			return nil, err
 		}
@@ -228,7 +229,7 @@ func packageName(s string) string {
 
 // strict refuses, when Strict is set, a design with model patterns the
 // import could not generate, naming each and why.
-func (im Importer) strict(d *Design) error {
+func (im Importer) strict(d *shape.Design) error {
 	if !im.Strict {
 		return nil
 	}

@@ -14,8 +14,8 @@ import (
 
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/fixtures"
-	"github.com/ddbharness/ddbharness/internal/workbench"
 	"github.com/ddbharness/ddbharness/internal/workbench/modelfile"
+	"github.com/ddbharness/ddbharness/internal/workbench/shape"
 )
 
 // A model whose table is named apart from the design, provisioned with
@@ -54,7 +54,7 @@ func TestExportThenImportGivesBackTheKeyLayouts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			first, err := workbench.Infer(name, m.DataModel[0])
+			first, err := shape.Infer(name, m.DataModel[0])
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -77,7 +77,7 @@ func TestExportThenImportGivesBackTheKeyLayouts(t *testing.T) {
 
 // reimport exports d from its samples and three copies of each, and
 // imports the export.
-func reimport(t *testing.T, d *workbench.Design) *workbench.Design {
+func reimport(t *testing.T, d *shape.Design) *shape.Design {
 	t.Helper()
 	var items []map[string]types.AttributeValue
 	keys := ddbitem.Schema{PK: d.Schema.PK, SK: d.Schema.SK}
@@ -105,7 +105,7 @@ func reimport(t *testing.T, d *workbench.Design) *workbench.Design {
 	if err != nil {
 		t.Fatalf("Parse(Export(%s)): %v", d.Name, err)
 	}
-	again, err := workbench.Infer(d.Name, m.DataModel[0])
+	again, err := shape.Infer(d.Name, m.DataModel[0])
 	if err != nil {
 		t.Fatalf("Infer(Export(%s)): %v", d.Name, err)
 	}
@@ -114,7 +114,7 @@ func reimport(t *testing.T, d *workbench.Design) *workbench.Design {
 
 // entityLayouts is each entity's facet name and type value, and each key it
 // carries with its index and layout, as one line per entity.
-func entityLayouts(d *workbench.Design) map[string]string {
+func entityLayouts(d *shape.Design) map[string]string {
 	out := map[string]string{}
 	for _, e := range d.Entities {
 		var keys []string

@@ -1,10 +1,7 @@
 package workbench
 
 import (
-	"bytes"
 	"fmt"
-	"maps"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -12,17 +9,17 @@ import (
 
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
-	"github.com/ddbharness/ddbharness/internal/scaffold"
+	"github.com/ddbharness/ddbharness/internal/workbench/shape"
 )
 
 // literal is the Go value of item as entity e, written as a composite
 // literal qualified by pkg ("shop." or ""): what the generated decode
 // returns for the item, so a spec can expect it.
-func (d *Design) literal(e *Entity, item map[string]types.AttributeValue, pkg string) string {
+func (d design) literal(e *shape.Entity, item map[string]types.AttributeValue, pkg string) string {
 	vals := map[string]string{}
 	for _, f := range e.Fields {
 		if v, ok := item[f.Attr]; ok {
-			if lit, keep := fieldLiteral(f.Type, v); keep {
+			if lit, keep := shape.FieldLiteral(f.Type, v); keep {
 				vals[f.Go] = lit
 			}
 		}
@@ -53,7 +50,7 @@ func (d *Design) literal(e *Entity, item map[string]types.AttributeValue, pkg st
 			fields = append(fields, v.Go+": "+vals[v.Go])
 		}
 	}
-	for _, f := range e.flags() {
+	for _, f := range flags(e) {
 		if vals[f] != "" {
 			fields = append(fields, f+": true")
 		}
@@ -64,84 +61,4 @@ func (d *Design) literal(e *Entity, item map[string]types.AttributeValue, pkg st
 		}
 	}
 	return fmt.Sprintf("%s%s{%s}", pkg, e.Go, strings.Join(fields, ", "))
-}
-
-// fieldLiteral is a stored attribute's Go literal for a field of type t;
-// keep is false for a zero value, which omitempty leaves out on write and
-// decoding leaves zero.
-func fieldLiteral(t string, v types.AttributeValue) (lit string, keep bool) {
-	switch t {
-	case "S", "N", "BOOL", "B", "SS", "NS", "BS":
-		lit = anyLiteral(v, false)
-	case "M", "L":
-		lit = anyLiteral(v, false)
-		if m, ok := v.(*types.AttributeValueMemberM); ok && len(m.Value) == 0 {
-			return "", false
-		}
-		if l, ok := v.(*types.AttributeValueMemberL); ok && len(l.Value) == 0 {
-			return "", false
-		}
-	default:
-		lit = anyLiteral(v, true)
-	}
-	switch lit {
-	case `""`, "0", "false", "nil":
-		return "", false
-	}
-	return lit, true
-}
-
-// anyLiteral writes v as attributevalue decodes it: boxed (inside an any)
-// numbers are float64.
-func anyLiteral(v types.AttributeValue, boxed bool) string {
-	switch v := v.(type) {
-	case *types.AttributeValueMemberS:
-		return strconv.Quote(v.Value)
-	case *types.AttributeValueMemberN:
-		f, _ := strconv.ParseFloat(v.Value, 64)
-		n := strconv.FormatFloat(f, 'g', -1, 64)
-		if boxed {
-			return "float64(" + n + ")"
-		}
-		return n
-	case *types.AttributeValueMemberBOOL:
-		return strconv.FormatBool(v.Value)
-	case *types.AttributeValueMemberNULL:
-		return "nil"
-	case *types.AttributeValueMemberB:
-		return fmt.Sprintf("[]byte(%q)", v.Value)
-	case *types.AttributeValueMemberSS: // sets sorted, as the generated decode keeps them
-		return scaffold.StringSlice(slices.Sorted(slices.Values(v.Value)))
-	case *types.AttributeValueMemberNS:
-		var fs []float64
-		for _, s := range v.Value {
-			f, _ := strconv.ParseFloat(s, 64)
-			fs = append(fs, f)
-		}
-		slices.Sort(fs)
-		var parts []string
-		for _, f := range fs {
-			parts = append(parts, strconv.FormatFloat(f, 'g', -1, 64))
-		}
-		return "[]float64{" + strings.Join(parts, ", ") + "}"
-	case *types.AttributeValueMemberBS:
-		var parts []string
-		for _, b := range slices.SortedFunc(slices.Values(v.Value), bytes.Compare) {
-			parts = append(parts, fmt.Sprintf("[]byte(%q)", b))
-		}
-		return "[][]byte{" + strings.Join(parts, ", ") + "}"
-	case *types.AttributeValueMemberM:
-		var parts []string
-		for _, k := range slices.Sorted(maps.Keys(v.Value)) {
-			parts = append(parts, strconv.Quote(k)+": "+anyLiteral(v.Value[k], true))
-		}
-		return "map[string]any{" + strings.Join(parts, ", ") + "}"
-	case *types.AttributeValueMemberL:
-		var parts []string
-		for _, e := range v.Value {
-			parts = append(parts, anyLiteral(e, true))
-		}
-		return "[]any{" + strings.Join(parts, ", ") + "}"
-	}
-	return "nil"
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/ddbharness/ddbharness/internal/workbench"
 	"github.com/ddbharness/ddbharness/internal/workbench/mcp"
 	"github.com/ddbharness/ddbharness/internal/workbench/modelfile"
+	"github.com/ddbharness/ddbharness/internal/workbench/shape"
 )
 
 // testdata/mcp_shop.json is an MCP data model of our own: a user's
@@ -27,7 +28,7 @@ import (
 // projection, a limit and a backward query among them), one whose
 // condition fails on the samples, one an external service serves and one
 // that chains two commands.
-func mcpShop(t *testing.T) *workbench.Design {
+func mcpShop(t *testing.T) *shape.Design {
 	t.Helper()
 	return inferred(t, "mcp_shop.json", "mcpshop", nil)
 }
@@ -40,7 +41,7 @@ func TestMCPAccessPatternsAreCataloguedUnderTheirIDs(t *testing.T) {
 	want := map[designs.PatternID]designs.Operation{"1": designs.GetItem, "2": designs.Query, "3": designs.Query, "4": designs.Scan,
 		"5": designs.PutItem, "6": designs.UpdateItem, "7": designs.PutItem, "8": designs.DeleteItem, "9": designs.BatchGetItem,
 		"10": designs.BatchWriteItem, "11": designs.TransactWriteItems, "12": designs.TransactGetItems, "13": "none", "14": designs.GetItem}
-	got := map[designs.PatternID]*workbench.Pattern{}
+	got := map[designs.PatternID]*shape.Pattern{}
 	for _, p := range d.Patterns {
 		if _, ok := want[p.ID]; ok {
 			got[p.ID] = p
@@ -128,7 +129,7 @@ func TestMCPAccessPatternSpecsExpectTheSampleItems(t *testing.T) {
 // generated pattern's ID as a label, none an uncovered one's.
 func TestMCPAccessPatternsRender(t *testing.T) {
 	d := mcpShop(t)
-	files, err := d.Files("dynamodb_data_model")
+	files, err := workbench.Files(d, "dynamodb_data_model")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,14 +200,14 @@ func TestExportMCPThenImportGivesBackTheCatalog(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Parse(ExportMCP): %v\n%s", err, data)
 	}
-	again, err := workbench.Infer(first.Name, m.DataModel[0])
+	again, err := shape.Infer(first.Name, m.DataModel[0])
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got, want := catalogRows(again.Catalog()), catalogRows(first.Catalog()); !slices.Equal(got, want) {
 		t.Errorf("the catalog came back as\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	generated := func(d *workbench.Design) (out []string) {
+	generated := func(d *shape.Design) (out []string) {
 		for _, p := range d.Patterns {
 			out = append(out, fmt.Sprintf("%s %t", p.ID, p.Why == ""))
 		}
@@ -238,7 +239,7 @@ func TestExportMCPOfEachDesignImportsItsCatalog(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Parse(ExportMCP(%s)): %v", d.Name, err)
 			}
-			again, err := workbench.Infer(d.Name, m.DataModel[0])
+			again, err := shape.Infer(d.Name, m.DataModel[0])
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -264,7 +265,7 @@ func TestMCPReadsExpectNumbersAsTheEntityStoresThem(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := workbench.Infer("t", m.DataModel[0])
+	d, err := shape.Infer("t", m.DataModel[0])
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,12 +5,13 @@ import (
 	"os"
 	"testing"
 
-	"github.com/ddbharness/ddbharness/internal/workbench"
+	"github.com/ddbharness/ddbharness/internal/workbench/modelfile"
+	"github.com/ddbharness/ddbharness/internal/workbench/shape"
 )
 
 // inferred is the design the import infers from testdata/file's model,
 // named name, after edit (nil: none) changed the model's text.
-func inferred(t *testing.T, file, name string, edit func(string) string) *workbench.Design {
+func inferred(t *testing.T, file, name string, edit func(string) string) *shape.Design {
 	t.Helper()
 	data, err := os.ReadFile("testdata/" + file)
 	if err != nil {
@@ -41,4 +42,18 @@ func edited(t *testing.T, file string, edit func(m map[string]any)) []byte {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// inferModel parses a model and infers the design of its first table.
+func inferModel(t *testing.T, name, model string) *shape.Design {
+	t.Helper()
+	m, err := modelfile.Parse([]byte(model))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := shape.Infer(name, m.DataModel[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
 }

@@ -18,12 +18,13 @@ import (
 	"github.com/ddbharness/ddbharness/fixtures"
 	"github.com/ddbharness/ddbharness/internal/workbench"
 	"github.com/ddbharness/ddbharness/internal/workbench/modelfile"
+	"github.com/ddbharness/ddbharness/internal/workbench/shape"
 )
 
 // tournament is testdata/mcp_tournament.json imported: matches on a GSI
 // keyed by tournamentId and region (partition) and round and bracket
 // (sort), with a text of the model replaced by edit when it is not nil.
-func tournament(t *testing.T, edit func(string) string) *workbench.Design {
+func tournament(t *testing.T, edit func(string) string) *shape.Design {
 	t.Helper()
 	return inferred(t, "mcp_tournament.json", "tournament", edit)
 }
@@ -46,7 +47,7 @@ func TestMultiAttributeGSIKeysAreImportedInOrder(t *testing.T) {
 	if err := d.Catalog().Validate(); err != nil {
 		t.Errorf("the imported catalog is refused: %v", err)
 	}
-	files, err := d.Files("dynamodb_data_model")
+	files, err := workbench.Files(d, "dynamodb_data_model")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +145,7 @@ func TestMultiAttributeKeysAreRefusedWhereDynamoDBRefusesThem(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := workbench.Infer("twice", m.DataModel[0]); err == nil || !strings.Contains(err.Error(), "attribute region named twice") {
+	if _, err := shape.Infer("twice", m.DataModel[0]); err == nil || !strings.Contains(err.Error(), "attribute region named twice") {
 		t.Errorf("Infer of a key naming region twice = %v, want it refused naming region", err)
 	}
 }
@@ -205,7 +206,7 @@ func TestMultiAttributeKeysRoundTripThroughTheMCPModel(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Parse(ExportMCP): %v", err)
 	}
-	again, err := workbench.Infer(first.Name, m.DataModel[0])
+	again, err := shape.Infer(first.Name, m.DataModel[0])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -233,7 +234,7 @@ func TestMultiAttributeKeyNamesReachTheFilesEscaped(t *testing.T) {
 	if got := d.Schema.GSIs[0].PKs; !slices.Equal(got, []string{"tournamentId", hostile}) {
 		t.Fatalf("the GSI's partition key came back as %q", got)
 	}
-	files, err := d.Files("dynamodb_data_model")
+	files, err := workbench.Files(d, "dynamodb_data_model")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ddbharness/ddbharness/internal/workbench"
 	"github.com/ddbharness/ddbharness/internal/workbench/modelfile"
+	"github.com/ddbharness/ddbharness/internal/workbench/shape"
 )
 
 // controlModel is mcp_shop.json with control characters in every kind of text
@@ -50,11 +51,11 @@ func TestModelTextReachesTheFilesEscaped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := workbench.Infer("mcpshop", m.DataModel[0])
+	d, err := shape.Infer("mcpshop", m.DataModel[0])
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, err := d.Files("dynamodb_data_model")
+	files, err := workbench.Files(d, "dynamodb_data_model")
 	if err != nil {
 		t.Fatal(err)
 	}

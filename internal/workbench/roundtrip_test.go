@@ -18,6 +18,7 @@ import (
 	"github.com/ddbharness/ddbharness/internal/lint"
 	"github.com/ddbharness/ddbharness/internal/workbench"
 	"github.com/ddbharness/ddbharness/internal/workbench/modelfile"
+	"github.com/ddbharness/ddbharness/internal/workbench/shape"
 )
 
 // Every design exports to a model whose import gives back its schema: the
@@ -54,7 +55,7 @@ func TestExportThenImportGivesBackEachDesignsSchema(t *testing.T) {
 			if len(m.DataModel) != 1 {
 				t.Fatalf("Export(%s) has %d tables, want 1", d.Name, len(m.DataModel))
 			}
-			imported, err := workbench.Infer(d.Name, m.DataModel[0])
+			imported, err := shape.Infer(d.Name, m.DataModel[0])
 			if err != nil {
 				t.Fatalf("Infer(Export(%s)): %v", d.Name, err)
 			}
@@ -87,7 +88,7 @@ func TestExportThenImportGivesBackEachDesignsSchema(t *testing.T) {
 			if !maps.Equal(got, want) {
 				t.Errorf("imported entities %v, want one per item type %v", slices.Sorted(maps.Keys(got)), slices.Sorted(maps.Keys(want)))
 			}
-			if _, err := imported.Files(m.ModelName); err != nil {
+			if _, err := workbench.Files(imported, m.ModelName); err != nil {
 				t.Errorf("the import of Export(%s) does not render: %v", d.Name, err)
 			}
 			// The imported design, exported from its own fixtures and
@@ -173,7 +174,7 @@ func TestAModelWithoutFacetsIsOneEntity(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := workbench.Infer("tickets", m.DataModel[0])
+	d, err := shape.Infer("tickets", m.DataModel[0])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +191,7 @@ func TestAModelWithoutFacetsIsOneEntity(t *testing.T) {
 	if want := []string{"get tickets", "query by Queue", "query ByState by Queue"}; !slices.Equal(names, want) {
 		t.Errorf("patterns %q, want %q", names, want)
 	}
-	if _, err := d.Files(m.ModelName); err != nil {
+	if _, err := workbench.Files(d, m.ModelName); err != nil {
 		t.Error(err)
 	}
 }
@@ -247,11 +248,11 @@ func TestMissingNumberKeyIsExactPastFloatPrecision(t *testing.T) {
 // the files the import would write, by path.
 func render(t *testing.T, name string, m modelfile.ModelFile) map[string]string {
 	t.Helper()
-	d, err := workbench.Infer(name, m.DataModel[0])
+	d, err := shape.Infer(name, m.DataModel[0])
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, err := d.Files(m.ModelName)
+	files, err := workbench.Files(d, m.ModelName)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ddbharness/ddbharness/internal/workbench"
 	"github.com/ddbharness/ddbharness/internal/workbench/modelfile"
+	"github.com/ddbharness/ddbharness/internal/workbench/shape"
 )
 
 // withTraffic is testdata/mcp_shop.json with each listed access pattern
@@ -36,11 +37,11 @@ func TestDeclaredTrafficIsTheDefaultScenario(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := workbench.Infer("mcpshop", m.DataModel[0])
+	d, err := shape.Infer("mcpshop", m.DataModel[0])
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, err := d.Files("dynamodb_data_model")
+	files, err := workbench.Files(d, "dynamodb_data_model")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +83,7 @@ func TestDeclaredTrafficIsTheDefaultScenario(t *testing.T) {
 	}
 
 	plain := mcpShop(t)
-	files, err = plain.Files("dynamodb_data_model")
+	files, err = workbench.Files(plain, "dynamodb_data_model")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/ddbharness/ddbharness/internal/workbench"
 	"github.com/ddbharness/ddbharness/internal/workbench/modelfile"
+	"github.com/ddbharness/ddbharness/internal/workbench/shape"
 )
 
 // undefined lists the names the generated package designs/<name> uses
@@ -133,7 +134,7 @@ const sparse = `{"ModelName": "Sparse", "DataModel": [{"TableName": "orders",
 // say they are in it, and seeded copies vary its key as the table's.
 func TestSparseIndexGetsAPatternAndAnEmptyOneANote(t *testing.T) {
 	d := inferModel(t, "sparse", sparse)
-	var q *workbench.Pattern
+	var q *shape.Pattern
 	for _, p := range d.Patterns {
 		if p.Index == "ByStatus" {
 			q = p
@@ -164,7 +165,7 @@ func TestSparseIndexGetsAPatternAndAnEmptyOneANote(t *testing.T) {
 }
 
 // layouts are the design's key layouts by "Entity Attr".
-func layouts(d *workbench.Design) map[string]string {
+func layouts(d *shape.Design) map[string]string {
 	out := map[string]string{}
 	for _, e := range d.Entities {
 		for _, k := range e.Keys {
@@ -211,7 +212,7 @@ func TestInferReadsKeyLayoutsAsDesignersWriteThem(t *testing.T) {
 			t.Errorf("%s = %q, want %q", key, got[key], want)
 		}
 	}
-	files, err := d.Files("Wild")
+	files, err := workbench.Files(d, "Wild")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,7 +231,7 @@ func TestInferReadsKeyLayoutsAsDesignersWriteThem(t *testing.T) {
 }
 
 // facetNames are the design's entities by their facet names.
-func facetNames(d *workbench.Design) []string {
+func facetNames(d *shape.Design) []string {
 	var out []string
 	for _, e := range d.Entities {
 		out = append(out, e.Facet)
@@ -275,7 +276,7 @@ func TestAModelWithoutSamplesImportsOnItsOwn(t *testing.T) {
 			t.Errorf("%s = %q, want %q (all: %v)", key, got[key], want, got)
 		}
 	}
-	if !slices.ContainsFunc(d.Patterns, func(p *workbench.Pattern) bool { return p.Index == "GSI1" }) {
+	if !slices.ContainsFunc(d.Patterns, func(p *shape.Pattern) bool { return p.Index == "GSI1" }) {
 		t.Errorf("no pattern on GSI1; notes %q", d.Notes)
 	}
 	if !slices.ContainsFunc(d.Notes, func(n string) bool { return strings.Contains(n, "no sample items: the import made") }) {
@@ -312,7 +313,7 @@ func TestParseSkipsBlankRowsAndRefusesOneBadTableOnly(t *testing.T) {
 	if len(m.Notes) != 1 || !strings.Contains(m.Notes[0], `table "bad" not imported`) || !strings.Contains(m.Notes[0], ".n.N") {
 		t.Errorf("model notes %q, want one naming table bad and its value", m.Notes)
 	}
-	d, err := workbench.Infer("good", m.DataModel[0])
+	d, err := shape.Infer("good", m.DataModel[0])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -350,14 +351,14 @@ func TestImportReadsAnMCPDataModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := workbench.Infer("shop", m.DataModel[0])
+	d, err := shape.Infer("shop", m.DataModel[0])
 	if err != nil {
 		t.Fatal(err)
 	}
 	if d.Schema.PK != "pk" || d.Schema.SK != "sk" || len(d.Schema.GSIs) != 1 || len(d.Entities[0].Samples) != 2 {
 		t.Errorf("schema %+v with %d samples, want pk/sk, ByEmail and the 2 items", d.Schema, len(d.Entities[0].Samples))
 	}
-	if !slices.ContainsFunc(d.Patterns, func(p *workbench.Pattern) bool { return p.Index == "ByEmail" }) {
+	if !slices.ContainsFunc(d.Patterns, func(p *shape.Pattern) bool { return p.Index == "ByEmail" }) {
 		t.Error("no pattern on ByEmail")
 	}
 	if !slices.ContainsFunc(d.Notes, func(n string) bool {

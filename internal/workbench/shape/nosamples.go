@@ -1,4 +1,4 @@
-package workbench
+package shape
 
 import (
 	"fmt"
@@ -49,7 +49,7 @@ func makeSamples(t *modelfile.Table, sep string) {
 	}
 	for i := range facets {
 		f := &facets[i]
-		tag := strings.ToUpper(goName(f.FacetName))
+		tag := strings.ToUpper(GoName(f.FacetName))
 		for range SamplesMade {
 			n++
 			item := map[string]types.AttributeValue{}
@@ -74,7 +74,7 @@ func makeSamples(t *modelfile.Table, sep string) {
 				segs := strings.Split(alias, sep)
 				for j, s := range segs {
 					if strings.ToUpper(s) != s || strings.IndexFunc(s, unicode.IsLetter) < 0 {
-						segs[j] = fmt.Sprintf("%s-%d", strings.ToLower(goName(s)), n)
+						segs[j] = fmt.Sprintf("%s-%d", strings.ToLower(GoName(s)), n)
 					}
 				}
 				item[a.AttributeName] = &types.AttributeValueMemberS{Value: strings.Join(segs, sep)}

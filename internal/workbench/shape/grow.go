@@ -1,4 +1,4 @@
-package workbench
+package shape
 
 import (
 	"fmt"
@@ -10,18 +10,19 @@ import (
 	"github.com/ddbharness/ddbharness/designs"
 )
 
-// copyNumbers gives each key part name of the design its own copies: the
+// CopyNumbers gives each key part name of the design its own copies: the
 // n-th copy of part i of k names is copy n*k+i of its sample value. A part
 // of one name (UserID in a user and in its orders) keeps one numbering, so
 // related items stay related; parts of different names whose samples
 // hold one value by chance (a user ID and an order ID both "1") differ in
 // every copy, and a model exported from the copies keeps them apart.
-type copyNumbers struct {
+type CopyNumbers struct {
 	index map[string]int
 	k     int
 }
 
-func (d *Design) copyNumbers() copyNumbers {
+// CopyNumbers numbers the design's key part names for its copies.
+func (d *Design) CopyNumbers() CopyNumbers {
 	var names []string
 	for _, e := range d.Entities {
 		for _, v := range e.Vars {
@@ -29,7 +30,7 @@ func (d *Design) copyNumbers() copyNumbers {
 		}
 	}
 	names = slices.Compact(slices.Sorted(slices.Values(names)))
-	c := copyNumbers{index: map[string]int{}, k: len(names)}
+	c := CopyNumbers{index: map[string]int{}, k: len(names)}
 	for i, n := range names {
 		c.index[n] = i
 	}
@@ -37,10 +38,10 @@ func (d *Design) copyNumbers() copyNumbers {
 }
 
 // of is the copy number of part v in the n-th copy.
-func (c copyNumbers) of(v *Var, n int) int { return n*c.k + c.index[v.Go] }
+func (c CopyNumbers) of(v *Var, n int) int { return n*c.k + c.index[v.Go] }
 
-// expr is of as the generated Go expression of n.
-func (c copyNumbers) expr(v *Var) string {
+// Expr is of as the generated Go expression of n.
+func (c CopyNumbers) Expr(v *Var) string {
 	if c.k <= 1 {
 		return "n"
 	}
@@ -51,7 +52,7 @@ func (c copyNumbers) expr(v *Var) string {
 // the generated Grown and Item make it: each key part passed through vary
 // with its copy number, the keys built again from the layouts.
 func (d *Design) Grow(e *Entity, it map[string]types.AttributeValue, n int, vary func(part string, n int) string) map[string]types.AttributeValue {
-	copies := d.copyNumbers()
+	copies := d.CopyNumbers()
 	vals := map[*Var]string{}
 	for _, k := range e.Keys {
 		v, ok := it[k.Attr]

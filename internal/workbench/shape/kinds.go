@@ -1,4 +1,4 @@
-package workbench
+package shape
 
 import (
 	"strings"
@@ -67,7 +67,7 @@ func facetsByType(t modelfile.Table, sep string) []modelfile.Facet {
 				}
 				kind += "\x01"
 			}
-			name = kindName(words[0], words[1], strings.ToLower(goName(t.TableName)))
+			name = kindName(words[0], words[1], strings.ToLower(GoName(t.TableName)))
 		}
 		i, ok := at[kind]
 		if !ok {

@@ -1,4 +1,4 @@
-package workbench
+package shape
 
 import (
 	"fmt"
@@ -48,12 +48,12 @@ func (d *Design) queries(index string, attrs []string, add func(*Pattern)) {
 		var ks []*KeyUse
 		var shapes []string
 		for _, a := range attrs {
-			if k := e.key(a); k != nil {
+			if k := e.Key(a); k != nil {
 				ks = append(ks, k)
 				shapes = append(shapes, k.shape(d.Sep, func(*Var) string { return "*" })) // entities whose keys differ only in their values share a query
 			}
 		}
-		if len(ks) < len(attrs) || !d.holds(index, e) {
+		if len(ks) < len(attrs) || !d.Holds(index, e) {
 			continue
 		}
 		sk := strings.Join(shapes, ", ")
@@ -74,17 +74,17 @@ func (d *Design) queries(index string, attrs []string, add func(*Pattern)) {
 	for _, sk := range order {
 		k := keys[sk][0]
 		var by []string
-		for _, v := range keyVars(keys[sk]...) {
+		for _, v := range KeyVars(keys[sk]...) {
 			by = append(by, v.Go)
 		}
 		name, text := "Query", "query"
 		if index != "" {
-			name, text = name+goName(index), text+" "+index
+			name, text = name+GoName(index), text+" "+index
 		}
 		if len(by) > 0 {
 			name, text = name+"By"+strings.Join(by, ""), text+" by "+strings.Join(by, ", ")
 		} else {
-			name, text = name+goName(sk), text+" "+sk
+			name, text = name+GoName(sk), text+" "+sk
 		}
 		var names []string
 		for _, e := range groups[sk] {
@@ -103,19 +103,19 @@ func (d *Design) queries(index string, attrs []string, add func(*Pattern)) {
 	}
 }
 
-// holds says index (empty: the table) has an entry for every item of e:
+// Holds says index (empty: the table) has an entry for every item of e:
 // its items carry the index's keys, whichever attributes those are (an
 // inverted index's partition key is the table's sort key).
-func (d *Design) holds(index string, e *Entity) bool {
+func (d *Design) Holds(index string, e *Entity) bool {
 	if index == "" {
 		return true
 	}
 	ix, ok := d.Schema.ItemSchema().Index(index) // an LSI's partition key is the table's
-	return ok && all(ix.KeyAttrs(), func(a string) bool { return e.key(a) != nil })
+	return ok && all(ix.KeyAttrs(), func(a string) bool { return e.Key(a) != nil })
 }
 
-// key is the entity's layout of attribute attr, or nil.
-func (e *Entity) key(attr string) *KeyUse {
+// Key is the entity's layout of attribute attr, or nil.
+func (e *Entity) Key(attr string) *KeyUse {
 	for _, k := range e.Keys {
 		if k.Attr == attr {
 			return k

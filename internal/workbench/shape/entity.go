@@ -1,4 +1,4 @@
-package workbench
+package shape
 
 import (
 	"cmp"
@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -20,7 +19,7 @@ import (
 // entity reads one facet: which keys its items carry, how each is laid
 // out, and the attributes it stores.
 func (d *Design) entity(f modelfile.Facet) *Entity {
-	e := &Entity{Facet: f.FacetName, Go: goName(f.FacetName)}
+	e := &Entity{Facet: f.FacetName, Go: GoName(f.FacetName)}
 	for _, it := range f.TableData {
 		e.Samples = append(e.Samples, it.Attrs)
 	}
@@ -92,7 +91,7 @@ func flagNames(e *Entity) {
 			continue
 		}
 		if _, ok := named[k.Flag]; !ok {
-			named[k.Flag] = unique("In"+goName(k.Flag), taken)
+			named[k.Flag] = unique("In"+GoName(k.Flag), taken)
 		}
 		k.Flag = named[k.Flag]
 	}
@@ -136,7 +135,7 @@ func (d *Design) fields(e *Entity, f modelfile.Facet) {
 		if typ == "" {
 			typ = cmp.Or(declared[n], "S")
 		}
-		e.Fields = append(e.Fields, &Field{Attr: n, Go: unique(goName(n), taken), Type: typ})
+		e.Fields = append(e.Fields, &Field{Attr: n, Go: unique(GoName(n), taken), Type: typ})
 	}
 }
 
@@ -291,10 +290,10 @@ func (d *Design) bind(e *Entity, k *KeyUse, tag string, col []string, named stri
 // name taken in the entity is qualified by the key attribute (OrderID in
 // GSI1PK: GSI1PKOrderID), then numbered with a Part (SKPart2).
 func partName(k *KeyUse, tag, named string, col []string, taken map[string]bool) string {
-	name := goName(k.Attr)
+	name := GoName(k.Attr)
 	switch {
 	case named != "":
-		name = goName(named)
+		name = GoName(named)
 	case tag != "" && strings.IndexFunc(tag, unicode.IsLetter) >= 0:
 		name = tagName(tag)
 		switch {
@@ -303,8 +302,8 @@ func partName(k *KeyUse, tag, named string, col []string, taken map[string]bool)
 		case !strings.HasSuffix(name, "Id") && !strings.HasSuffix(name, "ID"):
 			name += "ID"
 		}
-		if taken[name] && goName(k.Attr) != name {
-			name = goName(k.Attr) + name
+		if taken[name] && GoName(k.Attr) != name {
+			name = GoName(k.Attr) + name
 		}
 	}
 	if !taken[name] {
@@ -330,69 +329,4 @@ func matches(e *Entity, attr string, col []string) bool {
 		}
 	}
 	return true
-}
-
-// tagName is a key tag as a Go name: "USER" User, "sh" Sh.
-func tagName(tag string) string {
-	if strings.ToUpper(tag) == tag {
-		tag = strings.ToLower(tag)
-	}
-	return goName(tag)
-}
-
-// goName turns an attribute or facet name into an exported Go name:
-// "GSI1-PK" GSI1PK, "first name" FirstName, "#likes" Likes.
-func goName(s string) string {
-	var b strings.Builder
-	up := true
-	for _, r := range s {
-		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
-			up = true
-			continue
-		}
-		if up {
-			r = unicode.ToUpper(r)
-			up = false
-		}
-		b.WriteRune(r) // any letter or digit: Go identifiers are Unicode
-	}
-	out := b.String()
-	if first, _ := utf8.DecodeRuneInString(out); out == "" || !unicode.IsUpper(first) {
-		out = "A" + out // a digit, or a letter without case (名前): exported all the same
-	}
-	return out
-}
-
-func unique(name string, taken map[string]bool) string {
-	out := name
-	for i := 2; taken[out]; i++ {
-		out = fmt.Sprintf("%s%d", name, i)
-	}
-	taken[out] = true
-	return out
-}
-
-// uniqueNames gives entities distinct Go names.
-func uniqueNames(es []*Entity) {
-	taken := map[string]bool{"Entity": true, "Table": true, "Design": true, "Schema": true, "Samples": true, "Grown": true, "PageSize": true}
-	for _, e := range es {
-		e.Go = unique(e.Go, taken)
-	}
-}
-
-// methodNames are the generated entity's methods, which no field or key
-// part may be named.
-func methodNames() map[string]bool { return map[string]bool{"Item": true} }
-
-// takenNames are the Go names a new field of e may not take: its methods,
-// its fields and its key parts.
-func (e *Entity) takenNames() map[string]bool {
-	taken := methodNames()
-	for _, f := range e.Fields {
-		taken[f.Go] = true
-	}
-	for _, v := range e.Vars {
-		taken[v.Go] = true
-	}
-	return taken
 }

@@ -1,12 +1,13 @@
-package workbench_test
+package shape_test
 
 import (
+	"os"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/ddbharness/ddbharness/internal/workbench"
 	"github.com/ddbharness/ddbharness/internal/workbench/modelfile"
+	"github.com/ddbharness/ddbharness/internal/workbench/shape"
 )
 
 func TestInferReadsTheGalleryKeyLayouts(t *testing.T) {
@@ -14,7 +15,7 @@ func TestInferReadsTheGalleryKeyLayouts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := workbench.Infer("gallery", m.DataModel[0])
+	d, err := shape.Infer("gallery", m.DataModel[0])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +42,7 @@ func TestInferReadsTheGalleryKeyLayouts(t *testing.T) {
 	if d.Schema.TypeAttribute != "EntityType" || d.Sep != "#" {
 		t.Errorf("type attribute %q, separator %q; want EntityType and #", d.Schema.TypeAttribute, d.Sep)
 	}
-	var likes *workbench.Field
+	var likes *shape.Field
 	for _, e := range d.Entities {
 		for _, f := range e.Fields {
 			if f.Attr == "#likes" {
@@ -69,7 +70,7 @@ func TestInferQueriesAnInvertedIndex(t *testing.T) {
 	    {"PK": {"S": "USER#ann"}, "SK": {"S": "FOLLOWS#bob"}},
 	    {"PK": {"S": "USER#cat"}, "SK": {"S": "FOLLOWS#bob"}},
 	    {"PK": {"S": "USER#ann"}, "SK": {"S": "FOLLOWS#cat"}}]}]}`)
-	var onIndex []*workbench.Pattern
+	var onIndex []*shape.Pattern
 	for _, p := range d.Patterns {
 		if p.Index == "Inverted" {
 			onIndex = append(onIndex, p)
@@ -101,7 +102,7 @@ func TestInferRefusesBinaryKeys(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, err = workbench.Infer("blobs", m.DataModel[0])
+			_, err = shape.Infer("blobs", m.DataModel[0])
 			want := map[bool]string{true: "key attribute PK is binary", false: "key attribute G is binary"}[tc.table == `"B"`]
 			if err == nil || !strings.Contains(err.Error(), want) {
 				t.Errorf("Infer = %v, want an error saying %q", err, want)
@@ -176,7 +177,7 @@ func TestInferTypeAttributeIsNeverAKey(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			d, err := workbench.Infer("shop", m.DataModel[0])
+			d, err := shape.Infer("shop", m.DataModel[0])
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -224,7 +225,7 @@ func TestInferKeepsGeneratedNamesApart(t *testing.T) {
 		return `{"IndexName": "` + name + `", "KeyAttributes": {"PartitionKey": {"AttributeName": "G", "AttributeType": "S"}}, "Projection": {"ProjectionType": "ALL"}}`
 	}
 	t.Run("an attribute named item", func(t *testing.T) {
-		d, err := workbench.Infer("shop", model(index("ByG"), "item"))
+		d, err := shape.Infer("shop", model(index("ByG"), "item"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -235,7 +236,7 @@ func TestInferKeepsGeneratedNamesApart(t *testing.T) {
 		}
 	})
 	t.Run("two indexes of one Go name", func(t *testing.T) {
-		_, err := workbench.Infer("shop", model(index("by-g")+","+index("byG"), "name"))
+		_, err := shape.Infer("shop", model(index("by-g")+","+index("byG"), "name"))
 		if err == nil || !strings.Contains(err.Error(), "both become the Go constant IndexByG") {
 			t.Errorf("Infer = %v, want a refusal naming both indexes", err)
 		}
@@ -250,7 +251,7 @@ func TestInferNotesTableSamplesOutsideTheFacets(t *testing.T) {
 	}
 	tb := m.DataModel[0]
 	tb.TableData = tb.TableFacets[0].TableData[:1]
-	d, err := workbench.Infer("gallery", tb)
+	d, err := shape.Infer("gallery", tb)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -259,14 +260,24 @@ func TestInferNotesTableSamplesOutsideTheFacets(t *testing.T) {
 	}
 }
 
+// gallery is the model make walkthrough imports.
+func gallery(t *testing.T) []byte {
+	t.Helper()
+	b, err := os.ReadFile("../../../docs/models/gallery.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
 // inferModel parses a model and infers the design of its first table.
-func inferModel(t *testing.T, name, model string) *workbench.Design {
+func inferModel(t *testing.T, name, model string) *shape.Design {
 	t.Helper()
 	m, err := modelfile.Parse([]byte(model))
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := workbench.Infer(name, m.DataModel[0])
+	d, err := shape.Infer(name, m.DataModel[0])
 	if err != nil {
 		t.Fatal(err)
 	}
