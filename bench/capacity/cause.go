@@ -160,9 +160,9 @@ func limitChange(l Limit, provisioned bool) string {
 	case LimitPartition:
 		switch {
 		case l.Spread() && provisioned:
-			return "raise " + targetName(l.Target) + "'s provisioned throughput, which gives it more partitions: its traffic is spread over many keys, so sharding one of them would not lift it"
+			return "raise " + TargetName(l.Target) + "'s provisioned throughput, which gives it more partitions: its traffic is spread over many keys, so sharding one of them would not lift it"
 		case l.Spread():
-			return "raise " + targetName(l.Target) + "'s warm throughput, which gives it more partitions, or ramp up so that it splits: its traffic is spread over many keys, so sharding one of them would not lift it"
+			return "raise " + TargetName(l.Target) + "'s warm throughput, which gives it more partitions, or ramp up so that it splits: its traffic is spread over many keys, so sharding one of them would not lift it"
 		case l.Side == SideRead:
 			return "spread the key's reads over more partition key values, cache them, or move its busiest items to keys of their own"
 		}
@@ -170,9 +170,9 @@ func limitChange(l Limit, provisioned bool) string {
 	}
 	switch {
 	case throughput.Reason(l.Target != designs.MainTable, sideIndex(l.Side), throughput.Provisioned) == l.Reason:
-		return "raise " + targetName(l.Target) + "'s provisioned " + l.Side + " throughput (or let auto scaling raise it), or cut the units each call takes"
+		return "raise " + TargetName(l.Target) + "'s provisioned " + l.Side + " throughput (or let auto scaling raise it), or cut the units each call takes"
 	case throughput.Reason(l.Target != designs.MainTable, sideIndex(l.Side), throughput.MaxOnDemand) == l.Reason:
-		return "raise " + targetName(l.Target) + "'s maximum " + l.Side + " throughput, or cut the units each call takes"
+		return "raise " + TargetName(l.Target) + "'s maximum " + l.Side + " throughput, or cut the units each call takes"
 	}
 	return "ask AWS to raise the per-table " + l.Side + " quota (Service Quotas), or cut the units each call takes"
 }

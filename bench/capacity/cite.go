@@ -32,11 +32,11 @@ func (r *run) cite(rep *Report) {
 			w.GrowSource = Cite("growth-factor", "growth-window", "growth-doublings")
 		}
 		if w.DayOneRefused > 0 {
-			w.RefusedSource = merged(w.Source, Cite("throttled-share"))
+			w.RefusedSource = Merged(w.Source, Cite("throttled-share"))
 		}
 	}
 	if f := rep.Forecast; f != nil {
-		f.Source = merged(Cite("partition-reads", "partition-writes", "forecast-alone", "light-keys", "throttled-share"), r.budgetSource())
+		f.Source = Merged(Cite("partition-reads", "partition-writes", "forecast-alone", "light-keys", "throttled-share"), r.budgetSource())
 		if f.BurstBank > 0 {
 			f.BurstSource = Cite("provisioned-budget", "burst")
 			f.BurstAfterRunSource = Cite("provisioned-budget", "burst-after-run")
@@ -95,9 +95,9 @@ func (r *run) budgetSource() *Source {
 // replaySource is the Source of what the throughput engine refuses when
 // it replays the run's hot keys (isolating as the emulator does: replay.go).
 func (r *run) replaySource() *Source {
-	s := merged(r.placedSource(), Cite("bucket-depth", "split-for-heat"), r.budgetSource())
+	s := Merged(r.placedSource(), Cite("bucket-depth", "split-for-heat"), r.budgetSource())
 	if !r.provisioned() {
-		s = merged(s, Cite("warm-reads", "warm-writes", "warm-combination", "growth-window", "peak-consumed", "partition-split"))
+		s = Merged(s, Cite("warm-reads", "warm-writes", "warm-combination", "growth-window", "peak-consumed", "partition-split"))
 	}
 	return s
 }

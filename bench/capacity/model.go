@@ -128,7 +128,6 @@ func (m Model) Analyze(l *ledger.Ledger) Report {
 	r.Cost = run.cost()
 	r.Patterns, r.Disagreements = run.patterns()
 	run.cite(&r)
-	r.Findings = Findings(r)
 	return r
 }
 

@@ -8,7 +8,7 @@ import (
 )
 
 // Report is the capacity model's verdict on one run, for metrics.json and,
-// through Findings, summary.md. Rates are requests per second of the run's
+// through its Findings (package bench/capacity/findings), summary.md. Rates are requests per second of the run's
 // whole mix; units are per second unless named totals.
 type Report struct {
 	Billing      string        `json:"billing"` // "on-demand" or "provisioned"
@@ -35,7 +35,7 @@ type Report struct {
 	Patterns      []ledger.PatternUsage `json:"patterns"`
 	Disagreements []ledger.Disagreement `json:"disagreements"`
 	Rules         []Rule                `json:"rules"`
-	Findings      []string              `json:"findings"`
+	Findings      []string              `json:"findings"` // set by findings.Of; Analyze leaves it empty
 	// PutBack says how the calls the emulator denied were put back; nil
 	// when none were (or the limits were off).
 	PutBack *PutBack `json:"put_back,omitempty"`
@@ -137,7 +137,7 @@ type Ceiling struct {
 	Source  *Source  `json:"source,omitempty"`
 	// EventualReads is set when the key's partition reaches its read limit
 	// first and those reads are eventually consistent, which AWS was
-	// measured serving above it (eventualText).
+	// measured serving above it (the findings say so).
 	EventualReads bool `json:"eventual_reads,omitempty"`
 }
 

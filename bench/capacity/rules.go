@@ -45,9 +45,9 @@ func (r *run) tableLimitText(write bool) string {
 
 // What a rule rests on, in Rule.Basis.
 const (
-	basisDocumented = "documented" // an AWS page states it
-	basisMeasured   = "measured"   // a public measurement of real DynamoDB shows it
-	basisInferred   = "inferred"   // the public record is silent; the model assumes it
+	BasisDocumented = "documented" // an AWS page states it
+	BasisMeasured   = "measured"   // a public measurement of real DynamoDB shows it
+	BasisInferred   = "inferred"   // the public record is silent; the model assumes it
 )
 
 // Rules lists every rule and number the model applied, with what it
@@ -56,9 +56,9 @@ func Rules() []Rule {
 	const (
 		guide  = "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/"
 		rw     = guide + "read-write-operations.html"
-		doc    = basisDocumented
-		meas   = basisMeasured
-		guess  = basisInferred
+		doc    = BasisDocumented
+		meas   = BasisMeasured
+		guess  = BasisInferred
 		quotas = guide + "ServiceQuotas.html"
 	)
 	return []Rule{

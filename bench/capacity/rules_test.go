@@ -13,21 +13,21 @@ import (
 // inferred where the record is silent or AWS's pages disagree.
 func TestRulesRestOnTheirSources(t *testing.T) {
 	for _, c := range []struct{ name, basis, source string }{
-		{"index writes inside a transaction are not doubled", basisMeasured, "github.com/nubo-db/dynoxide/pull/188"},
-		{"write unit; double transactional", basisDocumented, "read-write-operations.html"},
-		{"partitions of a provisioned table", basisDocumented, "GuidelinesForTables.md"},
-		{"partitions of an on-demand table or GSI", basisInferred, "on-demand-capacity-mode.html"},
-		{"or a linear combination of the two", basisDocumented, "on-demand-capacity-mode.html#on-demand-capacity-mode-initial"},
-		{"a partition's reads and writes throttled apart", basisInferred, "bp-partition-key-design.html"},
-		{"answers RequestLimitExceeded with reason …AccountLimitExceeded", basisDocumented, "Programming.Errors.html"},
-		{"ThrottlingException on an on-demand one", basisDocumented, "Programming.Errors.html"},
-		{"refused by its warm throughput or growth", basisInferred, "API_ThrottlingReason.html"},
-		{"answers ThrottlingException with reason …MaxOnDemandThroughputExceeded", basisDocumented, "Programming.Errors.html"},
-		{"at least 1 unit per second, below the table quota", basisDocumented, "on-demand-capacity-mode-max-throughput.html"},
-		{"with no burst past it", basisInferred, "on-demand-capacity-mode-max-throughput.html"},
-		{"its previous peak is half the most it was provisioned with", basisDocumented, "HowItWorks.ReadWriteCapacityMode.md"},
-		{"keeps the partitions it had", basisDocumented, "part-3-scaling-dynamodb"},
-		{"one key's eventually consistent reads served", basisMeasured, "part-2-scaling-dynamodb"},
+		{"index writes inside a transaction are not doubled", BasisMeasured, "github.com/nubo-db/dynoxide/pull/188"},
+		{"write unit; double transactional", BasisDocumented, "read-write-operations.html"},
+		{"partitions of a provisioned table", BasisDocumented, "GuidelinesForTables.md"},
+		{"partitions of an on-demand table or GSI", BasisInferred, "on-demand-capacity-mode.html"},
+		{"or a linear combination of the two", BasisDocumented, "on-demand-capacity-mode.html#on-demand-capacity-mode-initial"},
+		{"a partition's reads and writes throttled apart", BasisInferred, "bp-partition-key-design.html"},
+		{"answers RequestLimitExceeded with reason …AccountLimitExceeded", BasisDocumented, "Programming.Errors.html"},
+		{"ThrottlingException on an on-demand one", BasisDocumented, "Programming.Errors.html"},
+		{"refused by its warm throughput or growth", BasisInferred, "API_ThrottlingReason.html"},
+		{"answers ThrottlingException with reason …MaxOnDemandThroughputExceeded", BasisDocumented, "Programming.Errors.html"},
+		{"at least 1 unit per second, below the table quota", BasisDocumented, "on-demand-capacity-mode-max-throughput.html"},
+		{"with no burst past it", BasisInferred, "on-demand-capacity-mode-max-throughput.html"},
+		{"its previous peak is half the most it was provisioned with", BasisDocumented, "HowItWorks.ReadWriteCapacityMode.md"},
+		{"keeps the partitions it had", BasisDocumented, "part-3-scaling-dynamodb"},
+		{"one key's eventually consistent reads served", BasisMeasured, "part-2-scaling-dynamodb"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			found := false
@@ -72,7 +72,7 @@ func TestInferredParametersAreRules(t *testing.T) {
 			t.Errorf("no rule %q", c.id)
 			continue
 		}
-		if l.Basis != basisInferred || !near(l.Value, c.value) || !strings.Contains(l.Source, c.source) || c.source == "" && l.Source != "" {
+		if l.Basis != BasisInferred || !near(l.Value, c.value) || !strings.Contains(l.Source, c.source) || c.source == "" && l.Source != "" {
 			t.Errorf("rule %s = %+v, want inferred, value %g, source %q", c.id, l, c.value, c.source)
 		}
 	}

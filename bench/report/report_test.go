@@ -19,6 +19,7 @@ import (
 
 	"github.com/ddbharness/ddbharness/bench"
 	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/bench/capacity/findings"
 	"github.com/ddbharness/ddbharness/bench/engine"
 	"github.com/ddbharness/ddbharness/bench/ledger"
 	"github.com/ddbharness/ddbharness/ddbitem"
@@ -190,7 +191,7 @@ func sampleCapacity() capacity.Report {
 			Calls: 15, Differing: 15, Units: 150, LocalUnits: 75, ExampleUnits: 10, ExampleLocal: 5}},
 	}
 	r.FirstLimit = &r.LimitsInOrder[0]
-	r.Findings = capacity.Findings(r)
+	r.Findings = findings.Of(r)
 	return r
 }
 
