@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ddbharness/ddbharness/bench/capacity/rules"
 	"github.com/ddbharness/ddbharness/bench/ledger"
 	"github.com/ddbharness/ddbharness/designs"
 )
@@ -31,7 +32,7 @@ func TestFirstLimitIsTheItemEveryTransactionWrites(t *testing.T) {
 	if f == nil || f.Item != "EVENT#1 / EVENT" || f.Pattern != "AP-01" || !near(f.Rate, 100) || !near(f.PatternRate, 50) || f.HoldSeconds != 0.02 || f.Conflicts != 826 {
 		t.Errorf("first limit %+v, want the event item's transactions at 100 requests/s, 50 holds a second of 20 ms, 826 conflicts", f)
 	}
-	if f.Source.Basis != BasisInferred || !strings.Contains(f.Source.Mark(), "conflict-ceiling") {
+	if f.Source.Basis != rules.BasisInferred || !strings.Contains(f.Source.Mark(), "conflict-ceiling") {
 		t.Errorf("conflict limit rests on %+v, want inferred: conflict-ceiling", f.Source)
 	}
 	if p := r.LimitsInOrder[1]; p.Key != "EVENT#1" || !near(p.Rate, 250) {
@@ -73,7 +74,7 @@ func TestConflictLimitDoesNotMoveWithTheTestBed(t *testing.T) {
 		r := analyze(m, onSale()...)
 		l := r.FirstLimit
 		if l == nil || l.Kind != LimitConflict || l.Item != "EVENT#1 / EVENT" || l.Key != "EVENT#1" || !near(l.Rate, 1/(0.5*0.0253)) ||
-			l.HoldSeconds != DefaultTransactionHold.Seconds() || l.HoldDeclared || l.TestBedHoldSeconds != bed.Seconds() {
+			l.HoldSeconds != rules.DefaultTransactionHold.Seconds() || l.HoldDeclared || l.TestBedHoldSeconds != bed.Seconds() {
 			t.Fatalf("test bed holding %s: first limit %+v, want the event item's transactions at 79.1 requests/s, each holding it 25.3 ms, the test bed's %s beside it", bed, l, bed)
 		}
 		if first == nil {

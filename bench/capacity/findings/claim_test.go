@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/bench/capacity/rules"
 	"github.com/ddbharness/ddbharness/bench/ledger"
 	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/designs"
@@ -61,7 +62,7 @@ func TestEveryFigureOfTheFindingsSaysWhatItRestsOn(t *testing.T) {
 // passed as is, and a figure with no source.
 func TestClaimKeepsFiguresWithoutASource(t *testing.T) {
 	var c claim
-	c.say("throttles at %s requests/s (%s), after %s s", cited(capacity.Cite("placement"), "1,000"), name("K1"), ran("3")).done()
+	c.say("throttles at %s requests/s (%s), after %s s", cited(rules.Cite("placement"), "1,000"), name("K1"), ran("3")).done()
 	if len(c.bad) != 0 {
 		t.Errorf("a cited figure, a name and the run's own figure: %q", c.bad)
 	}
@@ -73,7 +74,7 @@ func TestClaimKeepsFiguresWithoutASource(t *testing.T) {
 		{"a figure in the words", func(c *claim) { c.say("reaches 1,000 requests/s") }, false},
 		{"a number as is", func(c *claim) { c.say("reaches %v requests/s", 1000.0) }, false},
 		{"a figure without a source", func(c *claim) { c.say("reaches %s requests/s", cited(nil, "1,000")) }, true},
-		{"a rule the table lacks", func(c *claim) { c.say("reaches %s requests/s", cited(capacity.Cite("no-such-rule"), "1,000")) }, true},
+		{"a rule the table lacks", func(c *claim) { c.say("reaches %s requests/s", cited(rules.Cite("no-such-rule"), "1,000")) }, true},
 	} {
 		var c claim
 		tc.say(&c)
@@ -84,21 +85,21 @@ func TestClaimKeepsFiguresWithoutASource(t *testing.T) {
 	}
 }
 
-// Every capacity.Source of a report cites rows of the rules table, with the
+// Every rules.Source of a report cites rows of the rules table, with the
 // weakest of their bases: a figure on a partition (placed, with the hot
 // keys) is inferred, a table's quota documented, growth extrapolated.
 func TestReportSourcesCiteTheRulesTable(t *testing.T) {
 	for run, r := range representative() {
 		t.Run(run, func(t *testing.T) {
 			n := 0
-			eachSource(reflect.ValueOf(r), "report", func(path string, s *capacity.Source) {
+			eachSource(reflect.ValueOf(r), "report", func(path string, s *rules.Source) {
 				n++
 				for _, id := range s.Rules {
-					if !capacity.HasRule(id) {
+					if !rules.Has(id) {
 						t.Errorf("%s cites %q, which the rules table lacks", path, id)
 					}
 				}
-				if want := capacity.Cite(s.Rules...).Basis; s.Basis != want || len(s.Rules) == 0 {
+				if want := rules.Cite(s.Rules...).Basis; s.Basis != want || len(s.Rules) == 0 {
 					t.Errorf("%s: basis %q of %q, want %q", path, s.Basis, s.Rules, want)
 				}
 			})
@@ -120,14 +121,14 @@ func TestReportSourcesCiteTheRulesTable(t *testing.T) {
 	}
 }
 
-// eachSource calls f with every non-nil *capacity.Source under v.
-func eachSource(v reflect.Value, path string, f func(string, *capacity.Source)) {
+// eachSource calls f with every non-nil *rules.Source under v.
+func eachSource(v reflect.Value, path string, f func(string, *rules.Source)) {
 	switch v.Kind() {
 	case reflect.Pointer:
 		if v.IsNil() {
 			return
 		}
-		if s, ok := v.Interface().(*capacity.Source); ok {
+		if s, ok := v.Interface().(*rules.Source); ok {
 			f(path, s)
 			return
 		}

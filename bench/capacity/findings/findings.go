@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/bench/capacity/rules"
 	"github.com/ddbharness/ddbharness/bench/ledger"
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
@@ -101,7 +102,7 @@ func disagreementFinding(ds []ledger.Disagreement) *claim {
 
 // forecastOr says whose a figure is: real DynamoDB's only when AWS's pages
 // state every rule it applies, else the model's forecast.
-func forecastOr(src *capacity.Source) name {
+func forecastOr(src *rules.Source) name {
 	if src.Documented() {
 		return "on real DynamoDB"
 	}
@@ -112,7 +113,7 @@ func forecastOr(src *capacity.Source) name {
 // reaches its limit.
 func hotFinding(r capacity.Report, h capacity.HotKey) *claim {
 	c := new(claim).say("The hottest partition key of %s is %q (%s of its %s weight",
-		name(capacity.TargetName(h.Target)), name(h.Key), ran(percent(h.Share)), cited(capacity.Cite("hot-key-rank"), "3×WCU+RCU")).mark().
+		name(capacity.TargetName(h.Target)), name(h.Key), ran(percent(h.Share)), cited(rules.Cite("hot-key-rank"), "3×WCU+RCU")).mark().
 		say(", mostly %s), peaking at %s RCU/s and %s WCU/s", name(h.Pattern), ran(figure.Units(h.PeakRCU)), ran(figure.Units(h.PeakWCU)))
 	if h.ThrottleRate > 0 {
 		src := h.ThrottleRateSource
@@ -164,7 +165,7 @@ func filterFinding(p ledger.PatternUsage) *claim {
 		what = "counts (Select=COUNT)"
 	}
 	c := new(claim).say("%s %s: DynamoDB charges every item it evaluates, so its %s %s calls paid for %s items",
-		name(p.Pattern), name(what), ran(figure.Thousands(calls)), name(p.Op), cited(capacity.Cite("filter-charge"), figure.Thousands(p.Evaluated)))
+		name(p.Pattern), name(what), ran(figure.Thousands(calls)), name(p.Op), cited(rules.Cite("filter-charge"), figure.Thousands(p.Evaluated)))
 	if p.Counted == 0 && p.Evaluated > 0 {
 		c.say(" and returned %s (%s)", ran(figure.Thousands(p.Returned)), ran(percent(float64(p.Returned)/float64(p.Evaluated))))
 	}
@@ -289,10 +290,10 @@ func warmFinding(w *capacity.WarmCeiling) *claim {
 	c.say(": this mix reaches it on %s at %s requests/s (%s× the measured rate)",
 		name(capacity.TargetName(w.Target)), cited(w.Source, figure.Units(w.Rate)), cited(w.Source, figure.Units(w.Factor))).mark()
 	if !w.Declared && w.Target == designs.MainTable {
-		c.say("; a new GSI is taken to serve as much").rests(capacity.Cite("warm-gsi")).mark()
+		c.say("; a new GSI is taken to serve as much").rests(rules.Cite("warm-gsi")).mark()
 	}
 	if w.GrowTo > 0 {
-		c.say("; DynamoDB may throttle traffic that more than doubles the previous peak within %s", cited(capacity.Cite("growth-factor"), duration(ddbitem.GrowSeconds))).mark()
+		c.say("; DynamoDB may throttle traffic that more than doubles the previous peak within %s", cited(rules.Cite("growth-factor"), duration(ddbitem.GrowSeconds))).mark()
 		steps := "doublings"
 		if w.Doublings == 1 {
 			steps = "doubling"
@@ -336,7 +337,7 @@ func growthFinding(r capacity.Report, g capacity.Growth) *claim {
 
 // costFinding prices the mix.
 func costFinding(c capacity.Cost) *claim {
-	prices := capacity.Cite("prices")
+	prices := rules.Cite("prices")
 	return new(claim).say("This mix costs %s per million requests on demand (%s)",
 		cited(prices, fmt.Sprintf("$%.4f", c.OnDemand)), cited(prices, fmt.Sprintf("%s %s table prices of %s", c.Region, c.TableClass, c.PriceDate))).mark().
 		say(" and %s provisioned at %s utilisation", cited(prices, fmt.Sprintf("$%.4f", c.Provisioned)), cited(c.UtilizationSource, percent(c.Utilization)))
@@ -377,8 +378,8 @@ func duration(s float64) string {
 func eventualText(c *claim, space string) {
 	c.say(". Its reads are eventually consistent")
 	if space == designs.MainTable {
-		c.rests(capacity.Cite("eventual-by-pattern")).mark()
+		c.rests(rules.Cite("eventual-by-pattern")).mark()
 	}
 	c.say(": one key read so was measured served at about %s RCU/s in its first ten minutes, not %s, so this rate may be a third low",
-		cited(capacity.Cite("eventual-key"), figure.Thousands(ddbitem.EventualKeyRCU)), cited(capacity.Cite("partition-reads"), figure.Thousands(ddbitem.PartitionRCU)))
+		cited(rules.Cite("eventual-key"), figure.Thousands(ddbitem.EventualKeyRCU)), cited(rules.Cite("partition-reads"), figure.Thousands(ddbitem.PartitionRCU)))
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/bench/capacity/rules"
 	"github.com/ddbharness/ddbharness/internal/figure"
 )
 
@@ -64,24 +65,24 @@ func causeFinding(c *claim, l capacity.Limit) {
 		if l.Metric != "" {
 			c.say(" (CloudWatch counts it in %s)", name(l.Metric))
 		}
-		c.rests(capacity.Cite("throttling-reason", "throttling-metrics")).mark()
+		c.rests(rules.Cite("throttling-reason", "throttling-metrics")).mark()
 	}
 	if l.BackPressure {
 		c.say("; as a GSI's writes, it throttles the table's writes that feed the index too (back-pressure)")
 	}
 	if l.Spread() {
 		c.say("; %q carries only %s of its partition's load, the rest spread over other keys",
-			name(l.Key), cited(capacity.Cite("spread-partition"), percent(l.KeyShare))).mark()
+			name(l.Key), cited(rules.Cite("spread-partition"), percent(l.KeyShare))).mark()
 	}
 }
 
-// tiesFinding names the limits within TieShare of l, which may come
+// tiesFinding names the limits within rules.TieShare of l, which may come
 // first in another run.
 func tiesFinding(c *claim, l capacity.Limit) {
 	if len(l.Tied) == 0 {
 		return
 	}
-	c.say("; tied within %s with", cited(capacity.Cite("limit-tie"), percent(capacity.TieShare)))
+	c.say("; tied within %s with", cited(rules.Cite("limit-tie"), percent(rules.TieShare)))
 	for i, t := range l.Tied {
 		sep := ", "
 		if i == 0 {

@@ -1,4 +1,4 @@
-package capacity
+package rules
 
 import (
 	"slices"
@@ -21,15 +21,15 @@ type Source struct {
 // ruleIndex is the rules table by id.
 var ruleIndex = sync.OnceValue(func() map[string]Rule {
 	m := map[string]Rule{}
-	for _, l := range Rules() {
+	for _, l := range All() {
 		m[l.ID] = l
 	}
 	return m
 })
 
-// HasRule reports whether the rules table has a row id: the findings
-// check that each figure they cite rests on one.
-func HasRule(id string) bool {
+// Has reports whether the rules table has a row id: the findings check
+// that each figure they cite rests on one.
+func Has(id string) bool {
 	_, ok := ruleIndex()[id]
 	return ok
 }

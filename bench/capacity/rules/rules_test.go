@@ -1,6 +1,7 @@
-package capacity
+package rules
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -31,7 +32,7 @@ func TestRulesRestOnTheirSources(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			found := false
-			for _, l := range Rules() {
+			for _, l := range All() {
 				if !strings.Contains(l.Name, c.name) {
 					continue
 				}
@@ -72,7 +73,7 @@ func TestInferredParametersAreRules(t *testing.T) {
 			t.Errorf("no rule %q", c.id)
 			continue
 		}
-		if l.Basis != BasisInferred || !near(l.Value, c.value) || !strings.Contains(l.Source, c.source) || c.source == "" && l.Source != "" {
+		if l.Basis != BasisInferred || math.Abs(l.Value-c.value) > 1e-9*math.Max(1, c.value) || !strings.Contains(l.Source, c.source) || c.source == "" && l.Source != "" {
 			t.Errorf("rule %s = %+v, want inferred, value %g, source %q", c.id, l, c.value, c.source)
 		}
 	}
@@ -80,7 +81,7 @@ func TestInferredParametersAreRules(t *testing.T) {
 		t.Errorf("placement rule %q, want the seed mixed through SplitMix64's finalizer, as throughput.Placement does", p)
 	}
 	ids := map[string]bool{}
-	for _, l := range Rules() {
+	for _, l := range All() {
 		if l.ID == "" || ids[l.ID] {
 			t.Errorf("rule %q: id %q missing or taken twice", l.Name, l.ID)
 		}
