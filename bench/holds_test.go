@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/bench/capacity/rules"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/workload"
 )
@@ -25,7 +25,7 @@ func TestHoldsOfIsTheScenarios(t *testing.T) {
 			t.Errorf("%s: hold %s (declared %t), want %s (%t)", c.p, got, declared, c.want, c.declared)
 		}
 	}
-	if got, declared := holdsOf(workload.Scenario{}).Of("AP-01"); got != capacity.DefaultTransactionHold || declared {
-		t.Errorf("no hold declared: %s (declared %t), want DynamoDB's measured %s", got, declared, capacity.DefaultTransactionHold)
+	if got, declared := holdsOf(workload.Scenario{}).Of("AP-01"); got != rules.DefaultTransactionHold || declared {
+		t.Errorf("no hold declared: %s (declared %t), want DynamoDB's measured %s", got, declared, rules.DefaultTransactionHold)
 	}
 }

@@ -56,6 +56,6 @@ func NewOutcome(m Measured) Outcome {
 			heldByBackoff(res.Saturated, res.Outcome, res.Throttling.Retries, m.Emulator.BackoffHeld)
 		}
 	}
-	res.Capacity = model.Analyze(m.Ledger)
+	res.Capacity = analyze(model, m.Ledger)
 	return res
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ddbharness/ddbharness/bench"
 	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/bench/capacity/rules"
 	"github.com/ddbharness/ddbharness/bench/engine"
 	"github.com/ddbharness/ddbharness/bench/report"
 	"github.com/ddbharness/ddbharness/internal/testdesigns/ticketing"
@@ -22,7 +23,7 @@ var _ = Describe("an on-sale moment, every hold writing the event's counter item
 		// window lasts until every pattern has had 10 calls end (about 2 s
 		// on a quiet machine), a minute at most. The holds serialise on the
 		// event's item, each for a transaction's time in flight on real
-		// DynamoDB (capacity.DefaultTransactionHold), not on DynamoDB
+		// DynamoDB (rules.DefaultTransactionHold), not on DynamoDB
 		// Local: that ceiling is 1 ÷ (holds per request × hold), the same
 		// however fast or loaded this machine is, and the partition's
 		// ceiling at DynamoDB's own limits lies above it by the mix alone.
@@ -48,7 +49,7 @@ var _ = Describe("an on-sale moment, every hold writing the event's counter item
 		Expect(first.Item).To(Equal(event))
 		Expect(first.Pattern).To(Equal(ticketing.HoldSeats))
 		Expect(first.Source.Basis).To(Equal("inferred"))
-		Expect(first.HoldSeconds).To(Equal(capacity.DefaultTransactionHold.Seconds()), "the hold on DynamoDB, not the test bed's")
+		Expect(first.HoldSeconds).To(Equal(rules.DefaultTransactionHold.Seconds()), "the hold on DynamoDB, not the test bed's")
 		// The test bed's own hold is shown beside it, unless the workers
 		// fell behind, when the calls' latencies count their wait.
 		Expect(first.TestBedHoldSeconds > 0).To(Equal(out.Saturated == nil), "the test bed's hold shown: %g s", first.TestBedHoldSeconds)

@@ -194,7 +194,7 @@ func (p shardParts) model(sc workload.Scenario, out *Outcome) error {
 		out.Throttling = &t
 	}
 	out.Ledger = merged
-	out.Capacity = model.Analyze(merged)
+	out.Capacity = analyze(model, merged)
 	return nil
 }
 

@@ -52,7 +52,7 @@ type Scenario struct {
 	// items it writes on real DynamoDB, for the conflict limit and the
 	// emulator's conflicts (a request's items in flight no longer); a step's
 	// own TransactionHold is its pattern's. Zero: the capacity model's
-	// measured default (capacity.DefaultTransactionHold), never the test
+	// measured default (rules.DefaultTransactionHold), never the test
 	// bed's latency, which grows with the machine's load.
 	TransactionHold time.Duration
 	// Thresholds are the gates every run of the scenario must pass, in

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/ddbharness/ddbharness/bench/capacity/rules"
 	"github.com/ddbharness/ddbharness/bench/ledger"
 	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/ddbitem"
@@ -61,7 +62,7 @@ func (r *run) kind(target string) string {
 func (r *run) hot() []HotKey {
 	n := r.TopN
 	if n <= 0 {
-		n = DefaultTopN
+		n = rules.DefaultTopN
 	}
 	// Each target keeps its n heaviest keys as they come: a run may have
 	// touched millions.

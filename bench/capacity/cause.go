@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 
+	"github.com/ddbharness/ddbharness/bench/capacity/rules"
 	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/designs"
 )
@@ -20,33 +21,21 @@ const (
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/transaction-apis.html#transaction-conflict-handling
 const ReasonConflict = "TransactionConflict"
 
-// TieShare is how close to the first limit another must be to be named
-// tied with it: a run's rates move by a few percent from one run to the
-// next, so limits this close may swap places between runs.
-const TieShare = 0.05
-
 // maxTied bounds the tied limits a limit names.
 const maxTied = 3
 
-// spreadShare is the share of its partition's load at or under which a
-// partition's named key does not drive it: the traffic is spread over
-// three keys or more, and sharding that one key would lift the limit by
-// half at most. Two hot keys that share a partition (half each) are
-// still each worth sharding: the other can have the partition to itself.
-const spreadShare = 1.0 / 3
-
-// Tie is another limit the mix reaches within TieShare of the first: its
+// Tie is another limit the mix reaches within rules.TieShare of the first: its
 // kind, where (Target and Key, or the Item), its side and reason, and the
 // rate of the mix that reaches it.
 type Tie struct {
-	Kind   string  `json:"kind"`
-	Target string  `json:"target"`
-	Key    string  `json:"key,omitempty"`
-	Item   string  `json:"item,omitempty"`
-	Side   string  `json:"side,omitempty"`
-	Reason string  `json:"reason,omitempty"`
-	Rate   float64 `json:"rate"`
-	Source *Source `json:"source,omitempty"`
+	Kind   string        `json:"kind"`
+	Target string        `json:"target"`
+	Key    string        `json:"key,omitempty"`
+	Item   string        `json:"item,omitempty"`
+	Side   string        `json:"side,omitempty"`
+	Reason string        `json:"reason,omitempty"`
+	Rate   float64       `json:"rate"`
+	Source *rules.Source `json:"source,omitempty"`
 }
 
 // sideName is a side as limits name it.
@@ -103,7 +92,7 @@ func ceilingCause(l *Limit, c *Ceiling) {
 // Spread reports whether a partition limit's load is spread over several
 // keys: its named key carries a third of it or less.
 func (l Limit) Spread() bool {
-	return l.Kind == LimitPartition && l.KeyShare > 0 && l.KeyShare <= spreadShare+1e-9
+	return l.Kind == LimitPartition && l.KeyShare > 0 && l.KeyShare <= rules.SpreadShare+1e-9
 }
 
 // tieOf is a limit as another names it.
@@ -113,7 +102,7 @@ func tieOf(l Limit) Tie {
 
 // ties sets first's Tied: the limits of others (the lowest of each other
 // kind, and every partition and table or GSI the mix reaches, as
-// candidates lists them) within TieShare of its rate, lowest first.
+// candidates lists them) within rules.TieShare of its rate, lowest first.
 func (r *run) ties(first *Limit, others []Limit, candidates []Ceiling) {
 	// A partition and an item on it are one limit named twice.
 	oneKey := map[string]bool{LimitItem: true, LimitPartition: true}
@@ -125,7 +114,7 @@ func (r *run) ties(first *Limit, others []Limit, candidates []Ceiling) {
 	}
 	var out []Tie
 	add := func(t Tie) {
-		if t.Rate <= first.Rate*(1+TieShare) && !same(t) && !slices.ContainsFunc(out, func(o Tie) bool {
+		if t.Rate <= first.Rate*(1+rules.TieShare) && !same(t) && !slices.ContainsFunc(out, func(o Tie) bool {
 			return o.Kind == t.Kind && o.Target == t.Target && o.Key == t.Key && o.Item == t.Item && o.Side == t.Side
 		}) {
 			out = append(out, t)
@@ -160,9 +149,9 @@ func limitChange(l Limit, provisioned bool) string {
 	case LimitPartition:
 		switch {
 		case l.Spread() && provisioned:
-			return "raise " + targetName(l.Target) + "'s provisioned throughput, which gives it more partitions: its traffic is spread over many keys, so sharding one of them would not lift it"
+			return "raise " + TargetName(l.Target) + "'s provisioned throughput, which gives it more partitions: its traffic is spread over many keys, so sharding one of them would not lift it"
 		case l.Spread():
-			return "raise " + targetName(l.Target) + "'s warm throughput, which gives it more partitions, or ramp up so that it splits: its traffic is spread over many keys, so sharding one of them would not lift it"
+			return "raise " + TargetName(l.Target) + "'s warm throughput, which gives it more partitions, or ramp up so that it splits: its traffic is spread over many keys, so sharding one of them would not lift it"
 		case l.Side == SideRead:
 			return "spread the key's reads over more partition key values, cache them, or move its busiest items to keys of their own"
 		}
@@ -170,9 +159,9 @@ func limitChange(l Limit, provisioned bool) string {
 	}
 	switch {
 	case throughput.Reason(l.Target != designs.MainTable, sideIndex(l.Side), throughput.Provisioned) == l.Reason:
-		return "raise " + targetName(l.Target) + "'s provisioned " + l.Side + " throughput (or let auto scaling raise it), or cut the units each call takes"
+		return "raise " + TargetName(l.Target) + "'s provisioned " + l.Side + " throughput (or let auto scaling raise it), or cut the units each call takes"
 	case throughput.Reason(l.Target != designs.MainTable, sideIndex(l.Side), throughput.MaxOnDemand) == l.Reason:
-		return "raise " + targetName(l.Target) + "'s maximum " + l.Side + " throughput, or cut the units each call takes"
+		return "raise " + TargetName(l.Target) + "'s maximum " + l.Side + " throughput, or cut the units each call takes"
 	}
 	return "ask AWS to raise the per-table " + l.Side + " quota (Service Quotas), or cut the units each call takes"
 }

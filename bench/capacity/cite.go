@@ -1,6 +1,9 @@
 package capacity
 
-import "github.com/ddbharness/ddbharness/designs"
+import (
+	"github.com/ddbharness/ddbharness/bench/capacity/rules"
+	"github.com/ddbharness/ddbharness/designs"
+)
 
 // cite gives every figure of rep that rests on more than the run's own
 // charges the Source of the rules it applies.
@@ -21,25 +24,25 @@ func (r *run) cite(rep *Report) {
 		}
 	}
 	if w := rep.Warm; w != nil {
-		w.Source = Cite("warm-reads", "warm-writes", "warm-combination")
+		w.Source = rules.Cite("warm-reads", "warm-writes", "warm-combination")
 		switch {
 		case w.Declared:
-			w.Source = Cite("warm-declared")
+			w.Source = rules.Cite("warm-declared")
 		case w.Target != designs.MainTable:
-			w.Source = Cite("warm-reads", "warm-writes", "warm-combination", "warm-gsi")
+			w.Source = rules.Cite("warm-reads", "warm-writes", "warm-combination", "warm-gsi")
 		}
 		if w.Doublings > 0 {
-			w.GrowSource = Cite("growth-factor", "growth-window", "growth-doublings")
+			w.GrowSource = rules.Cite("growth-factor", "growth-window", "growth-doublings")
 		}
 		if w.DayOneRefused > 0 {
-			w.RefusedSource = merged(w.Source, Cite("throttled-share"))
+			w.RefusedSource = rules.Merged(w.Source, rules.Cite("throttled-share"))
 		}
 	}
 	if f := rep.Forecast; f != nil {
-		f.Source = merged(Cite("partition-reads", "partition-writes", "forecast-alone", "light-keys", "throttled-share"), r.budgetSource())
+		f.Source = rules.Merged(rules.Cite("partition-reads", "partition-writes", "forecast-alone", "light-keys", "throttled-share"), r.budgetSource())
 		if f.BurstBank > 0 {
-			f.BurstSource = Cite("provisioned-budget", "burst")
-			f.BurstAfterRunSource = Cite("provisioned-budget", "burst-after-run")
+			f.BurstSource = rules.Cite("provisioned-budget", "burst")
+			f.BurstAfterRunSource = rules.Cite("provisioned-budget", "burst-after-run")
 		}
 		if f.Replay != nil {
 			f.ReplaySource = r.replaySource()
@@ -54,10 +57,10 @@ func (r *run) cite(rep *Report) {
 			if g.Kind == "collection" {
 				limit = "lsi-collection"
 			}
-			rep.Growth[i].Source = Cite(limit, "growth-extrapolation")
+			rep.Growth[i].Source = rules.Cite(limit, "growth-extrapolation")
 		}
 	}
-	rep.Cost.UtilizationSource = Cite("provisioned-utilisation")
+	rep.Cost.UtilizationSource = rules.Cite("provisioned-utilisation")
 }
 
 // partitionsRule is the rule that gives the partition count of the
@@ -75,29 +78,29 @@ func PartitionsRule(provisioned bool) string {
 
 // placedSource is the Source of the rate at which a partition, with every
 // key the run placed on it, reaches its limit.
-func (r *run) placedSource() *Source {
-	return Cite("partition-reads", "partition-writes", r.partitionsRule(), "placement", "hot-keys", "light-keys")
+func (r *run) placedSource() *rules.Source {
+	return rules.Cite("partition-reads", "partition-writes", r.partitionsRule(), "placement", "hot-keys", "light-keys")
 }
 
 // budgetSource is the Source of the rate at which a whole table or GSI
 // reaches its own limit: its provisioned throughput, or the on-demand
 // table quota or the maximum throughput it was given.
-func (r *run) budgetSource() *Source {
+func (r *run) budgetSource() *rules.Source {
 	switch {
 	case r.provisioned():
-		return Cite("provisioned-budget")
+		return rules.Cite("provisioned-budget")
 	case r.MaxReads > 0 || r.MaxWrites > 0:
-		return Cite("quota-reads", "quota-writes", "max-on-demand", "max-no-burst")
+		return rules.Cite("quota-reads", "quota-writes", "max-on-demand", "max-no-burst")
 	}
-	return Cite("quota-reads", "quota-writes")
+	return rules.Cite("quota-reads", "quota-writes")
 }
 
 // replaySource is the Source of what the throughput engine refuses when
 // it replays the run's hot keys (isolating as the emulator does: replay.go).
-func (r *run) replaySource() *Source {
-	s := merged(r.placedSource(), Cite("bucket-depth", "split-for-heat"), r.budgetSource())
+func (r *run) replaySource() *rules.Source {
+	s := rules.Merged(r.placedSource(), rules.Cite("bucket-depth", "split-for-heat"), r.budgetSource())
 	if !r.provisioned() {
-		s = merged(s, Cite("warm-reads", "warm-writes", "warm-combination", "growth-window", "peak-consumed", "partition-split"))
+		s = rules.Merged(s, rules.Cite("warm-reads", "warm-writes", "warm-combination", "growth-window", "peak-consumed", "partition-split"))
 	}
 	return s
 }

@@ -1,30 +1,13 @@
 package capacity
 
-import "github.com/ddbharness/ddbharness/bench/ledger"
-
-// Prices of DynamoDB Standard tables in us-east-1 (US East, N. Virginia):
-// on-demand per million request units, provisioned per capacity unit-hour,
-// storage per GB-month past the free tier. The model's cost and the cost
-// gate's estimate (bench/cost) both read them here.
-// PriceDate is when these prices took effect (the on-demand reduction of
-// 1 November 2024); they were still the listed prices when checked in
-// November 2026. The pages render their figures with script, so the check
-// went through restatements of them (for example
-// https://airbyte.com/data-engineering-resources/dynamodb-pricing).
-// Sources: https://aws.amazon.com/dynamodb/pricing/on-demand/
-// https://aws.amazon.com/dynamodb/pricing/provisioned/
-const (
-	PriceDate              = "2024-11-01"
-	PriceRegion            = "us-east-1"
-	priceTableClass        = "standard"
-	PricePerMillionRRU     = 0.125
-	PricePerMillionWRU     = 0.625
-	PricePerRCUHour        = 0.00013
-	PricePerWCUHour        = 0.00065
-	PricePerGBMonth        = 0.25
-	priceSource            = "https://aws.amazon.com/dynamodb/pricing/"
-	provisionedUtilisation = 0.7
+import (
+	"github.com/ddbharness/ddbharness/bench/capacity/rules"
+	"github.com/ddbharness/ddbharness/bench/ledger"
 )
+
+// priceTableClass is the table class the prices (rules.PricePerMillionRRU
+// and the rest) are of.
+const priceTableClass = "standard"
 
 // cost prices the mix per million requests. On demand, each request pays
 // its units. Provisioned, the table and its GSIs carry throughput for the
@@ -33,9 +16,9 @@ const (
 // capacity, divided by that utilisation.
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/AutoScaling.html
 func (r *run) cost() Cost {
-	c := Cost{Region: PriceRegion, TableClass: priceTableClass, PriceDate: PriceDate, Source: priceSource,
-		Utilization: provisionedUtilisation, ReadRequestUnit: PricePerMillionRRU, WriteRequestUnit: PricePerMillionWRU,
-		RCUHour: PricePerRCUHour, WCUHour: PricePerWCUHour}
+	c := Cost{Region: rules.PriceRegion, TableClass: priceTableClass, PriceDate: rules.PriceDate, Source: rules.PriceSource,
+		Utilization: rules.ProvisionedUtilisation, ReadRequestUnit: rules.PricePerMillionRRU, WriteRequestUnit: rules.PricePerMillionWRU,
+		RCUHour: rules.PricePerRCUHour, WCUHour: rules.PricePerWCUHour}
 	var total ledger.Usage
 	for _, t := range r.l.Targets() {
 		total.RCU, total.WCU = total.RCU+t.RCU, total.WCU+t.WCU

@@ -5,7 +5,8 @@
 // After the run, Model.Analyze turns the ledger into a Report: hot keys,
 // the request rate at which the first limit is reached, the throttling
 // forecast at a target rate, the ledger replayed through bench/throughput,
-// item and item-collection growth, cost, and one-sentence findings. Every
-// AWS rule and number the package applies cites its documentation beside
-// the code.
+// item and item-collection growth, and cost, each figure with the Source
+// of the rules it applies. Every AWS rule and number the package applies
+// cites its documentation beside the code. Package bench/capacity/findings
+// words a Report for people (Report.Findings).
 package capacity

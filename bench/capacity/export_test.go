@@ -2,70 +2,18 @@ package capacity
 
 import (
 	"encoding/json"
-	"fmt"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
 	"github.com/ddbharness/ddbharness/bench/ledger"
-	"github.com/ddbharness/ddbharness/ddbitem"
-	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/pricing"
 )
-
-// shardMix is a run's calls over 10 seconds with every kind of row a
-// ledger keeps: a hot key written on the table and its LSI, cold reads, GSI
-// keys moved, an item that keeps growing, transactions DynamoDB Local
-// reports otherwise and filtered queries it agrees on. Every charge is a
-// multiple of ½ unit, so sums come out the same in any order.
-func shardMix() []pricing.Observation {
-	var out []pricing.Observation
-	members := []string{"m000"}
-	for i := range 280 {
-		var o pricing.Observation
-		switch i % 7 {
-		case 0, 1:
-			o = pricing.Observation{Pattern: "AP-01", Op: designs.PutItem, Writes: []pricing.Write{{After: with(sized("HOT", fmt.Sprint(i%3), 1000), "L", s("sku"))}}}
-		case 2:
-			o = pricing.Observation{Pattern: "AP-02", Op: designs.GetItem, Consistent: true, Reads: []ddbitem.Item{sized(fmt.Sprintf("COLD#%d", i%5), "A", 4000)}}
-		case 3:
-			before := with(sized(fmt.Sprintf("ITEM#%d", i%4), "A", 800), "G", s("GROUP#a"), "GS", s("1"))
-			o = pricing.Observation{Pattern: "AP-04", Op: designs.UpdateItem, Writes: []pricing.Write{{Before: before, After: with(before, "G", s(fmt.Sprintf("GROUP#%d", i%3)))}}}
-		case 4:
-			before := ddbitem.Item{"PK": s("POOL"), "SK": s("A"), "Members": &types.AttributeValueMemberSS{Value: members}}
-			members = append(members[:len(members):len(members)], fmt.Sprintf("m%03d", i))
-			after := ddbitem.Item{"PK": s("POOL"), "SK": s("A"), "Members": &types.AttributeValueMemberSS{Value: members}}
-			o = pricing.Observation{Pattern: "AP-07", Op: designs.UpdateItem, Writes: []pricing.Write{{Before: before, After: after}}}
-		case 5:
-			o = pricing.Observation{Pattern: "AP-03", Op: designs.TransactWriteItems,
-				Writes: []pricing.Write{{After: sized(fmt.Sprintf("INV#%d", i), "A", 500)}, {After: sized(fmt.Sprintf("INV#%d", i+1), "A", 500)}},
-				Local:  []types.ConsumedCapacity{{CapacityUnits: aws.Float64(2), Table: &types.Capacity{CapacityUnits: aws.Float64(2)}}}}
-		case 6:
-			o = pricing.Observation{Pattern: "AP-06", Op: designs.Query, Filtered: true, Returned: 1, Scanned: 3, Evaluated: pricing.EvaluatedShadow,
-				Reads: items("HOT", 3, 1000), Addressed: []ddbitem.Item{{"PK": s("HOT")}},
-				Local: []types.ConsumedCapacity{{CapacityUnits: aws.Float64(0.5)}}}
-		}
-		o.At = t0.Add(time.Duration(i%10) * time.Second)
-		out = append(out, o)
-	}
-	return out
-}
 
 // shardModel analyzes the mix with a target rate, so that every part of a
 // Report is filled.
 var shardModel = Model{Schema: schema, Duration: 10 * time.Second, TargetRate: 5000}
-
-func ledgerOf(calls []pricing.Observation) *ledger.Ledger {
-	l := ledger.NewLedger(schema)
-	for _, o := range calls {
-		l.Observe(o)
-	}
-	return l
-}
 
 func TestMergeOfOneLedgerIsTheLedger(t *testing.T) {
 	l := ledgerOf(shardMix())

@@ -1,6 +1,10 @@
 package capacity
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/ddbharness/ddbharness/bench/capacity/rules"
+)
 
 // UnmarshalJSON reads a Report as metrics.json has it, or as files written
 // before its rules were named rules had it: limits, the name the run's
@@ -9,7 +13,7 @@ func (r *Report) UnmarshalJSON(b []byte) error {
 	type plain Report // without this method
 	var v struct {
 		plain
-		Former []Rule `json:"limits"`
+		Former []rules.Rule `json:"limits"`
 	}
 	if err := json.Unmarshal(b, &v); err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 
+	"github.com/ddbharness/ddbharness/bench/capacity/rules"
 	"github.com/ddbharness/ddbharness/bench/ledger"
 	"github.com/ddbharness/ddbharness/ddbitem"
 )
@@ -78,7 +79,7 @@ func (r *run) top(gs []Growth) []Growth {
 	})
 	n := r.TopN
 	if n <= 0 {
-		n = DefaultTopN
+		n = rules.DefaultTopN
 	}
 	return gs[:min(n, len(gs))]
 }

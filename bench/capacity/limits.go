@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ddbharness/ddbharness/bench/capacity/rules"
 	"github.com/ddbharness/ddbharness/bench/ledger"
 	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/designs"
@@ -31,7 +32,7 @@ var limitOrder = []string{LimitConflict, LimitItem, LimitPartition, LimitBudget}
 //
 // A conflict limit names the Item (its key, "pk" or "pk / sk") whose
 // transactions serialise: each of Pattern's calls holds it HoldSeconds
-// on real DynamoDB (DefaultTransactionHold, or the scenario's own when
+// on real DynamoDB (rules.DefaultTransactionHold, or the scenario's own when
 // HoldDeclared), so the item takes PatternRate of them a second;
 // TestBedHoldSeconds is the p50 of the pattern's calls on the test bed,
 // shown beside it and never used; Conflicts is the item-level conflicts
@@ -46,7 +47,7 @@ var limitOrder = []string{LimitConflict, LimitItem, LimitPartition, LimitBudget}
 // BackPressure says a GSI's writes throttle the table's writes that feed
 // it. KeyShare is the share of a partition's load its Key carries (at
 // one half or under the traffic is spread, Spread). Tied lists the other
-// limits the mix reaches within TieShare of Rate, which may come first
+// limits the mix reaches within rules.TieShare of Rate, which may come first
 // in another run.
 type Limit struct {
 	Kind         string            `json:"kind"`
@@ -62,7 +63,7 @@ type Limit struct {
 	PatternRate  float64           `json:"pattern_rate,omitempty"`
 	Conflicts    int64             `json:"conflicts,omitempty"`
 	Change       string            `json:"change"`
-	Source       *Source           `json:"source,omitempty"`
+	Source       *rules.Source     `json:"source,omitempty"`
 	Side         string            `json:"side,omitempty"`
 	Reason       string            `json:"reason,omitempty"`
 	Metric       string            `json:"cloudwatch_metric,omitempty"`
@@ -79,7 +80,7 @@ type Limit struct {
 // limits lists the lowest limit of each kind the mix reaches, lowest
 // first: part and budget are the first partition and table or GSI, all
 // every partition and table or GSI the mix reaches (firstCeilings). The
-// first names the others within TieShare of it.
+// first names the others within rules.TieShare of it.
 func (r *run) limits(part, budget *Ceiling, all []Ceiling) []Limit {
 	var out []Limit
 	for _, l := range []*Limit{r.conflictLimit(), r.itemLimit(), ceilingLimit(LimitPartition, part, r.placedSource()), ceilingLimit(LimitBudget, budget, r.budgetSource())} {
@@ -131,7 +132,7 @@ func (r *run) itemLimit() *Limit {
 		p := heaviest(weights)
 		l := &Limit{Kind: LimitItem, Target: designs.MainTable, Key: pk, Item: item, Pattern: p, Rate: rate, Limit: r.itemLimitText(),
 			Side: SideWrite, Reason: itemReason, Metric: throughput.ReasonMetric(itemReason),
-			Source: Cite("item-ceiling", "partition-writes", "write-unit")}
+			Source: rules.Cite("item-ceiling", "partition-writes", "write-unit")}
 		for _, b := range u.By {
 			if b.Pattern != 0 && r.l.PatternOf(b) == p && b.Calls > 0 {
 				l.UnitsPerCall = float64(b.WCU) / float64(b.Calls)
@@ -263,7 +264,7 @@ func (r *run) demanded(p designs.PatternID, n int32) float64 {
 
 // ceilingLimit is the limit of kind that c, a partition's or a table's or
 // GSI's first ceiling, names, resting on src.
-func ceilingLimit(kind string, c *Ceiling, src *Source) *Limit {
+func ceilingLimit(kind string, c *Ceiling, src *rules.Source) *Limit {
 	if c == nil {
 		return nil
 	}

@@ -7,15 +7,12 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/ddbharness/ddbharness/bench/capacity/rules"
 	"github.com/ddbharness/ddbharness/bench/ledger"
 	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 )
-
-// DefaultTopN is how many hot keys per target a Report lists when
-// Model.TopN is zero.
-const DefaultTopN = 10
 
 // Model is real DynamoDB for one run's table: its schema (keys, indexes,
 // billing mode and provisioned throughput, which a provisioned table's GSIs
@@ -60,7 +57,7 @@ type Model struct {
 	Placed func(space, key string) (part, partitions int)
 	// TransactionHold is how long a transaction holds each item it writes
 	// on real DynamoDB, for the conflict limit: 0 takes
-	// DefaultTransactionHold, a public measurement of the service.
+	// rules.DefaultTransactionHold, a public measurement of the service.
 	// PatternHold, when set, is a pattern's own, in place of it.
 	TransactionHold time.Duration
 	PatternHold     map[designs.PatternID]time.Duration
@@ -104,7 +101,7 @@ func (m Model) Analyze(l *ledger.Ledger) Report {
 		MeasuredRate: run.rate,
 		TargetRate:   m.TargetRate,
 		DeclaredPeak: m.DeclaredPeak,
-		Rules:        Rules(),
+		Rules:        rules.All(),
 		Scale:        run.scale(),
 	}
 	r.PartitionLimit = run.partitionLimitText()
@@ -128,7 +125,6 @@ func (m Model) Analyze(l *ledger.Ledger) Report {
 	r.Cost = run.cost()
 	r.Patterns, r.Disagreements = run.patterns()
 	run.cite(&r)
-	r.Findings = Findings(r)
 	return r
 }
 

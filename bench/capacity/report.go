@@ -3,12 +3,13 @@ package capacity
 import (
 	"time"
 
+	"github.com/ddbharness/ddbharness/bench/capacity/rules"
 	"github.com/ddbharness/ddbharness/bench/ledger"
 	"github.com/ddbharness/ddbharness/designs"
 )
 
 // Report is the capacity model's verdict on one run, for metrics.json and,
-// through Findings, summary.md. Rates are requests per second of the run's
+// through its Findings (package bench/capacity/findings), summary.md. Rates are requests per second of the run's
 // whole mix; units are per second unless named totals.
 type Report struct {
 	Billing      string        `json:"billing"` // "on-demand" or "provisioned"
@@ -29,13 +30,13 @@ type Report struct {
 	Warm          *WarmCeiling          `json:"warm_ceiling,omitempty"`
 	Forecast      *Forecast             `json:"forecast,omitempty"`
 	Replay        *Replay               `json:"replay,omitempty"`
-	ReplaySource  *Source               `json:"replay_source,omitempty"`
+	ReplaySource  *rules.Source         `json:"replay_source,omitempty"`
 	Growth        []Growth              `json:"growth"`
 	Cost          Cost                  `json:"cost"`
 	Patterns      []ledger.PatternUsage `json:"patterns"`
 	Disagreements []ledger.Disagreement `json:"disagreements"`
-	Rules         []Rule                `json:"rules"`
-	Findings      []string              `json:"findings"`
+	Rules         []rules.Rule          `json:"rules"`
+	Findings      []string              `json:"findings"` // set by findings.Of; Analyze leaves it empty
 	// PutBack says how the calls the emulator denied were put back; nil
 	// when none were (or the limits were off).
 	PutBack *PutBack `json:"put_back,omitempty"`
@@ -87,7 +88,7 @@ type HotKey struct {
 	Pattern      designs.PatternID `json:"pattern"` // the pattern that weighs most on it
 	ThrottleRate float64           `json:"throttle_rate,omitempty"`
 	// ThrottleRateSource is what ThrottleRate rests on.
-	ThrottleRateSource *Source `json:"throttle_rate_source,omitempty"`
+	ThrottleRateSource *rules.Source `json:"throttle_rate_source,omitempty"`
 	// OneItem is set when all the key's traffic on Target went to one item
 	// (every key of a target without a sort key is one item): adaptive
 	// capacity may give that item a partition of its own but cannot split
@@ -133,11 +134,11 @@ type Ceiling struct {
 	// Sharing, for a partition key, is the key's rate alone, with the other
 	// keys spread as likely, with the hot keys together, and on the
 	// partition the run placed it on (Rate), with the odds of sharing.
-	Sharing *Sharing `json:"sharing,omitempty"`
-	Source  *Source  `json:"source,omitempty"`
+	Sharing *Sharing      `json:"sharing,omitempty"`
+	Source  *rules.Source `json:"source,omitempty"`
 	// EventualReads is set when the key's partition reaches its read limit
 	// first and those reads are eventually consistent, which AWS was
-	// measured serving above it (eventualText).
+	// measured serving above it (the findings say so).
 	EventualReads bool `json:"eventual_reads,omitempty"`
 }
 
@@ -154,21 +155,21 @@ type Ceiling struct {
 // refused before the table grows. Source says what the limit and Rate
 // rest on, GrowSource the growth, RefusedSource DayOneRefused.
 type WarmCeiling struct {
-	Target        string  `json:"target"`
-	Limit         string  `json:"limit"`
-	Side          string  `json:"side"` // "RRU" or "WRU": the side the mix reaches first
-	ReadUnits     float64 `json:"read_units_per_second"`
-	WriteUnits    float64 `json:"write_units_per_second"`
-	Declared      bool    `json:"declared,omitempty"`
-	Rate          float64 `json:"rate"`
-	Factor        float64 `json:"factor"`
-	GrowTo        float64 `json:"grow_to_rate,omitempty"`
-	Doublings     int     `json:"doublings,omitempty"`
-	GrowSeconds   float64 `json:"grow_seconds,omitempty"`
-	DayOneRefused float64 `json:"day_one_refused,omitempty"`
-	Source        *Source `json:"source,omitempty"`
-	GrowSource    *Source `json:"grow_source,omitempty"`
-	RefusedSource *Source `json:"day_one_refused_source,omitempty"`
+	Target        string        `json:"target"`
+	Limit         string        `json:"limit"`
+	Side          string        `json:"side"` // "RRU" or "WRU": the side the mix reaches first
+	ReadUnits     float64       `json:"read_units_per_second"`
+	WriteUnits    float64       `json:"write_units_per_second"`
+	Declared      bool          `json:"declared,omitempty"`
+	Rate          float64       `json:"rate"`
+	Factor        float64       `json:"factor"`
+	GrowTo        float64       `json:"grow_to_rate,omitempty"`
+	Doublings     int           `json:"doublings,omitempty"`
+	GrowSeconds   float64       `json:"grow_seconds,omitempty"`
+	DayOneRefused float64       `json:"day_one_refused,omitempty"`
+	Source        *rules.Source `json:"source,omitempty"`
+	GrowSource    *rules.Source `json:"grow_source,omitempty"`
+	RefusedSource *rules.Source `json:"day_one_refused_source,omitempty"`
 }
 
 // Forecast is the model's prediction at the target rate: the fraction of
@@ -190,11 +191,11 @@ type Forecast struct {
 	// Replay is the run's hot keys replayed through the throughput engine
 	// at Rate: each call as measured, Rate over the measured rate times as
 	// many.
-	Replay              *Replay `json:"replay,omitempty"`
-	Source              *Source `json:"source,omitempty"`
-	BurstSource         *Source `json:"burst_source,omitempty"`
-	BurstAfterRunSource *Source `json:"burst_after_run_source,omitempty"`
-	ReplaySource        *Source `json:"replay_source,omitempty"`
+	Replay              *Replay       `json:"replay,omitempty"`
+	Source              *rules.Source `json:"source,omitempty"`
+	BurstSource         *rules.Source `json:"burst_source,omitempty"`
+	BurstAfterRunSource *rules.Source `json:"burst_after_run_source,omitempty"`
+	ReplaySource        *rules.Source `json:"replay_source,omitempty"`
 }
 
 // Pressure is one partition key (Key set) or one table or index (Key
@@ -221,17 +222,17 @@ type Pressure struct {
 // wrote: Bytes is a lower bound. Source says what the times to a limit
 // rest on: the run's growth extrapolated.
 type Growth struct {
-	Kind            string  `json:"kind"`             // "item", "collection" or "index key"
-	Target          string  `json:"target,omitempty"` // the GSI of an index key
-	Key             string  `json:"key"`
-	Sort            string  `json:"sort,omitempty"`
-	Bytes           int     `json:"bytes"`
-	Added           int     `json:"added"`
-	BytesPerSecond  float64 `json:"bytes_per_second"`
-	Limit           int64   `json:"limit,omitempty"`
-	SecondsToLimit  float64 `json:"seconds_to_limit,omitempty"`
-	SecondsAtTarget float64 `json:"seconds_to_limit_at_target,omitempty"`
-	Source          *Source `json:"source,omitempty"`
+	Kind            string        `json:"kind"`             // "item", "collection" or "index key"
+	Target          string        `json:"target,omitempty"` // the GSI of an index key
+	Key             string        `json:"key"`
+	Sort            string        `json:"sort,omitempty"`
+	Bytes           int           `json:"bytes"`
+	Added           int           `json:"added"`
+	BytesPerSecond  float64       `json:"bytes_per_second"`
+	Limit           int64         `json:"limit,omitempty"`
+	SecondsToLimit  float64       `json:"seconds_to_limit,omitempty"`
+	SecondsAtTarget float64       `json:"seconds_to_limit_at_target,omitempty"`
+	Source          *rules.Source `json:"source,omitempty"`
 }
 
 // Cost is the price of the mix per million requests, on demand and
@@ -253,21 +254,7 @@ type Cost struct {
 	RCUHour          float64 `json:"price_per_rcu_hour"`
 	WCUHour          float64 `json:"price_per_wcu_hour"`
 	// UtilizationSource is what Utilization rests on.
-	UtilizationSource *Source `json:"provisioned_utilization_source,omitempty"`
-}
-
-// Rule is one rule or number the model applied (Value and Unit when it
-// has one), named by ID where a figure's Source cites it, what it rests
-// on (Basis: "documented" by an AWS page, "measured" on real DynamoDB by a
-// public capture, or "inferred" where the public record is silent) and
-// its source.
-type Rule struct {
-	ID     string  `json:"id"`
-	Name   string  `json:"name"`
-	Value  float64 `json:"value,omitempty"`
-	Unit   string  `json:"unit,omitempty"`
-	Basis  string  `json:"basis"`
-	Source string  `json:"source,omitempty"`
+	UtilizationSource *rules.Source `json:"provisioned_utilization_source,omitempty"`
 }
 
 // FirstRate is the rate of the whole mix at which the model forecasts the

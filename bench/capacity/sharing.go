@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/ddbharness/ddbharness/bench/capacity/rules"
 	"github.com/ddbharness/ddbharness/bench/ledger"
 	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/designs"
@@ -34,7 +35,7 @@ type Sharing struct {
 	// Shared lists the space's partitions the run's placement put two
 	// hot keys or more on; Source says what these figures rest on.
 	Shared []SharedPartition `json:"shared,omitempty"`
-	Source *Source           `json:"source,omitempty"`
+	Source *rules.Source     `json:"source,omitempty"`
 }
 
 // ShareOdds is the chance that two of h keys placed at random on p
@@ -190,7 +191,7 @@ func (r *run) topN() int {
 	if r.TopN > 0 {
 		return r.TopN
 	}
-	return DefaultTopN
+	return rules.DefaultTopN
 }
 
 // partitionCeilings considers, for the ceiling, each partition that holds

@@ -3,7 +3,6 @@ package capacity
 import (
 	"fmt"
 	"math"
-	"strings"
 	"testing"
 	"time"
 
@@ -86,8 +85,5 @@ func TestFirstThrottleCountsTheLightKeysPlacedThere(t *testing.T) {
 	}
 	if c := r.Ceiling; c == nil || c.Key != "HOT" || !near(c.Rate, 1500) || c.Sharing == nil || !near(c.Sharing.Placed, 1500) || !near(c.Sharing.Alone, 3000) {
 		t.Errorf("Analyze().Ceiling = %+v, want HOT's partition at 1,500 requests/s (3,000 alone)", c)
-	}
-	if f := strings.Join(r.Findings, "\n"); !strings.Contains(f, "its partition, with every key this run placed there, reaches 3,000 RCU/s or 1,000 WCU/s per partition at 1,500 requests/s of this mix") {
-		t.Errorf("Analyze().Findings = %q, want HOT's partition at 1,500 requests/s", r.Findings)
 	}
 }

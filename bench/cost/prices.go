@@ -1,23 +1,23 @@
 package cost
 
-import "github.com/ddbharness/ddbharness/bench/capacity"
+import "github.com/ddbharness/ddbharness/bench/capacity/rules"
 
 // The prices are bench/capacity's, where their sources and date are
 // given: the model's cost and this estimate must not drift apart. Storage
 // is priced past the free tier (25 GB per account and Region): a run cannot
 // know what else the account stores.
 const (
-	PriceDate   = capacity.PriceDate
-	PriceRegion = capacity.PriceRegion
+	PriceDate   = rules.PriceDate
+	PriceRegion = rules.PriceRegion
 
 	onDemandSource    = "https://aws.amazon.com/dynamodb/pricing/on-demand/"
 	provisionedSource = "https://aws.amazon.com/dynamodb/pricing/provisioned/"
 
-	perMillionRRU = capacity.PricePerMillionRRU
-	perMillionWRU = capacity.PricePerMillionWRU
-	perRCUHour    = capacity.PricePerRCUHour
-	perWCUHour    = capacity.PricePerWCUHour
-	perGBMonth    = capacity.PricePerGBMonth
+	perMillionRRU = rules.PricePerMillionRRU
+	perMillionWRU = rules.PricePerMillionWRU
+	perRCUHour    = rules.PricePerRCUHour
+	perWCUHour    = rules.PricePerWCUHour
+	perGBMonth    = rules.PricePerGBMonth
 )
 
 // Storage billing: every item and index entry counts 100 bytes of

@@ -36,7 +36,7 @@ import (
 // attempt the emulator lets through until its answer or until its
 // pattern's hold on real DynamoDB has passed on the emulator's clock,
 // whichever comes first: the capacity model's figure (Config.Holds,
-// capacity.DefaultTransactionHold, a TransactWriteItems's measured time
+// rules.DefaultTransactionHold, a TransactWriteItems's measured time
 // on the service), never the test bed's time in flight, which grows with
 // the machine's load. The same measurement puts a PutItem at 7.55 ms and
 // a BatchWriteItem of 25 items at 10.2 ms: a single write held for a

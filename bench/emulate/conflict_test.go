@@ -21,6 +21,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/bench/capacity/rules"
 	"github.com/ddbharness/ddbharness/bench/meter"
 	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/designs"
@@ -199,7 +200,7 @@ var _ = Describe("transaction conflicts on the wire", Label("wire"), func() {
 				_, err := db.TransactWriteItems(ctx, txPut("A", "B"), opt)
 				return err
 			})
-			clock.Add(capacity.DefaultTransactionHold - time.Millisecond)
+			clock.Add(rules.DefaultTransactionHold - time.Millisecond)
 			Expect(errors.As(put(ctx, "B"), &conflict)).To(BeTrue(), "a PutItem within the hold")
 			_, err := db.TransactWriteItems(ctx, txPut("A"))
 			Expect(designs.IsTransactionConflict(err)).To(BeTrue(), "a TransactWriteItems within the hold")
@@ -218,7 +219,7 @@ var _ = Describe("transaction conflicts on the wire", Label("wire"), func() {
 
 		It("holds a single write, and a TransactGetItems, for the hold alone", func(ctx SpecContext) {
 			done := hold(func(ctx context.Context, opt func(*dynamodb.Options)) error { return put(ctx, "A", opt) })
-			clock.Add(capacity.DefaultTransactionHold)
+			clock.Add(rules.DefaultTransactionHold)
 			_, err := db.TransactGetItems(ctx, txGet("A"))
 			Expect(err).NotTo(HaveOccurred(), "the write in flight past its hold")
 			Expect(done()).To(Succeed())
@@ -228,7 +229,7 @@ var _ = Describe("transaction conflicts on the wire", Label("wire"), func() {
 				_, err := db.TransactGetItems(ctx, txGet("B"), opt)
 				return err
 			})
-			clock.Add(capacity.DefaultTransactionHold)
+			clock.Add(rules.DefaultTransactionHold)
 			Expect(put(ctx, "B")).To(Succeed())
 			Expect(done()).To(Succeed(), "a write after the read's hold does not cancel it")
 			Expect(e.Measured(0, 0).ConflictCancelled).To(BeZero())

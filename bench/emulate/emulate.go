@@ -31,7 +31,7 @@ type Config struct {
 	NoConflicts bool
 	// Holds bounds how long a call's items count as in flight, for
 	// conflicts: its pattern's hold on real DynamoDB (Holds.Of, the
-	// capacity model's figure; zero, capacity.DefaultTransactionHold), not
+	// capacity model's figure; zero, rules.DefaultTransactionHold), not
 	// its time on the test bed, which grows with the machine's load.
 	Holds capacity.Holds
 	// Region and Account make the ARNs of throttling reasons; defaults

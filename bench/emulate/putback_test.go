@@ -15,6 +15,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/bench/capacity/findings"
 	"github.com/ddbharness/ddbharness/bench/ledger"
 	"github.com/ddbharness/ddbharness/bench/meter"
 	"github.com/ddbharness/ddbharness/bench/throughput"
@@ -73,7 +74,9 @@ func (r *sdkRun) put(t *testing.T, item map[string]types.AttributeValue) bool {
 func (r *sdkRun) report(secs int) capacity.Report {
 	m := capacity.Model{Schema: r.schema, Requests: r.calls, Duration: time.Duration(secs) * time.Second, Settings: r.e.Settings()}
 	r.e.Inform(&m)
-	return m.Analyze(r.ledger)
+	rep := m.Analyze(r.ledger)
+	rep.Findings = findings.Of(rep)
+	return rep
 }
 
 // forecast is the emulator's own forecast rate for the write side of the

@@ -11,7 +11,7 @@ import (
 	"slices"
 
 	"github.com/ddbharness/ddbharness/bench"
-	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/bench/capacity/rules"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/userfile"
 )
@@ -35,7 +35,7 @@ const BaselineFormat = "ddbharness-baseline/1"
 const (
 	Tolerance  = 0.20
 	unitsSlack = 0.05 // capacity units per call
-	costSlack  = unitsSlack * capacity.PricePerMillionWRU
+	costSlack  = unitsSlack * rules.PricePerMillionWRU
 	bytesSlack = 512 // bytes per call
 )
 

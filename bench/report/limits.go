@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/bench/capacity/rules"
 )
 
 // LimitLabel names a limit in a few words, as the headline and report
@@ -75,7 +76,7 @@ func firstLimitText(l *capacity.Limit) string {
 		for _, t := range l.Tied {
 			tied = append(tied, fmt.Sprintf("%s at %s requests/s%s", LimitLabel(t.Kind, t.Target, t.Key, t.Item), rateText(t.Rate), causeText(t.Side, t.Reason, false, "")))
 		}
-		what += fmt.Sprintf("; tied within %.0f%% with %s%s", 100*capacity.TieShare, strings.Join(tied, ", "), mark(capacity.Cite("limit-tie")))
+		what += fmt.Sprintf("; tied within %.0f%% with %s%s", 100*rules.TieShare, strings.Join(tied, ", "), mark(rules.Cite("limit-tie")))
 	}
 	return fmt.Sprintf("; first limit: %s: %s", what, l.Change)
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/bench/capacity/rules"
 	"github.com/ddbharness/ddbharness/designs"
 )
 
@@ -15,7 +16,7 @@ import (
 func TestHeadlineNamesTheItemTransactionsSerialiseFirst(t *testing.T) {
 	out := sample()
 	out.Capacity.FirstLimit = &capacity.Limit{Kind: capacity.LimitConflict, Target: designs.MainTable, Key: "EVENT#e00000", Item: "EVENT#e00000 / EVENT",
-		Pattern: "TK-02", Rate: 44.5, HoldSeconds: 0.0112, Reason: capacity.ReasonConflict, Change: "shard the counter", Source: capacity.Cite("conflict-ceiling")}
+		Pattern: "TK-02", Rate: 44.5, HoldSeconds: 0.0112, Reason: capacity.ReasonConflict, Change: "shard the counter", Source: rules.Cite("conflict-ceiling")}
 	h := Headline(out)
 	want := "; first limit: conflict limit on item EVENT#e00000 / EVENT, driven by TK-02, at 44.5 requests/s (TransactionConflict; one transaction at a time, each holding it about 11.2 ms) [inferred: conflict-ceiling]: shard the counter; first throttle forecast: table CLIENT#1 at 571 requests/s"
 	if !strings.Contains(h, want) {
@@ -27,7 +28,7 @@ func TestHeadlineNamesTheItemTransactionsSerialiseFirst(t *testing.T) {
 // that binds, the reason DynamoDB would give, back-pressure when a GSI's
 // writes stop the table's, and the advice that fits it.
 func TestHeadlineFirstLimitSaysTheCause(t *testing.T) {
-	placed := capacity.Cite("partitions-on-demand", "placement", "hot-keys", "light-keys")
+	placed := rules.Cite("partitions-on-demand", "placement", "hot-keys", "light-keys")
 	for _, c := range []struct {
 		name  string
 		limit capacity.Limit
@@ -44,10 +45,10 @@ func TestHeadlineFirstLimitSaysTheCause(t *testing.T) {
 			Side: capacity.SideWrite, Reason: "TableWriteKeyRangeThroughputExceeded", KeyShare: 0.05, Source: placed, Change: "raise the table's warm throughput"},
 			"; first limit: partition table key SHARD#07, spread: SHARD#07 carries 5% of its partition's load, at 8331 requests/s (writes, TableWriteKeyRangeThroughputExceeded) [inferred: partitions-on-demand, placement, hot-keys, light-keys]: raise the table's warm throughput; first throttle"},
 		{"provisioned budget", capacity.Limit{Kind: capacity.LimitBudget, Target: designs.MainTable, Rate: 900,
-			Side: capacity.SideWrite, Reason: "TableWriteProvisionedThroughputExceeded", Source: capacity.Cite("quota-writes"), Change: "raise the table's provisioned write throughput"},
+			Side: capacity.SideWrite, Reason: "TableWriteProvisionedThroughputExceeded", Source: rules.Cite("quota-writes"), Change: "raise the table's provisioned write throughput"},
 			"; first limit: budget table, at 900 requests/s (writes, TableWriteProvisionedThroughputExceeded) [documented: quota-writes]: raise the table's provisioned write throughput; first throttle"},
 		{"item", capacity.Limit{Kind: capacity.LimitItem, Target: designs.MainTable, Key: "EVENT#1", Item: "EVENT#1 / EVENT", Pattern: "AP-01", Rate: 1000,
-			Limit: "1,000 WCU/s on one item", Side: capacity.SideWrite, Reason: "TableWriteKeyRangeThroughputExceeded", Source: capacity.Cite("item-ceiling"), Change: "spread the item's traffic"},
+			Limit: "1,000 WCU/s on one item", Side: capacity.SideWrite, Reason: "TableWriteKeyRangeThroughputExceeded", Source: rules.Cite("item-ceiling"), Change: "spread the item's traffic"},
 			"; first limit: item limit on item EVENT#1 / EVENT, driven by AP-01, at 1000 requests/s (writes, TableWriteKeyRangeThroughputExceeded; 1,000 WCU/s on one item) [documented: item-ceiling]: spread the item's traffic; first throttle"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

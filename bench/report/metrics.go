@@ -13,6 +13,7 @@ import (
 
 	"github.com/ddbharness/ddbharness/bench"
 	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/bench/capacity/rules"
 	"github.com/ddbharness/ddbharness/bench/emulate"
 	"github.com/ddbharness/ddbharness/bench/engine"
 	"github.com/ddbharness/ddbharness/bench/meter"
@@ -69,7 +70,7 @@ type Metrics struct {
 	Throttling *emulate.Throttling `json:"throttling"`
 	// ThrottlingSources says what Throttling's forecasts for real
 	// DynamoDB rest on, by the field they give.
-	ThrottlingSources map[string]*capacity.Source `json:"throttling_sources,omitempty"`
+	ThrottlingSources map[string]*rules.Source `json:"throttling_sources,omitempty"`
 	// Thresholds are the run's gates: each with its figure and verdict.
 	Thresholds []threshold.Result `json:"thresholds,omitempty"`
 	// NonFinite names the figures that were NaN or infinite, written as 0

@@ -19,6 +19,8 @@ import (
 
 	"github.com/ddbharness/ddbharness/bench"
 	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/bench/capacity/findings"
+	"github.com/ddbharness/ddbharness/bench/capacity/rules"
 	"github.com/ddbharness/ddbharness/bench/engine"
 	"github.com/ddbharness/ddbharness/bench/ledger"
 	"github.com/ddbharness/ddbharness/ddbitem"
@@ -144,7 +146,7 @@ func readCalls(t *testing.T, path string) vegeta.Results {
 // sampleCapacity is the model's report of the sample run, its sources as
 // the model gives them on demand and its findings written from it.
 func sampleCapacity() capacity.Report {
-	placed := capacity.Cite("partition-reads", "partition-writes", "partitions-on-demand", "placement", "hot-keys", "light-keys")
+	placed := rules.Cite("partition-reads", "partition-writes", "partitions-on-demand", "placement", "hot-keys", "light-keys")
 	r := capacity.Report{
 		Billing: "on-demand", Start: t0, Seconds: 3, Requests: 60, MeasuredRate: 20,
 		Scale: 1, PartitionLimit: "3,000 RCU/s or 1,000 WCU/s per partition",
@@ -166,13 +168,13 @@ func sampleCapacity() capacity.Report {
 				Change: "spread the key's traffic over more partition key values (write sharding), or move its busiest items to keys of their own", Source: placed},
 			{Kind: capacity.LimitBudget, Target: designs.MainTable, Limit: "40,000 WCU/s on-demand table quota", Rate: 16000, Factor: 800,
 				Side: capacity.SideWrite, Reason: "TableWriteAccountLimitExceeded", Metric: "WriteAccountLimitThrottleEvents",
-				Change: "ask AWS to raise the per-table write quota (Service Quotas), or cut the units each call takes", Source: capacity.Cite("quota-reads", "quota-writes")},
+				Change: "ask AWS to raise the per-table write quota (Service Quotas), or cut the units each call takes", Source: rules.Cite("quota-reads", "quota-writes")},
 		},
 		Growth: []capacity.Growth{{Kind: "collection", Key: "CLIENT#1", Bytes: 52_000, Added: 12_000, BytesPerSecond: 4000,
-			Limit: ddbitem.MaxCollectionBytes, SecondsToLimit: 2.68e6, Source: capacity.Cite("lsi-collection", "growth-extrapolation")}},
+			Limit: ddbitem.MaxCollectionBytes, SecondsToLimit: 2.68e6, Source: rules.Cite("lsi-collection", "growth-extrapolation")}},
 		Cost: capacity.Cost{Region: "us-east-1", TableClass: "Standard", PriceDate: "2026-05-01", Source: "https://aws.amazon.com/dynamodb/pricing/",
 			RCUPerRequest: 0.82, WCUPerRequest: 2.5, OnDemand: 3.2313, Provisioned: 0.9876, Utilization: 0.7,
-			UtilizationSource: capacity.Cite("provisioned-utilisation")},
+			UtilizationSource: rules.Cite("provisioned-utilisation")},
 		Patterns: []ledger.PatternUsage{
 			{PatternOp: ledger.PatternOp{Pattern: "AP-03", Op: designs.TransactWriteItems}, Calls: 15, WCU: 150, Local: 75, LocalCalls: 15},
 			{PatternOp: ledger.PatternOp{Pattern: "AP-06", Op: designs.Query}, Calls: 30, RCU: 45, Local: 45, LocalCalls: 30},
@@ -181,8 +183,8 @@ func sampleCapacity() capacity.Report {
 		},
 		Warm: &capacity.WarmCeiling{Target: designs.MainTable, Side: "WRU", Limit: "4,000 WRU/s warm throughput of a new on-demand table",
 			ReadUnits: 12000, WriteUnits: 4000, Rate: 1600, Factor: 80, GrowTo: 9000, Doublings: 3, GrowSeconds: 5400,
-			Source: capacity.Cite("warm-reads", "warm-writes", "warm-combination"), GrowSource: capacity.Cite("growth-factor", "growth-window", "growth-doublings")},
-		Rules: []capacity.Rule{
+			Source: rules.Cite("warm-reads", "warm-writes", "warm-combination"), GrowSource: rules.Cite("growth-factor", "growth-window", "growth-doublings")},
+		Rules: []rules.Rule{
 			{ID: "write-unit", Name: "write unit", Value: 1024, Unit: "bytes", Basis: "documented", Source: "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/read-write-operations.html"},
 			{ID: "growth-doublings", Name: "growth counted in doublings from the warm throughput", Basis: "inferred", Source: "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/warm-throughput.html"},
 		},
@@ -190,7 +192,7 @@ func sampleCapacity() capacity.Report {
 			Calls: 15, Differing: 15, Units: 150, LocalUnits: 75, ExampleUnits: 10, ExampleLocal: 5}},
 	}
 	r.FirstLimit = &r.LimitsInOrder[0]
-	r.Findings = capacity.Findings(r)
+	r.Findings = findings.Of(r)
 	return r
 }
 

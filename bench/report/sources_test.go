@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/ddbharness/ddbharness/bench"
-	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/bench/capacity/rules"
 )
 
 // mark matches a figure's mark as the reports write it.
@@ -17,9 +17,9 @@ var markRE = regexp.MustCompile(`\[(documented|measured|inferred): ([a-z0-9, -]+
 // forecasts of the emulated section, the hot keys' throttle rates, the
 // growth and the provisioned utilisation carry one.
 func TestMarksNameRowsOfTheRulesTable(t *testing.T) {
-	rules := map[string]string{}
-	for _, l := range capacity.Rules() {
-		rules[l.ID] = l.Basis
+	bases := map[string]string{}
+	for _, l := range rules.All() {
+		bases[l.ID] = l.Basis
 	}
 	for name, out := range map[string]bench.Outcome{"sample": sample(), "throttled": throttledSample()} {
 		t.Run(name, func(t *testing.T) {
@@ -28,7 +28,7 @@ func TestMarksNameRowsOfTheRulesTable(t *testing.T) {
 			marks := markRE.FindAllStringSubmatch(text, -1)
 			for _, m := range marks {
 				for _, id := range strings.Split(m[2], ", ") {
-					if basis, ok := rules[id]; !ok || basis != m[1] {
+					if basis, ok := bases[id]; !ok || basis != m[1] {
 						t.Errorf("mark %s: rule %q is %q in the rules table", m[0], id, basis)
 					}
 				}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/ddbharness/ddbharness/bench"
 	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/bench/capacity/rules"
 	"github.com/ddbharness/ddbharness/bench/engine"
 	"github.com/ddbharness/ddbharness/designs"
 )
@@ -156,7 +157,7 @@ func TestHeadlineNamesTheWarmCeilingWhenItComesFirst(t *testing.T) {
 func TestHeadlineSaysWhatTheFirstThrottleRestsOn(t *testing.T) {
 	quota := sample()
 	quota.Capacity.Ceiling = &capacity.Ceiling{Target: designs.MainTable, Limit: "40,000 WRU/s on-demand table quota", Rate: 19221, Factor: 961,
-		Source: capacity.Cite("quota-reads", "quota-writes")}
+		Source: rules.Cite("quota-reads", "quota-writes")}
 	quota.Capacity.Warm = nil
 	if h := Headline(quota); !strings.HasSuffix(h, "first throttle on real DynamoDB: table at 19221 requests/s (40,000 WRU/s on-demand table quota; 961.0× this run) [documented: quota-reads, quota-writes]") {
 		t.Errorf("Headline of a table quota = %q", h)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ddbharness/ddbharness/bench"
 	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/bench/capacity/rules"
 	"github.com/ddbharness/ddbharness/bench/engine"
 	"github.com/ddbharness/ddbharness/bench/ledger"
 	"github.com/ddbharness/ddbharness/ddbitem"
@@ -328,7 +329,7 @@ func growText(w *capacity.WarmCeiling) string {
 
 // rules lists every rule and number the model applied, with what it
 // rests on and its source.
-func (p *printer) rules(ls []capacity.Rule) {
+func (p *printer) rules(ls []rules.Rule) {
 	if len(ls) == 0 {
 		return
 	}
@@ -404,7 +405,7 @@ func (p *printer) growth(gs []capacity.Growth) {
 		return
 	}
 	var rows [][]string
-	var src *capacity.Source
+	var src *rules.Source
 	for _, g := range gs {
 		if g.Source != nil {
 			src = g.Source

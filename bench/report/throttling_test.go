@@ -13,6 +13,7 @@ import (
 
 	"github.com/ddbharness/ddbharness/bench"
 	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/bench/capacity/findings"
 	"github.com/ddbharness/ddbharness/bench/emulate"
 	"github.com/ddbharness/ddbharness/bench/engine"
 	"github.com/ddbharness/ddbharness/bench/ledger"
@@ -106,7 +107,7 @@ func throttledCapacity() capacity.Report {
 	}
 	r.Disagreements = []ledger.Disagreement{{PatternOp: ledger.PatternOp{Pattern: "AP-03", Op: designs.TransactWriteItems}, Target: designs.MainTable,
 		Calls: 12, Differing: 12, Units: 120, LocalUnits: 60, ExampleUnits: 10, ExampleLocal: 5}}
-	r.Findings = capacity.Findings(r)
+	r.Findings = findings.Of(r)
 	return r
 }
 

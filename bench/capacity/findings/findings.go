@@ -1,4 +1,4 @@
-package capacity
+package findings
 
 import (
 	"cmp"
@@ -7,27 +7,28 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/bench/capacity/rules"
 	"github.com/ddbharness/ddbharness/bench/ledger"
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/figure"
-	"github.com/ddbharness/ddbharness/pricing"
 )
 
 // maxGrowthFindings bounds the growth sentences per kind: the report
 // lists the rest.
 const maxGrowthFindings = 3
 
-// Findings turns a report into one sentence per finding, for people:
-// each names the target, the key, the limit with its number, and a rate,
-// and says what every figure beyond the run's own rests on (claim).
-func Findings(r Report) []string {
+// Of turns a report into one sentence per finding, for people: each
+// names the target, the key, the limit with its number, and a rate, and
+// says what every figure beyond the run's own rests on (claim).
+func Of(r capacity.Report) []string {
 	out, _ := findings(r)
 	return out
 }
 
-// findings is Findings, and what its claims got wrong, for the specs.
-func findings(r Report) (out, bad []string) {
+// findings is Of, and what its claims got wrong, for the specs.
+func findings(r capacity.Report) (out, bad []string) {
 	add := func(cs ...*claim) {
 		for _, c := range cs {
 			if c != nil {
@@ -71,7 +72,7 @@ func findings(r Report) (out, bad []string) {
 
 // putBackFinding says how many denied calls were put back at less than
 // their own size: the forecast is exact only for the others.
-func putBackFinding(p *PutBack) *claim {
+func putBackFinding(p *capacity.PutBack) *claim {
 	if p == nil || p.Approximate == 0 {
 		return nil
 	}
@@ -101,7 +102,7 @@ func disagreementFinding(ds []ledger.Disagreement) *claim {
 
 // forecastOr says whose a figure is: real DynamoDB's only when AWS's pages
 // state every rule it applies, else the model's forecast.
-func forecastOr(src *Source) name {
+func forecastOr(src *rules.Source) name {
 	if src.Documented() {
 		return "on real DynamoDB"
 	}
@@ -110,9 +111,9 @@ func forecastOr(src *Source) name {
 
 // hotFinding describes a target's hottest key and where its partition
 // reaches its limit.
-func hotFinding(r Report, h HotKey) *claim {
+func hotFinding(r capacity.Report, h capacity.HotKey) *claim {
 	c := new(claim).say("The hottest partition key of %s is %q (%s of its %s weight",
-		name(targetName(h.Target)), name(h.Key), ran(percent(h.Share)), cited(Cite("hot-key-rank"), "3×WCU+RCU")).mark().
+		name(capacity.TargetName(h.Target)), name(h.Key), ran(percent(h.Share)), cited(rules.Cite("hot-key-rank"), "3×WCU+RCU")).mark().
 		say(", mostly %s), peaking at %s RCU/s and %s WCU/s", name(h.Pattern), ran(figure.Units(h.PeakRCU)), ran(figure.Units(h.PeakWCU)))
 	if h.ThrottleRate > 0 {
 		src := h.ThrottleRateSource
@@ -123,7 +124,7 @@ func hotFinding(r Report, h HotKey) *claim {
 }
 
 // ceilingFinding describes the first limit the mix reaches.
-func ceilingFinding(r Report, c *Ceiling) *claim {
+func ceilingFinding(r capacity.Report, c *capacity.Ceiling) *claim {
 	cl := new(claim).say("The first limit this mix reaches (%s) is %s on %s, at %s requests/s (%s× the measured %s requests/s)",
 		forecastOr(c.Source), cited(c.Source, c.Limit), name(place(c.Target, c.Key)), cited(c.Source, figure.Units(c.Rate)),
 		cited(c.Source, figure.Units(c.Factor)), ran(figure.Units(r.MeasuredRate)))
@@ -164,7 +165,7 @@ func filterFinding(p ledger.PatternUsage) *claim {
 		what = "counts (Select=COUNT)"
 	}
 	c := new(claim).say("%s %s: DynamoDB charges every item it evaluates, so its %s %s calls paid for %s items",
-		name(p.Pattern), name(what), ran(figure.Thousands(calls)), name(p.Op), cited(Cite("filter-charge"), figure.Thousands(p.Evaluated)))
+		name(p.Pattern), name(what), ran(figure.Thousands(calls)), name(p.Op), cited(rules.Cite("filter-charge"), figure.Thousands(p.Evaluated)))
 	if p.Counted == 0 && p.Evaluated > 0 {
 		c.say(" and returned %s (%s)", ran(figure.Thousands(p.Returned)), ran(percent(float64(p.Returned)/float64(p.Evaluated))))
 	}
@@ -176,7 +177,7 @@ func filterFinding(p ledger.PatternUsage) *claim {
 }
 
 // forecastFinding describes the target rate's outcome.
-func forecastFinding(r Report, f *Forecast) []*claim {
+func forecastFinding(r capacity.Report, f *capacity.Forecast) []*claim {
 	if len(f.Over) == 0 {
 		return []*claim{new(claim).say("At the target %s requests/s no partition key, table or index reaches its limit (%s)",
 			ran(figure.Units(f.Rate)), forecastOr(f.Source)).rests(f.Source)}
@@ -200,17 +201,17 @@ func forecastFinding(r Report, f *Forecast) []*claim {
 
 // replayFinding says where the throughput engine, replaying the run's hot
 // keys at the target rate on the run's placement, refuses most.
-func replayFinding(r Report, f *Forecast) *claim {
+func replayFinding(r capacity.Report, f *capacity.Forecast) *claim {
 	if f.Replay == nil || len(f.Replay.Partitions) == 0 {
 		return nil
 	}
 	ps := slices.Clone(f.Replay.Partitions)
-	slices.SortStableFunc(ps, func(a, b ReplayedPartition) int { return cmp.Compare(b.Refused, a.Refused) })
+	slices.SortStableFunc(ps, func(a, b capacity.ReplayedPartition) int { return cmp.Compare(b.Refused, a.Refused) })
 	var parts []string
 	for _, p := range ps[:min(3, len(ps))] {
-		where := fmt.Sprintf("%s partition %d (%s)", targetName(p.Target), p.Partition, strings.Join(p.Keys, ", "))
+		where := fmt.Sprintf("%s partition %d (%s)", capacity.TargetName(p.Target), p.Partition, strings.Join(p.Keys, ", "))
 		if p.Partition < 0 {
-			where = targetName(p.Target) + "'s budget"
+			where = capacity.TargetName(p.Target) + "'s budget"
 		}
 		parts = append(parts, fmt.Sprintf("%s %.0f%% of its %ss, in %d of %.0f s", where, 100*p.Refused, p.Side, p.Seconds, r.Seconds))
 	}
@@ -226,7 +227,7 @@ const maxShared = 3
 // every key placed there, light ones too): the key alone, with the
 // others spread as likely and all together, then which hot keys share a
 // partition under this placement and what each alone would take.
-func sharingText(c *claim, sh *Sharing) {
+func sharingText(c *claim, sh *capacity.Sharing) {
 	with := "no other hot key"
 	if len(sh.With) > 0 {
 		with = quoted(sh.With)
@@ -277,7 +278,7 @@ func and(words []string) string {
 }
 
 // warmFinding describes a new on-demand table's own ceiling.
-func warmFinding(w *WarmCeiling) *claim {
+func warmFinding(w *capacity.WarmCeiling) *claim {
 	c := new(claim)
 	if w.Declared {
 		c.say("The scenario's warm throughput is %s RRU/s or %s WRU/s, or a linear combination (the table's and each GSI's)",
@@ -287,12 +288,12 @@ func warmFinding(w *WarmCeiling) *claim {
 			cited(w.Source, figure.Thousands(w.ReadUnits)), cited(w.Source, figure.Thousands(w.WriteUnits)))
 	}
 	c.say(": this mix reaches it on %s at %s requests/s (%s× the measured rate)",
-		name(targetName(w.Target)), cited(w.Source, figure.Units(w.Rate)), cited(w.Source, figure.Units(w.Factor))).mark()
+		name(capacity.TargetName(w.Target)), cited(w.Source, figure.Units(w.Rate)), cited(w.Source, figure.Units(w.Factor))).mark()
 	if !w.Declared && w.Target == designs.MainTable {
-		c.say("; a new GSI is taken to serve as much").rests(Cite("warm-gsi")).mark()
+		c.say("; a new GSI is taken to serve as much").rests(rules.Cite("warm-gsi")).mark()
 	}
 	if w.GrowTo > 0 {
-		c.say("; DynamoDB may throttle traffic that more than doubles the previous peak within %s", cited(Cite("growth-factor"), duration(ddbitem.GrowSeconds))).mark()
+		c.say("; DynamoDB may throttle traffic that more than doubles the previous peak within %s", cited(rules.Cite("growth-factor"), duration(ddbitem.GrowSeconds))).mark()
 		steps := "doublings"
 		if w.Doublings == 1 {
 			steps = "doubling"
@@ -310,7 +311,7 @@ func warmFinding(w *WarmCeiling) *claim {
 }
 
 // growthFinding describes one growing item or collection that has a limit.
-func growthFinding(r Report, g Growth) *claim {
+func growthFinding(r capacity.Report, g capacity.Growth) *claim {
 	if g.Kind == "index key" {
 		return new(claim).say("Partition key %q of index %s gathered %s bytes during the run (%s bytes/s at %s requests/s): a GSI key has no size limit, but it keeps growing with traffic, every Query of it reads more, and all its writes land on one key",
 			name(g.Key), name(g.Target), ran(figure.Thousands(g.Added)), ran(figure.Units(g.BytesPerSecond)), ran(figure.Units(r.MeasuredRate)))
@@ -335,8 +336,8 @@ func growthFinding(r Report, g Growth) *claim {
 }
 
 // costFinding prices the mix.
-func costFinding(c Cost) *claim {
-	prices := Cite("prices")
+func costFinding(c capacity.Cost) *claim {
+	prices := rules.Cite("prices")
 	return new(claim).say("This mix costs %s per million requests on demand (%s)",
 		cited(prices, fmt.Sprintf("$%.4f", c.OnDemand)), cited(prices, fmt.Sprintf("%s %s table prices of %s", c.Region, c.TableClass, c.PriceDate))).mark().
 		say(" and %s provisioned at %s utilisation", cited(prices, fmt.Sprintf("$%.4f", c.Provisioned)), cited(c.UtilizationSource, percent(c.Utilization)))
@@ -345,20 +346,9 @@ func costFinding(c Cost) *claim {
 // place names a partition key of a target, or the whole target.
 func place(target, key string) string {
 	if key == "" {
-		return targetName(target)
+		return capacity.TargetName(target)
 	}
-	return fmt.Sprintf("partition key %q of %s", key, targetName(target))
-}
-
-// targetName names a target for people.
-func targetName(t string) string {
-	switch t {
-	case designs.MainTable:
-		return "the table"
-	case pricing.WholeCall:
-		return "the whole call"
-	}
-	return "index " + t
+	return fmt.Sprintf("partition key %q of %s", key, capacity.TargetName(target))
 }
 
 // percent renders a share as a whole percentage.
@@ -377,4 +367,19 @@ func duration(s float64) string {
 		return fmt.Sprintf("%.0f days", s/86400)
 	}
 	return fmt.Sprintf("%.1f years", s/(365*86400))
+}
+
+// eventualText says of a key whose partition's limit is set by eventually
+// consistent reads that AWS was measured serving one key half as much
+// again as the partition limit the model gives (the engine serves a
+// partition's reads whatever their consistency: the charges and the
+// ledger keep none per key). On the table, that its reads are eventually
+// consistent is read from its pattern's (eventualReads), and says so.
+func eventualText(c *claim, space string) {
+	c.say(". Its reads are eventually consistent")
+	if space == designs.MainTable {
+		c.rests(rules.Cite("eventual-by-pattern")).mark()
+	}
+	c.say(": one key read so was measured served at about %s RCU/s in its first ten minutes, not %s, so this rate may be a third low",
+		cited(rules.Cite("eventual-key"), figure.Thousands(ddbitem.EventualKeyRCU)), cited(rules.Cite("partition-reads"), figure.Thousands(ddbitem.PartitionRCU)))
 }

@@ -1,4 +1,4 @@
-package capacity
+package rules
 
 import (
 	"slices"
@@ -21,34 +21,41 @@ type Source struct {
 // ruleIndex is the rules table by id.
 var ruleIndex = sync.OnceValue(func() map[string]Rule {
 	m := map[string]Rule{}
-	for _, l := range Rules() {
+	for _, l := range All() {
 		m[l.ID] = l
 	}
 	return m
 })
 
+// Has reports whether the rules table has a row id: the findings check
+// that each figure they cite rests on one.
+func Has(id string) bool {
+	_, ok := ruleIndex()[id]
+	return ok
+}
+
 // strength orders the bases, weakest first; an id the table lacks has
 // none and counts as inferred, so that no figure claims more than the
 // table shows.
-var strength = map[string]int{basisInferred: 0, basisMeasured: 1, basisDocumented: 2}
+var strength = map[string]int{BasisInferred: 0, BasisMeasured: 1, BasisDocumented: 2}
 
 // Cite is the Source of a figure that applies the rules ids names.
 func Cite(ids ...string) *Source {
-	s := &Source{Basis: basisDocumented, Rules: ids}
+	s := &Source{Basis: BasisDocumented, Rules: ids}
 	for _, id := range ids {
 		if b := ruleIndex()[id].Basis; strength[b] < strength[s.Basis] {
 			s.Basis = b
 		}
 	}
 	if s.Basis == "" {
-		s.Basis = basisInferred
+		s.Basis = BasisInferred
 	}
 	return s
 }
 
 // Documented reports whether AWS's pages state every rule the figure
 // applies: only such a figure is said to be real DynamoDB's.
-func (s *Source) Documented() bool { return s != nil && s.Basis == basisDocumented }
+func (s *Source) Documented() bool { return s != nil && s.Basis == BasisDocumented }
 
 // Mark is how a figure's source reads where the figure appears: its basis
 // and the rules that set it, "[inferred: placement, light-keys]" (the
@@ -60,16 +67,16 @@ func (s *Source) Mark() string {
 	}
 	var ids []string
 	for _, id := range s.Rules {
-		if b := ruleIndex()[id].Basis; (b == s.Basis || b == "" && s.Basis == basisInferred) && !slices.Contains(ids, id) {
+		if b := ruleIndex()[id].Basis; (b == s.Basis || b == "" && s.Basis == BasisInferred) && !slices.Contains(ids, id) {
 			ids = append(ids, id)
 		}
 	}
 	return "[" + s.Basis + ": " + strings.Join(ids, ", ") + "]"
 }
 
-// merged is one Source for figures given together: every rule of each,
+// Merged is one Source for figures given together: every rule of each,
 // once.
-func merged(ss ...*Source) *Source {
+func Merged(ss ...*Source) *Source {
 	var ids []string
 	for _, s := range ss {
 		for _, id := range s.rules() {

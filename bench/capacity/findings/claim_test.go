@@ -1,4 +1,4 @@
-package capacity
+package findings
 
 import (
 	"fmt"
@@ -9,6 +9,8 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/bench/capacity/rules"
 	"github.com/ddbharness/ddbharness/bench/ledger"
 	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/designs"
@@ -19,18 +21,18 @@ import (
 // shardMix on demand and provisioned (burst), and writes spread over 100
 // keys (ten hot keys on a new table's four partitions, the warm ceiling
 // and its growth), with and without a declared warm throughput.
-func representative() map[string]Report {
+func representative() map[string]capacity.Report {
 	var spread []pricing.Observation
 	for i := range 100 {
 		spread = append(spread, pricing.Observation{Pattern: "AP-01", Op: designs.PutItem, Writes: []pricing.Write{{After: sized(fmt.Sprintf("K%d", i), "A", 900)}}})
 	}
 	prov := schema
 	prov.Billing, prov.RCU, prov.WCU = types.BillingModeProvisioned, 100, 50
-	return map[string]Report{
-		"shard mix":               shardModel.Analyze(ledgerOf(shardMix())),
-		"shard mix, provisioned":  Model{Schema: prov, Duration: 10 * time.Second, TargetRate: 5000}.Analyze(ledgerOf(shardMix())),
-		"spread writes":           analyze(Model{Schema: schema, Duration: 10 * time.Second, TargetRate: 10000}, spread...),
-		"spread writes, declared": analyze(Model{Schema: schema, Duration: 10 * time.Second, TargetRate: 10000, Settings: throughput.Settings{WarmWrites: 20000}}, spread...),
+	return map[string]capacity.Report{
+		"shard mix":               analyzed(capacity.Model{Schema: schema, Duration: 10 * time.Second, TargetRate: 5000}, ledgerOf(shardMix())),
+		"shard mix, provisioned":  analyzed(capacity.Model{Schema: prov, Duration: 10 * time.Second, TargetRate: 5000}, ledgerOf(shardMix())),
+		"spread writes":           analyze(capacity.Model{Schema: schema, Duration: 10 * time.Second, TargetRate: 10000}, spread...),
+		"spread writes, declared": analyze(capacity.Model{Schema: schema, Duration: 10 * time.Second, TargetRate: 10000, Settings: throughput.Settings{WarmWrites: 20000}}, spread...),
 	}
 }
 
@@ -60,7 +62,7 @@ func TestEveryFigureOfTheFindingsSaysWhatItRestsOn(t *testing.T) {
 // passed as is, and a figure with no source.
 func TestClaimKeepsFiguresWithoutASource(t *testing.T) {
 	var c claim
-	c.say("throttles at %s requests/s (%s), after %s s", cited(Cite("placement"), "1,000"), name("K1"), ran("3")).done()
+	c.say("throttles at %s requests/s (%s), after %s s", cited(rules.Cite("placement"), "1,000"), name("K1"), ran("3")).done()
 	if len(c.bad) != 0 {
 		t.Errorf("a cited figure, a name and the run's own figure: %q", c.bad)
 	}
@@ -72,7 +74,7 @@ func TestClaimKeepsFiguresWithoutASource(t *testing.T) {
 		{"a figure in the words", func(c *claim) { c.say("reaches 1,000 requests/s") }, false},
 		{"a number as is", func(c *claim) { c.say("reaches %v requests/s", 1000.0) }, false},
 		{"a figure without a source", func(c *claim) { c.say("reaches %s requests/s", cited(nil, "1,000")) }, true},
-		{"a rule the table lacks", func(c *claim) { c.say("reaches %s requests/s", cited(Cite("no-such-rule"), "1,000")) }, true},
+		{"a rule the table lacks", func(c *claim) { c.say("reaches %s requests/s", cited(rules.Cite("no-such-rule"), "1,000")) }, true},
 	} {
 		var c claim
 		tc.say(&c)
@@ -83,21 +85,21 @@ func TestClaimKeepsFiguresWithoutASource(t *testing.T) {
 	}
 }
 
-// Every Source of a report cites rows of the rules table, with the
+// Every rules.Source of a report cites rows of the rules table, with the
 // weakest of their bases: a figure on a partition (placed, with the hot
 // keys) is inferred, a table's quota documented, growth extrapolated.
 func TestReportSourcesCiteTheRulesTable(t *testing.T) {
 	for run, r := range representative() {
 		t.Run(run, func(t *testing.T) {
 			n := 0
-			eachSource(reflect.ValueOf(r), "report", func(path string, s *Source) {
+			eachSource(reflect.ValueOf(r), "report", func(path string, s *rules.Source) {
 				n++
 				for _, id := range s.Rules {
-					if _, ok := ruleIndex()[id]; !ok {
+					if !rules.Has(id) {
 						t.Errorf("%s cites %q, which the rules table lacks", path, id)
 					}
 				}
-				if want := Cite(s.Rules...).Basis; s.Basis != want || len(s.Rules) == 0 {
+				if want := rules.Cite(s.Rules...).Basis; s.Basis != want || len(s.Rules) == 0 {
 					t.Errorf("%s: basis %q of %q, want %q", path, s.Basis, s.Rules, want)
 				}
 			})
@@ -117,20 +119,16 @@ func TestReportSourcesCiteTheRulesTable(t *testing.T) {
 			}
 		})
 	}
-	quota := Model{Schema: schema}.run(ledger.NewLedger(schema)).budgetSource()
-	if !quota.Documented() {
-		t.Errorf("on-demand table quota source %+v, want documented", quota)
-	}
 }
 
-// eachSource calls f with every non-nil *Source under v.
-func eachSource(v reflect.Value, path string, f func(string, *Source)) {
+// eachSource calls f with every non-nil *rules.Source under v.
+func eachSource(v reflect.Value, path string, f func(string, *rules.Source)) {
 	switch v.Kind() {
 	case reflect.Pointer:
 		if v.IsNil() {
 			return
 		}
-		if s, ok := v.Interface().(*Source); ok {
+		if s, ok := v.Interface().(*rules.Source); ok {
 			f(path, s)
 			return
 		}
@@ -158,9 +156,9 @@ func TestFindingsGiveLocalsDisagreementsOneLine(t *testing.T) {
 			Units: 12, LocalUnits: 4, ExampleUnits: 12, ExampleLocal: 4}
 	}
 	var about []string
-	count := func(r Report) int {
+	count := func(r capacity.Report) int {
 		about = about[:0]
-		for _, f := range Findings(r) {
+		for _, f := range Of(r) {
 			if strings.Contains(f, "test bed reported") || strings.Contains(f, "DynamoDB Local reported") {
 				about = append(about, f)
 			}

@@ -1,8 +1,10 @@
-package capacity
+package findings
 
 import (
 	"fmt"
 	"strings"
+
+	"github.com/ddbharness/ddbharness/bench/capacity/rules"
 )
 
 // A claim is one finding being written, so that every number in it is
@@ -13,7 +15,7 @@ import (
 // What breaks that is kept in bad, for the specs, and changes nothing else.
 type claim struct {
 	b       strings.Builder
-	pending []*Source
+	pending []*rules.Source
 	bad     []string
 }
 
@@ -25,7 +27,7 @@ type name string
 // itself (own).
 type fig struct {
 	text string
-	src  *Source
+	src  *rules.Source
 	own  bool
 }
 
@@ -33,7 +35,7 @@ func (f fig) String() string { return f.text }
 
 // cited is a figure that applies the rules src names. A missing source
 // reads as inferred, and is a fault of the claim's writer.
-func cited(src *Source, text string) fig {
+func cited(src *rules.Source, text string) fig {
 	return fig{text: text, src: src}
 }
 
@@ -67,10 +69,10 @@ func (c *claim) figure(f fig) {
 	case f.own:
 	case f.src == nil:
 		c.bad = append(c.bad, fmt.Sprintf("figure %q without a source", f.text))
-		c.pending = append(c.pending, &Source{Basis: basisInferred})
+		c.pending = append(c.pending, &rules.Source{Basis: rules.BasisInferred})
 	default:
 		for _, id := range f.src.Rules {
-			if _, ok := ruleIndex()[id]; !ok {
+			if !rules.Has(id) {
 				c.bad = append(c.bad, fmt.Sprintf("figure %q cites %q, which the rules table lacks", f.text, id))
 			}
 		}
@@ -79,7 +81,7 @@ func (c *claim) figure(f fig) {
 }
 
 // rests adds the sources of a statement that gives no figure of its own.
-func (c *claim) rests(src *Source) *claim {
+func (c *claim) rests(src *rules.Source) *claim {
 	c.figure(fig{src: src})
 	return c
 }
@@ -89,9 +91,9 @@ func (c *claim) mark() *claim {
 	if len(c.pending) == 0 {
 		return c
 	}
-	m := merged(c.pending...).Mark()
+	m := rules.Merged(c.pending...).Mark()
 	if m == "" {
-		m = "[" + basisInferred + "]"
+		m = "[" + rules.BasisInferred + "]"
 	}
 	c.b.WriteString(" " + m)
 	c.pending = nil

@@ -1,64 +1,42 @@
-package capacity
+package rules
 
 import (
-	"cmp"
 	"fmt"
-	"slices"
 
-	"github.com/ddbharness/ddbharness/bench/ledger"
 	"github.com/ddbharness/ddbharness/bench/throughput"
 	"github.com/ddbharness/ddbharness/ddbitem"
-	"github.com/ddbharness/ddbharness/internal/figure"
 )
 
-// partitionLimitText names the per-partition limit in reports, and the
-// scale when it is not DynamoDB's own.
-func (r *run) partitionLimitText() string {
-	lim := r.partitionLimit()
-	return fmt.Sprintf("%s RCU/s or %s WCU/s per partition%s", figure.Thousands(lim.RCU), figure.Thousands(lim.WCU), scaleText(r.scale()))
-}
-
-// scaleText says that limits were scaled, and by what.
-func scaleText(k float64) string {
-	if k == 1 {
-		return ""
-	}
-	return fmt.Sprintf(" (DynamoDB's limits × %g)", k)
-}
-
-// tableLimitText names the table-level limit a target reaches.
-func (r *run) tableLimitText(write bool) string {
-	lim, side := r.tableLimit(), "RCU"
-	n := lim.RCU
-	if write {
-		side, n = "WCU", lim.WCU
-	}
-	what := "on-demand table quota"
-	switch {
-	case r.provisioned():
-		what = "provisioned"
-	case write && r.MaxWrites > 0, !write && r.MaxReads > 0:
-		what = "on-demand maximum throughput"
-	}
-	return fmt.Sprintf("%s %s/s %s%s", figure.Thousands(n), side, what, scaleText(r.scale()))
+// Rule is one rule or number the capacity model applied (Value and Unit
+// when it has one), named by ID where a figure's Source cites it, what it
+// rests on (Basis: "documented" by an AWS page, "measured" on real DynamoDB by a
+// public capture, or "inferred" where the public record is silent) and
+// its source.
+type Rule struct {
+	ID     string  `json:"id"`
+	Name   string  `json:"name"`
+	Value  float64 `json:"value,omitempty"`
+	Unit   string  `json:"unit,omitempty"`
+	Basis  string  `json:"basis"`
+	Source string  `json:"source,omitempty"`
 }
 
 // What a rule rests on, in Rule.Basis.
 const (
-	basisDocumented = "documented" // an AWS page states it
-	basisMeasured   = "measured"   // a public measurement of real DynamoDB shows it
-	basisInferred   = "inferred"   // the public record is silent; the model assumes it
+	BasisDocumented = "documented" // an AWS page states it
+	BasisMeasured   = "measured"   // a public measurement of real DynamoDB shows it
+	BasisInferred   = "inferred"   // the public record is silent; the model assumes it
 )
 
-// Rules lists every rule and number the model applied, with what it
+// All lists every rule and number the model applied, with what it
 // rests on and its source.
-func Rules() []Rule {
+func All() []Rule {
 	const (
 		guide  = "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/"
 		rw     = guide + "read-write-operations.html"
-		doc    = basisDocumented
-		meas   = basisMeasured
-		guess  = basisInferred
+		doc    = BasisDocumented
+		meas   = BasisMeasured
+		guess  = BasisInferred
 		quotas = guide + "ServiceQuotas.html"
 	)
 	return []Rule{
@@ -118,7 +96,7 @@ func Rules() []Rule {
 		{"throttling-reason", "a throttling reason names what was throttled (Table or Index), the side (Read or Write) and the limit (KeyRangeThroughputExceeded, ProvisionedThroughputExceeded, MaxOnDemandThroughputExceeded, AccountLimitExceeded)", 0, "", doc, "https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_ThrottlingReason.html"},
 		{"throttling-metrics", "each reason's events counted in a CloudWatch metric of its own (…KeyRangeThroughputThrottleEvents, …MaxOnDemandThroughputThrottleEvents, …AccountLimitThrottleEvents), a provisioned limit's in ReadThrottleEvents and WriteThrottleEvents", 0, "", doc, guide + "TroubleshootingThrottling-cloudwatch.html"},
 		{"limit-tie", "limits whose rates are this close are named tied: which one a run reaches first may change between runs", 100 * TieShare, "%", guess, ""},
-		{"spread-partition", "a partition whose named key carries this share of its load or less has its traffic spread over several keys: more partitions lift it, sharding that key does little", 100 * spreadShare, "%", guess, guide + "bp-partition-key-design.html"},
+		{"spread-partition", "a partition whose named key carries this share of its load or less has its traffic spread over several keys: more partitions lift it, sharding that key does little", 100 * SpreadShare, "%", guess, guide + "bp-partition-key-design.html"},
 		{"warm-refusal-exception", "an on-demand table or GSI refused by its warm throughput or growth answers ThrottlingException with reason …KeyRangeThroughputExceeded (AWS names no reason for it)", 0, "", guess, "https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_ThrottlingReason.html"},
 		{"max-on-demand", "on-demand maximum throughput (OnDemandThroughput) of the table and each GSI: requests past it are throttled; at least 1 unit per second, below the table quota",
 			ddbitem.MinOnDemandMax, "unit/s at least", doc, guide + "on-demand-capacity-mode-max-throughput.html"},
@@ -135,29 +113,7 @@ func Rules() []Rule {
 		{"throttled-share", "throttled share of a place over its limit: 1 − limit ÷ demand, per read and write side", 0, "", guess, ""},
 		{"forecast-alone", "the forecast at a target rate takes each partition key alone on a partition (the replay places them as the run did)", 0, "", guess, ""},
 		{"growth-extrapolation", "growth to a limit: the bytes the run added a second, kept up for as long as it takes, in proportion to traffic (a short run extrapolated)", 0, "", guess, ""},
-		{"prices", "prices: on demand per million request units, provisioned per capacity unit-hour (" + PriceRegion + ", standard table class, as of " + PriceDate + ")", 0, "", doc, priceSource},
-		{"provisioned-utilisation", "provisioned cost: throughput for the mix at this utilisation (the target of AWS's auto scaling example)", 100 * provisionedUtilisation, "%", guess, guide + "AutoScaling.html"},
+		{"prices", "prices: on demand per million request units, provisioned per capacity unit-hour (" + PriceRegion + ", standard table class, as of " + PriceDate + ")", 0, "", doc, PriceSource},
+		{"provisioned-utilisation", "provisioned cost: throughput for the mix at this utilisation (the target of AWS's auto scaling example)", 100 * ProvisionedUtilisation, "%", guess, guide + "AutoScaling.html"},
 	}
-}
-
-// patterns lists the per-pattern usage and Local's disagreements, in
-// pattern order.
-func (r *run) patterns() ([]ledger.PatternUsage, []ledger.Disagreement) {
-	var ps []ledger.PatternUsage
-	for _, p := range r.l.Patterns() {
-		ps = append(ps, *p)
-	}
-	slices.SortFunc(ps, func(a, b ledger.PatternUsage) int {
-		return cmp.Or(cmp.Compare(a.Pattern, b.Pattern), cmp.Compare(a.Op, b.Op))
-	})
-	var ds []ledger.Disagreement
-	for _, d := range r.l.Diffs() {
-		if d.Differing > 0 {
-			ds = append(ds, *d)
-		}
-	}
-	slices.SortFunc(ds, func(a, b ledger.Disagreement) int {
-		return cmp.Or(cmp.Compare(a.Pattern, b.Pattern), cmp.Compare(a.Op, b.Op), ledger.ByTarget(a.Target, b.Target))
-	})
-	return ps, ds
 }
