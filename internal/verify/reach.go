@@ -137,20 +137,15 @@ func suiteDesign(rep types.Report) string {
 	return design
 }
 
-// rulesEntry is ddbtest.RulesEntry under a name this package's tests can
-// use: a test that imports ddbtest is taken for a suite on DynamoDB
-// (splitPackages), which this package's are not.
-const rulesEntry = ddbtest.RulesEntry
-
 // rulesOf reads spec's RulesEntry: false when it has none.
 func rulesOf(spec types.SpecReport) ([]fault.RuleStatus, bool, error) {
 	for _, e := range spec.ReportEntries {
-		if e.Name != rulesEntry {
+		if e.Name != ddbtest.RulesEntry {
 			continue
 		}
 		var statuses []fault.RuleStatus
 		if err := json.Unmarshal([]byte(e.Value.AsJSON), &statuses); err != nil {
-			return nil, false, fmt.Errorf("report entry %q is not the rules' counts: %w", rulesEntry, err)
+			return nil, false, fmt.Errorf("report entry %q is not the rules' counts: %w", ddbtest.RulesEntry, err)
 		}
 		return statuses, true, nil
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/onsi/ginkgo/v2/types"
 
 	"github.com/ddbharness/ddbharness/bench/endpoint/fault"
+	"github.com/ddbharness/ddbharness/internal/ddbtest"
 )
 
 const (
@@ -30,7 +31,7 @@ func met(t *testing.T, labels []string, statuses ...fault.RuleStatus) types.Spec
 	if err := json.Unmarshal(b, &v); err != nil {
 		t.Fatal(err)
 	}
-	s.ReportEntries = types.ReportEntries{{Name: rulesEntry, Value: v}}
+	s.ReportEntries = types.ReportEntries{{Name: ddbtest.RulesEntry, Value: v}}
 	return s
 }
 
@@ -130,7 +131,7 @@ func TestReachOtherDesign(t *testing.T) {
 func TestReachBadEntry(t *testing.T) {
 	bad := spec(types.SpecStatePassed, []string{"AP-01"})
 	bad.LeafNodeText = "reads"
-	bad.ReportEntries = types.ReportEntries{{Name: rulesEntry, Value: types.ReportEntryValue{AsJSON: `"three"`}}}
+	bad.ReportEntries = types.ReportEntries{{Name: ddbtest.RulesEntry, Value: types.ReportEntryValue{AsJSON: `"three"`}}}
 	unread := met(t, []string{"AP-01"}, fault.RuleStatus{Rule: "op=Nothing first=1", Matched: 1})
 	for _, s := range []types.SpecReport{bad, unread} {
 		_, err := Reach(shopRows(), []types.Report{{SuiteLabels: []string{"design:shop"}, SpecReports: types.SpecReports{s}}})

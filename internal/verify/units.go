@@ -13,10 +13,12 @@ import (
 )
 
 // Suites reach DynamoDB through ddbtest (which hands them the run's
-// DynamoDB Local), or are the launcher's own (testbed).
+// DynamoDB Local) and run under Ginkgo, or are the launcher's own
+// (testbed).
 const (
 	ddbtestPackage = "github.com/ddbharness/ddbharness/internal/ddbtest"
 	testbedPackage = "github.com/ddbharness/ddbharness/internal/testbed"
+	ginkgoPackage  = "github.com/onsi/ginkgo/v2"
 )
 
 // testPackage is one package of the repository with tests.
@@ -60,13 +62,22 @@ func splitPackages(ctx context.Context, patterns []string) (dynamo, pure []testP
 		if len(p.TestGoFiles)+len(p.XTestGoFiles) == 0 || slices.Contains(otherTargets, p.ImportPath) {
 			continue
 		}
-		if p.ImportPath == testbedPackage || slices.Contains(slices.Concat(p.TestImports, p.XTestImports), ddbtestPackage) {
+		if p.onDynamo() {
 			dynamo = append(dynamo, p)
 		} else {
 			pure = append(pure, p)
 		}
 	}
 	return dynamo, pure, nil
+}
+
+// onDynamo reports whether p's tests are a suite on DynamoDB: a Ginkgo
+// suite that imports ddbtest, or the launcher's own. Tests that take only
+// data from ddbtest (its wire corpus's schema, the name of its report
+// entry) without Ginkgo are pure code.
+func (p testPackage) onDynamo() bool {
+	imports := slices.Concat(p.TestImports, p.XTestImports)
+	return p.ImportPath == testbedPackage || slices.Contains(imports, ddbtestPackage) && slices.Contains(imports, ginkgoPackage)
 }
 
 // unitTotals counts the top-level tests go test ran (a Ginkgo suite of pure

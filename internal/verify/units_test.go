@@ -36,3 +36,24 @@ func TestOtherTargetsLeftOut(t *testing.T) {
 		t.Errorf("splitPackages(./...) = %d packages on DynamoDB, %d of pure code; want some of each", len(dynamo), len(pure))
 	}
 }
+
+// TestOnDynamoWantsGinkgoAndDdbtest: a package whose tests import ddbtest
+// for its data alone, without Ginkgo, is pure code, which go test runs;
+// a Ginkgo suite that imports ddbtest, or testbed's, runs on DynamoDB.
+func TestOnDynamoWantsGinkgoAndDdbtest(t *testing.T) {
+	for _, c := range []struct {
+		p    testPackage
+		want bool
+	}{
+		{testPackage{ImportPath: "x/partiql", TestImports: []string{"testing", ddbtestPackage}}, false},
+		{testPackage{ImportPath: "x/verify", TestImports: []string{"testing", ddbtestPackage}, XTestImports: []string{"testing"}}, false},
+		{testPackage{ImportPath: "x/emulate", XTestImports: []string{ginkgoPackage}}, false},
+		{testPackage{ImportPath: "x/shop", XTestImports: []string{ginkgoPackage, ddbtestPackage}}, true},
+		{testPackage{ImportPath: "x/bench", TestImports: []string{ginkgoPackage}, XTestImports: []string{ddbtestPackage}}, true},
+		{testPackage{ImportPath: testbedPackage}, true},
+	} {
+		if got := c.p.onDynamo(); got != c.want {
+			t.Errorf("%s (tests import %q, %q): onDynamo() = %v, want %v", c.p.ImportPath, c.p.TestImports, c.p.XTestImports, got, c.want)
+		}
+	}
+}

@@ -10,12 +10,8 @@ import (
 
 	"github.com/ddbharness/ddbharness/ddbitem"
 	"github.com/ddbharness/ddbharness/designs"
+	"github.com/ddbharness/ddbharness/internal/ddbtest"
 )
-
-// wireSchema is the wire corpus's table (ddbtest.WireSchema): keys PK and
-// SK, and a GSI ByG on G. Written out, as verify takes a package whose
-// tests import ddbtest for a suite on DynamoDB Local.
-var wireSchema = designs.Schema{PK: "PK", SK: "SK", GSIs: []designs.Index{{Name: "ByG", PK: "G"}}}
 
 func str(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
 
@@ -23,7 +19,7 @@ func str(v string) types.AttributeValue { return &types.AttributeValueMemberS{Va
 // amounts to on its table, parameters taken in order; what names no item
 // an UPDATE or DELETE needs, or cannot be read, is not.
 func TestStatementCalls(t *testing.T) {
-	s := wireSchema
+	s := ddbtest.WireSchema
 	for _, c := range []struct {
 		stmt   string
 		params []types.AttributeValue
@@ -146,7 +142,7 @@ func TestStatementOnAMultiAttributeKey(t *testing.T) {
 // a transaction with a statement that names no single item is not
 // decided (DynamoDB refuses it).
 func TestTransactionCalls(t *testing.T) {
-	s := wireSchema
+	s := ddbtest.WireSchema
 	read := func(stmts ...string) (any, string, bool) {
 		in := &dynamodb.ExecuteTransactionInput{}
 		for _, st := range stmts {
