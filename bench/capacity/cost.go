@@ -5,10 +5,6 @@ import (
 	"github.com/ddbharness/ddbharness/bench/ledger"
 )
 
-// priceTableClass is the table class the prices (rules.PricePerMillionRRU
-// and the rest) are of.
-const priceTableClass = "standard"
-
 // cost prices the mix per million requests. On demand, each request pays
 // its units. Provisioned, the table and its GSIs carry throughput for the
 // mix at 70 % utilisation (the target utilisation of the guide's auto
@@ -16,7 +12,7 @@ const priceTableClass = "standard"
 // capacity, divided by that utilisation.
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/AutoScaling.html
 func (r *run) cost() Cost {
-	c := Cost{Region: rules.PriceRegion, TableClass: priceTableClass, PriceDate: rules.PriceDate, Source: rules.PriceSource,
+	c := Cost{Region: rules.PriceRegion, TableClass: rules.PriceTableClass, PriceDate: rules.PriceDate, Source: rules.PriceSource,
 		Utilization: rules.ProvisionedUtilisation, ReadRequestUnit: rules.PricePerMillionRRU, WriteRequestUnit: rules.PricePerMillionWRU,
 		RCUHour: rules.PricePerRCUHour, WCUHour: rules.PricePerWCUHour}
 	var total ledger.Usage

@@ -13,4 +13,5 @@ var (
 	put, spreadPuts       = capacitytest.Put, capacitytest.SpreadPuts
 	onSale, repeat        = capacitytest.OnSale, capacitytest.Repeat
 	shardMix, ledgerOf    = capacitytest.ShardMix, capacitytest.LedgerOf
+	lightKeysPlaced       = capacitytest.LightKeysPlaced
 )

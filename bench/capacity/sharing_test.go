@@ -7,8 +7,6 @@ import (
 	"time"
 
 	"github.com/ddbharness/ddbharness/bench/throughput"
-	"github.com/ddbharness/ddbharness/designs"
-	"github.com/ddbharness/ddbharness/pricing"
 )
 
 // Over many placement seeds, the share of seeds on which two of h hot keys
@@ -66,18 +64,8 @@ func TestPlacementSeedsShareAsTheOddsSay(t *testing.T) {
 // on that partition, which reaches 1,000 WCU/s at 1,500 requests/s; HOT
 // alone would take 3,000.
 func TestFirstThrottleCountsTheLightKeysPlacedThere(t *testing.T) {
-	placed := map[string]int{"HOT": 0}
-	put := func(key string) pricing.Observation {
-		return pricing.Observation{Pattern: "AP-01", Op: designs.PutItem, Writes: []pricing.Write{{After: sized(key, "A", 900)}}}
-	}
-	calls := repeat(40, put("HOT"))
-	for i := range 8 {
-		key := fmt.Sprintf("L%d", i)
-		placed[key] = i / 4
-		calls = append(calls, repeat(10, put(key))...)
-	}
-	m := Model{Schema: schema, Duration: 10 * time.Second, TopN: 1,
-		Placed: func(space, key string) (int, int) { return placed[key], 2 }}
+	calls, placed := lightKeysPlaced()
+	m := Model{Schema: schema, Duration: 10 * time.Second, TopN: 1, Placed: placed}
 	r := analyze(m, calls...)
 
 	if len(r.Hot) == 0 || r.Hot[0].Key != "HOT" || !near(r.Hot[0].ThrottleRate, 1500) {

@@ -51,6 +51,21 @@ func OnSale() []pricing.Observation {
 	return calls
 }
 
+// LightKeysPlaced is a hot key's partition shared with light keys, on a
+// known placement of two partitions (placed, a Model.Placed): HOT takes
+// 40 puts and eight light keys 10 each, four of them on HOT's partition.
+// Over 10 s that partition takes 80 of the 120 requests' write units.
+func LightKeysPlaced() (calls []pricing.Observation, placed func(space, key string) (int, int)) {
+	on := map[string]int{"HOT": 0}
+	calls = Repeat(40, Put("HOT"))
+	for i := range 8 {
+		key := fmt.Sprintf("L%d", i)
+		on[key] = i / 4
+		calls = append(calls, Repeat(10, Put(key))...)
+	}
+	return calls, func(space, key string) (int, int) { return on[key], 2 }
+}
+
 // Repeat is n copies of o.
 func Repeat(n int, o pricing.Observation) []pricing.Observation {
 	out := make([]pricing.Observation, n)

@@ -15,6 +15,7 @@ var (
 	put, spreadPuts        = capacitytest.Put, capacitytest.SpreadPuts
 	onSale, repeat         = capacitytest.OnSale, capacitytest.Repeat
 	shardMix, ledgerOf     = capacitytest.ShardMix, capacitytest.LedgerOf
+	lightKeysPlaced        = capacitytest.LightKeysPlaced
 )
 
 // analyzed is m's report of the ledger l, worded as bench words it.

@@ -211,17 +211,8 @@ func TestFindingsNameAGrowingIndexKey(t *testing.T) {
 // the rate at which it reaches its limit; and the first limit and the
 // forecast at the target rate are worded with their marks.
 func TestFindingsNameTheHotKeysPartitionAndTheForecast(t *testing.T) {
-	placed := map[string]int{"HOT": 0}
-	put := func(key string) pricing.Observation {
-		return pricing.Observation{Pattern: "AP-01", Op: designs.PutItem, Writes: []pricing.Write{{After: sized(key, "A", 900)}}}
-	}
-	calls := repeat(40, put("HOT"))
-	for i := range 8 {
-		key := fmt.Sprintf("L%d", i)
-		placed[key] = i / 4
-		calls = append(calls, repeat(10, put(key))...)
-	}
-	r := analyze(capacity.Model{Schema: schema, Duration: 10 * time.Second, TopN: 1, Placed: func(space, key string) (int, int) { return placed[key], 2 }}, calls...)
+	calls, placed := lightKeysPlaced()
+	r := analyze(capacity.Model{Schema: schema, Duration: 10 * time.Second, TopN: 1, Placed: placed}, calls...)
 	if f := strings.Join(r.Findings, "\n"); !strings.Contains(f, "its partition, with every key this run placed there, reaches 3,000 RCU/s or 1,000 WCU/s per partition at 1,500 requests/s of this mix") {
 		t.Errorf("Findings = %q, want HOT's partition at 1,500 requests/s", r.Findings)
 	}

@@ -48,6 +48,7 @@ const DefaultTransactionHold = 25300 * time.Microsecond
 const (
 	PriceDate              = "2024-11-01"
 	PriceRegion            = "us-east-1"
+	PriceTableClass        = "standard"
 	PricePerMillionRRU     = 0.125
 	PricePerMillionWRU     = 0.625
 	PricePerRCUHour        = 0.00013
