@@ -5,8 +5,8 @@ import (
 	"os"
 	"testing"
 
-	"github.com/ddbharness/ddbharness/internal/workbench/modelfile"
 	"github.com/ddbharness/ddbharness/internal/workbench/shape"
+	"github.com/ddbharness/ddbharness/internal/workbench/shape/shapetest"
 )
 
 // inferred is the design the import infers from testdata/file's model,
@@ -44,16 +44,5 @@ func edited(t *testing.T, file string, edit func(m map[string]any)) []byte {
 	return out
 }
 
-// inferModel parses a model and infers the design of its first table.
-func inferModel(t *testing.T, name, model string) *shape.Design {
-	t.Helper()
-	m, err := modelfile.Parse([]byte(model))
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := shape.Infer(name, m.DataModel[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
-}
+// inferModel is the design of a model's first table.
+var inferModel = shapetest.Infer

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ddbharness/ddbharness/internal/workbench/modelfile"
 	"github.com/ddbharness/ddbharness/internal/workbench/shape"
+	"github.com/ddbharness/ddbharness/internal/workbench/shape/shapetest"
 )
 
 func TestInferReadsTheGalleryKeyLayouts(t *testing.T) {
@@ -270,16 +271,5 @@ func gallery(t *testing.T) []byte {
 	return b
 }
 
-// inferModel parses a model and infers the design of its first table.
-func inferModel(t *testing.T, name, model string) *shape.Design {
-	t.Helper()
-	m, err := modelfile.Parse([]byte(model))
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := shape.Infer(name, m.DataModel[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
-}
+// inferModel is the design of a model's first table.
+var inferModel = shapetest.Infer
