@@ -104,7 +104,8 @@ func registerHostile(e *Env) {
 // Faulted reports whether err is an answer a pattern may give under
 // hostile verify in place of its quiet answer: an error its caller can
 // act on by retrying (a throttle, a 500 or 503, a connection reset the
-// SDK gave up on, a transaction conflict past the design's retries). On a
+// SDK gave up on, a transaction conflict past the design's retries, a
+// transaction cancelled for throttling). On a
 // quiet run it is always false, so the spec checks the quiet answer. A
 // spec names its invariant once and checks it either way:
 //
@@ -125,7 +126,9 @@ func (e *Env) Faulted(err error) bool {
 			return false
 		}
 	}
-	if errors.Is(err, designs.ErrTransactionConflict) {
+	// A conflict past the design's retries is its typed ErrConflict; one
+	// handed back raw was never retried, and is no fault's answer.
+	if errors.Is(err, designs.ErrTransactionConflict) || designs.CancelledForCapacity(err) {
 		return true
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {

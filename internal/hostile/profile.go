@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/ddbharness/ddbharness/bench/endpoint/fault"
+	"github.com/ddbharness/ddbharness/designs"
 )
 
 // Profile is the standard profile, one rule a line, aimed afresh at each
@@ -21,8 +22,13 @@ import (
 //     SDK retries (a reset after it was applied is left out: a
 //     conditional create cannot tell its own landed write from another
 //     caller's without a token of its own in the item);
-//   - the first TransactWriteItems is cancelled for a conflict, which the
-//     design retries;
+//   - the first TransactWriteItems and each of the design's resends of it
+//     are cancelled for a conflict, which outlasts the design's retries
+//     (designs.ConflictRetries): the pattern hands back ErrTransactionConflict
+//     having written nothing; the next is cancelled for throttling
+//     (ThrottlingError), which neither the SDK nor the design retries:
+//     the pattern hands it back, never a domain outcome such as a missing
+//     item, and writes nothing;
 //   - the first BatchWriteItem and BatchGetItem hand back part of the
 //     batch, which the design sends again;
 //   - every fourth call of any operation left waits 2 ms.
@@ -33,7 +39,8 @@ var Profile = []string{
 	"op=UpdateItem first=1 error=ServiceUnavailable",
 	"op=DeleteItem first=1 error=RequestLimitExceeded",
 	"op=PutItem first=1 error=InternalServerError",
-	"op=TransactWriteItems first=1 error=TransactionConflict",
+	fmt.Sprintf("op=TransactWriteItems first=%d error=TransactionConflict", designs.ConflictRetries+1),
+	"op=TransactWriteItems first=1 error=ThrottlingError",
 	"op=BatchWriteItem first=1 error=UnprocessedItems",
 	"op=BatchGetItem first=1 error=UnprocessedKeys",
 	"every=4 latency=2ms",
