@@ -36,7 +36,7 @@ var db *dynamodb.Client
 
 var _ = ddbtest.Local(func(_ SpecContext, c *dynamodb.Client) { db = c }, func() bool {
 	var needs []Labels
-	for _, l := range []Labels{loaderSpecs, driverSpecs, attributionSpecs, conflictSpecs} {
+	for _, l := range []Labels{loaderSpecs, driverSpecs, attributionSpecs} {
 		needs = append(needs, Label(slices.Concat(l, Labels{"scenarios"})...))
 		for _, d := range all.Designs { // table entries carry their design's label
 			needs = append(needs, Label(slices.Concat(l, Labels{"scenarios", d.Label()})...))

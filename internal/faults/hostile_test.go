@@ -12,23 +12,28 @@ import (
 	"github.com/ddbharness/ddbharness/internal/runtest"
 )
 
-// A defect only a fault reveals: a read that answers "not found" for any
-// error it meets. DynamoDB Local never throttles, so make verify stays
-// green; hostile verify throttles a spec's first GetItem past the SDK's
-// retries, and must fail naming the pattern and the rule. The defect goes
-// into a copy of the repository, at AP-05's read of the client (through
-// designs.Get): breaking designs.Get itself would rebuild every package
-// under the race detector, ten minutes on a loaded 2-core machine, for
-// the same proof.
+// Defects only a fault reveals: a read that answers "not found" for any
+// error it meets, and a create that answers "no such client" for a
+// transaction cancelled for throttling. DynamoDB Local never throttles,
+// so make verify stays green; hostile verify throttles a spec's first
+// GetItem past the SDK's retries and cancels a transaction for
+// throttling once its conflict has outlasted the design's retries, and
+// must fail naming each pattern and its rule. The defects go into a copy
+// of the repository, at AP-05's read of the client (through designs.Get)
+// and at AP-03's transaction: breaking designs.Get or designs.Tx itself
+// would rebuild every package under the race detector, ten minutes on a
+// loaded 2-core machine, for the same proof.
 var _ = Describe("make verify HOSTILE=1", Label("faults"), SpecPriority(1), func() {
-	It("fails a design whose reads turn a throttle into ErrNotFound, naming the pattern and the fault, where make verify passes", func(ctx SpecContext) {
+	It("fails a design whose patterns turn a throttle into ErrNotFound, naming each pattern and its fault, where make verify passes", func(ctx SpecContext) {
 		repo := runtest.CopyRepo(ctx, repoRoot, filepath.Join(GinkgoT().TempDir(), "repo"))
 		swallowGetErrors(filepath.Join(repo, "designs", "invoicing", "client.go"))
-		filter := "GINKGO_FLAGS=--label-filter=AP-05"
+		throttleAsMissingClient(filepath.Join(repo, "designs", "invoicing", "invoice.go"))
+		filter := "GINKGO_FLAGS=--label-filter=AP-05,AP-03"
 
 		quiet := runtest.Command(ctx, repo, given(shared(ctx)), "make", "verify", "DESIGN=invoicing", filter)
 		Expect(quiet.Code).To(Equal(exitOK), "make verify finds nothing wrong: DynamoDB Local never throttles")
 		Expect(quiet.Output).To(MatchRegexp(`(?m)^invoicing\s+AP-05\s.*\s[1-9]\d*\s+0\s+0\s+ok$`))
+		Expect(quiet.Output).To(MatchRegexp(`(?m)^invoicing\s+AP-03\s.*\s[1-9]\d*\s+0\s+0\s+ok$`))
 
 		hostile := runtest.Command(ctx, repo, given(shared(ctx)), "make", "verify", "DESIGN=invoicing", "HOSTILE=1", filter)
 		Expect(hostile.Code).NotTo(Equal(exitOK))
@@ -36,6 +41,9 @@ var _ = Describe("make verify HOSTILE=1", Label("faults"), SpecPriority(1), func
 		Expect(hostile.Output).To(MatchRegexp(`AP-05: client \S+: not found`), "the pattern's wrong answer, named by its pattern")
 		Expect(hostile.Output).To(ContainSubstring("op=GetItem first=3 error=ThrottlingException (fired 3 of 3 calls matched)"), "the fault it met")
 		Expect(hostile.Output).To(MatchRegexp(`gap: invoicing AP-05 update client details: [1-9]\d* spec\(s\) failed`))
+		Expect(hostile.Output).To(MatchRegexp(`AP-03: invoice \S+: not found`), "a throttled transaction answered as a missing client")
+		Expect(hostile.Output).To(ContainSubstring("op=TransactWriteItems first=1 error=ThrottlingError (fired 1 of 1 calls matched)"))
+		Expect(hostile.Output).To(MatchRegexp(`gap: invoicing AP-03 create invoice: [1-9]\d* spec\(s\) failed`))
 	}, SpecTimeout(10*time.Minute))
 
 	// A spec that passes and proves too little: accountpool's AP-11 spec
@@ -52,7 +60,7 @@ var _ = Describe("make verify HOSTILE=1", Label("faults"), SpecPriority(1), func
 		Expect(r.Output).To(ContainSubstring("exit status 1"), "verify exits 1, as for a pattern without a passing spec")
 		Expect(r.Output).To(MatchRegexp(`(?m)^accountpool\s+AP-11\s.*\s1\s+0\s+\d+\s+ok$`), "the spec passes")
 		Expect(r.Output).To(ContainSubstring("gap: hostile: accountpool AP-11 delete lease: its specs call TransactWriteItems, " +
-			"and none met its fault (op=TransactWriteItems first=1 error=TransactionConflict)"))
+			"and none met its fault (op=TransactWriteItems first=4 error=TransactionConflict)"))
 		Expect(r.Output).To(ContainSubstring("as env.Again does"), "the fix")
 		Expect(r.Output).To(ContainSubstring("1 fault(s) no spec of the pattern met"), "the summary counts it")
 	}, SpecTimeout(10*time.Minute))
@@ -67,6 +75,19 @@ func sendOnce(file string) {
 	Expect(string(b)).To(ContainSubstring("env.Again("), "%s sends no call through env.Again", file)
 	once := strings.ReplaceAll(string(b), "env.Again(", "once(") + "\nfunc once(call func() error, _ func()) error { return call() }\n"
 	Expect(os.WriteFile(file, []byte(once), 0o644)).To(Succeed())
+}
+
+// throttleAsMissingClient makes AP-03 answer ErrNotFound, the outcome of
+// its check that the client exists, for a transaction DynamoDB cancelled
+// for throttling.
+func throttleAsMissingClient(file string) {
+	GinkgoHelper()
+	b, err := os.ReadFile(file)
+	Expect(err).NotTo(HaveOccurred())
+	const write = "if err := tx.Write(ctx, t.DB); err != nil {\n"
+	Expect(string(b)).To(ContainSubstring(write), "%s has no transaction to break", file)
+	broken := strings.Replace(string(b), write, write+"\t\tif designs.CancelledForCapacity(err) {\n\t\t\terr = designs.ErrNotFound\n\t\t}\n", 1)
+	Expect(os.WriteFile(file, []byte(broken), 0o644)).To(Succeed())
 }
 
 // swallowGetErrors makes AP-05's read of the client answer ErrNotFound
