@@ -29,7 +29,7 @@ type Unreached struct {
 // String is the gap as verify prints it: what was missed, and the fix.
 func (u Unreached) String() string {
 	return fmt.Sprintf("%s %s %s: its specs call %s, and none met its fault (%s): an earlier fault ends the pattern first. "+
-		"Call the pattern again after the fault, as env.Again does (checking the state the first call left), "+
+		"Call the pattern again after the fault, as env.Again does (checking the state each fault left), "+
 		"or add a spec whose body reaches %s",
 		u.Design, u.Pattern.ID, u.Pattern.Name, u.Op, u.Rule, u.Op)
 }
