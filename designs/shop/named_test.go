@@ -26,11 +26,11 @@ var (
 // createCategories and createBrands store n new categories or brands,
 // oldest first, each name starting with prefix.
 func createCategories(ctx context.Context, n int, prefix string) []shop.Category {
-	return categoryKind.createN(ctx, n, prefix)
+	return categoryKind.createN(ctx, quiet, n, prefix)
 }
 
 func createBrands(ctx context.Context, n int, prefix string) []shop.Brand {
-	return brandKind.createN(ctx, n, prefix)
+	return brandKind.createN(ctx, quiet, n, prefix)
 }
 
 var (
@@ -78,15 +78,16 @@ func describe(id designs.PatternID, body func()) bool {
 	return Describe(string(id)+" "+p.Name, Label(string(id), p.Index), body)
 }
 
-// createN stores n new entities of the kind, oldest first, each name
+// createN stores n new entities of the kind through via (quiet for a
+// spec's setup, table for the create under test), oldest first, each name
 // starting with prefix.
-func (k namedKind[T]) createN(ctx context.Context, n int, prefix string) []T {
+func (k namedKind[T]) createN(ctx context.Context, via shop.Table, n int, prefix string) []T {
 	all := make([]T, n)
 	for i := range all {
 		e := named(k.fake(fake))
 		e.Name = prefix + e.Name
 		all[i] = T(e)
-		Expect(k.create(table, ctx, all[i])).To(Succeed())
+		Expect(k.create(via, ctx, all[i])).To(Succeed())
 	}
 	return all
 }
@@ -104,7 +105,7 @@ func describeNamed[T shop.Category | shop.Brand](k namedKind[T]) bool {
 
 	describe(k.getID, func() {
 		var v T
-		BeforeEach(func(ctx SpecContext) { v = k.createN(ctx, 1, "")[0] })
+		BeforeEach(func(ctx SpecContext) { v = k.createN(ctx, quiet, 1, "")[0] })
 
 		It("returns the stored "+k.noun, func(ctx SpecContext) {
 			env.Answers(k.get(table, ctx, named(v).ID))(v)
@@ -117,7 +118,7 @@ func describeNamed[T shop.Category | shop.Brand](k namedKind[T]) bool {
 
 	describe(k.listID, func() {
 		var mine []T
-		BeforeEach(func(ctx SpecContext) { mine = k.createN(ctx, 4, "") })
+		BeforeEach(func(ctx SpecContext) { mine = k.createN(ctx, quiet, 4, "") })
 
 		DescribeTable("pages through every "+k.noun+", oldest first, this spec's "+k.nouns+" last",
 			func(ctx SpecContext, size int) {
@@ -144,9 +145,9 @@ func describeNamed[T shop.Category | shop.Brand](k namedKind[T]) bool {
 			// order of equal index sort keys unspecified.
 			matching = nil
 			for _, mark := range []string{" d ", " b ", " c ", " a "} {
-				matching = append(matching, k.createN(ctx, 1, prefix+mark)...)
+				matching = append(matching, k.createN(ctx, quiet, 1, prefix+mark)...)
 			}
-			k.createN(ctx, 1, "x"+prefix) // holds the prefix, but not at the start
+			k.createN(ctx, quiet, 1, "x"+prefix) // holds the prefix, but not at the start
 			slices.SortFunc(matching, func(a, b T) int { return strings.Compare(named(a).Name, named(b).Name) })
 		})
 
@@ -167,7 +168,7 @@ func describeNamed[T shop.Category | shop.Brand](k namedKind[T]) bool {
 
 	return describe(k.createID, func() {
 		It("stores the "+k.noun+" on the table and LSI1", func(ctx SpecContext) {
-			v := k.createN(ctx, 1, fake.Token(10)+" ")[0]
+			v := k.createN(ctx, table, 1, fake.Token(10)+" ")[0]
 			Expect(k.get(quiet, ctx, named(v).ID)).To(Equal(v))
 			indexed(ctx, byName(named(v).Name), []T{v}, 1)
 		})
@@ -185,7 +186,7 @@ func describeNamed[T shop.Category | shop.Brand](k namedKind[T]) bool {
 			}).Should(Succeed())
 		})
 		It("refuses a taken ID and keeps the first "+k.noun, func(ctx SpecContext) {
-			v := k.createN(ctx, 1, "")[0]
+			v := k.createN(ctx, quiet, 1, "")[0]
 			other := named(v)
 			other.Name = "Other " + other.Name
 			Expect(k.create(table, ctx, T(other))).To(MatchError(designs.ErrAlreadyExists))
