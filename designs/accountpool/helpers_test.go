@@ -55,6 +55,32 @@ func snapshot(ctx context.Context, pks ...string) map[string]map[string]any {
 	return snap
 }
 
+// asBefore takes the status items and the items at pks as they stand
+// now, and returns the check that they still do: the state a write that
+// handed back a fault (env.Faulted) leaves, having written nothing, so no
+// item half written and no account moved into a second set.
+func asBefore(ctx context.Context, pks ...string) func() {
+	before := snapshot(ctx, pks...)
+	return func() {
+		GinkgoHelper()
+		Expect(snapshot(ctx, pks...)).To(Equal(before), "every item as it was before the call")
+	}
+}
+
+// settle sends a write pattern's call as env.Again does, unchanged
+// checking the items each fault left, and checks them once more when the
+// last answer is still a fault. A spec then holds the answer to its quiet
+// expectations only when it is no fault: either way the invariant was
+// checked.
+func settle(call func() error, unchanged func()) error {
+	GinkgoHelper()
+	err := env.Again(call, unchanged)
+	if env.Faulted(err) {
+		unchanged()
+	}
+	return err
+}
+
 // storedSet is the sorted string set of the status item at pk, read
 // directly; empty when the item or its set is missing.
 func storedSet(ctx context.Context, pk string) []string {

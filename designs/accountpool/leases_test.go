@@ -22,7 +22,14 @@ var _ = Describe("AP-10 create lease", Label("AP-10", designs.MainTable), func()
 
 	It("leases the available account to the user, updating every item it touches", func(ctx SpecContext) {
 		want := accountpool.Lease{ID: leaseID, State: accountpool.LeaseActive, AccountID: account, UserID: email}
-		Expect(table.CreateLease(ctx, leaseID, account, email)).To(Equal(want))
+		unchanged := asBefore(ctx, accountpool.LeaseKey(leaseID), accountpool.AccountKey(account), accountpool.UserKey(email))
+		var got accountpool.Lease
+		err := settle(func() (err error) { got, err = table.CreateLease(ctx, leaseID, account, email); return err }, unchanged)
+		if env.Faulted(err) {
+			return
+		}
+		Expect(err).NotTo(HaveOccurred())
+		Expect(got).To(Equal(want))
 		Expect(quiet.GetLease(ctx, leaseID)).To(Equal(want))
 		Expect(activeLease(ctx, leaseID)).To(BeTrue())
 		Expect(accountState(ctx, account)).To(Equal(accountpool.StateLeased))
@@ -33,11 +40,10 @@ var _ = Describe("AP-10 create lease", Label("AP-10", designs.MainTable), func()
 	DescribeTable("refuses the lease and changes nothing",
 		func(ctx SpecContext, setup func(context.Context) attempt, want error) {
 			a := setup(ctx)
-			pks := []string{accountpool.LeaseKey(a.leaseID), accountpool.AccountKey(a.accountID), accountpool.UserKey(a.email)}
-			before := snapshot(ctx, pks...)
-			_, err := table.CreateLease(ctx, a.leaseID, a.accountID, a.email)
-			Expect(err).To(MatchError(want))
-			Expect(snapshot(ctx, pks...)).To(Equal(before))
+			unchanged := asBefore(ctx, accountpool.LeaseKey(a.leaseID), accountpool.AccountKey(a.accountID), accountpool.UserKey(a.email))
+			err := settle(func() error { _, err := table.CreateLease(ctx, a.leaseID, a.accountID, a.email); return err }, unchanged)
+			env.Refuses(err, want)
+			unchanged()
 		},
 		Entry("when the account is still initial", func(ctx context.Context) attempt {
 			return attempt{leaseID, newAccount(ctx, accountpool.StateInitial), email}
@@ -79,7 +85,7 @@ var _ = Describe("AP-10 create lease", Label("AP-10", designs.MainTable), func()
 			_, err := table.CreateLease(ctx, leaseIDs[i], account, emails[i])
 			return err
 		})
-		won := ddbtest.OnlyWinner(errs, accountpool.ErrAccountNotAvailable)
+		won := env.OnlyWinner(errs, accountpool.ErrAccountNotAvailable)
 
 		Expect(setsHolding(ctx, account)).To(ConsistOf("all", "leased"))
 		Expect(quiet.GetLease(ctx, leaseIDs[won])).To(HaveField("UserID", emails[won]))
@@ -103,7 +109,7 @@ var _ = Describe("AP-10 create lease", Label("AP-10", designs.MainTable), func()
 			_, err := table.CreateLease(ctx, leaseIDs[i], accounts[i], email)
 			return err
 		})
-		won := ddbtest.OnlyWinner(errs, accountpool.ErrUserHasLease)
+		won := env.OnlyWinner(errs, accountpool.ErrUserHasLease)
 
 		Expect(quiet.GetUser(ctx, email)).To(Equal(accountpool.User{Email: email, LeaseID: leaseIDs[won], AccountID: accounts[won]}))
 		for i := range accounts {
@@ -136,9 +142,8 @@ var _ = Describe("AP-11 delete lease", Label("AP-11", designs.MainTable), func()
 
 	It("ends the lease, returns the account to available and frees the user", func(ctx SpecContext) {
 		var got accountpool.Lease
-		err := env.Again(func() (err error) { got, err = table.DeleteLease(ctx, lease.ID); return err }, func() { standsAsItWas(ctx) })
+		err := settle(func() (err error) { got, err = table.DeleteLease(ctx, lease.ID); return err }, func() { standsAsItWas(ctx) })
 		if env.Faulted(err) {
-			standsAsItWas(ctx)
 			return
 		}
 		Expect(err).NotTo(HaveOccurred())
@@ -151,9 +156,8 @@ var _ = Describe("AP-11 delete lease", Label("AP-11", designs.MainTable), func()
 	})
 
 	It("lets the user and the account take a new lease afterwards", func(ctx SpecContext) {
-		err := env.Again(func() error { _, err := table.DeleteLease(ctx, lease.ID); return err }, func() { standsAsItWas(ctx) })
+		err := settle(func() error { _, err := table.DeleteLease(ctx, lease.ID); return err }, func() { standsAsItWas(ctx) })
 		if env.Faulted(err) {
-			standsAsItWas(ctx)
 			return
 		}
 		Expect(err).NotTo(HaveOccurred())
