@@ -37,8 +37,20 @@ var _ = Describe("AP-04 create member", Label("AP-04", "main-table"), func() {
 		member = fake.Member(agency.ID)
 	})
 
+	// alone is what a create that hands back a fault leaves: its one
+	// transaction wrote nothing, so the agency has no member.
+	alone := func(ctx context.Context) {
+		GinkgoHelper()
+		Expect(membersOf(ctx, agency.ID)).To(BeEmpty())
+	}
+
 	It("adds the member to its agency and to GSI2", func(ctx SpecContext) {
-		Expect(table.CreateMember(ctx, member)).To(Succeed())
+		err := env.Again(func() error { return table.CreateMember(ctx, member) }, func() { alone(ctx) })
+		if env.Faulted(err) {
+			alone(ctx)
+			return
+		}
+		Expect(err).NotTo(HaveOccurred())
 		Expect(membersOf(ctx, agency.ID)).To(Equal([]agencies.Member{member}))
 		Eventually(ctx, membershipsOf).WithArguments(member.IdpID).Should(Equal([]agencies.Member{member}))
 	})
@@ -46,7 +58,12 @@ var _ = Describe("AP-04 create member", Label("AP-04", "main-table"), func() {
 	It("stores type Member with its agencyId and idpid, and modified as created", func(ctx SpecContext) {
 		given := member
 		given.Modified, given.ModifiedBy = fake.Tick(), "someone-else"
-		Expect(table.CreateMember(ctx, given)).To(Succeed())
+		err := env.Again(func() error { return table.CreateMember(ctx, given) }, func() { alone(ctx) })
+		if env.Faulted(err) {
+			alone(ctx)
+			return
+		}
+		Expect(err).NotTo(HaveOccurred())
 		item := rawItem(ctx, agencies.AgencyPK(agency.ID), agencies.MemberSK(member.IdpID))
 		Expect(str(item, agencies.AttrType)).To(Equal(agencies.TypeMember))
 		Expect(str(item, agencies.AttrAgencyID)).To(Equal(agency.ID))
@@ -57,16 +74,26 @@ var _ = Describe("AP-04 create member", Label("AP-04", "main-table"), func() {
 
 	It("refuses a member of an agency that does not exist and writes nothing", func(ctx SpecContext) {
 		orphan := fake.Member(fake.Agency().ID)
-		Expect(table.CreateMember(ctx, orphan)).To(MatchError(designs.ErrNotFound))
-		Expect(memberStored(ctx, orphan.AgencyID, orphan.IdpID)).To(BeFalse())
-		Expect(agencyStored(ctx, orphan.AgencyID)).To(BeFalse())
+		nothing := func() {
+			Expect(memberStored(ctx, orphan.AgencyID, orphan.IdpID)).To(BeFalse())
+			Expect(agencyStored(ctx, orphan.AgencyID)).To(BeFalse())
+		}
+		err := env.Again(func() error { return table.CreateMember(ctx, orphan) }, nothing)
+		if !env.Faulted(err) {
+			Expect(err).To(MatchError(designs.ErrNotFound))
+		}
+		nothing()
 	})
 
 	It("refuses a repeated membership and keeps the first", func(ctx SpecContext) {
 		Expect(quiet.CreateMember(ctx, member)).To(Succeed())
 		again := fake.Membership(agency.ID, member.IdpID)
-		Expect(table.CreateMember(ctx, again)).To(MatchError(designs.ErrAlreadyExists))
-		Expect(membersOf(ctx, agency.ID)).To(Equal([]agencies.Member{member}))
+		first := func() { Expect(membersOf(ctx, agency.ID)).To(Equal([]agencies.Member{member})) }
+		err := env.Again(func() error { return table.CreateMember(ctx, again) }, first)
+		if !env.Faulted(err) {
+			Expect(err).To(MatchError(designs.ErrAlreadyExists))
+		}
+		first()
 	})
 
 	It("lets exactly one of 20 concurrent creates of one membership win", func(ctx SpecContext) {
@@ -74,7 +101,7 @@ var _ = Describe("AP-04 create member", Label("AP-04", "main-table"), func() {
 		for i := range rivals {
 			rivals[i] = fake.Membership(agency.ID, member.IdpID)
 		}
-		winner := ddbtest.OnlyWinner(ddbtest.Race(len(rivals), func(i int) error { return table.CreateMember(ctx, rivals[i]) }), designs.ErrAlreadyExists)
+		winner := env.OnlyWinner(ddbtest.Race(len(rivals), func(i int) error { return table.CreateMember(ctx, rivals[i]) }), designs.ErrAlreadyExists)
 		Expect(membersOf(ctx, agency.ID)).To(Equal([]agencies.Member{rivals[winner]}))
 		Eventually(ctx, membershipsOf).WithArguments(member.IdpID).Should(Equal([]agencies.Member{rivals[winner]}))
 	})
