@@ -88,7 +88,7 @@ func patchEach(body, sent []byte, level int) ([]byte, error) {
 	for _, key := range so.Keys() {
 		sv := so.Get(key)
 		bk, bv := table(bo, key)
-		if bv == nil || bytes.HasPrefix(bytes.TrimSpace(bv), []byte("[")) {
+		if bv == nil || isArray(bv) {
 			continue
 		}
 		p, err := patch(bv, sv, 2)
@@ -195,7 +195,7 @@ func keptItems(body, sent []byte) (kept []byte, split bool, err error) {
 // BatchWriteItem's requests), or its Keys (a BatchGetItem's), with the
 // object that holds them.
 func batchList(v []byte) (list []byte, keys *jsontext.Object, err error) {
-	if bytes.HasPrefix(bytes.TrimLeft(v, " \t\n\r"), []byte("[")) {
+	if isArray(v) {
 		return v, nil, nil
 	}
 	o, err := jsontext.ParseObject(v)
@@ -276,4 +276,9 @@ func parseBoth(body, sent []byte) (jsontext.Object, jsontext.Object, error) {
 	}
 	so, err := jsontext.ParseObject(sent)
 	return bo, so, err
+}
+
+// isArray reports whether the JSON value v is an array.
+func isArray(v []byte) bool {
+	return bytes.HasPrefix(bytes.TrimLeft(v, " \t\n\r"), []byte("["))
 }
