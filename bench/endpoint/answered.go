@@ -10,6 +10,8 @@ import (
 	"github.com/aws/smithy-go"
 
 	"github.com/ddbharness/ddbharness/bench/emulate"
+	"github.com/ddbharness/ddbharness/bench/endpoint/askmore"
+	"github.com/ddbharness/ddbharness/bench/endpoint/jsontext"
 )
 
 // What the client is answered for a call decided in parts (joint.go):
@@ -49,7 +51,7 @@ func (h *Handler) answered(name string, body []byte, ps []*part, send bool, comb
 	b := answer.body
 	var err error
 	if name != "BatchExecuteStatement" && name != "ExecuteTransaction" && json.Valid(b) {
-		if b, err = asAsked(name, b, body, combined); err != nil {
+		if b, err = askmore.Answer(name, b, body, combined); err != nil {
 			return 0, nil, nil, err
 		}
 	}
@@ -164,11 +166,11 @@ var statementCodes = map[string]string{
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchExecuteStatement.html
 // (an HTTP 200 whose Responses carry each failed statement's Error)
 func withRefusedStatements(b []byte, ps []*part) ([]byte, error) {
-	bo, err := parseObject(b)
+	bo, err := jsontext.ParseObject(b)
 	if err != nil {
 		return nil, err
 	}
-	sent, err := parseArray(bo.get("Responses"))
+	sent, err := jsontext.ParseArray(bo.Get("Responses"))
 	if err != nil {
 		return nil, err
 	}
@@ -201,5 +203,5 @@ func withRefusedStatements(b []byte, ps []*part) ([]byte, error) {
 		}{statementError{refusal.Message, code}, p.t.name})
 		all = append(all, el)
 	}
-	return bo.apply(edit{set: map[string][]byte{"Responses": joinArray(all)}}), nil
+	return bo.Apply(jsontext.Edit{Set: map[string][]byte{"Responses": jsontext.JoinArray(all)}}), nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/aws/smithy-go"
 	smithyhttp "github.com/aws/smithy-go/transport/http"
 
+	"github.com/ddbharness/ddbharness/bench/endpoint/jsontext"
 	"github.com/ddbharness/ddbharness/ddbitem"
 )
 
@@ -57,16 +58,16 @@ func decode(v reflect.Value, raw json.RawMessage, at string) error {
 		v.Set(p)
 		return nil
 	case reflect.Struct:
-		o, err := parseObject(raw)
+		o, err := jsontext.ParseObject(raw)
 		if err != nil {
 			return fmt.Errorf("%s: want an object: %w", at, err)
 		}
-		for _, m := range o.members {
-			f, ok := v.Type().FieldByName(m.key)
+		for _, m := range o.Members() {
+			f, ok := v.Type().FieldByName(m.Key)
 			if !ok || !f.IsExported() || f.Anonymous || len(f.Index) != 1 {
-				return fmt.Errorf("%s: unknown member %q", at, m.key)
+				return fmt.Errorf("%s: unknown member %q", at, m.Key)
 			}
-			if err := decode(v.Field(f.Index[0]), m.val, at+"."+m.key); err != nil {
+			if err := decode(v.Field(f.Index[0]), m.Value, at+"."+m.Key); err != nil {
 				return err
 			}
 		}
@@ -75,7 +76,7 @@ func decode(v reflect.Value, raw json.RawMessage, at string) error {
 		if v.Type().Elem().Kind() == reflect.Uint8 {
 			break // base64, as encoding/json reads []byte
 		}
-		elems, err := parseArray(raw)
+		elems, err := jsontext.ParseArray(raw)
 		if err != nil {
 			return fmt.Errorf("%s: want a list: %w", at, err)
 		}
@@ -91,23 +92,23 @@ func decode(v reflect.Value, raw json.RawMessage, at string) error {
 		if v.Type().Key().Kind() != reflect.String {
 			return fmt.Errorf("%s: a map keyed by %s", at, v.Type().Key())
 		}
-		o, err := parseObject(raw)
+		o, err := jsontext.ParseObject(raw)
 		if err != nil {
 			return fmt.Errorf("%s: want an object: %w", at, err)
 		}
-		m := reflect.MakeMapWithSize(v.Type(), len(o.members))
-		for _, e := range o.members {
+		m := reflect.MakeMapWithSize(v.Type(), len(o.Members()))
+		for _, e := range o.Members() {
 			ev := reflect.New(v.Type().Elem()).Elem()
-			if err := decode(ev, e.val, at+"."+e.key); err != nil {
+			if err := decode(ev, e.Value, at+"."+e.Key); err != nil {
 				return err
 			}
-			m.SetMapIndex(reflect.ValueOf(e.key).Convert(v.Type().Key()), ev)
+			m.SetMapIndex(reflect.ValueOf(e.Key).Convert(v.Type().Key()), ev)
 		}
 		v.Set(m)
 		return nil
 	case reflect.String:
 		if len(raw) > 0 && raw[0] == '"' {
-			str, err := jsonString(raw)
+			str, err := jsontext.Unquote(raw)
 			if err != nil {
 				return fmt.Errorf("%s: %w", at, err)
 			}

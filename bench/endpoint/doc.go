@@ -20,7 +20,8 @@
 // client asked for none of it (old images, INDEXES capacity, key
 // attributes in a projection); the answer is Local's own bytes with
 // exactly that taken out again, so it is the answer Local gives the
-// request as sent. A value Local refuses (ReturnValues UPDATED_OLD on a
+// request as sent (package askmore, editing the JSON as text with
+// package jsontext). A value Local refuses (ReturnValues UPDATED_OLD on a
 // PutItem, an unknown word) goes as sent, and is refused. The endpoint
 // writes only its own decisions: the emulator's refusal
 // (ThrottlingException or ProvisionedThroughputExceededException with

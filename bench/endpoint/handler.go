@@ -19,6 +19,7 @@ import (
 	smithyhttp "github.com/aws/smithy-go/transport/http"
 
 	"github.com/ddbharness/ddbharness/bench/emulate"
+	"github.com/ddbharness/ddbharness/bench/endpoint/askmore"
 	"github.com/ddbharness/ddbharness/bench/endpoint/fault"
 	"github.com/ddbharness/ddbharness/bench/engine"
 	"github.com/ddbharness/ddbharness/designs"
@@ -199,7 +200,7 @@ func (h *Handler) emulated(w http.ResponseWriter, r *http.Request, name string, 
 	}
 	t.traffic.record(name, start, status, err)
 	h.stats.count(partitionKeys(t, in), status == engine.StatusThrottled || unprocessed(out), designs.IsTransactionConflict(err))
-	b, err := asAsked(name, got.body, body, got.sent)
+	b, err := askmore.Answer(name, got.body, body, got.sent)
 	if got.target != "" {
 		b, err = got.body, nil // the client's own request went: Local's own answer
 	}
@@ -324,8 +325,8 @@ type answer struct {
 type answerKey struct{}
 
 // asSent sends the client's request body as the client sent it, with
-// only what the meter asked for besides (withAsked) or, where the
-// emulator sent part of a batch, the part it sent.
+// only what the meter asked for besides or, where the emulator sent
+// part of a batch, the part it sent (askmore.Request).
 func asSent(ctx context.Context, in middleware.SerializeInput, next middleware.SerializeHandler) (middleware.SerializeOutput, middleware.Metadata, error) {
 	got, _ := ctx.Value(answerKey{}).(*answer)
 	req, ok := in.Request.(*smithyhttp.Request)
@@ -344,7 +345,7 @@ func asSent(ctx context.Context, in middleware.SerializeInput, next middleware.S
 		}
 		return next.HandleSerialize(ctx, in)
 	}
-	b, split, err := withAskedOrSplit(got.asked, sent)
+	b, split, err := askmore.Request(got.asked, sent)
 	if err != nil {
 		return middleware.SerializeOutput{}, middleware.Metadata{}, err
 	}

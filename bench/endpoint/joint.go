@@ -17,7 +17,9 @@ import (
 	smithyhttp "github.com/aws/smithy-go/transport/http"
 
 	"github.com/ddbharness/ddbharness/bench/emulate"
+	"github.com/ddbharness/ddbharness/bench/endpoint/askmore"
 	"github.com/ddbharness/ddbharness/bench/endpoint/fault"
+	"github.com/ddbharness/ddbharness/bench/endpoint/jsontext"
 	"github.com/ddbharness/ddbharness/bench/engine"
 	"github.com/ddbharness/ddbharness/designs"
 )
@@ -199,11 +201,11 @@ func (h *Handler) joint(w http.ResponseWriter, r *http.Request, name string, in 
 // items, actions or statements their emulators refused taken out, and
 // what the meter asked of each part (in its text on the wire) put in.
 func joined(name string, body []byte, ps []*part) ([]byte, error) {
-	bo, err := parseObject(body)
+	bo, err := jsontext.ParseObject(body)
 	if err != nil {
 		return nil, err
 	}
-	e := edit{set: map[string][]byte{}}
+	e := jsontext.Edit{Set: map[string][]byte{}}
 	var first *part
 	for _, p := range ps {
 		if p.arrived && first == nil {
@@ -214,7 +216,7 @@ func joined(name string, body []byte, ps []*part) ([]byte, error) {
 	case "ExecuteTransaction":
 		return body, nil // sent whole, as the client wrote it
 	case "BatchExecuteStatement":
-		elems, err := parseArray(bo.get("Statements"))
+		elems, err := jsontext.ParseArray(bo.Get("Statements"))
 		if err != nil {
 			return nil, err
 		}
@@ -227,19 +229,19 @@ func joined(name string, body []byte, ps []*part) ([]byte, error) {
 		if len(kept) == len(elems) {
 			return body, nil
 		}
-		e.set["Statements"] = joinArray(kept)
-		return bo.apply(e), nil
+		e.Set["Statements"] = jsontext.JoinArray(kept)
+		return bo.Apply(e), nil
 	case "TransactWriteItems", "TransactGetItems":
-		elems, err := parseArray(bo.get("TransactItems"))
+		elems, err := jsontext.ParseArray(bo.Get("TransactItems"))
 		if err != nil {
 			return nil, err
 		}
 		for _, p := range ps {
-			wo, err := parseObject(p.wire)
+			wo, err := jsontext.ParseObject(p.wire)
 			if err != nil {
 				return nil, err
 			}
-			we, err := parseArray(wo.get("TransactItems"))
+			we, err := jsontext.ParseArray(wo.Get("TransactItems"))
 			if err != nil || len(we) != len(p.at) {
 				return nil, fmt.Errorf("TransactItems: a part went to the wire in another shape")
 			}
@@ -247,44 +249,44 @@ func joined(name string, body []byte, ps []*part) ([]byte, error) {
 				elems[at] = we[i]
 			}
 		}
-		e.set["TransactItems"] = joinArray(elems)
+		e.Set["TransactItems"] = jsontext.JoinArray(elems)
 	default: // a batch
-		items, err := parseObject(bo.get("RequestItems"))
+		items, err := jsontext.ParseObject(bo.Get("RequestItems"))
 		if err != nil {
 			return nil, err
 		}
-		ie := edit{set: map[string][]byte{}}
-		for _, k := range items.keys() {
+		ie := jsontext.Edit{Set: map[string][]byte{}}
+		for _, k := range items.Keys() {
 			var v []byte
 			for _, p := range ps {
 				if p.arrived && fault.TableName(k) == p.t.name {
-					wo, err := parseObject(p.wire)
+					wo, err := jsontext.ParseObject(p.wire)
 					if err != nil {
 						return nil, err
 					}
-					if wi, err := parseObject(wo.get("RequestItems")); err == nil {
-						v = wi.get(k)
+					if wi, err := jsontext.ParseObject(wo.Get("RequestItems")); err == nil {
+						v = wi.Get(k)
 					}
 				}
 			}
 			if v == nil {
-				ie.drop = append(ie.drop, k)
+				ie.Drop = append(ie.Drop, k)
 			} else {
-				ie.set[k] = v
+				ie.Set[k] = v
 			}
 		}
-		e.set["RequestItems"] = items.apply(ie)
+		e.Set["RequestItems"] = items.Apply(ie)
 	}
-	wo, err := parseObject(first.wire)
+	wo, err := jsontext.ParseObject(first.wire)
 	if err != nil {
 		return nil, err
 	}
-	for _, k := range askable {
-		if v := wo.get(k); v != nil && !sameJSON(bo.get(k), v) {
-			e.set[k] = v
+	for _, k := range askmore.Members {
+		if v := wo.Get(k); v != nil && !jsontext.Same(bo.Get(k), v) {
+			e.Set[k] = v
 		}
 	}
-	return bo.apply(e), nil
+	return bo.Apply(e), nil
 }
 
 // noneCancelled is what a part its own emulator admitted is handed when

@@ -13,6 +13,7 @@ import (
 	smithyhttp "github.com/aws/smithy-go/transport/http"
 
 	"github.com/ddbharness/ddbharness/bench/endpoint/fault"
+	"github.com/ddbharness/ddbharness/bench/endpoint/jsontext"
 	"github.com/ddbharness/ddbharness/bench/endpoint/partiql"
 	"github.com/ddbharness/ddbharness/ddbitem"
 )
@@ -58,7 +59,7 @@ const (
 
 // split divides call name (in, read from body) into its parts.
 func (h *Handler) split(ctx context.Context, r *http.Request, name string, in any, body []byte) ([]*part, int) {
-	bo, err := parseObject(body)
+	bo, err := jsontext.ParseObject(body)
 	if err != nil {
 		return nil, splitPassed
 	}
@@ -77,11 +78,11 @@ func (h *Handler) split(ctx context.Context, r *http.Request, name string, in an
 	var ps []*part
 	switch in := in.(type) {
 	case *dynamodb.BatchWriteItemInput, *dynamodb.BatchGetItemInput:
-		items, err := parseObject(bo.get("RequestItems"))
+		items, err := jsontext.ParseObject(bo.Get("RequestItems"))
 		if err != nil {
 			return nil, splitPassed
 		}
-		keys := items.keys()
+		keys := items.Keys()
 		for _, tname := range tablesOf(keys, fault.TableName) {
 			var others []string
 			for _, k := range keys {
@@ -89,7 +90,7 @@ func (h *Handler) split(ctx context.Context, r *http.Request, name string, in an
 					others = append(others, k)
 				}
 			}
-			sub := bo.apply(edit{set: map[string][]byte{"RequestItems": items.apply(edit{drop: others})}})
+			sub := bo.Apply(jsontext.Edit{Set: map[string][]byte{"RequestItems": items.Apply(jsontext.Edit{Drop: others})}})
 			p, v := newPart(tname, sub, nil)
 			if v != splitDecided {
 				return nil, v
@@ -97,7 +98,7 @@ func (h *Handler) split(ctx context.Context, r *http.Request, name string, in an
 			ps = append(ps, p)
 		}
 	case *dynamodb.TransactWriteItemsInput, *dynamodb.TransactGetItemsInput:
-		elems, err := parseArray(bo.get("TransactItems"))
+		elems, err := jsontext.ParseArray(bo.Get("TransactItems"))
 		names := actionTables(in)
 		if err != nil || len(elems) != len(names) || slices.Contains(names, "") {
 			return nil, splitPassed
@@ -110,7 +111,7 @@ func (h *Handler) split(ctx context.Context, r *http.Request, name string, in an
 					at, sub = append(at, i), append(sub, elems[i])
 				}
 			}
-			p, v := newPart(tname, bo.apply(edit{set: map[string][]byte{"TransactItems": joinArray(sub)}}), at)
+			p, v := newPart(tname, bo.Apply(jsontext.Edit{Set: map[string][]byte{"TransactItems": jsontext.JoinArray(sub)}}), at)
 			if v != splitDecided {
 				return nil, v
 			}

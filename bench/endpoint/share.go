@@ -5,45 +5,46 @@ import (
 	"net/http"
 
 	"github.com/ddbharness/ddbharness/bench/endpoint/fault"
+	"github.com/ddbharness/ddbharness/bench/endpoint/jsontext"
 )
 
 // share is part p's share of Local's answer (status, b) to the call name
 // decided in parts (joint.go): the answer its own call would have had, as
 // far as its meter reads it. i is p's place among the parts sent.
 func share(name string, p *part, i, status int, b []byte) (int, []byte) {
-	o, err := parseObject(b)
+	o, err := jsontext.ParseObject(b)
 	if err != nil {
 		return status, b
 	}
 	if name == "BatchExecuteStatement" {
 		return statementShare(o, i, status, b)
 	}
-	e := edit{set: map[string][]byte{}}
+	e := jsontext.Edit{Set: map[string][]byte{}}
 	if status != http.StatusOK {
 		// A transaction cancelled: the reasons of p's actions.
-		if rs, err := parseArray(o.get("CancellationReasons")); err == nil && p.at != nil {
-			e.set["CancellationReasons"] = pick(rs, p.at)
+		if rs, err := jsontext.ParseArray(o.Get("CancellationReasons")); err == nil && p.at != nil {
+			e.Set["CancellationReasons"] = pick(rs, p.at)
 		}
-		return status, o.apply(e)
+		return status, o.Apply(e)
 	}
 	for _, k := range []string{"Responses", "UnprocessedItems", "UnprocessedKeys", "ItemCollectionMetrics"} {
-		v := o.get(k)
+		v := o.Get(k)
 		if v == nil {
 			continue
 		}
-		if m, err := parseObject(v); err == nil {
+		if m, err := jsontext.ParseObject(v); err == nil {
 			var others []string
-			for _, t := range m.keys() {
+			for _, t := range m.Keys() {
 				if fault.TableName(t) != p.t.name {
 					others = append(others, t)
 				}
 			}
-			e.set[k] = m.apply(edit{drop: others})
-		} else if rs, err := parseArray(v); err == nil && p.at != nil {
-			e.set[k] = pick(rs, p.at) // a transaction's items, in order
+			e.Set[k] = m.Apply(jsontext.Edit{Drop: others})
+		} else if rs, err := jsontext.ParseArray(v); err == nil && p.at != nil {
+			e.Set[k] = pick(rs, p.at) // a transaction's items, in order
 		}
 	}
-	if cc, err := parseArray(o.get("ConsumedCapacity")); err == nil {
+	if cc, err := jsontext.ParseArray(o.Get("ConsumedCapacity")); err == nil {
 		var mine [][]byte
 		for _, c := range cc {
 			var named struct{ TableName string }
@@ -51,9 +52,9 @@ func share(name string, p *part, i, status int, b []byte) (int, []byte) {
 				mine = append(mine, c)
 			}
 		}
-		e.set["ConsumedCapacity"] = joinArray(mine)
+		e.Set["ConsumedCapacity"] = jsontext.JoinArray(mine)
 	}
-	return status, o.apply(e)
+	return status, o.Apply(e)
 }
 
 // pick is the elements of elems at positions at (those there are).
@@ -64,7 +65,7 @@ func pick(elems [][]byte, at []int) []byte {
 			out = append(out, elems[i])
 		}
 	}
-	return joinArray(out)
+	return jsontext.JoinArray(out)
 }
 
 // statementShare is a statement's share of a BatchExecuteStatement's
@@ -72,21 +73,21 @@ func pick(elems [][]byte, at []int) []byte {
 // answers it. A failed condition (or an INSERT of an item already there,
 // DuplicateItem) is ConditionalCheckFailedException, which the meter
 // charges as a failed write; any other Error a ValidationException.
-func statementShare(o object, i, status int, b []byte) (int, []byte) {
+func statementShare(o jsontext.Object, i, status int, b []byte) (int, []byte) {
 	if status != http.StatusOK {
 		return status, b
 	}
-	rs, err := parseArray(o.get("Responses"))
+	rs, err := jsontext.ParseArray(o.Get("Responses"))
 	if err != nil || i >= len(rs) {
 		return status, []byte(`{}`)
 	}
-	r, err := parseObject(rs[i])
+	r, err := jsontext.ParseObject(rs[i])
 	if err != nil {
 		return status, []byte(`{}`)
 	}
-	failed := r.get("Error")
+	failed := r.Get("Error")
 	if failed == nil {
-		if item := r.get("Item"); item != nil {
+		if item := r.Get("Item"); item != nil {
 			return status, append(append([]byte(`{"Item":`), item...), '}')
 		}
 		return status, []byte(`{}`)

@@ -3,6 +3,8 @@ package endpoint
 import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/smithy-go"
+
+	"github.com/ddbharness/ddbharness/bench/endpoint/jsontext"
 )
 
 // withUnprocessed is a split batch's answer b with the unprocessed
@@ -14,19 +16,19 @@ func withUnprocessed(db *dynamodb.Client, b []byte, out smithy.Serializable) ([]
 	if err != nil {
 		return nil, err
 	}
-	wo, err := parseObject(whole)
+	wo, err := jsontext.ParseObject(whole)
 	if err != nil {
 		return nil, err
 	}
-	bo, err := parseObject(b)
+	bo, err := jsontext.ParseObject(b)
 	if err != nil {
 		return nil, err
 	}
-	e := edit{set: map[string][]byte{}}
+	e := jsontext.Edit{Set: map[string][]byte{}}
 	for _, name := range []string{"UnprocessedItems", "UnprocessedKeys"} {
-		if v := wo.get(name); v != nil {
-			e.set[name] = v
+		if v := wo.Get(name); v != nil {
+			e.Set[name] = v
 		}
 	}
-	return bo.apply(e), nil
+	return bo.Apply(e), nil
 }

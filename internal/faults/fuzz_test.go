@@ -40,6 +40,6 @@ var _ = Describe("import-model given a fuzzed name for an attribute of a multi-a
 
 var _ = Describe("local --limits given fuzzed requests and answers", Label("faults"), SpecPriority(1), func() {
 	It("sends what the client sent and gives back what DynamoDB Local answered, but for what the meter asked besides", func() {
-		fuzzes("./bench/endpoint", "FuzzAskedComesOutAgain", "an edit changed what it should have kept")
+		fuzzes("./bench/endpoint/askmore", "FuzzAskedComesOutAgain", "an edit changed what it should have kept")
 	})
 })

@@ -1,11 +1,13 @@
-package endpoint
+package askmore
 
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/ddbharness/ddbharness/bench/endpoint/jsontext"
 	"github.com/ddbharness/ddbharness/internal/ddbtest"
 )
 
@@ -24,7 +26,7 @@ func FuzzAskedComesOutAgain(f *testing.F) {
 		f.Add([]byte(strings.ReplaceAll(c.Body, "{T}", "t")), []byte(answers[i%len(answers)]))
 	}
 	f.Fuzz(func(t *testing.T, body, answer []byte) {
-		bo, err := parseObject(body)
+		bo, err := jsontext.ParseObject(body)
 		if err != nil || !json.Valid(body) {
 			return // the SDK's input reads no other: such a body passes through
 		}
@@ -32,54 +34,54 @@ func FuzzAskedComesOutAgain(f *testing.F) {
 		if err != nil || !bytes.Equal(same, body) {
 			t.Fatalf("a request asked nothing more of changed: %q became %q (%v)", body, same, err)
 		}
-		if bo.get("ReturnValues") != nil || bo.get("ReturnConsumedCapacity") != nil {
+		if bo.Get("ReturnValues") != nil || bo.Get("ReturnConsumedCapacity") != nil {
 			return
 		}
-		sent := bo.apply(edit{set: map[string][]byte{"ReturnValues": []byte(`"ALL_OLD"`), "ReturnConsumedCapacity": []byte(`"INDEXES"`)}})
+		sent := bo.Apply(jsontext.Edit{Set: map[string][]byte{"ReturnValues": []byte(`"ALL_OLD"`), "ReturnConsumedCapacity": []byte(`"INDEXES"`)}})
 		got, err := withAsked(body, sent)
 		if err != nil {
 			t.Fatalf("%q with %q: %v", body, sent, err)
 		}
-		g, err := parseObject(got)
+		g, err := jsontext.ParseObject(got)
 		if err != nil {
 			t.Fatalf("%q became %q, not an object: %v", body, got, err)
 		}
-		for _, k := range bo.keys() {
-			if !contains(askable, k) && !bytes.Equal(g.get(k), bo.get(k)) {
-				t.Fatalf("%q: member %q became %q", body, k, g.get(k))
+		for _, k := range bo.Keys() {
+			if !slices.Contains(Members, k) && !bytes.Equal(g.Get(k), bo.Get(k)) {
+				t.Fatalf("%q: member %q became %q", body, k, g.Get(k))
 			}
 		}
-		if stringOf(g.get("ReturnValues")) != "ALL_OLD" || stringOf(g.get("ReturnConsumedCapacity")) != "INDEXES" {
+		if stringOf(g.Get("ReturnValues")) != "ALL_OLD" || stringOf(g.Get("ReturnConsumedCapacity")) != "INDEXES" {
 			t.Fatalf("%q: what the meter asked for is not in %q", body, got)
 		}
 
-		ao, err := parseObject(answer)
+		ao, err := jsontext.ParseObject(answer)
 		if err != nil || !json.Valid(answer) {
 			return
 		}
-		back, err := asAsked("PutItem", answer, body, body)
+		back, err := Answer("PutItem", answer, body, body)
 		if err != nil || !bytes.Equal(back, answer) {
 			t.Fatalf("an answer to what the client asked changed: %q became %q (%v)", answer, back, err)
 		}
-		trimmed, err := asAsked("PutItem", answer, body, sent)
+		trimmed, err := Answer("PutItem", answer, body, sent)
 		if err != nil {
 			t.Fatalf("%q: %v", answer, err)
 		}
-		to, err := parseObject(trimmed)
+		to, err := jsontext.ParseObject(trimmed)
 		if err != nil {
 			t.Fatalf("%q became %q, not an object: %v", answer, trimmed, err)
 		}
-		for _, k := range ao.keys() {
-			m := member{key: k, val: ao.get(k)}
-			v := to.get(m.key)
-			switch m.key {
+		for _, k := range ao.Keys() {
+			av := ao.Get(k)
+			v := to.Get(k)
+			switch k {
 			case "Attributes", "ConsumedCapacity":
 				if v != nil {
-					t.Fatalf("%q: %s, asked by the meter alone, is still in %q", answer, m.key, trimmed)
+					t.Fatalf("%q: %s, asked by the meter alone, is still in %q", answer, k, trimmed)
 				}
 			default:
-				if !bytes.Equal(v, m.val) {
-					t.Fatalf("%q: member %q became %q", answer, m.key, v)
+				if !bytes.Equal(v, av) {
+					t.Fatalf("%q: member %q became %q", answer, k, v)
 				}
 			}
 		}
