@@ -83,22 +83,24 @@ func sendOnce(file string) {
 // for throttling.
 func throttleAsMissingClient(file string) {
 	GinkgoHelper()
-	b, err := os.ReadFile(file)
-	Expect(err).NotTo(HaveOccurred())
-	const write = "if err := tx.Write(ctx, t.DB); err != nil {\n"
-	Expect(string(b)).To(ContainSubstring(write), "%s has no transaction to break", file)
-	broken := strings.Replace(string(b), write, write+"\t\tif designs.CancelledForCapacity(err) {\n\t\t\terr = designs.ErrNotFound\n\t\t}\n", 1)
-	Expect(os.WriteFile(file, []byte(broken), 0o644)).To(Succeed())
+	insertAfter(file, "if err := tx.Write(ctx, t.DB); err != nil {\n",
+		"\t\tif designs.CancelledForCapacity(err) {\n\t\t\terr = designs.ErrNotFound\n\t\t}\n")
 }
 
 // swallowGetErrors makes AP-05's read of the client answer ErrNotFound
 // for any error designs.Get hands back.
 func swallowGetErrors(file string) {
 	GinkgoHelper()
+	insertAfter(file, "old, err := designs.Get[Client](ctx, t.DB, t.Name, Schema.Key(ClientPK(c.ID), ClientSK(c.ID)), true)\n",
+		"\tif err != nil {\n\t\terr = designs.ErrNotFound\n\t}\n")
+}
+
+// insertAfter writes text into file after the first anchor, which the
+// file must hold: a copy's code broken on purpose, where a spec says.
+func insertAfter(file, anchor, text string) {
+	GinkgoHelper()
 	b, err := os.ReadFile(file)
 	Expect(err).NotTo(HaveOccurred())
-	const read = "old, err := designs.Get[Client](ctx, t.DB, t.Name, Schema.Key(ClientPK(c.ID), ClientSK(c.ID)), true)\n"
-	Expect(string(b)).To(ContainSubstring(read), "%s has no read of the client to break", file)
-	broken := strings.Replace(string(b), read, read+"\tif err != nil {\n\t\terr = designs.ErrNotFound\n\t}\n", 1)
-	Expect(os.WriteFile(file, []byte(broken), 0o644)).To(Succeed())
+	Expect(string(b)).To(ContainSubstring(anchor), "%s no longer holds the code to break", file)
+	Expect(os.WriteFile(file, []byte(strings.Replace(string(b), anchor, anchor+text, 1)), 0o644)).To(Succeed())
 }

@@ -3,7 +3,6 @@ package faults_test
 import (
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -81,10 +80,6 @@ var _ = Describe("make verify with a suite that crashes", Label("faults"), SpecP
 // file's Patterns.
 func addUncoveredPattern(catalog string) {
 	GinkgoHelper()
-	b, err := os.ReadFile(catalog)
-	Expect(err).NotTo(HaveOccurred())
-	const anchor = "Patterns: []designs.Pattern{\n"
-	Expect(string(b)).To(ContainSubstring(anchor), "%s has no Patterns list to add to", catalog)
-	row := `{ID: "AP-99", Name: "uncovered pattern", Op: designs.GetItem, Index: designs.MainTable},` + "\n"
-	Expect(os.WriteFile(catalog, []byte(strings.Replace(string(b), anchor, anchor+row, 1)), 0o644)).To(Succeed())
+	insertAfter(catalog, "Patterns: []designs.Pattern{\n",
+		`{ID: "AP-99", Name: "uncovered pattern", Op: designs.GetItem, Index: designs.MainTable},`+"\n")
 }
