@@ -100,7 +100,7 @@ func Run(ctx context.Context, o Options) error {
 	defer keepTimes(prep.dynamo)() // runs last, once the scratch below is gone
 	var warnings bytes.Buffer
 	linted := make(chan struct{})
-	go func() { defer close(linted); lintWarnings(runCtx, &warnings, sc.designs) }()
+	go func() { defer close(linted); cachedLintWarnings(runCtx, &warnings, sc.designs, env.CacheDir) }()
 
 	units, unitErr := runUnits(runCtx, reap, unitsToRun(sc, filter, prep.pure), os.Stdout)
 	if unitErr != nil || runCtx.Err() != nil {

@@ -134,6 +134,9 @@ func (s scope) describe(filter string) string {
 		what, strings.Join(s.packages(), " "), filter, what)
 }
 
+// couldNotLint begins the warning of a design the lint could not run on.
+const couldNotLint = "lint: warning: could not lint:"
+
 // lintWarnings prints the findings of ds as "lint: warning: ..." lines
 // for verify: warnings only, so a lint error is printed as one too and
 // never fails the run.
@@ -141,7 +144,7 @@ func lintWarnings(ctx context.Context, w io.Writer, ds []designs.Design) {
 	for _, d := range ds {
 		fs, err := lint.Run(ctx, d)
 		if err != nil {
-			fmt.Fprintln(w, "lint: warning: could not lint:", err)
+			fmt.Fprintln(w, couldNotLint, err)
 			continue
 		}
 		for _, f := range fs {
