@@ -23,7 +23,7 @@ var _ = Describe("AP-05 add account", Label("AP-05", designs.MainTable), func() 
 
 	It("adds the account as initial, listed in the all and initial sets only", func(ctx SpecContext) {
 		var got accountpool.Account
-		err := settle(func() (err error) { got, err = table.AddAccount(ctx, id); return err }, asBefore(ctx, accountpool.AccountKey(id)))
+		err := env.Again(func() (err error) { got, err = table.AddAccount(ctx, id); return err }, asBefore(ctx, accountpool.AccountKey(id)))
 		if env.Faulted(err) {
 			return
 		}
@@ -36,7 +36,7 @@ var _ = Describe("AP-05 add account", Label("AP-05", designs.MainTable), func() 
 	It("refuses an ID already in the pool with ErrAlreadyExists and changes nothing", func(ctx SpecContext) {
 		id = newAccount(ctx, accountpool.StateAvailable) // a re-add must not put it back in initial
 		unchanged := asBefore(ctx, accountpool.AccountKey(id))
-		err := settle(func() error { _, err := table.AddAccount(ctx, id); return err }, unchanged)
+		err := env.Again(func() error { _, err := table.AddAccount(ctx, id); return err }, unchanged)
 		env.Refuses(err, designs.ErrAlreadyExists)
 		unchanged()
 		Expect(setsHolding(ctx, id)).To(ConsistOf("all", "available"))
@@ -67,7 +67,7 @@ var _ = Describe("AP-04 remove account", Label("AP-04", designs.MainTable), func
 	DescribeTable("removes the account item and its ID from every set",
 		func(ctx SpecContext, state accountpool.AccountState) {
 			id := newAccount(ctx, state)
-			err := settle(func() error { return table.RemoveAccount(ctx, id) }, asBefore(ctx, accountpool.AccountKey(id)))
+			err := env.Again(func() error { return table.RemoveAccount(ctx, id) }, asBefore(ctx, accountpool.AccountKey(id)))
 			if env.Faulted(err) {
 				return
 			}
@@ -82,7 +82,7 @@ var _ = Describe("AP-04 remove account", Label("AP-04", designs.MainTable), func
 	It("refuses a leased account with ErrAccountLeased and changes nothing", func(ctx SpecContext) {
 		id := newAccount(ctx, accountpool.StateLeased)
 		unchanged := asBefore(ctx, accountpool.AccountKey(id))
-		env.Refuses(settle(func() error { return table.RemoveAccount(ctx, id) }, unchanged), accountpool.ErrAccountLeased)
+		env.Refuses(env.Again(func() error { return table.RemoveAccount(ctx, id) }, unchanged), accountpool.ErrAccountLeased)
 		unchanged()
 		Expect(setsHolding(ctx, id)).To(ConsistOf("all", "leased"))
 	})
@@ -90,7 +90,7 @@ var _ = Describe("AP-04 remove account", Label("AP-04", designs.MainTable), func
 	It("reports ErrNotFound for an account never added, writing nothing", func(ctx SpecContext) {
 		id := fake.AccountID()
 		unchanged := asBefore(ctx, accountpool.AccountKey(id))
-		env.Refuses(settle(func() error { return table.RemoveAccount(ctx, id) }, unchanged), designs.ErrNotFound)
+		env.Refuses(env.Again(func() error { return table.RemoveAccount(ctx, id) }, unchanged), designs.ErrNotFound)
 		unchanged()
 	})
 
@@ -114,7 +114,7 @@ var _ = Describe("AP-06 mark account available", Label("AP-06", designs.MainTabl
 		func(ctx SpecContext, state accountpool.AccountState) {
 			id := newAccount(ctx, state)
 			var got accountpool.Account
-			err := settle(func() (err error) { got, err = table.MarkAccountAvailable(ctx, id); return err }, asBefore(ctx, accountpool.AccountKey(id)))
+			err := env.Again(func() (err error) { got, err = table.MarkAccountAvailable(ctx, id); return err }, asBefore(ctx, accountpool.AccountKey(id)))
 			if env.Faulted(err) {
 				return
 			}
@@ -130,7 +130,7 @@ var _ = Describe("AP-06 mark account available", Label("AP-06", designs.MainTabl
 	It("refuses a leased account with ErrAccountLeased and changes nothing", func(ctx SpecContext) {
 		id := newAccount(ctx, accountpool.StateLeased)
 		unchanged := asBefore(ctx, accountpool.AccountKey(id))
-		err := settle(func() error { _, err := table.MarkAccountAvailable(ctx, id); return err }, unchanged)
+		err := env.Again(func() error { _, err := table.MarkAccountAvailable(ctx, id); return err }, unchanged)
 		env.Refuses(err, accountpool.ErrAccountLeased)
 		unchanged()
 		Expect(setsHolding(ctx, id)).To(ConsistOf("all", "leased"))
@@ -139,7 +139,7 @@ var _ = Describe("AP-06 mark account available", Label("AP-06", designs.MainTabl
 	It("reports ErrNotFound for an account never added, creating nothing", func(ctx SpecContext) {
 		id := fake.AccountID()
 		unchanged := asBefore(ctx, accountpool.AccountKey(id))
-		err := settle(func() error { _, err := table.MarkAccountAvailable(ctx, id); return err }, unchanged)
+		err := env.Again(func() error { _, err := table.MarkAccountAvailable(ctx, id); return err }, unchanged)
 		env.Refuses(err, designs.ErrNotFound)
 		unchanged()
 	})

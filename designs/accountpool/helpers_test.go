@@ -67,20 +67,6 @@ func asBefore(ctx context.Context, pks ...string) func() {
 	}
 }
 
-// settle sends a write pattern's call as env.Again does, unchanged
-// checking the items each fault left, and checks them once more when the
-// last answer is still a fault. A spec then holds the answer to its quiet
-// expectations only when it is no fault: either way the invariant was
-// checked.
-func settle(call func() error, unchanged func()) error {
-	GinkgoHelper()
-	err := env.Again(call, unchanged)
-	if env.Faulted(err) {
-		unchanged()
-	}
-	return err
-}
-
 // storedSet is the sorted string set of the status item at pk, read
 // directly; empty when the item or its set is missing.
 func storedSet(ctx context.Context, pk string) []string {

@@ -24,7 +24,7 @@ var _ = Describe("AP-10 create lease", Label("AP-10", designs.MainTable), func()
 		want := accountpool.Lease{ID: leaseID, State: accountpool.LeaseActive, AccountID: account, UserID: email}
 		unchanged := asBefore(ctx, accountpool.LeaseKey(leaseID), accountpool.AccountKey(account), accountpool.UserKey(email))
 		var got accountpool.Lease
-		err := settle(func() (err error) { got, err = table.CreateLease(ctx, leaseID, account, email); return err }, unchanged)
+		err := env.Again(func() (err error) { got, err = table.CreateLease(ctx, leaseID, account, email); return err }, unchanged)
 		if env.Faulted(err) {
 			return
 		}
@@ -41,7 +41,7 @@ var _ = Describe("AP-10 create lease", Label("AP-10", designs.MainTable), func()
 		func(ctx SpecContext, setup func(context.Context) attempt, want error) {
 			a := setup(ctx)
 			unchanged := asBefore(ctx, accountpool.LeaseKey(a.leaseID), accountpool.AccountKey(a.accountID), accountpool.UserKey(a.email))
-			err := settle(func() error { _, err := table.CreateLease(ctx, a.leaseID, a.accountID, a.email); return err }, unchanged)
+			err := env.Again(func() error { _, err := table.CreateLease(ctx, a.leaseID, a.accountID, a.email); return err }, unchanged)
 			env.Refuses(err, want)
 			unchanged()
 		},
@@ -142,7 +142,7 @@ var _ = Describe("AP-11 delete lease", Label("AP-11", designs.MainTable), func()
 
 	It("ends the lease, returns the account to available and frees the user", func(ctx SpecContext) {
 		var got accountpool.Lease
-		err := settle(func() (err error) { got, err = table.DeleteLease(ctx, lease.ID); return err }, func() { standsAsItWas(ctx) })
+		err := env.Again(func() (err error) { got, err = table.DeleteLease(ctx, lease.ID); return err }, func() { standsAsItWas(ctx) })
 		if env.Faulted(err) {
 			return
 		}
@@ -156,7 +156,7 @@ var _ = Describe("AP-11 delete lease", Label("AP-11", designs.MainTable), func()
 	})
 
 	It("lets the user and the account take a new lease afterwards", func(ctx SpecContext) {
-		err := settle(func() error { _, err := table.DeleteLease(ctx, lease.ID); return err }, func() { standsAsItWas(ctx) })
+		err := env.Again(func() error { _, err := table.DeleteLease(ctx, lease.ID); return err }, func() { standsAsItWas(ctx) })
 		if env.Faulted(err) {
 			return
 		}

@@ -148,7 +148,6 @@ var _ = Describe("AP-03 delete agency", Label("AP-03", "main-table"), func() {
 			agency, ms := createAgency(ctx, members)
 			err := env.Again(func() error { return table.DeleteAgency(ctx, agency.ID) }, func() { standsWhole(ctx, agency, ms) })
 			if env.Faulted(err) {
-				standsWhole(ctx, agency, ms)
 				return
 			}
 			Expect(err).NotTo(HaveOccurred())
@@ -189,7 +188,6 @@ var _ = Describe("AP-03 delete agency", Label("AP-03", "main-table"), func() {
 		}
 		err := env.Again(func() error { return table.DeleteAgency(ctx, doomed.ID) }, func() { standsWhole(ctx, doomed, ms) })
 		if env.Faulted(err) {
-			standsWhole(ctx, doomed, ms)
 			Expect(membersOf(ctx, kept.ID)).To(ConsistOf(want))
 			return
 		}

@@ -47,7 +47,6 @@ var _ = Describe("AP-04 create member", Label("AP-04", "main-table"), func() {
 	It("adds the member to its agency and to GSI2", func(ctx SpecContext) {
 		err := env.Again(func() error { return table.CreateMember(ctx, member) }, func() { alone(ctx) })
 		if env.Faulted(err) {
-			alone(ctx)
 			return
 		}
 		Expect(err).NotTo(HaveOccurred())
@@ -60,7 +59,6 @@ var _ = Describe("AP-04 create member", Label("AP-04", "main-table"), func() {
 		given.Modified, given.ModifiedBy = fake.Tick(), "someone-else"
 		err := env.Again(func() error { return table.CreateMember(ctx, given) }, func() { alone(ctx) })
 		if env.Faulted(err) {
-			alone(ctx)
 			return
 		}
 		Expect(err).NotTo(HaveOccurred())

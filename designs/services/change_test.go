@@ -87,7 +87,6 @@ var _ = Describe("AP-05 change a service's date", Label("AP-05", "main-table"), 
 		err := env.Again(func() (err error) { got, err = table.RescheduleService(ctx, history[0].Key(), moved.Date); return err },
 			func() { unmoved(ctx, clientID, history...) })
 		if env.Faulted(err) {
-			unmoved(ctx, clientID, history...)
 			return
 		}
 		Expect(err).NotTo(HaveOccurred())
@@ -109,7 +108,6 @@ var _ = Describe("AP-05 change a service's date", Label("AP-05", "main-table"), 
 		err := env.Again(func() (err error) { moved, err = table.RescheduleService(ctx, s.Key(), string(to)); return err },
 			func() { unmoved(ctx, s.ClientID, s) })
 		if env.Faulted(err) {
-			unmoved(ctx, s.ClientID, s)
 			return
 		}
 		Expect(err).NotTo(HaveOccurred())
@@ -129,7 +127,6 @@ var _ = Describe("AP-05 change a service's date", Label("AP-05", "main-table"), 
 		err = env.Again(func() (err error) { moved, err = table.RescheduleService(ctx, s.Key(), "2026-12-31"); return err },
 			func() { unmoved(ctx, s.ClientID, withVoucher) })
 		if env.Faulted(err) {
-			unmoved(ctx, s.ClientID, withVoucher)
 			return
 		}
 		Expect(err).NotTo(HaveOccurred())

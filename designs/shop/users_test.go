@@ -174,7 +174,6 @@ var _ = Describe("AP-21 create user", Label("AP-21", "main-table"), func() {
 		u := fake.User()
 		err := env.Again(func() error { return table.CreateUser(ctx, u) }, func() { unwritten(ctx, u) })
 		if env.Faulted(err) {
-			unwritten(ctx, u)
 			return
 		}
 		Expect(err).NotTo(HaveOccurred())

@@ -54,7 +54,9 @@ func (e *Env) Refuses(err, outcome error) {
 // Again is what a caller that acts on a fault does with a pattern: under
 // hostile verify, each time call hands back a fault (Faulted), unchanged
 // checks the state the fault left, and call is sent again, up to
-// againCalls calls; the last answer is returned. The profile's counts run
+// againCalls calls; the last answer is returned, its state checked by
+// unchanged too when it is still a fault, so that a spec returns on a
+// fault without checking it again. The profile's counts run
 // per spec and each rule fires on a spec's first calls, so a later call
 // passes the faults an earlier one met (a read's throttle, a write's
 // conflict past the design's retries, its cancellation for throttling)
@@ -66,6 +68,9 @@ func (e *Env) Again(call func() error, unchanged func()) error {
 	for i := 1; i < againCalls && e.Faulted(err); i++ {
 		unchanged()
 		err = call()
+	}
+	if e.Faulted(err) {
+		unchanged()
 	}
 	return err
 }

@@ -47,14 +47,13 @@ var _ = Describe("make verify HOSTILE=1", Label("faults"), SpecPriority(1), func
 	}, SpecTimeout(10*time.Minute))
 
 	// A spec that passes and proves too little: accountpool's AP-11 spec
-	// of a delete, sent once (its suite's settle, which sends a write
-	// through env.Again, made to send it once), stops at its read's
-	// throttle under the profile and checks that nothing changed; the
-	// delete's transaction never meets its conflict. The reach gate names the pattern and the
+	// of a delete, sent once, stops at its read's throttle under the
+	// profile and checks that nothing changed; the delete's transaction
+	// never meets its conflict. The reach gate names the pattern and the
 	// operation, and fails the run.
 	It("fails a pattern whose specs never reach its write's fault, naming the design, pattern, operation and fix", func(ctx SpecContext) {
 		repo := runtest.CopyRepo(ctx, repoRoot, filepath.Join(GinkgoT().TempDir(), "repo"))
-		sendOnce(filepath.Join(repo, "designs", "accountpool", "helpers_test.go"))
+		sendOnce(filepath.Join(repo, "designs", "accountpool", "leases_test.go"))
 		r := runtest.Command(ctx, repo, given(shared(ctx)), "make", "verify", "DESIGN=accountpool", "HOSTILE=1",
 			"GINKGO_FLAGS=--label-filter=AP-11 --focus=ends.the.lease")
 		Expect(r.Code).NotTo(Equal(exitOK))
