@@ -226,22 +226,11 @@ func dropEach(items []byte, names []string) ([]byte, error) {
 // totalOnly is consumed capacity (one, or a list) in TOTAL's shape:
 // without INDEXES' per-table and per-index figures.
 func totalOnly(cc []byte) ([]byte, error) {
-	drop := jsontext.Edit{Drop: []string{"Table", "GlobalSecondaryIndexes", "LocalSecondaryIndexes"}}
+	drop := []string{"Table", "GlobalSecondaryIndexes", "LocalSecondaryIndexes"}
 	if o, err := jsontext.ParseObject(cc); err == nil {
-		return o.Apply(drop), nil
+		return o.Apply(jsontext.Edit{Drop: drop}), nil
 	}
-	elems, err := jsontext.ParseArray(cc)
-	if err != nil {
-		return nil, err
-	}
-	for i, el := range elems {
-		o, err := jsontext.ParseObject(el)
-		if err != nil {
-			return nil, err
-		}
-		elems[i] = o.Apply(drop)
-	}
-	return jsontext.JoinArray(elems), nil
+	return dropEach(cc, drop)
 }
 
 func stringOf(raw []byte) string {
