@@ -6,7 +6,7 @@
 // the request rate at which the first limit is reached, the throttling
 // forecast at a target rate, the ledger replayed through bench/throughput,
 // item and item-collection growth, and cost, each figure with the Source
-// of the rules it applies. Every AWS rule and number the package applies
-// cites its documentation beside the code. Package bench/capacity/findings
-// words a Report for people (Report.Findings).
+// of the rules it applies. The AWS rules and numbers it applies, each
+// with its documentation, are package bench/capacity/rules. Package
+// bench/capacity/findings words a Report for people (Report.Findings).
 package capacity

@@ -2,7 +2,7 @@ package cost
 
 import "github.com/ddbharness/ddbharness/bench/capacity/rules"
 
-// The prices are bench/capacity's, where their sources and date are
+// The prices are bench/capacity/rules', where their sources and date are
 // given: the model's cost and this estimate must not drift apart. Storage
 // is priced past the free tier (25 GB per account and Region): a run cannot
 // know what else the account stores.

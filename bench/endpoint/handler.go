@@ -200,9 +200,9 @@ func (h *Handler) emulated(w http.ResponseWriter, r *http.Request, name string, 
 	}
 	t.traffic.record(name, start, status, err)
 	h.stats.count(partitionKeys(t, in), status == engine.StatusThrottled || unprocessed(out), designs.IsTransactionConflict(err))
-	b, err := askmore.Answer(name, got.body, body, got.sent)
-	if got.target != "" {
-		b, err = got.body, nil // the client's own request went: Local's own answer
+	b, err := got.body, error(nil) // the client's own request went (a PartiQL call's target): Local's own answer
+	if got.target == "" {
+		b, err = askmore.Answer(name, got.body, body, got.sent)
 	}
 	if err != nil && !json.Valid(got.body) {
 		b, err = got.body, nil // no JSON: nothing the meter asked for is in it

@@ -88,7 +88,7 @@ func tiesFinding(c *claim, l capacity.Limit) {
 		if i == 0 {
 			sep = " "
 		}
-		c.say("%s%s at %s requests/s", name(sep), name(TieName(t)), cited(t.Source, figure.Units(t.Rate)))
+		c.say("%s%s at %s requests/s", name(sep), name(tieName(t)), cited(t.Source, figure.Units(t.Rate)))
 	}
 	c.mark().say(", so another run may reach one of them first")
 }
@@ -134,8 +134,8 @@ func millis(s float64) string {
 	return fmt.Sprintf("%.1f ms", float64(time.Duration(s*float64(time.Second)))/float64(time.Millisecond))
 }
 
-// TieName names a tied limit for people: its kind, where and side.
-func TieName(t capacity.Tie) string {
+// tieName names a tied limit for people: its kind, where and side.
+func tieName(t capacity.Tie) string {
 	s := limitWhat(capacity.Limit{Kind: t.Kind, Target: t.Target, Key: t.Key, Item: t.Item})
 	var cause []string
 	if t.Side != "" {

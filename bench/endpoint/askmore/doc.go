@@ -9,6 +9,7 @@
 // asked for none of it, so what it added can be taken out of Local's
 // answer again (Answer), leaving the answer Local gives the request as
 // the client sent it. The request itself (Request) is the client's text
-// with only those members changed, edited as text (package jsontext) so
-// that every other byte reaches Local as the client wrote it.
+// with only those members changed (and, when the emulator admitted part
+// of a batch, only the items admitted), edited as text (package jsontext)
+// so that every other byte reaches Local as the client wrote it.
 package askmore

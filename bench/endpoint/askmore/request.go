@@ -19,10 +19,21 @@ var Members = []string{"ReturnValues", "ReturnConsumedCapacity", "ReturnValuesOn
 // changed set as in sent (the SDK's text of the meter's request): every
 // other byte as the client sent it.
 func withAsked(body, sent []byte) ([]byte, error) {
+	b, _, err := asked(body, sent)
+	return b, err
+}
+
+// asked is withAsked, with sent read: Request looks into it again.
+func asked(body, sent []byte) ([]byte, jsontext.Object, error) {
 	if !json.Valid(body) || !json.Valid(sent) {
-		return nil, jsontext.ErrNotObject
+		return nil, jsontext.Object{}, jsontext.ErrNotObject
 	}
-	return patch(body, sent, 0)
+	bo, so, err := parseBoth(body, sent)
+	if err != nil {
+		return nil, jsontext.Object{}, err
+	}
+	b, err := patchObjects(bo, so, 0)
+	return b, so, err
 }
 
 // patch edits the object body as sent says; level is how deep it lies:
@@ -32,6 +43,11 @@ func patch(body, sent []byte, level int) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return patchObjects(bo, so, level)
+}
+
+// patchObjects is patch on body and sent read.
+func patchObjects(bo, so jsontext.Object, level int) ([]byte, error) {
 	e := jsontext.Edit{Set: map[string][]byte{}}
 	for _, key := range so.Keys() {
 		sv := so.Get(key)
@@ -108,10 +124,7 @@ func patchEach(body, sent []byte, level int) ([]byte, error) {
 // body's): then the request carries the items sent, each spelt as the
 // client spelt it, and split is true.
 func Request(body, sent []byte) (b []byte, split bool, err error) {
-	if b, err = withAsked(body, sent); err != nil {
-		return nil, false, err
-	}
-	so, err := jsontext.ParseObject(sent)
+	b, so, err := asked(body, sent)
 	if err != nil {
 		return nil, false, err
 	}

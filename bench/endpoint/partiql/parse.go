@@ -7,7 +7,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// What partiql.go reads of a PartiQL statement: its tokens, and the
+// What statement.go reads of a PartiQL statement: its tokens, and the
 // values and conditions it maps to items.
 
 // token is one PartiQL token: a word, a "quoted" identifier, a 'string',
