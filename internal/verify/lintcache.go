@@ -20,31 +20,27 @@ const maxLintCache = 1 << 20
 // cachedLintWarnings is lintWarnings for ds, taken from the cache folder
 // (cacheDir/lint) when this same ddbharness binary linted the same
 // designs before: the lint's pools and seeds are fixed, so one binary
-// always finds the same warnings, and any change to the code (a design, a
-// scenario, the lint) builds another binary. It saves the lint's seconds
-// of CPU on every warm verify. Without a cache folder, it lints.
+// finds the same warnings (an ID a scenario's write makes from the clock
+// may differ: the kept warnings name the linting run's), and any change
+// to the code (a design, a scenario, the lint) builds another binary. It
+// saves the lint's seconds of CPU on every warm verify.
 func cachedLintWarnings(ctx context.Context, w io.Writer, ds []designs.Design, cacheDir string) {
+	key, err := binaryKey()
+	if err != nil {
+		lintWarnings(ctx, w, ds)
+		return
+	}
 	names := make([]string, len(ds))
 	for i, d := range ds {
 		names[i] = d.Name
 	}
-	key, err := binaryKey(strings.Join(names, " "))
-	if err != nil || cacheDir == "" {
-		lintWarnings(ctx, w, ds)
-		return
-	}
 	sum := sha256.Sum256([]byte(strings.Join(names, " ")))
 	path := filepath.Join(cacheDir, "lint", hex.EncodeToString(sum[:8])+".txt")
-	cachedLines(w, path, key, func(out io.Writer) bool {
-		var b bytes.Buffer
-		lintWarnings(ctx, &b, ds)
-		_, _ = out.Write(b.Bytes())
-		return ctx.Err() == nil && !bytes.Contains(b.Bytes(), []byte(couldNotLint))
-	})
+	cachedLines(w, path, key, func(out io.Writer) bool { return lintWarnings(ctx, out, ds) && ctx.Err() == nil })
 }
 
-// binaryKey names this executable's bytes and what: a cached result's key.
-func binaryKey(what string) (string, error) {
+// binaryKey is the hash of this executable's bytes: a cached result's key.
+func binaryKey() (string, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return "", err
@@ -58,7 +54,6 @@ func binaryKey(what string) (string, error) {
 	if _, err := io.Copy(h, f); err != nil {
 		return "", err
 	}
-	io.WriteString(h, "\n"+what)
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
@@ -76,7 +71,7 @@ func cachedLines(w io.Writer, path, key string, run func(io.Writer) bool) {
 	var out bytes.Buffer
 	complete := run(&out)
 	_, _ = w.Write(out.Bytes())
-	if !complete || out.Len() >= maxLintCache {
+	if !complete || len(key)+1+out.Len() > maxLintCache {
 		return
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err == nil {

@@ -134,21 +134,21 @@ func (s scope) describe(filter string) string {
 		what, strings.Join(s.packages(), " "), filter, what)
 }
 
-// couldNotLint begins the warning of a design the lint could not run on.
-const couldNotLint = "lint: warning: could not lint:"
-
 // lintWarnings prints the findings of ds as "lint: warning: ..." lines
 // for verify: warnings only, so a lint error is printed as one too and
-// never fails the run.
-func lintWarnings(ctx context.Context, w io.Writer, ds []designs.Design) {
+// never fails the run; complete is false when one was.
+func lintWarnings(ctx context.Context, w io.Writer, ds []designs.Design) (complete bool) {
+	complete = true
 	for _, d := range ds {
 		fs, err := lint.Run(ctx, d)
 		if err != nil {
-			fmt.Fprintln(w, couldNotLint, err)
+			fmt.Fprintln(w, "lint: warning: could not lint:", err)
+			complete = false
 			continue
 		}
 		for _, f := range fs {
 			fmt.Fprintln(w, f.Warning())
 		}
 	}
+	return complete
 }
