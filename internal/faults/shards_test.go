@@ -110,8 +110,8 @@ var _ = Describe("a run split over two load machines, merged", Serial, Label("fa
 			GinkgoWriter.Printf("round %d: a shard began measuring %s after the common start, %s after launch\n", round, late, lead)
 			Expect(round).To(BeNumerically("<", 4), "the shards began late with a lead of %s: getting ready takes longer here", lead)
 		}
-		// The one-machine run comes second, so that neither pays for the
-		// JVM's first minutes alone.
+		// The one-machine run comes second, on the same warm JVM as the
+		// shards.
 		one := runtest.Command(ctx, repoRoot, env, bin, benchArgs("--out", filepath.Join(out, "one"))...)
 		Expect(one.Code).To(Equal(exitOK), one.Output)
 
