@@ -12,7 +12,6 @@ import (
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 
 	"github.com/ddbharness/ddbharness/bench/capacity"
-	"github.com/ddbharness/ddbharness/bench/capacity/findings"
 	"github.com/ddbharness/ddbharness/bench/emulate"
 	"github.com/ddbharness/ddbharness/bench/engine"
 	"github.com/ddbharness/ddbharness/bench/ledger"
@@ -124,15 +123,6 @@ func modelOf(sc workload.Scenario, in ModelInputs, targetRate float64, lim Limit
 	return capacity.Model{Schema: sc.Design.Schema, Requests: in.Requests, Duration: in.Span, TargetRate: cmp.Or(targetRate, sc.DeclaredPeak), DeclaredPeak: sc.DeclaredPeak,
 		TableBytes: in.TableBytes, Settings: settingsOf(sc, lim), TransactionHold: sc.TransactionHold, PatternHold: holdsOf(sc).Pattern,
 		PatternShare: mixShares(sc)}
-}
-
-// analyze is the capacity model's report of the ledger l, worded: the
-// one place a run and a merge of shards turn a model into the report
-// they give.
-func analyze(model capacity.Model, l *ledger.Ledger) capacity.Report {
-	r := model.Analyze(l)
-	r.Findings = findings.Of(r)
-	return r
 }
 
 // mixShares is each of sc's patterns' share of the mix's calls, by its

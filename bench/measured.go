@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"github.com/ddbharness/ddbharness/bench/capacity/findings"
 	"github.com/ddbharness/ddbharness/bench/emulate"
 	"github.com/ddbharness/ddbharness/bench/engine"
 	"github.com/ddbharness/ddbharness/bench/ledger"
@@ -56,6 +57,6 @@ func NewOutcome(m Measured) Outcome {
 			heldByBackoff(res.Saturated, res.Outcome, res.Throttling.Retries, m.Emulator.BackoffHeld)
 		}
 	}
-	res.Capacity = analyze(model, m.Ledger)
+	res.Capacity = findings.Analyze(model, m.Ledger)
 	return res
 }

@@ -13,6 +13,7 @@ import (
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 
 	"github.com/ddbharness/ddbharness/bench/capacity"
+	"github.com/ddbharness/ddbharness/bench/capacity/findings"
 	"github.com/ddbharness/ddbharness/bench/emulate"
 	"github.com/ddbharness/ddbharness/bench/engine"
 	"github.com/ddbharness/ddbharness/bench/ledger"
@@ -194,7 +195,7 @@ func (p shardParts) model(sc workload.Scenario, out *Outcome) error {
 		out.Throttling = &t
 	}
 	out.Ledger = merged
-	out.Capacity = analyze(model, merged)
+	out.Capacity = findings.Analyze(model, merged)
 	return nil
 }
 

@@ -74,8 +74,7 @@ func (r *sdkRun) put(t *testing.T, item map[string]types.AttributeValue) bool {
 func (r *sdkRun) report(secs int) capacity.Report {
 	m := capacity.Model{Schema: r.schema, Requests: r.calls, Duration: time.Duration(secs) * time.Second, Settings: r.e.Settings()}
 	r.e.Inform(&m)
-	rep := m.Analyze(r.ledger)
-	rep.Findings = findings.Of(rep)
+	rep := findings.Analyze(m, r.ledger)
 	return rep
 }
 

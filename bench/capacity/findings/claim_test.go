@@ -29,8 +29,8 @@ func representative() map[string]capacity.Report {
 	prov := schema
 	prov.Billing, prov.RCU, prov.WCU = types.BillingModeProvisioned, 100, 50
 	return map[string]capacity.Report{
-		"shard mix":               analyzed(capacity.Model{Schema: schema, Duration: 10 * time.Second, TargetRate: 5000}, ledgerOf(shardMix())),
-		"shard mix, provisioned":  analyzed(capacity.Model{Schema: prov, Duration: 10 * time.Second, TargetRate: 5000}, ledgerOf(shardMix())),
+		"shard mix":               Analyze(capacity.Model{Schema: schema, Duration: 10 * time.Second, TargetRate: 5000}, ledgerOf(shardMix())),
+		"shard mix, provisioned":  Analyze(capacity.Model{Schema: prov, Duration: 10 * time.Second, TargetRate: 5000}, ledgerOf(shardMix())),
 		"spread writes":           analyze(capacity.Model{Schema: schema, Duration: 10 * time.Second, TargetRate: 10000}, spread...),
 		"spread writes, declared": analyze(capacity.Model{Schema: schema, Duration: 10 * time.Second, TargetRate: 10000, Settings: throughput.Settings{WarmWrites: 20000}}, spread...),
 	}

@@ -15,6 +15,14 @@ import (
 	"github.com/ddbharness/ddbharness/internal/figure"
 )
 
+// Analyze is the capacity model's report of the ledger l, worded: what a
+// run, a merge of shards and the specs of either give.
+func Analyze(m capacity.Model, l *ledger.Ledger) capacity.Report {
+	r := m.Analyze(l)
+	r.Findings = Of(r)
+	return r
+}
+
 // maxGrowthFindings bounds the growth sentences per kind: the report
 // lists the rest.
 const maxGrowthFindings = 3

@@ -3,7 +3,6 @@ package findings
 import (
 	"github.com/ddbharness/ddbharness/bench/capacity"
 	"github.com/ddbharness/ddbharness/bench/capacity/capacitytest"
-	"github.com/ddbharness/ddbharness/bench/ledger"
 	"github.com/ddbharness/ddbharness/pricing"
 	"github.com/ddbharness/ddbharness/pricing/pricingtest"
 )
@@ -18,16 +17,9 @@ var (
 	lightKeysPlaced        = capacitytest.LightKeysPlaced
 )
 
-// analyzed is m's report of the ledger l, worded as bench words it.
-func analyzed(m capacity.Model, l *ledger.Ledger) capacity.Report {
-	r := m.Analyze(l)
-	r.Findings = Of(r)
-	return r
-}
-
 // analyze observes calls spread evenly over the model's seconds, and
 // analyzes and words them.
 func analyze(m capacity.Model, calls ...pricing.Observation) capacity.Report {
 	m.Requests = int64(len(calls))
-	return analyzed(m, capacitytest.Observed(m.Schema, m.Duration, calls...))
+	return Analyze(m, capacitytest.Observed(m.Schema, m.Duration, calls...))
 }
