@@ -112,7 +112,7 @@ func patchEach(body, sent []byte, level int) ([]byte, error) {
 	for _, key := range so.Keys() {
 		sv := so.Get(key)
 		bk, bv := table(bo, key)
-		if bv == nil || isArray(bv) {
+		if bv == nil || jsontext.IsArray(bv) {
 			continue
 		}
 		p, err := patch(bv, sv, 2)
@@ -216,7 +216,7 @@ func keptItems(body, sent []byte) (kept []byte, split bool, err error) {
 // BatchWriteItem's requests), or its Keys (a BatchGetItem's), with the
 // object that holds them.
 func batchList(v []byte) (list []byte, keys *jsontext.Object, err error) {
-	if isArray(v) {
+	if jsontext.IsArray(v) {
 		return v, nil, nil
 	}
 	o, err := jsontext.ParseObject(v)
@@ -297,9 +297,4 @@ func parseBoth(body, sent []byte) (jsontext.Object, jsontext.Object, error) {
 	}
 	so, err := jsontext.ParseObject(sent)
 	return bo, so, err
-}
-
-// isArray reports whether the JSON value v is an array.
-func isArray(v []byte) bool {
-	return bytes.HasPrefix(bytes.TrimLeft(v, " \t\n\r"), []byte("["))
 }
