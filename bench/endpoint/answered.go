@@ -50,7 +50,7 @@ func (h *Handler) answered(name string, body []byte, ps []*part, send bool, comb
 	}
 	b := answer.body
 	var err error
-	if name != "BatchExecuteStatement" && name != "ExecuteTransaction" && json.Valid(b) {
+	if name != "BatchExecuteStatement" && name != "ExecuteTransaction" {
 		if b, err = askmore.Answer(name, b, body, combined); err != nil {
 			return 0, nil, nil, err
 		}

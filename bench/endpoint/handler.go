@@ -204,9 +204,6 @@ func (h *Handler) emulated(w http.ResponseWriter, r *http.Request, name string, 
 	if got.target == "" {
 		b, err = askmore.Answer(name, got.body, body, got.sent)
 	}
-	if err != nil && !json.Valid(got.body) {
-		b, err = got.body, nil // no JSON: nothing the meter asked for is in it
-	}
 	if err == nil && got.split && out != nil {
 		b, err = withUnprocessed(h.db, b, out)
 	}

@@ -281,11 +281,7 @@ func joined(name string, body []byte, ps []*part) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, k := range askmore.Members {
-		if v := wo.Get(k); v != nil && !jsontext.Same(bo.Get(k), v) {
-			e.Set[k] = v
-		}
-	}
+	askmore.SetAsked(&e, bo, wo)
 	return bo.Apply(e), nil
 }
 

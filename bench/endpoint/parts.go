@@ -140,7 +140,7 @@ func (h *Handler) split(ctx context.Context, r *http.Request, name string, in an
 			}
 			ps = append(ps, &part{t: t, op: dataPlane[op], in: call, got: &answer{asked: body, from: r.Header, target: name}, at: at})
 		}
-	case *statements:
+	case *partiql.Batch:
 		return h.splitStatements(ctx, r, name, in, body)
 	default:
 		return nil, splitPassed
@@ -160,7 +160,7 @@ func (h *Handler) split(ctx context.Context, r *http.Request, name string, in an
 // Local.
 // Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchExecuteStatement.html
 // (each SELECT names one item by its whole key; a batch is all reads or all writes)
-func (h *Handler) splitStatements(ctx context.Context, r *http.Request, name string, in *statements, body []byte) ([]*part, int) {
+func (h *Handler) splitStatements(ctx context.Context, r *http.Request, name string, in *partiql.Batch, body []byte) ([]*part, int) {
 	var ps []*part
 	reads, writes, seen := 0, 0, map[string]bool{}
 	for i, st := range in.Statements {
@@ -210,30 +210,17 @@ func (h *Handler) splitStatements(ctx context.Context, r *http.Request, name str
 	return ps, splitDecided
 }
 
-// statements is a BatchExecuteStatement's input, read: its statements in
-// order.
-type statements struct{ Statements []*partiql.Statement }
-
 // batchExecuteStatement is PartiQL's BatchExecuteStatement, decided a
-// statement at a time.
+// statement at a time (splitStatements).
 var batchExecuteStatement = operation{
 	decode: func(body []byte) (any, []string, error) {
 		in := &dynamodb.BatchExecuteStatementInput{}
 		if err := decodeInput(body, in); err != nil {
 			return nil, nil, err
 		}
-		b := &statements{}
-		var tables []string
-		for _, s := range in.Statements {
-			st, err := partiql.Read(&dynamodb.ExecuteStatementInput{Statement: s.Statement, Parameters: s.Parameters, ConsistentRead: s.ConsistentRead})
-			if err != nil {
-				st = &partiql.Statement{} // unread: set aside (splitStatements)
-			}
-			b.Statements = append(b.Statements, st)
-			tables = append(tables, st.Table)
-		}
-		if len(b.Statements) == 0 {
-			return nil, nil, partiql.ErrUnmapped
+		b, tables, err := partiql.ReadBatch(in)
+		if err != nil {
+			return nil, nil, err
 		}
 		return b, tables, nil
 	},

@@ -10,9 +10,13 @@ import (
 
 // Answer is DynamoDB Local's answer to the meter's request (sent) with
 // what the meter asked for and the client (body) did not taken out: the
-// answer Local gives body.
+// answer Local gives body. An answer that is not JSON comes back as it
+// is: nothing the meter asked for is in it.
 func Answer(op string, answer, body, sent []byte) ([]byte, error) {
-	if !json.Valid(answer) || !json.Valid(body) || !json.Valid(sent) {
+	if !json.Valid(answer) {
+		return answer, nil
+	}
+	if !json.Valid(body) || !json.Valid(sent) {
 		return nil, jsontext.ErrNotObject
 	}
 	ao, err := jsontext.ParseObject(answer)

@@ -11,11 +11,22 @@ import (
 	"github.com/ddbharness/ddbharness/ddbitem"
 )
 
-// Members are the members the meter may change in a request.
-var Members = []string{"ReturnValues", "ReturnConsumedCapacity", "ReturnValuesOnConditionCheckFailure",
+// members are the members the meter may change in a request.
+var members = []string{"ReturnValues", "ReturnConsumedCapacity", "ReturnValuesOnConditionCheckFailure",
 	"ProjectionExpression", "ExpressionAttributeNames"}
 
-// withAsked is the client's request body with the Members the meter
+// SetAsked sets in e, an edit of body, each of the members the meter may
+// change that sent (its request) holds with another value than body: what
+// the meter asked besides, at one level of a request.
+func SetAsked(e *jsontext.Edit, body, sent jsontext.Object) {
+	for _, key := range members {
+		if sv := sent.Get(key); sv != nil && !jsontext.Same(body.Get(key), sv) {
+			e.Set[key] = sv
+		}
+	}
+}
+
+// withAsked is the client's request body with the members the meter
 // changed set as in sent (the SDK's text of the meter's request): every
 // other byte as the client sent it.
 func withAsked(body, sent []byte) ([]byte, error) {
@@ -49,15 +60,12 @@ func patch(body, sent []byte, level int) ([]byte, error) {
 // patchObjects is patch on body and sent read.
 func patchObjects(bo, so jsontext.Object, level int) ([]byte, error) {
 	e := jsontext.Edit{Set: map[string][]byte{}}
+	SetAsked(&e, bo, so)
 	for _, key := range so.Keys() {
 		sv := so.Get(key)
 		bv := bo.Get(key)
 		switch {
-		case slices.Contains(Members, key):
-			if !jsontext.Same(bv, sv) {
-				e.Set[key] = sv
-			}
-		case bv == nil:
+		case slices.Contains(members, key), bv == nil:
 		case level == 0 && key == "TransactItems":
 			be, err1 := jsontext.ParseArray(bv)
 			se, err2 := jsontext.ParseArray(sv)
@@ -104,7 +112,7 @@ func patchEach(body, sent []byte, level int) ([]byte, error) {
 	for _, key := range so.Keys() {
 		sv := so.Get(key)
 		bk, bv := table(bo, key)
-		if bv == nil || isArray(bv) {
+		if bv == nil || jsontext.IsArray(bv) {
 			continue
 		}
 		p, err := patch(bv, sv, 2)
@@ -208,7 +216,7 @@ func keptItems(body, sent []byte) (kept []byte, split bool, err error) {
 // BatchWriteItem's requests), or its Keys (a BatchGetItem's), with the
 // object that holds them.
 func batchList(v []byte) (list []byte, keys *jsontext.Object, err error) {
-	if isArray(v) {
+	if jsontext.IsArray(v) {
 		return v, nil, nil
 	}
 	o, err := jsontext.ParseObject(v)
@@ -289,9 +297,4 @@ func parseBoth(body, sent []byte) (jsontext.Object, jsontext.Object, error) {
 	}
 	so, err := jsontext.ParseObject(sent)
 	return bo, so, err
-}
-
-// isArray reports whether the JSON value v is an array.
-func isArray(v []byte) bool {
-	return bytes.HasPrefix(bytes.TrimLeft(v, " \t\n\r"), []byte("["))
 }

@@ -36,6 +36,13 @@ func ParseArray(b []byte) ([][]byte, error) {
 	}
 }
 
+// IsArray reports whether the JSON value v (space before it allowed) is
+// an array, by its first byte alone.
+func IsArray(v []byte) bool {
+	i := space(v, 0)
+	return i < len(v) && v[i] == '['
+}
+
 // JoinArray writes elems as a JSON array, without space.
 func JoinArray(elems [][]byte) []byte {
 	out := []byte{'['}

@@ -74,12 +74,19 @@ func keeps(t *testing.T, b, edited []byte, want map[string]json.RawMessage, k st
 
 // FuzzArrayReadsItsElements holds ParseArray to the elements
 // encoding/json reads, each one's bytes as they are, and JoinArray to
-// writing them back as the same value.
+// writing them back as the same value, and IsArray to telling the
+// arrays encoding/json reads from its other values.
 func FuzzArrayReadsItsElements(f *testing.F) {
 	for _, s := range []string{`[]`, ` [ ] `, `[1,"a",{"b":[2]},null]`, "[ 1 ,\n2 ]", `[1,]`, `{}`, `[`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
+		var v any
+		if json.Unmarshal(b, &v) == nil {
+			if _, array := v.([]any); IsArray(b) != array {
+				t.Fatalf("%q: IsArray says %v, encoding/json reads %T", b, !array, v)
+			}
+		}
 		elems, err := ParseArray(b)
 		var want []json.RawMessage
 		if json.Unmarshal(b, &want) != nil || want == nil {

@@ -1,8 +1,8 @@
 // Package partiql reads a PartiQL statement, or an ExecuteTransaction's
-// statements, as the item calls DynamoDB runs them as, so that the
-// endpoint (package bench/endpoint) can charge and limit a PartiQL call as
-// the GetItem, Query, Scan, PutItem, UpdateItem, DeleteItem or
-// transaction it amounts to.
+// or a BatchExecuteStatement's statements, as the item calls DynamoDB
+// runs them as, so that the endpoint (package bench/endpoint) can charge
+// and limit a PartiQL call as the GetItem, Query, Scan, PutItem,
+// UpdateItem, DeleteItem or transaction it amounts to.
 //
 // A SELECT whose WHERE names the whole primary key by equality is a
 // GetItem, one that names the partition key a Query of that partition,

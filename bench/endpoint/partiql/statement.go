@@ -190,6 +190,30 @@ func ReadTransaction(in *dynamodb.ExecuteTransactionInput) (*Transaction, []stri
 	return tx, tables, nil
 }
 
+// Batch is a BatchExecuteStatement's input, read: its statements in
+// order, each decided on its own; one that cannot be read is a Statement
+// with no Verb (set aside unread).
+type Batch struct{ Statements []*Statement }
+
+// ReadBatch reads in's statements and the tables they name ("" for one
+// that cannot be read); ErrUnmapped when it holds none.
+func ReadBatch(in *dynamodb.BatchExecuteStatementInput) (*Batch, []string, error) {
+	b := &Batch{}
+	var tables []string
+	for _, bs := range in.Statements {
+		st, err := Read(&dynamodb.ExecuteStatementInput{Statement: bs.Statement, Parameters: bs.Parameters, ConsistentRead: bs.ConsistentRead})
+		if err != nil {
+			st = &Statement{}
+		}
+		b.Statements = append(b.Statements, st)
+		tables = append(tables, st.Table)
+	}
+	if len(b.Statements) == 0 {
+		return nil, nil, ErrUnmapped
+	}
+	return b, tables, nil
+}
+
 // Call is the transaction tx amounts to on a table of schema s; false
 // when an action names no item, or reads and writes mix.
 func (tx *Transaction) Call(s designs.Schema) (any, string, bool) {
