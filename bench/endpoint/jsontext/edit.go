@@ -3,12 +3,13 @@ package jsontext
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"slices"
 )
 
 // Edit is one change to an object's text: the members named in Drop
-// taken out, those in Set given a new value (added at the end when
-// absent).
+// taken out, those in Set given a new value (added at the end, in key
+// order, when absent).
 type Edit struct {
 	Drop []string
 	Set  map[string][]byte
@@ -33,11 +34,12 @@ func (o Object) Apply(e Edit) []byte {
 		}
 		kept = append(kept, o.text[m.start:m.end])
 	}
-	for k, v := range e.Set {
+	// Added members go in key order, so the same edit gives the same bytes.
+	for _, k := range slices.Sorted(maps.Keys(e.Set)) {
 		if !done[k] {
 			changed = true
 			kb, _ := json.Marshal(k)
-			kept = append(kept, append(append(kb, ':'), v...))
+			kept = append(kept, append(append(kb, ':'), e.Set[k]...))
 		}
 	}
 	if !changed {
