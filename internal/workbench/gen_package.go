@@ -107,21 +107,21 @@ func (d design) catalogRow(p *shape.Pattern) scaffold.Pattern {
 		row.Where, row.Index = p.Index, scaffold.Code(shape.IndexConst(p.Index))
 	}
 	var extra []string
-	if p.Op == designs.Query && p.MCP == nil {
+	dp := p.Catalog()
+	if dp.Pages {
 		extra = append(extra, "Pages: true")
 	}
-	if c := p.MCP; c != nil {
-		if n := c.MaxItems(); n > 0 {
-			extra = append(extra, fmt.Sprintf("MaxItems: %d", n))
-		} else if c.Op == designs.Query || c.Op == designs.Scan {
-			extra = append(extra, "AllPages: true")
-		}
-		if n := c.MaxActions(); n > 0 {
-			extra = append(extra, fmt.Sprintf("MaxActions: %d", n))
-		}
+	if dp.MaxItems > 0 {
+		extra = append(extra, fmt.Sprintf("MaxItems: %d", dp.MaxItems))
 	}
-	if p.Command != "" {
-		extra = append(extra, "Command: "+strconv.Quote(p.Command))
+	if dp.AllPages {
+		extra = append(extra, "AllPages: true")
+	}
+	if dp.MaxActions > 0 {
+		extra = append(extra, fmt.Sprintf("MaxActions: %d", dp.MaxActions))
+	}
+	if dp.Command != "" {
+		extra = append(extra, "Command: "+strconv.Quote(dp.Command))
 	}
 	for _, x := range extra {
 		row.Extra += scaffold.Code(", " + x)

@@ -2,6 +2,7 @@ package workbench
 
 import (
 	"fmt"
+	"maps"
 	"math/big"
 	"slices"
 	"strconv"
@@ -10,7 +11,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbharness/ddbharness/ddbitem"
-	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/figure"
 	"github.com/ddbharness/ddbharness/internal/scaffold"
 	"github.com/ddbharness/ddbharness/internal/workbench/mcp"
@@ -280,17 +280,7 @@ func (d design) specQuery(s *scaffold.Source, p *shape.Pattern, all []shape.Samp
 func (d design) partValues(keys []*shape.KeyUse, item map[string]types.AttributeValue) map[*shape.Var]string {
 	vals := map[*shape.Var]string{}
 	for _, k := range keys {
-		v := ddbitem.KeyText(item[k.Attr])
-		if len(k.Segs) == 1 && k.Segs[0].Var != nil {
-			vals[k.Segs[0].Var] = v
-			continue
-		}
-		parts := designs.SplitKey(v, d.Sep, len(k.Segs))
-		for i, s := range k.Segs {
-			if s.Var != nil && i < len(parts) {
-				vals[s.Var] = parts[i]
-			}
-		}
+		maps.Copy(vals, d.KeyValues(k, ddbitem.KeyText(item[k.Attr])))
 	}
 	return vals
 }

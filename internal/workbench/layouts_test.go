@@ -16,6 +16,7 @@ import (
 	"github.com/ddbharness/ddbharness/fixtures"
 	"github.com/ddbharness/ddbharness/internal/workbench/modelfile"
 	"github.com/ddbharness/ddbharness/internal/workbench/shape"
+	"github.com/ddbharness/ddbharness/internal/workbench/shape/shapetest"
 )
 
 // A model whose table is named apart from the design, provisioned with
@@ -50,14 +51,7 @@ func TestExportThenImportGivesBackTheKeyLayouts(t *testing.T) {
 	}
 	for name, model := range models {
 		t.Run(name, func(t *testing.T) {
-			m, err := modelfile.Parse([]byte(model))
-			if err != nil {
-				t.Fatal(err)
-			}
-			first, err := shape.Infer(name, m.DataModel[0])
-			if err != nil {
-				t.Fatal(err)
-			}
+			first := shapetest.Infer(t, name, model)
 			if name == "orders" && (first.Schema.Billing != types.BillingModeProvisioned || first.Schema.RCU != 7 || first.Schema.WCU != 3) {
 				t.Errorf("billing %q %d/%d, want PROVISIONED 7/3: the model gives throughput and no BillingMode", first.Schema.Billing, first.Schema.RCU, first.Schema.WCU)
 			}

@@ -8,7 +8,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbharness/ddbharness/ddbitem"
-	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/workbench/shape"
 )
 
@@ -32,16 +31,8 @@ func (d design) literal(e *shape.Entity, item map[string]types.AttributeValue, p
 		if k.Flag != "" {
 			vals[k.Flag] = "true"
 		}
-		text := ddbitem.KeyText(v)
-		if len(k.Segs) == 1 && k.Segs[0].Var != nil {
-			vals[k.Segs[0].Var.Go] = strconv.Quote(text)
-			continue
-		}
-		parts := designs.SplitKey(text, d.Sep, len(k.Segs))
-		for i, s := range k.Segs {
-			if s.Var != nil && i < len(parts) {
-				vals[s.Var.Go] = strconv.Quote(parts[i])
-			}
+		for x, part := range d.KeyValues(k, ddbitem.KeyText(v)) {
+			vals[x.Go] = strconv.Quote(part)
 		}
 	}
 	var fields []string

@@ -20,6 +20,7 @@ import (
 	"github.com/ddbharness/ddbharness/internal/workbench/mcp"
 	"github.com/ddbharness/ddbharness/internal/workbench/modelfile"
 	"github.com/ddbharness/ddbharness/internal/workbench/shape"
+	"github.com/ddbharness/ddbharness/internal/workbench/shape/shapetest"
 )
 
 // testdata/mcp_shop.json is an MCP data model of our own: a user's
@@ -257,18 +258,11 @@ func TestExportMCPOfEachDesignImportsItsCatalog(t *testing.T) {
 // float64 (the SDK writes it 'f', -1): a read's spec expects it so, not
 // as the sample spells it.
 func TestMCPReadsExpectNumbersAsTheEntityStoresThem(t *testing.T) {
-	m, err := modelfile.Parse([]byte(`{"tables": [{"TableName": "T", "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
+	d := shapetest.Infer(t, "t", `{"tables": [{"TableName": "T", "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
 	    "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}], "BillingMode": "PAY_PER_REQUEST"}],
 	  "items": {"T": [{"PutRequest": {"Item": {"pk": {"S": "a"}, "score": {"N": "12345678901234567891"}}}}]},
 	  "access_patterns": [{"pattern": "1", "description": "get a", "table": "T", "dynamodb_operation": "GetItem",
-	    "implementation": "aws dynamodb get-item --table-name T --key '{\"pk\": {\"S\": \"a\"}}'"}]}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := shape.Infer("t", m.DataModel[0])
-	if err != nil {
-		t.Fatal(err)
-	}
+	    "implementation": "aws dynamodb get-item --table-name T --key '{\"pk\": {\"S\": \"a\"}}'"}]}`)
 	for _, p := range d.Patterns {
 		if p.ID == "1" {
 			if got := mcp.ItemText(p.Result.Items[0]); !strings.Contains(got, `"score":{"N":"12345678901234567000"}`) {

@@ -21,7 +21,7 @@ func inferred(t *testing.T, file, name string, edit func(string) string) *shape.
 	if edit != nil {
 		model = edit(model)
 	}
-	return inferModel(t, name, model)
+	return shapetest.Infer(t, name, model)
 }
 
 // edited is testdata/file's model decoded, changed by edit, and encoded
@@ -43,6 +43,3 @@ func edited(t *testing.T, file string, edit func(m map[string]any)) []byte {
 	}
 	return out
 }
-
-// inferModel is the design of a model's first table.
-var inferModel = shapetest.Infer

@@ -11,7 +11,7 @@ import (
 
 	"github.com/ddbharness/ddbharness/internal/workbench"
 	"github.com/ddbharness/ddbharness/internal/workbench/modelfile"
-	"github.com/ddbharness/ddbharness/internal/workbench/shape"
+	"github.com/ddbharness/ddbharness/internal/workbench/shape/shapetest"
 )
 
 // controlModel is mcp_shop.json with control characters in every kind of text
@@ -47,14 +47,7 @@ func raw(s string) (rune, bool) {
 // line the model's text began, and the catalog's names and docs, which
 // catalog, verify and bench print, are Printable too.
 func TestModelTextReachesTheFilesEscaped(t *testing.T) {
-	m, err := modelfile.Parse(controlModel(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := shape.Infer("mcpshop", m.DataModel[0])
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := shapetest.Infer(t, "mcpshop", controlModel(t))
 	files, err := workbench.Files(d, "dynamodb_data_model")
 	if err != nil {
 		t.Fatal(err)

@@ -8,7 +8,7 @@ import (
 
 	"github.com/ddbharness/ddbharness/internal/workbench"
 	"github.com/ddbharness/ddbharness/internal/workbench/modelfile"
-	"github.com/ddbharness/ddbharness/internal/workbench/shape"
+	"github.com/ddbharness/ddbharness/internal/workbench/shape/shapetest"
 )
 
 // withTraffic is testdata/mcp_shop.json with each listed access pattern
@@ -31,16 +31,9 @@ func withTraffic(t *testing.T, traffic map[int]map[string]any) []byte {
 // queries left out; a rate on a pattern that was not generated is left
 // out with a note (13, an external service's), and the catalog's docs carry what was declared.
 func TestDeclaredTrafficIsTheDefaultScenario(t *testing.T) {
-	m, err := modelfile.Parse(withTraffic(t, map[int]map[string]any{
+	d := shapetest.Infer(t, "mcpshop", withTraffic(t, map[int]map[string]any{
 		0: {"rps": 300, "item_size_bytes": 1200}, 1: {"rps": 100}, 2: {"rps": 50}, 4: {"rps": 40}, 10: {"rps": 10}, 12: {"rps": 5},
 	}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := shape.Infer("mcpshop", m.DataModel[0])
-	if err != nil {
-		t.Fatal(err)
-	}
 	files, err := workbench.Files(d, "dynamodb_data_model")
 	if err != nil {
 		t.Fatal(err)

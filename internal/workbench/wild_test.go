@@ -16,6 +16,7 @@ import (
 	"github.com/ddbharness/ddbharness/internal/workbench"
 	"github.com/ddbharness/ddbharness/internal/workbench/modelfile"
 	"github.com/ddbharness/ddbharness/internal/workbench/shape"
+	"github.com/ddbharness/ddbharness/internal/workbench/shape/shapetest"
 )
 
 // undefined lists the names the generated package designs/<name> uses
@@ -86,7 +87,7 @@ func TestGeneratedCodeOfAConstantKeyCompiles(t *testing.T) {
 // out of the index) imports without them, with a note: DynamoDB refuses an
 // empty key, and the pattern of that index gets no "" partition.
 func TestEmptyIndexKeysAreLeftOutWithANote(t *testing.T) {
-	d := inferModel(t, "tasks", `{"ModelName": "Tasks", "DataModel": [{"TableName": "tasks",
+	d := shapetest.Infer(t, "tasks", `{"ModelName": "Tasks", "DataModel": [{"TableName": "tasks",
 	  "KeyAttributes": {"PartitionKey": {"AttributeName": "PK", "AttributeType": "S"}, "SortKey": {"AttributeName": "SK", "AttributeType": "S"}},
 	  "GlobalSecondaryIndexes": [{"IndexName": "ByOwner",
 	    "KeyAttributes": {"PartitionKey": {"AttributeName": "Owner", "AttributeType": "S"}}, "Projection": {"ProjectionType": "ALL"}}],
@@ -133,7 +134,7 @@ const sparse = `{"ModelName": "Sparse", "DataModel": [{"TableName": "orders",
 // (only some items carry its keys) is queried like any other, its items
 // say they are in it, and seeded copies vary its key as the table's.
 func TestSparseIndexGetsAPatternAndAnEmptyOneANote(t *testing.T) {
-	d := inferModel(t, "sparse", sparse)
+	d := shapetest.Infer(t, "sparse", sparse)
 	var q *shape.Pattern
 	for _, p := range d.Patterns {
 		if p.Index == "ByStatus" {
@@ -179,7 +180,7 @@ func layouts(d *shape.Design) map[string]string {
 // timestamps, values every sample shares that are IDs or names, aliases
 // that spell the layout out, and parts that would be named alike.
 func TestInferReadsKeyLayoutsAsDesignersWriteThem(t *testing.T) {
-	d := inferModel(t, "wild", `{"ModelName": "Wild", "DataModel": [{"TableName": "wild",
+	d := shapetest.Infer(t, "wild", `{"ModelName": "Wild", "DataModel": [{"TableName": "wild",
 	  "KeyAttributes": {"PartitionKey": {"AttributeName": "PK", "AttributeType": "S"}, "SortKey": {"AttributeName": "SK", "AttributeType": "S"}},
 	  "GlobalSecondaryIndexes": [{"IndexName": "G", "KeyAttributes": {"PartitionKey": {"AttributeName": "GPK", "AttributeType": "S"}}, "Projection": {"ProjectionType": "ALL"}}],
 	  "TableFacets": [
@@ -243,7 +244,7 @@ func facetNames(d *shape.Design) []string {
 // words of their sort keys and partition key suffixes, and named after
 // those words rather than a one-letter tag.
 func TestInferSplitsItemKindsByKeyLayouts(t *testing.T) {
-	d := inferModel(t, "social", `{"ModelName": "Social", "DataModel": [{"TableName": "social",
+	d := shapetest.Infer(t, "social", `{"ModelName": "Social", "DataModel": [{"TableName": "social",
 	  "KeyAttributes": {"PartitionKey": {"AttributeName": "pk", "AttributeType": "S"}, "SortKey": {"AttributeName": "sk", "AttributeType": "S"}},
 	  "TableData": [
 	    {"pk": {"S": "u#1"}, "sk": {"S": "metadata"}, "name": {"S": "ann"}},
@@ -269,7 +270,7 @@ func TestAModelWithoutSamplesImportsOnItsOwn(t *testing.T) {
 	  "TableFacets": [
 	    {"FacetName": "Task", "KeyAttributeAlias": {"PartitionKeyAlias": "TASK#TaskID", "SortKeyAlias": "DETAILS"}, "NonKeyAttributes": ["Title"]},
 	    {"FacetName": "Item", "KeyAttributeAlias": {"PartitionKeyAlias": "ITEMS#ItemID", "SortKeyAlias": "SK"}}]}]}`
-	d := inferModel(t, "bare", model)
+	d := shapetest.Infer(t, "bare", model)
 	got := layouts(d)
 	for key, want := range map[string]string{"Task PK": "TASK#<TaskID>", "Task SK": "DETAILS", "Item PK": "ITEMS#<ItemID>"} {
 		if got[key] != want {
@@ -338,7 +339,7 @@ func TestParseSkipsBlankRowsAndRefusesOneBadTableOnly(t *testing.T) {
 // does not translate (a Query without its key condition) is named in a
 // note that says it was not generated, and why.
 func TestImportReadsAnMCPDataModel(t *testing.T) {
-	m, err := modelfile.Parse([]byte(`{"tables": [{"TableName": "Shop",
+	d := shapetest.Infer(t, "shop", `{"tables": [{"TableName": "Shop",
 	    "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}, {"AttributeName": "sk", "AttributeType": "S"}, {"AttributeName": "email", "AttributeType": "S"}],
 	    "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
 	    "GlobalSecondaryIndexes": [{"IndexName": "ByEmail", "KeySchema": [{"AttributeName": "email", "KeyType": "HASH"}], "Projection": {"ProjectionType": "ALL"}}],
@@ -347,14 +348,7 @@ func TestImportReadsAnMCPDataModel(t *testing.T) {
 	    {"PutRequest": {"Item": {"pk": {"S": "USER#1"}, "sk": {"S": "PROFILE"}, "email": {"S": "a@x"}}}},
 	    {"PutRequest": {"Item": {"pk": {"S": "USER#2"}, "sk": {"S": "PROFILE"}, "email": {"S": "b@x"}}}}]},
 	  "access_patterns": [{"pattern": "1", "description": "find user by email", "table": "Shop", "index": "ByEmail",
-	    "dynamodb_operation": "Query", "implementation": "aws dynamodb query --table-name Shop"}]}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := shape.Infer("shop", m.DataModel[0])
-	if err != nil {
-		t.Fatal(err)
-	}
+	    "dynamodb_operation": "Query", "implementation": "aws dynamodb query --table-name Shop"}]}`)
 	if d.Schema.PK != "pk" || d.Schema.SK != "sk" || len(d.Schema.GSIs) != 1 || len(d.Entities[0].Samples) != 2 {
 		t.Errorf("schema %+v with %d samples, want pk/sk, ByEmail and the 2 items", d.Schema, len(d.Entities[0].Samples))
 	}

@@ -23,12 +23,19 @@ func (d *Design) Catalog() designs.Design {
 		out.Facets = f
 	}
 	for _, p := range d.Patterns {
-		dp := designs.Pattern{ID: p.ID, Name: p.Name, Op: p.Op, Index: p.Index, Doc: p.Doc, Pages: p.Op == designs.Query && p.MCP == nil, Command: p.Command}
-		if c := p.MCP; c != nil {
-			dp.MaxItems, dp.MaxActions = c.MaxItems(), c.MaxActions()
-			dp.AllPages = dp.MaxItems == 0 && (c.Op == designs.Query || c.Op == designs.Scan)
-		}
-		out.Patterns = append(out.Patterns, dp)
+		out.Patterns = append(out.Patterns, p.Catalog())
 	}
 	return out
+}
+
+// Catalog is the pattern's entry in the design's Catalog: the one place
+// that decides its Pages, MaxItems, AllPages and MaxActions, which the
+// generated catalog.go writes out.
+func (p *Pattern) Catalog() designs.Pattern {
+	dp := designs.Pattern{ID: p.ID, Name: p.Name, Op: p.Op, Index: p.Index, Doc: p.Doc, Pages: p.Op == designs.Query && p.MCP == nil, Command: p.Command}
+	if c := p.MCP; c != nil {
+		dp.MaxItems, dp.MaxActions = c.MaxItems(), c.MaxActions()
+		dp.AllPages = dp.MaxItems == 0 && (c.Op == designs.Query || c.Op == designs.Scan)
+	}
+	return dp
 }

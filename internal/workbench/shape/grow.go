@@ -2,12 +2,12 @@ package shape
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbharness/ddbharness/ddbitem"
-	"github.com/ddbharness/ddbharness/designs"
 )
 
 // CopyNumbers gives each key part name of the design its own copies: the
@@ -59,15 +59,7 @@ func (d *Design) Grow(e *Entity, it map[string]types.AttributeValue, n int, vary
 		if !ok {
 			continue
 		}
-		parts := []string{ddbitem.KeyText(v)}
-		if len(k.Segs) > 1 {
-			parts = designs.SplitKey(parts[0], d.Sep, len(k.Segs))
-		}
-		for i, s := range k.Segs {
-			if s.Var != nil && i < len(parts) {
-				vals[s.Var] = parts[i]
-			}
-		}
+		maps.Copy(vals, d.KeyValues(k, ddbitem.KeyText(v)))
 	}
 	out := make(map[string]types.AttributeValue, len(it))
 	for a, v := range it {

@@ -12,14 +12,7 @@ import (
 )
 
 func TestInferReadsTheGalleryKeyLayouts(t *testing.T) {
-	m, err := modelfile.Parse(gallery(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := shape.Infer("gallery", m.DataModel[0])
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := shapetest.Infer(t, "gallery", gallery(t))
 	got := map[string]string{}
 	for _, e := range d.Entities {
 		for _, k := range e.Keys {
@@ -62,7 +55,7 @@ func TestInferReadsTheGalleryKeyLayouts(t *testing.T) {
 // An inverted index (its partition key is the table's sort key) is held by
 // every entity that has both keys: it gets its query like any other index.
 func TestInferQueriesAnInvertedIndex(t *testing.T) {
-	d := inferModel(t, "follows", `{"ModelName": "Follows", "DataModel": [{"TableName": "follows",
+	d := shapetest.Infer(t, "follows", `{"ModelName": "Follows", "DataModel": [{"TableName": "follows",
 	  "KeyAttributes": {"PartitionKey": {"AttributeName": "PK", "AttributeType": "S"}, "SortKey": {"AttributeName": "SK", "AttributeType": "S"}},
 	  "GlobalSecondaryIndexes": [{"IndexName": "Inverted",
 	    "KeyAttributes": {"PartitionKey": {"AttributeName": "SK", "AttributeType": "S"}, "SortKey": {"AttributeName": "PK", "AttributeType": "S"}},
@@ -115,7 +108,7 @@ func TestInferRefusesBinaryKeys(t *testing.T) {
 // A segment that holds the same values as an earlier one is that
 // variable again, in the first key laid out as in the later ones.
 func TestInferBindsRepeatedSegmentsToOneVariable(t *testing.T) {
-	d := inferModel(t, "pairs", `{"ModelName": "Pairs", "DataModel": [{"TableName": "pairs",
+	d := shapetest.Infer(t, "pairs", `{"ModelName": "Pairs", "DataModel": [{"TableName": "pairs",
 	  "KeyAttributes": {"PartitionKey": {"AttributeName": "PK", "AttributeType": "S"}, "SortKey": {"AttributeName": "SK", "AttributeType": "S"}},
 	  "TableData": [{"PK": {"S": "1#1"}, "SK": {"S": "1#1"}}, {"PK": {"S": "2#2"}, "SK": {"S": "2#2"}}]}]}`)
 	e := d.Entities[0]
@@ -130,7 +123,7 @@ func TestInferBindsRepeatedSegmentsToOneVariable(t *testing.T) {
 // is not one: ISO timestamps in sort keys and other attributes would
 // otherwise outnumber the '#' between the key's parts.
 func TestInferSeparatorIgnoresTimesAndOtherAttributes(t *testing.T) {
-	d := inferModel(t, "orders", `{"ModelName": "Orders", "DataModel": [{"TableName": "orders",
+	d := shapetest.Infer(t, "orders", `{"ModelName": "Orders", "DataModel": [{"TableName": "orders",
 	  "KeyAttributes": {"PartitionKey": {"AttributeName": "PK", "AttributeType": "S"}, "SortKey": {"AttributeName": "SK", "AttributeType": "S"}},
 	  "TableData": [
 	    {"PK": {"S": "USER#ann"}, "SK": {"S": "ORDER#2024-05-01T10:00:00"}, "note": {"S": "a:b:c:d"}, "at": {"S": "2024-05-01T10:00:00"}},
@@ -146,7 +139,7 @@ func TestInferSeparatorIgnoresTimesAndOtherAttributes(t *testing.T) {
 
 	// Separators are counted, not the keys holding one: a key of four
 	// parts outweighs two keys of one '_' each.
-	if d := inferModel(t, "tenants", `{"ModelName": "Tenants", "DataModel": [{"TableName": "tenants",
+	if d := shapetest.Infer(t, "tenants", `{"ModelName": "Tenants", "DataModel": [{"TableName": "tenants",
 	  "KeyAttributes": {"PartitionKey": {"AttributeName": "PK", "AttributeType": "S"}, "SortKey": {"AttributeName": "SK", "AttributeType": "S"}},
 	  "TableData": [
 	    {"PK": {"S": "TENANT#t1#USER#u1"}, "SK": {"S": "PROFILE_V2"}, "state": {"S": "STATUS_ACTIVE"}},
@@ -171,17 +164,10 @@ func TestInferTypeAttributeIsNeverAKey(t *testing.T) {
 		                 {"PK": {"S": "C#2"}, "SK": {"S": "PROFILE"}, "country": {"S": "US"}}]}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m, err := modelfile.Parse([]byte(`{"ModelName": "Shop", "DataModel": [{"TableName": "shop",
+			d := shapetest.Infer(t, "shop", `{"ModelName": "Shop", "DataModel": [{"TableName": "shop",
 			  "KeyAttributes": {"PartitionKey": {"AttributeName": "PK", "AttributeType": "S"}, "SortKey": {"AttributeName": "SK", "AttributeType": "S"}},
 			  "NonKeyAttributes": [{"AttributeName": "country", "AttributeType": "S"}],
-			  "TableFacets": [` + tc.facets + `]}]}`))
-			if err != nil {
-				t.Fatal(err)
-			}
-			d, err := shape.Infer("shop", m.DataModel[0])
-			if err != nil {
-				t.Fatal(err)
-			}
+			  "TableFacets": [`+tc.facets+`]}]}`)
 			if d.Schema.TypeAttribute != "EntityType" {
 				t.Errorf("type attribute %q, want EntityType, added", d.Schema.TypeAttribute)
 			}
@@ -193,7 +179,7 @@ func TestInferTypeAttributeIsNeverAKey(t *testing.T) {
 // items of a type: that attribute is the type attribute, not a key to keep
 // it from.
 func TestInferTakesATypeAttributeThatKeysAnIndex(t *testing.T) {
-	d := inferModel(t, "shop", `{"ModelName": "Shop", "DataModel": [{"TableName": "shop",
+	d := shapetest.Infer(t, "shop", `{"ModelName": "Shop", "DataModel": [{"TableName": "shop",
 	  "KeyAttributes": {"PartitionKey": {"AttributeName": "PK", "AttributeType": "S"}, "SortKey": {"AttributeName": "SK", "AttributeType": "S"}},
 	  "NonKeyAttributes": [{"AttributeName": "EntityType", "AttributeType": "S"}],
 	  "GlobalSecondaryIndexes": [{"IndexName": "ByType", "KeyAttributes": {"PartitionKey": {"AttributeName": "EntityType", "AttributeType": "S"},
@@ -270,6 +256,3 @@ func gallery(t *testing.T) []byte {
 	}
 	return b
 }
-
-// inferModel is the design of a model's first table.
-var inferModel = shapetest.Infer

@@ -3,6 +3,8 @@ package shape
 import (
 	"slices"
 	"strings"
+
+	"github.com/ddbharness/ddbharness/designs"
 )
 
 // KeyVars lists the distinct variables of the given layouts, in order.
@@ -38,6 +40,20 @@ func (k *KeyUse) shape(sep string, v func(*Var) string) string {
 		}
 	}
 	return strings.Join(parts, sep)
+}
+
+// KeyValues are the values of the variables of k's layout in text, a
+// value of k's attribute: text split at the design's separator into the
+// layout's parts, the last part keeping any separator left over.
+func (d *Design) KeyValues(k *KeyUse, text string) map[*Var]string {
+	vals := map[*Var]string{}
+	parts := designs.SplitKey(text, d.Sep, len(k.Segs))
+	for i, s := range k.Segs {
+		if s.Var != nil && i < len(parts) {
+			vals[s.Var] = parts[i]
+		}
+	}
+	return vals
 }
 
 // IndexConst is the Go constant of index name in the generated package.

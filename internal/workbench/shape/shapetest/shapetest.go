@@ -9,8 +9,9 @@ import (
 	"github.com/ddbharness/ddbharness/internal/workbench/shape"
 )
 
-// Infer parses model and infers the design of its first table, named name.
-func Infer(t testing.TB, name, model string) *shape.Design {
+// Infer parses model, a file's bytes or its text, and infers the design
+// of its first table, named name.
+func Infer[M []byte | string](t testing.TB, name string, model M) *shape.Design {
 	t.Helper()
 	m, err := modelfile.Parse([]byte(model))
 	if err != nil {
