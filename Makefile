@@ -50,13 +50,13 @@ BUILD_FLAGS ?= -trimpath -buildvcs=false
 # SCENARIO and DESIGN are split on spaces (several names); GINKGO_FLAGS is
 # the one value pasted as shell words, so that a label filter can be quoted
 # inside it, as README shows.
-export HOSTILE THRESHOLDS RETRY_THRESHOLDS BASE NEW FAIL_ON SCENARIO TARGET_RATE DURATION NAME ENTITY KEY GROUP DESIGN LIMITS CONFLICTS LIMITS_SCALE PLACEMENT_SEED RATE POOL PORT MODEL STRICT FORMAT OUT SHARD RUN START SHARD_WAIT KEEP_TABLE MAX_COST
+export HOSTILE RACE THRESHOLDS RETRY_THRESHOLDS BASE NEW FAIL_ON SCENARIO TARGET_RATE DURATION NAME ENTITY KEY GROUP DESIGN LIMITS CONFLICTS LIMITS_SCALE PLACEMENT_SEED RATE POOL PORT MODEL STRICT FORMAT OUT SHARD RUN START SHARD_WAIT KEEP_TABLE MAX_COST
 
 .PHONY: verify test lint local walkthrough faults deploy-check bench bench-baseline bench-check bench-compare catalog new-design import-model export-model build clean check-go check-race
 
-## verify: every access pattern of every design, proven on DynamoDB Local, plus the coverage gate (DESIGN=name: that design's suite, its scenario specs, lint and gate only; HOSTILE=1: each pattern spec's calls behind the standard profile of fault rules)
+## verify: every access pattern of every design, proven on DynamoDB Local, plus the coverage gate (DESIGN=name: that design's suite, its scenario specs, lint and gate only; HOSTILE=1: each pattern spec's calls behind the standard profile of fault rules; RACE=1: every test built with Go's race detector, as CI runs it, which needs a C compiler)
 verify: check-go
-	$(GO) run $(BUILD_FLAGS) ./cmd/ddbharness verify $${HOSTILE:+--hostile} $(GINKGO_FLAGS) $$DESIGN
+	$(GO) run $(BUILD_FLAGS) ./cmd/ddbharness verify $${HOSTILE:+--hostile} $${RACE:+--race} $(GINKGO_FLAGS) $$DESIGN
 
 ## test: unit tests of pure code (key builders, cursors, the coverage gate); no DynamoDB
 test: check-race
@@ -103,9 +103,9 @@ catalog: check-go
 walkthrough: check-go
 	$(GO) tool ginkgo -p --trimpath --label-filter='scaffold || unit' ./internal/scaffold
 
-## faults: break things on purpose (DynamoDB Local killed mid-run, bad input, concurrent runs, broken caches) and check each run says so; also the emulator's and the meter's heap tests and the 30-minute doubling, which build without the race detector
+## faults: break things on purpose (DynamoDB Local killed mid-run, bad input, concurrent runs, broken caches) and check each run says so; also the emulator's and the meter's heap tests and the 30-minute doubling (build tag heavy: verify leaves them out)
 faults: check-go
-	$(GO) test -trimpath -count=1 -run '^(TestNewKeysKeepTheHeap|TestOnDemandDoubling|TestShadow.*)$$' ./bench/emulate ./bench/meter
+	$(GO) test -tags=heavy -trimpath -count=1 -run '^(TestNewKeysKeepTheHeap|TestOnDemandDoubling|TestShadow.*)$$' ./bench/emulate ./bench/meter
 	$(GO) tool ginkgo --procs=3 --trimpath --label-filter=faults ./internal/faults
 
 ## deploy-check: the deploy specs: the Kubernetes Job's manifest and command, and the Dockerfile building make build's binary, byte for byte (verify leaves them out: they build ddbharness twice)
@@ -139,7 +139,8 @@ clean:
 check-go:
 	@command -v $(GO) >/dev/null 2>&1 || { echo "Go is not on PATH: install Go 1.26 or newer (https://go.dev/dl) and run make again." >&2; exit 1; }
 
-# The tests run with the race detector, which builds with cgo: Go turns cgo
-# off, and -race then fails without a word of why, when no C compiler is found.
+# make test and deploy-check run with the race detector (as verify does with
+# RACE=1), which builds with cgo: Go turns cgo off, and -race then fails
+# without a word of why, when no C compiler is found.
 check-race: check-go
-	@cc=$$($(GO) env CC); command -v "$${cc%% *}" >/dev/null 2>&1 || { echo "No C compiler ($$cc) is on PATH: the tests run with Go's race detector, which needs one. Install it (apt-get install gcc) and run make again." >&2; exit 1; }
+	@cc=$$($(GO) env CC); command -v "$${cc%% *}" >/dev/null 2>&1 || { echo "No C compiler ($$cc) is on PATH: these tests run with Go's race detector, which needs one. Install it (apt-get install gcc) and run make again." >&2; exit 1; }

@@ -1,8 +1,7 @@
-// A 30-minute simulation in one goroutine: the race detector has nothing
-// to find in it and makes it ten times slower, so it builds without it;
-// make faults runs it (see newkey_mem_test.go).
+// A 30-minute simulation in one goroutine: make faults runs it (build tag
+// heavy, see newkey_mem_test.go).
 
-//go:build !race
+//go:build heavy && !race
 
 package emulate
 

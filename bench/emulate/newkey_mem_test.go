@@ -1,8 +1,9 @@
-// Heap and long-simulation tests run one goroutine: the race detector has
-// nothing to find in them and makes them ten times slower (34 s of make
-// verify's race build), so they build without it; make faults runs them.
+// Heap and long-simulation tests run one goroutine for tens of CPU-seconds
+// (about 33 of a verify): make faults runs them (build tag heavy), and
+// verify leaves them out. The race detector has nothing to find in them
+// and makes them ten times slower, so they build without it.
 
-//go:build !race
+//go:build heavy && !race
 
 package emulate
 

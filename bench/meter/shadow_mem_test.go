@@ -1,8 +1,8 @@
-// Heap tests in one goroutine: the race detector has nothing to find in
-// them and makes them four times slower, so they build without it; make
-// faults runs them (CONTRIBUTING.md).
+// Heap tests in one goroutine: make faults runs them (build tag heavy,
+// CONTRIBUTING.md); the race detector has nothing to find in them and
+// makes them four times slower.
 
-//go:build !race
+//go:build heavy && !race
 
 package meter
 

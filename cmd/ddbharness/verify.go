@@ -22,7 +22,7 @@ import (
 // The flags are checked here and the names by verify.Run, both before
 // anything starts; verify.Run does the rest.
 func runVerify(ctx context.Context, fs *flag.FlagSet, args []string) error {
-	args, hostile := hostileFlag(args)
+	args, own := ownFlags(args)
 	filter, names, err := checkGinkgoFlags(args)
 	if errors.Is(err, flag.ErrHelp) {
 		fs.Usage()
@@ -35,28 +35,35 @@ func runVerify(ctx context.Context, fs *flag.FlagSet, args []string) error {
 		GinkgoArgs:  ginkgoFlags(args, names),
 		Filter:      filter,
 		Designs:     names,
-		Hostile:     hostile,
+		Hostile:     own.hostile,
+		Race:        own.race,
 		StartDynamo: startDynamo,
 	})
 }
 
-// hostileFlag takes verify's own --hostile out of args, which are
-// otherwise ginkgo's flags, and says whether it was there.
-func hostileFlag(args []string) ([]string, bool) {
+// verifyFlags are verify's own switches among ginkgo's flags.
+type verifyFlags struct{ hostile, race bool }
+
+// ownFlags takes verify's own --hostile and --race out of args, which are
+// otherwise ginkgo's flags, and says which were there. ginkgo has a
+// --race of its own, which builds the suites itself; verify's builds them
+// into its cache as ever, with the detector.
+func ownFlags(args []string) ([]string, verifyFlags) {
 	var rest []string
-	hostile := false
+	var own verifyFlags
 	for i, a := range args {
-		if a == "--" {
-			rest = append(rest, args[i:]...)
-			break
+		switch a {
+		case "--":
+			return append(rest, args[i:]...), own
+		case "--hostile", "-hostile":
+			own.hostile = true
+		case "--race", "-race":
+			own.race = true
+		default:
+			rest = append(rest, a)
 		}
-		if a == "--hostile" || a == "-hostile" {
-			hostile = true
-			continue
-		}
-		rest = append(rest, a)
 	}
-	return rest, hostile
+	return rest, own
 }
 
 // checkGinkgoFlags parses args as ginkgo run flags, so that a flag ginkgo
@@ -103,7 +110,7 @@ func ginkgoFlags(args, names []string) []string {
 }
 
 // verifyHelp follows the usage line and about of verify's -h.
-const verifyHelp = `From make: make verify [DESIGN='shop ...'] [HOSTILE=1] [GINKGO_FLAGS='...']
+const verifyHelp = `From make: make verify [DESIGN='shop ...'] [HOSTILE=1] [RACE=1] [GINKGO_FLAGS='...']
 
 The run gates on catalog coverage. Flags go to ginkgo (go tool ginkgo help
 run lists them); a --label-filter narrows the gate to the catalog patterns
@@ -116,6 +123,9 @@ specs labelled with them, their lint and their coverage gate:
 their patterns' calls behind the standard profile of fault rules, printed
 before the run (docs/verify.md):
   ddbharness verify --hostile invoicing
+--race (make verify RACE=1, as CI runs it) builds every test with Go's
+race detector, which needs a C compiler; the suites then take several
+times the CPU, so the everyday run leaves it out.
 `
 
 // plain is a ginkgo error on one line, without its terminal colours.

@@ -66,22 +66,23 @@ func TestNarrowedFilterComesLast(t *testing.T) {
 	}
 }
 
-func TestHostileFlag(t *testing.T) {
+func TestOwnFlags(t *testing.T) {
 	cases := []struct {
 		args, want []string
-		hostile    bool
+		own        verifyFlags
 	}{
 		{args: nil},
-		{args: []string{"--hostile"}, hostile: true},
-		{args: []string{"-hostile", "--label-filter=AP-05", "invoicing"}, want: []string{"--label-filter=AP-05", "invoicing"}, hostile: true},
+		{args: []string{"--hostile"}, own: verifyFlags{hostile: true}},
+		{args: []string{"--race"}, own: verifyFlags{race: true}},
+		{args: []string{"-hostile", "--label-filter=AP-05", "-race", "invoicing"}, want: []string{"--label-filter=AP-05", "invoicing"}, own: verifyFlags{hostile: true, race: true}},
 		{args: []string{"--label-filter=AP-05", "shop"}, want: []string{"--label-filter=AP-05", "shop"}},
-		{args: []string{"--", "--hostile"}, want: []string{"--", "--hostile"}}, // after --, a name, which newScope refuses
+		{args: []string{"--", "--hostile", "--race"}, want: []string{"--", "--hostile", "--race"}}, // after --, names, which newScope refuses
 	}
 	for _, c := range cases {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
-			got, hostile := hostileFlag(c.args)
-			if hostile != c.hostile || !slices.Equal(got, c.want) {
-				t.Errorf("hostileFlag(%q) = %q, %v; want %q, %v", c.args, got, hostile, c.want, c.hostile)
+			got, own := ownFlags(c.args)
+			if own != c.own || !slices.Equal(got, c.want) {
+				t.Errorf("ownFlags(%q) = %q, %+v; want %q, %+v", c.args, got, own, c.want, c.own)
 			}
 		})
 	}

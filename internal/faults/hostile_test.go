@@ -21,8 +21,8 @@ import (
 // must fail naming each pattern and its rule. The defects go into a copy
 // of the repository, at AP-05's read of the client (through designs.Get)
 // and at AP-03's transaction: breaking designs.Get or designs.Tx itself
-// would rebuild every package under the race detector, ten minutes on a
-// loaded 2-core machine, for the same proof.
+// would rebuild every package that imports designs, minutes on a loaded
+// 2-core machine, for the same proof.
 var _ = Describe("make verify HOSTILE=1", Label("faults"), SpecPriority(1), func() {
 	It("fails a design whose patterns turn a throttle into ErrNotFound, naming each pattern and its fault, where make verify passes", func(ctx SpecContext) {
 		repo := runtest.CopyRepo(ctx, repoRoot, filepath.Join(GinkgoT().TempDir(), "repo"))

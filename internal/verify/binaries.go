@@ -16,15 +16,28 @@ import (
 	"github.com/onsi/ginkgo/v2/types"
 )
 
-// suiteBuildFlags are how every suite's test binary is built: with Go's
-// race detector; -trimpath keeps the checkout's folder out of the build
-// cache's keys and the binary, so a copy of the repository (the
-// walkthrough's, a fault spec's) builds the same bytes; -w leaves out the
-// DWARF that nothing reads and that is most of a link.
-var suiteBuildFlags = []string{"-race", "-trimpath", "-ldflags=-w"}
+// testFlags are how every test of a run is built: -trimpath keeps the
+// checkout's folder out of the build cache's keys and the binary, so a
+// copy of the repository (the walkthrough's, a fault spec's) builds the
+// same bytes; race adds Go's race detector (verify --race, as CI runs
+// it), which makes the suites' own processes several times the CPU.
+func testFlags(race bool) []string {
+	if race {
+		return []string{"-trimpath", "-race"}
+	}
+	return []string{"-trimpath"}
+}
+
+// suiteFlags are how the suites' binaries are built: testFlags, and -w,
+// which leaves out the DWARF that nothing reads and that is most of a
+// link. (The unit tests go without it: with -ldflags, go test links every
+// package's test binary again before finding its result cached.)
+func suiteFlags(race bool) []string {
+	return append(testFlags(race), "-ldflags=-w")
+}
 
 // linkSuites builds the suites' test binaries into the cache (cacheDir/
-// suites) with one go test -c, which links them in parallel and leaves a
+// suites, or suites-race with the race detector) with one go test -c, which links them in parallel and leaves a
 // binary whose build ID already matches its sources untouched: a warm run
 // links nothing, where ginkgo would link every suite again into a
 // temporary file (about 3 CPU-seconds each). Each binary is then hard
@@ -36,12 +49,15 @@ var suiteBuildFlags = []string{"-race", "-trimpath", "-ldflags=-w"}
 // when the suites are better left to ginkgo: the user's ginkgo flags
 // change how a suite is built, or the build failed (ginkgo then builds
 // each suite and reports what does not compile, as it always has).
-func linkSuites(ctx context.Context, reap *reaper, cacheDir string, suites []testPackage, extra []string, log io.Writer) (bins []string, remove func()) {
+func linkSuites(ctx context.Context, reap *reaper, cacheDir string, race bool, suites []testPackage, extra []string, log io.Writer) (bins []string, remove func()) {
 	remove = func() {}
 	if len(suites) == 0 || buildsItself(extra) {
 		return nil, remove
 	}
 	root := filepath.Join(cacheDir, "suites")
+	if race {
+		root += "-race" // its own binaries: a run of each kind in turn relinks nothing
+	}
 	if err := os.MkdirAll(root, 0o755); err != nil {
 		fmt.Fprintf(log, "verify: no folder for the suites' binaries (%v); ginkgo builds them\n", err)
 		return nil, remove
@@ -59,7 +75,7 @@ func linkSuites(ctx context.Context, reap *reaper, cacheDir string, suites []tes
 	cached := make([]string, len(suites))
 	for i, layer := range layers {
 		dir := filepath.Join(root, strconv.Itoa(i))
-		args := append(append([]string{"test", "-c"}, suiteBuildFlags...), "-o", dir+string(filepath.Separator))
+		args := append(append([]string{"test", "-c"}, suiteFlags(race)...), "-o", dir+string(filepath.Separator))
 		for _, j := range layer {
 			args = append(args, suites[j].ImportPath)
 			cached[j] = filepath.Join(dir, suites[j].Name+".test")

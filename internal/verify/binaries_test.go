@@ -62,7 +62,7 @@ func TestLinkSuitesReusesTheCachedBinary(t *testing.T) {
 	suite := []testPackage{{ImportPath: "example.com/tiny", Name: "tiny", Dir: mod}}
 	var log bytes.Buffer
 
-	bins, remove := linkSuites(ctx, r, cache, suite, nil, &log)
+	bins, remove := linkSuites(ctx, r, cache, false, suite, nil, &log)
 	if want := []string{filepath.Join(mod, "tiny.test")}; !reflect.DeepEqual(bins, want) {
 		t.Fatalf("bins = %q, want %q (log: %s)", bins, want, log.String())
 	}
@@ -76,7 +76,7 @@ func TestLinkSuitesReusesTheCachedBinary(t *testing.T) {
 		t.Fatalf("remove left %s: %v", bins[0], err)
 	}
 
-	bins, remove = linkSuites(ctx, r, cache, suite, nil, &log)
+	bins, remove = linkSuites(ctx, r, cache, false, suite, nil, &log)
 	if inode(t, bins[0]) != first {
 		t.Fatal("an unchanged suite was linked again")
 	}
@@ -94,7 +94,7 @@ func TestLinkSuitesReusesTheCachedBinary(t *testing.T) {
 		t.Fatal(err)
 	}
 	write("tiny_test.go", "package tiny\n\nimport \"testing\"\n\nfunc TestTwo(t *testing.T) {}\n")
-	bins, remove = linkSuites(ctx, r, cache, suite, nil, &log)
+	bins, remove = linkSuites(ctx, r, cache, false, suite, nil, &log)
 	defer remove()
 	if bins == nil || inode(t, bins[0]) == first || inode(t, cached) == first {
 		t.Fatalf("a changed suite was not built again (log: %s)", log.String())

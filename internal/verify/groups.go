@@ -36,9 +36,14 @@ func groupOf(importPath string) string {
 	return "harness"
 }
 
+// mode is how a run's suites run: failOnEmpty (no label filter of the
+// user's: an empty suite is a mistake), hostile (the fault profile) and
+// race (built with Go's race detector).
+type mode struct{ failOnEmpty, hostile, race bool }
+
 // suites runs every suite once against endpoint, in its group, the groups
 // at once, each writing its own reports into dir (mergeReports joins them).
-func suites(ctx context.Context, reap *reaper, ginkgoBin, endpoint, dir string, all []testPackage, bins, extra []string, failOnEmpty, hostile bool) error {
+func suites(ctx context.Context, reap *reaper, ginkgoBin, endpoint, dir string, all []testPackage, bins, extra []string, m mode) error {
 	byGroup := map[string][]string{}
 	wd, err := os.Getwd()
 	if err != nil {
@@ -62,7 +67,7 @@ func suites(ctx context.Context, reap *reaper, ginkgoBin, endpoint, dir string, 
 	for i, g := range groups {
 		out := &lines{mu: &mu, w: os.Stdout}
 		wg.Go(func() {
-			errs[i] = ginkgo(ctx, reap, ginkgoBin, endpoint, dir, g, byGroup[g], extra, failOnEmpty, hostile, out)
+			errs[i] = ginkgo(ctx, reap, ginkgoBin, endpoint, dir, g, byGroup[g], extra, m, out)
 			out.flush()
 		})
 	}
@@ -106,13 +111,13 @@ func (l *lines) flush() {
 // ginkgo runs one group's suites once each, in parallel processes, against
 // endpoint, writing its reports into dir. suites are the test binaries
 // linkSuites placed, or the suites' folders, which ginkgo then builds as
-// linkSuites would (suiteBuildFlags). It has its own
+// linkSuites would (suiteFlags). It has its own
 // process group, so a Ctrl-C reaches it once, through us, and the JVM is
 // stopped only after the suites have cleaned up. Without a label filter
-// of the user's an empty suite is a mistake (failOnEmpty); with one, most
-// suites rightly select nothing, and Run fails only when none selected
-// anything. A group with no suite runs nothing and writes empty reports.
-func ginkgo(ctx context.Context, reap *reaper, ginkgoBin, endpoint, dir, group string, suites []string, extra []string, failOnEmpty, hostile bool, out io.Writer) error {
+// of the user's an empty suite is a mistake (m.failOnEmpty); with one,
+// most suites rightly select nothing, and Run fails only when none
+// selected anything. A group with no suite runs nothing and writes empty reports.
+func ginkgo(ctx context.Context, reap *reaper, ginkgoBin, endpoint, dir, group string, suites []string, extra []string, m mode, out io.Writer) error {
 	report, junit := "report-"+group+".json", "junit-"+group+".xml"
 	if len(suites) == 0 {
 		if err := os.WriteFile(filepath.Join(dir, report), []byte("[]"), 0o644); err != nil {
@@ -126,9 +131,9 @@ func ginkgo(ctx context.Context, reap *reaper, ginkgoBin, endpoint, dir, group s
 	args := []string{"-p", "--keep-going", "--randomize-all", "--timeout=10m", "--output-interceptor-mode=none",
 		"--output-dir=" + dir, "--junit-report=" + junit, "--json-report=" + report}
 	if !strings.HasSuffix(suites[0], ".test") {
-		args = append(args, suiteBuildFlags...) // ginkgo builds the suites, as linkSuites would have
+		args = append(args, suiteFlags(m.race)...) // ginkgo builds the suites, as linkSuites would have
 	}
-	if failOnEmpty {
+	if m.failOnEmpty {
 		args = append(args, "--fail-on-empty")
 	}
 	if fi, err := os.Stdout.Stat(); err == nil && fi.Mode()&os.ModeCharDevice == 0 {
@@ -141,7 +146,7 @@ func ginkgo(ctx context.Context, reap *reaper, ginkgoBin, endpoint, dir, group s
 	if env, _ := testbed.LoadEnv(); env.Endpoint == "" {
 		cmd.Env = append(cmd.Env, testbed.EnvRunEndpoint+"="+endpoint)
 	}
-	if hostile {
+	if m.hostile {
 		cmd.Env = append(cmd.Env, fmt.Sprintf("%s=%d", testbed.EnvHostile, hostileSeed))
 	}
 	wait, err := reap.startGroup(ctx, cmd)
@@ -166,8 +171,8 @@ func ginkgoBinary(ctx context.Context) (string, error) {
 	return strings.TrimSpace(string(out)), nil
 }
 
-// checkRaceDetector refuses a run that cannot build with Go's race
-// detector, which every suite runs under: it needs a C compiler and cgo.
+// checkRaceDetector refuses a run with Go's race detector (verify --race)
+// that cannot build with it: it needs a C compiler and cgo.
 // The refusal says what to install, before anything starts.
 func checkRaceDetector(ctx context.Context) error {
 	out, err := exec.CommandContext(ctx, "go", "env", "CGO_ENABLED", "CC").Output()
@@ -180,14 +185,14 @@ func checkRaceDetector(ctx context.Context) error {
 	}
 	cc := strings.Fields(lines[1])
 	if len(cc) == 0 {
-		return failure.BadInputf("verify: go env CC is empty: the specs run with Go's race detector, which needs a C compiler (install gcc, or set CC)")
+		return failure.BadInputf("verify: go env CC is empty: --race runs the specs with Go's race detector, which needs a C compiler (install gcc, or set CC; or leave out --race)")
 	}
 	if _, err := exec.LookPath(cc[0]); err != nil {
-		return failure.BadInputf("verify: no C compiler (%s) is on PATH: the specs run with Go's race detector, which needs one; install it (apt-get install gcc) and run again", cc[0])
+		return failure.BadInputf("verify: no C compiler (%s) is on PATH: --race runs the specs with Go's race detector, which needs one; install it (apt-get install gcc) and run again, or leave out --race", cc[0])
 	}
 	// Checked after the compiler: Go turns cgo off when it finds none.
 	if lines[0] != "1" {
-		return failure.BadInputf("verify: CGO_ENABLED=%s: the specs run with Go's race detector, which needs cgo (unset CGO_ENABLED, or set it to 1)", lines[0])
+		return failure.BadInputf("verify: CGO_ENABLED=%s: --race runs the specs with Go's race detector, which needs cgo (unset CGO_ENABLED, or set it to 1; or leave out --race)", lines[0])
 	}
 	return nil
 }

@@ -40,6 +40,10 @@ type Options struct {
 	// Hostile runs each design's pattern specs with their patterns'
 	// calls behind the standard profile of fault rules (internal/hostile).
 	Hostile bool
+	// Race builds every test with Go's race detector (CI's run): the
+	// suites' processes take several times the CPU, so the engineer's
+	// loop leaves it out.
+	Race bool
 	// StartDynamo starts (or finds) the run's DynamoDB; its errors say
 	// whose fault a failure is (failure.BadInput, failure.TestBed).
 	StartDynamo func(context.Context, ...testbed.Option) (*testbed.Server, error)
@@ -70,8 +74,10 @@ func Run(ctx context.Context, o Options) error {
 	if err != nil {
 		return failure.BadInputf("verify: %v", err) // a variable the run cannot use: refused before anything starts
 	}
-	if err := checkRaceDetector(ctx); err != nil {
-		return err
+	if o.Race {
+		if err := checkRaceDetector(ctx); err != nil {
+			return err
+		}
 	}
 	prep, err := prepare(ctx, sc, o.StartDynamo)
 	if err != nil {
@@ -102,7 +108,7 @@ func Run(ctx context.Context, o Options) error {
 	linted := make(chan struct{})
 	go func() { defer close(linted); cachedLintWarnings(runCtx, &warnings, sc.designs, env.CacheDir) }()
 
-	units, unitErr := runUnits(runCtx, reap, unitsToRun(sc, filter, prep.pure), os.Stdout)
+	units, unitErr := runUnits(runCtx, reap, o.Race, unitsToRun(sc, filter, prep.pure), os.Stdout)
 	if unitErr != nil || runCtx.Err() != nil {
 		return stopped(ctx, runCtx, unitErr)
 	}
@@ -118,8 +124,8 @@ func Run(ctx context.Context, o Options) error {
 	if err != nil {
 		return stopped(ctx, runCtx, err)
 	}
-	bins, removeBins := linkSuites(runCtx, reap, env.CacheDir, prep.dynamo, ginkgoArgs, os.Stdout)
-	runErr := suites(runCtx, reap, prep.ginkgo, srv.Endpoint, scratch, prep.dynamo, bins, ginkgoArgs, filter == "", o.Hostile)
+	bins, removeBins := linkSuites(runCtx, reap, env.CacheDir, o.Race, prep.dynamo, ginkgoArgs, os.Stdout)
+	runErr := suites(runCtx, reap, prep.ginkgo, srv.Endpoint, scratch, prep.dynamo, bins, ginkgoArgs, mode{failOnEmpty: filter == "", hostile: o.Hostile, race: o.Race})
 	removeBins()
 	unlock()
 	if runCtx.Err() != nil {

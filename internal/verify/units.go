@@ -84,16 +84,16 @@ func (p testPackage) onDynamo() bool {
 // code is one test).
 type unitTotals struct{ passed, failed int }
 
-// runUnits runs the pure packages' tests with the race detector under go
-// test, printing go test's own line per package (cached ones say so) and
+// runUnits runs the pure packages' tests (with the race detector when
+// race) under go test, printing go test's own line per package (cached ones say so) and
 // the output of every test that failed. go test and its test binaries run
 // in a process group of their own, which ends with the run (reap).
-func runUnits(ctx context.Context, reap *reaper, pkgs []testPackage, w io.Writer) (unitTotals, error) {
+func runUnits(ctx context.Context, reap *reaper, race bool, pkgs []testPackage, w io.Writer) (unitTotals, error) {
 	var t unitTotals
 	if len(pkgs) == 0 {
 		return t, nil
 	}
-	args := []string{"test", "-race", "-trimpath", "-json"} // -trimpath: as the suites, see ginkgo
+	args := append(append([]string{"test"}, testFlags(race)...), "-json")
 	for _, p := range pkgs {
 		args = append(args, p.ImportPath)
 	}
