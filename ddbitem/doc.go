@@ -3,8 +3,8 @@
 // bench's instrumented client): the item type and its identity, its size as
 // DynamoDB bills it, the entry an index holds for it, equality with numbers
 // compared by value, update and condition expressions evaluated as DynamoDB
-// evaluates them, DynamoDB's limits, and Table, an in-memory table that
-// folds every kind of write.
+// evaluates them, and DynamoDB's limits. A table in memory that folds
+// every kind of write with these rules is ddbitem/memtable.
 //
 // It knows nothing of designs or patterns: a table is described by a
 // Schema, which designs.Schema resolves to with ItemSchema.

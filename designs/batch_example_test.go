@@ -9,7 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/ddbharness/ddbharness/ddbitem"
+	"github.com/ddbharness/ddbharness/ddbitem/memtable"
 	"github.com/ddbharness/ddbharness/designs"
 )
 
@@ -24,7 +24,7 @@ type bookItem struct {
 // DynamoDB short of capacity, it answers at most perCall keys a call and
 // hands the rest back as UnprocessedKeys.
 type batchMemory struct {
-	*ddbitem.Memory
+	*memtable.Memory
 	perCall, calls int
 }
 
@@ -55,7 +55,7 @@ func (b *batchMemory) BatchGetItem(ctx context.Context, in *dynamodb.BatchGetIte
 // none is left.
 func ExampleBatchGet() {
 	ctx := context.Background()
-	db := &batchMemory{Memory: ddbitem.NewMemory(library.ItemSchema(), "library"), perCall: 2}
+	db := &batchMemory{Memory: memtable.NewMemory(library.ItemSchema(), "library"), perCall: 2}
 	for _, b := range []bookItem{{"BOOK#1", "BOOK#1", "Dune"}, {"BOOK#3", "BOOK#3", "Emma"}, {"BOOK#4", "BOOK#4", "Ulysses"}} {
 		item, _ := attributevalue.MarshalMap(b)
 		if _, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("library"), Item: item}); err != nil {

@@ -10,7 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go"
 
-	"github.com/ddbharness/ddbharness/ddbitem"
+	"github.com/ddbharness/ddbharness/ddbitem/memtable"
 	"github.com/ddbharness/ddbharness/designs"
 )
 
@@ -82,7 +82,7 @@ func TestItemSchemaResolvesAMultiAttributeKey(t *testing.T) {
 // TestQueryPageRefusesBeforeAnyCall: the in-memory table serves no Query,
 // so a refusal that names the rule came before the call.
 func TestQueryPageRefusesBeforeAnyCall(t *testing.T) {
-	db := ddbitem.NewMemory(tenants.ItemSchema(), "t")
+	db := memtable.NewMemory(tenants.ItemSchema(), "t")
 	tests := []struct {
 		name string
 		key  designs.KeyQuery
@@ -114,7 +114,7 @@ func TestQueryPageRefusesBeforeAnyCall(t *testing.T) {
 		t.Errorf("QueryPage of GSI1 with ByTenant's key = %v, want ErrInvalidInput and DynamoDB's ValidationException", err)
 	}
 	_, _, err = tenants.QueryPage(context.Background(), db, designs.PageQuery{Table: "t", Index: "ByTenant", Key: skipped, Size: 1})
-	if !errors.Is(err, ddbitem.ErrUnsupported) {
+	if !errors.Is(err, memtable.ErrUnsupported) {
 		t.Errorf("QueryPage of a valid key = %v, want the call made (the in-memory table's ErrUnsupported)", err)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/ddbharness/ddbharness/ddbitem"
+	"github.com/ddbharness/ddbharness/ddbitem/memtable"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/pricing"
 	"github.com/ddbharness/ddbharness/workload"
@@ -31,7 +32,7 @@ type fixture struct {
 }
 
 // seedFixture seeds sc's pool through its driver into an in-memory table
-// (ddbitem.Memory), as the design lint does (internal/lint's seedWith):
+// (memtable.Memory), as the design lint does (internal/lint's seedWith):
 // the fixtures bench loads, with no DynamoDB. Every write and read-back
 // the seed sends is charged as real DynamoDB would charge it. A driver
 // that panics is an error naming the design, not a crash.
@@ -40,7 +41,7 @@ func seedFixture(ctx context.Context, sc workload.Scenario, rnd int64) (f *fixtu
 	f = &fixture{keys: keys, memo: map[string]float64{}, entries: map[string][]ddbitem.Item{}}
 	table := "cost-" + sc.Design.Name
 	f.db = &memDB{keys: keys, to: &f.seed}
-	f.db.Memory = ddbitem.NewMemory(keys, table, ddbitem.OnChange(f.db.changed))
+	f.db.Memory = memtable.NewMemory(keys, table, memtable.OnChange(f.db.changed))
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("cost %s: seed %d: the scenario driver's Seed panicked: %v", sc.Name, sc.Pool, p)
@@ -75,16 +76,16 @@ type meter struct {
 // charging to its meter every item write (Memory's OnChange) and every
 // read by key (a fixtures.Loader reads back an item it no longer holds).
 // Memory serves no Query, Scan, BatchGetItem or TransactGetItems: a pattern
-// that needs one fails with ddbitem.ErrUnsupported.
+// that needs one fails with memtable.ErrUnsupported.
 type memDB struct {
-	*ddbitem.Memory
+	*memtable.Memory
 	keys ddbitem.Schema
 	mu   sync.Mutex // the seed writes and reads from several goroutines
 	to   *meter
 	tx   bool // writes are a transaction's: the table's part doubled
 }
 
-func (db *memDB) changed(c ddbitem.Change) {
+func (db *memDB) changed(c memtable.Change) {
 	w := pricing.Write{Before: c.Before, After: c.After, Key: c.Write.Key}
 	db.mu.Lock()
 	defer db.mu.Unlock()

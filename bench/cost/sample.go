@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
-	"github.com/ddbharness/ddbharness/ddbitem"
+	"github.com/ddbharness/ddbharness/ddbitem/memtable"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/workload"
 )
@@ -32,7 +32,7 @@ func (f *fixture) measure(ctx context.Context, st workload.Step, p designs.Patte
 		key := dist.Pick(r, keys)
 		err := f.db.metered(&m, func() error { return f.call(ctx, p.ID, key, r) })
 		switch {
-		case errors.Is(err, ddbitem.ErrUnsupported):
+		case errors.Is(err, memtable.ErrUnsupported):
 			return perCall{}, false
 		case err != nil || m.reads+m.writes == 0:
 			continue

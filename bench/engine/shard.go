@@ -12,7 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/ddbharness/ddbharness/ddbitem"
+	"github.com/ddbharness/ddbharness/ddbitem/memtable"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/internal/failure"
 	"github.com/ddbharness/ddbharness/workload"
@@ -291,12 +291,12 @@ func awaitStart(ctx context.Context, name string, cfg config) time.Duration {
 type memorySeed struct {
 	designs.Routed
 	db      designs.DB // the real client
-	sink    *ddbitem.Memory
+	sink    *memtable.Memory
 	seeding atomic.Bool
 }
 
 func newMemorySeed(db designs.DB, s designs.Schema, table string) *memorySeed {
-	m := &memorySeed{db: db, sink: ddbitem.NewMemory(s.ItemSchema(), table)}
+	m := &memorySeed{db: db, sink: memtable.NewMemory(s.ItemSchema(), table)}
 	m.Route = func(context.Context, designs.Operation) (designs.DB, error) {
 		if m.seeding.Load() {
 			return m.sink, nil

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/ddbharness/ddbharness/ddbitem"
+	"github.com/ddbharness/ddbharness/ddbitem/memtable"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/designs/shop"
 )
@@ -17,7 +17,7 @@ import (
 // bench its instrumented one) and the table's name.
 func ExampleTable() {
 	ctx := context.Background()
-	t := shop.Table{DB: ddbitem.NewMemory(shop.Schema.ItemSchema(), "shop"), Name: "shop"}
+	t := shop.Table{DB: memtable.NewMemory(shop.Schema.ItemSchema(), "shop"), Name: "shop"}
 
 	at := time.Date(2026, 11, 27, 9, 0, 0, 0, time.UTC)
 	c := shop.Category{ID: designs.NewID(at), Name: "Tea", CreatedAt: at, UpdatedAt: at}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/ddbharness/ddbharness/ddbitem"
+	"github.com/ddbharness/ddbharness/ddbitem/memtable"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/scenarios"
 	"github.com/ddbharness/ddbharness/workload"
@@ -36,7 +37,7 @@ func designScenarios(design string) []workload.Scenario {
 	return out
 }
 
-// seedWith fills an in-memory table (ddbitem.Memory) with pool entities
+// seedWith fills an in-memory table (memtable.Memory) with pool entities
 // through the Seed of sc's driver: the same fixtures bench loads, so the
 // lint measures the data the design would really hold. Seeding in memory
 // keeps the lint a unit check, quick enough for make test and make verify:
@@ -47,9 +48,9 @@ func designScenarios(design string) []workload.Scenario {
 // and goes on to its totals).
 func seedWith(ctx context.Context, d designs.Design, sc workload.Scenario, pool int, rnd int64, probe bool) (s seed, err error) {
 	table := "lint-" + d.Name
-	var changes []ddbitem.Change
+	var changes []memtable.Change
 	probing := false
-	sink := ddbitem.NewMemory(d.Schema.ItemSchema(), table, ddbitem.OnChange(func(c ddbitem.Change) {
+	sink := memtable.NewMemory(d.Schema.ItemSchema(), table, memtable.OnChange(func(c memtable.Change) {
 		if probing {
 			changes = append(changes, c)
 		}

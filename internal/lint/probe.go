@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ddbharness/ddbharness/ddbitem"
+	"github.com/ddbharness/ddbharness/ddbitem/memtable"
 	"github.com/ddbharness/ddbharness/designs"
 	"github.com/ddbharness/ddbharness/pricing"
 	"github.com/ddbharness/ddbharness/workload"
@@ -102,7 +103,7 @@ const probeCalls = 100
 // scenario's) through its distribution. changes collects what each call
 // wrote. A step the memory table cannot serve (one that reads with a Query
 // first), or whose calls fail, is not probed, and its probe says why.
-func probeWrites(ctx context.Context, d designs.Design, sc workload.Scenario, drv workload.Driver, changes *[]ddbitem.Change, rnd int64) []probe {
+func probeWrites(ctx context.Context, d designs.Design, sc workload.Scenario, drv workload.Driver, changes *[]memtable.Change, rnd int64) []probe {
 	space, err := sc.KeySpace(drv)
 	if err != nil {
 		return failed(d, sc, err.Error())
@@ -118,7 +119,7 @@ func probeWrites(ctx context.Context, d designs.Design, sc workload.Scenario, dr
 // wrote, how many of them did and what each spent on it and on its
 // partition key value.
 func probeStep(ctx context.Context, d designs.Design, sc workload.Scenario, st workload.Step, space int,
-	drv workload.Driver, changes *[]ddbitem.Change, rnd int64) probe {
+	drv workload.Driver, changes *[]memtable.Change, rnd int64) probe {
 	p, _ := d.Pattern(st.Pattern)
 	pr := probe{scenario: sc.Name, pattern: p.ID, tx: p.Op == designs.TransactWriteItems, pool: sc.Pool, entity: st.Entity, space: space}
 	dist := st.Keys
@@ -190,7 +191,7 @@ func probeStep(ctx context.Context, d designs.Design, sc workload.Scenario, st w
 }
 
 // image is the item a change left, or the one it deleted.
-func image(c ddbitem.Change) ddbitem.Item {
+func image(c memtable.Change) ddbitem.Item {
 	if c.After != nil {
 		return c.After
 	}

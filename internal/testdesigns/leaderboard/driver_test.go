@@ -11,7 +11,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/ddbharness/ddbharness/ddbitem"
+	"github.com/ddbharness/ddbharness/ddbitem/memtable"
 	"github.com/ddbharness/ddbharness/internal/testdesigns/leaderboard"
 	"github.com/ddbharness/ddbharness/workload"
 )
@@ -22,8 +22,8 @@ var _ = Describe("the scenarios' driver", func() {
 	// posts makes n posts with sc's driver, seeded with 40 players, on
 	// games drawn as a uniform step draws them, and counts the refused
 	// ones; it returns the table too.
-	posts := func(ctx context.Context, sc workload.Scenario, n int) (int, *ddbitem.Memory) {
-		db := ddbitem.NewMemory(leaderboard.Schema.ItemSchema(), "leaderboard")
+	posts := func(ctx context.Context, sc workload.Scenario, n int) (int, *memtable.Memory) {
+		db := memtable.NewMemory(leaderboard.Schema.ItemSchema(), "leaderboard")
 		d := sc.Driver(db, "leaderboard", GinkgoRandomSeed())
 		Expect(d.Seed(ctx, 40, nil)).To(Succeed())
 		games := d.(workload.Pooled).Pools()["game"]

@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbharness/ddbharness/ddbitem"
+	"github.com/ddbharness/ddbharness/ddbitem/memtable"
 	"github.com/ddbharness/ddbharness/designs"
 )
 
@@ -92,7 +93,7 @@ func Expect(c *Call, schema ddbitem.Schema, items []ddbitem.Item) (Result, error
 		}
 		return r, nil
 	}
-	mem := ddbitem.NewMemory(schema, "table")
+	mem := memtable.NewMemory(schema, "table")
 	ctx := context.Background()
 	for _, it := range items {
 		if _, err := mem.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("table"), Item: it}); err != nil {
@@ -119,7 +120,7 @@ func Expect(c *Call, schema ddbitem.Schema, items []ddbitem.Item) (Result, error
 	}
 	for _, k := range r.Keys {
 		var it ddbitem.Item
-		mem.Locked(func(t *ddbitem.Table) { it, _, _ = t.Lookup(k) })
+		mem.Locked(func(t *memtable.Table) { it, _, _ = t.Lookup(k) })
 		r.After = append(r.After, it)
 	}
 	return r, nil

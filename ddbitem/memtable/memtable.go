@@ -1,4 +1,10 @@
-package ddbitem
+// Package memtable is a DynamoDB table in memory: Table, the image it
+// knows of each item, and Memory, which serves the SDK's write calls and
+// GetItem from one, folding each write as DynamoDB applies it (conditions,
+// update expressions, transactions all or nothing) with ddbitem's rules.
+// The fixtures' seed, the lint's probes, the cost sampler and the MCP
+// import's expectations use it in place of a DynamoDB.
+package memtable
 
 import (
 	"context"
@@ -10,6 +16,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbharness/ddbharness/ddbitem"
 )
 
 // Table is one in-memory DynamoDB table: the image it knows of each item,
@@ -17,16 +25,16 @@ import (
 // item it holds no image for is unknown, which Memory reads through. Table
 // is not safe for concurrent use.
 type Table struct {
-	schema Schema
-	items  map[string]Item
+	schema ddbitem.Schema
+	items  map[string]ddbitem.Item
 }
 
 // NewTable returns an empty table of schema s.
-func NewTable(s Schema) *Table { return &Table{schema: s, items: map[string]Item{}} }
+func NewTable(s ddbitem.Schema) *Table { return &Table{schema: s, items: map[string]ddbitem.Item{}} }
 
 // Lookup returns the image at key and whether the table holds one; the
 // error names a missing or mistyped key attribute.
-func (t *Table) Lookup(key Item) (item Item, held bool, err error) {
+func (t *Table) Lookup(key ddbitem.Item) (item ddbitem.Item, held bool, err error) {
 	id, err := t.id(key)
 	if err != nil {
 		return nil, false, err
@@ -36,7 +44,7 @@ func (t *Table) Lookup(key Item) (item Item, held bool, err error) {
 }
 
 // Set stores the image at key (nil: the item does not exist).
-func (t *Table) Set(key, item Item) error {
+func (t *Table) Set(key, item ddbitem.Item) error {
 	id, err := t.id(key)
 	if err != nil {
 		return err
@@ -52,7 +60,7 @@ func (t *Table) Len() int { return len(t.items) }
 func (t *Table) Forget() { clear(t.items) }
 
 // Each calls f with every item the table holds, in no particular order.
-func (t *Table) Each(f func(Item)) {
+func (t *Table) Each(f func(ddbitem.Item)) {
 	for _, it := range t.items {
 		if it != nil {
 			f(it)
@@ -60,7 +68,7 @@ func (t *Table) Each(f func(Item)) {
 	}
 }
 
-func (t *Table) id(key Item) (string, error) {
+func (t *Table) id(key ddbitem.Item) (string, error) {
 	id, ok := t.schema.KeyID(key)
 	if !ok {
 		return "", fmt.Errorf("%w: item lacks a string, number or binary key attribute %s or %s", ErrInvalidKey, t.schema.PK, t.schema.SK)
@@ -68,7 +76,7 @@ func (t *Table) id(key Item) (string, error) {
 	return id, nil
 }
 
-func nilIfEmpty(it Item) Item {
+func nilIfEmpty(it ddbitem.Item) ddbitem.Item {
 	if len(it) == 0 {
 		return nil
 	}
@@ -85,8 +93,8 @@ var ErrUnsupported = errors.New("not served by the in-memory table")
 // needed the old image (an unconditional put or delete): Memory reads
 // nothing it does not need.
 type Change struct {
-	Write         Write
-	Before, After Item
+	Write         ddbitem.Write
+	Before, After ddbitem.Item
 }
 
 // Memory serves the write calls of the DynamoDB API, and GetItem, from a
@@ -101,7 +109,7 @@ type Memory struct {
 	mu     sync.Mutex
 	t      *Table
 	name   string
-	miss   func(ctx context.Context, key Item) (Item, error)
+	miss   func(ctx context.Context, key ddbitem.Item) (ddbitem.Item, error)
 	trust  bool
 	seen   func(Change)
 	refuse func(error) error
@@ -113,7 +121,7 @@ type MemoryOption func(*Memory)
 // ReadThrough makes Memory ask read for the item at a key it holds no image
 // of, when it needs one (for a condition, an update, or old values); by
 // default such an item does not exist.
-func ReadThrough(read func(ctx context.Context, key Item) (Item, error)) MemoryOption {
+func ReadThrough(read func(ctx context.Context, key ddbitem.Item) (ddbitem.Item, error)) MemoryOption {
 	return func(m *Memory) { m.miss = read }
 }
 
@@ -139,7 +147,7 @@ func (m *Memory) refused(err error) error {
 }
 
 // NewMemory returns an empty in-memory table of schema s named name.
-func NewMemory(s Schema, name string, opts ...MemoryOption) *Memory {
+func NewMemory(s ddbitem.Schema, name string, opts ...MemoryOption) *Memory {
 	m := &Memory{t: NewTable(s), name: name}
 	for _, o := range opts {
 		o(m)
@@ -155,16 +163,16 @@ func (m *Memory) Locked(f func(*Table)) {
 }
 
 // Items returns every item the table holds, in no particular order.
-func (m *Memory) Items() []Item {
-	var out []Item
-	m.Locked(func(t *Table) { t.Each(func(it Item) { out = append(out, it) }) })
+func (m *Memory) Items() []ddbitem.Item {
+	var out []ddbitem.Item
+	m.Locked(func(t *Table) { t.Each(func(it ddbitem.Item) { out = append(out, it) }) })
 	return out
 }
 
 // CheckFailed is a write whose condition did not hold: nothing was written.
 type CheckFailed struct {
-	Index int  // the write's position in the request
-	Item  Item // the item as it stood (nil: none)
+	Index int          // the write's position in the request
+	Item  ddbitem.Item // the item as it stood (nil: none)
 }
 
 func (e *CheckFailed) Error() string {
@@ -172,7 +180,7 @@ func (e *CheckFailed) Error() string {
 }
 
 // old returns the image at key, reading it through when unknown.
-func (m *Memory) old(ctx context.Context, key Item) (Item, error) {
+func (m *Memory) old(ctx context.Context, key ddbitem.Item) (ddbitem.Item, error) {
 	it, held, err := m.t.Lookup(key)
 	if err != nil || held || m.miss == nil {
 		return it, err
@@ -186,7 +194,7 @@ func (m *Memory) old(ctx context.Context, key Item) (Item, error) {
 // apply folds ws as one request: every condition is evaluated first, and a
 // failed one (*CheckFailed) or a bad expression writes nothing. wantOld
 // reads each item's old image even when nothing else needs it.
-func (m *Memory) apply(ctx context.Context, ws []Write, wantOld bool) ([]Change, error) {
+func (m *Memory) apply(ctx context.Context, ws []ddbitem.Write, wantOld bool) ([]Change, error) {
 	for _, w := range ws {
 		if w.Table != m.name {
 			return nil, fmt.Errorf("request for table %q: %w: this in-memory table is %q", w.Table, ErrUnsupported, m.name)
@@ -242,10 +250,10 @@ func (m *Memory) apply(ctx context.Context, ws []Write, wantOld bool) ([]Change,
 
 // single folds one single-item write and turns a failed condition into
 // the SDK's error.
-func (m *Memory) single(ctx context.Context, w Write, wantOld bool) (Change, error) {
+func (m *Memory) single(ctx context.Context, w ddbitem.Write, wantOld bool) (Change, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	cs, err := m.apply(ctx, []Write{w}, wantOld)
+	cs, err := m.apply(ctx, []ddbitem.Write{w}, wantOld)
 	var cf *CheckFailed
 	if errors.As(err, &cf) {
 		e := &types.ConditionalCheckFailedException{Message: aws.String("The conditional request failed")}
@@ -279,7 +287,7 @@ func (m *Memory) UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput, _
 	default:
 		return nil, m.refused(fmt.Errorf("ReturnValues %s: %w: it returns whole items only", in.ReturnValues, ErrUnsupported))
 	}
-	c, err := m.single(ctx, UpdateWrite(in), false)
+	c, err := m.single(ctx, ddbitem.UpdateWrite(in), false)
 	if err != nil {
 		return nil, err
 	}
@@ -295,7 +303,7 @@ func (m *Memory) UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput, _
 
 // DeleteItem removes the item.
 func (m *Memory) DeleteItem(ctx context.Context, in *dynamodb.DeleteItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.DeleteItemOutput, error) {
-	c, err := m.single(ctx, DeleteWrite(in), in.ReturnValues == types.ReturnValueAllOld)
+	c, err := m.single(ctx, ddbitem.DeleteWrite(in), in.ReturnValues == types.ReturnValueAllOld)
 	if err != nil {
 		return nil, err
 	}
