@@ -69,9 +69,22 @@ var _ = Describe("the endpoint beside DynamoDB Local", Label("wire"), func() {
 			Expect(err).NotTo(HaveOccurred())
 			Expect(got).To(Equal(want), "request %d: %s %.300s", i, c.Op, c.Body)
 		}
+		// A body the SDK's input cannot hold (a TransactItems that is no
+		// list) passes through, and Local refuses it as DynamoDB would:
+		// nothing is written, so there is nothing to decide. (PartiQL the
+		// endpoint cannot read is counted apart, as Undecided, below.)
+		var unreadable int64
+		for _, c := range ddbtest.WireCorpus {
+			if o, ok := dataPlane[c.Op]; ok && o.bind == nil {
+				if _, _, err := o.decode([]byte(c.Body)); err != nil {
+					unreadable++
+				}
+			}
+		}
+		Expect(unreadable).To(BeNumerically(">", 0), "the corpus holds a body the SDK's input cannot hold")
 		_, passed, throttled, _ := h.Totals()
 		Expect(throttled).To(BeZero(), "nothing throttled at this scale")
-		Expect(passed).To(Equal(before), "every call of the corpus decided, none passed through")
+		Expect(passed-before).To(Equal(unreadable), "every call of the corpus decided but those Local refuses unread, none passed through")
 		Expect(h.Undecided()).To(BeZero(), "PartiQL that names no single item, or that the endpoint cannot read, is refused by Local as DynamoDB refuses it, not passed undecided")
 	})
 })

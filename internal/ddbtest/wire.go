@@ -109,7 +109,9 @@ var WireCorpus = []WireCall{
 	{"BatchGetItem", `{"RequestItems":{"{T}":{"Keys":[{"PK":{"S":"d"},"SK":{"S":"1"}},{"PK":{"S":"a"},"SK":{"S":"1"}}],"ProjectionExpression":"n"}},"ReturnConsumedCapacity":"TOTAL"}`},
 	{"BatchGetItem", `{"RequestItems":{"{T}":{"Keys":[{"PK":{"S":"d"},"SK":{"S":"1"}}],"ProjectionExpression":"#n","ExpressionAttributeNames":{"#n":"n"},"ConsistentRead":true}},"ReturnConsumedCapacity":"INDEXES"}`},
 
-	// Transactions.
+	// Transactions. A TransactItems that is no list: the SDK's input
+	// cannot hold it, so it passes through and Local refuses it.
+	{"TransactWriteItems", `{"TransactItems":""}`},
 	{"TransactWriteItems", `{"TransactItems":[{"Put":{"TableName":"{T}","Item":{"PK":{"S":"e"},"SK":{"S":"1"},"n":{"N":"1.0"}}}},{"Update":{"TableName":"{T}","Key":{"PK":{"S":"e"},"SK":{"S":"2"}},"UpdateExpression":"SET n = :v","ExpressionAttributeValues":{":v":{"N":"2.0"}}}}],"ReturnConsumedCapacity":"TOTAL"}`},
 	{"TransactWriteItems", `{"TransactItems":[{"Put":{"TableName":"{T}","Item":{"PK":{"S":"e"},"SK":{"S":"1"}},"ConditionExpression":"attribute_not_exists(PK)"}},{"ConditionCheck":{"TableName":"{T}","Key":{"PK":{"S":"e"},"SK":{"S":"2"}},"ConditionExpression":"n = :v","ExpressionAttributeValues":{":v":{"N":"2.0"}}}}]}`},
 	{"TransactWriteItems", `{"TransactItems":[{"Delete":{"TableName":"{T}","Key":{"PK":{"S":"e"},"SK":{"S":"1"}},"ConditionExpression":"attribute_not_exists(PK)","ReturnValuesOnConditionCheckFailure":"ALL_OLD"}},{"Put":{"TableName":"{T}","Item":{"PK":{"S":"e"},"SK":{"S":"3"}},"ConditionExpression":"attribute_not_exists(PK)"}}]}`},

@@ -65,7 +65,7 @@ func patchObjects(bo, so jsontext.Object, level int) ([]byte, error) {
 		sv := so.Get(key)
 		bv := bo.Get(key)
 		switch {
-		case slices.Contains(members, key), bv == nil:
+		case slices.Contains(members, key), bv == nil, bytes.Equal(bv, sv): // nothing asked inside
 		case level == 0 && key == "TransactItems":
 			be, err1 := jsontext.ParseArray(bv)
 			se, err2 := jsontext.ParseArray(sv)
