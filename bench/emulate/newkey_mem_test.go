@@ -1,6 +1,6 @@
 // Heap and long-simulation tests run one goroutine for tens of CPU-seconds
-// (about 33 of a verify): make faults runs them (build tag heavy), and
-// verify leaves them out. The race detector has nothing to find in them
+// (docs/performance.md, make verify warm): make faults runs them (build
+// tag heavy), and verify leaves them out. The race detector has nothing to find in them
 // and makes them ten times slower, so they build without it.
 
 //go:build heavy && !race
