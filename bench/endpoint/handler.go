@@ -57,8 +57,8 @@ type Config struct {
 	// PlacementSeed...); its warm and maximum throughput come from the
 	// table.
 	Limits emulate.Config
-	// HTTPClient sends to Local; default: net/http's, with as many idle
-	// connections as the test bed's clients keep.
+	// HTTPClient sends to Local; default: kept-alive connections written
+	// and read in the caller's goroutine (conns.go).
 	HTTPClient Doer
 	// Faults are the fault rules each data-plane call meets first, before
 	// the emulator (faults.go); nil for none. Handler.Aim replaces them.
@@ -85,7 +85,7 @@ type Handler struct {
 func New(cfg Config) *Handler {
 	h := &Handler{cfg: cfg, http: cfg.HTTPClient, tables: map[string]*table{}, asked: map[string]asked{}}
 	if h.http == nil {
-		h.http = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: testbed.DefaultMaxConns, MaxIdleConns: testbed.DefaultMaxConns}}
+		h.http = newConns(&http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: testbed.DefaultMaxConns, MaxIdleConns: testbed.DefaultMaxConns}})
 	}
 	h.faults.Store(cfg.Faults)
 	h.db = testbed.Client(cfg.Local, func(o *dynamodb.Options) {

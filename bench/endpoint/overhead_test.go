@@ -87,10 +87,13 @@ func BenchmarkThroughEndpoint(b *testing.B) {
 			b.Skipf("python3 cannot import boto3 (%v: %s): apt-get install python3-boto3", err, out)
 		}
 		put := func(url string) side { return func() (int64, time.Duration) { return boto3Loop(b, url, table) } }
-		sides := rounds(put(local), put(on))
+		sides := rounds(put(local), put(on), put(off))
 		reportSpeed(b, sides[0], sides[1])
+		b.ReportMetric(sides[2].rate, "limits-off-calls/s")
+		b.ReportMetric(100*sides[2].rate/sides[0].rate, "limits-off-%-of-direct")
 		// The client is python3's: this process's CPU is the endpoint's.
 		b.ReportMetric(sides[1].cpu, "limits-on-endpoint-cpu-µs/call")
+		b.ReportMetric(sides[2].cpu, "limits-off-endpoint-cpu-µs/call")
 	})
 }
 

@@ -1,0 +1,164 @@
+package endpoint
+
+import (
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// connCounter is an HTTP server that counts the connections it accepts
+// and can close them all.
+type connCounter struct {
+	srv *httptest.Server
+
+	mu     sync.Mutex
+	opened int
+	live   map[net.Conn]bool
+}
+
+func newConnCounter(t *testing.T, h http.HandlerFunc) *connCounter {
+	c := &connCounter{live: map[net.Conn]bool{}}
+	c.srv = httptest.NewUnstartedServer(h)
+	c.srv.Config.ConnState = func(nc net.Conn, s http.ConnState) {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		switch s {
+		case http.StateNew:
+			c.opened++
+			c.live[nc] = true
+		case http.StateClosed, http.StateHijacked:
+			delete(c.live, nc)
+		}
+	}
+	c.srv.Start()
+	t.Cleanup(c.srv.Close)
+	return c
+}
+
+func (c *connCounter) count() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.opened
+}
+
+// closeAll closes every connection the server holds, as a server does
+// when a kept-alive connection has been idle too long.
+func (c *connCounter) closeAll() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for nc := range c.live {
+		nc.Close()
+	}
+}
+
+func post(t *testing.T, ctx context.Context, d Doer, url, body string) (int, string, error) {
+	t.Helper()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := d.Do(req)
+	if err != nil {
+		return 0, "", err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b), err
+}
+
+// echo answers a request's body back.
+func echo(w http.ResponseWriter, r *http.Request) {
+	b, _ := io.ReadAll(r.Body)
+	w.Write(b)
+}
+
+// TestConnsKeepAndReuse checks that answers read whole give their
+// connection back: calls one after another use one connection, and each
+// gets its own answer.
+func TestConnsKeepAndReuse(t *testing.T) {
+	srv := newConnCounter(t, echo)
+	p := newConns(http.DefaultClient)
+	for i, body := range []string{`{"a":1}`, `{"b":2}`, `{}`} {
+		status, got, err := post(t, t.Context(), p, srv.srv.URL, body)
+		if err != nil || status != http.StatusOK || got != body {
+			t.Fatalf("call %d: %d %q %v, want 200 %q", i, status, got, err, body)
+		}
+	}
+	if n := srv.count(); n != 1 {
+		t.Errorf("3 calls one after another opened %d connections, want 1", n)
+	}
+}
+
+// TestConnsServerClosedIdle checks that a call meeting a kept connection
+// the server has closed is sent again on a new one, its body whole.
+func TestConnsServerClosedIdle(t *testing.T) {
+	srv := newConnCounter(t, echo)
+	p := newConns(http.DefaultClient)
+	if _, _, err := post(t, t.Context(), p, srv.srv.URL, `{"first":true}`); err != nil {
+		t.Fatal(err)
+	}
+	srv.closeAll()
+	status, got, err := post(t, t.Context(), p, srv.srv.URL, `{"second":true}`)
+	if err != nil || status != http.StatusOK || got != `{"second":true}` {
+		t.Fatalf("after the server closed the kept connection: %d %q %v, want 200 and the body", status, got, err)
+	}
+	if n := srv.count(); n != 2 {
+		t.Errorf("%d connections opened, want 2: the closed one and its replacement", n)
+	}
+}
+
+// TestConnsContextEnds checks that a call whose context ends while the
+// server has not answered returns the context's error, and that its
+// connection is not kept: the next call opens another.
+func TestConnsContextEnds(t *testing.T) {
+	release := make(chan struct{})
+	srv := newConnCounter(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/slow" {
+			<-release
+		}
+		echo(w, r)
+	})
+	defer close(release)
+	p := newConns(http.DefaultClient)
+	if _, _, err := post(t, t.Context(), p, srv.srv.URL, `{}`); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
+	defer cancel()
+	if _, _, err := post(t, ctx, p, srv.srv.URL+"/slow", `{}`); err != context.DeadlineExceeded {
+		t.Fatalf("a call past its deadline: %v, want %v", err, context.DeadlineExceeded)
+	}
+	if _, _, err := post(t, t.Context(), p, srv.srv.URL, `{}`); err != nil {
+		t.Fatal(err)
+	}
+	if n := srv.count(); n != 2 {
+		t.Errorf("%d connections opened, want 2: the one the deadline ended is not kept", n)
+	}
+}
+
+// TestConnsInterimAnswer checks that a 100 Continue from the server is
+// passed over for the answer after it.
+func TestConnsInterimAnswer(t *testing.T) {
+	srv := newConnCounter(t, echo)
+	p := newConns(http.DefaultClient)
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, srv.srv.URL, strings.NewReader(`{"x":1}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Expect", "100-continue")
+	resp, err := p.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK || string(b) != `{"x":1}` {
+		t.Errorf("with Expect: 100-continue: %d %q, want 200 and the body", resp.StatusCode, b)
+	}
+}
