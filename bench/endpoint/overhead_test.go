@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -13,7 +12,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -38,11 +36,12 @@ const (
 // BenchmarkThroughEndpoint compares loops straight to DynamoDB Local with
 // the same loops through the endpoint (limits on, at DynamoDB's own
 // limits, over 1,000 items, so that none is refused), side by side in one
-// run: a GetItem loop 16 calls at once (Go SDK), with limits off too, and
-// a single-thread boto3 PutItem loop (skipped when python3 cannot import
-// boto3). Each reports its calls/s, the endpoint's % of direct, and the
-// endpoint's CPU time per call, which the machine's other load moves
-// less than it moves calls/s. Run it:
+// run: a GetItem loop 16 calls at once (Go SDK), and a single-thread boto3
+// PutItem loop (skipped when python3 cannot import boto3), each with
+// limits off too. The endpoint runs in a process of its own, as local
+// --limits serves it (SetProcs included). Each loop reports its calls/s,
+// the endpoint's % of direct, and the endpoint's CPU time per call, which
+// the machine's other load moves less than it moves calls/s. Run it:
 // ddbharness local in another shell, then
 // AWS_ENDPOINT_URL_DYNAMODB=<its endpoint> go test ./bench/endpoint -run '^$' -bench ThroughEndpoint -benchtime 1x
 func BenchmarkThroughEndpoint(b *testing.B) {
@@ -66,56 +65,36 @@ func BenchmarkThroughEndpoint(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	on, off := serveSpeed(b, Config{Local: local}), serveSpeed(b, Config{Local: local, Off: true})
+	on, off := speedEndpoint(b, local, "on"), speedEndpoint(b, local, "off")
 
 	b.Run("GetItem16", func(b *testing.B) {
-		get := func(url string) side {
-			db := testbed.Client(url)
-			return func() (int64, time.Duration) { return getLoop(ctx, b, db, table, keys) }
+		get := func(at endpointProc) side {
+			db := testbed.Client(at.url)
+			return side{func() (int64, time.Duration) { return getLoop(ctx, b, db, table, keys) }, at.cpu}
 		}
-		sides := rounds(get(local), get(on), get(off))
-		reportSpeed(b, sides[0], sides[1])
-		b.ReportMetric(sides[2].rate, "limits-off-calls/s")
-		b.ReportMetric(100*sides[2].rate/sides[0].rate, "limits-off-%-of-direct")
-		// This process runs the Go client on every side and the endpoint
-		// on two: the difference is the endpoint's CPU per call.
-		b.ReportMetric(sides[1].cpu-sides[0].cpu, "limits-on-endpoint-cpu-µs/call")
-		b.ReportMetric(sides[2].cpu-sides[0].cpu, "limits-off-endpoint-cpu-µs/call")
+		reportSpeed(b, rounds(get(endpointProc{url: local}), get(on), get(off)))
 	})
 	b.Run("PutItemBoto3", func(b *testing.B) {
 		if out, err := exec.Command("python3", "-c", "import boto3").CombinedOutput(); err != nil {
 			b.Skipf("python3 cannot import boto3 (%v: %s): apt-get install python3-boto3", err, out)
 		}
-		put := func(url string) side { return func() (int64, time.Duration) { return boto3Loop(b, url, table) } }
-		sides := rounds(put(local), put(on), put(off))
-		reportSpeed(b, sides[0], sides[1])
-		b.ReportMetric(sides[2].rate, "limits-off-calls/s")
-		b.ReportMetric(100*sides[2].rate/sides[0].rate, "limits-off-%-of-direct")
-		// The client is python3's: this process's CPU is the endpoint's.
-		b.ReportMetric(sides[1].cpu, "limits-on-endpoint-cpu-µs/call")
-		b.ReportMetric(sides[2].cpu, "limits-off-endpoint-cpu-µs/call")
+		put := func(at endpointProc) side {
+			return side{func() (int64, time.Duration) { return boto3Loop(b, at.url, table) }, at.cpu}
+		}
+		reportSpeed(b, rounds(put(endpointProc{url: local}), put(on), put(off)))
 	})
 }
 
-// serveSpeed serves an endpoint of cfg on loopback, as local --limits
-// does, and returns its URL.
-func serveSpeed(b *testing.B, cfg Config) string {
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
-	}
-	srv := Server(New(cfg), HeaderTimeout, BodyTimeout)
-	go srv.Serve(lis)
-	b.Cleanup(func() { srv.Close() })
-	return "http://" + lis.Addr().String()
+// side is one side's loop, which returns the calls it made and how long
+// they took, and the CPU time of the endpoint it goes through (nil for
+// none).
+type side struct {
+	run func() (calls int64, took time.Duration)
+	cpu func() time.Duration
 }
 
-// side is one side's loop: it returns the calls it made and how long
-// they took.
-type side func() (calls int64, took time.Duration)
-
-// speed is what a side measured: its calls/s, and the CPU time this
-// process spent per call (µs), the endpoint's and the Go client's.
+// speed is what a side measured: its calls/s, and its endpoint's CPU
+// time per call (µs).
 type speed struct{ rate, cpu float64 }
 
 // rounds runs each side speedRounds times in turn and returns what each
@@ -123,10 +102,15 @@ type speed struct{ rate, cpu float64 }
 func rounds(sides ...side) []speed {
 	calls, took, cpu := make([]int64, len(sides)), make([]time.Duration, len(sides)), make([]time.Duration, len(sides))
 	for range speedRounds {
-		for i, run := range sides {
-			before := cpuTime()
-			n, d := run()
-			cpu[i] += cpuTime() - before
+		for i, s := range sides {
+			var before time.Duration
+			if s.cpu != nil {
+				before = s.cpu()
+			}
+			n, d := s.run()
+			if s.cpu != nil {
+				cpu[i] += s.cpu() - before
+			}
 			calls[i] += n
 			took[i] += d
 		}
@@ -138,19 +122,16 @@ func rounds(sides ...side) []speed {
 	return out
 }
 
-// cpuTime is the CPU time this process has spent, user and system.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-func reportSpeed(b *testing.B, direct, through speed) {
+// reportSpeed reports the sides direct, limits on and limits off.
+func reportSpeed(b *testing.B, sides []speed) {
+	direct, on, off := sides[0], sides[1], sides[2]
 	b.ReportMetric(direct.rate, "direct-calls/s")
-	b.ReportMetric(through.rate, "limits-on-calls/s")
-	b.ReportMetric(100*through.rate/direct.rate, "limits-on-%-of-direct")
+	b.ReportMetric(on.rate, "limits-on-calls/s")
+	b.ReportMetric(100*on.rate/direct.rate, "limits-on-%-of-direct")
+	b.ReportMetric(on.cpu, "limits-on-endpoint-cpu-µs/call")
+	b.ReportMetric(off.rate, "limits-off-calls/s")
+	b.ReportMetric(100*off.rate/direct.rate, "limits-off-%-of-direct")
+	b.ReportMetric(off.cpu, "limits-off-endpoint-cpu-µs/call")
 }
 
 // getLoop is speedWorkers goroutines calling GetItem back to back for

@@ -158,6 +158,7 @@ func (p localPlan) serve(ctx context.Context) error {
 // second while calls come, and then writes the report of each table's
 // calls under root.
 func serveLimits(ctx context.Context, srv *testbed.Server, lis net.Listener, root string, cfg endpoint.Config) error {
+	endpoint.SetProcs()
 	h := endpoint.New(cfg)
 	hs := endpoint.Server(h, endpoint.HeaderTimeout, endpoint.BodyTimeout)
 	served := make(chan error, 1)
