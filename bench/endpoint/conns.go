@@ -65,7 +65,7 @@ func newConns(fallback Doer) *conns {
 // read from the connection, which goes back to the pool when the body
 // has been read to its end and closed. A request that meets a kept
 // connection the server has closed (nothing of an answer read) is sent
-// once more on a new one, as net/http's Transport does.
+// once more on a new connection, as net/http's Transport does.
 func (p *conns) Do(req *http.Request) (*http.Response, error) {
 	if req.URL.Scheme != "http" {
 		return p.fallback.Do(req)
@@ -75,21 +75,28 @@ func (p *conns) Do(req *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	for try := 0; ; try++ {
-		c, reused := p.get(req.URL.Host)
+		var c *conn
+		reused := false
+		if try == 0 {
+			c, reused = p.get(req.URL.Host)
+		}
 		if c == nil {
 			if c, err = p.dial(req.Context(), req.URL.Host); err != nil {
 				return nil, err
 			}
 		}
-		if body != nil {
+		switch {
+		case len(body) > 0:
 			req.Body = io.NopCloser(bytes.NewReader(body))
+		case req.Body != nil:
+			req.Body = http.NoBody // known empty: the writer need not probe it
 		}
 		resp, err := c.roundTrip(req, p)
 		if err == nil {
 			return resp, nil
 		}
 		c.Close()
-		if !reused || c.read > 0 || try > 0 || req.Context().Err() != nil {
+		if !reused || c.read > 0 || req.Context().Err() != nil {
 			return nil, err
 		}
 	}

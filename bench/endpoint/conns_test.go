@@ -84,7 +84,7 @@ func echo(w http.ResponseWriter, r *http.Request) {
 func TestConnsKeepAndReuse(t *testing.T) {
 	srv := newConnCounter(t, echo)
 	p := newConns(http.DefaultClient)
-	for i, body := range []string{`{"a":1}`, `{"b":2}`, `{}`} {
+	for i, body := range []string{`{"a":1}`, ``, `{}`} {
 		status, got, err := post(t, t.Context(), p, srv.srv.URL, body)
 		if err != nil || status != http.StatusOK || got != body {
 			t.Fatalf("call %d: %d %q %v, want 200 %q", i, status, got, err, body)
