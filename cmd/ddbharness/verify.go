@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/onsi/ginkgo/v2/formatter"
@@ -22,7 +23,10 @@ import (
 // The flags are checked here and the names by verify.Run, both before
 // anything starts; verify.Run does the rest.
 func runVerify(ctx context.Context, fs *flag.FlagSet, args []string) error {
-	args, own := ownFlags(args)
+	args, own, err := ownFlags(args)
+	if err != nil {
+		return err
+	}
 	filter, names, err := checkGinkgoFlags(args)
 	if errors.Is(err, flag.ErrHelp) {
 		fs.Usage()
@@ -44,26 +48,41 @@ func runVerify(ctx context.Context, fs *flag.FlagSet, args []string) error {
 // verifyFlags are verify's own switches among ginkgo's flags.
 type verifyFlags struct{ hostile, race bool }
 
-// ownFlags takes verify's own --hostile and --race out of args, which are
-// otherwise ginkgo's flags, and says which were there. ginkgo has a
-// --race of its own, which builds the suites itself; verify's builds them
-// into its cache as ever, with the detector.
-func ownFlags(args []string) ([]string, verifyFlags) {
+// ownFlags takes verify's own --hostile and --race (or -hostile, or
+// --race=false...) out of args, which are otherwise ginkgo's flags, and
+// says which are on. ginkgo has a --race of its own, which builds the
+// suites itself; verify's builds them into its cache as ever, with the
+// detector. A value that is no boolean is bad input.
+func ownFlags(args []string) ([]string, verifyFlags, error) {
 	var rest []string
 	var own verifyFlags
 	for i, a := range args {
-		switch a {
-		case "--":
-			return append(rest, args[i:]...), own
-		case "--hostile", "-hostile":
-			own.hostile = true
-		case "--race", "-race":
-			own.race = true
-		default:
-			rest = append(rest, a)
+		if a == "--" {
+			return append(rest, args[i:]...), own, nil
 		}
+		name, value, valued := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-"), "=")
+		var to *bool
+		switch {
+		case !strings.HasPrefix(a, "-"):
+		case name == "hostile":
+			to = &own.hostile
+		case name == "race":
+			to = &own.race
+		}
+		if to == nil {
+			rest = append(rest, a)
+			continue
+		}
+		on := true
+		if valued {
+			var err error
+			if on, err = strconv.ParseBool(value); err != nil {
+				return nil, own, badInputf("verify: %s: want --%s, --%s=true or --%s=false", a, name, name, name)
+			}
+		}
+		*to = on
 	}
-	return rest, own
+	return rest, own, nil
 }
 
 // checkGinkgoFlags parses args as ginkgo run flags, so that a flag ginkgo

@@ -77,13 +77,20 @@ func TestOwnFlags(t *testing.T) {
 		{args: []string{"-hostile", "--label-filter=AP-05", "-race", "invoicing"}, want: []string{"--label-filter=AP-05", "invoicing"}, own: verifyFlags{hostile: true, race: true}},
 		{args: []string{"--label-filter=AP-05", "shop"}, want: []string{"--label-filter=AP-05", "shop"}},
 		{args: []string{"--", "--hostile", "--race"}, want: []string{"--", "--hostile", "--race"}}, // after --, names, which newScope refuses
+		{args: []string{"--race=true", "-hostile=1", "-v"}, want: []string{"-v"}, own: verifyFlags{hostile: true, race: true}},
+		{args: []string{"--race", "--race=false", "--hostile=false"}},
+		{args: []string{"--racer", "hostile"}, want: []string{"--racer", "hostile"}}, // not verify's: ginkgo's flags and names check them
 	}
 	for _, c := range cases {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
-			got, own := ownFlags(c.args)
-			if own != c.own || !slices.Equal(got, c.want) {
-				t.Errorf("ownFlags(%q) = %q, %+v; want %q, %+v", c.args, got, own, c.want, c.own)
+			got, own, err := ownFlags(c.args)
+			if err != nil || own != c.own || !slices.Equal(got, c.want) {
+				t.Errorf("ownFlags(%q) = %q, %+v, %v; want %q, %+v", c.args, got, own, err, c.want, c.own)
 			}
 		})
+	}
+	_, _, err := ownFlags([]string{"--race=maybe"})
+	if err == nil || !strings.Contains(err.Error(), "--race=false") {
+		t.Errorf("--race=maybe: %v, want refused, naming --race=false", err)
 	}
 }
