@@ -26,6 +26,7 @@ import (
 type conns struct {
 	fallback Doer
 	dialer   net.Dialer
+	now      func() time.Time // the clock idle connections are timed by
 
 	mu   sync.Mutex
 	idle map[string][]*conn // by host:port, the most recently used last
@@ -58,7 +59,7 @@ func (c *conn) Read(p []byte) (int, error) {
 }
 
 func newConns(fallback Doer) *conns {
-	return &conns{fallback: fallback, idle: map[string][]*conn{}}
+	return &conns{fallback: fallback, now: time.Now, idle: map[string][]*conn{}}
 }
 
 // Do sends req and reads the answer's status and headers; its body is
@@ -208,7 +209,7 @@ func (p *conns) get(host string) (c *conn, reused bool) {
 	cs := p.idle[host]
 	for len(cs) > 0 {
 		c, cs = cs[len(cs)-1], cs[:len(cs)-1]
-		if time.Since(c.used) < idleFor {
+		if p.now().Sub(c.used) < idleFor {
 			p.idle[host] = cs
 			return c, true
 		}
@@ -218,13 +219,24 @@ func (p *conns) get(host string) (c *conn, reused bool) {
 	return nil, false
 }
 
+// put keeps c as host's most recently used idle connection, and closes
+// the least recently used ones idle too long: under steady calls get
+// never reaches them, and the server closes its end.
 func (p *conns) put(c *conn) {
-	c.used = time.Now()
+	c.used = p.now()
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if len(p.idle[c.host]) >= maxIdle {
-		c.Close()
-		return
+	cs := p.idle[c.host]
+	old := 0
+	for old < len(cs) && c.used.Sub(cs[old].used) >= idleFor {
+		cs[old].Close()
+		old++
 	}
-	p.idle[c.host] = append(p.idle[c.host], c)
+	cs = append(cs[:0], cs[old:]...)
+	if len(cs) >= maxIdle {
+		c.Close()
+	} else {
+		cs = append(cs, c)
+	}
+	p.idle[c.host] = cs
 }

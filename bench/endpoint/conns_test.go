@@ -47,6 +47,12 @@ func (c *connCounter) count() int {
 	return c.opened
 }
 
+func (c *connCounter) open() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.live)
+}
+
 // closeAll closes every connection the server holds, as a server does
 // when a kept-alive connection has been idle too long.
 func (c *connCounter) closeAll() {
@@ -160,5 +166,56 @@ func TestConnsInterimAnswer(t *testing.T) {
 	b, _ := io.ReadAll(resp.Body)
 	if resp.StatusCode != http.StatusOK || string(b) != `{"x":1}` {
 		t.Errorf("with Expect: 100-continue: %d %q, want 200 and the body", resp.StatusCode, b)
+	}
+}
+
+// TestConnsCloseTheLongIdle checks, on a fake clock, that a connection
+// left at the bottom of the pool while calls keep taking the one on top
+// is closed once idle for idleFor, where the server would close it.
+func TestConnsCloseTheLongIdle(t *testing.T) {
+	// Two calls in flight at once, so that the pool holds two connections.
+	var arrived sync.WaitGroup
+	arrived.Add(2)
+	both := make(chan struct{})
+	go func() { arrived.Wait(); close(both) }()
+	srv := newConnCounter(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/pair" {
+			arrived.Done()
+			select {
+			case <-both:
+			case <-time.After(time.Minute):
+			}
+		}
+		echo(w, r)
+	})
+	p := newConns(http.DefaultClient)
+	clock := time.Unix(1_000_000, 0)
+	p.now = func() time.Time { return clock }
+	var calls sync.WaitGroup
+	for range 2 {
+		calls.Go(func() {
+			if _, _, err := post(t, t.Context(), p, srv.srv.URL+"/pair", `{}`); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	calls.Wait()
+	if n := srv.open(); n != 2 {
+		t.Fatalf("%d connections open after two calls at once, want 2", n)
+	}
+	for _, at := range []time.Duration{idleFor / 2, idleFor/2 + time.Second} { // the one on top never idle for idleFor, the other past it
+		clock = clock.Add(at)
+		if _, _, err := post(t, t.Context(), p, srv.srv.URL, `{}`); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The server sees the close after the client makes it.
+	for deadline := time.Now().Add(30 * time.Second); srv.open() != 1; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d connections open 30 s after the one idle past %v was due to close, want 1", srv.open(), idleFor)
+		}
+	}
+	if n := srv.count(); n != 2 {
+		t.Errorf("%d connections opened, want 2: calls kept taking the one on top", n)
 	}
 }
