@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -64,33 +63,23 @@ func newConns(fallback Doer) *conns {
 
 // Do sends req and reads the answer's status and headers; its body is
 // read from the connection, which goes back to the pool when the body
-// has been read to its end and closed. A request that meets a kept
-// connection the server has closed (nothing of an answer read) is sent
-// once more on a new connection, as net/http's Transport does.
+// is closed. A request that meets a kept connection the server has closed
+// (nothing of an answer read) is sent once more on a new connection, as
+// net/http's Transport does.
 func (p *conns) Do(req *http.Request) (*http.Response, error) {
 	if req.URL.Scheme != "http" {
 		return p.fallback.Do(req)
 	}
-	body, err := requestBody(req)
-	if err != nil {
+	if err := rewindable(req); err != nil {
 		return nil, err
 	}
-	for try := 0; ; try++ {
-		var c *conn
-		reused := false
-		if try == 0 {
-			c, reused = p.get(req.URL.Host)
-		}
+	c, reused := p.get(req.URL.Host)
+	for {
 		if c == nil {
+			var err error
 			if c, err = p.dial(req.Context(), req.URL.Host); err != nil {
 				return nil, err
 			}
-		}
-		switch {
-		case len(body) > 0:
-			req.Body = io.NopCloser(bytes.NewReader(body))
-		case req.Body != nil:
-			req.Body = http.NoBody // known empty: the writer need not probe it
 		}
 		resp, err := c.roundTrip(req, p)
 		if err == nil {
@@ -100,22 +89,37 @@ func (p *conns) Do(req *http.Request) (*http.Response, error) {
 		if !reused || c.read > 0 || req.Context().Err() != nil {
 			return nil, err
 		}
+		if req.GetBody != nil {
+			if req.Body, err = req.GetBody(); err != nil {
+				return nil, err
+			}
+		}
+		c, reused = nil, false
 	}
 }
 
-// requestBody reads req's body whole, so that it can be sent again; nil
-// for a request without one.
-func requestBody(req *http.Request) ([]byte, error) {
-	if req.Body == nil || req.Body == http.NoBody {
-		return nil, nil
+// rewindable lets req's body be sent again: a request made with its body
+// in memory (http.NewRequest of a bytes.Reader, as the pass-through's)
+// has a GetBody already; another's body is read whole once.
+func rewindable(req *http.Request) error {
+	if req.GetBody != nil || req.Body == nil || req.Body == http.NoBody {
+		return nil
 	}
-	defer req.Body.Close()
-	b, err := readAll(io.LimitReader(req.Body, MaxBody+1), req.ContentLength)
+	sent := req.Body
+	defer sent.Close()
+	b, err := readAll(io.LimitReader(sent, MaxBody+1), req.ContentLength)
 	if err != nil {
-		return nil, fmt.Errorf("the request to DynamoDB Local could not be read: %w", err)
+		return fmt.Errorf("the request to DynamoDB Local could not be read: %w", err)
 	}
 	req.ContentLength = int64(len(b))
-	return b, nil
+	req.GetBody = func() (io.ReadCloser, error) {
+		if len(b) == 0 {
+			return http.NoBody, nil // known empty: the writer need not probe it
+		}
+		return io.NopCloser(bytes.NewReader(b)), nil
+	}
+	req.Body, _ = req.GetBody()
+	return nil
 }
 
 // roundTrip writes req on c and reads the answer's head (past any
@@ -146,41 +150,29 @@ func (c *conn) roundTrip(req *http.Request, p *conns) (*http.Response, error) {
 	return resp, nil
 }
 
-// answerBody is an answer's body: at its end, closed, its connection
-// goes back to the pool.
+// answerBody is an answer's body: closed, its connection goes back to
+// the pool.
 type answerBody struct {
 	io.ReadCloser
 	c      *conn
 	stop   func() bool
 	pool   *conns
 	keep   bool
-	done   bool // read to its end
 	closed bool
 }
 
-func (b *answerBody) Read(p []byte) (int, error) {
-	n, err := b.ReadCloser.Read(p)
-	if err == io.EOF {
-		b.done = true
-	}
-	return n, err
-}
-
-// Close gives the connection back when the body was read to its end
-// (what is left of a short body is read first) and the context did not
-// end the exchange; it closes it otherwise.
+// Close gives the connection back unless the answer or the request said
+// to close it or the context ended the exchange; it closes it otherwise.
+// net/http's Close of a response's body reads what is left of it to its
+// end (Local's answers are bounded), so a kept connection is at the next
+// answer's start.
 func (b *answerBody) Close() error {
 	if b.closed {
 		return nil
 	}
 	b.closed = true
-	if !b.done {
-		if _, err := io.CopyN(io.Discard, b.ReadCloser, 64<<10); errors.Is(err, io.EOF) {
-			b.done = true
-		}
-	}
-	b.ReadCloser.Close()
-	if b.stop() && b.keep && b.done && b.pool != nil {
+	err := b.ReadCloser.Close()
+	if b.stop() && err == nil && b.keep {
 		b.pool.put(b.c)
 		return nil
 	}
@@ -232,7 +224,9 @@ func (p *conns) put(c *conn) {
 		cs[old].Close()
 		old++
 	}
-	cs = append(cs[:0], cs[old:]...)
+	if old > 0 {
+		cs = append(cs[:0], cs[old:]...)
+	}
 	if len(cs) >= maxIdle {
 		c.Close()
 	} else {
