@@ -44,6 +44,8 @@ const (
 // the machine's other load moves less than it moves calls/s. Run it:
 // ddbharness local in another shell, then
 // AWS_ENDPOINT_URL_DYNAMODB=<its endpoint> go test ./bench/endpoint -run '^$' -bench ThroughEndpoint -benchtime 1x
+// (with DDBHARNESS_SPEED_CPUPROFILE=<dir>, each endpoint's CPU profile is
+// written there).
 func BenchmarkThroughEndpoint(b *testing.B) {
 	local := os.Getenv(testbed.EnvEndpoint)
 	if local == "" {

@@ -8,6 +8,8 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"testing"
@@ -19,6 +21,11 @@ import (
 // speedEnv, set by the speed benchmark to on or off, makes this test
 // binary serve an endpoint in place of running tests (TestMain).
 const speedEnv = "DDBHARNESS_SPEED_ENDPOINT"
+
+// speedProfileEnv, set to a directory, has each endpoint the speed
+// benchmark starts write its CPU profile there (limits-on.pprof,
+// limits-off.pprof), to read with go tool pprof: where its time goes.
+const speedProfileEnv = "DDBHARNESS_SPEED_CPUPROFILE"
 
 func TestMain(m *testing.M) {
 	if mode := os.Getenv(speedEnv); mode != "" {
@@ -38,6 +45,19 @@ func serveSpeedEndpoint(mode string) int {
 		return 1
 	}
 	srv := Server(New(Config{Local: os.Getenv(testbed.EnvEndpoint), Off: mode == "off"}), HeaderTimeout, BodyTimeout)
+	if dir := os.Getenv(speedProfileEnv); dir != "" {
+		f, err := os.Create(filepath.Join(dir, "limits-"+mode+".pprof"))
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		defer pprof.StopCPUProfile()
+	}
 	go srv.Serve(lis)
 	fmt.Printf("http://%s\n", lis.Addr())
 	io.Copy(io.Discard, os.Stdin)
