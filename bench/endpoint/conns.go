@@ -159,18 +159,39 @@ type answerBody struct {
 	pool   *conns
 	keep   bool
 	closed bool
+	ended  bool // read to its end
 }
 
+func (b *answerBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err == io.EOF {
+		b.ended = true
+	}
+	return n, err
+}
+
+// answerRest bounds what Close reads of an answer's body left unread,
+// to keep its connection: a decoder that stopped at its value's end
+// leaves little or nothing.
+const answerRest = 64 << 10
+
 // Close gives the connection back unless the answer or the request said
-// to close it or the context ended the exchange; it closes it otherwise.
-// net/http's Close of a response's body reads what is left of it to its
-// end (Local's answers are bounded), so a kept connection is at the next
-// answer's start.
+// to close it, the context ended the exchange or more than answerRest of
+// the body was left unread (an answer over the endpoint's bound); it
+// closes it otherwise, before net/http's Close of a response's body,
+// which would read all that is left, unbounded.
 func (b *answerBody) Close() error {
 	if b.closed {
 		return nil
 	}
 	b.closed = true
+	if !b.ended {
+		io.Copy(io.Discard, io.LimitReader(b, answerRest))
+	}
+	if !b.ended {
+		b.keep = false
+		b.c.Close()
+	}
 	err := b.ReadCloser.Close()
 	if b.stop() && err == nil && b.keep {
 		b.pool.put(b.c)

@@ -6,8 +6,10 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -240,5 +242,98 @@ func TestConnsCloseTheLongIdle(t *testing.T) {
 	}
 	if n := srv.count(); n != 2 {
 		t.Errorf("%d connections opened, want 2: calls kept taking the one on top", n)
+	}
+}
+
+// TestConnsLeftUnread checks that an answer closed with a little left
+// unread still gives its connection back, and one with more than
+// answerRest left closes it rather than reading it all.
+func TestConnsLeftUnread(t *testing.T) {
+	long := strings.Repeat("x", 4*answerRest)
+	srv := newConnCounter(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Has("long") {
+			io.WriteString(w, long)
+			return
+		}
+		io.WriteString(w, `{"a":1}`)
+	})
+	p := newConns(http.DefaultClient)
+	call := func(query string) {
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, srv.srv.URL+query, strings.NewReader(`{}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := p.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var first [1]byte
+		resp.Body.Read(first[:])
+		resp.Body.Close()
+	}
+	call("")
+	call("")
+	if n := srv.count(); n != 1 {
+		t.Fatalf("2 short answers closed with a few bytes unread opened %d connections, want 1", n)
+	}
+	call("?long")
+	call("")
+	if n := srv.count(); n != 2 {
+		t.Errorf("an answer closed with %d bytes unread, then another call: %d connections opened, want 2 (the first closed, not read on)", len(long)-1, n)
+	}
+}
+
+// An answer of Local's is read whole up to the bound, and refused past it
+// (by its Content-Length, TestAnswerOverBoundRefused).
+func TestReadAnswerBounded(t *testing.T) {
+	for _, c := range []struct {
+		body string
+		ok   bool
+	}{{"", true}, {"1234", true}, {"12345", false}} {
+		// The length unknown (-1, chunked): counted as read.
+		b, err := readAnswer(strings.NewReader(c.body), -1, 4)
+		if c.ok && (err != nil || string(b) != c.body) {
+			t.Errorf("%q with a bound of 4: %q %v, want it whole", c.body, b, err)
+		}
+		if !c.ok && (err == nil || !strings.Contains(err.Error(), "longer than any DynamoDB gives")) {
+			t.Errorf("%q with a bound of 4: %q %v, want refused", c.body, b, err)
+		}
+	}
+}
+
+// TestAnswerOverBoundRefused checks that the endpoint answers DynamoDB's
+// 500 for an answer of Local's over MaxAnswer, rather than reading it,
+// both for a call passed through and for one decided (sent to Local
+// once, not again as passed through).
+func TestAnswerOverBoundRefused(t *testing.T) {
+	var gets atomic.Int32
+	local := newConnCounter(t, func(w http.ResponseWriter, r *http.Request) {
+		switch r.Header.Get("X-Amz-Target") {
+		case "DynamoDB_20120810.DescribeTable":
+			io.WriteString(w, `{"Table":{"TableName":"t","TableStatus":"ACTIVE","KeySchema":[{"AttributeName":"PK","KeyType":"HASH"}],`+
+				`"AttributeDefinitions":[{"AttributeName":"PK","AttributeType":"S"}],"BillingModeSummary":{"BillingMode":"PAY_PER_REQUEST"}}}`)
+			return
+		case "DynamoDB_20120810.GetItem":
+			gets.Add(1)
+		}
+		w.Header().Set("Content-Length", strconv.Itoa(MaxAnswer+1))
+		w.Write([]byte(`{"Item":{`)) // and no more: the endpoint reads none of it
+	})
+	h := New(Config{Local: local.srv.URL})
+	for _, c := range []struct{ op, body string }{
+		{"ListTables", `{}`},
+		{"GetItem", `{"TableName":"t","Key":{"PK":{"S":"a"}}}`},
+	} {
+		r := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(c.body))
+		r.Header.Set("X-Amz-Target", "DynamoDB_20120810."+c.op)
+		r.Header.Set("Authorization", placeholderAuth)
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		if w.Code != http.StatusInternalServerError || !strings.Contains(w.Body.String(), "longer than any DynamoDB gives") {
+			t.Errorf("%s, an answer of %d bytes from Local: %d %.300s, want 500 naming its length", c.op, MaxAnswer+1, w.Code, w.Body)
+		}
+	}
+	if n := gets.Load(); n != 1 {
+		t.Errorf("the GetItem reached Local %d times, want once", n)
 	}
 }

@@ -27,8 +27,9 @@
 // (ThrottlingException or ProvisionedThroughputExceededException with
 // ThrottlingReasons, TransactionCanceledException with
 // CancellationReasons, TransactionConflictException), the UnprocessedItems
-// or UnprocessedKeys of a batch it admitted in part, and HTTP 413 for a
-// body over 16 MiB; and what a fault rule (package fault, faults.go)
+// or UnprocessedKeys of a batch it admitted in part, HTTP 413 for a
+// body over 16 MiB, and HTTP 500 for an answer of Local's over MaxAnswer,
+// which it does not read; and what a fault rule (package fault, faults.go)
 // answers, in the same words.
 //
 // Fault rules (`local --fault`, Config.Faults, Handler.Aim) are decided

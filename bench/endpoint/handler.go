@@ -35,6 +35,14 @@ import (
 // Source: https://github.com/scylladb/scylladb/blob/master/test/alternator/test_manual_requests.py
 const MaxBody = 16 << 20
 
+// MaxAnswer bounds what the endpoint reads of one of DynamoDB Local's
+// answers: DynamoDB's largest answer is a BatchGetItem's, at most 16 MB
+// of items, which DynamoDB JSON spells in more (names, type tags, base64
+// binary at 4 bytes for 3); a longer answer is refused as the endpoint's
+// failure, its connection closed rather than read on.
+// Source: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchGetItem.html
+const MaxAnswer = 64 << 20
+
 // drainBody bounds what the endpoint reads of a body it refuses as too
 // large, so that the client, still sending, reads the 413 rather than a
 // reset connection; a longer body is cut off.
@@ -194,6 +202,10 @@ func (h *Handler) emulated(w http.ResponseWriter, r *http.Request, name string, 
 		// and DynamoDB Local says why in its own words.
 		return false, partiQL(name)
 	}
+	if got.unread != nil {
+		internal(w, got.unread)
+		return true, false
+	}
 	status, _ := engine.Classify(err)
 	if err == nil {
 		status = uint16(got.status)
@@ -269,9 +281,9 @@ func (h *Handler) forward(r *http.Request, body []byte) (response, error) {
 		return response{}, fmt.Errorf("DynamoDB Local did not answer: %w", err)
 	}
 	defer resp.Body.Close()
-	b, err := readAll(resp.Body, resp.ContentLength)
+	b, err := readAnswer(resp.Body, resp.ContentLength, MaxAnswer)
 	if err != nil {
-		return response{}, fmt.Errorf("DynamoDB Local's answer was cut: %w", err)
+		return response{}, err
 	}
 	return response{resp.StatusCode, resp.Header, b}, nil
 }
@@ -316,6 +328,7 @@ type answer struct {
 	from   http.Header // the client's request headers: its credentials go on
 	sent   []byte
 	split  bool   // the emulator sent part of a batch: the rest is unprocessed
+	unread error  // Local's answer could not be read (over MaxAnswer)
 	target string // the client's operation, sent as it is (PartiQL) in place of the call decided
 }
 
@@ -362,9 +375,10 @@ func capture(ctx context.Context, in middleware.DeserializeInput, next middlewar
 	if got == nil || r == nil || designs.HarnessCall(ctx) || got.status != 0 {
 		return out, md, err
 	}
-	b, rerr := readAll(r.Body, r.ContentLength)
+	b, rerr := readAnswer(r.Body, r.ContentLength, MaxAnswer)
 	r.Body.Close()
 	if rerr != nil {
+		got.status, got.unread = r.StatusCode, rerr // the call reached Local: not sent again
 		return out, md, rerr
 	}
 	r.Body = io.NopCloser(bytes.NewReader(b))
@@ -381,6 +395,23 @@ func readAll(r io.Reader, size int64) ([]byte, error) {
 	b.Grow(int(min(max(size, 0), MaxBody)) + bytes.MinRead)
 	_, err := b.ReadFrom(r)
 	return b.Bytes(), err
+}
+
+// readAnswer reads one of Local's answers whole, at most limit bytes; a
+// longer one (by its Content-Length, size, or as read) is an error, and
+// what is left of it unread.
+func readAnswer(r io.Reader, size int64, limit int) ([]byte, error) {
+	if size > int64(limit) {
+		return nil, fmt.Errorf("DynamoDB Local's answer is %d bytes, over %d MiB, longer than any DynamoDB gives", size, limit>>20)
+	}
+	b, err := readAll(io.LimitReader(r, int64(limit)+1), min(size, int64(limit)))
+	if err != nil {
+		return nil, fmt.Errorf("DynamoDB Local's answer was cut: %w", err)
+	}
+	if len(b) > limit {
+		return nil, fmt.Errorf("DynamoDB Local's answer is over %d MiB, longer than any DynamoDB gives", limit>>20)
+	}
+	return b, nil
 }
 
 // write answers with status, the answer's headers and body b, whose
