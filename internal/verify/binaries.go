@@ -54,10 +54,7 @@ func linkSuites(ctx context.Context, reap *reaper, cacheDir string, race bool, s
 	if len(suites) == 0 || buildsItself(extra) {
 		return nil, remove
 	}
-	root := filepath.Join(cacheDir, "suites")
-	if race {
-		root += "-race" // its own binaries: a run of each kind in turn relinks nothing
-	}
+	root := suitesDir(cacheDir, race)
 	if err := os.MkdirAll(root, 0o755); err != nil {
 		fmt.Fprintf(log, "verify: no folder for the suites' binaries (%v); ginkgo builds them\n", err)
 		return nil, remove
@@ -102,6 +99,16 @@ func linkSuites(ctx context.Context, reap *reaper, cacheDir string, race bool, s
 		made = append(made, bin)
 	}
 	return made, remove
+}
+
+// suitesDir is where linkSuites caches the suites' binaries: a folder
+// for each kind of build, so that a run of each kind in turn relinks
+// nothing.
+func suitesDir(cacheDir string, race bool) string {
+	if race {
+		return filepath.Join(cacheDir, "suites-race")
+	}
+	return filepath.Join(cacheDir, "suites")
 }
 
 // byName splits suites (by index) into layers in which no two share a

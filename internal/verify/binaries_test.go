@@ -19,6 +19,16 @@ func TestByNameGivesSharedNamesLayersOfTheirOwn(t *testing.T) {
 	}
 }
 
+// The race detector's binaries and the plain ones are cached apart: a
+// folder shared by both would be relinked at each change of kind, and a
+// link made of one kind overwritten by the other.
+func TestSuitesOfEachKindHaveTheirOwnFolder(t *testing.T) {
+	plain, race := suitesDir("/c", false), suitesDir("/c", true)
+	if plain == race || filepath.Dir(plain) != "/c" || filepath.Dir(race) != "/c" {
+		t.Errorf("suitesDir = %q plain, %q with the race detector: want two folders of the cache", plain, race)
+	}
+}
+
 func TestBuildsItselfOnAnyGoBuildFlag(t *testing.T) {
 	for _, c := range []struct {
 		args []string
