@@ -178,8 +178,7 @@ const answerRest = 64 << 10
 // Close gives the connection back unless the answer or the request said
 // to close it, the context ended the exchange or more than answerRest of
 // the body was left unread (an answer over the endpoint's bound); it
-// closes it otherwise, before net/http's Close of a response's body,
-// which would read all that is left, unbounded.
+// closes it otherwise.
 func (b *answerBody) Close() error {
 	if b.closed {
 		return nil
@@ -189,8 +188,12 @@ func (b *answerBody) Close() error {
 		io.Copy(io.Discard, io.LimitReader(b, answerRest))
 	}
 	if !b.ended {
-		b.keep = false
-		b.c.Close()
+		// Closed first: net/http's Close of a response's body reads all
+		// that is left of it, unbounded.
+		err := b.c.Close()
+		b.ReadCloser.Close()
+		b.stop()
+		return err
 	}
 	err := b.ReadCloser.Close()
 	if b.stop() && err == nil && b.keep {

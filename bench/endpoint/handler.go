@@ -197,14 +197,14 @@ func (h *Handler) emulated(w http.ResponseWriter, r *http.Request, name string, 
 	ctx := context.WithValue(designs.WithPattern(r.Context(), designs.PatternID(name)), answerKey{}, got)
 	start := time.Now()
 	out, err := o.call(ctx, t.db, in)
+	if got.unread != nil { // the call reached Local: not sent again
+		internal(w, got.unread)
+		return true, false
+	}
 	if got.status == 0 {
 		// Nothing reached the wire: the SDK refused the input itself,
 		// and DynamoDB Local says why in its own words.
 		return false, partiQL(name)
-	}
-	if got.unread != nil {
-		internal(w, got.unread)
-		return true, false
 	}
 	status, _ := engine.Classify(err)
 	if err == nil {
@@ -378,7 +378,7 @@ func capture(ctx context.Context, in middleware.DeserializeInput, next middlewar
 	b, rerr := readAnswer(r.Body, r.ContentLength, MaxAnswer)
 	r.Body.Close()
 	if rerr != nil {
-		got.status, got.unread = r.StatusCode, rerr // the call reached Local: not sent again
+		got.unread = rerr
 		return out, md, rerr
 	}
 	r.Body = io.NopCloser(bytes.NewReader(b))
@@ -404,7 +404,7 @@ func readAnswer(r io.Reader, size int64, limit int) ([]byte, error) {
 	if size > int64(limit) {
 		return nil, fmt.Errorf("DynamoDB Local's answer is %d bytes, over %d MiB, longer than any DynamoDB gives", size, limit>>20)
 	}
-	b, err := readAll(io.LimitReader(r, int64(limit)+1), min(size, int64(limit)))
+	b, err := readAll(io.LimitReader(r, int64(limit)+1), size)
 	if err != nil {
 		return nil, fmt.Errorf("DynamoDB Local's answer was cut: %w", err)
 	}

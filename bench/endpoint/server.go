@@ -31,11 +31,9 @@ func Server(h http.Handler, header, body time.Duration) *http.Server {
 // Local and the clients, and each call through it is a chain of hand-offs
 // (read, decide, send, read, answer): with a core idle, Go's scheduler
 // wakes a thread to look for work at every hand-off, which cost more CPU
-// than the second core earned. On two cores, one core for the endpoint
-// took its CPU a call from 303 to 222 µs for a GetItem loop 16 at once and
-// let more calls through, and did more for a single-thread client
-// (docs/performance.md). One core serves about 4,000 calls a second,
-// more than DynamoDB Local answers on such a machine.
+// than the second core earned: on two cores, one core for the endpoint
+// took less CPU a call and let more calls through
+// (docs/performance.md).
 func SetProcs() int {
 	if os.Getenv("GOMAXPROCS") != "" {
 		return runtime.GOMAXPROCS(0)

@@ -14,7 +14,7 @@ import (
 func TestImagesKeepTheLatestInMemory(t *testing.T) {
 	im := newImages()
 	if im.f == nil {
-		t.Skip("no temporary file: images stay in memory, and nothing is read from a file")
+		t.Fatal("no temporary file for the images: the test needs one to read from")
 	}
 	item := func(i int) ddbitem.Item {
 		return ddbitem.Item{"PK": &types.AttributeValueMemberS{Value: fmt.Sprintf("USER#%06d", i)}, "Pad": &types.AttributeValueMemberS{Value: string(make([]byte, 100))}}
@@ -46,7 +46,7 @@ func TestImagesKeepTheLatestInMemory(t *testing.T) {
 func TestImagesKeepWhatTheyRead(t *testing.T) {
 	im := newImages()
 	if im.f == nil {
-		t.Skip("no temporary file: images stay in memory, and nothing is read from a file")
+		t.Fatal("no temporary file for the images: the test needs one to read from")
 	}
 	r := im.put(ddbitem.Item{"PK": &types.AttributeValueMemberS{Value: "USER#1"}})
 	im.recent = recent{} // as if pushed out by later images
